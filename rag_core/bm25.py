@@ -1,0 +1,101 @@
+"""BM25 scoring as small pure functions over an inverted index.
+
+Kept separate from storage so it can be tested against a reference
+implementation (rank_bm25's BM25Okapi with the same IDF) and benchmarked.
+A chunk that shares no term with the query is never touched, so its score is
+an exact 0.0 — the property that lets the retriever say "nothing here".
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+
+K1 = 1.2
+B = 0.75
+
+
+def idf(n_docs: int, doc_freq: int) -> float:
+    """Lucene-style IDF: always positive, highest for terms in few chunks."""
+    return math.log(1.0 + (n_docs - doc_freq + 0.5) / (doc_freq + 0.5))
+
+
+def term_score(tf: int, doc_len: int, avg_len: float, term_idf: float, k1: float = K1, b: float = B) -> float:
+    norm = k1 * (1.0 - b + b * doc_len / avg_len) if avg_len > 0 else k1
+    return term_idf * tf * (k1 + 1.0) / (tf + norm)
+
+
+class InvertedIndex:
+    """In-memory postings: term -> {chunk_id: tf}; plus per-chunk lengths."""
+
+    def __init__(self) -> None:
+        self.postings: dict[str, dict[str, int]] = {}
+        self.lengths: dict[str, int] = {}
+        self.total_len = 0
+
+    def __len__(self) -> int:
+        return len(self.lengths)
+
+    def add(self, chunk_id: str, tokens: Iterable[str]) -> None:
+        if chunk_id in self.lengths:
+            self.remove(chunk_id)
+        counts = Counter(tokens)
+        length = sum(counts.values())
+        self.lengths[chunk_id] = length
+        self.total_len += length
+        for term, tf in counts.items():
+            self.postings.setdefault(term, {})[chunk_id] = tf
+
+    def remove(self, chunk_id: str, tokens: Iterable[str] | None = None) -> None:
+        length = self.lengths.pop(chunk_id, None)
+        if length is None:
+            return
+        self.total_len -= length
+        terms = set(tokens) if tokens is not None else list(self.postings)
+        for term in terms:
+            plist = self.postings.get(term)
+            if plist and chunk_id in plist:
+                del plist[chunk_id]
+                if not plist:
+                    del self.postings[term]
+
+    def doc_freq(self, term: str, allowed: set[str] | None = None) -> int:
+        plist = self.postings.get(term, {})
+        if allowed is None:
+            return len(plist)
+        return sum(1 for cid in plist if cid in allowed)
+
+    def score(
+        self, query_terms: Iterable[str], allowed: set[str] | None = None, k1: float = K1, b: float = B
+    ) -> dict[str, float]:
+        """BM25 over the allowed chunks only (statistics too), for unique query terms.
+
+        Returns only chunks with a positive score; every other chunk scores 0.
+        """
+        if allowed is None:
+            n_docs = len(self.lengths)
+            total = self.total_len
+        else:
+            visible = [cid for cid in allowed if cid in self.lengths]
+            n_docs = len(visible)
+            total = sum(self.lengths[cid] for cid in visible)
+        if n_docs == 0:
+            return {}
+        avg_len = total / n_docs
+        scores: dict[str, float] = {}
+        for term in dict.fromkeys(query_terms):
+            plist = self.postings.get(term)
+            if not plist:
+                continue
+            items = plist.items() if allowed is None else [(c, tf) for c, tf in plist.items() if c in allowed]
+            if not items:
+                continue
+            term_idf = idf(n_docs, len(items))
+            for cid, tf in items:
+                scores[cid] = scores.get(cid, 0.0) + term_score(tf, self.lengths[cid], avg_len, term_idf, k1, b)
+        return scores
+
+    def idf_of(self, term: str, allowed: set[str] | None = None) -> float:
+        n_docs = len(self.lengths) if allowed is None else sum(1 for c in allowed if c in self.lengths)
+        return idf(n_docs, self.doc_freq(term, allowed)) if n_docs else 0.0

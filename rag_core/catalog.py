@@ -1,0 +1,258 @@
+"""SQLite catalog: documents and their versions, chunk texts and their tokens.
+
+Why a catalog beside Chroma: it is the source of truth for which version of a
+document is current (versions, effective dates, audiences), and it keeps each
+chunk's jieba tokens so the BM25 index is rebuilt on start without
+re-tokenising the corpus. A `generation` counter bumps on every change so
+another process sharing the store can tell its in-memory index is stale.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+
+from .types import Chunk, DocumentInfo
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS documents (
+    doc_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    source TEXT NOT NULL,
+    audience TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    chunk_count INTEGER NOT NULL,
+    ingested_at TEXT NOT NULL,
+    effective_date TEXT,
+    status TEXT NOT NULL,          -- pending | current | retired
+    PRIMARY KEY (doc_id, version)
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    chunk_id TEXT PRIMARY KEY,
+    doc_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    source TEXT NOT NULL,
+    title TEXT NOT NULL,
+    section TEXT NOT NULL,
+    page INTEGER,
+    audience TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    ingested_at TEXT NOT NULL,
+    overlap INTEGER NOT NULL,
+    tokens TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks (doc_id, version);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS feedback (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    question TEXT NOT NULL,
+    rating INTEGER NOT NULL,
+    trace TEXT NOT NULL
+);
+"""
+
+
+def _aud(text: str) -> tuple[str, ...]:
+    return tuple(a for a in text.split(",") if a)
+
+
+def visible_to(audience: Iterable[str], role: str) -> bool:
+    """A role sees documents for everyone and those labelled with that role."""
+    labels = set(audience)
+    return "all" in labels or role in labels
+
+
+class Catalog:
+    def __init__(self, path: Path):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(SCHEMA)
+        self._db.commit()
+        self.lock = threading.RLock()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self.lock:
+            try:
+                yield self._db
+                self._db.execute(
+                    "INSERT INTO meta VALUES ('generation', '1') "
+                    "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+                )
+                self._db.commit()
+            except BaseException:
+                self._db.rollback()
+                raise
+
+    def generation(self) -> int:
+        with self.lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
+        return int(row[0]) if row else 0
+
+    def get_meta(self, key: str) -> str | None:
+        with self.lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.lock:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+            self._db.commit()
+
+    # -- documents ---------------------------------------------------------
+    def _info(self, row) -> DocumentInfo:
+        return DocumentInfo(
+            doc_id=row[0], version=row[1], title=row[2], source=row[3], audience=_aud(row[4]),
+            content_hash=row[5], chunk_count=row[6], ingested_at=row[7], effective_date=row[8], status=row[9],
+        )
+
+    _DOC_COLS = "doc_id, version, title, source, audience, content_hash, chunk_count, ingested_at, effective_date, status"
+
+    def versions(self, doc_id: str) -> list[DocumentInfo]:
+        with self.lock:
+            rows = self._db.execute(
+                f"SELECT {self._DOC_COLS} FROM documents WHERE doc_id=? ORDER BY version", (doc_id,)
+            ).fetchall()
+        return [self._info(r) for r in rows]
+
+    def live_versions(self) -> list[DocumentInfo]:
+        """Versions whose chunks are in the indexes (current ones, possibly several per doc)."""
+        with self.lock:
+            rows = self._db.execute(
+                f"SELECT {self._DOC_COLS} FROM documents WHERE status='current' ORDER BY doc_id, version"
+            ).fetchall()
+        return [self._info(r) for r in rows]
+
+    def active_versions(self, today: date, role: str | None = None) -> list[DocumentInfo]:
+        """Per document, the newest current version already in effect on `today`."""
+        best: dict[str, DocumentInfo] = {}
+        for info in self.live_versions():
+            if info.effective_date and info.effective_date > today.isoformat():
+                continue
+            if role is not None and not visible_to(info.audience, role):
+                continue
+            if info.doc_id not in best or info.version > best[info.doc_id].version:
+                best[info.doc_id] = info
+        return sorted(best.values(), key=lambda d: d.doc_id)
+
+    def next_version(self, doc_id: str) -> int:
+        with self.lock:
+            row = self._db.execute("SELECT MAX(version) FROM documents WHERE doc_id=?", (doc_id,)).fetchone()
+        return (row[0] or 0) + 1
+
+    def pending(self) -> list[DocumentInfo]:
+        with self.lock:
+            rows = self._db.execute(f"SELECT {self._DOC_COLS} FROM documents WHERE status='pending'").fetchall()
+        return [self._info(r) for r in rows]
+
+    def insert_version(self, info: DocumentInfo, chunks: list[Chunk], tokens: list[list[str]]) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (info.doc_id, info.version, info.title, info.source, ",".join(info.audience), info.content_hash,
+                 info.chunk_count, info.ingested_at, info.effective_date, "pending"),
+            )
+            db.executemany(
+                "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [
+                    (c.chunk_id, c.doc_id, c.version, c.index, c.text, c.source, c.title, c.section, c.page,
+                     ",".join(c.audience), c.content_hash, c.ingested_at, c.overlap_chars, json.dumps(t, ensure_ascii=False))
+                    for c, t in zip(chunks, tokens)
+                ],
+            )
+
+    def set_status(self, doc_id: str, version: int, status: str) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE documents SET status=? WHERE doc_id=? AND version=?", (status, doc_id, version))
+
+    def delete_chunks(self, doc_id: str, version: int | None = None) -> None:
+        with self.transaction() as db:
+            if version is None:
+                db.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
+            else:
+                db.execute("DELETE FROM chunks WHERE doc_id=? AND version=?", (doc_id, version))
+
+    def delete_document(self, doc_id: str) -> None:
+        with self.transaction() as db:
+            db.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
+            db.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
+
+    def discard_version(self, doc_id: str, version: int) -> None:
+        with self.transaction() as db:
+            db.execute("DELETE FROM chunks WHERE doc_id=? AND version=?", (doc_id, version))
+            db.execute("DELETE FROM documents WHERE doc_id=? AND version=?", (doc_id, version))
+
+    # -- chunks -------------------------------------------------------------
+    _CHUNK_COLS = "chunk_id, doc_id, version, idx, text, source, title, section, page, audience, content_hash, ingested_at, overlap"
+
+    def _chunk(self, row) -> Chunk:
+        return Chunk(
+            chunk_id=row[0], doc_id=row[1], version=row[2], index=row[3], text=row[4], source=row[5], title=row[6],
+            section=row[7], page=row[8], audience=_aud(row[9]), content_hash=row[10], ingested_at=row[11],
+            overlap_chars=row[12],
+        )
+
+    def chunks_of(self, doc_id: str, version: int | None = None) -> list[Chunk]:
+        with self.lock:
+            if version is None:
+                rows = self._db.execute(
+                    f"SELECT {self._CHUNK_COLS} FROM chunks WHERE doc_id=? ORDER BY version, idx", (doc_id,)
+                ).fetchall()
+            else:
+                rows = self._db.execute(
+                    f"SELECT {self._CHUNK_COLS} FROM chunks WHERE doc_id=? AND version=? ORDER BY idx",
+                    (doc_id, version),
+                ).fetchall()
+        return [self._chunk(r) for r in rows]
+
+    def chunks_by_id(self, chunk_ids: Iterable[str]) -> dict[str, Chunk]:
+        ids = list(chunk_ids)
+        out: dict[str, Chunk] = {}
+        with self.lock:
+            for start in range(0, len(ids), 500):
+                part = ids[start : start + 500]
+                marks = ",".join("?" * len(part))
+                for row in self._db.execute(f"SELECT {self._CHUNK_COLS} FROM chunks WHERE chunk_id IN ({marks})", part):
+                    out[row[0]] = self._chunk(row)
+        return out
+
+    def all_chunks(self) -> list[Chunk]:
+        with self.lock:
+            rows = self._db.execute(f"SELECT {self._CHUNK_COLS} FROM chunks ORDER BY doc_id, version, idx").fetchall()
+        return [self._chunk(r) for r in rows]
+
+    def token_rows(self) -> Iterator[tuple[str, list[str]]]:
+        """(chunk_id, tokens) of every live chunk, for rebuilding BM25 without jieba."""
+        with self.lock:
+            rows = self._db.execute(
+                "SELECT c.chunk_id, c.tokens FROM chunks c JOIN documents d "
+                "ON c.doc_id=d.doc_id AND c.version=d.version WHERE d.status='current'"
+            ).fetchall()
+        for cid, tokens in rows:
+            yield cid, json.loads(tokens)
+
+    def add_feedback(self, created_at: str, user_id: str, question: str, rating: int, trace: dict) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO feedback (created_at, user_id, question, rating, trace) VALUES (?,?,?,?,?)",
+                (created_at, user_id, question, rating, json.dumps(trace, ensure_ascii=False)),
+            )
+
+    def feedback_count(self) -> int:
+        with self.lock:
+            return self._db.execute("SELECT COUNT(*) FROM feedback").fetchone()[0]
+
+    def close(self) -> None:
+        with self.lock:
+            self._db.close()

@@ -1,0 +1,142 @@
+"""Sentence-boundary chunking with whole-sentence overlap.
+
+Why: a chunk that starts mid-sentence ("00 元，其他城市……") is noise to both the
+retriever and the model. So text is cut into sentence units first (。！？；!?;
+newlines, blank lines), units are packed up to `chunk_size` characters, and the
+overlap carried into the next chunk is made of whole trailing units only, never
+a broken one. Each section (an article 第X条 or a heading) starts a new chunk,
+and no overlap crosses a section boundary, so a chunk never opens with the tail
+of an unrelated article.
+
+Invariants (tested): every chunk starts at a unit start; removing each chunk's
+`overlap_chars` prefix and joining gives back the section text exactly.
+A unit longer than `chunk_size` (a paragraph with no punctuation) is split at a
+comma if possible, else hard-split, so chunk size stays bounded.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .types import ParsedDocument, Section
+
+# A unit ends after sentence punctuation (plus closing quotes/brackets) or a newline run.
+_UNIT_END = re.compile(r"[。！？；!?;]+[”’」』）)\]]*|\n+")
+_SOFT_BREAK = re.compile(r"[，、,：:]")
+
+
+@dataclass(frozen=True)
+class TextChunk:
+    """A chunk before it gets document identity (ids, version, audience)."""
+
+    text: str
+    section: str
+    page: int | None
+    overlap_chars: int
+
+
+def split_units(text: str) -> list[str]:
+    """Split text into sentence units whose concatenation is exactly `text`.
+
+    Whitespace after a sentence end stays with that sentence, so every unit but
+    possibly the first begins with a visible character.
+    """
+    units: list[str] = []
+    pos = 0
+    for match in _UNIT_END.finditer(text):
+        end = match.end()
+        # swallow following spaces/newlines into this unit
+        while end < len(text) and text[end] in " \t\u3000\n":
+            end += 1
+        if end > pos:
+            units.append(text[pos:end])
+            pos = end
+    if pos < len(text):
+        units.append(text[pos:])
+    return units
+
+
+def _bound_unit(unit: str, limit: int) -> list[str]:
+    """Split one over-long unit at soft breaks, else every `limit` characters."""
+    if len(unit) <= limit:
+        return [unit]
+    pieces: list[str] = []
+    start = 0
+    while len(unit) - start > limit:
+        window = unit[start : start + limit]
+        cut = None
+        for m in _SOFT_BREAK.finditer(window):
+            if m.end() >= limit // 2:
+                cut = m.end()
+        if cut is None:
+            cut = limit
+        pieces.append(unit[start : start + cut])
+        start += cut
+    pieces.append(unit[start:])
+    return [p for p in pieces if p]
+
+
+def chunk_units(units: list[str], chunk_size: int, overlap: int) -> list[tuple[str, int]]:
+    """Pack units into chunks; returns (text, overlap_chars) pairs."""
+    bounded: list[str] = []
+    for u in units:
+        bounded.extend(_bound_unit(u, chunk_size))
+    chunks: list[tuple[str, int]] = []
+    buf: list[str] = []
+    carried = 0  # how many leading units of buf are overlap
+    for unit in bounded:
+        size = sum(len(u) for u in buf)
+        if buf and size + len(unit) > chunk_size and len(buf) > carried:
+            chunks.append(("".join(buf), sum(len(u) for u in buf[:carried])))
+            tail: list[str] = []
+            n = 0
+            for u in reversed(buf):
+                if n + len(u) > overlap or len(tail) + 1 >= len(buf):
+                    break
+                tail.insert(0, u)
+                n += len(u)
+            # overlap plus the next unit must still fit
+            while tail and n + len(unit) > chunk_size:
+                n -= len(tail.pop(0))
+            buf = tail
+            carried = len(tail)
+        buf.append(unit)
+    if buf and len(buf) > carried:
+        chunks.append(("".join(buf), sum(len(u) for u in buf[:carried])))
+    return chunks
+
+
+def _is_heading_only(section: Section) -> bool:
+    text = section.text.strip()
+    return "\n" not in text and len(text) <= 40 and not re.search(r"[。！？；!?;]", text)
+
+
+def chunk_sections(sections: list[Section], chunk_size: int, overlap: int) -> list[TextChunk]:
+    """Chunk each section separately; a heading-only section is glued to the next one."""
+    out: list[TextChunk] = []
+    pending = ""
+    for i, section in enumerate(sections):
+        text = section.text
+        if not text.strip():
+            continue
+        if _is_heading_only(section) and i + 1 < len(sections):
+            pending += text.rstrip() + "\n"
+            continue
+        full = pending + text
+        pending = ""
+        for chunk_text, lap in chunk_units(split_units(full), chunk_size, overlap):
+            if chunk_text.strip():
+                out.append(TextChunk(chunk_text, section.path, section.page, lap))
+    if pending.strip():
+        out.append(TextChunk(pending, sections[-1].path, sections[-1].page, 0))
+    return out
+
+
+def chunk_document(doc: ParsedDocument, chunk_size: int, overlap: int) -> list[TextChunk]:
+    return chunk_sections(doc.sections, chunk_size, overlap)
+
+
+def rejoin(chunks: list[TextChunk]) -> str:
+    """Inverse of chunking within one section run: drop overlaps and concatenate."""
+    return "".join(c.text[c.overlap_chars :] for c in chunks)

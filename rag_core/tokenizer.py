@@ -1,0 +1,83 @@
+"""Chinese tokenisation for keyword search: jieba + an HR user dictionary.
+
+The user dictionary keeps domain words whole (年假, 五险一金, 网约车, 行程单 …),
+stopwords drop function words that match everywhere, and Latin words and
+numbers are kept as tokens (OA, 600, 3). `expand_query` adds policy terms for
+colloquial words (打车 → 出租车 网约车) so keyword search is not blind to them.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from functools import lru_cache
+from importlib import resources
+
+_KEEP = re.compile(r"[\u4e00-\u9fff]|[a-z0-9]", re.IGNORECASE)
+_lock = threading.Lock()
+
+
+def _resource_lines(name: str) -> list[str]:
+    text = resources.files("rag_core.resources").joinpath(name).read_text(encoding="utf-8")
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+@lru_cache(maxsize=1)
+def _jieba():
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    tok = jieba.Tokenizer()
+    dict_path = resources.files("rag_core.resources").joinpath("hr_userdict.txt")
+    with resources.as_file(dict_path) as path:
+        tok.load_userdict(str(path))
+    tok.initialize()
+    return tok
+
+
+@lru_cache(maxsize=1)
+def stopwords() -> frozenset[str]:
+    return frozenset(_resource_lines("stopwords.txt"))
+
+
+@lru_cache(maxsize=1)
+def synonyms() -> dict[str, tuple[str, ...]]:
+    table: dict[str, tuple[str, ...]] = {}
+    for line in _resource_lines("synonyms.tsv"):
+        head, _, rest = line.partition("\t")
+        table[head.strip()] = tuple(rest.split())
+    return table
+
+
+def tokenize(text: str) -> list[str]:
+    """Search-mode jieba tokens, lower-cased, without stopwords and punctuation."""
+    tok = _jieba()
+    with _lock:  # jieba's Tokenizer is not documented as thread-safe
+        words = tok.lcut_for_search(text.lower(), HMM=True)
+    stop = stopwords()
+    return [w for w in (w.strip() for w in words) if w and w not in stop and _KEEP.search(w)]
+
+
+def expand_query(query: str) -> tuple[list[str], list[str], dict[str, set[str]]]:
+    """Tokens of the query plus synonym expansions.
+
+    Returns (tokens, added_terms, groups) where groups maps each query token to
+    the expansion tokens that count as finding it (打车费 → {出租车, 网约车, …}).
+    """
+    tokens = tokenize(query)
+    added: list[str] = []
+    groups: dict[str, set[str]] = {}
+    seen = set(tokens)
+    for head, terms in synonyms().items():
+        if head not in query and head not in seen:
+            continue
+        expansion = {t for term in terms for t in tokenize(term)}
+        owners = [t for t in tokens if t in head or head in t] or [head]
+        for owner in owners:
+            groups.setdefault(owner, set()).update(expansion)
+        for t in sorted(expansion):
+            if t not in seen:
+                seen.add(t)
+                added.append(t)
+    return tokens, added, groups

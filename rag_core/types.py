@@ -1,0 +1,222 @@
+"""Plain data records passed between pipeline stages and returned by the facade.
+
+They carry no behaviour so that every stage, the CLI and the pages can share them
+without importing each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Section:
+    """A run of text under one heading path, as found by a parser."""
+
+    text: str
+    path: str = ""  # e.g. "第三章 假期 > 第八条"; "" for text before any heading
+    page: int | None = None  # 1-based PDF page, None for other formats
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """What a parser returns: the title and the text split by structure."""
+
+    source: str  # file name as uploaded (no directories)
+    title: str
+    sections: list[Section]
+    encoding: str | None = None  # detected text encoding, for text formats
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(s.text for s in self.sections)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One indexed unit of a document version."""
+
+    chunk_id: str  # f"{doc_id}@v{version}#{index}"
+    doc_id: str
+    version: int
+    index: int
+    text: str
+    source: str
+    title: str
+    section: str
+    page: int | None = None
+    audience: tuple[str, ...] = ("all",)
+    content_hash: str = ""
+    ingested_at: str = ""  # ISO-8601 UTC
+    overlap_chars: int = 0  # leading characters repeated from the previous chunk
+
+
+@dataclass
+class HitScores:
+    """Every number a hit earned; None where a retriever did not return it."""
+
+    bm25: float = 0.0
+    bm25_rank: int | None = None
+    cosine: float | None = None
+    cosine_rank: int | None = None
+    fused: float = 0.0
+    fused_rank: int | None = None
+    passed: str = ""  # which threshold let it through ("" for a near miss)
+    coverage: float = 0.0  # share of the query's IDF mass present in the chunk
+    margin: float | None = None  # cosine minus the query's background cosine
+
+
+@dataclass
+class Hit:
+    chunk: Chunk
+    scores: HitScores
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.chunk
+        return {
+            "doc_id": c.doc_id,
+            "chunk_id": c.chunk_id,
+            "version": c.version,
+            "source": c.source,
+            "title": c.title,
+            "section": c.section,
+            "page": c.page,
+            "text": c.text,
+            "scores": asdict(self.scores),
+        }
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list[Hit]
+    near_misses: list[Hit] = field(default_factory=list)  # best chunks that failed the thresholds
+    expanded_terms: list[str] = field(default_factory=list)  # synonyms added to the keyword query
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def hit_count(self) -> int:
+        return len(self.hits)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "hit_count": self.hit_count,
+            "hits": [h.to_dict() for h in self.hits],
+            "near_misses": [h.to_dict() for h in self.near_misses],
+            "expanded_terms": self.expanded_terms,
+            "timings_ms": self.timings_ms,
+            "warnings": self.warnings,
+        }
+
+
+@dataclass
+class MemoryHit:
+    """A recalled memory with the numbers that selected it."""
+
+    id: str
+    content: str
+    kind: str
+    importance: float
+    relevance: float
+    freshness: float
+    score: float
+    created_at: str
+    last_accessed: str | None = None
+    access_count: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class SourceRef:
+    """A numbered source as it appears in the prompt ([资料N])."""
+
+    number: int
+    text: str
+    source: str
+    section: str
+    chunk_id: str
+
+
+@dataclass
+class AskTrace:
+    """Everything that went into one answer, for display and audit."""
+
+    question: str
+    answer: str
+    search: SearchResult
+    memories: list[MemoryHit]
+    prompt: str
+    sources: list[SourceRef]
+    prompt_tokens: int
+    token_budget: int
+    dropped_hits: int  # hits left out of the prompt by the token budget
+    answerer: str  # "extractive" or the LLM model id
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def hit_count(self) -> int:
+        return self.search.hit_count
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.search.to_dict()
+        out.update(
+            {
+                "question": self.question,
+                "answer": self.answer,
+                "prompt": self.prompt,
+                "prompt_tokens": self.prompt_tokens,
+                "token_budget": self.token_budget,
+                "dropped_hits": self.dropped_hits,
+                "answerer": self.answerer,
+                "memories": [m.to_dict() for m in self.memories],
+                "sources": [asdict(s) for s in self.sources],
+                "timings_ms": {**out["timings_ms"], **self.timings_ms},
+            }
+        )
+        return out
+
+
+@dataclass
+class IngestReport:
+    """What happened to one uploaded file; `error` is a plain Chinese reason when refused."""
+
+    filename: str
+    status: str  # "indexed" | "unchanged" | "refused"
+    doc_id: str = ""
+    version: int = 0
+    chunk_count: int = 0
+    audience: tuple[str, ...] = ("all",)
+    redactions: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status != "refused"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class DocumentInfo:
+    """One document's current version, as listed on the documents page."""
+
+    doc_id: str
+    title: str
+    source: str
+    version: int
+    audience: tuple[str, ...]
+    chunk_count: int
+    ingested_at: str
+    content_hash: str = ""
+    effective_date: str | None = None
+    status: str = "current"  # "current" | "retired" | "scheduled"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
