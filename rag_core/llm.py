@@ -1,0 +1,217 @@
+"""Optional LLM answerer over any OpenAI-compatible chat endpoint.
+
+The engine works without an LLM (see `answer_extractive`); this module is only
+used when both an API key and a model id are configured. Every failure is turned
+into `LLMError` with a Chinese message that never contains the API key, so the
+UI can show it as-is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from urllib.parse import urlsplit, urlunsplit
+
+import openai
+
+from .errors import RagError
+
+if TYPE_CHECKING:
+    from .settings import Settings
+
+NOT_IN_POLICY = "制度里没有写这一条"
+
+_MAX_DETAIL_CHARS = 200
+
+
+class LLMError(RagError):
+    """The LLM call failed; the message is safe to show (no secrets)."""
+
+    def __init__(self, message: str, *, status_code: int | None = None, kind: str = "error"):
+        super().__init__(message)
+        self.status_code = status_code
+        self.kind = kind  # "auth", "timeout", "connection", "status", "response", "error"
+
+
+@runtime_checkable
+class LLMClient(Protocol):
+    """What the answer step needs from a model: a name for the trace, text in, text out."""
+
+    name: str
+
+    def complete(self, prompt: str) -> str: ...
+
+    def stream(self, prompt: str) -> Iterator[str]: ...
+
+
+def _redact_url(url: str) -> str:
+    """Drop user:password@ from a URL before it goes into a message."""
+    if not url:
+        return ""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "(无效地址)"
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+class OpenAICompatibleClient:
+    """Chat-completions client; one user message, temperature 0 for repeatable answers.
+
+    The prompt built by the engine already carries the guardrails, so `system`
+    is optional and only sent when given.
+    """
+
+    def __init__(
+        self,
+        api_key: str,
+        model: str,
+        base_url: str = "",
+        timeout_s: float = 60.0,
+        system: str | None = None,
+        max_retries: int = 1,
+    ) -> None:
+        if not api_key:
+            raise LLMError("未配置大模型 API 密钥(LLM_API_KEY)", kind="config")
+        if not model:
+            raise LLMError("未配置大模型名称(LLM_MODEL_ID)", kind="config")
+        self.name = model
+        self.model = model
+        self.base_url = base_url
+        self.system = system
+        self._secret = api_key
+        self._client = openai.OpenAI(
+            api_key=api_key,
+            base_url=base_url or None,
+            timeout=timeout_s,
+            max_retries=max_retries,
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Settings, system: str | None = None) -> OpenAICompatibleClient:
+        return cls(
+            api_key=settings.llm_api_key,
+            model=settings.llm_model_id,
+            base_url=settings.llm_base_url,
+            timeout_s=settings.llm_timeout_s,
+            system=system,
+        )
+
+    def __repr__(self) -> str:  # never show the key in logs or debuggers
+        return f"OpenAICompatibleClient(model={self.model!r}, base_url={_redact_url(self.base_url)!r})"
+
+    # -- calls -------------------------------------------------------------
+
+    def _messages(self, prompt: str) -> list[dict[str, str]]:
+        messages = []
+        if self.system:
+            messages.append({"role": "system", "content": self.system})
+        messages.append({"role": "user", "content": prompt})
+        return messages
+
+    def complete(self, prompt: str) -> str:
+        try:
+            response = self._client.chat.completions.create(
+                model=self.model,
+                messages=self._messages(prompt),  # type: ignore[arg-type]
+                temperature=0,
+            )
+        except openai.OpenAIError as exc:
+            raise self._translate(exc) from None
+        if not response.choices:
+            raise LLMError(f"大模型 {self.model} 没有返回任何内容", kind="response")
+        return response.choices[0].message.content or ""
+
+    def stream(self, prompt: str) -> Iterator[str]:
+        """Yield text deltas as they arrive; errors surface on iteration as LLMError."""
+        try:
+            chunks = self._client.chat.completions.create(
+                model=self.model,
+                messages=self._messages(prompt),  # type: ignore[arg-type]
+                temperature=0,
+                stream=True,
+            )
+        except openai.OpenAIError as exc:
+            raise self._translate(exc) from None
+        try:
+            for chunk in chunks:
+                if not chunk.choices:  # e.g. a trailing usage-only chunk
+                    continue
+                piece = chunk.choices[0].delta.content
+                if piece:
+                    yield piece
+        except openai.OpenAIError as exc:
+            raise self._translate(exc) from None
+        except Exception as exc:  # the HTTP layer can raise its own read errors mid-stream
+            raise LLMError(
+                self._scrub(f"大模型 {self.model} 的流式回复中断:{type(exc).__name__}"), kind="connection"
+            ) from None
+        finally:
+            chunks.close()
+
+    # -- errors --------------------------------------------------------------
+
+    def _scrub(self, text: str, partial: bool = False) -> str:
+        """Remove the key from anything we show; `partial` also hides its visible ends.
+
+        Servers often echo a masked key ("sk-abc***wxyz"); those ends are only
+        stripped from server-provided text, where a false match costs nothing.
+        """
+        key = self._secret
+        if key:
+            text = text.replace(key, "***")
+            if partial and len(key) >= 8:
+                text = text.replace(key[:6], "***").replace(key[-4:], "***")
+        return text
+
+    def _translate(self, exc: openai.OpenAIError) -> LLMError:
+        where = _redact_url(self.base_url) or "默认 OpenAI 地址"
+        model = self.model
+        if isinstance(exc, openai.APITimeoutError):
+            return LLMError(f"大模型 {model} 响应超时({where}),请稍后重试或调大超时时间", kind="timeout")
+        if isinstance(exc, openai.APIConnectionError):
+            return LLMError(f"无法连接大模型服务({where}),请检查 LLM_BASE_URL 和网络", kind="connection")
+        if isinstance(exc, openai.APIStatusError):
+            status = exc.status_code
+            detail = self._server_detail(exc)
+            if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+                msg = f"大模型服务拒绝了 API 密钥(HTTP {status}),请检查 LLM_API_KEY"
+                kind = "auth"
+            elif isinstance(exc, openai.NotFoundError):
+                msg = f"大模型服务找不到模型 {model} 或接口(HTTP {status}),请检查 LLM_MODEL_ID 和 LLM_BASE_URL"
+                kind = "status"
+            elif isinstance(exc, openai.RateLimitError):
+                msg = f"大模型服务限流或额度不足(HTTP {status}),请稍后重试"
+                kind = "status"
+            else:
+                msg = f"大模型服务返回错误(HTTP {status})"
+                kind = "status"
+            if detail:
+                msg = f"{msg}:{detail}"
+            return LLMError(self._scrub(msg), status_code=status, kind=kind)
+        return LLMError(self._scrub(f"调用大模型 {model} 失败:{type(exc).__name__}"), kind="error")
+
+    def _server_detail(self, exc: openai.APIStatusError) -> str:
+        """The server's own error text, shortened and scrubbed, to help fix configuration."""
+        body = exc.body
+        text = ""
+        if isinstance(body, dict):
+            inner = body.get("error", body)
+            if isinstance(inner, dict):
+                text = str(inner.get("message") or "")
+            elif isinstance(inner, str):
+                text = inner
+        text = self._scrub(" ".join(text.split()), partial=True)
+        if len(text) > _MAX_DETAIL_CHARS:
+            text = text[:_MAX_DETAIL_CHARS] + "…"
+        return text
+
+
+def make_llm(settings: Settings, system: str | None = None) -> LLMClient | None:
+    """The configured LLM, or None so the caller falls back to the extractive answerer."""
+    if not settings.llm_configured:
+        return None
+    return OpenAICompatibleClient.from_settings(settings, system=system)

@@ -1,0 +1,155 @@
+"""The offline answerer quotes whole source sentences and never writes its own."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rag_core.answer_extractive import HEADER, ExtractiveAnswerer, split_sentences
+from rag_core.llm import NOT_IN_POLICY
+from rag_core.types import SourceRef
+
+TAXI = SourceRef(
+    number=1,
+    text=(
+        "第三条 市内交通\n"
+        "员工因公外出应优先乘坐公共交通工具。"
+        "确需乘坐出租车的，凭出租车发票和行程单报销，单次不超过100元。"
+        "市内交通费用每月汇总报销一次！"
+    ),
+    source="差旅费管理办法.docx",
+    section="第二章 交通费 > 第三条 市内交通",
+    chunk_id="travel@v1#2",
+)
+HOTEL = SourceRef(
+    number=2,
+    text="第五条 住宿标准\n一线城市住宿费每晚不超过500元；其他城市每晚不超过350元。住宿费凭酒店发票报销。",
+    source="差旅费管理办法.docx",
+    section="第二章 > 第五条 住宿标准",
+    chunk_id="travel@v1#3",
+)
+LEAVE = SourceRef(
+    number=3,
+    text="员工入职满一年后，每年享有带薪年假5天。年假须提前三个工作日在系统中申请？\n病假需提供医院证明。",
+    source="考勤与休假制度.md",
+    section="第三章 假期 > 第八条",
+    chunk_id="leave@v2#0",
+)
+LINE_RE = re.compile(r"^- (.+) \[资料(\d+)\]$")
+
+
+@pytest.fixture(scope="module")
+def answerer() -> ExtractiveAnswerer:
+    return ExtractiveAnswerer()
+
+
+def _quotes(answer: str) -> list[tuple[str, int]]:
+    lines = answer.split("\n")
+    assert lines[0] == HEADER == "根据制度："
+    out = []
+    for line in lines[1:]:
+        m = LINE_RE.match(line)
+        assert m, f"bad line: {line!r}"
+        out.append((m.group(1), int(m.group(2))))
+    return out
+
+
+def test_name(answerer: ExtractiveAnswerer) -> None:
+    assert answerer.name == "extractive"
+
+
+def test_no_sources_is_not_in_policy(answerer: ExtractiveAnswerer) -> None:
+    assert answerer.answer("出租车费用怎么报销", []) == NOT_IN_POLICY
+    assert "".join(answerer.stream("出租车费用怎么报销", [])) == NOT_IN_POLICY
+
+
+def test_blank_sources_are_not_in_policy(answerer: ExtractiveAnswerer) -> None:
+    blank = SourceRef(1, " \n。\n", "a.txt", "", "a@v1#0")
+    assert answerer.answer("出租车", [blank]) == NOT_IN_POLICY
+
+
+def test_picks_taxi_sentence(answerer: ExtractiveAnswerer) -> None:
+    answer = answerer.answer("出租车费用怎么报销", [TAXI, HOTEL, LEAVE])
+    quotes = _quotes(answer)
+    assert ("确需乘坐出租车的，凭出租车发票和行程单报销，单次不超过100元。", 1) in quotes
+    assert all(n == 1 for _, n in quotes)  # nothing about hotels or leave
+    best_only = _quotes(answerer.answer("出租车费用怎么报销", [TAXI, HOTEL, LEAVE], max_sentences=1))
+    assert best_only == [("确需乘坐出租车的，凭出租车发票和行程单报销，单次不超过100元。", 1)]
+
+
+def test_quotes_are_verbatim_whole_sentences_with_right_marker(answerer: ExtractiveAnswerer) -> None:
+    sources = [TAXI, HOTEL, LEAVE]
+    by_number = {s.number: s for s in sources}
+    for question in ["出租车费用怎么报销", "住宿费每晚标准多少", "年假有几天", "病假要什么证明", "报销"]:
+        quotes = _quotes(answerer.answer(question, sources))
+        assert 1 <= len(quotes) <= 3
+        for text, number in quotes:
+            src = by_number[number]
+            assert text in src.text
+            assert text in split_sentences(src.text)  # a whole sentence, never a cut one
+
+
+def test_answer_uses_other_sources_and_keeps_source_order(answerer: ExtractiveAnswerer) -> None:
+    # source 1 is always quoted (retrieval ranked it first); the leave sentences come from source 3
+    quotes = _quotes(answerer.answer("年假有几天，病假要什么证明", [TAXI, HOTEL, LEAVE]))
+    numbers = [n for _, n in quotes]
+    assert numbers[0] == 1
+    assert numbers == sorted(numbers)
+    assert ("员工入职满一年后，每年享有带薪年假5天。", 3) in quotes
+    assert ("病假需提供医院证明。", 3) in quotes
+
+
+def test_sentences_keep_source_order_within_a_source(answerer: ExtractiveAnswerer) -> None:
+    quotes = _quotes(answerer.answer("出租车和市内交通费用怎么报销", [TAXI]))
+    texts = [t for t, _ in quotes]
+    positions = [TAXI.text.index(t) for t in texts]
+    assert positions == sorted(positions)
+
+
+def test_heading_only_sentence_is_dropped(answerer: ExtractiveAnswerer) -> None:
+    answer = answerer.answer("市内交通", [TAXI])
+    assert "第三条 市内交通 [" not in answer
+    assert all(not t.startswith("第三条") for t, _ in _quotes(answer))
+    heading_only = SourceRef(1, "第三条 市内交通", "a.docx", "第三条 市内交通", "a@v1#0")
+    assert _quotes(answerer.answer("市内交通", [heading_only])) == [("第三条 市内交通", 1)]
+
+
+def test_tie_goes_to_higher_ranked_source(answerer: ExtractiveAnswerer) -> None:
+    a = SourceRef(2, "加班应事先审批。", "b.md", "", "b@v1#0")
+    b = SourceRef(1, "加班须经部门负责人审批。", "a.md", "", "a@v1#0")
+    quotes = _quotes(answerer.answer("加班审批", [a, b], max_sentences=1))
+    assert quotes == [("加班须经部门负责人审批。", 1)]
+
+
+def test_duplicate_sentence_from_overlap_is_quoted_once(answerer: ExtractiveAnswerer) -> None:
+    first = SourceRef(1, "出差补助每天100元。", "a.md", "", "a@v1#0")
+    second = SourceRef(2, "出差补助每天100元。出差需提前申请。", "a.md", "", "a@v1#1")
+    quotes = _quotes(answerer.answer("出差补助每天多少", [first, second]))
+    assert quotes.count(("出差补助每天100元。", 1)) == 1
+    assert ("出差补助每天100元。", 2) not in quotes
+
+
+def test_max_sentences_respected(answerer: ExtractiveAnswerer) -> None:
+    for k in (1, 2, 3):
+        assert len(_quotes(answerer.answer("报销", [TAXI, HOTEL, LEAVE], max_sentences=k))) <= k
+
+
+def test_deterministic(answerer: ExtractiveAnswerer) -> None:
+    question = "住宿费和出租车怎么报销"
+    first = answerer.answer(question, [TAXI, HOTEL, LEAVE])
+    for _ in range(5):
+        assert ExtractiveAnswerer().answer(question, [TAXI, HOTEL, LEAVE]) == first
+    assert answerer.answer(question, [LEAVE, HOTEL, TAXI]) == first  # order of the list does not matter
+
+
+def test_stream_joins_to_answer(answerer: ExtractiveAnswerer) -> None:
+    pieces = list(answerer.stream("出租车费用怎么报销", [TAXI, HOTEL]))
+    assert len(pieces) >= 2
+    assert "".join(pieces) == answerer.answer("出租车费用怎么报销", [TAXI, HOTEL])
+
+
+def test_split_sentences_keeps_punctuation_and_closing_quotes() -> None:
+    text = "他说：“好的。”然后离开？是的！\n第一行\n\n第二行；第三"
+    assert split_sentences(text) == ["他说：“好的。”", "然后离开？", "是的！", "第一行", "第二行；", "第三"]
+    assert "".join(split_sentences(text)) == text.replace("\n", "")
