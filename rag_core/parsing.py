@@ -1,0 +1,381 @@
+"""Turn an uploaded file into a `ParsedDocument`: safe name, size and type checks,
+text decoding, and a heading-path structure shared by every format.
+
+Every refusal is an `IngestError` with a Chinese reason the UI can show as is;
+no library exception escapes `parse_bytes`/`parse_file`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+import stat
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+from typing import NamedTuple
+
+from .errors import IngestError
+from .parsing_formats import MB, Line, docx_lines, html_lines, markdown_lines, normalize_text, pdf_lines
+from .types import ParsedDocument, Section
+
+SUPPORTED_EXTENSIONS = (".txt", ".md", ".docx", ".pdf", ".html", ".htm")
+MAX_NAME_CHARS = 120
+MAX_BAD_CHAR_RATIO = 0.01  # a mixed-encoding file decodes with U+FFFD only if >= 99% is clean
+
+__all__ = ["SUPPORTED_EXTENSIONS", "parse_bytes", "parse_file", "safe_filename", "decode_text"]
+
+# --------------------------------------------------------------------------- names and limits
+
+_WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)), *(f"LPT{i}" for i in range(1, 10))}
+_DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # controls, bidi overrides, surrogates, unassigned
+
+
+def _printable(name: str) -> str:
+    """The raw name with control characters escaped, for an error about the name itself."""
+    shown = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in str(name))[:80]
+    return shown or "（空文件名）"
+
+
+def safe_filename(name: str) -> str:
+    """The base name only, without control characters, at most 120 characters, extension kept.
+
+    Uploaded names are untrusted: they end up in the index, the UI and maybe on disk.
+    """
+    text = unicodedata.normalize("NFC", str(name))
+    text = "".join(
+        " " if cat == "Zs" else ch
+        for ch, cat in ((ch, unicodedata.category(ch)) for ch in text)
+        if cat not in _DROP_CATEGORIES
+    )
+    text = text.replace("\\", "/").rsplit("/", 1)[-1]
+    text = re.sub(r'[<>:"|?*]', "_", text).strip().strip(".").strip()
+    if not text:
+        raise IngestError(_printable(name), "文件名无效：去掉路径和控制字符后没有剩下可用的名字")
+    stem, dot, ext = text.rpartition(".")
+    if not (dot and stem and 0 < len(ext) <= 16 and " " not in ext):
+        stem, ext = text, ""
+    else:
+        ext = "." + ext
+    if len(text) > MAX_NAME_CHARS:
+        stem = stem[: MAX_NAME_CHARS - len(ext)].rstrip(" .")
+        if not stem:
+            raise IngestError(_printable(name), "文件名无效：截断后没有剩下可用的名字")
+        text = stem + ext
+    if stem.split(".")[0].upper() in _WINDOWS_RESERVED:
+        text = "_" + text
+    return text
+
+
+def _extension(name: str) -> str:
+    ext = os.path.splitext(name)[1].lower()
+    if ext not in SUPPORTED_EXTENSIONS:
+        what = f"{ext}" if ext else "（无扩展名）"
+        raise IngestError(name, f"不支持的文件类型 {what}，目前支持：{'、'.join(SUPPORTED_EXTENSIONS)}")
+    return ext
+
+
+def _mb_pair(size: int, limit: int) -> tuple[str, str]:
+    """Both sizes in MB, with just enough decimals that they do not look equal."""
+    for digits in range(1, 7):
+        a, b = f"{size / MB:.{digits}f}", f"{limit / MB:.{digits}f}"
+        if a != b and float(b) > 0:
+            return f"{a} MB", f"{b} MB"
+    return f"{size} 字节", f"{limit} 字节"
+
+
+def _check_size(name: str, size: int, max_bytes: int) -> None:
+    if size > max_bytes:
+        shown, limit = _mb_pair(size, max_bytes)
+        raise IngestError(name, f"文件大小 {shown} 超过上限 {limit}，请拆分或压缩后再上传")
+    if size == 0:
+        raise IngestError(name, "文件为空（0 字节）")
+
+
+# --------------------------------------------------------------------------- decoding
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_BINARY_REASON = "文件包含二进制内容，不是纯文本（可能只是改了扩展名）"
+_META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?([A-Za-z0-9_.:-]{2,40})""", re.I)
+_GBK_ALIASES = {"gb2312", "gbk", "x-gbk", "cp936", "gb18030", "euc-cn", "hz-gb-2312"}
+_CONTROL_BYTES = bytes(sorted(set(range(32)) - {9, 10, 11, 12, 13, 0x1A, 0x1B}))  # SUB/ESC appear in old text files
+
+
+def _control_bytes(data: bytes) -> int:
+    return len(data) - len(data.translate(None, _CONTROL_BYTES))
+
+
+def _lenient(data: bytes, codec: str) -> tuple[str, float]:
+    text = data.decode(codec, errors="replace")
+    return text, text.count("\ufffd") / max(len(text), 1)
+
+
+def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
+    """UTF-16 text saved without a BOM (NUL bytes from ASCII); binary almost never decodes
+    to only assigned, non-control characters, so a strict decode plus that check is enough."""
+    if len(data) % 2:
+        return None
+    for codec in ("utf-16-le", "utf-16-be"):
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if not any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") and ch not in "\t\n\r" for ch in text):
+            return text, codec
+    return None
+
+
+def decode_text(data: bytes, name: str, *, html: bool = False) -> tuple[str, str]:
+    """Decode text bytes; returns (text, encoding name). Order: BOM, UTF-8, <meta> charset
+    (html only), GB18030 (superset of GBK/GB2312), lenient UTF-8/GB18030, charset-normalizer."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            text, bad = _lenient(data[len(bom) :], codec.replace("-sig", ""))
+            if bad > MAX_BAD_CHAR_RATIO:
+                raise IngestError(name, f"文件开头标记为 {codec} 编码，但内容有大量无法解码的字节，可能已损坏")
+            return text, codec
+    if b"\x00" in data:
+        found = _utf16_without_bom(data)
+        if found:
+            return found
+        raise IngestError(name, _BINARY_REASON)
+    if _control_bytes(data) > max(2, len(data) // 100):
+        raise IngestError(name, _BINARY_REASON)
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    declared = _META_CHARSET.search(data[:4096]) if html else None
+    if declared:
+        codec = declared.group(1).decode("ascii").lower()
+        codec = "gb18030" if codec in _GBK_ALIASES else codec
+        try:
+            return data.decode(codec), codecs.lookup(codec).name
+        except (LookupError, UnicodeDecodeError):
+            pass
+    try:
+        return data.decode("gb18030"), "gb18030"
+    except UnicodeDecodeError:
+        pass
+    best = min((_lenient(data, codec) + (codec,) for codec in ("utf-8", "gb18030")), key=lambda t: t[1])
+    if best[1] <= MAX_BAD_CHAR_RATIO:
+        return best[0], f"{best[2]}/replace"
+    try:
+        from charset_normalizer import from_bytes
+
+        guess = from_bytes(data).best()
+    except Exception:
+        guess = None
+    if guess is None or guess.encoding is None:
+        raise IngestError(name, "无法识别文件编码：按 UTF-8 和 GB18030 解码均有超过 1% 的乱码，请另存为 UTF-8 后再上传")
+    return str(guess), guess.encoding
+
+
+# --------------------------------------------------------------------------- structure
+
+_NUM = r"[0-9０-９〇零一二三四五六七八九十百千两]+"
+_LEGAL = re.compile(rf"^第[ \t\u3000]*({_NUM})[ \t\u3000]*([章节条])")
+_LEGAL_ORDER = {"章": 1, "节": 2, "条": 3}
+_SEPARATORS = " \t\u3000:：、.．"
+_OPENERS = "（(【["
+_NAME_STOP = set(" \t\u3000，。；：、！？,.;:!?（）()【】[]“”\"'《》…—-") | set(_SEPARATORS)
+_SENTENCE_END = "。；！？;!?"
+_TOC_ENTRY = re.compile(r"(?:\.{3,}|…{2,}|·{3,}|\t)[ \t]*\d+$")  # "第一章 总则……1" in a contents page
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split()).replace(" > ", " ＞ ")[:80]
+
+
+def legal_heading(line: str) -> tuple[int, str] | None:
+    """(order, title) when a line opens a 第X章 (1), 第X节 (2) or 第X条 (3); else None.
+
+    A chapter/section must be a short title line; an article may run on into its body,
+    so its title is "第X条 name" with the name cut at the first space or punctuation.
+    """
+    text = line.strip()
+    match = _LEGAL.match(text)
+    if not match or _TOC_ENTRY.search(text):
+        return None
+    order = _LEGAL_ORDER[match.group(2)]
+    label = f"第{match.group(1)}{match.group(2)}"
+    rest = text[match.end() :]
+    separated = not rest or rest[0] in _SEPARATORS or rest[0] in _OPENERS
+    short = len(text) <= 20 and not any(ch in _SENTENCE_END + "，," for ch in text)
+    if order < 3:
+        if len(text) > 40 or any(ch in _SENTENCE_END for ch in text) or not (separated or short):
+            return None
+        return order, _squash(text)
+    if separated:
+        body = rest.lstrip(_SEPARATORS).lstrip(_OPENERS)
+        name = ""
+        for ch in body:
+            if ch in _NAME_STOP:
+                break
+            name += ch
+        return 3, f"{label} {name}" if 1 <= len(name) <= 10 else label
+    return (3, _squash(text)) if short else None
+
+
+class _Head(NamedTuple):
+    level: int  # explicit 0-6; implicit 第X章/节/条 sit below any explicit level (8, 9, 10)
+    order: int | None  # 1 章, 2 节, 3 条, None for other headings
+    title: str
+
+
+def _classify(line: Line) -> _Head | None:
+    if line.plain or not line.text.strip():
+        return None
+    legal = legal_heading(line.text)
+    if line.level is not None:
+        return _Head(line.level, legal[0] if legal else None, _squash(line.text))
+    if legal:
+        return _Head(7 + legal[0], legal[0], legal[1])
+    return None
+
+
+def _push(stack: list[_Head], head: _Head) -> None:
+    """Pop every heading at the same or a deeper level, and for 章/节/条 every same-or-finer one."""
+    for i, old in enumerate(stack):
+        if old.level >= head.level or (head.order and old.order and old.order >= head.order):
+            del stack[i:]
+            break
+    stack.append(head)
+
+
+def _join(lines: list[str]) -> str:
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
+    return text.strip("\n")
+
+
+def build_sections(lines: Iterable[Line]) -> list[Section]:
+    """Cut lines into sections at every heading (and PDF page break), heading line kept in the text.
+
+    A section holding only its heading is folded into the next one when that one is nested
+    under it, so "第三章 假期" travels with its first article instead of being a lone chunk.
+    """
+    stack: list[_Head] = []
+    raw: list[tuple[Section, bool]] = []
+    current: list[str] = []
+    path, page, heading_only = "", None, False
+
+    def flush() -> None:
+        text = _join(current)
+        if text.strip():
+            raw.append((Section(text, path, page), heading_only))
+        current.clear()
+
+    for line in lines:
+        head = _classify(line)
+        if head is not None:
+            flush()
+            _push(stack, head)
+            path = " > ".join(h.title for h in stack)
+            page, heading_only = line.page, True
+            current.append(line.text)
+            continue
+        if line.page != page:
+            flush()
+            page, heading_only = line.page, False
+        if line.text.strip():
+            heading_only = False
+        current.append(line.text)
+    flush()
+
+    sections: list[Section] = []
+    pending: Section | None = None
+    for section, only_heading in raw:
+        if pending is not None:
+            if section.path.startswith(pending.path + " > ") and section.page == pending.page:
+                section = Section(pending.text + "\n\n" + section.text, section.path, section.page)
+            else:
+                sections.append(pending)
+            pending = None
+        if only_heading:
+            pending = section
+        else:
+            sections.append(section)
+    if pending is not None:
+        sections.append(pending)
+    return sections
+
+
+def _first_heading(lines: list[Line], max_level: int) -> str:
+    for line in lines:
+        if line.level is not None and line.level <= max_level and line.text.strip():
+            if not legal_heading(line.text):
+                return _squash(line.text)
+    return ""
+
+
+def _first_line(lines: list[Line]) -> str:
+    for line in lines:
+        if line.text.strip():
+            text = _squash(line.text)
+            return "" if len(line.text.strip()) > 60 or legal_heading(text) else text
+    return ""
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def parse_bytes(data: bytes, filename: str, *, max_bytes: int) -> ParsedDocument:
+    """Parse an upload held in memory; raises IngestError (Chinese reason) for every refusal."""
+    name = safe_filename(filename)
+    ext = _extension(name)
+    data = bytes(data)  # bytearray / memoryview from upload widgets
+    _check_size(name, len(data), max_bytes)
+    stem = Path(name).stem
+    encoding: str | None = None
+    try:
+        if ext in (".txt", ".md"):
+            text, encoding = decode_text(data, name)
+            lines = markdown_lines(normalize_text(text))
+            title = _first_heading(lines, 1)
+        elif ext in (".html", ".htm"):
+            text, encoding = decode_text(data, name, html=True)
+            lines, meta_title = html_lines(text)
+            title = _squash(meta_title) or _first_heading(lines, 1)
+        elif ext == ".docx":
+            lines, meta_title = docx_lines(data, name)
+            title = _squash(meta_title) or _first_heading(lines, 0) or _first_heading(lines, 1)
+        else:
+            lines, meta_title = pdf_lines(data, name)
+            title = _squash(meta_title) or _first_line(lines)
+        sections = build_sections(lines)
+    except IngestError:
+        raise
+    except Exception as exc:  # a library choked on a malformed file: still a plain refusal
+        raise IngestError(name, f"文件解析失败，可能已损坏或格式不正确（{type(exc).__name__}）") from exc
+    if not sections:
+        raise IngestError(name, "文件中没有可提取的文字（只有空白）")
+    return ParsedDocument(source=name, title=title or stem, sections=sections, encoding=encoding)
+
+
+def parse_file(path: str | os.PathLike[str], *, max_bytes: int, display_name: str | None = None) -> ParsedDocument:
+    """Parse a file on disk; type and size are checked from the name and stat before any read."""
+    p = Path(path)
+    name = safe_filename(display_name if display_name is not None else p.name)
+    _extension(name)
+    try:
+        info = p.stat()
+    except FileNotFoundError:
+        raise IngestError(name, "文件不存在") from None
+    except OSError as exc:
+        raise IngestError(name, f"无法读取文件（{exc.strerror or type(exc).__name__}）") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise IngestError(name, "不是普通文件（可能是目录或设备）")
+    _check_size(name, info.st_size, max_bytes)
+    try:
+        with open(p, "rb") as f:
+            data = f.read(max_bytes + 1)  # the file may have grown since stat
+    except OSError as exc:
+        raise IngestError(name, f"无法读取文件（{exc.strerror or type(exc).__name__}）") from None
+    return parse_bytes(data, name, max_bytes=max_bytes)
