@@ -34,6 +34,22 @@ def thresholds_for(settings: Settings, model_id: str) -> Thresholds:
     )
 
 
+def query_weights(tokens: list[str], allowed: set[str], keywords: KeywordIndex) -> dict[str, float]:
+    """IDF weight of each query term, for coverage.
+
+    A term the corpus never uses keeps the maximal IDF: a question whose main
+    word (年会, 宿舍) is nowhere in the policies cannot reach the coverage bar.
+    A lone CJK character the corpus never uses as a word (报, 休) is a jieba
+    fragment, not a subject, so it weighs nothing.
+    """
+    weights: dict[str, float] = {}
+    for term in dict.fromkeys(tokens):
+        if len(term) == 1 and "\u4e00" <= term <= "\u9fff" and keywords.doc_freq(term, allowed) == 0:
+            continue
+        weights[term] = keywords.idf(term, allowed)
+    return weights
+
+
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 2)
 
@@ -107,7 +123,7 @@ class HybridRetriever:
         tokens, added, groups = expand_query(query)
         result.expanded_terms = added
         bm25 = self.keywords.score(tokens + added, allowed) if mode != "vector" else {}
-        weights = {term: self.keywords.idf(term, allowed) for term in dict.fromkeys(tokens)}
+        weights = query_weights(tokens, allowed, self.keywords)
         timings["bm25_ms"] = _ms(t)
 
         cos: dict[str, float] = {}

@@ -16,6 +16,7 @@ from importlib import resources
 
 _KEEP = re.compile(r"[\u4e00-\u9fff]|[a-z0-9]", re.IGNORECASE)
 _lock = threading.Lock()
+_PARTICLES = frozenset("能会要可想该吗呢了的吧啊")
 
 
 def _resource_lines(name: str) -> list[str]:
@@ -50,13 +51,30 @@ def synonyms() -> dict[str, tuple[str, ...]]:
     return table
 
 
+def is_stopword(word: str) -> bool:
+    """A stopword, or a short word made only of stopwords (最多能 = 最多 + 能)."""
+    stop = stopwords()
+    if word in stop:
+        return True
+    if len(word) > 4:
+        return False
+    # can the word be split into stopwords? (tiny DP over at most 4 characters)
+    # single characters only count when they are modal particles, so 个人 (个+人) stays a word
+    def piece(p: str) -> bool:
+        return p in _PARTICLES if len(p) == 1 else p in stop
+
+    ok = [True] + [False] * len(word)
+    for end in range(1, len(word) + 1):
+        ok[end] = any(ok[start] and piece(word[start:end]) for start in range(end))
+    return ok[-1]
+
+
 def tokenize(text: str) -> list[str]:
     """Search-mode jieba tokens, lower-cased, without stopwords and punctuation."""
     tok = _jieba()
     with _lock:  # jieba's Tokenizer is not documented as thread-safe
         words = tok.lcut_for_search(text.lower(), HMM=True)
-    stop = stopwords()
-    return [w for w in (w.strip() for w in words) if w and w not in stop and _KEEP.search(w)]
+    return [w for w in (w.strip() for w in words) if w and _KEEP.search(w) and not is_stopword(w)]
 
 
 def expand_query(query: str) -> tuple[list[str], list[str], dict[str, set[str]]]:
