@@ -63,8 +63,9 @@ class Assistant:
         self._memory = None
 
     @classmethod
-    def open(cls, data_dir: str | Path | None = None, **overrides) -> Assistant:
-        return cls(Settings.from_env(data_dir=data_dir, **overrides))
+    def open(cls, data_dir: str | Path | None = None, *, env_file: str | Path | None = ".env", **overrides) -> Assistant:
+        """Settings from the environment (and `.env`), then `overrides`."""
+        return cls(Settings.from_env(data_dir=data_dir, env_file=env_file, **overrides))
 
     # -- settings --------------------------------------------------------------
     @property
