@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Install everything and start the app on the embedded default
+# (Chroma + SQLite under data/store, bundled e5 model, sample policies indexed on first start).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+export HF_HUB_OFFLINE=1 ANONYMIZED_TELEMETRY=False
+exec .venv/bin/streamlit run app.py "$@"
