@@ -1,0 +1,170 @@
+"""`python -m rag_core memory …`: add, search, list, delete, forget, purge long-term memories.
+
+Talks only to the Assistant facade (remember / recall / list_memories / …), never to
+the store, so the CLI, the app and the tests exercise the same code path. Listings
+print `{"memories": [...]}` as UTF-8 JSON with `--json`; messages are Chinese.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+from typing import Any
+
+from .errors import RagError
+from .memory.scoring import KINDS
+from .types import MemoryHit
+
+
+def _importance(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"重要性必须是数字：{text}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"重要性必须在 0 到 1 之间：{text}")
+    return value
+
+
+def _timestamp(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"时间格式应为 ISO 8601，例如 2025-03-01 或 2025-03-01T09:00:00+08:00：{text}") from None
+
+
+def _keep(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"保留条数必须是整数：{text}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("保留条数不能为负数")
+    return value
+
+
+def add_memory_parser(subparsers) -> None:
+    """Register the `memory` command and its sub-commands on the main CLI."""
+    mem = subparsers.add_parser("memory", help="用户长期记忆：添加、检索、列出、删除、遗忘、清除")
+    sub = mem.add_subparsers(dest="memory_command", required=True)
+
+    add = sub.add_parser("add", help="添加一条记忆（近义重复会强化已有记忆，矛盾会替换旧记忆）")
+    add.add_argument("text")
+    add.add_argument("--user", required=True)
+    add.add_argument("--kind", choices=KINDS, default="profile")
+    add.add_argument("--importance", type=_importance, default=None, help="0–1，默认按类型")
+    add.add_argument("--created-at", type=_timestamp, default=None, help="导入历史记忆时的时间（ISO 8601）")
+    add.add_argument("--json", action="store_true")
+
+    search = sub.add_parser("search", help="按问题召回记忆（无关的问题不返回任何记忆）")
+    search.add_argument("query")
+    search.add_argument("--user", required=True)
+    search.add_argument("--json", action="store_true")
+
+    lst = sub.add_parser("list", help="列出用户的全部记忆")
+    lst.add_argument("--user", required=True)
+    lst.add_argument("--query", default=None, help="按与该问题的相关度排序")
+    lst.add_argument("--kind", choices=KINDS, default=None)
+    lst.add_argument("--json", action="store_true")
+
+    delete = sub.add_parser("delete", help="删除记忆（软删除，保留期后彻底清除）")
+    delete.add_argument("ids", nargs="+", metavar="ID")
+
+    imp = sub.add_parser("set-importance", help="修改一条记忆的重要性")
+    imp.add_argument("id", metavar="ID")
+    imp.add_argument("importance", type=_importance)
+
+    forget = sub.add_parser("forget", help="按 重要性×新鲜度 只保留前 N 条")
+    forget.add_argument("--keep", type=_keep, required=True)
+    forget.add_argument("--user", default=None, help="不指定则对每个用户分别执行")
+    forget.add_argument("--dry-run", action="store_true", help="只列出将被遗忘的记忆")
+    forget.add_argument("--json", action="store_true")
+
+    purge = sub.add_parser("purge", help="彻底删除某用户的全部记忆（被遗忘权）")
+    purge.add_argument("--user", required=True)
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.buffer.write((json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    sys.stdout.flush()
+
+
+def _say(text: str, err: bool = False) -> None:
+    stream = sys.stderr if err else sys.stdout
+    stream.buffer.write((text + "\n").encode("utf-8"))
+    stream.flush()
+
+
+def _print_hits(hits: list[MemoryHit], as_json: bool, extra: dict[str, Any], empty: str) -> None:
+    if as_json:
+        _print_json({**extra, "memories": [h.to_dict() for h in hits]})
+        return
+    if not hits:
+        _say(empty)
+        return
+    for h in hits:
+        _say(
+            f"{h.id}  得分 {h.score:.3f}（相关 {h.relevance:.2f} × 重要 {h.importance:.2f} × 新鲜 {h.freshness:.2f}）"
+            f"［{h.kind}］{h.content}"
+        )
+
+
+_ACTIONS = {"added": "已添加记忆", "strengthened": "已有相同记忆，已强化", "replaced": "已替换与之矛盾的旧记忆，新记忆"}
+
+
+def run_memory_command(args: argparse.Namespace, assistant) -> int:
+    """Run one `memory` sub-command against the facade; returns the exit status."""
+    try:
+        return _run(args, assistant)
+    except RagError as exc:
+        _say(f"错误：{exc}", err=True)
+        return 1
+
+
+def _run(args: argparse.Namespace, a) -> int:
+    cmd = args.memory_command
+    if cmd == "add":
+        mid, action = a.remember(args.user, args.text, kind=args.kind, importance=args.importance, created_at=args.created_at)
+        if args.json:
+            _print_json({"id": mid, "action": action})
+        else:
+            _say(f"{_ACTIONS.get(action, action)}：{mid}")
+        return 0
+    if cmd == "search":
+        hits = a.recall(args.user, args.query)
+        _print_hits(hits, args.json, {"user": args.user, "query": args.query}, "（没有相关记忆）")
+        return 0
+    if cmd == "list":
+        hits = a.list_memories(args.user, query=args.query, kind=args.kind)
+        _print_hits(hits, args.json, {"user": args.user}, "（该用户没有记忆）")
+        return 0
+    if cmd == "delete":
+        n = a.delete_memories(args.ids)
+        if n == 0:
+            _say(f"错误：找不到可删除的记忆：{'、'.join(args.ids)}", err=True)
+            return 1
+        _say(f"已删除 {n} 条记忆（保留期内可审计，之后彻底清除）")
+        return 0
+    if cmd == "set-importance":
+        a.update_memory_importance(args.id, args.importance)
+        _say(f"已将 {args.id} 的重要性设为 {args.importance:.2f}")
+        return 0
+    if cmd == "forget":
+        if args.dry_run:
+            hits = a.preview_forget(args.keep, user=args.user)
+            _print_hits(hits, args.json, {"keep": args.keep, "dry_run": True}, "（没有需要遗忘的记忆）")
+            return 0
+        n = a.forget_memories(args.keep, user=args.user)
+        if args.json:
+            _print_json({"keep": args.keep, "user": args.user, "forgotten": n})
+        else:
+            _say(f"已遗忘 {n} 条记忆（每位用户保留 {args.keep} 条）")
+        return 0
+    if cmd == "purge":
+        n = a.purge_memories(args.user)
+        _say(f"已彻底删除用户 {args.user} 的 {n} 条记忆及其历史")
+        return 0
+    _say(f"错误：未知的 memory 子命令 {cmd}", err=True)
+    return 2

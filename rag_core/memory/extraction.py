@@ -1,0 +1,134 @@
+"""What a finished turn leaves behind: facts worth keeping, plus a low-weight echo.
+
+Only the *user's* words are mined for facts; the answer is policy text, and a
+memory must never become a second, unreviewed policy source (seed 000 坑5).
+With an LLM configured it is asked for JSON lines; anything unparsable is dropped,
+and if nothing usable comes back the rules below run instead, so a flaky model
+never costs the explicit statements (我在研发部 …) the rules would have caught.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from .scoring import KINDS
+
+ECHO_PREFIX = "用户问过："
+MAX_FACT_CHARS = 200
+MAX_ECHO_CHARS = 200
+
+
+class CompletionLLM(Protocol):
+    def complete(self, prompt: str) -> str: ...
+
+
+@dataclass(frozen=True)
+class Fact:
+    content: str
+    kind: str
+    importance: float | None = None  # None: the kind's default
+
+
+_CJK = r"\u4e00-\u9fff"
+_QUESTION = re.compile(r"[?？]|吗|呢|是否|是不是|能不能|可不可以|什么|怎么|多少|几|哪|谁")
+_CLAUSE_SPLIT = re.compile(r"[，,。！!？?；;\n]+")
+_UNIT = rf"[{_CJK}A-Za-z0-9]{{1,10}}?(?:事业部|部门|中心|团队|部|组)"
+
+
+def _dept(v: str) -> str:
+    return v[:-1] if v.endswith("部门") and len(v) > 2 else v
+
+
+# (pattern, builder, kind, importance); builders turn the match into third-person text.
+_RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str], str, float | None]] = [
+    (re.compile(rf"我叫(?P<v>[{_CJK}A-Za-z]{{2,4}})$"), lambda m: f"用户名叫{m['v']}", "profile", None),
+    (re.compile(r"我(?:已经|刚刚?|最近)?(?:调到了?|调去了?|调至|转到了?|转岗到了?|调岗到了?)" + rf"(?P<v>{_UNIT})"),
+     lambda m: f"用户在{_dept(m['v'])}工作", "profile", None),
+    (re.compile(r"我(?:现在|目前)?(?:在|是)" + rf"(?P<v>{_UNIT})(?:的)?(?:员工|工作|上班|任职|同事)?$"),
+     lambda m: f"用户在{_dept(m['v'])}工作", "profile", None),
+    (re.compile(rf"我(?:现在|目前)?(?:常驻|常住|base在|长期在)(?P<v>[{_CJK}]{{2,4}}?)(?:市)?(?:办公|工作|上班)?$"),
+     lambda m: f"用户常驻{m['v']}", "profile", None),
+    (re.compile(rf"(?:我的)?(?:直属主管|直属领导|直属上级|主管|领导|上级)(?:是|换成了?|变成了?)(?P<v>[{_CJK}A-Za-z]{{2,4}})$"),
+     lambda m: f"用户的直属主管是{m['v']}", "profile", None),
+    (re.compile(r"我(?:对|吃)(?P<v>.{1,12}?)过敏"), lambda m: f"用户对{m['v']}过敏", "profile", 0.9),
+    (re.compile(r"(?:请|麻烦)?(?:都|尽量)?用表格"), lambda m: "用户希望回答使用表格形式", "preference", None),
+    (re.compile(r"以后(?:请|麻烦|都|尽量)*(?P<v>.{0,30}(?:回答|回复|答复|解释|说明|列出|格式).*)$"),
+     lambda m: f"用户希望以后{m['v']}", "preference", None),
+    (re.compile(r"我(?:很|比较|最|特别|更)?喜欢(?P<v>.{1,30})$"), lambda m: f"用户喜欢{m['v']}", "preference", None),
+    (re.compile(r"我是(?P<v>.{2,20})$"), lambda m: f"用户是{m['v']}", "profile", None),
+]
+
+
+def rule_facts(text: str) -> list[Fact]:
+    """Facts from common first-person statements; questions are skipped clause by clause."""
+    facts: list[Fact] = []
+    seen: set[str] = set()
+    for clause in _CLAUSE_SPLIT.split(text or ""):
+        clause = clause.strip()
+        if not clause or len(clause) > 60:
+            continue
+        for pattern, build, kind, importance in _RULES:
+            m = pattern.search(clause)
+            if not m:
+                continue
+            if kind == "profile" and _QUESTION.search(clause):
+                break  # "我是不是可以…", "我在研发部能报多少" ask, they do not state
+            content = build(m).strip()[:MAX_FACT_CHARS]
+            if content not in seen:
+                seen.add(content)
+                facts.append(Fact(content, kind, importance))
+            break  # one fact per clause: the first, most specific rule wins
+    return facts
+
+
+LLM_PROMPT = """你负责为公司人事助手整理"关于用户的长期记忆"。
+请只从【用户的话】中提取值得长期记住的、关于用户本人的事实或偏好（身份、部门、常驻城市、主管、健康禁忌、回答格式偏好等）。
+不要记录制度内容、不要记录【助手回答】里的信息、不要记录一次性的问题本身。
+每条一行 JSON：{{"content": "用第三人称写，以“用户”开头", "kind": "profile|preference|episode"}}
+没有值得记住的内容就只输出：NONE
+
+【用户的话】{question}
+【助手回答】{answer}"""
+
+
+def parse_llm_facts(reply: str) -> list[Fact]:
+    """Tolerant JSON-lines parser: bad lines, unknown kinds and empty content are dropped."""
+    facts: list[Fact] = []
+    for line in (reply or "").splitlines():
+        start, end = line.find("{"), line.rfind("}")
+        if start < 0 or end <= start:
+            continue
+        try:
+            obj = json.loads(line[start : end + 1])
+        except (json.JSONDecodeError, ValueError):
+            continue
+        if not isinstance(obj, dict):
+            continue
+        content, kind = obj.get("content"), obj.get("kind", "profile")
+        if not isinstance(content, str) or not content.strip() or kind not in KINDS or kind == "interaction":
+            continue
+        facts.append(Fact(content.strip()[:MAX_FACT_CHARS], kind))
+    return facts
+
+
+def extract_facts(question: str, answer: str, llm: CompletionLLM | None = None) -> tuple[list[Fact], str]:
+    """(facts, method) where method is "llm" or "rules" (for the audit trail)."""
+    if llm is not None:
+        try:
+            reply = llm.complete(LLM_PROMPT.format(question=question[:1000], answer=(answer or "")[:1000]))
+        except Exception:  # any client failure: the rules still run
+            reply = ""
+        facts = parse_llm_facts(reply)
+        if facts or reply.strip().upper().startswith("NONE"):
+            return facts, "llm"
+    return rule_facts(question), "rules"
+
+
+def echo_content(question: str) -> str:
+    """The bare interaction record: kept, but with importance 0.1 (seed 000 §3.4)."""
+    q = " ".join((question or "").split())
+    return f"{ECHO_PREFIX}{q[:MAX_ECHO_CHARS]}"

@@ -1,0 +1,135 @@
+"""Forgetting: explicit delete, capacity eviction, expiry, purge after retention, erasure.
+
+Forgetting is a design goal, not a clean-up chore (seed 000 §1.2, 坑7): a store that
+only grows gets slower, noisier and keeps facts that stopped being true. Every
+removal except the two purges is a soft delete with a reason and a time, so it can be
+audited and undone until ``purge_deleted`` runs after ``retention_days``.
+Mixed into MemoryStore; relies on its ``_tx``, ``_lock``, ``_conn``, ``_cache``,
+``_hits``, ``_freshness``, ``_check_user`` and ``users``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from ..errors import MemoryStoreError
+from ..types import MemoryHit
+from . import db
+from .scoring import as_utc
+
+EXPIRE_MAX_IMPORTANCE = 0.2  # expiry only touches interaction items at or below this
+
+
+class ForgettingMixin:
+    def _soft_delete(self, conn, rows: Iterable[tuple[str, str, str]], reason: str, now: datetime) -> int:
+        """rows: (id, user_id, content). Returns how many were still active."""
+        n = 0
+        for mid, uid, content in rows:
+            cur = conn.execute(
+                "UPDATE memories SET deleted_at = ?, delete_reason = ? WHERE id = ? AND user_id = ? AND deleted_at IS NULL",
+                (db.iso(now), reason, mid, uid),
+            )
+            if cur.rowcount:
+                db.add_history(conn, mid, uid, "deleted", now, content, reason)
+                n += 1
+        return n
+
+    def delete(
+        self, memory_ids: Iterable[str], reason: str = "用户删除", now: datetime | None = None, *, user_id: str | None = None
+    ) -> int:
+        """Soft delete: the row leaves recall at once and is purged after retention_days."""
+        ids = [m for m in dict.fromkeys(memory_ids) if m]
+        if not ids:
+            return 0
+        now = as_utc(now) if now else db.utc_now()
+        owner = self._check_user(user_id) if user_id is not None else None
+        with self._tx() as conn:
+            rows = []
+            for part in db.batches(ids):
+                sql = f"SELECT id, user_id, content FROM memories WHERE id IN ({','.join('?' * len(part))}) AND deleted_at IS NULL"
+                args = list(part)
+                if owner is not None:
+                    sql += " AND user_id = ?"
+                    args.append(owner)
+                rows += conn.execute(sql, args).fetchall()
+            return self._soft_delete(conn, rows, reason, now)
+
+    def _forget_plan(self, keep: int, user_id: str | None, now: datetime) -> list[tuple[str, float, float]]:
+        """(id, freshness, retention) of the memories forget() would drop, lowest retention first."""
+        if keep < 0:
+            raise MemoryStoreError("保留条数不能为负数")
+        users = [self._check_user(user_id)] if user_id is not None else self.users()
+        plan: list[tuple[str, float, float]] = []
+        for uid in users:
+            with self._lock:
+                rows = self._conn.execute(
+                    "SELECT id, importance, created_at FROM memories WHERE user_id = ? AND deleted_at IS NULL", (uid,)
+                ).fetchall()
+            if len(rows) <= keep:
+                continue
+            created = np.array([db.parse_iso(r[2]).timestamp() for r in rows])
+            fresh = self._freshness(created, now)
+            keyed = sorted(
+                ((r[0], float(f), r[1] * float(f), c) for r, f, c in zip(rows, fresh, created, strict=True)),
+                key=lambda t: (-t[2], -t[3], t[0]),  # best first; ties: newer first
+            )
+            plan.extend((mid, f, ret) for mid, f, ret, _ in reversed(keyed[keep:]))
+        return plan
+
+    def preview_forget(self, keep: int, *, user_id: str | None = None, now: datetime | None = None) -> list[MemoryHit]:
+        """What forget(keep) would remove, without removing it (for a confirm step in the UI)."""
+        now = as_utc(now) if now else db.utc_now()
+        plan = self._forget_plan(keep, user_id, now)
+        return self._hits([p[0] for p in plan], {mid: (1.0, f, ret) for mid, f, ret in plan})
+
+    def forget(self, keep: int, *, user_id: str | None = None, now: datetime | None = None) -> int:
+        """Keep the `keep` memories with the best importance × freshness per user; soft-delete the rest."""
+        now = as_utc(now) if now else db.utc_now()
+        plan = self._forget_plan(keep, user_id, now)
+        if not plan:
+            return 0
+        with self._tx() as conn:
+            rows = []
+            for part in db.batches([p[0] for p in plan]):
+                marks = ",".join("?" * len(part))
+                rows += conn.execute(f"SELECT id, user_id, content FROM memories WHERE id IN ({marks})", part).fetchall()
+            return self._soft_delete(conn, rows, "forgotten", now)
+
+    def expire(self, now: datetime | None = None) -> int:
+        """Soft-delete low-importance interaction echoes older than interaction_ttl_days."""
+        if self.interaction_ttl_days is None:
+            return 0
+        now = as_utc(now) if now else db.utc_now()
+        cutoff = db.iso(now - timedelta(days=self.interaction_ttl_days))
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT id, user_id, content FROM memories WHERE deleted_at IS NULL AND kind = 'interaction' "
+                "AND importance <= ? AND created_at < ?",
+                (EXPIRE_MAX_IMPORTANCE, cutoff),
+            ).fetchall()
+            return self._soft_delete(conn, rows, "expired", now)
+
+    def purge_deleted(self, now: datetime | None = None) -> int:
+        """Hard-delete soft-deleted rows (and their history) older than retention_days."""
+        now = as_utc(now) if now else db.utc_now()
+        cutoff = db.iso(now - timedelta(days=self.retention_days))
+        with self._tx() as conn:
+            ids = [r[0] for r in conn.execute("SELECT id FROM memories WHERE deleted_at IS NOT NULL AND deleted_at < ?", (cutoff,))]
+            for part in db.batches(ids):
+                marks = ",".join("?" * len(part))
+                conn.execute(f"DELETE FROM memory_history WHERE memory_id IN ({marks})", part)
+                conn.execute(f"DELETE FROM memories WHERE id IN ({marks})", part)
+            return len(ids)
+
+    def purge_user(self, user_id: str) -> int:
+        """The right to be forgotten: every row and every history entry of this user, now."""
+        user_id = self._check_user(user_id)
+        with self._tx() as conn:
+            n = conn.execute("DELETE FROM memories WHERE user_id = ?", (user_id,)).rowcount
+            conn.execute("DELETE FROM memory_history WHERE user_id = ?", (user_id,))
+        with self._lock:
+            self._cache.pop(user_id, None)
+        return int(n)

@@ -1,0 +1,156 @@
+"""Reading memories: recall for a question, listings, the audit trail.
+
+Recall ranks a user's active memories by relevance × importance × freshness and
+then *selects*: only scores at or above the threshold, at most top_k. Mixed into
+MemoryStore; relies on its ``_vectors``, ``_centres_for_model``, ``_freshness``,
+``_check_user``, ``_lock``, ``_conn``, ``embedder`` and settings attributes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
+
+from ..types import MemoryHit
+from . import db
+from .background import centre_rows
+from .scoring import as_utc, relevance
+from .text import keyword_overlap, keyword_terms
+
+
+class RecallMixin:
+    def _hits(self, ids: Sequence[str], numbers: dict[str, tuple[float, float, float]]) -> list[MemoryHit]:
+        """MemoryHits in the order of `ids`; numbers maps id → (relevance, freshness, score)."""
+        if not ids:
+            return []
+        by_id: dict[str, db.MemoryRecord] = {}
+        with self._lock:
+            for part in db.batches(list(ids)):
+                sql = f"SELECT {db.COLUMNS} FROM memories WHERE id IN ({','.join('?' * len(part))})"
+                by_id.update((r[0], db.record_from_row(r)) for r in self._conn.execute(sql, part))
+        out = []
+        for mid in ids:
+            rec = by_id[mid]
+            rel, fresh, score = numbers[mid]
+            out.append(
+                MemoryHit(
+                    id=rec.id, content=rec.content, kind=rec.kind, importance=rec.importance,
+                    relevance=round(rel, 4), freshness=round(fresh, 4), score=round(score, 4),
+                    created_at=rec.created_at, last_accessed=rec.last_accessed, access_count=rec.access_count,
+                )
+            )
+        return out
+
+    def _rank(self, user_id: str, query: str, now: datetime, threshold: float | None) -> list[tuple[str, float, float, float]]:
+        """(id, relevance, freshness, score) best first; threshold None keeps every row."""
+        uv = self._vectors(user_id)
+        if not uv.ids:
+            return []
+        qcentre, _ = self._centres_for_model()
+        q = centre_rows(np.asarray(self.embedder.embed_query(query), dtype=np.float32)[None, :], qcentre)[0]
+        cos = uv.centred @ q
+        fresh = self._freshness(uv.created_ts, now)
+        base = uv.importance * fresh
+        terms = keyword_terms(query)
+        if threshold is None:
+            idx = np.arange(len(uv.ids))
+        else:  # keyword overlap only where it could lift a memory over the threshold
+            bound = np.asarray(relevance(cos, 1.0 if terms else 0.0, self.calibration)) * base
+            idx = np.nonzero(bound >= threshold)[0]
+        kw = np.array([keyword_overlap(terms, uv.contents[i]) for i in idx], dtype=np.float64)
+        rel = np.atleast_1d(relevance(cos[idx], kw, self.calibration))
+        scores = rel * base[idx]
+        rows = zip(idx.tolist(), rel.tolist(), scores.tolist(), strict=True)
+        ranked = sorted(rows, key=lambda t: (-t[2], -uv.created_ts[t[0]], uv.ids[t[0]]))  # ties: newer first
+        return [(uv.ids[i], r, float(fresh[i]), s) for i, r, s in ranked if threshold is None or s >= threshold]
+
+    def search(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        now: datetime | None = None,
+        top_k: int | None = None,
+        threshold: float | None = None,
+        touch: bool = True,
+    ) -> list[MemoryHit]:
+        """Memories worth putting in the prompt for this question; often none at all."""
+        user_id = self._check_user(user_id)
+        if not (query or "").strip():
+            return []
+        now = as_utc(now) if now else db.utc_now()
+        k = self.top_k if top_k is None else top_k
+        th = self.threshold if threshold is None else threshold
+        ranked = self._rank(user_id, query, now, th)[: max(0, k)]
+        if touch and ranked:
+            with self._tx(invalidate=False) as conn:  # not a content change: the vector cache stays valid
+                conn.executemany(
+                    "UPDATE memories SET last_accessed = ?, access_count = access_count + 1 WHERE id = ? AND user_id = ?",
+                    [(db.iso(now), mid, user_id) for mid, *_ in ranked],
+                )
+        return self._hits([r[0] for r in ranked], {r[0]: r[1:] for r in ranked})
+
+    def list(
+        self,
+        user_id: str,
+        *,
+        now: datetime | None = None,
+        query: str | None = None,
+        kind: str | None = None,
+        include_deleted: bool = False,
+    ) -> list[MemoryHit]:
+        """Everything of a user, best first: by score for a query, else by importance × freshness."""
+        user_id = self._check_user(user_id)
+        now = as_utc(now) if now else db.utc_now()
+        query = query.strip() if query else None
+        numbers: dict[str, tuple[float, float, float]] = {}
+        created_ts: dict[str, float] = {}
+        if query:
+            for mid, rel, fresh, score in self._rank(user_id, query, now, None):
+                numbers[mid] = (rel, fresh, score)
+        sql = "SELECT id, importance, created_at, deleted_at FROM memories WHERE user_id = ?"
+        args: list = [user_id]
+        if kind:
+            sql += " AND kind = ?"
+            args.append(kind)
+        if not include_deleted:
+            sql += " AND deleted_at IS NULL"
+        with self._lock:
+            rows = self._conn.execute(sql, args).fetchall()
+        base_relevance = 0.0 if query else 1.0  # with a query, rows _rank skipped (deleted) score 0
+        for mid, imp, created, _deleted in rows:
+            created_ts[mid] = db.parse_iso(created).timestamp()
+            if mid not in numbers:
+                fresh = float(self._freshness(np.array([created_ts[mid]]), now)[0])
+                numbers[mid] = (base_relevance, fresh, base_relevance * imp * fresh)
+        order = sorted(created_ts, key=lambda m: (-numbers[m][2], -created_ts[m], m))
+        return self._hits(order, numbers)
+
+    def get(self, memory_id: str, *, user_id: str | None = None) -> db.MemoryRecord | None:
+        """The stored row with its audit fields (deleted ones too); None if unknown or not this user's."""
+        with self._lock:
+            row = self._conn.execute(f"SELECT {db.COLUMNS} FROM memories WHERE id = ?", (memory_id,)).fetchone()
+        rec = db.record_from_row(row) if row else None
+        return rec if rec and (user_id is None or rec.user_id == user_id) else None
+
+    def history(self, user_id: str, memory_id: str | None = None) -> list[dict]:
+        """The audit trail (added / strengthened / replaced / deleted / …), oldest first."""
+        sql = "SELECT memory_id, action, content, detail, at FROM memory_history WHERE user_id = ?"
+        args = [self._check_user(user_id)]
+        if memory_id:
+            sql += " AND memory_id = ?"
+            args.append(memory_id)
+        with self._lock:
+            rows = self._conn.execute(sql + " ORDER BY seq", args).fetchall()
+        return [dict(zip(("memory_id", "action", "content", "detail", "at"), r, strict=True)) for r in rows]
+
+    def users(self) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self._conn.execute("SELECT DISTINCT user_id FROM memories ORDER BY user_id")]
+
+    def count(self, user_id: str, *, include_deleted: bool = False) -> int:
+        sql = "SELECT COUNT(*) FROM memories WHERE user_id = ?" + ("" if include_deleted else " AND deleted_at IS NULL")
+        with self._lock:
+            return int(self._conn.execute(sql, (user_id,)).fetchone()[0])

@@ -1,0 +1,136 @@
+"""Text helpers for memories: keyword overlap, distinguishing terms, fact slots.
+
+Embeddings cannot tell 用户对花生过敏 from 用户对芒果过敏 (raw e5 cosine 0.965, while
+the paraphrase 用户吃花生会过敏 is 0.988), nor 研发部 from 销售部 (0.967). So dedup
+also compares the nouns, names, places, numbers and Latin words of both texts, and
+contradiction detection works on explicit slots (department, city, manager, name)
+read by rules rather than on similarity.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from functools import lru_cache
+from importlib import resources
+
+from ..tokenizer import tokenize
+
+_posseg_lock = threading.Lock()
+
+# Words every memory or question shares; they distinguish nothing.
+_GENERIC = frozenset(
+    "用户 员工 同事 公司 时候 时 事情 问题 情况 东西 方面 内容 形式 方式 回答 答案 几 几天 多少 多久 什么 哪些 "
+    "年 月 日 天 今天 明天 现在 以后".split()
+)
+_KEY_FLAGS = ("n", "eng", "m")  # prefixes of jieba POS flags: nouns (nr/ns/nt/nz…), Latin words, numbers
+_ALNUM = re.compile(r"[0-9A-Za-z]")  # jieba tags a lone digit "x"; 第 0 条 ≠ 第 1 条
+
+
+def keyword_terms(query: str) -> list[str]:
+    """The question's words that can count as a keyword hit (≥ 2 chars, or Latin/digits)."""
+    terms = []
+    for t in tokenize(query):
+        if t in _GENERIC:
+            continue
+        if len(t) >= 2 or t.isascii():
+            terms.append(t)
+    return sorted(set(terms))
+
+
+def keyword_overlap(terms: list[str], content: str) -> float:
+    """Share of the question's terms found verbatim in the memory.
+
+    Substring, not token equality, because jieba segments the same name differently
+    in different sentences (张三擅长 → 张三 but 张三是 → 张三是).
+    """
+    if not terms:
+        return 0.0
+    low = content.lower()
+    return sum(1 for t in terms if t in low) / len(terms)
+
+
+@lru_cache(maxsize=1)
+def _posseg():
+    """A POS tagger that knows the HR words (年假/病假 whole, tagged as nouns)."""
+    import jieba
+    import jieba.posseg as pseg
+
+    jieba.setLogLevel(logging.WARNING)
+    tok = jieba.Tokenizer()
+    path = resources.files("rag_core.resources").joinpath("hr_userdict.txt")
+    with resources.as_file(path) as real:
+        tok.load_userdict(str(real))
+    return pseg.POSTokenizer(tok)
+
+
+@lru_cache(maxsize=4096)
+def key_terms(content: str) -> frozenset[str]:
+    """Nouns, names, places, numbers and Latin words: what makes a fact *this* fact."""
+    pseg = _posseg()
+    with _posseg_lock:
+        pairs = [(p.word.strip().lower(), p.flag) for p in pseg.lcut(content)]
+    return frozenset(
+        w for w, flag in pairs if w and w not in _GENERIC and (flag.startswith(_KEY_FLAGS) or _ALNUM.search(w))
+    )
+
+
+def same_fact_terms(a: str, b: str) -> bool:
+    """True when one text's key terms contain the other's (a paraphrase or a subset)."""
+    ka, kb = key_terms(a), key_terms(b)
+    return ka <= kb or kb <= ka
+
+
+# ---- slots: facts of which a user has exactly one value at a time -------------------
+
+_CJK = r"\u4e00-\u9fff"
+_UNIT = rf"[{_CJK}A-Za-z0-9]{{1,10}}?(?:事业部|部门|中心|团队|部|组)"
+_SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
+    "department": [
+        re.compile(rf"(?:调到了?|调去了?|调至|转到了?|转岗到了?|调岗到了?|加入了?)\s*(?P<v>{_UNIT})"),
+        re.compile(rf"(?:在|是)\s*(?P<v>{_UNIT})(?:的|员工|工作|上班|任职|同事|$|[，,。；;])"),
+    ],
+    "city": [
+        re.compile(rf"(?:常驻|常住|驻地是|驻地在|base在|工作地点?(?:是|在))\s*(?P<v>[{_CJK}]{{2,4}}?)(?:市)?(?=[，,。；;\s]|$|办公|工作|上班|经常|，)"),
+    ],
+    "manager": [
+        re.compile(rf"(?:直属主管|直属领导|直属上级|主管|领导|上级|leader)(?:是|为|换成了?|变成了?|改成了?)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
+    ],
+    "name": [
+        re.compile(rf"(?:我叫|名叫|名字是|姓名是)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$)"),
+    ],
+}
+_NOT_A_VALUE = ("我们", "本", "这个", "那个", "哪个", "哪", "贵", "该", "什么")
+
+
+def slots(content: str) -> dict[str, str]:
+    """Slot → value found in a fact, e.g. {"department": "研发部", "manager": "李四"}."""
+    return dict(_slots(content))
+
+
+@lru_cache(maxsize=65536)  # add() checks every active fact of the user; contents repeat
+def _slots(content: str) -> tuple[tuple[str, str], ...]:
+    found: dict[str, str] = {}
+    for slot, patterns in _SLOT_PATTERNS.items():
+        for pat in patterns:
+            m = pat.search(content)
+            if not m:
+                continue
+            value = m.group("v").strip()
+            if value.startswith(_NOT_A_VALUE):
+                continue
+            if slot == "department" and value.endswith("部门") and len(value) > 2:
+                value = value[:-1]  # 研发部门 → 研发部
+            found[slot] = value
+            break
+    return tuple(found.items())
+
+
+def conflicting_slots(new: dict[str, str], old: dict[str, str]) -> list[str]:
+    """Slots both texts speak about with different values."""
+    return sorted(s for s in new.keys() & old.keys() if new[s] != old[s])
+
+
+def agreeing_slots(new: dict[str, str], old: dict[str, str]) -> list[str]:
+    return sorted(s for s in new.keys() & old.keys() if new[s] == old[s])
