@@ -88,7 +88,7 @@ def main() -> None:
     print(f"model={args.model}  top thresholds on {args.eval}")
     print("| bm25 | coverage | cos floor | margin | literal r@3 | paraphrase r@3 | near_miss zero | absent zero |")
     print("|---|---|---|---|---|---|---|---|")
-    for score, t, m in grid[:12]:
+    for _score, t, m in grid[:12]:
         print(
             f"| {t.bm25:g} | {t.min_coverage:g} | {t.cosine_floor:g} | {t.cosine_margin:g} | "
             f"{m['literal']['recall@3']:.3f} | {m['paraphrase']['recall@3']:.3f} | "

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +32,7 @@ SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
 
 
 def _utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Assistant:
@@ -47,11 +47,15 @@ class Assistant:
         inner = embedder or load_embedder(settings.embedding_model)
         self.embedder = CachedEmbedder(inner, settings.path("embedding_cache.sqlite3"), settings.embed_batch_size)
         self.vectors = ChromaVectorStore(
-            path=settings.path("chroma"), host=settings.chroma_host, port=settings.chroma_port, model_id=self.embedder.model_id
+            path=settings.path("chroma"),
+            host=settings.chroma_host,
+            port=settings.chroma_port,
+            model_id=self.embedder.model_id,
+            name=f"policy_chunks_{self._store_id()}",
         )
         self._recover_pending()
-        if self.vectors.model_id != self.embedder.model_id:
-            self._reembed_all()
+        if self.vectors.model_id != self.embedder.model_id or self.vectors.count() != self.catalog.chunk_count():
+            self._reembed_all()  # another model built it, or the vector store lost/gained data
         self.keywords = KeywordIndex(self.catalog)
         self._centroid = self._load_centroid()
         self.retriever = HybridRetriever(self.catalog, self.vectors, self.keywords, self.embedder, self._centroid)
@@ -61,6 +65,16 @@ class Assistant:
             llm = make_llm(settings)
         self.llm = llm
         self._memory = None
+
+    def _store_id(self) -> str:
+        """A per-catalog id, so several stores can share one Chroma server without collisions."""
+        store_id = self.catalog.get_meta("store_id")
+        if not store_id:
+            import uuid
+
+            store_id = uuid.uuid4().hex[:12]
+            self.catalog.set_meta("store_id", store_id)
+        return store_id
 
     @classmethod
     def open(cls, data_dir: str | Path | None = None, *, env_file: str | Path | None = ".env", **overrides) -> Assistant:
@@ -385,6 +399,10 @@ class Assistant:
                 s.path("memory.sqlite3"), self.embedder, half_life_days=s.memory_half_life_days,
                 threshold=s.memory_threshold, top_k=s.memory_top_k, retention_days=s.memory_retention_days,
             )
+            # housekeeping that has no other trigger: expire stale chatter, purge old soft-deletes
+            now = _utcnow()
+            self._memory.expire(now)
+            self._memory.purge_deleted(now)
         return self._memory
 
     def remember(self, user: str, content: str, kind: str = "profile", importance: float | None = None,

@@ -227,6 +227,10 @@ class Catalog:
                     out[row[0]] = self._chunk(row)
         return out
 
+    def chunk_count(self) -> int:
+        with self.lock:
+            return self._db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+
     def all_chunks(self) -> list[Chunk]:
         with self.lock:
             rows = self._db.execute(f"SELECT {self._CHUNK_COLS} FROM chunks ORDER BY doc_id, version, idx").fetchall()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from .chunking import chunk_document
 from .errors import IngestError
@@ -81,7 +81,7 @@ def prepare(
     if not text_chunks:
         raise IngestError(parsed.source, "文件里没有可以索引的文字")
     doc_id = doc_id or doc_id_for(parsed.source)
-    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    now = datetime.now(UTC).isoformat(timespec="seconds")
     digest = hashlib.sha256(
         ("\x1e".join(c.text for c in text_chunks) + f"|{settings.chunk_size}|{settings.chunk_overlap}").encode("utf-8")
     ).hexdigest()

@@ -48,7 +48,7 @@ class Settings:
     chroma_port: int = 8000
     # memory
     memory_half_life_days: float = 30.0
-    memory_threshold: float = 0.25
+    memory_threshold: float = 0.20  # measured in rag_core/memory/calibration.py
     memory_top_k: int = 3
     memory_retention_days: float = 30.0
 

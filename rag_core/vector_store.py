@@ -9,9 +9,10 @@ when it changes instead of mixing vector spaces.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -59,7 +60,9 @@ def _metadata(c: Chunk) -> dict:
 
 
 class ChromaVectorStore:
-    def __init__(self, path: Path | None = None, host: str = "", port: int = 8000, model_id: str = ""):
+    def __init__(
+        self, path: Path | None = None, host: str = "", port: int = 8000, model_id: str = "", name: str = COLLECTION
+    ):
         import chromadb
         from chromadb.config import Settings as ChromaSettings
 
@@ -72,11 +75,12 @@ class ChromaVectorStore:
             Path(path).mkdir(parents=True, exist_ok=True)
             self.client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
             self.location = str(path)
+        self.name = name
         self._collection = self._open(model_id)
 
     def _open(self, model_id: str):
         col = self.client.get_or_create_collection(
-            COLLECTION,
+            self.name,
             metadata={"embedding_model": model_id},
             configuration={"hnsw": {"space": "cosine"}},
             embedding_function=None,
@@ -91,7 +95,7 @@ class ChromaVectorStore:
     def reset(self, model_id: str) -> None:
         """Drop every vector and record a new model (used before a full re-embed)."""
         try:
-            self.client.delete_collection(COLLECTION)
+            self.client.delete_collection(self.name)
         except Exception:  # noqa: BLE001 - absent collection is fine
             pass
         self._collection = self._open(model_id)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,9 @@ def store_copy(sample_store, tmp_path) -> Path:
     """A private copy of the sample store that a test may change."""
     dest = tmp_path / "store"
     shutil.copytree(sample_store, dest)
+    # a copy is a new store: its own Chroma collection (rebuilt from the copied embedding cache)
+    with sqlite3.connect(dest / "catalog.sqlite3") as db:
+        db.execute("DELETE FROM meta WHERE key='store_id'")
     return dest
 
 

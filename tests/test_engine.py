@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import EVAL, open_assistant
+
 from rag_core.prompt import NOT_IN_POLICY
 
 pytestmark = pytest.mark.integration

@@ -10,7 +10,6 @@ import threading
 import time
 
 import pytest
-
 from conftest import open_assistant
 from fixtures_files import encrypt_pdf, make_pdf, write_sparse, write_zip_bomb
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import open_assistant
-from rag_core.prompt import NOT_IN_POLICY
 from seed_doc import SEED_QUESTIONS, seed_travel_policy
+
+from rag_core.prompt import NOT_IN_POLICY
 
 pytestmark = pytest.mark.integration
 
