@@ -96,6 +96,8 @@ class InvertedIndex:
                 scores[cid] = scores.get(cid, 0.0) + term_score(tf, self.lengths[cid], avg_len, term_idf, k1, b)
         return scores
 
-    def idf_of(self, term: str, allowed: set[str] | None = None) -> float:
-        n_docs = len(self.lengths) if allowed is None else sum(1 for c in allowed if c in self.lengths)
+    def idf_of(self, term: str, allowed: set[str] | None = None, n_docs: int | None = None) -> float:
+        """IDF over the allowed chunks; pass `n_docs` when scoring many terms against one set."""
+        if n_docs is None:
+            n_docs = len(self.lengths) if allowed is None else sum(1 for c in allowed if c in self.lengths)
         return idf(n_docs, self.doc_freq(term, allowed)) if n_docs else 0.0

@@ -34,7 +34,7 @@ def thresholds_for(settings: Settings, model_id: str) -> Thresholds:
     )
 
 
-def query_weights(tokens: list[str], allowed: set[str], keywords: KeywordIndex) -> dict[str, float]:
+def query_weights(tokens: list[str], allowed: set[str] | None, keywords: KeywordIndex) -> dict[str, float]:
     """IDF weight of each query term, for coverage.
 
     A term the corpus never uses keeps the maximal IDF: a question whose main
@@ -43,10 +43,11 @@ def query_weights(tokens: list[str], allowed: set[str], keywords: KeywordIndex) 
     fragment, not a subject, so it weighs nothing.
     """
     weights: dict[str, float] = {}
+    n_docs = len(keywords) if allowed is None else len(allowed)
     for term in dict.fromkeys(tokens):
         if len(term) == 1 and "\u4e00" <= term <= "\u9fff" and keywords.doc_freq(term, allowed) == 0:
             continue
-        weights[term] = keywords.idf(term, allowed)
+        weights[term] = keywords.idf(term, allowed, n_docs)
     return weights
 
 
@@ -113,10 +114,10 @@ class HybridRetriever:
         self.keywords.sync()
         active = self.catalog.active_versions(today or date.today(), role)
         keys = [doc_key(d.doc_id, d.version) for d in active]
-        allowed = self.keywords.chunk_ids_of(keys)
+        allowed = self.keywords.chunk_ids_of(keys)  # None: every chunk is visible
         timings["filter_ms"] = _ms(t0)
         result = SearchResult(query=query, hits=[], timings_ms=timings)
-        if not allowed or not query.strip():
+        if not keys or (allowed is not None and not allowed) or not query.strip():
             return result, [], active
 
         t = time.perf_counter()
@@ -133,8 +134,10 @@ class HybridRetriever:
             qvec = self.embedder.embed_query(query)
             timings["embed_ms"] = _ms(t)
             t = time.perf_counter()
-            for m in self.vectors.query(qvec, settings.candidates, keys):
-                cos[m.chunk_id] = m.cosine
+            for m in self.vectors.query(qvec, settings.candidates, None if allowed is None else keys):
+                # only committed chunks: a version still being written is in Chroma but not yet indexed
+                if self.keywords.has(m.chunk_id):
+                    cos[m.chunk_id] = m.cosine
             if self.centroid is not None:
                 background = float(qvec @ self.centroid)
             timings["vector_ms"] = _ms(t)

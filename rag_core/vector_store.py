@@ -32,7 +32,7 @@ class VectorStore(Protocol):
 
     def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None: ...
     def delete(self, chunk_ids: Sequence[str]) -> None: ...
-    def query(self, vector: np.ndarray, n: int, doc_keys: Sequence[str]) -> list[VectorMatch]: ...
+    def query(self, vector: np.ndarray, n: int, doc_keys: Sequence[str] | None) -> list[VectorMatch]: ...
     def count(self) -> int: ...
     def ids(self) -> list[str]: ...
     def reset(self, model_id: str) -> None: ...
@@ -118,10 +118,16 @@ class ChromaVectorStore:
         for start in range(0, len(ids), 1000):
             self._collection.delete(ids=ids[start : start + 1000])
 
-    def query(self, vector: np.ndarray, n: int, doc_keys: Sequence[str]) -> list[VectorMatch]:
-        if not doc_keys or n <= 0:
+    def query(self, vector: np.ndarray, n: int, doc_keys: Sequence[str] | None) -> list[VectorMatch]:
+        """Nearest chunks among the given document versions (None: no filter needed)."""
+        if n <= 0 or (doc_keys is not None and not doc_keys):
             return []
-        where = {"doc_key": {"$in": list(doc_keys)}} if len(doc_keys) > 1 else {"doc_key": doc_keys[0]}
+        if doc_keys is None:
+            where = None
+        elif len(doc_keys) > 1:
+            where = {"doc_key": {"$in": list(doc_keys)}}
+        else:
+            where = {"doc_key": doc_keys[0]}
         res = self._collection.query(
             query_embeddings=np.asarray(vector, dtype=np.float32)[None, :],
             n_results=n,
