@@ -7,7 +7,7 @@ deployment only has to point `RAG_DATA_DIR` (or `--data-dir`) somewhere else.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ class Settings:
     # prompt
     token_budget: int = 1800
     # LLM (OpenAI-compatible); empty key or model means the offline answerer
-    llm_api_key: str = ""
+    llm_api_key: str = field(default="", repr=False)  # never printed
     llm_base_url: str = ""
     llm_model_id: str = ""
     llm_timeout_s: float = 60.0
@@ -55,6 +55,14 @@ class Settings:
     @property
     def llm_configured(self) -> bool:
         return bool(self.llm_api_key and self.llm_model_id)
+
+    @property
+    def masked_api_key(self) -> str:
+        """For display: enough to recognise the key, not enough to use it."""
+        key = self.llm_api_key
+        if not key:
+            return ""
+        return key[:3] + "…" + key[-2:] if len(key) > 8 else "…"
 
     @property
     def max_file_bytes(self) -> int:
