@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import open_assistant
 from openai_stub_server import OpenAIStubServer
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import open_assistant
 from openai_stub_server import OpenAIStubServer
+
 from rag_core.llm import OpenAICompatibleClient
 from rag_core.settings import Settings
 
