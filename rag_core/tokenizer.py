@@ -25,7 +25,8 @@ def _resource_lines(name: str) -> list[str]:
 
 
 @lru_cache(maxsize=1)
-def _jieba():
+def jieba_tokenizer():
+    """One jieba Tokenizer with the HR user dictionary, shared by every module."""
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
@@ -71,7 +72,7 @@ def is_stopword(word: str) -> bool:
 
 def tokenize(text: str) -> list[str]:
     """Search-mode jieba tokens, lower-cased, without stopwords and punctuation."""
-    tok = _jieba()
+    tok = jieba_tokenizer()
     with _lock:  # jieba's Tokenizer is not documented as thread-safe
         words = tok.lcut_for_search(text.lower(), HMM=True)
     return [w for w in (w.strip() for w in words) if w and _KEEP.search(w) and not is_stopword(w)]

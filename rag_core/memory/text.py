@@ -9,11 +9,9 @@ read by rules rather than on similarity.
 
 from __future__ import annotations
 
-import logging
 import re
 import threading
 from functools import lru_cache
-from importlib import resources
 
 from ..tokenizer import tokenize
 
@@ -54,15 +52,11 @@ def keyword_overlap(terms: list[str], content: str) -> float:
 @lru_cache(maxsize=1)
 def _posseg():
     """A POS tagger that knows the HR words (年假/病假 whole, tagged as nouns)."""
-    import jieba
     import jieba.posseg as pseg
 
-    jieba.setLogLevel(logging.WARNING)
-    tok = jieba.Tokenizer()
-    path = resources.files("rag_core.resources").joinpath("hr_userdict.txt")
-    with resources.as_file(path) as real:
-        tok.load_userdict(str(real))
-    return pseg.POSTokenizer(tok)
+    from ..tokenizer import jieba_tokenizer
+
+    return pseg.POSTokenizer(jieba_tokenizer())
 
 
 @lru_cache(maxsize=4096)
