@@ -1,0 +1,146 @@
+"""文档管理: upload policy files, see what each became, browse versions and chunks, delete.
+
+Each file is ingested on its own, so a refused file is reported and never disturbs
+the others or what was indexed before (the facade guarantees the latter).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from rag_core.types import DocumentInfo, IngestReport
+from ui.layout import ensure_chrome
+from ui.state import AUDIENCE_LABELS, get_assistant
+from ui.uploads import REDACTION_LABELS, documents_frame, ingest_uploads, reports_frame
+
+REPORTS_KEY = "doc_ingest_reports"
+PENDING_DELETE_KEY = "doc_pending_delete"
+
+
+def upload_section(assistant: Any) -> None:
+    st.subheader("上传制度文件")
+    with st.form("upload_form", clear_on_submit=True):
+        files = st.file_uploader(
+            "选择文件（可多选：txt、md、docx、pdf、html）",
+            accept_multiple_files=True,
+            help="无法读取的文件（损坏、加密、为空、格式不支持、超过大小上限）会被拒绝并说明原因，不影响其他文件。",
+        )
+        audience = st.multiselect(
+            "可见范围",
+            options=list(AUDIENCE_LABELS),
+            default=["all"],
+            format_func=AUDIENCE_LABELS.__getitem__,
+            placeholder="请选择",
+        )
+        redact_off = st.multiselect(
+            "不脱敏的信息类别（可选）",
+            options=list(REDACTION_LABELS),
+            format_func=REDACTION_LABELS.__getitem__,
+            placeholder="默认全部脱敏",
+            help="默认会把邮箱、身份证号、银行卡号、手机号、座机号替换成占位符；只有内容本身需要这些信息时才取消。",
+        )
+        left, right = st.columns(2)
+        doc_id = left.text_input(
+            "文档ID（可选）", help="留空则按文件名识别；同一文档再次上传会生成新版本。只在上传单个文件时使用。"
+        )
+        effective = right.date_input("生效日期（可选）", value=None, format="YYYY-MM-DD")
+        submitted = st.form_submit_button("开始导入", type="primary", icon=":material/upload:")
+    if not submitted:
+        return
+    if not files:
+        st.warning("请先选择要上传的文件。")
+        return
+    if doc_id.strip() and len(files) > 1:
+        st.warning("一次上传多个文件时不能共用一个文档ID，已忽略文档ID。")
+        doc_id = ""
+    bar = st.progress(0.0, text="准备导入…")
+    reports = ingest_uploads(
+        assistant,
+        [(f.name, f.getvalue()) for f in files],
+        audience=audience or ["all"],
+        doc_id=doc_id.strip() or None,
+        effective_date=effective,
+        redact_disabled=redact_off,
+        progress=lambda label, fraction: bar.progress(fraction, text=label),
+    )
+    bar.progress(1.0, text="导入结束")
+    st.session_state[REPORTS_KEY] = reports
+
+
+def report_section() -> None:
+    reports: list[IngestReport] = st.session_state.get(REPORTS_KEY) or []
+    if not reports:
+        return
+    ok = sum(r.ok for r in reports)
+    st.markdown(f"**本次导入：** {len(reports)} 个文件，成功 {ok} 个，拒绝 {len(reports) - ok} 个。")
+    st.dataframe(reports_frame(reports), hide_index=True, width="stretch")
+    for r in reports:
+        if not r.ok:
+            st.error(r.error or f"{r.filename}：导入失败")
+
+
+def document_detail(assistant: Any, doc: DocumentInfo) -> None:
+    """Version history, chunk preview and delete-with-confirmation for one document."""
+    st.markdown(f"#### {doc.title}（{doc.doc_id}）")
+    with st.expander("版本历史", icon=":material/history:", expanded=True):
+        versions = assistant.document_versions(doc.doc_id)
+        st.dataframe(documents_frame(versions), hide_index=True, width="stretch")
+    chunks = assistant.document_chunks(doc.doc_id)
+    with st.expander(f"分块预览（{len(chunks)} 块）", icon=":material/view_agenda:"):
+        frame = pd.DataFrame(
+            [
+                {
+                    "序号": c.index,
+                    "章节": c.section,
+                    "页码": c.page,
+                    "字数": len(c.text),
+                    "重叠字数": c.overlap_chars,
+                    "文本": c.text,
+                }
+                for c in chunks
+            ]
+        )
+        st.dataframe(frame, hide_index=True, width="stretch")
+    pending = st.session_state.get(PENDING_DELETE_KEY)
+    if pending != doc.doc_id:
+        if st.button("删除此文档", icon=":material/delete:", key=f"delete_{doc.doc_id}"):
+            st.session_state[PENDING_DELETE_KEY] = doc.doc_id
+            st.rerun()
+        return
+    st.warning(f"确定删除《{doc.title}》的全部 {doc.chunk_count} 块吗？删除后这份制度将不再被检索到。")
+    yes, no = st.columns(2)
+    if yes.button("确认删除", type="primary", key="confirm_delete"):
+        removed = assistant.delete_document(doc.doc_id)
+        st.session_state.pop(PENDING_DELETE_KEY, None)
+        st.toast(f"已删除 {doc.doc_id}（{removed} 块）", icon=":material/delete:")
+        st.rerun()
+    if no.button("取消", key="cancel_delete"):
+        st.session_state.pop(PENDING_DELETE_KEY, None)
+        st.rerun()
+
+
+def main() -> None:
+    ensure_chrome()
+    assistant = get_assistant()
+    st.title("文档管理")
+    upload_section(assistant)
+    report_section()
+    st.divider()
+    docs = assistant.list_documents()
+    st.subheader(f"已索引的文档（{len(docs)} 份）")
+    if not docs:
+        st.info("还没有索引任何文档。")
+        return
+    st.dataframe(documents_frame(docs), hide_index=True, width="stretch")
+    by_id = {d.doc_id: d for d in docs}
+    chosen = st.selectbox(
+        "查看文档", options=list(by_id), format_func=lambda d: f"{by_id[d].title}（{d}，v{by_id[d].version}）"
+    )
+    if chosen:
+        document_detail(assistant, by_id[chosen])
+
+
+main()

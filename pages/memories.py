@@ -1,0 +1,155 @@
+"""记忆管理: see, search, re-weight and prune what the assistant remembers about a user.
+
+Forgetting down to N is two steps (preview, then confirm) because it cannot be undone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from rag_core.types import MemoryHit
+from ui.layout import ensure_chrome
+from ui.state import current_user, get_assistant
+from ui.trace_view import memories_frame
+
+PREVIEW_KEY = "memory_forget_preview"
+KINDS = {"profile": "个人信息", "preference": "偏好", "episode": "经历/事件", "interaction": "问答记录"}
+REMEMBER_RESULTS = {
+    "added": "已保存为新记忆",
+    "strengthened": "已有相同内容，已提高它的重要度",
+    "replaced": "与旧记忆冲突，已用新内容替换旧记忆",
+}
+MANUAL_KINDS = ["profile", "preference", "episode"]  # interactions are written by the assistant itself
+
+
+def kind_label(kind: str) -> str:
+    return KINDS.get(kind, kind)
+
+
+def add_memory_form(assistant: Any, user: str) -> None:
+    with st.expander("手动添加一条记忆", icon=":material/add:"):
+        with st.form("add_memory", clear_on_submit=True):
+            content = st.text_area("内容", placeholder="例如：我在上海办公室，主要负责招聘。")
+            left, right = st.columns(2)
+            kind = left.selectbox("类型", options=MANUAL_KINDS, format_func=kind_label)
+            importance = right.number_input(
+                "重要度（可选）", min_value=0.0, max_value=1.0, value=None, step=0.1, placeholder="留空则按类型取默认值"
+            )
+            if st.form_submit_button("保存记忆") and content.strip():
+                _, action = assistant.remember(user, content.strip(), kind=kind, importance=importance)
+                st.toast(REMEMBER_RESULTS.get(action, "已保存"), icon=":material/check_circle:")
+
+
+def edit_importance(assistant: Any, memories: list[MemoryHit]) -> None:
+    """Editable importance column; only changed rows are written back."""
+    frame = memories_frame(memories)
+    frame["类型"] = frame["类型"].map(kind_label)
+    edited = st.data_editor(
+        frame,
+        hide_index=True,
+        width="stretch",
+        disabled=[c for c in frame.columns if c != "重要度"],
+        column_config={
+            "重要度": st.column_config.NumberColumn(
+                "重要度", min_value=0.0, max_value=1.0, step=0.05, help="可直接修改"
+            ),
+            "id": None,
+            "相关度": None,
+        },
+        # keyed by the rows shown, so pending edits never slide onto other rows after a search or save
+        key="memory_editor_" + hashlib.sha1("|".join(frame["id"]).encode()).hexdigest()[:10],
+    )
+    changed = [
+        (row_id, float(new))
+        for row_id, old, new in zip(frame["id"], frame["重要度"], edited["重要度"], strict=True)
+        if pd.notna(new) and abs(float(new) - float(old)) > 1e-9
+    ]
+    if changed and st.button(f"保存重要度修改（{len(changed)} 条）", type="primary"):
+        try:
+            for row_id, value in changed:
+                assistant.update_memory_importance(row_id, value)
+        except Exception as exc:
+            st.error(f"保存失败：{exc}")
+            return
+        st.toast("重要度已更新", icon=":material/check_circle:")
+        st.rerun()
+
+
+def delete_section(assistant: Any, memories: list[MemoryHit]) -> None:
+    by_id = {m.id: m for m in memories}
+    chosen = st.multiselect(
+        "选择要删除的记忆（可多选）",
+        options=list(by_id),
+        format_func=lambda i: f"{by_id[i].content[:40]}（{kind_label(by_id[i].kind)}）",
+        key="memory_delete_choice",
+        placeholder="请选择",
+    )
+    if st.button("删除所选", icon=":material/delete:", disabled=not chosen):
+        removed = assistant.delete_memories(chosen)
+        st.session_state.pop("memory_delete_choice", None)
+        st.session_state.pop(PREVIEW_KEY, None)
+        st.toast(f"已删除 {removed} 条记忆", icon=":material/delete:")
+        st.rerun()
+
+
+def forget_section(assistant: Any, user: str, total: int) -> None:
+    """Preview which memories would go (lowest score first) and why, then forget on confirm."""
+    st.subheader("精简到 N 条")
+    st.caption("按当前得分（重要度 × 新鲜度）保留最高的 N 条，其余遗忘。先预览，确认后才执行。")
+    keep = st.number_input("保留条数 N", min_value=0, max_value=max(total, 0), value=max(0, total - 1), step=1)
+    if st.button("预览将被遗忘的记忆", icon=":material/visibility:"):
+        st.session_state[PREVIEW_KEY] = (int(keep), assistant.preview_forget(int(keep), user=user))
+    preview = st.session_state.get(PREVIEW_KEY)
+    if not preview:
+        return
+    kept_n, doomed = preview
+    if not doomed:
+        st.info(f"保留 {kept_n} 条时没有需要遗忘的记忆。")
+        return
+    st.warning(f"保留 {kept_n} 条时，以下 {len(doomed)} 条将被遗忘（得分最低）：")
+    frame = memories_frame(doomed).drop(columns=["id", "相关度"])
+    frame["类型"] = frame["类型"].map(kind_label)
+    frame["原因"] = [
+        f"得分 {m.score:.3f} 排在保留线之后（重要度 {m.importance:.2f}，新鲜度 {m.freshness:.2f}）" for m in doomed
+    ]
+    st.dataframe(frame, hide_index=True, width="stretch")
+    yes, no = st.columns(2)
+    if yes.button("确认遗忘", type="primary"):
+        removed = assistant.forget_memories(kept_n, user=user)
+        st.session_state.pop(PREVIEW_KEY, None)
+        st.toast(f"已遗忘 {removed} 条记忆", icon=":material/cleaning_services:")
+        st.rerun()
+    if no.button("取消"):
+        st.session_state.pop(PREVIEW_KEY, None)
+        st.rerun()
+
+
+def main() -> None:
+    ensure_chrome()
+    assistant = get_assistant()
+    user = current_user()
+    st.title("记忆管理")
+    st.caption(f"当前用户：{user}（在左侧边栏切换）。记忆只用于个性化回答，不作为制度依据。")
+    add_memory_form(assistant, user)
+    left, right = st.columns([2, 1])
+    query = left.text_input("搜索记忆", placeholder="输入关键词，按相关度排序")
+    all_memories = assistant.list_memories(user, query=query.strip() or None)
+    kinds = sorted({m.kind for m in all_memories})
+    chosen_kinds = right.multiselect("按类型筛选", options=kinds, format_func=kind_label, placeholder="全部类型")
+    memories = [m for m in all_memories if not chosen_kinds or m.kind in chosen_kinds]
+    st.subheader(f"{user} 的记忆（{len(memories)} 条）")
+    if not memories:
+        st.info("没有符合条件的记忆。")
+    else:
+        edit_importance(assistant, memories)
+        delete_section(assistant, memories)
+    st.divider()
+    total = len(assistant.list_memories(user))
+    forget_section(assistant, user, total)
+
+
+main()

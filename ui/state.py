@@ -1,0 +1,103 @@
+"""The one facade instance per data dir, and the session-state keys every page shares.
+
+The facade holds the embedding model, the Chroma client and the BM25 index, so it is
+built once per process with `st.cache_resource`; keying it by data dir keeps tests that
+point `RAG_DATA_DIR` at a temp dir from seeing another test's store.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from rag_core.assistant import Assistant
+
+DEFAULT_DATA_DIR = Path("data") / "store"
+
+# Roles as the engine knows them (audience labels) -> what a person reads.
+ROLE_LABELS: dict[str, str] = {"all": "员工", "hr": "HR", "managers": "管理者"}
+AUDIENCE_LABELS: dict[str, str] = {"all": "全体员工", "hr": "HR", "managers": "管理者"}
+
+USER_KEY = "user_name"
+ROLE_KEY = "role"
+HISTORY_KEY = "chat_history"
+DEFAULT_USER = "default"
+
+
+def resolve_data_dir() -> str:
+    """Same rule as `Assistant.open(None)`, made explicit so it can key the cache."""
+    return str(Path(os.environ.get("RAG_DATA_DIR") or DEFAULT_DATA_DIR).resolve())
+
+
+@st.cache_resource(show_spinner="正在加载嵌入模型并索引示例制度（首次启动需要一点时间）…")
+def open_assistant(data_dir: str) -> Assistant:
+    """Build the facade and index the sample policies on a fresh store (no-op otherwise)."""
+    assistant = Assistant.open(data_dir=data_dir)
+    assistant.ensure_samples()
+    return assistant
+
+
+def get_assistant() -> Assistant:
+    """The facade for the current data dir; stops the page with a readable error if it fails."""
+    try:
+        return open_assistant(resolve_data_dir())
+    except Exception as exc:  # any startup failure must reach the user as text
+        st.error(f"助手启动失败：{exc}")
+        st.stop()
+        raise  # unreachable; keeps type checkers happy
+
+
+def init_session() -> None:
+    """Defaults for the keys the sidebar and the pages read."""
+    st.session_state.setdefault(USER_KEY, DEFAULT_USER)
+    st.session_state.setdefault(ROLE_KEY, "all")
+    st.session_state.setdefault(HISTORY_KEY, [])
+
+
+def current_user() -> str:
+    """The name memories are stored under; blank falls back to the default user."""
+    return (st.session_state.get(USER_KEY) or "").strip() or DEFAULT_USER
+
+
+def current_role() -> str:
+    role = st.session_state.get(ROLE_KEY)
+    return role if role in ROLE_LABELS else "all"
+
+
+def history() -> list[dict[str, Any]]:
+    """Chat messages of this browser session: {"role", "content", "trace"?, "turn"?, "rating"?}."""
+    return st.session_state.setdefault(HISTORY_KEY, [])
+
+
+def mask_secret(secret: str) -> str:
+    """Show that a key is set without revealing it (last 4 characters at most)."""
+    if not secret:
+        return "（未设置）"
+    tail = secret[-4:] if len(secret) > 8 else ""
+    return "•" * 8 + tail
+
+
+def effective_thresholds(assistant: Any) -> dict[str, float | None]:
+    """The thresholds search uses right now; None means "the embedder's calibrated value".
+
+    Uses the facade's `thresholds` when it offers one (it resolves the calibrated
+    cosine values); otherwise falls back to what the settings say.
+    """
+    s = assistant.settings
+    resolved = getattr(assistant, "thresholds", None)
+    if resolved is not None:
+        return {
+            "bm25": resolved.bm25,
+            "min_coverage": resolved.min_coverage,
+            "cosine_floor": resolved.cosine_floor,
+            "cosine_margin": resolved.cosine_margin,
+        }
+    return {
+        "bm25": s.bm25_threshold,
+        "min_coverage": getattr(s, "min_coverage", None),
+        "cosine_floor": s.cosine_floor,
+        "cosine_margin": s.cosine_margin,
+    }

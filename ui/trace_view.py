@@ -1,0 +1,281 @@
+"""Render a search result or an answer trace so a person can see why the answer was given.
+
+Shared by the chat page and the retrieval test page, so both show the same numbers
+in the same layout for the same facade call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import pandas as pd
+import streamlit as st
+
+from rag_core.types import AskTrace, Hit, MemoryHit, SearchResult
+
+NO_HIT_REASON = "没有资料通过阈值"
+_CITATION = re.compile(r"\[资料(\d+)\]")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+
+# Known timing keys (without the "_ms" suffix) -> Chinese stage names; unknown keys are shown as they come.
+STAGE_LABELS: dict[str, str] = {
+    "filter": "可见范围过滤",
+    "bm25": "关键词检索(BM25)",
+    "embed": "查询向量化",
+    "vector": "向量检索",
+    "fusion": "融合排序(RRF)",
+    "threshold": "阈值判定",
+    "total": "检索合计",
+    "memory": "记忆召回",
+    "prompt": "组装提示词",
+    "answer": "生成回答",
+    "write_back": "写回记忆",
+}
+
+
+ANSWERER_LABELS = {"extractive": "离线抽取式（摘录原文）"}
+
+
+def escape_md(text: str) -> str:
+    """Show user or policy text literally inside st.markdown (no accidental lists, links, LaTeX)."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def anchor_id(prefix: str, index: int) -> str:
+    """HTML id of a chunk card; unique per answer so links never jump to another turn."""
+    return f"{prefix}-chunk-{index}"
+
+
+def link_citations(answer: str, anchors: dict[int, str]) -> str:
+    """Turn each [资料N] into a same-page link to its chunk card; `$` is escaped against LaTeX."""
+
+    def repl(match: re.Match[str]) -> str:
+        target = anchors.get(int(match.group(1)))
+        label = f"\\[资料{match.group(1)}\\]"
+        return f"[{label}](#{target})" if target else label
+
+    return _CITATION.sub(repl, answer.replace("$", "\\$"))
+
+
+def _fmt(value: float | None, digits: int) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def _rank(value: int | None) -> str:
+    return "—" if value is None else f"第 {value} 名"
+
+
+def hits_frame(hits: Sequence[Hit], numbers: dict[str, int] | None = None) -> pd.DataFrame:
+    """One row per hit with every score; `numbers` maps chunk_id -> [资料N] in the prompt."""
+    rows = []
+    for rank, hit in enumerate(hits, start=1):
+        s, c = hit.scores, hit.chunk
+        row = {
+            "排名": s.fused_rank or rank,
+            "来源": c.source,
+            "章节": c.section or "（无）",
+            "BM25": round(s.bm25, 3),
+            "BM25排名": s.bm25_rank,
+            "余弦": None if s.cosine is None else round(s.cosine, 4),
+            "余弦排名": s.cosine_rank,
+            "高出背景": None if s.margin is None else round(s.margin, 4),
+            "关键词覆盖": f"{s.coverage:.0%}",
+            "融合分": round(s.fused, 5),
+            "通过阈值": s.passed or "未通过",
+            "文本": c.text[:80] + ("…" if len(c.text) > 80 else ""),
+        }
+        if numbers is not None:
+            number = numbers.get(c.chunk_id)
+            row = {"资料": f"[资料{number}]" if number else "未入提示词", **row}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def render_hit_card(hit: Hit, rank: int, *, anchor: str, number: int | None = None, in_prompt: bool = True) -> None:
+    """One chunk as a card: where it comes from, its text, and every number it earned."""
+    s, c = hit.scores, hit.chunk
+    if number is not None:
+        label = f"**\\[资料{number}\\]** · "
+    elif in_prompt:
+        label = ""
+    else:
+        label = "**未入提示词（超出预算）** · "
+    where = escape_md(c.source) + (f" · {escape_md(c.section)}" if c.section else "")
+    if c.page:
+        where += f" · 第 {c.page} 页"
+    with st.container(border=True):
+        st.markdown(f'<span id="{anchor}"></span>{label}第 {s.fused_rank or rank} 名 · {where}', unsafe_allow_html=True)
+        st.caption(
+            f"BM25 {_fmt(s.bm25, 3)}（{_rank(s.bm25_rank)}，关键词覆盖 {s.coverage:.0%}） · "
+            f"余弦 {_fmt(s.cosine, 4)}（{_rank(s.cosine_rank)}，高出背景 {_fmt(s.margin, 4)}） · "
+            f"融合分 {_fmt(s.fused, 5)} · 通过阈值：{s.passed or '未通过'} · 版本 v{c.version}"
+        )
+        st.text(c.text)
+
+
+def hit_count_badge(count: int) -> None:
+    """The at-a-glance line under an answer; zero is stated plainly with its reason."""
+    if count:
+        st.badge(f"命中 {count} 块", icon=":material/check_circle:", color="green")
+    else:
+        st.badge("命中 0 块", icon=":material/block:", color="gray")
+        st.caption(f"{NO_HIT_REASON}，所以不引用任何资料。")
+
+
+def render_hits_and_misses(result: SearchResult, prefix: str, numbers: dict[str, int] | None = None) -> None:
+    """Table then cards for the hits; with no hits, the nearest chunks that fell below the threshold."""
+    if result.hits:
+        st.dataframe(hits_frame(result.hits, numbers), hide_index=True, width="stretch")
+        for i, hit in enumerate(result.hits, start=1):
+            number = numbers.get(hit.chunk.chunk_id) if numbers is not None else None
+            render_hit_card(hit, i, anchor=anchor_id(prefix, i), number=number, in_prompt=numbers is None)
+    if not result.hits:
+        if result.near_misses:
+            st.markdown(f"**{NO_HIT_REASON}。** 下面是离阈值最近的资料及其分数：")
+            st.dataframe(hits_frame(result.near_misses), hide_index=True, width="stretch")
+            for i, hit in enumerate(result.near_misses, start=1):
+                render_hit_card(hit, i, anchor=anchor_id(prefix + "-miss", i))
+        else:
+            st.markdown(f"**{NO_HIT_REASON}**，也没有接近阈值的资料。")
+    if result.expanded_terms:
+        st.caption("同义词扩展：" + "、".join(result.expanded_terms))
+    for warning in result.warnings:
+        st.warning(warning)
+
+
+def _age_days(created_at: str) -> float | None:
+    try:
+        created = datetime.fromisoformat(created_at.replace("Z", "+00:00"))
+    except (ValueError, AttributeError):
+        return None
+    if created.tzinfo is None:
+        created = created.replace(tzinfo=UTC)
+    return max(0.0, (datetime.now(UTC) - created).total_seconds() / 86400)
+
+
+def memories_frame(memories: Sequence[MemoryHit]) -> pd.DataFrame:
+    """Memories with the numbers that decided them: importance, age, freshness, relevance, score."""
+    rows = []
+    for m in memories:
+        age = _age_days(m.created_at)
+        rows.append(
+            {
+                "内容": m.content,
+                "类型": m.kind,
+                "重要度": round(m.importance, 3),
+                "年龄(天)": None if age is None else round(age, 1),
+                "新鲜度": round(m.freshness, 3),
+                "相关度": round(m.relevance, 3),
+                "得分": round(m.score, 3),
+                "创建时间": m.created_at,
+                "最近使用": m.last_accessed or "",
+                "使用次数": m.access_count,
+                "id": m.id,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def timings_frame(*timings: dict[str, float]) -> pd.DataFrame:
+    """Per-stage milliseconds, search stages first, in the order the engine reported them."""
+    merged: dict[str, float] = {}
+    for part in timings:
+        merged.update(part)
+    rows = [
+        {"阶段": STAGE_LABELS.get(k.removesuffix("_ms"), k), "耗时(毫秒)": round(float(v), 1)}
+        for k, v in merged.items()
+    ]
+    return pd.DataFrame(rows)
+
+
+def source_numbers(trace: AskTrace) -> dict[str, int]:
+    """chunk_id -> N for the chunks that went into the prompt as [资料N]."""
+    return {s.chunk_id: s.number for s in trace.sources}
+
+
+def citation_anchors(trace: AskTrace, prefix: str) -> dict[int, str]:
+    """N -> anchor id of the card showing [资料N]."""
+    numbers = source_numbers(trace)
+    anchors: dict[int, str] = {}
+    for i, hit in enumerate(trace.search.hits, start=1):
+        number = numbers.get(hit.chunk.chunk_id)
+        if number is not None:
+            anchors[number] = anchor_id(prefix, i)
+    return anchors
+
+
+def render_answer(trace: AskTrace, prefix: str) -> None:
+    """The answer text with [资料N] linked, then a one-line source list for reading at a glance."""
+    anchors = citation_anchors(trace, prefix)
+    st.markdown(link_citations(trace.answer, anchors))
+    if trace.sources:
+        refs = [
+            f"[\\[资料{s.number}\\]](#{anchors[s.number]}) {escape_md(s.source)}"
+            + (f" · {escape_md(s.section)}" if s.section else "")
+            for s in trace.sources
+            if s.number in anchors
+        ]
+        if refs:
+            st.caption("出处：" + "；".join(refs))
+
+
+def render_trace(trace: AskTrace, prefix: str) -> None:
+    """Badge plus the four expanders: chunks, memories, prompt, timings."""
+    hit_count_badge(trace.hit_count)
+    result = trace.search
+    label = (
+        f"检索到的资料（{result.hit_count} 块）"
+        if result.hits
+        else f"未过阈值的最近资料（{len(result.near_misses)} 块）"
+    )
+    with st.expander(label, icon=":material/description:"):
+        render_hits_and_misses(result, prefix, source_numbers(trace))
+        if trace.dropped_hits:
+            st.caption(f"有 {trace.dropped_hits} 块因提示词预算未放入提示词。")
+    with st.expander(f"使用的记忆（{len(trace.memories)} 条）", icon=":material/psychology:"):
+        if trace.memories:
+            st.dataframe(memories_frame(trace.memories).drop(columns=["id"]), hide_index=True, width="stretch")
+            st.caption("记忆只用于个性化表述，不作为制度依据。")
+        else:
+            st.markdown("本次没有用到记忆。")
+    with st.expander(f"完整提示词（{trace.prompt_tokens} / {trace.token_budget} token）", icon=":material/code:"):
+        answerer = ANSWERER_LABELS.get(trace.answerer, trace.answerer)
+        st.caption(f"回答方式：{answerer}；提示词共 {trace.prompt_tokens} token，预算 {trace.token_budget} token。")
+        st.code(trace.prompt, language=None, wrap_lines=True)
+    with st.expander("各阶段耗时", icon=":material/timer:"):
+        st.dataframe(timings_frame(result.timings_ms, trace.timings_ms), hide_index=True, width="stretch")
+
+
+# Static script (no user data in it): a [资料N] link whose card sits in a closed expander
+# would otherwise land in the wrong place, because Chrome opens the <details> itself
+# while Streamlit animates it. Open the expander the Streamlit way, then scroll.
+_CITATION_SCRIPT = """
+<script>
+(() => {
+  if (window.__hrCitationLinks) return;
+  window.__hrCitationLinks = true;
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest('a[href^="#"]');
+    if (!link) return;
+    const id = decodeURIComponent(link.getAttribute("href").slice(1));
+    const target = id.includes("-chunk-") ? document.getElementById(id) : null;
+    if (!target) return;
+    event.preventDefault();
+    const details = target.closest("details");
+    const opening = details && !details.open;
+    if (opening) details.querySelector("summary").click();
+    const card = target.closest('[data-testid="stMarkdownContainer"]') || target;
+    const jump = () => card.scrollIntoView({ block: "center" });
+    // while the expander animates open, the chat view keeps re-pinning itself to the bottom
+    (opening ? [60, 450, 900, 1500] : [0]).forEach((ms) => setTimeout(jump, ms));
+  }, true);
+})();
+</script>
+"""
+
+
+def install_citation_links() -> None:
+    """Make [资料N] links open the chunk expander and scroll to the card (once per page)."""
+    st.html(_CITATION_SCRIPT, unsafe_allow_javascript=True, width="content")

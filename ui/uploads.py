@@ -1,0 +1,118 @@
+"""Upload and document-listing logic for the documents page, kept free of widgets.
+
+AppTest cannot drive st.file_uploader, so the page's handler lives here where a
+test can call it with the real facade and then check the page lists the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import date
+from typing import Any
+
+import pandas as pd
+
+from rag_core.types import DocumentInfo, IngestReport
+from ui.state import AUDIENCE_LABELS
+
+STATUS_LABELS = {"indexed": "已索引", "unchanged": "内容未变，未重复索引", "refused": "已拒绝"}
+DOC_STATUS_LABELS = {"current": "生效中", "retired": "已停用", "scheduled": "待生效", "pending": "写入中"}
+
+REDACTION_LABELS = {
+    "email": "邮箱",
+    "id_card": "身份证号",
+    "bank_card": "银行卡号",
+    "mobile": "手机号",
+    "landline": "座机号",
+}
+
+Progress = Callable[[str, float], None]
+
+
+def audience_text(audience: Sequence[str]) -> str:
+    return "、".join(AUDIENCE_LABELS.get(a, a) for a in audience)
+
+
+def ingest_uploads(
+    assistant: Any,
+    files: Sequence[tuple[str, bytes]],
+    *,
+    audience: Sequence[str] = ("all",),
+    doc_id: str | None = None,
+    effective_date: date | None = None,
+    redact_disabled: Sequence[str] = (),
+    progress: Progress | None = None,
+) -> list[IngestReport]:
+    """Ingest (name, bytes) pairs one by one; overall progress spans all files.
+
+    Kept free of widgets so tests can call it with the real facade (AppTest cannot
+    drive st.file_uploader).
+    """
+    reports: list[IngestReport] = []
+    total = max(1, len(files))
+    for i, (name, data) in enumerate(files):
+
+        def step(label: str, fraction: float, i: int = i, name: str = name) -> None:
+            if progress is not None:
+                progress(f"（{i + 1}/{total}）{name}：{label}", min(1.0, (i + max(0.0, min(1.0, fraction))) / total))
+
+        try:
+            report = assistant.ingest_bytes(
+                data,
+                name,
+                audience=tuple(audience) or ("all",),
+                doc_id=doc_id or None,
+                effective_date=effective_date.isoformat() if effective_date else None,
+                redact_disabled=tuple(redact_disabled),
+                progress=step,
+            )
+        except Exception as exc:  # the facade should not raise, but one file must never stop the batch
+            report = IngestReport(filename=name, status="refused", audience=tuple(audience), error=str(exc))
+        reports.append(report)
+        step("完成", 1.0)
+    return reports
+
+
+def reports_frame(reports: Sequence[IngestReport]) -> pd.DataFrame:
+    """Per-file outcome in plain words: chunks, version, audience, redactions, or the error."""
+    rows = []
+    for r in reports:
+        masked = {k: v for k, v in r.redactions.items() if v}
+        notes = (
+            [f"已脱敏：{'、'.join(f'{REDACTION_LABELS.get(k, k)} {v} 处' for k, v in masked.items())}"]
+            if masked
+            else []
+        )
+        notes += [r.error] if r.error else list(r.warnings)
+        rows.append(
+            {
+                "文件": r.filename,
+                "结果": STATUS_LABELS.get(r.status, r.status),
+                "文档ID": r.doc_id,
+                "版本": r.version or None,
+                "块数": r.chunk_count,
+                "可见范围": audience_text(r.audience),
+                "脱敏处数": sum(masked.values()),
+                "说明": "；".join(notes),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def documents_frame(docs: Sequence[DocumentInfo]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "文档ID": d.doc_id,
+                "标题": d.title,
+                "文件": d.source,
+                "版本": d.version,
+                "可见范围": audience_text(d.audience),
+                "块数": d.chunk_count,
+                "导入时间": d.ingested_at,
+                "生效日期": d.effective_date or "",
+                "状态": DOC_STATUS_LABELS.get(d.status, d.status),
+            }
+            for d in docs
+        ]
+    )
