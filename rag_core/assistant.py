@@ -98,6 +98,13 @@ class Assistant:
         return needs_reindex
 
     @property
+    def thresholds(self):
+        """The thresholds search uses now, with the model's calibrated cosine values filled in."""
+        from .retrieval import thresholds_for
+
+        return thresholds_for(self._settings, self.embedder.model_id)
+
+    @property
     def llm_status(self) -> str:
         return f"大模型：{self.llm.name}" if self.llm is not None else "离线抽取式回答（未配置大模型）"
 

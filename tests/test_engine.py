@@ -90,6 +90,7 @@ def test_delete_removes_everywhere_and_survives_restart(store_copy):
     assert a.delete_document(rep.doc_id) == rep.chunk_count
     assert a.search("独角兽津贴").hit_count == 0
     assert not any(c.doc_id == rep.doc_id for c in a.catalog.all_chunks())
+    assert not [i for i in a.vectors.ids() if i.startswith(rep.doc_id + "@")]
     reopened = open_assistant(store_copy)
     assert reopened.search("独角兽津贴").hit_count == 0
     assert not [i for i in reopened.vectors.ids() if i.startswith(rep.doc_id)]
