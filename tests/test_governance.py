@@ -132,3 +132,39 @@ def test_two_uploads_and_a_question_at_once_leave_a_consistent_index(store_copy)
         assert len([i for i in ids if i.startswith(doc + "@")]) == results[f"{doc}.md"].chunk_count
     reopened = open_assistant(store_copy)
     assert reopened.search("阿尔法补贴").hit_count >= 1 and reopened.search("贝塔补贴").hit_count >= 1
+
+
+def test_two_versions_of_one_file_at_once_leave_exactly_one_current(store_copy, monkeypatch):
+    """The write lock: without it both uploads would become current at the same time."""
+    a = open_assistant(store_copy)
+    a.ingest_bytes("第一条 灯塔条款。灯塔补贴每月 1 元。\n".encode(), "lighthouse.txt")
+    slow_once = threading.Event()
+
+    def slow(name):
+        if not slow_once.is_set():
+            slow_once.set()
+            time.sleep(1.0)  # hold the first writer between writing and committing
+
+    monkeypatch.setattr(a, "_fail_point", slow)
+    first = threading.Thread(target=a.ingest_bytes, args=("第一条 灯塔条款。灯塔补贴每月 2 元。\n".encode(), "lighthouse.txt"))
+    first.start()
+    slow_once.wait(timeout=60)
+    a.ingest_bytes("第一条 灯塔条款。灯塔补贴每月 3 元。\n".encode(), "lighthouse.txt")
+    first.join(timeout=120)
+    current = [v for v in a.document_versions("lighthouse") if v.status == "current"]
+    assert len(current) == 1, [(v.version, v.status) for v in a.document_versions("lighthouse")]
+    assert len(a.document_chunks("lighthouse")) == current[0].chunk_count
+
+
+def test_oversized_file_is_refused_from_its_size_without_reading_it(store_copy, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    a = open_assistant(store_copy)
+    huge = write_sparse(tmp_path / "big.md", 100 * 1024 * 1024)
+
+    def no_read(self):
+        raise AssertionError(f"{self} was read although its size alone refuses it")
+
+    monkeypatch.setattr(Path, "read_bytes", no_read)
+    rep = a.ingest_file(huge)
+    assert rep.status == "refused" and "big.md" in rep.error and "20 MB" in rep.error
