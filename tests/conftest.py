@@ -43,15 +43,19 @@ def sample_store(tmp_path_factory) -> Path:
     return path
 
 
-@pytest.fixture()
-def store_copy(sample_store, tmp_path) -> Path:
-    """A private copy of the sample store that a test may change."""
-    dest = tmp_path / "store"
-    shutil.copytree(sample_store, dest)
-    # a copy is a new store: its own Chroma collection (rebuilt from the copied embedding cache)
+def copy_store(src: Path, dest: Path) -> Path:
+    """Copy a data dir as a new store with its own Chroma collection (embedded or server)."""
+    shutil.copytree(src, dest)
+    # the collection is rebuilt from the copied embedding cache on first open
     with sqlite3.connect(dest / "catalog.sqlite3") as db:
         db.execute("DELETE FROM meta WHERE key='store_id'")
     return dest
+
+
+@pytest.fixture()
+def store_copy(sample_store, tmp_path) -> Path:
+    """A private copy of the sample store that a test may change."""
+    return copy_store(sample_store, tmp_path / "store")
 
 
 @pytest.fixture(scope="session")

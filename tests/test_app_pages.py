@@ -9,11 +9,11 @@ that the documents page lists the result.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import copy_store
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,8 +30,7 @@ def data_dir(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> It
 
     (The browser test starts from an empty store, so the first-start indexing runs there.)
     """
-    path = tmp_path_factory.mktemp("app_store") / "store"
-    shutil.copytree(sample_store, path)
+    path = copy_store(sample_store, tmp_path_factory.mktemp("app_store") / "store")
     saved = {k: os.environ.get(k) for k in ("RAG_DATA_DIR", "LLM_API_KEY", "LLM_MODEL_ID")}
     os.environ.update({"RAG_DATA_DIR": str(path), "LLM_API_KEY": "", "LLM_MODEL_ID": ""})
     yield path
