@@ -1,0 +1,209 @@
+"""Baselines measured in the same process, on the same tokens and vectors as the store.
+
+BM25: our `InvertedIndex.score` (what `KeywordIndex` runs) against
+`rank_bm25.BM25Okapi.get_scores` (what a typical tutorial uses), `bm25s`
+(sparse matrices, same Lucene IDF as ours) and a pure-Python loop over every
+chunk (a tutorial's / the seed's approach, with the index precomputed).
+Vectors: Chroma's HNSW query against brute-force numpy `V @ q` + argpartition,
+unfiltered and restricted to the chunks a role may see.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from datetime import date
+
+import numpy as np
+
+from bench.perf_common import Timer, summary
+from rag_core.bm25 import K1, B, InvertedIndex
+
+TOP = 10
+
+
+class LoopBM25:
+    """Textbook BM25: counts precomputed once, every chunk scored in a Python loop per query."""
+
+    def __init__(self, corpus: list[list[str]], k1: float = K1, b: float = B):
+        self.k1, self.b = k1, b
+        self.tfs = [Counter(doc) for doc in corpus]
+        self.lengths = [len(doc) for doc in corpus]
+        self.avg = sum(self.lengths) / max(1, len(corpus))
+        df: Counter = Counter()
+        for tf in self.tfs:
+            df.update(tf.keys())
+        n = len(corpus)
+        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+
+    def get_scores(self, query: list[str]) -> list[float]:
+        terms = list(dict.fromkeys(query))
+        scores = []
+        for tf, length in zip(self.tfs, self.lengths):
+            s = 0.0
+            for term in terms:
+                f = tf.get(term)
+                if f:
+                    s += self.idf[term] * f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * length / self.avg))
+            scores.append(s)
+        return scores
+
+
+def _dense(scores, position: dict[str, int]) -> np.ndarray:
+    """Scores as one float64 array over the corpus (a dict's missing chunks score 0)."""
+    if isinstance(scores, dict):
+        arr = np.zeros(len(position))
+        for cid, s in scores.items():
+            arr[position[cid]] = s
+        return arr
+    return np.asarray(scores, dtype=np.float64)
+
+
+def _top_with_ties(arr: np.ndarray, k: int = TOP) -> set[int]:
+    """Indices scoring at least the k-th best positive score (near-duplicate chunks tie)."""
+    positive = arr[arr > 0]
+    if not len(positive):
+        return set()
+    kth = np.sort(positive)[-min(k, len(positive))]
+    return set(np.flatnonzero(arr >= kth - 1e-6 * abs(kth)).tolist())
+
+
+def _visible(assistant, role: str) -> tuple[list[str], set[str] | None]:
+    from rag_core.vector_store import doc_key
+
+    keys = [doc_key(d.doc_id, d.version) for d in assistant.catalog.active_versions(date.today(), role)]
+    return keys, assistant.keywords.chunk_ids_of(keys)
+
+
+def _bm25s_scores(index, query: list[str], n: int) -> np.ndarray:
+    """bm25s's Lucene variant drops BM25's (k1 + 1) factor; scaling it back makes scores comparable."""
+    known = [t for t in query if t in index.vocab_dict]
+    return index.get_scores(known) * (K1 + 1) if known else np.zeros(n, dtype=np.float32)
+
+
+def bm25_baselines(assistant, qs: list[str], slow_limit: int) -> dict:
+    """Per-query scoring time of each implementation on the store's own jieba tokens."""
+    import bm25s
+    from rank_bm25 import BM25Okapi
+
+    from rag_core.tokenizer import expand_query
+
+    rows = list(assistant.catalog.token_rows())
+    ids = [cid for cid, _ in rows]
+    corpus = [toks for _, toks in rows]
+    queries = [list(dict.fromkeys(t + added)) for t, added, _ in (expand_query(q) for q in qs)]
+    out: dict = {"chunks": len(ids), "build_s": {}, "score_ms": {}}
+
+    with Timer() as t:
+        ours = InvertedIndex()
+        for cid, toks in rows:
+            ours.add(cid, toks)
+    out["build_s"]["ours"] = t.s
+    with Timer() as t:
+        okapi = BM25Okapi(corpus, k1=K1, b=B)
+    out["build_s"]["rank_bm25"] = t.s
+    with Timer() as t:
+        sparse = bm25s.BM25(k1=K1, b=B, method="lucene")
+        sparse.index(corpus, show_progress=False)
+    out["build_s"]["bm25s"] = t.s
+    with Timer() as t:
+        loop = LoopBM25(corpus)
+    out["build_s"]["pure Python loop"] = t.s
+
+    _, allowed = _visible(assistant, "all")
+    impls = {
+        "ours": lambda q: ours.score(q),
+        "ours, filtered to role 'all'": (lambda q: ours.score(q, allowed)) if allowed is not None else None,
+        "rank_bm25 BM25Okapi": okapi.get_scores,
+        "bm25s (lucene)": lambda q: _bm25s_scores(sparse, q, len(ids)),
+        "pure Python loop": loop.get_scores,
+    }
+    position = {cid: i for i, cid in enumerate(ids)}
+    dense: dict[str, list[np.ndarray]] = {}
+    for name, fn in impls.items():
+        if fn is None:
+            continue
+        subset = queries[:slow_limit] if name == "pure Python loop" else queries
+        times, dense[name] = [], []
+        for q in subset:
+            with Timer() as t:
+                scores = fn(q)
+            times.append(t.ms)
+            dense[name].append(_dense(scores, position))
+        out["score_ms"][name] = summary(times)
+    agree, diff = {}, {}
+    for name, arrays in dense.items():
+        if name.startswith("ours"):
+            continue
+        pairs = list(zip(dense["ours"], arrays))
+        diff[name] = max(float(np.max(np.abs(a - b))) for a, b in pairs)
+        agree[name] = sum(len(_top_with_ties(a) & _top_with_ties(b)) / max(1, len(_top_with_ties(a)))
+                          for a, b in pairs) / len(pairs)
+    out["top10_agreement_with_ours"] = agree
+    out["max_abs_score_diff"] = diff
+    return out
+
+
+def _overfetch(store, qvec: np.ndarray, n: int, allowed: set[str], share: float) -> list[str]:
+    """Unfiltered HNSW query, keep visible ids, widen until n are found (the suggested fix)."""
+    k = min(store.count(), int(n / max(share, 0.05) * 1.5) + 10)
+    while True:
+        got = [m.chunk_id for m in store.query(qvec, k, None) if m.chunk_id in allowed]
+        if len(got) >= n or k >= store.count():
+            return got[:n]
+        k = min(store.count(), k * 4)
+
+
+def vector_baselines(assistant, qs: list[str], qvecs: dict[str, np.ndarray]) -> dict:
+    """Chroma HNSW vs numpy brute force, unfiltered and filtered; recall@n against exact."""
+    store = assistant.vectors
+    n = assistant.settings.candidates
+    with Timer() as t_get:
+        ids = store.ids()
+        got = store.get_vectors(ids)
+    matrix = np.vstack([got[i] for i in ids]).astype(np.float32)
+    out: dict = {"n": n, "chunks": len(ids), "load_vectors_s": t_get.s, "matrix_mib": matrix.nbytes / 1048576,
+                 "query_ms": {}, "recall": {}}
+
+    def exact(qvec: np.ndarray, mask: np.ndarray | None) -> list[str]:
+        s = matrix @ qvec
+        if mask is not None:
+            s = np.where(mask, s, -np.inf)
+        k = min(n, len(s))
+        idx = np.argpartition(-s, k - 1)[:k]
+        idx = idx[np.argsort(-s[idx])]
+        return [ids[i] for i in idx if np.isfinite(s[i])]
+
+    keys, allowed = _visible(assistant, "all")
+    mask = None if allowed is None else np.fromiter((i in allowed for i in ids), dtype=bool, count=len(ids))
+    share = 1.0 if mask is None else float(mask.mean())
+    out["visible_share_role_all"] = share
+    impls = {
+        "Chroma HNSW": (lambda v: [m.chunk_id for m in store.query(v, n, None)], lambda v: exact(v, None)),
+        "numpy V @ q + argpartition": (lambda v: exact(v, None), lambda v: exact(v, None)),
+    }
+    if mask is not None:
+        impls.update({
+            "Chroma HNSW, where doc_key $in visible (as today)": (
+                lambda v: [m.chunk_id for m in store.query(v, n, keys)], lambda v: exact(v, mask)),
+            "Chroma HNSW unfiltered + post-filter (over-fetch)": (
+                lambda v: _overfetch(store, v, n, allowed, share), lambda v: exact(v, mask)),
+            "numpy masked brute force": (lambda v: exact(v, mask), lambda v: exact(v, mask)),
+        })
+    position = {cid: i for i, cid in enumerate(ids)}
+    out["top1_cosine_shortfall"] = {}
+    for name, (fn, truth) in impls.items():
+        times, recalls, shortfall = [], [], []
+        for q in qs:
+            v = qvecs[q]
+            with Timer() as t:
+                res = fn(v)
+            times.append(t.ms)
+            want = truth(v)
+            recalls.append(len(set(res) & set(want)) / max(1, len(want)))
+            if res and want:  # how much closer the true nearest chunk is than the one returned first
+                shortfall.append(float(matrix[position[want[0]]] @ v - max(matrix[position[r]] @ v for r in res)))
+        out["query_ms"][name] = summary(times)
+        out["recall"][name] = sum(recalls) / len(recalls)
+        out["top1_cosine_shortfall"][name] = float(np.mean(shortfall)) if shortfall else float("nan")
+    return out
