@@ -6,7 +6,6 @@ chat and the retrieval test page run the very same search.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -14,8 +13,7 @@ from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-import numpy as np
-
+from .background import CorpusCentroid
 from .catalog import Catalog
 from .embedding import CachedEmbedder, Embedder, load_embedder
 from .errors import IngestError, RagError
@@ -57,8 +55,8 @@ class Assistant:
         if self.vectors.model_id != self.embedder.model_id or self.vectors.count() != self.catalog.chunk_count():
             self._reembed_all()  # another model built it, or the vector store lost/gained data
         self.keywords = KeywordIndex(self.catalog)
-        self._centroid = self._load_centroid()
-        self.retriever = HybridRetriever(self.catalog, self.vectors, self.keywords, self.embedder, self._centroid)
+        self.centroid = CorpusCentroid(self.catalog, self.vectors, self.embedder.model_id, self.embedder.dim)
+        self.retriever = HybridRetriever(self.catalog, self.vectors, self.keywords, self.embedder, self.centroid)
         if llm is None:
             from .llm import make_llm
 
@@ -198,7 +196,7 @@ class Assistant:
             self.keywords.reload()
             raise
         self.keywords.add(zip([c.chunk_id for c in chunks], prepared.tokens))
-        self._centroid_add(vectors)
+        self.centroid.add(vectors)
         if not effective_date or effective_date <= date.today().isoformat():
             for old in live:
                 self._retire(old)
@@ -213,7 +211,7 @@ class Assistant:
 
     def _retire(self, old: DocumentInfo) -> None:
         ids = [c.chunk_id for c in self.catalog.chunks_of(old.doc_id, old.version)]
-        self._centroid_remove(ids)
+        self.centroid.remove(ids)
         self.vectors.delete(ids)
         self.catalog.delete_chunks(old.doc_id, old.version)
         self.catalog.set_status(old.doc_id, old.version, "retired")
@@ -226,7 +224,7 @@ class Assistant:
             if not chunks and not self.catalog.versions(doc_id):
                 return 0
             ids = [c.chunk_id for c in chunks]
-            self._centroid_remove(ids)
+            self.centroid.remove(ids)
             self.vectors.delete(ids)
             self.embedder.forget([index_text(c) for c in chunks])
             self.catalog.delete_document(doc_id)
@@ -292,46 +290,6 @@ class Assistant:
         if chunks:
             vectors = self.embedder.embed_passages([index_text(c) for c in chunks])
             self.vectors.upsert(chunks, vectors)
-
-    # -- centroid (the query's background cosine) ------------------------------
-    def _load_centroid(self) -> np.ndarray | None:
-        raw = self.catalog.get_meta("centroid")
-        if raw:
-            data = json.loads(raw)
-            if data.get("model") == self.embedder.model_id:
-                self._centroid_sum = np.asarray(data["sum"], dtype=np.float64)
-                self._centroid_n = int(data["n"])
-                return self._centroid_vector()
-        ids = self.vectors.ids()
-        vecs = self.vectors.get_vectors(ids) if ids else {}
-        self._centroid_sum = np.sum(list(vecs.values()), axis=0).astype(np.float64) if vecs else np.zeros(self.embedder.dim)
-        self._centroid_n = len(vecs)
-        self._save_centroid()
-        return self._centroid_vector()
-
-    def _centroid_vector(self) -> np.ndarray | None:
-        if self._centroid_n <= 0:
-            return None
-        return (self._centroid_sum / self._centroid_n).astype(np.float32)
-
-    def _save_centroid(self) -> None:
-        self.catalog.set_meta(
-            "centroid", json.dumps({"model": self.embedder.model_id, "n": self._centroid_n, "sum": self._centroid_sum.tolist()})
-        )
-        if hasattr(self, "retriever"):
-            self.retriever.centroid = self._centroid_vector()
-
-    def _centroid_add(self, vectors: np.ndarray) -> None:
-        self._centroid_sum = self._centroid_sum + vectors.sum(axis=0)
-        self._centroid_n += len(vectors)
-        self._save_centroid()
-
-    def _centroid_remove(self, chunk_ids: list[str]) -> None:
-        vecs = self.vectors.get_vectors(chunk_ids) if chunk_ids else {}
-        if vecs:
-            self._centroid_sum = self._centroid_sum - np.sum(list(vecs.values()), axis=0)
-            self._centroid_n -= len(vecs)
-            self._save_centroid()
 
     # -- search and answers ----------------------------------------------------
     def search(self, question: str, *, role: str = "all", top_k: int | None = None, mode: str = "hybrid") -> SearchResult:

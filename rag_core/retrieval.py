@@ -10,8 +10,7 @@ from __future__ import annotations
 import time
 from datetime import date
 
-import numpy as np
-
+from .background import CorpusCentroid
 from .catalog import Catalog
 from .embedding import Embedder, calibration_for
 from .fusion import Candidate, Thresholds, coverage, passed_threshold, ranks, rrf
@@ -62,7 +61,7 @@ class HybridRetriever:
         vectors: ChromaVectorStore,
         keywords: KeywordIndex,
         embedder: Embedder,
-        centroid: np.ndarray | None,
+        centroid: CorpusCentroid,
     ):
         self.catalog = catalog
         self.vectors = vectors
@@ -138,8 +137,9 @@ class HybridRetriever:
                 # only committed chunks: a version still being written is in Chroma but not yet indexed
                 if self.keywords.has(m.chunk_id):
                     cos[m.chunk_id] = m.cosine
-            if self.centroid is not None:
-                background = float(qvec @ self.centroid)
+            center = self.centroid.vector
+            if center is not None:
+                background = float(qvec @ center)
             timings["vector_ms"] = _ms(t)
 
         t = time.perf_counter()
