@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .background import CorpusCentroid
 from .catalog import Catalog
+from .chunking import rejoin
 from .embedding import CachedEmbedder, Embedder, load_embedder
 from .errors import IngestError, RagError
 from .ingest import PreparedDocument, index_text, prepare, with_version
@@ -266,8 +267,7 @@ class Assistant:
         with self._write_lock:
             for info in self.catalog.live_versions():
                 chunks = self.catalog.chunks_of(info.doc_id, info.version)
-                text = "".join(c.text[c.overlap_chars :] for c in chunks)
-                data = text.encode("utf-8")
+                data = rejoin(chunks).encode("utf-8")
                 name = info.source.rsplit(".", 1)[0] + ".txt" if not info.source.endswith((".md", ".txt")) else info.source
                 rep = self.ingest_bytes(
                     data, name, audience=info.audience, doc_id=info.doc_id, effective_date=info.effective_date, progress=progress

@@ -17,9 +17,10 @@ comma if possible, else hard-split, so chunk size stays bounded.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .types import ParsedDocument, Section
+from .types import Chunk, ParsedDocument, Section
 
 # A unit ends after sentence punctuation (plus closing quotes/brackets) or a newline run.
 _UNIT_END = re.compile(r"[。！？；!?;]+[”’」』）)\]]*|\n+")
@@ -137,6 +138,6 @@ def chunk_document(doc: ParsedDocument, chunk_size: int, overlap: int) -> list[T
     return chunk_sections(doc.sections, chunk_size, overlap)
 
 
-def rejoin(chunks: list[TextChunk]) -> str:
-    """Inverse of chunking within one section run: drop overlaps and concatenate."""
+def rejoin(chunks: Sequence[TextChunk | Chunk]) -> str:
+    """Inverse of chunking: drop each chunk's overlap and concatenate (stored chunks too)."""
     return "".join(c.text[c.overlap_chars :] for c in chunks)
