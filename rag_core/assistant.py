@@ -23,7 +23,9 @@ from .keyword_index import KeywordIndex
 from .prompt import NOT_IN_POLICY, build_prompt
 from .retrieval import HybridRetriever
 from .settings import Settings
+from .tokenizer import warm_up_tokenizer
 from .types import AskTrace, Chunk, DocumentInfo, IngestReport, MemoryHit, SearchResult
+from .vector_store import LAYOUT as VECTOR_LAYOUT
 from .vector_store import ChromaVectorStore
 
 Progress = Callable[[str, float], None]
@@ -53,8 +55,13 @@ class Assistant:
             name=f"policy_chunks_{self._store_id()}",
         )
         self._recover_pending()
-        if self.vectors.model_id != self.embedder.model_id or self.vectors.count() != self.catalog.chunk_count():
-            self._reembed_all()  # another model built it, or the vector store lost/gained data
+        if (
+            self.vectors.model_id != self.embedder.model_id
+            or self.vectors.count() != self.catalog.chunk_count()
+            or (self.catalog.get_meta("vector_layout") != VECTOR_LAYOUT and self.catalog.chunk_count())
+        ):
+            self._reembed_all()  # another model or layout built it, or the vector store lost/gained data
+        self.catalog.set_meta("vector_layout", VECTOR_LAYOUT)
         self.keywords = KeywordIndex(self.catalog)
         self.centroid = CorpusCentroid(self.catalog, self.vectors, self.embedder.model_id, self.embedder.dim)
         self.retriever = HybridRetriever(self.catalog, self.vectors, self.keywords, self.embedder, self.centroid)
@@ -64,6 +71,7 @@ class Assistant:
             llm = make_llm(settings)
         self.llm = llm
         self._memory = None
+        warm_up_tokenizer()  # jieba loads its dictionary lazily: 0.5 s the first question would pay
 
     def _store_id(self) -> str:
         """A per-catalog id, so several stores can share one Chroma server without collisions."""

@@ -66,20 +66,27 @@ class InvertedIndex:
             return len(plist)
         return sum(1 for cid in plist if cid in allowed)
 
+    def stats(self, allowed: set[str] | None = None) -> tuple[int, int]:
+        """(number of chunks, total length) over the allowed chunks: BM25's N and avgdl."""
+        if allowed is None:
+            return len(self.lengths), self.total_len
+        visible = [cid for cid in allowed if cid in self.lengths]
+        return len(visible), sum(self.lengths[cid] for cid in visible)
+
     def score(
-        self, query_terms: Iterable[str], allowed: set[str] | None = None, k1: float = K1, b: float = B
+        self,
+        query_terms: Iterable[str],
+        allowed: set[str] | None = None,
+        k1: float = K1,
+        b: float = B,
+        stats: tuple[int, int] | None = None,
     ) -> dict[str, float]:
         """BM25 over the allowed chunks only (statistics too), for unique query terms.
 
         Returns only chunks with a positive score; every other chunk scores 0.
+        `stats` is `self.stats(allowed)` when the caller keeps it between questions.
         """
-        if allowed is None:
-            n_docs = len(self.lengths)
-            total = self.total_len
-        else:
-            visible = [cid for cid in allowed if cid in self.lengths]
-            n_docs = len(visible)
-            total = sum(self.lengths[cid] for cid in visible)
+        n_docs, total = stats if stats is not None else self.stats(allowed)
         if n_docs == 0:
             return {}
         avg_len = total / n_docs

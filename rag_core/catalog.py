@@ -14,7 +14,6 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from datetime import date
 from pathlib import Path
 
 from .types import Chunk, DocumentInfo
@@ -133,18 +132,6 @@ class Catalog:
                 f"SELECT {self._DOC_COLS} FROM documents WHERE status='current' ORDER BY doc_id, version"
             ).fetchall()
         return [self._info(r) for r in rows]
-
-    def active_versions(self, today: date, role: str | None = None) -> list[DocumentInfo]:
-        """Per document, the newest current version already in effect on `today`."""
-        best: dict[str, DocumentInfo] = {}
-        for info in self.live_versions():
-            if info.effective_date and info.effective_date > today.isoformat():
-                continue
-            if role is not None and not visible_to(info.audience, role):
-                continue
-            if info.doc_id not in best or info.version > best[info.doc_id].version:
-                best[info.doc_id] = info
-        return sorted(best.values(), key=lambda d: d.doc_id)
 
     def next_version(self, doc_id: str) -> int:
         with self.lock:

@@ -4,15 +4,36 @@ Tokens are computed once at ingest and kept in the catalog, so a restart
 rebuilds postings from JSON lists without running jieba again. The index
 remembers the catalog generation it reflects; `sync` reloads when another
 process (or thread) changed the store.
+
+Memory and pauses at 100k chunks: token strings are interned (one object per
+vocabulary word instead of one per occurrence: 806 → 229 MiB measured), and
+after a rebuild the long-lived index is moved out of the cyclic garbage
+collector's generations (`gc.freeze`), which otherwise walks its millions of
+references every few thousand allocations (100k p95 333 → 190 ms measured).
 """
 
 from __future__ import annotations
 
+import gc
+import sys
 import threading
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from .bm25 import InvertedIndex
 from .catalog import Catalog
+from .vector_store import key_of_chunk
+
+FREEZE_ABOVE = 20_000  # chunks; below this a full collection is cheap and freezing buys nothing
+
+
+@dataclass(frozen=True)
+class KeywordView:
+    """The visible chunks of one question and BM25's statistics over them (kept between questions)."""
+
+    allowed: set[str]
+    n_docs: int
+    total_len: int
 
 
 class KeywordIndex:
@@ -23,7 +44,7 @@ class KeywordIndex:
         self._generation = -1
         self._lock = threading.RLock()
         self._by_key: dict[str, set[str]] | None = None  # doc key -> chunk ids, built lazily
-        self._allowed_cache: dict[frozenset[str], set[str]] = {}
+        self._views: dict[frozenset[str], KeywordView] = {}
         self.reload()
 
     def reload(self) -> None:
@@ -31,11 +52,19 @@ class KeywordIndex:
             generation = self.catalog.generation()
             index = InvertedIndex()
             tokens: dict[str, list[str]] = {}
+            intern = sys.intern
             for cid, toks in self.catalog.token_rows():
+                toks = [intern(t) for t in toks]
                 index.add(cid, toks)
                 tokens[cid] = toks
             self._index, self._tokens, self._generation = index, tokens, generation
-            self._by_key, self._allowed_cache = None, {}
+            self._changed()
+            if len(tokens) >= FREEZE_ABOVE:
+                gc.collect()
+                gc.freeze()
+
+    def _changed(self) -> None:
+        self._by_key, self._views = None, {}
 
     def sync(self) -> bool:
         """Reload when the catalog changed behind our back; True if it did."""
@@ -47,9 +76,10 @@ class KeywordIndex:
     def add(self, rows: Iterable[tuple[str, list[str]]]) -> None:
         with self._lock:
             for cid, toks in rows:
+                toks = [sys.intern(t) for t in toks]
                 self._index.add(cid, toks)
                 self._tokens[cid] = toks
-            self._by_key, self._allowed_cache = None, {}
+            self._changed()
             self._generation = self.catalog.generation()
 
     def remove(self, chunk_ids: Iterable[str]) -> None:
@@ -57,45 +87,63 @@ class KeywordIndex:
             for cid in chunk_ids:
                 toks = self._tokens.pop(cid, None)
                 self._index.remove(cid, toks)
-            self._by_key, self._allowed_cache = None, {}
+            self._changed()
             self._generation = self.catalog.generation()
 
     def mark_synced(self) -> None:
         with self._lock:
             self._generation = self.catalog.generation()
 
-    def score(self, terms: list[str], allowed: set[str] | None) -> dict[str, float]:
-        with self._lock:
-            return self._index.score(terms, allowed)
-
-    def doc_freq(self, term: str, allowed: set[str] | None) -> int:
-        with self._lock:
-            return self._index.doc_freq(term, allowed)
-
-    def idf(self, term: str, allowed: set[str] | None, n_docs: int | None = None) -> float:
-        with self._lock:
-            return self._index.idf_of(term, allowed, n_docs)
-
-    def chunk_ids_of(self, doc_keys: Iterable[str]) -> set[str] | None:
-        """Chunk ids of these document versions ("doc@vN"); None means "every chunk".
+    def view(self, doc_keys: frozenset[str], everything: bool = False) -> KeywordView | None:
+        """The chunks of these document versions with their BM25 statistics; None means "every chunk".
 
         The None fast path matters: most questions may see the whole corpus, and
         then BM25 needs no per-posting membership test.
         """
-        keys = frozenset(doc_keys)
         with self._lock:
-            by_key: dict[str, set[str]] = {}
-            for cid in self._tokens if self._by_key is None else ():
-                by_key.setdefault(cid.rsplit("#", 1)[0], set()).add(cid)
-            if self._by_key is None:
-                self._by_key = by_key
-            if keys >= self._by_key.keys():
+            if everything:
                 return None
-            cached = self._allowed_cache.get(keys)
-            if cached is None:
-                cached = set().union(*(self._by_key.get(k, set()) for k in keys))
-                self._allowed_cache = {keys: cached}
-            return cached
+            found = self._views.get(doc_keys)
+            if found is not None:
+                return found
+            if self._by_key is None:
+                by_key: dict[str, set[str]] = {}
+                for cid in self._tokens:
+                    by_key.setdefault(key_of_chunk(cid), set()).add(cid)
+                self._by_key = by_key
+            if doc_keys >= self._by_key.keys():
+                return None
+            allowed = set().union(*(self._by_key.get(k, set()) for k in doc_keys))
+            n_docs, total = self._index.stats(allowed)
+            found = KeywordView(allowed, n_docs, total)
+            if len(self._views) >= 8:
+                self._views.pop(next(iter(self._views)))
+            self._views[doc_keys] = found
+            return found
+
+    def chunk_ids_of(self, doc_keys: Iterable[str]) -> set[str] | None:
+        """Chunk ids of these document versions ("doc@vN"); None means "every chunk"."""
+        view = self.view(frozenset(doc_keys))
+        return None if view is None else view.allowed
+
+    def score(self, terms: list[str], view: KeywordView | None) -> dict[str, float]:
+        with self._lock:
+            if view is None:
+                return self._index.score(terms)
+            return self._index.score(terms, view.allowed, stats=(view.n_docs, view.total_len))
+
+    def doc_freq(self, term: str, view: KeywordView | None) -> int:
+        with self._lock:
+            return self._index.doc_freq(term, None if view is None else view.allowed)
+
+    def idf(self, term: str, view: KeywordView | None) -> float:
+        with self._lock:
+            if view is None:
+                return self._index.idf_of(term)
+            return self._index.idf_of(term, view.allowed, view.n_docs)
+
+    def visible_count(self, view: KeywordView | None) -> int:
+        return len(self._index) if view is None else view.n_docs
 
     def has(self, chunk_id: str) -> bool:
         return chunk_id in self._tokens

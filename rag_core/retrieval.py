@@ -14,11 +14,12 @@ from .background import CorpusCentroid
 from .catalog import Catalog
 from .embedding import Embedder, calibration_for
 from .fusion import Candidate, Thresholds, coverage, passed_threshold, ranks, rrf
-from .keyword_index import KeywordIndex
+from .keyword_index import KeywordIndex, KeywordView
 from .settings import Settings
 from .tokenizer import expand_query
 from .types import DocumentInfo, Hit, HitScores, SearchResult
-from .vector_store import ChromaVectorStore, doc_key
+from .vector_store import ChromaVectorStore
+from .visibility import VisibilityCache, Visible
 
 NEAR_MISSES_SHOWN = 3
 
@@ -33,7 +34,7 @@ def thresholds_for(settings: Settings, model_id: str) -> Thresholds:
     )
 
 
-def query_weights(tokens: list[str], allowed: set[str] | None, keywords: KeywordIndex) -> dict[str, float]:
+def query_weights(tokens: list[str], view: KeywordView | None, keywords: KeywordIndex) -> dict[str, float]:
     """IDF weight of each query term, for coverage.
 
     A term the corpus never uses keeps the maximal IDF: a question whose main
@@ -42,11 +43,10 @@ def query_weights(tokens: list[str], allowed: set[str] | None, keywords: Keyword
     fragment, not a subject, so it weighs nothing.
     """
     weights: dict[str, float] = {}
-    n_docs = len(keywords) if allowed is None else len(allowed)
     for term in dict.fromkeys(tokens):
-        if len(term) == 1 and "\u4e00" <= term <= "\u9fff" and keywords.doc_freq(term, allowed) == 0:
+        if len(term) == 1 and "\u4e00" <= term <= "\u9fff" and keywords.doc_freq(term, view) == 0:
             continue
-        weights[term] = keywords.idf(term, allowed, n_docs)
+        weights[term] = keywords.idf(term, view)
     return weights
 
 
@@ -68,6 +68,11 @@ class HybridRetriever:
         self.keywords = keywords
         self.embedder = embedder
         self.centroid = centroid
+        self.visibility = VisibilityCache(catalog)
+
+    def visible(self, role: str | None = "all", today: date | None = None) -> Visible:
+        """What `role` may see today (cached until the catalog changes)."""
+        return self.visibility.get(today or date.today(), role)
 
     def search(
         self,
@@ -111,19 +116,19 @@ class HybridRetriever:
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         self.keywords.sync()
-        active = self.catalog.active_versions(today or date.today(), role)
-        keys = [doc_key(d.doc_id, d.version) for d in active]
-        allowed = self.keywords.chunk_ids_of(keys)  # None: every chunk is visible
+        visible = self.visible(role, today)
+        active = list(visible.active)
+        view = self.keywords.view(visible.keys, visible.everything)  # None: every chunk is visible
         timings["filter_ms"] = _ms(t0)
         result = SearchResult(query=query, hits=[], timings_ms=timings)
-        if not keys or (allowed is not None and not allowed) or not query.strip():
+        if not visible.keys or (view is not None and not view.allowed) or not query.strip():
             return result, [], active
 
         t = time.perf_counter()
         tokens, added, groups = expand_query(query)
         result.expanded_terms = added
-        bm25 = self.keywords.score(tokens + added, allowed) if mode != "vector" else {}
-        weights = query_weights(tokens, allowed, self.keywords)
+        bm25 = self.keywords.score(tokens + added, view) if mode != "vector" else {}
+        weights = query_weights(tokens, view, self.keywords)
         timings["bm25_ms"] = _ms(t)
 
         cos: dict[str, float] = {}
@@ -133,7 +138,7 @@ class HybridRetriever:
             qvec = self.embedder.embed_query(query)
             timings["embed_ms"] = _ms(t)
             t = time.perf_counter()
-            for m in self.vectors.query(qvec, settings.candidates, None if allowed is None else keys):
+            for m in self.vectors.query(qvec, settings.candidates, visible.scope):
                 # only committed chunks: a version still being written is in Chroma but not yet indexed
                 if self.keywords.has(m.chunk_id):
                     cos[m.chunk_id] = m.cosine
@@ -143,7 +148,7 @@ class HybridRetriever:
             timings["vector_ms"] = _ms(t)
 
         t = time.perf_counter()
-        bm25_order = ranks(bm25)[: settings.candidates]
+        bm25_order = ranks(bm25, settings.candidates)
         cos_order = ranks(cos)
         fused = rrf([bm25_order, cos_order], k=settings.rrf_k)
         bm25_rank = {cid: i for i, cid in enumerate(bm25_order, start=1)}

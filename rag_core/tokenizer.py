@@ -100,3 +100,8 @@ def expand_query(query: str) -> tuple[list[str], list[str], dict[str, set[str]]]
                 seen.add(t)
                 added.append(t)
     return tokens, added, groups
+
+
+def warm_up_tokenizer() -> None:
+    """Load jieba's dictionary, ours and the synonym table now rather than on the first question."""
+    expand_query("年假打车报销")

@@ -5,10 +5,26 @@ Embedded `PersistentClient` under the data dir by default; `CHROMA_HOST` /
 no embedding function is attached, so Chroma never tries to download a model.
 The collection's metadata records the embedding model; the facade re-embeds
 when it changes instead of mixing vector spaces.
+
+Why one collection per audience: a Chroma `where` filter costs time in
+proportion to the records it matches (measured: ~20 ms per 10k chunks whatever
+the filter's shape), so restricting employees to the documents for everyone
+was the slowest stage of search. Chunks are therefore partitioned by their
+audience labels — documents for everyone in the store's base collection,
+`hr`-only ones in another — and a role searches only the partitions it may
+see. Another audience's chunks are never compared with the question at all.
+Inside a visible partition the few versions not in effect (scheduled, still
+being written) are dropped from an over-fetched result: fetching n plus their
+chunk count gives exactly the top n of the rest; past `MAX_OVERFETCH` a
+`where` filter is used instead.
+
+The chunk text is not stored in Chroma (the catalog holds it): Chroma's
+document index made each upsert ~1.7× slower for nothing search uses.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +35,8 @@ import numpy as np
 from .types import Chunk
 
 COLLECTION = "policy_chunks"
+MAX_OVERFETCH = 400
+LAYOUT = "audience-partitions-1"  # recorded in the catalog; another layout triggers a rebuild
 
 
 @dataclass
@@ -27,12 +45,30 @@ class VectorMatch:
     cosine: float
 
 
+@dataclass(frozen=True)
+class VectorScope:
+    """Which stored vectors one question may see.
+
+    `audiences`: the partitions to search (None: all of them). `hidden_keys`:
+    document versions stored in those partitions that must not be returned,
+    and `hidden_chunks` how many chunks they hold (the over-fetch that keeps
+    the top n exact).
+    """
+
+    audiences: frozenset[tuple[str, ...]] | None = None
+    hidden_keys: frozenset[str] = frozenset()
+    hidden_chunks: int = 0
+
+
+EVERYTHING = VectorScope()
+
+
 class VectorStore(Protocol):
     model_id: str | None
 
     def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None: ...
     def delete(self, chunk_ids: Sequence[str]) -> None: ...
-    def query(self, vector: np.ndarray, n: int, doc_keys: Sequence[str] | None) -> list[VectorMatch]: ...
+    def query(self, vector: np.ndarray, n: int, scope: VectorScope = EVERYTHING) -> list[VectorMatch]: ...
     def count(self) -> int: ...
     def ids(self) -> list[str]: ...
     def reset(self, model_id: str) -> None: ...
@@ -43,8 +79,13 @@ def doc_key(doc_id: str, version: int) -> str:
     return f"{doc_id}@v{version}"
 
 
+def key_of_chunk(chunk_id: str) -> str:
+    """The document version a chunk id belongs to ("doc@v2#7" → "doc@v2")."""
+    return chunk_id.rsplit("#", 1)[0]
+
+
 def _metadata(c: Chunk) -> dict:
-    return {
+    meta = {
         "doc_id": c.doc_id,
         "version": c.version,
         "doc_key": doc_key(c.doc_id, c.version),
@@ -52,11 +93,20 @@ def _metadata(c: Chunk) -> dict:
         "source": c.source,
         "title": c.title,
         "section": c.section,
-        "page": c.page if c.page is not None else -1,
         "audience": "," + ",".join(c.audience) + ",",
         "content_hash": c.content_hash,
         "ingested_at": c.ingested_at,
     }
+    if c.page is not None:
+        meta["page"] = c.page
+    return meta
+
+
+def partition_suffix(audience: tuple[str, ...]) -> str:
+    """Collection-name suffix of an audience ("" for everyone: the base collection)."""
+    if tuple(audience) == ("all",):
+        return ""
+    return "_a" + hashlib.sha1(",".join(audience).encode("utf-8")).hexdigest()[:10]
 
 
 class ChromaVectorStore:
@@ -76,16 +126,39 @@ class ChromaVectorStore:
             self.client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
             self.location = str(path)
         self.name = name
-        self._collection = self._open(model_id)
+        self._collection = self._open("", ("all",), model_id)
+        self._partitions: dict[tuple[str, ...], object] = {("all",): self._collection}
+        self._discover()
 
-    def _open(self, model_id: str):
-        col = self.client.get_or_create_collection(
-            self.name,
-            metadata={"embedding_model": model_id},
+    def _open(self, suffix: str, audience: tuple[str, ...], model_id: str):
+        return self.client.get_or_create_collection(
+            self.name + suffix,
+            metadata={"embedding_model": model_id, "audience": ",".join(audience)},
             configuration={"hnsw": {"space": "cosine"}},
             embedding_function=None,
         )
+
+    def _discover(self) -> None:
+        """Find this store's audience partitions (another process may have added some)."""
+        prefix = self.name + "_a"
+        for col in self.client.list_collections():
+            name = col if isinstance(col, str) else col.name
+            if name.startswith(prefix) and len(name) == len(prefix) + 10:
+                full = self.client.get_collection(name, embedding_function=None)
+                audience = tuple(a for a in (full.metadata or {}).get("audience", "").split(",") if a)
+                if audience:
+                    self._partitions[audience] = full
+
+    def _partition(self, audience: tuple[str, ...]):
+        col = self._partitions.get(audience)
+        if col is None:
+            col = self._open(partition_suffix(audience), audience, self.model_id or "")
+            self._partitions[audience] = col
         return col
+
+    @property
+    def audiences(self) -> list[tuple[str, ...]]:
+        return sorted(self._partitions)
 
     @property
     def model_id(self) -> str | None:
@@ -93,62 +166,87 @@ class ChromaVectorStore:
         return meta.get("embedding_model")
 
     def reset(self, model_id: str) -> None:
-        """Drop every vector and record a new model (used before a full re-embed)."""
-        try:
-            self.client.delete_collection(self.name)
-        except Exception:  # noqa: BLE001 - absent collection is fine
-            pass
-        self._collection = self._open(model_id)
+        """Drop every vector of every partition and record a new model (before a full re-embed)."""
+        self._discover()
+        for col in list(self._partitions.values()):
+            try:
+                self.client.delete_collection(col.name)
+            except Exception:  # noqa: BLE001 - absent collection is fine
+                pass
+        self._collection = self._open("", ("all",), model_id)
+        self._partitions = {("all",): self._collection}
 
     def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
         if not chunks:
             return
+        vectors = np.asarray(vectors, dtype=np.float32)
+        groups: dict[tuple[str, ...], list[int]] = {}
+        for i, c in enumerate(chunks):
+            groups.setdefault(tuple(c.audience) or ("all",), []).append(i)
         step = 1000
-        for start in range(0, len(chunks), step):
-            part = chunks[start : start + step]
-            self._collection.upsert(
-                ids=[c.chunk_id for c in part],
-                embeddings=np.asarray(vectors[start : start + step], dtype=np.float32),
-                documents=[c.text for c in part],
-                metadatas=[_metadata(c) for c in part],
-            )
+        for audience, rows in groups.items():
+            col = self._partition(audience)
+            for start in range(0, len(rows), step):
+                part = rows[start : start + step]
+                col.upsert(
+                    ids=[chunks[i].chunk_id for i in part],
+                    embeddings=vectors[part],
+                    metadatas=[_metadata(chunks[i]) for i in part],
+                )
 
     def delete(self, chunk_ids: Sequence[str]) -> None:
         ids = list(chunk_ids)
-        for start in range(0, len(ids), 1000):
-            self._collection.delete(ids=ids[start : start + 1000])
+        if not ids:
+            return
+        self._discover()
+        for col in self._partitions.values():
+            for start in range(0, len(ids), 1000):
+                col.delete(ids=ids[start : start + 1000])
 
-    def query(self, vector: np.ndarray, n: int, doc_keys: Sequence[str] | None) -> list[VectorMatch]:
-        """Nearest chunks among the given document versions (None: no filter needed)."""
-        if n <= 0 or (doc_keys is not None and not doc_keys):
+    def query(self, vector: np.ndarray, n: int, scope: VectorScope = EVERYTHING) -> list[VectorMatch]:
+        """The n nearest chunks the scope allows, across its partitions."""
+        if n <= 0:
             return []
-        if doc_keys is None:
-            where = None
-        elif len(doc_keys) > 1:
-            where = {"doc_key": {"$in": list(doc_keys)}}
+        if scope.audiences is None or not scope.audiences <= self._partitions.keys():
+            self._discover()  # a partition created by another process
+        audiences = self._partitions.keys() if scope.audiences is None else scope.audiences
+        query = np.asarray(vector, dtype=np.float32)[None, :]
+        hidden = scope.hidden_keys
+        if hidden and n + scope.hidden_chunks > MAX_OVERFETCH:
+            fetch, where = n, {"doc_key": {"$nin": sorted(hidden)}}
         else:
-            where = {"doc_key": doc_keys[0]}
-        res = self._collection.query(
-            query_embeddings=np.asarray(vector, dtype=np.float32)[None, :],
-            n_results=n,
-            where=where,
-            include=["distances"],
-        )
-        ids = res["ids"][0] if res["ids"] else []
-        dists = res["distances"][0] if res["distances"] else []
-        return [VectorMatch(cid, 1.0 - float(d)) for cid, d in zip(ids, dists)]
+            fetch, where = n + (scope.hidden_chunks if hidden else 0), None
+        matches: list[VectorMatch] = []
+        for audience in sorted(audiences):
+            col = self._partitions.get(audience)
+            if col is None:
+                continue
+            res = col.query(query_embeddings=query, n_results=fetch, where=where, include=["distances"])
+            ids = res["ids"][0] if res["ids"] else []
+            dists = res["distances"][0] if res["distances"] else []
+            matches += [
+                VectorMatch(cid, 1.0 - float(d)) for cid, d in zip(ids, dists) if key_of_chunk(cid) not in hidden
+            ]
+        matches.sort(key=lambda m: (-m.cosine, m.chunk_id))
+        return matches[:n]
 
     def get_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         ids = list(chunk_ids)
-        for start in range(0, len(ids), 1000):
-            res = self._collection.get(ids=ids[start : start + 1000], include=["embeddings"])
-            for cid, emb in zip(res["ids"], res["embeddings"]):
-                out[cid] = np.asarray(emb, dtype=np.float32)
+        for col in self._partitions.values():
+            for start in range(0, len(ids), 1000):
+                res = col.get(ids=ids[start : start + 1000], include=["embeddings"])
+                for cid, emb in zip(res["ids"], res["embeddings"]):
+                    out[cid] = np.asarray(emb, dtype=np.float32)
         return out
 
     def count(self) -> int:
-        return self._collection.count()
+        self._discover()
+        return sum(col.count() for col in self._partitions.values())
 
     def ids(self) -> list[str]:
-        return list(self._collection.get(include=[])["ids"])
+        self._discover()
+        out: list[str] = []
+        for col in self._partitions.values():
+            out += col.get(include=[])["ids"]
+        return out

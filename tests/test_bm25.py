@@ -107,3 +107,24 @@ def test_coverage_counts_synonym_groups():
     weights = {"打车费": 3.0, "报销": 1.0}
     assert coverage(weights, {"出租车", "报销"}, {"打车费": {"出租车"}}) == pytest.approx(1.0)
     assert coverage(weights, {"报销"}, {}) == pytest.approx(0.25)
+
+
+def test_top_n_ranks_equal_the_head_of_the_full_sort():
+    rng = random.Random(5)
+    for _ in range(50):
+        scores = {f"c{i}": float(rng.choice([0.5, 1.0, 1.5, rng.random()])) for i in range(rng.randint(0, 300))}
+        for n in (1, 5, 30, 1000):
+            assert ranks(scores, n) == ranks(scores)[:n]
+
+
+def test_cached_statistics_give_the_same_scores():
+    index = InvertedIndex()
+    rng = random.Random(9)
+    words = ["年假", "加班", "报销", "出差", "试用期", "工资"]
+    for i in range(200):
+        index.add(f"d{i}", [rng.choice(words) for _ in range(rng.randint(1, 12))])
+    allowed = {f"d{i}" for i in range(0, 200, 3)}
+    stats = index.stats(allowed)
+    assert stats[0] == len(allowed)
+    assert index.score(["年假", "报销"], allowed, stats=stats) == index.score(["年假", "报销"], allowed)
+    assert index.stats() == (len(index), index.total_len)

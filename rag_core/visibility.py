@@ -1,0 +1,84 @@
+"""What one role may see today: the filter that runs before anything is scored.
+
+A pure function turns the catalog's live and pending versions into the visible
+set — the newest version in effect per document among those the role may
+read — plus the vector store's scope (which audience partitions to search,
+which stored versions to drop). `VisibilityCache` keeps the answer per
+(catalog generation, day, role): at 100k chunks recomputing it per question
+cost 26–46 ms, and it only changes when the catalog does.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from .catalog import Catalog, visible_to
+from .types import DocumentInfo
+from .vector_store import VectorScope, doc_key
+
+
+@dataclass(frozen=True)
+class Visible:
+    active: tuple[DocumentInfo, ...]  # per document, the version this role sees today
+    keys: frozenset[str]  # their doc keys ("doc@vN")
+    everything: bool  # every live chunk is visible: the keyword index needs no filter
+    scope: VectorScope  # the same set, expressed for the vector store
+
+
+def visible_versions(
+    live: Sequence[DocumentInfo], pending: Sequence[DocumentInfo], today: date, role: str | None
+) -> Visible:
+    """Newest current version in effect on `today` per document, among those `role` may read."""
+    day = today.isoformat()
+    best: dict[str, DocumentInfo] = {}
+    for info in live:
+        if info.effective_date and info.effective_date > day:
+            continue
+        if role is not None and not visible_to(info.audience, role):
+            continue
+        if info.doc_id not in best or info.version > best[info.doc_id].version:
+            best[info.doc_id] = info
+    active = tuple(sorted(best.values(), key=lambda d: d.doc_id))
+    keys = frozenset(doc_key(d.doc_id, d.version) for d in active)
+    readable = {d.audience for d in live if role is None or visible_to(d.audience, role)}
+    hidden = [
+        d for d in list(live) + list(pending)
+        if d.audience in readable and doc_key(d.doc_id, d.version) not in keys
+    ]
+    scope = VectorScope(
+        audiences=None if role is None else frozenset(readable),
+        hidden_keys=frozenset(doc_key(d.doc_id, d.version) for d in hidden),
+        hidden_chunks=sum(d.chunk_count for d in hidden),
+    )
+    everything = len(keys) == len(live)
+    return Visible(active=active, keys=keys, everything=everything, scope=scope)
+
+
+class VisibilityCache:
+    """`visible_versions` per (catalog generation, day, role); a handful of entries."""
+
+    def __init__(self, catalog: Catalog, size: int = 16):
+        self.catalog = catalog
+        self.size = size
+        self._cache: dict[tuple[int, date, str | None], Visible] = {}
+        self._lock = threading.Lock()
+
+    def get(self, today: date, role: str | None) -> Visible:
+        key = (self.catalog.generation(), today, role)
+        with self._lock:
+            hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        # pending before live: a version that turns current in between is then counted as hidden, never missed
+        pending = self.catalog.pending()
+        visible = visible_versions(self.catalog.live_versions(), pending, today, role)
+        if self.catalog.generation() != key[0]:
+            return visible  # the catalog changed while we read it: use, don't keep
+        with self._lock:
+            if len(self._cache) >= self.size:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = visible
+        return visible
