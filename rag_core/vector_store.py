@@ -207,7 +207,7 @@ class ChromaVectorStore:
         """The n nearest chunks the scope allows, across its partitions."""
         if n <= 0:
             return []
-        if scope.audiences is None or not scope.audiences <= self._partitions.keys():
+        if scope.audiences is not None and not scope.audiences <= self._partitions.keys():
             self._discover()  # a partition created by another process
         audiences = self._partitions.keys() if scope.audiences is None else scope.audiences
         query = np.asarray(vector, dtype=np.float32)[None, :]
@@ -233,6 +233,8 @@ class ChromaVectorStore:
     def get_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         ids = list(chunk_ids)
+        if ids:
+            self._discover()
         for col in self._partitions.values():
             for start in range(0, len(ids), 1000):
                 res = col.get(ids=ids[start : start + 1000], include=["embeddings"])
