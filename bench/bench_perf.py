@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench_perf.py --sizes 1000,10000
     .venv/bin/python bench/bench_perf.py --quick              # 1k only
     .venv/bin/python bench/bench_perf.py --render-only /tmp/rag_bench/results.json
+    .venv/bin/python bench/bench_perf.py --before docs/bench_results/before.json   # the run to compare with
 
 One run measures everything, so ratios compare numbers taken on the same
 machine under the same load. The corpus is bench/synthetic.py's recombination
@@ -12,7 +13,9 @@ model; larger stores continue from a copy of it through the same facade with
 real e5 vectors reused under small noise (see bench/perf_store.py). Every
 search embeds its question with the real model. Each measurement that needs a
 fresh process runs bench/perf_child.py. Timings go into the generated part of
-docs/benchmarks.md; text outside the markers there is kept.
+docs/benchmarks.md; text outside the markers there is kept. When a saved
+results file of an earlier run exists (`--before`, by default
+docs/bench_results/before.json), a before/after section compares the two.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from bench.perf_common import (  # noqa: E402
     size_label,
     timed_command,
 )
-from bench.perf_report import render, write_doc  # noqa: E402
+from bench.perf_report import load_before, render, write_doc  # noqa: E402
 
 # OpenMP settings of the e5 engine compared under contention (environment only, no code change).
 CONFIGS: dict[str, dict[str, str]] = {
@@ -138,15 +141,15 @@ def bench_builds(results: dict, work: Path, seed: int, sizes: list[int], base: P
 
 
 def bench_search(results: dict, stores: dict[int, Path], reps: int, slow_limit: int) -> None:
-    """Warm search as shipped at each size, the baselines, and the what-if measurements."""
+    """Warm search as shipped at each size, the baselines, and each applied fix switched off for a moment."""
     out = results.setdefault("search", {})
-    whatif = results.setdefault("whatif", {})
+    after = results.setdefault("after", {})
     for size, store in stores.items():
         log(f"search {size_label(size)} + baselines")
         out[str(size)] = {"as shipped": run_child(["search", "--data-dir", store, "--slow-limit", slow_limit,
                                                    "--reps", reps, "--baselines"], timeout=7200)}
-        log(f"what-if measurements {size_label(size)}")
-        whatif[str(size)] = run_child(["whatif", "--data-dir", store], timeout=3600)
+        log(f"fixes on / off {size_label(size)}")
+        after[str(size)] = run_child(["after", "--data-dir", store], timeout=3600)
 
 
 def bench_reingest(results: dict, stores: dict[int, Path], seed: int) -> None:
@@ -212,6 +215,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks.md")
     p.add_argument("--no-write", action="store_true", help="print the tables only")
     p.add_argument("--render-only", type=Path, default=None, help="re-render a saved results.json")
+    p.add_argument("--before", type=Path, default=ROOT / "docs" / "bench_results" / "before.json",
+                   help="results.json of an earlier run for the before/after section (skipped if absent)")
     return p.parse_args(argv)
 
 
@@ -241,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         results["duration_s"] = time.perf_counter() - t0
         (work / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
         log(f"results saved to {work / 'results.json'}")
-    text = render(results)
+    text = render(results, load_before(args.before))
     print(text)
     if not args.no_write:
         write_doc(args.out, text)

@@ -5,14 +5,16 @@ BM25: our `InvertedIndex.score` (what `KeywordIndex` runs) against
 (sparse matrices, same Lucene IDF as ours) and a pure-Python loop over every
 chunk (a tutorial's / the seed's approach, with the index precomputed).
 Vectors: Chroma's HNSW query against brute-force numpy `V @ q` + argpartition,
-unfiltered and restricted to the chunks a role may see.
+unfiltered and restricted to the chunks a role may see — the store's audience
+partitions (as shipped) next to the `where doc_key $in` filter the store used
+before them, emulated on the same partitions.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections import Counter
-from datetime import date
 
 import numpy as np
 
@@ -68,11 +70,10 @@ def _top_with_ties(arr: np.ndarray, k: int = TOP) -> set[int]:
     return set(np.flatnonzero(arr >= kth - 1e-6 * abs(kth)).tolist())
 
 
-def _visible(assistant, role: str) -> tuple[list[str], set[str] | None]:
-    from rag_core.vector_store import doc_key
-
-    keys = [doc_key(d.doc_id, d.version) for d in assistant.catalog.active_versions(date.today(), role)]
-    return keys, assistant.keywords.chunk_ids_of(keys)
+def _visible(assistant, role: str):
+    """What `role` sees today as the retriever computes it: (Visible, KeywordView or None for everything)."""
+    visible = assistant.retriever.visible(role)
+    return visible, assistant.keywords.view(visible)
 
 
 def _bm25s_scores(index, query: list[str], n: int) -> np.ndarray:
@@ -88,7 +89,8 @@ def bm25_baselines(assistant, qs: list[str], slow_limit: int) -> dict:
 
     from rag_core.tokenizer import expand_query
 
-    rows = list(assistant.catalog.token_rows())
+    # interned like KeywordIndex does (one str object per vocabulary word), for every implementation alike
+    rows = [(cid, [sys.intern(t) for t in toks]) for cid, toks in assistant.catalog.token_rows()]
     ids = [cid for cid, _ in rows]
     corpus = [toks for _, toks in rows]
     queries = [list(dict.fromkeys(t + added)) for t, added, _ in (expand_query(q) for q in qs)]
@@ -110,10 +112,17 @@ def bm25_baselines(assistant, qs: list[str], slow_limit: int) -> dict:
         loop = LoopBM25(corpus)
     out["build_s"]["pure Python loop"] = t.s
 
-    _, allowed = _visible(assistant, "all")
+    _, view = _visible(assistant, "all")
+    filtered = view is not None
+    out["view_stats_match"] = (not filtered) or ours.stats(view.allowed) == (view.n_docs, view.total_len)
     impls = {
         "ours": lambda q: ours.score(q),
-        "ours, filtered to role 'all'": (lambda q: ours.score(q, allowed)) if allowed is not None else None,
+        # as shipped: the visible set and its N / avgdl come from the KeywordView kept between questions
+        "ours, filtered to role 'all'": (
+            (lambda q: ours.score(q, view.allowed, stats=(view.n_docs, view.total_len))) if filtered else None),
+        # before: the same filter with N / avgdl recomputed over the visible set for every question
+        "ours, role 'all', statistics per question (before)": (
+            (lambda q: ours.score(q, view.allowed)) if filtered else None),
         "rank_bm25 BM25Okapi": okapi.get_scores,
         "bm25s (lucene)": lambda q: _bm25s_scores(sparse, q, len(ids)),
         "pure Python loop": loop.get_scores,
@@ -139,19 +148,41 @@ def bm25_baselines(assistant, qs: list[str], slow_limit: int) -> dict:
         diff[name] = max(float(np.max(np.abs(a - b))) for a, b in pairs)
         agree[name] = sum(len(_top_with_ties(a) & _top_with_ties(b)) / max(1, len(_top_with_ties(a)))
                           for a, b in pairs) / len(pairs)
+    before_name = "ours, role 'all', statistics per question (before)"
+    if before_name in dense:  # the kept statistics must give the very scores recomputing them gave
+        diff[before_name] = max(float(np.max(np.abs(a - b)))
+                                for a, b in zip(dense["ours, filtered to role 'all'"], dense[before_name]))
     out["top10_agreement_with_ours"] = agree
     out["max_abs_score_diff"] = diff
     return out
 
 
-def _overfetch(store, qvec: np.ndarray, n: int, allowed: set[str], share: float) -> list[str]:
-    """Unfiltered HNSW query, keep visible ids, widen until n are found (the suggested fix)."""
-    k = min(store.count(), int(n / max(share, 0.05) * 1.5) + 10)
+def _overfetch(store, qvec: np.ndarray, n: int, allowed: set[str], share: float, total: int) -> list[str]:
+    """Unfiltered HNSW query over every partition, keep visible ids, widen until n are found."""
+    k = min(total, int(n / max(share, 0.05) * 1.5) + 10)
     while True:
-        got = [m.chunk_id for m in store.query(qvec, k, None) if m.chunk_id in allowed]
-        if len(got) >= n or k >= store.count():
+        got = [m.chunk_id for m in store.query(qvec, k) if m.chunk_id in allowed]
+        if len(got) >= n or k >= total:
             return got[:n]
-        k = min(store.count(), k * 4)
+        k = min(total, k * 4)
+
+
+def _where_in(store, qvec: np.ndarray, n: int, keys: list[str]) -> list[str]:
+    """The store's query before audience partitions: a `where doc_key $in` filter on every collection, merged."""
+    query = np.asarray(qvec, dtype=np.float32)[None, :]
+    where = {"doc_key": {"$in": keys}} if len(keys) > 1 else {"doc_key": keys[0]}
+    found: list[tuple[float, str]] = []
+    for col in store._partitions.values():
+        res = col.query(query_embeddings=query, n_results=n, where=where, include=["distances"])
+        ids = res["ids"][0] if res["ids"] else []
+        dists = res["distances"][0] if res["distances"] else []
+        found += [(1.0 - float(d), cid) for cid, d in zip(ids, dists)]
+    found.sort(key=lambda x: (-x[0], x[1]))
+    return [cid for _, cid in found[:n]]
+
+
+IN_FILTER = "Chroma HNSW, where doc_key $in visible (before)"
+PARTITIONS = "Chroma HNSW, role 'all' (audience partitions, as shipped)"
 
 
 def vector_baselines(assistant, qs: list[str], qvecs: dict[str, np.ndarray]) -> dict:
@@ -163,6 +194,7 @@ def vector_baselines(assistant, qs: list[str], qvecs: dict[str, np.ndarray]) -> 
         got = store.get_vectors(ids)
     matrix = np.vstack([got[i] for i in ids]).astype(np.float32)
     out: dict = {"n": n, "chunks": len(ids), "load_vectors_s": t_get.s, "matrix_mib": matrix.nbytes / 1048576,
+                 "partitions": {",".join(aud): col.count() for aud, col in store._partitions.items()},
                  "query_ms": {}, "recall": {}}
 
     def exact(qvec: np.ndarray, mask: np.ndarray | None) -> list[str]:
@@ -174,20 +206,23 @@ def vector_baselines(assistant, qs: list[str], qvecs: dict[str, np.ndarray]) -> 
         idx = idx[np.argsort(-s[idx])]
         return [ids[i] for i in idx if np.isfinite(s[i])]
 
-    keys, allowed = _visible(assistant, "all")
-    mask = None if allowed is None else np.fromiter((i in allowed for i in ids), dtype=bool, count=len(ids))
+    visible, view = _visible(assistant, "all")
+    keys = sorted(visible.keys)
+    allowed = view.allowed if view is not None else set(ids)
+    mask = None if view is None else np.fromiter((i in allowed for i in ids), dtype=bool, count=len(ids))
     share = 1.0 if mask is None else float(mask.mean())
     out["visible_share_role_all"] = share
+    total = len(ids)
     impls = {
-        "Chroma HNSW": (lambda v: [m.chunk_id for m in store.query(v, n, None)], lambda v: exact(v, None)),
+        "Chroma HNSW": (lambda v: [m.chunk_id for m in store.query(v, n)], lambda v: exact(v, None)),
+        PARTITIONS: (lambda v: [m.chunk_id for m in store.query(v, n, visible.scope)], lambda v: exact(v, mask)),
         "numpy V @ q + argpartition": (lambda v: exact(v, None), lambda v: exact(v, None)),
     }
-    if mask is not None:
+    if mask is not None and keys:
         impls.update({
-            "Chroma HNSW, where doc_key $in visible (as today)": (
-                lambda v: [m.chunk_id for m in store.query(v, n, keys)], lambda v: exact(v, mask)),
+            IN_FILTER: (lambda v: _where_in(store, v, n, keys), lambda v: exact(v, mask)),
             "Chroma HNSW unfiltered + post-filter (over-fetch)": (
-                lambda v: _overfetch(store, v, n, allowed, share), lambda v: exact(v, mask)),
+                lambda v: _overfetch(store, v, n, allowed, share, total), lambda v: exact(v, mask)),
             "numpy masked brute force": (lambda v: exact(v, mask), lambda v: exact(v, mask)),
         })
     position = {cid: i for i, cid in enumerate(ids)}

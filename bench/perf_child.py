@@ -6,7 +6,7 @@
     python bench/perf_child.py search --data-dir D --reps 2 [--baselines]
     python bench/perf_child.py reingest --data-dir D --doc-index 10
     python bench/perf_child.py startup --data-dir D [--cold]
-    python bench/perf_child.py whatif --data-dir D
+    python bench/perf_child.py after --data-dir D
 
 Each runs in its own process so peak RSS, model threads and import costs are
 those of a fresh app process. Called by bench/bench_perf.py.
@@ -221,10 +221,6 @@ def cmd_build(args) -> dict:
 
 # -- warm search, stage split, floor, memory, baselines ---------------------------
 def cmd_search(args) -> dict:
-    from datetime import date
-
-    from rag_core.vector_store import doc_key
-
     with Timer() as t_import:
         import rag_core.assistant  # noqa: F401
     with Timer() as t_open:
@@ -255,11 +251,14 @@ def cmd_search(args) -> dict:
                 for k in STAGES:
                     stages[k].append(res.timings_ms.get(k, 0.0))
                 results[role][q] = [h.chunk.chunk_id for h in res.hits]
-        visible = a.keywords.chunk_ids_of(
-            [doc_key(d.doc_id, d.version) for d in a.catalog.active_versions(date.today(), role)])
+        visible = a.retriever.visible(role)
+        view = a.keywords.view(visible)  # None: every chunk is visible
         out["roles"][role] = {"wall_ms": summary(wall), "stages": {k: summary(v) for k, v in stages.items()},
-                              "visible_chunks": out["chunks"] if visible is None else len(visible),
-                              "filtered": visible is not None,
+                              "visible_chunks": out["chunks"] if view is None else view.n_docs,
+                              "filtered": view is not None,
+                              "partitions_searched": None if visible.scope.audiences is None
+                              else len(visible.scope.audiences),
+                              "hidden_chunks_in_partitions": visible.scope.hidden_chunks,
                               "mean_hits": sum(len(v) for v in results[role].values()) / len(qs)}
     floor = []
     qvecs = {}
@@ -281,11 +280,11 @@ def cmd_search(args) -> dict:
     return out
 
 
-# -- what-if measurements of suggested fixes ---------------------------------------
-def cmd_whatif(args) -> dict:
-    from bench.perf_whatif import measure_whatif
+# -- the applied fixes, each switched off again for a moment ---------------------------
+def cmd_after(args) -> dict:
+    from bench.perf_after import measure_after
 
-    return measure_whatif(open_store(args.data_dir))
+    return measure_after(open_store(args.data_dir))
 
 
 # -- one changed document ---------------------------------------------------------
@@ -379,7 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("reingest")
     r.add_argument("--data-dir", type=Path, required=True)
     r.add_argument("--doc-index", type=int, default=10)
-    w = sub.add_parser("whatif")
+    w = sub.add_parser("after")
     w.add_argument("--data-dir", type=Path, required=True)
     st = sub.add_parser("startup")
     st.add_argument("--data-dir", type=Path, required=True)
@@ -392,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main() -> int:
     args = build_parser().parse_args()
     handler = {"encoder": cmd_encoder, "ingest": cmd_ingest, "build": cmd_build, "search": cmd_search,
-               "reingest": cmd_reingest, "startup": cmd_startup, "whatif": cmd_whatif}[args.cmd]
+               "reingest": cmd_reingest, "startup": cmd_startup, "after": cmd_after}[args.cmd]
     result = handler(args)
     result["process_peak"] = rss_mib()
     emit(result)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from bench.perf_common import fmt, size_label, table
@@ -59,7 +60,9 @@ def render_goals(results: dict) -> str:
         if not s:
             continue
         for role in ("hr", "all"):
-            w = s["roles"][role]["wall_ms"]
+            w = _at(s, "roles", role, "wall_ms")
+            if not w:
+                continue
             ok = w["p50"] <= p50_goal and (p95_goal is None or w["p95"] <= p95_goal)
             target = f"p50 ≤ {p50_goal}" + (f", p95 ≤ {p95_goal}" if p95_goal else "")
             label = "everything visible" if role == "hr" else "role 'all' (5 % of documents HR-only)"
@@ -164,8 +167,29 @@ def render_search(results: dict) -> str:
                  "filter", "bm25", "embed", "vector", "fusion", "threshold"], rows))
     parts.append("Stage columns are per-stage p50s from `SearchResult.timings_ms`. Role `hr` sees every document "
                  "(the retriever's no-filter fast path); role `all` (employees, the app's default) does not see "
-                 "the 5 % HR-only documents, so BM25 and Chroma are restricted to the visible versions.")
+                 "the 5 % HR-only documents: BM25 scores the visible chunks only (a `KeywordView` keeps their set "
+                 "and statistics between questions) and Chroma searches only the audience partitions the role "
+                 "may read. Which versions are visible is cached per catalog generation, day and role, so the "
+                 "filter stage is a lookup except for the first question after a change.")
     return "\n\n".join(parts)
+
+
+# Vector baseline names; older results files used the second spelling of the $in filter.
+VEC_PARTITIONS = "Chroma HNSW, role 'all' (audience partitions, as shipped)"
+VEC_IN = ("Chroma HNSW, where doc_key $in visible (before)", "Chroma HNSW, where doc_key $in visible (as today)")
+BM25_FILTERED = "ours, filtered to role 'all'"
+BM25_FILTERED_BEFORE = "ours, role 'all', statistics per question (before)"
+
+
+def _first(d: dict, names) -> object:
+    for name in names:
+        if name in d:
+            return d[name]
+    return None
+
+
+def _recall(value) -> str:
+    return "–" if value is None else f"{value:.3f}"
 
 
 def render_baselines(results: dict) -> str:
@@ -176,7 +200,9 @@ def render_baselines(results: dict) -> str:
         if bm:
             ms = {k: v["p50"] for k, v in bm["score_ms"].items()}
             ours = ms["ours"]
-            bm_rows.append([size_label(int(size)), ours, ms.get("ours, filtered to role 'all'"),
+            if vec and VEC_PARTITIONS not in vec["query_ms"]:  # a run of the code before the fixes
+                ms[BM25_FILTERED_BEFORE] = ms.pop(BM25_FILTERED, None)
+            bm_rows.append([size_label(int(size)), ours, ms.get(BM25_FILTERED), ms.get(BM25_FILTERED_BEFORE),
                             ms["rank_bm25 BM25Okapi"], ms["bm25s (lucene)"], ms["pure Python loop"],
                             f"{ms['rank_bm25 BM25Okapi'] / ours:.1f}×", f"{ms['pure Python loop'] / ours:.1f}×",
                             f"{ms['bm25s (lucene)'] / ours:.2f}×",
@@ -186,28 +212,38 @@ def render_baselines(results: dict) -> str:
         if vec:
             q, rec = vec["query_ms"], vec["recall"]
             hn, npy = q["Chroma HNSW"]["p50"], q["numpy V @ q + argpartition"]["p50"]
-            filt = q.get("Chroma HNSW, where doc_key $in visible (as today)", {}).get("p50")
-            over = q.get("Chroma HNSW unfiltered + post-filter (over-fetch)", {}).get("p50")
-            mask = q.get("numpy masked brute force", {}).get("p50")
-            in_recall = rec.get("Chroma HNSW, where doc_key $in visible (as today)")
+            part = _at(q, VEC_PARTITIONS, "p50")
+            filt = (_first(q, VEC_IN) or {}).get("p50")
+            over = _at(q, "Chroma HNSW unfiltered + post-filter (over-fetch)", "p50")
+            mask = _at(q, "numpy masked brute force", "p50")
             vec_rows.append([size_label(int(size)), hn, npy, f"{hn / npy:.1f}×", f"{rec['Chroma HNSW']:.3f}",
                              f"{vec.get('top1_cosine_shortfall', {}).get('Chroma HNSW', float('nan')):.4f}",
-                             filt, over, mask, "–" if in_recall is None else f"{in_recall:.3f}", vec["matrix_mib"]])
+                             part, filt, over, mask, _recall(rec.get(VEC_PARTITIONS)), _recall(_first(rec, VEC_IN)),
+                             vec["matrix_mib"]])
     parts = ["## Baselines (same process, same tokens and vectors)"]
     if bm_rows:
         parts.append("BM25 scoring per question (p50 ms; our expanded query terms; scoring only, no sorting):\n\n" + table(
-            ["chunks", "ours", "ours, role 'all'", "rank_bm25", "bm25s", "pure Python loop", "rank_bm25 ÷ ours",
-             "loop ÷ ours", "bm25s ÷ ours", "rank_bm25 top-10 agreement", "max score diff loop / bm25s"], bm_rows))
+            ["chunks", "ours", "ours, role 'all' (view, as shipped)", "ours, role 'all', statistics per question "
+             "(before)", "rank_bm25", "bm25s", "pure Python loop", "rank_bm25 ÷ ours", "loop ÷ ours", "bm25s ÷ ours",
+             "rank_bm25 top-10 agreement", "max score diff loop / bm25s"], bm_rows))
         parts.append("The pure-Python loop is the tutorial approach (per-chunk term counts precomputed, every chunk "
                      "visited per question; first 20 questions). `rank_bm25` uses its own IDF "
                      "(BM25Okapi), hence the top-10 agreement below 1; `bm25s` (method `lucene`, scores × (k1+1)) "
-                     "and the loop use ours exactly.")
+                     "and the loop use ours exactly. Role 'all' as shipped takes the visible chunk set and BM25's N "
+                     "and average length from the `KeywordView` kept between questions; before, both were "
+                     "recomputed over the visible set for every question (same scores).")
     if vec_rows:
-        parts.append("Vector search for the 30 fusion candidates (p50 ms; recall@30 against exact search; shortfall = how "
-                     "much higher the true nearest chunk's cosine is than the best one returned, mean):\n\n" + table(
+        parts.append("Vector search for the 30 fusion candidates (p50 ms; recall@30 against exact search over the "
+                     "same visible chunks; shortfall = how much higher the true nearest chunk's cosine is than the "
+                     "best one returned, mean):\n\n" + table(
             ["chunks", "Chroma HNSW", "numpy V @ q", "HNSW ÷ numpy", "HNSW recall", "HNSW top-1 cosine shortfall",
-             "Chroma $in filter (today)",
-             "HNSW + post-filter", "numpy masked", "$in recall", "V matrix MiB"], vec_rows))
+             "role 'all': audience partitions (as shipped)", "role 'all': where doc_key $in (before)",
+             "HNSW + post-filter", "numpy masked", "partitions recall", "$in recall", "V matrix MiB"], vec_rows))
+        parts.append("Role 'all' as shipped searches only the partition collections its audiences may read "
+                     "(`store.query(v, n, visible.scope)`). The `$in` column is the store's query before the "
+                     "partitions, emulated on the same collections: every partition queried with "
+                     "`where={\"doc_key\": {\"$in\": visible keys}}`, results merged by cosine. Unfiltered "
+                     "\"Chroma HNSW\" queries every partition and merges.")
     return "\n\n".join(parts)
 
 
@@ -266,54 +302,197 @@ def render_memory(results: dict) -> str:
                      "a float32 copy of all vectors would add MiB"], rows))
 
 
-def render_whatif(results: dict) -> str:
-    w = results.get("whatif", {})
-    if not w:
+def _at(d, *path):
+    """d[path[0]][path[1]]…, or None as soon as a key is missing (older results files lack some)."""
+    for key in path:
+        if not isinstance(d, dict) or key not in d:
+            return None
+        d = d[key]
+    return d
+
+
+def _arrow(before, after, digits: int = 1) -> str:
+    return f"{fmt(before, digits)} → {fmt(after, digits)}"
+
+
+def _ratio(before, after) -> str:
+    """after ÷ before (below 1: smaller after), or – when either is missing."""
+    if before is None or after is None or before != before or after != after or not before:
+        return "–"
+    return f"{after / before:.2f}"
+
+
+def load_before(path: Path | None) -> dict | None:
+    """The results of the run to compare with, or None if there is none (or it is unreadable)."""
+    if path is None or not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _same_run(results: dict, before: dict) -> bool:
+    return (results.get("started"), results.get("command")) == (before.get("started"), before.get("command"))
+
+
+def _upsert_stage(run: dict | None) -> tuple[float, float] | None:
+    """(Chroma upsert seconds, share of the stage's total) of an ingest or build record."""
+    if not run:
+        return None
+    upsert, total = _at(run, "breakdown_s", "chroma upsert"), run.get("seconds")
+    if upsert is None or not total:
+        return None
+    return upsert, upsert / total
+
+
+def _build_rate(build: dict) -> float | None:
+    chunks, seconds = _at(build, "added", "chunks"), _at(build, "added", "seconds")
+    return chunks / seconds if chunks and seconds else None
+
+
+def _upsert_cell(stage: tuple[float, float] | None) -> str:
+    return "–" if stage is None else f"{fmt(stage[0], 2)} s ({100 * stage[1]:.1f} %)"
+
+
+def _before_after_search(results: dict, before: dict) -> str:
+    rows = []
+    for size in sorted(results.get("search", {}), key=int):
+        for role in ("hr", "all"):
+            now = _at(results, "search", size, SHIPPED, "roles", role)
+            then = _at(before, "search", size, SHIPPED, "roles", role)
+            if not now or not then:
+                continue
+            w0, w1 = then["wall_ms"], now["wall_ms"]
+            stages = [_arrow(_at(then, "stages", k, "p50"), _at(now, "stages", k, "p50"))
+                      for k in ("filter_ms", "bm25_ms", "vector_ms", "fusion_ms")]
+            rows.append([size_label(int(size)), role, _arrow(w0["p50"], w1["p50"]), _arrow(w0["p95"], w1["p95"]),
+                         f"{_ratio(w0['p50'], w1['p50'])} / {_ratio(w0['p95'], w1['p95'])}", *stages])
+    if not rows:
         return ""
-    sizes = sorted(w, key=int)
-    labels = [size_label(int(s)) for s in sizes]
+    return ("Warm `Assistant.search` (ms, before → after; stage columns are p50s; ratio = after ÷ before):\n\n"
+            + table(["chunks", "role", "p50", "p95", "ratio p50 / p95", "filter", "bm25", "vector", "fusion"], rows))
+
+
+def _before_after_other(results: dict, before: dict) -> str:
+    rows: list[list] = []
+
+    def add(measure: str, then, now, digits: int = 2, ratio: bool = True) -> None:
+        if then is None and now is None:
+            return
+        rows.append([measure, fmt(then, digits), fmt(now, digits), _ratio(then, now) if ratio else "–"])
+
+    ing0, ing1 = _at(before, "ingest", "e5"), _at(results, "ingest", "e5")
+    add("Ingest end to end ÷ model alone (e5, 1k)", _at(ing0, "ratio"), _at(ing1, "ratio"))
+    u0, u1 = _upsert_stage(_at(ing0, "first")), _upsert_stage(_at(ing1, "first"))
+    if u0 or u1:
+        rows.append(["e5 1k ingest: Chroma upsert seconds (share of ingest)", _upsert_cell(u0), _upsert_cell(u1),
+                     _ratio(u0 and u0[0], u1 and u1[0])])
+    for size in sorted(set(results.get("builds", {})) | set(before.get("builds", {})), key=int):
+        b0, b1 = _at(before, "builds", size), _at(results, "builds", size)
+        if not b0 or not b1:
+            continue
+        label = f"{size_label(b1['start_chunks'])} → {size_label(int(size))} build"
+        mode = "buffered upserts" if _at(b1, "added", "upserts_buffered") else "per-document upserts"
+        u0, u1 = _upsert_stage(b0.get("added")), _upsert_stage(b1.get("added"))
+        rows.append([f"{label} ({mode}): Chroma upsert seconds (share)", _upsert_cell(u0), _upsert_cell(u1),
+                     _ratio(u0 and u0[0], u1 and u1[0])])
+        add(f"{label}: chunks/s without the model", _build_rate(b0), _build_rate(b1), 0)
+    sizes = sorted({k for k in results.get("search", {})} | {k for k in results.get("startup", {}) if k.isdigit()},
+                   key=int)
+    for size in sizes:
+        runs0, runs1 = _at(before, "startup", size, "cli_runs_s"), _at(results, "startup", size, "cli_runs_s")
+        add(f"Warm restart at {size_label(int(size))}: `python -m rag_core ask`, s (worst of 2)",
+            max(runs0) if runs0 else None, max(runs1) if runs1 else None)
+    for size in sizes:
+        add(f"BM25 index rebuild at {size_label(int(size))} (`KeywordIndex.reload`), s",
+            _at(before, "search", size, SHIPPED, "keyword_reload_s"),
+            _at(results, "search", size, SHIPPED, "keyword_reload_s"))
+    for size in sizes:
+        add(f"Search process at {size_label(int(size))}: RSS after open, MiB",
+            _at(before, "search", size, SHIPPED, "rss_after_open", "rss_mib"),
+            _at(results, "search", size, SHIPPED, "rss_after_open", "rss_mib"), 0)
+        add(f"Search process at {size_label(int(size))}: peak RSS after the searches, MiB",
+            _at(before, "search", size, SHIPPED, "after_search", "peak_rss_mib"),
+            _at(results, "search", size, SHIPPED, "after_search", "peak_rss_mib"), 0)
+    if not rows:
+        return ""
+    return ("Ingest, start-up and memory (ratio = after ÷ before). RSS after open now includes jieba's "
+            "dictionary, which `Assistant.__init__` loads (before: the first question did):\n\n"
+            + table(["measure", "before", "after", "ratio"], rows))
+
+
+def _fixes_switched_off(results: dict) -> str:
+    after = results.get("after", {})
+    if not after:
+        return ""
+    sizes = sorted(after, key=int)
 
     def row(name: str, fn) -> list:
         cells = []
-        for s in sizes:
+        for size in sizes:
             try:
-                cells.append(fn(w[s]))
+                cells.append(fn(after[size]))
             except (KeyError, TypeError):
                 cells.append("–")
         return [name, *cells]
 
+    def wall(x: dict, state: str) -> str:
+        shipped = " (as shipped)" if (state == "frozen") == x["gc"]["shipped_frozen"] else ""
+        return f"{fmt(x['gc'][state]['p50'])} / {fmt(x['gc'][state]['p95'])}{shipped}"
+
     up = "chroma_upsert_ms_per_call"
     rows = [
-        row("full `gc.collect()` ms (what a periodic gen-2 collection costs)", lambda x: x["gc_collect_ms"]),
-        row("search p50 / p95 ms, default GC", lambda x: f"{fmt(x['search_default_gc']['p50'])} / "
-                                                     f"{fmt(x['search_default_gc']['p95'])}"),
-        row("search p50 / p95 ms after `gc.freeze()`", lambda x: f"{fmt(x['search_after_gc_freeze']['p50'])} / "
-                                                            f"{fmt(x['search_after_gc_freeze']['p95'])}"),
-        row("filter stage ms per question, role hr / all (recomputed today)",
-            lambda x: f"{fmt(x['filter_stage_ms']['hr'])} / {fmt(x['filter_stage_ms']['all'])}"),
-        row("filter stage ms with a per-generation cache", lambda x: f"{x['filter_cached_ms']:.3f}"),
-        row("BM25-scored chunks per question (mean)", lambda x: x["bm25_scored_chunks_mean"]),
-        row("fusion: `ranks(bm25)` full sort ms", lambda x: x["ranks_full_sort_ms"]),
-        row("fusion: top-30 with `heapq.nsmallest` ms", lambda x: x["ranks_nlargest_ms"]),
-        row("BM25 role filter: visible-set statistics per question ms", lambda x: x["bm25_visible_stats_ms"]),
-        row("token strings in memory MiB (one object per occurrence)", lambda x: x["token_strings_mib"]),
-        row("token strings MiB if interned (vocabulary)", lambda x: x["token_strings_interned_mib"]),
-        row("vocabulary / token occurrences", lambda x: f"{x['vocabulary']:,} / {x['token_occurrences']:,}"),
-        row("BM25 index rebuild s (`KeywordIndex.reload`)", lambda x: x["keyword_reload_s"]),
-        row("BM25 index snapshot load s (pickle of postings)", lambda x: x["snapshot_load_s"]),
-        row("Chroma upsert of one 14-chunk document, ms: documents + all metadata (today)",
-            lambda x: x[up]["documents + all metadata (today)"]),
-        row("Chroma upsert, ms: vectors + doc_key only", lambda x: x[up]["vectors + doc_key only"]),
+        row("search p50 / p95 ms, keyword index frozen out of the GC (`gc.freeze()`)", lambda x: wall(x, "frozen")),
+        row("search p50 / p95 ms, not frozen (`gc.unfreeze()`)", lambda x: wall(x, "unfrozen")),
+        row("full `gc.collect()` ms, frozen / not frozen",
+            lambda x: f"{fmt(x['gc']['frozen']['gc_collect_ms'])} / {fmt(x['gc']['unfrozen']['gc_collect_ms'])}"),
+        row("filter stage ms: cached visibility (as shipped) / cache miss after a catalog change",
+            lambda x: f"{x['filter_cached_ms']:.3f} / {fmt(x['filter_miss_ms'])}"),
+        row("vector query ms (p50) with versions hidden in the visible partitions, by hidden chunks",
+            lambda x: " · ".join(f"{r['hidden_chunks']:,}" + ("" if r["path"] == "none" else f" ({r['path']})")
+                                 + f": {fmt(r['p50'])}" for r in x["hidden_versions_vector_ms"])),
+        row("Chroma upsert of one 14-chunk document, ms: metadata, no documents (as shipped)",
+            lambda x: x[up]["metadata, no documents (as shipped)"]),
+        row("Chroma upsert, ms: documents + metadata (before)", lambda x: x[up]["documents + metadata (before)"]),
     ]
-    return ("## What the slow parts cost, and what their fixes would buy\n\n"
-            "Measured from outside `rag_core` on the same stores (bench/perf_whatif.py); nothing is changed.\n\n"
-            + table(["measure", *labels], rows))
+    role = after[sizes[0]].get("role", "all")
+    return (f"Each fix switched off again for a moment in the same process (this run, role `{role}`; "
+            "bench/perf_after.py). The GC freeze is applied above 20k chunks only. The synthetic stores hold no "
+            "scheduled or half-written versions, so the hidden-versions row declares some visible ones hidden: "
+            "up to `MAX_OVERFETCH` the store over-fetches, beyond it it falls back to a `where doc_key $nin` "
+            "filter:\n\n"
+            + table(["measure", *(size_label(int(s)) for s in sizes)], rows))
 
 
-def render(results: dict) -> str:
+def render_before_after(results: dict, before: dict | None) -> str:
+    """This run against an earlier one (`before`), plus this run's fixes switched off again."""
+    parts = []
+    if before and not _same_run(results, before):
+        m0, m1 = before.get("machine", {}), results.get("machine", {})
+        load0, load1 = m0.get("load_at_start"), m1.get("load_at_start")
+        note = [f"Before: the run started {before.get('started', '?')} (`{before.get('command', '')}`); "
+                f"after: this run."]
+        if load0 and load1:
+            note.append(f"Load average at start {' / '.join(map(str, load0))} before, "
+                        f"{' / '.join(map(str, load1))} now.")
+        if (m0.get("cpu"), m0.get("cores")) != (m1.get("cpu"), m1.get("cores")):
+            note.append(f"**Different machines** ({m0.get('cpu')}, {m0.get('cores')} cores before): compare "
+                        "ratios with care.")
+        parts.append(" ".join(note))
+        parts += [_before_after_search(results, before), _before_after_other(results, before)]
+    parts.append(_fixes_switched_off(results))
+    parts = [p for p in parts if p]
+    if not parts:
+        return ""
+    return "\n\n".join(["## Before / after", *parts])
+
+
+def render(results: dict, before: dict | None = None) -> str:
     sections = [render_run(results), render_goals(results), render_encoder(results), render_ingest(results),
                 render_builds(results), render_search(results), render_baselines(results),
-                render_startup(results), render_memory(results), render_whatif(results)]
+                render_startup(results), render_memory(results), render_before_after(results, before)]
     return "\n\n".join(s for s in sections if s) + "\n"
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 K1 = 1.2
 B = 0.75
@@ -60,13 +61,13 @@ class InvertedIndex:
                 if not plist:
                     del self.postings[term]
 
-    def doc_freq(self, term: str, allowed: set[str] | None = None) -> int:
+    def doc_freq(self, term: str, allowed: AbstractSet[str] | None = None) -> int:
         plist = self.postings.get(term, {})
         if allowed is None:
             return len(plist)
         return sum(1 for cid in plist if cid in allowed)
 
-    def stats(self, allowed: set[str] | None = None) -> tuple[int, int]:
+    def stats(self, allowed: AbstractSet[str] | None = None) -> tuple[int, int]:
         """(number of chunks, total length) over the allowed chunks: BM25's N and avgdl."""
         if allowed is None:
             return len(self.lengths), self.total_len
@@ -76,7 +77,7 @@ class InvertedIndex:
     def score(
         self,
         query_terms: Iterable[str],
-        allowed: set[str] | None = None,
+        allowed: AbstractSet[str] | None = None,
         k1: float = K1,
         b: float = B,
         stats: tuple[int, int] | None = None,
@@ -103,7 +104,7 @@ class InvertedIndex:
                 scores[cid] = scores.get(cid, 0.0) + term_score(tf, self.lengths[cid], avg_len, term_idf, k1, b)
         return scores
 
-    def idf_of(self, term: str, allowed: set[str] | None = None, n_docs: int | None = None) -> float:
+    def idf_of(self, term: str, allowed: AbstractSet[str] | None = None, n_docs: int | None = None) -> float:
         """IDF over the allowed chunks; pass `n_docs` when scoring many terms against one set."""
         if n_docs is None:
             n_docs = len(self.lengths) if allowed is None else sum(1 for c in allowed if c in self.lengths)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from .bm25 import InvertedIndex
 from .catalog import Catalog
 from .vector_store import key_of_chunk
+from .visibility import Visible
 
 FREEZE_ABOVE = 20_000  # chunks; below this a full collection is cheap and freezing buys nothing
 
@@ -31,7 +32,7 @@ FREEZE_ABOVE = 20_000  # chunks; below this a full collection is cheap and freez
 class KeywordView:
     """The visible chunks of one question and BM25's statistics over them (kept between questions)."""
 
-    allowed: set[str]
+    allowed: frozenset[str]
     n_docs: int
     total_len: int
 
@@ -43,7 +44,7 @@ class KeywordIndex:
         self._tokens: dict[str, list[str]] = {}
         self._generation = -1
         self._lock = threading.RLock()
-        self._by_key: dict[str, set[str]] | None = None  # doc key -> chunk ids, built lazily
+        self._by_key: dict[str, set[str]] = {}  # doc key -> chunk ids, kept up to date on add/remove
         self._views: dict[frozenset[str], KeywordView] = {}
         self.reload()
 
@@ -57,14 +58,14 @@ class KeywordIndex:
                 toks = [intern(t) for t in toks]
                 index.add(cid, toks)
                 tokens[cid] = toks
-            self._index, self._tokens, self._generation = index, tokens, generation
-            self._changed()
+            by_key: dict[str, set[str]] = {}
+            for cid in tokens:
+                by_key.setdefault(key_of_chunk(cid), set()).add(cid)
+            self._index, self._tokens, self._by_key, self._generation = index, tokens, by_key, generation
+            self._views = {}
             if len(tokens) >= FREEZE_ABOVE:
                 gc.collect()
                 gc.freeze()
-
-    def _changed(self) -> None:
-        self._by_key, self._views = None, {}
 
     def sync(self) -> bool:
         """Reload when the catalog changed behind our back; True if it did."""
@@ -79,7 +80,8 @@ class KeywordIndex:
                 toks = [sys.intern(t) for t in toks]
                 self._index.add(cid, toks)
                 self._tokens[cid] = toks
-            self._changed()
+                self._by_key.setdefault(key_of_chunk(cid), set()).add(cid)
+            self._views = {}
             self._generation = self.catalog.generation()
 
     def remove(self, chunk_ids: Iterable[str]) -> None:
@@ -87,44 +89,42 @@ class KeywordIndex:
             for cid in chunk_ids:
                 toks = self._tokens.pop(cid, None)
                 self._index.remove(cid, toks)
-            self._changed()
+                key = key_of_chunk(cid)
+                ids = self._by_key.get(key)
+                if ids is not None:
+                    ids.discard(cid)
+                    if not ids:
+                        del self._by_key[key]
+            self._views = {}
             self._generation = self.catalog.generation()
 
     def mark_synced(self) -> None:
         with self._lock:
             self._generation = self.catalog.generation()
 
-    def view(self, doc_keys: frozenset[str], everything: bool = False) -> KeywordView | None:
-        """The chunks of these document versions with their BM25 statistics; None means "every chunk".
+    def view(self, visible: Visible) -> KeywordView | None:
+        """The visible chunks of one question with their BM25 statistics; None means "every chunk".
 
         The None fast path matters: most questions may see the whole corpus, and
-        then BM25 needs no per-posting membership test.
+        then BM25 needs no per-posting membership test. Views are cached until
+        the index changes (building one at 100k chunks takes tens of ms).
         """
+        if visible.everything:
+            return None
+        keys = visible.keys
         with self._lock:
-            if everything:
-                return None
-            found = self._views.get(doc_keys)
+            found = self._views.get(keys)
             if found is not None:
                 return found
-            if self._by_key is None:
-                by_key: dict[str, set[str]] = {}
-                for cid in self._tokens:
-                    by_key.setdefault(key_of_chunk(cid), set()).add(cid)
-                self._by_key = by_key
-            if doc_keys >= self._by_key.keys():
+            if keys >= self._by_key.keys():
                 return None
-            allowed = set().union(*(self._by_key.get(k, set()) for k in doc_keys))
+            allowed = frozenset().union(*(self._by_key.get(k, ()) for k in keys))
             n_docs, total = self._index.stats(allowed)
             found = KeywordView(allowed, n_docs, total)
             if len(self._views) >= 8:
                 self._views.pop(next(iter(self._views)))
-            self._views[doc_keys] = found
+            self._views[keys] = found
             return found
-
-    def chunk_ids_of(self, doc_keys: Iterable[str]) -> set[str] | None:
-        """Chunk ids of these document versions ("doc@vN"); None means "every chunk"."""
-        view = self.view(frozenset(doc_keys))
-        return None if view is None else view.allowed
 
     def score(self, terms: list[str], view: KeywordView | None) -> dict[str, float]:
         with self._lock:
@@ -141,9 +141,6 @@ class KeywordIndex:
             if view is None:
                 return self._index.idf_of(term)
             return self._index.idf_of(term, view.allowed, view.n_docs)
-
-    def visible_count(self, view: KeywordView | None) -> int:
-        return len(self._index) if view is None else view.n_docs
 
     def has(self, chunk_id: str) -> bool:
         return chunk_id in self._tokens

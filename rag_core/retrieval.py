@@ -118,7 +118,7 @@ class HybridRetriever:
         self.keywords.sync()
         visible = self.visible(role, today)
         active = list(visible.active)
-        view = self.keywords.view(visible.keys, visible.everything)  # None: every chunk is visible
+        view = self.keywords.view(visible)  # None: every chunk is visible
         timings["filter_ms"] = _ms(t0)
         result = SearchResult(query=query, hits=[], timings_ms=timings)
         if not visible.keys or (view is not None and not view.allowed) or not query.strip():

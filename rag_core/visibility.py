@@ -52,6 +52,7 @@ def visible_versions(
         audiences=None if role is None else frozenset(readable),
         hidden_keys=frozenset(doc_key(d.doc_id, d.version) for d in hidden),
         hidden_chunks=sum(d.chunk_count for d in hidden),
+        hidden_audiences=frozenset(d.audience for d in hidden),
     )
     everything = len(keys) == len(live)
     return Visible(active=active, keys=keys, everything=everything, scope=scope)

@@ -41,6 +41,7 @@ def test_newest_version_in_effect_per_document_for_the_role():
     assert staff.scope.audiences == {("all",)}
     assert staff.scope.hidden_keys == {"leave@v2", "travel@v4"}
     assert staff.scope.hidden_chunks == 6
+    assert staff.scope.hidden_audiences == {("all",)}
 
     hr = visible_versions(live, pending, TODAY, "hr")
     assert hr.keys == {"leave@v1", "pay@v1", "travel@v3"}
@@ -56,6 +57,28 @@ def test_everything_visible_only_when_no_version_is_held_back():
     assert visible_versions(live, [], TODAY, "managers").everything
     assert not visible_versions(live, [], TODAY, "all").everything
     assert not visible_versions(live + [_info("leave", 2, effective="2099-01-01")], [], TODAY, "hr").everything
+
+
+def test_keyword_view_follows_additions_and_removals(tmp_path):
+    from rag_core.catalog import Catalog
+    from rag_core.keyword_index import KeywordIndex
+    from rag_core.visibility import Visible
+
+    keywords = KeywordIndex(Catalog(tmp_path / "catalog.sqlite3"))
+    keywords.add([("a@v1#0", ["年假", "天数"]), ("a@v1#1", ["年假"]), ("b@v1#0", ["加班"])])
+
+    def only(*keys: str) -> Visible:
+        return Visible(active=(), keys=frozenset(keys), everything=False, scope=VectorScope())
+
+    view = keywords.view(only("a@v1"))
+    assert view.allowed == {"a@v1#0", "a@v1#1"} and view.n_docs == 2 and view.total_len == 3
+    assert keywords.view(only("a@v1", "b@v1")) is None  # every chunk: no filter at all
+    keywords.add([("a@v1#2", ["年假", "工龄", "天数"])])
+    assert keywords.view(only("a@v1")).allowed == {"a@v1#0", "a@v1#1", "a@v1#2"}
+    keywords.remove(["a@v1#0", "b@v1#0"])
+    assert keywords.view(only("a@v1")) is None  # document a is all that is left
+    gone = keywords.view(only("b@v1"))
+    assert gone.allowed == frozenset() and keywords.score(["加班"], gone) == {}
 
 
 # -- the vector store ----------------------------------------------------------------------------------
