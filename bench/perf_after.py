@@ -71,7 +71,7 @@ def _filter_miss_ms(a, role: str = ROLE) -> float:
 
     def once() -> None:
         visible = visible_versions(a.catalog.live_versions(), a.catalog.pending(), date.today(), role)
-        a.keywords._changed()  # drop the cached views and the doc key → chunk ids map, as an ingest does
+        a.keywords._views = {}  # drop the cached views, as an ingest does (the doc key map is kept up to date)
         a.keywords.view(visible)
 
     return _per_call_ms(once, [()] * 5)
