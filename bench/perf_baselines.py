@@ -73,7 +73,8 @@ def _top_with_ties(arr: np.ndarray, k: int = TOP) -> set[int]:
 def _visible(assistant, role: str):
     """What `role` sees today as the retriever computes it: (Visible, KeywordView or None for everything)."""
     visible = assistant.retriever.visible(role)
-    return visible, assistant.keywords.view(visible)
+    view = assistant.keywords.view(visible)
+    return visible, (None if view.allowed is None else view)  # None: every chunk is visible
 
 
 def _bm25s_scores(index, query: list[str], n: int) -> np.ndarray:

@@ -252,7 +252,8 @@ def cmd_search(args) -> dict:
                     stages[k].append(res.timings_ms.get(k, 0.0))
                 results[role][q] = [h.chunk.chunk_id for h in res.hits]
         visible = a.retriever.visible(role)
-        view = a.keywords.view(visible)  # None: every chunk is visible
+        view = a.keywords.view(visible)
+        view = None if view.allowed is None else view  # None: every chunk is visible
         out["roles"][role] = {"wall_ms": summary(wall), "stages": {k: summary(v) for k, v in stages.items()},
                               "visible_chunks": out["chunks"] if view is None else view.n_docs,
                               "filtered": view is not None,

@@ -32,7 +32,7 @@ FREEZE_ABOVE = 20_000  # chunks; below this a full collection is cheap and freez
 class KeywordView:
     """The visible chunks of one question and BM25's statistics over them (kept between questions)."""
 
-    allowed: frozenset[str]
+    allowed: frozenset[str] | None  # None: every chunk in the index
     n_docs: int
     total_len: int
 
@@ -63,9 +63,11 @@ class KeywordIndex:
                 by_key.setdefault(key_of_chunk(cid), set()).add(cid)
             self._index, self._tokens, self._by_key, self._generation = index, tokens, by_key, generation
             self._views = {}
-            if len(tokens) >= FREEZE_ABOVE:
-                gc.collect()
-                gc.freeze()
+        if len(tokens) >= FREEZE_ABOVE:
+            # unfreeze first, so what an earlier freeze kept (the previous index) can be collected
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
 
     def sync(self) -> bool:
         """Reload when the catalog changed behind our back; True if it did."""
@@ -102,44 +104,43 @@ class KeywordIndex:
         with self._lock:
             self._generation = self.catalog.generation()
 
-    def view(self, visible: Visible) -> KeywordView | None:
-        """The visible chunks of one question with their BM25 statistics; None means "every chunk".
+    def view(self, visible: Visible) -> KeywordView:
+        """The visible chunks of one question with their BM25 statistics (`allowed` None: every chunk).
 
-        The None fast path matters: most questions may see the whole corpus, and
-        then BM25 needs no per-posting membership test. Views are cached until
-        the index changes (building one at 100k chunks takes tens of ms).
+        Decided from what the index holds now, not from the catalog snapshot in
+        `visible`: a document indexed since that snapshot stays outside the
+        view. The "every chunk" case matters for speed: BM25 then needs no
+        per-posting membership test. Views are cached until the index changes
+        (building one at 100k chunks takes tens of ms).
         """
-        if visible.everything:
-            return None
         keys = visible.keys
         with self._lock:
             found = self._views.get(keys)
-            if found is not None:
-                return found
-            if keys >= self._by_key.keys():
-                return None
-            allowed = frozenset().union(*(self._by_key.get(k, ()) for k in keys))
-            n_docs, total = self._index.stats(allowed)
-            found = KeywordView(allowed, n_docs, total)
-            if len(self._views) >= 8:
-                self._views.pop(next(iter(self._views)))
-            self._views[keys] = found
+            if found is None:
+                if keys >= self._by_key.keys():
+                    found = KeywordView(None, len(self._index), self._index.total_len)
+                else:
+                    allowed = frozenset().union(*(self._by_key.get(k, ()) for k in keys))
+                    n_docs, total = self._index.stats(allowed)
+                    found = KeywordView(allowed, n_docs, total)
+                if len(self._views) >= 8:
+                    self._views.pop(next(iter(self._views)))
+                self._views[keys] = found
             return found
 
-    def score(self, terms: list[str], view: KeywordView | None) -> dict[str, float]:
+    def score(self, terms: list[str], visible: Visible) -> dict[str, float]:
+        """BM25 of the visible chunks; the view is taken under the same lock as the scoring."""
         with self._lock:
-            if view is None:
-                return self._index.score(terms)
+            view = self.view(visible)
             return self._index.score(terms, view.allowed, stats=(view.n_docs, view.total_len))
 
-    def doc_freq(self, term: str, view: KeywordView | None) -> int:
+    def doc_freq(self, term: str, visible: Visible) -> int:
         with self._lock:
-            return self._index.doc_freq(term, None if view is None else view.allowed)
+            return self._index.doc_freq(term, self.view(visible).allowed)
 
-    def idf(self, term: str, view: KeywordView | None) -> float:
+    def idf(self, term: str, visible: Visible) -> float:
         with self._lock:
-            if view is None:
-                return self._index.idf_of(term)
+            view = self.view(visible)
             return self._index.idf_of(term, view.allowed, view.n_docs)
 
     def has(self, chunk_id: str) -> bool:

@@ -14,11 +14,11 @@ from .background import CorpusCentroid
 from .catalog import Catalog
 from .embedding import Embedder, calibration_for
 from .fusion import Candidate, Thresholds, coverage, passed_threshold, ranks, rrf
-from .keyword_index import KeywordIndex, KeywordView
+from .keyword_index import KeywordIndex
 from .settings import Settings
 from .tokenizer import expand_query
 from .types import DocumentInfo, Hit, HitScores, SearchResult
-from .vector_store import ChromaVectorStore
+from .vector_store import ChromaVectorStore, key_of_chunk
 from .visibility import VisibilityCache, Visible
 
 NEAR_MISSES_SHOWN = 3
@@ -34,7 +34,7 @@ def thresholds_for(settings: Settings, model_id: str) -> Thresholds:
     )
 
 
-def query_weights(tokens: list[str], view: KeywordView | None, keywords: KeywordIndex) -> dict[str, float]:
+def query_weights(tokens: list[str], visible: Visible, keywords: KeywordIndex) -> dict[str, float]:
     """IDF weight of each query term, for coverage.
 
     A term the corpus never uses keeps the maximal IDF: a question whose main
@@ -44,9 +44,9 @@ def query_weights(tokens: list[str], view: KeywordView | None, keywords: Keyword
     """
     weights: dict[str, float] = {}
     for term in dict.fromkeys(tokens):
-        if len(term) == 1 and "\u4e00" <= term <= "\u9fff" and keywords.doc_freq(term, view) == 0:
+        if len(term) == 1 and "\u4e00" <= term <= "\u9fff" and keywords.doc_freq(term, visible) == 0:
             continue
-        weights[term] = keywords.idf(term, view)
+        weights[term] = keywords.idf(term, visible)
     return weights
 
 
@@ -118,17 +118,17 @@ class HybridRetriever:
         self.keywords.sync()
         visible = self.visible(role, today)
         active = list(visible.active)
-        view = self.keywords.view(visible)  # None: every chunk is visible
+        view = self.keywords.view(visible)
         timings["filter_ms"] = _ms(t0)
         result = SearchResult(query=query, hits=[], timings_ms=timings)
-        if not visible.keys or (view is not None and not view.allowed) or not query.strip():
+        if not visible.keys or view.n_docs == 0 or not query.strip():
             return result, [], active
 
         t = time.perf_counter()
         tokens, added, groups = expand_query(query)
         result.expanded_terms = added
-        bm25 = self.keywords.score(tokens + added, view) if mode != "vector" else {}
-        weights = query_weights(tokens, view, self.keywords)
+        bm25 = self.keywords.score(tokens + added, visible) if mode != "vector" else {}
+        weights = query_weights(tokens, visible, self.keywords)
         timings["bm25_ms"] = _ms(t)
 
         cos: dict[str, float] = {}
@@ -139,8 +139,9 @@ class HybridRetriever:
             timings["embed_ms"] = _ms(t)
             t = time.perf_counter()
             for m in self.vectors.query(qvec, settings.candidates, visible.scope):
-                # only committed chunks: a version still being written is in Chroma but not yet indexed
-                if self.keywords.has(m.chunk_id):
+                # only versions visible in this snapshot, and only committed chunks (a version still
+                # being written is in Chroma but not yet indexed): the partitions are not the only guard
+                if key_of_chunk(m.chunk_id) in visible.keys and self.keywords.has(m.chunk_id):
                     cos[m.chunk_id] = m.cosine
             center = self.centroid.vector
             if center is not None:

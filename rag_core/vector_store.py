@@ -25,6 +25,7 @@ document index made each upsert ~1.7× slower for nothing search uses.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,7 +135,9 @@ class ChromaVectorStore:
             self.client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
             self.location = str(path)
         self.name = name
+        self._lock = threading.Lock()
         self._collection = self._open("", ("all",), model_id)
+        # replaced, never mutated (copy on write): readers iterate a snapshot while another thread adds
         self._partitions: dict[tuple[str, ...], object] = {("all",): self._collection}
         self._discover()
 
@@ -149,19 +152,25 @@ class ChromaVectorStore:
     def _discover(self) -> None:
         """Find this store's audience partitions (another process may have added some)."""
         prefix = self.name + "_a"
+        known = {col.name for col in self._partitions.values()}
+        found = {}
         for col in self.client.list_collections():
             name = col if isinstance(col, str) else col.name
-            if name.startswith(prefix) and len(name) == len(prefix) + 10:
+            if name.startswith(prefix) and len(name) == len(prefix) + 10 and name not in known:
                 full = self.client.get_collection(name, embedding_function=None)
                 audience = tuple(a for a in (full.metadata or {}).get("audience", "").split(",") if a)
                 if audience:
-                    self._partitions[audience] = full
+                    found[audience] = full
+        if found:
+            with self._lock:
+                self._partitions = {**self._partitions, **found}
 
     def _partition(self, audience: tuple[str, ...]):
         col = self._partitions.get(audience)
         if col is None:
             col = self._open(partition_suffix(audience), audience, self.model_id or "")
-            self._partitions[audience] = col
+            with self._lock:
+                self._partitions = {**self._partitions, audience: col}
         return col
 
     @property

@@ -49,7 +49,7 @@ def visible_versions(
         if d.audience in readable and doc_key(d.doc_id, d.version) not in keys
     ]
     scope = VectorScope(
-        audiences=None if role is None else frozenset(readable),
+        audiences=frozenset(readable),
         hidden_keys=frozenset(doc_key(d.doc_id, d.version) for d in hidden),
         hidden_chunks=sum(d.chunk_count for d in hidden),
         hidden_audiences=frozenset(d.audience for d in hidden),

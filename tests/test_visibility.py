@@ -51,6 +51,13 @@ def test_newest_version_in_effect_per_document_for_the_role():
     assert later.keys == {"leave@v2", "pay@v1", "travel@v3"} and later.scope.hidden_keys == {"leave@v1"}
 
 
+def test_a_document_for_everyone_and_hr_is_read_by_every_role_from_its_own_partition():
+    live = [_info("leave", 1), _info("bonus", 1, audience=("all", "hr"))]
+    for role in ("all", "hr", "managers"):
+        v = visible_versions(live, [], TODAY, role)
+        assert "bonus@v1" in v.keys and ("all", "hr") in v.scope.audiences
+
+
 def test_everything_visible_only_when_no_version_is_held_back():
     live = [_info("leave", 1), _info("pay", 1, audience=("hr", "managers"))]
     assert visible_versions(live, [], TODAY, "hr").everything
@@ -72,13 +79,27 @@ def test_keyword_view_follows_additions_and_removals(tmp_path):
 
     view = keywords.view(only("a@v1"))
     assert view.allowed == {"a@v1#0", "a@v1#1"} and view.n_docs == 2 and view.total_len == 3
-    assert keywords.view(only("a@v1", "b@v1")) is None  # every chunk: no filter at all
+    assert keywords.view(only("a@v1", "b@v1")).allowed is None  # every chunk: no filter at all
     keywords.add([("a@v1#2", ["年假", "工龄", "天数"])])
     assert keywords.view(only("a@v1")).allowed == {"a@v1#0", "a@v1#1", "a@v1#2"}
     keywords.remove(["a@v1#0", "b@v1#0"])
-    assert keywords.view(only("a@v1")) is None  # document a is all that is left
-    gone = keywords.view(only("b@v1"))
-    assert gone.allowed == frozenset() and keywords.score(["加班"], gone) == {}
+    assert keywords.view(only("a@v1")).allowed is None  # document a is all that is left
+    assert keywords.view(only("b@v1")).allowed == frozenset() and keywords.score(["加班"], only("b@v1")) == {}
+
+
+def test_a_document_indexed_after_the_visibility_snapshot_stays_out(tmp_path):
+    """The snapshot said "everything is visible"; an HR document indexed since must not be scored."""
+    from rag_core.catalog import Catalog
+    from rag_core.keyword_index import KeywordIndex
+    from rag_core.visibility import Visible
+
+    keywords = KeywordIndex(Catalog(tmp_path / "catalog.sqlite3"))
+    keywords.add([("pub@v1#0", ["补充", "医疗"])])
+    snapshot = Visible(active=(), keys=frozenset({"pub@v1"}), everything=True, scope=VectorScope())
+    assert keywords.view(snapshot).allowed is None
+    keywords.add([("secret@v1#0", ["补充", "医疗", "高管"])])  # another thread's ingest
+    assert set(keywords.score(["补充", "医疗"], snapshot)) == {"pub@v1#0"}
+    assert keywords.doc_freq("高管", snapshot) == 0
 
 
 # -- the vector store ----------------------------------------------------------------------------------
@@ -172,3 +193,31 @@ def test_a_store_in_the_old_single_collection_layout_is_rebuilt(store_copy):
     staff = b.search("高管补充医疗额度是多少？", role="all")
     assert all(h.chunk.doc_id != "exec" for h in staff.hits + staff.near_misses)
     assert any(h.chunk.doc_id == "exec" for h in b.search("高管补充医疗额度是多少？", role="hr").hits)
+
+
+@pytest.mark.integration
+def test_a_version_that_appeared_after_the_snapshot_is_not_returned_by_either_index(store_copy, monkeypatch):
+    from tests.conftest import open_assistant
+
+    a = open_assistant(store_copy)
+    a.ingest_bytes("第一条 星光条款。星光补贴每月 100 元。\n".encode(), "star.txt")
+    stale = a.retriever.visible("all")
+    a.ingest_bytes("第一条 星光条款。星光补贴每月 999 元。\n".encode(), "star.txt", effective_date="2999-01-01")
+    monkeypatch.setattr(a.retriever, "visible", lambda role="all", today=None: stale)
+    res = a.search("星光补贴每月多少？")
+    shown = [h.chunk.chunk_id for h in res.hits + res.near_misses]
+    assert "star@v1#0" in shown and not [c for c in shown if c.startswith("star@v2")]
+
+
+@pytest.mark.integration
+def test_deleting_an_hr_document_empties_its_partition_also_after_restart(store_copy):
+    from tests.conftest import open_assistant
+
+    a = open_assistant(store_copy)
+    a.ingest_bytes("第一条 高管补充。高管补充医疗额度为每年五万元。\n".encode(), "exec.txt", audience=["hr"])
+    assert any(i.startswith("exec@") for i in a.vectors._partitions[("hr",)].get(include=[])["ids"])
+    a.delete_document("exec")
+    a.catalog.close()
+    b = open_assistant(store_copy)
+    assert not [i for i in b.vectors.ids() if i.startswith("exec@")]
+    assert not any(h.chunk.doc_id == "exec" for h in b.search("高管补充医疗额度是多少？", role="hr").hits)
