@@ -107,5 +107,5 @@ class InvertedIndex:
     def idf_of(self, term: str, allowed: AbstractSet[str] | None = None, n_docs: int | None = None) -> float:
         """IDF over the allowed chunks; pass `n_docs` when scoring many terms against one set."""
         if n_docs is None:
-            n_docs = len(self.lengths) if allowed is None else sum(1 for c in allowed if c in self.lengths)
+            n_docs = self.stats(allowed)[0]
         return idf(n_docs, self.doc_freq(term, allowed)) if n_docs else 0.0

@@ -53,13 +53,12 @@ class KeywordIndex:
             generation = self.catalog.generation()
             index = InvertedIndex()
             tokens: dict[str, list[str]] = {}
+            by_key: dict[str, set[str]] = {}
             intern = sys.intern
             for cid, toks in self.catalog.token_rows():
                 toks = [intern(t) for t in toks]
                 index.add(cid, toks)
                 tokens[cid] = toks
-            by_key: dict[str, set[str]] = {}
-            for cid in tokens:
                 by_key.setdefault(key_of_chunk(cid), set()).add(cid)
             self._index, self._tokens, self._by_key, self._generation = index, tokens, by_key, generation
             self._views = {}

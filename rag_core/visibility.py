@@ -24,7 +24,7 @@ from .vector_store import VectorScope, doc_key
 class Visible:
     active: tuple[DocumentInfo, ...]  # per document, the version this role sees today
     keys: frozenset[str]  # their doc keys ("doc@vN")
-    everything: bool  # every live chunk is visible: the keyword index needs no filter
+    everything: bool  # every live version is visible (for reports; the keyword index decides from its own contents)
     scope: VectorScope  # the same set, expressed for the vector store
 
 
