@@ -196,7 +196,7 @@ class Assistant:
                 [index_text(c) for c in chunks], progress=lambda done, total: step("向量化", 0.2 + 0.6 * done / total)
             )
             step("写入索引", 0.85)
-            self.vectors.upsert(chunks, vectors)
+            unreachable = self.vectors.upsert(chunks, vectors)
             self._fail_point("after_vectors")
             self.catalog.set_status(doc_id, version, "current")
         except BaseException:
@@ -212,7 +212,8 @@ class Assistant:
         step("完成", 1.0)
         return IngestReport(
             filename=prepared.parsed.source, status="indexed", doc_id=doc_id, version=version,
-            chunk_count=len(chunks), audience=audience, redactions=prepared.redactions, warnings=prepared.warnings,
+            chunk_count=len(chunks), audience=audience, redactions=prepared.redactions,
+            warnings=prepared.warnings + _unreachable_warning(unreachable),
         )
 
     def _fail_point(self, name: str) -> None:
@@ -402,3 +403,14 @@ class Assistant:
 
     def purge_memories(self, user: str) -> int:
         return self.memory.purge_user(user)
+
+
+def _unreachable_warning(chunk_ids: Sequence[str]) -> list[str]:
+    """A write the vector index still cannot find after repair: the chunks stay findable by keywords only."""
+    if not chunk_ids:
+        return []
+    shown = "、".join(chunk_ids[:3]) + ("等" if len(chunk_ids) > 3 else "")
+    return [
+        f"{len(chunk_ids)} 个块写入向量库后仍无法被向量检索找到（已自动重写 2 次）：{shown}。"
+        "这些块目前只能通过关键词命中，请把这条提示转给系统管理员"
+    ]
