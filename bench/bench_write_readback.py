@@ -9,7 +9,9 @@ written. It counts the trials in which a query no longer finds the new chunk
 when the read-back is switched off, and how many re-writes the read-back did
 when it is on. Part 2 times `ChromaVectorStore.upsert` of a 19-chunk document
 and of a 1,000-chunk batch into stores of the given sizes, with and without
-the read-back, alternating in one run (random unit vectors: cost, not recall).
+the read-back, alternating in one run (random unit vectors: cost, not recall),
+and part 3 times a full check (`ChromaVectorStore.verify(repair=False)`, what
+`python -m rag_core check --no-repair` runs) of each of those stores.
 """
 
 from __future__ import annotations
@@ -79,9 +81,9 @@ def lost_writes(trials: int, host: str, port: int) -> list[list]:
     return rows
 
 
-def upsert_cost(sizes: list[int], host: str, port: int, reps: int = 15) -> list[list]:
+def upsert_cost(sizes: list[int], host: str, port: int, reps: int = 15) -> tuple[list[list], list[list]]:
     rng = np.random.default_rng(0)
-    rows = []
+    rows, checks = [], []
     for size in sizes:
         store = _store(Path(tempfile.mkdtemp(prefix="readback_cost_")), host, port)
         base = rng.normal(size=(size, 384)).astype(np.float32)
@@ -102,7 +104,12 @@ def upsert_cost(sizes: list[int], host: str, port: int, reps: int = 15) -> list[
             _readback(True)
             off, on = statistics.median(times[False]), statistics.median(times[True])
             rows.append([f"{size:,}", batch, f"{off:.1f}", f"{on:.1f}", f"{on - off:+.1f}", f"{on / off:.2f}"])
-    return rows
+        t0 = time.perf_counter()
+        found = store.verify(repair=False)
+        seconds = time.perf_counter() - t0
+        checks.append([f"{found.checked:,}", f"{seconds:.2f}", f"{seconds * 1000 / found.checked:.3f}",
+                       len(found.unreachable)])
+    return rows, checks
 
 
 def main() -> None:
@@ -120,8 +127,10 @@ def main() -> None:
                 lost_writes(args.trials, args.chroma_host, args.chroma_port)))
     print("\nCost of `upsert` (median ms of 15, read-back off/on alternating):\n")
     sizes = [int(s) for s in args.sizes.split(",") if s]
-    print(table(["store", "chunks written", "off ms", "on ms", "difference", "ratio"],
-                upsert_cost(sizes, args.chroma_host, args.chroma_port)))
+    rows, checks = upsert_cost(sizes, args.chroma_host, args.chroma_port)
+    print(table(["store", "chunks written", "off ms", "on ms", "difference", "ratio"], rows))
+    print("\nFull check of those stores (`verify(repair=False)`):\n")
+    print(table(["chunks checked", "seconds", "ms per chunk", "unreachable"], checks))
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from .settings import Settings
 from .tokenizer import warm_up_tokenizer
 from .types import AskTrace, Chunk, DocumentInfo, IngestReport, MemoryHit, SearchResult
 from .vector_store import LAYOUT as VECTOR_LAYOUT
-from .vector_store import ChromaVectorStore
+from .vector_store import ChromaVectorStore, VectorCheck
 
 Progress = Callable[[str, float], None]
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
@@ -299,6 +299,11 @@ class Assistant:
         if chunks:
             vectors = self.embedder.embed_passages([index_text(c) for c in chunks])
             self.vectors.upsert(chunks, vectors)
+
+    def check_vectors(self, repair: bool = True) -> VectorCheck:
+        """Can every stored chunk still be found by vector search? Re-writes the ones that cannot."""
+        with self._write_lock:
+            return self.vectors.verify(repair=repair)
 
     # -- search and answers ----------------------------------------------------
     def search(self, question: str, *, role: str = "all", top_k: int | None = None, mode: str = "hybrid") -> SearchResult:

@@ -48,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--mode", choices=["hybrid", "bm25", "vector"], default="hybrid")
     ev.add_argument("--json", action="store_true")
 
+    ck = sub.add_parser("check", help="检查每个块能否被向量检索找到（找不到的自动重写）")
+    ck.add_argument("--no-repair", action="store_true", help="只检查，不重写")
+    ck.add_argument("--json", action="store_true")
+
     try:
         from .cli_memory import add_memory_parser
 
@@ -127,6 +131,16 @@ def _dispatch(args, a) -> int:
         else:
             say(metrics_table(report["metrics"]))
         return 0
+    if args.command == "check":
+        report = a.check_vectors(repair=not args.no_repair)
+        if args.json:
+            print_json({"checked": report.checked, "rewritten": report.rewritten, "unreachable": report.unreachable})
+        elif report.unreachable:
+            say(f"已检查 {report.checked} 块，重写 {report.rewritten} 次；仍有 {len(report.unreachable)} 块无法被向量检索找到"
+                f"（只能通过关键词命中）：{'、'.join(report.unreachable[:10])}", err=True)
+        else:
+            say(f"已检查 {report.checked} 块，全部可被向量检索找到（重写 {report.rewritten} 次）")
+        return 1 if report.unreachable else 0
     if args.command == "memory":
         from .cli_memory import run_memory_command
 

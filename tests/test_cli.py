@@ -39,6 +39,9 @@ def test_search_ask_docs_json(store_copy):
     docs = json.loads(run(store_copy, "docs", "list", "--json").stdout.decode("utf-8"))["documents"]
     assert len(docs) == 8
 
+    check = json.loads(run(store_copy, "check", "--json").stdout.decode("utf-8"))
+    assert check["checked"] == sum(d["chunk_count"] for d in docs) and check["unreachable"] == []
+
 
 def test_ingest_bad_file_exits_nonzero_and_docs_unchanged(store_copy, tmp_path):
     before = run(store_copy, "docs", "list", "--json").stdout
