@@ -26,7 +26,7 @@ from .settings import Settings
 from .tokenizer import warm_up_tokenizer
 from .types import AskTrace, Chunk, DocumentInfo, IngestReport, MemoryHit, SearchResult
 from .vector_store import LAYOUT as VECTOR_LAYOUT
-from .vector_store import ChromaVectorStore, VectorCheck
+from .vector_store import REPAIR_ATTEMPTS, ChromaVectorStore, VectorCheck
 
 Progress = Callable[[str, float], None]
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
@@ -303,7 +303,8 @@ class Assistant:
     def check_vectors(self, repair: bool = True) -> VectorCheck:
         """Can every stored chunk still be found by vector search? Re-writes the ones that cannot."""
         with self._write_lock:
-            return self.vectors.verify(repair=repair)
+            self.keywords.sync()
+            return self.vectors.verify(repair=repair, known=self.keywords.has)
 
     # -- search and answers ----------------------------------------------------
     def search(self, question: str, *, role: str = "all", top_k: int | None = None, mode: str = "hybrid") -> SearchResult:
@@ -416,6 +417,7 @@ def _unreachable_warning(chunk_ids: Sequence[str]) -> list[str]:
         return []
     shown = "、".join(chunk_ids[:3]) + ("等" if len(chunk_ids) > 3 else "")
     return [
-        f"{len(chunk_ids)} 个块写入向量库后仍无法被向量检索找到（已自动重写 2 次）：{shown}。"
+        f"{len(chunk_ids)} 个块写入向量库后仍无法被向量检索找到（已自动重写 {REPAIR_ATTEMPTS} 次；"
+        f"块很多的库里也可能是近似检索本身的局限）：{shown}。"
         "这些块目前只能通过关键词命中，请把这条提示转给系统管理员"
     ]

@@ -136,10 +136,10 @@ def _dispatch(args, a) -> int:
         if args.json:
             print_json({"checked": report.checked, "rewritten": report.rewritten, "unreachable": report.unreachable})
         elif report.unreachable:
-            say(f"已检查 {report.checked} 块，重写 {report.rewritten} 次；仍有 {len(report.unreachable)} 块无法被向量检索找到"
+            say(f"已检查 {report.checked} 块，重写 {report.rewritten} 块次；仍有 {len(report.unreachable)} 块无法被向量检索找到"
                 f"（只能通过关键词命中）：{'、'.join(report.unreachable[:10])}", err=True)
         else:
-            say(f"已检查 {report.checked} 块，全部可被向量检索找到（重写 {report.rewritten} 次）")
+            say(f"已检查 {report.checked} 块，全部可被向量检索找到（重写 {report.rewritten} 块次）")
         return 1 if report.unreachable else 0
     if args.command == "memory":
         from .cli_memory import run_memory_command
