@@ -9,19 +9,13 @@ XSRF protection is switched off for this loopback-only server.
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import time
 import urllib.request
 from pathlib import Path
 
 from bench.perf_common import PYTHON, ROOT, child_env
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.loopback import free_port, stop
 
 
 def _texts(delta) -> list[str]:
@@ -60,7 +54,7 @@ def measure_streamlit(data_dir: Path, question: str, timeout: float = 300) -> di
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-    port = _free_port()
+    port = free_port()
     cmd = [PYTHON, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
            "--server.address", "127.0.0.1", "--server.port", str(port), "--server.enableXsrfProtection", "false",
            "--browser.gatherUsageStats", "false"]
@@ -106,8 +100,4 @@ def measure_streamlit(data_dir: Path, question: str, timeout: float = 300) -> di
             ws.close()
         return out
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)

@@ -277,8 +277,6 @@ def openai_stub(**kwargs: Any) -> Iterator[OpenAIStubServer]:
 
 def closed_port() -> int:
     """A loopback port nobody listens on (bound, then released)."""
-    import socket
+    from tests.loopback import free_port
 
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    return free_port()
