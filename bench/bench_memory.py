@@ -27,11 +27,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rag_core.embedding import load_embedder  # noqa: E402
 from rag_core.memory import MemoryStore, db  # noqa: E402
 from rag_core.memory import calibration as cal  # noqa: E402
-from rag_core.memory.background import BACKGROUND_QUESTIONS, write_shipped_centres  # noqa: E402
+from rag_core.memory.centres import BACKGROUND_QUESTIONS, write_shipped_centres  # noqa: E402
 from rag_core.memory.scoring import DEFAULT_CALIBRATION, calibration_for, relevance  # noqa: E402
+from rag_core.search.embedding import load_embedder  # noqa: E402
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 USER = "bench-user"

@@ -30,11 +30,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.perf_common import machine_description, table  # noqa: E402
-from rag_core import vector_store  # noqa: E402
 from rag_core.assistant import Assistant  # noqa: E402
-from rag_core.ingest import index_text  # noqa: E402
+from rag_core.documents.prepare import index_text  # noqa: E402
+from rag_core.search import vector_store  # noqa: E402
+from rag_core.search.vector_store import ChromaVectorStore  # noqa: E402
 from rag_core.types import Chunk  # noqa: E402
-from rag_core.vector_store import ChromaVectorStore  # noqa: E402
 
 NEW_TEXT = "员工饲养的宠物生病、手术或者离世时，可以申请宠物关怀假，每年不超过2天。宠物关怀假期间工资照发，不影响年终考核。"
 QUESTION = "宠物关怀假每年有几天？"

@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rag_core.assistant import Assistant  # noqa: E402
-from rag_core.evaluation import first_relevant_rank, load_questions  # noqa: E402
-from rag_core.fusion import Thresholds, passed_threshold  # noqa: E402
+from rag_core.evaluation.metrics import first_relevant_rank, load_questions  # noqa: E402
+from rag_core.search.fusion import Thresholds, passed_threshold  # noqa: E402
 
 
 def collect(assistant: Assistant, questions: list[dict]) -> list[tuple[dict, list, dict]]:

@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rag_core.assistant import SAMPLES_DIR, Assistant  # noqa: E402
-from rag_core.embedding import load_embedder  # noqa: E402
-from rag_core.ingest import index_text  # noqa: E402
+from rag_core.documents.prepare import index_text  # noqa: E402
+from rag_core.search.embedding import load_embedder  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = {

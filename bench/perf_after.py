@@ -67,7 +67,7 @@ def _gc_states(a, qs: list[str]) -> dict:
 
 def _filter_miss_ms(a, role: str = ROLE) -> float:
     """The filter stage when its caches are cold: what the first question after a catalog change pays."""
-    from rag_core.visibility import visible_versions
+    from rag_core.search.visibility import visible_versions
 
     def once() -> None:
         visible = visible_versions(a.catalog.live_versions(), a.catalog.pending(), date.today(), role)
@@ -88,7 +88,7 @@ def _hidden_versions(a, qs: list[str], role: str = ROLE) -> list[dict]:
     """
     from dataclasses import replace
 
-    from rag_core.vector_store import MAX_OVERFETCH, doc_key
+    from rag_core.search.vector_store import MAX_OVERFETCH, doc_key
 
     visible = a.retriever.visible(role)
     n = a.settings.candidates
@@ -142,7 +142,7 @@ def _chroma_payloads(a, calls: int = 60, per_call: int = 14) -> dict[str, float]
     import chromadb
     from chromadb.config import Settings as ChromaSettings
 
-    from rag_core.vector_store import _metadata
+    from rag_core.search.vector_store import _metadata
 
     ids = a.vectors.ids()[: calls * per_call]
     vecs = a.vectors.get_vectors(ids)

@@ -19,7 +19,7 @@ from collections import Counter
 import numpy as np
 
 from bench.perf_common import Timer, summary
-from rag_core.bm25 import K1, B, InvertedIndex
+from rag_core.search.bm25 import K1, B, InvertedIndex
 
 TOP = 10
 
@@ -88,7 +88,7 @@ def bm25_baselines(assistant, qs: list[str], slow_limit: int) -> dict:
     import bm25s
     from rank_bm25 import BM25Okapi
 
-    from rag_core.tokenizer import expand_query
+    from rag_core.text.tokenizer import expand_query
 
     # interned like KeywordIndex does (one str object per vocabulary word), for every implementation alike
     rows = [(cid, [sys.intern(t) for t in toks]) for cid, toks in assistant.catalog.token_rows()]

@@ -50,7 +50,7 @@ def open_store(data_dir: Path, **overrides):
 def sample_texts() -> list[str]:
     """Index texts of the sample policies' chunks (what ingest embeds)."""
     from rag_core.assistant import SAMPLES_DIR
-    from rag_core.ingest import index_text, prepare
+    from rag_core.documents.prepare import index_text, prepare
     from rag_core.settings import Settings
 
     settings, texts = Settings(), []
@@ -61,7 +61,7 @@ def sample_texts() -> list[str]:
 
 # -- encoder thread settings ------------------------------------------------------
 def cmd_encoder(args) -> dict:
-    from rag_core.embedding import E5Embedder, USEEmbedder
+    from rag_core.search.embedding import E5Embedder, USEEmbedder
 
     cls = E5Embedder if args.model == "e5" else USEEmbedder
     with Timer() as t_load:
@@ -97,7 +97,7 @@ def cmd_ingest(args) -> dict:
     from bench.perf_store import StageClock, ingest_all
     from bench.synthetic import documents_for_chunks
     from rag_core.assistant import Assistant
-    from rag_core.ingest import index_text, prepare
+    from rag_core.documents.prepare import index_text, prepare
 
     docs = documents_for_chunks(args.chunks, args.seed)
     with Timer() as t_open:
@@ -184,7 +184,7 @@ def cmd_build(args) -> dict:
     from bench.perf_store import LookupEmbedder, StageClock, ingest_all, pool_from_store
     from bench.synthetic import documents_for_chunks
     from rag_core.assistant import Assistant
-    from rag_core.ingest import doc_id_for
+    from rag_core.documents.prepare import doc_id_for
     from rag_core.settings import Settings
 
     docs = documents_for_chunks(args.chunks, args.seed)
@@ -292,7 +292,7 @@ def cmd_after(args) -> dict:
 def cmd_reingest(args) -> dict:
     from bench.perf_store import revise
     from bench.synthetic import make_document
-    from rag_core.ingest import doc_id_for
+    from rag_core.documents.prepare import doc_id_for
 
     a = open_store(args.data_dir)
     doc = make_document(args.doc_index, args.seed)

@@ -149,9 +149,9 @@ class LookupEmbedder:
 
 def pool_from_store(data_dir: Path, model_id: str = "e5") -> dict[str, np.ndarray]:
     """index text → real vector for every chunk of a really embedded store."""
-    from rag_core.catalog import Catalog
-    from rag_core.embedding import content_hash
-    from rag_core.ingest import index_text
+    from rag_core.documents.catalog import Catalog
+    from rag_core.documents.prepare import index_text
+    from rag_core.search.embedding import content_hash
 
     vectors = cached_vectors(data_dir / "embedding_cache.sqlite3", model_id)
     catalog = Catalog(data_dir / "catalog.sqlite3")

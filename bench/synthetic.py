@@ -238,8 +238,8 @@ def generate_documents(seed: int = 7, restricted_share: float = 0.05, start: int
 def count_chunks(doc: SyntheticDoc, chunk_size: int = 240, chunk_overlap: int = 60) -> int:
     """Chunks the engine's own parser and chunker make of this document (no jieba)."""
     sys.path.insert(0, str(ROOT))
-    from rag_core.chunking import chunk_document
-    from rag_core.parsing import parse_bytes
+    from rag_core.documents.chunking import chunk_document
+    from rag_core.documents.parsing import parse_bytes
 
     parsed = parse_bytes(doc.data, doc.filename, max_bytes=1 << 30)
     return len(chunk_document(parsed, chunk_size, chunk_overlap))

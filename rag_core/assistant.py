@@ -1,32 +1,36 @@
 """The facade: every action a user has, and nothing about Streamlit.
 
 The pages, the CLI and the tests call these methods and nothing deeper, so
-chat and the retrieval test page run the very same search.
+chat and the retrieval test page run the very same search. The facade only
+wires the stages together and forwards; the work lives in the stage packages
+(documents, search, answer, memory, evaluation).
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from .background import CorpusCentroid
-from .catalog import Catalog
-from .chunking import rejoin
-from .embedding import CachedEmbedder, Embedder, load_embedder
+from .answer.answering import compose_answer
+from .answer.prompt import build_prompt
+from .documents.catalog import Catalog
+from .documents.chunking import rejoin
+from .documents.prepare import prepare
 from .errors import IngestError, RagError
-from .ingest import PreparedDocument, index_text, prepare, with_version
-from .keyword_index import KeywordIndex
-from .prompt import NOT_IN_POLICY, build_prompt
-from .retrieval import HybridRetriever
+from .search.centroid import CorpusCentroid
+from .search.embedding import CachedEmbedder, Embedder, load_embedder
+from .search.fusion import Thresholds
+from .search.indexer import Indexer, recover_pending, reembed_all
+from .search.keyword_index import KeywordIndex
+from .search.retrieval import HybridRetriever, thresholds_for
+from .search.vector_store import LAYOUT as VECTOR_LAYOUT
+from .search.vector_store import ChromaVectorStore, VectorCheck
 from .settings import Settings
-from .tokenizer import warm_up_tokenizer
+from .text.tokenizer import warm_up_tokenizer
 from .types import AskTrace, Chunk, DocumentInfo, IngestReport, MemoryHit, SearchResult
-from .vector_store import LAYOUT as VECTOR_LAYOUT
-from .vector_store import REPAIR_ATTEMPTS, ChromaVectorStore, VectorCheck
 
 Progress = Callable[[str, float], None]
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
@@ -41,9 +45,7 @@ class Assistant:
 
     def __init__(self, settings: Settings, *, embedder: Embedder | None = None, llm=None):
         self._settings = settings
-        data_dir = Path(settings.data_dir)
-        data_dir.mkdir(parents=True, exist_ok=True)
-        self._write_lock = threading.RLock()
+        Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
         self.catalog = Catalog(settings.path("catalog.sqlite3"))
         inner = embedder or load_embedder(settings.embedding_model)
         self.embedder = CachedEmbedder(inner, settings.path("embedding_cache.sqlite3"), settings.embed_batch_size)
@@ -54,19 +56,21 @@ class Assistant:
             model_id=self.embedder.model_id,
             name=f"policy_chunks_{self._store_id()}",
         )
-        self._recover_pending()
+        recover_pending(self.catalog, self.vectors)
         if (
             self.vectors.model_id != self.embedder.model_id
             or self.vectors.count() != self.catalog.chunk_count()
             or (self.catalog.get_meta("vector_layout") != VECTOR_LAYOUT and self.catalog.chunk_count())
         ):
-            self._reembed_all()  # another model or layout built it, or the vector store lost/gained data
+            # another model or layout built it, or the vector store lost/gained data
+            reembed_all(self.catalog, self.vectors, self.embedder)
         self.catalog.set_meta("vector_layout", VECTOR_LAYOUT)
         self.keywords = KeywordIndex(self.catalog)
         self.centroid = CorpusCentroid(self.catalog, self.vectors, self.embedder.model_id, self.embedder.dim)
+        self.indexer = Indexer(self.catalog, self.embedder, self.vectors, self.keywords, self.centroid)
         self.retriever = HybridRetriever(self.catalog, self.vectors, self.keywords, self.embedder, self.centroid)
         if llm is None:
-            from .llm import make_llm
+            from .answer.llm import make_llm
 
             llm = make_llm(settings)
         self.llm = llm
@@ -85,12 +89,13 @@ class Assistant:
 
     @classmethod
     def open(cls, data_dir: str | Path | None = None, *, env_file: str | Path | None = ".env", **overrides) -> Assistant:
-        """Settings from the environment (and `.env`), then `overrides`."""
+        """An assistant on settings from the environment (and `.env`), then `overrides`."""
         return cls(Settings.from_env(data_dir=data_dir, env_file=env_file, **overrides))
 
     # -- settings --------------------------------------------------------------
     @property
     def settings(self) -> Settings:
+        """The settings in force now (the settings page may have changed them)."""
         return self._settings
 
     def update_settings(self, **changes) -> bool:
@@ -105,18 +110,18 @@ class Assistant:
         return needs_reindex
 
     @property
-    def thresholds(self):
+    def thresholds(self) -> Thresholds:
         """The thresholds search uses now, with the model's calibrated cosine values filled in."""
-        from .retrieval import thresholds_for
-
         return thresholds_for(self._settings, self.embedder.model_id)
 
     @property
     def llm_status(self) -> str:
+        """One line for the sidebar: which model answers, or the offline answerer."""
         return f"大模型：{self.llm.name}" if self.llm is not None else "离线抽取式回答（未配置大模型）"
 
     # -- documents -------------------------------------------------------------
     def ingest_file(self, path: str | Path, **kwargs) -> IngestReport:
+        """Index a file from disk (refused by its size before it is read); see `ingest_bytes`."""
         path = Path(path)
         name = kwargs.pop("filename", None) or path.name
         try:
@@ -157,89 +162,15 @@ class Assistant:
                 redact_disabled=frozenset(redact_disabled),
             )
             step("解析与切块", 0.2)
-            with self._write_lock:
-                return self._write_version(prepared, audience_t, effective_date, step)
+            return self.indexer.write(prepared, audience_t, effective_date, step)
         except IngestError as exc:
             return IngestReport(filename=exc.filename, status="refused", error=str(exc))
         except RagError as exc:
             return IngestReport(filename=filename, status="refused", error=f"{filename}: {exc}")
 
-    def _write_version(
-        self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, step: Progress
-    ) -> IngestReport:
-        doc_id = prepared.doc_id
-        live = [v for v in self.catalog.versions(doc_id) if v.status == "current"]
-        newest = live[-1] if live else None
-        if (
-            newest is not None
-            and newest.content_hash == prepared.content_hash
-            and newest.audience == audience
-            and newest.effective_date == effective_date
-        ):
-            step("完成", 1.0)
-            return IngestReport(
-                filename=prepared.parsed.source, status="unchanged", doc_id=doc_id, version=newest.version,
-                chunk_count=newest.chunk_count, audience=audience, redactions=prepared.redactions,
-                warnings=["内容与当前版本完全相同，未生成新版本"],
-            )
-        version = self.catalog.next_version(doc_id)
-        chunks = with_version(prepared.chunks, version)
-        info = DocumentInfo(
-            doc_id=doc_id, title=prepared.parsed.title, source=prepared.parsed.source, version=version,
-            audience=audience, chunk_count=len(chunks), ingested_at=chunks[0].ingested_at,
-            content_hash=prepared.content_hash, effective_date=effective_date, status="pending",
-        )
-        # 1) write the new version as pending; 2) make it current; 3) retire the old one.
-        self.catalog.insert_version(info, chunks, prepared.tokens)
-        try:
-            vectors = self.embedder.embed_passages(
-                [index_text(c) for c in chunks], progress=lambda done, total: step("向量化", 0.2 + 0.6 * done / total)
-            )
-            step("写入索引", 0.85)
-            unreachable = self.vectors.upsert(chunks, vectors)
-            self._fail_point("after_vectors")
-            self.catalog.set_status(doc_id, version, "current")
-        except BaseException:
-            self.vectors.delete([c.chunk_id for c in chunks])
-            self.catalog.discard_version(doc_id, version)
-            self.keywords.reload()
-            raise
-        self.keywords.add(zip([c.chunk_id for c in chunks], prepared.tokens))
-        self.centroid.add(vectors)
-        if not effective_date or effective_date <= date.today().isoformat():
-            for old in live:
-                self._retire(old)
-        step("完成", 1.0)
-        return IngestReport(
-            filename=prepared.parsed.source, status="indexed", doc_id=doc_id, version=version,
-            chunk_count=len(chunks), audience=audience, redactions=prepared.redactions,
-            warnings=prepared.warnings + _unreachable_warning(unreachable),
-        )
-
-    def _fail_point(self, name: str) -> None:
-        """Hook for tests that simulate a crash mid-ingest; does nothing in production."""
-
-    def _retire(self, old: DocumentInfo) -> None:
-        ids = [c.chunk_id for c in self.catalog.chunks_of(old.doc_id, old.version)]
-        self.centroid.remove(ids)
-        self.vectors.delete(ids)
-        self.catalog.delete_chunks(old.doc_id, old.version)
-        self.catalog.set_status(old.doc_id, old.version, "retired")
-        self.keywords.remove(ids)
-
     def delete_document(self, doc_id: str) -> int:
-        """Remove every version's chunks from Chroma, BM25, the catalog and the embedding cache."""
-        with self._write_lock:
-            chunks = self.catalog.chunks_of(doc_id)
-            if not chunks and not self.catalog.versions(doc_id):
-                return 0
-            ids = [c.chunk_id for c in chunks]
-            self.centroid.remove(ids)
-            self.vectors.delete(ids)
-            self.embedder.forget([index_text(c) for c in chunks])
-            self.catalog.delete_document(doc_id)
-            self.keywords.remove(ids)
-            return len(ids)
+        """Remove every version of a document from every store; returns the chunks removed."""
+        return self.indexer.delete_document(doc_id)
 
     def list_documents(self, role: str | None = None) -> list[DocumentInfo]:
         """Each document's version in effect today (scheduled ones marked)."""
@@ -257,9 +188,11 @@ class Assistant:
         return sorted(out.values(), key=lambda d: d.doc_id)
 
     def document_versions(self, doc_id: str) -> list[DocumentInfo]:
+        """Every version of a document, oldest first, with its status."""
         return self.catalog.versions(doc_id)
 
     def document_chunks(self, doc_id: str) -> list[Chunk]:
+        """The stored chunks of a document's live versions, in order."""
         return self.catalog.chunks_of(doc_id)
 
     def ensure_samples(self, directory: Path | None = None, progress: Progress | None = None) -> list[IngestReport]:
@@ -273,7 +206,7 @@ class Assistant:
     def reindex(self, progress: Progress | None = None) -> int:
         """Re-chunk every current document with the current settings (new versions)."""
         count = 0
-        with self._write_lock:
+        with self.indexer.lock:
             for info in self.catalog.live_versions():
                 chunks = self.catalog.chunks_of(info.doc_id, info.version)
                 data = rejoin(chunks).encode("utf-8")
@@ -284,30 +217,13 @@ class Assistant:
                 count += rep.chunk_count if rep.ok else 0
         return count
 
-    def _recover_pending(self) -> None:
-        """Drop versions a crash left half-written (their chunks never became current)."""
-        for info in self.catalog.pending():
-            ids = [c.chunk_id for c in self.catalog.chunks_of(info.doc_id, info.version)]
-            self.vectors.delete(ids)
-            self.catalog.discard_version(info.doc_id, info.version)
-
-    def _reembed_all(self) -> None:
-        """The store was built by another model: rebuild every vector with this one."""
-        chunks = [c for c in self.catalog.all_chunks()]
-        self.vectors.reset(self.embedder.model_id)
-        self.catalog.set_meta("centroid", "")
-        if chunks:
-            vectors = self.embedder.embed_passages([index_text(c) for c in chunks])
-            self.vectors.upsert(chunks, vectors)
-
     def check_vectors(self, repair: bool = True) -> VectorCheck:
         """Can every stored chunk still be found by vector search? Re-writes the ones that cannot."""
-        with self._write_lock:
-            self.keywords.sync()
-            return self.vectors.verify(repair=repair, known=self.keywords.has)
+        return self.indexer.check_vectors(repair=repair)
 
     # -- search and answers ----------------------------------------------------
     def search(self, question: str, *, role: str = "all", top_k: int | None = None, mode: str = "hybrid") -> SearchResult:
+        """The one search chat, the retrieval test page, the CLI and the eval all use."""
         return self.retriever.search(question, self._settings, role=role, top_k=top_k, mode=mode)
 
     def ask(
@@ -322,38 +238,17 @@ class Assistant:
         """Search, recall memories, build the guarded prompt, answer, write back."""
         timings: dict[str, float] = {}
         result = self.search(question, role=role)
-        t = time.perf_counter()
+        started = time.perf_counter()
         memories = self.recall(user, question) if user else []
-        timings["memory_ms"] = round((time.perf_counter() - t) * 1000, 2)
+        timings["memory_ms"] = _ms(started)
         built = build_prompt(question, result.hits, memories, self._settings.token_budget)
-        t = time.perf_counter()
-        if not built.sources:
-            answer = NOT_IN_POLICY
-            answerer = "无命中：不调用模型"
-            if on_token:
-                on_token(answer)
-        elif self.llm is not None:
-            answerer = self.llm.name
-            if on_token:
-                parts = []
-                for piece in self.llm.stream(built.text):
-                    parts.append(piece)
-                    on_token(piece)
-                answer = "".join(parts).strip()
-            else:
-                answer = self.llm.complete(built.text).strip()
-        else:
-            from .answer_extractive import ExtractiveAnswerer
-
-            answerer = ExtractiveAnswerer.name
-            answer = ExtractiveAnswerer().answer(question, built.sources)
-            if on_token:
-                on_token(answer)
-        timings["answer_ms"] = round((time.perf_counter() - t) * 1000, 2)
+        started = time.perf_counter()
+        answer, answerer = compose_answer(question, built, self.llm, on_token)
+        timings["answer_ms"] = _ms(started)
         if remember and user:
-            t = time.perf_counter()
+            started = time.perf_counter()
             self.memory.write_back(user, question, answer, now=_utcnow(), llm=self.llm)
-            timings["write_back_ms"] = round((time.perf_counter() - t) * 1000, 2)
+            timings["write_back_ms"] = _ms(started)
         return AskTrace(
             question=question, answer=answer, search=result, memories=memories, prompt=built.text,
             sources=built.sources, prompt_tokens=built.tokens, token_budget=self._settings.token_budget,
@@ -361,16 +256,19 @@ class Assistant:
         )
 
     def record_feedback(self, trace: AskTrace, rating: int, user: str) -> None:
+        """Store a 👍 (1) or 👎 (-1) with the full trace it rates."""
         self.catalog.add_feedback(_utcnow().isoformat(timespec="seconds"), user, trace.question, int(rating), trace.to_dict())
 
     def run_eval(self, path: str | Path, *, mode: str = "hybrid", role: str = "all") -> dict:
-        from .evaluation import run_eval
+        """Recall / MRR / zero-hit rate per category on a JSONL question set."""
+        from .evaluation.runner import run_eval
 
         return run_eval(self, Path(path), mode=mode, role=role)
 
     # -- memories --------------------------------------------------------------
     @property
     def memory(self):
+        """The per-user memory store, opened on first use."""
         if self._memory is None:
             from .memory import MemoryStore
 
@@ -387,37 +285,37 @@ class Assistant:
 
     def remember(self, user: str, content: str, kind: str = "profile", importance: float | None = None,
                  created_at: datetime | None = None) -> tuple[str, str]:
+        """Store a memory for `user`; returns (memory id, what happened: added/reinforced/replaced)."""
         return self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at, now=_utcnow())
 
     def recall(self, user: str, query: str, now: datetime | None = None) -> list[MemoryHit]:
+        """The memories of `user` that pass the threshold for `query`."""
         return self.memory.search(user, query, now=now or _utcnow())
 
     def list_memories(self, user: str, query: str | None = None, kind: str | None = None) -> list[MemoryHit]:
+        """All memories of `user`, optionally filtered by text or kind."""
         return self.memory.list(user, now=_utcnow(), query=query, kind=kind)
 
     def update_memory_importance(self, memory_id: str, importance: float) -> None:
+        """Set a memory's importance (0–1)."""
         self.memory.update_importance(memory_id, importance)
 
     def delete_memories(self, memory_ids: Sequence[str]) -> int:
+        """Delete memories by id; returns how many were deleted."""
         return self.memory.delete(list(memory_ids), now=_utcnow())
 
     def preview_forget(self, keep: int, user: str | None = None) -> list[MemoryHit]:
+        """The memories `forget_memories(keep)` would remove, without removing them."""
         return self.memory.preview_forget(keep, user_id=user, now=_utcnow())
 
     def forget_memories(self, keep: int, user: str | None = None) -> int:
+        """Keep the `keep` best memories by importance × freshness; returns how many were forgotten."""
         return self.memory.forget(keep, user_id=user, now=_utcnow())
 
     def purge_memories(self, user: str) -> int:
+        """Delete every memory of `user` for good."""
         return self.memory.purge_user(user)
 
 
-def _unreachable_warning(chunk_ids: Sequence[str]) -> list[str]:
-    """A write the vector index still cannot find after repair: the chunks stay findable by keywords only."""
-    if not chunk_ids:
-        return []
-    shown = "、".join(chunk_ids[:3]) + ("等" if len(chunk_ids) > 3 else "")
-    return [
-        f"{len(chunk_ids)} 个块写入向量库后仍无法被向量检索找到（已自动重写 {REPAIR_ATTEMPTS} 次；"
-        f"块很多的库里也可能是近似检索本身的局限）：{shown}。"
-        "这些块目前只能通过关键词命中，请把这条提示转给系统管理员"
-    ]
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)

@@ -163,7 +163,7 @@ def test_absent_question_says_not_in_policy_with_zero_hits(warm: Path) -> None:
 
 
 def test_second_question_loads_nothing_again(warm: Path) -> None:
-    from rag_core.embedding import MODEL_LOADS
+    from rag_core.search.embedding import MODEL_LOADS
 
     at = ask(new_app(), "年假有几天？")
     after_first = dict(MODEL_LOADS)

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from rag_core.bm25 import InvertedIndex
-from rag_core.fusion import Candidate, Thresholds, coverage, passed_threshold, ranks, rrf
-from rag_core.tokenizer import expand_query, tokenize
+from rag_core.search.bm25 import InvertedIndex
+from rag_core.search.fusion import Candidate, Thresholds, coverage, passed_threshold, ranks, rrf
+from rag_core.text.tokenizer import expand_query, tokenize
 
 
 def reference_bm25(corpus: list[list[str]], query: list[str], k1=1.2, b=0.75) -> list[float]:

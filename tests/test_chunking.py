@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rag_core.chunking import chunk_sections, chunk_units, rejoin, split_units
+from rag_core.documents.chunking import chunk_sections, chunk_units, rejoin, split_units
 from rag_core.types import Section
 
 POLICY = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rag_core.embedding import MODEL_LOADS, CachedEmbedder, SentenceTransformerEmbedder, load_embedder
+from rag_core.search.embedding import MODEL_LOADS, CachedEmbedder, SentenceTransformerEmbedder, load_embedder
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import EVAL, open_assistant
 
-from rag_core.prompt import NOT_IN_POLICY
+from rag_core.answer.prompt import NOT_IN_POLICY
 
 pytestmark = pytest.mark.integration
 
@@ -97,16 +97,16 @@ def test_delete_removes_everywhere_and_survives_restart(store_copy):
 
 
 def test_restart_rebuilds_bm25_without_tokenising(store_copy, monkeypatch):
-    import rag_core.ingest
-    import rag_core.tokenizer
+    import rag_core.documents.prepare
+    import rag_core.text.tokenizer
 
     def boom(text):
         raise AssertionError("the corpus was tokenised again on restart")
 
-    monkeypatch.setattr(rag_core.ingest, "tokenize", boom)
+    monkeypatch.setattr(rag_core.documents.prepare, "tokenize", boom)
     a = open_assistant(store_copy)
     assert len(a.keywords) > 100
-    monkeypatch.setattr(rag_core.tokenizer, "tokenize", rag_core.tokenizer.tokenize)
+    monkeypatch.setattr(rag_core.text.tokenizer, "tokenize", rag_core.text.tokenizer.tokenize)
     assert a.search("年假天数").hit_count >= 1
 
 
@@ -152,7 +152,7 @@ def test_crash_between_write_and_commit_keeps_the_old_version(store_copy, monkey
     def crash(name):
         raise RuntimeError("simulated crash")
 
-    monkeypatch.setattr(a, "_fail_point", crash)
+    monkeypatch.setattr(a.indexer, "fail_point", crash)
     with pytest.raises(RuntimeError):
         a.ingest_bytes("第一条 彩虹条款。彩虹补贴每月 20 元。\n".encode(), "rainbow.txt")
     texts = [h.chunk.text for h in a.search("彩虹补贴每月多少？").hits]

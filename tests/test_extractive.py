@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from rag_core.answer_extractive import HEADER, ExtractiveAnswerer, split_sentences
-from rag_core.llm import NOT_IN_POLICY
+from rag_core.answer.extractive import HEADER, ExtractiveAnswerer, split_sentences
+from rag_core.answer.llm import NOT_IN_POLICY
 from rag_core.types import SourceRef
 
 TAXI = SourceRef(

@@ -146,7 +146,7 @@ def test_two_versions_of_one_file_at_once_leave_exactly_one_current(store_copy, 
             slow_once.set()
             time.sleep(1.0)  # hold the first writer between writing and committing
 
-    monkeypatch.setattr(a, "_fail_point", slow)
+    monkeypatch.setattr(a.indexer, "fail_point", slow)
     first = threading.Thread(target=a.ingest_bytes, args=("第一条 灯塔条款。灯塔补贴每月 2 元。\n".encode(), "lighthouse.txt"))
     first.start()
     slow_once.wait(timeout=60)

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 from openai_stub_server import DEFAULT_REPLY, OpenAIStubServer, closed_port, openai_stub
 
+from rag_core.answer.llm import NOT_IN_POLICY, LLMClient, LLMError, OpenAICompatibleClient, make_llm
 from rag_core.errors import RagError
-from rag_core.llm import NOT_IN_POLICY, LLMClient, LLMError, OpenAICompatibleClient, make_llm
 from rag_core.settings import Settings
 
 KEY = "sk-test-SECRET-0123456789abcdef"

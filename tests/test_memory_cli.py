@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from test_memory_support import e5
 
-from rag_core.cli_memory import add_memory_parser
+from rag_core.cli.memory import register as register_memory_commands
 from rag_core.memory import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,7 +113,7 @@ def test_delete_purge_messages_and_errors(tmp_path):
 
 def test_parser_registers_every_sub_command():
     parser = argparse.ArgumentParser()
-    add_memory_parser(parser.add_subparsers(dest="command"))
+    register_memory_commands(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["memory", "add", "我在研发部", "--user", "u", "--kind", "profile", "--importance", "0.5",
                               "--created-at", "2025-03-01"])
     assert (args.memory_command, args.text, args.importance, args.created_at.year) == ("add", "我在研发部", 0.5, 2025)

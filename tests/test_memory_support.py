@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rag_core.embedding import load_embedder
 from rag_core.memory import MemoryStore
+from rag_core.search.embedding import load_embedder
 
 NOW = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 

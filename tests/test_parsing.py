@@ -25,8 +25,8 @@ from fixtures_files import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rag_core.errors import IngestError
-from rag_core.parsing import (
+from rag_core.documents.docx_format import zh_number
+from rag_core.documents.parsing import (
     SUPPORTED_EXTENSIONS,
     decode_text,
     legal_heading,
@@ -34,7 +34,7 @@ from rag_core.parsing import (
     parse_file,
     safe_filename,
 )
-from rag_core.parsing_formats import zh_number
+from rag_core.errors import IngestError
 
 MB = 1024 * 1024
 LIMIT = 20 * MB

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rag_core.prompt import NOT_IN_POLICY, RULES, build_prompt, estimate_tokens, neutralise
+from rag_core.answer.prompt import NOT_IN_POLICY, RULES, build_prompt, estimate_tokens, neutralise
 from rag_core.types import Chunk, Hit, HitScores, MemoryHit
 
 

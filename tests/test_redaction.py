@@ -15,7 +15,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rag_core.redaction import REDACTION_CATEGORIES, RedactionResult, id_card_valid, luhn_valid, redact
+from rag_core.documents.redaction import REDACTION_CATEGORIES, RedactionResult, id_card_valid, luhn_valid, redact
 
 ID_EXAMPLE = "11010519491231002X"  # the GB 11643-1999 worked example
 CARD_EXAMPLE = "4111111111111111"  # the well-known Luhn-valid test card

@@ -8,7 +8,7 @@ import pytest
 from conftest import open_assistant
 from openai_stub_server import OpenAIStubServer
 
-from rag_core.llm import OpenAICompatibleClient
+from rag_core.answer.llm import OpenAICompatibleClient
 from rag_core.settings import Settings
 
 KEY = "sk-test-SECRET-0123456789"

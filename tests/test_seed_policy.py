@@ -6,7 +6,7 @@ import pytest
 from conftest import open_assistant
 from seed_doc import SEED_QUESTIONS, seed_travel_policy
 
-from rag_core.prompt import NOT_IN_POLICY
+from rag_core.answer.prompt import NOT_IN_POLICY
 
 pytestmark = pytest.mark.integration
 

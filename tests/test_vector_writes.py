@@ -16,10 +16,10 @@ import uuid
 import numpy as np
 import pytest
 
-from rag_core import vector_store
-from rag_core.ingest import index_text
+from rag_core.documents.prepare import index_text
+from rag_core.search import vector_store
+from rag_core.search.vector_store import ChromaVectorStore, unreachable_rows
 from rag_core.types import Chunk
-from rag_core.vector_store import ChromaVectorStore, unreachable_rows
 from tests.conftest import open_assistant
 
 NEW_TEXT = "员工饲养的宠物生病、手术或者离世时，可以申请宠物关怀假，每年不超过2天。宠物关怀假期间工资照发，不影响年终考核。"

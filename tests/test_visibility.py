@@ -13,10 +13,10 @@ from datetime import date
 import numpy as np
 import pytest
 
-from rag_core import vector_store
+from rag_core.search import vector_store
+from rag_core.search.vector_store import ChromaVectorStore, VectorScope, doc_key
+from rag_core.search.visibility import visible_versions
 from rag_core.types import Chunk, DocumentInfo
-from rag_core.vector_store import ChromaVectorStore, VectorScope, doc_key
-from rag_core.visibility import visible_versions
 
 TODAY = date(2026, 6, 1)
 
@@ -67,9 +67,9 @@ def test_everything_visible_only_when_no_version_is_held_back():
 
 
 def test_keyword_view_follows_additions_and_removals(tmp_path):
-    from rag_core.catalog import Catalog
-    from rag_core.keyword_index import KeywordIndex
-    from rag_core.visibility import Visible
+    from rag_core.documents.catalog import Catalog
+    from rag_core.search.keyword_index import KeywordIndex
+    from rag_core.search.visibility import Visible
 
     keywords = KeywordIndex(Catalog(tmp_path / "catalog.sqlite3"))
     keywords.add([("a@v1#0", ["年假", "天数"]), ("a@v1#1", ["年假"]), ("b@v1#0", ["加班"])])
@@ -89,9 +89,9 @@ def test_keyword_view_follows_additions_and_removals(tmp_path):
 
 def test_a_document_indexed_after_the_visibility_snapshot_stays_out(tmp_path):
     """The snapshot said "everything is visible"; an HR document indexed since must not be scored."""
-    from rag_core.catalog import Catalog
-    from rag_core.keyword_index import KeywordIndex
-    from rag_core.visibility import Visible
+    from rag_core.documents.catalog import Catalog
+    from rag_core.search.keyword_index import KeywordIndex
+    from rag_core.search.visibility import Visible
 
     keywords = KeywordIndex(Catalog(tmp_path / "catalog.sqlite3"))
     keywords.add([("pub@v1#0", ["补充", "医疗"])])

@@ -1,6 +1,9 @@
 """Long-term memory about the person asking: recalled to fit answers, never a policy source.
 
 Public surface: ``MemoryStore`` (SQLite, per-user) and the pure scoring functions.
+
+May import: `rag_core.text` and the top-level `types`, `errors`, `settings`; the embedder
+is passed in, so memory never imports search, answer or the facade.
 """
 
 from .db import MemoryRecord

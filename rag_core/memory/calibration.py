@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .background import centre_rows, compute_centres
+from .centres import centre_rows, compute_centres
 from .scoring import DEFAULT_IMPORTANCE, RelevanceCalibration, relevance
 from .text import keyword_overlap, keyword_terms
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..types import MemoryHit
 from . import db
-from .background import centre_rows
+from .centres import centre_rows
 from .scoring import as_utc, relevance
 from .text import keyword_overlap, keyword_terms
 

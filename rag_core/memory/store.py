@@ -31,7 +31,7 @@ import numpy as np
 
 from ..errors import MemoryStoreError
 from . import db
-from .background import centre_rows, compute_centres, shipped_centres, signature
+from .centres import centre_rows, compute_centres, shipped_centres, signature
 from .extraction import CompletionLLM, echo_content, extract_facts
 from .forgetting import ForgettingMixin
 from .recall import RecallMixin

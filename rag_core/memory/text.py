@@ -13,7 +13,7 @@ import re
 import threading
 from functools import lru_cache
 
-from ..tokenizer import tokenize
+from ..text.tokenizer import tokenize
 
 _posseg_lock = threading.Lock()
 
@@ -54,7 +54,7 @@ def _posseg():
     """A POS tagger that knows the HR words (年假/病假 whole, tagged as nouns)."""
     import jieba.posseg as pseg
 
-    from ..tokenizer import jieba_tokenizer
+    from ..text.tokenizer import jieba_tokenizer
 
     return pseg.POSTokenizer(jieba_tokenizer())
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .types import Chunk, DocumentInfo
+from ..types import Chunk, DocumentInfo
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (

@@ -10,14 +10,14 @@ from __future__ import annotations
 import time
 from datetime import date
 
-from .background import CorpusCentroid
-from .catalog import Catalog
+from ..documents.catalog import Catalog
+from ..settings import Settings
+from ..text.tokenizer import expand_query
+from ..types import DocumentInfo, Hit, HitScores, SearchResult
+from .centroid import CorpusCentroid
 from .embedding import Embedder, calibration_for
 from .fusion import Candidate, Thresholds, coverage, passed_threshold, ranks, rrf
 from .keyword_index import KeywordIndex
-from .settings import Settings
-from .tokenizer import expand_query
-from .types import DocumentInfo, Hit, HitScores, SearchResult
 from .vector_store import ChromaVectorStore, key_of_chunk
 from .visibility import VisibilityCache, Visible
 

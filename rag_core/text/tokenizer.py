@@ -20,7 +20,7 @@ _PARTICLES = frozenset("能会要可想该吗呢了的吧啊")
 
 
 def _resource_lines(name: str) -> list[str]:
-    text = resources.files("rag_core.resources").joinpath(name).read_text(encoding="utf-8")
+    text = resources.files("rag_core.text.resources").joinpath(name).read_text(encoding="utf-8")
     return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
 
 
@@ -31,7 +31,7 @@ def jieba_tokenizer():
 
     jieba.setLogLevel(logging.WARNING)
     tok = jieba.Tokenizer()
-    dict_path = resources.files("rag_core.resources").joinpath("hr_userdict.txt")
+    dict_path = resources.files("rag_core.text.resources").joinpath("hr_userdict.txt")
     with resources.as_file(dict_path) as path:
         tok.load_userdict(str(path))
     tok.initialize()

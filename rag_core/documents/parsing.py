@@ -16,9 +16,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from .errors import IngestError
-from .parsing_formats import MB, Line, docx_lines, html_lines, markdown_lines, normalize_text, pdf_lines
-from .types import ParsedDocument, Section
+from ..errors import IngestError
+from ..types import ParsedDocument, Section
+from .docx_format import docx_lines
+from .formats import MB, Line, html_lines, markdown_lines, normalize_text, pdf_lines
 
 SUPPORTED_EXTENSIONS = (".txt", ".md", ".docx", ".pdf", ".html", ".htm")
 MAX_NAME_CHARS = 120

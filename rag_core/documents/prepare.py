@@ -11,13 +11,13 @@ import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
+from ..errors import IngestError
+from ..settings import Settings
+from ..text.tokenizer import tokenize
+from ..types import Chunk, ParsedDocument
 from .chunking import chunk_document
-from .errors import IngestError
 from .parsing import parse_bytes, safe_filename
 from .redaction import redact
-from .settings import Settings
-from .tokenizer import tokenize
-from .types import Chunk, ParsedDocument
 
 _DOC_ID_BAD = re.compile(r"[^\w\u4e00-\u9fff.-]+")
 

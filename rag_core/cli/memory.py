@@ -8,13 +8,14 @@ print `{"memories": [...]}` as UTF-8 JSON with `--json`; messages are Chinese.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from .cli_io import print_json, say
-from .errors import RagError
-from .memory.scoring import KINDS
-from .types import MemoryHit
+from ..errors import RagError
+from ..memory.scoring import KINDS
+from ..types import MemoryHit
+from .output import print_json, say
 
 
 def _importance(text: str) -> float:
@@ -44,9 +45,9 @@ def _keep(text: str) -> int:
     return value
 
 
-def add_memory_parser(subparsers) -> None:
-    """Register the `memory` command and its sub-commands on the main CLI."""
-    mem = subparsers.add_parser("memory", help="用户长期记忆：添加、检索、列出、删除、遗忘、清除")
+def register(commands) -> None:
+    """Add the `memory` command and its sub-commands to the main parser."""
+    mem = commands.add_parser("memory", help="用户长期记忆：添加、检索、列出、删除、遗忘、清除")
     sub = mem.add_subparsers(dest="memory_command", required=True)
 
     add = sub.add_parser("add", help="添加一条记忆（近义重复会强化已有记忆，矛盾会替换旧记忆）")
@@ -56,33 +57,40 @@ def add_memory_parser(subparsers) -> None:
     add.add_argument("--importance", type=_importance, default=None, help="0–1，默认按类型")
     add.add_argument("--created-at", type=_timestamp, default=None, help="导入历史记忆时的时间（ISO 8601）")
     add.add_argument("--json", action="store_true")
+    add.set_defaults(handler=_guarded(add_memory))
 
     search = sub.add_parser("search", help="按问题召回记忆（无关的问题不返回任何记忆）")
     search.add_argument("query")
     search.add_argument("--user", required=True)
     search.add_argument("--json", action="store_true")
+    search.set_defaults(handler=_guarded(search_memories))
 
     lst = sub.add_parser("list", help="列出用户的全部记忆")
     lst.add_argument("--user", required=True)
     lst.add_argument("--query", default=None, help="按与该问题的相关度排序")
     lst.add_argument("--kind", choices=KINDS, default=None)
     lst.add_argument("--json", action="store_true")
+    lst.set_defaults(handler=_guarded(list_memories))
 
     delete = sub.add_parser("delete", help="删除记忆（软删除，保留期后彻底清除）")
     delete.add_argument("ids", nargs="+", metavar="ID")
+    delete.set_defaults(handler=_guarded(delete_memories))
 
     imp = sub.add_parser("set-importance", help="修改一条记忆的重要性")
     imp.add_argument("id", metavar="ID")
     imp.add_argument("importance", type=_importance)
+    imp.set_defaults(handler=_guarded(set_importance))
 
     forget = sub.add_parser("forget", help="按 重要性×新鲜度 只保留前 N 条")
     forget.add_argument("--keep", type=_keep, required=True)
     forget.add_argument("--user", default=None, help="不指定则对每个用户分别执行")
     forget.add_argument("--dry-run", action="store_true", help="只列出将被遗忘的记忆")
     forget.add_argument("--json", action="store_true")
+    forget.set_defaults(handler=_guarded(forget_memories))
 
     purge = sub.add_parser("purge", help="彻底删除某用户的全部记忆（被遗忘权）")
     purge.add_argument("--user", required=True)
+    purge.set_defaults(handler=_guarded(purge_memories))
 
 
 
@@ -104,57 +112,79 @@ def _print_hits(hits: list[MemoryHit], as_json: bool, extra: dict[str, Any], emp
 _ACTIONS = {"added": "已添加记忆", "strengthened": "已有相同记忆，已强化", "replaced": "已替换与之矛盾的旧记忆，新记忆"}
 
 
-def run_memory_command(args: argparse.Namespace, assistant) -> int:
-    """Run one `memory` sub-command against the facade; returns the exit status."""
-    try:
-        return _run(args, assistant)
-    except RagError as exc:
-        say(f"错误：{exc}", err=True)
-        return 1
+def _guarded(handler: Callable[[argparse.Namespace, Any], int]) -> Callable[[argparse.Namespace, Any], int]:
+    """A refused memory action prints its Chinese reason and exits 1 instead of a traceback."""
 
-
-def _run(args: argparse.Namespace, a) -> int:
-    cmd = args.memory_command
-    if cmd == "add":
-        mid, action = a.remember(args.user, args.text, kind=args.kind, importance=args.importance, created_at=args.created_at)
-        if args.json:
-            print_json({"id": mid, "action": action})
-        else:
-            say(f"{_ACTIONS.get(action, action)}：{mid}")
-        return 0
-    if cmd == "search":
-        hits = a.recall(args.user, args.query)
-        _print_hits(hits, args.json, {"user": args.user, "query": args.query}, "（没有相关记忆）")
-        return 0
-    if cmd == "list":
-        hits = a.list_memories(args.user, query=args.query, kind=args.kind)
-        _print_hits(hits, args.json, {"user": args.user}, "（该用户没有记忆）")
-        return 0
-    if cmd == "delete":
-        n = a.delete_memories(args.ids)
-        if n == 0:
-            say(f"错误：找不到可删除的记忆：{'、'.join(args.ids)}", err=True)
+    def run(args: argparse.Namespace, assistant) -> int:
+        try:
+            return handler(args, assistant)
+        except RagError as exc:
+            say(f"错误：{exc}", err=True)
             return 1
-        say(f"已删除 {n} 条记忆（保留期内可审计，之后彻底清除）")
+
+    run.__doc__ = handler.__doc__
+    return run
+
+
+def add_memory(args: argparse.Namespace, assistant) -> int:
+    """Store one memory (a near duplicate strengthens, a contradiction replaces)."""
+    memory_id, action = assistant.remember(
+        args.user, args.text, kind=args.kind, importance=args.importance, created_at=args.created_at
+    )
+    if args.json:
+        print_json({"id": memory_id, "action": action})
+    else:
+        say(f"{_ACTIONS.get(action, action)}：{memory_id}")
+    return 0
+
+
+def search_memories(args: argparse.Namespace, assistant) -> int:
+    """The memories that pass the threshold for a question."""
+    hits = assistant.recall(args.user, args.query)
+    _print_hits(hits, args.json, {"user": args.user, "query": args.query}, "（没有相关记忆）")
+    return 0
+
+
+def list_memories(args: argparse.Namespace, assistant) -> int:
+    """Every memory of one user."""
+    hits = assistant.list_memories(args.user, query=args.query, kind=args.kind)
+    _print_hits(hits, args.json, {"user": args.user}, "（该用户没有记忆）")
+    return 0
+
+
+def delete_memories(args: argparse.Namespace, assistant) -> int:
+    """Soft-delete memories by id."""
+    count = assistant.delete_memories(args.ids)
+    if count == 0:
+        say(f"错误：找不到可删除的记忆：{'、'.join(args.ids)}", err=True)
+        return 1
+    say(f"已删除 {count} 条记忆（保留期内可审计，之后彻底清除）")
+    return 0
+
+
+def set_importance(args: argparse.Namespace, assistant) -> int:
+    """Change one memory's importance."""
+    assistant.update_memory_importance(args.id, args.importance)
+    say(f"已将 {args.id} 的重要性设为 {args.importance:.2f}")
+    return 0
+
+
+def forget_memories(args: argparse.Namespace, assistant) -> int:
+    """Keep the best N memories per user (or preview what would go)."""
+    if args.dry_run:
+        hits = assistant.preview_forget(args.keep, user=args.user)
+        _print_hits(hits, args.json, {"keep": args.keep, "dry_run": True}, "（没有需要遗忘的记忆）")
         return 0
-    if cmd == "set-importance":
-        a.update_memory_importance(args.id, args.importance)
-        say(f"已将 {args.id} 的重要性设为 {args.importance:.2f}")
-        return 0
-    if cmd == "forget":
-        if args.dry_run:
-            hits = a.preview_forget(args.keep, user=args.user)
-            _print_hits(hits, args.json, {"keep": args.keep, "dry_run": True}, "（没有需要遗忘的记忆）")
-            return 0
-        n = a.forget_memories(args.keep, user=args.user)
-        if args.json:
-            print_json({"keep": args.keep, "user": args.user, "forgotten": n})
-        else:
-            say(f"已遗忘 {n} 条记忆（每位用户保留 {args.keep} 条）")
-        return 0
-    if cmd == "purge":
-        n = a.purge_memories(args.user)
-        say(f"已彻底删除用户 {args.user} 的 {n} 条记忆及其历史")
-        return 0
-    say(f"错误：未知的 memory 子命令 {cmd}", err=True)
-    return 2
+    count = assistant.forget_memories(args.keep, user=args.user)
+    if args.json:
+        print_json({"keep": args.keep, "user": args.user, "forgotten": count})
+    else:
+        say(f"已遗忘 {count} 条记忆（每位用户保留 {args.keep} 条）")
+    return 0
+
+
+def purge_memories(args: argparse.Namespace, assistant) -> int:
+    """Delete every memory of one user for good (right to be forgotten)."""
+    count = assistant.purge_memories(args.user)
+    say(f"已彻底删除用户 {args.user} 的 {count} 条记忆及其历史")
+    return 0

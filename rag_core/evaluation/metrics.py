@@ -1,4 +1,4 @@
-"""Retrieval evaluation over a JSONL question set.
+"""Pure metrics for a JSONL question set (no IO beyond reading the file).
 
 Each line: {"question", "category": literal|paraphrase|near_miss|absent, "expected": [substrings]}.
 A hit is relevant when its text holds every expected substring. Per category we
@@ -57,25 +57,6 @@ def summarise(results: list[dict]) -> dict[str, dict[str, float]]:
         m["zero_hit_rate"] = round(sum(1 for r in rows if r["hit_count"] == 0) / len(rows), 3)
         metrics[cat] = m
     return metrics
-
-
-def run_eval(assistant, path: Path, *, mode: str = "hybrid", role: str = "all") -> dict:
-    results = []
-    for row in load_questions(path):
-        res = assistant.search(row["question"], role=role, mode=mode)
-        texts = [h.chunk.text for h in res.hits]
-        results.append(
-            {
-                "question": row["question"],
-                "category": row["category"],
-                "expected": row["expected"],
-                "hit_count": res.hit_count,
-                "rank": first_relevant_rank(texts, row["expected"]),
-                "hits": [h.to_dict() for h in res.hits],
-                "near_misses": [h.to_dict() for h in res.near_misses],
-            }
-        )
-    return {"mode": mode, "metrics": summarise(results), "results": results}
 
 
 def metrics_table(metrics: dict[str, dict[str, float]]) -> str:

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from .catalog import Catalog, visible_to
-from .types import DocumentInfo
+from ..documents.catalog import Catalog, visible_to
+from ..types import DocumentInfo
 from .vector_store import VectorScope, doc_key
 
 

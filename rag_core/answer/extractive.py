@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import jieba
 
+from ..types import SourceRef
 from .llm import NOT_IN_POLICY
-from .types import SourceRef
 
 HEADER = "根据制度："
 

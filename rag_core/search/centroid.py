@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 
-from .catalog import Catalog
+from ..documents.catalog import Catalog
 from .vector_store import ChromaVectorStore
 
 

@@ -43,7 +43,7 @@ from typing import Protocol
 
 import numpy as np
 
-from .types import Chunk
+from ..types import Chunk
 
 COLLECTION = "policy_chunks"
 # Over-fetching k results costs ~1.2 ms at k=30, 3.6 ms at k=1,000 and 5.5 ms at k=2,000 on a 10k

@@ -20,8 +20,8 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..documents.catalog import Catalog
 from .bm25 import InvertedIndex
-from .catalog import Catalog
 from .vector_store import key_of_chunk
 from .visibility import Visible
 

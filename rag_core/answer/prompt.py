@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .types import Hit, MemoryHit, SourceRef
+from ..types import Hit, MemoryHit, SourceRef
 
 NOT_IN_POLICY = "制度里没有写这一条"
 

@@ -14,10 +14,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import openai
 
-from .errors import RagError
+from ..errors import RagError
 
 if TYPE_CHECKING:
-    from .settings import Settings
+    from ..settings import Settings
 
 NOT_IN_POLICY = "制度里没有写这一条"
 

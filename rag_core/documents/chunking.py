@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .types import Chunk, ParsedDocument, Section
+from ..types import Chunk, ParsedDocument, Section
 
 # A unit ends after sentence punctuation (plus closing quotes/brackets) or a newline run.
 _UNIT_END = re.compile(r"[。！？；!?;]+[”’」』）)\]]*|\n+")

@@ -1,0 +1,47 @@
+"""Command line: `python -m rag_core [--data-dir D] COMMAND ...`.
+
+One function per command, registered with its sub-parser (`set_defaults(handler=...)`)
+and keeping its own output formatting; `main` parses, opens the assistant and
+calls the handler. Every `--json` output is UTF-8 JSON on stdout.
+Exit status: 0 ok, 1 a file/setting was refused, 2 bad usage.
+The CLI acts as the local administrator of the data dir it opens.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from ..errors import RagError
+from . import documents, memory, search
+from .output import say
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser: every command module registers its own sub-commands."""
+    parser = argparse.ArgumentParser(prog="python -m rag_core", description="人事制度问答助手（命令行）")
+    parser.add_argument("--data-dir", default=None, help="数据目录（默认 RAG_DATA_DIR，否则 data/store）")
+    commands = parser.add_subparsers(dest="command", required=True)
+    documents.register(commands)
+    search.register(commands)
+    memory.register(commands)
+    return parser
+
+
+def open_assistant(args: argparse.Namespace):
+    """The facade on the data dir the arguments name (settings from env and `.env`)."""
+    from ..assistant import Assistant
+
+    return Assistant.open(data_dir=args.data_dir)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse `argv`, open the assistant and run the chosen command; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.handler(args, open_assistant(args))
+    except RagError as exc:
+        say(f"错误：{exc}", err=True)
+        return 1

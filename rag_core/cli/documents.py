@@ -1,0 +1,68 @@
+"""`ingest`, `docs list`, `docs delete`: the document library from the command line."""
+
+from __future__ import annotations
+
+import argparse
+
+from .output import print_json, say
+
+
+def register(commands) -> None:
+    """Add the document commands to the main parser."""
+    ingest_parser = commands.add_parser("ingest", help="导入制度文件（同名文件生成新版本）")
+    ingest_parser.add_argument("files", nargs="+")
+    ingest_parser.add_argument("--audience", action="append", default=None, help="可见范围，可重复（默认 all）")
+    ingest_parser.add_argument("--doc-id", default=None)
+    ingest_parser.add_argument("--effective-date", default=None, help="生效日期 YYYY-MM-DD")
+    ingest_parser.add_argument("--json", action="store_true")
+    ingest_parser.set_defaults(handler=ingest)
+
+    docs_parser = commands.add_parser("docs", help="文档列表与删除")
+    docs_commands = docs_parser.add_subparsers(dest="docs_command", required=True)
+    list_parser = docs_commands.add_parser("list", help="列出当前生效的文档")
+    list_parser.add_argument("--json", action="store_true")
+    list_parser.set_defaults(handler=list_documents)
+    delete_parser = docs_commands.add_parser("delete", help="删除文档的全部版本")
+    delete_parser.add_argument("doc_id")
+    delete_parser.set_defaults(handler=delete_document)
+
+
+def ingest(args: argparse.Namespace, assistant) -> int:
+    """Index each file as a new version of its document."""
+    reports = [
+        assistant.ingest_file(
+            path, audience=args.audience or ["all"], doc_id=args.doc_id, effective_date=args.effective_date
+        )
+        for path in args.files
+    ]
+    if args.json:
+        print_json({"reports": [report.to_dict() for report in reports]})
+    else:
+        for report in reports:
+            if report.ok:
+                state = "已索引" if report.status == "indexed" else "内容未变"
+                say(f"{report.filename}: {state} {report.doc_id} v{report.version}，{report.chunk_count} 块")
+            else:
+                say(f"{report.error}", err=True)
+    return 0 if all(report.ok for report in reports) else 1
+
+
+def list_documents(args: argparse.Namespace, assistant) -> int:
+    """Each document's version in effect today."""
+    docs = assistant.list_documents()
+    if args.json:
+        print_json({"documents": [doc.to_dict() for doc in docs]})
+    else:
+        for doc in docs:
+            say(f"{doc.doc_id}\tv{doc.version}\t{','.join(doc.audience)}\t{doc.chunk_count} 块\t{doc.title}")
+    return 0
+
+
+def delete_document(args: argparse.Namespace, assistant) -> int:
+    """Remove every version of one document."""
+    removed = assistant.delete_document(args.doc_id)
+    if not removed and not assistant.document_versions(args.doc_id):
+        say(f"错误：没有文档 {args.doc_id}", err=True)
+        return 1
+    say(f"已删除 {args.doc_id}（{removed} 块）")
+    return 0

@@ -1,0 +1,86 @@
+"""`search`, `ask`, `eval`, `check`: questions and the health of the indexes."""
+
+from __future__ import annotations
+
+import argparse
+
+from .output import print_json, say
+
+MODES = ["hybrid", "bm25", "vector"]
+
+
+def register(commands) -> None:
+    """Add the search commands to the main parser."""
+    search_parser = commands.add_parser("search", help="检索")
+    search_parser.add_argument("question")
+    search_parser.add_argument("--role", default="all")
+    search_parser.add_argument("--top-k", type=int, default=None)
+    search_parser.add_argument("--mode", choices=MODES, default="hybrid")
+    search_parser.add_argument("--json", action="store_true")
+    search_parser.set_defaults(handler=search)
+
+    ask_parser = commands.add_parser("ask", help="问答")
+    ask_parser.add_argument("question")
+    ask_parser.add_argument("--role", default="all")
+    ask_parser.add_argument("--user", default="default")
+    ask_parser.add_argument("--json", action="store_true")
+    ask_parser.set_defaults(handler=ask)
+
+    eval_parser = commands.add_parser("eval", help="在评测集上量检索指标")
+    eval_parser.add_argument("file")
+    eval_parser.add_argument("--mode", choices=MODES, default="hybrid")
+    eval_parser.add_argument("--json", action="store_true")
+    eval_parser.set_defaults(handler=evaluate)
+
+    check_parser = commands.add_parser("check", help="检查每个块能否被向量检索找到（找不到的自动重写）")
+    check_parser.add_argument("--no-repair", action="store_true", help="只检查，不重写")
+    check_parser.add_argument("--json", action="store_true")
+    check_parser.set_defaults(handler=check)
+
+
+def search(args: argparse.Namespace, assistant) -> int:
+    """The same search chat uses, with every score."""
+    result = assistant.search(args.question, role=args.role, top_k=args.top_k, mode=args.mode)
+    if args.json:
+        print_json(result.to_dict())
+        return 0
+    say(f"命中 {result.hit_count} 块")
+    for number, hit in enumerate(result.hits, 1):
+        say(f"[{number}] {hit.chunk.source} ｜ {hit.chunk.section}  ({hit.scores.passed})\n    {hit.chunk.text.strip()[:120]}")
+    return 0
+
+
+def ask(args: argparse.Namespace, assistant) -> int:
+    """A full answer: search, memories, guarded prompt, answer, write-back."""
+    trace = assistant.ask(args.question, user=args.user, role=args.role)
+    if args.json:
+        print_json(trace.to_dict())
+    else:
+        say(trace.answer)
+        say(f"（命中 {trace.hit_count} 块，回答方式：{trace.answerer}）")
+    return 0
+
+
+def evaluate(args: argparse.Namespace, assistant) -> int:
+    """Per-category recall, MRR and zero-hit rate on a JSONL question set."""
+    from ..evaluation.metrics import metrics_table
+
+    report = assistant.run_eval(args.file, mode=args.mode)
+    if args.json:
+        print_json(report)
+    else:
+        say(metrics_table(report["metrics"]))
+    return 0
+
+
+def check(args: argparse.Namespace, assistant) -> int:
+    """Read the whole vector store back; exit 1 if a chunk stays unreachable."""
+    report = assistant.check_vectors(repair=not args.no_repair)
+    if args.json:
+        print_json({"checked": report.checked, "rewritten": report.rewritten, "unreachable": report.unreachable})
+    elif report.unreachable:
+        say(f"已检查 {report.checked} 块，重写 {report.rewritten} 块次；仍有 {len(report.unreachable)} 块无法被向量检索找到"
+            f"（只能通过关键词命中）：{'、'.join(report.unreachable[:10])}", err=True)
+    else:
+        say(f"已检查 {report.checked} 块，全部可被向量检索找到（重写 {report.rewritten} 块次）")
+    return 1 if report.unreachable else 0
