@@ -13,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from rag_core.types import AskTrace
+from rag_core import AskTrace, Assistant
 from ui.layout import ensure_chrome
 from ui.state import current_role, current_user, get_assistant, history
 from ui.trace_view import escape_md, install_citation_links, render_answer, render_trace
@@ -21,7 +21,7 @@ from ui.trace_view import escape_md, install_citation_links, render_answer, rend
 _DONE = object()
 
 
-def ask_streaming(assistant: Any, question: str, user: str, role: str) -> AskTrace:
+def ask_streaming(assistant: Assistant, question: str, user: str, role: str) -> AskTrace:
     """Run `ask` in a worker thread and stream its tokens with st.write_stream.
 
     `ask` only reports tokens through a callback, while st.write_stream wants an

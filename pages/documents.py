@@ -6,12 +6,10 @@ the others or what was indexed before (the facade guarantees the latter).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 import streamlit as st
 
-from rag_core.types import DocumentInfo, IngestReport
+from rag_core import Assistant, DocumentInfo, IngestReport
 from ui.layout import ensure_chrome
 from ui.state import AUDIENCE_LABELS, get_assistant
 from ui.uploads import REDACTION_LABELS, documents_frame, ingest_uploads, reports_frame
@@ -20,7 +18,7 @@ REPORTS_KEY = "doc_ingest_reports"
 PENDING_DELETE_KEY = "doc_pending_delete"
 
 
-def upload_section(assistant: Any) -> None:
+def upload_section(assistant: Assistant) -> None:
     st.subheader("上传制度文件")
     with st.form("upload_form", clear_on_submit=True):
         files = st.file_uploader(
@@ -82,7 +80,7 @@ def report_section() -> None:
             st.error(r.error or f"{r.filename}：导入失败")
 
 
-def document_detail(assistant: Any, doc: DocumentInfo) -> None:
+def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
     """Version history, chunk preview and delete-with-confirmation for one document."""
     st.markdown(f"#### {doc.title}（{doc.doc_id}）")
     with st.expander("版本历史", icon=":material/history:", expanded=True):

@@ -6,12 +6,11 @@ Forgetting down to N is two steps (preview, then confirm) because it cannot be u
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from rag_core.types import MemoryHit
+from rag_core import Assistant, MemoryHit
 from ui.layout import ensure_chrome
 from ui.state import current_user, get_assistant
 from ui.trace_view import memories_frame
@@ -30,7 +29,7 @@ def kind_label(kind: str) -> str:
     return KINDS.get(kind, kind)
 
 
-def add_memory_form(assistant: Any, user: str) -> None:
+def add_memory_form(assistant: Assistant, user: str) -> None:
     with st.expander("手动添加一条记忆", icon=":material/add:"):
         with st.form("add_memory", clear_on_submit=True):
             content = st.text_area("内容", placeholder="例如：我在上海办公室，主要负责招聘。")
@@ -44,7 +43,7 @@ def add_memory_form(assistant: Any, user: str) -> None:
                 st.toast(REMEMBER_RESULTS.get(action, "已保存"), icon=":material/check_circle:")
 
 
-def edit_importance(assistant: Any, memories: list[MemoryHit]) -> None:
+def edit_importance(assistant: Assistant, memories: list[MemoryHit]) -> None:
     """Editable importance column; only changed rows are written back."""
     frame = memories_frame(memories)
     frame["类型"] = frame["类型"].map(kind_label)
@@ -79,7 +78,7 @@ def edit_importance(assistant: Any, memories: list[MemoryHit]) -> None:
         st.rerun()
 
 
-def delete_section(assistant: Any, memories: list[MemoryHit]) -> None:
+def delete_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
     by_id = {m.id: m for m in memories}
     chosen = st.multiselect(
         "选择要删除的记忆（可多选）",
@@ -96,7 +95,7 @@ def delete_section(assistant: Any, memories: list[MemoryHit]) -> None:
         st.rerun()
 
 
-def forget_section(assistant: Any, user: str, total: int) -> None:
+def forget_section(assistant: Assistant, user: str, total: int) -> None:
     """Preview which memories would go (lowest score first) and why, then forget on confirm."""
     st.subheader("精简到 N 条")
     st.caption("按当前得分（重要度 × 新鲜度）保留最高的 N 条，其余遗忘。先预览，确认后才执行。")

@@ -13,7 +13,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from rag_core.types import Hit
+from rag_core import Assistant, Hit
 from ui.layout import ensure_chrome
 from ui.state import ROLE_LABELS, current_role, effective_thresholds, get_assistant
 from ui.trace_view import hit_count_badge, render_hits_and_misses, timings_frame
@@ -34,7 +34,7 @@ METRIC_LABELS = {
 CATEGORY_LABELS = {"literal": "原文提问", "paraphrase": "换种说法", "near_miss": "相近但不适用", "absent": "制度未涉及"}
 
 
-def threshold_text(assistant: Any) -> str:
+def threshold_text(assistant: Assistant) -> str:
     """The rule a chunk must pass, with the numbers currently in force."""
     t = effective_thresholds(assistant)
     s = assistant.settings
@@ -83,7 +83,7 @@ def scores_chart(hits: list[Hit], misses: list[Hit], assistant: Any) -> alt.Laye
     return alt.layer(bars, line).properties(height=max(120, 28 * len(rows)))
 
 
-def search_section(assistant: Any) -> None:
+def search_section(assistant: Assistant) -> None:
     role = current_role()
     with st.form("retrieval_form"):
         question = st.text_input("问题", placeholder="例如：打车费能报吗？", key="rt_question")
@@ -122,7 +122,7 @@ def resolve_eval_path(path: str) -> Path | None:
     return None
 
 
-def eval_section(assistant: Any) -> None:
+def eval_section(assistant: Assistant) -> None:
     st.subheader("运行评测集")
     left, right = st.columns([2, 1])
     path = left.text_input("评测文件（JSONL）", value=DEFAULT_EVAL, key="rt_eval_path")

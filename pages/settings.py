@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from rag_core import Assistant, Settings
 from ui.layout import ensure_chrome
 from ui.state import get_assistant, mask_secret
 
@@ -46,7 +47,7 @@ GROUPS = {
 }
 
 
-def editable(settings: Any) -> list[str]:
+def editable(settings: Settings) -> list[str]:
     """Only the knobs this Settings version actually has."""
     names = {f.name for f in fields(settings)}
     return [k for k in FIELDS if k in names]
@@ -94,7 +95,7 @@ def describe(changes: dict[str, Any]) -> str:
     return "，".join(f"{FIELDS[k][0]} = {'模型校准值' if v is None else v}" for k, v in changes.items())
 
 
-def apply_changes(assistant: Any, changes: dict[str, Any]) -> None:
+def apply_changes(assistant: Assistant, changes: dict[str, Any]) -> None:
     """Apply non-chunking changes at once; hold chunking changes for confirmation."""
     if not changes:
         st.info("设置没有变化。")
@@ -111,7 +112,7 @@ def apply_changes(assistant: Any, changes: dict[str, Any]) -> None:
     st.rerun()
 
 
-def confirm_rechunk(assistant: Any) -> None:
+def confirm_rechunk(assistant: Assistant) -> None:
     """Ask before re-chunking; on yes apply the settings and re-index with a progress bar."""
     changes = st.session_state.get(PENDING_KEY)
     if not changes:
@@ -149,7 +150,7 @@ def confirm_rechunk(assistant: Any) -> None:
     st.rerun()
 
 
-def info_section(assistant: Any) -> None:
+def info_section(assistant: Assistant) -> None:
     s = assistant.settings
     st.subheader("运行环境")
     rows = [

@@ -1,10 +1,43 @@
-"""HR policy assistant engine: parse → chunk → embed → index → hybrid search → guarded answer.
+"""HR policy assistant engine: documents in → search → guarded answer, plus long-term memory.
 
-The public entry point is `Assistant` (see `rag_core.assistant`); it is imported
-lazily so `import rag_core` stays cheap.
+The public surface is the facade `Assistant`, the frozen `Settings` and the plain
+record types it returns; pages, the CLI and other callers import only these.
+The stage packages (`text`, `documents`, `search`, `answer`, `memory`,
+`evaluation`, `cli`) are the inside: each `__init__` says what it may import.
+`Assistant` is imported lazily so `import rag_core` stays cheap.
 """
 
-__all__ = ["Assistant", "Settings"]
+from .errors import IngestError, MemoryStoreError, RagError, SettingsError
+from .settings import Settings
+from .types import (
+    AskTrace,
+    Chunk,
+    DocumentInfo,
+    Hit,
+    HitScores,
+    IngestReport,
+    MemoryHit,
+    SearchResult,
+    SourceRef,
+)
+
+__all__ = [
+    "AskTrace",
+    "Assistant",
+    "Chunk",
+    "DocumentInfo",
+    "Hit",
+    "HitScores",
+    "IngestError",
+    "IngestReport",
+    "MemoryHit",
+    "MemoryStoreError",
+    "RagError",
+    "SearchResult",
+    "Settings",
+    "SettingsError",
+    "SourceRef",
+]
 
 
 def __getattr__(name: str):
@@ -12,8 +45,4 @@ def __getattr__(name: str):
         from .assistant import Assistant
 
         return Assistant
-    if name == "Settings":
-        from .settings import Settings
-
-        return Settings
     raise AttributeError(name)

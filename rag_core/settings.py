@@ -107,43 +107,72 @@ class Settings:
 
     @classmethod
     def from_env(cls, data_dir: str | Path | None = None, env_file: str | Path | None = ".env", **overrides: Any) -> Settings:
-        """Read RAG_* / LLM_* / CHROMA_* variables (after loading `.env`)."""
+        """Settings from the environment after loading `.env` (existing variables win), then `overrides`.
+
+        One rule names every variable: ``RAG_`` + the field name in upper case
+        (``RAG_TOP_K``, ``RAG_LLM_API_KEY``, ``RAG_MEMORY_THRESHOLD`` …). The
+        well-known names in ``ALIASES`` (``LLM_API_KEY`` …) are read too when the
+        ``RAG_`` name is not set.
+        """
         if env_file:
             from dotenv import load_dotenv
 
             load_dotenv(env_file, override=False)
-        env = os.environ
         values: dict[str, Any] = {}
-        mapping = {
-            "RAG_CHUNK_SIZE": ("chunk_size", int),
-            "RAG_CHUNK_OVERLAP": ("chunk_overlap", int),
-            "RAG_TOP_K": ("top_k", int),
-            "RAG_RRF_K": ("rrf_k", int),
-            "RAG_BM25_THRESHOLD": ("bm25_threshold", float),
-            "RAG_MIN_COVERAGE": ("min_coverage", float),
-            "RAG_COSINE_MARGIN": ("cosine_margin", float),
-            "RAG_COSINE_FLOOR": ("cosine_floor", float),
-            "EMBEDDING_MODEL": ("embedding_model", str),
-            "RAG_MAX_FILE_MB": ("max_file_mb", float),
-            "RAG_TOKEN_BUDGET": ("token_budget", int),
-            "LLM_API_KEY": ("llm_api_key", str),
-            "LLM_BASE_URL": ("llm_base_url", str),
-            "LLM_MODEL_ID": ("llm_model_id", str),
-            "CHROMA_HOST": ("chroma_host", str),
-            "CHROMA_PORT": ("chroma_port", int),
-            "MEMORY_HALF_LIFE_DAYS": ("memory_half_life_days", float),
-            "MEMORY_THRESHOLD": ("memory_threshold", float),
-        }
-        for var, (name, cast) in mapping.items():
-            raw = env.get(var)
-            if raw is None or raw.strip() == "":
+        for spec in fields(cls):
+            raw = env_value(spec.name)
+            if raw is None or spec.name == "data_dir":
                 continue
-            try:
-                values[name] = cast(raw.strip())
-            except ValueError as exc:
-                raise SettingsError(f"环境变量 {var}={raw!r} 无法解析: {exc}") from exc
-        values["data_dir"] = Path(data_dir or env.get("RAG_DATA_DIR") or DEFAULT_DATA_DIR)
+            values[spec.name] = _parse(env_name(spec.name), raw, spec.type)
+        values["data_dir"] = Path(data_dir or env_value("data_dir") or DEFAULT_DATA_DIR)
         values.update(overrides)
         settings = cls(**values)
         settings.validate()
         return settings
+
+
+# Older or widely used names, read when the RAG_ name is absent (RAG_ wins).
+ALIASES: dict[str, str] = {
+    "llm_api_key": "LLM_API_KEY",
+    "llm_base_url": "LLM_BASE_URL",
+    "llm_model_id": "LLM_MODEL_ID",
+    "chroma_host": "CHROMA_HOST",
+    "chroma_port": "CHROMA_PORT",
+    "embedding_model": "EMBEDDING_MODEL",
+    "memory_half_life_days": "MEMORY_HALF_LIFE_DAYS",
+    "memory_threshold": "MEMORY_THRESHOLD",
+}
+
+
+def env_name(field_name: str) -> str:
+    """The environment variable of a settings field: RAG_ + FIELD."""
+    return "RAG_" + field_name.upper()
+
+
+def env_value(field_name: str) -> str | None:
+    """The raw value for a field from the environment (its RAG_ name, else its alias); None when unset or blank."""
+    for var in (env_name(field_name), ALIASES.get(field_name)):
+        raw = os.environ.get(var) if var else None
+        if raw is not None and raw.strip():
+            return raw.strip()
+    return None
+
+
+def _parse(var: str, raw: str, type_name: Any) -> Any:
+    """Cast a variable by the field's annotation (str, int, float, bool, optional float)."""
+    kind = str(type_name)
+    try:
+        if "bool" in kind:
+            lowered = raw.lower()
+            if lowered in ("1", "true", "yes", "on"):
+                return True
+            if lowered in ("0", "false", "no", "off"):
+                return False
+            raise ValueError("应为 true/false")
+        if "int" in kind:
+            return int(raw)
+        if "float" in kind:
+            return float(raw)
+        return raw
+    except ValueError as exc:
+        raise SettingsError(f"环境变量 {var}={raw!r} 无法解析: {exc}") from exc

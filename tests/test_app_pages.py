@@ -70,10 +70,10 @@ def set_user(at: AppTest, name: str) -> None:
 
 
 def facade():
-    """The very instance the pages use (st.cache_resource is per process, keyed by data dir)."""
-    from ui.state import open_assistant, resolve_data_dir
+    """The very instance the pages use (st.cache_resource is per process, keyed by the settings)."""
+    from ui.state import app_settings, open_assistant
 
-    return open_assistant(resolve_data_dir())
+    return open_assistant(app_settings())
 
 
 def page_text(at: AppTest) -> str:

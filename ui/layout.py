@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag_core.assistant import Assistant
+from rag_core import Assistant
 from ui.state import (
     DEFAULT_USER,
     ROLE_KEY,

@@ -1,21 +1,19 @@
-"""The one facade instance per data dir, and the session-state keys every page shares.
+"""The one facade instance per configuration, and the session-state keys every page shares.
 
 The facade holds the embedding model, the Chroma client and the BM25 index, so it is
-built once per process with `st.cache_resource`; keying it by data dir keeps tests that
-point `RAG_DATA_DIR` at a temp dir from seeing another test's store.
+built once per process with `st.cache_resource`. Its key is the `Settings` object that
+`Settings.from_env` builds (environment, then `.env`) — the same rule as the CLI — so
+a data dir set only in `.env` is the store the app opens on its first and every
+later run, and tests that point `RAG_DATA_DIR` at a temp dir get their own facade.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
-from rag_core.assistant import Assistant
-
-DEFAULT_DATA_DIR = Path("data") / "store"
+from rag_core import Assistant, Settings
 
 # Roles as the engine knows them (audience labels) -> what a person reads.
 ROLE_LABELS: dict[str, str] = {"all": "员工", "hr": "HR", "managers": "管理者"}
@@ -27,23 +25,24 @@ HISTORY_KEY = "chat_history"
 DEFAULT_USER = "default"
 
 
-def resolve_data_dir() -> str:
-    """Same rule as `Assistant.open(None)`, made explicit so it can key the cache."""
-    return str(Path(os.environ.get("RAG_DATA_DIR") or DEFAULT_DATA_DIR).resolve())
+def app_settings() -> Settings:
+    """The settings the CLI would use here: environment first, then `.env`, data dir made absolute."""
+    settings = Settings.from_env()
+    return settings.with_changes(data_dir=settings.data_dir.resolve())
 
 
 @st.cache_resource(show_spinner="正在加载嵌入模型并索引示例制度（首次启动需要一点时间）…")
-def open_assistant(data_dir: str) -> Assistant:
+def open_assistant(settings: Settings) -> Assistant:
     """Build the facade and index the sample policies on a fresh store (no-op otherwise)."""
-    assistant = Assistant.open(data_dir=data_dir)
+    assistant = Assistant(settings)
     assistant.ensure_samples()
     return assistant
 
 
 def get_assistant() -> Assistant:
-    """The facade for the current data dir; stops the page with a readable error if it fails."""
+    """The facade for the current configuration; stops the page with a readable error if it fails."""
     try:
-        return open_assistant(resolve_data_dir())
+        return open_assistant(app_settings())
     except Exception as exc:  # any startup failure must reach the user as text
         st.error(f"助手启动失败：{exc}")
         st.stop()
@@ -80,7 +79,7 @@ def mask_secret(secret: str) -> str:
     return "•" * 8 + tail
 
 
-def effective_thresholds(assistant: Any) -> dict[str, float | None]:
+def effective_thresholds(assistant: Assistant) -> dict[str, float | None]:
     """The thresholds search uses right now; None means "the embedder's calibrated value".
 
     Uses the facade's `thresholds` when it offers one (it resolves the calibrated

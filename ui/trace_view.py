@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 import pandas as pd
 import streamlit as st
 
-from rag_core.types import AskTrace, Hit, MemoryHit, SearchResult
+from rag_core import AskTrace, Hit, MemoryHit, SearchResult
 
 NO_HIT_REASON = "没有资料通过阈值"
 _CITATION = re.compile(r"\[资料(\d+)\]")

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import date
-from typing import Any
 
 import pandas as pd
 
-from rag_core.types import DocumentInfo, IngestReport
+from rag_core import Assistant, DocumentInfo, IngestReport
 from ui.state import AUDIENCE_LABELS
 
 STATUS_LABELS = {"indexed": "已索引", "unchanged": "内容未变，未重复索引", "refused": "已拒绝"}
@@ -34,7 +33,7 @@ def audience_text(audience: Sequence[str]) -> str:
 
 
 def ingest_uploads(
-    assistant: Any,
+    assistant: Assistant,
     files: Sequence[tuple[str, bytes]],
     *,
     audience: Sequence[str] = ("all",),

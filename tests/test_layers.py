@@ -1,0 +1,109 @@
+"""The layout is the architecture: a lower stage never imports a higher one.
+
+Reads every import statement (absolute and relative, top-level and inside
+functions) with `ast`, so a lazy import cannot slip past.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CORE = ROOT / "rag_core"
+FOUNDATION = {"types", "errors", "settings"}
+
+# What each stage may import besides itself and the foundation modules.
+ALLOWED: dict[str, set[str]] = {
+    "text": set(),
+    "documents": {"text"},
+    "memory": {"text"},
+    "search": {"text", "documents"},
+    "answer": {"text", "search"},
+    "evaluation": {"text", "documents", "search", "answer"},
+    "cli": {"text", "documents", "search", "answer", "memory", "evaluation", "assistant"},
+    "assistant": {"text", "documents", "search", "answer", "memory", "evaluation"},
+}
+# What the pages and the UI helpers may import from the engine: the facade and its records.
+PUBLIC = {"rag_core", "rag_core.assistant", "rag_core.types", "rag_core.settings", "rag_core.errors"}
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Absolute names of every rag_core module `path` imports."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    rel = path.relative_to(ROOT).with_suffix("")
+    package = list(rel.parts[:-1]) if rel.name != "__init__" else list(rel.parts[:-1])
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.add(module)
+            # `from . import db` / `from rag_core import x` name modules too
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return {m for m in found if m == "rag_core" or m.startswith("rag_core.")}
+
+
+def stage_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+def core_modules() -> list[Path]:
+    return sorted(p for p in CORE.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_rag_core_top_level_holds_only_the_public_surface():
+    top = {p.stem for p in CORE.glob("*.py")}
+    assert top == {"__init__", "__main__", "assistant", "settings", "types", "errors"}
+
+
+@pytest.mark.parametrize("path", core_modules(), ids=lambda p: str(p.relative_to(CORE)))
+def test_no_module_imports_a_higher_stage(path: Path):
+    rel = path.relative_to(CORE)
+    stage = rel.parts[0].removesuffix(".py") if len(rel.parts) > 1 else rel.stem
+    if stage in FOUNDATION or stage in {"__init__", "__main__"}:
+        allowed = FOUNDATION | ({"assistant", "cli"} if stage in {"__init__", "__main__"} else set())
+    else:
+        allowed = ALLOWED[stage] | FOUNDATION | {stage}
+    wrong = {m for m in imported_modules(path) if (target := stage_of(m)) is not None and target not in allowed}
+    assert not wrong, f"{rel} imports {sorted(wrong)}; {stage} may import only {sorted(allowed)}"
+
+
+@pytest.mark.parametrize(
+    "path", sorted([*(ROOT / "pages").glob("*.py"), *(ROOT / "ui").glob("*.py"), ROOT / "app.py"]),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_pages_and_ui_use_only_the_facade_and_records(path: Path):
+    deep = {m for m in imported_modules(path) if m not in PUBLIC and not _is_public_name(m)}
+    assert not deep, f"{path.relative_to(ROOT)} reaches past the facade: {sorted(deep)}"
+
+
+def _is_public_name(module: str) -> bool:
+    """`from rag_core import Assistant` shows up as rag_core.Assistant: a name, not a module."""
+    head, _, name = module.rpartition(".")
+    return head in PUBLIC and name[:1].isupper()
+
+
+def test_no_module_in_rag_core_is_over_400_lines():
+    long = {str(p.relative_to(CORE)): n for p in core_modules() if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
+    assert not long, long
+
+
+def test_the_checker_sees_a_violation(tmp_path: Path, monkeypatch):
+    """The import reader catches relative and lazy imports (so the tests above can fail)."""
+    fake = ROOT / "rag_core" / "documents" / "_layer_probe.py"
+    fake.write_text("def f():\n    from ..search import fusion\n    return fusion\n", encoding="utf-8")
+    try:
+        assert "rag_core.search" in imported_modules(fake) or "rag_core.search.fusion" in imported_modules(fake)
+        with pytest.raises(AssertionError):
+            test_no_module_imports_a_higher_stage(fake)
+    finally:
+        fake.unlink()
