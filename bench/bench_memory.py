@@ -1,7 +1,7 @@
 """Memory recall latency at 1k and 10k memories for one user, and the relevance calibration.
 
     python bench/bench_memory.py              # latency table (markdown)
-    python bench/bench_memory.py --calibrate  # the measurements behind scoring.py
+    python bench/bench_memory.py --calibrate  # the measurements behind rag_core/memory/scoring.py
     python bench/bench_memory.py --write-centres  # regenerate rag_core/memory/centres_data.py
 
 Setup is quick because only ~300 unique synthetic memories are embedded; the rows
@@ -27,6 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import ROOT, percentile  # noqa: E402
 from rag_core.memory import MemoryStore, db  # noqa: E402
 from rag_core.memory import calibration as cal  # noqa: E402
 from rag_core.memory.centres import BACKGROUND_QUESTIONS, write_shipped_centres  # noqa: E402
@@ -86,7 +87,8 @@ def _fill(store: MemoryStore, embedder, n: int, texts: list[str], vecs: np.ndarr
 
 
 def _pct(values: list[float], p: float) -> float:
-    return float(np.percentile(np.array(values) * 1000, p))
+    """Percentile of durations in seconds, in ms."""
+    return percentile([v * 1000 for v in values], p)
 
 
 def bench_latency() -> None:
@@ -174,7 +176,7 @@ def main() -> None:
     parser.add_argument("--write-centres", action="store_true", help="regenerate the shipped background centres")
     args = parser.parse_args()
     if args.write_centres:
-        target = Path(__file__).resolve().parents[1] / "rag_core" / "memory" / "centres_data.py"
+        target = ROOT / "rag_core" / "memory" / "centres_data.py"
         write_shipped_centres(load_embedder("e5"), str(target))
         print(f"wrote {target}")
     elif args.calibrate:

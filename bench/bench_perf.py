@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.perf_common import (  # noqa: E402
+from bench.common import (  # noqa: E402
     PYTHON,
     ROOT,
     load_average,
@@ -141,15 +141,12 @@ def bench_builds(results: dict, work: Path, seed: int, sizes: list[int], base: P
 
 
 def bench_search(results: dict, stores: dict[int, Path], reps: int, slow_limit: int) -> None:
-    """Warm search as shipped at each size, the baselines, and each applied fix switched off for a moment."""
+    """Warm search as shipped at each size, with the baselines."""
     out = results.setdefault("search", {})
-    after = results.setdefault("after", {})
     for size, store in stores.items():
         log(f"search {size_label(size)} + baselines")
         out[str(size)] = {"as shipped": run_child(["search", "--data-dir", store, "--slow-limit", slow_limit,
                                                    "--reps", reps, "--baselines"], timeout=7200)}
-        log(f"fixes on / off {size_label(size)}")
-        after[str(size)] = run_child(["after", "--data-dir", store], timeout=3600)
 
 
 def bench_reingest(results: dict, stores: dict[int, Path], seed: int) -> None:

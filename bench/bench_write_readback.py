@@ -29,7 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.perf_common import machine_description, table  # noqa: E402
+from bench.common import machine_description, table  # noqa: E402
 from rag_core.assistant import Assistant  # noqa: E402
 from rag_core.documents.prepare import index_text  # noqa: E402
 from rag_core.search import vector_store  # noqa: E402

@@ -1,6 +1,6 @@
 """Calibrate retrieval thresholds on an eval set, and check them on a held-out one.
 
-    python bench/calibrate.py --model e5 --eval tests/data/eval.jsonl --policies data/samples \
+    python bench/calibrate.py [--model e5] [--eval tests/data/eval.jsonl] [--policies data/samples] \
         [--check tests/data/heldout/eval.jsonl --check-policies tests/data/heldout/policies]
 
 Collects every fused candidate (all scores) once per question, then scores a
@@ -65,7 +65,7 @@ def open_store(model: str, policies: Path) -> Assistant:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default="e5")
     ap.add_argument("--eval", default="tests/data/eval.jsonl")
     ap.add_argument("--policies", default="data/samples")

@@ -15,15 +15,14 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import EVAL_FILE as EVAL  # noqa: E402
 from rag_core.assistant import SAMPLES_DIR, Assistant  # noqa: E402
-
-EVAL = Path(__file__).resolve().parent.parent / "tests" / "data" / "eval.jsonl"
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default="e5")
     ap.add_argument("--sizes", default="120,180,240,320,400")
     ap.add_argument("--overlaps", default="0,40,80")

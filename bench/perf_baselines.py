@@ -7,7 +7,8 @@ chunk (a tutorial's / the seed's approach, with the index precomputed).
 Vectors: Chroma's HNSW query against brute-force numpy `V @ q` + argpartition,
 unfiltered and restricted to the chunks a role may see — the store's audience
 partitions (as shipped) next to the `where doc_key $in` filter the store used
-before them, emulated on the same partitions.
+before them, emulated on the same partitions. `render_baselines` turns the
+results into the report's tables.
 """
 
 from __future__ import annotations
@@ -18,10 +19,15 @@ from collections import Counter
 
 import numpy as np
 
-from bench.perf_common import Timer, summary
+from bench.common import Timer, dig, size_label, summary, table
 from rag_core.search.bm25 import K1, B, InvertedIndex
 
 TOP = 10
+# Names of the measured variants (keys of the results). Older results files spell the $in filter "(as today)".
+BM25_FILTERED = "ours, filtered to role 'all'"
+BM25_FILTERED_BEFORE = "ours, role 'all', statistics per question (before)"
+VEC_PARTITIONS = "Chroma HNSW, role 'all' (audience partitions, as shipped)"
+VEC_IN = ("Chroma HNSW, where doc_key $in visible (before)", "Chroma HNSW, where doc_key $in visible (as today)")
 
 
 class LoopBM25:
@@ -119,10 +125,10 @@ def bm25_baselines(assistant, qs: list[str], slow_limit: int) -> dict:
     impls = {
         "ours": lambda q: ours.score(q),
         # as shipped: the visible set and its N / avgdl come from the KeywordView kept between questions
-        "ours, filtered to role 'all'": (
+        BM25_FILTERED: (
             (lambda q: ours.score(q, view.allowed, stats=(view.n_docs, view.total_len))) if filtered else None),
         # before: the same filter with N / avgdl recomputed over the visible set for every question
-        "ours, role 'all', statistics per question (before)": (
+        BM25_FILTERED_BEFORE: (
             (lambda q: ours.score(q, view.allowed)) if filtered else None),
         "rank_bm25 BM25Okapi": okapi.get_scores,
         "bm25s (lucene)": lambda q: _bm25s_scores(sparse, q, len(ids)),
@@ -149,10 +155,9 @@ def bm25_baselines(assistant, qs: list[str], slow_limit: int) -> dict:
         diff[name] = max(float(np.max(np.abs(a - b))) for a, b in pairs)
         agree[name] = sum(len(_top_with_ties(a) & _top_with_ties(b)) / max(1, len(_top_with_ties(a)))
                           for a, b in pairs) / len(pairs)
-    before_name = "ours, role 'all', statistics per question (before)"
-    if before_name in dense:  # the kept statistics must give the very scores recomputing them gave
-        diff[before_name] = max(float(np.max(np.abs(a - b)))
-                                for a, b in zip(dense["ours, filtered to role 'all'"], dense[before_name]))
+    if BM25_FILTERED_BEFORE in dense:  # the kept statistics must give the very scores recomputing them gave
+        diff[BM25_FILTERED_BEFORE] = max(float(np.max(np.abs(a - b)))
+                                         for a, b in zip(dense[BM25_FILTERED], dense[BM25_FILTERED_BEFORE]))
     out["top10_agreement_with_ours"] = agree
     out["max_abs_score_diff"] = diff
     return out
@@ -180,10 +185,6 @@ def _where_in(store, qvec: np.ndarray, n: int, keys: list[str]) -> list[str]:
         found += [(1.0 - float(d), cid) for cid, d in zip(ids, dists)]
     found.sort(key=lambda x: (-x[0], x[1]))
     return [cid for _, cid in found[:n]]
-
-
-IN_FILTER = "Chroma HNSW, where doc_key $in visible (before)"
-PARTITIONS = "Chroma HNSW, role 'all' (audience partitions, as shipped)"
 
 
 def vector_baselines(assistant, qs: list[str], qvecs: dict[str, np.ndarray]) -> dict:
@@ -216,12 +217,12 @@ def vector_baselines(assistant, qs: list[str], qvecs: dict[str, np.ndarray]) -> 
     total = len(ids)
     impls = {
         "Chroma HNSW": (lambda v: [m.chunk_id for m in store.query(v, n)], lambda v: exact(v, None)),
-        PARTITIONS: (lambda v: [m.chunk_id for m in store.query(v, n, visible.scope)], lambda v: exact(v, mask)),
+        VEC_PARTITIONS: (lambda v: [m.chunk_id for m in store.query(v, n, visible.scope)], lambda v: exact(v, mask)),
         "numpy V @ q + argpartition": (lambda v: exact(v, None), lambda v: exact(v, None)),
     }
     if mask is not None and keys:
         impls.update({
-            IN_FILTER: (lambda v: _where_in(store, v, n, keys), lambda v: exact(v, mask)),
+            VEC_IN[0]: (lambda v: _where_in(store, v, n, keys), lambda v: exact(v, mask)),
             "Chroma HNSW unfiltered + post-filter (over-fetch)": (
                 lambda v: _overfetch(store, v, n, allowed, share, total), lambda v: exact(v, mask)),
             "numpy masked brute force": (lambda v: exact(v, mask), lambda v: exact(v, mask)),
@@ -243,3 +244,69 @@ def vector_baselines(assistant, qs: list[str], qvecs: dict[str, np.ndarray]) -> 
         out["recall"][name] = sum(recalls) / len(recalls)
         out["top1_cosine_shortfall"][name] = float(np.mean(shortfall)) if shortfall else float("nan")
     return out
+
+
+def _first(d: dict, names) -> object:
+    for name in names:
+        if name in d:
+            return d[name]
+    return None
+
+
+def _recall(value) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def render_baselines(runs: dict[str, dict]) -> str:
+    """The baseline tables of a bench_perf run; `runs` maps a size to its search child's result."""
+    bm_rows, vec_rows = [], []
+    for size, s in runs.items():
+        bm, vec = s.get("bm25"), s.get("vectors")
+        if bm:
+            ms = {k: v["p50"] for k, v in bm["score_ms"].items()}
+            ours = ms["ours"]
+            if vec and VEC_PARTITIONS not in vec["query_ms"]:  # a run of the code before the fixes
+                ms[BM25_FILTERED_BEFORE] = ms.pop(BM25_FILTERED, None)
+            bm_rows.append([size_label(int(size)), ours, ms.get(BM25_FILTERED), ms.get(BM25_FILTERED_BEFORE),
+                            ms["rank_bm25 BM25Okapi"], ms["bm25s (lucene)"], ms["pure Python loop"],
+                            f"{ms['rank_bm25 BM25Okapi'] / ours:.1f}×", f"{ms['pure Python loop'] / ours:.1f}×",
+                            f"{ms['bm25s (lucene)'] / ours:.2f}×",
+                            f"{bm['top10_agreement_with_ours']['rank_bm25 BM25Okapi']:.2f}",
+                            f"{bm['max_abs_score_diff']['pure Python loop']:.1e} / "
+                            f"{bm['max_abs_score_diff']['bm25s (lucene)']:.1e}"])
+        if vec:
+            q, rec = vec["query_ms"], vec["recall"]
+            hn, npy = q["Chroma HNSW"]["p50"], q["numpy V @ q + argpartition"]["p50"]
+            part = dig(q, VEC_PARTITIONS, "p50")
+            filt = (_first(q, VEC_IN) or {}).get("p50")
+            over = dig(q, "Chroma HNSW unfiltered + post-filter (over-fetch)", "p50")
+            mask = dig(q, "numpy masked brute force", "p50")
+            vec_rows.append([size_label(int(size)), hn, npy, f"{hn / npy:.1f}×", f"{rec['Chroma HNSW']:.3f}",
+                             f"{vec.get('top1_cosine_shortfall', {}).get('Chroma HNSW', float('nan')):.4f}",
+                             part, filt, over, mask, _recall(rec.get(VEC_PARTITIONS)), _recall(_first(rec, VEC_IN)),
+                             vec["matrix_mib"]])
+    parts = ["## Baselines (same process, same tokens and vectors)"]
+    if bm_rows:
+        parts.append("BM25 scoring per question (p50 ms; our expanded query terms; scoring only, no sorting):\n\n" + table(
+            ["chunks", "ours", "ours, role 'all' (view, as shipped)", "ours, role 'all', statistics per question "
+             "(before)", "rank_bm25", "bm25s", "pure Python loop", "rank_bm25 ÷ ours", "loop ÷ ours", "bm25s ÷ ours",
+             "rank_bm25 top-10 agreement", "max score diff loop / bm25s"], bm_rows))
+        parts.append("The pure-Python loop is the tutorial approach (per-chunk term counts precomputed, every chunk "
+                     "visited per question; first 20 questions). `rank_bm25` uses its own IDF "
+                     "(BM25Okapi), hence the top-10 agreement below 1; `bm25s` (method `lucene`, scores × (k1+1)) "
+                     "and the loop use ours exactly. Role 'all' as shipped takes the visible chunk set and BM25's N "
+                     "and average length from the `KeywordView` kept between questions; before, both were "
+                     "recomputed over the visible set for every question (same scores).")
+    if vec_rows:
+        parts.append("Vector search for the 30 fusion candidates (p50 ms; recall@30 against exact search over the "
+                     "same visible chunks; shortfall = how much higher the true nearest chunk's cosine is than the "
+                     "best one returned, mean):\n\n" + table(
+            ["chunks", "Chroma HNSW", "numpy V @ q", "HNSW ÷ numpy", "HNSW recall", "HNSW top-1 cosine shortfall",
+             "role 'all': audience partitions (as shipped)", "role 'all': where doc_key $in (before)",
+             "HNSW + post-filter", "numpy masked", "partitions recall", "$in recall", "V matrix MiB"], vec_rows))
+        parts.append("Role 'all' as shipped searches only the partition collections its audiences may read "
+                     "(`store.query(v, n, visible.scope)`). The `$in` column is the store's query before the "
+                     "partitions, emulated on the same collections: every partition queried with "
+                     "`where={\"doc_key\": {\"$in\": visible keys}}`, results merged by cosine. Unfiltered "
+                     "\"Chroma HNSW\" queries every partition and merges.")
+    return "\n\n".join(parts)

@@ -6,7 +6,6 @@
     python bench/perf_child.py search --data-dir D --reps 2 [--baselines]
     python bench/perf_child.py reingest --data-dir D --doc-index 10
     python bench/perf_child.py startup --data-dir D [--cold]
-    python bench/perf_child.py after --data-dir D
 
 Each runs in its own process so peak RSS, model threads and import costs are
 those of a fresh app process. Called by bench/bench_perf.py.
@@ -26,7 +25,7 @@ from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.perf_common import Timer, questions, rss_mib, summary  # noqa: E402
+from bench.common import Timer, questions, rss_mib, summary  # noqa: E402
 
 STAGES = ("filter_ms", "bm25_ms", "embed_ms", "vector_ms", "fusion_ms", "threshold_ms", "total_ms")
 
@@ -281,13 +280,6 @@ def cmd_search(args) -> dict:
     return out
 
 
-# -- the applied fixes, each switched off again for a moment ---------------------------
-def cmd_after(args) -> dict:
-    from bench.perf_after import measure_after
-
-    return measure_after(open_store(args.data_dir))
-
-
 # -- one changed document ---------------------------------------------------------
 def cmd_reingest(args) -> dict:
     from bench.perf_store import revise
@@ -379,8 +371,6 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("reingest")
     r.add_argument("--data-dir", type=Path, required=True)
     r.add_argument("--doc-index", type=int, default=10)
-    w = sub.add_parser("after")
-    w.add_argument("--data-dir", type=Path, required=True)
     st = sub.add_parser("startup")
     st.add_argument("--data-dir", type=Path, required=True)
     st.add_argument("--cold", action="store_true")
@@ -392,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main() -> int:
     args = build_parser().parse_args()
     handler = {"encoder": cmd_encoder, "ingest": cmd_ingest, "build": cmd_build, "search": cmd_search,
-               "reingest": cmd_reingest, "startup": cmd_startup, "after": cmd_after}[args.cmd]
+               "reingest": cmd_reingest, "startup": cmd_startup}[args.cmd]
     result = handler(args)
     result["process_peak"] = rss_mib()
     emit(result)

@@ -14,7 +14,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from bench.perf_common import PYTHON, ROOT, child_env
+from bench.common import PYTHON, ROOT, child_env
 from tests.loopback import free_port, stop
 
 
