@@ -174,10 +174,10 @@ def questions(limit: int | None = None) -> list[str]:
 
 # -- children ---------------------------------------------------------------------
 def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """Offline, no LLM endpoint, no telemetry, rag_core importable."""
-    env = dict(os.environ)
-    for var in ("LLM_API_KEY", "LLM_BASE_URL", "LLM_MODEL_ID", "RAG_DATA_DIR", "CHROMA_HOST", "CHROMA_PORT"):
-        env.pop(var, None)
+    """Offline, no LLM endpoint, no telemetry, default settings (no RAG_* or alias variable), rag_core importable."""
+    from rag_core.settings import ALIASES
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAG_") and k not in ALIASES.values()}
     env.update({"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False",
                 "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"})
     env.update(extra or {})

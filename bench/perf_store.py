@@ -56,7 +56,12 @@ class StageClock:
         setattr(owner, attr, timed)
 
     def instrument(self, assistant) -> None:
-        """Time the facade's ingest stages (same objects the facade calls)."""
+        """Time the ingest stages on the very objects the facade and its write path use.
+
+        `prepare` is looked up in the facade module (rag_core/assistant.py calls it); the
+        model, the embedding cache, Chroma, the catalog and BM25 are the instances that
+        rag_core/search/indexer.py writes through.
+        """
         import rag_core.assistant as facade_module
 
         if not getattr(facade_module.prepare, "_bench_timed", False):
