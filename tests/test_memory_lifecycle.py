@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import numpy as np
 import pytest
-from test_memory_support import NOW, e5, make_store
+from memory_support import NOW, e5, make_store
 
 from rag_core.errors import MemoryStoreError
 from rag_core.memory import MemoryStore

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from test_memory_support import NOW, make_store
+from memory_support import NOW, make_store
 
 from rag_core.errors import MemoryStoreError
 
