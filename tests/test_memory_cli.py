@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from test_memory_support import e5
+from memory_support import e5
 
 from rag_core.cli.memory import register as register_memory_commands
 from rag_core.memory import MemoryStore
