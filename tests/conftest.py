@@ -1,4 +1,4 @@
-"""Shared fixtures: an offline environment and one indexed sample store per session.
+"""Shared fixtures: an isolated environment, and one indexed sample store per session.
 
 Ingesting the samples with the real e5 model takes a while on two cores, so the
 session builds one store and tests that change it work on a copy.
@@ -13,12 +13,44 @@ from pathlib import Path
 
 import pytest
 
-os.environ["HF_HUB_OFFLINE"] = "1"
-os.environ["TRANSFORMERS_OFFLINE"] = "1"
-os.environ["ANONYMIZED_TELEMETRY"] = "False"
-for _var in ("LLM_API_KEY", "LLM_BASE_URL", "LLM_MODEL_ID", "RAG_DATA_DIR", "EMBEDDING_MODEL"):
-    if _var != "EMBEDDING_MODEL" or os.environ.get("KEEP_EMBEDDING_MODEL") != "1":
-        os.environ.pop(_var, None)
+from rag_core.settings import ALIASES
+
+# Set at import, not only in the fixtures: session fixtures load the model before any
+# function-scoped fixture runs, and nothing may try the network then either.
+OFFLINE = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False"}
+os.environ.update(OFFLINE)
+
+# The machine's own configuration that must not reach a test: every RAG_* variable (the
+# data dir included) and the alias names of settings. CHROMA_HOST/CHROMA_PORT pass through
+# on purpose (the `server` tests run against a Chroma server named by them); EMBEDDING_MODEL
+# passes only with KEEP_EMBEDDING_MODEL=1, to run the suite on another model.
+USER_CONFIG = {name for field, name in ALIASES.items() if not field.startswith("chroma_")} - {"EMBEDDING_MODEL"}
+
+
+def isolate_environment(patch: pytest.MonkeyPatch) -> None:
+    """Offline model hub and no telemetry; no LLM, data dir or RAG_* setting from the machine."""
+    for name, value in OFFLINE.items():
+        patch.setenv(name, value)
+    for name in list(os.environ):
+        if name.startswith("RAG_") or name in USER_CONFIG:
+            patch.delenv(name)
+    if os.environ.get("KEEP_EMBEDDING_MODEL") != "1":
+        patch.delenv("EMBEDDING_MODEL", raising=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_environment():
+    """The isolation for the session fixtures (the sample store), which run before any test's own fixtures."""
+    with pytest.MonkeyPatch.context() as patch:
+        isolate_environment(patch)
+        yield
+
+
+@pytest.fixture(autouse=True)
+def env_setup(monkeypatch):
+    """Each test starts isolated, whatever an earlier test or `.env` load left; its own changes are undone after it."""
+    isolate_environment(monkeypatch)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"

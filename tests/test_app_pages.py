@@ -8,7 +8,6 @@ that the documents page lists the result.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,14 +30,21 @@ def data_dir(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> It
     (The browser test starts from an empty store, so the first-start indexing runs there.)
     """
     path = copy_store(sample_store, tmp_path_factory.mktemp("app_store") / "store")
-    saved = {k: os.environ.get(k) for k in ("RAG_DATA_DIR", "LLM_API_KEY", "LLM_MODEL_ID")}
-    os.environ.update({"RAG_DATA_DIR": str(path), "LLM_API_KEY": "", "LLM_MODEL_ID": ""})
-    yield path
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
+    with pytest.MonkeyPatch.context() as patch:
+        point_the_app_at(path, patch)
+        yield path
+
+
+def point_the_app_at(path: Path, patch: pytest.MonkeyPatch) -> None:
+    patch.setenv("RAG_DATA_DIR", str(path))
+    patch.setenv("LLM_API_KEY", "")
+    patch.setenv("LLM_MODEL_ID", "")
+
+
+@pytest.fixture(autouse=True)
+def app_environment(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Again for each test: conftest's `env_setup` removes every RAG_* variable before a test runs."""
+    point_the_app_at(data_dir, monkeypatch)
 
 
 @pytest.fixture(scope="module")
