@@ -2,7 +2,7 @@
 
 The user dictionary keeps domain words whole (年假, 五险一金, 网约车, 行程单 …),
 stopwords drop function words that match everywhere, and Latin words and
-numbers are kept as tokens (OA, 600, 3). `expand_query` adds policy terms for
+numbers are kept as tokens (OA, 600, 3). `thesaurus` adds policy terms for
 colloquial words (打车 → 出租车 网约车) so keyword search is not blind to them.
 """
 
@@ -43,15 +43,6 @@ def stopwords() -> frozenset[str]:
     return frozenset(_resource_lines("stopwords.txt"))
 
 
-@lru_cache(maxsize=1)
-def synonyms() -> dict[str, tuple[str, ...]]:
-    table: dict[str, tuple[str, ...]] = {}
-    for line in _resource_lines("synonyms.tsv"):
-        head, _, rest = line.partition("\t")
-        table[head.strip()] = tuple(rest.split())
-    return table
-
-
 def is_stopword(word: str) -> bool:
     """A stopword, or a short word made only of stopwords (最多能 = 最多 + 能)."""
     stop = stopwords()
@@ -79,29 +70,17 @@ def tokenize(text: str) -> list[str]:
 
 
 def expand_query(query: str) -> tuple[list[str], list[str], dict[str, set[str]]]:
-    """Tokens of the query plus synonym expansions.
+    """Tokens of the query plus the shipped thesaurus's policy terms (see `thesaurus.Thesaurus.expand`).
 
     Returns (tokens, added_terms, groups) where groups maps each query token to
     the expansion tokens that count as finding it (打车费 → {出租车, 网约车, …}).
     """
-    tokens = tokenize(query)
-    added: list[str] = []
-    groups: dict[str, set[str]] = {}
-    seen = set(tokens)
-    for head, terms in synonyms().items():
-        if head not in query and head not in seen:
-            continue
-        expansion = {t for term in terms for t in tokenize(term)}
-        owners = [t for t in tokens if t in head or head in t] or [head]
-        for owner in owners:
-            groups.setdefault(owner, set()).update(expansion)
-        for t in sorted(expansion):
-            if t not in seen:
-                seen.add(t)
-                added.append(t)
-    return tokens, added, groups
+    from .thesaurus import default_thesaurus
+
+    expansion = default_thesaurus().expand(query)
+    return expansion.tokens, expansion.added, expansion.groups
 
 
 def warm_up_tokenizer() -> None:
-    """Load jieba's dictionary, ours and the synonym table now rather than on the first question."""
+    """Load jieba's dictionary, ours and the thesaurus now rather than on the first question."""
     expand_query("年假打车报销")

@@ -1,0 +1,129 @@
+"""Colloquial → policy wording: the thesaurus keyword search and the answer guard share.
+
+Employees type 开除, 押金, 产检; policies say 解除劳动合同, 担保/财物, 产前检查.
+BM25 alone scores such a question 0 on the clause that answers it, so a
+question term found in the thesaurus also searches for its policy terms, and
+the terms count as finding the question term (coverage, answer guard).
+
+The shipped table (`resources/thesaurus.tsv`, ≥ 600 entries) was written from
+general HR and labour-law vocabulary, never from evaluation questions. HR can
+add or override entries in `<data dir>/thesaurus.tsv` (the settings page edits
+it); one line per entry: ``口语词<TAB>制度用语 制度用语 …``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from ..errors import SettingsError
+from .tokenizer import tokenize
+
+MAX_TERMS = 8
+MAX_HEAD_CHARS = 12
+
+
+def parse_entries(text: str, origin: str = "词表") -> dict[str, tuple[str, ...]]:
+    """Parse thesaurus lines; a bad line raises SettingsError naming its line number."""
+    table: dict[str, tuple[str, ...]] = {}
+    problems: list[str] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        head, tab, rest = raw.partition("\t")
+        if not tab:
+            head, _, rest = line.partition(" ")
+        head, terms = head.strip(), tuple(dict.fromkeys(rest.split()))
+        if not head or not terms:
+            problems.append(f"第 {number} 行缺少口语词或制度用语（格式：口语词<Tab>制度用语 制度用语）")
+        elif len(head) > MAX_HEAD_CHARS:
+            problems.append(f"第 {number} 行的口语词「{head}」超过 {MAX_HEAD_CHARS} 个字")
+        elif len(terms) > MAX_TERMS:
+            problems.append(f"第 {number} 行的制度用语超过 {MAX_TERMS} 个")
+        else:
+            table[head] = terms
+    if problems:
+        raise SettingsError(f"{origin}有误：" + "；".join(problems[:5]) + ("……" if len(problems) > 5 else ""))
+    return table
+
+
+def shipped_entries() -> dict[str, tuple[str, ...]]:
+    """The table that ships with the engine."""
+    text = resources.files("rag_core.text.resources").joinpath("thesaurus.tsv").read_text(encoding="utf-8")
+    return parse_entries(text, "内置词表")
+
+
+@dataclass
+class Expansion:
+    """What the thesaurus added to one question."""
+
+    tokens: list[str]  # the question's own tokens
+    added: list[str]  # policy terms searched for in addition
+    groups: dict[str, set[str]] = field(default_factory=dict)  # question token → index tokens that count as finding it
+    phrases: dict[str, set[str]] = field(default_factory=dict)  # question token → policy phrases that name the same thing
+    applied: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (colloquial word, policy terms) used
+
+
+class Thesaurus:
+    """The shipped table plus HR's own entries (which win); immutable once built."""
+
+    def __init__(self, entries: dict[str, tuple[str, ...]], custom: dict[str, tuple[str, ...]] | None = None):
+        self.custom = dict(custom or {})
+        self.entries = {**entries, **self.custom}
+        self._expanded = {head: {t for term in terms for t in tokenize(term) if len(t) > 1} for head, terms in self.entries.items()}
+
+    @classmethod
+    def load(cls, custom_path: Path | None = None) -> Thesaurus:
+        """Shipped entries plus the custom file if there is one."""
+        custom = {}
+        if custom_path is not None and custom_path.is_file():
+            custom = parse_entries(custom_path.read_text(encoding="utf-8"), f"自定义词表 {custom_path.name} ")
+        return cls(shipped_entries(), custom)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def expand(self, query: str, tokens: Iterable[str] | None = None) -> Expansion:
+        """The question's tokens, the policy terms its colloquial words stand for, and which token each finds."""
+        tokens = list(tokenize(query) if tokens is None else tokens)
+        seen = set(tokens)
+        result = Expansion(tokens=tokens, added=[])
+        for head, terms in self.entries.items():
+            if head not in query and head not in seen:
+                continue
+            expansion = self._expanded[head]
+            owners = [t for t in tokens if t in head or head in t] or [head]
+            for owner in owners:
+                result.groups.setdefault(owner, set()).update(expansion)
+                result.phrases.setdefault(owner, set()).update(terms)
+            result.applied.append((head, terms))
+            for term in sorted(expansion):
+                if term not in seen:
+                    seen.add(term)
+                    result.added.append(term)
+        return result
+
+    def equivalents(self, word: str) -> set[str]:
+        """Policy terms that stand for `word` (empty when the thesaurus does not know it)."""
+        found: set[str] = set()
+        for head, terms in self.entries.items():
+            if head == word or (len(head) >= 2 and head in word):
+                found.update(terms)
+        return found
+
+
+@lru_cache(maxsize=1)
+def default_thesaurus() -> Thesaurus:
+    """The shipped table alone (for callers without a data dir)."""
+    return Thesaurus(shipped_entries())
+
+
+def custom_text(entries: dict[str, tuple[str, ...]]) -> str:
+    """The custom table as the file the settings page edits."""
+    lines = ["# 自定义词表：口语词<Tab>制度用语（空格分隔）；与内置词表同名的口语词以这里为准"]
+    lines += [f"{head}\t{' '.join(terms)}" for head, terms in sorted(entries.items())]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,33 @@
+"""Words that narrow what a rule is about: situations, people, and benefits.
+
+Shared by search (a chunk lacking such a word of the question is weaker
+evidence) and the offline answerer (it refuses to quote a clause that lacks
+one): 加班餐补 is not answered by 出差期间的餐费补贴, 婚假 not by 年假.
+"""
+
+from __future__ import annotations
+
+# Situations and people that narrow what a rule applies to.
+QUALIFIERS = frozenset(
+    """
+    加班 出差 差旅 试用期 试用 实习 实习生 兼职 非全日制 劳务派遣 派遣 外包 子女 孩子 小孩 儿子 女儿
+    配偶 老婆 老公 丈夫 妻子 父母 家属 亲属 孕期 怀孕 哺乳期 退休 退休人员 外籍 夜班 值班 周末 海外 境外 国外
+    产检 人流 流产 住院
+    """.split()
+)
+# Endings of words that name a benefit, allowance, fee, ticket or kind of leave.
+BENEFIT_SUFFIXES = ("假", "费", "金", "补", "贴", "助", "险", "奖", "票")
+# Words with those endings that do not name one.
+NOT_BENEFITS = frozenset(
+    "危险 风险 保险 帮助 协助 援助 资助 资金 基金 现金 黄金 费用 经费 浪费 消费 请假 休假 放假 假期 度假 投票 股票".split()
+)
+
+
+def is_benefit(term: str) -> bool:
+    """A word that names a benefit, allowance, fee or kind of leave (婚假, 餐补, 会费, 商业保险 …)."""
+    return len(term) >= 2 and term.endswith(BENEFIT_SUFFIXES) and term not in NOT_BENEFITS
+
+
+def narrows_scope(term: str) -> bool:
+    """A situation, person or benefit: a clause that lacks it governs something else."""
+    return term in QUALIFIERS or is_benefit(term)

@@ -1,0 +1,56 @@
+"""The thesaurus: ≥ 300 general entries, HR's own file on top, bad lines refused by number."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_core import SettingsError
+from rag_core.text.thesaurus import Thesaurus, custom_text, parse_entries, shipped_entries
+
+
+def test_the_shipped_table_is_large_and_keeps_benefits_apart():
+    entries = shipped_entries()
+    assert len(entries) >= 300
+    assert "年假" not in " ".join(entries.get("婚假", ()))  # 婚假 is not 年假
+    assert "产假" not in entries.get("陪产假", ())  # 陪产假 is not 产假
+    assert not any("伙食补助" in t for t in entries.get("加班餐", ()))  # overtime meals are not travel meals
+
+
+def test_expansion_finds_policy_wording_for_colloquial_words():
+    expansion = Thesaurus(shipped_entries()).expand("我被开除了有补偿吗")
+    assert "解除" in expansion.added or "解除劳动合同" in " ".join(expansion.phrases.get("开除", ()))
+    assert ("开除", shipped_entries()["开除"]) in expansion.applied
+
+
+def test_custom_entries_override_and_add(tmp_path):
+    path = tmp_path / "thesaurus.tsv"
+    path.write_text("班车\t通勤车 交通车\n打车\t的士\n", encoding="utf-8")
+    thesaurus = Thesaurus.load(path)
+    assert thesaurus.entries["打车"] == ("的士",)
+    assert "通勤车" in thesaurus.expand("公司有班车吗").phrases["班车"]
+
+
+@pytest.mark.parametrize("text", ["打车\n", "\t出租车\n", "一二三四五六七八九十一二三\t词\n"])
+def test_bad_lines_are_refused_with_their_number(text):
+    with pytest.raises(SettingsError, match="第 1 行"):
+        parse_entries(text)
+
+
+def test_custom_text_round_trips():
+    entries = {"班车": ("通勤车",), "饭补": ("餐费补贴", "午餐补贴")}
+    assert parse_entries(custom_text(entries)) == entries
+
+
+def test_hr_entries_are_saved_validated_and_used_at_once(tmp_path):
+    from fakes import fake_assistant
+
+    assistant = fake_assistant(tmp_path / "store")
+    assert assistant.ingest_bytes("第一条 通勤车每天早上八点发车。\n".encode(), "通勤.md").ok
+    assert not any(line.startswith("接驳车") for line in assistant.search("有没有接驳车？").thesaurus)
+    assert assistant.save_custom_thesaurus("接驳车\t通勤车\n") == 1
+    assert "接驳车 → 通勤车" in assistant.search("有没有接驳车？").thesaurus
+    before = (tmp_path / "store" / "thesaurus.tsv").read_text(encoding="utf-8")
+    with pytest.raises(SettingsError, match="第 1 行"):
+        assistant.save_custom_thesaurus("只有口语词\n")
+    assert (tmp_path / "store" / "thesaurus.tsv").read_text(encoding="utf-8") == before  # nothing lost
+    assert "接驳车\t通勤车" in assistant.custom_thesaurus()
