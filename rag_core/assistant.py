@@ -20,19 +20,22 @@ from .documents.catalog import Catalog
 from .documents.chunking import rejoin
 from .documents.prepare import prepare
 from .errors import IngestError, RagError
+from .search.answerability import Model
 from .search.centroid import CorpusCentroid
 from .search.embedding import CachedEmbedder, Embedder, load_embedder
-from .search.fusion import Thresholds
-from .search.indexer import Indexer, recover_pending, reembed_all
+from .search.indexer import Indexer, backfill_sentences, recover_pending, reembed_all
 from .search.keyword_index import KeywordIndex
-from .search.retrieval import HybridRetriever, thresholds_for
+from .search.retrieval import HybridRetriever, decision_model
+from .search.sentence_index import SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
 from .search.vector_store import ChromaVectorStore, VectorCheck
 from .settings import Settings
+from .text.thesaurus import Thesaurus, custom_text, parse_entries
 from .text.tokenizer import warm_up_tokenizer
 from .types import AskTrace, Chunk, DocumentInfo, IngestReport, MemoryHit, SearchResult
 
 Progress = Callable[[str, float], None]
+THESAURUS_FILE = "thesaurus.tsv"  # HR's own entries, in the data dir
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
 
 
@@ -65,10 +68,15 @@ class Assistant:
             # another model or layout built it, or the vector store lost/gained data
             reembed_all(self.catalog, self.vectors, self.embedder)
         self.catalog.set_meta("vector_layout", VECTOR_LAYOUT)
+        self.sentences = SentenceIndex(settings.path("sentences.sqlite3"), self.embedder.model_id)
+        backfill_sentences(self.catalog, self.sentences, self.embedder)
         self.keywords = KeywordIndex(self.catalog)
         self.centroid = CorpusCentroid(self.catalog, self.vectors, self.embedder.model_id, self.embedder.dim)
-        self.indexer = Indexer(self.catalog, self.embedder, self.vectors, self.keywords, self.centroid)
-        self.retriever = HybridRetriever(self.catalog, self.vectors, self.keywords, self.embedder, self.centroid)
+        self.thesaurus = Thesaurus.load(settings.path(THESAURUS_FILE))
+        self.indexer = Indexer(self.catalog, self.embedder, self.vectors, self.keywords, self.centroid, self.sentences)
+        self.retriever = HybridRetriever(
+            self.catalog, self.vectors, self.keywords, self.embedder, self.centroid, self.sentences, self.thesaurus
+        )
         if llm is None:
             from .answer.llm import make_llm
 
@@ -110,9 +118,25 @@ class Assistant:
         return needs_reindex
 
     @property
-    def thresholds(self) -> Thresholds:
-        """The thresholds search uses now, with the model's calibrated cosine values filled in."""
-        return thresholds_for(self._settings, self.embedder.model_id)
+    def decision(self) -> Model:
+        """The answerability model search uses now (its threshold from the settings when set there)."""
+        return decision_model(self._settings)
+
+    # -- thesaurus -------------------------------------------------------------
+    def custom_thesaurus(self) -> str:
+        """HR's own thesaurus entries, as the text the settings page edits."""
+        return custom_text(self.thesaurus.custom)
+
+    def save_custom_thesaurus(self, text: str) -> int:
+        """Validate and store HR's entries (a bad line is refused with its number); returns how many."""
+        entries = parse_entries(text, "自定义词表")
+        path = self._settings.path(THESAURUS_FILE)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(custom_text(entries), encoding="utf-8")
+        tmp.replace(path)
+        self.thesaurus = Thesaurus.load(path)
+        self.retriever.thesaurus = self.thesaurus
+        return len(entries)
 
     @property
     def llm_status(self) -> str:
@@ -243,7 +267,8 @@ class Assistant:
         timings["memory_ms"] = _ms(started)
         built = build_prompt(question, result.hits, memories, self._settings.token_budget)
         started = time.perf_counter()
-        answer, answerer = compose_answer(question, built, self.llm, on_token)
+        groups = {word: set(terms) for word, terms in result.synonym_groups.items()}
+        answer, answerer = compose_answer(question, built, self.llm, on_token, groups)
         timings["answer_ms"] = _ms(started)
         if remember and user:
             started = time.perf_counter()

@@ -24,12 +24,8 @@ class Settings:
     chunk_overlap: int = 60
     # retrieval
     top_k: int = 5
-    rrf_k: int = 60
-    candidates: int = 30  # per retriever, before fusion
-    bm25_threshold: float = 1.5  # minimum BM25 score for a keyword-backed hit
-    min_coverage: float = 0.5  # ...which must also cover this share of the query's IDF mass
-    cosine_margin: float | None = None  # None: the embedder's calibrated default
-    cosine_floor: float | None = None  # None: the embedder's calibrated default
+    candidates: int = 30  # per retriever, before the decision
+    answer_threshold: float | None = None  # probability a hit needs; None: the fitted model's (docs/retrieval.md)
     # embedding
     embedding_model: str = "e5"  # "e5", "use", or a sentence-transformers name/dir
     embed_batch_size: int = 32
@@ -90,10 +86,10 @@ class Settings:
             problems.append("重叠 chunk_overlap 须不小于 0 且小于块大小")
         if not 1 <= self.top_k <= 50:
             problems.append("top_k 须在 1 到 50 之间")
-        if self.rrf_k < 1:
-            problems.append("RRF k 至少为 1")
-        if self.bm25_threshold < 0:
-            problems.append("BM25 阈值不能为负")
+        if self.answer_threshold is not None and not 0 < self.answer_threshold < 1:
+            problems.append("采用阈值须在 0 和 1 之间")
+        if not 5 <= self.candidates <= 200:
+            problems.append("候选数须在 5 到 200 之间")
         if self.max_file_mb <= 0:
             problems.append("文件大小上限须大于 0")
         if self.memory_half_life_days <= 0:

@@ -60,11 +60,19 @@ class HitScores:
     bm25_rank: int | None = None
     cosine: float | None = None
     cosine_rank: int | None = None
-    fused: float = 0.0
+    fused: float = 0.0  # the decision's probability (what candidates are ordered by)
     fused_rank: int | None = None
-    passed: str = ""  # which threshold let it through ("" for a near miss)
+    passed: str = ""  # the verdict that let it through ("" for a near miss)
     coverage: float = 0.0  # share of the query's IDF mass present in the chunk
     margin: float | None = None  # cosine minus the query's background cosine
+    sentence_cosine: float | None = None  # the best single sentence's cosine (small-to-big)
+    probability: float = 0.0  # that this chunk is evidence answering the question
+    threshold: float = 0.0  # chunk probability a hit needs
+    answerable: float = 0.0  # that the policies answer the question at all (same for every chunk of a search)
+    verdict: str = ""  # 依据充分 / 依据较弱 / "" (near miss)
+    missing: list[str] = field(default_factory=list)  # question words the chunk lacks
+    why: str = ""  # one line in words: keywords found, closeness of meaning, what is missing
+    features: dict[str, float] = field(default_factory=dict)  # the model's inputs, for the technical view
 
 
 @dataclass
@@ -92,7 +100,14 @@ class SearchResult:
     query: str
     hits: list[Hit]
     near_misses: list[Hit] = field(default_factory=list)  # best chunks that failed the thresholds
-    expanded_terms: list[str] = field(default_factory=list)  # synonyms added to the keyword query
+    expanded_terms: list[str] = field(default_factory=list)  # thesaurus terms added to the keyword query
+    thesaurus: list[str] = field(default_factory=list)  # the entries used, "口语词 → 制度用语"
+    synonym_groups: dict[str, list[str]] = field(default_factory=dict)  # question word → terms that count as it
+    threshold: float = 0.0  # question probability needed for any hit
+    answerable: float = 0.0  # that the policies answer the question at all
+    unknown_share: float = 0.0  # share of the question's weight in words the policies never use
+    foreign_subjects: list[str] = field(default_factory=list)  # benefits named with a word no policy uses
+    store_chunks: int = 0  # chunks the asker may see (a small store gets its own threshold)
     timings_ms: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
@@ -107,6 +122,11 @@ class SearchResult:
             "hits": [h.to_dict() for h in self.hits],
             "near_misses": [h.to_dict() for h in self.near_misses],
             "expanded_terms": self.expanded_terms,
+            "thesaurus": self.thesaurus,
+            "threshold": self.threshold,
+            "answerable": self.answerable,
+            "unknown_share": self.unknown_share,
+            "foreign_subjects": self.foreign_subjects,
             "timings_ms": self.timings_ms,
             "warnings": self.warnings,
         }

@@ -1,8 +1,8 @@
 """Facade and CLI logic on the shared fakes: real Chroma and SQLite, no model, no network.
 
 Each test builds its own small store in a temp dir in well under a second. The
-thresholds are keyword-only (`fakes.KEYWORD_ONLY`), so which question finds
-which policy follows from the words alone. The same flows with the real e5
+bigram embedder's vectors carry little meaning, so which question finds which
+policy follows mostly from the words (BM25, coverage, unknown words). The same flows with the real e5
 model run in the `integration` tests (test_engine.py, test_cli.py).
 """
 
@@ -108,12 +108,16 @@ def test_new_chunk_size_needs_a_reindex_which_writes_new_versions(assistant):
 # -- thresholds -------------------------------------------------------------------
 
 
-def test_cosine_thresholds_come_from_the_settings_not_the_calibration(assistant):
-    assert (assistant.thresholds.cosine_floor, assistant.thresholds.cosine_margin) == (1.0, 1.0)
-    assert assistant.search(ABSENT).hit_count == 0
-    assistant.update_settings(cosine_floor=0.0, cosine_margin=-1.0)  # every vector candidate passes
-    hits = assistant.search(ABSENT).hits
-    assert hits and all(hit.scores.passed.startswith("余弦") for hit in hits)
+def test_the_answer_threshold_comes_from_the_settings(assistant):
+    from fakes import FAKE_ANSWER_THRESHOLD
+
+    assert assistant.decision.question_threshold == FAKE_ANSWER_THRESHOLD
+    found = assistant.search(FOUND)
+    assert found.hit_count >= 1 and assistant.search(ABSENT).hit_count == 0
+    assistant.update_settings(answer_threshold=min(0.999, found.answerable + 0.001))  # just above this question
+    assert assistant.search(FOUND).hit_count == 0
+    assistant.update_settings(answer_threshold=0.001)  # any question passes the question step
+    assert assistant.search(ABSENT).answerable >= 0.001
 
 
 # -- answers --------------------------------------------------------------------------

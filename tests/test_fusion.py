@@ -1,4 +1,4 @@
-"""Fusion and thresholds: RRF, ranking and keyword coverage against reference.py, and the admission rule."""
+"""Fusion: RRF, ranking and keyword coverage against reference.py."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 import pytest
 from reference import reference_coverage, reference_ranks, reference_rrf
 
-from rag_core.search.fusion import Candidate, Thresholds, coverage, passed_threshold, ranks, rrf
+from rag_core.search.fusion import coverage, ranks, rrf
 
 
 def test_rrf_and_ranks():
@@ -54,12 +54,3 @@ def test_coverage_matches_reference_on_random_inputs():
         synonyms = {term: set(rng.sample(vocab, rng.randint(1, 3))) for term in rng.sample(vocab, 5)}
         got = coverage(weights, chunk_terms, synonyms)
         assert got == pytest.approx(reference_coverage(weights, chunk_terms, synonyms), abs=1e-12)
-
-
-def test_threshold_reasons():
-    t = Thresholds(bm25=1.5, min_coverage=0.5, cosine_floor=0.8, cosine_margin=0.05)
-    assert passed_threshold(Candidate("x", bm25=2.0, coverage=0.6), t).startswith("BM25")
-    assert passed_threshold(Candidate("x", bm25=2.0, coverage=0.2), t) == ""
-    assert passed_threshold(Candidate("x", cosine=0.9, margin=0.06), t).startswith("余弦")
-    assert passed_threshold(Candidate("x", cosine=0.9, margin=0.01), t) == ""
-    assert passed_threshold(Candidate("x", cosine=0.7, margin=0.2), t) == ""

@@ -36,8 +36,8 @@ def clean_env(monkeypatch):
 @pytest.mark.parametrize("spec", [f for f in fields(Settings) if f.name != "data_dir"], ids=lambda f: f.name)
 def test_every_field_is_reachable_by_one_naming_rule(clean_env, spec):
     raw, expected = _sample(spec.type)
-    if spec.name == "top_k":
-        raw, expected = "7", 7  # top_k is capped at 50
+    if spec.name in ("top_k", "candidates"):
+        raw, expected = "7", 7  # both are capped
     if spec.name == "chunk_size":
         raw, expected = "800", 800  # must stay above the overlap default
     if spec.name == "chunk_overlap":
@@ -66,10 +66,10 @@ def test_bad_value_names_the_variable(clean_env):
 
 def test_dotenv_is_read_and_the_environment_wins(clean_env, tmp_path):
     env_file = tmp_path / ".env"
-    env_file.write_text("RAG_TOP_K=9\nRAG_MIN_COVERAGE=0.4\n", encoding="utf-8")
+    env_file.write_text("RAG_TOP_K=9\nRAG_ANSWER_THRESHOLD=0.4\n", encoding="utf-8")
     clean_env.setenv("RAG_TOP_K", "3")
     settings = Settings.from_env(env_file=env_file)
-    assert (settings.top_k, settings.min_coverage) == (3, 0.4)
+    assert (settings.top_k, settings.answer_threshold) == (3, 0.4)
 
 
 @pytest.mark.integration

@@ -1,9 +1,15 @@
 """Pure metrics for a JSONL question set (no IO beyond reading the file).
 
 Each line: {"question", "category": literal|paraphrase|near_miss|absent, "expected": [substrings]}.
-A hit is relevant when its text holds every expected substring. Per category we
-report recall@1/3/5, MRR and the zero-hit rate (the number that matters for
-absent questions: the share that correctly got nothing).
+A hit is relevant when its text holds every expected substring; `"any_of": [[...], [...]]`
+lists alternatives instead (the same rule written in two regulations). A
+near_miss row with `"answer_should_refuse": true` is a near-keyword trap: its
+words touch a clause that does not answer it.
+
+Per category: recall@1/3/5, MRR and the zero-hit rate (the number that matters
+for absent questions), and — when the run also asked the questions —
+`refusal_rate` (the offline answer says the policy does not cover it) and
+`answered_rate` (it does not refuse a question the policies answer).
 """
 
 from __future__ import annotations
@@ -12,9 +18,11 @@ import json
 from pathlib import Path
 
 CATEGORIES = ("literal", "paraphrase", "near_miss", "absent")
+REFUSAL_MARKERS = ("制度里没有写这一条", "制度没有写明")
 
 
 def load_questions(path: Path) -> list[dict]:
+    """Rows of a JSONL question set, each with `alternatives` (lists of substrings, any one list must match)."""
     rows = []
     for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
@@ -26,42 +34,62 @@ def load_questions(path: Path) -> list[dict]:
         if "question" not in row or row.get("category") not in CATEGORIES:
             raise ValueError(f"{path}:{n}: 需要 question 和 category（{'/'.join(CATEGORIES)}）")
         row.setdefault("expected", [])
+        row["alternatives"] = [list(a) for a in row.get("any_of", [])] or ([list(row["expected"])] if row["expected"] else [])
         rows.append(row)
     return rows
 
 
-def first_relevant_rank(texts: list[str], expected: list[str]) -> int | None:
-    """1-based rank of the first text holding every expected substring."""
-    if not expected:
-        return None
+def first_relevant_rank(texts: list[str], alternatives: list[list[str]]) -> int | None:
+    """1-based rank of the first text holding every substring of one alternative."""
+    if alternatives and isinstance(alternatives[0], str):  # a plain list of substrings
+        alternatives = [alternatives]  # type: ignore[list-item]
     for rank, text in enumerate(texts, start=1):
-        if all(e in text for e in expected):
+        if any(alt and all(e in text for e in alt) for alt in alternatives):
             return rank
     return None
 
 
+def is_refusal(answer: str) -> bool:
+    """The answer says the policies do not cover the question (and quotes nothing as the answer)."""
+    head = answer.strip()[:40]
+    return any(marker in head for marker in REFUSAL_MARKERS)
+
+
+def _rate(rows: list[dict], key: str) -> float:
+    return round(sum(1 for r in rows if r[key]) / len(rows), 3)
+
+
 def summarise(results: list[dict]) -> dict[str, dict[str, float]]:
+    """Per-category metrics of `run_eval` results."""
     metrics: dict[str, dict[str, float]] = {}
     for cat in CATEGORIES:
         rows = [r for r in results if r["category"] == cat]
         if not rows:
             continue
         m: dict[str, float] = {"n": len(rows)}
-        with_expected = [r for r in rows if r["expected"]]
-        if with_expected:
+        graded = [r for r in rows if r["alternatives"] and cat in ("literal", "paraphrase")]
+        if graded:
             for k in (1, 3, 5):
-                m[f"recall@{k}"] = round(
-                    sum(1 for r in with_expected if r["rank"] is not None and r["rank"] <= k) / len(with_expected), 3
-                )
-            m["mrr"] = round(sum(1 / r["rank"] for r in with_expected if r["rank"]) / len(with_expected), 3)
+                m[f"recall@{k}"] = round(sum(1 for r in graded if r["rank"] is not None and r["rank"] <= k) / len(graded), 3)
+            m["mrr"] = round(sum(1 / r["rank"] for r in graded if r["rank"]) / len(graded), 3)
         m["zero_hit_rate"] = round(sum(1 for r in rows if r["hit_count"] == 0) / len(rows), 3)
+        asked = [r for r in rows if r.get("refused") is not None]
+        if asked and cat == "near_miss":
+            traps = [r for r in asked if r.get("answer_should_refuse")]
+            if traps:
+                m["refusal_rate"] = _rate(traps, "refused")
+        elif asked and cat in ("literal", "paraphrase"):
+            m["answered_rate"] = round(sum(1 for r in asked if not r["refused"]) / len(asked), 3)
         metrics[cat] = m
     return metrics
 
 
+COLUMNS = ["n", "recall@1", "recall@3", "recall@5", "mrr", "zero_hit_rate", "refusal_rate", "answered_rate"]
+
+
 def metrics_table(metrics: dict[str, dict[str, float]]) -> str:
-    """Markdown table of the per-category metrics."""
-    cols = ["n", "recall@1", "recall@3", "recall@5", "mrr", "zero_hit_rate"]
+    """Markdown table of the per-category metrics (columns no row has are left out)."""
+    cols = [c for c in COLUMNS if any(c in m for m in metrics.values())]
     lines = ["| category | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
     for cat, m in metrics.items():
         cells = [f"{m[c]:g}" if c in m else "–" for c in cols]

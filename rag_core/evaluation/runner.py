@@ -1,26 +1,33 @@
-"""Run a question set through the facade's search, exactly as chat searches."""
+"""Run a question set through the facade, exactly as chat searches and answers."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .metrics import first_relevant_rank, load_questions, summarise
+from .metrics import first_relevant_rank, is_refusal, load_questions, summarise
 
 
-def run_eval(assistant, path: Path, *, mode: str = "hybrid", role: str = "all") -> dict:
+def run_eval(assistant, path: Path, *, mode: str = "hybrid", role: str = "all", ask: bool = True) -> dict:
+    """Search every question; with `ask`, also answer it (no user, no memory) to measure refusals."""
     results = []
     for row in load_questions(path):
         res = assistant.search(row["question"], role=role, mode=mode)
         texts = [h.chunk.text for h in res.hits]
-        results.append(
-            {
-                "question": row["question"],
-                "category": row["category"],
-                "expected": row["expected"],
-                "hit_count": res.hit_count,
-                "rank": first_relevant_rank(texts, row["expected"]),
-                "hits": [h.to_dict() for h in res.hits],
-                "near_misses": [h.to_dict() for h in res.near_misses],
-            }
-        )
+        result = {
+            "question": row["question"],
+            "category": row["category"],
+            "expected": row["expected"],
+            "alternatives": row["alternatives"],
+            "answer_should_refuse": bool(row.get("answer_should_refuse")),
+            "hit_count": res.hit_count,
+            "rank": first_relevant_rank(texts, row["alternatives"]),
+            "hits": [h.to_dict() for h in res.hits],
+            "near_misses": [h.to_dict() for h in res.near_misses],
+            "refused": None,
+        }
+        if ask and mode == "hybrid":
+            trace = assistant.ask(row["question"], user="", role=role, remember=False)
+            result["answer"] = trace.answer
+            result["refused"] = is_refusal(trace.answer)
+        results.append(result)
     return {"mode": mode, "metrics": summarise(results), "results": results}

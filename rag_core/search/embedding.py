@@ -16,7 +16,6 @@ import os
 import sqlite3
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -24,27 +23,6 @@ import numpy as np
 
 # Counts real model loads in this process; the app test checks a second question adds none.
 MODEL_LOADS: dict[str, int] = {}
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """Per-model cosine thresholds, measured by bench/calibrate.py.
-
-    floor:  a vector-only hit needs at least this cosine.
-    margin: ...and must beat the query's background (the median cosine of the
-            query against the whole corpus) by at least this much.
-    """
-
-    floor: float
-    margin: float
-
-
-# Chosen on tests/data/eval.jsonl by bench/calibrate.py, checked once on tests/data/heldout; see docs/retrieval.md.
-CALIBRATIONS: dict[str, Calibration] = {
-    "e5": Calibration(floor=0.80, margin=0.04),
-    "use": Calibration(floor=0.20, margin=0.35),
-}
-DEFAULT_CALIBRATION = Calibration(floor=0.45, margin=0.15)
 
 
 class Embedder(Protocol):
@@ -247,7 +225,3 @@ def load_embedder(name: str) -> Embedder:
     if key.lower() in ("use", "usem3", "universal-sentence-encoder"):
         return USEEmbedder()
     return SentenceTransformerEmbedder(key)
-
-
-def calibration_for(model_id: str) -> Calibration:
-    return CALIBRATIONS.get(model_id, DEFAULT_CALIBRATION)

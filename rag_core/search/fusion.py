@@ -1,44 +1,27 @@
-"""Pure functions that turn two rankings into one selection.
+"""Pure functions that combine rankings and measure keyword coverage.
 
-RRF fuses ranks (scale-free, k=60 by default); thresholds then decide which
-fused candidates are evidence at all. A hit must be backed by at least one of:
-
-- keywords: BM25 >= `bm25_threshold` AND the chunk covers at least
-  `min_coverage` of the query's IDF mass (so one shared common word is not
-  enough), or
-- meaning: cosine >= the model's floor AND cosine - background >= margin,
-  where background is the query's mean cosine to the corpus (q · centroid).
-  A raw cosine cut fails with e5, whose cosines sit in a narrow band: an
-  absent question scores as high as a paraphrase, but not as far above its
-  own background.
-
-Without either, the candidate is a near miss: shown in the trace, never in the prompt.
+`ranks` orders scores (a heap for the top n); `rrf` is reciprocal rank fusion,
+kept as the baseline the learned decision is compared with (bench/); `coverage`
+is the share of a question's IDF mass a chunk holds, counting thesaurus terms
+as finding the colloquial word they stand for.
 """
 
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-
-@dataclass(frozen=True)
-class Thresholds:
-    bm25: float
-    min_coverage: float
-    cosine_floor: float
-    cosine_margin: float
+from .answerability import Signals
 
 
 @dataclass
 class Candidate:
+    """One chunk a question's search considered, with every signal the decision used."""
+
     chunk_id: str
-    bm25: float = 0.0
-    bm25_rank: int | None = None
-    coverage: float = 0.0
-    cosine: float | None = None
-    cosine_rank: int | None = None
-    margin: float | None = None
-    fused: float = 0.0
+    signals: Signals = field(default_factory=Signals)
+    missing: list[str] = field(default_factory=list)  # question words the chunk lacks (see answerability)
+    matched: list[str] = field(default_factory=list)  # question words the chunk has (or their thesaurus terms)
 
 
 def rrf(rank_lists: list[list[str]], k: int = 60) -> dict[str, float]:
@@ -64,16 +47,6 @@ def ranks(scores: dict[str, float], n: int | None = None) -> list[str]:
     if n is not None and n < len(scores):
         return [cid for cid, _ in heapq.nsmallest(n, scores.items(), key=_order)]
     return [cid for cid, _ in sorted(scores.items(), key=_order)]
-
-
-def passed_threshold(c: Candidate, t: Thresholds) -> str:
-    """Which threshold admits the candidate ("" when none does)."""
-    reasons = []
-    if c.bm25 >= t.bm25 and c.coverage >= t.min_coverage:
-        reasons.append(f"BM25 {c.bm25:.2f}≥{t.bm25:g} 且覆盖 {c.coverage:.0%}≥{t.min_coverage:.0%}")
-    if c.cosine is not None and c.margin is not None and c.cosine >= t.cosine_floor and c.margin >= t.cosine_margin:
-        reasons.append(f"余弦 {c.cosine:.3f}≥{t.cosine_floor:g} 且高出背景 {c.margin:.3f}≥{t.cosine_margin:g}")
-    return "；".join(reasons)
 
 
 def coverage(query_terms: dict[str, float], chunk_terms: set[str], groups: dict[str, set[str]]) -> float:

@@ -19,6 +19,7 @@ from ..types import DocumentInfo, IngestReport
 from .centroid import CorpusCentroid
 from .embedding import CachedEmbedder
 from .keyword_index import KeywordIndex
+from .sentence_index import SentenceIndex, vector_rows
 from .vector_store import REPAIR_ATTEMPTS, ChromaVectorStore, VectorCheck
 
 Progress = Callable[[str, float], None]
@@ -34,12 +35,14 @@ class Indexer:
         vectors: ChromaVectorStore,
         keywords: KeywordIndex,
         centroid: CorpusCentroid,
+        sentences: SentenceIndex,
     ):
         self.catalog = catalog
         self.embedder = embedder
         self.vectors = vectors
         self.keywords = keywords
         self.centroid = centroid
+        self.sentences = sentences
         self.lock = threading.RLock()
 
     def fail_point(self, name: str) -> None:
@@ -81,14 +84,17 @@ class Indexer:
         self.catalog.insert_version(info, chunks, prepared.tokens)
         try:
             vectors = self.embedder.embed_passages(
-                [index_text(c) for c in chunks], progress=lambda done, total: step("向量化", 0.2 + 0.6 * done / total)
+                [index_text(c) for c in chunks], progress=lambda done, total: step("向量化", 0.2 + 0.4 * done / total)
             )
+            step("逐句向量化", 0.6)
+            self.sentences.put(vector_rows(chunks, vectors, self._embed_sentences(step)))
             step("写入索引", 0.85)
             unreachable = self.vectors.upsert(chunks, vectors)
             self.fail_point("after_vectors")
             self.catalog.set_status(doc_id, version, "current")
         except BaseException:
             self.vectors.delete([c.chunk_id for c in chunks])
+            self.sentences.delete([c.chunk_id for c in chunks])
             self.catalog.discard_version(doc_id, version)
             self.keywords.reload()
             raise
@@ -104,10 +110,19 @@ class Indexer:
             warnings=prepared.warnings + unreachable_warning(unreachable),
         )
 
+    def _embed_sentences(self, step: Progress):
+        def embed(texts: list[str]):
+            return self.embedder.embed_passages(
+                texts, progress=lambda done, total: step("逐句向量化", 0.6 + 0.25 * done / total)
+            )
+
+        return embed
+
     def _retire(self, old: DocumentInfo) -> None:
         ids = [c.chunk_id for c in self.catalog.chunks_of(old.doc_id, old.version)]
         self.centroid.remove(ids)
         self.vectors.delete(ids)
+        self.sentences.delete(ids)
         self.catalog.delete_chunks(old.doc_id, old.version)
         self.catalog.set_status(old.doc_id, old.version, "retired")
         self.keywords.remove(ids)
@@ -121,6 +136,7 @@ class Indexer:
             ids = [c.chunk_id for c in chunks]
             self.centroid.remove(ids)
             self.vectors.delete(ids)
+            self.sentences.delete(ids)
             self.embedder.forget([index_text(c) for c in chunks])
             self.catalog.delete_document(doc_id)
             self.keywords.remove(ids)
@@ -148,6 +164,21 @@ def reembed_all(catalog: Catalog, vectors: ChromaVectorStore, embedder: CachedEm
     catalog.set_meta("centroid", "")
     if chunks:
         vectors.upsert(chunks, embedder.embed_passages([index_text(c) for c in chunks]))
+
+
+def backfill_sentences(catalog: Catalog, sentences: SentenceIndex, embedder: CachedEmbedder) -> int:
+    """Give every stored chunk its sentence-vector row (stores from before small-to-big, or a lost file)."""
+    sentences.drop_other_models()
+    have = sentences.ids()
+    chunks = list(catalog.all_chunks())
+    known = {c.chunk_id for c in chunks}
+    sentences.delete(have - known)
+    todo = [c for c in chunks if c.chunk_id not in have]
+    for start in range(0, len(todo), 256):
+        part = todo[start : start + 256]
+        vectors = embedder.embed_passages([index_text(c) for c in part])  # cached: no model call for known chunks
+        sentences.put(vector_rows(part, vectors, embedder.embed_passages))
+    return len(todo)
 
 
 def unreachable_warning(chunk_ids: Sequence[str]) -> list[str]:

@@ -1,8 +1,14 @@
-"""Hybrid search: visible-set filter → BM25 + vector → RRF → thresholds.
+"""Hybrid search: visible set → BM25 (+ thesaurus) ‖ vectors (chunk and best sentence) → one decision.
 
 Chat, the retrieval test page, the CLI and the eval all call `HybridRetriever.search`,
 so what a user tests is what chat uses. Filtering by audience and version
 happens first, so a hidden document is never scored, shown or cached.
+
+The candidates are the union of BM25's and the vector store's best chunks. For
+each, every signal is gathered (`answerability.Signals`) and one fitted
+logistic model turns them into a probability: that orders the candidates
+(a learned fusion, so a weak side cannot drag a strong one down the way equal
+RRF did) and decides hit or near miss.
 """
 
 from __future__ import annotations
@@ -10,35 +16,56 @@ from __future__ import annotations
 import time
 from datetime import date
 
+import numpy as np
+
 from ..documents.catalog import Catalog
+from ..documents.prepare import index_text
 from ..settings import Settings
-from ..text.tokenizer import expand_query
-from ..types import DocumentInfo, Hit, HitScores, SearchResult
+from ..text.thesaurus import Thesaurus
+from ..text.vocabulary import is_benefit
+from ..types import Chunk, DocumentInfo, Hit, HitScores, SearchResult
+from .answerability import (
+    Judgement,
+    Model,
+    Signals,
+    judge_all,
+    missing_share,
+    missing_terms,
+    shipped_model,
+    unknown_share,
+)
 from .centroid import CorpusCentroid
-from .embedding import Embedder, calibration_for
-from .fusion import Candidate, Thresholds, coverage, passed_threshold, ranks, rrf
+from .embedding import Embedder
+from .explain import why_matched
+from .fusion import Candidate, coverage, ranks
 from .keyword_index import KeywordIndex
+from .sentence_index import SentenceIndex
 from .vector_store import ChromaVectorStore, key_of_chunk
 from .visibility import VisibilityCache, Visible
 
 NEAR_MISSES_SHOWN = 3
+# Head nouns that, like benefit words, name what a question is about through their modifier (年会预算, 团建经费).
+SUBJECT_HEADS = frozenset("预算 经费 福利 礼品 礼物 活动".split())
 
 
-def thresholds_for(settings: Settings, model_id: str) -> Thresholds:
-    cal = calibration_for(model_id)
-    return Thresholds(
-        bm25=settings.bm25_threshold,
-        min_coverage=settings.min_coverage,
-        cosine_floor=settings.cosine_floor if settings.cosine_floor is not None else cal.floor,
-        cosine_margin=settings.cosine_margin if settings.cosine_margin is not None else cal.margin,
-    )
+def decision_model(settings: Settings) -> Model:
+    """The shipped model with the settings' threshold (if set) in force."""
+    model = shipped_model()
+    if settings.answer_threshold is None:
+        return model
+    from dataclasses import replace
+
+    threshold = settings.answer_threshold
+    # a threshold a person set applies to every store, small ones included
+    return replace(model, question_threshold=threshold, small_store=0, small_question_threshold=None,
+                   strong=max(model.strong, threshold))
 
 
 def query_weights(tokens: list[str], visible: Visible, keywords: KeywordIndex) -> dict[str, float]:
     """IDF weight of each query term, for coverage.
 
     A term the corpus never uses keeps the maximal IDF: a question whose main
-    word (年会, 宿舍) is nowhere in the policies cannot reach the coverage bar.
+    word (年会, 宿舍) is nowhere in the policies cannot reach a high coverage.
     A lone CJK character the corpus never uses as a word (报, 休) is a jieba
     fragment, not a subject, so it weighs nothing.
     """
@@ -48,6 +75,28 @@ def query_weights(tokens: list[str], visible: Visible, keywords: KeywordIndex) -
             continue
         weights[term] = keywords.idf(term, visible)
     return weights
+
+
+def foreign_benefits(
+    query: str, tokens: list[str], doc_freq: dict[str, int], groups: dict[str, set[str]]
+) -> list[str]:
+    """Subjects the question names with a word the policies never use (独角兽津贴, 年会预算, 宠物假).
+
+    The head word alone (津贴, 预算, 假) is common in HR policies, so without this
+    rule such a question is answered from some other allowance or budget. A
+    modifier the thesaurus maps to policy wording (打车 → 出租车) is not foreign.
+    """
+
+    def foreign(word: str) -> bool:
+        return doc_freq.get(word, 0) == 0 and not any(doc_freq.get(t, 0) for t in groups.get(word, ()))
+
+    found = []
+    for first, second in zip(tokens, tokens[1:], strict=False):
+        if len(first) < 2 or first + second not in query or not foreign(first):
+            continue
+        if is_benefit(second) or second in SUBJECT_HEADS:
+            found.append(first + second)
+    return found
 
 
 def _ms(start: float) -> float:
@@ -62,12 +111,16 @@ class HybridRetriever:
         keywords: KeywordIndex,
         embedder: Embedder,
         centroid: CorpusCentroid,
+        sentences: SentenceIndex,
+        thesaurus: Thesaurus,
     ):
         self.catalog = catalog
         self.vectors = vectors
         self.keywords = keywords
         self.embedder = embedder
         self.centroid = centroid
+        self.sentences = sentences
+        self.thesaurus = thesaurus
         self.visibility = VisibilityCache(catalog)
 
     def visible(self, role: str | None = "all", today: date | None = None) -> Visible:
@@ -87,32 +140,35 @@ class HybridRetriever:
         """mode: "hybrid" (default), "bm25" or "vector" (the last two for evaluation only)."""
         t0 = time.perf_counter()
         top_k = top_k or settings.top_k
-        thresholds = thresholds_for(settings, self.embedder.model_id)
-        result, candidates, active = self.candidates(query, settings, role=role, today=today, mode=mode)
+        model = decision_model(settings)
+        result, candidates, active, chunks = self.candidates(query, settings, role=role, today=today, mode=mode)
         t = time.perf_counter()
-        passed = [(c, passed_threshold(c, thresholds)) for c in candidates]
-        chosen = [(c, why) for c, why in passed if why][:top_k]
-        missed = [(c, "") for c, why in passed if not why][:NEAR_MISSES_SHOWN]
-        chunks = self.catalog.chunks_by_id([c.chunk_id for c, _ in chosen + missed])
-        result.hits = [
-            self._hit(chunks[c.chunk_id], c, why, rank)
-            for rank, (c, why) in enumerate(chosen, start=1)
-            if c.chunk_id in chunks
-        ]
-        result.near_misses = [self._hit(chunks[c.chunk_id], c, "", None) for c, _ in missed if c.chunk_id in chunks]
+        judgements = judge_all([c.signals for c in candidates], model, result.unknown_share, result.store_chunks)
+        if result.foreign_subjects:  # the question names a benefit the policies never mention at all
+            for judgement in judgements:
+                judgement.verdict = ""
+            named = "、".join(f"「{x}」" for x in result.foreign_subjects)
+            result.warnings.append(f"问题问的是{named}，制度里从未出现这种说法，所以不采用任何条款")
+        judged = sorted(zip(candidates, judgements, strict=True), key=lambda pair: (-pair[1].probability, pair[0].chunk_id))
+        chosen = [pair for pair in judged if pair[1].verdict][:top_k]
+        missed = [pair for pair in judged if not pair[1].verdict][:NEAR_MISSES_SHOWN]
+        result.answerable = judgements[0].question_probability if judgements else 0.0
+        result.hits = [self._hit(chunks[c.chunk_id], c, j, rank, model) for rank, (c, j) in enumerate(chosen, 1)]
+        result.near_misses = [self._hit(chunks[c.chunk_id], c, j, None, model) for c, j in missed]
+        result.threshold = model.question_threshold_for(result.store_chunks)
         for d in active:
             if 0 < d.chunk_count <= top_k:
                 result.warnings.append(
-                    f"《{d.title}》只切出 {d.chunk_count} 块，不多于 top_k={top_k}，检索对它几乎等于全文返回"
+                    f"《{d.title}》只有 {d.chunk_count} 段，检索时几乎总是整篇返回；文档较短时这是正常的"
                 )
-        result.timings_ms["threshold_ms"] = _ms(t)
+        result.timings_ms["decision_ms"] = _ms(t)
         result.timings_ms["total_ms"] = _ms(t0)
         return result
 
     def candidates(
         self, query: str, settings: Settings, *, role: str = "all", today: date | None = None, mode: str = "hybrid"
-    ) -> tuple[SearchResult, list[Candidate], list[DocumentInfo]]:
-        """Every fused candidate with all its numbers, before thresholds (also used by calibration)."""
+    ) -> tuple[SearchResult, list[Candidate], list[DocumentInfo], dict[str, Chunk]]:
+        """Every candidate with all its signals, before the decision (also used to fit the model)."""
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         self.keywords.sync()
@@ -120,18 +176,22 @@ class HybridRetriever:
         active = list(visible.active)
         view = self.keywords.view(visible)
         timings["filter_ms"] = _ms(t0)
-        result = SearchResult(query=query, hits=[], timings_ms=timings)
+        result = SearchResult(query=query, hits=[], timings_ms=timings, store_chunks=view.n_docs)
         if not visible.keys or view.n_docs == 0 or not query.strip():
-            return result, [], active
+            return result, [], active, {}
 
         t = time.perf_counter()
-        tokens, added, groups = expand_query(query)
-        result.expanded_terms = added
-        bm25 = self.keywords.score(tokens + added, visible) if mode != "vector" else {}
-        weights = query_weights(tokens, visible, self.keywords)
+        expansion = self.thesaurus.expand(query)
+        result.expanded_terms = expansion.added
+        result.thesaurus = [f"{head} → {' '.join(terms)}" for head, terms in expansion.applied]
+        result.synonym_groups = {k: sorted(v) for k, v in expansion.phrases.items()}
+        bm25 = self.keywords.score(expansion.tokens + expansion.added, visible) if mode != "vector" else {}
+        weights = query_weights(expansion.tokens, visible, self.keywords)
+        bm25_order = ranks(bm25, settings.candidates)
         timings["bm25_ms"] = _ms(t)
 
         cos: dict[str, float] = {}
+        qvec = None
         background = 0.0
         if mode != "bm25":
             t = time.perf_counter()
@@ -143,45 +203,79 @@ class HybridRetriever:
                 # being written is in Chroma but not yet indexed): the partitions are not the only guard
                 if key_of_chunk(m.chunk_id) in visible.keys and self.keywords.has(m.chunk_id):
                     cos[m.chunk_id] = m.cosine
-            center = self.centroid.vector
-            if center is not None:
-                background = float(qvec @ center)
+            background = self.centroid.background(qvec)
             timings["vector_ms"] = _ms(t)
 
         t = time.perf_counter()
-        bm25_order = ranks(bm25, settings.candidates)
-        cos_order = ranks(cos)
-        fused = rrf([bm25_order, cos_order], k=settings.rrf_k)
+        pool = list(dict.fromkeys([*bm25_order, *ranks(cos)]))
+        chunks = self.catalog.chunks_by_id(pool)
+        pool = [cid for cid in pool if cid in chunks]
+        sentence_cos: dict[str, float] = {}
+        if qvec is not None and pool:
+            for cid, (vector, matrix) in self.sentences.get(pool).items():
+                cos.setdefault(cid, float(vector @ qvec))
+                sentence_cos[cid] = float(np.max(matrix @ qvec)) if matrix is not None else cos[cid]
+        timings["sentence_ms"] = _ms(t)
+
+        t = time.perf_counter()
         bm25_rank = {cid: i for i, cid in enumerate(bm25_order, start=1)}
-        cos_rank = {cid: i for i, cid in enumerate(cos_order, start=1)}
+        cos_rank = {cid: i for i, cid in enumerate(ranks({c: cos[c] for c in pool if c in cos}), start=1)}
+        sentence_rank = {cid: i for i, cid in enumerate(ranks({c: sentence_cos[c] for c in pool if c in sentence_cos}), 1)}
+        terms = [w for w in expansion.tokens if len(w) >= 2]
+        doc_freq = {w: self.keywords.doc_freq(w, visible) for w in {*expansion.tokens, *expansion.added}}
+        result.unknown_share = unknown_share(terms, doc_freq, expansion.groups, weights)
+        result.foreign_subjects = foreign_benefits(query, expansion.tokens, doc_freq, expansion.groups)
+        spread = self.centroid.spread(qvec) if qvec is not None else 0.05
+        idf_mass = sum(weights.values())
         candidates: list[Candidate] = []
-        for cid in ranks(fused):
-            c = Candidate(chunk_id=cid, fused=fused[cid])
-            if cid in bm25:
-                c.bm25 = bm25[cid]
-                c.bm25_rank = bm25_rank.get(cid)
-                c.coverage = coverage(weights, set(self.keywords.tokens_of(cid)), groups)
-            if cid in cos:
-                c.cosine = cos[cid]
-                c.cosine_rank = cos_rank[cid]
-                c.margin = cos[cid] - background
-            candidates.append(c)
-        timings["fusion_ms"] = _ms(t)
-        return result, candidates, active
+        for cid in pool:
+            chunk_text = index_text(chunks[cid])
+            chunk_tokens = set(self.keywords.tokens_of(cid))
+            known_missing, benefit_missing = missing_terms(terms, chunk_text, expansion.phrases, doc_freq)
+            signals = Signals(
+                bm25=bm25.get(cid, 0.0),
+                bm25_rank=bm25_rank.get(cid),
+                coverage=coverage(weights, chunk_tokens, expansion.groups),
+                cosine=cos.get(cid),
+                cosine_rank=cos_rank.get(cid),
+                sentence_cosine=sentence_cos.get(cid),
+                sentence_rank=sentence_rank.get(cid),
+                background=background,
+                spread=spread,
+                missing_known=missing_share(known_missing, terms, {w: weights.get(w, 0.0) for w in terms if doc_freq[w]}),
+                missing_benefit=bool(benefit_missing),
+                idf_mass=idf_mass,
+            )
+            matched = [w for w in terms if w in chunk_text or any(p in chunk_text for p in expansion.phrases.get(w, ()))]
+            candidates.append(
+                Candidate(chunk_id=cid, signals=signals, missing=known_missing + benefit_missing, matched=matched)
+            )
+        timings["signals_ms"] = _ms(t)
+        return result, candidates, active, chunks
 
     @staticmethod
-    def _hit(chunk, c: Candidate, why: str, rank: int | None) -> Hit:
+    def _hit(chunk: Chunk, c: Candidate, judgement: Judgement, rank: int | None, model: Model) -> Hit:
+        s = c.signals
+        margin = None if s.cosine is None else s.cosine - s.background
         return Hit(
             chunk=chunk,
             scores=HitScores(
-                bm25=round(c.bm25, 4),
-                bm25_rank=c.bm25_rank,
-                cosine=None if c.cosine is None else round(c.cosine, 4),
-                cosine_rank=c.cosine_rank,
-                fused=round(c.fused, 5),
+                bm25=round(s.bm25, 4),
+                bm25_rank=s.bm25_rank,
+                cosine=None if s.cosine is None else round(s.cosine, 4),
+                cosine_rank=s.cosine_rank,
+                sentence_cosine=None if s.sentence_cosine is None else round(s.sentence_cosine, 4),
+                fused=round(judgement.probability, 4),
                 fused_rank=rank,
-                passed=why,
-                coverage=round(c.coverage, 3),
-                margin=None if c.margin is None else round(c.margin, 4),
+                probability=round(judgement.probability, 4),
+                threshold=model.chunk_threshold,
+                answerable=round(judgement.question_probability, 4),
+                verdict=judgement.verdict,
+                passed=judgement.verdict,
+                coverage=round(s.coverage, 3),
+                margin=None if margin is None else round(margin, 4),
+                missing=list(c.missing),
+                why=why_matched(s, c.matched, c.missing, judgement),
+                features={k: round(v, 4) for k, v in judgement.values.items()},
             ),
         )

@@ -1,0 +1,265 @@
+"""One answerability decision: does the policy answer the question, and which chunks are the evidence?
+
+Every signal search has — how far the chunk's cosine and its best sentence's
+cosine stand above the question's background (in spreads), BM25 and its rank,
+how much of the question's keyword weight the chunk covers (colloquial words
+counted through the thesaurus), the gap to the best candidate, and whether
+question words the policies use elsewhere, or situations and benefits the
+question names, are missing from the chunk — goes into a logistic model per
+chunk. Its probability orders the candidates (a learned fusion). A second
+logistic model reads the pool as a whole (best evidence, and how much of the
+question is in words the policies never use) and decides whether the question
+is answered at all: below its threshold the search returns zero hits, above it
+every chunk over the chunk threshold is a hit, 依据充分 or 依据较弱.
+
+The weights are fitted by `bench/fit_answerability.py` across corpora (every
+number is reported on a corpus it was not fitted on; docs/retrieval.md) and
+shipped in `resources/answerability.json`. Pure functions: no IO but loading
+that file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+from ..text.vocabulary import narrows_scope
+
+
+@dataclass
+class Signals:
+    """What search knows about one candidate chunk for one question."""
+
+    bm25: float = 0.0
+    bm25_rank: int | None = None  # 1-based among chunks with a BM25 score
+    coverage: float = 0.0  # share of the question's IDF mass found (thesaurus included)
+    cosine: float | None = None
+    cosine_rank: int | None = None
+    sentence_cosine: float | None = None  # best single sentence (small-to-big); the chunk's own when it has one
+    sentence_rank: int | None = None
+    background: float = 0.0  # the question's mean cosine to the visible corpus
+    spread: float = 0.05  # standard deviation of that cosine over the corpus
+    missing_known: float = 0.0  # IDF share of question words the corpus uses elsewhere but this chunk lacks
+    missing_benefit: bool = False  # a situation or benefit of the question (加班, 婚假 …) is absent from the chunk
+    idf_mass: float = 0.0  # the question's summed keyword IDF (what a chunk holding every word once would score, roughly)
+
+
+@dataclass(frozen=True)
+class Logistic:
+    """A fitted logistic model over named features (standardised with the fit's mean and scale)."""
+
+    features: tuple[str, ...]
+    weights: tuple[float, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    bias: float
+
+    def probability(self, values: Mapping[str, float]) -> float:
+        z = self.bias + sum(
+            w * (values[name] - m) / s for name, w, m, s in zip(self.features, self.weights, self.mean, self.scale, strict=True)
+        )
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    @classmethod
+    def from_dict(cls, raw: Mapping) -> Logistic:
+        return cls(
+            tuple(raw["features"]), tuple(raw["weights"]), tuple(raw["mean"]), tuple(raw["scale"]), float(raw["bias"])
+        )
+
+    def to_dict(self) -> dict:
+        return {"features": list(self.features), "weights": list(self.weights), "mean": list(self.mean),
+                "scale": list(self.scale), "bias": self.bias}
+
+
+@dataclass(frozen=True)
+class Model:
+    """Two fitted steps: is the question answered at all, and which chunks are its evidence.
+
+    A question below `question_threshold` gets zero hits; otherwise every
+    candidate at or above `chunk_threshold` is a hit, 依据充分 when the question
+    probability reaches `strong` and the chunk's reaches one half.
+    """
+
+    chunk: Logistic
+    question: Logistic
+    question_threshold: float
+    chunk_threshold: float
+    strong: float
+    fitted_on: tuple[str, ...] = ()
+    notes: str = ""
+    small_store: int = 0  # below this many visible chunks, `small_question_threshold` applies
+    small_question_threshold: float | None = None
+
+    @property
+    def threshold(self) -> float:
+        """The number a person tunes: the question-level threshold."""
+        return self.question_threshold
+
+    def question_threshold_for(self, store_chunks: int | None) -> float:
+        """A store of a dozen chunks has low IDF and a wide spread: its questions get the small-store threshold."""
+        if store_chunks is not None and store_chunks < self.small_store and self.small_question_threshold is not None:
+            return self.small_question_threshold
+        return self.question_threshold
+
+    def to_dict(self) -> dict:
+        return {"chunk": self.chunk.to_dict(), "question": self.question.to_dict(),
+                "question_threshold": self.question_threshold, "chunk_threshold": self.chunk_threshold,
+                "strong": self.strong, "fitted_on": list(self.fitted_on), "notes": self.notes,
+                "small_store": self.small_store, "small_question_threshold": self.small_question_threshold}
+
+    @classmethod
+    def from_dict(cls, raw: Mapping) -> Model:
+        return cls(
+            chunk=Logistic.from_dict(raw["chunk"]), question=Logistic.from_dict(raw["question"]),
+            question_threshold=float(raw["question_threshold"]), chunk_threshold=float(raw["chunk_threshold"]),
+            strong=float(raw["strong"]), fitted_on=tuple(raw.get("fitted_on", ())), notes=raw.get("notes", ""),
+            small_store=int(raw.get("small_store", 0)), small_question_threshold=raw.get("small_question_threshold"),
+        )
+
+
+@dataclass
+class Judgement:
+    probability: float  # this chunk is evidence that answers the question
+    question_probability: float  # the policies answer the question at all
+    verdict: str  # "依据充分" | "依据较弱" | "" (near miss)
+    values: dict[str, float] = field(default_factory=dict)
+
+
+def _inverse_rank(rank: int | None) -> float:
+    return 1.0 / rank if rank else 0.0
+
+
+def _zs(s: Signals) -> tuple[float, float]:
+    spread = max(s.spread, 1e-3)
+    cos = s.cosine if s.cosine is not None else s.background
+    sentence = s.sentence_cosine if s.sentence_cosine is not None else cos
+    return (cos - s.background) / spread, (sentence - s.background) / spread
+
+
+def chunk_features(signals: list[Signals]) -> list[dict[str, float]]:
+    """Every named chunk-level feature, for each candidate of one question's pool."""
+    if not signals:
+        return []
+    zs = [_zs(s) for s in signals]
+    best_z, best_sentence_z = max(z for z, _ in zs), max(sz for _, sz in zs)
+    max_bm25 = max(s.bm25 for s in signals)
+    out = []
+    for s, (z, sentence_z) in zip(signals, zs, strict=True):
+        out.append({
+            "z": z,
+            "sentence_z": sentence_z,
+            "z_gap": best_z - z,
+            "sentence_z_gap": best_sentence_z - sentence_z,
+            "log_bm25": math.log1p(s.bm25),
+            "bm25_norm": s.bm25 / s.idf_mass if s.idf_mass > 0 else 0.0,
+            "bm25_share": s.bm25 / max_bm25 if max_bm25 > 0 else 0.0,
+            "coverage": s.coverage,
+            "inv_bm25_rank": _inverse_rank(s.bm25_rank) if s.bm25 > 0 else 0.0,
+            "inv_cosine_rank": _inverse_rank(s.cosine_rank),
+            "inv_sentence_rank": _inverse_rank(s.sentence_rank),
+            "missing_known": s.missing_known,
+            "missing_benefit": 1.0 if s.missing_benefit else 0.0,
+        })
+    return out
+
+
+def question_features(features: list[dict[str, float]], probabilities: list[float], unknown_share: float) -> dict[str, float]:
+    """Question-level features of a pool: how good its best evidence is, and how foreign the question's words are."""
+    order = sorted(range(len(probabilities)), key=lambda i: -probabilities[i])
+    top = features[order[0]]
+    best = min(max(probabilities[order[0]], 1e-6), 1 - 1e-6)
+    return {
+        "best_logit": math.log(best / (1 - best)),
+        "second": probabilities[order[1]] if len(order) > 1 else 0.0,
+        "best_sentence_z": max(f["sentence_z"] for f in features),
+        "best_coverage": max(f["coverage"] for f in features),
+        "best_log_bm25": max(f["log_bm25"] for f in features),
+        "best_bm25_norm": max(f["bm25_norm"] for f in features),
+        "unknown_share": unknown_share,
+        "top_missing_known": top["missing_known"],
+        "top_missing_benefit": top["missing_benefit"],
+    }
+
+
+def judge_all(
+    signals: list[Signals], model: Model, unknown: float = 0.0, store_chunks: int | None = None
+) -> list[Judgement]:
+    """Probabilities and verdicts for the pool of candidates of one question (`store_chunks`: visible chunks)."""
+    if not signals:
+        return []
+    features = chunk_features(signals)
+    probabilities = [model.chunk.probability(f) for f in features]
+    question = model.question.probability(question_features(features, probabilities, unknown))
+    answered = question >= model.question_threshold_for(store_chunks) or _plainly_answered(features, model, store_chunks)
+    out = []
+    for f, p in zip(features, probabilities, strict=True):
+        verdict = ""
+        if answered and p >= model.chunk_threshold:
+            verdict = "依据充分" if question >= model.strong and p >= 0.5 else "依据较弱"
+        out.append(Judgement(p, question, verdict, {k: f[k] for k in model.chunk.features}))
+    return out
+
+
+def _plainly_answered(features: list[dict[str, float]], model: Model, store_chunks: int | None) -> bool:
+    """In a small store, a chunk that holds every word of the question and is first by keywords and by
+    meaning answers it, whatever the corpus statistics (low IDF, wide spread) make of the numbers."""
+    if store_chunks is None or store_chunks >= model.small_store:
+        return False
+    return any(
+        f["coverage"] >= 0.999 and f["inv_bm25_rank"] == 1.0 and f["inv_cosine_rank"] == 1.0 and not f["missing_benefit"]
+        for f in features
+    )
+
+
+def missing_terms(
+    question_terms: Iterable[str], chunk_text: str, phrases: Mapping[str, Iterable[str]], doc_freq: Mapping[str, int]
+) -> tuple[list[str], list[str]]:
+    """(question words absent from the chunk that the corpus uses elsewhere, scope words absent from it).
+
+    A word counts as present when it or one of its thesaurus phrases occurs in the
+    chunk (title and section included). Only words of two or more characters count.
+    Scope words are situations, people and benefits (`text.vocabulary`).
+    """
+    known_missing, scope_missing = [], []
+    for term in dict.fromkeys(question_terms):
+        if len(term) < 2:
+            continue
+        if term in chunk_text or any(alt in chunk_text for alt in phrases.get(term, ())):
+            continue
+        if doc_freq.get(term, 0) > 0:
+            known_missing.append(term)
+        if narrows_scope(term):
+            scope_missing.append(term)
+    return known_missing, scope_missing
+
+
+def missing_share(missing: Iterable[str], terms: Iterable[str], idf: Mapping[str, float]) -> float:
+    """IDF-weighted share of `terms` (those the corpus knows) that are missing."""
+    known = [t for t in dict.fromkeys(terms) if idf.get(t, 0.0) > 0]
+    total = sum(idf[t] for t in known)
+    return sum(idf.get(t, 0.0) for t in set(missing)) / total if total > 0 else 0.0
+
+
+def unknown_share(
+    terms: Iterable[str], doc_freq: Mapping[str, int], expansion_tokens: Mapping[str, Iterable[str]], idf: Mapping[str, float]
+) -> float:
+    """IDF share of question words the visible corpus never uses, not even through the thesaurus (班车, 团建 …)."""
+    terms = [t for t in dict.fromkeys(terms) if len(t) >= 2]
+    total = sum(idf.get(t, 0.0) for t in terms)
+    if total <= 0:
+        return 0.0
+    foreign = [
+        t for t in terms if doc_freq.get(t, 0) == 0 and not any(doc_freq.get(x, 0) for x in expansion_tokens.get(t, ()))
+    ]
+    return sum(idf.get(t, 0.0) for t in foreign) / total
+
+
+@lru_cache(maxsize=4)
+def shipped_model(name: str = "answerability.json") -> Model:
+    """The model fitted across corpora and shipped with the engine."""
+    raw = json.loads(resources.files("rag_core.search.resources").joinpath(name).read_text(encoding="utf-8"))
+    return Model.from_dict(raw)

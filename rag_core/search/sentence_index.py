@@ -1,0 +1,121 @@
+"""Sentence vectors per chunk, for small-to-big matching: match a sentence, return its chunk.
+
+A long article (第二十四条 职工有下列情形之一的……（五）出境定居的；……) has one
+chunk vector that averages all its items, so 移民去国外 hardly moves it; the
+sentence "（五）出境定居的" alone does. Each sentence is embedded with its
+context (title, section and the chunk's lead sentence), so an enumerated item
+still says what it is an item of. Vectors live in their own SQLite file as
+float16, one row per chunk holding the chunk's own vector and its sentences'
+matrix, written by the indexer with the chunk and removed with it; search reads
+only the candidates' rows (so a keyword-only candidate gets its cosine without
+another Chroma call).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..text.sentences import split_sentences
+from ..types import Chunk
+
+MAX_SENTENCES = 24  # per chunk; a chunk is ~240 characters, so this is never reached by prose
+LEAD_MAX_CHARS = 80  # a lead sentence longer than this is itself content, not a list header
+
+
+def sentence_texts(chunk: Chunk) -> list[str]:
+    """What is embedded for each sentence of a chunk (empty for a one-sentence chunk: its chunk vector is the sentence)."""
+    sentences = split_sentences(chunk.text)[:MAX_SENTENCES]
+    if len(sentences) < 2:
+        return []
+    head = " ".join(p for p in (chunk.title, chunk.section) if p)
+    lead = sentences[0]
+    out = []
+    for number, sentence in enumerate(sentences):
+        context = f"{head} {lead} {sentence}" if number and len(lead) <= LEAD_MAX_CHARS else f"{head} {sentence}"
+        out.append(context.strip())
+    return out
+
+
+class SentenceIndex:
+    """chunk id → (chunk vector, sentence matrix or None); thread-safe, one connection per process."""
+
+    def __init__(self, path: Path, model_id: str):
+        self.path = Path(path)
+        self.model_id = model_id
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS vectors (chunk_id TEXT PRIMARY KEY, model TEXT NOT NULL, dim INTEGER NOT NULL,"
+            " chunk BLOB NOT NULL, sentences BLOB NOT NULL)"
+        )
+
+    def put(self, items: Iterable[tuple[str, np.ndarray, np.ndarray | None]]) -> None:
+        """Store (chunk id, chunk vector, sentence matrix or None) rows, replacing what was there."""
+        rows = [
+            (
+                chunk_id, self.model_id, int(vector.shape[-1]), vector.astype(np.float16).tobytes(),
+                b"" if sentences is None or not len(sentences) else sentences.astype(np.float16).tobytes(),
+            )
+            for chunk_id, vector, sentences in items
+        ]
+        with self._lock:
+            self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?, ?)", rows)
+
+    def get(self, chunk_ids: Sequence[str]) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
+        """(chunk vector, sentence matrix or None) as float32 for the ids that have a row for this model."""
+        out: dict[str, tuple[np.ndarray, np.ndarray | None]] = {}
+        ids = list(dict.fromkeys(chunk_ids))
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                part = ids[start : start + 500]
+                marks = ",".join("?" * len(part))
+                for chunk_id, dim, chunk, sentences in self._db.execute(
+                    f"SELECT chunk_id, dim, chunk, sentences FROM vectors WHERE model = ? AND chunk_id IN ({marks})",
+                    [self.model_id, *part],
+                ):
+                    vector = np.frombuffer(chunk, dtype=np.float16).astype(np.float32)
+                    matrix = np.frombuffer(sentences, dtype=np.float16).reshape(-1, dim).astype(np.float32) if sentences else None
+                    out[chunk_id] = (vector, matrix)
+        return out
+
+    def delete(self, chunk_ids: Iterable[str]) -> None:
+        ids = list(chunk_ids)
+        with self._lock:
+            self._db.executemany("DELETE FROM vectors WHERE chunk_id = ?", [(i,) for i in ids])
+
+    def ids(self) -> set[str]:
+        """Chunk ids with a row for this model."""
+        with self._lock:
+            return {row[0] for row in self._db.execute("SELECT chunk_id FROM vectors WHERE model = ?", [self.model_id])}
+
+    def drop_other_models(self) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM vectors WHERE model != ?", [self.model_id])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def vector_rows(chunks: Sequence[Chunk], chunk_vectors: np.ndarray, embed_passages) -> list[tuple[str, np.ndarray, np.ndarray | None]]:
+    """Rows for `SentenceIndex.put`: each chunk's vector and, for chunks of two or more sentences, their matrix.
+
+    All sentences of the batch are embedded in one call.
+    """
+    texts_per_chunk = [sentence_texts(c) for c in chunks]
+    flat = [t for texts in texts_per_chunk for t in texts]
+    vectors = embed_passages(flat) if flat else None
+    out, start = [], 0
+    for chunk, vector, texts in zip(chunks, chunk_vectors, texts_per_chunk, strict=True):
+        matrix = None
+        if texts and vectors is not None:
+            matrix = vectors[start : start + len(texts)]
+            start += len(texts)
+        out.append((chunk.chunk_id, vector, matrix))
+    return out

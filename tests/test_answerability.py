@@ -1,0 +1,80 @@
+"""The answerability decision: fitted logistic models, features, and the shipped model's shape."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from rag_core.evaluation.fitting import fit_logistic, predict, sigmoid
+from rag_core.search.answerability import (
+    Signals,
+    chunk_features,
+    judge_all,
+    missing_share,
+    missing_terms,
+    shipped_model,
+    unknown_share,
+)
+
+
+def test_fit_logistic_reaches_the_penalised_optimum():
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(400, 3))
+    y = (x @ np.array([1.5, -2.0, 0.0]) + rng.normal(scale=0.5, size=400) > 0).astype(float)
+    weights, bias, mean, scale = fit_logistic(x, y, l2=1.0)
+    xs = (x - mean) / scale
+    p = sigmoid(xs @ weights + bias)
+    gradient = xs.T @ (p - y) + 1.0 * weights  # the penalised gradient vanishes at the optimum
+    assert np.max(np.abs(gradient)) < 1e-6 and abs(np.sum(p - y)) < 1e-6
+    assert weights[0] > 0 > weights[1] and abs(weights[2]) < 0.3
+    assert np.allclose(predict(x, weights, bias, mean, scale), p)
+
+
+def test_features_are_relative_to_the_background_and_the_pool():
+    strong = Signals(bm25=8.0, bm25_rank=1, coverage=1.0, cosine=0.90, cosine_rank=1, sentence_cosine=0.92,
+                     sentence_rank=1, background=0.80, spread=0.02)
+    weak = Signals(bm25=1.0, bm25_rank=2, coverage=0.2, cosine=0.82, cosine_rank=2, sentence_cosine=0.83,
+                   sentence_rank=2, background=0.80, spread=0.02)
+    first, second = chunk_features([strong, weak])
+    assert first["z"] == pytest.approx(5.0) and first["z_gap"] == 0.0 and second["z_gap"] == pytest.approx(4.0)
+    assert first["bm25_share"] == 1.0 and second["bm25_share"] == pytest.approx(0.125)
+    assert first["inv_bm25_rank"] == 1.0 and second["inv_cosine_rank"] == 0.5
+
+
+def test_the_shipped_model_prefers_strong_evidence():
+    model = shipped_model()
+    strong = Signals(bm25=8.0, bm25_rank=1, coverage=1.0, cosine=0.90, cosine_rank=1, sentence_cosine=0.92,
+                     sentence_rank=1, background=0.80, spread=0.02, idf_mass=6.0)
+    weak = Signals(bm25=0.5, bm25_rank=9, coverage=0.1, cosine=0.81, cosine_rank=9, sentence_cosine=0.81,
+                   sentence_rank=9, background=0.80, spread=0.02, missing_known=0.8, missing_benefit=True, idf_mass=6.0)
+    first, second = judge_all([strong, weak], model)
+    assert first.probability > 0.5 > second.probability
+    assert first.question_probability == second.question_probability  # one decision per question
+    lenient = replace(model, question_threshold=0.0, chunk_threshold=0.5)
+    verdicts = [j.verdict for j in judge_all([strong, weak], lenient)]
+    assert verdicts[0] and not verdicts[1]
+    assert len(model.fitted_on) >= 6
+
+
+def test_a_small_store_answers_a_plainly_matching_question():
+    model = replace(shipped_model(), question_threshold=0.999, small_question_threshold=0.999, small_store=40)
+    plain = Signals(bm25=1.2, bm25_rank=1, coverage=1.0, cosine=0.86, cosine_rank=1, sentence_cosine=0.86,
+                    sentence_rank=1, background=0.84, spread=0.02, idf_mass=3.0)
+    assert judge_all([plain], model, store_chunks=7)[0].verdict  # every word found, first by both
+    assert not judge_all([plain], model, store_chunks=700)[0].verdict  # a large store needs the model's word
+    off_subject = replace(plain, missing_benefit=True)
+    assert not judge_all([off_subject], model, store_chunks=7)[0].verdict
+
+
+def test_missing_terms_count_thesaurus_phrases_as_present():
+    known, scope = missing_terms(["打车", "加班"], "市内交通：出租车凭发票报销", {"打车": {"出租车"}}, {"加班": 3})
+    assert known == ["加班"] and scope == ["加班"]
+    assert missing_share(["加班"], ["打车", "加班"], {"打车": 1.0, "加班": 3.0}) == pytest.approx(0.75)
+
+
+def test_unknown_share_counts_words_the_policies_never_use():
+    share = unknown_share(["班车", "路线"], {"班车": 0, "路线": 2}, {}, {"班车": 3.0, "路线": 1.0})
+    assert share == pytest.approx(0.75)
+    assert unknown_share(["打车"], {"打车": 0, "出租车": 4}, {"打车": ["出租车"]}, {"打车": 2.0}) == 0.0
