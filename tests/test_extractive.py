@@ -90,12 +90,10 @@ def test_quotes_are_verbatim_whole_sentences_with_right_marker(answerer: Extract
             assert text in split_sentences(src.text)  # a whole sentence, never a cut one
 
 
-def test_answer_uses_other_sources_and_keeps_source_order(answerer: ExtractiveAnswerer) -> None:
-    # source 1 is always quoted (retrieval ranked it first); the leave sentences come from source 3
+def test_answer_quotes_only_sources_about_the_question(answerer: ExtractiveAnswerer) -> None:
+    # retrieval ranked the taxi and hotel clauses first, but they name neither 年假 nor 病假: never quoted
     quotes = _quotes(answerer.answer("年假有几天，病假要什么证明", [TAXI, HOTEL, LEAVE]))
-    numbers = [n for _, n in quotes]
-    assert numbers[0] == 1
-    assert numbers == sorted(numbers)
+    assert {n for _, n in quotes} == {3}
     assert ("员工入职满一年后，每年享有带薪年假5天。", 3) in quotes
     assert ("病假需提供医院证明。", 3) in quotes
 

@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import jieba
 
+from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, split_sentences
 from ..types import SourceRef
 from .llm import NOT_IN_POLICY
+from .subject import is_yes_no, polarity, question_parts, question_terms, required_quantity, scope_conflicts
+
+__all__ = ["HEADER", "ExtractiveAnswerer", "Quote", "split_sentences"]
 
 HEADER = "根据制度："
 
-# Sentence ends; closing quotes/brackets right after them stay with the sentence.
-_END_CHARS = "。！？；"
-_CLOSERS = "”’」』）)】》\"'"
-_SENTENCE_RE = re.compile(rf"[^{_END_CHARS}\n]*(?:[{_END_CHARS}]+[{re.escape(_CLOSERS)}]*|\n|$)")
+_END_CHARS = END_CHARS
+_CLOSERS = CLOSERS
+_SENTENCE_RE = SENTENCE_RE
 
 # Words that say how a question is asked, not what it is about.
 STOPWORDS = frozenset(
@@ -36,7 +39,7 @@ STOPWORDS = frozenset(
 # Function characters of questions; a bigram containing one is not a useful match.
 _STOP_CHARS = frozenset("的了是吗呢吧啊呀么我你他她它和与及或在对把被给从向就都也还又要会能可请问想怎样何哪几谁有没")
 
-_WORD_CHAR_RE = re.compile(r"[0-9A-Za-z\u3400-\u9fff]")
+_WORD_CHAR_RE = WORD_CHAR_RE
 _HEADING_RE = re.compile(
     r"^\s*(?:#{1,6}\s*|第[零〇一二三四五六七八九十百千万\d]+[章节条款部篇]|[一二三四五六七八九十]+[、.．]|[（(][一二三四五六七八九十\d]+[)）])"
 )
@@ -47,6 +50,7 @@ _BIGRAM_WEIGHT = 0.5
 _RELATIVE_FLOOR = 0.3  # an extra sentence must add at least this share of the best score
 _COVERED_FACTOR = 0.5  # a term already quoted still counts, at half weight
 _FRAGMENT_FACTOR = 0.85  # a chunk's unterminated last piece may be a sentence cut by chunking
+_RULE_FACTOR = 1.25  # a sentence that states an amount or a limit is more likely the rule itself
 
 
 @dataclass(frozen=True)
@@ -58,16 +62,6 @@ class Quote:
     position: int  # order within its source
     is_heading: bool
     complete: bool  # ended by punctuation or a line break (not cut at the end of the chunk)
-
-
-def split_sentences(text: str) -> list[str]:
-    """Split on 。！？；and line breaks, keeping the end punctuation; drop empty pieces."""
-    out = []
-    for match in _SENTENCE_RE.finditer(text):
-        piece = match.group(0).strip()
-        if piece and _WORD_CHAR_RE.search(piece):
-            out.append(piece)
-    return out
 
 
 def _is_heading(sentence: str, section: str) -> bool:
@@ -117,34 +111,98 @@ def _question_terms(question: str) -> tuple[list[str], list[str]]:
     return tokens, bigrams
 
 
+_NORMATIVE = re.compile(r"应当|应|须|不得|不予|可以|按照|标准|不超过|不低于|以内|每")
+_AMOUNT = re.compile(r"\d+(?:\.\d+)?\s*(?:元|天|日|个月|小时|%|倍)|[一二三四五六七八九十百千两]+(?:元|天|日|个月|小时|倍)")
+
+
+def _source_text(src: SourceRef) -> str:
+    return f"{src.source} {src.section} {src.text}"
+
+
+def _governing_sentence(picked: list[Quote]) -> Quote:
+    """The sentence that states the rule: from the best source, one with an amount or a normative word first."""
+    best_source = min(q.source_number for q in picked)
+    own = [q for q in picked if q.source_number == best_source]
+    for pattern in (_AMOUNT, _NORMATIVE):
+        for quote in own:
+            if pattern.search(quote.text):
+                return quote
+    return own[0]
+
+
+def _phrase_terms(terms: list[str], groups: Mapping[str, set[str]]) -> list[str]:
+    """The thesaurus phrases that stand for the question's words (打车 → 出租车, 网约车)."""
+    return list(dict.fromkeys(p for t in terms for p in sorted(groups.get(t, ())) if len(p) >= 2))
+
+
+def _refusal(terms: list[str], first: SourceRef, groups: Mapping[str, set[str]]) -> str:
+    """制度里没有写这一条, and why the nearest clause does not answer."""
+    missing = "、".join(scope_conflicts(terms, _source_text(first), groups))
+    where = (first.section or first.source).split(">")[-1].strip()
+    return f"{NOT_IN_POLICY}。\n找到的相近条款（{where}）讲的是别的情形，没有写明「{missing}」的规定。"
+
+
 class ExtractiveAnswerer:
     """Picks whole sentences from the sources by term overlap with the question."""
 
     name = "extractive"
 
-    def answer(self, question: str, sources: list[SourceRef], max_sentences: int = 3) -> str:
-        lines = self._lines(question, sources, max_sentences)
-        if not lines:
-            return NOT_IN_POLICY
-        return "\n".join([HEADER, *lines])
+    def answer(
+        self, question: str, sources: list[SourceRef], max_sentences: int = 3, groups: Mapping[str, set[str]] | None = None
+    ) -> str:
+        """The quoted answer, or 制度里没有写这一条 when no source governs the question's subject."""
+        return "".join(self.stream(question, sources, max_sentences, groups))
 
-    def stream(self, question: str, sources: list[SourceRef], max_sentences: int = 3) -> Iterator[str]:
-        """The same text as `answer`, one line at a time, for the chat UI."""
-        lines = self._lines(question, sources, max_sentences)
-        if not lines:
+    def stream(
+        self, question: str, sources: list[SourceRef], max_sentences: int = 3, groups: Mapping[str, set[str]] | None = None
+    ) -> Iterator[str]:
+        """The same text as `answer`, one line at a time, for the chat UI.
+
+        `groups` maps question words to their thesaurus terms (what counts as the
+        source naming them). Sources that govern another subject are never quoted;
+        the governing rule sentence leads, then conditions and limits in source order.
+        """
+        groups = groups or {}
+        terms = question_terms(question)
+        parts = question_parts(question)
+        governing = [src for src in sources if any(not scope_conflicts(part, _source_text(src), groups) for part in parts)]
+        if sources and not governing:
+            yield _refusal(terms, sources[0], groups)
+            return
+        quantity = required_quantity(question)
+        if governing and quantity is not None and not any(quantity.search(src.text) for src in governing):
+            where = (governing[0].section or governing[0].source).split(">")[-1].strip()
+            yield f"{NOT_IN_POLICY}。\n找到的相近条款（{where}）没有写明具体的数字或标准。"
+            return
+        extra = _phrase_terms(terms, groups)
+        picked = self.select(question, governing, max_sentences, extra_terms=extra)
+        if not picked:
             yield NOT_IN_POLICY
             return
-        yield HEADER
-        for line in lines:
-            yield "\n" + line
+        lead = self._rule_sentence(question, governing, picked, extra)
+        ordered = [lead, *[q for q in picked if q.text != lead.text]][:max_sentences]
+        verdict = polarity(lead.text) if is_yes_no(question) else ""
+        yield f"根据制度，{verdict}：" if verdict else HEADER
+        for quote in ordered:
+            yield f"\n- {quote.text} [资料{quote.source_number}]"
 
     # -- selection -------------------------------------------------------------
 
-    def _lines(self, question: str, sources: list[SourceRef], max_sentences: int) -> list[str]:
-        picked = self.select(question, sources, max_sentences)
-        return [f"- {s.text} [资料{s.source_number}]" for s in picked]
+    def _rule_sentence(self, question: str, sources: list[SourceRef], picked: list[Quote], extra: Sequence[str]) -> Quote:
+        """The sentence that states the rule: in the best source, the first one that matches the question
+        and names an amount or limit (else a normative word); else the best picked sentence."""
+        best = min(sources, key=lambda src: src.number)
+        own = [q for q in self._collect([best]) if not q.is_heading]
+        matched = [q for q, m in zip(own, self._match(question, own, extra), strict=True) if m] if own else []
+        for pattern in (_AMOUNT, _NORMATIVE):
+            for quote in matched:
+                if pattern.search(quote.text):
+                    return quote
+        return _governing_sentence(picked)
 
-    def select(self, question: str, sources: list[SourceRef], max_sentences: int = 3) -> list[Quote]:
+    def select(
+        self, question: str, sources: list[SourceRef], max_sentences: int = 3, extra_terms: Sequence[str] = ()
+    ) -> list[Quote]:
         """The chosen sentences in source order (by source number, then position)."""
         if not sources or max_sentences < 1:
             return []
@@ -154,9 +212,10 @@ class ExtractiveAnswerer:
         if any(not s.is_heading for s in sentences):
             sentences = [s for s in sentences if not s.is_heading]
 
-        matches = self._match(question, sentences)
+        matches = self._match(question, sentences, extra_terms)
         scores = [
-            sum(m.values()) * (1.0 if s.complete else _FRAGMENT_FACTOR) for m, s in zip(matches, sentences, strict=True)
+            sum(m.values()) * (1.0 if s.complete else _FRAGMENT_FACTOR) * (_RULE_FACTOR if _AMOUNT.search(s.text) else 1.0)
+            for m, s in zip(matches, sentences, strict=True)
         ]
         ranked = sorted(
             range(len(sentences)),
@@ -208,7 +267,7 @@ class ExtractiveAnswerer:
         return out
 
     @staticmethod
-    def _match(question: str, sentences: list[Quote]) -> list[dict[str, float]]:
+    def _match(question: str, sentences: list[Quote], extra_terms: Sequence[str] = ()) -> list[dict[str, float]]:
         """Per sentence, the question terms it contains and their weights.
 
         A weight is the term's rarity (idf) among the candidate sentences, so
@@ -217,6 +276,7 @@ class ExtractiveAnswerer:
         matched words do not already cover.
         """
         tokens, bigrams = _question_terms(question)
+        tokens += [t for t in extra_terms if t not in tokens]  # policy wording of the question's colloquial words
         texts = [s.text.lower() for s in sentences]
         n = len(texts)
 

@@ -1,0 +1,116 @@
+"""Does a clause govern the question's subject? The guard behind "right or silent".
+
+Search finds 出差期间的餐费补贴 for 加班餐费怎么报 because the words touch; the
+clause still answers another situation. A quote from it would be confidently
+wrong, so the offline answerer refuses a source when
+
+- a situation or person the question names (加班, 出差, 试用期, 子女, 配偶 …)
+  appears nowhere in the source, not even as a thesaurus equivalent, or
+- a benefit the question names (婚假, 陪产假, 餐补, 报名费, 会费, 商业保险 …) is
+  absent from the source, not even as a thesaurus equivalent (a clause about
+  年假 does not answer 婚假; one about 加班工资 does not answer 加班餐补).
+
+It also reads a yes/no question's answer off the governing sentence: a clause
+that says 不得/不予/不能 answers 不可以, one that says 可以/予以/有权 answers 可以.
+Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from ..text.tokenizer import tokenize
+from ..text.vocabulary import narrows_scope
+
+_YES_NO = re.compile(r"(吗|么)[？?。！!\s]*$|能不能|可不可以|是否|能否|可否|行不行|算不算|会不会|是不是|有没有|给不给|报不报")
+_DENY = re.compile(r"不得|不予|不能|不可以|禁止|不允许|不属于|无权|不再|不计入")
+_ALLOW = re.compile(r"可以|予以|有权|准予|享受|实报实销|据实报销|报销时|可报销|应当支付|应当报销|凭.{1,12}报销")
+
+
+_ASKS = re.compile(r"[吗么？?]|几|多少|多久|多长|怎么|怎样|如何|什么|哪|是否|能否|可否|能不能|可不可以|有没有|算不算|会不会")
+_PARTS = re.compile(r"[，,；;。]|以及|还有|另外")
+_SUFFIX_CHARS = frozenset("假费金补贴奖票")
+
+
+def question_terms(question: str) -> list[str]:
+    """The question's words of two or more characters, in order, once each.
+
+    A benefit word jieba splits (保密 + 费, 护理 + 假) is joined back, so the
+    guard sees 保密费 and 护理假 rather than only 保密 and 护理.
+    """
+    words = tokenize(question)
+    joined = [
+        a + b for a, b in zip(words, words[1:], strict=False)
+        if len(b) == 1 and b in _SUFFIX_CHARS and len(a) >= 2 and a + b in question
+    ]
+    terms = [t for t in dict.fromkeys([*words, *joined]) if len(t) >= 2]
+    # search-mode pieces of a longer word (车费 of 打车费) are not words of their own
+    terms = [t for t in terms if not any(t != other and t in other for other in terms)]
+    # 生孩子 is childbirth, not a question about the employee's children
+    return [t for t in terms if not (t in ("孩子", "小孩") and f"生{t}" in question)]
+
+
+def question_parts(question: str) -> list[list[str]]:
+    """The terms of each asked part ("年假几天，病假要什么证明" → two parts); context clauses join every part.
+
+    "我女儿下个月结婚，我能请几天婚假" is one part: its first clause asks nothing,
+    so 女儿 stays with 婚假.
+    """
+    clauses = [c for c in _PARTS.split(question) if c.strip()]
+    asked = [c for c in clauses if _ASKS.search(c)]
+    context = [t for c in clauses if c not in asked for t in question_terms(c)]
+    if len(asked) < 2:
+        return [question_terms(question)]
+    return [list(dict.fromkeys([*context, *question_terms(c)])) for c in asked]
+
+
+def _present(term: str, text: str, groups: Mapping[str, set[str]]) -> bool:
+    return term in text or any(alt in text for alt in groups.get(term, ()))
+
+
+def scope_conflicts(terms: Iterable[str], source_text: str, groups: Mapping[str, set[str]]) -> list[str]:
+    """Question words that show `source_text` governs another subject (empty when it may answer)."""
+    conflicts = []
+    for term in terms:
+        if _present(term, source_text, groups):
+            continue
+        if narrows_scope(term):
+            conflicts.append(term)
+    return conflicts
+
+
+_NUMBER = r"(?:\d+(?:\.\d+)?|[零一二两三四五六七八九十百千万]+)"
+# (what the question asks for, what a clause must contain to answer it)
+_QUANTITIES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
+    (re.compile(r"(多少|几)岁|多大年纪"), re.compile(_NUMBER + r"\s*(?:周岁|岁)")),
+    (re.compile(r"百分之(几|多少)|比例是多少|费率|多少比例"), re.compile(r"百分之|%|‰|" + _NUMBER + r"\s*成")),
+    (re.compile(r"(多少|几)(天|日)"), re.compile(_NUMBER + r"\s*(?:个工作日|个?自然日|天|日|周)")),
+    (re.compile(r"(多少|几)(个月|年)|多久|多长时间"), re.compile(_NUMBER + r"\s*(?:个月|年|日|天|周|小时)")),
+    (re.compile(r"多少钱|多少元|(发|给|补|报|交|扣|赔)多少|多少(工资|补贴|补助|费)"), re.compile(_NUMBER + r"\s*(?:元|倍|%)|百分之|倍")),
+)
+
+
+def required_quantity(question: str) -> re.Pattern | None:
+    """When the question asks for a number (多少岁, 百分之几, 几天, 多少钱 …), what a clause must state to answer it.
+
+    Only the end of the question counts ("那几天我在上班，工资是几倍" asks for 倍, not for 天).
+    """
+    tail = re.sub(r"[？?。！!吗呢啊呀\s]+$", "", question)[-8:]
+    for asks, needs in _QUANTITIES:
+        if asks.search(tail):
+            return needs
+    return None
+
+
+def is_yes_no(question: str) -> bool:
+    return bool(_YES_NO.search(question.strip()))
+
+
+def polarity(sentence: str) -> str:
+    """"不可以" / "可以" when the governing sentence says so plainly, else ""."""
+    if _DENY.search(sentence):
+        return "不可以"
+    if _ALLOW.search(sentence):
+        return "可以"
+    return ""

@@ -1,0 +1,88 @@
+"""The offline answer is right or silent: it never quotes a clause that governs another subject."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_core.answer.extractive import ExtractiveAnswerer
+from rag_core.answer.subject import is_yes_no, polarity, question_terms, scope_conflicts
+from rag_core.evaluation.metrics import is_refusal
+from rag_core.text.thesaurus import default_thesaurus
+from rag_core.types import SourceRef
+
+TRAVEL_MEALS = "员工出差期间的餐费实行定额补贴，按出差自然日计算：一类城市每天100元，二类和三类城市每天80元。"
+ANNUAL_LEAVE = "员工累计工作已满1年不满10年的，年休假5天；已满10年不满20年的，年休假10天。"
+MATERNITY = "女职工生育享受不少于九十八天的产假。"
+BIRTHDAY = "员工生日当月，公司发放生日礼金200元。"
+TAXI = (
+    "确需乘坐出租车或网约车的，报销时须提供出租车发票，或者网约车平台开具的电子发票及行程单，每人每天不超过150元。"
+    "往返机场、火车站的出租车或网约车费用单独计算，不占用每日限额。"
+)
+
+
+def answer(question: str, *texts: str, section: str = "") -> str:
+    sources = [SourceRef(i, text, "制度.md", section, f"c{i}") for i, text in enumerate(texts, start=1)]
+    phrases = default_thesaurus().expand(question).phrases
+    return ExtractiveAnswerer().answer(question, sources, groups=phrases)
+
+
+@pytest.mark.parametrize(
+    ("question", "clause", "section"),
+    [
+        ("加班餐费怎么报？", TRAVEL_MEALS, "第十一条 出差期间餐费补贴"),
+        ("婚假一共有几天？", ANNUAL_LEAVE, "第七条 年休假"),
+        ("老婆生孩子，我能休几天陪产假？", MATERNITY, "第六十二条"),
+        ("员工子女过生日公司有礼金吗？", BIRTHDAY, "第九条 生日福利"),
+    ],
+)
+def test_a_clause_about_another_subject_is_refused(question, clause, section):
+    reply = answer(question, clause, section=section)
+    assert is_refusal(reply), reply
+    assert "[资料" not in reply  # nothing quoted as if it answered
+
+
+def test_the_governing_rule_leads_and_colloquial_words_count():
+    reply = answer("打车费能报吗？", TAXI, section="第八条 市内交通")
+    assert not is_refusal(reply)
+    lines = reply.splitlines()
+    assert lines[0] == "根据制度，可以："
+    assert "150元" in lines[1]  # the rule, not the airport exception, comes first
+    assert "往返机场" not in lines[1]
+
+
+def test_a_clause_that_names_the_subject_is_quoted():
+    reply = answer("出差的餐费补贴一天多少钱？", TRAVEL_MEALS, section="第十一条 出差期间餐费补贴")
+    assert "100元" in reply and "[资料1]" in reply
+
+
+def test_only_sources_about_the_subject_are_quoted():
+    reply = answer("加班餐费怎么报？", TRAVEL_MEALS, "加班当晚在公司用餐的，凭发票报销加班餐费，每人每次不超过30元。")
+    assert "30元" in reply and "100元" not in reply
+
+
+def test_scope_conflicts_use_thesaurus_phrases():
+    phrases = default_thesaurus().expand("打车能报吗").phrases
+    assert scope_conflicts(question_terms("打车能报吗"), TAXI, phrases) == []
+    assert scope_conflicts(["加班"], TRAVEL_MEALS, {}) == ["加班"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [("用人单位不得解除劳动合同。", "不可以"), ("凭发票和行程单报销。", "可以"), ("工资按月发放。", "")],
+)
+def test_polarity(sentence, expected):
+    assert polarity(sentence) == expected
+
+
+def test_yes_no_questions():
+    assert is_yes_no("打车费能报吗？") and is_yes_no("试用期能不能辞退") and not is_yes_no("年假有几天？")
+
+
+def test_a_number_question_is_refused_when_no_clause_states_the_number():
+    clause = "第二十一条 住房公积金自存入职工住房公积金账户之日起按照国家规定的利率计息。"
+    reply = answer("公积金贷款的利率是百分之几？", clause, section="第二十一条")
+    assert is_refusal(reply) and "没有写明具体" in reply
+    stated = answer("出差的餐费补贴一天多少钱？", TRAVEL_MEALS, section="第十一条 出差期间餐费补贴")
+    assert not is_refusal(stated)
+    context = answer("国庆节那几天我一直在上班，工资是平时的几倍？", "法定休假日安排劳动者工作的，支付不低于工资的百分之三百的工资报酬。")
+    assert not is_refusal(context)  # 几天 is context here; the question asks for 几倍
