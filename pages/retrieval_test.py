@@ -7,7 +7,6 @@ difference between the two pages would be a bug, not a configuration.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -15,7 +14,7 @@ import streamlit as st
 
 from rag_core import Assistant, Hit
 from ui.layout import ensure_chrome
-from ui.state import ROLE_LABELS, current_role, effective_thresholds, get_assistant
+from ui.state import ROLE_LABELS, current_role, get_assistant
 from ui.trace_view import hit_count_badge, render_hits_and_misses, timings_frame
 
 EVAL_KEY = "retrieval_eval_result"
@@ -35,31 +34,27 @@ CATEGORY_LABELS = {"literal": "原文提问", "paraphrase": "换种说法", "nea
 
 
 def threshold_text(assistant: Assistant) -> str:
-    """The rule a chunk must pass, with the numbers currently in force."""
-    t = effective_thresholds(assistant)
-    s = assistant.settings
-
-    def num(value: float | None, fmt: str = ".3f") -> str:
-        return "模型校准值" if value is None else format(value, fmt)
-
+    """The decision a chunk goes through, in words, with the numbers currently in force."""
+    model = assistant.decision
     return (
-        f"一块资料要成为“命中”，须满足下列条件之一：**关键词**：BM25 ≥ {num(t['bm25'], 'g')}，"
-        f"且覆盖问题关键词（按 IDF 加权）≥ {num(t['min_coverage'], '.0%')}；"
-        f"或 **语义**：余弦 ≥ {num(t['cosine_floor'])}，且比该问题对全部资料的背景余弦高出 ≥ {num(t['cosine_margin'])}。"
-        f"通过的资料按 RRF（k={s.rrf_k}）融合排序，取前 {s.top_k} 块；都不通过时命中 0，回答“制度里没有写这一条”。"
+        "每个候选块的关键词分（BM25、覆盖率，口语词按词表换成制度用语）、意思相近程度（整块和最接近的一句）、"
+        "排名和“问题里的情形或待遇条款里有没有”一起交给一个拟合好的判断模型。"
+        f"先判断制度是否回答了这个问题：把握低于 **{model.question_threshold:.0%}** 时命中 0 块，"
+        "回答“制度里没有写这一条”；否则把握不低于 "
+        f"**{model.chunk_threshold:.0%}** 的块按把握从高到低取前 {assistant.settings.top_k} 块"
+        f"（问题把握 ≥ {model.strong:.0%} 且该块 ≥ 50% 标为“依据充分”，其余为“依据较弱”）。"
     )
 
 
-def scores_chart(hits: list[Hit], misses: list[Hit], assistant: Any) -> alt.LayerChart | None:
-    """BM25 per candidate against the BM25 threshold line; hits and near misses coloured apart."""
+def scores_chart(hits: list[Hit], misses: list[Hit]) -> alt.LayerChart | None:
+    """Each candidate's probability of being evidence; hits and near misses coloured apart."""
     rows = [
         {
             "资料": f"{i}. {h.chunk.source} {h.chunk.section}"[:40],
-            "BM25": h.scores.bm25,
-            "余弦": h.scores.cosine,
+            "把握": round(h.scores.probability, 3),
             "结果": kind,
         }
-        for kind, group in (("命中", hits), ("未过阈值", misses))
+        for kind, group in (("采用", hits), ("未采用", misses))
         for i, h in enumerate(group, start=1)
     ]
     if not rows:
@@ -69,18 +64,13 @@ def scores_chart(hits: list[Hit], misses: list[Hit], assistant: Any) -> alt.Laye
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            x=alt.X("BM25:Q", title="BM25 分数"),
-            y=alt.Y("资料:N", sort=None, title=None),
-            color=alt.Color("结果:N", scale=alt.Scale(domain=["命中", "未过阈值"], range=["#2e7d32", "#9e9e9e"])),
-            tooltip=["资料", "BM25", "余弦", "结果"],
+            x=alt.X("把握:Q", title="是依据的把握", scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y("资料:N", sort=None, title=None, axis=alt.Axis(labelLimit=320)),
+            color=alt.Color("结果:N", scale=alt.Scale(domain=["采用", "未采用"], range=["#2e7d32", "#9e9e9e"])),
+            tooltip=["资料", "把握", "结果"],
         )
     )
-    line = (
-        alt.Chart(pd.DataFrame({"x": [effective_thresholds(assistant)["bm25"]]}))
-        .mark_rule(color="red", strokeDash=[4, 4])
-        .encode(x="x:Q")
-    )
-    return alt.layer(bars, line).properties(height=max(120, 28 * len(rows)))
+    return bars.properties(height=max(120, 28 * len(rows)))
 
 
 def search_section(assistant: Assistant) -> None:
@@ -97,7 +87,7 @@ def search_section(assistant: Assistant) -> None:
     asked, asked_role, result = last
     st.markdown(f"**问题：** {asked}　**身份：** {ROLE_LABELS.get(asked_role, asked_role)}")
     hit_count_badge(result.hit_count)
-    chart = scores_chart(result.hits, result.near_misses, assistant)
+    chart = scores_chart(result.hits, result.near_misses)
     if chart is not None:
         st.altair_chart(chart, width="stretch")
     render_hits_and_misses(result, "rt")

@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from rag_core import Assistant, Settings
+from rag_core import Assistant, RagError, Settings
 from ui.layout import ensure_chrome
 from ui.state import get_assistant, mask_secret
 
@@ -22,17 +22,15 @@ CHUNK_KEYS = ("chunk_size", "chunk_overlap")
 # field -> (label, kind, min, step, help)
 FIELDS: dict[str, tuple[str, str, float, float, str]] = {
     "top_k": ("返回块数 top_k", "int", 1, 1, "每个问题最多使用多少块资料"),
-    "bm25_threshold": ("BM25 阈值", "float", 0.0, 0.1, "关键词命中至少要达到的 BM25 分数"),
-    "min_coverage": ("关键词覆盖率下限", "float", 0.0, 0.05, "关键词命中还须覆盖问题关键词（按 IDF 加权）的这一比例"),
-    "cosine_floor": ("余弦下限", "optional", 0.0, 0.005, "只靠语义命中时，余弦至少要达到的值"),
-    "cosine_margin": (
-        "余弦高出背景的幅度",
+    "answer_threshold": (
+        "采用阈值（问题层）",
         "optional",
-        0.0,
-        0.005,
-        "只靠语义命中时，须比问题对全部资料的背景余弦高出多少",
+        0.05,
+        0.05,
+        "资料“回答了这个问题”的把握低于这个值时，一条也不采用，直接回答“制度里没有写这一条”。"
+        "调高更谨慎（更常说没有写），调低更敢答；留空使用跨语料拟合的默认值",
     ),
-    "rrf_k": ("RRF 融合常数 k", "int", 1, 1, "越大，排名靠后的结果权重下降得越慢"),
+    "candidates": ("候选数", "int", 5, 5, "关键词和语义检索各取前多少块参与判断；默认 30，一般不用改"),
     "chunk_size": ("块大小（字）", "int", 40, 10, "按句子切分，每块大约多少字"),
     "chunk_overlap": ("块重叠（字）", "int", 0, 10, "相邻块重复的整句长度"),
     "token_budget": ("提示词预算（token）", "int", 200, 100, "放入提示词的资料总量上限，超出时丢弃排名靠后的块"),
@@ -41,7 +39,7 @@ FIELDS: dict[str, tuple[str, str, float, float, str]] = {
     "memory_top_k": ("每次最多使用的记忆条数", "int", 0, 1, ""),
 }
 GROUPS = {
-    "检索": ("top_k", "bm25_threshold", "min_coverage", "cosine_floor", "cosine_margin", "rrf_k", "token_budget"),
+    "检索": ("top_k", "answer_threshold", "candidates", "token_budget"),
     "分块": CHUNK_KEYS,
     "记忆": ("memory_half_life_days", "memory_threshold", "memory_top_k"),
 }
@@ -64,16 +62,17 @@ def changed_values(current: Any, wanted: dict[str, Any]) -> dict[str, Any]:
 
 
 def field_input(name: str, current: Any, default: Any, container: Any) -> Any:
-    """One number input; calibrated (None) cosine thresholds get a 'use the model's value' switch."""
+    """One number input; a fitted (None) threshold gets a 'use the fitted value' switch."""
     label, kind, low, step, help_text = FIELDS[name]
-    shown_default = "模型校准值" if default is None else f"{default:g}"
+    shown_default = "跨语料拟合值" if default is None else f"{default:g}"
     help_text = f"{help_text}。实测默认值：{shown_default}".lstrip("。")
     if kind == "optional":
-        use_calibrated = container.checkbox(f"{label}：使用模型校准值", value=current is None, help=help_text)
+        use_calibrated = container.checkbox(f"{label}：使用跨语料拟合值", value=current is None, help=help_text)
         value = container.number_input(
             label,
             min_value=low,
-            value=float(current if current is not None else 0.0),
+            max_value=0.95,
+            value=float(current if current is not None else 0.75),
             step=step,
             format="%.3f",
             disabled=use_calibrated,
@@ -92,7 +91,7 @@ def field_input(name: str, current: Any, default: Any, container: Any) -> Any:
 
 
 def describe(changes: dict[str, Any]) -> str:
-    return "，".join(f"{FIELDS[k][0]} = {'模型校准值' if v is None else v}" for k, v in changes.items())
+    return "，".join(f"{FIELDS[k][0]} = {'跨语料拟合值' if v is None else v}" for k, v in changes.items())
 
 
 def apply_changes(assistant: Assistant, changes: dict[str, Any]) -> None:
@@ -193,8 +192,8 @@ def main() -> None:
         [
             {
                 "设置": FIELDS[k][0],
-                "当前值": "模型校准值" if getattr(settings, k) is None else getattr(settings, k),
-                "实测默认值": "模型校准值" if getattr(defaults, k) is None else getattr(defaults, k),
+                "当前值": "跨语料拟合值" if getattr(settings, k) is None else getattr(settings, k),
+                "实测默认值": "跨语料拟合值" if getattr(defaults, k) is None else getattr(defaults, k),
             }
             for k in names
         ]
@@ -204,7 +203,29 @@ def main() -> None:
     if st.button("恢复默认值", icon=":material/restart_alt:"):
         apply_changes(assistant, changed_values(settings, {k: getattr(defaults, k) for k in names}))
     st.divider()
+    thesaurus_section(assistant)
+    st.divider()
     info_section(assistant)
+
+
+def thesaurus_section(assistant: Assistant) -> None:
+    """HR's own colloquial → policy wording entries, on top of the shipped thesaurus."""
+    st.subheader("词表（口语词 → 制度用语）")
+    st.caption(
+        f"内置 {len(assistant.thesaurus.entries) - len(assistant.thesaurus.custom)} 条通用人事用语；"
+        "员工常用、制度里却写成别的说法的词，可以在这里补充（每行：口语词、Tab 或空格、制度用语，多个用空格分开）。"
+        "与内置同名的口语词以这里为准，保存后立即用于检索。"
+    )
+    with st.form("thesaurus"):
+        text = st.text_area("自定义词表", value=assistant.custom_thesaurus(), height=180, label_visibility="collapsed")
+        saved = st.form_submit_button("保存词表")
+    if saved:
+        try:
+            count = assistant.save_custom_thesaurus(text)
+        except RagError as exc:
+            st.error(f"没有保存：{exc}")
+        else:
+            st.success(f"已保存 {count} 条自定义词条，检索立即使用。")
 
 
 main()

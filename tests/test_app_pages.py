@@ -144,7 +144,7 @@ def test_chat_shows_hit_count_chunk_and_prompt(warm: Path) -> None:
     # the chunk cards: source, text and every score
     assert any("网约车" in el.value or "出租车" in el.value for el in at.text)
     assert "03_travel_expense" in text
-    assert "BM25" in text and "余弦" in text and "融合分" in text and "通过阈值" in text
+    assert "BM25" in text and "余弦" in text and "把握" in text and ("依据充分" in text or "依据较弱" in text)
     # the full prompt exactly as sent, with its token count in the expander label
     assert at.code[0].value == trace.prompt
     assert f"完整提示词（{trace.prompt_tokens} / {trace.token_budget} token）" in text
@@ -165,7 +165,7 @@ def test_absent_question_says_not_in_policy_with_zero_hits(warm: Path) -> None:
     assert trace.hit_count == 0
     if trace.search.near_misses:  # the nearest chunks are shown with their scores, so a user sees why
         assert f"未过阈值的最近资料（{len(trace.search.near_misses)} 块）" in text
-        assert "未通过" in text
+        assert "未采用" in text
 
 
 def test_second_question_loads_nothing_again(warm: Path) -> None:
@@ -288,10 +288,10 @@ def test_retrieval_test_shows_the_same_hits_as_chat(warm: Path) -> None:
     result = at.session_state["retrieval_last_search"][2]
     assert [h.chunk.chunk_id for h in result.hits] == [h.chunk.chunk_id for h in chat_trace.search.hits]
     shown = at.dataframe[0].value
-    columns = ["来源", "章节", "BM25", "余弦", "融合分", "通过阈值"]
+    columns = ["来源", "章节", "BM25", "余弦", "是依据的把握", "判断"]
     assert shown[columns].equals(chat_table[columns])
     assert f"命中 {chat_trace.hit_count} 块" in page_text(at)
-    assert "BM25 ≥" in page_text(at)  # the threshold line is explained
+    assert "把握低于" in page_text(at)  # the decision is explained
 
 
 def test_retrieval_test_runs_the_eval_set(warm: Path) -> None:

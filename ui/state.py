@@ -77,26 +77,3 @@ def mask_secret(secret: str) -> str:
         return "（未设置）"
     tail = secret[-4:] if len(secret) > 8 else ""
     return "•" * 8 + tail
-
-
-def effective_thresholds(assistant: Assistant) -> dict[str, float | None]:
-    """The thresholds search uses right now; None means "the embedder's calibrated value".
-
-    Uses the facade's `thresholds` when it offers one (it resolves the calibrated
-    cosine values); otherwise falls back to what the settings say.
-    """
-    s = assistant.settings
-    resolved = getattr(assistant, "thresholds", None)
-    if resolved is not None:
-        return {
-            "bm25": resolved.bm25,
-            "min_coverage": resolved.min_coverage,
-            "cosine_floor": resolved.cosine_floor,
-            "cosine_margin": resolved.cosine_margin,
-        }
-    return {
-        "bm25": s.bm25_threshold,
-        "min_coverage": getattr(s, "min_coverage", None),
-        "cosine_floor": s.cosine_floor,
-        "cosine_margin": s.cosine_margin,
-    }

@@ -25,8 +25,9 @@ STAGE_LABELS: dict[str, str] = {
     "bm25": "关键词检索(BM25)",
     "embed": "查询向量化",
     "vector": "向量检索",
-    "fusion": "融合排序(RRF)",
-    "threshold": "阈值判定",
+    "sentence": "逐句相似度",
+    "signals": "汇总信号",
+    "decision": "判断是否采用",
     "total": "检索合计",
     "memory": "记忆召回",
     "prompt": "组装提示词",
@@ -80,10 +81,11 @@ def hits_frame(hits: Sequence[Hit], numbers: dict[str, int] | None = None) -> pd
             "BM25排名": s.bm25_rank,
             "余弦": None if s.cosine is None else round(s.cosine, 4),
             "余弦排名": s.cosine_rank,
+            "最接近的一句": None if s.sentence_cosine is None else round(s.sentence_cosine, 4),
             "高出背景": None if s.margin is None else round(s.margin, 4),
             "关键词覆盖": f"{s.coverage:.0%}",
-            "融合分": round(s.fused, 5),
-            "通过阈值": s.passed or "未通过",
+            "是依据的把握": round(s.probability, 3),
+            "判断": s.verdict or "未采用",
             "文本": c.text[:80] + ("…" if len(c.text) > 80 else ""),
         }
         if numbers is not None:
@@ -107,10 +109,12 @@ def render_hit_card(hit: Hit, rank: int, *, anchor: str, number: int | None = No
         where += f" · 第 {c.page} 页"
     with st.container(border=True):
         st.markdown(f'<span id="{anchor}"></span>{label}第 {s.fused_rank or rank} 名 · {where}', unsafe_allow_html=True)
+        st.caption(escape_md(s.why or (s.verdict or "未采用")))
         st.caption(
+            f"把握 {s.probability:.0%}（问题层 {s.answerable:.0%}） · "
             f"BM25 {_fmt(s.bm25, 3)}（{_rank(s.bm25_rank)}，关键词覆盖 {s.coverage:.0%}） · "
             f"余弦 {_fmt(s.cosine, 4)}（{_rank(s.cosine_rank)}，高出背景 {_fmt(s.margin, 4)}） · "
-            f"融合分 {_fmt(s.fused, 5)} · 通过阈值：{s.passed or '未通过'} · 版本 v{c.version}"
+            f"最接近的一句 {_fmt(s.sentence_cosine, 4)} · 版本 v{c.version}"
         )
         st.text(c.text)
 
