@@ -276,3 +276,16 @@ def test_cli_usage_errors_exit_2_before_opening_the_store(argv, monkeypatch, cap
         main(argv)
     assert exit_info.value.code == 2
     assert "usage:" in capsys.readouterr().err
+
+
+def test_a_lost_sentence_file_is_rebuilt_on_the_next_start(tmp_path):
+    store = tmp_path / "store"
+    first = fake_assistant(store)
+    assert first.ingest_bytes(TRAVEL.encode("utf-8"), "travel.md").ok
+    chunks = first.catalog.chunk_count()
+    assert first.sentences.count() == chunks
+    first.sentences.close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{store / 'sentences.sqlite3'}{suffix}").unlink(missing_ok=True)
+    reopened = fake_assistant(store)
+    assert reopened.sentences.count() == chunks  # backfilled from the catalog and the embedding cache

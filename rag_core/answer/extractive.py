@@ -119,15 +119,20 @@ def _source_text(src: SourceRef) -> str:
     return f"{src.source} {src.section} {src.text}"
 
 
-def _governing_sentence(picked: list[Quote]) -> Quote:
-    """The sentence that states the rule: from the best source, one with an amount or a normative word first."""
-    best_source = min(q.source_number for q in picked)
-    own = [q for q in picked if q.source_number == best_source]
+def _stating_rule(quotes: list[Quote]) -> Quote | None:
+    """The first quote with an amount or limit, else the first with a normative word."""
     for pattern in (_AMOUNT, _NORMATIVE):
-        for quote in own:
+        for quote in quotes:
             if pattern.search(quote.text):
                 return quote
-    return own[0]
+    return None
+
+
+def _governing_sentence(picked: list[Quote]) -> Quote:
+    """The sentence that states the rule among the picked ones of the best source."""
+    best_source = min(q.source_number for q in picked)
+    own = [q for q in picked if q.source_number == best_source]
+    return _stating_rule(own) or own[0]
 
 
 def _phrase_terms(terms: list[str], groups: Mapping[str, set[str]]) -> list[str]:
@@ -194,11 +199,7 @@ class ExtractiveAnswerer:
         best = min(sources, key=lambda src: src.number)
         own = [q for q in self._collect([best]) if not q.is_heading]
         matched = [q for q, m in zip(own, self._match(question, own, extra), strict=True) if m] if own else []
-        for pattern in (_AMOUNT, _NORMATIVE):
-            for quote in matched:
-                if pattern.search(quote.text):
-                    return quote
-        return _governing_sentence(picked)
+        return _stating_rule(matched) or _governing_sentence(picked)
 
     def select(
         self, question: str, sources: list[SourceRef], max_sentences: int = 3, extra_terms: Sequence[str] = ()

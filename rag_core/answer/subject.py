@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from ..text.tokenizer import tokenize
-from ..text.vocabulary import narrows_scope
+from ..text.vocabulary import names, narrows_scope
 
 _YES_NO = re.compile(r"(吗|么)[？?。！!\s]*$|能不能|可不可以|是否|能否|可否|行不行|算不算|会不会|是不是|有没有|给不给|报不报")
 _DENY = re.compile(r"不得|不予|不能|不可以|禁止|不允许|不属于|无权|不再|不计入")
@@ -65,15 +65,11 @@ def question_parts(question: str) -> list[list[str]]:
     return [list(dict.fromkeys([*context, *question_terms(c)])) for c in asked]
 
 
-def _present(term: str, text: str, groups: Mapping[str, set[str]]) -> bool:
-    return term in text or any(alt in text for alt in groups.get(term, ()))
-
-
 def scope_conflicts(terms: Iterable[str], source_text: str, groups: Mapping[str, set[str]]) -> list[str]:
     """Question words that show `source_text` governs another subject (empty when it may answer)."""
     conflicts = []
     for term in terms:
-        if _present(term, source_text, groups):
+        if names(term, source_text, groups):
             continue
         if narrows_scope(term):
             conflicts.append(term)

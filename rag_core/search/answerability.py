@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-from ..text.vocabulary import narrows_scope
+from ..text.vocabulary import names, narrows_scope
 
 
 @dataclass
@@ -228,7 +228,7 @@ def missing_terms(
     for term in dict.fromkeys(question_terms):
         if len(term) < 2:
             continue
-        if term in chunk_text or any(alt in chunk_text for alt in phrases.get(term, ())):
+        if names(term, chunk_text, phrases):
             continue
         if doc_freq.get(term, 0) > 0:
             known_missing.append(term)

@@ -167,8 +167,14 @@ def reembed_all(catalog: Catalog, vectors: ChromaVectorStore, embedder: CachedEm
 
 
 def backfill_sentences(catalog: Catalog, sentences: SentenceIndex, embedder: CachedEmbedder) -> int:
-    """Give every stored chunk its sentence-vector row (stores from before small-to-big, or a lost file)."""
+    """Give every stored chunk its sentence-vector row (stores from before small-to-big, or a lost file).
+
+    Rows are written and deleted with their chunks, so equal counts mean nothing to do; only then is
+    the whole catalog read (at 10k chunks the read, not the check, was the cost of a restart).
+    """
     sentences.drop_other_models()
+    if sentences.count() == catalog.chunk_count():
+        return 0
     have = sentences.ids()
     chunks = list(catalog.all_chunks())
     known = {c.chunk_id for c in chunks}

@@ -22,7 +22,7 @@ from ..documents.catalog import Catalog
 from ..documents.prepare import index_text
 from ..settings import Settings
 from ..text.thesaurus import Thesaurus
-from ..text.vocabulary import is_benefit
+from ..text.vocabulary import is_benefit, names
 from ..types import Chunk, DocumentInfo, Hit, HitScores, SearchResult
 from .answerability import (
     Judgement,
@@ -246,7 +246,7 @@ class HybridRetriever:
                 missing_benefit=bool(benefit_missing),
                 idf_mass=idf_mass,
             )
-            matched = [w for w in terms if w in chunk_text or any(p in chunk_text for p in expansion.phrases.get(w, ()))]
+            matched = [w for w in terms if names(w, chunk_text, expansion.phrases)]
             candidates.append(
                 Candidate(chunk_id=cid, signals=signals, missing=known_missing + benefit_missing, matched=matched)
             )

@@ -94,6 +94,11 @@ class SentenceIndex:
         with self._lock:
             return {row[0] for row in self._db.execute("SELECT chunk_id FROM vectors WHERE model = ?", [self.model_id])}
 
+    def count(self) -> int:
+        """Rows for this model."""
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM vectors WHERE model = ?", [self.model_id]).fetchone()[0]
+
     def drop_other_models(self) -> None:
         with self._lock:
             self._db.execute("DELETE FROM vectors WHERE model != ?", [self.model_id])

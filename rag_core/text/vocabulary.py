@@ -7,6 +7,8 @@ one): 加班餐补 is not answered by 出差期间的餐费补贴, 婚假 not by
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 # Situations and people that narrow what a rule applies to.
 QUALIFIERS = frozenset(
     """
@@ -31,3 +33,8 @@ def is_benefit(term: str) -> bool:
 def narrows_scope(term: str) -> bool:
     """A situation, person or benefit: a clause that lacks it governs something else."""
     return term in QUALIFIERS or is_benefit(term)
+
+
+def names(term: str, text: str, phrases: Mapping[str, Iterable[str]]) -> bool:
+    """`text` names `term`: the word itself or one of its thesaurus phrases (打车 is named by 出租车)."""
+    return term in text or any(phrase in text for phrase in phrases.get(term, ()))
