@@ -7,7 +7,7 @@ The stage packages (`text`, `documents`, `search`, `answer`, `memory`,
 `Assistant` is imported lazily so `import rag_core` stays cheap.
 """
 
-from .errors import IngestError, MemoryStoreError, RagError, SettingsError
+from .errors import IngestError, MemoryStoreError, PermissionDenied, RagError, SettingsError
 from .settings import Settings
 from .types import (
     AskTrace,
@@ -17,6 +17,7 @@ from .types import (
     HitScores,
     IngestReport,
     MemoryHit,
+    Principal,
     SearchResult,
     SourceRef,
 )
@@ -32,6 +33,8 @@ __all__ = [
     "IngestReport",
     "MemoryHit",
     "MemoryStoreError",
+    "PermissionDenied",
+    "Principal",
     "RagError",
     "SearchResult",
     "Settings",

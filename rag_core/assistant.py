@@ -9,17 +9,16 @@ wires the stages together and forwards; the work lives in the stage packages
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import replace
-from datetime import UTC, date, datetime
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .answer.answering import compose_answer
 from .answer.prompt import build_prompt
 from .documents.catalog import Catalog
-from .documents.chunking import rejoin
-from .documents.prepare import prepare
-from .errors import IngestError, RagError
+from .facade.access import LOCAL_ADMIN, require
+from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
+from .facade.memories import MemoryActions
 from .search.answerability import Model
 from .search.centroid import CorpusCentroid
 from .search.embedding import CachedEmbedder, Embedder, load_embedder
@@ -28,23 +27,26 @@ from .search.keyword_index import KeywordIndex
 from .search.retrieval import HybridRetriever, decision_model
 from .search.sentence_index import SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
-from .search.vector_store import ChromaVectorStore, VectorCheck
+from .search.vector_store import ChromaVectorStore
 from .settings import Settings
 from .text.thesaurus import Thesaurus, custom_text, parse_entries
 from .text.tokenizer import warm_up_tokenizer
-from .types import AskTrace, Chunk, DocumentInfo, IngestReport, MemoryHit, SearchResult
+from .types import AskTrace, Principal, SearchResult
 
-Progress = Callable[[str, float], None]
 THESAURUS_FILE = "thesaurus.tsv"  # HR's own entries, in the data dir
-SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
+__all__ = ["Assistant", "Progress", "SAMPLES_DIR"]
 
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Assistant:
-    """Owns the stores and the models; safe to share between threads (one per process)."""
+class Assistant(DocumentActions, MemoryActions):
+    """Owns the stores and the models; safe to share between threads (one per process).
+
+    The actions are grouped in mixins under `rag_core.facade` (documents, memories, …);
+    each checks the acting `Principal` with `_acting` before it reads or changes data.
+    """
 
     def __init__(self, settings: Settings, *, embedder: Embedder | None = None, llm=None):
         self._settings = settings
@@ -95,6 +97,15 @@ class Assistant:
             self.catalog.set_meta("store_id", store_id)
         return store_id
 
+    # -- who acts --------------------------------------------------------------
+    def _default_actor(self) -> Principal:
+        """The person acting when a caller names nobody: the local administrator on the desktop default."""
+        return LOCAL_ADMIN
+
+    def _acting(self, actor: Principal | None, permission: str) -> Principal:
+        """Resolve and check the acting person; raises `PermissionDenied` (nothing read or changed)."""
+        return require(actor if actor is not None else self._default_actor(), permission)
+
     @classmethod
     def open(cls, data_dir: str | Path | None = None, *, env_file: str | Path | None = ".env", **overrides) -> Assistant:
         """An assistant on settings from the environment (and `.env`), then `overrides`."""
@@ -143,108 +154,6 @@ class Assistant:
         """One line for the sidebar: which model answers, or the offline answerer."""
         return f"大模型：{self.llm.name}" if self.llm is not None else "离线抽取式回答（未配置大模型）"
 
-    # -- documents -------------------------------------------------------------
-    def ingest_file(self, path: str | Path, **kwargs) -> IngestReport:
-        """Index a file from disk (refused by its size before it is read); see `ingest_bytes`."""
-        path = Path(path)
-        name = kwargs.pop("filename", None) or path.name
-        try:
-            size = path.stat().st_size
-        except OSError as exc:
-            return IngestReport(filename=name, status="refused", error=f"{name}: 无法读取文件（{exc.strerror}）")
-        if size > self._settings.max_file_bytes:
-            limit = self._settings.max_file_mb
-            return IngestReport(
-                filename=name, status="refused",
-                error=f"{name}: 文件大小 {size / 1048576:.1f} MB 超过上限 {limit:g} MB",
-            )
-        return self.ingest_bytes(path.read_bytes(), name, **kwargs)
-
-    def ingest_bytes(
-        self,
-        data: bytes,
-        filename: str,
-        *,
-        audience: Sequence[str] = ("all",),
-        doc_id: str | None = None,
-        effective_date: str | None = None,
-        redact_disabled: Sequence[str] = (),
-        progress: Progress | None = None,
-    ) -> IngestReport:
-        """Index one file as a new version; a refused file leaves the store unchanged."""
-        audience_t = tuple(sorted({a.strip() for a in audience if a.strip()})) or ("all",)
-        step = progress or (lambda stage, frac: None)
-        try:
-            step("解析与切块", 0.05)
-            if effective_date:
-                try:
-                    date.fromisoformat(effective_date)
-                except ValueError as exc:
-                    raise IngestError(filename, f"生效日期 {effective_date!r} 不是 YYYY-MM-DD 格式") from exc
-            prepared = prepare(
-                data, filename, self._settings, doc_id=doc_id, audience=audience_t,
-                redact_disabled=frozenset(redact_disabled),
-            )
-            step("解析与切块", 0.2)
-            return self.indexer.write(prepared, audience_t, effective_date, step)
-        except IngestError as exc:
-            return IngestReport(filename=exc.filename, status="refused", error=str(exc))
-        except RagError as exc:
-            return IngestReport(filename=filename, status="refused", error=f"{filename}: {exc}")
-
-    def delete_document(self, doc_id: str) -> int:
-        """Remove every version of a document from every store; returns the chunks removed."""
-        return self.indexer.delete_document(doc_id)
-
-    def list_documents(self, role: str | None = None) -> list[DocumentInfo]:
-        """Each document's version in effect today (scheduled ones marked)."""
-        today = date.today().isoformat()
-        out: dict[str, DocumentInfo] = {}
-        for info in self.catalog.live_versions():
-            if role is not None and not ("all" in info.audience or role in info.audience):
-                continue
-            if info.effective_date and info.effective_date > today:
-                if info.doc_id not in out:
-                    out[info.doc_id] = replace(info, status="scheduled")
-                continue
-            if info.doc_id not in out or out[info.doc_id].status == "scheduled" or info.version > out[info.doc_id].version:
-                out[info.doc_id] = info
-        return sorted(out.values(), key=lambda d: d.doc_id)
-
-    def document_versions(self, doc_id: str) -> list[DocumentInfo]:
-        """Every version of a document, oldest first, with its status."""
-        return self.catalog.versions(doc_id)
-
-    def document_chunks(self, doc_id: str) -> list[Chunk]:
-        """The stored chunks of a document's live versions, in order."""
-        return self.catalog.chunks_of(doc_id)
-
-    def ensure_samples(self, directory: Path | None = None, progress: Progress | None = None) -> list[IngestReport]:
-        """Index the bundled sample policies on first start (no-op when documents exist)."""
-        if self.catalog.live_versions():
-            return []
-        folder = directory or SAMPLES_DIR
-        files = sorted(p for p in folder.glob("*") if p.is_file() and not p.name.startswith("."))
-        return [self.ingest_file(p, progress=progress) for p in files]
-
-    def reindex(self, progress: Progress | None = None) -> int:
-        """Re-chunk every current document with the current settings (new versions)."""
-        count = 0
-        with self.indexer.lock:
-            for info in self.catalog.live_versions():
-                chunks = self.catalog.chunks_of(info.doc_id, info.version)
-                data = rejoin(chunks).encode("utf-8")
-                name = info.source.rsplit(".", 1)[0] + ".txt" if not info.source.endswith((".md", ".txt")) else info.source
-                rep = self.ingest_bytes(
-                    data, name, audience=info.audience, doc_id=info.doc_id, effective_date=info.effective_date, progress=progress
-                )
-                count += rep.chunk_count if rep.ok else 0
-        return count
-
-    def check_vectors(self, repair: bool = True) -> VectorCheck:
-        """Can every stored chunk still be found by vector search? Re-writes the ones that cannot."""
-        return self.indexer.check_vectors(repair=repair)
-
     # -- search and answers ----------------------------------------------------
     def search(self, question: str, *, role: str = "all", top_k: int | None = None, mode: str = "hybrid") -> SearchResult:
         """The one search chat, the retrieval test page, the CLI and the eval all use."""
@@ -289,58 +198,6 @@ class Assistant:
         from .evaluation.runner import run_eval
 
         return run_eval(self, Path(path), mode=mode, role=role)
-
-    # -- memories --------------------------------------------------------------
-    @property
-    def memory(self):
-        """The per-user memory store, opened on first use."""
-        if self._memory is None:
-            from .memory import MemoryStore
-
-            s = self._settings
-            self._memory = MemoryStore(
-                s.path("memory.sqlite3"), self.embedder, half_life_days=s.memory_half_life_days,
-                threshold=s.memory_threshold, top_k=s.memory_top_k, retention_days=s.memory_retention_days,
-            )
-            # housekeeping that has no other trigger: expire stale chatter, purge old soft-deletes
-            now = _utcnow()
-            self._memory.expire(now)
-            self._memory.purge_deleted(now)
-        return self._memory
-
-    def remember(self, user: str, content: str, kind: str = "profile", importance: float | None = None,
-                 created_at: datetime | None = None) -> tuple[str, str]:
-        """Store a memory for `user`; returns (memory id, what happened: added/reinforced/replaced)."""
-        return self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at, now=_utcnow())
-
-    def recall(self, user: str, query: str, now: datetime | None = None) -> list[MemoryHit]:
-        """The memories of `user` that pass the threshold for `query`."""
-        return self.memory.search(user, query, now=now or _utcnow())
-
-    def list_memories(self, user: str, query: str | None = None, kind: str | None = None) -> list[MemoryHit]:
-        """All memories of `user`, optionally filtered by text or kind."""
-        return self.memory.list(user, now=_utcnow(), query=query, kind=kind)
-
-    def update_memory_importance(self, memory_id: str, importance: float) -> None:
-        """Set a memory's importance (0–1)."""
-        self.memory.update_importance(memory_id, importance)
-
-    def delete_memories(self, memory_ids: Sequence[str]) -> int:
-        """Delete memories by id; returns how many were deleted."""
-        return self.memory.delete(list(memory_ids), now=_utcnow())
-
-    def preview_forget(self, keep: int, user: str | None = None) -> list[MemoryHit]:
-        """The memories `forget_memories(keep)` would remove, without removing them."""
-        return self.memory.preview_forget(keep, user_id=user, now=_utcnow())
-
-    def forget_memories(self, keep: int, user: str | None = None) -> int:
-        """Keep the `keep` best memories by importance × freshness; returns how many were forgotten."""
-        return self.memory.forget(keep, user_id=user, now=_utcnow())
-
-    def purge_memories(self, user: str) -> int:
-        """Delete every memory of `user` for good."""
-        return self.memory.purge_user(user)
-
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)

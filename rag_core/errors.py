@@ -20,3 +20,7 @@ class SettingsError(RagError):
 
 class MemoryStoreError(RagError):
     """A memory operation was refused (bad input, unknown id)."""
+
+
+class PermissionDenied(RagError):
+    """The acting person may not do this; nothing was read or changed."""

@@ -9,6 +9,30 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+ROLES: tuple[str, ...] = ("employee", "hr", "admin")
+ROLE_NAMES: dict[str, str] = {"employee": "员工", "hr": "HR", "admin": "管理员"}
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who acts. Every facade method that reads or changes data checks it.
+
+    `audiences` are the document audience labels this person may read besides
+    "all" (HR reads "hr" too; an administrator reads everything).
+    """
+
+    user: str
+    role: str = "employee"
+    audiences: tuple[str, ...] = ()
+
+    @property
+    def readable(self) -> frozenset[str] | None:
+        """Audience labels this person may read; None means every label."""
+        if self.role == "admin":
+            return None
+        extra = {"hr"} if self.role == "hr" else set()
+        return frozenset({"all", *extra, *self.audiences})
+
 
 @dataclass(frozen=True)
 class Section:

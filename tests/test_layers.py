@@ -23,8 +23,9 @@ ALLOWED: dict[str, set[str]] = {
     "search": {"text", "documents"},
     "answer": {"text", "search"},
     "evaluation": {"text", "documents", "search", "answer"},
-    "cli": {"text", "documents", "search", "answer", "memory", "evaluation", "assistant"},
-    "assistant": {"text", "documents", "search", "answer", "memory", "evaluation"},
+    "facade": {"text", "documents", "search", "answer", "memory", "evaluation"},
+    "cli": {"text", "documents", "search", "answer", "memory", "evaluation", "facade", "assistant"},
+    "assistant": {"text", "documents", "search", "answer", "memory", "evaluation", "facade"},
 }
 # What the pages and the UI helpers may import from the engine: the facade and its records.
 PUBLIC = {"rag_core", "rag_core.assistant", "rag_core.types", "rag_core.settings", "rag_core.errors"}
