@@ -12,7 +12,7 @@ import streamlit as st
 from ui.layout import PAGES, mark_drawn_by_entry, render_chrome
 
 page = st.navigation(
-    [st.Page(path, title=title, icon=icon, default=(i == 0)) for i, (path, title, icon) in enumerate(PAGES)],
+    [st.Page(path, title=title, icon=icon, default=(i == 0)) for i, (path, title, icon, _permission) in enumerate(PAGES)],
     position="hidden",
 )
 render_chrome()

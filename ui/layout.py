@@ -26,13 +26,15 @@ from ui.state import (
 
 _ENTRY_FLAG = "_chrome_drawn_by_entry"
 
-# (file, title, icon) of every page, in menu order; app.py builds st.navigation from it.
-PAGES: list[tuple[str, str, str]] = [
-    ("pages/chat.py", "问答", ":material/chat:"),
-    ("pages/documents.py", "文档管理", ":material/folder_open:"),
-    ("pages/memories.py", "记忆管理", ":material/psychology:"),
-    ("pages/retrieval_test.py", "检索测试", ":material/manage_search:"),
-    ("pages/settings.py", "设置", ":material/settings:"),
+# (file, title, icon, permission) of every page, in menu order; app.py builds st.navigation
+# from it. The permission (see rag_core/facade/access.py) decides who sees the page in the
+# menu; the facade checks it again on every action, so hiding is comfort, not control.
+PAGES: list[tuple[str, str, str, str]] = [
+    ("pages/chat.py", "问答", ":material/chat:", "ask"),
+    ("pages/documents.py", "文档管理", ":material/folder_open:", "documents.manage"),
+    ("pages/memories.py", "记忆管理", ":material/psychology:", "memories.own"),
+    ("pages/retrieval_test.py", "检索测试", ":material/manage_search:", "retrieval.test"),
+    ("pages/settings.py", "设置", ":material/settings:", "settings"),
 ]
 
 
@@ -44,7 +46,7 @@ def render_chrome() -> Assistant:
     with st.sidebar:
         # Our own menu (Streamlit's is hidden in config.toml): in legacy mode Streamlit would
         # list the raw file names (chat, documents, …) instead of these titles.
-        for path, title, icon in PAGES:
+        for path, title, icon, _permission in PAGES:
             st.page_link(path, label=title, icon=icon)
         st.divider()
         st.subheader("当前提问人")
