@@ -41,6 +41,32 @@ class Section:
     text: str
     path: str = ""  # e.g. "第三章 假期 > 第八条"; "" for text before any heading
     page: int | None = None  # 1-based PDF page, None for other formats
+    table: bool = False  # record lines of one table ("header：value；…"), chunked in whole rows
+
+
+@dataclass
+class OcrPage:
+    """One page (or image) read by OCR; a page below the confidence bar is reported, not indexed."""
+
+    page: int
+    confidence: float
+    chars: int
+    indexed: bool
+    seconds: float = 0.0
+
+
+@dataclass
+class ReadingReport:
+    """How a file was read: tables, sheets, OCR'd pages, page furniture dropped; `notes` say it in words."""
+
+    tables: int = 0
+    table_rows: int = 0
+    sheets: list[str] = field(default_factory=list)
+    hidden_sheets: list[str] = field(default_factory=list)
+    ocr_pages: list[OcrPage] = field(default_factory=list)
+    furniture_removed: int = 0
+    furniture: list[str] = field(default_factory=list)  # each kind of dropped header/footer line once
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -51,6 +77,7 @@ class ParsedDocument:
     title: str
     sections: list[Section]
     encoding: str | None = None  # detected text encoding, for text formats
+    reading: ReadingReport = field(default_factory=ReadingReport)
 
     @property
     def text(self) -> str:
@@ -238,6 +265,7 @@ class IngestReport:
     redactions: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
+    reading: ReadingReport | None = None  # how the file was read (tables, OCR, furniture)
 
     @property
     def ok(self) -> bool:
