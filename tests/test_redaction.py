@@ -16,6 +16,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rag_core.documents.redaction import REDACTION_CATEGORIES, RedactionResult, id_card_valid, luhn_valid, redact
+from rag_core.text.pii import CONTEXT_WORDS
 
 ID_EXAMPLE = "11010519491231002X"  # the GB 11643-1999 worked example
 CARD_EXAMPLE = "4111111111111111"  # the well-known Luhn-valid test card
@@ -115,12 +116,13 @@ emails = st.builds(
 
 PII = dict(email=emails, id_card=formatted_ids(), bank_card=formatted_cards(), mobile=mobiles(), landline=landlines())
 SAFE_TOKENS = "600 元|1,200.50元|2026-01-01|2026年1月1日|2026|第12条|3.5%|5天|2025-2026年度|10:30|12345678".split("|")
-# CJK filler never contains digits, '@' or an extension marker (转/分机).
+# CJK filler never contains digits, '@', an extension marker (转/分机) or a context word
+# (护照, 电话 …: a number right after one is masked on purpose).
 cjk = st.text(
     alphabet=st.characters(min_codepoint=0x4E00, max_codepoint=0x9FA5, exclude_characters="转分"),
     min_size=1,
     max_size=6,
-)
+).filter(lambda text: not CONTEXT_WORDS.search(text))
 segments = st.one_of(
     st.sampled_from(sorted(PII)).flatmap(lambda key: st.tuples(st.just(key), PII[key])),
     st.sampled_from(SAFE_TOKENS).map(lambda token: (None, token)),
@@ -186,6 +188,10 @@ def test_categories_and_result_shape() -> None:
         "bank_card": "[银行卡号]",
         "mobile": "[手机号]",
         "landline": "[座机号]",
+        "passport": "[护照号]",
+        "travel_permit": "[通行证号]",
+        "wechat": "[微信号]",
+        "qq": "[QQ号]",
     }
     result = redact("无敏感信息")
     assert result == RedactionResult(text="无敏感信息", counts=counts())
@@ -239,12 +245,19 @@ def test_email_inside_chinese_text() -> None:
     assert result.text == "简历请发送至[邮箱]，邮件标题注明岗位"
 
 
-def test_id_with_invalid_check_digit_is_not_masked() -> None:
+def test_id_with_invalid_check_digit_is_not_masked_without_context() -> None:
     wrong = "110105194912310021"
     assert not luhn_valid(wrong)  # so no other rule has a reason to take it
-    result = redact(f"身份证号{wrong}")
-    assert result.text == f"身份证号{wrong}"
+    result = redact(f"编号{wrong}")
+    assert result.text == f"编号{wrong}"
     assert result.total == 0
+
+
+def test_id_with_invalid_check_digit_is_masked_after_a_context_word() -> None:
+    """A typo in a real file still identifies a person: 身份证号 raises it over the threshold."""
+    wrong = "110105194912310021"
+    assert redact(f"身份证号{wrong}").text == "身份证号[身份证号]"
+    assert redact(f"证件号码：{wrong}").text == "证件号码：[身份证号]"
 
 
 def test_id_with_impossible_birth_date_is_not_masked() -> None:
@@ -254,10 +267,14 @@ def test_id_with_impossible_birth_date_is_not_masked() -> None:
     assert redact(number).text == number
 
 
-def test_luhn_invalid_16_digits_is_not_masked() -> None:
-    result = redact("卡号4111111111111112、4111 1111 1111 1112")
-    assert result.text == "卡号4111111111111112、4111 1111 1111 1112"
+def test_luhn_invalid_16_digits_is_not_masked_without_context() -> None:
+    result = redact("编号4111111111111112、4111 1111 1111 1112")
+    assert result.text == "编号4111111111111112、4111 1111 1111 1112"
     assert result.total == 0
+
+
+def test_luhn_invalid_number_after_card_word_is_masked() -> None:
+    assert redact("卡号4111111111111112").text == "卡号[银行卡号]"
 
 
 def test_valid_id_is_not_also_a_bank_card_or_mobile() -> None:

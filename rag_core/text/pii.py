@@ -1,0 +1,323 @@
+"""Personal-data masking: recognizers, context words and one pass to a fixed point.
+
+Why here, in the lowest stage: every text that becomes stored or shown goes
+through it — policy bodies, headings, titles, file names and doc ids
+(`documents`), memories and question echoes (`memory`), questions and prompts
+(the facade, `answer`) — and every stage may import `text`.
+
+The design follows Microsoft Presidio's recognizer model, written for Chinese
+because Presidio's shipped recognizers and context handling are English-centric
+(no 身份证 checksum, no 138 1234 5678 groupings, context by English lemmas) and
+it would pull spaCy models in at run time:
+
+- a *pattern recognizer* per shape (e-mail, 18-digit ID with MOD 11-2, bank card
+  with Luhn, mobile, landline, passport, 港澳通行证, wxid) accepts a match when
+  its validator says so — a checksum or a specific shape is a strong signal;
+- *context words* (身份证/证件号/护照/通行证/银行卡/卡号/账号/微信/QQ/电话/手机 …)
+  raise a weaker identifier-shaped token right after them over the threshold:
+  an 18-digit number with a wrong check digit after 身份证号 is still masked
+  (a typo still identifies a person), a Luhn-invalid number after 卡号 too.
+
+Rules run in a fixed order (see `RULES`) so a value masked by an earlier rule
+cannot be re-read by a later one, and the whole pass repeats until nothing
+changes (masking one value may expose another's boundary), which makes the
+result idempotent. Digit patterns are anchored with digit lookarounds, so
+nothing inside a longer digit run is matched (amounts, 文号, dates, article
+numbers stay). Full-width forms are matched like ASCII.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from itertools import chain
+
+# Key -> placeholder. Insertion order is the application order.
+REDACTION_CATEGORIES: dict[str, str] = {
+    "email": "[邮箱]",
+    "id_card": "[身份证号]",
+    "bank_card": "[银行卡号]",
+    "mobile": "[手机号]",
+    "landline": "[座机号]",
+    "passport": "[护照号]",
+    "travel_permit": "[通行证号]",
+    "wechat": "[微信号]",
+    "qq": "[QQ号]",
+}
+_PLACEHOLDER_RE = re.compile("|".join(re.escape(p) for p in REDACTION_CATEGORIES.values()))
+
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_ID_CHECK_CHARS = "10X98765432"
+_ID_MIN_YEAR = 1900  # bounds rather than today() keep redaction a pure function
+_ID_MAX_YEAR = 2099
+
+_CJK = "\u4e00-\u9fff"
+# E-mail: an ASCII or Chinese local part, ASCII or IDN domain (CJK labels, a few CJK TLDs, xn--).
+_EMAIL_RE = re.compile(
+    rf"(?<![A-Za-z0-9_.%+\-{_CJK}])(?P<local>[A-Za-z0-9_.%+\-{_CJK}]{{1,80}})@"
+    rf"(?:[A-Za-z0-9\-{_CJK}]+\.)+(?:xn--[A-Za-z0-9-]+|[A-Za-z]{{2,}}|中国|中國|公司|网络|網絡|集团|香港|台湾|台灣)"
+)
+# Where a Chinese local part starts: after one of these, else its last three characters.
+_LOCAL_START_AFTER = set("至到给向箱件是为人名系址：:")
+
+# 18 chars grouped 6-8-4 by one consistent optional separator (space or hyphen).
+_ID_CARD_RE = re.compile(r"(?<!\d)(\d{6})([ -]?)(\d{8})\2(\d{3}[\dXx])(?!\d)", re.ASCII)
+# Old 15-digit ID: region (first digit 1-8), YYMMDD, sequence.
+_ID15_RE = re.compile(r"(?<!\d)([1-8]\d{5})(\d{6})(\d{3})(?!\d)", re.ASCII)
+# 16-19 digits: contiguous, groups of 4 (one separator, 1-3 digit tail), or 6 + 10-13.
+_BANK_CARD_RE = re.compile(r"(?<!\d)(\d{4}([ -]?)\d{4}\2\d{4}\2\d{4})(?:\2(\d{1,3}))?(?!\d)", re.ASCII)
+_BANK_CARD_6_RE = re.compile(r"(?<!\d)(\d{6})[ -](\d{10,13})(?!\d)", re.ASCII)
+# Mainland mobile with optional +86/0086; 3-4-4 with any of space/dot/hyphen, or 4-4-3.
+_MOBILE_RE = re.compile(
+    r"(?:\+86[ -]?|(?<!\d)(?:0086[ -]?)?)1[3-9]\d(?:[ .-]?\d{4}[ .-]?\d{4}|\d[ .-]\d{4}[ .-]\d{3})(?!\d)", re.ASCII
+)
+# Area code (0 + [1-9] + 1-2 digits, or after +86 without the 0), local 7-8 digits (maybe 4-4), extension.
+_LANDLINE_RE = re.compile(
+    r"(?:(?:\+86|(?<!\d)0086)[ -]?\(?0?[1-9]\d{1,2}\)?[ -]?|(?<!\d)\(0[1-9]\d{1,2}\) ?|(?<!\d)0[1-9]\d{1,2}[- ]?)"
+    r"(?:\d{7,8}|\d{3,4}[ -]\d{4})(?: ?(?:转|分机|ext\.?|x|#|-) ?\d{1,6})?(?!\d)",
+    re.ASCII,
+)
+# Chinese passports E12345678 / EA1234567 / G12345678; 港澳通行证 C12345678 / CA1234567.
+_PASSPORT_RE = re.compile(r"(?<![A-Za-z0-9])(?:[EG]\d{8}|E[A-Z]\d{7})(?![A-Za-z0-9])", re.ASCII)
+_PERMIT_RE = re.compile(r"(?<![A-Za-z0-9])C[0-9A-Z]\d{7}(?![A-Za-z0-9])", re.ASCII)
+_WXID_RE = re.compile(r"(?<![A-Za-z0-9_])wxid_[A-Za-z0-9_-]{4,30}(?![A-Za-z0-9_])", re.ASCII)
+
+_SEPARATORS_RE = re.compile(r"[ .()+-]")
+_FULLWIDTH_FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+@dataclass
+class RedactionResult:
+    """Masked text plus how many values of each category were replaced (counts, never values)."""
+
+    text: str
+    counts: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        """All masked values, for a single "was anything masked" check."""
+        return sum(self.counts.values())
+
+
+def luhn_valid(digits: str) -> bool:
+    """Luhn checksum: bank card numbers carry one, random digit runs mostly don't."""
+    if not digits or not digits.isdecimal():
+        return False
+    total = 0
+    for position, char in enumerate(reversed(digits)):
+        value = int(char)
+        if position % 2 == 1:
+            value *= 2
+            if value > 9:
+                value -= 9
+        total += value
+    return total % 10 == 0
+
+
+def _birth_date_valid(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def id_card_valid(number: str) -> bool:
+    """18-char mainland ID with a real birth date and a correct MOD 11-2 check char."""
+    number = number.translate(_FULLWIDTH_FOLD)
+    if len(number) != 18:
+        return False
+    body, check = number[:17], number[17].upper()
+    if not body.isdecimal() or not (check.isdecimal() or check == "X"):
+        return False
+    year, month, day = int(body[6:10]), int(body[10:12]), int(body[12:14])
+    if not _ID_MIN_YEAR <= year <= _ID_MAX_YEAR or not _birth_date_valid(year, month, day):
+        return False
+    weighted = sum(int(char) * weight for char, weight in zip(body, _ID_WEIGHTS, strict=True))
+    return check == _ID_CHECK_CHARS[weighted % 11]
+
+
+# A recognizer's validator: the span to mask (relative to the text) or None to keep the match.
+Span = tuple[int, int]
+_Decide = Callable[[re.Match[str]], Span | None]
+
+
+def _whole(match: re.Match[str]) -> Span | None:
+    return match.span()
+
+
+def _email(match: re.Match[str]) -> Span | None:
+    """An ASCII local part is the trailing ASCII run; a Chinese one starts after a label word."""
+    local, start = match.group("local"), match.start()
+    ascii_tail = re.search(r"[A-Za-z0-9_.%+-]+$", local)
+    if ascii_tail:
+        return start + ascii_tail.start(), match.end()
+    cut = max((i + 1 for i, ch in enumerate(local) if ch in _LOCAL_START_AFTER), default=0)
+    if cut == 0 and len(local) > 4:
+        cut = len(local) - 3
+    return (start + cut, match.end()) if cut < len(local) else None
+
+
+def _id_card(match: re.Match[str]) -> Span | None:
+    return match.span() if id_card_valid(match.group(1) + match.group(3) + match.group(4)) else None
+
+
+def _id15(match: re.Match[str]) -> Span | None:
+    born = match.group(2)
+    return match.span() if _birth_date_valid(1900 + int(born[:2]), int(born[2:4]), int(born[4:])) else None
+
+
+def _bank_card(match: re.Match[str]) -> Span | None:
+    head = _SEPARATORS_RE.sub("", match.group(1))
+    if luhn_valid(head + (match.group(3) or "")):
+        return match.span()
+    # A valid 16-digit card followed by a short separate group ("dddd dddd dddd dddd 12"),
+    # only in grouped text: splitting a contiguous run would mask part of a longer number.
+    if match.group(2) and match.group(3) and luhn_valid(head):
+        return match.start(), match.end(1)
+    return None
+
+
+def _landline(match: re.Match[str]) -> Span | None:
+    """Not a piece of a longer grouped number ("账号 1202 0210 0900 1234 567")."""
+    text, (start, end) = match.string, match.span()
+    inside = re.fullmatch(r"\d[ -]", text[max(0, start - 2) : start]) or re.match(r"[ -]\d", text[end : end + 2])
+    return None if inside else match.span()
+
+
+def _bank_card_6(match: re.Match[str]) -> Span | None:
+    return match.span() if luhn_valid(match.group(1) + match.group(2)) else None
+
+
+RULES: tuple[tuple[str, re.Pattern[str], _Decide], ...] = (
+    ("email", _EMAIL_RE, _email),
+    ("id_card", _ID_CARD_RE, _id_card),
+    ("bank_card", _BANK_CARD_RE, _bank_card),
+    ("bank_card", _BANK_CARD_6_RE, _bank_card_6),
+    ("mobile", _MOBILE_RE, _whole),
+    ("landline", _LANDLINE_RE, _landline),
+    ("id_card", _ID15_RE, _id15),
+    ("passport", _PASSPORT_RE, _whole),
+    ("travel_permit", _PERMIT_RE, _whole),
+    ("wechat", _WXID_RE, _whole),
+)
+
+# ---------------------------------------------------------------- context words
+
+# Between a context word and its value: 号/号码, 是/为, a colon, spaces, an opening bracket.
+_GAP = r"[ \t]*(?:号码|号|码|ID|id)?[ \t]*(?:是|为)?[ \t]*[:：]?[ \t]*[(（]?[ \t]*"
+_PHONE_SHAPE = r"(?:\+?86[ -]?)?\(?\d{2,4}\)?(?:[ .-]?\d{2,4}){1,4}(?![\d])"
+_ALNUM_ID = r"(?=(?:[A-Za-z]*\d){4})[A-Za-z0-9]{6,12}(?![A-Za-z0-9])"
+# (context words, category or "phone", the identifier shape right after them)
+_CONTEXT: tuple[tuple[str, str, str], ...] = (
+    (r"身份证|身份号码|公民身份号码|证件号|证件号码", "id_card", r"\d{6}[ -]?\d{8}[ -]?\d{3}[\dXx](?![\dA-Za-z])|\d{15}(?!\d)"),
+    (r"护照", "passport", _ALNUM_ID),
+    (r"通行证", "travel_permit", _ALNUM_ID),
+    (r"银行卡|银行账户|银行帐户|卡号|账号|帐号|账户|帐户", "bank_card", r"\d{3,6}(?:[ -]?\d{2,8}){1,5}(?!\d)"),
+    (r"微信", "wechat", r"wxid_[A-Za-z0-9_-]+|[A-Za-z][-_A-Za-z0-9]{5,19}(?![-_A-Za-z0-9])"),
+    (r"QQ|qq|Qq", "qq", r"[1-9]\d{4,11}(?!\d)"),
+    (r"电话|手机|联系方式|座机|传真|热线", "phone", _PHONE_SHAPE),
+)
+CONTEXT_WORDS = re.compile("|".join(words for words, _, _ in _CONTEXT))
+_CONTEXT_RES = tuple(
+    (re.compile(f"(?:{words}){_GAP}(?P<value>{shape})", re.ASCII), category) for words, category, shape in _CONTEXT
+)
+
+
+def _context_category(category: str, value: str) -> str | None:
+    """The category a context-raised value is masked as, or None when it is too short to identify."""
+    digits = re.sub(r"\D", "", value)
+    if category == "bank_card":
+        return category if 10 <= len(digits) <= 25 else None
+    if category == "phone":
+        if not 7 <= len(digits) <= 13:
+            return None
+        national = digits[2:] if digits.startswith("86") and len(digits) > 11 else digits
+        if re.fullmatch(r"[48]00\d{7}", national):
+            return None  # a company's 400/800 service line is no one's personal number
+        return "mobile" if re.fullmatch(r"1[3-9]\d{9}", national) else "landline"
+    return category
+
+
+def _context_matches(folded: str) -> Iterator[tuple[str, Span]]:
+    """Identifier-shaped values right after a context word (placeholders are not context)."""
+    view = _PLACEHOLDER_RE.sub(lambda m: "\x00" * len(m.group()), folded)
+    for pattern, category in _CONTEXT_RES:
+        for match in pattern.finditer(view):
+            resolved = _context_category(category, match.group("value"))
+            if resolved is not None:
+                yield resolved, match.span("value")
+
+
+# ---------------------------------------------------------------- the pass
+
+
+def _private_use_chars(text: str) -> Iterator[str]:
+    """Stand-ins for held-back values: never digits, never already in the input."""
+    ranges = (range(0xE000, 0xF900), range(0xF0000, 0xFFFFE), range(0x100000, 0x10FFFE))
+    return (char for char in map(chr, chain(*ranges)) if char not in text)
+
+
+_Mask = Callable[[str, str], str]  # (category, original span) -> placeholder or stand-in
+
+
+def _replace(text: str, spans: list[tuple[str, Span]], mask: _Mask) -> str:
+    parts: list[str] = []
+    position = 0
+    for category, (start, end) in sorted(spans, key=lambda item: item[1]):
+        if start < position:
+            continue  # overlaps an earlier span of the same step
+        parts += [text[position:start], mask(category, text[start:end])]
+        position = end
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def _run_rule(text: str, category: str, pattern: re.Pattern[str], decide: _Decide, mask: _Mask) -> str:
+    folded = text.translate(_FULLWIDTH_FOLD)
+    spans = [(category, span) for match in pattern.finditer(folded) if (span := decide(match))]
+    return _replace(text, spans, mask) if spans else text
+
+
+def redact(text: str, disabled: frozenset[str] | set[str] = frozenset()) -> RedactionResult:
+    """Mask every enabled category in ``text``.
+
+    ``disabled`` leaves the named categories untouched (HR-internal files where
+    phone numbers are the content). Their values are still claimed in rule order
+    (as stand-in chars, restored at the end), so a disabled e-mail's digit local
+    part is not then masked as a phone. Unknown names raise ValueError.
+    """
+    unknown = set(disabled) - REDACTION_CATEGORIES.keys()
+    if unknown:
+        raise ValueError(f"unknown redaction categories: {sorted(unknown)}")
+    counts = dict.fromkeys(REDACTION_CATEGORIES, 0)
+    held: dict[str, str] = {}
+    free_chars = _private_use_chars(text)
+
+    def mask(category: str, original: str) -> str:
+        if category in disabled:
+            char = next(free_chars)
+            held[char] = original
+            return char
+        counts[category] += 1
+        return REDACTION_CATEGORIES[category]
+
+    # Each change removes digits, letters or an '@' for good, so this terminates.
+    previous = None
+    while text != previous:
+        previous = text
+        for category, pattern, decide in RULES:
+            text = _run_rule(text, category, pattern, decide, mask)
+        found = list(_context_matches(text.translate(_FULLWIDTH_FOLD)))
+        if found:
+            text = _replace(text, found, mask)
+    if held:
+        text = text.translate({ord(char): value for char, value in held.items()})
+    return RedactionResult(text=text, counts=counts)
+
+
+def redact_text(text: str) -> str:
+    """The masked text alone, every category on (memories, questions, prompts, names)."""
+    return redact(text).text if text else text
