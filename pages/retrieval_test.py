@@ -12,7 +12,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from rag_core import Assistant, Hit
+from rag_core import Assistant, Hit, RagError
 from ui.layout import ensure_chrome
 from ui.state import ROLE_LABELS, current_role, get_assistant
 from ui.trace_view import hit_count_badge, render_hits_and_misses, timings_frame
@@ -103,25 +103,22 @@ def metrics_frame(metrics: dict[str, dict[str, float]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def resolve_eval_path(path: str) -> Path | None:
-    """Relative paths are tried from the working dir, then from the app folder."""
-    candidate = Path(path.strip())
-    for option in (candidate, APP_ROOT / candidate):
-        if option.is_file():
-            return option
-    return None
-
-
 def eval_section(assistant: Assistant) -> None:
     st.subheader("运行评测集")
     left, right = st.columns([2, 1])
     path = left.text_input("评测文件（JSONL）", value=DEFAULT_EVAL, key="rt_eval_path")
     mode = right.selectbox("检索方式", options=list(MODES), format_func=MODES.__getitem__)
+    uploaded = left.file_uploader("或上传评测文件（JSONL）", type=["jsonl"], key="rt_eval_upload")
     if st.button("运行评测", icon=":material/play_arrow:"):
-        resolved = resolve_eval_path(path)
-        if resolved is None:
-            st.error(f"找不到评测文件：{path}")
-        else:
+        try:  # only the data dir, the bundled sample set, or a file uploaded here: the box is no file probe
+            resolved = (
+                assistant.save_eval_upload(uploaded.name, uploaded.getvalue()) if uploaded is not None
+                else assistant.resolve_eval_file(path)
+            )
+        except RagError as exc:
+            resolved = None
+            st.error(str(exc))
+        if resolved is not None:
             with st.spinner("正在逐题检索…"):
                 try:
                     st.session_state[EVAL_KEY] = (path, mode, assistant.run_eval(resolved, mode=mode))

@@ -18,6 +18,7 @@ from .answer.prompt import build_prompt
 from .documents.catalog import Catalog
 from .facade.access import LOCAL_ADMIN, require
 from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
+from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions
 from .search.answerability import Model
 from .search.centroid import CorpusCentroid
@@ -27,8 +28,9 @@ from .search.keyword_index import KeywordIndex
 from .search.retrieval import HybridRetriever, decision_model
 from .search.sentence_index import SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
-from .search.vector_store import ChromaVectorStore
 from .settings import Settings
+from .storage.health import open_checks
+from .text.pii import redact_text
 from .text.thesaurus import Thesaurus, custom_text, parse_entries
 from .text.tokenizer import warm_up_tokenizer
 from .types import AskTrace, Principal, SearchResult
@@ -41,7 +43,7 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Assistant(DocumentActions, MemoryActions):
+class Assistant(DocumentActions, MemoryActions, MaintenanceActions, EvalFiles):
     """Owns the stores and the models; safe to share between threads (one per process).
 
     The actions are grouped in mixins under `rag_core.facade` (documents, memories, …);
@@ -51,16 +53,12 @@ class Assistant(DocumentActions, MemoryActions):
     def __init__(self, settings: Settings, *, embedder: Embedder | None = None, llm=None):
         self._settings = settings
         Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
+        # a damaged or lost catalog is refused with one line; damaged caches are set aside and rebuilt
+        self.store_notices: list[str] = open_checks(Path(settings.data_dir), embedded_chroma=not settings.chroma_host)
         self.catalog = Catalog(settings.path("catalog.sqlite3"))
         inner = embedder or load_embedder(settings.embedding_model)
         self.embedder = CachedEmbedder(inner, settings.path("embedding_cache.sqlite3"), settings.embed_batch_size)
-        self.vectors = ChromaVectorStore(
-            path=settings.path("chroma"),
-            host=settings.chroma_host,
-            port=settings.chroma_port,
-            model_id=self.embedder.model_id,
-            name=f"policy_chunks_{self._store_id()}",
-        )
+        self.vectors = self._open_vectors()
         recover_pending(self.catalog, self.vectors)
         if (
             self.vectors.model_id != self.embedder.model_id
@@ -169,6 +167,7 @@ class Assistant(DocumentActions, MemoryActions):
         remember: bool = True,
     ) -> AskTrace:
         """Search, recall memories, build the guarded prompt, answer, write back."""
+        question = redact_text(question)  # personal data in a question is never searched, stored or echoed
         timings: dict[str, float] = {}
         result = self.search(question, role=role)
         started = time.perf_counter()

@@ -14,6 +14,18 @@ class IngestError(RagError):
         super().__init__(f"{filename}: {reason}")
 
 
+class DocumentIdConflict(IngestError):
+    """A different file name maps onto an existing document's id; refused unless the id is given."""
+
+    def __init__(self, filename: str, doc_id: str, reason: str):
+        self.doc_id = doc_id
+        super().__init__(filename, reason)
+
+
+class StoreDamaged(RagError):
+    """A store file under the data dir is unreadable; the message names the file and what to do."""
+
+
 class SettingsError(RagError):
     """A setting value was rejected; the previous settings stay in force."""
 

@@ -266,6 +266,7 @@ class IngestReport:
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
     reading: ReadingReport | None = None  # how the file was read (tables, OCR, furniture)
+    conflict_doc_id: str = ""  # refused: the name maps onto this existing document (ask, then pass doc_id)
 
     @property
     def ok(self) -> bool:

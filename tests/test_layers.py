@@ -18,14 +18,15 @@ FOUNDATION = {"types", "errors", "settings"}
 # What each stage may import besides itself and the foundation modules.
 ALLOWED: dict[str, set[str]] = {
     "text": set(),
+    "storage": set(),
     "documents": {"text"},
     "memory": {"text"},
     "search": {"text", "documents"},
     "answer": {"text", "search"},
     "evaluation": {"text", "documents", "search", "answer"},
-    "facade": {"text", "documents", "search", "answer", "memory", "evaluation"},
+    "facade": {"storage", "text", "documents", "search", "answer", "memory", "evaluation"},
     "cli": {"text", "documents", "search", "answer", "memory", "evaluation", "facade", "assistant"},
-    "assistant": {"text", "documents", "search", "answer", "memory", "evaluation", "facade"},
+    "assistant": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "facade"},
 }
 # What the pages and the UI helpers may import from the engine: the facade and its records.
 PUBLIC = {"rag_core", "rag_core.assistant", "rag_core.types", "rag_core.settings", "rag_core.errors"}

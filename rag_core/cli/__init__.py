@@ -13,7 +13,7 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import RagError
-from . import documents, memory, search
+from . import documents, maintenance, memory, search
 from .output import say
 
 __all__ = ["build_parser", "main"]
@@ -27,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     documents.register(commands)
     search.register(commands)
     memory.register(commands)
+    maintenance.register(commands)
     return parser
 
 
@@ -34,13 +35,18 @@ def open_assistant(args: argparse.Namespace):
     """The facade on the data dir the arguments name (settings from env and `.env`)."""
     from ..assistant import Assistant
 
-    return Assistant.open(data_dir=args.data_dir)
+    assistant = Assistant.open(data_dir=args.data_dir)
+    for line in assistant.store_notices:  # a damaged cache was set aside and is being rebuilt
+        say(f"注意：{line}", err=True)
+    return assistant
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse `argv`, open the assistant and run the chosen command; returns the exit status."""
     args = build_parser().parse_args(argv)
     try:
+        if getattr(args, "without_store", False):  # backup, restore, doctor: work on a store that cannot open
+            return args.handler(args, None)
         return args.handler(args, open_assistant(args))
     except RagError as exc:
         say(f"错误：{exc}", err=True)

@@ -1,18 +1,49 @@
-"""UTF-8 output for the command line, whatever the terminal's locale."""
+"""UTF-8 output for the command line, whatever the terminal's locale.
+
+Document titles, doc ids and file names come from uploaded files and options: an
+escape sequence in a `<title>` or `--doc-id` would otherwise reach the terminal and
+move the cursor, recolour or rewrite what was printed. Control and bidi-format
+characters are therefore shown as visible escapes (`\\x1b`, `\\u202e`) in every line
+and every JSON string; newlines and tabs in free text stay as they are.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from typing import Any
 
 
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str, *, keep: str = "\n\t") -> str:
+    """`text` with control (Cc) and format (Cf) characters replaced by visible escapes."""
+    return "".join(
+        _escape(ch) if unicodedata.category(ch) in ("Cc", "Cf") and ch not in keep else ch for ch in str(text)
+    )
+
+
+def _clean(obj: Any) -> Any:
+    if isinstance(obj, str):
+        return printable(obj)
+    if isinstance(obj, dict):
+        return {printable(str(k)): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_clean(v) for v in obj]
+    return obj
+
+
 def print_json(obj: Any) -> None:
-    sys.stdout.buffer.write((json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    text = json.dumps(_clean(obj), ensure_ascii=False, indent=2)
+    sys.stdout.buffer.write((text + "\n").encode("utf-8"))
     sys.stdout.flush()
 
 
 def say(text: str, err: bool = False) -> None:
     stream = sys.stderr if err else sys.stdout
-    stream.buffer.write((text + "\n").encode("utf-8"))
+    stream.buffer.write((printable(text) + "\n").encode("utf-8"))
     stream.flush()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import codecs
 import os
 import re
-import stat
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,14 +17,16 @@ from typing import NamedTuple
 
 from ..errors import IngestError
 from ..types import ParsedDocument, Section
+from .chinese_codecs import decode_legacy_chinese
 from .docx_format import docx_lines
 from .formats import MB, Line, html_lines, markdown_lines, normalize_text, pdf_lines
+from .safe_read import read_regular_file
 
 SUPPORTED_EXTENSIONS = (".txt", ".md", ".docx", ".pdf", ".html", ".htm")
 MAX_NAME_CHARS = 120
 MAX_BAD_CHAR_RATIO = 0.01  # a mixed-encoding file decodes with U+FFFD only if >= 99% is clean
 
-__all__ = ["SUPPORTED_EXTENSIONS", "parse_bytes", "parse_file", "safe_filename", "decode_text"]
+__all__ = ["SUPPORTED_EXTENSIONS", "parse_bytes", "parse_file", "read_regular_file", "safe_filename", "decode_text"]
 
 # --------------------------------------------------------------------------- names and limits
 
@@ -161,10 +162,9 @@ def decode_text(data: bytes, name: str, *, html: bool = False) -> tuple[str, str
             return data.decode(codec), codecs.lookup(codec).name
         except (LookupError, UnicodeDecodeError):
             pass
-    try:
-        return data.decode("gb18030"), "gb18030"
-    except UnicodeDecodeError:
-        pass
+    legacy = decode_legacy_chinese(data, name)  # GB18030, or Big5 that GB18030 would misread
+    if legacy:
+        return legacy
     best = min((_lenient(data, codec) + (codec,) for codec in ("utf-8", "gb18030")), key=lambda t: t[1])
     if best[1] <= MAX_BAD_CHAR_RATIO:
         return best[0], f"{best[2]}/replace"
@@ -365,18 +365,4 @@ def parse_file(path: str | os.PathLike[str], *, max_bytes: int, display_name: st
     p = Path(path)
     name = safe_filename(display_name if display_name is not None else p.name)
     _extension(name)
-    try:
-        info = p.stat()
-    except FileNotFoundError:
-        raise IngestError(name, "文件不存在") from None
-    except OSError as exc:
-        raise IngestError(name, f"无法读取文件（{exc.strerror or type(exc).__name__}）") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise IngestError(name, "不是普通文件（可能是目录或设备）")
-    _check_size(name, info.st_size, max_bytes)
-    try:
-        with open(p, "rb") as f:
-            data = f.read(max_bytes + 1)  # the file may have grown since stat
-    except OSError as exc:
-        raise IngestError(name, f"无法读取文件（{exc.strerror or type(exc).__name__}）") from None
-    return parse_bytes(data, name, max_bytes=max_bytes)
+    return parse_bytes(read_regular_file(p, max_bytes=max_bytes, name=name), name, max_bytes=max_bytes)

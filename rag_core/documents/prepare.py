@@ -2,22 +2,31 @@
 
 Pure preparation, no store writes: the facade writes the result only after
 every step succeeded, so a refused file changes nothing already indexed.
+
+Redaction is one pass over everything a document contributes to stored or shown
+text: the file name first (so the display name, the doc id and every chunk id are
+derived from the masked name), then body, headings and section paths, and the
+title. Citation markers and chat-template tokens copied into a policy are
+neutralised in the same pass: only the engine writes [资料N].
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from ..errors import IngestError
+from ..errors import DocumentIdConflict, IngestError
 from ..settings import Settings
+from ..text.markers import neutralise_markers
 from ..text.tokenizer import tokenize
 from ..types import Chunk, ParsedDocument
 from .chunking import chunk_document
 from .parsing import parse_bytes, safe_filename
-from .redaction import redact
+from .redaction import redact, redact_filename
 
 _DOC_ID_BAD = re.compile(r"[^\w\u4e00-\u9fff.-]+")
 
@@ -37,6 +46,28 @@ def doc_id_for(filename: str) -> str:
     """A stable id from the file name: same name → same document, next version."""
     stem = safe_filename(filename).rsplit(".", 1)[0]
     return _DOC_ID_BAD.sub("_", stem).strip("_") or "document"
+
+
+def _shown(text: str) -> str:
+    """A line that is stored and shown (title, section path, doc id): no control or format characters."""
+    return "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf") or ch == "\t")
+
+
+def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterable[str]]) -> None:
+    """Refuse a file whose *different* name normalises onto an existing document's id.
+
+    "员工手册 v2.md" then "员工手册(v2).md" both become 员工手册_v2; silently making the
+    second a new version would retire the first. The caller passes an explicit doc id
+    (CLI --doc-id, the page's confirmation) when it really is a new version.
+    """
+    known = {name for name in sources_of(doc_id) if name}
+    if known and source not in known:
+        shown = "、".join(sorted(known))
+        raise DocumentIdConflict(
+            source, doc_id,
+            f"文件名与已有文档“{shown}”对应同一个文档ID {doc_id}。如果它是该文档的新版本，请明确指定文档ID"
+            f"（命令行加 --doc-id {doc_id}）；否则请先给文件改名",
+        )
 
 
 def _strip_title(section: str, title: str) -> str:
@@ -65,22 +96,39 @@ def prepare(
     doc_id: str | None = None,
     audience: tuple[str, ...] = ("all",),
     redact_disabled: frozenset[str] = frozenset(),
+    sources_of: Callable[[str], Iterable[str]] | None = None,
 ) -> PreparedDocument:
-    parsed = parse_bytes(data, filename, max_bytes=settings.max_file_bytes)
+    """Parse, mask and chunk one file. With `sources_of` (doc id → its files' names) and no
+    explicit `doc_id`, a different file name that maps onto an existing document is refused."""
     counts: dict[str, int] = {}
+
+    def masked(text: str) -> str:
+        if not settings.redact_pii:
+            return text
+        res = redact(text, redact_disabled)
+        for k, v in res.counts.items():
+            counts[k] = counts.get(k, 0) + v
+        return res.text
+
     if settings.redact_pii:
-        sections = []
-        for s in parsed.sections:
-            res = redact(s.text, redact_disabled)
-            for k, v in res.counts.items():
-                counts[k] = counts.get(k, 0) + v
-            sections.append(replace(s, text=res.text))
-        title = redact(parsed.title, redact_disabled).text
-        parsed = replace(parsed, sections=sections, title=title)
+        filename, name_counts = redact_filename(safe_filename(filename), redact_disabled)
+        counts.update({k: v for k, v in name_counts.items() if v})
+    parsed = parse_bytes(data, filename, max_bytes=settings.max_file_bytes)
+    sections = [
+        replace(s, text=neutralise_markers(masked(s.text)), path=_shown(neutralise_markers(_quiet(s.path, settings, redact_disabled))))
+        for s in parsed.sections
+    ]
+    title = _shown(neutralise_markers(_quiet(parsed.title, settings, redact_disabled)))
+    parsed = replace(parsed, sections=sections, title=title)
     text_chunks = chunk_document(parsed, settings.chunk_size, settings.chunk_overlap)
     if not text_chunks:
         raise IngestError(parsed.source, "文件里没有可以索引的文字")
-    doc_id = doc_id or doc_id_for(parsed.source)
+    if doc_id:
+        doc_id = _shown(masked(doc_id)).strip() or "document"
+    else:
+        doc_id = doc_id_for(parsed.source)
+        if sources_of is not None:
+            check_identity(doc_id, parsed.source, sources_of)
     now = datetime.now(UTC).isoformat(timespec="seconds")
     digest = hashlib.sha256(
         ("\x1e".join(c.text for c in text_chunks) + f"|{settings.chunk_size}|{settings.chunk_overlap}").encode("utf-8")
@@ -108,6 +156,11 @@ def prepare(
     if len(chunks) <= settings.top_k:
         warnings.append(f"只切出 {len(chunks)} 块，不多于 top_k={settings.top_k}：检索对这份文档几乎等于全文返回")
     return PreparedDocument(doc_id, parsed, chunks, tokens, digest, counts, warnings)
+
+
+def _quiet(text: str, settings: Settings, disabled: frozenset[str]) -> str:
+    """Masked without counting: headings and the title repeat text the body already counted."""
+    return redact(text, disabled).text if settings.redact_pii and text else text
 
 
 def with_version(chunks: list[Chunk], version: int) -> list[Chunk]:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from ..documents.chunking import rejoin
 from ..documents.prepare import prepare
-from ..errors import IngestError, RagError
+from ..documents.safe_read import read_regular_file
+from ..errors import DocumentIdConflict, IngestError, RagError
 from ..search.vector_store import VectorCheck
 from ..types import Chunk, DocumentInfo, IngestReport
 
@@ -29,17 +30,11 @@ class DocumentActions:
         """Index a file from disk (refused by its size before it is read); see `ingest_bytes`."""
         path = Path(path)
         name = kwargs.pop("filename", None) or path.name
-        try:
-            size = path.stat().st_size
-        except OSError as exc:
-            return IngestReport(filename=name, status="refused", error=f"{name}: 无法读取文件（{exc.strerror}）")
-        if size > self._settings.max_file_bytes:
-            limit = self._settings.max_file_mb
-            return IngestReport(
-                filename=name, status="refused",
-                error=f"{name}: 文件大小 {size / 1048576:.1f} MB 超过上限 {limit:g} MB",
-            )
-        return self.ingest_bytes(path.read_bytes(), name, **kwargs)
+        try:  # only a regular file, never more than the size limit (a FIFO, a device, a directory are refused)
+            data = read_regular_file(path, max_bytes=self._settings.max_file_bytes, name=name)
+        except IngestError as exc:
+            return IngestReport(filename=exc.filename, status="refused", error=str(exc))
+        return self.ingest_bytes(data, name, **kwargs)
 
     def ingest_bytes(
         self,
@@ -65,9 +60,12 @@ class DocumentActions:
             prepared = prepare(
                 data, filename, self._settings, doc_id=doc_id, audience=audience_t,
                 redact_disabled=frozenset(redact_disabled),
+                sources_of=lambda known: [v.source for v in self.catalog.versions(known)],
             )
             step("解析与切块", 0.2)
             return self.indexer.write(prepared, audience_t, effective_date, step)
+        except DocumentIdConflict as exc:
+            return IngestReport(filename=exc.filename, status="refused", error=str(exc), conflict_doc_id=exc.doc_id)
         except IngestError as exc:
             return IngestReport(filename=exc.filename, status="refused", error=str(exc))
         except RagError as exc:

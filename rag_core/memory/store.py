@@ -19,6 +19,7 @@ data_version) or after bulk changes, and patched in place by add().
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import uuid
 from collections import OrderedDict
@@ -30,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import MemoryStoreError
+from ..text.pii import redact_text
 from . import db
 from .centres import centre_rows, compute_centres, shipped_centres, signature
 from .extraction import CompletionLLM, echo_content, extract_facts
@@ -88,7 +90,15 @@ class MemoryStore(RecallMixin, ForgettingMixin):
         self.retention_days = retention_days
         self.interaction_ttl_days = interaction_ttl_days
         self._lock = threading.RLock()
-        self._conn = db.connect(self.db_path)
+        try:
+            self._conn = db.connect(self.db_path)
+            if (check := self._conn.execute("PRAGMA quick_check(1)").fetchone()[0]) != "ok":
+                raise sqlite3.DatabaseError(check)
+        except sqlite3.DatabaseError as exc:  # a garbled file: one line naming it and the way out
+            raise MemoryStoreError(
+                f"{self.db_path.name} 已损坏（{exc}）：记忆无法读取。请用 python -m rag_core restore <备份目录> 从备份恢复；"
+                "没有备份时把它移走（所有人的记忆会清空），再重新启动"
+            ) from None
         self._centres: tuple[np.ndarray, np.ndarray] | None = None
         self._cache: OrderedDict[str, tuple[tuple[int, int], _UserVectors]] = OrderedDict()
         self._generation = 0
@@ -229,7 +239,7 @@ class MemoryStore(RecallMixin, ForgettingMixin):
         mixes several slots is replaced whole — its text stays in history.
         """
         user_id = self._check_user(user_id)
-        content = " ".join((content or "").split())
+        content = redact_text(" ".join((content or "").split()))  # personal data never stored, recalled or prompted
         if not content:
             raise MemoryStoreError("记忆内容不能为空")
         if len(content) > MAX_CONTENT_CHARS:
@@ -336,6 +346,7 @@ class MemoryStore(RecallMixin, ForgettingMixin):
         user_id = self._check_user(user_id)
         if not (question or "").strip():
             return []
+        question = redact_text(question)  # facts, the echo and the source line are derived from the masked question
         facts, method = extract_facts(question, answer, llm)
         source = f"{method}: {' '.join(question.split())[:120]}"
         results = [

@@ -1,0 +1,72 @@
+"""`backup DEST`, `restore SRC`, `doctor`: keep the data dir safe from the command line.
+
+None of them opens the assistant (no model load, no Chroma): `backup` runs while
+the app keeps serving, and `doctor` and `restore` work on a data dir too damaged
+to open. Each store problem is one Chinese line naming the file and what to do.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..settings import Settings
+from .output import print_json, say
+
+
+def register(commands) -> None:
+    """Add the maintenance commands to the main parser."""
+    backup_parser = commands.add_parser("backup", help="备份整个数据目录（应用运行时也可以）")
+    backup_parser.add_argument("dest", help="新的（或空的）备份目录")
+    backup_parser.add_argument("--json", action="store_true")
+    backup_parser.set_defaults(handler=backup, without_store=True)
+    restore_parser = commands.add_parser("restore", help="用备份替换数据目录（先停止应用；原目录改名保留）")
+    restore_parser.add_argument("source", help="backup 生成的备份目录")
+    restore_parser.add_argument("--json", action="store_true")
+    restore_parser.set_defaults(handler=restore, without_store=True)
+    doctor_parser = commands.add_parser("doctor", help="检查数据目录里的每个文件，说明问题和修复办法")
+    doctor_parser.add_argument("--json", action="store_true")
+    doctor_parser.set_defaults(handler=doctor, without_store=True)
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return Settings.from_env(data_dir=args.data_dir)
+
+
+def _facade():
+    from ..assistant import Assistant
+
+    return Assistant
+
+
+def backup(args: argparse.Namespace, _assistant=None) -> int:
+    """Copy every store file with SQLite's online backup, plus the vector store."""
+    report = _facade().backup_data_dir(_settings(args).data_dir, args.dest)
+    if args.json:
+        print_json(report.to_dict())
+    else:
+        say(f"已备份到 {report.path}：{report.documents} 份文档、{report.chunks} 块、{report.memories} 条记忆，共 {len(report.files)} 个文件")
+    return 0
+
+
+def restore(args: argparse.Namespace, _assistant=None) -> int:
+    """Replace the data dir with a verified backup."""
+    report = _facade().restore_data_dir(args.source, _settings(args).data_dir)
+    if args.json:
+        print_json(report.to_dict())
+    else:
+        say(f"已从 {args.source} 恢复到 {report.path}：{report.documents} 份文档、{report.chunks} 块、{report.memories} 条记忆")
+        if report.previous:
+            say(f"原来的数据目录已改名保留为 {report.previous}，确认无误后可以删除")
+    return 0
+
+
+def doctor(args: argparse.Namespace, _assistant=None) -> int:
+    """Check every file; exit 1 when something needs the user's action."""
+    settings = _settings(args)
+    checks = _facade().doctor_data_dir(settings.data_dir, embedded_chroma=not settings.chroma_host)
+    if args.json:
+        print_json({"data_dir": str(settings.data_dir), "checks": [c.to_dict() for c in checks]})
+    else:
+        for check in checks:
+            say(("正常  " if check.ok else "有问题 ") + check.line())
+    return 0 if all(check.ok for check in checks) else 1

@@ -1,0 +1,121 @@
+"""Maintenance actions: backup, restore, doctor, and opening the vector store safely.
+
+The work is in `rag_core.storage` (plain files and SQLite, no models), so
+`doctor` and `restore` also run on a data dir the assistant cannot open: the CLI
+calls the class-level methods without constructing an `Assistant`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..storage.backup import BackupReport, backup_data_dir, restore_data_dir
+from ..storage.health import StoreCheck, doctor, set_aside_chroma
+from ..types import Principal
+from .access import LOCAL_ADMIN, require
+
+
+class MaintenanceActions:
+    """Mixin of `Assistant`: backup, restore and the store doctor (permission "maintenance")."""
+
+    store_notices: list[str]
+
+    def backup(self, dest: str | Path, *, actor: Principal | None = None) -> BackupReport:
+        """A consistent copy of the whole data dir into `dest`, safe while the app runs."""
+        self._acting(actor, "maintenance")
+        return backup_data_dir(Path(self._settings.data_dir), Path(dest))
+
+    def doctor(self, *, actor: Principal | None = None) -> list[StoreCheck]:
+        """Every store file checked: what is wrong and the fix (nothing is changed)."""
+        self._acting(actor, "maintenance")
+        return doctor(Path(self._settings.data_dir), embedded_chroma=not self._settings.chroma_host)
+
+    @staticmethod
+    def doctor_data_dir(data_dir: str | Path, *, embedded_chroma: bool = True,
+                        actor: Principal | None = None) -> list[StoreCheck]:
+        """`doctor` for a data dir no assistant has open (it may be too damaged to open)."""
+        require(actor or LOCAL_ADMIN, "maintenance")
+        return doctor(Path(data_dir), embedded_chroma=embedded_chroma)
+
+    @staticmethod
+    def backup_data_dir(data_dir: str | Path, dest: str | Path, *, actor: Principal | None = None) -> BackupReport:
+        """`backup` without opening the assistant (no model load; the app may keep running)."""
+        require(actor or LOCAL_ADMIN, "maintenance")
+        return backup_data_dir(Path(data_dir), Path(dest))
+
+    @staticmethod
+    def restore_data_dir(source: str | Path, data_dir: str | Path, *, actor: Principal | None = None) -> BackupReport:
+        """Replace `data_dir` with a verified backup (the old one is kept, renamed). Stop the app first."""
+        require(actor or LOCAL_ADMIN, "maintenance")
+        return restore_data_dir(Path(source), Path(data_dir))
+
+    def _open_vectors(self):
+        """Chroma for this store; an embedded one that fails to open is a cache: set aside, rebuilt."""
+        from ..search.vector_store import ChromaVectorStore
+
+        s = self._settings
+
+        def attempt() -> ChromaVectorStore:
+            return ChromaVectorStore(
+                path=s.path("chroma"), host=s.chroma_host, port=s.chroma_port,
+                model_id=self.embedder.model_id, name=f"policy_chunks_{self._store_id()}",
+            )
+
+        if s.chroma_host:
+            return attempt()
+        try:
+            store = attempt()
+            store.count()
+            return store
+        except BaseException as exc:  # a garbled HNSW segment or database (Rust panics are BaseException)
+            if isinstance(exc, KeyboardInterrupt | SystemExit):
+                raise
+            from chromadb.api.client import SharedSystemClient
+
+            SharedSystemClient.clear_system_cache()
+            self.store_notices.append(set_aside_chroma(Path(s.data_dir), f"{type(exc).__name__}: {exc}"))
+            return attempt()
+
+
+EVAL_UPLOADS = "eval_uploads"  # question sets uploaded through the retrieval test page
+SAMPLE_EVAL = Path(__file__).resolve().parent.parent.parent / "tests" / "data" / "eval.jsonl"
+
+
+class EvalFiles:
+    """Mixin of `Assistant`: which question-set files the retrieval test page may open.
+
+    The page's path box must not become a probe for any file on the server
+    ("does /etc/shadow exist?"): only files inside the data dir (uploads land in
+    `<data dir>/eval_uploads/`) and the bundled sample set are opened, symlinks resolved
+    first, and the refusal reads the same whether or not the file exists.
+    """
+
+    def resolve_eval_file(self, path: str | Path, *, actor: Principal | None = None) -> Path:
+        """The resolved path when allowed; RagError with one plain reason otherwise."""
+        from ..errors import RagError
+
+        self._acting(actor, "retrieval.test")
+        root = Path(self._settings.data_dir).resolve()
+        text = str(path).strip()
+        candidate = Path(text)
+        options = [candidate] if candidate.is_absolute() else [root / candidate, SAMPLE_EVAL.parents[2] / candidate]
+        for option in options:
+            resolved = option.resolve()
+            inside = resolved.is_relative_to(root) or resolved == SAMPLE_EVAL
+            if inside and resolved.suffix in (".jsonl", ".json") and resolved.is_file():
+                return resolved
+        raise RagError(f"只能打开数据目录里的评测文件或在本页上传的文件：{text[:80]}")
+
+    def save_eval_upload(self, filename: str, data: bytes, *, actor: Principal | None = None) -> Path:
+        """Keep an uploaded question set under `<data dir>/eval_uploads/` and return its path."""
+        from ..documents.parsing import safe_filename
+
+        self._acting(actor, "retrieval.test")
+        name = safe_filename(filename)
+        if not name.endswith((".jsonl", ".json")):
+            name += ".jsonl"
+        folder = Path(self._settings.data_dir) / EVAL_UPLOADS
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / name
+        target.write_bytes(bytes(data))
+        return target

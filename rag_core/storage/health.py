@@ -1,0 +1,217 @@
+"""Which store file is damaged, what the user sees, and what to do — one Chinese line each.
+
+Two kinds of file live in the data dir. The catalog (`catalog.sqlite3`) and the
+memories (`memory.sqlite3`) hold data nobody can recompute: damage is reported,
+never repaired by guessing. The embedding cache, the sentence index and Chroma
+are caches of the catalog: a damaged one is moved aside and rebuilt on start.
+A catalog that is missing while Chroma still holds this project's collections
+is a *lost* catalog, not an empty library, and is refused with that reason.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..errors import StoreDamaged
+
+CATALOG = "catalog.sqlite3"
+MEMORY = "memory.sqlite3"
+EMBEDDING_CACHE = "embedding_cache.sqlite3"
+SENTENCES = "sentences.sqlite3"
+CHROMA_DIR = "chroma"
+CHROMA_DB = "chroma/chroma.sqlite3"
+CACHES = (EMBEDDING_CACHE, SENTENCES)  # rebuilt from the catalog when damaged
+COLLECTION_PREFIX = "policy_chunks_"
+RESTORE_HINT = "用 python -m rag_core restore <备份目录> 从备份恢复"
+
+
+@dataclass
+class StoreCheck:
+    """One file's state: ok, missing, damaged, rebuilt or lost, and what to do."""
+
+    file: str
+    status: str  # ok | missing | damaged | rebuilt | lost | inconsistent
+    detail: str = ""
+    fix: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("ok", "missing", "rebuilt")
+
+    def line(self) -> str:
+        """The one Chinese line the CLI and the pages show."""
+        text = f"{self.file}：{self.detail}" if self.detail else self.file
+        return f"{text}。{self.fix}" if self.fix else text
+
+    def to_dict(self) -> dict:
+        return asdict(self) | {"ok": self.ok}
+
+
+def sqlite_problem(path: Path, *, thorough: bool = True) -> str | None:
+    """None when `path` opens as a healthy SQLite database, else the reason (in Chinese)."""
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error as exc:
+        return f"无法打开（{exc}）"
+    try:
+        con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        if thorough:
+            rows = con.execute("PRAGMA quick_check(3)").fetchall()
+            if rows != [("ok",)]:
+                return "数据库文件已损坏（" + "；".join(str(r[0]) for r in rows)[:160] + "）"
+    except sqlite3.DatabaseError as exc:
+        return f"数据库文件已损坏（{exc}）"
+    finally:
+        con.close()
+    return None
+
+
+def chroma_collections(data_dir: Path) -> dict[str, int]:
+    """This project's Chroma collections and their record counts, read from chroma.sqlite3 directly."""
+    path = Path(data_dir) / CHROMA_DB
+    if not path.exists() or sqlite_problem(path, thorough=False):
+        return {}
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    try:
+        rows = con.execute(
+            "SELECT c.name, (SELECT count(*) FROM embeddings e JOIN segments s ON e.segment_id = s.id "
+            "WHERE s.collection = c.id) FROM collections c WHERE c.name LIKE ?",
+            (COLLECTION_PREFIX + "%",),
+        ).fetchall()
+    except sqlite3.DatabaseError:
+        return {}
+    finally:
+        con.close()
+    return {name: int(count) for name, count in rows}
+
+
+def _set_aside(path: Path) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    target = path.with_name(f"{path.name}.damaged-{stamp}")
+    shutil.move(str(path), str(target))
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            shutil.move(str(side), str(target) + suffix)
+    return target
+
+
+def _catalog_chunks(path: Path) -> int | None:
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        try:
+            return int(con.execute("SELECT count(*) FROM chunks").fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None
+
+
+def open_checks(data_dir: Path, *, embedded_chroma: bool = True) -> list[str]:
+    """Run before the stores open: refuse a damaged or lost catalog, move damaged caches aside.
+
+    Returns one Chinese line per cache that was set aside (shown once, then rebuilt);
+    raises `StoreDamaged` for a damaged or lost catalog.
+    """
+    data_dir = Path(data_dir)
+    catalog = data_dir / CATALOG
+    notices: list[str] = []
+    if catalog.exists():
+        problem = sqlite_problem(catalog)
+        if problem:
+            raise StoreDamaged(
+                f"{CATALOG} {problem}：文档目录无法读取。请{RESTORE_HINT}；没有备份时把它移走，"
+                f"同时删除 {CHROMA_DIR}/ 目录，再重新导入制度文件"
+            )
+    elif embedded_chroma:
+        orphans = chroma_collections(data_dir)
+        if orphans:
+            raise StoreDamaged(
+                f"{CATALOG} 不见了，但 {CHROMA_DIR}/ 里还有 {len(orphans)} 个文档集合（{sum(orphans.values())} 条向量）："
+                f"文档库并不是空的。请{RESTORE_HINT}；确定要从空库重新开始，就删除 {CHROMA_DIR}/ 目录"
+            )
+    for name in CACHES:
+        path = data_dir / name
+        if path.exists() and (problem := sqlite_problem(path)):
+            moved = _set_aside(path)
+            notices.append(f"{name} {problem}：它只是缓存，已移到 {moved.name} 并从文档目录重建，不丢数据")
+    chroma_db = data_dir / CHROMA_DB
+    if embedded_chroma and chroma_db.exists() and (problem := sqlite_problem(chroma_db)):
+        moved = _set_aside(data_dir / CHROMA_DIR)
+        notices.append(f"{CHROMA_DB} {problem}：向量索引只是缓存，已移到 {moved.name} 并从文档目录重建")
+    return notices
+
+
+def set_aside_chroma(data_dir: Path, reason: str) -> str:
+    """Chroma failed to open although its database looked healthy: move it aside, say so."""
+    moved = _set_aside(Path(data_dir) / CHROMA_DIR)
+    return f"{CHROMA_DIR}/ 无法打开（{reason[:120]}）：向量索引只是缓存，已移到 {moved.name} 并从文档目录重建"
+
+
+def memory_problem(path: Path) -> str | None:
+    """The one line for a damaged memory store, or None."""
+    problem = sqlite_problem(path) if Path(path).exists() else None
+    if not problem:
+        return None
+    return f"{MEMORY} {problem}：记忆无法读取。请{RESTORE_HINT}；没有备份时把它移走（所有人的记忆会清空）"
+
+
+def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
+    """Every file in the data dir checked, with what is wrong and the fix; nothing is changed."""
+    data_dir = Path(data_dir)
+    checks: list[StoreCheck] = []
+    if not data_dir.exists():
+        return [StoreCheck(str(data_dir), "missing", "数据目录不存在", f"首次启动会新建；要找回数据请{RESTORE_HINT}")]
+    catalog = data_dir / CATALOG
+    chroma = chroma_collections(data_dir) if embedded_chroma else {}
+    if not catalog.exists():
+        if chroma:
+            checks.append(StoreCheck(CATALOG, "lost", f"不见了，但 {CHROMA_DIR}/ 里还有 {len(chroma)} 个文档集合",
+                                     f"请{RESTORE_HINT}；确定从空库开始就删除 {CHROMA_DIR}/"))
+        else:
+            checks.append(StoreCheck(CATALOG, "missing", "还没有文档目录", "首次启动时新建"))
+    elif problem := sqlite_problem(catalog):
+        checks.append(StoreCheck(CATALOG, "damaged", problem, f"请{RESTORE_HINT}；没有备份时移走它并删除 {CHROMA_DIR}/，再重新导入"))
+    else:
+        checks.append(StoreCheck(CATALOG, "ok", f"{_catalog_chunks(catalog)} 块"))
+    memory = data_dir / MEMORY
+    if not memory.exists():
+        checks.append(StoreCheck(MEMORY, "missing", "还没有记忆", "第一次记忆时新建"))
+    elif problem := sqlite_problem(memory):
+        checks.append(StoreCheck(MEMORY, "damaged", problem, f"请{RESTORE_HINT}；没有备份时移走它（记忆会清空）"))
+    else:
+        checks.append(StoreCheck(MEMORY, "ok"))
+    for name in CACHES:
+        path = data_dir / name
+        if not path.exists():
+            checks.append(StoreCheck(name, "missing", "缓存不存在", "启动时自动重建"))
+        elif problem := sqlite_problem(path):
+            checks.append(StoreCheck(name, "damaged", problem, "它只是缓存：启动应用或任一命令时会自动移开并重建"))
+        else:
+            checks.append(StoreCheck(name, "ok"))
+    if embedded_chroma:
+        checks.append(_chroma_check(data_dir, catalog, chroma))
+    known = {CATALOG, MEMORY, *CACHES}
+    for path in sorted(data_dir.glob("*.sqlite3")):
+        if path.name not in known:  # stores other parts of the app keep (accounts, audit, conversations …)
+            problem = sqlite_problem(path)
+            checks.append(StoreCheck(path.name, "damaged", problem, f"请{RESTORE_HINT}") if problem else StoreCheck(path.name, "ok"))
+    return checks
+
+
+def _chroma_check(data_dir: Path, catalog: Path, collections: dict[str, int]) -> StoreCheck:
+    chroma_db = data_dir / CHROMA_DB
+    if not chroma_db.exists():
+        return StoreCheck(CHROMA_DIR + "/", "missing", "向量索引不存在", "启动时从文档目录自动重建")
+    if problem := sqlite_problem(chroma_db):
+        return StoreCheck(CHROMA_DB, "damaged", problem, "它只是缓存：启动时会自动移开并从文档目录重建")
+    chunks = _catalog_chunks(catalog) if catalog.exists() else None
+    vectors = sum(collections.values())
+    if chunks is not None and vectors != chunks:
+        return StoreCheck(CHROMA_DIR + "/", "inconsistent", f"{vectors} 条向量，文档目录有 {chunks} 块",
+                          "启动时自动按文档目录重建")
+    return StoreCheck(CHROMA_DIR + "/", "ok", f"{vectors} 条向量")
