@@ -7,10 +7,12 @@ The stage packages (`text`, `documents`, `search`, `answer`, `memory`,
 `Assistant` is imported lazily so `import rag_core` stays cheap.
 """
 
-from .errors import IngestError, MemoryStoreError, PermissionDenied, RagError, SettingsError
+from .errors import AccountError, IngestError, MemoryStoreError, PermissionDenied, RagError, SettingsError
 from .settings import Settings
 from .types import (
+    Account,
     AskTrace,
+    AuditEntry,
     Chunk,
     DocumentInfo,
     Hit,
@@ -23,8 +25,11 @@ from .types import (
 )
 
 __all__ = [
+    "Account",
+    "AccountError",
     "AskTrace",
     "Assistant",
+    "AuditEntry",
     "Chunk",
     "DocumentInfo",
     "Hit",

@@ -16,7 +16,9 @@ from pathlib import Path
 from .answer.answering import compose_answer
 from .answer.prompt import build_prompt
 from .documents.catalog import Catalog
-from .facade.access import LOCAL_ADMIN, require
+from .errors import PermissionDenied
+from .facade.access import LOCAL_ADMIN, require, require_owner
+from .facade.accounts import ANONYMOUS, AccountActions
 from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions
@@ -43,7 +45,7 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Assistant(DocumentActions, MemoryActions, MaintenanceActions, EvalFiles):
+class Assistant(AccountActions, DocumentActions, MemoryActions, MaintenanceActions, EvalFiles):
     """Owns the stores and the models; safe to share between threads (one per process).
 
     The actions are grouped in mixins under `rag_core.facade` (documents, memories, …);
@@ -97,12 +99,35 @@ class Assistant(DocumentActions, MemoryActions, MaintenanceActions, EvalFiles):
 
     # -- who acts --------------------------------------------------------------
     def _default_actor(self) -> Principal:
-        """The person acting when a caller names nobody: the local administrator on the desktop default."""
-        return LOCAL_ADMIN
+        """The person acting when a caller names nobody: the local administrator on the desktop default.
+
+        Once any account exists (team mode) nobody is assumed: the caller must name a logged-in
+        principal. The CLI process is the exception: it acts as the data dir's owner.
+        """
+        if self._local_admin_process or not self.accounts.has_accounts():
+            return LOCAL_ADMIN
+        raise PermissionDenied("请先登录")
 
     def _acting(self, actor: Principal | None, permission: str) -> Principal:
-        """Resolve and check the acting person; raises `PermissionDenied` (nothing read or changed)."""
-        return require(actor if actor is not None else self._default_actor(), permission)
+        """Resolve and check the acting person; raises `PermissionDenied` (nothing read or changed; one audit row)."""
+        try:
+            return require(actor if actor is not None else self._default_actor(), permission)
+        except PermissionDenied as exc:
+            self._audit(actor or ANONYMOUS, "refused", permission, "refused", str(exc))
+            raise
+
+    def _asker(self, actor: Principal | None, user: str | None) -> tuple[Principal, str]:
+        """Who asks and whose memories the question reads: one's own (an administrator may name anyone)."""
+        actor = self._acting(actor, "ask")
+        if user is None or user == "default":
+            user = actor.user
+        if user and user != actor.user:
+            try:
+                require_owner(actor, user)
+            except PermissionDenied as exc:
+                self._audit(actor, "refused", f"ask as {user}", "refused", str(exc))
+                raise
+        return actor, user
 
     @classmethod
     def open(cls, data_dir: str | Path | None = None, *, env_file: str | Path | None = ".env", **overrides) -> Assistant:
@@ -115,9 +140,19 @@ class Assistant(DocumentActions, MemoryActions, MaintenanceActions, EvalFiles):
         """The settings in force now (the settings page may have changed them)."""
         return self._settings
 
-    def update_settings(self, **changes) -> bool:
-        """Apply validated changes now; True when chunking changed (re-index needed)."""
-        new = self._settings.with_changes(**changes)
+    def update_settings(self, *, actor: Principal | None = None, **changes) -> bool:
+        """Apply validated changes now; True when chunking changed (re-index needed). One audit row."""
+        actor = self._acting(actor, "settings")
+        try:
+            new = self._settings.with_changes(**changes)
+        except Exception as exc:
+            self._audit(actor, "settings.change", ", ".join(sorted(changes)), "failed", str(exc))
+            raise
+        def shown(name: str, value) -> object:
+            return "***" if "key" in name or "secret" in name else value
+
+        detail = "；".join(f"{k}: {shown(k, getattr(self._settings, k, ''))} → {shown(k, v)}" for k, v in changes.items())
+        self._audit(actor, "settings.change", ", ".join(sorted(changes)), "ok", detail)
         needs_reindex = (new.chunk_size, new.chunk_overlap) != (self._settings.chunk_size, self._settings.chunk_overlap)
         self._settings = new
         if self._memory is not None:
@@ -132,13 +167,20 @@ class Assistant(DocumentActions, MemoryActions, MaintenanceActions, EvalFiles):
         return decision_model(self._settings)
 
     # -- thesaurus -------------------------------------------------------------
-    def custom_thesaurus(self) -> str:
+    def custom_thesaurus(self, *, actor: Principal | None = None) -> str:
         """HR's own thesaurus entries, as the text the settings page edits."""
+        self._acting(actor, "settings")
         return custom_text(self.thesaurus.custom)
 
-    def save_custom_thesaurus(self, text: str) -> int:
+    def save_custom_thesaurus(self, text: str, *, actor: Principal | None = None) -> int:
         """Validate and store HR's entries (a bad line is refused with its number); returns how many."""
-        entries = parse_entries(text, "自定义词表")
+        actor = self._acting(actor, "settings")
+        try:
+            entries = parse_entries(text, "自定义词表")
+        except Exception as exc:
+            self._audit(actor, "thesaurus.change", "自定义词表", "failed", str(exc))
+            raise
+        self._audit(actor, "thesaurus.change", "自定义词表", "ok", f"{len(entries)} 条")
         path = self._settings.path(THESAURUS_FILE)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(custom_text(entries), encoding="utf-8")
@@ -153,25 +195,38 @@ class Assistant(DocumentActions, MemoryActions, MaintenanceActions, EvalFiles):
         return f"大模型：{self.llm.name}" if self.llm is not None else "离线抽取式回答（未配置大模型）"
 
     # -- search and answers ----------------------------------------------------
-    def search(self, question: str, *, role: str = "all", top_k: int | None = None, mode: str = "hybrid") -> SearchResult:
-        """The one search chat, the retrieval test page, the CLI and the eval all use."""
-        return self.retriever.search(question, self._settings, role=role, top_k=top_k, mode=mode)
+    def search(
+        self, question: str, *, role: str | None = None, top_k: int | None = None, mode: str = "hybrid",
+        actor: Principal | None = None,
+    ) -> SearchResult:
+        """The one search chat, the retrieval test page, the CLI and the eval all use.
+
+        It reads only what the actor may read; `role` narrows that to one audience label
+        (plus "all"), to preview what that audience sees. Never widens it.
+        """
+        actor = self._acting(actor, "ask")
+        reader = actor.readable
+        if role is not None:
+            reader = frozenset({"all", role}) if reader is None else reader & {"all", role}
+        return self.retriever.search(question, self._settings, reader=reader, top_k=top_k, mode=mode)
 
     def ask(
         self,
         question: str,
         *,
         user: str = "default",
-        role: str = "all",
+        role: str | None = None,
         on_token: Callable[[str], None] | None = None,
         remember: bool = True,
+        actor: Principal | None = None,
     ) -> AskTrace:
         """Search, recall memories, build the guarded prompt, answer, write back."""
         question = redact_text(question)  # personal data in a question is never searched, stored or echoed
+        actor, user = self._asker(actor, user)
         timings: dict[str, float] = {}
-        result = self.search(question, role=role)
+        result = self.search(question, role=role, actor=actor)
         started = time.perf_counter()
-        memories = self.recall(user, question) if user else []
+        memories = self.recall(user, question, actor=actor) if user else []
         timings["memory_ms"] = _ms(started)
         built = build_prompt(question, result.hits, memories, self._settings.token_budget)
         started = time.perf_counter()
@@ -188,15 +243,22 @@ class Assistant(DocumentActions, MemoryActions, MaintenanceActions, EvalFiles):
             dropped_hits=built.dropped, answerer=answerer, timings_ms=timings,
         )
 
-    def record_feedback(self, trace: AskTrace, rating: int, user: str) -> None:
-        """Store a 👍 (1) or 👎 (-1) with the full trace it rates."""
+    def record_feedback(self, trace: AskTrace, rating: int, user: str | None = None, *,
+                        actor: Principal | None = None) -> None:
+        """Store a 👍 (1) or 👎 (-1) with the full trace it rates, under the rater's own name."""
+        actor = self._acting(actor, "feedback.give")
+        user = actor.user if user is None or user == "default" else user
+        if user != actor.user:
+            require_owner(actor, user, "feedback.give")
         self.catalog.add_feedback(_utcnow().isoformat(timespec="seconds"), user, trace.question, int(rating), trace.to_dict())
 
-    def run_eval(self, path: str | Path, *, mode: str = "hybrid", role: str = "all") -> dict:
-        """Recall / MRR / zero-hit rate per category on a JSONL question set."""
+    def run_eval(self, path: str | Path, *, mode: str = "hybrid", role: str | None = None,
+                 actor: Principal | None = None) -> dict:
+        """Recall / MRR / zero-hit rate per category on a JSONL question set (over what the actor may read)."""
         from .evaluation.runner import run_eval
 
-        return run_eval(self, Path(path), mode=mode, role=role)
+        actor = self._acting(actor, "retrieval.test")
+        return run_eval(self, Path(path), mode=mode, role=role, actor=actor)
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)

@@ -36,3 +36,7 @@ class MemoryStoreError(RagError):
 
 class PermissionDenied(RagError):
     """The acting person may not do this; nothing was read or changed."""
+
+
+class AccountError(RagError):
+    """An account action or a login was refused (bad name, weak password, locked, unknown)."""

@@ -35,6 +35,44 @@ class Principal:
 
 
 @dataclass(frozen=True)
+class Account:
+    """A person who may log in (never carries the password hash)."""
+
+    name: str
+    role: str
+    audiences: tuple[str, ...] = ()
+    email: str = ""
+    disabled: bool = False
+    locked_until: str = ""  # ISO-8601 UTC while locked after repeated failures, else ""
+    failed_logins: int = 0
+    created_at: str = ""
+
+    @property
+    def principal(self) -> Principal:
+        return Principal(user=self.name, role=self.role, audiences=self.audiences)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One row of the append-only audit trail."""
+
+    id: int
+    at: str  # ISO-8601 UTC
+    actor: str
+    role: str
+    action: str  # e.g. login, document.upload, settings.change, refused
+    target: str
+    outcome: str  # ok, failed, locked, refused
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
 class Section:
     """A run of text under one heading path, as found by a parser."""
 

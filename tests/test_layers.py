@@ -24,9 +24,10 @@ ALLOWED: dict[str, set[str]] = {
     "search": {"text", "documents"},
     "answer": {"text", "search"},
     "evaluation": {"text", "documents", "search", "answer"},
-    "facade": {"storage", "text", "documents", "search", "answer", "memory", "evaluation"},
+    "accounts": set(),
+    "facade": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "accounts"},
     "cli": {"text", "documents", "search", "answer", "memory", "evaluation", "facade", "assistant"},
-    "assistant": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "facade"},
+    "assistant": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "facade", "accounts"},
 }
 # What the pages and the UI helpers may import from the engine: the facade and its records.
 PUBLIC = {"rag_core", "rag_core.assistant", "rag_core.types", "rag_core.settings", "rag_core.errors"}

@@ -4,7 +4,8 @@ One function per command, registered with its sub-parser (`set_defaults(handler=
 and keeping its own output formatting; `main` parses, opens the assistant and
 calls the handler. Every `--json` output is UTF-8 JSON on stdout.
 Exit status: 0 ok, 1 a file/setting was refused, 2 bad usage.
-The CLI acts as the local administrator of the data dir it opens.
+The CLI acts as the local administrator of the data dir it opens (no login, every right:
+whoever can run it can read the files anyway); see SECURITY.md.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import RagError
-from . import documents, maintenance, memory, search
+from . import audit, documents, maintenance, memory, search, users
 from .output import say
 
 __all__ = ["build_parser", "main"]
@@ -21,13 +22,15 @@ __all__ = ["build_parser", "main"]
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser: every command module registers its own sub-commands."""
-    parser = argparse.ArgumentParser(prog="python -m rag_core", description="人事制度问答助手（命令行）")
+    parser = argparse.ArgumentParser(prog="python -m rag_core", description="人事制度问答助手（命令行）。命令行以本机管理员身份执行，不需要登录；见 SECURITY.md。")
     parser.add_argument("--data-dir", default=None, help="数据目录（默认 RAG_DATA_DIR，否则 data/store）")
     commands = parser.add_subparsers(dest="command", required=True)
     documents.register(commands)
     search.register(commands)
     memory.register(commands)
     maintenance.register(commands)
+    users.register(commands)
+    audit.register(commands)
     return parser
 
 
@@ -47,7 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if getattr(args, "without_store", False):  # backup, restore, doctor: work on a store that cannot open
             return args.handler(args, None)
-        return args.handler(args, open_assistant(args))
+        assistant = open_assistant(args)
+        assistant.act_as_local_administrator()
+        return args.handler(args, assistant)
     except RagError as exc:
         say(f"错误：{exc}", err=True)
         return 1

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import RagError
 from ..memory.scoring import KINDS
-from ..types import MemoryHit
+from ..types import MemoryHit, Principal
 from .output import print_json, say
 
 
@@ -74,11 +74,13 @@ def register(commands) -> None:
 
     delete = sub.add_parser("delete", help="删除记忆（软删除，保留期后彻底清除）")
     delete.add_argument("ids", nargs="+", metavar="ID")
+    delete.add_argument("--user", default=None, help="以该用户身份删除：别人的记忆编号会被拒绝")
     delete.set_defaults(handler=_guarded(delete_memories))
 
     imp = sub.add_parser("set-importance", help="修改一条记忆的重要性")
     imp.add_argument("id", metavar="ID")
     imp.add_argument("importance", type=_importance)
+    imp.add_argument("--user", default=None, help="以该用户身份修改：别人的记忆编号会被拒绝")
     imp.set_defaults(handler=_guarded(set_importance))
 
     forget = sub.add_parser("forget", help="按 重要性×新鲜度 只保留前 N 条")
@@ -126,6 +128,11 @@ def _guarded(handler: Callable[[argparse.Namespace, Any], int]) -> Callable[[arg
     return run
 
 
+def _as_user(args: argparse.Namespace) -> Principal | None:
+    """`--user NAME`: act as that employee (their own memories only); without it, as the local administrator."""
+    return Principal(user=args.user, role="employee") if getattr(args, "user", None) else None
+
+
 def add_memory(args: argparse.Namespace, assistant) -> int:
     """Store one memory (a near duplicate strengthens, a contradiction replaces)."""
     memory_id, action = assistant.remember(
@@ -154,7 +161,7 @@ def list_memories(args: argparse.Namespace, assistant) -> int:
 
 def delete_memories(args: argparse.Namespace, assistant) -> int:
     """Soft-delete memories by id."""
-    count = assistant.delete_memories(args.ids)
+    count = assistant.delete_memories(args.ids, actor=_as_user(args))
     if count == 0:
         say(f"错误：找不到可删除的记忆：{'、'.join(args.ids)}", err=True)
         return 1
@@ -164,7 +171,7 @@ def delete_memories(args: argparse.Namespace, assistant) -> int:
 
 def set_importance(args: argparse.Namespace, assistant) -> int:
     """Change one memory's importance."""
-    assistant.update_memory_importance(args.id, args.importance)
+    assistant.update_memory_importance(args.id, args.importance, actor=_as_user(args))
     say(f"已将 {args.id} 的重要性设为 {args.importance:.2f}")
     return 0
 

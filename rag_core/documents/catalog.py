@@ -65,10 +65,22 @@ def _aud(text: str) -> tuple[str, ...]:
     return tuple(a for a in text.split(",") if a)
 
 
-def visible_to(audience: Iterable[str], role: str) -> bool:
-    """A role sees documents for everyone and those labelled with that role."""
-    labels = set(audience)
-    return "all" in labels or role in labels
+Readable = frozenset[str] | None  # audience labels a reader may see; None: every label
+
+
+def readable_set(who: str | Iterable[str] | None) -> Readable:
+    """A reader's audience labels: a single label means that label plus "all"; None means everything."""
+    if who is None:
+        return None
+    if isinstance(who, str):
+        return frozenset({"all", who})
+    return frozenset(who)
+
+
+def visible_to(audience: Iterable[str], readable: str | Iterable[str] | None) -> bool:
+    """A document is readable when one of its audience labels is among the reader's (None: all)."""
+    labels = readable_set(readable)
+    return labels is None or not labels.isdisjoint(audience)
 
 
 class Catalog:

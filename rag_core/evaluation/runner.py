@@ -7,11 +7,13 @@ from pathlib import Path
 from .metrics import first_relevant_rank, is_refusal, load_questions, summarise
 
 
-def run_eval(assistant, path: Path, *, mode: str = "hybrid", role: str = "all", ask: bool = True) -> dict:
-    """Search every question; with `ask`, also answer it (no user, no memory) to measure refusals."""
+def run_eval(
+    assistant, path: Path, *, mode: str = "hybrid", role: str | None = None, ask: bool = True, actor=None
+) -> dict:
+    """Search every question as `actor` (what they may read); with `ask`, also answer it (no memory) to measure refusals."""
     results = []
     for row in load_questions(path):
-        res = assistant.search(row["question"], role=role, mode=mode)
+        res = assistant.search(row["question"], role=role, mode=mode, actor=actor)
         texts = [h.chunk.text for h in res.hits]
         result = {
             "question": row["question"],
@@ -26,7 +28,7 @@ def run_eval(assistant, path: Path, *, mode: str = "hybrid", role: str = "all", 
             "refused": None,
         }
         if ask and mode == "hybrid":
-            trace = assistant.ask(row["question"], user="", role=role, remember=False)
+            trace = assistant.ask(row["question"], user="", role=role, remember=False, actor=actor)
             result["answer"] = trace.answer
             result["refused"] = is_refusal(trace.answer)
         results.append(result)

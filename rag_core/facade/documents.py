@@ -2,7 +2,9 @@
 
 The write path itself lives in `search.indexer`; this mixin validates the request
 and forwards. Attributes it uses (`catalog`, `indexer`, `_settings`) are set up by
-`Assistant.__init__`.
+`Assistant.__init__`. Every method takes the acting `Principal` (`actor=`; None is the
+desktop default) and checks it: managing documents is for HR, and HR sees, previews
+and deletes only the documents whose audience it may read.
 """
 
 from __future__ import annotations
@@ -12,15 +14,17 @@ from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
+from ..documents.catalog import visible_to
 from ..documents.chunking import rejoin
 from ..documents.prepare import prepare
 from ..documents.safe_read import read_regular_file
-from ..errors import DocumentIdConflict, IngestError, RagError
+from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
 from ..search.vector_store import VectorCheck
-from ..types import Chunk, DocumentInfo, IngestReport
+from ..types import Chunk, DocumentInfo, IngestReport, Principal
 
 Progress = Callable[[str, float], None]
 SAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "samples"
+SYSTEM = Principal(user="system", role="admin")  # first-start indexing of the bundled samples
 
 
 class DocumentActions:
@@ -28,6 +32,7 @@ class DocumentActions:
 
     def ingest_file(self, path: str | Path, **kwargs) -> IngestReport:
         """Index a file from disk (refused by its size before it is read); see `ingest_bytes`."""
+        self._acting(kwargs.get("actor"), "documents.manage")
         path = Path(path)
         name = kwargs.pop("filename", None) or path.name
         try:  # only a regular file, never more than the size limit (a FIFO, a device, a directory are refused)
@@ -46,8 +51,32 @@ class DocumentActions:
         effective_date: str | None = None,
         redact_disabled: Sequence[str] = (),
         progress: Progress | None = None,
+        actor: Principal | None = None,
     ) -> IngestReport:
-        """Index one file as a new version; a refused file leaves the store unchanged."""
+        """Index one file as a new version; a refused file leaves the store unchanged (one audit row)."""
+        actor = self._acting(actor, "documents.manage")
+        report = self._ingest(
+            data, filename, audience=audience, doc_id=doc_id, effective_date=effective_date,
+            redact_disabled=redact_disabled, progress=progress,
+        )
+        outcome = "ok" if report.ok else "failed"
+        detail = f"{report.doc_id} v{report.version} {report.status}" if report.ok else report.error
+        if redact_disabled:
+            detail += f"；关闭脱敏：{'、'.join(redact_disabled)}"
+        self._audit(actor, "document.upload", filename, outcome, detail)
+        return report
+
+    def _ingest(
+        self,
+        data: bytes,
+        filename: str,
+        *,
+        audience: Sequence[str] = ("all",),
+        doc_id: str | None = None,
+        effective_date: str | None = None,
+        redact_disabled: Sequence[str] = (),
+        progress: Progress | None = None,
+    ) -> IngestReport:
         audience_t = tuple(sorted({a.strip() for a in audience if a.strip()})) or ("all",)
         step = progress or (lambda stage, frac: None)
         try:
@@ -71,16 +100,32 @@ class DocumentActions:
         except RagError as exc:
             return IngestReport(filename=filename, status="refused", error=f"{filename}: {exc}")
 
-    def delete_document(self, doc_id: str) -> int:
-        """Remove every version of a document from every store; returns the chunks removed."""
-        return self.indexer.delete_document(doc_id)
+    def _readable_by(self, actor: Principal, audience: Sequence[str]) -> bool:
+        return visible_to(audience, actor.readable)
 
-    def list_documents(self, role: str | None = None) -> list[DocumentInfo]:
-        """Each document's version in effect today (scheduled ones marked)."""
+    def delete_document(self, doc_id: str, *, actor: Principal | None = None) -> int:
+        """Remove every version of a document from every store; returns the chunks removed."""
+        actor = self._acting(actor, "documents.manage")
+        versions = self.catalog.versions(doc_id)
+        if any(not self._readable_by(actor, v.audience) for v in versions):
+            self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见")
+            raise PermissionDenied("没有权限：这份文档不面向你的受众")
+        removed = self.indexer.delete_document(doc_id)
+        self._audit(actor, "document.delete", doc_id, "ok" if versions else "failed", f"{removed} 块")
+        return removed
+
+    def list_documents(self, role: str | None = None, *, actor: Principal | None = None) -> list[DocumentInfo]:
+        """Each document's version in effect today (scheduled ones marked) that the actor may read.
+
+        `role` narrows further to one audience label (plus "all"), as a preview of what that audience sees.
+        """
+        actor = self._acting(actor, "documents.manage")
         today = date.today().isoformat()
         out: dict[str, DocumentInfo] = {}
         for info in self.catalog.live_versions():
-            if role is not None and not ("all" in info.audience or role in info.audience):
+            if not self._readable_by(actor, info.audience):
+                continue
+            if role is not None and not visible_to(info.audience, role):
                 continue
             if info.effective_date and info.effective_date > today:
                 if info.doc_id not in out:
@@ -90,13 +135,15 @@ class DocumentActions:
                 out[info.doc_id] = info
         return sorted(out.values(), key=lambda d: d.doc_id)
 
-    def document_versions(self, doc_id: str) -> list[DocumentInfo]:
-        """Every version of a document, oldest first, with its status."""
-        return self.catalog.versions(doc_id)
+    def document_versions(self, doc_id: str, *, actor: Principal | None = None) -> list[DocumentInfo]:
+        """Every version of a document the actor may read, oldest first, with its status."""
+        actor = self._acting(actor, "documents.manage")
+        return [v for v in self.catalog.versions(doc_id) if self._readable_by(actor, v.audience)]
 
-    def document_chunks(self, doc_id: str) -> list[Chunk]:
-        """The stored chunks of a document's live versions, in order."""
-        return self.catalog.chunks_of(doc_id)
+    def document_chunks(self, doc_id: str, *, actor: Principal | None = None) -> list[Chunk]:
+        """The stored chunks of a document's live versions the actor may read, in order."""
+        actor = self._acting(actor, "documents.manage")
+        return [c for c in self.catalog.chunks_of(doc_id) if self._readable_by(actor, c.audience)]
 
     def ensure_samples(self, directory: Path | None = None, progress: Progress | None = None) -> list[IngestReport]:
         """Index the bundled sample policies on first start (no-op when documents exist)."""
@@ -104,22 +151,25 @@ class DocumentActions:
             return []
         folder = directory or SAMPLES_DIR
         files = sorted(p for p in folder.glob("*") if p.is_file() and not p.name.startswith("."))
-        return [self.ingest_file(p, progress=progress) for p in files]
+        return [self.ingest_file(p, progress=progress, actor=SYSTEM) for p in files]
 
-    def reindex(self, progress: Progress | None = None) -> int:
-        """Re-chunk every current document with the current settings (new versions)."""
+    def reindex(self, progress: Progress | None = None, *, actor: Principal | None = None) -> int:
+        """Re-chunk every current document with the current settings (new versions; one audit row)."""
+        actor = self._acting(actor, "settings")
         count = 0
         with self.indexer.lock:
             for info in self.catalog.live_versions():
                 chunks = self.catalog.chunks_of(info.doc_id, info.version)
                 data = rejoin(chunks).encode("utf-8")
                 name = info.source.rsplit(".", 1)[0] + ".txt" if not info.source.endswith((".md", ".txt")) else info.source
-                rep = self.ingest_bytes(
+                rep = self._ingest(
                     data, name, audience=info.audience, doc_id=info.doc_id, effective_date=info.effective_date, progress=progress
                 )
                 count += rep.chunk_count if rep.ok else 0
+        self._audit(actor, "document.reindex", "全部文档", "ok", f"{count} 块")
         return count
 
-    def check_vectors(self, repair: bool = True) -> VectorCheck:
+    def check_vectors(self, repair: bool = True, *, actor: Principal | None = None) -> VectorCheck:
         """Can every stored chunk still be found by vector search? Re-writes the ones that cannot."""
+        self._acting(actor, "maintenance")
         return self.indexer.check_vectors(repair=repair)

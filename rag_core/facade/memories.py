@@ -1,7 +1,10 @@
 """Memory actions: add, recall, list, re-weigh, delete, forget, purge.
 
 Scoring and storage live in `rag_core.memory`; this mixin opens the store on
-first use and forwards with the current time.
+first use and forwards with the current time. Every method takes the acting
+`Principal` (`actor=`): a person acts on their own memories only (an id that
+belongs to someone else is refused, and the refusal audited); an administrator
+may act on everyone's.
 """
 
 from __future__ import annotations
@@ -9,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from ..types import MemoryHit
+from ..errors import MemoryStoreError, PermissionDenied
+from ..types import MemoryHit, Principal
+from .access import allowed, require_owner
 
 
 def _utcnow() -> datetime:
@@ -36,35 +41,92 @@ class MemoryActions:
             self._memory.purge_deleted(now)
         return self._memory
 
+    def _for_owner(self, actor: Principal | None, owner: str, action: str) -> Principal:
+        """Resolve the actor and refuse (with one audit row) unless `owner`'s memories are theirs to touch."""
+        actor = self._acting(actor, "memories.own")
+        try:
+            require_owner(actor, owner)
+        except PermissionDenied as exc:
+            self._audit(actor, "refused", f"{action} {owner}", "refused", str(exc))
+            raise
+        return actor
+
+    def _owners(self, memory_ids: Sequence[str]) -> dict[str, str]:
+        """memory id -> the user it belongs to (unknown ids left out)."""
+        found = {}
+        for memory_id in memory_ids:
+            record = self.memory.get(memory_id)
+            if record is not None:
+                found[memory_id] = record.user_id
+        return found
+
+    def _check_ids(self, actor: Principal | None, memory_ids: Sequence[str], action: str) -> Principal:
+        actor = self._acting(actor, "memories.own")
+        foreign = [m for m, owner in self._owners(memory_ids).items() if owner != actor.user]
+        if foreign and not allowed(actor, "memories.all"):
+            self._audit(actor, "refused", f"{action} {'、'.join(foreign)}", "refused", "记忆属于其他用户")
+            raise PermissionDenied("没有权限：这条记录属于其他用户")
+        return actor
+
     def remember(self, user: str, content: str, kind: str = "profile", importance: float | None = None,
-                 created_at: datetime | None = None) -> tuple[str, str]:
+                 created_at: datetime | None = None, *, actor: Principal | None = None) -> tuple[str, str]:
         """Store a memory for `user`; returns (memory id, what happened: added/reinforced/replaced)."""
+        self._for_owner(actor, user, "memory.add")
         return self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at, now=_utcnow())
 
-    def recall(self, user: str, query: str, now: datetime | None = None) -> list[MemoryHit]:
+    def recall(self, user: str, query: str, now: datetime | None = None, *, actor: Principal | None = None) -> list[MemoryHit]:
         """The memories of `user` that pass the threshold for `query`."""
+        self._for_owner(actor, user, "memory.recall")
         return self.memory.search(user, query, now=now or _utcnow())
 
-    def list_memories(self, user: str, query: str | None = None, kind: str | None = None) -> list[MemoryHit]:
+    def list_memories(self, user: str, query: str | None = None, kind: str | None = None, *,
+                      actor: Principal | None = None) -> list[MemoryHit]:
         """All memories of `user`, optionally filtered by text or kind."""
+        self._for_owner(actor, user, "memory.list")
         return self.memory.list(user, now=_utcnow(), query=query, kind=kind)
 
-    def update_memory_importance(self, memory_id: str, importance: float) -> None:
+    def memory_users(self, *, actor: Principal | None = None) -> list[str]:
+        """Everyone who has memories (for an administrator's picker)."""
+        self._acting(actor, "memories.all")
+        return self.memory.users()
+
+    def update_memory_importance(self, memory_id: str, importance: float, *, actor: Principal | None = None) -> None:
         """Set a memory's importance (0–1)."""
+        actor = self._check_ids(actor, [memory_id], "memory.importance")
+        if memory_id not in self._owners([memory_id]):
+            raise MemoryStoreError(f"找不到记忆：{memory_id}")
         self.memory.update_importance(memory_id, importance)
+        self._audit(actor, "memory.importance", memory_id, "ok", f"{importance:.2f}")
 
-    def delete_memories(self, memory_ids: Sequence[str]) -> int:
-        """Delete memories by id; returns how many were deleted."""
-        return self.memory.delete(list(memory_ids), now=_utcnow())
+    def delete_memories(self, memory_ids: Sequence[str], *, actor: Principal | None = None) -> int:
+        """Delete memories by id; returns how many were deleted (one audit row)."""
+        ids = list(memory_ids)
+        actor = self._check_ids(actor, ids, "memory.delete")
+        owner = None if allowed(actor, "memories.all") else actor.user
+        count = self.memory.delete(ids, now=_utcnow(), user_id=owner)
+        self._audit(actor, "memory.delete", "、".join(ids)[:300], "ok" if count else "failed", f"{count} 条")
+        return count
 
-    def preview_forget(self, keep: int, user: str | None = None) -> list[MemoryHit]:
+    def _forget_scope(self, actor: Principal | None, user: str | None, action: str) -> Principal:
+        if user is None:
+            return self._acting(actor, "memories.all")
+        return self._for_owner(actor, user, action)
+
+    def preview_forget(self, keep: int, user: str | None = None, *, actor: Principal | None = None) -> list[MemoryHit]:
         """The memories `forget_memories(keep)` would remove, without removing them."""
+        self._forget_scope(actor, user, "memory.forget")
         return self.memory.preview_forget(keep, user_id=user, now=_utcnow())
 
-    def forget_memories(self, keep: int, user: str | None = None) -> int:
+    def forget_memories(self, keep: int, user: str | None = None, *, actor: Principal | None = None) -> int:
         """Keep the `keep` best memories by importance × freshness; returns how many were forgotten."""
-        return self.memory.forget(keep, user_id=user, now=_utcnow())
+        actor = self._forget_scope(actor, user, "memory.forget")
+        count = self.memory.forget(keep, user_id=user, now=_utcnow())
+        self._audit(actor, "memory.forget", user or "所有用户", "ok", f"保留 {keep} 条，遗忘 {count} 条")
+        return count
 
-    def purge_memories(self, user: str) -> int:
+    def purge_memories(self, user: str, *, actor: Principal | None = None) -> int:
         """Delete every memory of `user` for good."""
-        return self.memory.purge_user(user)
+        actor = self._for_owner(actor, user, "memory.purge")
+        count = self.memory.purge_user(user)
+        self._audit(actor, "memory.purge", user, "ok", f"{count} 条")
+        return count

@@ -6,17 +6,54 @@ sum of the chunks' outer products; keeping both sums (persisted in the catalog,
 updated on every ingest and delete) gives a question's background and spread
 in O(dim²) instead of a pass over the corpus. A cosine is then judged by how
 many spreads it stands above the background — a scale every embedding model shares.
+
+The sums are kept per audience (one part per audience tuple, as the vector store
+partitions them) and added up over the parts a reader may see: a background taken
+over documents the reader cannot read would move when one of them is added, and so
+reveal that it exists.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import threading
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ..documents.catalog import Catalog
+from ..documents.catalog import Catalog, Readable, visible_to
+from ..types import Chunk
 from .vector_store import ChromaVectorStore
+
+META_KEY = "centroid"  # {"model", "parts": [audience, …]}; each part under "centroid/<audience>"
+Audience = tuple[str, ...]
+
+
+class _Part:
+    """Sum, second moment and count of one audience's chunk vectors."""
+
+    def __init__(self, dim: int):
+        self.sum = np.zeros(dim, dtype=np.float64)
+        self.second = np.zeros((dim, dim), dtype=np.float64)
+        self.n = 0
+
+    def to_json(self, model_id: str) -> str:
+        second = base64.b64encode(self.second.tobytes()).decode("ascii")
+        return json.dumps({"model": model_id, "n": self.n, "sum": self.sum.tolist(), "second": second})
+
+    @classmethod
+    def from_json(cls, raw: str, dim: int) -> _Part:
+        data = json.loads(raw)
+        part = cls(dim)
+        part.sum = np.asarray(data["sum"], dtype=np.float64)
+        part.second = np.frombuffer(base64.b64decode(data["second"]), dtype=np.float64).reshape(dim, dim).copy()
+        part.n = int(data["n"])
+        return part
+
+
+def _label(audience: Audience) -> str:
+    return ",".join(audience)
 
 
 class CorpusCentroid:
@@ -24,63 +61,104 @@ class CorpusCentroid:
         self.catalog = catalog
         self.vectors = vectors
         self.model_id = model_id
-        self._sum = np.zeros(dim, dtype=np.float64)
-        self._second = np.zeros((dim, dim), dtype=np.float64)
-        self._n = 0
-        raw = catalog.get_meta("centroid")
+        self.dim = dim
+        self._parts: dict[Audience, _Part] = {}
+        self._lock = threading.Lock()
+        raw = catalog.get_meta(META_KEY)
         data = json.loads(raw) if raw else {}
-        if data.get("model") == model_id and "second" in data:
-            self._sum = np.asarray(data["sum"], dtype=np.float64)
-            self._second = np.frombuffer(base64.b64decode(data["second"]), dtype=np.float64).reshape(dim, dim).copy()
-            self._n = int(data["n"])
-        else:  # first start, re-embedded, or a store from before the spread: recompute from the vectors
-            vecs = vectors.get_vectors(vectors.ids())
+        if data.get("model") == model_id and "parts" in data:
+            for label in data["parts"]:
+                stored = catalog.get_meta(f"{META_KEY}/{label}")
+                if stored:
+                    self._parts[tuple(label.split(","))] = _Part.from_json(stored, dim)
+        else:  # first start, re-embedded, or a store from before per-audience parts: recompute from the vectors
+            self._recompute()
+
+    def _recompute(self) -> None:
+        groups: dict[Audience, list[str]] = {}
+        for chunk in self.catalog.all_chunks():
+            groups.setdefault(tuple(chunk.audience) or ("all",), []).append(chunk.chunk_id)
+        for audience, ids in groups.items():
+            vecs = self.vectors.get_vectors(ids)
             if vecs:
-                mat = np.vstack(list(vecs.values())).astype(np.float64)
-                self._sum = mat.sum(axis=0)
-                self._second = mat.T @ mat
-            self._n = len(vecs)
-            self._save()
+                self._add(audience, np.vstack(list(vecs.values())).astype(np.float64), sign=1)
+        for audience in self._parts:
+            self._save_part(audience)
+        self._save_index()
 
-    @property
-    def vector(self) -> np.ndarray | None:
-        """The mean chunk vector, or None for an empty store."""
-        if self._n <= 0:
+    # -- reading -----------------------------------------------------------------
+    def _visible_parts(self, readable: Readable) -> list[_Part]:
+        with self._lock:
+            return [p for a, p in self._parts.items() if p.n > 0 and visible_to(a, readable)]
+
+    def count(self, readable: Readable = None) -> int:
+        """How many chunk vectors the reader's background is taken over."""
+        return sum(p.n for p in self._visible_parts(readable))
+
+    def vector(self, readable: Readable = None) -> np.ndarray | None:
+        """The mean chunk vector the reader may see, or None when there is none."""
+        parts = self._visible_parts(readable)
+        n = sum(p.n for p in parts)
+        if n <= 0:
             return None
-        return (self._sum / self._n).astype(np.float32)
+        return (sum(p.sum for p in parts) / n).astype(np.float32)
 
-    def background(self, query: np.ndarray) -> float:
-        """The question's mean cosine to the corpus (0 for an empty store)."""
-        return float(query @ self.vector) if self._n > 0 else 0.0
+    def background(self, query: np.ndarray, readable: Readable = None) -> float:
+        """The question's mean cosine to the chunks the reader may see (0 when there are none)."""
+        parts = self._visible_parts(readable)
+        n = sum(p.n for p in parts)
+        if n <= 0:
+            return 0.0
+        q = np.asarray(query, dtype=np.float64)
+        return float(sum(float(q @ p.sum) for p in parts) / n)
 
-    def spread(self, query: np.ndarray, floor: float = 0.01) -> float:
-        """Standard deviation of the question's cosine over the corpus (at least `floor`)."""
-        if self._n < 2:
+    def spread(self, query: np.ndarray, floor: float = 0.01, readable: Readable = None) -> float:
+        """Standard deviation of the question's cosine over the chunks the reader may see (at least `floor`)."""
+        parts = self._visible_parts(readable)
+        n = sum(p.n for p in parts)
+        if n < 2:
             return 0.05
         q = np.asarray(query, dtype=np.float64)
-        mean = float(q @ self._sum) / self._n
-        variance = float(q @ self._second @ q) / self._n - mean * mean
+        mean = sum(float(q @ p.sum) for p in parts) / n
+        variance = sum(float(q @ p.second @ q) for p in parts) / n - mean * mean
         return max(floor, variance**0.5 if variance > 0 else 0.0)
 
-    def add(self, vectors: np.ndarray) -> None:
-        mat = np.asarray(vectors, dtype=np.float64)
-        self._sum = self._sum + mat.sum(axis=0)
-        self._second = self._second + mat.T @ mat
-        self._n += len(vectors)
-        self._save()
+    # -- writing -----------------------------------------------------------------
+    def _add(self, audience: Audience, mat: np.ndarray, sign: int) -> None:
+        with self._lock:
+            part = self._parts.get(audience)
+            if part is None:
+                part = self._parts[audience] = _Part(self.dim)
+            part.sum = part.sum + sign * mat.sum(axis=0)
+            part.second = part.second + sign * (mat.T @ mat)
+            part.n += sign * len(mat)
 
-    def remove(self, chunk_ids: list[str]) -> None:
+    def add(self, vectors: np.ndarray, audience: Iterable[str] = ("all",)) -> None:
+        """Count new chunk vectors of one audience."""
+        key = tuple(audience) or ("all",)
+        fresh = key not in self._parts
+        self._add(key, np.asarray(vectors, dtype=np.float64), sign=1)
+        self._save_part(key)
+        if fresh:
+            self._save_index()
+
+    def remove(self, chunks: Sequence[Chunk]) -> None:
         """Subtract chunks about to be deleted (their vectors are read back from the store)."""
-        vecs = self.vectors.get_vectors(chunk_ids) if chunk_ids else {}
-        if vecs:
-            mat = np.vstack(list(vecs.values())).astype(np.float64)
-            self._sum = self._sum - mat.sum(axis=0)
-            self._second = self._second - mat.T @ mat
-            self._n -= len(vecs)
-            self._save()
+        groups: dict[Audience, list[str]] = {}
+        for chunk in chunks:
+            groups.setdefault(tuple(chunk.audience) or ("all",), []).append(chunk.chunk_id)
+        for audience, ids in groups.items():
+            vecs = self.vectors.get_vectors(ids)
+            if vecs:
+                self._add(audience, np.vstack(list(vecs.values())).astype(np.float64), sign=-1)
+                self._save_part(audience)
 
-    def _save(self) -> None:
-        second = base64.b64encode(self._second.tobytes()).decode("ascii")
-        self.catalog.set_meta(
-            "centroid", json.dumps({"model": self.model_id, "n": self._n, "sum": self._sum.tolist(), "second": second})
-        )
+    def _save_part(self, audience: Audience) -> None:
+        with self._lock:
+            raw = self._parts[audience].to_json(self.model_id)
+        self.catalog.set_meta(f"{META_KEY}/{_label(audience)}", raw)
+
+    def _save_index(self) -> None:
+        with self._lock:
+            labels = [_label(a) for a in self._parts]
+        self.catalog.set_meta(META_KEY, json.dumps({"model": self.model_id, "parts": labels}))

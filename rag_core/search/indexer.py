@@ -99,7 +99,7 @@ class Indexer:
             self.keywords.reload()
             raise
         self.keywords.add(zip([c.chunk_id for c in chunks], prepared.tokens))
-        self.centroid.add(vectors)
+        self.centroid.add(vectors, audience)
         if not effective_date or effective_date <= date.today().isoformat():
             for old in live:
                 self._retire(old)
@@ -119,8 +119,9 @@ class Indexer:
         return embed
 
     def _retire(self, old: DocumentInfo) -> None:
-        ids = [c.chunk_id for c in self.catalog.chunks_of(old.doc_id, old.version)]
-        self.centroid.remove(ids)
+        old_chunks = self.catalog.chunks_of(old.doc_id, old.version)
+        ids = [c.chunk_id for c in old_chunks]
+        self.centroid.remove(old_chunks)
         self.vectors.delete(ids)
         self.sentences.delete(ids)
         self.catalog.delete_chunks(old.doc_id, old.version)
@@ -134,7 +135,7 @@ class Indexer:
             if not chunks and not self.catalog.versions(doc_id):
                 return 0
             ids = [c.chunk_id for c in chunks]
-            self.centroid.remove(ids)
+            self.centroid.remove(chunks)
             self.vectors.delete(ids)
             self.sentences.delete(ids)
             self.embedder.forget([index_text(c) for c in chunks])

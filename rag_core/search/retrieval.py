@@ -18,7 +18,7 @@ from datetime import date
 
 import numpy as np
 
-from ..documents.catalog import Catalog
+from ..documents.catalog import Catalog, Readable, readable_set
 from ..documents.prepare import index_text
 from ..settings import Settings
 from ..text.thesaurus import Thesaurus
@@ -123,16 +123,16 @@ class HybridRetriever:
         self.thesaurus = thesaurus
         self.visibility = VisibilityCache(catalog)
 
-    def visible(self, role: str | None = "all", today: date | None = None) -> Visible:
-        """What `role` may see today (cached until the catalog changes)."""
-        return self.visibility.get(today or date.today(), role)
+    def visible(self, reader: str | Readable = "all", today: date | None = None) -> Visible:
+        """What `reader` (audience labels, or one label besides "all"; None: everything) may see today."""
+        return self.visibility.get(today or date.today(), reader)
 
     def search(
         self,
         query: str,
         settings: Settings,
         *,
-        role: str = "all",
+        reader: str | Readable = "all",
         top_k: int | None = None,
         today: date | None = None,
         mode: str = "hybrid",
@@ -141,7 +141,7 @@ class HybridRetriever:
         t0 = time.perf_counter()
         top_k = top_k or settings.top_k
         model = decision_model(settings)
-        result, candidates, active, chunks = self.candidates(query, settings, role=role, today=today, mode=mode)
+        result, candidates, active, chunks = self.candidates(query, settings, reader=reader, today=today, mode=mode)
         t = time.perf_counter()
         judgements = judge_all([c.signals for c in candidates], model, result.unknown_share, result.store_chunks)
         if result.foreign_subjects:  # the question names a benefit the policies never mention at all
@@ -166,13 +166,15 @@ class HybridRetriever:
         return result
 
     def candidates(
-        self, query: str, settings: Settings, *, role: str = "all", today: date | None = None, mode: str = "hybrid"
+        self, query: str, settings: Settings, *, reader: str | Readable = "all", today: date | None = None,
+        mode: str = "hybrid",
     ) -> tuple[SearchResult, list[Candidate], list[DocumentInfo], dict[str, Chunk]]:
         """Every candidate with all its signals, before the decision (also used to fit the model)."""
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         self.keywords.sync()
-        visible = self.visible(role, today)
+        readable = readable_set(reader)
+        visible = self.visible(readable, today)
         active = list(visible.active)
         view = self.keywords.view(visible)
         timings["filter_ms"] = _ms(t0)
@@ -203,7 +205,7 @@ class HybridRetriever:
                 # being written is in Chroma but not yet indexed): the partitions are not the only guard
                 if key_of_chunk(m.chunk_id) in visible.keys and self.keywords.has(m.chunk_id):
                     cos[m.chunk_id] = m.cosine
-            background = self.centroid.background(qvec)
+            background = self.centroid.background(qvec, readable)  # over what this reader may see only
             timings["vector_ms"] = _ms(t)
 
         t = time.perf_counter()
@@ -225,7 +227,7 @@ class HybridRetriever:
         doc_freq = {w: self.keywords.doc_freq(w, visible) for w in {*expansion.tokens, *expansion.added}}
         result.unknown_share = unknown_share(terms, doc_freq, expansion.groups, weights)
         result.foreign_subjects = foreign_benefits(query, expansion.tokens, doc_freq, expansion.groups)
-        spread = self.centroid.spread(qvec) if qvec is not None else 0.05
+        spread = self.centroid.spread(qvec, readable=readable) if qvec is not None else 0.05
         idf_mass = sum(weights.values())
         candidates: list[Candidate] = []
         for cid in pool:

@@ -1,10 +1,11 @@
-"""What one role may see today: the filter that runs before anything is scored.
+"""What one reader may see today: the filter that runs before anything is scored.
 
-A pure function turns the catalog's live and pending versions into the visible
-set — the newest version in effect per document among those the role may
+A reader is a set of audience labels (`Principal.readable`; a single label such as
+"hr" means that label plus "all"; None means every label). A pure function turns the catalog's live and pending versions into the visible
+set — the newest version in effect per document among those the reader may
 read — plus the vector store's scope (which audience partitions to search,
 which stored versions to drop). `VisibilityCache` keeps the answer per
-(catalog generation, day, role): at 100k chunks recomputing it per question
+(catalog generation, day, readable set): at 100k chunks recomputing it per question
 cost 26–46 ms, and it only changes when the catalog does.
 """
 
@@ -15,35 +16,36 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from ..documents.catalog import Catalog, visible_to
+from ..documents.catalog import Catalog, Readable, readable_set, visible_to
 from ..types import DocumentInfo
 from .vector_store import VectorScope, doc_key
 
 
 @dataclass(frozen=True)
 class Visible:
-    active: tuple[DocumentInfo, ...]  # per document, the version this role sees today
+    active: tuple[DocumentInfo, ...]  # per document, the version this reader sees today
     keys: frozenset[str]  # their doc keys ("doc@vN")
     everything: bool  # every live version is visible (for reports; the keyword index decides from its own contents)
     scope: VectorScope  # the same set, expressed for the vector store
 
 
 def visible_versions(
-    live: Sequence[DocumentInfo], pending: Sequence[DocumentInfo], today: date, role: str | None
+    live: Sequence[DocumentInfo], pending: Sequence[DocumentInfo], today: date, reader: str | Readable
 ) -> Visible:
-    """Newest current version in effect on `today` per document, among those `role` may read."""
+    """Newest current version in effect on `today` per document, among those `reader` may read."""
+    readable_labels = readable_set(reader)
     day = today.isoformat()
     best: dict[str, DocumentInfo] = {}
     for info in live:
         if info.effective_date and info.effective_date > day:
             continue
-        if role is not None and not visible_to(info.audience, role):
+        if not visible_to(info.audience, readable_labels):
             continue
         if info.doc_id not in best or info.version > best[info.doc_id].version:
             best[info.doc_id] = info
     active = tuple(sorted(best.values(), key=lambda d: d.doc_id))
     keys = frozenset(doc_key(d.doc_id, d.version) for d in active)
-    readable = {d.audience for d in live if role is None or visible_to(d.audience, role)}
+    readable = {d.audience for d in live if visible_to(d.audience, readable_labels)}
     hidden = [
         d for d in list(live) + list(pending)
         if d.audience in readable and doc_key(d.doc_id, d.version) not in keys
@@ -59,23 +61,24 @@ def visible_versions(
 
 
 class VisibilityCache:
-    """`visible_versions` per (catalog generation, day, role); a handful of entries."""
+    """`visible_versions` per (catalog generation, day, readable set); a handful of entries."""
 
     def __init__(self, catalog: Catalog, size: int = 16):
         self.catalog = catalog
         self.size = size
-        self._cache: dict[tuple[int, date, str | None], Visible] = {}
+        self._cache: dict[tuple[int, date, Readable], Visible] = {}
         self._lock = threading.Lock()
 
-    def get(self, today: date, role: str | None) -> Visible:
-        key = (self.catalog.generation(), today, role)
+    def get(self, today: date, reader: str | Readable) -> Visible:
+        readable = readable_set(reader)
+        key = (self.catalog.generation(), today, readable)
         with self._lock:
             hit = self._cache.get(key)
         if hit is not None:
             return hit
         # pending before live: a version that turns current in between is then counted as hidden, never missed
         pending = self.catalog.pending()
-        visible = visible_versions(self.catalog.live_versions(), pending, today, role)
+        visible = visible_versions(self.catalog.live_versions(), pending, today, readable)
         if self.catalog.generation() != key[0]:
             return visible  # the catalog changed while we read it: use, don't keep
         with self._lock:

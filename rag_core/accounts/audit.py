@@ -1,0 +1,107 @@
+"""The audit trail: who did what to which thing, when, and whether it was allowed.
+
+Append-only by construction: SQLite triggers abort every UPDATE and DELETE on the
+table, so neither a bug in this program nor a page can rewrite history (someone
+with the file itself can, which SECURITY.md says). Questions are never written
+here; the trail names actions and their targets only.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..types import AuditEntry
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS audit (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    role TEXT NOT NULL,
+    action TEXT NOT NULL,
+    target TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    detail TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS audit_at ON audit (at);
+CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
+BEGIN SELECT RAISE(ABORT, 'audit trail is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
+BEGIN SELECT RAISE(ABORT, 'audit trail is append-only'); END;
+"""
+
+# action -> what the audit page calls it
+ACTION_NAMES: dict[str, str] = {
+    "login": "登录",
+    "logout": "退出登录",
+    "document.upload": "上传文档",
+    "document.delete": "删除文档",
+    "document.reindex": "重新切块",
+    "settings.change": "修改设置",
+    "thesaurus.change": "修改词表",
+    "memory.delete": "删除记忆",
+    "memory.importance": "修改记忆重要性",
+    "memory.forget": "遗忘记忆",
+    "memory.purge": "清除用户记忆",
+    "user.add": "新增用户",
+    "user.disable": "停用用户",
+    "user.enable": "启用用户",
+    "user.role": "修改角色",
+    "user.password": "重置密码",
+    "refused": "被拒绝的操作",
+}
+OUTCOME_NAMES: dict[str, str] = {"ok": "成功", "failed": "失败", "locked": "已锁定", "refused": "拒绝"}
+
+
+class AuditLog:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, check_same_thread=False)
+        self._db.executescript(_SCHEMA)
+        self._lock = threading.Lock()
+
+    def record(self, actor: str, role: str, action: str, target: str = "", outcome: str = "ok", detail: str = "") -> int:
+        """Append one row; returns its id."""
+        at = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._lock:
+            cur = self._db.execute(
+                "INSERT INTO audit (at, actor, role, action, target, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (at, actor, role, action, target[:300], outcome, detail[:1000]),
+            )
+            self._db.commit()
+        return int(cur.lastrowid or 0)
+
+    def entries(
+        self,
+        *,
+        since: str | None = None,
+        until: str | None = None,
+        actor: str | None = None,
+        action: str | None = None,
+        outcome: str | None = None,
+        limit: int | None = None,
+    ) -> list[AuditEntry]:
+        """Rows newest first; `since`/`until` are ISO dates or times (UTC), inclusive of `since`."""
+        where, params = [], []
+        for column, op, value in (("at", ">=", since), ("at", "<", until), ("actor", "=", actor),
+                                  ("action", "=", action), ("outcome", "=", outcome)):
+            if value:
+                where.append(f"{column} {op} ?")
+                params.append(value)
+        sql = "SELECT id, at, actor, role, action, target, outcome, detail FROM audit"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY id DESC"
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        with self._lock:
+            rows = self._db.execute(sql, params).fetchall()
+        return [AuditEntry(*row) for row in rows]
+
+    def count(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM audit").fetchone()[0])

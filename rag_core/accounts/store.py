@@ -1,0 +1,287 @@
+"""Accounts, lockout and sessions in one SQLite file.
+
+Why server-side sessions behind a signed token: the signature lets a forged or
+truncated cookie be refused without a database read, and the row lets an
+administrator end a session (disable, password reset, logout) at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from ..errors import AccountError
+from ..types import ROLE_NAMES, ROLES, Account
+
+MAX_FAILURES = 5  # consecutive wrong passwords before the account locks
+LOCK_MINUTES = 15
+SESSION_HOURS = 12
+MIN_PASSWORD = 8
+NAME_PATTERN = re.compile(r"^[\w.@-]{2,64}$")  # \w includes Chinese characters
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS users (
+    name TEXT PRIMARY KEY,
+    role TEXT NOT NULL,
+    audiences TEXT NOT NULL DEFAULT '',
+    email TEXT NOT NULL DEFAULT '',
+    password_hash TEXT NOT NULL,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    failed INTEGER NOT NULL DEFAULT 0,
+    locked_until TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS users_email ON users (email) WHERE email != '';
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    user TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class LoginResult:
+    """outcome: ok, wrong (password or unknown name), locked (now or still), disabled."""
+
+    outcome: str
+    account: Account | None = None
+    just_locked: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == "ok"
+
+    @property
+    def message(self) -> str:
+        return {
+            "ok": "登录成功",
+            "wrong": "用户名或密码不正确",
+            "locked": f"连续 {MAX_FAILURES} 次密码错误，账户已锁定 {LOCK_MINUTES} 分钟；请稍后再试或请管理员重置密码",
+            "disabled": "该账户已停用，请联系管理员",
+        }[self.outcome]
+
+
+def check_password(password: str) -> str:
+    """A password long enough to be worth hashing; raises `AccountError` in Chinese."""
+    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
+        raise AccountError(f"密码至少需要 {MIN_PASSWORD} 个字符")
+    if len(password) > 256:
+        raise AccountError("密码过长（最多 256 个字符）")
+    return password
+
+
+class AccountStore:
+    """Thread-safe; one connection guarded by a lock (a handful of people, rare writes)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, check_same_thread=False)
+        self._db.executescript(_SCHEMA)
+        self._lock = threading.Lock()
+        self._hasher = PasswordHasher()
+        self._dummy: str | None = None  # a hash to verify against for unknown names (equal work)
+        self._any = False
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
+            if row is None:
+                self._db.execute("INSERT INTO meta VALUES ('secret', ?)", (secrets.token_hex(32),))
+                self._db.commit()
+                row = self._db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
+        self._secret = bytes.fromhex(row[0])
+        try:
+            self.path.chmod(0o600)
+        except OSError:
+            pass
+
+    # -- accounts ------------------------------------------------------------------
+    def has_accounts(self) -> bool:
+        """True once any account exists (disabled ones count): team mode from then on."""
+        if not self._any:
+            with self._lock:
+                self._any = self._db.execute("SELECT 1 FROM users LIMIT 1").fetchone() is not None
+        return self._any
+
+    @staticmethod
+    def _account(row) -> Account:
+        return Account(
+            name=row[0], role=row[1], audiences=tuple(a for a in row[2].split(",") if a), email=row[3],
+            disabled=bool(row[4]), failed_logins=int(row[5]), locked_until=row[6], created_at=row[7],
+        )
+
+    _COLS = "name, role, audiences, email, disabled, failed, locked_until, created_at"
+
+    def get(self, name: str) -> Account | None:
+        with self._lock:
+            row = self._db.execute(f"SELECT {self._COLS} FROM users WHERE name = ?", (name,)).fetchone()
+        return self._account(row) if row else None
+
+    def by_email(self, email: str) -> Account | None:
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT {self._COLS} FROM users WHERE email != '' AND lower(email) = lower(?)", (email.strip(),)
+            ).fetchone()
+        return self._account(row) if row else None
+
+    def list(self) -> list[Account]:
+        with self._lock:
+            rows = self._db.execute(f"SELECT {self._COLS} FROM users ORDER BY name").fetchall()
+        return [self._account(r) for r in rows]
+
+    def add(self, name: str, role: str, password: str, audiences: Iterable[str] = (), email: str = "") -> Account:
+        name = (name or "").strip()
+        if not NAME_PATTERN.match(name):
+            raise AccountError("用户名须为 2–64 个字母、数字、汉字或 . _ @ -")
+        if role not in ROLES:
+            raise AccountError(f"未知角色：{role}（可选：{'、'.join(f'{r}（{ROLE_NAMES[r]}）' for r in ROLES)}）")
+        labels = _audiences(audiences)
+        digest = self._hasher.hash(check_password(password))
+        with self._lock:
+            try:
+                self._db.execute(
+                    "INSERT INTO users (name, role, audiences, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (name, role, ",".join(labels), email.strip(), digest, _iso(_now())),
+                )
+                self._db.commit()
+            except sqlite3.IntegrityError as exc:
+                raise AccountError(f"用户“{name}”或邮箱已存在") from exc
+        self._any = True
+        return self.get(name)  # type: ignore[return-value]
+
+    def _update(self, name: str, sql: str, params: tuple) -> Account:
+        with self._lock:
+            changed = self._db.execute(f"UPDATE users SET {sql} WHERE name = ?", (*params, name)).rowcount
+            self._db.commit()
+        if not changed:
+            raise AccountError(f"找不到用户：{name}")
+        return self.get(name)  # type: ignore[return-value]
+
+    def set_disabled(self, name: str, disabled: bool = True) -> Account:
+        account = self._update(name, "disabled = ?", (int(disabled),))
+        if disabled:
+            self.end_sessions(name)
+        return account
+
+    def set_role(self, name: str, role: str, audiences: Iterable[str] = ()) -> Account:
+        if role not in ROLES:
+            raise AccountError(f"未知角色：{role}")
+        account = self._update(name, "role = ?, audiences = ?", (role, ",".join(_audiences(audiences))))
+        self.end_sessions(name)  # a changed role takes effect at the next login
+        return account
+
+    def reset_password(self, name: str, password: str) -> Account:
+        """New password; unlocks the account and ends its sessions."""
+        digest = self._hasher.hash(check_password(password))
+        account = self._update(name, "password_hash = ?, failed = 0, locked_until = ''", (digest,))
+        self.end_sessions(name)
+        return account
+
+    # -- login -------------------------------------------------------------------
+    def authenticate(self, name: str, password: str, now: datetime | None = None) -> LoginResult:
+        """Check a password; counts failures and locks after `MAX_FAILURES` in a row."""
+        now = now or _now()
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT {self._COLS}, password_hash FROM users WHERE name = ?", ((name or "").strip(),)
+            ).fetchone()
+        if row is None:
+            self._dummy = self._dummy or self._hasher.hash(secrets.token_urlsafe(16))
+            _verify(self._hasher, self._dummy, password or "")
+            return LoginResult("wrong")
+        account, digest = self._account(row), row[-1]
+        if account.locked_until and account.locked_until > _iso(now):
+            return LoginResult("locked", account)
+        if not _verify(self._hasher, digest, password or ""):
+            failed = account.failed_logins + 1
+            if account.locked_until:  # a lock that ran out: count afresh
+                failed = 1
+            locked = _iso(now + timedelta(minutes=LOCK_MINUTES)) if failed >= MAX_FAILURES else ""
+            account = self._update(account.name, "failed = ?, locked_until = ?", (0 if locked else failed, locked))
+            return LoginResult("locked", account, just_locked=True) if locked else LoginResult("wrong", account)
+        if account.disabled:
+            return LoginResult("disabled", account)
+        account = self._update(account.name, "failed = 0, locked_until = ''", ())
+        if self._hasher.check_needs_rehash(digest):
+            self._update(account.name, "password_hash = ?", (self._hasher.hash(password),))
+        return LoginResult("ok", account)
+
+    # -- sessions ----------------------------------------------------------------
+    def _sign(self, session_id: str) -> str:
+        return hmac.new(self._secret, session_id.encode("ascii"), hashlib.sha256).hexdigest()[:32]
+
+    def open_session(self, name: str, hours: float = SESSION_HOURS, now: datetime | None = None) -> str:
+        """A signed token for a new session of `name` (the cookie value)."""
+        now = now or _now()
+        session_id = secrets.token_urlsafe(24)
+        with self._lock:
+            self._db.execute("DELETE FROM sessions WHERE expires_at < ?", (_iso(now),))
+            self._db.execute(
+                "INSERT INTO sessions VALUES (?, ?, ?, ?)",
+                (session_id, name, _iso(now), _iso(now + timedelta(hours=hours))),
+            )
+            self._db.commit()
+        return f"{session_id}.{self._sign(session_id)}"
+
+    def resolve_session(self, token: str | None, now: datetime | None = None) -> Account | None:
+        """The active, unlocked account a token belongs to, or None (forged, expired, ended, disabled)."""
+        if not token or token.count(".") != 1:
+            return None
+        session_id, signature = token.split(".")
+        if not hmac.compare_digest(signature, self._sign(session_id)):
+            return None
+        with self._lock:
+            row = self._db.execute(
+                "SELECT user FROM sessions WHERE id = ? AND expires_at > ?", (session_id, _iso(now or _now()))
+            ).fetchone()
+        account = self.get(row[0]) if row else None
+        if account is None or account.disabled:
+            return None
+        return account
+
+    def close_session(self, token: str | None) -> None:
+        if token and "." in token:
+            with self._lock:
+                self._db.execute("DELETE FROM sessions WHERE id = ?", (token.split(".")[0],))
+                self._db.commit()
+
+    def end_sessions(self, name: str) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM sessions WHERE user = ?", (name,))
+            self._db.commit()
+
+
+def _audiences(audiences: Iterable[str]) -> list[str]:
+    labels = sorted({a.strip() for a in audiences if a and a.strip()})
+    for label in labels:
+        if not re.match(r"^[\w-]{1,32}$", label):
+            raise AccountError(f"受众标签不合法：{label}")
+    return labels
+
+
+def _verify(hasher: PasswordHasher, digest: str, password: str) -> bool:
+    try:
+        return hasher.verify(digest, password)
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False

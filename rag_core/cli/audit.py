@@ -1,0 +1,46 @@
+"""`python -m rag_core audit [--since DATE] [--json]`: the append-only audit trail, newest first.
+
+The CLI acts as the local administrator of the data dir it opens.
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import date, datetime
+
+from .output import print_json, say
+
+
+def _day_or_time(text: str) -> str:
+    try:
+        if len(text) == 10:
+            return date.fromisoformat(text).isoformat()
+        return datetime.fromisoformat(text).isoformat()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"日期格式应为 YYYY-MM-DD 或 ISO 8601：{text}") from None
+
+
+def register(commands) -> None:
+    audit = commands.add_parser(
+        "audit", help="审计日志：登录、上传、删除、设置、账户变更、被拒绝的操作",
+        description="审计日志（只追加）。命令行以本机管理员身份执行。",
+    )
+    audit.add_argument("--since", type=_day_or_time, default=None, help="起始日期（含，UTC）")
+    audit.add_argument("--until", type=_day_or_time, default=None, help="截止日期（不含，UTC）")
+    audit.add_argument("--user", default=None, help="只看某个人的操作")
+    audit.add_argument("--action", default=None, help="只看某类操作，例如 login、document.delete、refused")
+    audit.add_argument("--limit", type=int, default=None)
+    audit.add_argument("--json", action="store_true")
+    audit.set_defaults(handler=show_audit)
+
+
+def show_audit(args: argparse.Namespace, assistant) -> int:
+    rows = assistant.audit_entries(since=args.since, until=args.until, user=args.user, action=args.action, limit=args.limit)
+    if args.json:
+        print_json({"entries": [r.to_dict() for r in rows]})
+        return 0
+    if not rows:
+        say("（没有符合条件的审计记录）")
+    for r in rows:
+        say(f"{r.at}  {r.actor}({r.role or '—'})  {r.action}  {r.target}  {r.outcome}  {r.detail}")
+    return 0

@@ -1,0 +1,92 @@
+"""`python -m rag_core users …`: accounts for team mode (add, list, disable, enable, reset-password).
+
+The CLI acts as the local administrator of the data dir it opens (whoever can run
+it can read the files anyway). Passwords are read from stdin, twice, never from
+argv (argv is visible to every user of the machine in `ps`); on a terminal they
+are not echoed. `users list --json` never prints a hash.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+
+from ..errors import AccountError
+from ..types import ROLES
+from .output import print_json, say
+
+LOCAL_NOTE = "命令行以本机管理员身份执行（能运行它的人本来就能读取数据目录）。"
+
+
+def register(commands) -> None:
+    users = commands.add_parser(
+        "users", help="账户管理（第一个账户建立后，网页必须登录）", description=f"账户管理。{LOCAL_NOTE}"
+    )
+    sub = users.add_subparsers(dest="users_command", required=True)
+
+    add = sub.add_parser("add", help="新建账户（密码从标准输入读取两次）")
+    add.add_argument("name")
+    add.add_argument("--role", choices=ROLES, required=True, help="employee=员工，hr=HR，admin=管理员")
+    add.add_argument("--audience", action="append", default=[], metavar="LABEL", help="额外可读的受众标签，可重复")
+    add.add_argument("--email", default="", help="单点登录时用来对应账户的邮箱")
+    add.set_defaults(handler=add_user)
+
+    lst = sub.add_parser("list", help="列出账户（不含密码哈希）")
+    lst.add_argument("--json", action="store_true")
+    lst.set_defaults(handler=list_users)
+
+    for name, text, disabled in (("disable", "停用账户（立即结束其会话）", True), ("enable", "重新启用账户", False)):
+        cmd = sub.add_parser(name, help=text)
+        cmd.add_argument("name")
+        cmd.set_defaults(handler=set_disabled, disabled=disabled)
+
+    reset = sub.add_parser("reset-password", help="重置密码并解除锁定（密码从标准输入读取两次）")
+    reset.add_argument("name")
+    reset.set_defaults(handler=reset_password)
+
+
+def read_new_password() -> str:
+    """Twice from stdin (hidden on a terminal); the two must match."""
+    if sys.stdin.isatty():
+        first, second = getpass.getpass("新密码："), getpass.getpass("再输入一次：")
+    else:
+        first, second = sys.stdin.readline().rstrip("\r\n"), sys.stdin.readline().rstrip("\r\n")
+    if first != second:
+        raise AccountError("两次输入的密码不一致")
+    return first
+
+
+def add_user(args: argparse.Namespace, assistant) -> int:
+    """Create an account; the first one switches the web app to team mode (login required)."""
+    first = not assistant.team_mode
+    account = assistant.add_user(args.name, args.role, read_new_password(), args.audience, args.email)
+    say(f"已新建账户：{account.name}（{account.role}）")
+    if first:
+        say("这是第一个账户：从现在起网页需要登录。")
+    return 0
+
+
+def list_users(args: argparse.Namespace, assistant) -> int:
+    accounts = assistant.list_users()
+    if args.json:
+        print_json({"users": [a.to_dict() for a in accounts]})
+        return 0
+    if not accounts:
+        say("（还没有账户：桌面模式，网页不需要登录）")
+    for a in accounts:
+        state = "已停用" if a.disabled else ("已锁定" if a.locked_until else "正常")
+        say(f"{a.name}  {a.role}  受众 {','.join(a.audiences) or '—'}  {a.email or ''}  {state}")
+    return 0
+
+
+def set_disabled(args: argparse.Namespace, assistant) -> int:
+    assistant.set_user_disabled(args.name, args.disabled)
+    say(f"已{'停用' if args.disabled else '启用'}账户：{args.name}")
+    return 0
+
+
+def reset_password(args: argparse.Namespace, assistant) -> int:
+    assistant.reset_user_password(args.name, read_new_password())
+    say(f"已重置 {args.name} 的密码，锁定已解除，原有会话已结束")
+    return 0

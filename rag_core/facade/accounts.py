@@ -1,0 +1,149 @@
+"""Account actions: log in and out, manage users, read the audit trail.
+
+Two modes follow from the account store alone: with no account the person at the
+machine is the local administrator and nothing asks for a login (desktop); once
+any account exists every caller must name a logged-in `Principal` (team). The
+stores are opened on first use in the data dir (`accounts.sqlite3`, `audit.sqlite3`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..accounts.audit import AuditLog
+from ..accounts.store import AccountStore
+from ..errors import AccountError
+from ..types import Account, AuditEntry, Principal
+
+ANONYMOUS = Principal(user="（未登录）", role="")
+
+
+class AccountActions:
+    """Mixin of `Assistant`: login, sessions, users and the audit trail."""
+
+    _accounts: AccountStore | None = None
+    _audit_log: AuditLog | None = None
+    _local_admin_process: bool = False
+
+    @property
+    def accounts(self) -> AccountStore:
+        if self._accounts is None:
+            self._accounts = AccountStore(self._settings.path("accounts.sqlite3"))
+        return self._accounts
+
+    @property
+    def audit_log(self) -> AuditLog:
+        if self._audit_log is None:
+            self._audit_log = AuditLog(self._settings.path("audit.sqlite3"))
+        return self._audit_log
+
+    def _audit(self, actor: Principal | None, action: str, target: str = "", outcome: str = "ok", detail: str = "") -> None:
+        who = actor or ANONYMOUS
+        self.audit_log.record(who.user, who.role, action, target, outcome, detail)
+
+    # -- modes -------------------------------------------------------------------
+    def act_as_local_administrator(self) -> None:
+        """This process belongs to whoever owns the data dir (the CLI): no login, full rights."""
+        self._local_admin_process = True
+
+    @property
+    def team_mode(self) -> bool:
+        """True once any account exists: every page asks for a login first."""
+        return self.accounts.has_accounts()
+
+    # -- login -------------------------------------------------------------------
+    def login(self, name: str, password: str) -> str:
+        """A session token for a right password; raises `AccountError` with the reason (audited either way)."""
+        result = self.accounts.authenticate(name, password)
+        who = result.account.principal if result.account else Principal(user=(name or "").strip()[:64], role="")
+        outcome = {"ok": "ok", "wrong": "failed", "disabled": "failed", "locked": "locked"}[result.outcome]
+        detail = "" if result.ok else result.message
+        if result.outcome == "locked" and not result.just_locked:
+            detail = "账户锁定期间尝试登录"
+        self._audit(who, "login", who.user, outcome, detail)
+        if not result.ok:
+            raise AccountError(result.message)
+        return self.accounts.open_session(result.account.name)  # type: ignore[union-attr]
+
+    def login_by_email(self, email: str) -> str:
+        """Single sign-on: the identity provider vouched for `email`; it must be on an account (the allow-list)."""
+        account = self.accounts.by_email(email) if email else None
+        if account is None or account.disabled:
+            self._audit(Principal(user=(email or "")[:64], role=""), "login", email or "", "failed", "单点登录邮箱不在允许名单")
+            raise AccountError("该邮箱没有对应的账户，请联系管理员开通")
+        self._audit(account.principal, "login", account.name, "ok", "单点登录")
+        return self.accounts.open_session(account.name)
+
+    def session_principal(self, token: str | None) -> Principal | None:
+        """The person a session token stands for, or None (forged, expired, ended, disabled)."""
+        account = self.accounts.resolve_session(token)
+        return account.principal if account else None
+
+    def logout(self, token: str | None, *, actor: Principal | None = None) -> None:
+        self.accounts.close_session(token)
+        if actor is not None:
+            self._audit(actor, "logout", actor.user)
+
+    # -- users -------------------------------------------------------------------
+    def list_users(self, *, actor: Principal | None = None) -> list[Account]:
+        self._acting(actor, "users")
+        return self.accounts.list()
+
+    def add_user(self, name: str, role: str, password: str, audiences: Sequence[str] = (), email: str = "", *,
+                 actor: Principal | None = None) -> Account:
+        """Create an account (the first one turns on team mode)."""
+        actor = self._acting(actor, "users")
+        try:
+            account = self.accounts.add(name, role, password, audiences, email)
+        except AccountError as exc:
+            self._audit(actor, "user.add", name, "failed", str(exc))
+            raise
+        self._audit(actor, "user.add", account.name, "ok", f"角色 {role}；受众 {','.join(account.audiences) or '—'}")
+        return account
+
+    def set_user_disabled(self, name: str, disabled: bool = True, *, actor: Principal | None = None) -> Account:
+        actor = self._acting(actor, "users")
+        action = "user.disable" if disabled else "user.enable"
+        if disabled and name == actor.user:
+            self._audit(actor, action, name, "failed", "不能停用自己")
+            raise AccountError("不能停用当前登录的账户")
+        account = self._account_change(actor, action, name, lambda: self.accounts.set_disabled(name, disabled))
+        return account
+
+    def set_user_role(self, name: str, role: str, audiences: Sequence[str] = (), *,
+                      actor: Principal | None = None) -> Account:
+        actor = self._acting(actor, "users")
+        return self._account_change(
+            actor, "user.role", name, lambda: self.accounts.set_role(name, role, audiences),
+            f"角色 {role}；受众 {','.join(audiences) or '—'}",
+        )
+
+    def reset_user_password(self, name: str, password: str, *, actor: Principal | None = None) -> Account:
+        """New password; unlocks the account and ends its sessions."""
+        actor = self._acting(actor, "users")
+        return self._account_change(actor, "user.password", name, lambda: self.accounts.reset_password(name, password))
+
+    def _account_change(self, actor: Principal, action: str, name: str, change, detail: str = "") -> Account:
+        try:
+            account = change()
+        except AccountError as exc:
+            self._audit(actor, action, name, "failed", str(exc))
+            raise
+        self._audit(actor, action, name, "ok", detail)
+        return account
+
+    # -- audit -------------------------------------------------------------------
+    def audit_entries(
+        self,
+        *,
+        since: str | None = None,
+        until: str | None = None,
+        user: str | None = None,
+        action: str | None = None,
+        outcome: str | None = None,
+        limit: int | None = None,
+        actor: Principal | None = None,
+    ) -> list[AuditEntry]:
+        """The audit trail, newest first, filtered."""
+        self._acting(actor, "audit")
+        return self.audit_log.entries(since=since, until=until, actor=user, action=action, outcome=outcome, limit=limit)
