@@ -1,0 +1,172 @@
+"""Accounts: argon2 hashes, lockout, signed sessions, and the `users` commands (password from stdin)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from cli_support import invoke
+from fakes import fake_assistant
+
+import rag_core.cli
+from rag_core import AccountError, PermissionDenied, Principal
+from rag_core.accounts.store import LOCK_MINUTES, MAX_FAILURES, AccountStore
+
+ADMIN = Principal("admin1", "admin")
+
+
+@pytest.fixture()
+def store(tmp_path) -> AccountStore:
+    accounts = AccountStore(tmp_path / "accounts.sqlite3")
+    accounts.add("zhang", "employee", "correct horse")
+    return accounts
+
+
+def test_the_password_is_stored_as_an_argon2id_hash_only(store, tmp_path):
+    with sqlite3.connect(tmp_path / "accounts.sqlite3") as db:
+        (digest,) = db.execute("SELECT password_hash FROM users WHERE name = 'zhang'").fetchone()
+    assert digest.startswith("$argon2id$") and "correct horse" not in digest
+    assert "hash" not in json.dumps(store.get("zhang").to_dict())
+
+
+def test_a_wrong_password_is_refused_and_the_right_one_accepted(store):
+    assert store.authenticate("zhang", "wrong horse").outcome == "wrong"
+    assert store.authenticate("nobody", "correct horse").outcome == "wrong"  # same answer: names are not revealed
+    assert store.authenticate("zhang", "correct horse").ok
+
+
+def test_five_wrong_passwords_lock_the_account_even_against_the_right_one(store):
+    now = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+    outcomes = [store.authenticate("zhang", "guess", now=now).outcome for _ in range(MAX_FAILURES)]
+    assert outcomes == ["wrong"] * (MAX_FAILURES - 1) + ["locked"]
+    assert store.authenticate("zhang", "correct horse", now=now).outcome == "locked"
+    later = now + timedelta(minutes=LOCK_MINUTES + 1)
+    assert store.authenticate("zhang", "correct horse", now=later).ok
+
+
+def test_a_successful_login_resets_the_failure_count(store):
+    for _ in range(MAX_FAILURES - 1):
+        store.authenticate("zhang", "guess")
+    assert store.authenticate("zhang", "correct horse").ok
+    assert store.authenticate("zhang", "guess").outcome == "wrong"  # counting starts again
+
+
+def test_a_password_reset_unlocks(store):
+    for _ in range(MAX_FAILURES):
+        store.authenticate("zhang", "guess")
+    store.reset_password("zhang", "battery staple")
+    assert store.authenticate("zhang", "battery staple").ok
+
+
+def test_sessions_are_signed_expire_and_end(store):
+    token = store.open_session("zhang")
+    assert store.resolve_session(token).name == "zhang"
+    session_id, signature = token.split(".")
+    assert store.resolve_session(f"{session_id}.{'0' * len(signature)}") is None  # forged signature
+    assert store.resolve_session("garbage") is None and store.resolve_session(None) is None
+    later = datetime.now(UTC) + timedelta(days=2)
+    assert store.resolve_session(token, now=later) is None  # expired
+    store.close_session(token)
+    assert store.resolve_session(token) is None
+    other = store.open_session("zhang")
+    store.set_disabled("zhang")
+    assert store.resolve_session(other) is None  # disabling ends every session
+
+
+def test_bad_names_roles_and_short_passwords_are_refused_in_chinese(store):
+    for call in (
+        lambda: store.add("x", "employee", "correct horse"),
+        lambda: store.add("li", "superuser", "correct horse"),
+        lambda: store.add("li", "hr", "short"),
+        lambda: store.add("zhang", "hr", "correct horse"),
+    ):
+        with pytest.raises(AccountError):
+            call()
+
+
+def test_login_through_the_facade_is_audited_and_a_lock_leaves_one_row(tmp_path):
+    facade = fake_assistant(tmp_path / "store")
+    facade.add_user("admin1", "admin", "correct horse")
+    facade.add_user("zhang", "employee", "correct horse", actor=ADMIN)
+    token = facade.login("zhang", "correct horse")
+    assert facade.session_principal(token) == Principal("zhang", "employee")
+    for _ in range(MAX_FAILURES):
+        with pytest.raises(AccountError):
+            facade.login("zhang", "guess")
+    rows = [(e.action, e.target, e.outcome) for e in facade.audit_entries(action="login", actor=ADMIN)]
+    assert rows == [("login", "zhang", "locked")] + [("login", "zhang", "failed")] * (MAX_FAILURES - 1) + [
+        ("login", "zhang", "ok")
+    ]
+    with pytest.raises(AccountError, match="锁定"):
+        facade.login("zhang", "correct horse")
+
+
+def test_an_employee_cannot_manage_accounts(tmp_path):
+    facade = fake_assistant(tmp_path / "store")
+    facade.add_user("admin1", "admin", "correct horse")
+    with pytest.raises(PermissionDenied):
+        facade.add_user("li", "admin", "correct horse", actor=Principal("zhang", "employee"))
+    with pytest.raises(PermissionDenied):
+        facade.list_users(actor=Principal("zhang", "hr"))
+
+
+# -- the command line ----------------------------------------------------------------
+
+
+@pytest.fixture()
+def cli(monkeypatch, capsys, tmp_path):
+    store = tmp_path / "store"
+    monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: fake_assistant(args.data_dir))
+
+    def run(*args: str, stdin: str = ""):
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        return invoke(capsys, "--data-dir", str(store), *args)
+
+    return run
+
+
+def test_users_add_reads_the_password_twice_from_stdin(cli):
+    result = cli("users", "add", "wang", "--role", "admin", stdin="correct horse\ncorrect horse\n")
+    assert result.exit_code == 0 and "第一个账户" in result.stdout
+    added = cli("users", "add", "zhao", "--role", "employee", "--audience", "managers", stdin="battery staple\nbattery staple\n")
+    assert added.exit_code == 0
+    listed = cli("users", "list", "--json").json()["users"]
+    assert [(u["name"], u["role"], u["audiences"]) for u in listed] == [("wang", "admin", []), ("zhao", "employee", ["managers"])]
+    assert "argon2" not in json.dumps(listed) and "correct horse" not in json.dumps(listed)
+
+
+def test_mismatched_passwords_are_refused_and_nothing_is_added(cli):
+    result = cli("users", "add", "wang", "--role", "admin", stdin="correct horse\ncorrect hoarse\n")
+    assert result.exit_code == 1 and "不一致" in result.stderr
+    assert cli("users", "list", "--json").json()["users"] == []
+
+
+def test_a_password_is_never_accepted_in_argv(cli):
+    with pytest.raises(SystemExit):
+        cli("users", "add", "wang", "--role", "admin", "--password", "correct horse")
+
+
+def test_disable_and_reset_password_from_the_cli(cli):
+    cli("users", "add", "wang", "--role", "admin", stdin="correct horse\ncorrect horse\n")
+    cli("users", "add", "zhang", "--role", "employee", stdin="correct horse\ncorrect horse\n")
+    assert cli("users", "disable", "zhang").exit_code == 0
+    assert cli("users", "list", "--json").json()["users"][1]["disabled"] is True
+    assert cli("users", "reset-password", "zhang", stdin="battery staple\nbattery staple\n").exit_code == 0
+    assert cli("users", "disable", "nobody").exit_code == 1
+
+
+def test_the_cli_acts_as_the_local_administrator_once_accounts_exist(cli, tmp_path):
+    cli("users", "add", "wang", "--role", "admin", stdin="correct horse\ncorrect horse\n")
+    policy = tmp_path / "leave.md"
+    policy.write_text("# 休假制度\n\n第一条 年假 5 天。\n", encoding="utf-8")
+    assert cli("ingest", str(policy), "--audience", "hr").exit_code == 0
+    assert [d["doc_id"] for d in cli("docs", "list", "--json").json()["documents"]] == ["leave"]
+
+
+def test_help_says_the_cli_is_the_local_administrator(capsys):
+    with pytest.raises(SystemExit):
+        rag_core.cli.main(["--help"])
+    assert "本机管理员" in capsys.readouterr().out

@@ -1,0 +1,102 @@
+"""The audit trail: append-only, exactly one row per audited action, questions never in it."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+
+import pytest
+from cli_support import invoke
+from fakes import fake_assistant
+
+import rag_core.cli
+from rag_core import AccountError, PermissionDenied, Principal
+
+ADMIN = Principal("wang", "admin")
+HR = Principal("li", "hr")
+EMPLOYEE = Principal("zhang", "employee")
+POLICY = "# 休假制度\n\n第一条 员工入职满一年后每年享有带薪年假 5 天。\n\n第二条 病假须提供医院诊断证明。\n"
+
+
+@pytest.fixture()
+def assistant(tmp_path):
+    facade = fake_assistant(tmp_path / "store")
+    facade.add_user("wang", "admin", "correct horse")
+    facade.add_user("li", "hr", "correct horse", actor=ADMIN)
+    facade.add_user("zhang", "employee", "correct horse", actor=ADMIN)
+    return facade
+
+
+def one_new_row(facade, action):
+    """Run `action` and return the single audit row it left (fails on zero or several)."""
+    before = facade.audit_log.count()
+    try:
+        action()
+    except (PermissionDenied, AccountError):
+        pass
+    rows = facade.audit_entries(actor=ADMIN)[: facade.audit_log.count() - before]
+    assert len(rows) == 1, rows
+    return rows[0]
+
+
+def test_each_audited_action_leaves_exactly_one_row(assistant):
+    cases = [
+        (lambda: assistant.ingest_bytes(POLICY.encode("utf-8"), "leave.md", actor=HR), "document.upload", "ok"),
+        (lambda: assistant.ingest_bytes(b"", "empty.md", actor=HR), "document.upload", "failed"),
+        (lambda: assistant.update_settings(top_k=4, actor=ADMIN), "settings.change", "ok"),
+        (lambda: assistant.save_custom_thesaurus("", actor=ADMIN), "thesaurus.change", "ok"),
+        (lambda: assistant.login("zhang", "correct horse"), "login", "ok"),
+        (lambda: assistant.login("zhang", "wrong"), "login", "failed"),
+        (lambda: assistant.add_user("zhao", "employee", "correct horse", actor=ADMIN), "user.add", "ok"),
+        (lambda: assistant.set_user_disabled("zhao", actor=ADMIN), "user.disable", "ok"),
+        (lambda: assistant.reset_user_password("zhao", "battery staple", actor=ADMIN), "user.password", "ok"),
+        (lambda: assistant.set_user_role("zhao", "hr", actor=ADMIN), "user.role", "ok"),
+        (lambda: assistant.delete_document("leave", actor=EMPLOYEE), "refused", "refused"),
+        (lambda: assistant.delete_document("leave", actor=HR), "document.delete", "ok"),
+        (lambda: assistant.reindex(actor=ADMIN), "document.reindex", "ok"),
+    ]
+    for action, name, outcome in cases:
+        row = one_new_row(assistant, action)
+        assert (row.action, row.outcome) == (name, outcome), row
+
+
+def test_memory_deletions_and_refusals_are_audited(assistant):
+    mine, _ = assistant.remember("zhang", "我在上海办公室上班", actor=EMPLOYEE)
+    theirs, _ = assistant.remember("li", "我负责薪酬核算", actor=HR)
+    refused = one_new_row(assistant, lambda: assistant.delete_memories([theirs], actor=EMPLOYEE))
+    assert (refused.actor, refused.action, refused.outcome) == ("zhang", "refused", "refused")
+    deleted = one_new_row(assistant, lambda: assistant.delete_memories([mine], actor=EMPLOYEE))
+    assert (deleted.action, deleted.target, deleted.outcome) == ("memory.delete", mine, "ok")
+
+
+def test_the_trail_is_append_only(assistant):
+    with sqlite3.connect(assistant.audit_log.path) as db:
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            db.execute("UPDATE audit SET outcome = 'ok'")
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            db.execute("DELETE FROM audit")
+
+
+def test_questions_are_not_written_to_the_trail(assistant):
+    assistant.ingest_bytes(POLICY.encode("utf-8"), "leave.md", actor=HR)
+    before = assistant.audit_log.count()
+    assistant.ask("我的病假工资怎么算？", actor=EMPLOYEE, remember=False)
+    assert assistant.audit_log.count() == before
+    assert not any("病假工资" in e.target + e.detail for e in assistant.audit_entries(actor=ADMIN))
+
+
+def test_only_an_administrator_reads_the_trail(assistant):
+    with pytest.raises(PermissionDenied):
+        assistant.audit_entries(actor=HR)
+
+
+def test_audit_command_filters_by_date_and_prints_json(monkeypatch, capsys, tmp_path):
+    store = tmp_path / "store"
+    monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: fake_assistant(args.data_dir))
+    monkeypatch.setattr("sys.stdin", io.StringIO("correct horse\ncorrect horse\n"))
+    assert invoke(capsys, "--data-dir", str(store), "users", "add", "wang", "--role", "admin").exit_code == 0
+    entries = invoke(capsys, "--data-dir", str(store), "audit", "--json").json()["entries"]
+    assert [(e["actor"], e["action"], e["target"], e["outcome"]) for e in entries] == [("local", "user.add", "wang", "ok")]
+    assert invoke(capsys, "--data-dir", str(store), "audit", "--since", "2999-01-01", "--json").json()["entries"] == []
+    with pytest.raises(SystemExit):
+        invoke(capsys, "--data-dir", str(store), "audit", "--since", "yesterday")
