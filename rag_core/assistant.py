@@ -19,6 +19,7 @@ from .documents.catalog import Catalog
 from .errors import PermissionDenied
 from .facade.access import LOCAL_ADMIN, require, require_owner
 from .facade.accounts import ANONYMOUS, AccountActions
+from .facade.conversations import ConversationActions
 from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions
@@ -45,7 +46,7 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Assistant(AccountActions, DocumentActions, MemoryActions, MaintenanceActions, EvalFiles):
+class Assistant(AccountActions, DocumentActions, MemoryActions, ConversationActions, MaintenanceActions, EvalFiles):
     """Owns the stores and the models; safe to share between threads (one per process).
 
     The actions are grouped in mixins under `rag_core.facade` (documents, memories, …);
@@ -219,29 +220,43 @@ class Assistant(AccountActions, DocumentActions, MemoryActions, MaintenanceActio
         on_token: Callable[[str], None] | None = None,
         remember: bool = True,
         actor: Principal | None = None,
+        conversation: str | None = None,
     ) -> AskTrace:
-        """Search, recall memories, build the guarded prompt, answer, write back."""
+        """Make a follow-up standalone, search, recall memories, build the guarded prompt, answer, write back.
+
+        With `conversation` (any id; created on first use) the last turns are read
+        for the rewrite and the answer step, and the turn is stored with its trace.
+        A statement about the person is acknowledged with what was remembered.
+        """
         question = redact_text(question)  # personal data in a question is never searched, stored or echoed
         actor, user = self._asker(actor, user)
         timings: dict[str, float] = {}
-        result = self.search(question, role=role, actor=actor)
         started = time.perf_counter()
-        memories = self.recall(user, question, actor=actor) if user else []
+        context = self._prepare_turn(question, user, conversation)
+        timings["rewrite_ms"] = _ms(started)
+        if not context.asked:
+            return self._acknowledge_only(context, user, remember, on_token)
+        asked = context.search_question
+        result = self.search(asked, role=role, actor=actor)
+        started = time.perf_counter()
+        memories = self.recall(user, asked, actor=actor) if user else []
         timings["memory_ms"] = _ms(started)
-        built = build_prompt(question, result.hits, memories, self._settings.token_budget)
+        built = build_prompt(asked, result.hits, memories, self._settings.token_budget, context.turns)
         started = time.perf_counter()
         groups = {word: set(terms) for word, terms in result.synonym_groups.items()}
-        answer, answerer = compose_answer(question, built, self.llm, on_token, groups)
+        answer, answerer = compose_answer(asked, built, self.llm, on_token, groups)
         timings["answer_ms"] = _ms(started)
+        remembered: list[dict[str, str]] = []
         if remember and user:
             started = time.perf_counter()
-            self.memory.write_back(user, question, answer, now=_utcnow(), llm=self.llm)
+            remembered = self._remember_statement(user, question if context.statement else asked, answer)
             timings["write_back_ms"] = _ms(started)
-        return AskTrace(
+        trace = AskTrace(
             question=question, answer=answer, search=result, memories=memories, prompt=built.text,
             sources=built.sources, prompt_tokens=built.tokens, token_budget=self._settings.token_budget,
             dropped_hits=built.dropped, answerer=answerer, timings_ms=timings,
         )
+        return self._finish_turn(trace, user, context, remembered, on_token)
 
     def record_feedback(self, trace: AskTrace, rating: int, user: str | None = None, *,
                         actor: Principal | None = None) -> None:

@@ -266,6 +266,10 @@ class AskTrace:
     dropped_hits: int  # hits left out of the prompt by the token budget
     answerer: str  # "extractive" or the LLM model id
     timings_ms: dict[str, float] = field(default_factory=dict)
+    search_question: str = ""  # what was searched: a follow-up rewritten standalone, else the question
+    conversation: str | None = None  # the conversation this turn belongs to
+    turn: int = 0  # its number in that conversation (0: not stored)
+    acknowledged: list[dict[str, str]] = field(default_factory=list)  # memories this turn stored: {"id", "content"}
 
     @property
     def hit_count(self) -> int:
@@ -284,6 +288,10 @@ class AskTrace:
                 "answerer": self.answerer,
                 "memories": [m.to_dict() for m in self.memories],
                 "sources": [asdict(s) for s in self.sources],
+                "search_question": self.search_question or self.question,
+                "conversation": self.conversation,
+                "turn": self.turn,
+                "acknowledged": self.acknowledged,
                 "timings_ms": {**out["timings_ms"], **self.timings_ms},
             }
         )

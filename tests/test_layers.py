@@ -23,11 +23,12 @@ ALLOWED: dict[str, set[str]] = {
     "memory": {"text"},
     "search": {"text", "documents"},
     "answer": {"text", "search"},
+    "conversations": {"text"},
     "evaluation": {"text", "documents", "search", "answer"},
     "accounts": set(),
-    "facade": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "accounts"},
+    "facade": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "conversations", "accounts"},
     "cli": {"text", "documents", "search", "answer", "memory", "evaluation", "facade", "assistant"},
-    "assistant": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "facade", "accounts"},
+    "assistant": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "conversations", "facade", "accounts"},
 }
 # What the pages and the UI helpers may import from the engine: the facade and its records.
 PUBLIC = {"rag_core", "rag_core.assistant", "rag_core.types", "rag_core.settings", "rag_core.errors"}

@@ -12,6 +12,7 @@ before insertion, and memories and the question are masked for personal data
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..text.markers import neutralise_markers
@@ -65,9 +66,27 @@ def _source_block(n: int, hit: Hit) -> str:
     return f"[资料{n}] {where}\n{neutralise(c.text.strip())}"
 
 
-def build_prompt(question: str, hits: list[Hit], memories: list[MemoryHit], budget: int) -> BuiltPrompt:
-    memory_lines = "\n".join(f"- {neutralise(redact_text(m.content))}" for m in memories) or "- （没有相关记忆）"
-    head = f"{RULES}\n\n【关于用户的记忆】\n{memory_lines}\n\n【资料】\n"
+TURN_CHARS = 120  # each earlier answer is shortened: it helps read the question, it is not evidence
+
+
+def dialogue_block(turns: Sequence[tuple[str, str]]) -> str:
+    """The last turns (question, answer) as a prompt section; "" when there are none."""
+    if not turns:
+        return ""
+    lines = []
+    for asked, answered in turns:
+        answer = " ".join(answered.split())
+        short = answer[:TURN_CHARS] + ("……" if len(answer) > TURN_CHARS else "")
+        lines += [f"用户：{neutralise(' '.join(asked.split()))}", f"助手：{neutralise(short)}"]
+    return "【之前的对话】（只用来理解问题，不能作为制度依据）\n" + "\n".join(lines) + "\n\n"
+
+
+def build_prompt(
+    question: str, hits: list[Hit], memories: list[MemoryHit], budget: int, turns: Sequence[tuple[str, str]] = ()
+) -> BuiltPrompt:
+    """`question` is the standalone (search) question; `turns` the last (question, answer) pairs before it."""
+    memory_lines = "\n".join(f"- {neutralise(m.content)}" for m in memories) or "- （没有相关记忆）"
+    head = f"{RULES}\n\n【关于用户的记忆】\n{memory_lines}\n\n{dialogue_block(turns)}【资料】\n"
     tail = f"\n\n【问题】{neutralise(redact_text(question.strip()))}"
     used = estimate_tokens(head) + estimate_tokens(tail)
     blocks: list[str] = []

@@ -23,6 +23,7 @@ def register(commands) -> None:
     ask_parser.add_argument("question")
     ask_parser.add_argument("--role", default="all")
     ask_parser.add_argument("--user", default="default")
+    ask_parser.add_argument("--conversation", default=None, help="接着这个对话问（任意编号，第一次使用时新建）")
     ask_parser.add_argument("--json", action="store_true")
     ask_parser.set_defaults(handler=ask)
 
@@ -52,10 +53,12 @@ def search(args: argparse.Namespace, assistant) -> int:
 
 def ask(args: argparse.Namespace, assistant) -> int:
     """A full answer: search, memories, guarded prompt, answer, write-back."""
-    trace = assistant.ask(args.question, user=args.user, role=args.role)
+    trace = assistant.ask(args.question, user=args.user, role=args.role, conversation=args.conversation)
     if args.json:
         print_json(trace.to_dict())
     else:
+        if trace.search_question and trace.search_question != trace.question:
+            say(f"（按上文理解为：{trace.search_question}）")
         say(trace.answer)
         say(f"（命中 {trace.hit_count} 块，回答方式：{trace.answerer}）")
     return 0

@@ -1,0 +1,61 @@
+"""One conversation as Markdown (questions, answers, the cited clauses with their sources)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from .store import Conversation
+
+_CITATION = re.compile(r"\[资料(\d+)\]")
+DEFAULT_TIMEZONE = "Asia/Shanghai"
+
+
+def local_time(iso: str, timezone: str = DEFAULT_TIMEZONE) -> str:
+    """2026-11-30T23:30:12+00:00 → 2026-12-01 07:30 (the reader's local time)."""
+    try:
+        moment = datetime.fromisoformat(iso)
+        return moment.astimezone(ZoneInfo(timezone)).strftime("%Y-%m-%d %H:%M")
+    except (ValueError, KeyError):
+        return iso
+
+
+def cited_sources(trace: dict) -> list[dict]:
+    """The prompt sources the answer cites ([资料N]); all of them when it cites none."""
+    sources = trace.get("sources") or []
+    cited = {int(n) for n in _CITATION.findall(trace.get("answer") or "")}
+    chosen = [s for s in sources if s.get("number") in cited]
+    return chosen or list(sources)
+
+
+def _quote(text: str) -> str:
+    return "\n".join(f"> {line}" if line.strip() else ">" for line in text.strip().splitlines())
+
+
+def to_markdown(conversation: Conversation, timezone: str = DEFAULT_TIMEZONE) -> str:
+    """The whole conversation, readable on its own (the clauses are quoted, not linked)."""
+    lines = [
+        f"# {conversation.title}",
+        "",
+        f"- 用户：{conversation.user}",
+        f"- 开始于：{local_time(conversation.created_at, timezone)}（{timezone}）",
+        f"- 共 {len(conversation.turns)} 轮",
+        "",
+    ]
+    for turn in conversation.turns:
+        lines += [f"## 第 {turn.turn} 轮 · {local_time(turn.created_at, timezone)}", "", f"**问：** {turn.question}", ""]
+        if turn.search_question and turn.search_question != turn.question:
+            lines += [f"*检索用的问题：{turn.search_question}*", ""]
+        lines += ["**答：**", "", turn.answer.strip(), ""]
+        sources = cited_sources(turn.trace)
+        if sources:
+            lines += ["**引用的条款：**", ""]
+            for source in sources:
+                where = source.get("source", "")
+                if source.get("section"):
+                    where += f" · {source['section']}"
+                lines += [f"[资料{source.get('number')}] {where}", "", _quote(source.get("text", "")), ""]
+        if turn.rating:
+            lines += [f"评价：{'有用' if turn.rating > 0 else '没用'}", ""]
+    return "\n".join(lines).rstrip() + "\n"

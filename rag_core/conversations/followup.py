@@ -1,0 +1,212 @@
+"""Does a question lean on the previous turn, and what is it as a standalone question (offline rules)?
+
+The rules only fire on explicit signs of dependence, so a complete question is
+searched exactly as typed:
+
+- 那…呢 / X呢 with no question word of its own: X replaces its counterpart in the
+  previous question (年假→病假, 一线城市→二线城市) or is put in front of it;
+- a pronoun (这个, 它, 上面说的 …): replaced by the previous question's subject;
+- a fragment that opens with a verb or question word (需要谁审批？, 能报吗？) or is very
+  short (几天？): the previous subject is put in front.
+
+"The previous question" is the previous turn's *search* question, which is already
+standalone, so the subject and its qualifiers (一线城市、经理级) carry across turns.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..text.tokenizer import tokenize
+from ..text.vocabulary import QUALIFIERS, narrows_scope
+
+_END = "？?。！!．. "
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+# Longest first: "上面说的" must win over "这个"/"那个" inside a longer phrase.
+PRONOUNS = (
+    "上面说的这个", "上面说的", "上面提到的", "刚才说的", "刚才提到的", "前面说的", "你说的", "上述", "这期间", "这段时间",
+    "这个", "这些", "这种", "这项", "这条", "这笔", "那个", "那些", "那种", "它们", "它", "该项", "此项",
+)  # fmt: skip
+LEADS = ("那如果是", "那如果", "那要是", "那么", "如果是", "要是", "另外", "那对于", "对于", "那")
+FRAGMENT_STARTS = (
+    "需要", "要", "能", "可以", "可不可以", "能不能", "能否", "是否", "有没有", "怎么", "如何", "多少", "几",
+    "谁", "哪", "什么时候", "最多", "最少", "最长", "一般", "必须", "应该", "会不会", "还能", "也能", "也可以",
+    "也", "还", "由谁",
+)  # fmt: skip
+FRAGMENT_MAX_WORDS = 2  # a fragment names at most this many content words (需要提供什么材料)
+QUESTION_WORDS = re.compile(r"多少|几|什么|怎么|怎样|如何|谁|哪|吗|是否|能否|能不能|可不可以|可以|需要|有没有|多久|多长")
+# Where the predicate starts in a standalone question: the subject is what comes before.
+PREDICATE = re.compile(
+    r"是多少|有多少天|多少天|有多少|是什么|有哪些|有几天|有几个|有几|多少|几天|几个|几次|怎么办|怎么|怎样|如何|能不能|能否|可不可以|可以|是否|需要|"
+    r"有没有|由谁|谁|哪|多久|多长|吗|呢|能|会|应该|必须|最多|最长|最少|要"
+)
+SHORT_CHARS = 4  # a question this short (CJK characters) cannot carry its own subject
+# A one-character shared ending is a counterpart only for these noun endings (年假/病假, 打车费/住宿费).
+NOUN_ENDINGS = frozenset("假费市工期班险金补贴级票座舱员人证节")
+# Members of one group stand in for each other: 那周末呢 after 工作日加班费… replaces 工作日.
+CONTRASTS = (
+    ("法定节假日", "节假日", "休息日", "工作日", "周末", "国庆节", "春节", "元旦", "中秋节", "端午节", "劳动节", "清明节"),
+    ("普通员工", "员工", "经理", "总监", "部门负责人", "实习生", "试用期员工"),
+    ("一类城市", "二类城市", "三类城市", "一线城市", "二线城市", "三线城市"),
+)
+# Subjects a question can be about on its own; a short question naming none of these
+# (and no situation, person or benefit) is about the previous turn's subject.
+TOPICS = frozenset(
+    """
+    年假 病假 事假 婚假 产假 丧假 陪产假 调休 考勤 打卡 补卡 迟到 早退 旷工 请假 休假 加班 值班 出差 差旅 住宿 交通
+    报销 发票 借款 餐费 工资 薪酬 薪资 调薪 年终奖 奖金 社保 社会保险 公积金 五险一金 体检 入职 试用期
+    上班 下班 工作时间 转正 劳动合同 合同 辞职 离职 解除 经济补偿 竞业限制 保密 培训 服务期 违约金 证书 远程办公 居家办公 设备 vpn
+    """.split()
+)
+SUBJECTLESS_MAX_WORDS = 4
+# Asking how something is approved or applied for is about the situation (出差), not the
+# rate that was asked before (住宿标准): only the situation and its qualifiers are carried.
+PROCEDURES = ("审批", "批准", "申请", "签字", "办理", "提交")
+# Benefit words too general to say what a question is about on their own (住亲戚家有补助吗).
+GENERIC = frozenset("补助 补贴 津贴 福利 待遇 费用 标准 奖励".split())
+_PERSON = re.compile(r"^(?:我们|我的|我)")
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """The search question and why it differs from what was typed ("" when it does not)."""
+
+    question: str
+    reason: str = ""
+
+    @property
+    def rewritten(self) -> bool:
+        return bool(self.reason)
+
+
+def _strip(question: str) -> str:
+    return question.strip().rstrip(_END).strip()
+
+
+def _strip_lead(text: str) -> tuple[str, bool]:
+    for lead in LEADS:
+        if text.startswith(lead) and len(text) > len(lead) and not any(text.startswith(p) for p in PRONOUNS):
+            return text[len(lead) :].lstrip("，, "), True
+    return text, False
+
+
+def _cjk_len(text: str) -> int:
+    return len(_CJK.findall(text))
+
+
+def dependence(question: str) -> str:
+    """Why `question` needs the previous turn ("" when it stands on its own)."""
+    text = _strip(question)
+    if not text:
+        return ""
+    rest, led = _strip_lead(text)
+    if rest.endswith("呢"):
+        body = rest[:-1].removesuffix("的话")
+        if body and not QUESTION_WORDS.search(body):
+            return "那…呢"
+    if any(p in text for p in PRONOUNS):
+        return "指代上文"
+    if _cjk_len(text) <= SHORT_CHARS:
+        return "问题太短"
+    words = {w for w in tokenize(rest) if len(w) >= 2}
+    if len(words) <= SUBJECTLESS_MAX_WORDS and not any(_names_topic(w) for w in words):
+        return "没有说主题"
+    unpersoned = _PERSON.sub("", rest)
+    if unpersoned.startswith(FRAGMENT_STARTS) and len(set(tokenize(unpersoned))) <= FRAGMENT_MAX_WORDS:
+        return "省略了主语"
+    if led:
+        return "承接上文"
+    return ""
+
+
+def _names_topic(word: str) -> bool:
+    return word not in GENERIC and (word in TOPICS or narrows_scope(word))
+
+
+def subject_of(question: str) -> str:
+    """A standalone question without its question words: 差旅费怎么报销 → 差旅费报销, 出差住宿标准是多少 → 出差住宿标准."""
+    text, _ = _strip_lead(_strip(question))
+    if PREDICATE.match(text):
+        return text
+    subject = PREDICATE.sub("", text).strip("，,的 ")
+    return subject if len(subject) >= 2 else text
+
+
+def _counterpart(previous: str, new: str) -> tuple[int, int] | None:
+    """The span of `previous` that `new` stands in for (same ending, same length), or None."""
+    for k in range(len(new) - 1, 0, -1):
+        ending = new[-k:]
+        if k == 1 and ending not in NOUN_ENDINGS:
+            continue
+        at = previous.find(ending)
+        if at < 0:
+            continue
+        start = max(0, at - (len(new) - k))
+        span = previous[start : at + k]
+        if span != new and _CJK.fullmatch(span[0] or "") and not QUESTION_WORDS.search(span):
+            return start, at + k
+    return None
+
+
+def _contrast(previous: str, new: str) -> str | None:
+    for group in CONTRASTS:
+        mine = next((w for w in group if w in new), None)
+        theirs = next((w for w in group if w in previous and w != mine and w not in new), None)
+        if mine and theirs:
+            return previous.replace(theirs, new, 1)
+    return None
+
+
+def _substitute(previous: str, new: str) -> str:
+    new = new.strip("，, 的")
+    if not new or new in previous:
+        return previous
+    if (swapped := _contrast(previous, new)) is not None:
+        return swapped
+    span = _counterpart(previous, new)
+    if span:
+        return previous[: span[0]] + new + previous[span[1] :]
+    return new + previous
+
+
+def _situation(subject: str) -> str:
+    """The situations and qualifiers a subject names, in order (一线城市出差住宿标准 → 一线城市出差); "" when none."""
+    words = {w for w in QUALIFIERS if w in subject} | {w for group in CONTRASTS for w in group if w in subject}
+    words = {w for w in words if not any(w != other and w in other for other in words)}
+    return "".join(sorted(words, key=subject.index))
+
+
+def rule_rewrite(question: str, previous: str | None) -> Rewrite:
+    """The standalone form of `question` after `previous` (the last search question), by rules."""
+    raw = question.strip()
+    reason = dependence(raw) if previous else ""
+    if not reason or not previous:
+        return Rewrite(raw)
+    prev = _strip(previous)
+    text = _strip(raw)
+    mark = "？" if raw[-1:] in "？?" or reason == "那…呢" else ""
+    rest, _ = _strip_lead(text)
+    subject = subject_of(prev)
+    if any(p in rest for p in PROCEDURES) and not any(p in subject for p in PROCEDURES):
+        subject = _situation(subject) or subject
+    if reason == "那…呢":
+        body = rest[:-1].removesuffix("的话")
+        rewritten = _substitute(prev, body)
+        return Rewrite(rewritten + "？", reason)
+    if reason == "指代上文":
+        pronoun = next(p for p in PRONOUNS if p in rest) if any(p in rest for p in PRONOUNS) else ""
+        if pronoun:
+            at = rest.index(pronoun)
+            tail = rest[at + len(pronoun) :]
+            for k in range(len(subject), 1, -1):  # 上面说的标准 + 出差住宿标准: the noun is not repeated
+                if tail.startswith(subject[-k:]):
+                    tail = tail[k:]
+                    break
+            filler = subject if subject not in rest else ""
+            return Rewrite(rest[:at] + filler + tail + mark, reason)
+    if reason == "承接上文":
+        return Rewrite(rest + mark, reason)
+    if subject and subject in rest:
+        return Rewrite(rest + mark, reason)
+    return Rewrite(subject + rest + mark, reason)

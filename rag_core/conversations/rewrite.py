@@ -1,0 +1,101 @@
+"""Follow-up rewrite by an LLM: a few-shot prompt, temperature 0, a bounded reply, the raw question on bad output.
+
+It is only called for a question the rules in `followup` found dependent, so a
+standalone question never reaches the model and its search stays reproducible.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Sequence
+from typing import Protocol
+
+from .followup import Rewrite
+
+MAX_TOKENS = 64  # a standalone question is short; a long reply is an explanation, not a question
+MAX_TURN_CHARS = 160  # how much of each earlier answer the model sees
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_PREFIX = re.compile(r"^(?:改写后的问题|改写|完整问题|问题|输出|答)\s*[:：]\s*")
+
+PROMPT = """你的任务：把对话里【最后一个问题】改写成一个不看上文也能看懂、可以直接拿去检索公司制度的完整问题。
+要求：补全它省略的主语和限定条件（城市、职级、假期种类等），不要回答问题，不要解释，只输出改写后的一个问题。
+
+示例一
+【对话】
+用户：出差住宿标准是多少？
+助手：普通员工出差住宿费上限为每人每晚：一类城市500元……
+【最后一个问题】那一线城市呢？
+【改写】一线城市出差住宿标准是多少？
+
+示例二
+【对话】
+用户：年假有几天？
+助手：员工累计工作已满1年不满10年的，每年可享受带薪年假5天……
+【最后一个问题】没休完的可以留到明年吗？
+【改写】没休完的年假可以顺延到明年吗？
+
+示例三
+【对话】
+用户：打车费能报销吗？
+助手：确需乘坐出租车或网约车的，每人每天不超过150元……
+【最后一个问题】这个需要谁审批？
+【改写】打车费报销需要谁审批？
+
+现在轮到你
+【对话】
+{dialogue}
+【最后一个问题】{question}
+【改写】"""
+
+
+class CompletionLLM(Protocol):
+    def complete(self, prompt: str) -> str: ...
+
+
+def build_prompt(question: str, turns: Sequence[tuple[str, str]]) -> str:
+    """The few-shot prompt for `question` after `turns` ((question, answer) pairs, oldest first)."""
+    lines = []
+    for asked, answered in turns:
+        lines.append(f"用户：{' '.join(asked.split())}")
+        answer = " ".join((answered or "").split())
+        lines.append(f"助手：{answer[:MAX_TURN_CHARS]}{'……' if len(answer) > MAX_TURN_CHARS else ''}")
+    return PROMPT.format(dialogue="\n".join(lines) or "（无）", question=question.strip())
+
+
+def clean_reply(reply: str, question: str) -> str | None:
+    """The rewritten question from a reply, or None when the reply is not one question."""
+    lines = [line.strip() for line in (reply or "").strip().splitlines() if line.strip()]
+    if lines and not _PREFIX.sub("", lines[0]).strip():  # "改写：" on a line of its own
+        lines = lines[1:]
+    if len(lines) != 1:  # nothing, or an explanation around the question
+        return None
+    text = _PREFIX.sub("", lines[0]).strip().strip("\"'“”「」《》【】").strip()
+    if len(text) < 4 or not _CJK.search(text) or "【" in text or "资料" in text:
+        return None
+    if len(text) > max(60, 4 * len(question)):
+        return None
+    return text
+
+
+def _complete(llm: CompletionLLM, prompt: str) -> str:
+    """Ask with a bounded reply when the client takes `max_tokens` (the prompt asks for one line anyway)."""
+    try:
+        accepts = "max_tokens" in inspect.signature(llm.complete).parameters
+    except (TypeError, ValueError):
+        accepts = False
+    return llm.complete(prompt, max_tokens=MAX_TOKENS) if accepts else llm.complete(prompt)  # type: ignore[call-arg]
+
+
+def llm_rewrite(llm: CompletionLLM, question: str, turns: Sequence[tuple[str, str]], reason: str) -> Rewrite:
+    """The model's standalone question, or the raw question (reason says why) when it fails or says nonsense."""
+    try:
+        reply = _complete(llm, build_prompt(question, turns))
+    except Exception:  # a failing model must not cost the answer: search the question as typed
+        return Rewrite(question.strip(), "")
+    cleaned = clean_reply(reply, question)
+    if cleaned is None:
+        return Rewrite(question.strip(), "")
+    if cleaned == question.strip():
+        return Rewrite(cleaned, "")
+    return Rewrite(cleaned, f"{reason}（大模型改写）")

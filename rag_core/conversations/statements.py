@@ -1,0 +1,59 @@
+"""Split a turn into what it tells about the person (我是…/我在…部门/我常驻…/以后请…) and what it asks.
+
+A statement is answered with what was remembered instead of 制度里没有写这一条;
+only the asking part is searched, so 我常驻杭州，出差住宿标准是多少？ searches the
+question alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_CLAUSES = re.compile(r"[^，,。！!？?；;\n]+[，,。！!？?；;\n]*")
+_QUESTION = re.compile(r"[?？]|吗|呢|是否|是不是|能不能|可不可以|什么|怎么|多少|几|哪|谁|如何")
+STATEMENT = re.compile(
+    r"^(?:你好[，,]?)?(?:我是|我叫|我在|我现在在|我目前在|我常驻|我常住|我长期在|我base在|我已经?调到|我调到|我刚调到|"
+    r"我转岗到|我的(?:直属)?(?:主管|领导|上级)是|我对.{1,12}过敏|以后(?:请|麻烦|都|尽量)|请(?:以后|都)用|我(?:很|比较|更)?喜欢)"
+)
+
+
+@dataclass(frozen=True)
+class TurnParts:
+    statement: str  # the clauses that tell something about the person ("" when none)
+    question: str  # the clauses that ask ("" for a pure statement)
+
+    @property
+    def is_statement_only(self) -> bool:
+        return bool(self.statement) and not self.question
+
+
+def split_turn(text: str) -> TurnParts:
+    """Statement clauses vs question clauses; a clause that asks is never a statement."""
+    told: list[str] = []
+    asked: list[str] = []
+    for clause in _CLAUSES.findall((text or "").strip()):
+        body = clause.strip()
+        if not body:
+            continue
+        core = body.rstrip("，,。！!？?；;\n ")
+        if STATEMENT.search(core) and not _QUESTION.search(body):
+            told.append(core)
+        else:
+            asked.append(body)
+    if not told:
+        return TurnParts("", (text or "").strip())
+    question = "".join(asked).strip().lstrip("，,。；; ")
+    return TurnParts("，".join(told), question)
+
+
+def second_person(memory: str) -> str:
+    """用户常驻杭州 → 您常驻杭州 (memories are stored in the third person)."""
+    return re.sub(r"^用户", "您", memory.strip())
+
+
+def acknowledgement(remembered: list[str]) -> str:
+    """The reply line for what was remembered (or that nothing could be kept)."""
+    if not remembered:
+        return "好的，知道了。不过这句话里没有我能记住的个人信息；有制度问题请直接问我。"
+    return "好的，我记住了：" + "；".join(second_person(m) for m in remembered) + "。以后回答会参考这些信息（不作为制度依据）。"

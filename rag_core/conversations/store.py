@@ -1,0 +1,255 @@
+"""Conversations per user in SQLite: titles, turns with their full trace and rating, retention.
+
+Deleting a conversation deletes its turns (and so their traces) in the same
+transaction. Times are ISO-8601 UTC strings; the pages show them in local time.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from ..errors import RagError
+
+TITLE_CHARS = 24
+MAX_ID_CHARS = 64
+MAX_TITLE_CHARS = 60
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS conversations (
+    id TEXT PRIMARY KEY,
+    user TEXT NOT NULL,
+    title TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS conversations_by_user ON conversations(user, updated_at);
+CREATE TABLE IF NOT EXISTS turns (
+    conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    turn INTEGER NOT NULL,
+    question TEXT NOT NULL,
+    search_question TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    trace TEXT NOT NULL,
+    rating INTEGER,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (conversation_id, turn)
+);
+"""
+
+
+class ConversationError(RagError):
+    """A conversation could not be found, named or changed; the message is for the user."""
+
+
+@dataclass
+class Turn:
+    turn: int
+    question: str
+    search_question: str
+    answer: str
+    trace: dict[str, Any]
+    rating: int | None
+    created_at: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn, "question": self.question, "search_question": self.search_question,
+            "answer": self.answer, "rating": self.rating, "created_at": self.created_at, "trace": self.trace,
+        }  # fmt: skip
+
+
+@dataclass
+class Conversation:
+    id: str
+    user: str
+    title: str
+    created_at: str
+    updated_at: str
+    turn_count: int = 0
+    turns: list[Turn] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "user": self.user, "title": self.title, "created_at": self.created_at,
+            "updated_at": self.updated_at, "turn_count": self.turn_count, "turns": [t.to_dict() for t in self.turns],
+        }  # fmt: skip
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def title_from(question: str) -> str:
+    """A conversation's first title: its first question, shortened."""
+    text = " ".join(question.split())
+    return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1] + "…"
+
+
+def check_id(conversation_id: str) -> str:
+    cid = (conversation_id or "").strip()
+    if not cid or len(cid) > MAX_ID_CHARS or any(ch in cid for ch in "\n\r\t"):
+        raise ConversationError(f"对话编号须为 1 到 {MAX_ID_CHARS} 个字符，不能含换行")
+    return cid
+
+
+class ConversationStore:
+    """One SQLite file; safe to share between threads (one connection per call, one writer lock)."""
+
+    def __init__(self, path: str | Path, retention_days: float = 0.0) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.retention_days = retention_days
+        self._lock = threading.Lock()
+        with self._tx() as conn:
+            conn.executescript(SCHEMA)
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            conn = sqlite3.connect(self.path, timeout=30)
+            try:
+                conn.execute("PRAGMA foreign_keys = ON")
+                yield conn
+                conn.commit()
+            except BaseException:
+                conn.rollback()
+                raise
+            finally:
+                conn.close()
+
+    # -- conversations ---------------------------------------------------------
+    def get(self, conversation_id: str, *, with_turns: bool = False) -> Conversation | None:
+        cid = check_id(conversation_id)
+        with self._tx() as conn:
+            row = conn.execute(
+                "SELECT c.id, c.user, c.title, c.created_at, c.updated_at, COUNT(t.turn) FROM conversations c "
+                "LEFT JOIN turns t ON t.conversation_id = c.id WHERE c.id = ? GROUP BY c.id",
+                (cid,),
+            ).fetchone()
+            if row is None or row[0] is None:
+                return None
+            conv = Conversation(*row)
+            if with_turns:
+                conv.turns = self._turns(conn, cid)
+        return conv
+
+    def ensure(self, conversation_id: str, user: str, first_question: str = "") -> Conversation:
+        """The conversation, created for `user` on first use (its title from the first question)."""
+        cid = check_id(conversation_id)
+        now = _now()
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT OR IGNORE INTO conversations (id, user, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+                (cid, user, title_from(first_question) or "新对话", now, now),
+            )
+        conv = self.get(cid)
+        assert conv is not None
+        return conv
+
+    def list(self, user: str) -> list[Conversation]:
+        """A user's conversations, most recently used first."""
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT c.id, c.user, c.title, c.created_at, c.updated_at, COUNT(t.turn) FROM conversations c "
+                "LEFT JOIN turns t ON t.conversation_id = c.id WHERE c.user = ? GROUP BY c.id "
+                "ORDER BY c.updated_at DESC, c.created_at DESC, c.id",
+                (user,),
+            ).fetchall()
+        return [Conversation(*row) for row in rows]
+
+    def users(self) -> list[str]:
+        with self._tx() as conn:
+            return [r[0] for r in conn.execute("SELECT DISTINCT user FROM conversations ORDER BY user")]
+
+    def rename(self, conversation_id: str, title: str) -> None:
+        text = " ".join((title or "").split())
+        if not text:
+            raise ConversationError("对话标题不能为空")
+        if len(text) > MAX_TITLE_CHARS:
+            raise ConversationError(f"对话标题最多 {MAX_TITLE_CHARS} 个字")
+        with self._tx() as conn:
+            changed = conn.execute("UPDATE conversations SET title = ? WHERE id = ?", (text, check_id(conversation_id)))
+            if not changed.rowcount:
+                raise ConversationError(f"找不到对话：{conversation_id}")
+
+    def delete(self, conversation_id: str) -> int:
+        """Delete a conversation with its turns and traces; returns how many turns went."""
+        cid = check_id(conversation_id)
+        with self._tx() as conn:
+            gone = conn.execute("DELETE FROM turns WHERE conversation_id = ?", (cid,)).rowcount
+            if not conn.execute("DELETE FROM conversations WHERE id = ?", (cid,)).rowcount:
+                raise ConversationError(f"找不到对话：{conversation_id}")
+        return gone
+
+    # -- turns -------------------------------------------------------------------
+    def _turns(self, conn: sqlite3.Connection, cid: str, last: int | None = None) -> list[Turn]:
+        sql = "SELECT turn, question, search_question, answer, trace, rating, created_at FROM turns WHERE conversation_id = ?"
+        if last is None:
+            rows = conn.execute(sql + " ORDER BY turn", (cid,)).fetchall()
+        else:
+            rows = conn.execute(sql + " ORDER BY turn DESC LIMIT ?", (cid, last)).fetchall()[::-1]
+        return [Turn(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6]) for r in rows]
+
+    def turns(self, conversation_id: str, last: int | None = None) -> list[Turn]:
+        """The turns oldest first; `last` keeps only the most recent ones."""
+        with self._tx() as conn:
+            return self._turns(conn, check_id(conversation_id), last)
+
+    def next_turn(self, conversation_id: str) -> int:
+        with self._tx() as conn:
+            last = conn.execute("SELECT COALESCE(MAX(turn), 0) FROM turns WHERE conversation_id = ?", (check_id(conversation_id),))
+            return 1 + last.fetchone()[0]
+
+    def add_turn(self, conversation_id: str, question: str, search_question: str, answer: str, trace: dict,
+                 turn: int | None = None) -> int:
+        """Append a turn (the conversation must exist); returns its number (1-based, the next one unless given)."""
+        cid = check_id(conversation_id)
+        now = _now()
+        with self._tx() as conn:
+            number = turn or 1 + conn.execute(
+                "SELECT COALESCE(MAX(turn), 0) FROM turns WHERE conversation_id = ?", (cid,)
+            ).fetchone()[0]
+            conn.execute(
+                "INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
+                (cid, number, question, search_question, answer, json.dumps(trace, ensure_ascii=False), now),
+            )
+            conn.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (now, cid))
+        return number
+
+    def update_turn(self, conversation_id: str, turn: int, *, rating: int | None = None, trace: dict | None = None) -> None:
+        """Store a rating (1 / -1) or a changed trace for one turn."""
+        cid = check_id(conversation_id)
+        with self._tx() as conn:
+            if rating is not None:
+                if rating not in (1, -1):
+                    raise ConversationError("评价只能是 1（有用）或 -1（没用）")
+                done = conn.execute("UPDATE turns SET rating = ? WHERE conversation_id = ? AND turn = ?", (rating, cid, turn))
+            if trace is not None:
+                done = conn.execute(
+                    "UPDATE turns SET trace = ? WHERE conversation_id = ? AND turn = ?",
+                    (json.dumps(trace, ensure_ascii=False), cid, turn),
+                )
+            if (rating is not None or trace is not None) and not done.rowcount:
+                raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
+
+    # -- retention ---------------------------------------------------------------
+    def purge_older_than(self, days: float | None = None, *, now: datetime | None = None) -> int:
+        """Delete conversations unused for `days` (the store's retention when None; 0 keeps all)."""
+        days = self.retention_days if days is None else days
+        if not days or days <= 0:
+            return 0
+        cutoff = ((now or datetime.now(UTC)) - timedelta(days=days)).isoformat(timespec="seconds")
+        with self._tx() as conn:
+            old = [r[0] for r in conn.execute("SELECT id FROM conversations WHERE updated_at < ?", (cutoff,))]
+            for cid in old:
+                conn.execute("DELETE FROM turns WHERE conversation_id = ?", (cid,))
+                conn.execute("DELETE FROM conversations WHERE id = ?", (cid,))
+        return len(old)

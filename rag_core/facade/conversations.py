@@ -1,0 +1,184 @@
+"""Conversation actions: follow-ups made standalone, turns stored with their trace, statements acknowledged.
+
+`ask` (in `assistant.py`) calls `_prepare_turn` before searching and
+`_finish_turn` after answering; the pages and the CLI list, rename, delete and
+export conversations here. A conversation belongs to the user it was started
+for; every action checks the acting `Principal` ("ask") and that ownership.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
+from ..conversations.followup import Rewrite, rule_rewrite
+from ..conversations.rewrite import llm_rewrite
+from ..conversations.statements import acknowledgement, split_turn
+from ..conversations.store import Conversation, ConversationError, ConversationStore
+from ..types import AskTrace, Principal, SearchResult
+from .access import require_owner
+
+CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
+STORE_FILE = "conversations.sqlite3"
+
+
+@dataclass
+class TurnContext:
+    """What `ask` needs from the conversation before it searches."""
+
+    question: str  # as typed
+    asked: str  # the asking part ("" for a pure statement)
+    statement: str  # the telling part ("" when none)
+    rewrite: Rewrite
+    turns: list[tuple[str, str]] = field(default_factory=list)  # last (question, answer) pairs
+    conversation: str | None = None
+
+    @property
+    def search_question(self) -> str:
+        return self.rewrite.question
+
+
+class ConversationActions:
+    """Mixin of `Assistant`: conversations that last, and the follow-up and statement steps of `ask`."""
+
+    _conversations: ConversationStore | None = None
+
+    @property
+    def conversations(self) -> ConversationStore:
+        """The conversation store in the data dir, opened on first use (old conversations purged then)."""
+        if self._conversations is None:
+            days = float(getattr(self._settings, "conversation_retention_days", 0.0))
+            self._conversations = ConversationStore(self._settings.path(STORE_FILE), retention_days=days)
+            self._conversations.purge_older_than()
+        return self._conversations
+
+    @staticmethod
+    def new_conversation_id() -> str:
+        return uuid.uuid4().hex[:12]
+
+    def _owned(self, conversation_id: str, actor: Principal | None, *, turns: bool = False) -> Conversation:
+        actor = self._acting(actor, "ask")
+        conv = self.conversations.get(conversation_id, with_turns=turns)
+        if conv is None:
+            raise ConversationError(f"找不到对话：{conversation_id}")
+        require_owner(actor, conv.user, "ask")
+        return conv
+
+    # -- the ask steps -------------------------------------------------------------
+    def _prepare_turn(self, question: str, user: str, conversation: str | None) -> TurnContext:
+        """Split off a statement, then make a follow-up standalone (LLM when configured, else rules)."""
+        parts = split_turn(question)
+        turns: list[tuple[str, str]] = []
+        if conversation is not None:
+            conv = self.conversations.get(conversation)
+            if conv is not None and conv.user != (user or ""):
+                raise ConversationError("这个对话属于其他用户，不能在这里继续")
+            if conv is not None:
+                turns = [(t.search_question or t.question, t.answer) for t in self.conversations.turns(conversation, CONTEXT_TURNS)]
+        asked = parts.question
+        rewrite = Rewrite(asked)
+        if asked and turns:
+            rewrite = rule_rewrite(asked, turns[-1][0])
+            if rewrite.rewritten and self.llm is not None:
+                rewrite = llm_rewrite(self.llm, asked, turns, rewrite.reason)
+        return TurnContext(question, asked, parts.statement, rewrite, turns, conversation)
+
+    def _acknowledge_only(self, context: TurnContext, user: str, remember: bool,
+                          on_token: Callable[[str], None] | None) -> AskTrace:
+        """A turn that only tells something about the person: remember it and say so; nothing is searched."""
+        remembered = self._remember_statement(user, context.question) if remember and user else []
+        answer = acknowledgement([m["content"] for m in remembered])
+        if on_token:
+            on_token(answer)
+        trace = AskTrace(
+            question=context.question, answer=answer, search=SearchResult(query="", hits=[]), memories=[], prompt="",
+            sources=[], prompt_tokens=0, token_budget=self._settings.token_budget, dropped_hits=0,
+            answerer="记住个人信息：不检索", search_question="", acknowledged=remembered,
+        )
+        return self._store_turn(trace, user, context)
+
+    def _remember_statement(self, user: str, text: str, answer: str = "") -> list[dict[str, str]]:
+        """Write the turn back to memory; the facts kept (not the echo of the question) as {"id", "content"}."""
+        from datetime import UTC, datetime
+
+        results = self.memory.write_back(user, text, answer, now=datetime.now(UTC), llm=self.llm)
+        remembered = []
+        for memory_id, _what in results[:-1]:  # the last result is the low-weight echo of the question
+            record = self.memory.get(memory_id, user_id=user)
+            if record is not None and not record.content.startswith("用户问过"):
+                remembered.append({"id": memory_id, "content": record.content})
+        return remembered
+
+    def _finish_turn(self, trace: AskTrace, user: str, context: TurnContext, remembered: list[dict[str, str]],
+                     on_token: Callable[[str], None] | None) -> AskTrace:
+        """Add the acknowledgement of a statement to the answer, then store the turn."""
+        trace.search_question = context.search_question
+        if context.statement:
+            trace.acknowledged = remembered
+            line = acknowledgement([m["content"] for m in remembered])
+            if on_token:
+                on_token("\n\n" + line)
+            trace.answer = f"{trace.answer}\n\n{line}"
+        return self._store_turn(trace, user, context)
+
+    def _store_turn(self, trace: AskTrace, user: str, context: TurnContext) -> AskTrace:
+        if context.conversation is None:
+            return trace
+        # `ask` masked personal data in the question before this step, so nothing here needs masking again
+        question = context.question
+        self.conversations.ensure(context.conversation, user or "", question)
+        trace.conversation = context.conversation
+        trace.turn = self.conversations.next_turn(context.conversation)
+        self.conversations.add_turn(context.conversation, question, trace.search_question or question, trace.answer,
+                                    trace.to_dict(), turn=trace.turn)
+        return trace
+
+    # -- what the pages and the CLI do ------------------------------------------------
+    def list_conversations(self, user: str, *, actor: Principal | None = None) -> list[Conversation]:
+        """`user`'s conversations, most recent first (without their turns)."""
+        require_owner(self._acting(actor, "ask"), user, "ask")
+        return self.conversations.list(user)
+
+    def get_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> Conversation:
+        """One conversation with its turns (each with its full trace and rating)."""
+        return self._owned(conversation_id, actor, turns=True)
+
+    def rename_conversation(self, conversation_id: str, title: str, *, actor: Principal | None = None) -> None:
+        self._owned(conversation_id, actor)
+        self.conversations.rename(conversation_id, title)
+
+    def delete_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> int:
+        """Delete a conversation with its turns and their traces; returns how many turns went."""
+        self._owned(conversation_id, actor)
+        return self.conversations.delete(conversation_id)
+
+    def rate_turn(self, conversation_id: str, turn: int, rating: int, *, actor: Principal | None = None) -> None:
+        """Keep a 👍 (1) / 👎 (-1) with the stored turn."""
+        self._owned(conversation_id, actor)
+        self.conversations.update_turn(conversation_id, turn, rating=rating)
+
+    def undo_acknowledged(self, conversation_id: str, turn: int, *, actor: Principal | None = None) -> int:
+        """Forget what a statement turn remembered; returns how many memories were deleted."""
+        conv = self._owned(conversation_id, actor, turns=True)
+        stored = next((t for t in conv.turns if t.turn == turn), None)
+        if stored is None:
+            raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
+        ids = [m["id"] for m in stored.trace.get("acknowledged", [])]
+        deleted = self.memory.delete(ids, reason="用户撤销", user_id=conv.user) if ids else 0
+        trace = {**stored.trace, "acknowledged": [], "acknowledgement_undone": True}
+        self.conversations.update_turn(conversation_id, turn, trace=trace)
+        return deleted
+
+    def export_conversation_markdown(self, conversation_id: str, *, actor: Principal | None = None) -> str:
+        """One conversation as Markdown: questions, answers, the cited clauses with their sources."""
+        conv = self._owned(conversation_id, actor, turns=True)
+        return to_markdown(conv, getattr(self._settings, "timezone", DEFAULT_TIMEZONE) or DEFAULT_TIMEZONE)
+
+    def export_history(self, user: str, *, actor: Principal | None = None) -> dict[str, Any]:
+        """A user's whole history (every conversation with every turn and trace) as one JSON-ready dict."""
+        require_owner(self._acting(actor, "ask"), user, "ask")
+        conversations = [self.conversations.get(c.id, with_turns=True) for c in self.conversations.list(user)]
+        return {"user": user, "conversations": [c.to_dict() for c in conversations if c is not None]}

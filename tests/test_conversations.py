@@ -1,0 +1,186 @@
+"""Conversations that last: follow-ups in `ask`, turns stored with their trace, export, delete, retention, statements.
+
+Logic on the shared fakes (real SQLite and Chroma, the bigram embedder); the
+three-turn dialogue and the CLI once more with the real e5 model (integration).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from cli_support import invoke
+from conftest import open_assistant
+from fakes import QueuedLLM, fake_assistant
+
+import rag_core.cli
+from rag_core.answer.prompt import NOT_IN_POLICY
+from rag_core.errors import PermissionDenied, RagError
+from rag_core.facade.conversations import STORE_FILE
+from rag_core.types import Principal
+
+TRAVEL = (
+    "# 差旅制度\n\n第一条 员工出差前须提交出差申请，经直接上级批准后方可出行。\n\n"
+    "第二条 出差住宿标准：一类城市每晚500元，其他城市每晚300元。\n\n第三条 网约车须上传平台电子行程单。\n"
+)
+LEAVE = "# 休假制度\n\n第一条 员工入职满一年后每年享有带薪年假 5 天。\n\n第二条 病假须提供医院诊断证明。\n"
+
+
+@pytest.fixture()
+def assistant(tmp_path):
+    facade = fake_assistant(tmp_path / "store")
+    for name, text in (("travel.md", TRAVEL), ("leave.md", LEAVE)):
+        assert facade.ingest_bytes(text.encode("utf-8"), name).ok
+    return facade
+
+
+def test_a_follow_up_is_searched_standalone_and_the_turn_is_stored(assistant, tmp_path):
+    first = assistant.ask("出差住宿标准是多少？", user="zhangsan", conversation="c1")
+    second = assistant.ask("那一类城市呢？", user="zhangsan", conversation="c1")
+    assert first.search_question == "出差住宿标准是多少？" and first.turn == 1
+    assert second.search_question == "一类城市出差住宿标准是多少？" and second.turn == 2
+    assert second.search.query == "一类城市出差住宿标准是多少？"
+    data = second.to_dict()
+    assert data["conversation"] == "c1" and data["search_question"] == "一类城市出差住宿标准是多少？"
+    # the answer step gets the rewritten question and the last turns
+    assert "【之前的对话】" in second.prompt and "用户：出差住宿标准是多少？" in second.prompt
+    assert second.prompt.rstrip().endswith("【问题】一类城市出差住宿标准是多少？")
+    # a restart (a new facade on the same data dir) finds the conversation with its traces
+    again = fake_assistant(tmp_path / "store")
+    [conv] = again.list_conversations("zhangsan")
+    assert conv.id == "c1" and conv.turn_count == 2 and conv.title == "出差住宿标准是多少？"
+    turns = again.get_conversation("c1").turns
+    assert [t.question for t in turns] == ["出差住宿标准是多少？", "那一类城市呢？"]
+    assert turns[1].trace["search_question"] == "一类城市出差住宿标准是多少？" and turns[1].trace["hits"]
+
+
+def test_without_a_conversation_nothing_is_stored_and_nothing_is_rewritten(assistant, tmp_path):
+    trace = assistant.ask("那一类城市呢？", user="zhangsan")
+    assert trace.search_question == "那一类城市呢？" and trace.conversation is None
+    assert assistant.list_conversations("zhangsan") == []
+
+
+def test_the_llm_rewrites_follow_ups_only(tmp_path):
+    llm = QueuedLLM()
+    facade = fake_assistant(tmp_path / "store", llm=llm)
+    assert facade.ingest_bytes(TRAVEL.encode("utf-8"), "travel.md").ok
+    llm.enqueue("一类城市每晚500元 [资料1]")  # answer 1 (a standalone question: no rewrite call)
+    facade.ask("出差住宿标准是多少？", user="u", conversation="c", remember=False)
+    assert len(llm.prompts) == 1
+    llm.enqueue("一类城市出差住宿标准是多少？").enqueue("一类城市每晚500元 [资料1]")
+    trace = facade.ask("那一类城市呢？", user="u", conversation="c", remember=False)
+    assert "【最后一个问题】那一类城市呢？" in llm.prompts[1]
+    assert trace.search_question == "一类城市出差住宿标准是多少？"
+    assert "【问题】一类城市出差住宿标准是多少？" in llm.prompts[2]
+
+
+def test_export_markdown_holds_the_cited_clause_and_history_json_every_trace(assistant):
+    assistant.ask("出差住宿标准是多少？", user="zhangsan", conversation="c1")
+    markdown = assistant.export_conversation_markdown("c1")
+    assert "**问：** 出差住宿标准是多少？" in markdown
+    assert "一类城市每晚500元" in markdown and "travel.md" in markdown and "> " in markdown
+    history = assistant.export_history("zhangsan")
+    assert history["conversations"][0]["turns"][0]["trace"]["sources"]
+    json.dumps(history, ensure_ascii=False)
+
+
+def test_delete_takes_the_turns_and_their_traces(assistant, tmp_path):
+    assistant.ask("出差住宿标准是多少？", user="zhangsan", conversation="c1")
+    assistant.ask("那一类城市呢？", user="zhangsan", conversation="c1")
+    assert assistant.delete_conversation("c1") == 2
+    with sqlite3.connect(tmp_path / "store" / STORE_FILE) as db:
+        assert db.execute("SELECT COUNT(*) FROM turns").fetchone()[0] == 0
+        assert db.execute("SELECT COUNT(*) FROM conversations").fetchone()[0] == 0
+    with pytest.raises(RagError, match="找不到对话"):
+        assistant.get_conversation("c1")
+
+
+def test_rename_and_rating(assistant):
+    assistant.ask("出差住宿标准是多少？", user="zhangsan", conversation="c1")
+    assistant.rename_conversation("c1", "  住宿 标准 ")
+    assistant.rate_turn("c1", 1, -1)
+    conv = assistant.get_conversation("c1")
+    assert conv.title == "住宿 标准" and conv.turns[0].rating == -1
+    with pytest.raises(RagError, match="不能为空"):
+        assistant.rename_conversation("c1", "   ")
+
+
+def test_a_conversation_belongs_to_its_user(assistant):
+    assistant.ask("出差住宿标准是多少？", user="zhangsan", conversation="c1")
+    with pytest.raises(RagError, match="属于其他用户"):
+        assistant.ask("那一类城市呢？", user="lisi", conversation="c1")
+    lisi = Principal("lisi", "employee")
+    for action in (
+        lambda: assistant.get_conversation("c1", actor=lisi),
+        lambda: assistant.delete_conversation("c1", actor=lisi),
+        lambda: assistant.export_conversation_markdown("c1", actor=lisi),
+        lambda: assistant.list_conversations("zhangsan", actor=lisi),
+    ):
+        with pytest.raises(PermissionDenied):
+            action()
+    assert assistant.get_conversation("c1", actor=Principal("zhangsan", "employee")).turn_count == 1
+
+
+def test_retention_deletes_old_conversations(assistant):
+    assistant.ask("出差住宿标准是多少？", user="zhangsan", conversation="old")
+    assistant.ask("年假有几天？", user="zhangsan", conversation="new")
+    later = datetime.now(UTC) + timedelta(days=200)
+    with sqlite3.connect(assistant.conversations.path) as db:
+        db.execute("UPDATE conversations SET updated_at = ? WHERE id = 'new'", (later.isoformat(),))
+    assert assistant.conversations.purge_older_than(180, now=later) == 1
+    assert [c.id for c in assistant.list_conversations("zhangsan")] == ["new"]
+    assert assistant.conversations.purge_older_than(0, now=later) == 0  # 0 keeps everything
+
+
+def test_personal_data_in_a_question_is_masked_before_it_is_stored(assistant):
+    assistant.ask("我手机13812345678，年假有几天？", user="zhangsan", conversation="c1")
+    stored = assistant.get_conversation("c1")
+    assert "13812345678" not in json.dumps(stored.to_dict(), ensure_ascii=False)
+    assert "[手机号]" in stored.turns[0].question
+
+
+def test_a_statement_is_acknowledged_with_an_undo(assistant):
+    trace = assistant.ask("我是财务部的张三，我常驻杭州", user="zhangsan", conversation="c1")
+    assert trace.hit_count == 0 and NOT_IN_POLICY not in trace.answer
+    assert trace.answer.startswith("好的，我记住了：") and "您常驻杭州" in trace.answer
+    remembered = {m["content"] for m in trace.acknowledged}
+    assert "用户常驻杭州" in remembered
+    assert {m.content for m in assistant.list_memories("zhangsan")} >= remembered
+    assert assistant.undo_acknowledged("c1", trace.turn) == len(trace.acknowledged)
+    assert not remembered & {m.content for m in assistant.list_memories("zhangsan")}
+    assert assistant.get_conversation("c1").turns[0].trace["acknowledged"] == []
+
+
+def test_a_statement_with_a_question_gets_both(assistant):
+    trace = assistant.ask("我常驻杭州，出差住宿标准是多少？", user="zhangsan", conversation="c1")
+    assert trace.search_question == "出差住宿标准是多少？" and trace.hit_count >= 1
+    assert "500" in trace.answer and "好的，我记住了：您常驻杭州" in trace.answer
+
+
+def test_cli_ask_continues_a_conversation(tmp_path, capsys, monkeypatch):
+    store = tmp_path / "store"
+    facade = fake_assistant(store)
+    assert facade.ingest_bytes(TRAVEL.encode("utf-8"), "travel.md").ok
+    monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: fake_assistant(args.data_dir))
+    first = invoke(capsys, "--data-dir", str(store), "ask", "出差住宿标准是多少？", "--user", "u", "--conversation", "任意 id", "--json").json()
+    second = invoke(capsys, "--data-dir", str(store), "ask", "那一类城市呢？", "--user", "u", "--conversation", "任意 id", "--json").json()
+    assert first["conversation"] == "任意 id" and first["search_question"] == "出差住宿标准是多少？"
+    assert second["search_question"] == "一类城市出差住宿标准是多少？" and second["turn"] == 2
+    plain = invoke(capsys, "--data-dir", str(store), "ask", "那其他城市呢？", "--user", "u", "--conversation", "任意 id")
+    assert "按上文理解为：其他城市出差住宿标准是多少？" in plain.stdout
+
+
+@pytest.mark.integration
+def test_three_turn_dialogue_answered_from_the_right_clauses(store_copy: Path):
+    """The issue's dialogue on the real model: the follow-ups find the 500 元 rate and the approval clause."""
+    a = open_assistant(store_copy)
+    a.ask("出差住宿标准是多少？", user="zhangsan", conversation="trip")
+    second = a.ask("那一线城市呢？", user="zhangsan", conversation="trip")
+    third = a.ask("这个需要谁审批？", user="zhangsan", conversation="trip")
+    assert second.search_question == "一线城市出差住宿标准是多少？"
+    assert "一类城市500元" in second.search.hits[0].chunk.text and "500" in second.answer
+    assert "出差审批" in third.search.hits[0].chunk.section
+    assert "批准" in third.answer

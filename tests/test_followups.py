@@ -1,0 +1,147 @@
+"""Follow-up questions: when a question leans on the previous turn, and what it becomes standalone.
+
+Rules offline (no model), the LLM rewrite through the loopback OpenAI-compatible
+stub with the real `openai` client, and the eval file's shape. The recall of the
+whole eval set through the real engine is `bench/followups.py` (docs/retrieval.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fakes import QueuedLLM
+from openai_stub_server import OpenAIStubServer
+
+from rag_core.answer.llm import OpenAICompatibleClient
+from rag_core.conversations.followup import dependence, rule_rewrite, subject_of
+from rag_core.conversations.rewrite import MAX_TOKENS, build_prompt, clean_reply, llm_rewrite
+from rag_core.conversations.statements import acknowledgement, split_turn
+from rag_core.evaluation.followups import load_dialogues
+
+ROOT = Path(__file__).resolve().parent.parent
+DIALOGUES = ROOT / "tests" / "data" / "followups.jsonl"
+SAMPLES = ROOT / "data" / "samples"
+
+# Complete questions, asked after an unrelated turn: never rewritten.
+STANDALONE = [
+    "年假有几天？", "打车费能报吗？", "病假工资怎么发放？", "员工离职时没休的年假怎么处理？", "公司几点上班？",
+    "工资几号发？", "出差住宿标准是多少？", "试用期员工辞职要提前几天通知？", "婚假可以分开休吗？",
+    "加班费的计算基数是什么？", "远程办公每周最多几天？", "年终奖什么时候发？",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("question", STANDALONE)
+def test_a_question_that_stands_on_its_own_is_never_rewritten(question: str):
+    for previous in ("出差住宿标准是多少？", "婚假有几天？", "加班要申请吗？"):
+        if question == previous:
+            continue
+        result = rule_rewrite(question, previous)
+        assert not result.rewritten and result.question == question, (previous, result)
+
+
+def test_without_a_previous_turn_nothing_is_rewritten():
+    for question in ("那一线城市呢？", "这个需要谁审批？", "几天？"):
+        assert rule_rewrite(question, None).question == question
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "expected"),
+    [
+        ("出差住宿标准是多少？", "那一线城市呢？", "一线城市出差住宿标准是多少？"),
+        ("一线城市出差住宿标准是多少？", "那二线城市呢？", "二线城市出差住宿标准是多少？"),
+        ("年假有几天？", "那病假呢？", "病假有几天？"),
+        ("工作日加班费怎么算？", "那周末呢？", "周末加班费怎么算？"),
+        ("年假有几天？", "它能顺延吗？", "年假能顺延吗？"),
+        ("一线城市出差住宿标准是多少？", "这个需要谁审批？", "一线城市出差需要谁审批？"),
+        ("婚假有几天？", "需要什么材料？", "婚假需要什么材料？"),
+        ("出差住宿标准是多少？", "上面说的标准包含早餐吗", "出差住宿标准包含早餐吗"),
+        ("试用期多长？", "这期间工资怎么算？", "试用期工资怎么算？"),
+        ("工龄津贴有多少？", "最高多少？", "工龄津贴最高多少？"),
+    ],
+)
+def test_rules_carry_the_subject_and_its_qualifiers(previous: str, question: str, expected: str):
+    result = rule_rewrite(question, previous)
+    assert result.rewritten and result.question == expected, result
+
+
+def test_dependence_names_its_reason():
+    assert dependence("那一线城市呢？") == "那…呢"
+    assert dependence("这个需要谁审批？") == "指代上文"
+    assert dependence("几天？") == "问题太短"
+    assert dependence("年假有几天呢？") == ""  # 呢 with its own question word asks on its own
+    assert subject_of("差旅费怎么报销？") == "差旅费报销"
+
+
+# -- the LLM rewrite ----------------------------------------------------------------
+TURNS = [("出差住宿标准是多少？", "普通员工出差住宿费上限为每人每晚：一类城市500元 [资料1]")]
+
+
+def test_llm_rewrite_through_the_openai_compatible_stub():
+    with OpenAIStubServer(reply="一线城市出差住宿标准是多少？") as stub:
+        client = OpenAICompatibleClient(api_key="k-1234567890", model="stub-model", base_url=stub.base_url)
+        result = llm_rewrite(client, "那一线城市呢？", TURNS, "那…呢")
+        body = stub.requests[-1].body
+    assert result.question == "一线城市出差住宿标准是多少？" and result.rewritten
+    assert body["temperature"] == 0
+    prompt = body["messages"][-1]["content"]
+    assert "示例一" in prompt and "【最后一个问题】那一线城市呢？" in prompt and "出差住宿标准是多少？" in prompt
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["", "根据【资料】，一类城市500元 [资料1]。", "x" * 500, "I cannot help with that", "好的\n这是一个很长的解释" + "。" * 300],
+)
+def test_bad_llm_output_falls_back_to_the_raw_question(reply: str):
+    llm = QueuedLLM(reply)
+    result = llm_rewrite(llm, "那一线城市呢？", TURNS, "那…呢")
+    assert result.question == "那一线城市呢？" and not result.rewritten
+
+
+def test_a_failing_llm_costs_nothing_but_the_rewrite():
+    class Broken:
+        name = "broken"
+
+        def complete(self, prompt: str) -> str:
+            raise RuntimeError("down")
+
+    assert llm_rewrite(Broken(), "那一线城市呢？", TURNS, "那…呢").question == "那一线城市呢？"
+
+
+def test_the_reply_is_bounded_when_the_client_takes_max_tokens():
+    seen: dict = {}
+
+    class Bounded:
+        name = "bounded"
+
+        def complete(self, prompt: str, max_tokens: int | None = None) -> str:
+            seen["max_tokens"] = max_tokens
+            return "改写：一线城市出差住宿标准是多少？"
+
+    assert llm_rewrite(Bounded(), "那一线城市呢？", TURNS, "那…呢").question == "一线城市出差住宿标准是多少？"
+    assert seen["max_tokens"] == MAX_TOKENS
+    assert clean_reply("“一线城市出差住宿标准是多少？”", "那一线城市呢？") == "一线城市出差住宿标准是多少？"
+    assert "用户：出差住宿标准是多少？" in build_prompt("那一线城市呢？", TURNS)
+
+
+# -- statements --------------------------------------------------------------------
+def test_statements_are_split_from_questions():
+    told = split_turn("我是财务部的张三，我常驻杭州")
+    assert told.is_statement_only and "常驻杭州" in told.statement
+    both = split_turn("我常驻杭州，出差住宿标准是多少？")
+    assert both.statement == "我常驻杭州" and both.question == "出差住宿标准是多少？"
+    assert split_turn("我是不是可以请婚假？").statement == ""  # asks, does not tell
+    assert split_turn("年假有几天？").question == "年假有几天？"
+    assert acknowledgement(["用户常驻杭州"]).startswith("好的，我记住了：您常驻杭州")
+
+
+# -- the eval file -----------------------------------------------------------------
+def test_the_followup_eval_file_has_30_dialogues_with_gold_from_the_samples():
+    rows = load_dialogues(DIALOGUES)
+    assert len(rows) >= 30
+    policies = "\n".join(p.read_text(encoding="utf-8") for p in SAMPLES.glob("*.md"))
+    for row in rows:
+        assert 2 <= len(row["turns"]) <= 3
+        assert all(e in policies for e in row["expected"]), row["id"]
+    assert len({json.dumps(r["turns"], ensure_ascii=False) for r in rows}) == len(rows)
