@@ -47,7 +47,9 @@ class MaintenanceActions:
     def restore_data_dir(source: str | Path, data_dir: str | Path, *, actor: Principal | None = None) -> BackupReport:
         """Replace `data_dir` with a verified backup (the old one is kept, renamed). Stop the app first."""
         require(actor or LOCAL_ADMIN, "maintenance")
-        return restore_data_dir(Path(source), Path(data_dir))
+        report = restore_data_dir(Path(source), Path(data_dir))
+        _forget_chroma_client(Path(data_dir) / "chroma")  # a client this process held saw the replaced files
+        return report
 
     def _open_vectors(self):
         """Chroma for this store; an embedded one that fails to open is a cache: set aside, rebuilt."""
@@ -63,6 +65,8 @@ class MaintenanceActions:
 
         if s.chroma_host:
             return attempt()
+        if any(note.startswith("chroma/") for note in self.store_notices):
+            _forget_chroma_client(s.path("chroma"))  # this process may still hold the set-aside directory
         try:
             store = attempt()
             store.count()
@@ -70,11 +74,18 @@ class MaintenanceActions:
         except BaseException as exc:  # a garbled HNSW segment or database (Rust panics are BaseException)
             if isinstance(exc, KeyboardInterrupt | SystemExit):
                 raise
-            from chromadb.api.client import SharedSystemClient
-
-            SharedSystemClient.clear_system_cache()
+            _forget_chroma_client(s.path("chroma"))
             self.store_notices.append(set_aside_chroma(Path(s.data_dir), f"{type(exc).__name__}: {exc}"))
             return attempt()
+
+
+def _forget_chroma_client(path: Path) -> None:
+    """Drop this path's cached Chroma system (Chroma shares one per directory and process), only this one."""
+    from chromadb.api.client import SharedSystemClient
+
+    for key in {str(path), str(Path(path).resolve())}:
+        SharedSystemClient._identifier_to_system.pop(key, None)
+        SharedSystemClient._identifier_to_refcount.pop(key, None)
 
 
 EVAL_UPLOADS = "eval_uploads"  # question sets uploaded through the retrieval test page

@@ -101,6 +101,8 @@ def _set_aside(path: Path) -> Path:
 
 
 def _catalog_chunks(path: Path) -> int | None:
+    if not path.exists():
+        return None
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
         try:
@@ -120,20 +122,22 @@ def open_checks(data_dir: Path, *, embedded_chroma: bool = True) -> list[str]:
     data_dir = Path(data_dir)
     catalog = data_dir / CATALOG
     notices: list[str] = []
-    if catalog.exists():
-        problem = sqlite_problem(catalog)
-        if problem:
-            raise StoreDamaged(
-                f"{CATALOG} {problem}：文档目录无法读取。请{RESTORE_HINT}；没有备份时把它移走，"
-                f"同时删除 {CHROMA_DIR}/ 目录，再重新导入制度文件"
-            )
-    elif embedded_chroma:
+    if catalog.exists() and (problem := sqlite_problem(catalog)):
+        raise StoreDamaged(
+            f"{CATALOG} {problem}：文档目录无法读取。请{RESTORE_HINT}；没有备份时把它移走，"
+            f"同时删除 {CHROMA_DIR}/ 目录，再重新导入制度文件"
+        )
+    if embedded_chroma and not _catalog_chunks(catalog):
+        # missing, emptied (truncated to 0 bytes) or without chunks while Chroma still holds vectors
         orphans = chroma_collections(data_dir)
-        if orphans:
+        if sum(orphans.values()):
+            state = "是空的" if catalog.exists() else "不见了"
             raise StoreDamaged(
-                f"{CATALOG} 不见了，但 {CHROMA_DIR}/ 里还有 {len(orphans)} 个文档集合（{sum(orphans.values())} 条向量）："
-                f"文档库并不是空的。请{RESTORE_HINT}；确定要从空库重新开始，就删除 {CHROMA_DIR}/ 目录"
+                f"{CATALOG} {state}，但 {CHROMA_DIR}/ 里还有 {len(orphans)} 个文档集合（{sum(orphans.values())} 条向量）："
+                f"文档库并不是空的，目录丢了。请{RESTORE_HINT}；确定要从空库重新开始，就删除 {CHROMA_DIR}/ 目录"
             )
+    if (problem := memory_problem(data_dir / MEMORY)) is not None:
+        notices.append(problem)  # not a cache: reported, never moved; the memory actions refuse with the same line
     for name in CACHES:
         path = data_dir / name
         if path.exists() and (problem := sqlite_problem(path)):
@@ -168,14 +172,14 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
         return [StoreCheck(str(data_dir), "missing", "数据目录不存在", f"首次启动会新建；要找回数据请{RESTORE_HINT}")]
     catalog = data_dir / CATALOG
     chroma = chroma_collections(data_dir) if embedded_chroma else {}
-    if not catalog.exists():
-        if chroma:
-            checks.append(StoreCheck(CATALOG, "lost", f"不见了，但 {CHROMA_DIR}/ 里还有 {len(chroma)} 个文档集合",
-                                     f"请{RESTORE_HINT}；确定从空库开始就删除 {CHROMA_DIR}/"))
-        else:
-            checks.append(StoreCheck(CATALOG, "missing", "还没有文档目录", "首次启动时新建"))
-    elif problem := sqlite_problem(catalog):
+    if catalog.exists() and (problem := sqlite_problem(catalog)):
         checks.append(StoreCheck(CATALOG, "damaged", problem, f"请{RESTORE_HINT}；没有备份时移走它并删除 {CHROMA_DIR}/，再重新导入"))
+    elif not _catalog_chunks(catalog) and sum(chroma.values()):
+        state = "是空的" if catalog.exists() else "不见了"
+        checks.append(StoreCheck(CATALOG, "lost", f"{state}，但 {CHROMA_DIR}/ 里还有 {sum(chroma.values())} 条向量",
+                                 f"请{RESTORE_HINT}；确定从空库开始就删除 {CHROMA_DIR}/"))
+    elif not catalog.exists():
+        checks.append(StoreCheck(CATALOG, "missing", "还没有文档目录", "首次启动时新建"))
     else:
         checks.append(StoreCheck(CATALOG, "ok", f"{_catalog_chunks(catalog)} 块"))
     memory = data_dir / MEMORY
