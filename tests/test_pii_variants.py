@@ -138,3 +138,71 @@ if __name__ == "__main__":
     print(variants_table())
     count, size = false_masks()
     print(f"false masks: {count} in {size} characters ({count / size * 100_000:.2f} per 100k)", file=sys.stdout)
+
+
+# ---------------------------------------------------------------- redaction everywhere (facade level)
+
+HEADING_POLICY = (
+    "# 通讯录管理办法\n\n## 紧急联系人 王五 13912345678\n\n第一条 值班电话 021-6234-5678，"
+    "身份证号 110101-19900307-1233 的员工负责。\n"
+)
+RAW = ("13912345678", "6234-5678", "19900307", "13812345678", "13700001111", "110101199003071233")
+
+
+def raw_anywhere(data_dir: Path) -> list[str]:
+    """Every raw value found in any file under the data dir (databases, WAL, Chroma segments)."""
+    found = []
+    for path in data_dir.rglob("*"):
+        if path.is_file():
+            blob = path.read_bytes()
+            found += [f"{path.name}:{value}" for value in RAW if value.encode() in blob]
+    return found
+
+
+@pytest.fixture()
+def facade(tmp_path: Path):
+    sys.path.insert(0, str(ROOT / "tests"))
+    from fakes import fake_assistant
+
+    assistant = fake_assistant(tmp_path / "store")
+    report = assistant.ingest_bytes(HEADING_POLICY.encode(), "张三_13812345678_入职.md")
+    assert report.ok, report.error
+    return assistant
+
+
+def test_headings_file_names_and_ids_are_masked(facade) -> None:
+    (doc,) = facade.list_documents()
+    assert "13812345678" not in doc.doc_id + doc.source and "[手机号]" in doc.source
+    for chunk in facade.document_chunks(doc.doc_id):
+        shown = " ".join((chunk.chunk_id, chunk.doc_id, chunk.source, chunk.section, chunk.title, chunk.text))
+        assert not any(value in shown for value in RAW), shown
+    hits = facade.search("紧急联系人值班电话").hits
+    assert hits and all("13912345678" not in h.chunk.section for h in hits)
+    assert any("紧急联系人 王五 [手机号]" in h.chunk.section for h in hits)
+
+
+def test_questions_memories_and_echoes_are_masked_before_stored_or_prompted(facade) -> None:
+    facade.remember("u1", "我的手机是13700001111，身份证110101199003071233")
+    trace = facade.ask("我手机13912345678丢了，值班电话是多少？", user="u1")
+    assert "13912345678" not in trace.question and "13912345678" not in trace.prompt
+    assert "13700001111" not in trace.prompt
+    facade.record_feedback(trace, 1, "u1")
+    contents = [m.content for m in facade.list_memories("u1")]
+    assert any(c.startswith("用户问过：") for c in contents), contents
+    assert not any(value in c for c in contents for value in RAW), contents
+
+
+def test_no_raw_value_reaches_any_file_in_the_data_dir(facade) -> None:
+    facade.remember("u1", "紧急联系人电话13700001111")
+    facade.ask("手机13912345678的同事能报销吗？", user="u1")
+    facade.memory.close()
+    facade.catalog.close()
+    assert raw_anywhere(Path(facade.settings.data_dir)) == []
+
+
+def test_search_json_shows_no_raw_heading(facade, capsys) -> None:
+    from cli_support import invoke
+
+    result = invoke(capsys, "--data-dir", str(facade.settings.data_dir), "search", "紧急联系人值班电话", "--json")
+    assert result.exit_code == 0 and "紧急联系人" in result.stdout
+    assert not any(value in result.stdout for value in RAW)

@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from ..accounts.audit import AuditLog
 from ..accounts.store import AccountStore
 from ..errors import AccountError
+from ..text.pii import redact_text
 from ..types import Account, AuditEntry, Principal
+from .access import allowed
 
 ANONYMOUS = Principal(user="（未登录）", role="")
 
@@ -39,12 +41,18 @@ class AccountActions:
 
     def _audit(self, actor: Principal | None, action: str, target: str = "", outcome: str = "ok", detail: str = "") -> None:
         who = actor or ANONYMOUS
-        self.audit_log.record(who.user, who.role, action, target, outcome, detail)
+        # file names and details may carry personal data (张三_13812345678.md): masked like everything stored
+        self.audit_log.record(who.user, who.role, action, redact_text(target), outcome, redact_text(detail))
 
     # -- modes -------------------------------------------------------------------
     def act_as_local_administrator(self) -> None:
         """This process belongs to whoever owns the data dir (the CLI): no login, full rights."""
         self._local_admin_process = True
+
+    @staticmethod
+    def can(actor: Principal, permission: str) -> bool:
+        """Whether `actor` holds `permission` (pages hide what a person cannot use; the facade still checks)."""
+        return allowed(actor, permission)
 
     @property
     def team_mode(self) -> bool:
