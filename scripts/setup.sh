@@ -13,5 +13,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   # torch alone first so nothing can pull the CUDA build before it is pinned
   .venv/bin/python -m pip install --quiet "$(grep -E '^torch==' requirements.txt)"
   .venv/bin/python -m pip install --quiet -r requirements.txt
+  # OCR needs no system package: the models ship in the rapidocr wheel; check they loaded
+  .venv/bin/python -c "from rag_core.documents.ocr import engine; engine()"
   echo "$want" > "$stamp"
 fi

@@ -116,7 +116,7 @@ def test_source_is_the_safe_name() -> None:
 # --------------------------------------------------------------------------- refusals
 
 
-@pytest.mark.parametrize("name", ["工资表.xlsx", "setup.exe", "README", "archive.tar.gz"])
+@pytest.mark.parametrize("name", ["工资表.xls", "setup.exe", "README", "archive.tar.gz"])
 def test_unsupported_extension(name: str) -> None:
     err = refused(b"PK\x03\x04 whatever", name, "不支持的文件类型")
     assert all(ext in err.reason for ext in SUPPORTED_EXTENSIONS)
@@ -236,7 +236,7 @@ def test_owner_password_only_pdf_still_parses() -> None:
 
 @pytest.mark.parametrize("pages", [[IMAGE_ONLY], [[]], [IMAGE_ONLY, [], IMAGE_ONLY]])
 def test_pdf_without_text_layer(pages) -> None:
-    refused(make_pdf(pages), "scan.pdf", "扫描件需要 OCR，暂不支持")
+    refused(make_pdf(pages), "scan.pdf", "没有可提取的文字层", "OCR 也没有识别出文字")  # OCR tried, found nothing
 
 
 def test_mostly_undecodable_text_refused() -> None:
@@ -427,12 +427,13 @@ def test_docx_structure_tables_and_numbering() -> None:
         "员工手册 > 第一章 总则 > 第一条 目的",
         "员工手册 > 第二章 假期 > 第一条 年假",
         "员工手册 > 第二章 假期 > 第二条 病假",
+        "员工手册 > 第二章 假期 > 第二条 病假",  # the table is a section of its own, under the same path
         "员工手册 > 第二章 假期 > 附录",
     ]
     assert doc.sections[0].text == "员工手册\n\n本手册由人力资源部制定。"
     assert doc.sections[2].text.startswith("第二章 假期\n\n第一条 年假。员工每年")
-    assert "假期 | 天数 | 备注\n\n年假 | 5 | 满一年\n\n婚假 | 3" in doc.sections[3].text
-    assert doc.sections[4].text == "附录\n\n表格说明。"
+    assert doc.sections[4].table and doc.sections[4].text == "假期：年假；天数：5；备注：满一年\n假期：婚假；天数：3；备注：3"
+    assert doc.sections[5].text == "附录\n\n表格说明。"
 
 
 def test_docx_core_title_wins() -> None:
@@ -486,11 +487,14 @@ def test_html_structure() -> None:
     assert paths(doc) == [
         "考勤管理办法 > 第一章 总则 > 第一条 目的",
         "考勤管理办法 > 第二章 考勤 > 迟到与早退",
+        "考勤管理办法 > 第二章 考勤 > 迟到与早退",  # the table, as records
+        "考勤管理办法 > 第二章 考勤 > 迟到与早退",
     ]
     assert "第一条 目的。为规范考勤管理制定本办法。" in doc.text
     body = doc.sections[1].text
     assert "迟到 30 分钟以内扣款\n\n早退\n视同迟到" in body
-    assert "类型 | 扣款\n\n迟到 | 50元" in body and "正文直接写在 div 里" in body
+    assert doc.sections[2].table and doc.sections[2].text == "类型：迟到；扣款：50元"
+    assert doc.sections[3].text == "正文直接写在 div 里"
     assert not any(bad in doc.text for bad in ("不应出现", "导航菜单", "color", "注释"))
 
 

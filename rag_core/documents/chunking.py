@@ -12,6 +12,12 @@ Invariants (tested): every chunk starts at a unit start; removing each chunk's
 `overlap_chars` prefix and joining gives back the section text exactly.
 A unit longer than `chunk_size` (a paragraph with no punctuation) is split at a
 comma if possible, else hard-split, so chunk size stays bounded.
+
+A table section (record lines, see `tables.py`) is cut in whole rows instead:
+each chunk is the table's caption — or, without one, its heading — followed by as
+many rows as fit, so no chunk holds a row without knowing what table it is in. The
+repeated caption counts as overlap, so `rejoin` gives the text back (plus the
+newline that ends the last row, so the text after a table starts a line of its own).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text.records import parse_record
 from ..types import Chunk, ParsedDocument, Section
 
 # A unit ends after sentence punctuation (plus closing quotes/brackets) or a newline run.
@@ -113,6 +120,35 @@ def _is_heading_only(section: Section) -> bool:
     return "\n" not in text and len(text) <= 40 and not re.search(r"[。！？；!?;]", text)
 
 
+def chunk_table(section: Section, lead: str, chunk_size: int) -> list[TextChunk]:
+    """Row groups that never split a row; every chunk opens with the caption (or heading) line(s).
+
+    `lead` is the heading glued in front. The first chunk opens with the file's own text
+    (lead and caption); a chunk without it gets the caption or heading repeated as overlap.
+    """
+    lines = section.text.split("\n")
+    first_row = next((i for i, line in enumerate(lines) if parse_record(line) is not None), len(lines))
+    rows = [line + "\n" for line in lines[first_row:]]  # the last row too: text after a table starts a new line
+    opening = lead + section.text[: max(0, len(section.text) + 1 - sum(map(len, rows)))] if rows else lead + section.text
+    caption = "\n".join(lines[:first_row]).strip()
+    repeat = caption or lead.strip() or section.path.rsplit(" > ", 1)[-1].strip()
+    repeat = f"{repeat}\n" if repeat else ""
+    groups: list[list[str]] = [[]]
+    for row in rows:
+        head = opening if len(groups) == 1 and opening.strip() else repeat
+        if groups[-1] and len(head) + sum(map(len, groups[-1])) + len(row) > chunk_size:
+            groups.append([])
+        groups[-1].append(row)
+    out = []
+    for n, group in enumerate(groups):
+        if n == 0 and opening.strip():
+            out.append(TextChunk(opening + "".join(group), section.path, section.page, 0))
+        else:
+            lap = len(repeat) + (len(opening) if n == 0 else 0)
+            out.append(TextChunk(repeat + (opening if n == 0 else "") + "".join(group), section.path, section.page, lap))
+    return out
+
+
 def chunk_sections(sections: list[Section], chunk_size: int, overlap: int) -> list[TextChunk]:
     """Chunk each section separately; a heading-only section is glued to the next one."""
     out: list[TextChunk] = []
@@ -123,6 +159,10 @@ def chunk_sections(sections: list[Section], chunk_size: int, overlap: int) -> li
             continue
         if _is_heading_only(section) and i + 1 < len(sections):
             pending += text.rstrip() + "\n"
+            continue
+        if section.table:
+            out += chunk_table(section, pending, chunk_size)
+            pending = ""
             continue
         full = pending + text
         pending = ""

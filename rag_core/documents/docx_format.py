@@ -1,4 +1,4 @@
-"""Word (.docx) extraction: paragraphs with their heading levels and list numbers, tables as rows.
+"""Word (.docx) extraction: paragraphs with their heading levels and list numbers, tables as records.
 
 Split from `formats` because Word's numbering (一、/（一）/1.) needs its own small
 renderer; the zip checks refuse bombs before anything is inflated.
@@ -12,22 +12,30 @@ import zipfile
 from collections.abc import Iterator
 
 from ..errors import IngestError
-from .formats import MB, Line, _paragraph_lines
+from .formats import MB, Line, TableCounter, _paragraph_lines
+from .tables import Grid
 
 DOCX_MAX_UNCOMPRESSED = 200 * MB  # sum of member sizes declared in the zip directory
 DOCX_MAX_RATIO = 100  # per member; real document.xml stays well below this
 DOCX_MAX_MEMBERS = 5000
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
-def _check_zip(data: bytes, name: str) -> zipfile.ZipFile:
+_KINDS = {
+    "word/document.xml": ("Word 文档（.docx）", "旧版 Word（.doc）文件或已加密的文档，请在 Word 中另存为未加密的 .docx"),
+    "xl/workbook.xml": ("Excel 工作簿（.xlsx）", "旧版 Excel（.xls）文件或已加密的工作簿，请在 Excel 中另存为未加密的 .xlsx"),
+}
+
+
+def check_zip(data: bytes, name: str, main_part: str = "word/document.xml") -> zipfile.ZipFile:
     """Open the zip and refuse bombs from the directory alone, before inflating anything."""
+    kind, old_format = _KINDS[main_part]
     if data.startswith(_OLE_MAGIC):
-        raise IngestError(name, "这是旧版 Word（.doc）文件或已加密的文档，请在 Word 中另存为未加密的 .docx 后再上传")
+        raise IngestError(name, f"这是{old_format}后再上传")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
-        raise IngestError(name, "文件已损坏或不是有效的 Word 文档（.docx）") from exc
+        raise IngestError(name, f"文件已损坏或不是有效的 {kind}") from exc
     if len(infos) > DOCX_MAX_MEMBERS:
         raise IngestError(name, f"压缩包内文件数 {len(infos)} 过多，疑似压缩炸弹，已拒绝")
     total = sum(info.file_size for info in infos)
@@ -39,8 +47,8 @@ def _check_zip(data: bytes, name: str) -> zipfile.ZipFile:
         if info.file_size > MB and info.file_size > DOCX_MAX_RATIO * max(info.compress_size, 1):
             ratio = info.file_size // max(info.compress_size, 1)
             raise IngestError(name, f"压缩比异常（{ratio}:1，上限 {DOCX_MAX_RATIO}:1），疑似压缩炸弹，已拒绝")
-    if "word/document.xml" not in archive.namelist():
-        raise IngestError(name, "文件已损坏或不是有效的 Word 文档（.docx），缺少正文 word/document.xml")
+    if main_part not in archive.namelist():
+        raise IngestError(name, f"文件已损坏或不是有效的 {kind}，缺少 {main_part}")
     return archive
 
 
@@ -193,28 +201,43 @@ def _docx_blocks(element: object, parent: object) -> Iterator[object]:
                 yield from _docx_blocks(content, parent)
 
 
-def docx_lines(data: bytes, name: str) -> tuple[list[Line], str]:
-    """Paragraphs and table rows in body order; returns the lines and the core-properties title."""
+def docx_grid(table: object) -> Grid:
+    """A Word table as a grid: merged cells repeated, rows marked "repeat as header row" counted as header."""
+    from docx.oxml.ns import qn
+
+    cells: list[list[str]] = []
+    merged: set[tuple[int, int]] = set()
+    header_rows, in_header = 0, True
+    for r, row in enumerate(table.rows):  # type: ignore[attr-defined]
+        texts, previous = [], None
+        for c, cell in enumerate(row.cells):
+            texts.append(cell.text)
+            if cell._tc is previous:  # a horizontal merge repeats the same <w:tc>
+                merged.add((r, c))
+            previous = cell._tc
+        cells.append(texts)
+        tr_pr = row._tr.trPr
+        in_header = in_header and tr_pr is not None and tr_pr.find(qn("w:tblHeader")) is not None
+        header_rows += in_header
+    return Grid(cells, header_rows or None, "", merged)
+
+
+def docx_lines(data: bytes, name: str, tables: TableCounter | None = None) -> tuple[list[Line], str]:
+    """Paragraphs and tables in body order; returns the lines and the core-properties title."""
     import docx
     from docx.table import Table
 
-    _check_zip(data, name).close()
+    check_zip(data, name).close()
     try:
         document = docx.Document(io.BytesIO(data))
     except Exception as exc:
         raise IngestError(name, "文件已损坏或不是有效的 Word 文档（.docx）") from exc
+    counter = tables if tables is not None else TableCounter()
     numbering = _Numbering(document)
     lines: list[Line] = []
     for block in _docx_blocks(document.element.body, document._body):
         if isinstance(block, Table):
-            for row in block.rows:
-                cells, seen = [], set()
-                for cell in row.cells:
-                    if cell._tc not in seen:  # merged cells repeat the same <w:tc> element
-                        seen.add(cell._tc)
-                        cells.append(" ".join(cell.text.split()))
-                if any(cells):
-                    lines += _paragraph_lines(" | ".join(cells), plain=True)
+            lines += counter.lines(docx_grid(block))
             continue
         style = block.style.name if block.style is not None else ""
         if (style or "").lower().startswith("toc"):
@@ -224,5 +247,3 @@ def docx_lines(data: bytes, name: str) -> tuple[list[Line], str]:
         lines += _paragraph_lines(label + text if text.strip() else text, _docx_level(block))
     title = (document.core_properties.title or "").strip()
     return lines, title
-
-

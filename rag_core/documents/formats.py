@@ -1,18 +1,20 @@
-"""Per-format text extraction (markdown/plain text, docx, html, pdf) into a flat list of `Line`s.
+"""Per-format text extraction (markdown/plain text, html) into a flat list of `Line`s.
 
 Each extractor only finds text and explicit heading levels; the shared
 structure pass in `parsing.py` turns lines into sections, so every format gets
 the same 第X章/第X条 rules. Extractors raise `IngestError` for refusals they
-can name; anything else they raise is wrapped by the caller.
+can name; anything else they raise is wrapped by the caller. Tables become record
+lines (`tables.py`) marked with a table number, so chunking keeps their rows whole.
+Word, PDF and spreadsheets have their own modules.
 """
 
 from __future__ import annotations
 
-import io
 import re
 from typing import NamedTuple
 
-from ..errors import IngestError
+from ..text.records import parse_record
+from .tables import Grid, plain_rows, table_text
 
 MB = 1024 * 1024
 
@@ -24,6 +26,26 @@ class Line(NamedTuple):
     level: int | None = None
     page: int | None = None
     plain: bool = False  # never a heading (table rows, code blocks)
+    table: int | None = None  # the table (numbered per document) this caption or record line belongs to
+
+
+class TableCounter:
+    """Numbers the tables of one document and counts what became records."""
+
+    def __init__(self) -> None:
+        self.tables = 0
+        self.rows = 0
+
+    def lines(self, grid: Grid, page: int | None = None) -> list[Line]:
+        """A table's caption and record lines, or its rows as plain lines when it holds no data table."""
+        found = table_text(grid)
+        if found is None:
+            return [x for row in plain_rows(grid) for x in _paragraph_lines(row, page=page, plain=True)]
+        self.tables += 1
+        self.rows += len(found.records)
+        head = [Line(found.caption, None, page, True, self.tables)] if found.caption else []
+        rows = [Line(r, None, page, True, self.tables) for r in found.records]
+        return [Line("", None, page), *head, *rows, Line("", None, page)]
 
 
 _CTRL_MAP = {c: None for c in [*range(0x20), 0x7F, *range(0x80, 0xA0), 0xFEFF] if c not in (9, 10)}
@@ -52,11 +74,47 @@ _ATX = re.compile(rf"^ {{0,3}}(#{{1,6}})(?:[ \t]+|(?=[{chr(0x4E00)}-{chr(0x9FFF)
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 
 
-def markdown_lines(text: str) -> list[Line]:
-    """Lines of a .md/.txt file; `#` headings get their level, `**` emphasis is dropped."""
+_PIPE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+def _pipe_cells(line: str) -> list[str]:
+    text = line.strip()
+    text = text[1:] if text.startswith("|") else text
+    text = text[:-1] if text.endswith("|") and not text.endswith("\\|") else text
+    return [c.strip().replace("**", "") for c in re.split(r"(?<!\\)\|", text)]
+
+
+def markdown_lines(text: str, tables: TableCounter | None = None) -> list[Line]:
+    """Lines of a .md/.txt file; `#` headings get their level, `**` emphasis is dropped.
+
+    A pipe table (header, `---` rule, rows) becomes records; so does a run of record
+    lines, which is how a table reads back when a document is re-indexed as text.
+    """
+    tables = tables if tables is not None else TableCounter()
     lines: list[Line] = []
     fenced = False
-    for raw in text.split("\n"):
+    raws = text.split("\n")
+    i = 0
+    while i < len(raws):
+        raw = raws[i]
+        i += 1
+        if not fenced and "|" in raw and i < len(raws) and _PIPE_RULE.match(raws[i]):
+            rows = [_pipe_cells(raw)]
+            i += 1
+            while i < len(raws) and "|" in raws[i] and raws[i].strip():
+                rows.append(_pipe_cells(raws[i]))
+                i += 1
+            lines += tables.lines(Grid(rows, header_rows=1))
+            continue
+        if not fenced and parse_record(raw) is not None and i < len(raws) and parse_record(raws[i]) is not None:
+            run = [raw]
+            while i < len(raws) and parse_record(raws[i]) is not None:
+                run.append(raws[i])
+                i += 1
+            tables.tables += 1
+            tables.rows += len(run)
+            lines += [Line(r, None, None, True, tables.tables) for r in run]
+            continue
         if _FENCE.match(raw):
             fenced = not fenced
             continue
@@ -90,7 +148,44 @@ def _collapse_html_space(text: str) -> str:
     return "\n".join(part.strip(" ") for part in text.split(_BR))
 
 
-def html_lines(text: str) -> tuple[list[Line], str]:
+def _span(cell: object, name: str, limit: int) -> int:
+    try:
+        return max(1, min(limit, int(str(cell.get(name) or 1).strip() or 1)))  # type: ignore[attr-defined]
+    except ValueError:
+        return 1
+
+
+def html_grid(table: object) -> Grid:
+    """A <table> as a grid: rowspan/colspan cells repeated where they apply, <thead>/<th> rows as header."""
+    rows = [tr for tr in table.find_all("tr") if tr.find_parent("table") is table]  # type: ignore[attr-defined]
+    cells: dict[tuple[int, int], str] = {}
+    merged: set[tuple[int, int]] = set()
+    header_rows, in_header = 0, True
+    for r, tr in enumerate(rows):
+        c = 0
+        found = tr.find_all(["td", "th"], recursive=False)
+        for cell in found:
+            while (r, c) in cells:
+                c += 1
+            text = " ".join(cell.get_text(" ").split())
+            rowspan, colspan = _span(cell, "rowspan", 200), _span(cell, "colspan", 50)
+            for dr in range(rowspan):
+                for dc in range(colspan):
+                    cells[(r + dr, c + dc)] = text
+                    if dc:
+                        merged.add((r + dr, c + dc))
+            c += colspan
+        is_header = tr.parent.name == "thead" or (found and all(x.name == "th" for x in found))
+        in_header = in_header and bool(is_header)
+        header_rows += in_header
+    height = max((r for r, _ in cells), default=-1) + 1
+    width = max((c for _, c in cells), default=-1) + 1
+    grid = [[cells.get((r, c), "") for c in range(width)] for r in range(height)]
+    caption = table.find("caption")  # type: ignore[attr-defined]
+    return Grid(grid, header_rows or None, caption.get_text(" ") if caption else "", merged)
+
+
+def html_lines(text: str, tables: TableCounter | None = None) -> tuple[list[Line], str]:
     """Headings, paragraphs, list items and table rows in document order; returns lines and <title>."""
     from bs4 import BeautifulSoup, NavigableString, Tag
 
@@ -98,6 +193,7 @@ def html_lines(text: str) -> tuple[list[Line], str]:
     title = " ".join(soup.title.get_text().split()) if soup.title else ""
     for tag in soup.find_all(list(_HTML_DROP)):
         tag.decompose()
+    counter = tables if tables is not None else TableCounter()
     lines: list[Line] = []
     buffer: list[str] = []
 
@@ -117,6 +213,9 @@ def html_lines(text: str) -> tuple[list[Line], str]:
             elif child.name in _HTML_HEADINGS:
                 flush()
                 lines.extend(_paragraph_lines(child.get_text(" "), _HTML_HEADINGS[child.name]))
+            elif child.name == "table":
+                flush()
+                lines.extend(counter.lines(html_grid(child)))
             elif child.name == "tr":
                 flush()
                 cells = [" ".join(c.get_text(" ").split()) for c in child.find_all(["td", "th"], recursive=False)]
@@ -135,55 +234,3 @@ def html_lines(text: str) -> tuple[list[Line], str]:
     walk(soup)
     flush()
     return lines, title
-
-
-# --------------------------------------------------------------------------- pdf
-
-OCR_REASON = "PDF 没有可提取的文字层（可能是扫描件或纯图片），扫描件需要 OCR，暂不支持"
-
-
-def pdf_lines(data: bytes, name: str) -> tuple[list[Line], str]:
-    """Text per page with 1-based page numbers; returns the lines and the metadata title."""
-    from pypdf import PdfReader
-    from pypdf.errors import LimitReachedError
-
-    if b"%PDF-" not in data[:1024]:
-        raise IngestError(name, "文件已损坏或不是有效的 PDF（缺少 PDF 文件头，可能只是改了扩展名）")
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        encrypted = reader.is_encrypted
-    except Exception as exc:
-        raise IngestError(name, "PDF 文件已损坏，无法读取") from exc
-    if encrypted:
-        try:
-            opened = bool(reader.decrypt(""))  # owner-password-only files open with an empty password
-        except Exception:  # e.g. AES without a crypto backend, or a broken encryption dictionary
-            opened = False
-        if not opened:
-            raise IngestError(name, "PDF 已加密（需要密码才能打开），请先移除密码后再上传")
-    try:
-        pages = list(reader.pages)
-    except Exception as exc:
-        raise IngestError(name, "PDF 文件已损坏，无法读取页面") from exc
-    if not pages:
-        raise IngestError(name, "PDF 没有任何页面")
-    lines: list[Line] = []
-    for number, page in enumerate(pages, start=1):
-        try:
-            page.get_contents()  # extract_text() swallows decompression limits; this raises them
-            text = page.extract_text() or ""
-        except LimitReachedError as exc:  # pypdf caps each decompressed stream
-            raise IngestError(name, f"PDF 第 {number} 页的内容解压后过大，疑似压缩炸弹，已拒绝") from exc
-        except Exception as exc:
-            raise IngestError(name, f"PDF 第 {number} 页无法读取，文件可能已损坏") from exc
-        text = normalize_text(text)
-        lines += [Line(t, None, number) for t in text.split("\n")]
-    if not any(line.text.strip() for line in lines):
-        raise IngestError(name, OCR_REASON)
-    try:
-        metadata = reader.metadata
-        title = str(metadata.title or "") if metadata is not None else ""
-    except Exception:
-        title = ""
-    title = re.sub(r"^Microsoft (?:Word|PowerPoint) - |\.(?:docx?|pptx?)$", "", title.strip()).strip()
-    return lines, ("" if title.lower() in ("untitled", "无标题") else title)

@@ -16,13 +16,16 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import IngestError
-from ..types import ParsedDocument, Section
+from ..types import ParsedDocument, ReadingReport, Section
 from .chinese_codecs import decode_legacy_chinese
 from .docx_format import docx_lines
-from .formats import MB, Line, html_lines, markdown_lines, normalize_text, pdf_lines
+from .formats import MB, Line, TableCounter, html_lines, markdown_lines, normalize_text
+from .pdf_format import pdf_lines
+from .reading import attach_captions, describe, image_lines
 from .safe_read import read_regular_file
+from .spreadsheet_format import csv_lines, xlsx_lines
 
-SUPPORTED_EXTENSIONS = (".txt", ".md", ".docx", ".pdf", ".html", ".htm")
+SUPPORTED_EXTENSIONS = (".txt", ".md", ".docx", ".pdf", ".html", ".htm", ".xlsx", ".csv", ".png", ".jpg", ".jpeg")
 MAX_NAME_CHARS = 120
 MAX_BAD_CHAR_RATIO = 0.01  # a mixed-encoding file decodes with U+FFFD only if >= 99% is clean
 
@@ -267,10 +270,12 @@ def build_sections(lines: Iterable[Line]) -> list[Section]:
     current: list[str] = []
     path, page, heading_only = "", None, False
 
+    table: int | None = None
+
     def flush() -> None:
         text = _join(current)
         if text.strip():
-            raw.append((Section(text, path, page), heading_only))
+            raw.append((Section(text, path, page, table is not None), heading_only and table is None))
         current.clear()
 
     for line in lines:
@@ -279,12 +284,12 @@ def build_sections(lines: Iterable[Line]) -> list[Section]:
             flush()
             _push(stack, head)
             path = " > ".join(h.title for h in stack)
-            page, heading_only = line.page, True
+            page, heading_only, table = line.page, True, None
             current.append(line.text)
             continue
-        if line.page != page:
+        if line.page != page or (line.table != table and (line.text.strip() or line.table is not None)):
             flush()
-            page, heading_only = line.page, False
+            page, heading_only, table = line.page, False, line.table
         if line.text.strip():
             heading_only = False
         current.append(line.text)
@@ -294,7 +299,7 @@ def build_sections(lines: Iterable[Line]) -> list[Section]:
     pending: Section | None = None
     for section, only_heading in raw:
         if pending is not None:
-            if section.path.startswith(pending.path + " > ") and section.page == pending.page:
+            if section.path.startswith(pending.path + " > ") and section.page == pending.page and not section.table:
                 section = Section(pending.text + "\n\n" + section.text, section.path, section.page)
             else:
                 sections.append(pending)
@@ -335,29 +340,40 @@ def parse_bytes(data: bytes, filename: str, *, max_bytes: int) -> ParsedDocument
     _check_size(name, len(data), max_bytes)
     stem = Path(name).stem
     encoding: str | None = None
+    reading, tables = ReadingReport(), TableCounter()
     try:
         if ext in (".txt", ".md"):
             text, encoding = decode_text(data, name)
-            lines = markdown_lines(normalize_text(text))
+            lines = markdown_lines(normalize_text(text), tables)
             title = _first_heading(lines, 1)
         elif ext in (".html", ".htm"):
             text, encoding = decode_text(data, name, html=True)
-            lines, meta_title = html_lines(text)
+            lines, meta_title = html_lines(text, tables)
             title = _squash(meta_title) or _first_heading(lines, 1)
         elif ext == ".docx":
-            lines, meta_title = docx_lines(data, name)
+            lines, meta_title = docx_lines(data, name, tables)
             title = _squash(meta_title) or _first_heading(lines, 0) or _first_heading(lines, 1)
-        else:
-            lines, meta_title = pdf_lines(data, name)
+        elif ext == ".xlsx":
+            lines, meta_title = xlsx_lines(data, name, reading, tables)
+            title = _squash(meta_title)
+        elif ext == ".csv":
+            text, encoding = decode_text(data, name)
+            lines, title = csv_lines(normalize_text(text), tables), ""
+        elif ext == ".pdf":
+            lines, meta_title = pdf_lines(data, name, reading, tables)
             title = _squash(meta_title) or _first_line(lines)
-        sections = build_sections(lines)
+        else:
+            lines = image_lines(data, name, reading)
+            title = _first_line(lines)
+        sections = build_sections(attach_captions(lines))
+        describe(reading, tables)
     except IngestError:
         raise
     except Exception as exc:  # a library choked on a malformed file: still a plain refusal
         raise IngestError(name, f"文件解析失败，可能已损坏或格式不正确（{type(exc).__name__}）") from exc
     if not sections:
         raise IngestError(name, "文件中没有可提取的文字（只有空白）")
-    return ParsedDocument(source=name, title=title or stem, sections=sections, encoding=encoding)
+    return ParsedDocument(source=name, title=title or stem, sections=sections, encoding=encoding, reading=reading)
 
 
 def parse_file(path: str | os.PathLike[str], *, max_bytes: int, display_name: str | None = None) -> ParsedDocument:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..documents.catalog import visible_to
 from ..documents.chunking import rejoin
+from ..documents.ocr import reporting_pages
 from ..documents.prepare import prepare
 from ..documents.safe_read import read_regular_file
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
@@ -86,13 +87,16 @@ class DocumentActions:
                     date.fromisoformat(effective_date)
                 except ValueError as exc:
                     raise IngestError(filename, f"生效日期 {effective_date!r} 不是 YYYY-MM-DD 格式") from exc
-            prepared = prepare(
-                data, filename, self._settings, doc_id=doc_id, audience=audience_t,
-                redact_disabled=frozenset(redact_disabled),
-                sources_of=lambda known: [v.source for v in self.catalog.versions(known)],
-            )
+            with reporting_pages(lambda done, total: step(f"OCR 识别扫描页 {done}/{total}", 0.05 + 0.15 * done / total)):
+                prepared = prepare(
+                    data, filename, self._settings, doc_id=doc_id, audience=audience_t,
+                    redact_disabled=frozenset(redact_disabled),
+                    sources_of=lambda known: [v.source for v in self.catalog.versions(known)],
+                )
             step("解析与切块", 0.2)
-            return self.indexer.write(prepared, audience_t, effective_date, step)
+            report = self.indexer.write(prepared, audience_t, effective_date, step)
+            reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
+            return replace(report, reading=reading, warnings=[*reading.notes, *report.warnings])
         except DocumentIdConflict as exc:
             return IngestReport(filename=exc.filename, status="refused", error=str(exc), conflict_doc_id=exc.doc_id)
         except IngestError as exc:
