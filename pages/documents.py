@@ -10,8 +10,10 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import Assistant, DocumentInfo, IngestReport
+from ui.doc_identity import ask_about_conflict, remember_conflicts
 from ui.layout import ensure_chrome
 from ui.state import AUDIENCE_LABELS, get_assistant
+from ui.trace_view import escape_md
 from ui.uploads import REDACTION_LABELS, documents_frame, ingest_uploads, reports_frame
 
 REPORTS_KEY = "doc_ingest_reports"
@@ -66,6 +68,10 @@ def upload_section(assistant: Assistant) -> None:
     )
     bar.progress(1.0, text="导入结束")
     st.session_state[REPORTS_KEY] = reports
+    remember_conflicts(
+        [(f.name, f.getvalue()) for f in files], reports, audience=audience or ["all"], effective_date=effective,
+        redact_disabled=redact_off,
+    )
 
 
 def report_section() -> None:
@@ -77,12 +83,13 @@ def report_section() -> None:
     st.dataframe(reports_frame(reports), hide_index=True, width="stretch")
     for r in reports:
         if not r.ok:
-            st.error(r.error or f"{r.filename}：导入失败")
+            st.error(escape_md(r.error or f"{r.filename}：导入失败"))
+            ask_about_conflict(get_assistant(), r, REPORTS_KEY)
 
 
 def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
     """Version history, chunk preview and delete-with-confirmation for one document."""
-    st.markdown(f"#### {doc.title}（{doc.doc_id}）")
+    st.markdown(f"#### {escape_md(doc.title)}（{escape_md(doc.doc_id)}）")
     with st.expander("版本历史", icon=":material/history:", expanded=True):
         versions = assistant.document_versions(doc.doc_id)
         st.dataframe(documents_frame(versions), hide_index=True, width="stretch")
@@ -108,7 +115,7 @@ def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
             st.session_state[PENDING_DELETE_KEY] = doc.doc_id
             st.rerun()
         return
-    st.warning(f"确定删除《{doc.title}》的全部 {doc.chunk_count} 块吗？删除后这份制度将不再被检索到。")
+    st.warning(f"确定删除《{escape_md(doc.title)}》的全部 {doc.chunk_count} 块吗？删除后这份制度将不再被检索到。")
     yes, no = st.columns(2)
     if yes.button("确认删除", type="primary", key="confirm_delete"):
         removed = assistant.delete_document(doc.doc_id)

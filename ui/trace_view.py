@@ -18,6 +18,8 @@ from rag_core import AskTrace, Hit, MemoryHit, SearchResult
 NO_HIT_REASON = "没有资料通过阈值"
 _CITATION = re.compile(r"\[资料(\d+)\]")
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+_INERT_SPECIAL = re.compile(r"([\\\[\]()!<>$~:])")  # links, images, HTML, LaTeX, strike-through, autolinks
+_ENGINE_MARKS = re.compile(r"\[资料(\d+)\]|( :orange-badge\[:material/warning: 未在资料中找到\])")
 
 # Known timing keys (without the "_ms" suffix) -> Chinese stage names; unknown keys are shown as they come.
 STAGE_LABELS: dict[str, str] = {
@@ -49,15 +51,31 @@ def anchor_id(prefix: str, index: int) -> str:
     return f"{prefix}-chunk-{index}"
 
 
+def inert_markdown(text: str) -> str:
+    """Answer text with formatting kept (lists, bold, tables) but no link, image, HTML, LaTeX or autolink.
+
+    A policy line "[这里](https://…)" or "![](https://…/p.png)" quoted in an answer must show
+    as text, never as a live link or a remote image.
+    """
+    text = _INERT_SPECIAL.sub(r"\\\1", text)
+    return re.sub(r"(?i)www\.", r"www\\.", text)
+
+
 def link_citations(answer: str, anchors: dict[int, str]) -> str:
-    """Turn each [资料N] into a same-page link to its chunk card; `$` is escaped against LaTeX."""
-
-    def repl(match: re.Match[str]) -> str:
-        target = anchors.get(int(match.group(1)))
-        label = f"\\[资料{match.group(1)}\\]"
-        return f"[{label}](#{target})" if target else label
-
-    return _CITATION.sub(repl, answer.replace("$", "\\$"))
+    """Each [资料N] the engine wrote becomes a same-page link to its chunk card; the rest is inert text."""
+    parts: list[str] = []
+    position = 0
+    for match in _ENGINE_MARKS.finditer(answer):
+        parts.append(inert_markdown(answer[position : match.start()]))
+        if match.group(1) is None:
+            parts.append(match.group(0))  # the 未在资料中找到 badge mark_unsupported added
+        else:
+            target = anchors.get(int(match.group(1)))
+            label = f"\\[资料{match.group(1)}\\]"
+            parts.append(f"[{label}](#{target})" if target else label)
+        position = match.end()
+    parts.append(inert_markdown(answer[position:]))
+    return "".join(parts)
 
 
 def _fmt(value: float | None, digits: int) -> str:
@@ -146,7 +164,7 @@ def render_hits_and_misses(result: SearchResult, prefix: str, numbers: dict[str,
     if result.expanded_terms:
         st.caption("同义词扩展：" + "、".join(result.expanded_terms))
     for warning in result.warnings:
-        st.warning(warning)
+        st.warning(escape_md(warning))  # warnings quote document titles
 
 
 def _age_days(created_at: str) -> float | None:

@@ -1,0 +1,44 @@
+"""A file whose different name maps onto an existing document's id: ask, never guess.
+
+"员工手册 v2.md" then "员工手册(v2).md" normalise to the same doc id. The engine refuses
+the second (`IngestReport.conflict_doc_id`); this page asks whether it is a new version
+of that document and, on yes, imports it again with the doc id given explicitly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import streamlit as st
+
+from rag_core import Assistant, IngestReport
+from ui.trace_view import escape_md
+from ui.uploads import ingest_uploads
+
+CONFLICTS_KEY = "doc_identity_conflicts"
+
+
+def remember_conflicts(files: Sequence[tuple[str, bytes]], reports: Sequence[IngestReport], **options: Any) -> None:
+    """Keep the bytes and upload options of each refused-for-identity file until the user answers."""
+    st.session_state[CONFLICTS_KEY] = {
+        report.filename: (name, data, options)
+        for (name, data), report in zip(files, reports, strict=False)
+        if report.conflict_doc_id
+    }
+
+
+def ask_about_conflict(assistant: Assistant, report: IngestReport, reports_key: str) -> None:
+    """The question and the button for one refused file; a yes re-imports it as a new version."""
+    pending = st.session_state.get(CONFLICTS_KEY, {}).get(report.filename)
+    if not report.conflict_doc_id or pending is None:
+        return
+    name, data, options = pending
+    target = report.conflict_doc_id
+    st.warning(f"{escape_md(report.filename)} 和已有文档 {escape_md(target)} 对应同一个文档ID。它是那份文档的新版本吗？")
+    if st.button(f"是新版本：作为 {target} 的下一版导入", key=f"identity_yes_{report.filename}"):
+        (new,) = ingest_uploads(assistant, [(name, data)], doc_id=target, **options)
+        reports = [new if r is report or r.filename == report.filename else r for r in st.session_state[reports_key]]
+        st.session_state[reports_key] = reports
+        st.session_state[CONFLICTS_KEY].pop(report.filename, None)
+        st.rerun()
