@@ -23,6 +23,10 @@ REDACTION_LABELS = {
     "bank_card": "银行卡号",
     "mobile": "手机号",
     "landline": "座机号",
+    "passport": "护照号",
+    "travel_permit": "港澳台通行证号",
+    "wechat": "微信号",
+    "qq": "QQ号",
 }
 
 Progress = Callable[[str, float], None]
