@@ -244,7 +244,7 @@ class Assistant(AccountActions, DocumentActions, MemoryActions, ConversationActi
         built = build_prompt(asked, result.hits, memories, self._settings.token_budget, context.turns)
         started = time.perf_counter()
         groups = {word: set(terms) for word, terms in result.synonym_groups.items()}
-        answer, answerer = compose_answer(asked, built, self.llm, on_token, groups)
+        answer, answerer, citations = compose_answer(asked, built, self.llm, on_token, groups)
         timings["answer_ms"] = _ms(started)
         remembered: list[dict[str, str]] = []
         if remember and user:
@@ -254,7 +254,7 @@ class Assistant(AccountActions, DocumentActions, MemoryActions, ConversationActi
         trace = AskTrace(
             question=question, answer=answer, search=result, memories=memories, prompt=built.text,
             sources=built.sources, prompt_tokens=built.tokens, token_budget=self._settings.token_budget,
-            dropped_hits=built.dropped, answerer=answerer, timings_ms=timings,
+            dropped_hits=built.dropped, answerer=answerer, timings_ms=timings, citations=citations,
         )
         return self._finish_turn(trace, user, context, remembered, on_token)
 

@@ -252,6 +252,18 @@ class SourceRef:
 
 
 @dataclass
+class CitationCheck:
+    """What the citation guard found in an LLM answer (the offline answerer only quotes, so it is not checked)."""
+
+    checked: bool = False
+    removed: list[int] = field(default_factory=list)  # [资料N] cited but not in the prompt, taken out of the answer
+    unsupported: list[str] = field(default_factory=list)  # sentences whose numbers none of their cited clauses states
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
 class AskTrace:
     """Everything that went into one answer, for display and audit."""
 
@@ -266,6 +278,7 @@ class AskTrace:
     dropped_hits: int  # hits left out of the prompt by the token budget
     answerer: str  # "extractive" or the LLM model id
     timings_ms: dict[str, float] = field(default_factory=dict)
+    citations: CitationCheck = field(default_factory=CitationCheck)
     search_question: str = ""  # what was searched: a follow-up rewritten standalone, else the question
     conversation: str | None = None  # the conversation this turn belongs to
     turn: int = 0  # its number in that conversation (0: not stored)
@@ -288,6 +301,7 @@ class AskTrace:
                 "answerer": self.answerer,
                 "memories": [m.to_dict() for m in self.memories],
                 "sources": [asdict(s) for s in self.sources],
+                "citations": self.citations.to_dict(),
                 "search_question": self.search_question or self.question,
                 "conversation": self.conversation,
                 "turn": self.turn,

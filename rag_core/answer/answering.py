@@ -7,11 +7,19 @@ an absent question can never be answered from a model's general knowledge.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
-from ..types import SourceRef
+from ..types import CitationCheck, SourceRef
+from .citations import check_citations
 from .prompt import NOT_IN_POLICY, BuiltPrompt
 
 OnToken = Callable[[str], None]
+
+
+class ComposedAnswer(NamedTuple):
+    text: str
+    answerer: str
+    citations: CitationCheck  # what the guard found in an LLM answer; unchecked otherwise
 
 
 def compose_answer(
@@ -20,25 +28,31 @@ def compose_answer(
     llm,
     on_token: OnToken | None = None,
     groups: Mapping[str, set[str]] | None = None,
-) -> tuple[str, str]:
-    """(answer, answerer name) for a built prompt; streams through `on_token` when given.
+) -> ComposedAnswer:
+    """(answer, answerer name, citation check) for a built prompt; streams through `on_token` when given.
 
     `groups` (question word → thesaurus terms) lets the offline answerer see that
-    a clause names the question's subject in policy wording.
+    a clause names the question's subject in policy wording. An LLM answer loses
+    any [资料N] the prompt did not have, and its sentences are checked for numbers
+    their clauses do not state (`citations`).
     """
     if not built.sources:
         if on_token:
             on_token(NOT_IN_POLICY)
-        return NOT_IN_POLICY, "无命中：不调用模型"
+        return ComposedAnswer(NOT_IN_POLICY, "无命中：不调用模型", CitationCheck())
     if llm is not None:
         if on_token:
             parts = []
             for piece in llm.stream(built.text):
                 parts.append(piece)
                 on_token(piece)
-            return "".join(parts).strip(), llm.name
-        return llm.complete(built.text).strip(), llm.name
-    return _offline(question, built.sources, on_token, groups)
+            raw = "".join(parts)
+        else:
+            raw = llm.complete(built.text)
+        answer, check = check_citations(raw.strip(), built.sources)
+        return ComposedAnswer(answer, llm.name, check)
+    answer, answerer = _offline(question, built.sources, on_token, groups)
+    return ComposedAnswer(answer, answerer, CitationCheck())
 
 
 def _offline(

@@ -9,7 +9,11 @@ words touch a clause that does not answer it.
 Per category: recall@1/3/5, MRR and the zero-hit rate (the number that matters
 for absent questions), and — when the run also asked the questions —
 `refusal_rate` (the offline answer says the policy does not cover it) and
-`answered_rate` (it does not refuse a question the policies answer).
+`answered_rate` (it does not refuse a question the policies answer). When an
+LLM wrote the answers, its citations were checked: `unsupported_rate` is the
+share of answers with a sentence whose numbers none of its cited clauses
+states (shown as 未在资料中找到), `invalid_citation_rate` the share that cited a
+[资料N] the prompt did not have.
 """
 
 from __future__ import annotations
@@ -80,11 +84,29 @@ def summarise(results: list[dict]) -> dict[str, dict[str, float]]:
                 m["refusal_rate"] = _rate(traps, "refused")
         elif asked and cat in ("literal", "paraphrase"):
             m["answered_rate"] = round(sum(1 for r in asked if not r["refused"]) / len(asked), 3)
+        checked = [r for r in rows if (r.get("citations") or {}).get("checked")]
+        if checked:
+            m["unsupported_rate"] = round(sum(1 for r in checked if r["citations"]["unsupported"]) / len(checked), 3)
+            m["invalid_citation_rate"] = round(sum(1 for r in checked if r["citations"]["removed"]) / len(checked), 3)
         metrics[cat] = m
     return metrics
 
 
-COLUMNS = ["n", "recall@1", "recall@3", "recall@5", "mrr", "zero_hit_rate", "refusal_rate", "answered_rate"]
+def citation_totals(results: list[dict]) -> dict[str, int]:
+    """Over the whole set: answers checked, sentences marked 未在资料中找到, [资料N] removed."""
+    checked = [r["citations"] for r in results if (r.get("citations") or {}).get("checked")]
+    return {
+        "answers_checked": len(checked),
+        "answers_with_unsupported": sum(1 for c in checked if c["unsupported"]),
+        "unsupported_sentences": sum(len(c["unsupported"]) for c in checked),
+        "invalid_citations_removed": sum(len(c["removed"]) for c in checked),
+    }
+
+
+COLUMNS = [
+    "n", "recall@1", "recall@3", "recall@5", "mrr", "zero_hit_rate", "refusal_rate", "answered_rate",
+    "unsupported_rate", "invalid_citation_rate",
+]
 
 
 def metrics_table(metrics: dict[str, dict[str, float]]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .metrics import first_relevant_rank, is_refusal, load_questions, summarise
+from .metrics import citation_totals, first_relevant_rank, is_refusal, load_questions, summarise
 
 
 def run_eval(
@@ -31,5 +31,6 @@ def run_eval(
             trace = assistant.ask(row["question"], user="", role=role, remember=False, actor=actor)
             result["answer"] = trace.answer
             result["refused"] = is_refusal(trace.answer)
+            result["citations"] = trace.citations.to_dict()
         results.append(result)
-    return {"mode": mode, "metrics": summarise(results), "results": results}
+    return {"mode": mode, "metrics": summarise(results), "citations": citation_totals(results), "results": results}
