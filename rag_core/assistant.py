@@ -21,6 +21,7 @@ from .facade.access import LOCAL_ADMIN, require, require_owner
 from .facade.accounts import ANONYMOUS, AccountActions
 from .facade.conversations import ConversationActions
 from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
+from .facade.history import HistoryActions
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions
 from .search.answerability import Model
@@ -46,7 +47,7 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Assistant(AccountActions, DocumentActions, MemoryActions, ConversationActions, MaintenanceActions, EvalFiles):
+class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, ConversationActions, MaintenanceActions, EvalFiles):
     """Owns the stores and the models; safe to share between threads (one per process).
 
     The actions are grouped in mixins under `rag_core.facade` (documents, memories, …);

@@ -337,6 +337,27 @@ class IngestReport:
 
 
 @dataclass
+class VersionChange:
+    """One version of a document and what changed from the version before it (for the history view)."""
+
+    version: int
+    status: str  # "current" | "retired" | "scheduled" | "pending"
+    ingested_at: str
+    chunk_count: int
+    is_current: bool  # the version search uses today
+    known: bool = True  # False when the text of this or the previous version was never recorded
+    added: int = 0  # chunks whose text is new in this version
+    removed: int = 0  # chunks of the previous version whose text is gone
+    unchanged: int = 0
+    diff: list[str] = field(default_factory=list)  # a short line diff: "- old", "+ new"
+    source: str = ""
+    effective_date: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
 class DocumentInfo:
     """One document's current version, as listed on the documents page."""
 

@@ -1,0 +1,134 @@
+"""Version history with what changed: chunks added and removed, and a short diff.
+
+A new version retires the old one, and retiring deletes the old chunks from the
+catalog (search must never see them). So the text of every version is kept
+here, in its own small SQLite file under the data dir, when the version is
+written; the history view compares each version with the one before it. A
+deleted document's recorded text is deleted with it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sqlite3
+import threading
+from datetime import date
+
+from ..types import Chunk, IngestReport, Principal, VersionChange
+
+HISTORY_FILE = "document_history.sqlite3"
+DIFF_LINES = 12  # a short diff: enough to see what moved, not the whole document
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS version_text (
+    doc_id TEXT NOT NULL, version INTEGER NOT NULL, idx INTEGER NOT NULL, content_hash TEXT NOT NULL, text TEXT NOT NULL,
+    PRIMARY KEY (doc_id, version, idx)
+)"""
+
+
+class VersionTexts:
+    """The chunk texts of every recorded version (doc_id, version) → [(hash, text), …]."""
+
+    def __init__(self, path) -> None:
+        self._db = sqlite3.connect(str(path), check_same_thread=False)
+        self._lock = threading.Lock()
+        with self._lock:
+            self._db.execute(_SCHEMA)
+            self._db.commit()
+
+    def has(self, doc_id: str, version: int) -> bool:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT 1 FROM version_text WHERE doc_id=? AND version=? LIMIT 1", (doc_id, version)
+            ).fetchone()
+        return row is not None
+
+    def record(self, chunks: list[Chunk]) -> None:
+        rows = [(c.doc_id, c.version, c.index, c.content_hash, c.text) for c in chunks]
+        with self._lock:
+            self._db.executemany("INSERT OR REPLACE INTO version_text VALUES (?,?,?,?,?)", rows)
+            self._db.commit()
+
+    def texts(self, doc_id: str, version: int) -> list[str] | None:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT text FROM version_text WHERE doc_id=? AND version=? ORDER BY idx", (doc_id, version)
+            ).fetchall()
+        return [r[0] for r in rows] or None
+
+    def forget(self, doc_id: str) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM version_text WHERE doc_id=?", (doc_id,))
+            self._db.commit()
+
+
+def compare(old: list[str], new: list[str]) -> tuple[int, int, int, list[str]]:
+    """(added, removed, unchanged, short diff) between two versions' chunk texts."""
+    old_set, new_set = set(old), set(new)
+    added = sum(1 for t in new if t not in old_set)
+    removed = sum(1 for t in old if t not in new_set)
+    unchanged = sum(1 for t in new if t in old_set)
+    old_lines = [line.strip() for t in old for line in t.splitlines() if line.strip()]
+    new_lines = [line.strip() for t in new for line in t.splitlines() if line.strip()]
+    diff: list[str] = []
+    for line in difflib.unified_diff(old_lines, new_lines, lineterm="", n=0):
+        if line.startswith(("---", "+++", "@@")):
+            continue
+        diff.append(line[0] + " " + line[1:][:120])
+        if len(diff) >= DIFF_LINES:
+            diff.append("…")
+            break
+    return added, removed, unchanged, diff
+
+
+class HistoryActions:
+    """Mixin of `Assistant`: record each version's text when it is written, and compare versions."""
+
+    @property
+    def version_texts(self) -> VersionTexts:
+        texts = getattr(self, "_version_texts", None)
+        if texts is None:
+            texts = self._version_texts = VersionTexts(self._settings.path(HISTORY_FILE))
+        return texts
+
+    def _ingest(self, data: bytes, filename: str, **kwargs) -> IngestReport:
+        """Every ingest path ends here: record the new version's text before a later one retires it."""
+        report = super()._ingest(data, filename, **kwargs)  # type: ignore[misc]
+        if report.status == "indexed":
+            self.version_texts.record(self.catalog.chunks_of(report.doc_id, report.version))
+        return report
+
+    def delete_document(self, doc_id: str, *, actor: Principal | None = None) -> int:
+        """Delete as usual, then the recorded text of every version."""
+        removed = super().delete_document(doc_id, actor=actor)  # type: ignore[misc]
+        self.version_texts.forget(doc_id)
+        return removed
+
+    def document_changes(self, doc_id: str, *, actor: Principal | None = None) -> list[VersionChange]:
+        """Each version the actor may read, newest first, with what changed from the one before it."""
+        actor = self._acting(actor, "documents.manage")  # type: ignore[attr-defined]
+        versions = self.document_versions(doc_id, actor=actor)  # only the versions whose audience the actor reads
+        today = date.today().isoformat()
+        current = [v.version for v in versions if v.status == "current" and (v.effective_date or "") <= today]
+        current_version = max(current) if current else None
+        for v in versions:  # a version written before history was kept: its chunks are still there while live
+            if v.status == "current" and not self.version_texts.has(doc_id, v.version):
+                chunks = self.catalog.chunks_of(doc_id, v.version)
+                if chunks:
+                    self.version_texts.record(chunks)
+        out: list[VersionChange] = []
+        previous: list[str] | None = None
+        for index, v in enumerate(versions):
+            texts = self.version_texts.texts(doc_id, v.version)
+            change = VersionChange(
+                version=v.version, status=v.status, ingested_at=v.ingested_at, chunk_count=v.chunk_count,
+                is_current=v.version == current_version, source=v.source, effective_date=v.effective_date,
+            )
+            if texts is not None and index == 0:
+                change.added, change.unchanged = len(texts), 0
+            elif texts is not None and previous is not None:
+                change.added, change.removed, change.unchanged, change.diff = compare(previous, texts)
+            else:
+                change.known = False
+            out.append(change)
+            previous = texts
+        return list(reversed(out))
