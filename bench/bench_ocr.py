@@ -7,6 +7,7 @@ paper, JPEG), then reads every page with each candidate and prints characters ri
 
     .venv/bin/python bench/bench_ocr.py            # RapidOCR settings and Debian tesseract (if installed)
     .venv/bin/python bench/bench_ocr.py --pages 2  # quicker
+    .venv/bin/python bench/bench_ocr.py --ingest   # also: one scanned page through the whole upload (e5, temp store)
 
 The figures in docs/documents.md come from this script.
 """
@@ -139,6 +140,7 @@ def tesseract_reader():
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pages", type=int, default=len(PAGES))
+    parser.add_argument("--ingest", action="store_true", help="also time one scanned page through the whole upload")
     args = parser.parse_args()
     pages = PAGES[: args.pages]
     from rag_core.documents.ocr import MAX_SIDE
@@ -171,6 +173,34 @@ def main() -> None:
             f" {mean(seconds):.2f} |"
         )
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
+    if args.ingest:
+        ingest_row(pages[0])
+
+
+def ingest_row(lines: list[str]) -> None:
+    """Seconds to upload one scanned page and the same page with a text layer (parse, OCR, embed, index)."""
+    from rag_core.assistant import Assistant
+    from rag_core.settings import Settings
+
+    scan = io.BytesIO()
+    scanned(render(lines, 200, SERIF), 0).convert("RGB").save(scan, "PDF", resolution=200)
+    text_pdf = "\n\n".join(lines).encode("utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        assistant = Assistant(Settings(data_dir=Path(tmp)))
+        assistant.ingest_bytes("预热。".encode(), "warm.txt")  # load the OCR engine and e5 before timing
+        from rag_core.documents.ocr import engine
+
+        engine()
+        print("| upload of one page | seconds | chunks | OCR confidence |")
+        print("|---|---|---|---|")
+        for label, data, name in (("scanned page (image PDF, 200 dpi)", scan.getvalue(), "scan.pdf"),
+                                  ("the same text as .txt", text_pdf, "text.txt")):
+            started = time.perf_counter()
+            report = assistant.ingest_bytes(data, name)
+            seconds = time.perf_counter() - started
+            pages = report.reading.ocr_pages if report.reading else []
+            shown = ", ".join(f"{p.confidence:.2f}" for p in pages) or "—"
+            print(f"| {label} | {seconds:.1f} | {report.chunk_count} | {shown} |")
 
 
 if __name__ == "__main__":

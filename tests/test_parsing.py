@@ -432,7 +432,7 @@ def test_docx_structure_tables_and_numbering() -> None:
     ]
     assert doc.sections[0].text == "员工手册\n\n本手册由人力资源部制定。"
     assert doc.sections[2].text.startswith("第二章 假期\n\n第一条 年假。员工每年")
-    assert doc.sections[4].table and doc.sections[4].text == "假期：年假；天数：5；备注：满一年\n假期：婚假；天数：3；备注：3"
+    assert doc.sections[4].table and doc.sections[4].text == "假期：年假，天数：5，备注：满一年\n假期：婚假，天数：3，备注：3"
     assert doc.sections[5].text == "附录\n\n表格说明。"
 
 
@@ -493,7 +493,7 @@ def test_html_structure() -> None:
     assert "第一条 目的。为规范考勤管理制定本办法。" in doc.text
     body = doc.sections[1].text
     assert "迟到 30 分钟以内扣款\n\n早退\n视同迟到" in body
-    assert doc.sections[2].table and doc.sections[2].text == "类型：迟到；扣款：50元"
+    assert doc.sections[2].table and doc.sections[2].text == "类型：迟到，扣款：50元"
     assert doc.sections[3].text == "正文直接写在 div 里"
     assert not any(bad in doc.text for bad in ("不应出现", "导航菜单", "color", "注释"))
 

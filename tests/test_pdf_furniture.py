@@ -84,7 +84,7 @@ def test_pdf_ruled_table_becomes_records_in_place() -> None:
     assert doc.reading.tables == 1 and doc.reading.table_rows == 3
     table = next(s for s in doc.sections if s.table)
     assert table.page == 3
-    assert "职级：P2；月薪下限（元）：9000；月薪上限（元）：14000" in table.text
+    assert "职级：P2，月薪下限（元）：9000，月薪上限（元）：14000" in table.text
     text = doc.text
     assert text.index("第6条") < text.index("职级：P1") < text.index("第7条")  # read where it stands on the page
     assert "华东科技" not in text
@@ -116,7 +116,7 @@ def test_documents_page_block_says_how_the_file_was_read() -> None:
             furniture_removed=20, furniture=["华东科技有限公司 内部资料", "第 1 页 共 10 页"],
         )
         report = IngestReport("通知.pdf", "indexed", "通知", 1, 1, reading=reading)
-        chunk = Chunk("通知@v1#0", "通知", 1, 0, "标准如下：\n城市：兰州；住宿（元/晚）：380\n城市：海口；住宿（元/晚）：400", "通知.pdf", "通知", "")
+        chunk = Chunk("通知@v1#0", "通知", 1, 0, "标准如下：\n城市：兰州，住宿（元/晚）：380\n城市：海口，住宿（元/晚）：400", "通知.pdf", "通知", "")
         render_reading(report, [chunk])
 
     at = AppTest.from_function(page).run()

@@ -63,10 +63,10 @@ def salary_workbook() -> bytes:
 def test_xlsx_rows_become_records_with_cached_formula_values() -> None:
     doc = parse_bytes(salary_workbook(), "薪资等级.xlsx", max_bytes=LIMIT)
     text = doc.text
-    assert "职级：P3；岗位名称：高级工程师；月薪下限（元）：14000；月薪上限（元）：20000；年薪上限（元）：240000" in text
-    assert "职级：P5；岗位名称：专家；月薪下限（元）：28000；月薪上限（元）：40000" in text  # no cached value: left out
+    assert "职级：P3，岗位名称：高级工程师，月薪下限（元）：14000，月薪上限（元）：20000，年薪上限（元）：240000" in text
+    assert "职级：P5，岗位名称：专家，月薪下限（元）：28000，月薪上限（元）：40000" in text  # no cached value: left out
     assert "=D" not in text
-    assert "项目：通讯补贴；标准（元/月）：200；比例：50%" in text
+    assert "项目：通讯补贴，标准（元/月）：200，比例：50%" in text
     table = next(s for s in doc.sections if s.table and "P3" in s.text)
     assert table.path.endswith("薪资等级") and table.text.startswith("2024 年技术序列薪资等级表")
 
@@ -92,7 +92,7 @@ def test_csv_in_gbk_with_semicolons() -> None:
     rows = ["工龄;年假天数;备注", "满1年不满10年;5;", "满10年不满20年;10;", "满20年;15;含法定年休假"]
     doc = parse_bytes("\r\n".join(rows).encode("gbk"), "年假.csv", max_bytes=LIMIT)
     assert doc.text.split("\n") == [
-        "工龄：满1年不满10年；年假天数：5", "工龄：满10年不满20年；年假天数：10", "工龄：满20年；年假天数：15；备注：含法定年休假",
+        "工龄：满1年不满10年，年假天数：5", "工龄：满10年不满20年，年假天数：10", "工龄：满20年，年假天数：15，备注：含法定年休假",
     ]
     assert doc.reading.tables == 1 and doc.reading.table_rows == 3
 
@@ -118,8 +118,8 @@ def test_search_finds_an_xlsx_row(store_copy) -> None:
     assert any("测算底稿" in w for w in report.warnings)
     result = assistant.search("高级工程师的月薪上限是多少？")
     top = [h.chunk.text for h in result.hits[:3]]
-    assert any("职级：P3；岗位名称：高级工程师；月薪下限（元）：14000；月薪上限（元）：20000" in t for t in top), top
+    assert any("职级：P3，岗位名称：高级工程师，月薪下限（元）：14000，月薪上限（元）：20000" in t for t in top), top
     csv = "城市,夜班补贴（元/晚）\n北京,80\n兰州,60\n".encode()
     assert assistant.ingest_bytes(csv, "夜班补贴.csv").ok
     top = [h.chunk.text for h in assistant.search("兰州的夜班补贴每晚多少钱？").hits[:3]]
-    assert any("城市：兰州；夜班补贴（元/晚）：60" in t for t in top), top
+    assert any("城市：兰州，夜班补贴（元/晚）：60" in t for t in top), top

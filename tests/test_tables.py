@@ -56,10 +56,13 @@ def city_docx(*, merged_header: bool = True) -> bytes:
 
 def test_record_lines_round_trip_and_soften_separators() -> None:
     line = record_line([("城市", "兰州"), ("备注", "含早餐；不含停车"), ("空", "")])
-    assert line == "城市：兰州；备注：含早餐，不含停车"
+    assert line == "城市：兰州，备注：含早餐，不含停车"
     assert parse_record(line) == [("城市", "兰州"), ("备注", "含早餐，不含停车")]
     assert parse_record("第五条 员工出差应当提前申请。") is None
-    assert records_table([line, "城市：海口；备注：无"]) == (["城市", "备注"], [["兰州", "含早餐，不含停车"], ["海口", "无"]])
+    from rag_core.text.sentences import split_sentences
+
+    assert split_sentences(line) == [line]  # a row is one sentence: quoted and embedded whole, never a bare "480"
+    assert records_table([line, "城市：海口，备注：无"]) == (["城市", "备注"], [["兰州", "含早餐，不含停车"], ["海口", "无"]])
 
 
 def test_multi_row_header_with_merged_cells_is_resolved() -> None:
@@ -69,14 +72,14 @@ def test_multi_row_header_with_merged_cells_is_resolved() -> None:
     )
     found = table_text(grid)
     assert found is not None
-    assert found.records == ["城市：兰州；城市类别：三类；差旅标准·住宿（元/晚）：380；差旅标准·伙食（元/天）：90"]
+    assert found.records == ["城市：兰州，城市类别：三类，差旅标准·住宿（元/晚）：380，差旅标准·伙食（元/天）：90"]
 
 
 def test_full_width_label_row_becomes_a_group_field_and_merged_body_cells_repeat() -> None:
     grid = Grid([["职级", "岗位", "月薪（元）"], ["管理序列", "管理序列", "管理序列"], ["M1", "主管", "15000"], ["M1", "经理", "20000"]])
     found = table_text(grid)
     assert found is not None
-    assert found.records == ["分组：管理序列；职级：M1；岗位：主管；月薪（元）：15000", "分组：管理序列；职级：M1；岗位：经理；月薪（元）：20000"]
+    assert found.records == ["分组：管理序列，职级：M1，岗位：主管，月薪（元）：15000", "分组：管理序列，职级：M1，岗位：经理，月薪（元）：20000"]
 
 
 def test_docx_city_table_every_row_names_its_headers() -> None:
@@ -84,7 +87,7 @@ def test_docx_city_table_every_row_names_its_headers() -> None:
     assert doc.reading.tables == 1 and doc.reading.table_rows == 30
     table = [s for s in doc.sections if s.table]
     assert len(table) == 1 and table[0].text.startswith("各城市差旅标准如下：")  # the caption travels with the table
-    assert "城市：兰州；城市类别：三类；差旅标准·住宿标准（元/晚）：380；差旅标准·伙食补助（元/天）：90" in table[0].text
+    assert "城市：兰州，城市类别：三类，差旅标准·住宿标准（元/晚）：380，差旅标准·伙食补助（元/天）：90" in table[0].text
     assert not any(s.table for s in doc.sections if "超出标准" in s.text)
 
 
@@ -127,7 +130,7 @@ def test_html_table_rowspan_colspan_thead_and_caption() -> None:
     doc = parse_bytes(html.encode(), "加班.html", max_bytes=LIMIT)
     table = next(s for s in doc.sections if s.table)
     assert table.text.split("\n")[0] == "加班费计算标准"
-    assert "加班类型：法定节假日；计算标准·倍数：3；计算标准·基数：本人月工资" in table.text
+    assert "加班类型：法定节假日，计算标准·倍数：3，计算标准·基数：本人月工资" in table.text
     assert "加班须提前申请" not in table.text
 
 
@@ -135,13 +138,13 @@ def test_markdown_pipe_table_and_reindexed_record_lines_stay_tables() -> None:
     md = "# 年假\n\n| 工龄 | 年假天数 |\n| :-- | --: |\n| 满1年不满10年 | 5 |\n| 满10年不满20年 | 10 |\n\n其他情况另行规定。\n"
     doc = parse_bytes(md.encode(), "年假.md", max_bytes=LIMIT)
     table = next(s for s in doc.sections if s.table)
-    assert table.text == "工龄：满1年不满10年；年假天数：5\n工龄：满10年不满20年；年假天数：10"
+    assert table.text == "工龄：满1年不满10年，年假天数：5\n工龄：满10年不满20年，年假天数：10"
     again = parse_bytes(rejoin(chunk_document(doc, 240, 60)).encode(), "年假.txt", max_bytes=LIMIT)
     assert [s.text for s in again.sections if s.table] == [table.text]  # re-index keeps whole rows together
 
 
 def test_prompt_form_shows_rows_as_a_small_table() -> None:
-    text = "各城市差旅标准如下：\n城市：兰州；住宿（元/晚）：380\n城市：海口；住宿（元/晚）：400"
+    text = "各城市差旅标准如下：\n城市：兰州，住宿（元/晚）：380\n城市：海口，住宿（元/晚）：400"
     assert as_markdown(text).split("\n") == [
         "各城市差旅标准如下：", "| 城市 | 住宿（元/晚） |", "|---|---|", "| 兰州 | 380 |", "| 海口 | 400 |",
     ]
@@ -167,8 +170,8 @@ def test_search_finds_the_row_with_its_headers(store_copy) -> None:
     assert report.ok, report.error
     assert report.reading is not None and report.reading.tables == 1
     for question, row in [
-        ("去兰州出差住宿每晚能报多少？", "城市：兰州；城市类别：三类；差旅标准·住宿标准（元/晚）：380"),
-        ("在海口出差伙食补助一天多少？", "城市：海口；城市类别：三类；差旅标准·住宿标准（元/晚）：400；差旅标准·伙食补助（元/天）：95"),
+        ("去兰州出差住宿每晚能报多少？", "城市：兰州，城市类别：三类，差旅标准·住宿标准（元/晚）：380"),
+        ("在海口出差伙食补助一天多少？", "城市：海口，城市类别：三类，差旅标准·住宿标准（元/晚）：400，差旅标准·伙食补助（元/天）：95"),
     ]:
         result = assistant.search(question)
         assert result.hits, question
@@ -180,7 +183,7 @@ def test_prompt_shows_a_table_chunk_as_a_small_table() -> None:
     from rag_core.answer.prompt import build_prompt
     from rag_core.types import Chunk, Hit, HitScores
 
-    text = "各城市差旅标准如下：\n城市：兰州；住宿标准（元/晚）：380\n城市：海口；住宿标准（元/晚）：400\n"
+    text = "各城市差旅标准如下：\n城市：兰州，住宿标准（元/晚）：380\n城市：海口，住宿标准（元/晚）：400\n"
     chunk = Chunk("d@v1#0", "d", 1, 0, text, "差旅.docx", "差旅费管理办法", "第五条 住宿和伙食标准")
     built = build_prompt("去兰州住宿能报多少？", [Hit(chunk, HitScores())], [], 1800)
     assert "| 城市 | 住宿标准（元/晚） |\n|---|---|\n| 兰州 | 380 |\n| 海口 | 400 |" in built.text
@@ -190,11 +193,11 @@ def test_prompt_shows_a_table_chunk_as_a_small_table() -> None:
 def test_hit_card_shows_table_rows_as_a_table() -> None:
     from ui.trace_view import records_frame
 
-    found = records_frame("各城市差旅标准如下：\n城市：兰州；住宿标准（元/晚）：380\n城市：海口；伙食补助（元/天）：95\n")
+    found = records_frame("各城市差旅标准如下：\n城市：兰州，住宿标准（元/晚）：380\n城市：海口，伙食补助（元/天）：95\n")
     assert found is not None
     lead, frame = found
     assert lead == "各城市差旅标准如下："
     assert list(frame.columns) == ["城市", "住宿标准（元/晚）", "伙食补助（元/天）"]
     assert frame.values.tolist() == [["兰州", "380", ""], ["海口", "", "95"]]
     assert records_frame("第一条 总则。\n本办法适用于全体员工。") is None
-    assert records_frame("城市：兰州；住宿：380\n超出部分自理。") is None
+    assert records_frame("城市：兰州，住宿：380\n超出部分自理。") is None

@@ -21,7 +21,7 @@ from typing import Any
 OCR_MIN_CONFIDENCE = 0.80  # character-weighted mean recognition score a page needs to be indexed
 RENDER_DPI = 200  # scanned pages are rendered at this resolution for OCR
 MIN_BOX_SCORE = 0.3  # boxes below this are dropped by the engine (kept above it, they lower the page's mean)
-MAX_SIDE = 1400  # pixels; detection time grows with the area, and 1400 still reads 10-pt print (bench_ocr.py)
+MAX_SIDE = 1400  # pixels; detection time grows with the area; 1000 read 12-pt print as well, 1400 keeps a margin
 _ARTICLE = re.compile(r"^(第[0-9〇零一二三四五六七八九十百千两]+[章节条])(?=[^\s　，。、：:（(])")
 
 _engine: Any = None

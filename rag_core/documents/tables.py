@@ -3,7 +3,7 @@
 Each format's reader builds a `Grid` — a rectangle of cell texts in which a merged
 cell is repeated over every position it covers, plus which positions continue a
 horizontal merge — and this module turns it into record lines
-("城市：兰州；住宿标准（元/晚）：480", format in `text.records`). Header rows are
+("城市：兰州，住宿标准（元/晚）：480", format in `text.records`). Header rows are
 resolved here once for every format: multi-row headers are joined top-down
 ("差旅标准·住宿（元/晚）"), and a full-width row inside the body ("一类城市") becomes
 a 分组 field of the rows under it.

@@ -1,4 +1,4 @@
-"""Table rows as self-describing lines: "城市：兰州；住宿标准（元/晚）：480".
+"""Table rows as self-describing lines: "城市：兰州，住宿标准（元/晚）：480".
 
 Why: a row "兰州 | 二类 | 480 | 100" means nothing without its header, and a chunk
 that holds the row but not the header cannot answer 兰州住宿每晚多少. Writing each
@@ -12,36 +12,39 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-FIELD_SEP = "；"
+FIELD_SEP = "，"  # not 。；: every sentence splitter here keeps a row as one sentence
 KEY_SEP = "："
-_KEY_BAD = re.compile(f"[{KEY_SEP}{FIELD_SEP}\n]")
-_FIELD = re.compile(rf"^([^{KEY_SEP}{FIELD_SEP}\n]{{1,40}}){KEY_SEP}(.*)$")
+_KEY_BAD = re.compile(f"[{KEY_SEP}{FIELD_SEP}；\n]")
+_FIELD = re.compile(rf"^([^{KEY_SEP}{FIELD_SEP}；\n]{{1,40}}){KEY_SEP}(.*)$")
 
 
 def record_line(pairs: Sequence[tuple[str, str]]) -> str:
-    """One row as "header：value；header：value"; empty values are left out, separators in text are softened."""
+    """One row as "header：value，header：value"; empty values are left out, a ；in a value becomes ，."""
     fields = []
     for key, value in pairs:
-        value = " ".join(str(value).split()).replace(FIELD_SEP, "，")
+        value = re.sub(r"[；;]", FIELD_SEP, " ".join(str(value).split()))
         if not value:
             continue
-        key = _KEY_BAD.sub(" ", " ".join(str(key).split())).strip() or "列"
+        key = _KEY_BAD.sub(" ", " ".join(str(key).split())).strip()[:40] or "列"
         fields.append(f"{key}{KEY_SEP}{value}")
     return FIELD_SEP.join(fields)
 
 
 def parse_record(line: str) -> list[tuple[str, str]] | None:
-    """The (header, value) pairs of a record line, or None when the line is not one (two fields at least)."""
-    parts = line.strip().split(FIELD_SEP)
-    if len(parts) < 2:
-        return None
-    pairs = []
-    for part in parts:
+    """The (header, value) pairs of a record line, or None when it is not one (two fields at least).
+
+    A piece without "header：" continues the value before it (a value may hold commas).
+    """
+    pairs: list[tuple[str, str]] = []
+    for part in line.strip().split(FIELD_SEP):
         match = _FIELD.match(part)
-        if not match:
+        if match:
+            pairs.append((match.group(1), match.group(2)))
+        elif pairs:
+            pairs[-1] = (pairs[-1][0], pairs[-1][1] + FIELD_SEP + part)
+        else:
             return None
-        pairs.append((match.group(1), match.group(2)))
-    return pairs
+    return pairs if len(pairs) >= 2 else None
 
 
 def records_table(lines: Sequence[str]) -> tuple[list[str], list[list[str]]] | None:
