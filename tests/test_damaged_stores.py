@@ -23,6 +23,14 @@ from rag_core.errors import MemoryStoreError, StoreDamaged
 POLICY = "# 休假制度\n\n第一条 员工入职满一年后每年享有带薪年假 5 天。\n\n第二条 病假须提供医院诊断证明。\n"
 
 
+@pytest.fixture(autouse=True)
+def fast_cli(monkeypatch):
+    """CLI commands open the fake-embedder facade (the e5 model is for the integration tests)."""
+    import rag_core.cli
+
+    monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: fake_assistant(args.data_dir))
+
+
 @pytest.fixture()
 def store(tmp_path: Path) -> Path:
     """A data dir with one document and one memory, closed again."""
@@ -67,7 +75,8 @@ def test_truncated_catalog_is_refused_with_one_line_naming_it(store: Path) -> No
     with pytest.raises(StoreDamaged) as info:
         reopen(store)
     message = str(info.value)
-    assert "catalog.sqlite3" in message and "restore" in message and "\n" not in message
+    assert message.startswith("catalog.sqlite3") and "已损坏" in message and "restore" in message
+    assert "\n" not in message
 
 
 @pytest.mark.parametrize("damage", ["deleted", "emptied"])

@@ -21,6 +21,14 @@ POLICY = "# 休假制度\n\n第一条 员工入职满一年后每年享有带薪
 BIG5_POLICY = "員工請假應提前三個工作日向部門主管提出申請，經批准後方可休假。年假天數依照工齡計算，工作滿一年不滿十年者，年休假五天。"
 
 
+@pytest.fixture(autouse=True)
+def fast_cli(monkeypatch):
+    """CLI commands open the fake-embedder facade (the e5 model is for the integration tests)."""
+    import rag_core.cli
+
+    monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: fake_assistant(args.data_dir))
+
+
 @pytest.fixture()
 def assistant(tmp_path: Path):
     facade = fake_assistant(tmp_path / "store")

@@ -200,8 +200,13 @@ def test_no_raw_value_reaches_any_file_in_the_data_dir(facade) -> None:
     assert raw_anywhere(Path(facade.settings.data_dir)) == []
 
 
-def test_search_json_shows_no_raw_heading(facade, capsys) -> None:
+def test_search_json_shows_no_raw_heading(facade, capsys, monkeypatch) -> None:
     from cli_support import invoke
+    from fakes import fake_assistant
+
+    import rag_core.cli
+
+    monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: fake_assistant(args.data_dir))
 
     result = invoke(capsys, "--data-dir", str(facade.settings.data_dir), "search", "紧急联系人值班电话", "--json")
     assert result.exit_code == 0 and "紧急联系人" in result.stdout

@@ -24,6 +24,14 @@ from ui.trace_view import escape_md, link_citations
 LINKED = "# 年假制度\n\n第一条 员工每年享有带薪年假五天[资料2]，详见[这里](https://evil.example/x) ![](https://evil.example/p.png)。\n"
 
 
+@pytest.fixture(autouse=True)
+def fast_cli(monkeypatch):
+    """CLI commands open the fake-embedder facade (the e5 model is for the integration tests)."""
+    import rag_core.cli
+
+    monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: fake_assistant(args.data_dir))
+
+
 @pytest.mark.parametrize(
     "marker",
     ["[资料9]", "［资料9］", "〔资料9〕", "【资料9】", "[资 料9]", "[ 资料 9 ]", "[Source 9]", "[source9]", "〖资料9〗", "[資料9]"],
@@ -86,6 +94,17 @@ def test_cli_output_escapes_control_characters(tmp_path: Path, capsys) -> None:
     for args in (("docs", "list"), ("docs", "list", "--json")):
         result = invoke(capsys, "--data-dir", data, *args)
         assert result.exit_code == 0
+        assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+
+
+def test_cli_escapes_control_characters_in_stored_text(tmp_path: Path, capsys) -> None:
+    """Text stored as typed (a memory) still reaches the terminal only as visible escapes."""
+    data = str(tmp_path / "store")
+    added = invoke(capsys, "--data-dir", data, "memory", "add", "用户喜欢\x1b[31m红色\x1b]0;title\x07", "--user", "u1")
+    assert added.exit_code == 0, added.stderr
+    for args in (("memory", "list", "--user", "u1"), ("memory", "list", "--user", "u1", "--json")):
+        result = invoke(capsys, "--data-dir", data, *args)
+        assert result.exit_code == 0 and "红色" in result.stdout
         assert "\x1b" not in result.stdout and "\x07" not in result.stdout
 
 
