@@ -211,3 +211,24 @@ def test_search_json_shows_no_raw_heading(facade, capsys, monkeypatch) -> None:
     result = invoke(capsys, "--data-dir", str(facade.settings.data_dir), "search", "紧急联系人值班电话", "--json")
     assert result.exit_code == 0 and "紧急联系人" in result.stdout
     assert not any(value in result.stdout for value in RAW)
+
+
+def test_write_back_masks_facts_echo_and_source(facade) -> None:
+    """The store masks on its own too: a caller that skips the facade's question masking leaks nothing."""
+    facade.memory.write_back("u2", "我是研发部的，手机13912345678，身份证号110101199003071233", "")
+    rows = facade.memory._conn.execute("SELECT content, source FROM memories WHERE user_id = 'u2'").fetchall()
+    history = facade.memory._conn.execute("SELECT content, detail FROM memory_history WHERE user_id = 'u2'").fetchall()
+    assert rows and any(content.startswith("用户问过：") for content, _ in rows)
+    assert not any(value in " ".join(map(str, row)) for row in rows + history for value in RAW)
+
+
+def test_prompt_masks_memories_stored_before_masking() -> None:
+    from rag_core.answer.prompt import build_prompt
+    from rag_core.types import MemoryHit
+
+    old = MemoryHit(
+        id="m1", content="用户的手机是13912345678", kind="profile", importance=0.8, relevance=0.9,
+        freshness=1.0, score=0.7, created_at="2026-01-01T00:00:00+00:00",
+    )
+    prompt = build_prompt("年假几天？我手机13812345678", [], [old], 4000).text
+    assert "13912345678" not in prompt and "13812345678" not in prompt and "[手机号]" in prompt

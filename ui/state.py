@@ -39,14 +39,22 @@ def open_assistant(settings: Settings) -> Assistant:
     return assistant
 
 
+STORE_NOTICES_KEY = "store_notices_shown"
+
+
 def get_assistant() -> Assistant:
     """The facade for the current configuration; stops the page with a readable error if it fails."""
     try:
-        return open_assistant(app_settings())
-    except Exception as exc:  # any startup failure must reach the user as text
+        assistant = open_assistant(app_settings())
+    except Exception as exc:  # any startup failure must reach the user as text (a damaged store: one line)
         st.error(f"助手启动失败：{exc}")
         st.stop()
         raise  # unreachable; keeps type checkers happy
+    if assistant.store_notices and not st.session_state.get(STORE_NOTICES_KEY):
+        st.session_state[STORE_NOTICES_KEY] = True  # a cache set aside and rebuilt: said once per session
+        for line in assistant.store_notices:
+            st.warning(line, icon=":material/build:")
+    return assistant
 
 
 def init_session() -> None:
