@@ -22,6 +22,7 @@ from .facade.accounts import ANONYMOUS, AccountActions
 from .facade.conversations import ConversationActions
 from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
 from .facade.history import HistoryActions
+from .facade.insights import InsightActions
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions
 from .search.answerability import Model
@@ -47,7 +48,8 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, ConversationActions, MaintenanceActions, EvalFiles):
+class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, ConversationActions, MaintenanceActions, EvalFiles,
+                InsightActions):
     """Owns the stores and the models; safe to share between threads (one per process).
 
     The actions are grouped in mixins under `rag_core.facade` (documents, memories, …);
@@ -239,6 +241,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
             return self._acknowledge_only(context, user, remember, on_token)
         asked = context.search_question
         result = self.search(asked, role=role, actor=actor)
+        if served := self._serve_standard_answer(asked, question, result, role=role, actor=actor, on_token=on_token):
+            return self._log_asked(self._finish_turn(served, user, context, [], on_token), user, role)
         started = time.perf_counter()
         memories = self.recall(user, asked, actor=actor) if user else []
         timings["memory_ms"] = _ms(started)
@@ -257,15 +261,16 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
             sources=built.sources, prompt_tokens=built.tokens, token_budget=self._settings.token_budget,
             dropped_hits=built.dropped, answerer=answerer, timings_ms=timings, citations=citations,
         )
-        return self._finish_turn(trace, user, context, remembered, on_token)
+        return self._log_asked(self._finish_turn(trace, user, context, remembered, on_token), user, role)
 
     def record_feedback(self, trace: AskTrace, rating: int, user: str | None = None, *,
-                        actor: Principal | None = None) -> None:
+                        actor: Principal | None = None, reason: str | None = None, comment: str = "") -> None:
         """Store a 👍 (1) or 👎 (-1) with the full trace it rates, under the rater's own name."""
         actor = self._acting(actor, "feedback.give")
         user = actor.user if user is None or user == "default" else user
         if user != actor.user:
             require_owner(actor, user, "feedback.give")
+        self._review_feedback(trace, int(rating), user, reason, comment)  # review list first: a bad reason stores nothing
         self.catalog.add_feedback(_utcnow().isoformat(timespec="seconds"), user, trace.question, int(rating), trace.to_dict())
 
     def run_eval(self, path: str | Path, *, mode: str = "hybrid", role: str | None = None,

@@ -49,6 +49,8 @@ class Settings:
     memory_retention_days: float = 30.0
     # conversations: unused this many days are deleted with their traces (0 keeps them)
     conversation_retention_days: float = 180.0
+    # insights: asked questions are kept this many days for gaps and usage (0 keeps none)
+    question_retention_days: float = 180.0
 
     @property
     def llm_configured(self) -> bool:
@@ -98,6 +100,8 @@ class Settings:
             problems.append("记忆半衰期须大于 0 天")
         if not 0 <= self.memory_threshold <= 1:
             problems.append("记忆阈值须在 0 到 1 之间")
+        if self.question_retention_days < 0:
+            problems.append("提问记录保留天数不能小于 0（0 表示不记录）")
         if self.conversation_retention_days < 0:
             problems.append("对话保留天数不能小于 0（0 表示一直保留）")
         if self.token_budget < 200:

@@ -283,6 +283,8 @@ class AskTrace:
     conversation: str | None = None  # the conversation this turn belongs to
     turn: int = 0  # its number in that conversation (0: not stored)
     acknowledged: list[dict[str, str]] = field(default_factory=list)  # memories this turn stored: {"id", "content"}
+    # 标准答复 served instead of a composed answer: id, question, author, created_at, clauses, cosine
+    standard_answer: dict[str, Any] | None = None
 
     @property
     def hit_count(self) -> int:
@@ -306,6 +308,7 @@ class AskTrace:
                 "conversation": self.conversation,
                 "turn": self.turn,
                 "acknowledged": self.acknowledged,
+                "standard_answer": self.standard_answer,
                 "timings_ms": {**out["timings_ms"], **self.timings_ms},
             }
         )

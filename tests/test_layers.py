@@ -26,9 +26,10 @@ ALLOWED: dict[str, set[str]] = {
     "conversations": {"text"},
     "evaluation": {"text", "documents", "search", "answer"},
     "accounts": set(),
-    "facade": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "conversations", "accounts"},
+    "insights": {"text", "documents", "search"},
+    "facade": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "conversations", "accounts", "insights"},
     "cli": {"text", "documents", "search", "answer", "memory", "evaluation", "facade", "assistant"},
-    "assistant": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "conversations", "facade", "accounts"},
+    "assistant": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "conversations", "facade", "accounts", "insights"},
 }
 # What the pages and the UI helpers may import from the engine: the facade and its records.
 PUBLIC = {"rag_core", "rag_core.assistant", "rag_core.types", "rag_core.settings", "rag_core.errors"}

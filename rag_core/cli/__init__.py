@@ -14,7 +14,7 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import RagError
-from . import audit, documents, maintenance, memory, search, users
+from . import audit, documents, insights, maintenance, memory, search, users
 from .output import say
 
 __all__ = ["build_parser", "main"]
@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     maintenance.register(commands)
     users.register(commands)
     audit.register(commands)
+    insights.register(commands)
     return parser
 
 

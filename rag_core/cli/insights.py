@@ -1,0 +1,111 @@
+"""`python -m rag_core gaps | faq … | usage | insights-export`: the HR team's loop from the command line.
+
+Talks only to the facade (knowledge_gaps, add/list/delete standard answers, usage,
+export_insights). `--json` prints UTF-8 JSON; messages are Chinese.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .output import print_json, say
+
+
+def register(commands) -> None:
+    """Add `gaps`, `faq`, `usage` and `insights-export` to the main parser."""
+    gaps = commands.add_parser("gaps", help="知识缺口：没有命中、制度里没有写、被点踩的问题，按意思分组")
+    gaps.add_argument("--since", default=None, help="开始日期 YYYY-MM-DD")
+    gaps.add_argument("--until", default=None, help="结束日期 YYYY-MM-DD（含当天）")
+    gaps.add_argument("--json", action="store_true")
+    gaps.set_defaults(handler=show_gaps)
+
+    faq = commands.add_parser("faq", help="标准答复：添加、列出、删除")
+    sub = faq.add_subparsers(dest="faq_command", required=True)
+    add = sub.add_parser("add", help="为一个问题添加标准答复")
+    add.add_argument("question")
+    add.add_argument("--answer", required=True)
+    add.add_argument("--clause", action="append", default=[], help="依据的条款（可多次）")
+    add.add_argument("--variant", action="append", default=[], help="同一问题的其他问法（可多次）")
+    add.add_argument("--json", action="store_true")
+    add.set_defaults(handler=add_faq)
+    lst = sub.add_parser("list", help="列出标准答复及命中次数")
+    lst.add_argument("--json", action="store_true")
+    lst.set_defaults(handler=list_faq)
+    delete = sub.add_parser("delete", help="删除一条标准答复")
+    delete.add_argument("id", metavar="ID")
+    delete.set_defaults(handler=delete_faq)
+
+    usage = commands.add_parser("usage", help="使用情况：各文档被引用次数、从未被引用的文档、每日提问数")
+    usage.add_argument("--json", action="store_true")
+    usage.set_defaults(handler=show_usage)
+
+    export = commands.add_parser("insights-export", help="导出知识缺口、反馈或使用情况（CSV 或 Excel）")
+    export.add_argument("kind", choices=("gaps", "feedback", "usage"))
+    export.add_argument("--format", choices=("csv", "xlsx"), default="xlsx")
+    export.add_argument("--out", required=True, help="输出文件路径")
+    export.add_argument("--since", default=None)
+    export.add_argument("--until", default=None)
+    export.set_defaults(handler=export_insights)
+
+
+def show_gaps(args: argparse.Namespace, assistant) -> int:
+    groups = assistant.knowledge_gaps(since=args.since, until=args.until)
+    if args.json:
+        print_json({"groups": [g.to_dict() for g in groups]})
+        return 0
+    if not groups:
+        say("没有知识缺口：所选时间内的问题都有制度可答。")
+    for g in groups:
+        near = g.nearest.get("title", "") + " " + g.nearest.get("section", "") if g.nearest else "（无）"
+        say(f"{g.count} 次  {g.representative}  （{g.first_seen[:10]} – {g.last_seen[:10]}；最近的条款：{near.strip()}）")
+        for q in g.questions:
+            say(f"    · {q}")
+    return 0
+
+
+def add_faq(args: argparse.Namespace, assistant) -> int:
+    entry = assistant.add_standard_answer(args.question, args.answer, clauses=args.clause, variants=args.variant)
+    if args.json:
+        print_json(entry.to_dict())
+    else:
+        say(f"已添加标准答复 {entry.id}：{entry.question}")
+    return 0
+
+
+def list_faq(args: argparse.Namespace, assistant) -> int:
+    entries = assistant.standard_answers()
+    if args.json:
+        print_json({"standard_answers": [e.to_dict() for e in entries]})
+        return 0
+    if not entries:
+        say("还没有标准答复。")
+    for e in entries:
+        say(f"{e.id}  命中 {e.hits} 次  {e.question}  —— {e.author} {e.created_at[:10]}")
+    return 0
+
+
+def delete_faq(args: argparse.Namespace, assistant) -> int:
+    assistant.delete_standard_answer(args.id)
+    say(f"已删除标准答复 {args.id}")
+    return 0
+
+
+def show_usage(args: argparse.Namespace, assistant) -> int:
+    report = assistant.usage()
+    if args.json:
+        print_json(report)
+        return 0
+    say(f"保留期内共 {report['questions']} 个提问")
+    for row in report["documents"]:
+        say(f"{row['cited_30d']:>4} / {row['cited_90d']:>4}  {row['title']}（近30天 / 近90天被引用）")
+    if report["never_cited"]:
+        say("从未被引用：" + "、".join(d["title"] for d in report["never_cited"]))
+    return 0
+
+
+def export_insights(args: argparse.Namespace, assistant) -> int:
+    data = assistant.export_insights(args.kind, args.format, since=args.since, until=args.until)
+    Path(args.out).write_bytes(data)
+    say(f"已导出到 {args.out}（{len(data)} 字节）")
+    return 0

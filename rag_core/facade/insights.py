@@ -1,0 +1,299 @@
+"""Insight actions: the HR team's loop — knowledge gaps, feedback review, standard answers, usage.
+
+Every reading or changing method takes the acting `Principal` and checks the
+"insights" permission (HR and administrators). Only administrators see who
+asked or rated; for everyone else user names are blanked before they leave the
+engine. `_serve_standard_answer` and `_log_asked` are the two hooks `ask` calls;
+they belong to asking and check nothing themselves.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Sequence
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from ..documents.catalog import visible_to
+from ..documents.redaction import redact_text
+from ..errors import RagError
+from ..evaluation.metrics import REFUSAL_MARKERS
+from ..insights.export import FORMATS, to_csv, to_xlsx
+from ..insights.gaps import group_gaps
+from ..insights.log import InsightLog
+from ..insights.records import FEEDBACK_REASONS, FeedbackEntry, GapGroup, StandardAnswer
+from ..insights.standard import StandardAnswers
+from ..insights.usage import usage_report
+from ..types import AskTrace, Principal, SearchResult
+
+EXPORT_KINDS = {"gaps": "知识缺口", "feedback": "反馈", "usage": "使用情况"}
+_CITED = re.compile(r"\[资料(\d+)\]")
+_open_lock = threading.Lock()
+
+
+class InsightError(RagError):
+    """Bad input to an insight action (date, reason, export kind); nothing was changed."""
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _stamp(moment: datetime | None = None) -> str:
+    return (moment or _now()).isoformat(timespec="seconds")
+
+
+def _day(value: str | date | None, name: str) -> str:
+    """A date given as text or `date` → 'YYYY-MM-DD' (Chinese error otherwise); '' for none."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, date):
+        return value.isoformat()[:10]
+    try:
+        return date.fromisoformat(str(value).strip()[:10]).isoformat()
+    except ValueError:
+        raise InsightError(f"{name}日期格式应为 YYYY-MM-DD，例如 2026-03-01：{value}") from None
+
+
+def _window(since: str | date | None, until: str | date | None) -> tuple[str, str]:
+    """[since, until] in whole days, as ISO bounds for string comparison."""
+    start = _day(since, "开始")
+    end = _day(until, "结束")
+    upper = (date.fromisoformat(end) + timedelta(days=1)).isoformat() if end else "\uffff"
+    return start, upper
+
+
+def doc_of_chunk(chunk_id: str) -> str:
+    """'doc@v2#7' → 'doc'."""
+    return chunk_id.rsplit("#", 1)[0].rsplit("@v", 1)[0]
+
+
+def cited_docs(trace: AskTrace) -> list[str]:
+    """Documents the answer quotes: its [资料N] marks, else every source in the prompt."""
+    numbers = {int(n) for n in _CITED.findall(trace.answer)}
+    sources = [s for s in trace.sources if not numbers or s.number in numbers]
+    return list(dict.fromkeys(doc_of_chunk(s.chunk_id) for s in sources))
+
+
+def nearest_clause(result: SearchResult) -> dict[str, Any]:
+    """The best hit, else the best near miss, as a small record for the gap page."""
+    best = (result.hits or result.near_misses or [None])[0]
+    if best is None:
+        return {}
+    c = best.chunk
+    return {"chunk_id": c.chunk_id, "doc_id": c.doc_id, "title": c.title, "section": c.section, "text": c.text[:160]}
+
+
+def outcome_of(trace: AskTrace) -> str:
+    if getattr(trace, "standard_answer", None):
+        return "standard"
+    if trace.hit_count == 0:
+        return "zero_hit"
+    return "refused" if any(m in trace.answer for m in REFUSAL_MARKERS) else "answered"
+
+
+def _masked(value: Any) -> Any:
+    """Every string in a JSON-like value with personal data masked."""
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, list):
+        return [_masked(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _masked(v) for k, v in value.items()}
+    return value
+
+
+class InsightActions:
+    """Mixin of `Assistant`: the 知识缺口, 反馈审阅, 标准答复 and 使用情况 pages and the `gaps`/`faq`/`usage` commands."""
+
+    # -- stores ------------------------------------------------------------------
+    @property
+    def insight_log(self) -> InsightLog:
+        with _open_lock:
+            if self.__dict__.get("_insight_log") is None:
+                self.__dict__["_insight_log"] = InsightLog(self._settings.path("insights.sqlite3"))
+        return self.__dict__["_insight_log"]
+
+    @property
+    def standard_store(self) -> StandardAnswers:
+        with _open_lock:
+            if self.__dict__.get("_standard_store") is None:
+                embed = self.embedder.embed_query
+                self.__dict__["_standard_store"] = StandardAnswers(
+                    self._settings.path("standard_answers.sqlite3"), self.vectors.client,
+                    f"standard_answers_{self._store_id()}", self.embedder.model_id,
+                    lambda texts: [embed(t) for t in texts],
+                )
+        return self.__dict__["_standard_store"]
+
+    def _keep_days(self) -> float:
+        return float(getattr(self._settings, "question_retention_days", 180.0))
+
+    def _expire(self) -> None:
+        days = self._keep_days()
+        if days > 0:
+            self.insight_log.purge_before(_stamp(_now() - timedelta(days=days)))
+
+    # -- the hooks ask calls -----------------------------------------------------
+    def _serve_standard_answer(self, asked: str, question: str, result: SearchResult, *, role: str | None,
+                               actor: Principal, on_token: Callable[[str], None] | None = None) -> AskTrace | None:
+        """HR's standard answer when one matches the question (its hit counted), else None."""
+        store = self.standard_store
+        readable = role if role else actor.readable
+        match = store.match(asked, self.embedder.embed_query(asked), lambda audience: visible_to(audience, readable))
+        if match is None:
+            return None
+        store.count_hit(match.entry.id, _stamp())
+        if on_token:
+            on_token(match.entry.answer)
+        return AskTrace(
+            question=question, answer=match.entry.answer, search=result, memories=[], prompt="", sources=[],
+            prompt_tokens=0, token_budget=self._settings.token_budget, dropped_hits=0, answerer="标准答复",
+            standard_answer=match.to_dict(),
+        )
+
+    def _log_asked(self, trace: AskTrace, user: str, role: str | None) -> AskTrace:
+        """Keep the (masked) question for gaps and usage, as the retention setting allows; returns `trace`."""
+        if self._keep_days() <= 0:
+            return trace
+        outcome = outcome_of(trace)
+        text = redact_text(trace.search_question or trace.question)
+        gap = outcome in ("zero_hit", "refused")
+        standard = getattr(trace, "standard_answer", None) or {}
+        self.insight_log.log_question(
+            asked_at=_stamp(), user=user or "", role=role or "", question=text, outcome=outcome,
+            hit_count=trace.hit_count, cited_docs=[] if gap else cited_docs(trace),
+            nearest=nearest_clause(trace.search) if gap else {}, standard_id=standard.get("id"),
+            model=self.embedder.model_id if gap else None, vector=self.embedder.embed_query(text) if gap else None,
+        )
+        self._expire()
+        return trace
+
+    def _review_feedback(self, trace: AskTrace, rating: int, user: str, reason: str | None, comment: str) -> int:
+        """Store a rating for review (called by `record_feedback` after its checks)."""
+        reason = (reason or "").strip()
+        if reason and reason not in FEEDBACK_REASONS:
+            raise InsightError(f"不认识的原因“{reason}”，可选：{'、'.join(FEEDBACK_REASONS)}")
+        if rating > 0:
+            reason = ""
+        text = redact_text(trace.search_question or trace.question)
+        data = _masked({k: v for k, v in trace.to_dict().items() if k not in ("memories", "prompt")})
+        disliked = rating < 0
+        return self.insight_log.add_feedback(
+            created_at=_stamp(), user=user, question=text, answer=redact_text(trace.answer), rating=rating,
+            reason=reason, comment=redact_text(comment.strip())[:500], docs=cited_docs(trace), trace=data,
+            nearest=nearest_clause(trace.search) if disliked else {},
+            model=self.embedder.model_id if disliked else None,
+            vector=self.embedder.embed_query(text) if disliked else None,
+        )
+
+    # -- knowledge gaps ----------------------------------------------------------
+    def knowledge_gaps(self, *, since: str | date | None = None, until: str | date | None = None,
+                       actor: Principal | None = None) -> list[GapGroup]:
+        """Unanswered questions and 👎 answers in the window, grouped by meaning; user names for admins only."""
+        actor = self._acting(actor, "insights")
+        self._expire()
+        start, end = _window(since, until)
+        items, vectors = self.insight_log.gap_items(self.embedder.model_id, start, end)
+        if not items:
+            return []
+        import numpy as np
+
+        return group_gaps(items, np.vstack(vectors), with_users=actor.role == "admin")
+
+    # -- feedback review ---------------------------------------------------------
+    def feedback_reviews(self, *, rating: int | None = None, doc_id: str | None = None,
+                         since: str | date | None = None, until: str | date | None = None,
+                         unread_only: bool = False, actor: Principal | None = None) -> list[FeedbackEntry]:
+        """Rated answers, newest first; filters by rating (1/-1), quoted document, dates and unread."""
+        actor = self._acting(actor, "insights")
+        start, end = _window(since, until)
+        entries = self.insight_log.feedback(rating=rating, doc_id=doc_id or None, since=start, until=end,
+                                            unread_only=unread_only)
+        return [self._named_for(actor, e) for e in entries]
+
+    def feedback_detail(self, feedback_id: int, *, actor: Principal | None = None) -> FeedbackEntry:
+        """One rated answer with its full trace."""
+        actor = self._acting(actor, "insights")
+        entry = self.insight_log.feedback_entry(feedback_id)
+        if entry is None:
+            raise InsightError(f"没有编号为 {feedback_id} 的反馈")
+        return self._named_for(actor, entry)
+
+    def mark_feedback_reviewed(self, ids: Sequence[int], *, reviewed: bool = True,
+                               actor: Principal | None = None) -> int:
+        """Mark entries read (or unread again); returns how many changed."""
+        actor = self._acting(actor, "insights")
+        return self.insight_log.mark_reviewed(list(ids), actor.user, _stamp(), reviewed=reviewed)
+
+    @staticmethod
+    def _named_for(actor: Principal, entry: FeedbackEntry) -> FeedbackEntry:
+        if actor.role != "admin":
+            entry.user = ""
+            entry.reviewed_by = "HR" if entry.reviewed_by else None
+        return entry
+
+    # -- standard answers --------------------------------------------------------
+    def add_standard_answer(self, question: str, answer: str, *, clauses: Sequence[str] = (),
+                            variants: Sequence[str] = (), audience: Sequence[str] = ("all",),
+                            actor: Principal | None = None) -> StandardAnswer:
+        """HR's authoritative answer to `question` (and its `variants`), served above the match rule."""
+        actor = self._acting(actor, "insights")
+        return self.standard_store.add(
+            redact_text(question), redact_text(answer), author=actor.user, created_at=_stamp(),
+            clauses=clauses, variants=[redact_text(v) for v in variants], audience=audience,
+        )
+
+    def standard_answer_from_gap(self, group: GapGroup, answer: str, *, clauses: Sequence[str] | None = None,
+                                 actor: Principal | None = None) -> StandardAnswer:
+        """One step from a gap group: its representative as the question, its wordings as variants."""
+        if clauses is None:
+            near = group.nearest
+            clauses = [f"{near.get('title', '')} {near.get('section', '')}".strip()] if near else []
+        return self.add_standard_answer(group.representative, answer, clauses=clauses,
+                                        variants=group.questions, actor=actor)
+
+    def standard_answers(self, *, actor: Principal | None = None) -> list[StandardAnswer]:
+        self._acting(actor, "insights")
+        return self.standard_store.list()
+
+    def delete_standard_answer(self, answer_id: str, *, actor: Principal | None = None) -> None:
+        self._acting(actor, "insights")
+        self.standard_store.delete(answer_id)
+
+    # -- usage and export --------------------------------------------------------
+    def usage(self, *, actor: Principal | None = None) -> dict[str, Any]:
+        """Citations per document (30/90 days, total), never-cited documents, questions per day."""
+        actor = self._acting(actor, "insights")
+        self._expire()
+        docs = [(d.doc_id, d.title) for d in self.catalog.live_versions() if visible_to(d.audience, actor.readable)]
+        return usage_report(self.insight_log.question_rows(), dict(docs).items(), _now())
+
+    def export_insights(self, kind: str, fmt: str = "xlsx", *, since: str | date | None = None,
+                        until: str | date | None = None, actor: Principal | None = None) -> bytes:
+        """`gaps`, `feedback` or `usage` as CSV (UTF-8 with BOM) or Excel bytes."""
+        if kind not in EXPORT_KINDS or fmt not in FORMATS:
+            raise InsightError(f"导出类型应为 {'/'.join(EXPORT_KINDS)}，格式应为 {'/'.join(FORMATS)}")
+        sheets: dict[str, list[dict[str, Any]]]
+        if kind == "gaps":
+            groups = self.knowledge_gaps(since=since, until=until, actor=actor)
+            sheets = {"知识缺口": [_gap_row(g) for g in groups]}
+        elif kind == "feedback":
+            entries = self.feedback_reviews(since=since, until=until, actor=actor)
+            sheets = {"反馈": [e.to_dict() for e in entries]}
+        else:
+            report = self.usage(actor=actor)
+            sheets = {"文档引用": report["documents"], "每日提问": report["per_day"], "从未引用": report["never_cited"]}
+        if fmt == "csv":
+            return to_csv(next(iter(sheets.values())))
+        return to_xlsx(sheets)
+
+
+def _gap_row(group: GapGroup) -> dict[str, Any]:
+    row = group.to_dict()
+    near = row.pop("nearest") or {}
+    row["nearest"] = f"{near.get('title', '')} {near.get('section', '')}".strip()
+    if not row["users"]:
+        row.pop("users")
+    return row

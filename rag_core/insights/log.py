@@ -1,0 +1,180 @@
+"""The insights database: asked questions (with retention) and rated answers (with review state).
+
+One SQLite file under the data dir. Texts arrive masked (the facade redacts
+them first); vectors are kept only for questions that may become gaps, so the
+gap page needs no model call per stored question.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .records import GAP_OUTCOMES, FeedbackEntry, GapItem
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS questions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    asked_at TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    question TEXT NOT NULL,
+    outcome TEXT NOT NULL,            -- answered | zero_hit | refused | standard
+    hit_count INTEGER NOT NULL,
+    cited_docs TEXT NOT NULL,         -- JSON list of doc ids quoted in the answer
+    nearest TEXT NOT NULL,            -- JSON: the closest clause found (gap questions)
+    standard_id TEXT,
+    model TEXT,
+    vector BLOB
+);
+CREATE INDEX IF NOT EXISTS questions_time ON questions (asked_at);
+CREATE TABLE IF NOT EXISTS feedback (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    question TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    rating INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    comment TEXT NOT NULL,
+    docs TEXT NOT NULL,               -- JSON list of doc ids the answer quoted
+    trace TEXT NOT NULL,
+    nearest TEXT NOT NULL,
+    model TEXT,
+    vector BLOB,
+    reviewed_at TEXT,
+    reviewed_by TEXT
+);
+CREATE INDEX IF NOT EXISTS feedback_time ON feedback (created_at);
+"""
+
+
+def _blob(vector: np.ndarray | None) -> bytes | None:
+    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
+
+
+class InsightLog:
+    def __init__(self, path: Path):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(SCHEMA)
+        self._db.commit()
+        self._lock = threading.RLock()
+
+    def _write(self, sql: str, params: Sequence[Any]) -> int:
+        """Run one statement; the new row's id for an INSERT, else how many rows changed."""
+        with self._lock:
+            cur = self._db.execute(sql, params)
+            self._db.commit()
+            return int(cur.lastrowid) if sql.startswith("INSERT") else cur.rowcount
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    # -- questions ---------------------------------------------------------
+    def log_question(self, *, asked_at: str, user: str, role: str, question: str, outcome: str, hit_count: int,
+                     cited_docs: Sequence[str], nearest: dict, standard_id: str | None = None,
+                     model: str | None = None, vector: np.ndarray | None = None) -> int:
+        return self._write(
+            "INSERT INTO questions (asked_at, user_id, role, question, outcome, hit_count, cited_docs, nearest,"
+            " standard_id, model, vector) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (asked_at, user, role, question, outcome, hit_count, json.dumps(list(cited_docs), ensure_ascii=False),
+             json.dumps(nearest, ensure_ascii=False), standard_id, model, _blob(vector)),
+        )
+
+    def purge_before(self, cutoff: str) -> int:
+        """Delete questions (and feedback) older than `cutoff` (ISO); the retention rule."""
+        with self._lock:
+            gone = self._db.execute("DELETE FROM questions WHERE asked_at < ?", (cutoff,)).rowcount
+            gone += self._db.execute("DELETE FROM feedback WHERE created_at < ?", (cutoff,)).rowcount
+            self._db.commit()
+        return gone
+
+    def question_rows(self, since: str = "", until: str = "\uffff") -> list[dict[str, Any]]:
+        """Every logged question in [since, until), oldest first, without vectors."""
+        rows = self._rows(
+            "SELECT id, asked_at, user_id, role, question, outcome, hit_count, cited_docs, standard_id"
+            " FROM questions WHERE asked_at >= ? AND asked_at < ? ORDER BY asked_at, id", (since, until),
+        )
+        keys = ("id", "asked_at", "user", "role", "question", "outcome", "hit_count", "cited_docs", "standard_id")
+        out = []
+        for row in rows:
+            item = dict(zip(keys, row))
+            item["cited_docs"] = json.loads(item["cited_docs"])
+            out.append(item)
+        return out
+
+    def gap_items(self, model: str, since: str = "", until: str = "\uffff") -> tuple[list[GapItem], list[np.ndarray]]:
+        """Unanswered questions and 👎 answers in the window, each with its vector (of `model` only)."""
+        marks = ",".join("?" * len(GAP_OUTCOMES))
+        rows = self._rows(
+            f"SELECT question, asked_at, outcome, user_id, nearest, vector FROM questions WHERE outcome IN ({marks})"
+            " AND model = ? AND vector IS NOT NULL AND asked_at >= ? AND asked_at < ?",
+            (*GAP_OUTCOMES, model, since, until),
+        )
+        rows += self._rows(
+            "SELECT question, created_at, 'disliked', user_id, nearest, vector FROM feedback WHERE rating < 0"
+            " AND model = ? AND vector IS NOT NULL AND created_at >= ? AND created_at < ?", (model, since, until),
+        )
+        items = [GapItem(text=q, when=t, kind=k, user=u, nearest=json.loads(n)) for q, t, k, u, n, _ in rows]
+        vectors = [np.frombuffer(blob, dtype=np.float32) for *_, blob in rows]
+        return items, vectors
+
+    # -- feedback ----------------------------------------------------------
+    def add_feedback(self, *, created_at: str, user: str, question: str, answer: str, rating: int, reason: str,
+                     comment: str, docs: Sequence[str], trace: dict, nearest: dict, model: str | None,
+                     vector: np.ndarray | None) -> int:
+        return self._write(
+            "INSERT INTO feedback (created_at, user_id, question, answer, rating, reason, comment, docs, trace,"
+            " nearest, model, vector) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (created_at, user, question, answer, int(rating), reason, comment,
+             json.dumps(list(docs), ensure_ascii=False), json.dumps(trace, ensure_ascii=False),
+             json.dumps(nearest, ensure_ascii=False), model, _blob(vector)),
+        )
+
+    _FEEDBACK_COLS = "id, created_at, user_id, question, answer, rating, reason, comment, docs, reviewed_at, reviewed_by"
+
+    def _entry(self, row: tuple, trace: str | None = None) -> FeedbackEntry:
+        return FeedbackEntry(
+            id=row[0], created_at=row[1], user=row[2], question=row[3], answer=row[4], rating=row[5],
+            reason=row[6], comment=row[7], docs=json.loads(row[8]), reviewed_at=row[9], reviewed_by=row[10],
+            trace=json.loads(trace) if trace else {},
+        )
+
+    def feedback(self, *, rating: int | None = None, doc_id: str | None = None, since: str = "",
+                 until: str = "\uffff", unread_only: bool = False) -> list[FeedbackEntry]:
+        """Rated answers, newest first, filtered by rating, quoted document, date and review state."""
+        sql = f"SELECT {self._FEEDBACK_COLS} FROM feedback WHERE created_at >= ? AND created_at < ?"
+        params: list[Any] = [since, until]
+        if rating is not None:
+            sql += " AND rating = ?"
+            params.append(1 if rating > 0 else -1)
+        if unread_only:
+            sql += " AND reviewed_at IS NULL"
+        entries = [self._entry(r) for r in self._rows(sql + " ORDER BY created_at DESC, id DESC", params)]
+        return [e for e in entries if doc_id is None or doc_id in e.docs]
+
+    def feedback_entry(self, feedback_id: int) -> FeedbackEntry | None:
+        rows = self._rows(f"SELECT {self._FEEDBACK_COLS}, trace FROM feedback WHERE id = ?", (int(feedback_id),))
+        return self._entry(rows[0][:-1], rows[0][-1]) if rows else None
+
+    def mark_reviewed(self, ids: Sequence[int], by: str, at: str | None, *, reviewed: bool = True) -> int:
+        """Mark entries read (or unread again); returns how many changed."""
+        if not ids:
+            return 0
+        marks = ",".join("?" * len(ids))
+        values = (at, by) if reviewed else (None, None)
+        return self._write(f"UPDATE feedback SET reviewed_at = ?, reviewed_by = ? WHERE id IN ({marks})",
+                           (*values, *[int(i) for i in ids]))
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

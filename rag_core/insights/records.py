@@ -1,0 +1,108 @@
+"""Plain records the insights stage returns (the facade hands them to pages and the CLI)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# 👎 reasons a person may give (optional)
+FEEDBACK_REASONS: tuple[str, ...] = ("答非所问", "信息过时", "引用不对", "其他")
+# what happened to a logged question
+OUTCOMES: dict[str, str] = {
+    "answered": "已回答",
+    "zero_hit": "没有命中",
+    "refused": "制度里没有写",
+    "standard": "标准答复",
+    "disliked": "👎 评价",
+}
+GAP_OUTCOMES = ("zero_hit", "refused")
+
+
+@dataclass
+class GapItem:
+    """One question that the policies did not answer (or an answer someone rated 👎)."""
+
+    text: str
+    when: str  # ISO-8601 UTC
+    kind: str  # zero_hit | refused | disliked
+    user: str = ""
+    nearest: dict[str, Any] = field(default_factory=dict)  # the closest clause found, if any
+
+
+@dataclass
+class GapGroup:
+    """Questions that mean the same thing, with what HR needs to act on them."""
+
+    representative: str
+    count: int
+    first_seen: str
+    last_seen: str
+    questions: list[str]  # distinct wordings, most frequent first
+    kinds: dict[str, int]
+    nearest: dict[str, Any] = field(default_factory=dict)
+    users: list[str] = field(default_factory=list)  # filled only for administrators
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class FeedbackEntry:
+    id: int
+    created_at: str
+    user: str
+    question: str
+    answer: str
+    rating: int
+    reason: str
+    comment: str
+    docs: list[str]
+    reviewed_at: str | None = None
+    reviewed_by: str | None = None
+    trace: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def unread(self) -> bool:
+        return self.reviewed_at is None
+
+    def to_dict(self, with_trace: bool = False) -> dict[str, Any]:
+        out = asdict(self)
+        out["unread"] = self.unread
+        if not with_trace:
+            out.pop("trace")
+        return out
+
+
+@dataclass
+class StandardAnswer:
+    id: str
+    question: str
+    answer: str
+    clauses: list[str]
+    variants: list[str]
+    audience: tuple[str, ...]
+    author: str
+    created_at: str
+    hits: int = 0
+    last_hit_at: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class StandardMatch:
+    """A standard answer chosen for a question, with why."""
+
+    entry: StandardAnswer
+    wording: str  # the stored wording that matched
+    cosine: float
+    agreement: float
+
+    def to_dict(self) -> dict[str, Any]:
+        e = self.entry
+        return {
+            "id": e.id, "question": e.question, "author": e.author, "created_at": e.created_at,
+            "clauses": list(e.clauses), "matched_wording": self.wording,
+            "cosine": round(self.cosine, 4), "agreement": round(self.agreement, 3),
+        }

@@ -1,0 +1,171 @@
+"""Standard answers (标准答复): HR's authoritative answer to a recurring question.
+
+The entries live in SQLite (the source of truth, with hit counts); each wording
+(the standard question and any variants, e.g. the wordings of a gap group) is a
+vector in its own Chroma collection, always given our own embeddings like the
+policy chunks. A question is answered with an entry when `matching.is_match`
+holds for one of its wordings; the collection is rebuilt from SQLite when the
+embedding model changes or the two disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import RagError
+from .matching import STANDARD_AGREEMENT, STANDARD_COSINE, agreement, is_match, wording
+from .records import StandardAnswer, StandardMatch
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS standard_answers (
+    id TEXT PRIMARY KEY,
+    question TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    clauses TEXT NOT NULL,
+    variants TEXT NOT NULL,
+    audience TEXT NOT NULL,
+    author TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    hits INTEGER NOT NULL DEFAULT 0,
+    last_hit_at TEXT
+);
+"""
+CANDIDATES = 8  # nearest wordings checked against the rule
+MAX_CHARS = 4000
+
+
+class StandardAnswerError(RagError):
+    """A standard answer was refused (empty, too long, unknown id); nothing was stored."""
+
+
+class StandardAnswers:
+    def __init__(self, path: Path, client, collection: str, model_id: str,
+                 embed: Callable[[Sequence[str]], np.ndarray]):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+        self._db.executescript(SCHEMA)
+        self._db.commit()
+        self._lock = threading.RLock()
+        self._client, self._name, self.model_id, self._embed = client, collection, model_id, embed
+        self._collection = self._open()
+        self.cosine_floor, self.agreement_floor = STANDARD_COSINE, STANDARD_AGREEMENT
+        entries = self.list()
+        wordings = sum(len(_wordings(e)) for e in entries)
+        if (self._collection.metadata or {}).get("embedding_model") != model_id or self._collection.count() != wordings:
+            self._rebuild(entries)
+
+    def _open(self):
+        return self._client.get_or_create_collection(
+            self._name, metadata={"embedding_model": self.model_id},
+            configuration={"hnsw": {"space": "cosine"}}, embedding_function=None,
+        )
+
+    def _rebuild(self, entries: list[StandardAnswer]) -> None:
+        try:
+            self._client.delete_collection(self._name)
+        except Exception:  # noqa: BLE001 - absent collection is fine
+            pass
+        self._collection = self._open()
+        for entry in entries:
+            self._index(entry)
+
+    def _index(self, entry: StandardAnswer) -> None:
+        texts = _wordings(entry)
+        self._collection.upsert(
+            ids=[f"{entry.id}:{i}" for i in range(len(texts))], embeddings=self._embed(texts),
+            metadatas=[{"answer_id": entry.id, "wording": t} for t in texts],
+        )
+
+    # -- entries -----------------------------------------------------------
+    def add(self, question: str, answer: str, *, author: str, created_at: str, clauses: Sequence[str] = (),
+            variants: Sequence[str] = (), audience: Sequence[str] = ("all",)) -> StandardAnswer:
+        question, answer = question.strip(), answer.strip()
+        if not question or not answer:
+            raise StandardAnswerError("标准答复需要问题和答复两部分，都不能为空")
+        if len(answer) > MAX_CHARS or len(question) > 200:
+            raise StandardAnswerError(f"问题最多 200 字、答复最多 {MAX_CHARS} 字")
+        extra = [v.strip() for v in variants if v.strip() and v.strip() != question]
+        entry = StandardAnswer(
+            id=uuid.uuid4().hex[:10], question=question, answer=answer,
+            clauses=[c.strip() for c in clauses if c.strip()], variants=list(dict.fromkeys(extra)),
+            audience=tuple(audience) or ("all",), author=author, created_at=created_at,
+        )
+        self._index(entry)  # first: a failed embedding leaves no row without vectors
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO standard_answers (id, question, answer, clauses, variants, audience, author, created_at)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                (entry.id, question, answer, json.dumps(entry.clauses, ensure_ascii=False),
+                 json.dumps(entry.variants, ensure_ascii=False), ",".join(entry.audience), author, created_at),
+            )
+            self._db.commit()
+        return entry
+
+    def list(self) -> list[StandardAnswer]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, question, answer, clauses, variants, audience, author, created_at, hits, last_hit_at"
+                " FROM standard_answers ORDER BY created_at DESC, id"
+            ).fetchall()
+        return [
+            StandardAnswer(id=r[0], question=r[1], answer=r[2], clauses=json.loads(r[3]), variants=json.loads(r[4]),
+                           audience=tuple(a for a in r[5].split(",") if a), author=r[6], created_at=r[7],
+                           hits=r[8], last_hit_at=r[9])
+            for r in rows
+        ]
+
+    def get(self, answer_id: str) -> StandardAnswer:
+        found = next((e for e in self.list() if e.id == answer_id), None)
+        if found is None:
+            raise StandardAnswerError(f"没有编号为 {answer_id} 的标准答复")
+        return found
+
+    def delete(self, answer_id: str) -> None:
+        entry = self.get(answer_id)
+        self._collection.delete(ids=[f"{entry.id}:{i}" for i in range(len(_wordings(entry)))])
+        with self._lock:
+            self._db.execute("DELETE FROM standard_answers WHERE id = ?", (answer_id,))
+            self._db.commit()
+
+    def count_hit(self, answer_id: str, at: str) -> None:
+        with self._lock:
+            self._db.execute("UPDATE standard_answers SET hits = hits + 1, last_hit_at = ? WHERE id = ?",
+                             (at, answer_id))
+            self._db.commit()
+
+    # -- matching ----------------------------------------------------------
+    def match(self, question: str, vector: np.ndarray, visible: Callable[[tuple[str, ...]], bool]) -> StandardMatch | None:
+        """The entry whose wording passes the rule with the highest cosine, among those `visible` allows."""
+        total = self._collection.count()
+        if not total:
+            return None
+        res = self._collection.query(query_embeddings=np.asarray(vector, dtype=np.float32)[None, :],
+                                     n_results=min(CANDIDATES, total), include=["distances", "metadatas"])
+        entries = {e.id: e for e in self.list()}
+        asked = wording(question)
+        for dist, meta in zip(res["distances"][0], res["metadatas"][0]):
+            cosine = 1.0 - float(dist)
+            if cosine < self.cosine_floor:
+                break  # nearest first: nothing further can pass
+            entry = entries.get(meta["answer_id"])
+            if entry is None or not visible(entry.audience):
+                continue
+            agree = agreement(asked, wording(meta["wording"]))
+            if is_match(cosine, agree, cosine_floor=self.cosine_floor, agreement_floor=self.agreement_floor):
+                return StandardMatch(entry=entry, wording=meta["wording"], cosine=cosine, agreement=agree)
+        return None
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _wordings(entry: StandardAnswer) -> list[str]:
+    return [entry.question, *entry.variants]
