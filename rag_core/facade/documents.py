@@ -36,6 +36,16 @@ class DocumentActions:
         self._acting(kwargs.get("actor"), "documents.manage")
         path = Path(path)
         name = kwargs.pop("filename", None) or path.name
+        try:
+            size = path.stat().st_size  # stat never blocks (a FIFO) and reads nothing
+        except OSError:
+            size = 0  # read_regular_file says why
+        if size > self._settings.max_file_bytes:
+            limit = self._settings.max_file_mb
+            return IngestReport(
+                filename=name, status="refused",
+                error=f"{name}: 文件大小 {size / 1048576:.1f} MB 超过上限 {limit:g} MB",
+            )
         try:  # only a regular file, never more than the size limit (a FIFO, a device, a directory are refused)
             data = read_regular_file(path, max_bytes=self._settings.max_file_bytes, name=name)
         except IngestError as exc:
