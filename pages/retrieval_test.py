@@ -15,7 +15,7 @@ import streamlit as st
 from rag_core import Assistant, Hit, RagError
 from ui.layout import ensure_chrome
 from ui.state import ROLE_LABELS, current_role, get_assistant
-from ui.trace_view import hit_count_badge, render_hits_and_misses, timings_frame
+from ui.trace_view import escape_md, hit_count_badge, render_hits_and_misses, timings_frame
 
 EVAL_KEY = "retrieval_eval_result"
 SEARCH_KEY = "retrieval_last_search"
@@ -85,7 +85,7 @@ def search_section(assistant: Assistant) -> None:
     if not last:
         return
     asked, asked_role, result = last
-    st.markdown(f"**问题：** {asked}　**身份：** {ROLE_LABELS.get(asked_role, asked_role)}")
+    st.markdown(f"**问题：** {escape_md(asked)}　**身份：** {ROLE_LABELS.get(asked_role, asked_role)}")
     hit_count_badge(result.hit_count)
     chart = scores_chart(result.hits, result.near_misses)
     if chart is not None:
