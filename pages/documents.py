@@ -12,6 +12,7 @@ import streamlit as st
 from rag_core import Assistant, DocumentInfo, IngestReport
 from ui.doc_identity import ask_about_conflict, remember_conflicts
 from ui.layout import ensure_chrome
+from ui.reading_view import render_reading
 from ui.state import AUDIENCE_LABELS, get_assistant
 from ui.trace_view import escape_md
 from ui.uploads import REDACTION_LABELS, documents_frame, ingest_uploads, reports_frame
@@ -24,7 +25,7 @@ def upload_section(assistant: Assistant) -> None:
     st.subheader("上传制度文件")
     with st.form("upload_form", clear_on_submit=True):
         files = st.file_uploader(
-            "选择文件（可多选：txt、md、docx、pdf、html）",
+            "选择文件（可多选：txt、md、docx、pdf、html、xlsx、csv、png、jpg；扫描件自动 OCR）",
             accept_multiple_files=True,
             help="无法读取的文件（损坏、加密、为空、格式不支持、超过大小上限）会被拒绝并说明原因，不影响其他文件。",
         )
@@ -85,6 +86,8 @@ def report_section() -> None:
         if not r.ok:
             st.error(escape_md(r.error or f"{r.filename}：导入失败"))
             ask_about_conflict(get_assistant(), r, REPORTS_KEY)
+        elif r.reading is not None:  # how the file was read, and its chunks as the index sees them
+            render_reading(r, get_assistant().document_chunks(r.doc_id))
 
 
 def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:

@@ -113,6 +113,54 @@ def hits_frame(hits: Sequence[Hit], numbers: dict[str, int] | None = None) -> pd
     return pd.DataFrame(rows)
 
 
+_RECORD_FIELD = re.compile(r"^([^：，；\n]{1,40})：(.*)$")
+
+
+def _record_fields(line: str) -> dict[str, str] | None:
+    """"城市：兰州，住宿（元/晚）：380" as a dict, as the engine writes table rows (a piece without
+    "header：" continues the value before it); None for a line that is not a row."""
+    fields: dict[str, str] = {}
+    last = None
+    for part in line.split("，"):
+        match = _RECORD_FIELD.match(part)
+        if match:
+            last = match.group(1)
+            fields[last] = match.group(2)
+        elif last is None:
+            return None
+        else:
+            fields[last] += "，" + part
+    return fields if len(fields) >= 2 else None
+
+
+def records_frame(text: str) -> tuple[str, pd.DataFrame] | None:
+    """A table chunk ("城市：兰州，住宿标准（元/晚）：380" per row, as the engine writes table rows)
+    as the lines before its rows and the rows as a small table; None for ordinary text."""
+    lead: list[str] = []
+    rows: list[dict[str, str]] = []
+    for line in text.strip("\n").split("\n"):
+        fields = _record_fields(line)
+        if fields is not None:
+            rows.append(fields)
+        elif rows and line.strip():
+            return None  # prose after the rows: show the text as it is
+        elif not rows:
+            lead.append(line)
+    return ("\n".join(lead).strip(), pd.DataFrame(rows).fillna("")) if rows else None
+
+
+def render_chunk_text(text: str) -> None:
+    """Chunk text as written, or a table chunk's rows as a small table again."""
+    table = records_frame(text)
+    if table is None:
+        st.text(text)
+        return
+    lead, frame = table
+    if lead:
+        st.text(lead)
+    st.dataframe(frame, hide_index=True, width="stretch")
+
+
 def render_hit_card(hit: Hit, rank: int, *, anchor: str, number: int | None = None, in_prompt: bool = True) -> None:
     """One chunk as a card: where it comes from, its text, and every number it earned."""
     s, c = hit.scores, hit.chunk
@@ -134,7 +182,7 @@ def render_hit_card(hit: Hit, rank: int, *, anchor: str, number: int | None = No
             f"余弦 {_fmt(s.cosine, 4)}（{_rank(s.cosine_rank)}，高出背景 {_fmt(s.margin, 4)}） · "
             f"最接近的一句 {_fmt(s.sentence_cosine, 4)} · 版本 v{c.version}"
         )
-        st.text(c.text)
+        render_chunk_text(c.text)
 
 
 def hit_count_badge(count: int) -> None:

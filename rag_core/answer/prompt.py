@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..text.markers import neutralise_markers
 from ..text.pii import redact_text
+from ..text.records import as_markdown
 from ..types import Hit, MemoryHit, SourceRef
 
 NOT_IN_POLICY = "制度里没有写这一条"
@@ -63,7 +64,7 @@ def _source_block(n: int, hit: Hit) -> str:
         where += f" ｜ 章节：{neutralise(c.section)}"
     if c.page:
         where += f" ｜ 第 {c.page} 页"
-    return f"[资料{n}] {where}\n{neutralise(c.text.strip())}"
+    return f"[资料{n}] {where}\n{neutralise(as_markdown(c.text.strip()))}"  # table rows as a small table
 
 
 TURN_CHARS = 120  # each earlier answer is shortened: it helps read the question, it is not evidence
