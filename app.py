@@ -1,7 +1,8 @@
 """HR 制度助手 — Streamlit entry point.
 
 Routes to the pages with st.navigation after drawing the shared chrome (page config,
-the cached facade, the sidebar with the menu and who is asking). Pages call only the facade.
+the login gate, the cached facade, the sidebar with the menu this person may use, and
+the page's permission). Pages call only the facade, always with `actor=`.
 Run: streamlit run app.py
 """
 
@@ -9,12 +10,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.layout import PAGES, mark_drawn_by_entry, render_chrome
+from ui.layout import LOGIN_PAGE, PAGES, mark_drawn_by_entry, render_chrome
 
-page = st.navigation(
-    [st.Page(path, title=title, icon=icon, default=(i == 0)) for i, (path, title, icon, _permission) in enumerate(PAGES)],
-    position="hidden",
-)
-render_chrome()
+ENTRIES = [
+    (st.Page(path, title=title, icon=icon, default=(i == 0)), path) for i, (path, title, icon, _permission) in enumerate(PAGES)
+] + [(st.Page(LOGIN_PAGE, title="登录", icon=":material/login:"), LOGIN_PAGE)]
+page = st.navigation([entry for entry, _path in ENTRIES], position="hidden")
+render_chrome(next((path for entry, path in ENTRIES if entry.url_path == page.url_path), None))  # login gate first
 mark_drawn_by_entry()
 page.run()

@@ -13,7 +13,7 @@ from rag_core import Assistant, DocumentInfo, IngestReport
 from ui.doc_identity import ask_about_conflict, remember_conflicts
 from ui.layout import ensure_chrome
 from ui.reading_view import render_reading
-from ui.state import AUDIENCE_LABELS, get_assistant
+from ui.state import AUDIENCE_LABELS, actor, get_assistant
 from ui.trace_view import escape_md
 from ui.uploads import REDACTION_LABELS, documents_frame, ingest_uploads, reports_frame
 
@@ -96,7 +96,7 @@ def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
     with st.expander("版本历史", icon=":material/history:", expanded=True):
         versions = assistant.document_versions(doc.doc_id)
         st.dataframe(documents_frame(versions), hide_index=True, width="stretch")
-    chunks = assistant.document_chunks(doc.doc_id)
+    chunks = assistant.document_chunks(doc.doc_id, actor=actor())
     with st.expander(f"分块预览（{len(chunks)} 块）", icon=":material/view_agenda:"):
         frame = pd.DataFrame(
             [
@@ -121,7 +121,7 @@ def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
     st.warning(f"确定删除《{escape_md(doc.title)}》的全部 {doc.chunk_count} 块吗？删除后这份制度将不再被检索到。")
     yes, no = st.columns(2)
     if yes.button("确认删除", type="primary", key="confirm_delete"):
-        removed = assistant.delete_document(doc.doc_id)
+        removed = assistant.delete_document(doc.doc_id, actor=actor())
         st.session_state.pop(PENDING_DELETE_KEY, None)
         st.toast(f"已删除 {doc.doc_id}（{removed} 块）", icon=":material/delete:")
         st.rerun()
@@ -137,7 +137,7 @@ def main() -> None:
     upload_section(assistant)
     report_section()
     st.divider()
-    docs = assistant.list_documents()
+    docs = assistant.list_documents(actor=actor())
     st.subheader(f"已索引的文档（{len(docs)} 份）")
     if not docs:
         st.info("还没有索引任何文档。")

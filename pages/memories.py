@@ -11,8 +11,8 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import Assistant, MemoryHit
-from ui.layout import ensure_chrome
-from ui.state import current_user, get_assistant
+from ui.layout import ensure_chrome, memory_owner
+from ui.state import actor, get_assistant
 from ui.trace_view import memories_frame
 
 PREVIEW_KEY = "memory_forget_preview"
@@ -39,7 +39,7 @@ def add_memory_form(assistant: Assistant, user: str) -> None:
                 "重要度（可选）", min_value=0.0, max_value=1.0, value=None, step=0.1, placeholder="留空则按类型取默认值"
             )
             if st.form_submit_button("保存记忆") and content.strip():
-                _, action = assistant.remember(user, content.strip(), kind=kind, importance=importance)
+                _, action = assistant.remember(user, content.strip(), kind=kind, importance=importance, actor=actor())
                 st.toast(REMEMBER_RESULTS.get(action, "已保存"), icon=":material/check_circle:")
 
 
@@ -70,7 +70,7 @@ def edit_importance(assistant: Assistant, memories: list[MemoryHit]) -> None:
     if changed and st.button(f"保存重要度修改（{len(changed)} 条）", type="primary"):
         try:
             for row_id, value in changed:
-                assistant.update_memory_importance(row_id, value)
+                assistant.update_memory_importance(row_id, value, actor=actor())
         except Exception as exc:
             st.error(f"保存失败：{exc}")
             return
@@ -88,7 +88,7 @@ def delete_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
         placeholder="请选择",
     )
     if st.button("删除所选", icon=":material/delete:", disabled=not chosen):
-        removed = assistant.delete_memories(chosen)
+        removed = assistant.delete_memories(chosen, actor=actor())
         st.session_state.pop("memory_delete_choice", None)
         st.session_state.pop(PREVIEW_KEY, None)
         st.toast(f"已删除 {removed} 条记忆", icon=":material/delete:")
@@ -101,7 +101,7 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
     st.caption("按当前得分（重要度 × 新鲜度）保留最高的 N 条，其余遗忘。先预览，确认后才执行。")
     keep = st.number_input("保留条数 N", min_value=0, max_value=max(total, 0), value=max(0, total - 1), step=1)
     if st.button("预览将被遗忘的记忆", icon=":material/visibility:"):
-        st.session_state[PREVIEW_KEY] = (int(keep), assistant.preview_forget(int(keep), user=user))
+        st.session_state[PREVIEW_KEY] = (int(keep), assistant.preview_forget(int(keep), user=user, actor=actor()))
     preview = st.session_state.get(PREVIEW_KEY)
     if not preview:
         return
@@ -118,7 +118,7 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
     st.dataframe(frame, hide_index=True, width="stretch")
     yes, no = st.columns(2)
     if yes.button("确认遗忘", type="primary"):
-        removed = assistant.forget_memories(kept_n, user=user)
+        removed = assistant.forget_memories(kept_n, user=user, actor=actor())
         st.session_state.pop(PREVIEW_KEY, None)
         st.toast(f"已遗忘 {removed} 条记忆", icon=":material/cleaning_services:")
         st.rerun()
@@ -130,13 +130,13 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
 def main() -> None:
     ensure_chrome()
     assistant = get_assistant()
-    user = current_user()
+    user = memory_owner(assistant)
     st.title("记忆管理")
-    st.caption(f"当前用户：{user}（在左侧边栏切换）。记忆只用于个性化回答，不作为制度依据。")
+    st.caption(f"当前用户：{user}。记忆只用于个性化回答，不作为制度依据。")
     add_memory_form(assistant, user)
     left, right = st.columns([2, 1])
     query = left.text_input("搜索记忆", placeholder="输入关键词，按相关度排序")
-    all_memories = assistant.list_memories(user, query=query.strip() or None)
+    all_memories = assistant.list_memories(user, query=query.strip() or None, actor=actor())
     kinds = sorted({m.kind for m in all_memories})
     chosen_kinds = right.multiselect("按类型筛选", options=kinds, format_func=kind_label, placeholder="全部类型")
     memories = [m for m in all_memories if not chosen_kinds or m.kind in chosen_kinds]
@@ -147,7 +147,7 @@ def main() -> None:
         edit_importance(assistant, memories)
         delete_section(assistant, memories)
     st.divider()
-    total = len(assistant.list_memories(user))
+    total = len(assistant.list_memories(user, actor=actor()))
     forget_section(assistant, user, total)
 
 

@@ -14,7 +14,7 @@ import streamlit as st
 
 from rag_core import Assistant, Hit, RagError
 from ui.layout import ensure_chrome
-from ui.state import ROLE_LABELS, current_role, get_assistant
+from ui.state import ROLE_LABELS, actor, current_role, get_assistant
 from ui.trace_view import escape_md, hit_count_badge, render_hits_and_misses, timings_frame
 
 EVAL_KEY = "retrieval_eval_result"
@@ -79,13 +79,13 @@ def search_section(assistant: Assistant) -> None:
         question = st.text_input("问题", placeholder="例如：打车费能报吗？", key="rt_question")
         submitted = st.form_submit_button("检索", type="primary", icon=":material/search:")
     if submitted and question.strip():
-        st.session_state[SEARCH_KEY] = (question.strip(), role, assistant.search(question.strip(), role=role))
+        st.session_state[SEARCH_KEY] = (question.strip(), role, assistant.search(question.strip(), role=role, actor=actor()))
     last = st.session_state.get(SEARCH_KEY)
     st.info(threshold_text(assistant), icon=":material/rule:")
     if not last:
         return
     asked, asked_role, result = last
-    st.markdown(f"**问题：** {escape_md(asked)}　**身份：** {ROLE_LABELS.get(asked_role, asked_role)}")
+    st.markdown(f"**问题：** {escape_md(asked)}　**身份：** {ROLE_LABELS.get(asked_role, asked_role) if asked_role else '当前登录身份'}")
     hit_count_badge(result.hit_count)
     chart = scores_chart(result.hits, result.near_misses)
     if chart is not None:
@@ -121,7 +121,7 @@ def eval_section(assistant: Assistant) -> None:
         if resolved is not None:
             with st.spinner("正在逐题检索…"):
                 try:
-                    st.session_state[EVAL_KEY] = (path, mode, assistant.run_eval(resolved, mode=mode))
+                    st.session_state[EVAL_KEY] = (path, mode, assistant.run_eval(resolved, mode=mode, actor=actor()))
                 except Exception as exc:
                     st.error(f"评测失败：{exc}")
     stored = st.session_state.get(EVAL_KEY)

@@ -14,7 +14,7 @@ import streamlit as st
 
 from rag_core import Assistant, RagError, Settings
 from ui.layout import ensure_chrome
-from ui.state import get_assistant, mask_secret
+from ui.state import actor, get_assistant, mask_secret
 
 PENDING_KEY = "settings_pending_changes"
 FLASH_KEY = "settings_flash"
@@ -103,7 +103,7 @@ def apply_changes(assistant: Assistant, changes: dict[str, Any]) -> None:
         st.session_state[PENDING_KEY] = changes
         st.rerun()
     try:
-        assistant.update_settings(**changes)
+        assistant.update_settings(**changes, actor=actor())
     except Exception as exc:
         st.error(f"设置未生效：{exc}")
         return
@@ -118,7 +118,7 @@ def confirm_rechunk(assistant: Assistant) -> None:
         return
     panel = st.empty()
     with panel.container():
-        n_docs = len(assistant.list_documents())
+        n_docs = len(assistant.list_documents(actor=actor()))
         st.warning(
             f"修改块大小或重叠需要把全部 {n_docs} 份文档重新切分并重新索引，期间检索结果可能不完整。要现在进行吗？\n\n"
             + "，".join(f"{FIELDS[k][0]}：{getattr(assistant.settings, k)} → {v}" for k, v in changes.items())
@@ -134,7 +134,7 @@ def confirm_rechunk(assistant: Assistant) -> None:
     panel.empty()
     st.session_state.pop(PENDING_KEY, None)
     try:
-        needs_reindex = assistant.update_settings(**changes)
+        needs_reindex = assistant.update_settings(**changes, actor=actor())
     except Exception as exc:
         st.error(f"设置未生效：{exc}")
         return
@@ -142,7 +142,8 @@ def confirm_rechunk(assistant: Assistant) -> None:
     if needs_reindex:
         bar = st.progress(0.0, text="重新索引…")
         count = assistant.reindex(
-            progress=lambda label, fraction: bar.progress(max(0.0, min(1.0, fraction)), text=label)
+            progress=lambda label, fraction: bar.progress(max(0.0, min(1.0, fraction)), text=label),
+            actor=actor(),
         )
         message += f"；已按新设置重新索引，共 {count} 块。"
     st.session_state[FLASH_KEY] = message
@@ -217,11 +218,11 @@ def thesaurus_section(assistant: Assistant) -> None:
         "与内置同名的口语词以这里为准，保存后立即用于检索。"
     )
     with st.form("thesaurus"):
-        text = st.text_area("自定义词表", value=assistant.custom_thesaurus(), height=180, label_visibility="collapsed")
+        text = st.text_area("自定义词表", value=assistant.custom_thesaurus(actor=actor()), height=180, label_visibility="collapsed")
         saved = st.form_submit_button("保存词表")
     if saved:
         try:
-            count = assistant.save_custom_thesaurus(text)
+            count = assistant.save_custom_thesaurus(text, actor=actor())
         except RagError as exc:
             st.error(f"没有保存：{exc}")
         else:

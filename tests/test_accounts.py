@@ -170,3 +170,38 @@ def test_help_says_the_cli_is_the_local_administrator(capsys):
     with pytest.raises(SystemExit):
         rag_core.cli.main(["--help"])
     assert "本机管理员" in capsys.readouterr().out
+
+
+# -- serving beyond this machine ------------------------------------------------------
+
+
+def test_serving_beyond_localhost_without_accounts_is_refused_with_the_way_out(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "RAG_DATA_DIR": str(tmp_path / "store")}
+    command = [sys.executable, "-m", "rag_core.accounts.serving"]
+    refused = subprocess.run([*command, "--server.address", "0.0.0.0"], env=env, capture_output=True, text=True)
+    assert refused.returncode == 1
+    assert "python -m rag_core users add" in refused.stderr and "--role admin" in refused.stderr
+    assert subprocess.run([*command, "--server.port", "8502"], env=env).returncode == 0  # desktop: loopback
+    assert subprocess.run([*command, "--server.address=127.0.0.1"], env=env).returncode == 0
+    AccountStore(tmp_path / "store" / "accounts.sqlite3").add("wang", "admin", "correct horse")
+    assert subprocess.run([*command, "--server.address", "0.0.0.0"], env=env).returncode == 0
+
+
+def test_the_app_refuses_the_same_way(tmp_path):
+    facade = fake_assistant(tmp_path / "store")
+    assert facade.serving_refusal("127.0.0.1") is None and facade.serving_refusal(None) is None
+    assert "users add" in facade.serving_refusal("0.0.0.0")
+    facade.add_user("wang", "admin", "correct horse")
+    assert facade.serving_refusal("0.0.0.0") is None
+
+
+def test_desktop_config_binds_to_loopback():
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).resolve().parent.parent / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["address"] == "127.0.0.1"

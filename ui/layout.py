@@ -10,19 +10,14 @@ menu is drawn here with page links so it always shows the Chinese titles.
 
 from __future__ import annotations
 
+import inspect
+from pathlib import Path
+
 import streamlit as st
 
 from rag_core import Assistant
-from ui.state import (
-    DEFAULT_USER,
-    ROLE_KEY,
-    ROLE_LABELS,
-    USER_KEY,
-    current_role,
-    current_user,
-    get_assistant,
-    init_session,
-)
+from ui.login import clear_session_cookie, logout, render_login_form, resolve_principal, write_session_cookie
+from ui.state import ROLE_NAMES, actor, get_assistant, init_session
 
 _ENTRY_FLAG = "_chrome_drawn_by_entry"
 
@@ -34,42 +29,70 @@ PAGES: list[tuple[str, str, str, str]] = [
     ("pages/documents.py", "文档管理", ":material/folder_open:", "documents.manage"),
     ("pages/memories.py", "记忆管理", ":material/psychology:", "memories.own"),
     ("pages/retrieval_test.py", "检索测试", ":material/manage_search:", "retrieval.test"),
+    ("pages/gaps.py", "知识缺口", ":material/help_center:", "insights"),
+    ("pages/feedback_review.py", "反馈审阅", ":material/rate_review:", "insights"),
+    ("pages/standard_answers.py", "标准答复", ":material/verified:", "insights"),
+    ("pages/usage.py", "使用情况", ":material/bar_chart:", "insights"),
     ("pages/settings.py", "设置", ":material/settings:", "settings"),
+    ("pages/users.py", "用户管理", ":material/group:", "users"),
+    ("pages/audit.py", "审计日志", ":material/receipt_long:", "audit"),
 ]
+LOGIN_PAGE = "pages/login.py"  # not in the menu; the gate draws the same form on any page
 
 
-def render_chrome() -> Assistant:
-    """Page config, session defaults, the cached facade and the sidebar."""
+def page_permission(path: str | None) -> str | None:
+    """The permission a page file needs (None: the login page or an unknown caller)."""
+    for page, _title, _icon, permission in PAGES:
+        if path and Path(path).as_posix().endswith(page):
+            return permission
+    return None
+
+
+def render_chrome(page_path: str | None = None) -> Assistant:
+    """Page config, the login gate, the cached facade, the sidebar; then the page's permission.
+
+    Nothing of a page runs before the gate: in team mode without a valid session the
+    login form is drawn and the script stops; a page the person may not use stops
+    with a refusal, whether reached from the menu or typed as a URL.
+    """
     st.set_page_config(page_title="HR 制度助手", page_icon=":material/policy:", layout="wide")
     init_session()
     assistant = get_assistant()
+    refusal = assistant.serving_refusal(st.get_option("server.address"))
+    if refusal:  # listening beyond this machine with no accounts: show nothing (scripts/run.sh refuses earlier)
+        st.error(refusal)
+        st.stop()
+    principal = resolve_principal(assistant)
+    if principal is None:
+        if st.session_state.pop("_logged_out", False):
+            clear_session_cookie()
+        render_login_form(assistant)
+        st.stop()
+    write_session_cookie()
     with st.sidebar:
         # Our own menu (Streamlit's is hidden in config.toml): in legacy mode Streamlit would
-        # list the raw file names (chat, documents, …) instead of these titles.
-        for path, title, icon, _permission in PAGES:
-            st.page_link(path, label=title, icon=icon)
+        # list the raw file names (chat, documents, …) instead of these titles. Only the pages
+        # this person may use are listed; the facade checks every action again.
+        for path, title, icon, permission in PAGES:
+            if assistant.can(principal, permission):
+                st.page_link(path, label=title, icon=icon)
         st.divider()
-        st.subheader("当前提问人")
-        # Key-less widgets fed from plain session keys: a keyed widget's identity includes
-        # the script that draws it, so its value would reset whenever a page draws the chrome.
-        st.session_state[USER_KEY] = st.text_input(
-            "用户名", value=st.session_state[USER_KEY], help=f"记忆按用户名分别保存；留空则使用 {DEFAULT_USER}。"
-        )
-        roles = list(ROLE_LABELS)
-        st.session_state[ROLE_KEY] = st.selectbox(
-            "身份",
-            options=roles,
-            index=roles.index(current_role()),
-            format_func=ROLE_LABELS.__getitem__,
-            help="决定能检索到哪些文档：员工只看全员可见的制度，HR 和管理者还能看到面向自己的制度。",
-        )
-        st.caption(f"记忆归属：{current_user()}")
+        if assistant.team_mode:
+            st.markdown(f"**{principal.user}** · {ROLE_NAMES.get(principal.role, principal.role)}")
+            st.button("退出登录", icon=":material/logout:", on_click=logout, args=(assistant, principal))
+        else:
+            st.markdown("**本机管理员** · 桌面模式")
+            st.caption("还没有账户：本机使用者即管理员，无需登录。团队使用请先建管理员账户：python -m rag_core users add 名字 --role admin")
         st.divider()
         if assistant.settings.llm_configured:
             st.success(assistant.llm_status, icon=":material/smart_toy:")
         else:
             st.info(assistant.llm_status, icon=":material/offline_bolt:")
             st.caption("答案直接摘录制度原文中最相关的句子，并标注出处。")
+    permission = page_permission(page_path)
+    if permission is not None and not assistant.can(principal, permission):
+        st.error("没有权限查看此页面。", icon=":material/block:")
+        st.stop()
     return assistant
 
 
@@ -81,4 +104,21 @@ def mark_drawn_by_entry() -> None:
 def ensure_chrome() -> None:
     """First call of every page: draw the chrome unless app.py already did in this run."""
     if not st.session_state.pop(_ENTRY_FLAG, False):
-        render_chrome()
+        render_chrome(inspect.stack()[1].filename)
+
+
+OWNER_KEY = "memory_owner"
+
+
+def memory_owner(assistant: Assistant) -> str:
+    """Whose memories the memories page shows: one's own; an administrator may name anyone."""
+    me = actor()
+    if not assistant.can(me, "memories.all"):
+        return me.user
+    known = assistant.memory_users(actor=me)
+    name = st.text_input(
+        "查看谁的记忆", value=st.session_state.get(OWNER_KEY, me.user),
+        help="管理员可以查看和管理任何人的记忆；" + (f"有记忆的用户：{'、'.join(known[:20])}" if known else "还没有任何记忆"),
+    ).strip() or me.user
+    st.session_state[OWNER_KEY] = name
+    return name

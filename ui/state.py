@@ -5,6 +5,10 @@ built once per process with `st.cache_resource`. Its key is the `Settings` objec
 `Settings.from_env` builds (environment, then `.env`) — the same rule as the CLI — so
 a data dir set only in `.env` is the store the app opens on its first and every
 later run, and tests that point `RAG_DATA_DIR` at a temp dir get their own facade.
+
+Who is asking is the logged-in principal (team mode) or the local administrator
+(desktop mode, no accounts): never a name typed into a box. A browser refresh starts
+a new Streamlit session; the signed session token in a cookie brings the login back.
 """
 
 from __future__ import annotations
@@ -13,16 +17,18 @@ from typing import Any
 
 import streamlit as st
 
-from rag_core import Assistant, Settings
+from rag_core import Assistant, Principal, Settings
 
-# Roles as the engine knows them (audience labels) -> what a person reads.
+# Audience labels -> what a person reads (the retrieval test can preview one audience's view).
 ROLE_LABELS: dict[str, str] = {"all": "员工", "hr": "HR", "managers": "管理者"}
 AUDIENCE_LABELS: dict[str, str] = {"all": "全体员工", "hr": "HR", "managers": "管理者"}
+ROLE_NAMES: dict[str, str] = {"employee": "员工", "hr": "HR", "admin": "管理员"}
 
-USER_KEY = "user_name"
-ROLE_KEY = "role"
+PRINCIPAL_KEY = "principal"
+TOKEN_KEY = "session_token"
 HISTORY_KEY = "chat_history"
-DEFAULT_USER = "default"
+SESSION_COOKIE = "hr_assistant_session"
+LOCAL_ADMIN = Principal(user="local", role="admin")  # the facade's desktop default, named for the pages
 
 
 def app_settings() -> Settings:
@@ -59,19 +65,30 @@ def get_assistant() -> Assistant:
 
 def init_session() -> None:
     """Defaults for the keys the sidebar and the pages read."""
-    st.session_state.setdefault(USER_KEY, DEFAULT_USER)
-    st.session_state.setdefault(ROLE_KEY, "all")
     st.session_state.setdefault(HISTORY_KEY, [])
 
 
+def current_principal() -> Principal | None:
+    """Who is logged in on this browser session (the local administrator in desktop mode); None before login."""
+    return st.session_state.get(PRINCIPAL_KEY)
+
+
+def actor() -> Principal:
+    """The principal every facade call passes as `actor=` (the login gate ran before any page)."""
+    principal = current_principal()
+    if principal is None:  # a page reached without the chrome: show nothing
+        st.stop()
+    return principal  # type: ignore[return-value]
+
+
 def current_user() -> str:
-    """The name memories are stored under; blank falls back to the default user."""
-    return (st.session_state.get(USER_KEY) or "").strip() or DEFAULT_USER
+    """The name memories and conversations are stored under: the logged-in person's."""
+    return actor().user
 
 
-def current_role() -> str:
-    role = st.session_state.get(ROLE_KEY)
-    return role if role in ROLE_LABELS else "all"
+def current_role() -> None:
+    """Search reads what the logged-in person may read (None: no narrowing to one audience)."""
+    return None
 
 
 def history() -> list[dict[str, Any]]:

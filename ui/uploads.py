@@ -12,7 +12,7 @@ from datetime import date
 import pandas as pd
 
 from rag_core import Assistant, DocumentInfo, IngestReport
-from ui.state import AUDIENCE_LABELS
+from ui.state import AUDIENCE_LABELS, actor
 
 STATUS_LABELS = {"indexed": "已索引", "unchanged": "内容未变，未重复索引", "refused": "已拒绝"}
 DOC_STATUS_LABELS = {"current": "生效中", "retired": "已停用", "scheduled": "待生效", "pending": "写入中"}
@@ -68,6 +68,7 @@ def ingest_uploads(
                 effective_date=effective_date.isoformat() if effective_date else None,
                 redact_disabled=tuple(redact_disabled),
                 progress=step,
+                actor=actor(),
             )
         except Exception as exc:  # the facade should not raise, but one file must never stop the batch
             report = IngestReport(filename=name, status="refused", audience=tuple(audience), error=str(exc))

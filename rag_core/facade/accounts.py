@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..accounts.audit import AuditLog
+from ..accounts.serving import REFUSAL, is_local
 from ..accounts.store import AccountStore
 from ..errors import AccountError
 from ..text.pii import redact_text
@@ -58,6 +59,12 @@ class AccountActions:
     def team_mode(self) -> bool:
         """True once any account exists: every page asks for a login first."""
         return self.accounts.has_accounts()
+
+    def serving_refusal(self, address: str | None) -> str | None:
+        """Why the app must not serve on `address` (another machine can reach it and no account exists), or None."""
+        if not address or is_local(address) or self.team_mode:
+            return None
+        return REFUSAL.format(address=address)
 
     # -- login -------------------------------------------------------------------
     def login(self, name: str, password: str) -> str:

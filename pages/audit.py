@@ -1,0 +1,63 @@
+"""审计日志 — the append-only trail with filters and CSV export (administrators only)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pandas as pd
+import streamlit as st
+
+from rag_core import AuditEntry, PermissionDenied
+from ui.layout import ensure_chrome
+from ui.state import actor, get_assistant
+
+ACTIONS = {
+    "": "全部", "login": "登录", "logout": "退出登录", "document.upload": "上传文档", "document.delete": "删除文档",
+    "document.reindex": "重新切块", "settings.change": "修改设置", "thesaurus.change": "修改词表",
+    "memory.delete": "删除记忆", "memory.importance": "修改记忆重要性", "memory.forget": "遗忘记忆",
+    "memory.purge": "清除用户记忆", "user.add": "新增用户", "user.disable": "停用用户", "user.enable": "启用用户",
+    "user.role": "修改角色", "user.password": "重置密码", "refused": "被拒绝的操作",
+}
+OUTCOMES = {"": "全部", "ok": "成功", "failed": "失败", "locked": "已锁定", "refused": "拒绝"}
+
+
+def audit_frame(rows: list[AuditEntry]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {"时间（UTC）": r.at, "操作人": r.actor, "角色": r.role or "—", "操作": ACTIONS.get(r.action, r.action),
+             "对象": r.target, "结果": OUTCOMES.get(r.outcome, r.outcome), "说明": r.detail}
+            for r in rows
+        ],
+        columns=["时间（UTC）", "操作人", "角色", "操作", "对象", "结果", "说明"],
+    )
+
+
+def main() -> None:
+    ensure_chrome()
+    assistant = get_assistant()
+    st.title("审计日志")
+    st.caption("只追加、不可修改：登录（含失败与锁定）、上传、删除、版本、设置、记忆删除、账户变更、被拒绝的操作。提问内容不记录在这里。")
+    col1, col2, col3, col4 = st.columns(4)
+    since = col1.date_input("起始日期", value=date.today() - timedelta(days=30))
+    until = col2.date_input("截止日期（含）", value=date.today())
+    action = col3.selectbox("操作", list(ACTIONS), format_func=ACTIONS.__getitem__)
+    outcome = col4.selectbox("结果", list(OUTCOMES), format_func=OUTCOMES.__getitem__)
+    who = st.text_input("操作人（留空为全部）").strip()
+    try:
+        rows = assistant.audit_entries(
+            since=since.isoformat(), until=(until + timedelta(days=1)).isoformat(), user=who or None,
+            action=action or None, outcome=outcome or None, actor=actor(),
+        )
+    except PermissionDenied as exc:
+        st.error(str(exc))
+        return
+    frame = audit_frame(rows)
+    st.markdown(f"共 **{len(rows)}** 条")
+    st.dataframe(frame, hide_index=True, use_container_width=True)
+    st.download_button(
+        "导出 CSV", frame.to_csv(index=False).encode("utf-8-sig"), file_name=f"audit_{since}_{until}.csv",
+        mime="text/csv", icon=":material/download:",
+    )
+
+
+main()
