@@ -53,6 +53,13 @@ def test_questions_are_stored_masked(strict):
     strict.ask("我的手机13812345678换了，班车卡怎么办？", actor=EMPLOYEE)
     stored = strict.insight_log.question_rows()[0]["question"]
     assert "13812345678" not in stored and "[手机号]" in stored
+    # the log masks on its own too (ask masks first), and so does the feedback comment
+    trace = strict.ask(ABSENT, actor=EMPLOYEE)
+    trace.question = trace.search_question = "我的手机13912345678换了"
+    strict._log_asked(trace, "emp_wang", None)
+    assert "13912345678" not in str(strict.insight_log.question_rows())
+    strict.record_feedback(trace, -1, actor=EMPLOYEE, comment="请打13712345678找我")
+    assert "13712345678" not in str(strict.feedback_detail(1, actor=HR))
 
 
 def test_retention_drops_old_questions_and_zero_keeps_none(strict, tmp_path):

@@ -107,6 +107,8 @@ def _masked(value: Any) -> Any:
 class InsightActions:
     """Mixin of `Assistant`: the 知识缺口, 反馈审阅, 标准答复 and 使用情况 pages and the `gaps`/`faq`/`usage` commands."""
 
+    feedback_reasons: tuple[str, ...] = FEEDBACK_REASONS  # what chat offers with a 👎
+
     # -- stores ------------------------------------------------------------------
     @property
     def insight_log(self) -> InsightLog:

@@ -132,6 +132,21 @@ class InsightLog:
     def add_feedback(self, *, created_at: str, user: str, question: str, answer: str, rating: int, reason: str,
                      comment: str, docs: Sequence[str], trace: dict, nearest: dict, model: str | None,
                      vector: np.ndarray | None) -> int:
+        """Store a rating; the same person rating the same answer again (👎 then its reason) updates it."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id FROM feedback WHERE user_id = ? AND question = ? AND answer = ? ORDER BY id DESC LIMIT 1",
+                (user, question, answer),
+            ).fetchone()
+        if row is not None:
+            self._write(
+                "UPDATE feedback SET created_at = ?, rating = ?, reason = ?, comment = ?, docs = ?, trace = ?,"
+                " nearest = ?, model = ?, vector = ?, reviewed_at = NULL, reviewed_by = NULL WHERE id = ?",
+                (created_at, int(rating), reason, comment, json.dumps(list(docs), ensure_ascii=False),
+                 json.dumps(trace, ensure_ascii=False), json.dumps(nearest, ensure_ascii=False), model,
+                 _blob(vector), row[0]),
+            )
+            return int(row[0])
         return self._write(
             "INSERT INTO feedback (created_at, user_id, question, answer, rating, reason, comment, docs, trace,"
             " nearest, model, vector) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",

@@ -1,0 +1,63 @@
+"""反馈审阅 — 👍/👎 with the reason given, unread first; the full trace one click away; mark reviewed."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import streamlit as st
+
+from rag_core import RagError
+from ui.layout import ensure_chrome
+from ui.state import actor, get_assistant
+
+RATINGS = {"all": "全部", "down": "👎", "up": "👍"}
+
+
+def main() -> None:
+    ensure_chrome()
+    assistant = get_assistant()
+    st.title("反馈审阅")
+    st.caption("员工对回答的评价。👎 可能带有原因（答非所问 / 信息过时 / 引用不对 / 其他）；看过的标为已读。")
+    col1, col2, col3, col4 = st.columns(4)
+    rating = col1.selectbox("评价", list(RATINGS), format_func=RATINGS.__getitem__, index=1, key="fb_rating")
+    docs = {d.doc_id: d.title for d in assistant.list_documents(actor=actor())}
+    doc = col2.selectbox("引用的文档", ["", *docs], format_func=lambda d: docs.get(d, "全部"), key="fb_doc")
+    since = col3.date_input("起始日期", value=date.today() - timedelta(days=30), key="fb_since")
+    until = col4.date_input("截止日期（含）", value=date.today(), key="fb_until")
+    unread_only = st.toggle("只看未读", value=False, key="fb_unread")
+    try:
+        entries = assistant.feedback_reviews(
+            rating={"all": None, "down": -1, "up": 1}[rating], doc_id=doc or None, since=since, until=until,
+            unread_only=unread_only, actor=actor(),
+        )
+    except RagError as exc:
+        st.error(str(exc))
+        return
+    unread = sum(e.unread for e in entries)
+    st.markdown(f"共 **{len(entries)}** 条，未读 **{unread}** 条")
+    for entry in entries:
+        mark = "🔵 未读" if entry.unread else "已读"
+        thumb = "👍" if entry.rating > 0 else "👎"
+        reason = f" · {entry.reason}" if entry.reason else ""
+        with st.expander(f"{mark} · {thumb}{reason} · {entry.question}"):
+            st.caption(entry.created_at[:16].replace("T", " ") + (f" · {entry.user}" if entry.user else ""))
+            if entry.comment:
+                st.markdown(f"**补充说明**：{entry.comment}")
+            st.markdown("**回答**")
+            st.text(entry.answer)
+            if entry.docs:
+                st.caption("引用：" + "、".join(docs.get(d, d) for d in entry.docs))
+            if st.toggle("查看完整依据", key=f"fb_trace_{entry.id}"):
+                st.json(assistant.feedback_detail(entry.id, actor=actor()).trace, expanded=False)
+            if entry.unread:
+                if st.button("标为已读", key=f"fb_read_{entry.id}", icon=":material/done:"):
+                    assistant.mark_feedback_reviewed([entry.id], actor=actor())
+                    st.rerun()
+            elif st.button("标为未读", key=f"fb_unread_{entry.id}"):
+                assistant.mark_feedback_reviewed([entry.id], reviewed=False, actor=actor())
+                st.rerun()
+    st.download_button("导出 Excel", assistant.export_insights("feedback", "xlsx", since=since, until=until, actor=actor()),
+                       file_name=f"feedback_{since}_{until}.xlsx", icon=":material/download:")
+
+
+main()

@@ -1,0 +1,66 @@
+"""知识缺口 — questions the policies did not answer (and 👎 answers), grouped by meaning; one step to a standard answer."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pandas as pd
+import streamlit as st
+
+from rag_core import RagError
+from ui.layout import ensure_chrome
+from ui.state import actor, get_assistant
+
+KINDS = {"zero_hit": "没有命中", "refused": "制度里没有写", "disliked": "👎"}
+
+
+def main() -> None:
+    ensure_chrome()
+    assistant = get_assistant()
+    st.title("知识缺口")
+    st.caption("员工问了、制度却没有答上的问题（没有命中、回答“制度里没有写这一条”、或被点 👎），按意思分组。"
+               "问题在保存前已遮盖个人信息；提问人只对管理员可见。")
+    col1, col2 = st.columns(2)
+    since = col1.date_input("起始日期", value=date.today() - timedelta(days=30), key="gaps_since")
+    until = col2.date_input("截止日期（含）", value=date.today(), key="gaps_until")
+    try:
+        groups = assistant.knowledge_gaps(since=since, until=until, actor=actor())
+    except RagError as exc:
+        st.error(str(exc))
+        return
+    if not groups:
+        st.success("所选时间内没有知识缺口：问题都有制度可答。", icon=":material/check_circle:")
+        return
+    total = sum(g.count for g in groups)
+    st.markdown(f"共 **{len(groups)}** 组、**{total}** 次提问")
+    st.bar_chart(pd.DataFrame({"次数": [g.count for g in groups[:15]]},
+                              index=[g.representative[:20] for g in groups[:15]]), horizontal=True)
+    for number, group in enumerate(groups):
+        kinds = "，".join(f"{KINDS.get(k, k)} {n}" for k, n in group.kinds.items())
+        with st.expander(f"{group.count} 次 · {group.representative}", expanded=number == 0):
+            st.caption(f"首次 {group.first_seen[:10]} · 最近 {group.last_seen[:10]} · {kinds}")
+            st.markdown("**问法举例**")
+            for question in group.questions:
+                st.markdown(f"- {question}")
+            near = group.nearest
+            if near:
+                st.markdown(f"**最接近的条款**：{near.get('title', '')} {near.get('section', '')}")
+                st.caption(near.get("text", ""))
+            else:
+                st.caption("没有接近的条款。")
+            if group.users:
+                st.caption("提问人（仅管理员可见）：" + "、".join(group.users))
+            with st.form(key=f"gap_to_standard_{number}"):
+                answer = st.text_area("写一条标准答复（之后同样意思的问题直接用它回答）", key=f"gap_answer_{number}")
+                if st.form_submit_button("设为标准答复", icon=":material/verified:"):
+                    try:
+                        entry = assistant.standard_answer_from_gap(group, answer, actor=actor())
+                    except RagError as exc:
+                        st.error(str(exc))
+                    else:
+                        st.success(f"已添加标准答复 {entry.id}：{entry.question}")
+    st.download_button("导出 Excel", assistant.export_insights("gaps", "xlsx", since=since, until=until, actor=actor()),
+                       file_name=f"knowledge_gaps_{since}_{until}.xlsx", icon=":material/download:")
+
+
+main()

@@ -1,0 +1,47 @@
+"""标准答复 — HR's authoritative answers to recurring questions: add, list with hit counts, delete."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rag_core import RagError
+from ui.layout import ensure_chrome
+from ui.state import actor, get_assistant
+
+
+def main() -> None:
+    ensure_chrome()
+    assistant = get_assistant()
+    st.title("标准答复")
+    st.caption("同样意思的问题（意思相近且用词一致）直接用这里的答复回答，并标明“标准答复”、作者、日期和依据条款。"
+               "意思不同的问题不会被它回答。")
+    with st.form("add_standard", clear_on_submit=True):
+        question = st.text_input("问题")
+        answer = st.text_area("标准答复")
+        clauses = st.text_area("依据的条款（可选，每行一条）")
+        variants = st.text_area("其他问法（可选，每行一条）")
+        if st.form_submit_button("添加", icon=":material/add:"):
+            try:
+                entry = assistant.add_standard_answer(question, answer, clauses=clauses.splitlines(),
+                                                      variants=variants.splitlines(), actor=actor())
+            except RagError as exc:
+                st.error(str(exc))
+            else:
+                st.success(f"已添加标准答复 {entry.id}")
+    entries = assistant.standard_answers(actor=actor())
+    st.markdown(f"共 **{len(entries)}** 条")
+    for entry in entries:
+        with st.expander(f"{entry.question} · 命中 {entry.hits} 次"):
+            st.markdown(entry.answer)
+            if entry.clauses:
+                st.caption("依据：" + "；".join(entry.clauses))
+            if entry.variants:
+                st.caption("其他问法：" + "；".join(entry.variants))
+            last = f"，最近命中 {entry.last_hit_at[:10]}" if entry.last_hit_at else ""
+            st.caption(f"{entry.author} · {entry.created_at[:10]}{last} · 编号 {entry.id}")
+            if st.button("删除", key=f"delete_standard_{entry.id}", icon=":material/delete:"):
+                assistant.delete_standard_answer(entry.id, actor=actor())
+                st.rerun()
+
+
+main()

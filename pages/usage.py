@@ -1,0 +1,40 @@
+"""使用情况 — how often each policy was quoted (30/90 days), policies never quoted, questions per day."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ui.layout import ensure_chrome
+from ui.state import actor, get_assistant
+
+OUTCOMES = {"answered": "已回答", "zero_hit": "没有命中", "refused": "制度里没有写", "standard": "标准答复"}
+
+
+def main() -> None:
+    ensure_chrome()
+    assistant = get_assistant()
+    st.title("使用情况")
+    report = assistant.usage(actor=actor())
+    st.caption(f"保留期内共 {report['questions']} 个提问。")
+    if report["outcomes"]:
+        cols = st.columns(len(report["outcomes"]))
+        for col, (key, n) in zip(cols, sorted(report["outcomes"].items())):
+            col.metric(OUTCOMES.get(key, key), n)
+    if report["per_day"]:
+        st.subheader("每日提问数")
+        st.bar_chart(pd.DataFrame(report["per_day"]).set_index("day").rename(columns={"questions": "提问数"}))
+    st.subheader("各文档被引用次数")
+    docs = pd.DataFrame(report["documents"], columns=["title", "cited_30d", "cited_90d", "cited_total"])
+    docs.columns = ["文档", "近30天", "近90天", "保留期内"]
+    st.bar_chart(docs.set_index("文档")[["近30天"]], horizontal=True)
+    st.dataframe(docs, hide_index=True, width="stretch")
+    if report["never_cited"]:
+        st.subheader("从未被引用的文档")
+        for doc in report["never_cited"]:
+            st.markdown(f"- {doc['title']}")
+    st.download_button("导出 Excel", assistant.export_insights("usage", "xlsx", actor=actor()),
+                       file_name="usage.xlsx", icon=":material/download:")
+
+
+main()
