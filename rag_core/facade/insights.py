@@ -142,6 +142,8 @@ class InsightActions:
                                actor: Principal, on_token: Callable[[str], None] | None = None) -> AskTrace | None:
         """HR's standard answer when one matches the question (its hit counted), else None."""
         store = self.standard_store
+        if not store.count():
+            return None
         readable = role if role else actor.readable
         match = store.match(asked, self.embedder.embed_query(asked), lambda audience: visible_to(audience, readable))
         if match is None:

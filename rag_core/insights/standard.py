@@ -141,6 +141,10 @@ class StandardAnswers:
             self._db.commit()
 
     # -- matching ----------------------------------------------------------
+    def count(self) -> int:
+        """Stored wordings (0: nothing to match, so no question needs embedding for it)."""
+        return self._collection.count()
+
     def match(self, question: str, vector: np.ndarray, visible: Callable[[tuple[str, ...]], bool]) -> StandardMatch | None:
         """The entry whose wording passes the rule with the highest cosine, among those `visible` allows."""
         total = self._collection.count()
