@@ -10,12 +10,22 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import Assistant, DocumentInfo, IngestReport
+from rag_core.types import VersionChange
 from ui.doc_identity import ask_about_conflict, remember_conflicts
 from ui.layout import ensure_chrome
+from ui.notices import announce, show_notice
 from ui.reading_view import render_reading
 from ui.state import AUDIENCE_LABELS, actor, get_assistant
+from ui.timefmt import local_time, zone_caption
 from ui.trace_view import escape_md
-from ui.uploads import REDACTION_LABELS, documents_frame, ingest_uploads, reports_frame
+from ui.uploads import (
+    DOCUMENT_COLUMNS,
+    REDACTION_LABELS,
+    REPORT_COLUMNS,
+    documents_frame,
+    ingest_uploads,
+    reports_frame,
+)
 
 REPORTS_KEY = "doc_ingest_reports"
 PENDING_DELETE_KEY = "doc_pending_delete"
@@ -75,27 +85,64 @@ def upload_section(assistant: Assistant) -> None:
     )
 
 
-def report_section() -> None:
+def report_section(assistant: Assistant) -> None:
     reports: list[IngestReport] = st.session_state.get(REPORTS_KEY) or []
     if not reports:
         return
     ok = sum(r.ok for r in reports)
     st.markdown(f"**本次导入：** {len(reports)} 个文件，成功 {ok} 个，拒绝 {len(reports) - ok} 个。")
-    st.dataframe(reports_frame(reports), hide_index=True, width="stretch")
+    st.dataframe(reports_frame(reports), hide_index=True, width="stretch", column_config=REPORT_COLUMNS)
     for r in reports:
         if not r.ok:
             st.error(escape_md(r.error or f"{r.filename}：导入失败"))
-            ask_about_conflict(get_assistant(), r, REPORTS_KEY)
+            ask_about_conflict(assistant, r, REPORTS_KEY)
         elif r.reading is not None:  # how the file was read, and its chunks as the index sees them
-            render_reading(r, get_assistant().document_chunks(r.doc_id))
+            render_reading(r, assistant.document_chunks(r.doc_id, actor=actor()))
+
+
+VERSION_STATUS = {"current": "生效中", "retired": "已被新版本取代", "scheduled": "待生效", "pending": "写入中"}
+
+
+def versions_frame(changes: list[VersionChange]) -> pd.DataFrame:
+    """Newest first; the version search uses today is marked, and each row says what changed."""
+    rows = []
+    for c in changes:
+        if not c.known:
+            changed = "（这一版导入时还没有记录全文，无法比较）"
+        elif c.removed == 0 and c.unchanged == 0:
+            changed = f"首个版本，共 {c.added} 块"
+        elif c.added == 0 and c.removed == 0:
+            changed = "内容与上一版相同"
+        else:
+            changed = f"新增 {c.added} 块，删除 {c.removed} 块，未变 {c.unchanged} 块"
+        rows.append(
+            {
+                "版本": f"v{c.version}" + ("（当前）" if c.is_current else ""),
+                "状态": VERSION_STATUS.get(c.status, c.status),
+                "导入时间": local_time(c.ingested_at),
+                "生效日期": c.effective_date or "—",
+                "块数": c.chunk_count,
+                "与上一版相比": changed,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def version_history(assistant: Assistant, doc: DocumentInfo) -> None:
+    changes = assistant.document_changes(doc.doc_id, actor=actor())
+    st.dataframe(versions_frame(changes), hide_index=True, width="stretch")
+    st.caption(zone_caption() + "“当前”是问答此刻检索的版本。")
+    for change in changes:
+        if change.diff:
+            st.markdown(f"**v{change.version} 相对上一版的改动**（- 删去，+ 新增）")
+            st.code("\n".join(change.diff), language="diff", wrap_lines=True)
 
 
 def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
     """Version history, chunk preview and delete-with-confirmation for one document."""
     st.markdown(f"#### {escape_md(doc.title)}（{escape_md(doc.doc_id)}）")
     with st.expander("版本历史", icon=":material/history:", expanded=True):
-        versions = assistant.document_versions(doc.doc_id)
-        st.dataframe(documents_frame(versions), hide_index=True, width="stretch")
+        version_history(assistant, doc)
     chunks = assistant.document_chunks(doc.doc_id, actor=actor())
     with st.expander(f"分块预览（{len(chunks)} 块）", icon=":material/view_agenda:"):
         frame = pd.DataFrame(
@@ -103,7 +150,7 @@ def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
                 {
                     "序号": c.index,
                     "章节": c.section,
-                    "页码": c.page,
+                    "页码": c.page or "—",
                     "字数": len(c.text),
                     "重叠字数": c.overlap_chars,
                     "文本": c.text,
@@ -121,9 +168,13 @@ def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
     st.warning(f"确定删除《{escape_md(doc.title)}》的全部 {doc.chunk_count} 块吗？删除后这份制度将不再被检索到。")
     yes, no = st.columns(2)
     if yes.button("确认删除", type="primary", key="confirm_delete"):
-        removed = assistant.delete_document(doc.doc_id, actor=actor())
+        try:
+            removed = assistant.delete_document(doc.doc_id, actor=actor())
+        except Exception as exc:  # nothing was deleted; say why
+            st.error(f"删除失败：{exc}")
+            return
         st.session_state.pop(PENDING_DELETE_KEY, None)
-        st.toast(f"已删除 {doc.doc_id}（{removed} 块）", icon=":material/delete:")
+        announce("documents", f"已删除《{escape_md(doc.title)}》（{escape_md(doc.doc_id)}），共 {removed} 块，它不会再被检索到。")
         st.rerun()
     if no.button("取消", key="cancel_delete"):
         st.session_state.pop(PENDING_DELETE_KEY, None)
@@ -134,15 +185,16 @@ def main() -> None:
     ensure_chrome()
     assistant = get_assistant()
     st.title("文档管理")
+    show_notice("documents")
     upload_section(assistant)
-    report_section()
+    report_section(assistant)
     st.divider()
     docs = assistant.list_documents(actor=actor())
     st.subheader(f"已索引的文档（{len(docs)} 份）")
     if not docs:
         st.info("还没有索引任何文档。")
         return
-    st.dataframe(documents_frame(docs), hide_index=True, width="stretch")
+    st.dataframe(documents_frame(docs), hide_index=True, width="stretch", column_config=DOCUMENT_COLUMNS)
     by_id = {d.doc_id: d for d in docs}
     chosen = st.selectbox(
         "查看文档", options=list(by_id), format_func=lambda d: f"{by_id[d].title}（{d}，v{by_id[d].version}）"

@@ -12,10 +12,14 @@ import streamlit as st
 
 from rag_core import Assistant, MemoryHit
 from ui.layout import ensure_chrome, memory_owner
+from ui.notices import announce, show_notice
 from ui.state import actor, get_assistant
-from ui.trace_view import memories_frame
+from ui.trace_view import escape_md, memories_frame
 
 PREVIEW_KEY = "memory_forget_preview"
+DELETE_PENDING_KEY = "memory_delete_pending"
+DELETE_ROUND_KEY = "memory_delete_round"  # part of the selector's key: a new round starts with no chips
+PURGE_PENDING_KEY = "memory_purge_pending"
 KINDS = {"profile": "个人信息", "preference": "偏好", "episode": "经历/事件", "interaction": "问答记录"}
 REMEMBER_RESULTS = {
     "added": "已保存为新记忆",
@@ -79,19 +83,58 @@ def edit_importance(assistant: Assistant, memories: list[MemoryHit]) -> None:
 
 
 def delete_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
+    """Choose, confirm, delete; then a fresh selector (no chip of a deleted memory stays behind)."""
     by_id = {m.id: m for m in memories}
+    round_no = st.session_state.get(DELETE_ROUND_KEY, 0)
     chosen = st.multiselect(
         "选择要删除的记忆（可多选）",
         options=list(by_id),
         format_func=lambda i: f"{by_id[i].content[:40]}（{kind_label(by_id[i].kind)}）",
-        key="memory_delete_choice",
+        key=f"memory_delete_choice_{round_no}",
         placeholder="请选择",
     )
-    if st.button("删除所选", icon=":material/delete:", disabled=not chosen):
-        removed = assistant.delete_memories(chosen, actor=actor())
-        st.session_state.pop("memory_delete_choice", None)
+    pending = [i for i in st.session_state.get(DELETE_PENDING_KEY, []) if i in by_id]
+    if not pending:
+        if st.button("删除所选", icon=":material/delete:", disabled=not chosen):
+            st.session_state[DELETE_PENDING_KEY] = list(chosen)
+            st.rerun()
+        return
+    st.warning(
+        f"确定删除这 {len(pending)} 条记忆吗？删除后助手不再使用它们：\n\n"
+        + "\n".join(f"- {escape_md(by_id[i].content[:60])}" for i in pending)
+    )
+    yes, no = st.columns(2)
+    if yes.button("确认删除", type="primary", key="memory_delete_confirm"):
+        removed = assistant.delete_memories(pending, actor=actor())
+        st.session_state.pop(DELETE_PENDING_KEY, None)
         st.session_state.pop(PREVIEW_KEY, None)
-        st.toast(f"已删除 {removed} 条记忆", icon=":material/delete:")
+        st.session_state[DELETE_ROUND_KEY] = round_no + 1
+        announce("memories", f"已删除 {removed} 条记忆。")
+        st.rerun()
+    if no.button("取消", key="memory_delete_cancel"):
+        st.session_state.pop(DELETE_PENDING_KEY, None)
+        st.rerun()
+
+
+def purge_section(assistant: Assistant, user: str, total: int) -> None:
+    """Everything the assistant remembers about this user, gone after one confirmation."""
+    st.subheader("清空全部记忆")
+    st.caption(f"删除助手记住的关于 {user} 的全部 {total} 条记忆，不能撤销。")
+    if not st.session_state.get(PURGE_PENDING_KEY):
+        if st.button("清空全部记忆", icon=":material/delete_forever:", disabled=total == 0):
+            st.session_state[PURGE_PENDING_KEY] = True
+            st.rerun()
+        return
+    st.warning(f"确定清空 {user} 的全部 {total} 条记忆吗？此操作不能撤销。")
+    yes, no = st.columns(2)
+    if yes.button("确认清空", type="primary"):
+        removed = assistant.purge_memories(user, actor=actor())
+        st.session_state.pop(PURGE_PENDING_KEY, None)
+        st.session_state.pop(PREVIEW_KEY, None)
+        announce("memories", f"已清空 {user} 的全部记忆（{removed} 条）。")
+        st.rerun()
+    if no.button("取消", key="memory_purge_cancel"):
+        st.session_state.pop(PURGE_PENDING_KEY, None)
         st.rerun()
 
 
@@ -120,7 +163,7 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
     if yes.button("确认遗忘", type="primary"):
         removed = assistant.forget_memories(kept_n, user=user, actor=actor())
         st.session_state.pop(PREVIEW_KEY, None)
-        st.toast(f"已遗忘 {removed} 条记忆", icon=":material/cleaning_services:")
+        announce("memories", f"已遗忘 {removed} 条记忆，保留得分最高的 {kept_n} 条。")
         st.rerun()
     if no.button("取消"):
         st.session_state.pop(PREVIEW_KEY, None)
@@ -132,6 +175,7 @@ def main() -> None:
     assistant = get_assistant()
     user = memory_owner(assistant)
     st.title("记忆管理")
+    show_notice("memories")
     st.caption(f"当前用户：{user}。记忆只用于个性化回答，不作为制度依据。")
     add_memory_form(assistant, user)
     left, right = st.columns([2, 1])
@@ -149,6 +193,8 @@ def main() -> None:
     st.divider()
     total = len(assistant.list_memories(user, actor=actor()))
     forget_section(assistant, user, total)
+    st.divider()
+    purge_section(assistant, user, total)
 
 
 main()

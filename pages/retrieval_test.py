@@ -15,7 +15,14 @@ import streamlit as st
 from rag_core import Assistant, Hit, RagError
 from ui.layout import ensure_chrome
 from ui.state import ROLE_LABELS, actor, current_role, get_assistant
-from ui.trace_view import escape_md, hit_count_badge, render_hits_and_misses, timings_frame
+from ui.trace_view import (
+    escape_md,
+    hit_count_badge,
+    render_hits_and_misses,
+    render_score_tables,
+    technical_details,
+    timings_frame,
+)
 
 EVAL_KEY = "retrieval_eval_result"
 SEARCH_KEY = "retrieval_last_search"
@@ -77,6 +84,7 @@ def search_section(assistant: Assistant) -> None:
     role = current_role()
     with st.form("retrieval_form"):
         question = st.text_input("问题", placeholder="例如：打车费能报吗？", key="rt_question")
+        st.caption("输入员工会怎么问，就怎么写；用左侧边栏当前选择的身份检索，和问答页完全一样。")
         submitted = st.form_submit_button("检索", type="primary", icon=":material/search:")
     if submitted and question.strip():
         st.session_state[SEARCH_KEY] = (question.strip(), role, assistant.search(question.strip(), role=role, actor=actor()))
@@ -91,8 +99,13 @@ def search_section(assistant: Assistant) -> None:
     if chart is not None:
         st.altair_chart(chart, width="stretch")
     render_hits_and_misses(result, "rt")
-    with st.expander("各阶段耗时", icon=":material/timer:"):
+
+    def numbers() -> None:
+        render_score_tables(result)
+        st.markdown("**各阶段耗时**")
         st.dataframe(timings_frame(result.timings_ms), hide_index=True, width="stretch")
+
+    technical_details("tech_rt", numbers)
 
 
 def metrics_frame(metrics: dict[str, dict[str, float]]) -> pd.DataFrame:
@@ -103,11 +116,30 @@ def metrics_frame(metrics: dict[str, dict[str, float]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def metrics_chart(frame: pd.DataFrame, columns: list[str]) -> alt.Chart:
+    """Grouped horizontal bars: category names stay readable (no rotated, cut labels) at 1280 px."""
+    long = frame.melt(id_vars=["类别"], value_vars=columns, var_name="指标", value_name="比例")
+    return (
+        alt.Chart(long)
+        .mark_bar()
+        .encode(
+            y=alt.Y("类别:N", title=None, sort=None, axis=alt.Axis(labelLimit=0)),
+            yOffset=alt.YOffset("指标:N", sort=columns),
+            x=alt.X("比例:Q", scale=alt.Scale(domain=[0, 1]), title="比例"),
+            color=alt.Color("指标:N", sort=columns, legend=alt.Legend(orient="bottom", title=None)),
+            tooltip=["类别", "指标", "比例"],
+        )
+        .properties(height=alt.Step(9))
+    )
+
+
 def eval_section(assistant: Assistant) -> None:
     st.subheader("运行评测集")
     left, right = st.columns([2, 1])
     path = left.text_input("评测文件（JSONL）", value=DEFAULT_EVAL, key="rt_eval_path")
     mode = right.selectbox("检索方式", options=list(MODES), format_func=MODES.__getitem__)
+    left.caption(f"每行一道题的评测文件；默认 {DEFAULT_EVAL}（示例制度的 82 道题）。")
+    right.caption("默认“混合”，即问答实际使用的方式；另两种只用于对比各自的贡献。")
     uploaded = left.file_uploader("或上传评测文件（JSONL）", type=["jsonl"], key="rt_eval_upload")
     if st.button("运行评测", icon=":material/play_arrow:"):
         try:  # only the data dir, the bundled sample set, or a file uploaded here: the box is no file probe
@@ -133,7 +165,7 @@ def eval_section(assistant: Assistant) -> None:
     st.dataframe(frame, hide_index=True, width="stretch")
     chart_cols = [c for c in ("recall@1", "recall@3", "recall@5", "MRR", "零命中率") if c in frame.columns]
     if chart_cols:
-        st.bar_chart(frame.set_index("类别")[chart_cols], stack=False, y_label="比例", height=320)
+        st.altair_chart(metrics_chart(frame, chart_cols), width="stretch")
     results = outcome.get("results", [])
     if results:
         with st.expander(f"逐题结果（{len(results)} 题）"):

@@ -19,24 +19,35 @@ from ui.state import actor, get_assistant, mask_secret
 PENDING_KEY = "settings_pending_changes"
 FLASH_KEY = "settings_flash"
 CHUNK_KEYS = ("chunk_size", "chunk_overlap")
-# field -> (label, kind, min, step, help)
+# field -> (label, kind, min, step, one plain sentence)
 FIELDS: dict[str, tuple[str, str, float, float, str]] = {
-    "top_k": ("返回块数 top_k", "int", 1, 1, "每个问题最多使用多少块资料"),
+    "top_k": ("返回块数 top_k", "int", 1, 1, "每个问题最多拿几段制度条款来回答；多了答案更全，也更容易混进不相干的条款。"),
     "answer_threshold": (
         "采用阈值（问题层）",
         "optional",
         0.05,
         0.05,
-        "资料“回答了这个问题”的把握低于这个值时，一条也不采用，直接回答“制度里没有写这一条”。"
-        "调高更谨慎（更常说没有写），调低更敢答；留空使用跨语料拟合的默认值",
+        "判断“制度回答了这个问题”的把握低于它时，一条也不用，直接回答“制度里没有写这一条”；调高更谨慎，调低更敢答。",
     ),
-    "candidates": ("候选数", "int", 5, 5, "关键词和语义检索各取前多少块参与判断；默认 30，一般不用改"),
-    "chunk_size": ("块大小（字）", "int", 40, 10, "按句子切分，每块大约多少字"),
-    "chunk_overlap": ("块重叠（字）", "int", 0, 10, "相邻块重复的整句长度"),
-    "token_budget": ("提示词预算（token）", "int", 200, 100, "放入提示词的资料总量上限，超出时丢弃排名靠后的块"),
-    "memory_half_life_days": ("记忆半衰期（天）", "float", 0.1, 1.0, "记忆的新鲜度每过这么多天减半"),
-    "memory_threshold": ("记忆阈值", "float", 0.0, 0.05, "得分低于此值的记忆不会被使用"),
-    "memory_top_k": ("每次最多使用的记忆条数", "int", 0, 1, ""),
+    "candidates": ("候选数", "int", 5, 5, "关键词检索和语义检索各先找出多少段，再从中挑出真正的依据；一般不用改。"),
+    "chunk_size": ("块大小（字）", "int", 40, 10, "制度按整句切成段落，每段大约多少字；改了要重新索引全部文档。"),
+    "chunk_overlap": ("块重叠（字）", "int", 0, 10, "相邻两段重复多少字的整句，避免一条规定被切在两段中间。"),
+    "token_budget": ("提示词预算（token）", "int", 200, 100, "交给大模型的条款总量上限，放不下时去掉排名靠后的整段。"),
+    "memory_half_life_days": ("记忆半衰期（天）", "float", 0.1, 1.0, "记住的个人信息每过这么多天“新鲜度”减半，旧事逐渐少用。"),
+    "memory_threshold": ("记忆阈值", "float", 0.0, 0.05, "与问题的相关程度低于它的记忆不用于回答。"),
+    "memory_top_k": ("每次最多使用的记忆条数", "int", 0, 1, "一次回答最多参考几条关于提问人的记忆。"),
+}
+# field -> where its default comes from (shown with the default under each knob)
+MEASURED: dict[str, str] = {
+    "top_k": "设定值；评测按 recall@1/3/5 报告，见 docs/retrieval.md",
+    "answer_threshold": "实测：六个语料留一拟合，见 docs/retrieval.md",
+    "candidates": "实测：30 个候选的向量召回率，见 docs/benchmarks.md",
+    "chunk_size": "实测：分块实验，见 docs/retrieval.md",
+    "chunk_overlap": "实测：分块实验，见 docs/retrieval.md",
+    "token_budget": "设定值，未单独实测",
+    "memory_half_life_days": "设定值，未单独实测",
+    "memory_threshold": "实测：bench/bench_memory.py --calibrate",
+    "memory_top_k": "设定值，未单独实测",
 }
 GROUPS = {
     "检索": ("top_k", "answer_threshold", "candidates", "token_budget"),
@@ -62,13 +73,15 @@ def changed_values(current: Any, wanted: dict[str, Any]) -> dict[str, Any]:
 
 
 def field_input(name: str, current: Any, default: Any, container: Any) -> Any:
-    """One number input; a fitted (None) threshold gets a 'use the fitted value' switch."""
-    label, kind, low, step, help_text = FIELDS[name]
+    """One number input with its plain sentence and measured default under it.
+
+    A fitted (None) threshold gets a 'use the fitted value' switch.
+    """
+    label, kind, low, step, sentence = FIELDS[name]
     shown_default = "跨语料拟合值" if default is None else f"{default:g}"
-    help_text = f"{help_text}。实测默认值：{shown_default}".lstrip("。")
     if kind == "optional":
-        use_calibrated = container.checkbox(f"{label}：使用跨语料拟合值", value=current is None, help=help_text)
-        value = container.number_input(
+        use_calibrated = container.checkbox(f"{label}：使用跨语料拟合值", value=current is None)
+        value: Any = container.number_input(
             label,
             min_value=low,
             max_value=0.95,
@@ -78,16 +91,15 @@ def field_input(name: str, current: Any, default: Any, container: Any) -> Any:
             disabled=use_calibrated,
             label_visibility="collapsed",
         )
-        return None if use_calibrated else float(value)
-    if kind == "int":
-        return int(
-            container.number_input(label, min_value=int(low), value=int(current), step=int(step), help=help_text)
+        value = None if use_calibrated else float(value)
+    elif kind == "int":
+        value = int(container.number_input(label, min_value=int(low), value=int(current), step=int(step)))
+    else:
+        value = float(
+            container.number_input(label, min_value=float(low), value=float(current), step=float(step), format="%.3f")
         )
-    return float(
-        container.number_input(
-            label, min_value=float(low), value=float(current), step=float(step), help=help_text, format="%.3f"
-        )
-    )
+    container.caption(f"{sentence}默认值：{shown_default}（{MEASURED.get(name, '设定值')}）。")
+    return value
 
 
 def describe(changes: dict[str, Any]) -> str:

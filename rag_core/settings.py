@@ -47,6 +47,8 @@ class Settings:
     memory_threshold: float = 0.20  # measured in rag_core/memory/calibration.py
     memory_top_k: int = 3
     memory_retention_days: float = 30.0
+    # display: times are stored in UTC and shown in this IANA zone
+    timezone: str = "Asia/Shanghai"
     # conversations: unused this many days are deleted with their traces (0 keeps them)
     conversation_retention_days: float = 180.0
     # insights: asked questions are kept this many days for gaps and usage (0 keeps none)
@@ -106,6 +108,8 @@ class Settings:
             problems.append("对话保留天数不能小于 0（0 表示一直保留）")
         if self.token_budget < 200:
             problems.append("提示词预算至少 200 token")
+        if not _known_timezone(self.timezone):
+            problems.append(f"时区 {self.timezone!r} 无法识别（应为 IANA 名称，例如 Asia/Shanghai）")
         if problems:
             raise SettingsError(";".join(problems))
 
@@ -160,6 +164,16 @@ def env_value(field_name: str) -> str | None:
         if raw is not None and raw.strip():
             return raw.strip()
     return None
+
+
+def _known_timezone(name: str) -> bool:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
 
 
 def _parse(var: str, raw: str, type_name: Any) -> Any:

@@ -145,9 +145,15 @@ def test_chat_shows_hit_count_chunk_and_prompt(warm: Path) -> None:
     assert f"命中 {trace.hit_count} 块" in text
     # the chunk cards: source, text and every score
     assert any("网约车" in el.value or "出租车" in el.value for el in at.text)
-    assert "03_travel_expense" in text
-    assert "BM25" in text and "余弦" in text and "把握" in text and ("依据充分" in text or "依据较弱" in text)
-    # the full prompt exactly as sent, with its token count in the expander label
+    assert "03_travel_expense" in text.replace("\\", "")
+    assert "依据充分" in text or "依据较弱" in text
+    # HR first: no scores, no prompt until 技术细节 is opened
+    assert "BM25" not in text and "余弦" not in text and not at.code
+    at.session_state["tech_t1"] = True
+    at.run()
+    text = page_text(at)
+    assert "BM25" in text and "余弦" in text and "把握" in text
+    # the full prompt exactly as sent, with its token count
     assert at.code[0].value == trace.prompt
     assert f"完整提示词（{trace.prompt_tokens} / {trace.token_budget} token）" in text
     assert "各阶段耗时" in text and "使用的记忆" in text
@@ -166,7 +172,7 @@ def test_absent_question_says_not_in_policy_with_zero_hits(warm: Path) -> None:
     trace = at.session_state["chat_history"][-1]["trace"]
     assert trace.hit_count == 0
     if trace.search.near_misses:  # the nearest chunks are shown with their scores, so a user sees why
-        assert f"未过阈值的最近资料（{len(trace.search.near_misses)} 块）" in text
+        assert f"相近但未采用的条款（{len(trace.search.near_misses)} 条）" in text
         assert "未采用" in text
 
 
@@ -234,6 +240,7 @@ def test_delete_document_asks_first(warm: Path) -> None:
     button(at, "确认删除").click().run()
     assert not at.exception
     assert report.doc_id not in {d.doc_id for d in a.list_documents()}
+    assert "已删除《" in page_text(at)  # the success message survives the rerun
     assert report.doc_id not in set(at.dataframe[0].value["文档ID"])
 
 
@@ -251,10 +258,15 @@ def test_delete_a_memory_and_it_is_gone(warm: Path) -> None:
     add_memory(at, "我对花生过敏。")
     assert "我在上海办公室" in page_text(at) and "我对花生过敏" in page_text(at)
     target = next(m.id for m in facade().list_memories("测试用户甲") if "花生" in m.content)
-    at.multiselect(key="memory_delete_choice").set_value([target]).run()
+    at.multiselect(key="memory_delete_choice_0").set_value([target]).run()
     button(at, "删除所选").click().run()
+    assert any("花生" in m.content for m in facade().list_memories("测试用户甲")), "must not delete before confirmation"
+    assert "确定删除这 1 条记忆" in page_text(at)
+    button(at, "确认删除").click().run()
     assert not at.exception
     text = page_text(at)
+    assert "已删除 1 条记忆" in text  # said after the rerun, not lost with it
+    assert at.multiselect(key="memory_delete_choice_1").value == []  # no chip of the deleted memory
     assert "我对花生过敏" not in text
     assert "我在上海办公室" in text
     assert all("花生" not in m.content for m in facade().list_memories("测试用户甲"))
@@ -274,13 +286,16 @@ def test_forget_down_to_n_previews_then_confirms(warm: Path) -> None:
     button(at, "确认遗忘").click().run()
     assert not at.exception
     assert len(facade().list_memories("测试用户乙")) == 1
+    assert "已遗忘 2 条记忆" in page_text(at)
 
 
 def test_retrieval_test_shows_the_same_hits_as_chat(warm: Path) -> None:
     question = "出差住宿标准是多少？"
     at = ask(new_app(), question)
     chat_trace = at.session_state["chat_history"][-1]["trace"]
-    chat_table = at.dataframe[0].value
+    at.session_state["tech_t1"] = True  # the score table sits under 技术细节
+    at.run()
+    chat_table = next(df.value for df in at.dataframe if "BM25" in df.value.columns)
     assert chat_trace.hit_count >= 1
 
     at.switch_page("pages/retrieval_test.py").run()
@@ -289,7 +304,9 @@ def test_retrieval_test_shows_the_same_hits_as_chat(warm: Path) -> None:
     assert not at.exception
     result = at.session_state["retrieval_last_search"][2]
     assert [h.chunk.chunk_id for h in result.hits] == [h.chunk.chunk_id for h in chat_trace.search.hits]
-    shown = at.dataframe[0].value
+    at.session_state["tech_rt"] = True
+    at.run()
+    shown = next(df.value for df in at.dataframe if "BM25" in df.value.columns)
     columns = ["来源", "章节", "BM25", "余弦", "是依据的把握", "判断"]
     assert shown[columns].equals(chat_table[columns])
     assert f"命中 {chat_trace.hit_count} 块" in page_text(at)

@@ -17,6 +17,7 @@ import streamlit as st
 
 from rag_core import Assistant
 from ui.login import clear_session_cookie, logout, render_login_form, resolve_principal, write_session_cookie
+from ui.mobile import install_sidebar_autoclose
 from ui.state import ROLE_NAMES, actor, get_assistant, init_session
 
 _ENTRY_FLAG = "_chrome_drawn_by_entry"
@@ -89,6 +90,7 @@ def render_chrome(page_path: str | None = None) -> Assistant:
         else:
             st.info(assistant.llm_status, icon=":material/offline_bolt:")
             st.caption("答案直接摘录制度原文中最相关的句子，并标注出处。")
+        install_sidebar_autoclose()  # phones: tapping a menu link closes the sidebar
     permission = page_permission(page_path)
     if permission is not None and not assistant.can(principal, permission):
         st.error("没有权限查看此页面。", icon=":material/block:")

@@ -1,21 +1,35 @@
 """Render a search result or an answer trace so a person can see why the answer was given.
 
-Shared by the chat page and the retrieval test page, so both show the same numbers
+HR first: by default each hit shows where it comes from, the clause, one line in
+words on why it matched and how strong it is as evidence. The numbers (BM25,
+cosine, ranks, probabilities, thresholds), the prompt and the timings are one
+click away under 技术细节, an expander that renders its content only when opened.
+Shared by the chat page and the retrieval test page, so both show the same hits
 in the same layout for the same facade call.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 import pandas as pd
 import streamlit as st
 
 from rag_core import AskTrace, Hit, MemoryHit, SearchResult
+from ui.timefmt import local_time, relative_age
 
 NO_HIT_REASON = "没有资料通过阈值"
+TECH_LABEL = "技术细节"
+UNSUPPORTED_MARK = "未在资料中找到"
+MEMORY_KINDS = {"profile": "个人信息", "preference": "偏好", "episode": "经历/事件", "interaction": "问答记录"}
+# verdict -> (words a person reads, badge colour)
+STRENGTH: dict[str, tuple[str, str]] = {
+    "依据充分": ("依据充分", "green"),
+    "依据较弱": ("依据较弱，请核对原文", "orange"),
+    "": ("未采用：与问题不够相关", "gray"),
+}
 _CITATION = re.compile(r"\[资料(\d+)\]")
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 _INERT_SPECIAL = re.compile(r"([\\\[\]()!<>$~:])")  # links, images, HTML, LaTeX, strike-through, autolinks
@@ -113,6 +127,12 @@ def hits_frame(hits: Sequence[Hit], numbers: dict[str, int] | None = None) -> pd
     return pd.DataFrame(rows)
 
 
+def plain_why(hit: Hit) -> str:
+    """The engine's one line in words, without its verdict prefix (the badge shows that)."""
+    why = hit.scores.why or ""
+    return why.split("｜", 1)[1] if "｜" in why else ("" if why == hit.scores.verdict else why)
+
+
 _RECORD_FIELD = re.compile(r"^([^：，；\n]{1,40})：(.*)$")
 
 
@@ -162,27 +182,34 @@ def render_chunk_text(text: str) -> None:
 
 
 def render_hit_card(hit: Hit, rank: int, *, anchor: str, number: int | None = None, in_prompt: bool = True) -> None:
-    """One chunk as a card: where it comes from, its text, and every number it earned."""
+    """One chunk as HR reads it: where it comes from, how strong it is, why it matched, the clause."""
     s, c = hit.scores, hit.chunk
     if number is not None:
         label = f"**\\[资料{number}\\]** · "
     elif in_prompt:
         label = ""
     else:
-        label = "**未入提示词（超出预算）** · "
+        label = "**未放入提示词（篇幅已满）** · "
     where = escape_md(c.source) + (f" · {escape_md(c.section)}" if c.section else "")
     if c.page:
         where += f" · 第 {c.page} 页"
+    strength, colour = STRENGTH.get(s.verdict, STRENGTH[""])
     with st.container(border=True):
-        st.markdown(f'<span id="{anchor}"></span>{label}第 {s.fused_rank or rank} 名 · {where}', unsafe_allow_html=True)
-        st.caption(escape_md(s.why or (s.verdict or "未采用")))
-        st.caption(
-            f"把握 {s.probability:.0%}（问题层 {s.answerable:.0%}） · "
-            f"BM25 {_fmt(s.bm25, 3)}（{_rank(s.bm25_rank)}，关键词覆盖 {s.coverage:.0%}） · "
-            f"余弦 {_fmt(s.cosine, 4)}（{_rank(s.cosine_rank)}，高出背景 {_fmt(s.margin, 4)}） · "
-            f"最接近的一句 {_fmt(s.sentence_cosine, 4)} · 版本 v{c.version}"
-        )
+        st.markdown(f'<span id="{anchor}"></span>{label}{where}', unsafe_allow_html=True)
+        why = plain_why(hit)
+        st.markdown(f":{colour}-badge[{strength}]" + (f" {escape_md(why)}" if why else ""))
         render_chunk_text(c.text)
+
+
+def hit_numbers_line(hit: Hit, rank: int) -> str:
+    """Every number one hit earned, for the technical view."""
+    s, c = hit.scores, hit.chunk
+    return (
+        f"第 {s.fused_rank or rank} 名 · {escape_md(c.source)} · 把握 {s.probability:.0%}（问题层 {s.answerable:.0%}，"
+        f"采用线 {s.threshold:.0%}） · BM25 {_fmt(s.bm25, 3)}（{_rank(s.bm25_rank)}，关键词覆盖 {s.coverage:.0%}） · "
+        f"余弦 {_fmt(s.cosine, 4)}（{_rank(s.cosine_rank)}，高出背景 {_fmt(s.margin, 4)}） · "
+        f"最接近的一句 {_fmt(s.sentence_cosine, 4)} · 版本 v{c.version}"
+    )
 
 
 def hit_count_badge(count: int) -> None:
@@ -195,24 +222,51 @@ def hit_count_badge(count: int) -> None:
 
 
 def render_hits_and_misses(result: SearchResult, prefix: str, numbers: dict[str, int] | None = None) -> None:
-    """Table then cards for the hits; with no hits, the nearest chunks that fell below the threshold."""
-    if result.hits:
-        st.dataframe(hits_frame(result.hits, numbers), hide_index=True, width="stretch")
-        for i, hit in enumerate(result.hits, start=1):
-            number = numbers.get(hit.chunk.chunk_id) if numbers is not None else None
-            render_hit_card(hit, i, anchor=anchor_id(prefix, i), number=number, in_prompt=numbers is None)
+    """The hits as cards; with no hits, the nearest chunks that were not used, and why."""
+    for i, hit in enumerate(result.hits, start=1):
+        number = numbers.get(hit.chunk.chunk_id) if numbers is not None else None
+        render_hit_card(hit, i, anchor=anchor_id(prefix, i), number=number, in_prompt=numbers is None)
     if not result.hits:
         if result.near_misses:
-            st.markdown(f"**{NO_HIT_REASON}。** 下面是离阈值最近的资料及其分数：")
-            st.dataframe(hits_frame(result.near_misses), hide_index=True, width="stretch")
+            st.markdown(f"**{NO_HIT_REASON}。** 下面是最接近、但没有被采用的资料：")
             for i, hit in enumerate(result.near_misses, start=1):
                 render_hit_card(hit, i, anchor=anchor_id(prefix + "-miss", i))
         else:
-            st.markdown(f"**{NO_HIT_REASON}**，也没有接近阈值的资料。")
-    if result.expanded_terms:
+            st.markdown(f"**{NO_HIT_REASON}**，也没有相近的资料。")
+    if result.thesaurus:
+        st.caption("口语词按词表换成了制度用语：" + "；".join(result.thesaurus))
+    elif result.expanded_terms:
         st.caption("同义词扩展：" + "、".join(result.expanded_terms))
     for warning in result.warnings:
         st.warning(escape_md(warning))  # warnings quote document titles
+
+
+# The score table's visible columns and their widths (px): it fits a chat answer at 1280 px.
+SCORE_COLUMNS: dict[str, int] = {
+    "资料": 70, "来源": 125, "章节": 130, "BM25": 60, "余弦": 65, "最接近的一句": 85, "关键词覆盖": 75,
+    "是依据的把握": 85, "判断": 75,
+}
+
+
+def render_score_tables(result: SearchResult, numbers: dict[str, int] | None = None) -> None:
+    """Technical view of a search: every score of every hit (or near miss) and the thresholds."""
+    shown = result.hits or result.near_misses
+    st.caption(
+        f"问题层把握 {result.answerable:.0%}（采用线 {result.threshold:.0%}）；"
+        f"问题中制度从未用过的词占 {result.unknown_share:.0%}；可见资料 {result.store_chunks} 块。"
+    )
+    if not shown:
+        return
+    frame = hits_frame(shown, numbers if result.hits else None)
+    st.dataframe(
+        frame,
+        hide_index=True,
+        width="stretch",
+        column_order=[c for c in SCORE_COLUMNS if c in frame.columns],  # ranks, margin: in the lines below
+        column_config={name: st.column_config.Column(width=px) for name, px in SCORE_COLUMNS.items()},
+    )
+    for i, hit in enumerate(shown, start=1):
+        st.caption(hit_numbers_line(hit, i))
 
 
 def _age_days(created_at: str) -> float | None:
@@ -239,8 +293,8 @@ def memories_frame(memories: Sequence[MemoryHit]) -> pd.DataFrame:
                 "新鲜度": round(m.freshness, 3),
                 "相关度": round(m.relevance, 3),
                 "得分": round(m.score, 3),
-                "创建时间": m.created_at,
-                "最近使用": m.last_accessed or "",
+                "创建时间": local_time(m.created_at),
+                "最近使用": local_time(m.last_accessed),
                 "使用次数": m.access_count,
                 "id": m.id,
             }
@@ -276,10 +330,28 @@ def citation_anchors(trace: AskTrace, prefix: str) -> dict[int, str]:
     return anchors
 
 
+def mark_unsupported(answer: str, sentences: Sequence[str]) -> str:
+    """The answer with a 未在资料中找到 badge after each sentence the citation check flagged."""
+    for sentence in sentences:
+        at = answer.find(sentence)
+        if at >= 0:
+            end = at + len(sentence)
+            answer = f"{answer[:end]} :orange-badge[:material/warning: {UNSUPPORTED_MARK}]{answer[end:]}"
+    return answer
+
+
 def render_answer(trace: AskTrace, prefix: str) -> None:
     """The answer text with [资料N] linked, then a one-line source list for reading at a glance."""
     anchors = citation_anchors(trace, prefix)
-    st.markdown(link_citations(trace.answer, anchors))
+    check = trace.citations
+    st.markdown(link_citations(mark_unsupported(trace.answer, check.unsupported), anchors))
+    if check.unsupported:
+        st.caption(
+            f"标有“{UNSUPPORTED_MARK}”的句子里的数字、金额或日期，在它引用的条款中找不到，请以条款原文为准。"
+        )
+    if check.removed:
+        cited = "、".join(f"[资料{n}]" for n in check.removed)
+        st.caption(f"模型引用了不存在的 {escape_md(cited)}，已从回答中删除。")
     if trace.sources:
         refs = [
             f"[\\[资料{s.number}\\]](#{anchors[s.number]}) {escape_md(s.source)}"
@@ -291,31 +363,61 @@ def render_answer(trace: AskTrace, prefix: str) -> None:
             st.caption("出处：" + "；".join(refs))
 
 
+def memories_plain_frame(memories: Sequence[MemoryHit]) -> pd.DataFrame:
+    """Memories as a person reads them: what, which kind, how old."""
+    return pd.DataFrame(
+        [
+            {"内容": m.content, "类型": MEMORY_KINDS.get(m.kind, m.kind), "记下时间": relative_age(m.created_at)}
+            for m in memories
+        ]
+    )
+
+
+def technical_details(key: str, render: Callable[[], None]) -> None:
+    """The 技术细节 expander: its content is built only while it is open (one click away, not in the way)."""
+    with st.expander(TECH_LABEL, icon=":material/tune:", key=key, on_change="rerun") as panel:
+        if panel.open:
+            render()
+
+
+def render_trace_numbers(trace: AskTrace) -> None:
+    """Everything behind one answer: scores, thresholds, memory scores, the prompt, the timings."""
+    result = trace.search
+    st.markdown("**检索分数**")
+    render_score_tables(result, source_numbers(trace))
+    if trace.dropped_hits:
+        st.caption(f"有 {trace.dropped_hits} 块因提示词预算未放入提示词。")
+    if trace.memories:
+        st.markdown("**记忆得分**")
+        frame = memories_frame(trace.memories).drop(columns=["id"])
+        st.dataframe(frame, hide_index=True, width="stretch")
+    answerer = ANSWERER_LABELS.get(trace.answerer, trace.answerer)
+    st.markdown(f"**完整提示词（{trace.prompt_tokens} / {trace.token_budget} token）**")
+    st.caption(f"回答方式：{escape_md(answerer)}；提示词共 {trace.prompt_tokens} token，预算 {trace.token_budget} token。")
+    st.code(trace.prompt, language=None, wrap_lines=True)
+    if trace.citations.checked:
+        check = trace.citations
+        st.caption(f"引用检查：删除不存在的引用 {len(check.removed)} 处；数字未在引用条款中找到的句子 {len(check.unsupported)} 句。")
+    st.markdown("**各阶段耗时**")
+    st.dataframe(timings_frame(result.timings_ms, trace.timings_ms), hide_index=True, width="stretch")
+
+
 def render_trace(trace: AskTrace, prefix: str) -> None:
-    """Badge plus the four expanders: chunks, memories, prompt, timings."""
+    """Badge, the evidence cards, the memories used, and 技术细节 (numbers, prompt, timings) on demand."""
     hit_count_badge(trace.hit_count)
     result = trace.search
-    label = (
-        f"检索到的资料（{result.hit_count} 块）"
-        if result.hits
-        else f"未过阈值的最近资料（{len(result.near_misses)} 块）"
-    )
+    label = f"依据的条款（{result.hit_count} 条）" if result.hits else f"相近但未采用的条款（{len(result.near_misses)} 条）"
     with st.expander(label, icon=":material/description:"):
         render_hits_and_misses(result, prefix, source_numbers(trace))
         if trace.dropped_hits:
-            st.caption(f"有 {trace.dropped_hits} 块因提示词预算未放入提示词。")
+            st.caption(f"另有 {trace.dropped_hits} 条因篇幅所限没有交给回答。")
     with st.expander(f"使用的记忆（{len(trace.memories)} 条）", icon=":material/psychology:"):
         if trace.memories:
-            st.dataframe(memories_frame(trace.memories).drop(columns=["id"]), hide_index=True, width="stretch")
+            st.dataframe(memories_plain_frame(trace.memories), hide_index=True, width="stretch")
             st.caption("记忆只用于个性化表述，不作为制度依据。")
         else:
             st.markdown("本次没有用到记忆。")
-    with st.expander(f"完整提示词（{trace.prompt_tokens} / {trace.token_budget} token）", icon=":material/code:"):
-        answerer = ANSWERER_LABELS.get(trace.answerer, trace.answerer)
-        st.caption(f"回答方式：{answerer}；提示词共 {trace.prompt_tokens} token，预算 {trace.token_budget} token。")
-        st.code(trace.prompt, language=None, wrap_lines=True)
-    with st.expander("各阶段耗时", icon=":material/timer:"):
-        st.dataframe(timings_frame(result.timings_ms, trace.timings_ms), hide_index=True, width="stretch")
+    technical_details(f"tech_{prefix}", lambda: render_trace_numbers(trace))
 
 
 # Static script (no user data in it): a [资料N] link whose card sits in a closed expander

@@ -10,9 +10,11 @@ from collections.abc import Callable, Sequence
 from datetime import date
 
 import pandas as pd
+import streamlit as st
 
 from rag_core import Assistant, DocumentInfo, IngestReport
 from ui.state import AUDIENCE_LABELS, actor
+from ui.timefmt import local_time
 
 STATUS_LABELS = {"indexed": "已索引", "unchanged": "内容未变，未重复索引", "refused": "已拒绝"}
 DOC_STATUS_LABELS = {"current": "生效中", "retired": "已停用", "scheduled": "待生效", "pending": "写入中"}
@@ -93,7 +95,7 @@ def reports_frame(reports: Sequence[IngestReport]) -> pd.DataFrame:
                 "文件": r.filename,
                 "结果": STATUS_LABELS.get(r.status, r.status),
                 "文档ID": r.doc_id,
-                "版本": r.version or None,
+                "版本": f"v{r.version}" if r.version else "—",
                 "块数": r.chunk_count,
                 "可见范围": audience_text(r.audience),
                 "脱敏处数": sum(masked.values()),
@@ -101,6 +103,15 @@ def reports_frame(reports: Sequence[IngestReport]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def _widths(**px: int) -> dict[str, st.column_config.Column]:
+    return {name: st.column_config.Column(width=width) for name, width in px.items()}
+
+
+# Column widths (px) that keep these tables inside the main column at 1280 px; long cells end in "…".
+DOCUMENT_COLUMNS = _widths(文档ID=110, 标题=150, 文件=115, 版本=45, 可见范围=75, 块数=45, 导入时间=125, 生效日期=85, 状态=60)
+REPORT_COLUMNS = _widths(文件=140, 结果=90, 文档ID=110, 版本=45, 块数=45, 可见范围=75, 脱敏处数=60, 说明=240)
 
 
 def documents_frame(docs: Sequence[DocumentInfo]) -> pd.DataFrame:
@@ -113,8 +124,8 @@ def documents_frame(docs: Sequence[DocumentInfo]) -> pd.DataFrame:
                 "版本": d.version,
                 "可见范围": audience_text(d.audience),
                 "块数": d.chunk_count,
-                "导入时间": d.ingested_at,
-                "生效日期": d.effective_date or "",
+                "导入时间": local_time(d.ingested_at),
+                "生效日期": d.effective_date or "—",
                 "状态": DOC_STATUS_LABELS.get(d.status, d.status),
             }
             for d in docs

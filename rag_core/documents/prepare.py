@@ -154,7 +154,9 @@ def prepare(
     tokens = [tokenize(index_text(c)) for c in chunks]
     warnings = []
     if len(chunks) <= settings.top_k:
-        warnings.append(f"只切出 {len(chunks)} 块，不多于 top_k={settings.top_k}：检索对这份文档几乎等于全文返回")
+        warnings.append(
+            f"这份文档很短，只分成 {len(chunks)} 段，而每次提问最多取 {settings.top_k} 段：问到它时几乎会整篇作为依据"
+        )
     return PreparedDocument(doc_id, parsed, chunks, tokens, digest, counts, warnings)
 
 

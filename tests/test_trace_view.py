@@ -1,0 +1,86 @@
+"""The answer trace as HR reads it: words by default, numbers only once 技术细节 is opened.
+
+AppTest on a hand-built trace (tests/trace_samples.py), so no model loads; the
+same view on a real answer is covered in test_app_pages.py and the browser test.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+RAW_NUMBERS = re.compile(r"BM25|余弦|把握|阈值|采用线|0\.\d{3}|12\.6|token|毫秒")
+
+
+def _script() -> None:
+    from trace_samples import sample_trace
+
+    from ui.trace_view import render_answer, render_trace
+
+    trace = sample_trace()
+    render_answer(trace, "t1")
+    render_trace(trace, "t1")
+
+
+def visible_text(at: AppTest) -> str:
+    parts: list[str] = []
+    for kind in ("markdown", "caption", "text", "code", "info", "warning"):
+        parts.extend(str(el.value) for el in getattr(at, kind))
+    parts.extend(el.label for el in at.expander)
+    parts.extend(frame.value.to_string() for frame in at.dataframe)
+    return "\n".join(parts).replace("\\", "")  # markdown escapes (03\_travel) are not what a person sees
+
+
+@pytest.fixture()
+def app(monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("RAG_TIMEZONE", "Asia/Shanghai")
+    at = AppTest.from_function(_script, default_timeout=30)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_default_trace_shows_words_and_no_raw_numbers(app: AppTest) -> None:
+    text = visible_text(app)
+    assert "03_travel_expense.md" in text and "第九条 住宿标准" in text  # source and section
+    assert any("一类城市500元" in el.value for el in app.text)  # the clause itself
+    assert "关键词：住宿、标准" in text and "意思相近程度：高" in text  # why, in words
+    assert "依据充分" in text and "依据较弱" in text  # strength
+    assert "技术细节" in text
+    assert not RAW_NUMBERS.search(text), RAW_NUMBERS.search(text)
+    assert not app.code, "the prompt stays under 技术细节"
+    assert "我常驻杭州" in text and re.search(r"\d+ (天|小时)前", text)  # memory age in words
+
+
+def test_opening_technical_details_shows_every_number_the_prompt_and_timings(app: AppTest) -> None:
+    app.session_state["tech_t1"] = True
+    app.run()
+    text = visible_text(app)
+    assert "BM25" in text and "12.608" in text and "0.9242" in text and "把握" in text
+    assert app.code[0].value.startswith("你是公司的人事制度问答助手")
+    assert "完整提示词（321 / 1800 token）" in text
+    assert "各阶段耗时" in text and "812.2" in text
+    assert "2026-12-01 07:30" in text  # the memory's UTC time shown in Shanghai time
+
+
+def test_unsupported_sentence_is_marked_and_removed_citation_reported(app: AppTest) -> None:
+    answer = next(el.value for el in app.markdown if "800" in el.value)
+    marked = answer.split("800", 1)[1]
+    assert "未在资料中找到" in marked.split("400", 1)[0]  # right after the unfaithful sentence...
+    assert "未在资料中找到" not in answer.split("400", 1)[1]  # ...and not after the faithful one
+    assert any("[资料7]" in el.value.replace("\\", "") and "已从回答中删除" in el.value for el in app.caption)
+
+
+def test_local_time_uses_the_configured_zone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ui.timefmt import local_time, relative_age
+
+    assert local_time("2026-11-30T23:30:12+00:00") == "2026-12-01 07:30"
+    monkeypatch.setenv("RAG_TIMEZONE", "Europe/London")
+    assert local_time("2026-11-30T23:30:12+00:00") == "2026-11-30 23:30"
+    assert local_time("2026-11-30T23:30:12") == "2026-11-30 23:30"  # naive means UTC
+    assert local_time(None) == "" and local_time("不是时间") == "不是时间"
+    now = datetime(2026, 12, 3, 0, 0, tzinfo=UTC)
+    assert relative_age("2026-11-30T23:30:12+00:00", now=now) == "2 天前"

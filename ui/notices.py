@@ -1,0 +1,25 @@
+"""Confirm-then-done messages that survive the rerun a destructive action ends with.
+
+A page that deletes something calls `st.rerun()` so every list is redrawn without
+the deleted item; a toast or a success box drawn before that rerun is lost. The
+message is parked in session state under the page's key and shown at the top of
+the next run instead.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+_PREFIX = "done_notice_"
+
+
+def announce(page: str, message: str) -> None:
+    """Keep `message` for the next run of `page` (call right before st.rerun())."""
+    st.session_state[_PREFIX + page] = message
+
+
+def show_notice(page: str) -> None:
+    """Show and clear the message `announce` kept for this page, if any."""
+    message = st.session_state.pop(_PREFIX + page, None)
+    if message:
+        st.success(message, icon=":material/check_circle:")
