@@ -103,8 +103,10 @@ def test_employees_are_refused_every_insight_action(assistant, action):
 
 
 def test_a_dislike_with_a_reason_appears_in_the_review_list_unread_then_read(assistant):
+    liked = assistant.ask("事假需要提前多久申请？", actor=EMPLOYEE)
+    assistant.record_feedback(liked, 1, actor=EMPLOYEE)
     trace = assistant.ask("年假有几天？", actor=EMPLOYEE)
-    assistant.record_feedback(trace, 1, actor=EMPLOYEE)
+    assistant.record_feedback(trace, 1, actor=EMPLOYEE)  # changed their mind: the 👎 below replaces it
     assistant.record_feedback(trace, -1, actor=EMPLOYEE, reason="信息过时", comment="今年改成7天了")
     disliked = assistant.feedback_reviews(rating=-1, actor=HR)
     assert [(e.rating, e.reason, e.comment, e.unread) for e in disliked] == [(-1, "信息过时", "今年改成7天了", True)]
