@@ -1,11 +1,15 @@
-"""问答: ask a policy question and see the answer with everything that produced it.
+"""问答: ask policy questions in a conversation and see each answer with everything that produced it.
 
-The history lives in session_state so each answer keeps its own trace and rating
-across reruns; the facade does all the work.
+Conversations live in the data dir (the facade's conversation store), not in the
+browser session: the open conversation's id is in the address (?c=…), so a refresh
+or a restart shows it again with every trace and rating. A follow-up (那一线城市呢？)
+is searched as the standalone question the facade made of it, shown above the answer.
+The sidebar lists the person's conversations: 新对话, rename, delete (confirmed), export.
 """
 
 from __future__ import annotations
 
+import json
 import queue
 import threading
 from collections.abc import Iterator
@@ -15,24 +19,54 @@ import streamlit as st
 
 from rag_core import AskTrace, Assistant
 from ui.layout import ensure_chrome
-from ui.state import current_role, current_user, get_assistant, history
+from ui.state import actor, current_role, current_user, get_assistant, history
 from ui.trace_view import escape_md, install_citation_links, render_answer, render_trace
 
 _DONE = object()
+CONVERSATION_PARAM = "c"  # the open conversation's id in the address: a refresh finds it
+NOTICE_KEY = "chat_notice"  # a confirm-then-done message shown after the rerun that follows it
+TRACES_KEY = "chat_traces"  # (conversation, turn) -> AskTrace of this run, for the rating callback
+SIDEBAR_LIMIT = 30
 
 
-def ask_streaming(assistant: Assistant, question: str, user: str, role: str) -> AskTrace:
+# -- which conversation ------------------------------------------------------------
+def current_conversation() -> str | None:
+    return st.query_params.get(CONVERSATION_PARAM) or None
+
+
+def switch_to(conversation_id: str | None) -> None:
+    """Open a conversation (None: a new one starts with the next question)."""
+    if conversation_id:
+        st.query_params[CONVERSATION_PARAM] = conversation_id
+    elif CONVERSATION_PARAM in st.query_params:
+        del st.query_params[CONVERSATION_PARAM]
+
+
+def announce(message: str) -> None:
+    st.session_state[NOTICE_KEY] = message
+
+
+def show_notice() -> None:
+    if message := st.session_state.pop(NOTICE_KEY, None):
+        st.success(message, icon=":material/check_circle:")
+
+
+# -- asking ------------------------------------------------------------------------
+def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, conversation: str) -> AskTrace:
     """Run `ask` in a worker thread and stream its tokens with st.write_stream.
 
     `ask` only reports tokens through a callback, while st.write_stream wants an
     iterator; a queue bridges the two without touching Streamlit from the worker.
     """
+    asker = actor()  # read in the script thread: the worker has no session
     tokens: queue.Queue[Any] = queue.Queue()
     outcome: dict[str, Any] = {}
 
     def work() -> None:
         try:
-            outcome["trace"] = assistant.ask(question, user=user, role=role, on_token=tokens.put)
+            outcome["trace"] = assistant.ask(
+                question, user=user, role=role, on_token=tokens.put, actor=asker, conversation=conversation
+            )
         except Exception as exc:  # re-raised in the script thread below
             outcome["error"] = exc
         finally:
@@ -51,38 +85,11 @@ def ask_streaming(assistant: Assistant, question: str, user: str, role: str) -> 
     return outcome["trace"]
 
 
-def record_rating(turn: int) -> None:
-    """st.feedback callback: thumbs 1 -> +1, 0 -> -1; stored with the trace through the facade."""
-    value = st.session_state.get(f"feedback_{turn}")
-    message = next((m for m in history() if m.get("turn") == turn and m["role"] == "assistant"), None)
-    if value is None or message is None or message.get("rating") == value:
-        return
-    rating = 1 if value == 1 else -1
-    try:
-        get_assistant().record_feedback(message["trace"], rating, message.get("user") or current_user())
-    except Exception as exc:  # a failed write must not lose the conversation
-        st.toast(f"评价保存失败：{exc}", icon=":material/warning:")
-        return
-    message["rating"] = value
-    st.toast("已记录评价，谢谢！", icon=":material/check_circle:")
-
-
-def render_assistant_message(message: dict[str, Any]) -> None:
-    """Answer, badge, trace expanders and the 👍/👎 for one stored turn."""
-    trace: AskTrace = message["trace"]
-    prefix = f"t{message['turn']}"
-    render_answer(trace, prefix)
-    render_trace(trace, prefix)
-    st.feedback("thumbs", key=f"feedback_{message['turn']}", on_change=record_rating, args=(message["turn"],))
-
-
-def answer_question(question: str) -> None:
-    """Ask the facade (streaming when an LLM is configured), render and store the turn."""
+def answer_question(question: str, conversation: str | None) -> None:
+    """Ask the facade in this conversation (a new one on the first question), then redraw from the store."""
     assistant = get_assistant()
-    user, role = current_user(), current_role()
-    turns = history()
-    turn = 1 + max((m.get("turn", 0) for m in turns), default=0)
-    turns.append({"role": "user", "content": question, "turn": turn})
+    started = conversation is None
+    conversation = conversation or assistant.new_conversation_id()
     with st.chat_message("user"):
         st.markdown(escape_md(question))
     with st.chat_message("assistant"):
@@ -90,43 +97,187 @@ def answer_question(question: str) -> None:
             if assistant.settings.llm_configured:
                 slot = st.empty()
                 with slot.container():
-                    trace = ask_streaming(assistant, question, user, role)
+                    ask_streaming(assistant, question, current_user(), current_role(), conversation)
                 slot.empty()
             else:
                 with st.spinner("正在检索制度并组织回答…"):
-                    trace = assistant.ask(question, user=user, role=role)
+                    assistant.ask(question, user=current_user(), role=current_role(), actor=actor(),
+                                  conversation=conversation)
         except Exception as exc:  # show the engine's Chinese message instead of a stack trace
             st.error(f"回答失败：{exc}")
-            turns.append({"role": "error", "content": f"回答失败：{exc}", "turn": turn})
             return
-        message = {"role": "assistant", "content": trace.answer, "trace": trace, "turn": turn, "user": user}
-        turns.append(message)
-        render_assistant_message(message)
+    if started:
+        switch_to(conversation)
+    st.rerun()  # the sidebar lists the new turn's conversation; the turn is drawn from the store
+
+
+# -- one stored turn -----------------------------------------------------------------
+def record_rating(conversation: str, turn: int) -> None:
+    """st.feedback callback: thumbs 1 -> +1, 0 -> -1; kept with the turn and with the trace for review."""
+    value = st.session_state.get(f"feedback_{conversation}_{turn}")
+    trace = st.session_state.get(TRACES_KEY, {}).get((conversation, turn))
+    if value is None or trace is None:
+        return
+    rating = 1 if value == 1 else -1
+    assistant = get_assistant()
+    try:
+        assistant.rate_turn(conversation, turn, rating, actor=actor())
+        assistant.record_feedback(trace, rating, actor=actor())
+    except Exception as exc:  # a failed write must not lose the conversation
+        st.toast(f"评价保存失败：{exc}", icon=":material/warning:")
+        return
+    st.toast("已记录评价，谢谢！", icon=":material/check_circle:")
+
+
+def record_reason(conversation: str, turn: int) -> None:
+    """The optional reason of a 👎: updates the rating stored for review."""
+    reason = st.session_state.get(f"reason_{conversation}_{turn}")
+    trace = st.session_state.get(TRACES_KEY, {}).get((conversation, turn))
+    if reason and trace is not None:
+        try:
+            get_assistant().record_feedback(trace, -1, actor=actor(), reason=reason)
+        except Exception as exc:  # a failed write must not lose the conversation
+            st.toast(f"原因保存失败：{exc}", icon=":material/warning:")
+            return
+        st.toast(f"已记录原因：{reason}", icon=":material/check_circle:")
+
+
+def undo_statement(conversation: str, turn: int) -> None:
+    """Forget what a statement turn remembered (button callback)."""
+    try:
+        forgotten = get_assistant().undo_acknowledged(conversation, turn, actor=actor())
+    except Exception as exc:
+        st.toast(f"撤销失败：{exc}", icon=":material/warning:")
+        return
+    announce(f"已撤销：刚才记住的 {forgotten} 条信息已删除。")
+
+
+def render_turn(conversation: str, trace: AskTrace, rating: int | None) -> None:
+    """The question, then the answer with its trace, the statement's undo and the 👍/👎."""
+    with st.chat_message("user"):
+        st.markdown(escape_md(trace.question))
+    with st.chat_message("assistant"):
+        if trace.search_question and trace.search_question != trace.question:
+            st.caption(f"原问题：{escape_md(trace.question)} → 检索用的问题：{escape_md(trace.search_question)}")
+        prefix = f"t{trace.turn}"
+        render_answer(trace, prefix)
+        if trace.standard_answer:  # HR's 标准答复, not composed from the clauses
+            s = trace.standard_answer
+            st.caption(f":material/verified: **标准答复** · {s['author']} · {s['created_at'][:10]}"
+                       + (f" · 依据：{'；'.join(s['clauses'])}" if s.get("clauses") else ""))
+        if trace.acknowledged:
+            st.button("撤销：不要记住这些", key=f"undo_{conversation}_{trace.turn}", icon=":material/undo:",
+                      on_click=undo_statement, args=(conversation, trace.turn))
+        if trace.search.query or trace.hit_count:  # a statement searched nothing: no evidence to show
+            render_trace(trace, prefix)
+        else:
+            st.caption("这句话是关于您的信息，没有检索制度；记住的内容可以在“记忆管理”里查看和删除。")
+        key = f"feedback_{conversation}_{trace.turn}"
+        if rating and key not in st.session_state:
+            st.session_state[key] = 1 if rating > 0 else 0
+        st.feedback("thumbs", key=key, on_change=record_rating, args=(conversation, trace.turn))
+        if st.session_state.get(key) == 0:
+            st.selectbox("👎 原因（可选）", get_assistant().feedback_reasons, index=None, placeholder="选择原因",
+                         key=f"reason_{conversation}_{trace.turn}", on_change=record_reason,
+                         args=(conversation, trace.turn))
+    st.session_state.setdefault(TRACES_KEY, {})[(conversation, trace.turn)] = trace
+
+
+# -- the sidebar -------------------------------------------------------------------
+def render_sidebar(assistant: Assistant, conversations: list, current: Any | None) -> None:
+    """新对话, the conversation list, and rename / delete / export for the open one."""
+    with st.sidebar:
+        st.divider()
+        st.subheader("我的对话")
+        st.button("新对话", icon=":material/add_comment:", key="new_conversation", on_click=switch_to, args=(None,),
+                  width="stretch")
+        for conv in conversations[:SIDEBAR_LIMIT]:
+            is_open = current is not None and conv.id == current.id
+            st.button(conv.title, key=f"open_{conv.id}", type="primary" if is_open else "secondary", width="stretch",
+                      on_click=switch_to, args=(conv.id,), help=f"共 {conv.turn_count} 轮")
+        if len(conversations) > SIDEBAR_LIMIT:
+            st.caption(f"只列出最近 {SIDEBAR_LIMIT} 个对话；全部对话可以用下面的按钮导出。")
+        if current is not None:
+            render_current_actions(assistant, current)
+        if conversations:
+            history = assistant.export_history(current_user(), actor=actor())
+            st.download_button("导出我的全部对话（JSON）", data=json.dumps(history, ensure_ascii=False, indent=1),
+                               file_name="我的对话记录.json", mime="application/json", icon=":material/download:",
+                               key="export_history", width="stretch")
+        days = assistant.settings.conversation_retention_days
+        keep = f"超过 {days:g} 天没有使用的对话会自动删除。" if days else "对话会一直保留，直到您删除。"
+        st.caption(f"对话保存在本机的数据目录里，刷新或重启后仍在。{keep}")
+
+
+def render_current_actions(assistant: Assistant, current: Any) -> None:
+    st.caption(f"当前对话：{escape_md(current.title)}")
+    with st.popover("重命名", icon=":material/edit:", width="stretch"):
+        title = st.text_input("新标题", value=current.title, key=f"title_{current.id}", max_chars=60)
+        if st.button("保存标题", key=f"rename_{current.id}"):
+            try:
+                assistant.rename_conversation(current.id, title, actor=actor())
+            except Exception as exc:
+                st.error(str(exc))
+            else:
+                announce(f"已重命名为“{' '.join(title.split())}”。")
+                st.rerun()
+    with st.popover("删除", icon=":material/delete:", width="stretch"):
+        st.warning("删除后，这个对话的全部问答和依据记录都会一起删除，无法恢复。")
+        if st.button("确认删除", type="primary", key=f"delete_{current.id}"):
+            gone = assistant.delete_conversation(current.id, actor=actor())
+            switch_to(None)
+            announce(f"已删除对话“{current.title}”（{gone} 轮问答）。")
+            st.rerun()
+    markdown = assistant.export_conversation_markdown(current.id, actor=actor())
+    st.download_button("导出本对话（Markdown）", data=markdown, file_name=f"对话-{current.id}.md", mime="text/markdown",
+                       icon=":material/download:", key="export_markdown", width="stretch")
+
+
+# -- the page ------------------------------------------------------------------------
+def mirror_history(traces: list[AskTrace], ratings: dict[int, int | None]) -> None:
+    """The open conversation as session-state messages too (what other pages and tests read)."""
+    messages = history()
+    messages.clear()
+    for trace in traces:
+        rating = ratings.get(trace.turn)
+        messages.append({"role": "user", "content": trace.question, "turn": trace.turn})
+        messages.append({"role": "assistant", "content": trace.answer, "trace": trace, "turn": trace.turn,
+                         "rating": None if rating is None else int(rating > 0)})
+
+
+def load_current(assistant: Assistant) -> tuple[Any | None, list[AskTrace]]:
+    """The conversation the address names, with its traces; a stale or foreign id starts a new one."""
+    conversation_id = current_conversation()
+    if not conversation_id:
+        return None, []
+    try:
+        return assistant.open_conversation(conversation_id, actor=actor())
+    except Exception:  # deleted, purged by retention, or another person's: say so and start afresh
+        switch_to(None)
+        st.info("这个对话不存在或已被删除，已为您开始一个新对话。", icon=":material/info:")
+        return None, []
 
 
 def main() -> None:
     ensure_chrome()
+    assistant = get_assistant()
     st.title("制度问答")
     st.caption(
-        "回答只来自已导入的公司制度；制度里没有的，会直接说“制度里没有写这一条”。点开答案下方的折叠栏可以看到依据。"
+        "回答只来自已导入的公司制度；制度里没有的，会直接说“制度里没有写这一条”。可以接着上一句追问，"
+        "例如先问“出差住宿标准是多少？”再问“那一线城市呢？”。点开答案下方的折叠栏可以看到依据。"
     )
-    for message in history():
-        if message["role"] == "user":
-            with st.chat_message("user"):
-                st.markdown(escape_md(message["content"]))
-        elif message["role"] == "assistant":
-            with st.chat_message("assistant"):
-                render_assistant_message(message)
-        else:
-            with st.chat_message("assistant"):
-                st.error(message["content"])
-    if history() and st.sidebar.button("清空对话", icon=":material/delete_sweep:"):
-        history().clear()
-        st.rerun()
+    show_notice()
+    current, traces = load_current(assistant)
+    render_sidebar(assistant, assistant.list_conversations(current_user(), actor=actor()), current)
+    ratings = {t.turn: t.rating for t in current.turns} if current is not None else {}
+    st.session_state[TRACES_KEY] = {}
+    mirror_history(traces, ratings)
+    for trace in traces:
+        render_turn(current.id, trace, ratings.get(trace.turn))
     install_citation_links()
-    question = st.chat_input("输入制度问题，例如：打车费能报吗？")
+    question = st.chat_input("输入制度问题，或告诉我关于您的信息，例如：打车费能报吗？")
     if question and question.strip():
-        answer_question(question.strip())
+        answer_question(question.strip(), current.id if current is not None else None)
 
 
 main()

@@ -184,3 +184,13 @@ def test_three_turn_dialogue_answered_from_the_right_clauses(store_copy: Path):
     assert "一类城市500元" in second.search.hits[0].chunk.text and "500" in second.answer
     assert "出差审批" in third.search.hits[0].chunk.section
     assert "批准" in third.answer
+
+
+def test_a_reopened_conversation_gives_back_each_trace_as_it_was(assistant, tmp_path):
+    asked = assistant.ask("出差住宿标准是多少？", user="zhangsan", conversation="c1")
+    conv, [trace] = fake_assistant(tmp_path / "store").open_conversation("c1")
+    assert conv.id == "c1" and trace.turn == 1 and trace.conversation == "c1"
+    assert trace.answer == asked.answer and trace.prompt == asked.prompt
+    assert [h.chunk.chunk_id for h in trace.search.hits] == [h.chunk.chunk_id for h in asked.search.hits]
+    assert [h.scores.probability for h in trace.search.hits] == [h.scores.probability for h in asked.search.hits]
+    assert [s.text for s in trace.sources] == [s.text for s in asked.sources]

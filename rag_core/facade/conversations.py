@@ -15,6 +15,7 @@ from typing import Any
 
 from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
 from ..conversations.followup import Rewrite, rule_rewrite
+from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import acknowledgement, split_turn
 from ..conversations.store import Conversation, ConversationError, ConversationStore
@@ -145,6 +146,16 @@ class ConversationActions:
     def get_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> Conversation:
         """One conversation with its turns (each with its full trace and rating)."""
         return self._owned(conversation_id, actor, turns=True)
+
+    def open_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> tuple[Conversation, list[AskTrace]]:
+        """A conversation and each turn's trace as a record again (for the chat page after a refresh)."""
+        conv = self._owned(conversation_id, actor, turns=True)
+        traces = []
+        for turn in conv.turns:
+            trace = trace_from_dict(turn.trace)
+            trace.turn, trace.conversation = turn.turn, conv.id
+            traces.append(trace)
+        return conv, traces
 
     def rename_conversation(self, conversation_id: str, title: str, *, actor: Principal | None = None) -> None:
         self._owned(conversation_id, actor)

@@ -1,0 +1,121 @@
+"""A conversation in the real browser: three turns with follow-ups, a refresh, the Markdown export, a statement.
+
+`streamlit run app.py` on a copy of the indexed sample store, driven by Debian's
+headless Chromium (skipped with a reason without it); saves docs/screenshots/conversation.png.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import copy_store
+
+from tests.loopback import free_port, stop
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = ROOT / "docs" / "screenshots"
+ANSWER_TIMEOUT_MS = 300_000
+
+pytestmark = [pytest.mark.browser, pytest.mark.integration]
+
+if not CHROMIUM.exists():
+    pytest.skip("需要 Debian 的 chromium：/usr/bin/chromium 不存在", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="需要 playwright Python 包")
+
+from tests.test_browser import CHROMIUM_ARGS, screenshot_whole_page, wait_healthy, wait_idle  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("browser_conv")
+    store = copy_store(sample_store, tmp / "store")
+    port = free_port()
+    env = {**os.environ, "RAG_DATA_DIR": str(store), "LLM_API_KEY": "", "LLM_MODEL_ID": "", "PYTHONUNBUFFERED": "1"}
+    log = tmp / "streamlit.log"
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+        "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, proc, log)
+        yield url
+    finally:
+        stop(proc)
+
+
+@pytest.fixture(scope="module")
+def context(server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    profile = tmp_path_factory.mktemp("chromium-profile-conv")
+    with sync_api.sync_playwright() as pw:
+        ctx = pw.chromium.launch_persistent_context(
+            str(profile), executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 800}, locale="zh-CN", accept_downloads=True,
+        )  # fmt: skip
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+
+
+def ask(tab: object, question: str, answers_before: int) -> object:
+    """Type a question, wait for its answer; returns the new assistant message."""
+    box = tab.get_by_test_id("stChatInputTextArea")
+    box.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    box.fill(question)
+    box.press("Enter")
+    messages = tab.get_by_test_id("stChatMessage")
+    # the question and a spinner show at once; the turn is done when it is redrawn from the store
+    # with its 👍/👎 (typing the next question earlier would interrupt that run)
+    sync_api.expect(tab.get_by_test_id("stFeedback")).to_have_count(answers_before + 1, timeout=ANSWER_TIMEOUT_MS)
+    wait_idle(tab, ANSWER_TIMEOUT_MS)
+    sync_api.expect(messages).to_have_count(2 * (answers_before + 1))
+    return messages.nth(2 * answers_before + 1)
+
+
+def test_three_turns_refresh_export_and_a_statement(server: str, context: object, tmp_path: Path) -> None:
+    expect = sync_api.expect
+    tab = context.pages[0] if context.pages else context.new_page()
+    tab.goto(server, wait_until="domcontentloaded")
+
+    ask(tab, "出差住宿标准是多少？", 0)
+    second = ask(tab, "那一线城市呢？", 1)
+    expect(second).to_contain_text("检索用的问题：一线城市出差住宿标准是多少？")
+    expect(second).to_contain_text("一类城市500元")
+    third = ask(tab, "这个需要谁审批？", 2)
+    expect(third).to_contain_text("批准")
+    expect(third).not_to_contain_text("制度里没有写这一条")
+    assert "c=" in tab.url
+
+    # a refresh keeps the conversation (its id is in the address, the turns in the data dir)
+    tab.reload(wait_until="domcontentloaded")
+    messages = tab.get_by_test_id("stChatMessage")
+    expect(messages).to_have_count(6, timeout=ANSWER_TIMEOUT_MS)
+    wait_idle(tab)
+    expect(messages.nth(3)).to_contain_text("一类城市500元")
+    expect(tab.get_by_test_id("stSidebar").get_by_role("button", name="出差住宿标准是多少？")).to_be_visible()
+
+    # export downloads Markdown holding the cited clause
+    with tab.expect_download() as download_info:
+        tab.get_by_test_id("stSidebar").get_by_role("button", name=re.compile("导出本对话")).click()
+    saved = tmp_path / "conversation.md"
+    download_info.value.save_as(saved)
+    markdown = saved.read_text(encoding="utf-8")
+    assert "那一线城市呢？" in markdown and "一类城市500元" in markdown and "03_travel_expense.md" in markdown
+
+    # a statement is acknowledged, not refused
+    reply = ask(tab, "我是财务部的张三，我常驻杭州", 3)
+    expect(reply).to_contain_text("好的，我记住了")
+    expect(reply).to_contain_text("您常驻杭州")
+    expect(reply).not_to_contain_text("制度里没有写这一条")
+    expect(reply.get_by_role("button", name=re.compile("撤销"))).to_be_visible()
+    screenshot_whole_page(tab, "conversation.png")
