@@ -205,3 +205,12 @@ def test_desktop_config_binds_to_loopback():
 
     config = tomllib.loads((Path(__file__).resolve().parent.parent / ".streamlit" / "config.toml").read_text())
     assert config["server"]["address"] == "127.0.0.1"
+
+
+def test_memory_commands_with_user_refuse_another_persons_memory_id(cli):
+    theirs = cli("memory", "add", "我负责薪酬核算", "--user", "li", "--json").json()["id"]
+    refused = cli("memory", "delete", theirs, "--user", "zhang")
+    assert refused.exit_code == 1 and "没有权限" in refused.stderr
+    assert cli("memory", "set-importance", theirs, "0.1", "--user", "zhang").exit_code == 1
+    assert [m["id"] for m in cli("memory", "list", "--user", "li", "--json").json()["memories"]] == [theirs]
+    assert cli("memory", "delete", theirs, "--user", "li").exit_code == 0  # the owner may
