@@ -29,6 +29,9 @@ from rag_core.search.embedding import load_embedder  # noqa: E402
 CORPORA = {"samples": ROOT / "tests/data/eval.jsonl", "heldout": ROOT / "tests/data/heldout/eval.jsonl"}
 CORPORA |= {p.parent.name: p for p in sorted((ROOT / "tests/data/real").glob("*/eval.jsonl"))}
 REPORT_ON = {"social_insurance", "wages"}
+# Pairs from two corpora, read and judged different questions (the labels cannot say it across corpora);
+# found when a standard answer written for labour_law was asked on the samples store.
+HARD_NEGATIVES = [("劳动法规定的试用期最长可以约定多久？", "续订劳动合同可以再约定试用期吗？")]
 
 
 def answer_keys(row: dict) -> set[str]:
@@ -46,6 +49,7 @@ def pairs(embedder):
                 corpus_of[row["question"]] = corpus
     standards = [json.loads(line) for line in (ROOT / "tests/data/standard_answers.jsonl").read_text("utf-8").splitlines()]
     texts = list(dict.fromkeys([*questions, *(p for s in standards for p in s["paraphrases"])]))
+    texts += [q for pair in HARD_NEGATIVES for q in pair if q not in texts]
     vectors = dict(zip(texts, np.vstack([embedder.embed_query(t) for t in texts])))
     words = {t: wording(t) for t in texts}
     positives, negatives = [], []
@@ -56,6 +60,8 @@ def pairs(embedder):
         for q, other in questions.items():
             if q != std and corpus_of[q] == s["corpus"] and not (other & keys):
                 negatives.append((s["corpus"], float(vectors[q] @ vectors[std]), agreement(words[std], words[q]), std, q))
+    for std, q in HARD_NEGATIVES:
+        negatives.append(("hand-judged", float(vectors[q] @ vectors[std]), agreement(words[std], words[q]), std, q))
     return positives, negatives
 
 
@@ -68,13 +74,13 @@ def main() -> None:
     fit_pos = [p for p in positives if p[0] not in REPORT_ON]
     fit_neg = [n for n in negatives if n[0] not in REPORT_ON]
     best = None
-    for cosine_floor in np.arange(0.85, 0.97, 0.01):
+    for cosine_floor in np.arange(0.85, 0.97, 0.005):
         for agreement_floor in (0.5, 0.6, 0.67, 0.75, 0.8, 1.0):
             if count(fit_neg, cosine_floor, agreement_floor):
                 continue
             score = (count(fit_pos, cosine_floor, agreement_floor), -cosine_floor, -agreement_floor)
             if best is None or score > best[0]:
-                best = (score, round(float(cosine_floor), 2), agreement_floor)
+                best = (score, round(float(cosine_floor), 3), agreement_floor)
     assert best is not None
     _, cosine_floor, agreement_floor = best
     print(f"fitted floors: cosine {cosine_floor}, agreement {agreement_floor}")

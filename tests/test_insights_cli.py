@@ -61,6 +61,11 @@ def test_gaps_group_by_meaning_and_a_standard_answer_serves_paraphrases_only(run
     for other in ("公司有食堂吗？", "年假有几天？", "出差可以坐高铁吗？"):
         assert ask(run, other).get("standard_answer") is None, other
     assert run("faq", "list", "--json").json()["standard_answers"][0]["hits"] == 1
+    # close in meaning (e5 cosine 0.953) but another question: the word rule keeps it out
+    probation = run("faq", "add", "劳动法规定的试用期最长可以约定多久？", "--answer", "最长六个月。", "--json").json()
+    assert ask(run, "续订劳动合同可以再约定试用期吗？").get("standard_answer") is None
+    assert ask(run, "试用期最长能约定多长时间？")["standard_answer"]["id"] == probation["id"]
+    run("faq", "delete", probation["id"])
 
     usage = run("usage", "--json").json()
     assert usage["questions"] >= 9 and usage["never_cited"]
