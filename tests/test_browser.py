@@ -155,16 +155,24 @@ def test_chat_answer_with_trace_and_screenshots(page: object) -> None:
     expect(card).to_have_count(1)
     assistant.get_by_role("link", name="[资料1]").first.click()
     expect(card).to_be_in_viewport()
-    expect(assistant.get_by_text(re.compile(r"依据(充分|较弱)｜")).first).to_be_visible()
+    expect(assistant.get_by_text(re.compile(r"依据(充分|较弱)")).first).to_be_visible()
+    expect(assistant.get_by_text(re.compile(r"关键词：")).first).to_be_visible()  # why it matched, in words
     expect(assistant.get_by_test_id("stExpander").first.locator("details")).to_have_attribute("open", "")
 
-    # the full prompt, exactly as sent, with its token count
-    assistant.get_by_text(re.compile(r"完整提示词（\d+ / \d+ token）")).click()
+    # HR first: no raw score, no prompt on the page until 技术细节 is opened
+    for raw in ("BM25", "余弦", "完整提示词"):
+        expect(assistant.get_by_text(raw)).to_have_count(0)
+    expect(assistant.get_by_test_id("stCode")).to_have_count(0)
+    screenshot_whole_page(tab, "chat.png")
+    assistant.get_by_test_id("stExpander").filter(has_text="技术细节").locator("summary").click()
+    wait_idle(tab)
+    expect(assistant.get_by_text(re.compile(r"BM25 \d")).first).to_be_visible()
+    expect(assistant.get_by_text(re.compile(r"完整提示词（\d+ / \d+ token）"))).to_be_visible()
     prompt = assistant.get_by_test_id("stCode")
     expect(prompt).to_be_visible()
     expect(prompt).to_contain_text("【资料】")
     expect(prompt).to_contain_text("打车费能报吗？")
-    screenshot_whole_page(tab, "chat.png")
+    screenshot_whole_page(tab, "chat-details.png")
 
     # an absent question: zero hits, stated plainly
     box.fill("公司年会预算是多少？")
@@ -214,3 +222,52 @@ def test_memories_page(page: object) -> None:
     tab.get_by_role("button", name="预览将被遗忘的记忆").click()
     expect(tab.get_by_text(re.compile(r"保留 2 条时，以下 \d+ 条将被遗忘"))).to_be_visible()
     screenshot_whole_page(tab, "memories.png")
+
+
+def test_phone_layout_closes_the_sidebar_after_navigation(page: object) -> None:
+    """390×844: the menu opens over the page; tapping a page link closes it again."""
+    expect = sync_api.expect
+    tab = page
+    tab.get_by_test_id("stSidebar").get_by_role("link").first.wait_for(timeout=FIRST_ANSWER_TIMEOUT_MS)
+    wait_idle(tab, FIRST_ANSWER_TIMEOUT_MS)
+    size = tab.viewport_size
+    tab.set_viewport_size({"width": 390, "height": 844})
+    tab.wait_for_timeout(1_000)  # Streamlit may fold the sidebar away when the window narrows
+    try:
+        sidebar = tab.get_by_test_id("stSidebar")
+        if sidebar.get_attribute("data-collapsed") != "false":
+            tab.get_by_test_id("stExpandSidebarButton").click()
+        expect(sidebar).to_have_attribute("data-collapsed", "false")
+        sidebar.get_by_role("link").filter(has_text="检索测试").first.click()
+        tab.get_by_role("heading", name="检索测试").wait_for(timeout=120_000)
+        wait_idle(tab)
+        expect(sidebar).to_have_attribute("data-collapsed", "true", timeout=5_000)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        tab.screenshot(path=str(SHOTS / "phone.png"))
+    finally:
+        tab.set_viewport_size(size)
+
+
+def test_pages_fit_1280_px(page: object) -> None:
+    """At 1280×800 no table or chart runs past the right edge of the main column."""
+    tab = page
+    tab.get_by_test_id("stSidebar").get_by_role("link").first.wait_for(timeout=FIRST_ANSWER_TIMEOUT_MS)
+    size = tab.viewport_size
+    tab.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        for title in ("文档管理", "检索测试", "设置"):
+            go_to(tab, title)
+            overflow = tab.evaluate(
+                """() => {
+                  const main = document.querySelector('[data-testid="stMain"]').getBoundingClientRect();
+                  const boxes = Array.from(document.querySelectorAll('[data-testid="stDataFrame"], [data-testid="stVegaLiteChart"]'));
+                  const outside = boxes.filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > main.right + 1; });
+                  // a table narrower than its columns scrolls sideways: columns are cut off at this width
+                  const cut = Array.from(document.querySelectorAll('[data-testid="stDataFrame"] .dvn-scroller'))
+                    .filter(e => e.scrollWidth > e.clientWidth + 1);
+                  return outside.length + cut.length;
+                }"""
+            )
+            assert overflow == 0, f"{title}: {overflow} tables or charts wider than the page at 1280 px"
+    finally:
+        tab.set_viewport_size(size)

@@ -45,6 +45,7 @@ STAGE_LABELS: dict[str, str] = {
     "signals": "汇总信号",
     "decision": "判断是否采用",
     "total": "检索合计",
+    "rewrite": "追问改写",
     "memory": "记忆召回",
     "prompt": "组装提示词",
     "answer": "生成回答",
