@@ -24,7 +24,7 @@ _SCRIPT = f"""
     if (!link) return;
     const close = () => {{
       const sidebar = document.querySelector('[data-testid="stSidebar"]');
-      if (!sidebar || sidebar.getAttribute("aria-expanded") === "false") return;
+      if (!sidebar || sidebar.getAttribute("data-collapsed") === "true") return;
       const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button')
         || document.querySelector('[data-testid="stSidebarHeader"] button');
       if (button) button.click();
