@@ -231,8 +231,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         for the rewrite and the answer step, and the turn is stored with its trace.
         A statement about the person is acknowledged with what was remembered.
         """
-        question = redact_text(question)  # personal data in a question is never searched, stored or echoed
         actor, user = self._asker(actor, user)
+        question = redact_text(question)  # personal data in a question is never searched, stored or echoed
         timings: dict[str, float] = {}
         started = time.perf_counter()
         context = self._prepare_turn(question, user, conversation)

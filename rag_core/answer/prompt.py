@@ -86,7 +86,7 @@ def build_prompt(
     question: str, hits: list[Hit], memories: list[MemoryHit], budget: int, turns: Sequence[tuple[str, str]] = ()
 ) -> BuiltPrompt:
     """`question` is the standalone (search) question; `turns` the last (question, answer) pairs before it."""
-    memory_lines = "\n".join(f"- {neutralise(m.content)}" for m in memories) or "- （没有相关记忆）"
+    memory_lines = "\n".join(f"- {neutralise(redact_text(m.content))}" for m in memories) or "- （没有相关记忆）"
     head = f"{RULES}\n\n【关于用户的记忆】\n{memory_lines}\n\n{dialogue_block(turns)}【资料】\n"
     tail = f"\n\n【问题】{neutralise(redact_text(question.strip()))}"
     used = estimate_tokens(head) + estimate_tokens(tail)
