@@ -204,17 +204,19 @@ def test_memories_page(page: object) -> None:
     expect = sync_api.expect
     tab = page
     go_to(tab, "记忆管理")
-    # the chat test asked two questions as user "default": they are remembered as interactions
-    header = tab.get_by_text(re.compile(r"default 的记忆（(\d+) 条）"))
+    # the chat test asked two questions as the desktop user: they are remembered as interactions
+    header = tab.get_by_text(re.compile(r"\S+ 的记忆（(\d+) 条）"))  # the desktop user's name (local administrator)
     expect(header).to_be_visible()
-    before = int(re.search(r"（(\d+) 条）", header.inner_text()).group(1))
+    who, count = re.search(r"(\S+) 的记忆（(\d+) 条）", header.inner_text()).groups()
+    before = int(count)
     assert before >= 1
     tab.get_by_text("手动添加一条记忆").click()
-    for content in ("我在上海办公室，负责校园招聘。", "我喜欢用表格列出报销标准。"):
+    for added, content in enumerate(("我在上海办公室，负责校园招聘。", "我喜欢用表格列出报销标准。"), start=1):
         tab.get_by_label("内容").fill(content)
+        tab.wait_for_timeout(300)  # let the text area report its value before the form is sent
         tab.get_by_role("button", name="保存记忆").click()
         wait_idle(tab)
-    expect(tab.get_by_text(f"default 的记忆（{before + 2} 条）")).to_be_visible()
+        expect(tab.get_by_text(f"{who} 的记忆（{before + added} 条）")).to_be_visible(timeout=30_000)
     keep = tab.get_by_label("保留条数 N")
     keep.fill("2")
     keep.press("Enter")
@@ -254,6 +256,10 @@ def test_pages_fit_1280_px(page: object) -> None:
     tab.get_by_test_id("stSidebar").get_by_role("link").first.wait_for(timeout=FIRST_ANSWER_TIMEOUT_MS)
     size = tab.viewport_size
     tab.set_viewport_size({"width": 1280, "height": 800})
+    tab.wait_for_timeout(1_000)
+    if tab.get_by_test_id("stSidebar").get_attribute("data-collapsed") == "true":  # closed by the phone test
+        tab.get_by_test_id("stExpandSidebarButton").click()
+        sync_api.expect(tab.get_by_test_id("stSidebar")).to_have_attribute("data-collapsed", "false")
     try:
         for title in ("文档管理", "检索测试", "设置"):
             go_to(tab, title)
