@@ -43,6 +43,9 @@ if not CHROMIUM.exists():
         allow_module_level=True,
     )
 sync_api = pytest.importorskip("playwright.sync_api", reason="需要 playwright Python 包")
+# Each page rerun waits on the model and the stores; on a busy 2-core CI machine the 5 s default
+# of `expect` was seen to run out mid-rerun (a wait, not a timing claim: no assertion measures time).
+sync_api.expect.set_options(timeout=30_000)
 
 
 def wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> None:

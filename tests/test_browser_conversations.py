@@ -28,6 +28,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.integration]
 if not CHROMIUM.exists():
     pytest.skip("需要 Debian 的 chromium：/usr/bin/chromium 不存在", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="需要 playwright Python 包")
+# Each page rerun waits on the model and the stores; on a busy 2-core CI machine the 5 s default
+# of `expect` was seen to run out mid-rerun (a wait, not a timing claim: no assertion measures time).
+sync_api.expect.set_options(timeout=30_000)
 
 from tests.test_browser import CHROMIUM_ARGS, screenshot_whole_page, wait_healthy, wait_idle  # noqa: E402
 

@@ -25,6 +25,9 @@ HR_ONLY = "# 薪酬保密制度\n\n第一条 海豚补贴每月 800 元，发放
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api", reason="需要 playwright Python 包")
+# Each page rerun waits on the model and the stores; on a busy 2-core CI machine the 5 s default
+# of `expect` was seen to run out mid-rerun (a wait, not a timing claim: no assertion measures time).
+sync_api.expect.set_options(timeout=30_000)
 
 
 @pytest.fixture(scope="module")
