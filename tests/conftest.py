@@ -75,9 +75,17 @@ def sample_store(tmp_path_factory) -> Path:
     return path
 
 
+# What people did with a store rather than what it indexes: a copy starts without them, so a test
+# never sees the questions, conversations or memories that tests on the shared store left behind.
+USE_RECORDS = ("insights.sqlite3", "conversations.sqlite3", "memory.sqlite3", "accounts.sqlite3", "audit.sqlite3")
+
+
 def copy_store(src: Path, dest: Path) -> Path:
-    """Copy a data dir as a new store with its own Chroma collection (embedded or server)."""
+    """Copy a data dir's index as a new store with its own Chroma collection (embedded or server)."""
     shutil.copytree(src, dest)
+    for name in USE_RECORDS:
+        for suffix in ("", "-wal", "-shm"):
+            (dest / f"{name}{suffix}").unlink(missing_ok=True)
     # the collection is rebuilt from the copied embedding cache on first open
     with sqlite3.connect(dest / "catalog.sqlite3") as db:
         db.execute("DELETE FROM meta WHERE key='store_id'")
