@@ -56,6 +56,19 @@ def test_request_carries_model_temperature_prompt_and_key(stub: OpenAIStubServer
     assert not body.get("stream")
 
 
+def test_a_short_job_bounds_the_reply_on_the_wire(stub: OpenAIStubServer) -> None:
+    """The follow-up rewrite asks for at most 64 tokens; the bound must reach the server, and an
+    answer (no bound) must not carry one."""
+    from rag_core.conversations.rewrite import MAX_TOKENS, llm_rewrite
+
+    client = _client(stub.base_url)
+    llm_rewrite(client, "那一线城市呢？", [("出差住宿标准是多少？", "二线城市每晚400元。")], "那…呢")
+    client.complete(PROMPT)
+    rewrite, answer = _chat_requests(stub)
+    assert rewrite["max_tokens"] == MAX_TOKENS
+    assert "max_tokens" not in answer
+
+
 def test_optional_system_message_is_sent_first(stub: OpenAIStubServer) -> None:
     _client(stub.base_url, system="只根据资料回答。").complete(PROMPT)
     (body,) = _chat_requests(stub)

@@ -112,12 +112,15 @@ class OpenAICompatibleClient:
         messages.append({"role": "user", "content": prompt})
         return messages
 
-    def complete(self, prompt: str) -> str:
+    def complete(self, prompt: str, max_tokens: int | None = None) -> str:
+        """One reply; `max_tokens` bounds short jobs (a follow-up rewrite), so a rambling model cannot stall them."""
+        bound = {"max_tokens": max_tokens} if max_tokens else {}
         try:
             response = self._client.chat.completions.create(
                 model=self.model,
                 messages=self._messages(prompt),  # type: ignore[arg-type]
                 temperature=0,
+                **bound,
             )
         except openai.OpenAIError as exc:
             raise self._translate(exc) from None
