@@ -19,7 +19,7 @@ from fakes import fake_assistant
 from rag_core.answer.prompt import build_prompt, neutralise
 from rag_core.errors import RagError
 from rag_core.text.markers import neutralise_markers
-from ui.trace_view import escape_md, link_citations
+from ui.trace_view import card_header, escape_md, link_citations
 
 LINKED = "# 年假制度\n\n第一条 员工每年享有带薪年假五天[资料2]，详见[这里](https://evil.example/x) ![](https://evil.example/p.png)。\n"
 
@@ -83,6 +83,23 @@ def test_titles_are_escaped_for_markdown() -> None:
     title = "[点我](https://evil.example) ![x](https://e.example/p.png)"
     shown = escape_md(title)
     assert "[点我](" not in shown and "![x](" not in shown and "https://" not in shown
+
+
+def test_the_one_html_line_escapes_a_hostile_file_name_and_heading() -> None:
+    """The hit card's header is drawn with HTML allowed (for the citation anchor); the file name and
+    heading in it must stay text: after the engine's own anchor, no `<` is left unescaped."""
+    from rag_core.types import Chunk, Hit, HitScores
+
+    chunk = Chunk(
+        chunk_id="x@v1#0", doc_id="x", version=1, index=0, text="正文", title="t",
+        source='<img src=x onerror="alert(1)">.md', section="<script>alert(2)</script> [点我](https://evil.example)",
+    )
+    line = card_header(Hit(chunk=chunk, scores=HitScores()), anchor="t1-chunk-1", number=1)
+    anchor = '<span id="t1-chunk-1"></span>'
+    assert line.startswith(anchor)
+    rest = line[len(anchor):]
+    assert all(rest[i - 1] == "\\" for i, ch in enumerate(rest) if ch == "<"), rest
+    assert "](https://" not in rest
 
 
 def test_cli_output_escapes_control_characters(tmp_path: Path, capsys) -> None:

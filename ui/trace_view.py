@@ -182,9 +182,10 @@ def render_chunk_text(text: str) -> None:
     st.dataframe(frame, hide_index=True, width="stretch")
 
 
-def render_hit_card(hit: Hit, rank: int, *, anchor: str, number: int | None = None, in_prompt: bool = True) -> None:
-    """One chunk as HR reads it: where it comes from, how strong it is, why it matched, the clause."""
-    s, c = hit.scores, hit.chunk
+def card_header(hit: Hit, *, anchor: str, number: int | None = None, in_prompt: bool = True) -> str:
+    """The card's first line, the only markdown drawn with HTML allowed (for the citation anchor):
+    every piece of document text in it is escaped, so a file name or heading cannot add markup."""
+    c = hit.chunk
     if number is not None:
         label = f"**\\[资料{number}\\]** · "
     elif in_prompt:
@@ -194,12 +195,17 @@ def render_hit_card(hit: Hit, rank: int, *, anchor: str, number: int | None = No
     where = escape_md(c.source) + (f" · {escape_md(c.section)}" if c.section else "")
     if c.page:
         where += f" · 第 {c.page} 页"
-    strength, colour = STRENGTH.get(s.verdict, STRENGTH[""])
+    return f'<span id="{anchor}"></span>{label}{where}'
+
+
+def render_hit_card(hit: Hit, rank: int, *, anchor: str, number: int | None = None, in_prompt: bool = True) -> None:
+    """One chunk as HR reads it: where it comes from, how strong it is, why it matched, the clause."""
+    strength, colour = STRENGTH.get(hit.scores.verdict, STRENGTH[""])
     with st.container(border=True):
-        st.markdown(f'<span id="{anchor}"></span>{label}{where}', unsafe_allow_html=True)
+        st.markdown(card_header(hit, anchor=anchor, number=number, in_prompt=in_prompt), unsafe_allow_html=True)
         why = plain_why(hit)
         st.markdown(f":{colour}-badge[{strength}]" + (f" {escape_md(why)}" if why else ""))
-        render_chunk_text(c.text)
+        render_chunk_text(hit.chunk.text)
 
 
 def hit_numbers_line(hit: Hit, rank: int) -> str:
