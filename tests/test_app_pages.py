@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from app_support import facade, point_the_app_at
 from conftest import copy_store
 from streamlit.testing.v1 import AppTest
 
@@ -33,12 +34,6 @@ def data_dir(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> It
     with pytest.MonkeyPatch.context() as patch:
         point_the_app_at(path, patch)
         yield path
-
-
-def point_the_app_at(path: Path, patch: pytest.MonkeyPatch) -> None:
-    patch.setenv("RAG_DATA_DIR", str(path))
-    patch.setenv("LLM_API_KEY", "")
-    patch.setenv("LLM_MODEL_ID", "")
 
 
 @pytest.fixture(autouse=True)
@@ -75,13 +70,6 @@ def set_user(at: AppTest, name: str) -> None:
     at.switch_page("pages/memories.py").run()
     next(t for t in at.text_input if t.label == "查看谁的记忆").set_value(name).run()
     assert at.session_state["memory_owner"] == name
-
-
-def facade():
-    """The very instance the pages use (st.cache_resource is per process, keyed by the settings)."""
-    from ui.state import app_settings, open_assistant
-
-    return open_assistant(app_settings())
 
 
 def page_text(at: AppTest) -> str:

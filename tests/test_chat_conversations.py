@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from app_support import facade, point_the_app_at
 from conftest import copy_store
 from streamlit.testing.v1 import AppTest
 
@@ -15,12 +16,6 @@ FIRST_RUN_TIMEOUT = 600
 RUN_TIMEOUT = 180
 
 pytestmark = pytest.mark.integration
-
-
-def point_the_app_at(path: Path, patch: pytest.MonkeyPatch) -> None:
-    patch.setenv("RAG_DATA_DIR", str(path))
-    patch.setenv("LLM_API_KEY", "")
-    patch.setenv("LLM_MODEL_ID", "")
 
 
 @pytest.fixture(scope="module")
@@ -70,12 +65,6 @@ def answers(at: AppTest) -> list[str]:
         if message.name == "assistant":
             found.append("\n".join(str(m.value) for m in message.markdown))
     return found
-
-
-def facade():
-    from ui.state import app_settings, open_assistant
-
-    return open_assistant(app_settings())
 
 
 def button(at: AppTest, label: str):

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from app_support import facade, point_the_app_at
 from conftest import copy_store
 from streamlit.testing.v1 import AppTest
 
@@ -44,21 +45,9 @@ def data_dir(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> It
         yield path
 
 
-def point_the_app_at(path: Path, patch: pytest.MonkeyPatch) -> None:
-    patch.setenv("RAG_DATA_DIR", str(path))
-    patch.setenv("LLM_API_KEY", "")
-    patch.setenv("LLM_MODEL_ID", "")
-
-
 @pytest.fixture(autouse=True)
 def app_environment(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     point_the_app_at(data_dir, monkeypatch)
-
-
-def facade():
-    from ui.state import app_settings, open_assistant
-
-    return open_assistant(app_settings())
 
 
 def page_text(at: AppTest) -> str:
