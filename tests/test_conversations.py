@@ -77,6 +77,19 @@ def test_the_llm_rewrites_follow_ups_only(tmp_path):
     assert "【问题】一类城市出差住宿标准是多少？" in llm.prompts[2]
 
 
+def test_a_model_that_echoes_the_prompt_leaves_the_rules_rewrite(tmp_path):
+    """SmolLM2-135M answered every rewrite prompt by repeating it: the rules' question is searched, not the raw one."""
+    llm = QueuedLLM()
+    facade = fake_assistant(tmp_path / "store", llm=llm)
+    assert facade.ingest_bytes(TRAVEL.encode("utf-8"), "travel.md").ok
+    llm.enqueue("一类城市每晚500元 [资料1]")
+    facade.ask("出差住宿标准是多少？", user="u", conversation="c", remember=False)
+    llm.enqueue("你的任务：把对话里【最后一个问题】改写成\n要求：补全它").enqueue("一类城市每晚500元 [资料1]")
+    trace = facade.ask("那一类城市呢？", user="u", conversation="c", remember=False)
+    assert "【最后一个问题】那一类城市呢？" in llm.prompts[1]
+    assert trace.search_question == "一类城市出差住宿标准是多少？"
+
+
 def test_export_markdown_holds_the_cited_clause_and_history_json_every_trace(assistant):
     assistant.ask("出差住宿标准是多少？", user="zhangsan", conversation="c1")
     markdown = assistant.export_conversation_markdown("c1")

@@ -223,4 +223,5 @@ def test_a_follow_up_is_rewritten_by_the_model(assistant, client):
     assert first.answer and follow.conversation == "c-real"
     assert client.calls, "the follow-up went to the model for its rewrite"
     assert any("那二线城市呢" in call and "出差住宿标准" in call for call in client.calls[:1])
-    assert follow.search_question  # the model's rewrite, or the raw question when its output was unusable
+    # the model's rewrite, or — when this small model's reply is unusable — the rules' rewrite, never the raw fragment
+    assert follow.search_question and follow.search_question != "那二线城市呢？"

@@ -1,4 +1,4 @@
-"""Follow-up rewrite by an LLM: a few-shot prompt, temperature 0, a bounded reply, the raw question on bad output.
+"""Follow-up rewrite by an LLM: a few-shot prompt, temperature 0, a bounded reply, the rules' rewrite on bad output.
 
 It is only called for a question the rules in `followup` found dependent, so a
 standalone question never reaches the model and its search stays reproducible.
@@ -87,15 +87,23 @@ def _complete(llm: CompletionLLM, prompt: str) -> str:
     return llm.complete(prompt, max_tokens=MAX_TOKENS) if accepts else llm.complete(prompt)  # type: ignore[call-arg]
 
 
-def llm_rewrite(llm: CompletionLLM, question: str, turns: Sequence[tuple[str, str]], reason: str) -> Rewrite:
-    """The model's standalone question, or the raw question (reason says why) when it fails or says nonsense."""
+def llm_rewrite(
+    llm: CompletionLLM, question: str, turns: Sequence[tuple[str, str]], reason: str, fallback: Rewrite | None = None
+) -> Rewrite:
+    """The model's standalone question; on a failure or nonsense, `fallback` (the rules' rewrite) or the raw question.
+
+    A small local model often echoes the prompt instead of a question (SmolLM2-135M did
+    for all 36 follow-ups in bench/followups.py): then the rules' rewrite is searched,
+    so configuring a weak model never makes follow-ups worse than offline.
+    """
+    on_failure = fallback if fallback is not None else Rewrite(question.strip(), "")
     try:
         reply = _complete(llm, build_prompt(question, turns))
-    except Exception:  # a failing model must not cost the answer: search the question as typed
-        return Rewrite(question.strip(), "")
+    except Exception:  # a failing model must not cost the answer
+        return on_failure
     cleaned = clean_reply(reply, question)
     if cleaned is None:
-        return Rewrite(question.strip(), "")
+        return on_failure
     if cleaned == question.strip():
         return Rewrite(cleaned, "")
     return Rewrite(cleaned, f"{reason}（大模型改写）")

@@ -84,7 +84,7 @@ class ConversationActions:
         if asked and turns:
             rewrite = rule_rewrite(asked, turns[-1][0])
             if rewrite.rewritten and self.llm is not None:
-                rewrite = llm_rewrite(self.llm, asked, turns, rewrite.reason)
+                rewrite = llm_rewrite(self.llm, asked, turns, rewrite.reason, fallback=rewrite)
         return TurnContext(question, asked, parts.statement, rewrite, turns, conversation)
 
     def _acknowledge_only(self, context: TurnContext, user: str, remember: bool,
