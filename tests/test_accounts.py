@@ -104,6 +104,25 @@ def test_login_through_the_facade_is_audited_and_a_lock_leaves_one_row(tmp_path)
         facade.login("zhang", "correct horse")
 
 
+def test_single_sign_on_opens_only_an_allow_listed_verified_enabled_account(tmp_path):
+    """The facade half of st.login (the browser half: tests/test_browser_sso.py, a mock OIDC provider)."""
+    facade = fake_assistant(tmp_path / "store")
+    facade.add_user("admin1", "admin", "correct horse")
+    facade.add_user("li", "hr", "correct horse", email="Li@Example.com", actor=ADMIN)
+    facade.add_user("zhao", "employee", "correct horse", email="zhao@example.com", actor=ADMIN)
+    facade.set_user_disabled("zhao", True, actor=ADMIN)
+    token = facade.login_by_email("li@example.com")  # e-mail compared without case
+    assert facade.session_principal(token) == Principal("li", "hr")
+    with pytest.raises(AccountError, match="没有确认这个邮箱"):
+        facade.login_by_email("li@example.com", verified=False)
+    for email in ("stranger@example.com", "zhao@example.com", ""):
+        with pytest.raises(AccountError, match="没有对应的账户"):
+            facade.login_by_email(email)
+    rows = [(e.target, e.outcome) for e in reversed(facade.audit_entries(action="login", actor=ADMIN))]
+    # one row per attempt; the audit trail masks the addresses like any personal data
+    assert rows == [("li", "ok")] + [("[邮箱]", "failed")] * 3 + [("", "failed")]
+
+
 def test_an_employee_cannot_manage_accounts(tmp_path):
     facade = fake_assistant(tmp_path / "store")
     facade.add_user("admin1", "admin", "correct horse")

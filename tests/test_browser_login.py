@@ -7,19 +7,15 @@ Chromium or Playwright is missing.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import copy_store
 
-from tests.loopback import free_port, stop
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, wait_healthy, wait_idle
+from tests.browser_support import chromium_tab, running_app
+from tests.test_browser import CHROMIUM, wait_idle
 
-ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "correct horse"
 HR_ONLY = "# 薪酬保密制度\n\n第一条 海豚补贴每月 800 元，发放名单仅限人事部门掌握。\n"
 
@@ -42,37 +38,14 @@ def server(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
     facade.add_user("wang", "admin", PASSWORD)
     facade.add_user("zhang", "employee", PASSWORD, actor=facade.session_principal(facade.login("wang", PASSWORD)))
     facade.catalog.close()
-    port = free_port()
-    env = {**os.environ, "RAG_DATA_DIR": str(store), "LLM_API_KEY": "", "LLM_MODEL_ID": "", "PYTHONUNBUFFERED": "1"}
-    log = tmp / "streamlit.log"
-    cmd = [
-        sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-        "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-    ]  # fmt: skip
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc, log)
+    with running_app(store, tmp) as url:
         yield url
-    finally:
-        stop(proc)
 
 
 @pytest.fixture(scope="module")
 def tab(server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    profile = tmp_path_factory.mktemp("chromium-login-profile")
-    with sync_api.sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(profile), executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 900}, locale="zh-CN",
-        )
-        try:
-            page = context.pages[0] if context.pages else context.new_page()
-            page.goto(server, wait_until="domcontentloaded")
-            yield page
-        finally:
-            context.close()
+    with chromium_tab(sync_api, server, tmp_path_factory.mktemp("chromium-login-profile")) as page:
+        yield page
 
 
 def log_in(tab, name: str, password: str) -> None:

@@ -33,10 +33,10 @@ def resolve_principal(assistant: Assistant) -> Principal | None:
             return principal
         forget_login()
         return None
-    sso_email = _sso_email()
+    sso_email, verified = _sso_email()
     if sso_email:  # the identity provider vouched for this e-mail; an account must hold it
         try:
-            token = assistant.login_by_email(sso_email)
+            token = assistant.login_by_email(sso_email, verified=verified)
         except AccountError as exc:
             st.session_state["_sso_error"] = str(exc)
         else:
@@ -90,18 +90,20 @@ def render_login_form(assistant: Assistant) -> None:
         st.button("使用单点登录", on_click=st.login, icon=":material/key:")
 
 
-def _sso_email() -> str | None:
-    """The e-mail of a single sign-on identity (st.login), once per browser session."""
+def _sso_email() -> tuple[str | None, bool]:
+    """The e-mail of a single sign-on identity (st.login) and whether the provider verified it, once per session."""
     if not _sso_configured() or st.session_state.get("_sso_tried"):
-        return None
+        return None, False
     try:
         if not st.user.is_logged_in:
-            return None
+            return None, False
         email = st.user.get("email")
+        verified = st.user.get("email_verified")
     except Exception:
-        return None
+        return None, False
     st.session_state["_sso_tried"] = True
-    return str(email) if email else None
+    # a provider that sends no email_verified claim vouches by sending the address; an explicit "no" does not
+    return (str(email) if email else None), verified not in (False, "false", "False")
 
 
 def _sso_configured() -> bool:

@@ -80,8 +80,15 @@ class AccountActions:
             raise AccountError(result.message)
         return self.accounts.open_session(result.account.name)  # type: ignore[union-attr]
 
-    def login_by_email(self, email: str) -> str:
-        """Single sign-on: the identity provider vouched for `email`; it must be on an account (the allow-list)."""
+    def login_by_email(self, email: str, *, verified: bool = True) -> str:
+        """Single sign-on: the identity provider vouched for `email`; it must be on an account (the allow-list).
+
+        `verified` is the provider's `email_verified` claim (True when it sends none): an
+        address the provider has not confirmed could be anyone's, so it opens nothing.
+        """
+        if email and not verified:
+            self._audit(Principal(user=email[:64], role=""), "login", email, "failed", "单点登录邮箱未经身份提供方确认")
+            raise AccountError("身份提供方没有确认这个邮箱，不能用它登录；请先在身份提供方完成邮箱验证")
         account = self.accounts.by_email(email) if email else None
         if account is None or account.disabled:
             self._audit(Principal(user=(email or "")[:64], role=""), "login", email or "", "failed", "单点登录邮箱不在允许名单")
