@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rag_core.answer.extractive import ExtractiveAnswerer
-from rag_core.answer.subject import is_yes_no, polarity, question_terms, scope_conflicts
+from rag_core.answer.subject import asked_value, is_yes_no, polarity, question_terms, scope_conflicts, states_value
 from rag_core.evaluation.metrics import is_refusal
 from rag_core.text.thesaurus import default_thesaurus
 from rag_core.types import SourceRef
@@ -86,3 +86,28 @@ def test_a_number_question_is_refused_when_no_clause_states_the_number():
     assert not is_refusal(stated)
     context = answer("国庆节那几天我一直在上班，工资是平时的几倍？", "法定休假日安排劳动者工作的，支付不低于工资的百分之三百的工资报酬。")
     assert not is_refusal(context)  # 几天 is context here; the question asks for 几倍
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("公积金贷款的利率现在是多少？", "利率"),
+        ("我们单位的社保缴费基数上限是多少？", "基数"),
+        ("郑州的最低工资标准具体是每个月多少钱？", "标准"),
+        ("年假有几天？", None),  # not "X是多少": the quantity rules above decide
+        ("加班费怎么算？", None),
+    ],
+)
+def test_asked_value(question, expected):
+    assert asked_value(question) == expected
+
+
+def test_x_shi_duoshao_needs_a_sentence_stating_a_value_for_x():
+    """利率是多少 is not answered by a clause that names 利率 and states no rate (a real social-insurance trap)."""
+    clause = "住房公积金自存入职工住房公积金账户之日起按照国家规定的利率计息。住房公积金的存、贷利率由中国人民银行提出。"
+    reply = answer("公积金贷款的利率现在是多少？", clause, section="第二十一条")
+    assert is_refusal(reply) and "「利率」" in reply, reply
+    # ...and the same question is answered where the rate is written, in digits or in words
+    assert not is_refusal(answer("公积金贷款的利率现在是多少？", "公积金贷款利率为年利率3.1%。"))
+    assert not is_refusal(answer("每方代表人数是多少？", "参加工资集体协商的每方代表人数为三至九名。"))
+    assert states_value("人数", "每方代表人数为三至九名。", {}) and not states_value("利率", clause, {})

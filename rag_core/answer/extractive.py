@@ -17,11 +17,21 @@ import jieba
 from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, split_sentences
 from ..types import SourceRef
 from .llm import NOT_IN_POLICY
-from .subject import is_yes_no, polarity, question_parts, question_terms, required_quantity, scope_conflicts
+from .subject import (
+    asked_value,
+    is_yes_no,
+    polarity,
+    question_parts,
+    question_terms,
+    required_quantity,
+    scope_conflicts,
+    states_value,
+)
 
 __all__ = ["HEADER", "ExtractiveAnswerer", "Quote", "split_sentences"]
 
 HEADER = "根据制度："
+CHECK_ASKED_VALUE = True  # "X是多少" needs a clause stating a value for X (a switch for the A/B in bench/)
 
 _END_CHARS = END_CHARS
 _CLOSERS = CLOSERS
@@ -178,6 +188,11 @@ class ExtractiveAnswerer:
         if governing and quantity is not None and not any(quantity.search(src.text) for src in governing):
             where = (governing[0].section or governing[0].source).split(">")[-1].strip()
             yield f"{NOT_IN_POLICY}。\n找到的相近条款（{where}）没有写明具体的数字或标准。"
+            return
+        value = asked_value(question) if CHECK_ASKED_VALUE else None
+        if governing and value and not any(states_value(value, src.text, groups) for src in governing):
+            where = (governing[0].section or governing[0].source).split(">")[-1].strip()
+            yield f"{NOT_IN_POLICY}。\n找到的相近条款（{where}）没有写明「{value}」是多少。"
             return
         extra = _phrase_terms(terms, groups)
         picked = self.select(question, governing, max_sentences, extra_terms=extra)

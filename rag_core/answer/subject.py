@@ -99,6 +99,34 @@ def required_quantity(question: str) -> re.Pattern | None:
     return None
 
 
+_ASKS_VALUE = re.compile(r"(?:是|为)(?:每个?月|每年|每天|每次|一共|大概|大约)?多少(?:钱|元)?$")
+_VALUE_FILLERS = frozenset("现在 目前 如今 今年 具体 一般 通常 大概 大约 到底 究竟 最新 的 最低 最高 最多 最少 最长 最短 上限 下限".split())
+_STATED_VALUE = re.compile(
+    r"\d|百分之|[一二两三四五六七八九十百千万]+\s*(?:[至到~－-]|元|倍|%|个|名|人|次|项|级|年|月|天|日|周|岁|小时|成)"
+)
+
+
+def asked_value(question: str) -> str | None:
+    """The thing whose value "X是多少" asks for (利率, 上限, 起征点), or None for any other question.
+
+    A clause that names the topic but states no value for X does not answer it:
+    公积金贷款的利率现在是多少 is not answered by 按照国家规定的利率计息.
+    """
+    tail = re.sub(r"[？?。！!吗呢啊呀\s]+$", "", question)
+    asked = _ASKS_VALUE.search(tail)
+    if not asked:
+        return None
+    words = [w for w in tokenize(tail[: asked.start()]) if w.strip()]
+    while words and (words[-1] in _VALUE_FILLERS or len(words[-1]) < 2):
+        words.pop()
+    return words[-1] if words else None
+
+
+def states_value(term: str, text: str, groups: Mapping[str, set[str]]) -> bool:
+    """Some sentence of `text` names `term` (or a thesaurus phrase of it) and states a number."""
+    return any(names(term, s, groups) and _STATED_VALUE.search(s) for s in re.split(r"[。；;！!？?\n]", text))
+
+
 def is_yes_no(question: str) -> bool:
     return bool(_YES_NO.search(question.strip()))
 
