@@ -93,7 +93,8 @@ def test_a_number_question_is_refused_when_no_clause_states_the_number():
     [
         ("公积金贷款的利率现在是多少？", "利率"),
         ("我们单位的社保缴费基数上限是多少？", "基数"),
-        ("郑州的最低工资标准具体是每个月多少钱？", "标准"),
+        ("出差住宿标准是多少？", "住宿"),  # 标准 says how much, not what
+        ("打车报销上限是多少？", "打车"),
         ("年假有几天？", None),  # not "X是多少": the quantity rules above decide
         ("加班费怎么算？", None),
     ],
@@ -102,12 +103,43 @@ def test_asked_value(question, expected):
     assert asked_value(question) == expected
 
 
-def test_x_shi_duoshao_needs_a_sentence_stating_a_value_for_x():
-    """利率是多少 is not answered by a clause that names 利率 and states no rate (a real social-insurance trap)."""
-    clause = "住房公积金自存入职工住房公积金账户之日起按照国家规定的利率计息。住房公积金的存、贷利率由中国人民银行提出。"
-    reply = answer("公积金贷款的利率现在是多少？", clause, section="第二十一条")
-    assert is_refusal(reply) and "「利率」" in reply, reply
-    # ...and the same question is answered where the rate is written, in digits or in words
-    assert not is_refusal(answer("公积金贷款的利率现在是多少？", "公积金贷款利率为年利率3.1%。"))
-    assert not is_refusal(answer("每方代表人数是多少？", "参加工资集体协商的每方代表人数为三至九名。"))
-    assert states_value("人数", "每方代表人数为三至九名。", {}) and not states_value("利率", clause, {})
+RATE_WITHOUT_VALUE = "住房公积金自存入职工住房公积金账户之日起按照国家规定的利率计息。住房公积金的存、贷利率由中国人民银行提出。"
+
+
+@pytest.mark.parametrize(
+    ("question", "clause"),
+    [
+        ("公积金贷款的利率现在是多少？", RATE_WITHOUT_VALUE),  # a real social-insurance trap
+        ("公积金贷款的利率现在是多少？", "根据2023年第3号通知，公积金贷款利率按中国人民银行规定执行。"),  # a year is no rate
+        ("社保缴费基数上限是多少？", "依据人社部发〔2024〕5号文件，缴费基数上限由省人社厅另行公布。"),
+        ("年终奖是多少？", "年终奖金根据公司年度经营情况和个人绩效考核结果确定。"),
+    ],
+)
+def test_x_shi_duoshao_is_refused_when_the_clause_naming_x_states_no_value(question, clause):
+    reply = answer(question, clause)
+    assert is_refusal(reply) and "没有写明「" in reply, reply
+
+
+@pytest.mark.parametrize(
+    ("question", "clause", "section"),
+    [
+        ("公积金贷款的利率现在是多少？", "公积金贷款利率为年利率3.1%。", ""),
+        ("每方代表人数是多少？", "参加工资集体协商的每方代表人数为三至九名。", ""),
+        ("出差住宿标准是多少？", "出差住宿费按实际发生额凭发票报销，一类城市每晚不超过500元。", ""),
+        ("出差住宿标准是多少？", "住宿标准分为两档；\n一类城市每晚500元；\n其他城市每晚300元。", "第五条 出差住宿标准"),
+        ("打车报销上限是多少？", TAXI, ""),
+        ("休息日加班工资是多少？", "休息日安排劳动者工作又不能安排补休的，支付不低于工资的两倍的工资报酬。", ""),
+        ("工会经费的拨缴比例是多少？", "按每月全部职工工资总额的3‰向工会拨缴经费。", ""),
+        ("通讯补贴是多少？", "| 职级 | 通讯补贴 |\n| 经理 | 200元/月 |\n| 主管 | 100元/月 |", ""),
+        ("生日礼金是多少？", "员工生日当月，公司发放生日礼金人民币伍佰元整。", ""),
+        ("病假工资是多少？", "员工病假期间，工资照常全额发放。", ""),
+    ],
+)
+def test_x_shi_duoshao_is_answered_where_a_value_is_written(question, clause, section):
+    """Found by review: generic nouns (标准, 上限), values in another sentence or row, words and ‰ are values."""
+    assert not is_refusal(answer(question, clause, section=section))
+
+
+def test_states_value_ignores_references():
+    assert not states_value("第十六条 依据〔2024〕5号文件（2023）执行，2023年起施行。")
+    assert states_value("每月15日发放") and states_value("按日加收千分之三") and states_value("工作满10年")

@@ -26,6 +26,7 @@ from .subject import (
     required_quantity,
     scope_conflicts,
     states_value,
+    value_sources,
 )
 
 __all__ = ["HEADER", "ExtractiveAnswerer", "Quote", "split_sentences"]
@@ -190,7 +191,8 @@ class ExtractiveAnswerer:
             yield f"{NOT_IN_POLICY}。\n找到的相近条款（{where}）没有写明具体的数字或标准。"
             return
         value = asked_value(question) if CHECK_ASKED_VALUE else None
-        if governing and value and not any(states_value(value, src.text, groups) for src in governing):
+        texts = [_source_text(src) for src in governing]
+        if governing and value and not any(states_value(texts[i]) for i in value_sources(value, texts, groups)):
             where = (governing[0].section or governing[0].source).split(">")[-1].strip()
             yield f"{NOT_IN_POLICY}。\n找到的相近条款（{where}）没有写明「{value}」是多少。"
             return

@@ -18,7 +18,7 @@ Pure functions over strings.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..text.tokenizer import tokenize
 from ..text.vocabulary import names, narrows_scope
@@ -100,16 +100,24 @@ def required_quantity(question: str) -> re.Pattern | None:
 
 
 _ASKS_VALUE = re.compile(r"(?:是|为)(?:每个?月|每年|每天|每次|一共|大概|大约)?多少(?:钱|元)?$")
-_VALUE_FILLERS = frozenset("现在 目前 如今 今年 具体 一般 通常 大概 大约 到底 究竟 最新 的 最低 最高 最多 最少 最长 最短 上限 下限".split())
+# Words that say how or how much, not what: X is the word before them (出差住宿标准 → 住宿, 打车报销上限 → 打车).
+_VALUE_FILLERS = frozenset(
+    """现在 目前 如今 今年 具体 一般 通常 大概 大约 到底 究竟 最新 的 最低 最高 最多 最少 最长 最短
+    标准 金额 额度 数额 数目 费用 报销 上限 下限 限额 水平 具体数""".split()
+)
+_DIGITS = "0-9零〇一二两三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟"
+# References that carry digits but state no value: 第十六条, 〔2024〕5号, 2023年, 第3号
+_REFERENCE = re.compile(rf"第[{_DIGITS}]+[条款章节项号批]|〔\d{{4}}〕\d*号?|[（(]\d{{4}}[）)]|(?:19|20)\d{{2}}\s*年")
 _STATED_VALUE = re.compile(
-    r"\d|百分之|[一二两三四五六七八九十百千万]+\s*(?:[至到~－-]|元|倍|%|个|名|人|次|项|级|年|月|天|日|周|岁|小时|成)"
+    rf"[{_DIGITS}][{_DIGITS}.．]*\s*(?:%|％|‰|元|块|倍|成|个?月|个?工作日|年|天|日|周|岁|小时|分钟|名|人|次|项|级|档|号|[至到~－-])"
+    r"|百分之|千分之|双倍|全额|足额"
 )
 
 
 def asked_value(question: str) -> str | None:
-    """The thing whose value "X是多少" asks for (利率, 上限, 起征点), or None for any other question.
+    """The thing whose value "X是多少" asks for (利率, 起征点, 住宿 of 出差住宿标准), or None for any other question.
 
-    A clause that names the topic but states no value for X does not answer it:
+    A clause that names the topic but states no value for it does not answer:
     公积金贷款的利率现在是多少 is not answered by 按照国家规定的利率计息.
     """
     tail = re.sub(r"[？?。！!吗呢啊呀\s]+$", "", question)
@@ -122,9 +130,22 @@ def asked_value(question: str) -> str | None:
     return words[-1] if words else None
 
 
-def states_value(term: str, text: str, groups: Mapping[str, set[str]]) -> bool:
-    """Some sentence of `text` names `term` (or a thesaurus phrase of it) and states a number."""
-    return any(names(term, s, groups) and _STATED_VALUE.search(s) for s in re.split(r"[。；;！!？?\n]", text))
+def states_value(text: str) -> bool:
+    """`text` (a clause with its heading) states some value: an amount, share, multiple, period, count or date.
+
+    Article numbers, document numbers and years are not values (第十六条, 〔2024〕5号, 2023年).
+    """
+    return bool(_STATED_VALUE.search(_REFERENCE.sub(" ", text)))
+
+
+def value_sources(term: str, texts: Sequence[str], groups: Mapping[str, set[str]]) -> list[int]:
+    """Which of `texts` must state the value "X是多少" asks for: those naming X, or all when none does.
+
+    利率 is named by 按照国家规定的利率计息, so that clause must give a rate; 加班工资 is named by
+    no clause of 休息日安排劳动者工作…支付两倍的工资报酬 (other words), so any stated value counts.
+    """
+    naming = [i for i, text in enumerate(texts) if names(term, text, groups)]
+    return naming or list(range(len(texts)))
 
 
 def is_yes_no(question: str) -> bool:
