@@ -77,14 +77,23 @@ def test_the_llm_rewrites_follow_ups_only(tmp_path):
     assert "【问题】一类城市出差住宿标准是多少？" in llm.prompts[2]
 
 
-def test_a_model_that_echoes_the_prompt_leaves_the_rules_rewrite(tmp_path):
-    """SmolLM2-135M answered every rewrite prompt by repeating it: the rules' question is searched, not the raw one."""
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "你的任务：把对话里【最后一个问题】改写成\n要求：补全它",  # SmolLM2-135M, every time
+        "那一类城市呢？",  # the fragment handed back
+        "那一类城市呢",
+        "一类城市每晚500元。",  # an answer, not a question
+    ],
+)
+def test_a_model_reply_that_is_no_rewrite_leaves_the_rules_rewrite(tmp_path, reply):
+    """The rules' question is searched, never the raw fragment."""
     llm = QueuedLLM()
     facade = fake_assistant(tmp_path / "store", llm=llm)
     assert facade.ingest_bytes(TRAVEL.encode("utf-8"), "travel.md").ok
     llm.enqueue("一类城市每晚500元 [资料1]")
     facade.ask("出差住宿标准是多少？", user="u", conversation="c", remember=False)
-    llm.enqueue("你的任务：把对话里【最后一个问题】改写成\n要求：补全它").enqueue("一类城市每晚500元 [资料1]")
+    llm.enqueue(reply).enqueue("一类城市每晚500元 [资料1]")
     trace = facade.ask("那一类城市呢？", user="u", conversation="c", remember=False)
     assert "【最后一个问题】那一类城市呢？" in llm.prompts[1]
     assert trace.search_question == "一类城市出差住宿标准是多少？"

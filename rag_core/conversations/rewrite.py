@@ -17,6 +17,8 @@ MAX_TOKENS = 64  # a standalone question is short; a long reply is an explanatio
 MAX_TURN_CHARS = 160  # how much of each earlier answer the model sees
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _PREFIX = re.compile(r"^(?:改写后的问题|改写|完整问题|问题|输出|答)\s*[:：]\s*")
+_ASKING = re.compile(r"[？?]|吗|呢|么|几|多少|多久|多长|怎么|怎样|如何|什么|哪|谁|是否|能否|可否|能不能|可不可以|有没有")
+_PUNCT = re.compile(r"[\s，,。.！!？?、；;：:]+")
 
 PROMPT = """你的任务：把对话里【最后一个问题】改写成一个不看上文也能看懂、可以直接拿去检索公司制度的完整问题。
 要求：补全它省略的主语和限定条件（城市、职级、假期种类等），不要回答问题，不要解释，只输出改写后的一个问题。
@@ -75,6 +77,8 @@ def clean_reply(reply: str, question: str) -> str | None:
         return None
     if len(text) > max(60, 4 * len(question)):
         return None
+    if not _ASKING.search(text):  # an answer ("一类城市每晚500元。"), not a question
+        return None
     return text
 
 
@@ -93,7 +97,7 @@ def llm_rewrite(
     """The model's standalone question; on a failure or nonsense, `fallback` (the rules' rewrite) or the raw question.
 
     A small local model often echoes the prompt instead of a question (SmolLM2-135M did
-    for all 36 follow-ups in bench/followups.py): then the rules' rewrite is searched,
+    for all 38 follow-ups in bench/followups.py): then the rules' rewrite is searched,
     so configuring a weak model never makes follow-ups worse than offline.
     """
     on_failure = fallback if fallback is not None else Rewrite(question.strip(), "")
@@ -102,8 +106,6 @@ def llm_rewrite(
     except Exception:  # a failing model must not cost the answer
         return on_failure
     cleaned = clean_reply(reply, question)
-    if cleaned is None:
-        return on_failure
-    if cleaned == question.strip():
-        return Rewrite(cleaned, "")
+    if cleaned is None or _PUNCT.sub("", cleaned) == _PUNCT.sub("", question):
+        return on_failure  # nonsense, or the fragment handed back unchanged
     return Rewrite(cleaned, f"{reason}（大模型改写）")
