@@ -53,6 +53,9 @@ class Settings:
     conversation_retention_days: float = 180.0
     # insights: asked questions are kept this many days for gaps and usage (0 keeps none)
     question_retention_days: float = 180.0
+    # single sign-on: accept an address the provider sends without an email_verified claim
+    # (off: some providers send an unverified, user-editable address without saying so)
+    sso_trust_unverified_claim: bool = False
 
     @property
     def llm_configured(self) -> bool:

@@ -111,16 +111,33 @@ def test_single_sign_on_opens_only_an_allow_listed_verified_enabled_account(tmp_
     facade.add_user("li", "hr", "correct horse", email="Li@Example.com", actor=ADMIN)
     facade.add_user("zhao", "employee", "correct horse", email="zhao@example.com", actor=ADMIN)
     facade.set_user_disabled("zhao", True, actor=ADMIN)
-    token = facade.login_by_email("li@example.com")  # e-mail compared without case
+    token = facade.login_by_email(" li@example.com ", verified=True)  # compared without case or spaces
     assert facade.session_principal(token) == Principal("li", "hr")
-    with pytest.raises(AccountError, match="没有确认这个邮箱"):
-        facade.login_by_email("li@example.com", verified=False)
-    for email in ("stranger@example.com", "zhao@example.com", ""):
+    for claim in (False, "false", "true", 1, None):  # only a real True opens an account
+        with pytest.raises(AccountError, match="没有确认这个邮箱"):
+            facade.login_by_email("li@example.com", verified=claim)
+    for email in ("stranger@example.com", "zhao@example.com"):
         with pytest.raises(AccountError, match="没有对应的账户"):
-            facade.login_by_email(email)
-    rows = [(e.target, e.outcome) for e in reversed(facade.audit_entries(action="login", actor=ADMIN))]
-    # one row per attempt; the audit trail masks the addresses like any personal data
-    assert rows == [("li", "ok")] + [("[邮箱]", "failed")] * 3 + [("", "failed")]
+            facade.login_by_email(email, verified=True)
+    with pytest.raises(AccountError, match="没有提供邮箱"):
+        facade.login_by_email("", verified=True)
+    rows = list(reversed(facade.audit_entries(action="login", actor=ADMIN)))
+    # one row per attempt; the addresses are masked in the target and in the actor column alike
+    assert [(r.actor, r.target, r.outcome) for r in rows] == (
+        [("li", "li", "ok")] + [("[邮箱]", "[邮箱]", "failed")] * 7 + [("单点登录", "", "failed")]
+    )
+
+
+def test_one_address_belongs_to_one_account_whatever_its_case(tmp_path):
+    """Otherwise by_email could open the administrator's account for an employee's address."""
+    store = AccountStore(tmp_path / "accounts.sqlite3")
+    store.add("boss", "admin", "correct horse", email="Li@Example.com")
+    with pytest.raises(AccountError, match="已属于用户“boss”"):
+        store.add("li", "employee", "correct horse", email="li@example.com")
+    with sqlite3.connect(tmp_path / "accounts.sqlite3") as db:  # the index holds even past the check
+        with pytest.raises(sqlite3.IntegrityError):
+            db.execute("INSERT INTO users (name, role, email, password_hash, created_at) VALUES ('x', 'employee', 'LI@example.com', 'h', 'now')")
+    assert store.by_email("LI@EXAMPLE.COM").name == "boss"
 
 
 def test_an_employee_cannot_manage_accounts(tmp_path):

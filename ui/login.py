@@ -10,6 +10,7 @@ HTTPS, and only a signed, server-side, revocable session id (see SECURITY.md).
 from __future__ import annotations
 
 import json
+import time
 
 import streamlit as st
 
@@ -33,10 +34,17 @@ def resolve_principal(assistant: Assistant) -> Principal | None:
             return principal
         forget_login()
         return None
-    sso_email, verified = _sso_email()
-    if sso_email:  # the identity provider vouched for this e-mail; an account must hold it
+    cookie = _cookie_token()  # a refresh: the app's own session first (no new login, no new audit row)
+    restored = assistant.session_principal(cookie) if cookie else None
+    if restored is not None:
+        st.session_state[PRINCIPAL_KEY], st.session_state[TOKEN_KEY] = restored, cookie
+        return restored
+    st.session_state.pop(PRINCIPAL_KEY, None)  # e.g. LOCAL_ADMIN from before the first account
+    identity = _sso_identity(assistant.settings.sso_trust_unverified_claim)
+    if identity is not None:  # the identity provider vouched for this e-mail; an account must hold it
+        email, verified = identity
         try:
-            token = assistant.login_by_email(sso_email, verified=verified)
+            token = assistant.login_by_email(email, verified=verified)
         except AccountError as exc:
             st.session_state["_sso_error"] = str(exc)
         else:
@@ -44,13 +52,7 @@ def resolve_principal(assistant: Assistant) -> Principal | None:
             st.session_state[PRINCIPAL_KEY] = assistant.session_principal(token)
             st.session_state[_COOKIE_PENDING] = token
             return st.session_state[PRINCIPAL_KEY]
-    cookie = _cookie_token()
-    restored = assistant.session_principal(cookie) if cookie else None
-    if restored is not None:
-        st.session_state[PRINCIPAL_KEY], st.session_state[TOKEN_KEY] = restored, cookie
-    else:
-        st.session_state.pop(PRINCIPAL_KEY, None)  # e.g. LOCAL_ADMIN from before the first account
-    return restored
+    return None
 
 
 def _cookie_token() -> str | None:
@@ -88,22 +90,39 @@ def render_login_form(assistant: Assistant) -> None:
     if _sso_configured():
         st.divider()
         st.button("使用单点登录", on_click=st.login, icon=":material/key:")
+        if _sso_signed_in():  # a refused identity: let the person leave it at the provider
+            st.button("换一个单点登录账号", on_click=st.logout, icon=":material/switch_account:")
 
 
-def _sso_email() -> tuple[str | None, bool]:
-    """The e-mail of a single sign-on identity (st.login) and whether the provider verified it, once per session."""
+def _sso_identity(trust_unverified_claim: bool) -> tuple[str, bool] | None:
+    """(e-mail, verified) of a current single sign-on identity (st.login), once per browser session.
+
+    Streamlit keeps the identity in its own cookie for 30 days; an ID token past its
+    `exp` is not used to open a new session (the person signs in at the provider again).
+    `verified` is the `email_verified` claim read strictly; a provider that sends none is
+    trusted only when `RAG_SSO_TRUST_UNVERIFIED_CLAIM` says so.
+    """
     if not _sso_configured() or st.session_state.get("_sso_tried"):
-        return None, False
+        return None
     try:
         if not st.user.is_logged_in:
-            return None, False
-        email = st.user.get("email")
-        verified = st.user.get("email_verified")
+            return None
+        email, claim, expires = st.user.get("email"), st.user.get("email_verified"), st.user.get("exp")
     except Exception:
-        return None, False
+        return None
     st.session_state["_sso_tried"] = True
-    # a provider that sends no email_verified claim vouches by sending the address; an explicit "no" does not
-    return (str(email) if email else None), verified not in (False, "false", "False")
+    if isinstance(expires, int | float) and expires < time.time():
+        st.session_state["_sso_error"] = "单点登录已过期，请重新点击“使用单点登录”"
+        return None
+    verified = trust_unverified_claim if claim is None else (claim is True or str(claim).strip().lower() == "true")
+    return (str(email).strip() if email else ""), verified
+
+
+def _sso_signed_in() -> bool:
+    try:
+        return bool(st.user.is_logged_in)
+    except Exception:
+        return False
 
 
 def _sso_configured() -> bool:

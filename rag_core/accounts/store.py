@@ -100,6 +100,10 @@ class AccountStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, check_same_thread=False)
         self._db.executescript(_SCHEMA)
+        try:  # one account per address whatever its case (Li@Example.com is li@example.com)
+            self._db.execute("CREATE UNIQUE INDEX IF NOT EXISTS users_email_nocase ON users (lower(email)) WHERE email != ''")
+        except sqlite3.IntegrityError:  # an older store already holds such a pair: by_email refuses it
+            pass
         self._lock = threading.Lock()
         self._hasher = PasswordHasher()
         self._dummy: str | None = None  # a hash to verify against for unknown names (equal work)
@@ -140,10 +144,10 @@ class AccountStore:
 
     def by_email(self, email: str) -> Account | None:
         with self._lock:
-            row = self._db.execute(
+            rows = self._db.execute(
                 f"SELECT {self._COLS} FROM users WHERE email != '' AND lower(email) = lower(?)", (email.strip(),)
-            ).fetchone()
-        return self._account(row) if row else None
+            ).fetchall()
+        return self._account(rows[0]) if len(rows) == 1 else None  # two accounts on one address: neither
 
     def list(self) -> list[Account]:
         with self._lock:
@@ -157,12 +161,15 @@ class AccountStore:
         if role not in ROLES:
             raise AccountError(f"未知角色：{role}（可选：{'、'.join(f'{r}（{ROLE_NAMES[r]}）' for r in ROLES)}）")
         labels = _audiences(audiences)
+        email = (email or "").strip()
+        if email and (holder := self.by_email(email)) is not None:
+            raise AccountError(f"邮箱“{email}”已属于用户“{holder.name}”")
         digest = self._hasher.hash(check_password(password))
         with self._lock:
             try:
                 self._db.execute(
                     "INSERT INTO users (name, role, audiences, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    (name, role, ",".join(labels), email.strip(), digest, _iso(_now())),
+                    (name, role, ",".join(labels), email, digest, _iso(_now())),
                 )
                 self._db.commit()
             except sqlite3.IntegrityError as exc:

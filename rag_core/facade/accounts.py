@@ -80,18 +80,24 @@ class AccountActions:
             raise AccountError(result.message)
         return self.accounts.open_session(result.account.name)  # type: ignore[union-attr]
 
-    def login_by_email(self, email: str, *, verified: bool = True) -> str:
+    def login_by_email(self, email: str, *, verified: bool = False) -> str:
         """Single sign-on: the identity provider vouched for `email`; it must be on an account (the allow-list).
 
-        `verified` is the provider's `email_verified` claim (True when it sends none): an
-        address the provider has not confirmed could be anyone's, so it opens nothing.
+        `verified` must be True: the provider confirmed the address (its `email_verified`
+        claim). An unconfirmed address could be anyone's, so it opens nothing. Refused
+        attempts are audited under a masked actor (the address is personal data).
         """
-        if email and not verified:
-            self._audit(Principal(user=email[:64], role=""), "login", email, "failed", "单点登录邮箱未经身份提供方确认")
+        email = (email or "").strip()
+        stranger = Principal(user=redact_text(email)[:64] if email else "单点登录", role="")
+        if not email:
+            self._audit(stranger, "login", "", "failed", "身份提供方没有提供邮箱")
+            raise AccountError("身份提供方没有提供邮箱，无法对应到账户；请联系管理员")
+        if verified is not True:
+            self._audit(stranger, "login", email, "failed", "单点登录邮箱未经身份提供方确认")
             raise AccountError("身份提供方没有确认这个邮箱，不能用它登录；请先在身份提供方完成邮箱验证")
-        account = self.accounts.by_email(email) if email else None
+        account = self.accounts.by_email(email)
         if account is None or account.disabled:
-            self._audit(Principal(user=(email or "")[:64], role=""), "login", email or "", "failed", "单点登录邮箱不在允许名单")
+            self._audit(stranger, "login", email, "failed", "单点登录邮箱不在允许名单")
             raise AccountError("该邮箱没有对应的账户，请联系管理员开通")
         self._audit(account.principal, "login", account.name, "ok", "单点登录")
         return self.accounts.open_session(account.name)
