@@ -7,32 +7,17 @@ Skipped with a reason when Chromium or Playwright is not installed.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.loopback import free_port, stop
+from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, chromium_tab, running_app, wait_healthy
 
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "wait_healthy", "wait_idle"]  # shared with the other browser tests
+
 SHOTS = ROOT / "docs" / "screenshots"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-STARTUP_TIMEOUT_S = 120
 FIRST_ANSWER_TIMEOUT_MS = 600_000  # the first run loads the model and indexes the samples
 
 pytestmark = pytest.mark.browser
@@ -48,70 +33,19 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="需要 playwright 
 sync_api.expect.set_options(timeout=30_000)
 
 
-def wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"streamlit exited with {proc.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                if resp.status == 200 and resp.read().strip() == b"ok":
-                    return
-        except OSError:
-            pass
-        time.sleep(0.5)
-    pytest.fail(f"streamlit not healthy after {STARTUP_TIMEOUT_S}s:\n{log.read_text(errors='replace')[-3000:]}")
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`streamlit run app.py` on a free loopback port with a fresh data dir and no LLM."""
     tmp = tmp_path_factory.mktemp("browser")
-    port = free_port()
-    env = {
-        **os.environ,
-        "RAG_DATA_DIR": str(tmp / "store"),
-        "LLM_API_KEY": "",
-        "LLM_MODEL_ID": "",
-        "PYTHONUNBUFFERED": "1",
-    }
-    log = tmp / "streamlit.log"
-    cmd = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
-        "--server.headless", "true",
-        "--server.port", str(port),
-        "--server.address", "127.0.0.1",
-        "--browser.gatherUsageStats", "false",
-    ]  # fmt: skip
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc, log)
+    with running_app(tmp / "store", tmp) as url:
         yield url
-    finally:
-        stop(proc)
 
 
 @pytest.fixture(scope="module")
 def page(server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    """One Chromium tab with a fresh profile."""
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    with sync_api.sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(profile),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 1440, "height": 1000},
-            locale="zh-CN",
-        )
-        try:
-            tab = context.pages[0] if context.pages else context.new_page()
-            tab.goto(server, wait_until="domcontentloaded")
-            yield tab
-        finally:
-            context.close()
+    """One Chromium tab with a fresh profile (1440 px: the README screenshots)."""
+    with chromium_tab(sync_api, server, tmp_path_factory.mktemp("chromium-profile"), 1440, 1000) as tab:
+        yield tab
 
 
 def wait_idle(tab: object, timeout_ms: int = 120_000) -> None:

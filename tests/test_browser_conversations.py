@@ -6,20 +6,15 @@ headless Chromium (skipped with a reason without it); saves docs/screenshots/con
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import copy_store
 
-from tests.loopback import free_port, stop
+from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, running_app
 
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "docs" / "screenshots"
 ANSWER_TIMEOUT_MS = 300_000
 
@@ -32,28 +27,15 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="需要 playwright 
 # of `expect` was seen to run out mid-rerun (a wait, not a timing claim: no assertion measures time).
 sync_api.expect.set_options(timeout=30_000)
 
-from tests.test_browser import CHROMIUM_ARGS, screenshot_whole_page, wait_healthy, wait_idle  # noqa: E402
+from tests.test_browser import screenshot_whole_page, wait_idle  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def server(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("browser_conv")
     store = copy_store(sample_store, tmp / "store")
-    port = free_port()
-    env = {**os.environ, "RAG_DATA_DIR": str(store), "LLM_API_KEY": "", "LLM_MODEL_ID": "", "PYTHONUNBUFFERED": "1"}
-    log = tmp / "streamlit.log"
-    cmd = [
-        sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-        "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-    ]  # fmt: skip
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc, log)
+    with running_app(store, tmp) as url:
         yield url
-    finally:
-        stop(proc)
 
 
 @pytest.fixture(scope="module")
