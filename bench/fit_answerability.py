@@ -269,6 +269,19 @@ def without_sentences(pools: dict[str, list[Pool]]) -> dict[str, list[Pool]]:
                 for p in v] for k, v in pools.items()}
 
 
+def without_value_guard(pools: dict[str, list[Pool]]) -> dict[str, dict[str, float]]:
+    """The leave-one-out table with the offline answer's value guard switched off (answer side only)."""
+    import rag_core.answer.extractive as extractive
+
+    extractive.CHECK_ASKED_VALUE = False
+    _ANSWERS.clear()
+    try:
+        return leave_one_out(pools)
+    finally:
+        extractive.CHECK_ASKED_VALUE = True
+        _ANSWERS.clear()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work-dir", type=Path, default=Path("/tmp/rag_fit"))
@@ -295,6 +308,7 @@ def main() -> None:
             question_features_used=tuple(f for f in QUESTION_FEATURES if not f.startswith("top_missing"))))
         print_table("Question step = best chunk only", leave_one_out(pools, question_features_used=("best_logit",)))
         print_table("Without the thesaurus", leave_one_out(pools_for(False)))
+        print_table("Without the value guard (X是多少 answered from a clause that states no value)", without_value_guard(pools))
     if args.write:
         chunk, question = fit([p for v in pools.values() for p in v])
         model = choose(pools, chunk, question)

@@ -32,7 +32,7 @@ from .subject import (
 __all__ = ["HEADER", "ExtractiveAnswerer", "Quote", "split_sentences"]
 
 HEADER = "根据制度："
-CHECK_ASKED_VALUE = True  # "X是多少" needs a clause stating a value for X (a switch for the A/B in bench/)
+CHECK_ASKED_VALUE = True  # "X是多少" needs a clause stating a value for X (off only for the ablation in bench/)
 
 _END_CHARS = END_CHARS
 _CLOSERS = CLOSERS
