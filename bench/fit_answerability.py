@@ -273,12 +273,12 @@ def without_value_guard(pools: dict[str, list[Pool]]) -> dict[str, dict[str, flo
     """The leave-one-out table with the offline answer's value guard switched off (answer side only)."""
     import rag_core.answer.extractive as extractive
 
-    extractive.CHECK_ASKED_VALUE = False
+    before, extractive.CHECK_ASKED_VALUE = extractive.CHECK_ASKED_VALUE, False
     _ANSWERS.clear()
     try:
         return leave_one_out(pools)
     finally:
-        extractive.CHECK_ASKED_VALUE = True
+        extractive.CHECK_ASKED_VALUE = before
         _ANSWERS.clear()
 
 

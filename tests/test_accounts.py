@@ -140,6 +140,26 @@ def test_one_address_belongs_to_one_account_whatever_its_case(tmp_path):
     assert store.by_email("LI@EXAMPLE.COM").name == "boss"
 
 
+def test_a_store_from_before_the_rule_with_one_address_twice_opens_and_refuses_it(tmp_path):
+    """Two accounts that differ only in the address's case: the store opens, neither signs on, no third is added."""
+    path = tmp_path / "store" / "accounts.sqlite3"
+    path.parent.mkdir()
+    AccountStore(path)  # the schema
+    with sqlite3.connect(path) as db:  # as an older version could leave it
+        db.execute("DROP INDEX users_email_nocase")
+        for name, email in (("li", "li@example.com"), ("boss", "Li@Example.com")):
+            db.execute(
+                "INSERT INTO users (name, role, email, password_hash, created_at) VALUES (?, 'employee', ?, 'h', 'now')",
+                (name, email),
+            )
+    store = AccountStore(path)  # no crash although the case-blind index cannot be built
+    with pytest.raises(AccountError, match="已属于用户“boss”“li”"):
+        store.add("third", "employee", "correct horse", email="LI@EXAMPLE.COM")
+    facade = fake_assistant(tmp_path / "store")
+    with pytest.raises(AccountError, match="属于多个账户"):
+        facade.login_by_email("li@example.com", verified=True)
+
+
 def test_an_employee_cannot_manage_accounts(tmp_path):
     facade = fake_assistant(tmp_path / "store")
     facade.add_user("admin1", "admin", "correct horse")

@@ -83,6 +83,8 @@ def test_the_llm_rewrites_follow_ups_only(tmp_path):
         "你的任务：把对话里【最后一个问题】改写成\n要求：补全它",  # SmolLM2-135M, every time
         "那一类城市呢？",  # the fragment handed back
         "那一类城市呢",
+        "一类城市呢？",  # a near echo: nothing from the earlier turn added
+        "那么一类城市呢？",
         "一类城市每晚500元。",  # an answer, not a question
     ],
 )

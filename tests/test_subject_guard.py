@@ -140,6 +140,49 @@ def test_x_shi_duoshao_is_answered_where_a_value_is_written(question, clause, se
     assert not is_refusal(answer(question, clause, section=section))
 
 
-def test_states_value_ignores_references():
+def test_states_value_ignores_references_dates_and_conditions():
     assert not states_value("第十六条 依据〔2024〕5号文件（2023）执行，2023年起施行。")
-    assert states_value("每月15日发放") and states_value("按日加收千分之三") and states_value("工作满10年")
+    assert not states_value("本办法自2024年1月1日起施行。") and not states_value("入职满3个月的员工。")
+    assert not states_value("3.1 年休假")  # an outline number
+    assert states_value("每月15日发放") and states_value("按日加收千分之三") and states_value("年休假10天")
+
+
+@pytest.mark.parametrize(
+    ("question", "clause", "section"),
+    [
+        # a number elsewhere in the chunk answers something else
+        ("公积金贷款利率是多少？", "职工月缴存额为职工本人上一年度月平均工资的5%。住房公积金按照国家规定的利率计息。", ""),
+        ("最低工资是多少？", "本办法自2024年1月1日起施行，最低工资标准由省政府公布。", ""),
+        ("住房补贴是多少？", "入职满3个月的员工可申请住房补贴，具体金额另行通知。", ""),
+        ("公积金贷款的利率现在是多少？", RATE_WITHOUT_VALUE, "3.1 公积金"),  # an outline heading is no value
+        ("社保缴费基数上限是多少？", "职工每月应于15日前缴纳社会保险费，缴费基数上限按当地规定执行。", ""),  # a deadline
+        ("伤残补助金是多少？", "职工因工致残被鉴定为一级至四级伤残的，按照伤残等级享受一次性伤残补助金。", ""),  # grades
+    ],
+)
+def test_a_value_must_be_stated_where_x_is_named(question, clause, section):
+    """Found by the second review: the chunk-wide check let these through."""
+    reply = answer(question, clause, section=section)
+    assert is_refusal(reply), reply
+
+
+@pytest.mark.parametrize(
+    ("question", "clause", "section"),
+    [
+        ("餐补标准是多少？", "餐补标准：每人每天50。", ""),  # a bare number
+        ("出差补贴是多少？", "| 城市 | 金额 |\n| 一类 | 150 |\n| 其他 | 100 |", "出差补贴（元/天）"),
+        ("住宿费是多少？", "住宿费：一线城市￥600/晚。", ""),
+        ("婚假工资是多少？", "婚假期间工资照发。", ""),
+        ("年终奖是多少？", "年终奖为一个半月工资。", ""),
+        ("违约金是多少？", "违约金的数额不得超过用人单位提供的培训费用。", ""),  # a bound in words
+        ("每方代表人数是多少？", "每方代表人数为三至九名。", ""),
+    ],
+)
+def test_values_written_in_other_forms_are_values(question, clause, section):
+    assert not is_refusal(answer(question, clause, section=section))
+
+
+def test_the_file_name_is_not_a_value():
+    """A file named 2024-01-员工手册 must not switch the guard off for all of its chunks."""
+    source = SourceRef(1, RATE_WITHOUT_VALUE, "2024-01-员工手册.md", "", "c1")
+    reply = ExtractiveAnswerer().answer("公积金贷款的利率现在是多少？", [source])
+    assert is_refusal(reply), reply

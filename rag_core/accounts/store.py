@@ -142,6 +142,14 @@ class AccountStore:
             row = self._db.execute(f"SELECT {self._COLS} FROM users WHERE name = ?", (name,)).fetchone()
         return self._account(row) if row else None
 
+    def names_with_email(self, email: str) -> list[str]:
+        """The accounts holding `email`, whatever its case (more than one only in a store from before the rule)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT name FROM users WHERE email != '' AND lower(email) = lower(?) ORDER BY name", (email.strip(),)
+            ).fetchall()
+        return [r[0] for r in rows]
+
     def by_email(self, email: str) -> Account | None:
         with self._lock:
             rows = self._db.execute(
@@ -162,8 +170,8 @@ class AccountStore:
             raise AccountError(f"未知角色：{role}（可选：{'、'.join(f'{r}（{ROLE_NAMES[r]}）' for r in ROLES)}）")
         labels = _audiences(audiences)
         email = (email or "").strip()
-        if email and (holder := self.by_email(email)) is not None:
-            raise AccountError(f"邮箱“{email}”已属于用户“{holder.name}”")
+        if email and (holders := self.names_with_email(email)):
+            raise AccountError(f"邮箱“{email}”已属于用户“{'”“'.join(holders)}”")
         digest = self._hasher.hash(check_password(password))
         with self._lock:
             try:

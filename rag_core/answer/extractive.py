@@ -18,6 +18,7 @@ from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, spli
 from ..types import SourceRef
 from .llm import NOT_IN_POLICY
 from .subject import (
+    answers_value,
     asked_value,
     is_yes_no,
     polarity,
@@ -25,8 +26,6 @@ from .subject import (
     question_terms,
     required_quantity,
     scope_conflicts,
-    states_value,
-    value_sources,
 )
 
 __all__ = ["HEADER", "ExtractiveAnswerer", "Quote", "split_sentences"]
@@ -191,8 +190,8 @@ class ExtractiveAnswerer:
             yield f"{NOT_IN_POLICY}。\n找到的相近条款（{where}）没有写明具体的数字或标准。"
             return
         value = asked_value(question) if CHECK_ASKED_VALUE else None
-        texts = [_source_text(src) for src in governing]
-        if governing and value and not any(states_value(texts[i]) for i in value_sources(value, texts, groups)):
+        # the heading and the clause, not the file name: 2024-01-员工手册.pdf states no value
+        if governing and value and not answers_value(value, [(src.text, src.section) for src in governing], groups):
             where = (governing[0].section or governing[0].source).split(">")[-1].strip()
             yield f"{NOT_IN_POLICY}。\n找到的相近条款（{where}）没有写明「{value}」是多少。"
             return

@@ -106,12 +106,20 @@ _VALUE_FILLERS = frozenset(
     标准 金额 额度 数额 数目 费用 报销 上限 下限 限额 水平 具体数""".split()
 )
 _DIGITS = "0-9零〇一二两三四五六七八九十百千万壹贰叁肆伍陆柒捌玖拾佰仟"
-# References that carry digits but state no value: 第十六条, 〔2024〕5号, 2023年, 第3号
-_REFERENCE = re.compile(rf"第[{_DIGITS}]+[条款章节项号批]|〔\d{{4}}〕\d*号?|[（(]\d{{4}}[）)]|(?:19|20)\d{{2}}\s*年")
-_STATED_VALUE = re.compile(
-    rf"[{_DIGITS}][{_DIGITS}.．]*\s*(?:%|％|‰|元|块|倍|成|个?月|个?工作日|年|天|日|周|岁|小时|分钟|名|人|次|项|级|档|号|[至到~－-])"
-    r"|百分之|千分之|双倍|全额|足额"
+# Digits that state no value for "X是多少": 第十六条, 〔2024〕5号, (2023), 2023年, 1月1日(起), 15日前 (a deadline),
+# 满3个月 (a condition),
+# and outline numbers at the start of a line (3.1 年休假).
+_NOT_A_VALUE = re.compile(
+    rf"第[{_DIGITS}]+[条款章节项号批]|〔\d{{4}}〕\d*号?|[（(]\d{{4}}[）)]|(?:19|20)\d{{2}}\s*年"
+    rf"|\d{{1,2}}\s*月\s*\d{{1,2}}\s*日起?|\d{{1,2}}\s*日前|满[{_DIGITS}]+个?(?:年|月|周)|一次性|(?m:^\s*\d+(?:\.\d+)+)"
 )
+# Any Arabic number left, a Chinese numeral with a unit (not 一级至四级: a grade), or a rule stated in words
+# (照发, 全额, 双倍, 不得超过…).
+_STATED_VALUE = re.compile(
+    rf"\d|[{_DIGITS}]+\s*(?:元|圆|块|倍|成|薪|个?月|个?工作日|年|天|日|晚|周|岁|小时|分钟|名|人|次|项|档|号)"
+    r"|百分之|千分之|双倍|全额|足额|照发|照常|照付|半个?月|相同的?工资|正常出勤|[￥¥]|RMB|不得?(?:超过|高于|低于|少于)"
+)
+_SENTENCES = re.compile(r"[。；;！!？?\n]")
 
 
 def asked_value(question: str) -> str | None:
@@ -131,21 +139,35 @@ def asked_value(question: str) -> str | None:
 
 
 def states_value(text: str) -> bool:
-    """`text` (a clause with its heading) states some value: an amount, share, multiple, period, count or date.
+    """`text` states some value: an amount, share, multiple, period or count (see _STATED_VALUE)."""
+    return bool(_STATED_VALUE.search(_NOT_A_VALUE.sub(" ", text)))
 
-    Article numbers, document numbers and years are not values (第十六条, 〔2024〕5号, 2023年).
+
+def value_for(term: str, clause: str, heading: str, groups: Mapping[str, set[str]]) -> bool | None:
+    """Does `clause` state the value of `term`? None when neither it nor its heading names `term`.
+
+    A heading that names it (出差补贴（元/天）) lets any value of the clause count; otherwise the
+    value must sit in a sentence or row naming it or in the one after (住宿标准分为两档；一类城市每晚
+    500元) — a number elsewhere in the chunk answers something else (利率计息 beside 缴存额为5%).
     """
-    return bool(_STATED_VALUE.search(_REFERENCE.sub(" ", text)))
+    if names(term, _NOT_A_VALUE.sub(" ", heading), groups):
+        return states_value(clause)
+    pieces = [p for p in _SENTENCES.split(clause) if p.strip()]
+    named = [i for i, piece in enumerate(pieces) if names(term, piece, groups)]
+    if not named:
+        return None
+    return any(states_value(piece) for i in named for piece in pieces[i : i + 2])
 
 
-def value_sources(term: str, texts: Sequence[str], groups: Mapping[str, set[str]]) -> list[int]:
-    """Which of `texts` must state the value "X是多少" asks for: those naming X, or all when none does.
+def answers_value(term: str, clauses: Sequence[tuple[str, str]], groups: Mapping[str, set[str]]) -> bool:
+    """Some (clause, heading) states the value "X是多少" asks for.
 
-    利率 is named by 按照国家规定的利率计息, so that clause must give a rate; 加班工资 is named by
-    no clause of 休息日安排劳动者工作…支付两倍的工资报酬 (other words), so any stated value counts.
+    The clauses naming X must state it: 利率 is named by 按照国家规定的利率计息, which gives no
+    rate. When none names X (加班工资 asked, 支付两倍的工资报酬 written), any stated value counts.
     """
-    naming = [i for i, text in enumerate(texts) if names(term, text, groups)]
-    return naming or list(range(len(texts)))
+    verdicts = [value_for(term, clause, heading, groups) for clause, heading in clauses]
+    named = [v for v in verdicts if v is not None]
+    return any(named) if named else any(states_value(clause) for clause, _ in clauses)
 
 
 def is_yes_no(question: str) -> bool:

@@ -19,6 +19,12 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _PREFIX = re.compile(r"^(?:改写后的问题|改写|完整问题|问题|输出|答)\s*[:：]\s*")
 _ASKING = re.compile(r"[？?]|吗|呢|么|几|多少|多久|多长|怎么|怎样|如何|什么|哪|谁|是否|能否|可否|能不能|可不可以|有没有")
 _PUNCT = re.compile(r"[\s，,。.！!？?、；;：:]+")
+_FOLLOW_UP_WORDS = re.compile(r"^(?:那么|那|还有|另外)|(?:呢|吗|么)$")
+
+
+def _bare(text: str) -> str:
+    """The words of a question without punctuation and the 那…呢 frame, to tell an echo from a rewrite."""
+    return _FOLLOW_UP_WORDS.sub("", _PUNCT.sub("", text))
 
 PROMPT = """你的任务：把对话里【最后一个问题】改写成一个不看上文也能看懂、可以直接拿去检索公司制度的完整问题。
 要求：补全它省略的主语和限定条件（城市、职级、假期种类等），不要回答问题，不要解释，只输出改写后的一个问题。
@@ -106,6 +112,6 @@ def llm_rewrite(
     except Exception:  # a failing model must not cost the answer
         return on_failure
     cleaned = clean_reply(reply, question)
-    if cleaned is None or _PUNCT.sub("", cleaned) == _PUNCT.sub("", question):
-        return on_failure  # nonsense, or the fragment handed back unchanged
+    if cleaned is None or _bare(cleaned) in _bare(question):
+        return on_failure  # nonsense, or the fragment handed back (一类城市呢？ for 那一类城市呢？)
     return Rewrite(cleaned, f"{reason}（大模型改写）")

@@ -95,6 +95,9 @@ class AccountActions:
         if verified is not True:
             self._audit(stranger, "login", email, "failed", "单点登录邮箱未经身份提供方确认")
             raise AccountError("身份提供方没有确认这个邮箱，不能用它登录；请先在身份提供方完成邮箱验证")
+        if len(self.accounts.names_with_email(email)) > 1:
+            self._audit(stranger, "login", email, "failed", "多个账户使用同一邮箱，请管理员只保留一个")
+            raise AccountError("这个邮箱属于多个账户，无法确定是谁；请联系管理员")
         account = self.accounts.by_email(email)
         if account is None or account.disabled:
             self._audit(stranger, "login", email, "failed", "单点登录邮箱不在允许名单")
