@@ -270,3 +270,21 @@ def test_memory_commands_with_user_refuse_another_persons_memory_id(cli):
     assert cli("memory", "set-importance", theirs, "0.1", "--user", "zhang").exit_code == 1
     assert [m["id"] for m in cli("memory", "list", "--user", "li", "--json").json()["memories"]] == [theirs]
     assert cli("memory", "delete", theirs, "--user", "li").exit_code == 0  # the owner may
+
+
+def test_a_secret_another_opener_wrote_meanwhile_is_kept(tmp_path, monkeypatch):
+    """Two requests opening a new account store at once (seen in CI as UNIQUE constraint failed): the second
+    opener's secret arrives between this one's look and its write; both must end up with the same key."""
+    import rag_core.accounts.store as store_module
+
+    path = tmp_path / "accounts.sqlite3"
+    theirs, ours = "ab" * 32, "cd" * 32
+
+    def another_opener_wins(_nbytes: int) -> str:
+        with sqlite3.connect(path) as other:
+            other.execute("INSERT INTO meta VALUES ('secret', ?)", (theirs,))
+        return ours
+
+    monkeypatch.setattr(store_module.secrets, "token_hex", another_opener_wins)
+    store = AccountStore(path)
+    assert store._secret == bytes.fromhex(theirs)  # every session token is signed with one key

@@ -111,7 +111,8 @@ class AccountStore:
         with self._lock:
             row = self._db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
             if row is None:
-                self._db.execute("INSERT INTO meta VALUES ('secret', ?)", (secrets.token_hex(32),))
+                # OR IGNORE: another process or thread opening the same new file may have written it first
+                self._db.execute("INSERT OR IGNORE INTO meta VALUES ('secret', ?)", (secrets.token_hex(32),))
                 self._db.commit()
                 row = self._db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
         self._secret = bytes.fromhex(row[0])

@@ -8,6 +8,7 @@ stores are opened on first use in the data dir (`accounts.sqlite3`, `audit.sqlit
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 from ..accounts.audit import AuditLog
@@ -19,6 +20,7 @@ from ..types import Account, AuditEntry, Principal
 from .access import allowed
 
 ANONYMOUS = Principal(user="（未登录）", role="")
+_OPENING = threading.RLock()  # lazy opening of the account and audit stores
 
 
 class AccountActions:
@@ -31,13 +33,17 @@ class AccountActions:
     @property
     def accounts(self) -> AccountStore:
         if self._accounts is None:
-            self._accounts = AccountStore(self._settings.path("accounts.sqlite3"))
+            with _OPENING:  # two first requests at once must share one store, not race to create it
+                if self._accounts is None:
+                    self._accounts = AccountStore(self._settings.path("accounts.sqlite3"))
         return self._accounts
 
     @property
     def audit_log(self) -> AuditLog:
         if self._audit_log is None:
-            self._audit_log = AuditLog(self._settings.path("audit.sqlite3"))
+            with _OPENING:
+                if self._audit_log is None:
+                    self._audit_log = AuditLog(self._settings.path("audit.sqlite3"))
         return self._audit_log
 
     def _audit(self, actor: Principal | None, action: str, target: str = "", outcome: str = "ok", detail: str = "") -> None:
