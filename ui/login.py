@@ -102,11 +102,9 @@ def _sso_identity(trust_unverified_claim: bool) -> tuple[str, bool] | None:
     `verified` is the `email_verified` claim read strictly; a provider that sends none is
     trusted only when `RAG_SSO_TRUST_UNVERIFIED_CLAIM` says so.
     """
-    if not _sso_configured() or st.session_state.get("_sso_tried"):
+    if not _sso_configured() or st.session_state.get("_sso_tried") or not _sso_signed_in():
         return None
     try:
-        if not st.user.is_logged_in:
-            return None
         email, claim, expires = st.user.get("email"), st.user.get("email_verified"), st.user.get("exp")
     except Exception:
         return None
@@ -119,6 +117,7 @@ def _sso_identity(trust_unverified_claim: bool) -> tuple[str, bool] | None:
 
 
 def _sso_signed_in() -> bool:
+    """An st.login identity is present (False without a browser request behind the session, as in tests)."""
     try:
         return bool(st.user.is_logged_in)
     except Exception:
@@ -156,9 +155,8 @@ def logout(assistant: Assistant, principal: Principal) -> None:
     assistant.logout(st.session_state.get(TOKEN_KEY), actor=principal)
     forget_login()
     st.session_state["_logged_out"] = True
-    if _sso_configured():
+    if _sso_configured() and _sso_signed_in():
         try:
-            if st.user.is_logged_in:
-                st.logout()
+            st.logout()
         except Exception:  # the identity provider's session is theirs to end
             pass

@@ -152,11 +152,8 @@ class AccountStore:
         return [r[0] for r in rows]
 
     def by_email(self, email: str) -> Account | None:
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT {self._COLS} FROM users WHERE email != '' AND lower(email) = lower(?)", (email.strip(),)
-            ).fetchall()
-        return self._account(rows[0]) if len(rows) == 1 else None  # two accounts on one address: neither
+        holders = self.names_with_email(email)
+        return self.get(holders[0]) if len(holders) == 1 else None  # two accounts on one address: neither
 
     def list(self) -> list[Account]:
         with self._lock:

@@ -150,10 +150,15 @@ def _phrase_terms(terms: list[str], groups: Mapping[str, set[str]]) -> list[str]
     return list(dict.fromkeys(p for t in terms for p in sorted(groups.get(t, ())) if len(p) >= 2))
 
 
+def _where(src: SourceRef) -> str:
+    """How a refusal names the nearest clause: its last heading, else its file."""
+    return (src.section or src.source).split(">")[-1].strip()
+
+
 def _refusal(terms: list[str], first: SourceRef, groups: Mapping[str, set[str]]) -> str:
     """制度里没有写这一条, and why the nearest clause does not answer."""
     missing = "、".join(scope_conflicts(terms, _source_text(first), groups))
-    where = (first.section or first.source).split(">")[-1].strip()
+    where = _where(first)
     return f"{NOT_IN_POLICY}。\n找到的相近条款（{where}）讲的是别的情形，没有写明「{missing}」的规定。"
 
 
@@ -186,14 +191,12 @@ class ExtractiveAnswerer:
             return
         quantity = required_quantity(question)
         if governing and quantity is not None and not any(quantity.search(src.text) for src in governing):
-            where = (governing[0].section or governing[0].source).split(">")[-1].strip()
-            yield f"{NOT_IN_POLICY}。\n找到的相近条款（{where}）没有写明具体的数字或标准。"
+            yield f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(governing[0])}）没有写明具体的数字或标准。"
             return
         value = asked_value(question) if CHECK_ASKED_VALUE else None
         # the heading and the clause, not the file name: 2024-01-员工手册.pdf states no value
         if governing and value and not answers_value(value, [(src.text, src.section) for src in governing], groups):
-            where = (governing[0].section or governing[0].source).split(">")[-1].strip()
-            yield f"{NOT_IN_POLICY}。\n找到的相近条款（{where}）没有写明「{value}」是多少。"
+            yield f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(governing[0])}）没有写明「{value}」是多少。"
             return
         extra = _phrase_terms(terms, groups)
         picked = self.select(question, governing, max_sentences, extra_terms=extra)
