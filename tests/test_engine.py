@@ -33,6 +33,17 @@ def test_absent_question_gets_zero_hits_with_near_misses(shared_assistant):
     assert all(not h.scores.passed for h in res.near_misses)
 
 
+def test_a_topic_no_policy_mentions_is_not_answered_until_one_does(shared_assistant, store_copy):
+    """公司有上下班班车吗 touches 上下班打卡 by its other words; no sample policy mentions a shuttle."""
+    res = shared_assistant.search("公司有上下班班车吗？")
+    assert res.hit_count == 0 and res.foreign_subjects == ["班车"]
+    a = open_assistant(store_copy)
+    shuttle = "# 通勤班车管理办法\n\n第三条 公司在工作日早晚各开行一班通勤车，员工凭工牌免费乘坐，发车时间为8:00和18:00。\n"
+    assert a.ingest_bytes(shuttle.encode("utf-8"), "通勤班车管理办法.md").ok
+    res = a.search("公司有上下班班车吗？")
+    assert res.foreign_subjects == [] and res.hits and "通勤车" in res.hits[0].chunk.text
+
+
 def test_ask_offline_quotes_sources_and_refuses_when_absent(shared_assistant):
     trace = shared_assistant.ask("病假需要提供什么证明？", user="")
     assert trace.hit_count >= 1 and "[资料1]" in trace.answer

@@ -235,6 +235,23 @@ class Catalog:
             rows = self._db.execute(f"SELECT {self._CHUNK_COLS} FROM chunks ORDER BY doc_id, version, idx").fetchall()
         return [self._chunk(r) for r in rows]
 
+    def versions_mentioning(self, words: Iterable[str]) -> set[tuple[str, int]]:
+        """(doc_id, version) of every version whose text, title or section contains one of `words`.
+
+        A plain scan, run only for the rare question that names a standalone topic
+        (班车, 健身房): the keyword index holds jieba's tokens, and a word the
+        tokenizer split differently at ingest must still be found.
+        """
+        found: set[tuple[str, int]] = set()
+        with self.lock:
+            for word in dict.fromkeys(words):
+                found.update(self._db.execute(
+                    "SELECT DISTINCT doc_id, version FROM chunks "
+                    "WHERE instr(text, ?) > 0 OR instr(title, ?) > 0 OR instr(section, ?) > 0",
+                    (word, word, word),
+                ).fetchall())
+        return found
+
     def token_rows(self) -> Iterator[tuple[str, list[str]]]:
         """(chunk_id, tokens) of every live chunk, for rebuilding BM25 without jieba."""
         with self.lock:

@@ -13,6 +13,7 @@ RRF did) and decides hit or near miss.
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import date
 
@@ -22,7 +23,7 @@ from ..documents.catalog import Catalog, Readable, readable_set
 from ..documents.prepare import index_text
 from ..settings import Settings
 from ..text.thesaurus import Thesaurus
-from ..text.vocabulary import is_benefit, names
+from ..text.vocabulary import is_benefit, names, subjects_named
 from ..types import Chunk, DocumentInfo, Hit, HitScores, SearchResult
 from .answerability import (
     Judgement,
@@ -46,6 +47,8 @@ from .visibility import VisibilityCache, Visible
 NEAR_MISSES_SHOWN = 3
 # Head nouns that, like benefit words, name what a question is about through their modifier (年会预算, 团建经费).
 SUBJECT_HEADS = frozenset("预算 经费 福利 礼品 礼物 活动".split())
+# How much or how many, not which kind: 一笔押金 and 好多天事假 name no benefit of their own.
+_AMOUNT_WORD = re.compile(r"[0-9零一二两三四五六七八九十百千万几好多这那每某半整]+[天日周月年笔个次份项块元回些点]?")
 
 
 def decision_model(settings: Settings) -> Model:
@@ -92,7 +95,7 @@ def foreign_benefits(
 
     found = []
     for first, second in zip(tokens, tokens[1:], strict=False):
-        if len(first) < 2 or first + second not in query or not foreign(first):
+        if len(first) < 2 or first + second not in query or not foreign(first) or _AMOUNT_WORD.fullmatch(first):
             continue
         if is_benefit(second) or second in SUBJECT_HEADS:
             found.append(first + second)
@@ -165,6 +168,15 @@ class HybridRetriever:
         result.timings_ms["total_ms"] = _ms(t0)
         return result
 
+    def absent_subjects(self, query: str, visible: Visible) -> list[str]:
+        """Standalone topics the question names (班车, 健身房, 年会) that no visible policy mentions by any name.
+
+        Such a question is about something the policies do not cover; without this
+        rule 公司有上下班班车吗 is matched to 上下班打卡 by its other words.
+        """
+        shown = {(d.doc_id, d.version) for d in visible.active}
+        return [used for used, group in subjects_named(query) if not shown & self.catalog.versions_mentioning(group)]
+
     def candidates(
         self, query: str, settings: Settings, *, reader: str | Readable = "all", today: date | None = None,
         mode: str = "hybrid",
@@ -227,6 +239,9 @@ class HybridRetriever:
         doc_freq = {w: self.keywords.doc_freq(w, visible) for w in {*expansion.tokens, *expansion.added}}
         result.unknown_share = unknown_share(terms, doc_freq, expansion.groups, weights)
         result.foreign_subjects = foreign_benefits(query, expansion.tokens, doc_freq, expansion.groups)
+        result.foreign_subjects += [
+            w for w in self.absent_subjects(query, visible) if not any(w in named for named in result.foreign_subjects)
+        ]
         spread = self.centroid.spread(qvec, readable=readable) if qvec is not None else 0.05
         idf_mass = sum(weights.values())
         candidates: list[Candidate] = []

@@ -8,6 +8,10 @@ one): 加班餐补 is not answered by 出差期间的餐费补贴, 婚假 not by
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from importlib import resources
+
+from .tokenizer import tokenize
 
 # Situations and people that narrow what a rule applies to.
 QUALIFIERS = frozenset(
@@ -38,3 +42,44 @@ def narrows_scope(term: str) -> bool:
 def names(term: str, text: str, phrases: Mapping[str, Iterable[str]]) -> bool:
     """`text` names `term`: the word itself or one of its thesaurus phrases (打车 is named by 出租车)."""
     return term in text or any(phrase in text for phrase in phrases.get(term, ()))
+
+
+def governs(term: str, text: str, phrases: Mapping[str, Iterable[str]]) -> bool:
+    """Like `names`, but stricter for a kind of leave, where near words are different rights.
+
+    婚假 is not named by 申请陪产假须提供结婚证 (结婚 is a thesaurus phrase for
+    searching, not the leave), and 产假 is not named by 陪产假 (another leave
+    that merely contains the word). Other terms are named as in `names`.
+    """
+    if not term.endswith("假") or term in NOT_BENEFITS:
+        return names(term, text, phrases)
+    if any(p.endswith("假") and p in text for p in phrases.get(term, ()) if p != term):
+        return True
+    return term in _without_longer_leaves(term, text)
+
+
+def _without_longer_leaves(term: str, text: str) -> str:
+    """`text` with every other kind of leave that contains `term` blanked (陪产假 for 产假)."""
+    for word in sorted({w for w in tokenize(text) if w != term and term in w and w.endswith("假")}, key=len, reverse=True):
+        text = text.replace(word, " ")
+    return text
+
+
+@lru_cache(maxsize=1)
+def standalone_subjects() -> tuple[tuple[str, ...], ...]:
+    """Topics only a policy about them answers (班车, 健身房, 年会 …), each with its other names.
+
+    Read from `resources/standalone_subjects.txt`: one topic per line.
+    """
+    text = resources.files(__package__).joinpath("resources/standalone_subjects.txt").read_text(encoding="utf-8")
+    return tuple(tuple(line.split()) for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def subjects_named(question: str) -> list[tuple[str, tuple[str, ...]]]:
+    """(the word used, every name of that topic) for each standalone topic the question names."""
+    found = []
+    for group in standalone_subjects():
+        used = [w for w in group if w in question]
+        if used:
+            found.append((max(used, key=len), group))
+    return found

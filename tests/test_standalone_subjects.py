@@ -1,0 +1,72 @@
+"""A question about a topic no visible policy mentions (班车, 健身房, 年会) gets zero hits.
+
+Without this rule 公司有上下班班车吗 is matched to 上下班打卡 by its other words. The
+rule reads the visible policies only: a document the reader may not see does not
+make the topic "covered", and one the reader sees does.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fakes import fake_assistant
+
+from rag_core import Principal
+from rag_core.evaluation.metrics import is_refusal
+from rag_core.search.retrieval import foreign_benefits
+from rag_core.text.tokenizer import tokenize
+from rag_core.text.vocabulary import standalone_subjects, subjects_named
+
+ATTENDANCE = "# 考勤制度\n\n第一条 员工上下班须在门禁考勤机打卡，每日不少于2次。\n\n第二条 忘记打卡的，3个工作日内提交补卡申请。\n"
+SHUTTLE = "# 通勤制度\n\n第一条 公司在工作日早晚各开行一班通勤车，员工凭工牌乘车。\n"
+ADMIN = Principal("wang", "admin")
+EMPLOYEE = Principal("zhang", "employee")
+
+
+def test_the_list_is_general_vocabulary_with_other_names_per_topic():
+    groups = standalone_subjects()
+    assert len(groups) >= 40 and all(len(g) == len(set(g)) for g in groups)
+    assert subjects_named("公司有上下班班车吗？") == [("班车", next(g for g in groups if "班车" in g))]
+    assert subjects_named("公司有股票期权激励计划吗？")[0][0] == "股票期权"  # the longest name used
+    assert subjects_named("年假有几天？") == [] and subjects_named("出差住宿标准是多少？") == []
+
+
+@pytest.fixture()
+def assistant(tmp_path):
+    facade = fake_assistant(tmp_path / "store")
+    assert facade.ingest_bytes(ATTENDANCE.encode("utf-8"), "attendance.md").ok
+    return facade
+
+
+def test_a_topic_no_policy_mentions_gets_zero_hits_and_a_refusal(assistant):
+    result = assistant.search("公司有上下班班车吗？")
+    assert result.hit_count == 0 and result.foreign_subjects == ["班车"]
+    assert any("班车" in w for w in result.warnings)
+    assert is_refusal(assistant.ask("公司有上下班班车吗？", user="").answer)
+    assert assistant.search("上下班忘记打卡怎么办？").foreign_subjects == []  # the policy's own topic
+
+
+def test_another_name_of_the_topic_in_a_visible_policy_counts(assistant):
+    assert assistant.ingest_bytes(SHUTTLE.encode("utf-8"), "shuttle.md").ok  # says 通勤车, not 班车
+    result = assistant.search("公司有上下班班车吗？")
+    assert result.foreign_subjects == []  # which clause answers is the model's call (test_engine: real e5)
+
+
+def test_a_policy_the_reader_may_not_see_does_not_cover_the_topic(assistant):
+    assert assistant.ingest_bytes(SHUTTLE.encode("utf-8"), "shuttle.md", audience=["hr"]).ok
+    for principal in (ADMIN, EMPLOYEE):
+        assistant.add_user(principal.user, principal.role, "correct horse", principal.audiences, actor=ADMIN)
+    assert assistant.search("公司有上下班班车吗？", actor=EMPLOYEE).foreign_subjects == ["班车"]
+    assert assistant.search("公司有上下班班车吗？", actor=ADMIN).foreign_subjects == []
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("公司发的宠物补贴有多少？", ["宠物补贴"]),  # 宠物 is used by no policy; 补贴 by many
+        ("中介让我先交一笔押金，这样可以吗？", []),  # 一笔 says how much, not which deposit
+        ("我请了好多天事假，会扣钱吗？", []),
+    ],
+)
+def test_a_benefit_named_with_an_unknown_word_is_foreign_but_an_amount_is_not(question, expected):
+    tokens = tokenize(question)
+    assert foreign_benefits(question, tokens, {"补贴": 5, "押金": 2, "事假": 3}, {}) == expected
