@@ -186,3 +186,57 @@ def test_the_file_name_is_not_a_value():
     source = SourceRef(1, RATE_WITHOUT_VALUE, "2024-01-员工手册.md", "", "c1")
     reply = ExtractiveAnswerer().answer("公积金贷款的利率现在是多少？", [source])
     assert is_refusal(reply), reply
+
+
+# -- a kind of leave, an occasion, a tax, a situation carried to a short part ---------------------
+
+PATERNITY = "男员工的配偶依法生育的，享受陪产假15天，应在配偶生育后30日内一次性休完。申请陪产假须提供结婚证及子女出生医学证明复印件。"
+BEREAVEMENT = "员工的直系亲属（父母、配偶、子女）去世的，可以享受丧假3天；配偶的父母或者本人的祖父母去世的，可以享受丧假1天。"
+FESTIVAL = "公司在春节、端午节、中秋节向在职员工发放节日福利：春节每人800元，以购物卡或者实物礼品的形式发放。"
+PROBATION_PAY = "第十五条 劳动者在试用期的工资不得低于本单位相同岗位最低档工资的80%。"
+TRAVEL_MEAL_RULE = "员工出差期间发放餐费补贴，一类城市每天100元；当天往返、出差时间不足6小时的，不发放餐费补贴。"
+UNEMPLOYMENT = "失业人员在领取失业保险金期间，参加职工基本医疗保险，享受基本医疗保险待遇。"
+
+
+@pytest.mark.parametrize(
+    ("question", "clauses"),
+    [
+        ("女员工生孩子的产假有多少天？", [PATERNITY]),  # 陪产假 contains the word 产假 and is another leave
+        ("员工结婚可以休几天婚假？", [PATERNITY]),  # 结婚证 finds the clause; it does not grant 婚假
+        ("回老家探亲有探亲假吗？", [BEREAVEMENT]),
+        ("员工过生日公司有礼物吗？", [FESTIVAL]),  # festival gifts are not birthday gifts
+        ("晚上加班公司管饭吗，有没有餐补？", [TRAVEL_MEAL_RULE]),  # the 餐补 part keeps 加班
+        ("我试用期生病请假，病假工资怎么算？", [PROBATION_PAY]),  # 病假 is not named by 试用期的工资
+        ("领到的失业保险金需要交个人所得税吗？", [UNEMPLOYMENT]),
+        # the number sits in a second source that does not name the question's words
+        ("公司每年组织的疗养，我能去几天？", ["国家兴建公共福利设施，为劳动者休息、休养和疗养提供条件。",
+                                  "第二十六条 用人单位可以解除劳动合同，但是应当提前三十日以书面形式通知劳动者本人。"]),
+    ],
+)
+def test_a_near_clause_is_not_an_answer(question, clauses):
+    reply = answer(question, *clauses)
+    assert is_refusal(reply), reply
+
+
+@pytest.mark.parametrize(
+    ("question", "clauses", "expected"),
+    [
+        ("产假有多少天？", ["女职工生育享受98天产假。"], "98天"),
+        ("婚假有几天？", ["职工本人结婚，给予婚丧假3天。"], "3天"),
+        ("员工过生日公司有礼物吗？", [BIRTHDAY], "200元"),
+        ("病假工资怎么算？", ["员工病假期间，工资按本人基本工资的80%发放。"], "80%"),
+        ("个税怎么扣？", ["公司依法代扣代缴员工个人所得税。"], "代扣代缴"),
+        ("老婆生孩子，男的能休几天假？", [PATERNITY], "15天"),  # 老婆 is named by 配偶
+        ("家里老人走了，能请几天假？", [BEREAVEMENT], "3天"),
+        ("丢了工作以后最多能领几个月失业金？", ["失业人员领取失业保险金的期限最长为十二个月。"], "十二个月"),
+        # the 年假 part names no situation, and the annual-leave clause none either: not refused for 出差
+        ("出差住宿标准多少，年假几天？", ["出差住宿一类城市每晚500元。", ANNUAL_LEAVE], "500元"),
+        # the number of the best source counts wherever it stands in it
+        ("公司组织的疗养能去几天？", ["第七十六条 职工每年可参加公司组织的疗养。\n疗养时间为5天，不计入年休假。"], "5天"),
+        ("教师节老师能放一天假吗？", ["（四）教师节，教师放假1天。"], "1天"),  # 一天 + 假 is not a kind of leave
+        ("那能休几天？", [BEREAVEMENT], "3天"),  # no word of its own to look for: the best source's number counts
+    ],
+)
+def test_the_same_guards_let_the_answering_clause_through(question, clauses, expected):
+    reply = answer(question, *clauses)
+    assert not is_refusal(reply) and expected in reply, reply

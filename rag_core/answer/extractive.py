@@ -21,11 +21,13 @@ from .subject import (
     answers_value,
     asked_value,
     is_yes_no,
+    part_conflicts,
     polarity,
     question_parts,
     question_terms,
     required_quantity,
     scope_conflicts,
+    states_quantity,
 )
 
 __all__ = ["HEADER", "ExtractiveAnswerer", "Quote", "split_sentences"]
@@ -185,17 +187,18 @@ class ExtractiveAnswerer:
         groups = groups or {}
         terms = question_terms(question)
         parts = question_parts(question)
-        governing = [src for src in sources if any(not scope_conflicts(part, _source_text(src), groups) for part in parts)]
+        governing = [src for src in sources if any(not part_conflicts(part, terms, _source_text(src), groups) for part in parts)]
         if sources and not governing:
             yield _refusal(terms, sources[0], groups)
             return
         quantity = required_quantity(question)
-        if governing and quantity is not None and not any(quantity.search(src.text) for src in governing):
+        clauses = [(src.text, src.section) for src in governing]
+        if governing and quantity is not None and not states_quantity(quantity, terms, clauses, groups):
             yield f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(governing[0])}）没有写明具体的数字或标准。"
             return
         value = asked_value(question) if CHECK_ASKED_VALUE else None
         # the heading and the clause, not the file name: 2024-01-员工手册.pdf states no value
-        if governing and value and not answers_value(value, [(src.text, src.section) for src in governing], groups):
+        if governing and value and not answers_value(value, clauses, groups):
             yield f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(governing[0])}）没有写明「{value}」是多少。"
             return
         extra = _phrase_terms(terms, groups)

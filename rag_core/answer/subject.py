@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..text.tokenizer import tokenize
-from ..text.vocabulary import names, narrows_scope
+from ..text.vocabulary import governs, names, narrows_scope
 
 _YES_NO = re.compile(r"(吗|么)[？?。！!\s]*$|能不能|可不可以|是否|能否|可否|行不行|算不算|会不会|是不是|有没有|给不给|报不报")
 _DENY = re.compile(r"不得|不予|不能|不可以|禁止|不允许|不属于|无权|不再|不计入")
@@ -30,7 +30,19 @@ _ALLOW = re.compile(r"可以|予以|有权|准予|享受|实报实销|据实报�
 
 _ASKS = re.compile(r"[吗么？?]|几|多少|多久|多长|怎么|怎样|如何|什么|哪|是否|能否|可否|能不能|可不可以|有没有|算不算|会不会")
 _PARTS = re.compile(r"[，,；;。]|以及|还有|另外")
-_SUFFIX_CHARS = frozenset("假费金补贴奖票")
+_SUFFIX_CHARS = frozenset("假费金补贴奖票税")
+# Narrow what a rule is about for the answer, besides the shared vocabulary: an occasion (员工生日 is
+# not 节日福利) and a tax (失业保险金 clauses that do not name 个人所得税 do not say whether it is taxed).
+_OCCASIONS = frozenset({"生日"})
+# Situations a rule is written for (a subset of QUALIFIERS: no people).
+_SITUATIONS = tuple("加班 出差 差旅 试用期 实习 兼职 非全日制 劳务派遣 外包 夜班 值班 周末 海外 境外".split())
+_SPAN = re.compile(r"[0-9一二两三四五六七八九十几半]+[天日周月年]")  # 一天 + 假 is a day off, not a kind of leave
+_NOT_A_TAX = frozenset("纳税 缴税 交税 扣税 报税 免税 退税".split())
+# Words too common in HR text to show that a number belongs to the question's subject.
+_GENERIC = frozenset(
+    """公司 单位 用人单位 员工 职工 劳动者 本人 我们 你们 可以 能够 需要 应该 应当 是否 多少 一共 怎么 什么 规定
+    制度 这个 那个 现在 一般 每年 每月 每个 每天 具体 情况""".split()
+)
 
 
 def question_terms(question: str) -> list[str]:
@@ -42,7 +54,7 @@ def question_terms(question: str) -> list[str]:
     words = tokenize(question)
     joined = [
         a + b for a, b in zip(words, words[1:], strict=False)
-        if len(b) == 1 and b in _SUFFIX_CHARS and len(a) >= 2 and a + b in question
+        if len(b) == 1 and b in _SUFFIX_CHARS and len(a) >= 2 and a + b in question and not _SPAN.fullmatch(a)
     ]
     terms = [t for t in dict.fromkeys([*words, *joined]) if len(t) >= 2]
     # search-mode pieces of a longer word (车费 of 打车费) are not words of their own
@@ -65,13 +77,35 @@ def question_parts(question: str) -> list[list[str]]:
     return [list(dict.fromkeys([*context, *question_terms(c)])) for c in asked]
 
 
+def part_conflicts(part: Sequence[str], terms: Sequence[str], source_text: str, groups: Mapping[str, set[str]]) -> list[str]:
+    """`scope_conflicts` of one asked part, and the situation a source adds when the part names none.
+
+    In 晚上加班公司管饭吗，有没有餐补 the part 有没有餐补 names no situation, but the question's is 加班:
+    a clause on 出差期间的餐费补贴 governs another situation, so it does not answer that part either.
+    A clause naming no situation (年假5天 for 出差住宿多少，年假几天) still may.
+    """
+    conflicts = scope_conflicts(part, source_text, groups)
+    asked = [t for t in terms if t in _SITUATIONS]
+    if conflicts or not asked or any(t in _SITUATIONS for t in part):
+        return conflicts
+    return [t for t in _SITUATIONS if t in source_text and t not in asked and not any(t in groups.get(a, ()) for a in asked)]
+
+
+def narrows(term: str) -> bool:
+    """A word that shows what a clause must be about to answer (situation, person, benefit, occasion, tax)."""
+    return narrows_scope(term) or term in _OCCASIONS or (term.endswith("税") and term not in _NOT_A_TAX and len(term) >= 2)
+
+
 def scope_conflicts(terms: Iterable[str], source_text: str, groups: Mapping[str, set[str]]) -> list[str]:
     """Question words that show `source_text` governs another subject (empty when it may answer)."""
     conflicts = []
     for term in terms:
-        if names(term, source_text, groups):
+        term = next((o for o in _OCCASIONS if o in term), term)  # 过生日 is named by 员工生日当月
+        if term not in groups:  # a joined word (失业 + 金): its pieces' thesaurus phrases name it
+            groups = {**groups, term: {p for k, v in groups.items() if len(k) >= 2 and k in term for p in v}}
+        if governs(term, source_text, groups):
             continue
-        if narrows_scope(term):
+        if narrows(term):
             conflicts.append(term)
     return conflicts
 
@@ -80,11 +114,34 @@ _NUMBER = r"(?:\d+(?:\.\d+)?|[零一二两三四五六七八九十百千万]+)"
 # (what the question asks for, what a clause must contain to answer it)
 _QUANTITIES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"(多少|几)岁|多大年纪"), re.compile(_NUMBER + r"\s*(?:周岁|岁)")),
-    (re.compile(r"百分之(几|多少)|比例是多少|费率|多少比例"), re.compile(r"百分之|%|‰|" + _NUMBER + r"\s*成")),
+    (re.compile(r"百分之(几|多少)|比例是多少|费率|多少比例"), re.compile(r"百分之|[%％‰]|" + _NUMBER + r"\s*成")),
     (re.compile(r"(多少|几)(天|日)"), re.compile(_NUMBER + r"\s*(?:个工作日|个?自然日|天|日|周)")),
     (re.compile(r"(多少|几)(个月|年)|多久|多长时间"), re.compile(_NUMBER + r"\s*(?:个月|年|日|天|周|小时)")),
-    (re.compile(r"多少钱|多少元|(发|给|补|报|交|扣|赔)多少|多少(工资|补贴|补助|费)"), re.compile(_NUMBER + r"\s*(?:元|倍|%)|百分之|倍")),
+    (re.compile(r"多少钱|多少元|(发|给|补|报|交|扣|赔|退)多少|多少(工资|补贴|补助|费)"), re.compile(_NUMBER + r"\s*(?:元|倍|[%％])|百分之|倍")),
 )
+
+
+def states_quantity(
+    quantity: re.Pattern, terms: Sequence[str], clauses: Sequence[tuple[str, str]], groups: Mapping[str, set[str]]
+) -> bool:
+    """Some (clause, heading) states the asked kind of number beside one of the question's own words.
+
+    The best source (the first) may state it anywhere. In any other, the number must sit in a sentence
+    naming a question word, or in the one after it, or under a heading naming one: 公司组织的疗养能去
+    几天 is not answered by a second source's 提前三十日以书面形式通知. Words every HR text uses (公司,
+    员工, 可以) do not count.
+    """
+    own = [t for t in terms if t not in _GENERIC]
+    if clauses and quantity.search(clauses[0][0]):  # the best source, judged relevant by search, may state it anywhere
+        return True
+    for clause, heading in clauses[1:]:
+        if any(names(t, heading, groups) for t in own) and quantity.search(clause):
+            return True
+        pieces = [p for p in _SENTENCES.split(clause) if p.strip()]
+        for i, piece in enumerate(pieces):
+            if quantity.search(piece) and any(names(t, " ".join(pieces[max(i - 1, 0) : i + 1]), groups) for t in own):
+                return True
+    return False
 
 
 def required_quantity(question: str) -> re.Pattern | None:
