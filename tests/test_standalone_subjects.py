@@ -46,7 +46,8 @@ def test_a_topic_no_policy_mentions_gets_zero_hits_and_a_refusal(assistant):
 
 
 def test_another_name_of_the_topic_in_a_visible_policy_counts(assistant):
-    assert assistant.ingest_bytes(SHUTTLE.encode("utf-8"), "shuttle.md").ok  # says 通勤车, not 班车
+    assert assistant.search("公司有上下班班车吗？").foreign_subjects == ["班车"]  # the scan is cached …
+    assert assistant.ingest_bytes(SHUTTLE.encode("utf-8"), "shuttle.md").ok  # … until this (says 通勤车, not 班车)
     result = assistant.search("公司有上下班班车吗？")
     assert result.foreign_subjects == []  # which clause answers is the model's call (test_engine: real e5)
 

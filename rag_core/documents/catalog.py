@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -235,22 +235,20 @@ class Catalog:
             rows = self._db.execute(f"SELECT {self._CHUNK_COLS} FROM chunks ORDER BY doc_id, version, idx").fetchall()
         return [self._chunk(r) for r in rows]
 
-    def versions_mentioning(self, words: Iterable[str]) -> set[tuple[str, int]]:
+    def versions_mentioning(self, words: Sequence[str]) -> set[tuple[str, int]]:
         """(doc_id, version) of every version whose text, title or section contains one of `words`.
 
-        A plain scan, run only for the rare question that names a standalone topic
-        (班车, 健身房): the keyword index holds jieba's tokens, and a word the
-        tokenizer split differently at ingest must still be found.
+        One plain scan of the chunks (the keyword index holds jieba's tokens, and a word the
+        tokenizer split differently at ingest must still be found); the caller caches it.
         """
-        found: set[tuple[str, int]] = set()
+        if not words:
+            return set()
+        test = " OR ".join("instr(text, ?) > 0 OR instr(title, ?) > 0 OR instr(section, ?) > 0" for _ in words)
         with self.lock:
-            for word in dict.fromkeys(words):
-                found.update(self._db.execute(
-                    "SELECT DISTINCT doc_id, version FROM chunks "
-                    "WHERE instr(text, ?) > 0 OR instr(title, ?) > 0 OR instr(section, ?) > 0",
-                    (word, word, word),
-                ).fetchall())
-        return found
+            rows = self._db.execute(
+                f"SELECT DISTINCT doc_id, version FROM chunks WHERE {test}", [w for w in words for _ in range(3)]
+            ).fetchall()
+        return {(doc_id, version) for doc_id, version in rows}
 
     def token_rows(self) -> Iterator[tuple[str, list[str]]]:
         """(chunk_id, tokens) of every live chunk, for rebuilding BM25 without jieba."""

@@ -125,6 +125,8 @@ class HybridRetriever:
         self.sentences = sentences
         self.thesaurus = thesaurus
         self.visibility = VisibilityCache(catalog)
+        self._mentions: dict[tuple[str, ...], set[tuple[str, int]]] = {}
+        self._mentions_generation = -1
 
     def visible(self, reader: str | Readable = "all", today: date | None = None) -> Visible:
         """What `reader` (audience labels, or one label besides "all"; None: everything) may see today."""
@@ -175,7 +177,17 @@ class HybridRetriever:
         rule 公司有上下班班车吗 is matched to 上下班打卡 by its other words.
         """
         shown = {(d.doc_id, d.version) for d in visible.active}
-        return [used for used, group in subjects_named(query) if not shown & self.catalog.versions_mentioning(group)]
+        return [used for used, group in subjects_named(query) if not shown & self._versions_mentioning(group)]
+
+    def _versions_mentioning(self, group: tuple[str, ...]) -> set[tuple[str, int]]:
+        """The catalog's scan for one topic, kept until the documents change (a scan of 10k chunks takes ~15 ms)."""
+        generation = self.catalog.generation()
+        if self._mentions_generation != generation:
+            self._mentions, self._mentions_generation = {}, generation
+        found = self._mentions.get(group)
+        if found is None:
+            found = self._mentions[group] = self.catalog.versions_mentioning(group)
+        return found
 
     def candidates(
         self, query: str, settings: Settings, *, reader: str | Readable = "all", today: date | None = None,
