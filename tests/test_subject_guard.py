@@ -208,6 +208,12 @@ UNEMPLOYMENT = "失业人员在领取失业保险金期间，参加职工基本�
         ("晚上加班公司管饭吗，有没有餐补？", [TRAVEL_MEAL_RULE]),  # the 餐补 part keeps 加班
         ("我试用期生病请假，病假工资怎么算？", [PROBATION_PAY]),  # 病假 is not named by 试用期的工资
         ("领到的失业保险金需要交个人所得税吗？", [UNEMPLOYMENT]),
+        # 结婚 stands for 婚假 in the thesaurus: a colloquial word for a benefit narrows like the benefit
+        ("结婚能请几天假？", [ANNUAL_LEAVE]),
+        # 女儿 (子女) and 婚假 are both in the chunk, but never in one sentence
+        ("我女儿下个月结婚，我当爸爸的能请几天婚假？", [
+            "第三十一条 符合法律规定结婚的公民，除享受国家规定的婚假外，增加婚假七天。"
+            "符合法律、法规规定生育的夫妻，在其子女年满三周岁之前，双方每年可以享受育儿假各五天。"]),
         # the number sits in a second source that does not name the question's words
         ("公司每年组织的疗养，我能去几天？", ["国家兴建公共福利设施，为劳动者休息、休养和疗养提供条件。",
                                   "第二十六条 用人单位可以解除劳动合同，但是应当提前三十日以书面形式通知劳动者本人。"]),
@@ -234,7 +240,8 @@ def test_a_near_clause_is_not_an_answer(question, clauses):
         # the number of the best source counts wherever it stands in it
         ("公司组织的疗养能去几天？", ["第七十六条 职工每年可参加公司组织的疗养。\n疗养时间为5天，不计入年休假。"], "5天"),
         ("教师节老师能放一天假吗？", ["（四）教师节，教师放假1天。"], "1天"),  # 一天 + 假 is not a kind of leave
-        ("那能休几天？", [BEREAVEMENT], "3天"),  # no word of its own to look for: the best source's number counts
+        ("那能休几天？", [BEREAVEMENT], "3天"),
+        ("我女儿结婚，我能请几天婚假？", ["员工子女结婚的，可以享受婚假1天。"], "1天"),  # no word of its own to look for: the best source's number counts
     ],
 )
 def test_the_same_guards_let_the_answering_clause_through(question, clauses, expected):

@@ -128,7 +128,8 @@ _AMOUNT = re.compile(r"\d+(?:\.\d+)?\s*(?:元|天|日|个月|小时|%|倍)|[一�
 
 
 def _source_text(src: SourceRef) -> str:
-    return f"{src.source} {src.section} {src.text}"
+    """File name and heading on a line of their own (the guard reads that line with every sentence), then the text."""
+    return f"{src.source} {src.section}\n{src.text}"
 
 
 def _stating_rule(quotes: list[Quote]) -> Quote | None:

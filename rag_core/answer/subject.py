@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..text.tokenizer import tokenize
-from ..text.vocabulary import governs, names, narrows_scope
+from ..text.vocabulary import governs, is_benefit, names, narrows_scope
 
 _YES_NO = re.compile(r"(吗|么)[？?。！!\s]*$|能不能|可不可以|是否|能否|可否|行不行|算不算|会不会|是不是|有没有|给不给|报不报")
 _DENY = re.compile(r"不得|不予|不能|不可以|禁止|不允许|不属于|无权|不再|不计入")
@@ -98,16 +98,24 @@ def narrows(term: str) -> bool:
 
 def scope_conflicts(terms: Iterable[str], source_text: str, groups: Mapping[str, set[str]]) -> list[str]:
     """Question words that show `source_text` governs another subject (empty when it may answer)."""
-    conflicts = []
+    conflicts, named = [], []
     for term in terms:
         term = next((o for o in _OCCASIONS if o in term), term)  # 过生日 is named by 员工生日当月
         if term not in groups:  # a joined word (失业 + 金): its pieces' thesaurus phrases name it
             groups = {**groups, term: {p for k, v in groups.items() if len(k) >= 2 and k in term for p in v}}
-        if governs(term, source_text, groups):
+        # a colloquial word whose policy wording is a benefit (管饭 → 工作餐补贴) narrows like one
+        if not (narrows(term) or any(is_benefit(p) for p in groups.get(term, ()))):
             continue
-        if narrows(term):
-            conflicts.append(term)
-    return conflicts
+        (named if governs(term, source_text, groups) else conflicts).append(term)
+    if conflicts or len(named) < 2:
+        return conflicts
+    # several narrowing words must meet in one sentence (or its heading): 我女儿结婚…婚假 is not answered by
+    # 增加婚假七天 beside 在其子女年满三周岁之前…育儿假
+    sentences = [p for p in _SENTENCES.split(source_text) if p.strip()]
+    head = sentences[0] if sentences else ""  # the file name and heading come first in a source's text
+    if any(all(governs(t, f"{head} {s}", groups) for t in named) for s in sentences):
+        return []
+    return named[1:]
 
 
 _NUMBER = r"(?:\d+(?:\.\d+)?|[零一二两三四五六七八九十百千万]+)"
