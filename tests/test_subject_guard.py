@@ -210,6 +210,9 @@ UNEMPLOYMENT = "失业人员在领取失业保险金期间，参加职工基本�
         ("领到的失业保险金需要交个人所得税吗？", [UNEMPLOYMENT]),
         # 结婚 stands for 婚假 in the thesaurus: a colloquial word for a benefit narrows like the benefit
         ("结婚能请几天假？", [ANNUAL_LEAVE]),
+        # the clause names 婚丧假, but its number is the annual leave's
+        ("婚假一共有几天？", ["职工依法享受的探亲假、婚丧假、产假等国家规定的假期，不计入年休假的假期。"
+                      "职工累计工作已满1年不满10年的，年休假5天。"]),
         # 女儿 (子女) and 婚假 are both in the chunk, but never in one sentence
         ("我女儿下个月结婚，我当爸爸的能请几天婚假？", [
             "第三十一条 符合法律规定结婚的公民，除享受国家规定的婚假外，增加婚假七天。"

@@ -96,13 +96,18 @@ def narrows(term: str) -> bool:
     return narrows_scope(term) or term in _OCCASIONS or (term.endswith("税") and term not in _NOT_A_TAX and len(term) >= 2)
 
 
+def with_joined_words(terms: Iterable[str], groups: Mapping[str, set[str]]) -> Mapping[str, set[str]]:
+    """`groups` plus an entry for each joined word (失业 + 金): its pieces' thesaurus phrases name it."""
+    joined = {t: {p for k, v in groups.items() if len(k) >= 2 and k in t for p in v} for t in terms if t not in groups}
+    return {**groups, **joined} if joined else groups
+
+
 def scope_conflicts(terms: Iterable[str], source_text: str, groups: Mapping[str, set[str]]) -> list[str]:
     """Question words that show `source_text` governs another subject (empty when it may answer)."""
     conflicts, named = [], []
+    groups = with_joined_words(terms, groups)
     for term in terms:
         term = next((o for o in _OCCASIONS if o in term), term)  # 过生日 is named by 员工生日当月
-        if term not in groups:  # a joined word (失业 + 金): its pieces' thesaurus phrases name it
-            groups = {**groups, term: {p for k, v in groups.items() if len(k) >= 2 and k in term for p in v}}
         # a colloquial word whose policy wording is a benefit (管饭 → 工作餐补贴) narrows like one
         if not (narrows(term) or any(is_benefit(p) for p in groups.get(term, ()))):
             continue
@@ -132,22 +137,28 @@ _QUANTITIES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
 def states_quantity(
     quantity: re.Pattern, terms: Sequence[str], clauses: Sequence[tuple[str, str]], groups: Mapping[str, set[str]]
 ) -> bool:
-    """Some (clause, heading) states the asked kind of number beside one of the question's own words.
+    """Some (clause, heading) states the asked kind of number for the question's subject.
 
-    The best source (the first) may state it anywhere. In any other, the number must sit in a sentence
-    naming a question word, or in the one after it, or under a heading naming one: 公司组织的疗养能去
-    几天 is not answered by a second source's 提前三十日以书面形式通知. Words every HR text uses (公司,
-    员工, 可以) do not count.
+    When the question names a kind of leave, benefit, situation or person (婚假), the number must sit
+    in a sentence naming it, or under a heading naming it: 婚假一共有几天 is not answered by 年休假5天
+    in a clause that mentions 婚丧假 elsewhere. Otherwise the best source (the first) may state it
+    anywhere, and any other must state it in a sentence naming a question word or in the one after it:
+    公司组织的疗养能去几天 is not answered by a second source's 提前三十日以书面形式通知. Words every HR
+    text uses (公司, 员工, 可以) do not count.
     """
-    own = [t for t in terms if t not in _GENERIC]
-    if clauses and quantity.search(clauses[0][0]):  # the best source, judged relevant by search, may state it anywhere
+    groups = with_joined_words(terms, groups)
+    subject = [t for t in terms if narrows(t)]
+    own = subject or [t for t in terms if t not in _GENERIC]
+    if not subject and clauses and quantity.search(clauses[0][0]):
         return True
-    for clause, heading in clauses[1:]:
+    window = 0 if subject else 1
+    for clause, heading in clauses if subject else clauses[1:]:
         if any(names(t, heading, groups) for t in own) and quantity.search(clause):
             return True
         pieces = [p for p in _SENTENCES.split(clause) if p.strip()]
         for i, piece in enumerate(pieces):
-            if quantity.search(piece) and any(names(t, " ".join(pieces[max(i - 1, 0) : i + 1]), groups) for t in own):
+            near = " ".join(pieces[max(i - window, 0) : i + 1])
+            if quantity.search(piece) and any(governs(t, near, groups) for t in own):
                 return True
     return False
 
