@@ -28,6 +28,10 @@ def test_the_list_is_general_vocabulary_with_other_names_per_topic():
     assert subjects_named("公司有上下班班车吗？") == [("班车", next(g for g in groups if "班车" in g))]
     assert subjects_named("公司有股票期权激励计划吗？")[0][0] == "股票期权"  # the longest name used
     assert subjects_named("年假有几天？") == [] and subjects_named("出差住宿标准是多少？") == []
+    # found by review: 年会 inside 每年会, and words that turn up in questions about something else
+    for question in ("每年会调薪吗？", "中秋节加班工资怎么算？", "午餐补贴每月多少钱？", "出差能顺便旅游吗？"):
+        assert subjects_named(question) == [], question
+    assert subjects_named("推荐朋友入职有没有内推奖金？")[0][0] == "内推"  # jieba cuts 内 | 推奖金: still a word start
 
 
 @pytest.fixture()
@@ -71,3 +75,20 @@ def test_a_policy_the_reader_may_not_see_does_not_cover_the_topic(assistant):
 def test_a_benefit_named_with_an_unknown_word_is_foreign_but_an_amount_is_not(question, expected):
     tokens = tokenize(question)
     assert foreign_benefits(question, tokens, {"补贴": 5, "押金": 2, "事假": 3}, {}) == expected
+
+
+def test_a_scan_that_overlapped_an_upload_is_not_kept(assistant):
+    """Found by review: a scan read before an upload committed must not be cached under the new generation."""
+    catalog = assistant.catalog
+    scan = catalog.versions_mentioning
+
+    def scan_then_upload(words):
+        found = scan(words)
+        catalog.versions_mentioning = scan  # once
+        assert assistant.ingest_bytes(SHUTTLE.encode("utf-8"), "shuttle.md").ok
+        assistant.search("公司有健身房吗？")  # another session's question after the upload renews the cache
+        return found
+
+    catalog.versions_mentioning = scan_then_upload
+    assert assistant.search("公司有上下班班车吗？").foreign_subjects == ["班车"]  # read before the upload
+    assert assistant.search("公司有上下班班车吗？").foreign_subjects == []  # not the stale scan

@@ -243,10 +243,28 @@ def test_a_near_clause_is_not_an_answer(question, clauses):
         # the number of the best source counts wherever it stands in it
         ("公司组织的疗养能去几天？", ["第七十六条 职工每年可参加公司组织的疗养。\n疗养时间为5天，不计入年休假。"], "5天"),
         ("教师节老师能放一天假吗？", ["（四）教师节，教师放假1天。"], "1天"),  # 一天 + 假 is not a kind of leave
-        ("那能休几天？", [BEREAVEMENT], "3天"),
-        ("我女儿结婚，我能请几天婚假？", ["员工子女结婚的，可以享受婚假1天。"], "1天"),  # no word of its own to look for: the best source's number counts
+        ("那能休几天？", [BEREAVEMENT], "3天"),  # no word of its own to look for: the best source's number counts
+        ("我女儿结婚，我能请几天婚假？", ["员工子女结婚的，可以享受婚假1天。"], "1天"),  # 女儿 and 婚假 in one sentence
+        # found by review: the number in the sentence after the one naming the subject
+        ("年假有几天？", ["年休假天数按工龄确定：\n工作满1年不满10年的，5天；"], "5天"),
+        ("产假有多少天？", ["女职工生育享受产假。\n顺产的，98天；难产的，增加15天。"], "98天"),
+        ("婚假几天？", ["员工本人结婚的，享受婚假。其中初婚3天。"], "3天"),
+        # a leave named through the thesaurus's period word, or with a plain word for time off
+        ("病假工资怎么算？", ["员工在医疗期内的，工资按本人工资的80%支付。"], "80%"),
+        ("婚假有几天？", ["员工本人结婚的，给予假期3天。"], "3天"),
+        # 请假 and 补偿 are not benefits of their own
+        ("请假要走什么流程？", ["员工休假应填写休假申请单，经部门负责人批准。"], "休假申请单"),
+        ("年假没休完有补偿吗？", ["未休的年休假，公司按日工资的300%支付年休假工资报酬。"], "300%"),
+        # several narrowing words in neighbouring sentences
+        ("试用期员工的病假工资怎么算？", ["员工病假期间发放病假工资，为本人工资的80%；试用期员工同样适用。"], "80%"),
     ],
 )
 def test_the_same_guards_let_the_answering_clause_through(question, clauses, expected):
     reply = answer(question, *clauses)
     assert not is_refusal(reply) and expected in reply, reply
+
+
+def test_a_heading_naming_a_combined_leave_does_not_lend_its_number():
+    """Found by review: under 婚丧假, 丧假's 3天 is not the answer to 婚假有几天."""
+    assert is_refusal(answer("婚假有几天？", "员工直系亲属去世的，给予丧假3天。", section="第八条 婚丧假"))
+    assert not is_refusal(answer("婚假有几天？", "员工本人结婚的，给予婚假3天。", section="第八条 婚丧假"))

@@ -207,6 +207,8 @@ class ExtractiveAnswerer:
         if not picked:
             yield NOT_IN_POLICY
             return
+        if quantity is not None and not any(quantity.search(q.text) for q in picked):
+            picked = self._with_stated_number(governing, picked, quantity)
         lead = self._rule_sentence(question, governing, picked, extra)
         ordered = [lead, *[q for q in picked if q.text != lead.text]][:max_sentences]
         verdict = polarity(lead.text) if is_yes_no(question) else ""
@@ -215,6 +217,16 @@ class ExtractiveAnswerer:
             yield f"\n- {quote.text} [资料{quote.source_number}]"
 
     # -- selection -------------------------------------------------------------
+
+    def _with_stated_number(self, sources: list[SourceRef], picked: list[Quote], quantity: re.Pattern) -> list[Quote]:
+        """The picked sentences plus the one right after them that states the asked number
+        (女职工生育享受产假。→ 顺产的，98天), so an answer to 几天 shows the days."""
+        every = self._collect(sources)
+        for quote in picked:
+            follow = next((q for q in every if q.source_number == quote.source_number and q.position == quote.position + 1), None)
+            if follow is not None and quantity.search(follow.text):
+                return sorted([*picked, follow], key=lambda q: (q.source_number, q.position))
+        return picked
 
     def _rule_sentence(self, question: str, sources: list[SourceRef], picked: list[Quote], extra: Sequence[str]) -> Quote:
         """The sentence that states the rule: in the best source, the first one that matches the question

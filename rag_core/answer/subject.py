@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..text.tokenizer import tokenize
-from ..text.vocabulary import governs, is_benefit, names, narrows_scope
+from ..text.vocabulary import NOT_BENEFITS, governs, is_benefit, names, narrows_scope
 
 _YES_NO = re.compile(r"(吗|么)[？?。！!\s]*$|能不能|可不可以|是否|能否|可否|行不行|算不算|会不会|是不是|有没有|给不给|报不报")
 _DENY = re.compile(r"不得|不予|不能|不可以|禁止|不允许|不属于|无权|不再|不计入")
@@ -108,19 +108,36 @@ def scope_conflicts(terms: Iterable[str], source_text: str, groups: Mapping[str,
     groups = with_joined_words(terms, groups)
     for term in terms:
         term = next((o for o in _OCCASIONS if o in term), term)  # 过生日 is named by 员工生日当月
-        # a colloquial word whose policy wording is a benefit (管饭 → 工作餐补贴) narrows like one
-        if not (narrows(term) or any(is_benefit(p) for p in groups.get(term, ()))):
+        if not (narrows(term) or stands_for_leave(term, groups)):
             continue
         (named if governs(term, source_text, groups) else conflicts).append(term)
-    if conflicts or len(named) < 2:
+    if conflicts or len(named) < 2 or co_named(named, source_text, groups):
         return conflicts
-    # several narrowing words must meet in one sentence (or its heading): 我女儿结婚…婚假 is not answered by
-    # 增加婚假七天 beside 在其子女年满三周岁之前…育儿假
+    return named[1:]
+
+
+def stands_for_leave(term: str, groups: Mapping[str, set[str]]) -> bool:
+    """A colloquial word the thesaurus maps to a kind of leave (结婚 → 婚假, 探亲 → 探亲假) narrows like it.
+
+    Only leave: 补偿 → 补偿金 or 社保 → 社会保险 would make ordinary questions narrow.
+    """
+    return term not in NOT_BENEFITS and any(len(p) >= 2 and p.endswith("假") and p not in NOT_BENEFITS
+                                            for p in groups.get(term, ()))
+
+
+def co_named(named: Sequence[str], source_text: str, groups: Mapping[str, set[str]]) -> bool:
+    """Several narrowing words meet in one sentence, two neighbouring ones, or under the heading.
+
+    我女儿结婚…婚假 is not answered by 增加婚假七天 in a chunk whose 子女 belongs to a later sentence
+    on 育儿假; 试用期员工的病假工资 is answered by 发放病假工资；试用期员工同样适用.
+    """
     sentences = [p for p in _SENTENCES.split(source_text) if p.strip()]
     head = sentences[0] if sentences else ""  # the file name and heading come first in a source's text
-    if any(all(governs(t, f"{head} {s}", groups) for t in named) for s in sentences):
-        return []
-    return named[1:]
+    for i, sentence in enumerate(sentences):
+        after = sentences[i + 1] if i + 1 < len(sentences) and not _other_benefit(sentences[i + 1], named, groups) else ""
+        if all(governs(t, f"{head} {sentence} {after}", groups) for t in named):
+            return True
+    return False
 
 
 _NUMBER = r"(?:\d+(?:\.\d+)?|[零一二两三四五六七八九十百千万]+)"
@@ -151,16 +168,24 @@ def states_quantity(
     own = subject or [t for t in terms if t not in _GENERIC]
     if not subject and clauses and quantity.search(clauses[0][0]):
         return True
-    window = 0 if subject else 1
     for clause, heading in clauses if subject else clauses[1:]:
-        if any(names(t, heading, groups) for t in own) and quantity.search(clause):
+        if not subject and any(names(t, heading, groups) for t in own) and quantity.search(clause):
             return True
         pieces = [p for p in _SENTENCES.split(clause) if p.strip()]
         for i, piece in enumerate(pieces):
-            near = " ".join(pieces[max(i - window, 0) : i + 1])
-            if quantity.search(piece) and any(governs(t, near, groups) for t in own):
+            if not quantity.search(piece):
+                continue
+            # the sentence before counts too (婚假…。其中初婚3天), unless this one is about another benefit
+            before = pieces[i - 1] if i and not (subject and _other_benefit(piece, own, groups)) else ""
+            if any(governs(t, f"{before} {piece}", groups) for t in own):
                 return True
     return False
+
+
+def _other_benefit(sentence: str, own: Sequence[str], groups: Mapping[str, set[str]]) -> bool:
+    """`sentence` names a benefit or kind of leave that is neither asked nor a thesaurus phrase of one asked."""
+    asked = {*own, *(p for t in own for p in groups.get(t, ()))}
+    return any(is_benefit(w) and w not in asked for w in tokenize(sentence))
 
 
 def required_quantity(question: str) -> re.Pattern | None:

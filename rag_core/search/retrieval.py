@@ -14,6 +14,7 @@ RRF did) and decides hit or near miss.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from datetime import date
 
@@ -127,6 +128,7 @@ class HybridRetriever:
         self.visibility = VisibilityCache(catalog)
         self._mentions: dict[tuple[str, ...], set[tuple[str, int]]] = {}
         self._mentions_generation = -1
+        self._mentions_lock = threading.Lock()
 
     def visible(self, reader: str | Readable = "all", today: date | None = None) -> Visible:
         """What `reader` (audience labels, or one label besides "all"; None: everything) may see today."""
@@ -180,13 +182,21 @@ class HybridRetriever:
         return [used for used, group in subjects_named(query) if not shown & self._versions_mentioning(group)]
 
     def _versions_mentioning(self, group: tuple[str, ...]) -> set[tuple[str, int]]:
-        """The catalog's scan for one topic, kept until the documents change (a scan of 10k chunks takes ~15 ms)."""
+        """The catalog's scan for one topic, kept until the catalog changes (45 ms uncached at 10k chunks).
+
+        A scan that overlapped a change is used but not kept (another thread may have committed an
+        upload meanwhile), as in `VisibilityCache`.
+        """
         generation = self.catalog.generation()
-        if self._mentions_generation != generation:
-            self._mentions, self._mentions_generation = {}, generation
-        found = self._mentions.get(group)
-        if found is None:
-            found = self._mentions[group] = self.catalog.versions_mentioning(group)
+        with self._mentions_lock:
+            if self._mentions_generation == generation and group in self._mentions:
+                return self._mentions[group]
+        found = self.catalog.versions_mentioning(group)
+        if self.catalog.generation() == generation:
+            with self._mentions_lock:
+                if self._mentions_generation != generation:
+                    self._mentions, self._mentions_generation = {}, generation
+                self._mentions[group] = found
         return found
 
     def candidates(

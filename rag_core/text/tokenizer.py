@@ -69,6 +69,13 @@ def tokenize(text: str) -> list[str]:
     return [w for w in (w.strip() for w in words) if w and _KEEP.search(w) and not is_stopword(w)]
 
 
+def word_starts(text: str) -> frozenset[int]:
+    """Offsets where jieba's precise cut starts a word: 年会 in 每年会调薪 does not start one."""
+    tok = jieba_tokenizer()
+    with _lock:
+        return frozenset(start for _, start, _ in tok.tokenize(text.lower(), HMM=True))
+
+
 def expand_query(query: str) -> tuple[list[str], list[str], dict[str, set[str]]]:
     """Tokens of the query plus the shipped thesaurus's policy terms (see `thesaurus.Thesaurus.expand`).
 

@@ -7,11 +7,12 @@ one): 加班餐补 is not answered by 出差期间的餐费补贴, 婚假 not by
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
 
-from .tokenizer import tokenize
+from .tokenizer import tokenize, word_starts
 
 # Situations and people that narrow what a rule applies to.
 QUALIFIERS = frozenset(
@@ -44,23 +45,35 @@ def names(term: str, text: str, phrases: Mapping[str, Iterable[str]]) -> bool:
     return term in text or any(phrase in text for phrase in phrases.get(term, ()))
 
 
+# Words that say "time off" without naming a kind of leave.
+GENERIC_LEAVE = re.compile(r"假期|休假|请假|放假|准假|给假|假")
+
+
 def governs(term: str, text: str, phrases: Mapping[str, Iterable[str]]) -> bool:
     """Like `names`, but stricter for a kind of leave, where near words are different rights.
 
-    婚假 is not named by 申请陪产假须提供结婚证 (结婚 is a thesaurus phrase for
-    searching, not the leave), and 产假 is not named by 陪产假 (another leave
-    that merely contains the word). Other terms are named as in `names`.
+    Other kinds of leave are blanked first, so 产假 is not named by 陪产假 and 护理假 not by
+    独生子女护理假. Then the leave is named by itself, by a leave or period word the thesaurus gives
+    for it (婚丧假, 医疗期), or by another of its phrases together with a plain word for time off
+    (员工本人结婚的，给予假期3天) — 申请陪产假须提供结婚证 does not name 婚假.
     """
     if not term.endswith("假") or term in NOT_BENEFITS:
         return names(term, text, phrases)
-    if any(p.endswith("假") and p in text for p in phrases.get(term, ()) if p != term):
+    own = {term, *phrases.get(term, ())}
+    plain = _without_other_leaves(own, text)
+    if term in plain or any(p.endswith(("假", "期")) and p in plain for p in own):
         return True
-    return term in _without_longer_leaves(term, text)
+    return any(p in plain for p in own) and bool(GENERIC_LEAVE.search(plain))
 
 
-def _without_longer_leaves(term: str, text: str) -> str:
-    """`text` with every other kind of leave that contains `term` blanked (陪产假 for 产假)."""
-    for word in sorted({w for w in tokenize(text) if w != term and term in w and w.endswith("假")}, key=len, reverse=True):
+def _without_other_leaves(own: set[str], text: str) -> str:
+    """`text` with every kind of leave not in `own` blanked (陪产假 when 产假 is asked)."""
+    present = [p for p in own if p in text]  # 丧假 is a piece of 婚丧假, not another leave
+    others = {
+        w for w in tokenize(text)
+        if len(w) >= 2 and w.endswith("假") and w not in NOT_BENEFITS and not any(w in p for p in present)
+    }
+    for word in sorted(others, key=len, reverse=True):
         text = text.replace(word, " ")
     return text
 
@@ -76,10 +89,16 @@ def standalone_subjects() -> tuple[tuple[str, ...], ...]:
 
 
 def subjects_named(question: str) -> list[tuple[str, tuple[str, ...]]]:
-    """(the word used, every name of that topic) for each standalone topic the question names."""
-    found = []
+    """(the word used, every name of that topic) for each standalone topic the question names.
+
+    A word counts where a word starts in jieba's cut: 每年会调薪吗 does not name 年会.
+    """
+    found, starts = [], None
     for group in standalone_subjects():
         used = [w for w in group if w in question]
+        if used and starts is None:
+            starts = word_starts(question)
+        used = [w for w in used if any(question.startswith(w, i) for i in starts)]
         if used:
             found.append((max(used, key=len), group))
     return found
