@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from rag_core.answer.extractive import ExtractiveAnswerer
-from rag_core.answer.subject import asked_value, is_yes_no, polarity, question_terms, scope_conflicts, states_value
+from rag_core.answer.subject import (
+    asked_value,
+    is_yes_no,
+    polarity,
+    question_terms,
+    scope_conflicts,
+    states_value,
+    unaddressed,
+)
 from rag_core.evaluation.metrics import is_refusal
 from rag_core.text.thesaurus import default_thesaurus
 from rag_core.types import SourceRef
@@ -195,6 +203,7 @@ BEREAVEMENT = "员工的直系亲属（父母、配偶、子女）去世的，�
 FESTIVAL = "公司在春节、端午节、中秋节向在职员工发放节日福利：春节每人800元，以购物卡或者实物礼品的形式发放。"
 PROBATION_PAY = "第十五条 劳动者在试用期的工资不得低于本单位相同岗位最低档工资的80%。"
 TRAVEL_MEAL_RULE = "员工出差期间发放餐费补贴，一类城市每天100元；当天往返、出差时间不足6小时的，不发放餐费补贴。"
+NIGHT_TAXI = "员工在工作日加班至22:00以后离开公司的，当晚乘坐出租车回家的费用可以凭发票报销，单次不超过100元。"
 UNEMPLOYMENT = "失业人员在领取失业保险金期间，参加职工基本医疗保险，享受基本医疗保险待遇。"
 
 
@@ -204,6 +213,10 @@ UNEMPLOYMENT = "失业人员在领取失业保险金期间，参加职工基本�
         ("女员工生孩子的产假有多少天？", [PATERNITY]),  # 陪产假 contains the word 产假 and is another leave
         ("员工结婚可以休几天婚假？", [PATERNITY]),  # 结婚证 finds the clause; it does not grant 婚假
         ("回老家探亲有探亲假吗？", [BEREAVEMENT]),
+        # 父母 and 配偶 are who 探亲假 is for, not its occasion; the leftover 假 of 路程假 is time off
+        ("回老家探亲有探亲假吗？", [BEREAVEMENT + "需要到外地料理丧事的，可以根据路程另给路程假。"]),
+        # the clause matches the situation (加班) and says nothing of what is asked (管饭)
+        ("晚上加班公司管饭吗？", [NIGHT_TAXI]),
         ("员工过生日公司有礼物吗？", [FESTIVAL]),  # festival gifts are not birthday gifts
         ("晚上加班公司管饭吗，有没有餐补？", [TRAVEL_MEAL_RULE]),  # the 餐补 part keeps 加班
         ("我试用期生病请假，病假工资怎么算？", [PROBATION_PAY]),  # 病假 is not named by 试用期的工资
@@ -255,6 +268,9 @@ def test_a_near_clause_is_not_an_answer(question, clauses):
         # 请假 and 补偿 are not benefits of their own
         ("请假要走什么流程？", ["员工休假应填写休假申请单，经部门负责人批准。"], "休假申请单"),
         ("年假没休完有补偿吗？", ["未休的年休假，公司按日工资的300%支付年休假工资报酬。"], "300%"),
+        ("回家探亲有探亲假吗？", ["职工探望父母的，每年给予探亲假20天。"], "20天"),
+        ("晚上加班公司管饭吗？", ["员工加班至20:00以后的，公司提供工作餐。"], "工作餐"),
+        ("晚上加班到十点以后打车能报吗？", [NIGHT_TAXI], "100元"),
         # several narrowing words in neighbouring sentences
         ("试用期员工的病假工资怎么算？", ["员工病假期间发放病假工资，为本人工资的80%；试用期员工同样适用。"], "80%"),
     ],
@@ -268,3 +284,14 @@ def test_a_heading_naming_a_combined_leave_does_not_lend_its_number():
     """Found by review: under 婚丧假, 丧假's 3天 is not the answer to 婚假有几天."""
     assert is_refusal(answer("婚假有几天？", "员工直系亲属去世的，给予丧假3天。", section="第八条 婚丧假"))
     assert not is_refusal(answer("婚假有几天？", "员工本人结婚的，给予婚假3天。", section="第八条 婚丧假"))
+
+
+def test_what_is_asked_must_be_named_beside_the_situation():
+    """The refusal says what the clause leaves out; a benefit word is itself the thing asked."""
+    reply = answer("晚上加班公司管饭吗？", NIGHT_TAXI, section="第十四条 夜间加班交通")
+    assert is_refusal(reply) and "管饭" in reply, reply
+    groups = default_thesaurus().expand("加班管饭吗").phrases
+    assert unaddressed(["加班", "管饭"], NIGHT_TAXI, groups) == ["管饭"]
+    assert unaddressed(["加班", "管饭"], "加班至20:00以后的，公司提供工作餐。", groups) == []
+    # 加班费 names a benefit: scope_conflicts decides, not this rule
+    assert unaddressed(["加班费", "管饭"], NIGHT_TAXI, groups) == []

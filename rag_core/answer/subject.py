@@ -78,17 +78,38 @@ def question_parts(question: str) -> list[list[str]]:
 
 
 def part_conflicts(part: Sequence[str], terms: Sequence[str], source_text: str, groups: Mapping[str, set[str]]) -> list[str]:
-    """`scope_conflicts` of one asked part, and the situation a source adds when the part names none.
+    """`scope_conflicts` of one asked part, what it asks that the source leaves out (`unaddressed`), and
+    the situation a source adds when the part names none.
 
     In 晚上加班公司管饭吗，有没有餐补 the part 有没有餐补 names no situation, but the question's is 加班:
     a clause on 出差期间的餐费补贴 governs another situation, so it does not answer that part either.
     A clause naming no situation (年假5天 for 出差住宿多少，年假几天) still may.
     """
     conflicts = scope_conflicts(part, source_text, groups)
+    if not conflicts:
+        conflicts = unaddressed(part, source_text, groups)
     asked = [t for t in terms if t in _SITUATIONS]
     if conflicts or not asked or any(t in _SITUATIONS for t in part):
         return conflicts
     return [t for t in _SITUATIONS if t in source_text and t not in asked and not any(t in groups.get(a, ()) for a in asked)]
+
+
+def unaddressed(part: Sequence[str], source_text: str, groups: Mapping[str, set[str]]) -> list[str]:
+    """What the part asks about, when the source matches only the situation or person it is asked for.
+
+    In 晚上加班公司管饭吗 the situation is 加班 and the thing asked is 管饭 (a word the thesaurus knows):
+    加班至22:00以后…打车费 names the situation and says nothing of meals. Only words with a thesaurus
+    entry count as the thing asked (a colloquial word without one, 效益 or 钟头, may be the clause's
+    own wording in other words), and a part that names a benefit or a kind of leave is left to
+    `scope_conflicts` (the benefit is the thing asked).
+    """
+    narrowing = [t for t in part if narrows(t) or stands_for_leave(t, groups)]
+    if not narrowing or any(is_benefit(t) or stands_for_leave(t, groups) for t in narrowing):
+        return []
+    asked = [t for t in part if t not in narrowing and t not in _GENERIC and groups.get(t)]
+    if not asked or any(names(t, source_text, groups) for t in asked):
+        return []
+    return asked
 
 
 def narrows(term: str) -> bool:
