@@ -106,6 +106,21 @@ def test_regulation_numbers_stay_untouched(line: str) -> None:
     assert redact(line).text == line
 
 
+@pytest.mark.parametrize(
+    "token",
+    [
+        "3873a05c0461430382f3a45e2f7ee834",  # a memory id CI once saw masked as 3873a05c[座机号]f3a45e2f7ee834
+        "9f13812345678abc",  # mobile-shaped digits inside a hex id
+    ],
+)
+def test_phone_shaped_digits_inside_an_opaque_id_stay(token: str) -> None:
+    assert redact(token).text == token
+    assert redact(f"删除记忆 {token}、{token}").text == f"删除记忆 {token}、{token}"
+    # the same digits written as a number in text are still masked
+    digits = re.search(r"\d{10,}", token).group()
+    assert redact(f"电话{digits}").text != f"电话{digits}"
+
+
 def false_masks() -> tuple[int, int]:
     """(masked values, characters) over the real regulation corpora: none of them holds personal data."""
     chars = masked = 0

@@ -180,11 +180,23 @@ def _bank_card(match: re.Match[str]) -> Span | None:
     return None
 
 
+def _inside_token(match: re.Match[str]) -> bool:
+    """Digits with a Latin letter or digit right before *and* after them are part of an opaque
+    token (a hex id such as 3873a05c0461430382f3a4), not a phone number written in text."""
+    text, (start, end) = match.string, match.span()
+    before, after = text[start - 1 : start], text[end : end + 1]
+    return bool(re.fullmatch(r"[A-Za-z0-9]", before) and re.fullmatch(r"[A-Za-z0-9]", after))
+
+
+def _mobile(match: re.Match[str]) -> Span | None:
+    return None if _inside_token(match) else match.span()
+
+
 def _landline(match: re.Match[str]) -> Span | None:
-    """Not a piece of a longer grouped number ("账号 1202 0210 0900 1234 567")."""
+    """Not a piece of a longer grouped number ("账号 1202 0210 0900 1234 567"), nor of an opaque token."""
     text, (start, end) = match.string, match.span()
     inside = re.fullmatch(r"\d[ -]", text[max(0, start - 2) : start]) or re.match(r"[ -]\d", text[end : end + 2])
-    return None if inside else match.span()
+    return None if inside or _inside_token(match) else match.span()
 
 
 def _bank_card_6(match: re.Match[str]) -> Span | None:
@@ -196,7 +208,7 @@ RULES: tuple[tuple[str, re.Pattern[str], _Decide], ...] = (
     ("id_card", _ID_CARD_RE, _id_card),
     ("bank_card", _BANK_CARD_RE, _bank_card),
     ("bank_card", _BANK_CARD_6_RE, _bank_card_6),
-    ("mobile", _MOBILE_RE, _whole),
+    ("mobile", _MOBILE_RE, _mobile),
     ("landline", _LANDLINE_RE, _landline),
     ("id_card", _ID15_RE, _id15),
     ("passport", _PASSPORT_RE, _whole),
