@@ -13,6 +13,7 @@ from rag_core.answer.subject import (
     scope_conflicts,
     states_value,
     unaddressed,
+    with_joined_words,
 )
 from rag_core.evaluation.metrics import is_refusal
 from rag_core.text.thesaurus import default_thesaurus
@@ -217,6 +218,8 @@ UNEMPLOYMENT = "失业人员在领取失业保险金期间，参加职工基本�
         ("回老家探亲有探亲假吗？", [BEREAVEMENT + "需要到外地料理丧事的，可以根据路程另给路程假。"]),
         # the clause matches the situation (加班) and says nothing of what is asked (管饭)
         ("晚上加班公司管饭吗？", [NIGHT_TAXI]),
+        # a month of the year is asked; the clause names months only as a count or a period
+        ("公积金缴存基数每年几月份调整？", ["职工住房公积金的月缴存额为职工本人上一年度月平均工资乘以缴存比例。"]),
         ("员工过生日公司有礼物吗？", [FESTIVAL]),  # festival gifts are not birthday gifts
         ("晚上加班公司管饭吗，有没有餐补？", [TRAVEL_MEAL_RULE]),  # the 餐补 part keeps 加班
         ("我试用期生病请假，病假工资怎么算？", [PROBATION_PAY]),  # 病假 is not named by 试用期的工资
@@ -270,6 +273,8 @@ def test_a_near_clause_is_not_an_answer(question, clauses):
         ("年假没休完有补偿吗？", ["未休的年休假，公司按日工资的300%支付年休假工资报酬。"], "300%"),
         ("回家探亲有探亲假吗？", ["职工探望父母的，每年给予探亲假20天。"], "20天"),
         ("晚上加班公司管饭吗？", ["员工加班至20:00以后的，公司提供工作餐。"], "工作餐"),
+        ("失业金每个月能领多少？", ["失业保险金按月发放，标准为当地最低工资标准的80%。"], "80%"),
+        ("公积金缴存基数每年几月份调整？", ["住房公积金缴存基数每年7月调整一次。"], "7月"),
         ("晚上加班到十点以后打车能报吗？", [NIGHT_TAXI], "100元"),
         # several narrowing words in neighbouring sentences
         ("试用期员工的病假工资怎么算？", ["员工病假期间发放病假工资，为本人工资的80%；试用期员工同样适用。"], "80%"),
@@ -295,3 +300,12 @@ def test_what_is_asked_must_be_named_beside_the_situation():
     assert unaddressed(["加班", "管饭"], "加班至20:00以后的，公司提供工作餐。", groups) == []
     # 加班费 names a benefit: scope_conflicts decides, not this rule
     assert unaddressed(["加班费", "管饭"], NIGHT_TAXI, groups) == []
+
+
+def test_a_joined_benefit_is_named_only_by_benefit_phrases():
+    """失业 + 金 is named by 失业保险金; 保密 + 费 is not named by 保密协议 (a phrase of 保密, not a fee)."""
+    groups = {"失业": {"失业保险金", "失业保险"}, "保密": {"保密协议", "商业秘密"}}
+    joined = with_joined_words(["失业金", "保密费"], groups)
+    assert joined["失业金"] == {"失业保险金", "失业保险"}
+    assert joined["保密费"] == set()
+    assert with_joined_words(["保密"], groups)["保密"] == {"保密协议", "商业秘密"}  # not a benefit: unchanged
