@@ -106,7 +106,8 @@ def unaddressed(part: Sequence[str], source_text: str, groups: Mapping[str, set[
     narrowing = [t for t in part if narrows(t) or stands_for_leave(t, groups)]
     if not narrowing or any(is_benefit(t) or stands_for_leave(t, groups) for t in narrowing):
         return []
-    asked = [t for t in part if t not in narrowing and t not in _GENERIC and groups.get(t)]
+    # 请假/休假 is how one asks for time off, not a thing a clause on 产检 must name
+    asked = [t for t in part if t not in narrowing and t not in _GENERIC and t not in NOT_BENEFITS and groups.get(t)]
     if not asked or any(names(t, source_text, groups) for t in asked):
         return []
     return asked
@@ -118,15 +119,8 @@ def narrows(term: str) -> bool:
 
 
 def with_joined_words(terms: Iterable[str], groups: Mapping[str, set[str]]) -> Mapping[str, set[str]]:
-    """`groups` plus an entry for each joined word (失业 + 金): its pieces' thesaurus phrases name it.
-
-    For a joined benefit only phrases that are benefits themselves count: 失业保险金 names 失业金, but
-    保密协议 (a phrase of 保密) does not name 保密费.
-    """
-    joined = {
-        t: {p for k, v in groups.items() if len(k) >= 2 and k in t for p in v if not is_benefit(t) or is_benefit(p)}
-        for t in terms if t not in groups
-    }
+    """`groups` plus an entry for each joined word (失业 + 金): its pieces' thesaurus phrases name it."""
+    joined = {t: {p for k, v in groups.items() if len(k) >= 2 and k in t for p in v} for t in terms if t not in groups}
     return {**groups, **joined} if joined else groups
 
 
@@ -175,7 +169,7 @@ _QUANTITIES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"百分之(几|多少)|比例是多少|费率|多少比例"), re.compile(r"百分之|[%％‰]|" + _NUMBER + r"\s*成")),
     (re.compile(r"(多少|几)(天|日)"), re.compile(_NUMBER + r"\s*(?:个工作日|个?自然日|天|日|周)")),
     # a month of the year (每年几月份调整), not a count of months
-    (re.compile(r"几月份?|哪个月份|什么月份"), re.compile(r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月")),
+    (re.compile(r"几月份|哪个月份|什么月份|每年几月"), re.compile(r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月")),
     (re.compile(r"(多少|几)(个月|年)|多久|多长时间"), re.compile(_NUMBER + r"\s*(?:个月|年|日|天|周|小时)")),
     (re.compile(r"多少钱|多少元|(发|给|补|报|交|扣|赔|退)多少|多少(工资|补贴|补助|费)"), re.compile(_NUMBER + r"\s*(?:元|倍|[%％])|百分之|倍")),
 )

@@ -46,6 +46,9 @@ REDACTION_CATEGORIES: dict[str, str] = {
     "wechat": "[微信号]",
     "qq": "[QQ号]",
 }
+# 32+ lowercase hex characters with at least one letter, standing alone: uuid4().hex, sha256 — ids the
+# app makes. Shorter runs stay subject to every rule (b3000000000000004 is a letter and a card number).
+_HEX_ID_RE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-f]*[a-f])[0-9a-f]{32,}(?![0-9A-Za-z])")
 _PLACEHOLDER_RE = re.compile("|".join(re.escape(p) for p in REDACTION_CATEGORIES.values()))
 
 _ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
@@ -180,23 +183,11 @@ def _bank_card(match: re.Match[str]) -> Span | None:
     return None
 
 
-def _inside_token(match: re.Match[str]) -> bool:
-    """Digits with a Latin letter or digit right before *and* after them are part of an opaque
-    token (a hex id such as 3873a05c0461430382f3a4), not a phone number written in text."""
-    text, (start, end) = match.string, match.span()
-    before, after = text[start - 1 : start], text[end : end + 1]
-    return bool(re.fullmatch(r"[A-Za-z0-9]", before) and re.fullmatch(r"[A-Za-z0-9]", after))
-
-
-def _mobile(match: re.Match[str]) -> Span | None:
-    return None if _inside_token(match) else match.span()
-
-
 def _landline(match: re.Match[str]) -> Span | None:
-    """Not a piece of a longer grouped number ("账号 1202 0210 0900 1234 567"), nor of an opaque token."""
+    """Not a piece of a longer grouped number ("账号 1202 0210 0900 1234 567")."""
     text, (start, end) = match.string, match.span()
     inside = re.fullmatch(r"\d[ -]", text[max(0, start - 2) : start]) or re.match(r"[ -]\d", text[end : end + 2])
-    return None if inside or _inside_token(match) else match.span()
+    return None if inside else match.span()
 
 
 def _bank_card_6(match: re.Match[str]) -> Span | None:
@@ -208,7 +199,7 @@ RULES: tuple[tuple[str, re.Pattern[str], _Decide], ...] = (
     ("id_card", _ID_CARD_RE, _id_card),
     ("bank_card", _BANK_CARD_RE, _bank_card),
     ("bank_card", _BANK_CARD_6_RE, _bank_card_6),
-    ("mobile", _MOBILE_RE, _mobile),
+    ("mobile", _MOBILE_RE, _whole),
     ("landline", _LANDLINE_RE, _landline),
     ("id_card", _ID15_RE, _id15),
     ("passport", _PASSPORT_RE, _whole),
@@ -309,13 +300,16 @@ def redact(text: str, disabled: frozenset[str] | set[str] = frozenset()) -> Reda
     free_chars = _private_use_chars(text)
 
     def mask(category: str, original: str) -> str:
-        if category in disabled:
+        if category in disabled or category == "_hex_id":
             char = next(free_chars)
             held[char] = original
             return char
         counts[category] += 1
         return REDACTION_CATEGORIES[category]
 
+    # An opaque hex id (a memory id, a content hash) is nobody's number, whatever digit runs it holds:
+    # 3873a05c0461430382f… is not a landline. Held aside like a disabled category's values.
+    text = _HEX_ID_RE.sub(lambda m: mask("_hex_id", m.group()), text)
     # Each change removes digits, letters or an '@' for good, so this terminates.
     previous = None
     while text != previous:

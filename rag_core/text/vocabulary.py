@@ -50,8 +50,9 @@ def governs(term: str, text: str, phrases: Mapping[str, Iterable[str]]) -> bool:
     Other kinds of leave (the words jieba finds ending in 假) are blanked first, so 产假 is not
     named by 陪产假. Then the leave is named by itself, by a leave or period word the thesaurus gives
     for it (婚丧假, 医疗期), or by another of its phrases together with a plain word for time off
-    (员工本人结婚的，给予假期3天) — 申请陪产假须提供结婚证 does not name 婚假. A person phrase (父母 for
-    探亲假) is not such a phrase: 父母去世的，给予丧假 does not name 探亲假.
+    (员工本人结婚的，给予假期3天) — 申请陪产假须提供结婚证 does not name 婚假. In a clause that grants
+    another kind of leave a person phrase (父母 for 探亲假) does not count: 父母去世的，给予丧假 does not
+    name 探亲假.
     """
     if not term.endswith("假") or term in NOT_BENEFITS:
         return names(term, text, phrases)
@@ -60,8 +61,10 @@ def governs(term: str, text: str, phrases: Mapping[str, Iterable[str]]) -> bool:
     if term in plain or any(p.endswith(("假", "期")) and p in plain for p in own):
         return True
     # with the other kinds blanked, a 假 left over is time off in general (假期, 休假, 放假) or the asked one;
-    # a person the leave is for (探亲假 → 父母, 配偶) is not its occasion: 父母去世…丧假 is not 探亲假
-    return any(p in plain for p in own if p not in QUALIFIERS) and "假" in plain
+    # in a clause granting another kind of leave, a person the leave is for (探亲假 → 父母) is not its
+    # occasion: 父母去世的，给予丧假 does not name 探亲假, while 配偶生育的，给予假期15天 still names 陪产假
+    people_count = plain == text
+    return any(p in plain for p in own if people_count or p not in QUALIFIERS) and "假" in plain
 
 
 def _without_other_leaves(own: set[str], text: str) -> str:
