@@ -158,15 +158,13 @@ def _where(src: SourceRef) -> str:
     return (src.section or src.source).split(">")[-1].strip()
 
 
-def _refusal(question: str, first: SourceRef, groups: Mapping[str, set[str]]) -> str:
-    """制度里没有写这一条, and why the nearest clause does not answer."""
-    terms, text = question_terms(question), _source_text(first)
+def _refusal(terms: list[str], parts: list[list[str]], first: SourceRef, groups: Mapping[str, set[str]]) -> str:
+    """制度里没有写这一条, and why the nearest clause does not answer (it conflicts with every part, so
+    there is always a word to name)."""
+    text = _source_text(first)
     missing = scope_conflicts(terms, text, groups) or list(dict.fromkeys(
-        t for part in question_parts(question) for t in part_conflicts(part, terms, text, groups)))
-    where = _where(first)
-    if not missing:
-        return f"{NOT_IN_POLICY}。\n找到的相近条款（{where}）讲的是别的情形。"
-    return f"{NOT_IN_POLICY}。\n找到的相近条款（{where}）讲的是别的情形，没有写明「{'、'.join(missing)}」的规定。"
+        t for part in parts for t in part_conflicts(part, terms, text, groups)))
+    return f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(first)}）讲的是别的情形，没有写明「{'、'.join(missing)}」的规定。"
 
 
 class ExtractiveAnswerer:
@@ -194,7 +192,7 @@ class ExtractiveAnswerer:
         parts = question_parts(question)
         governing = [src for src in sources if any(not part_conflicts(part, terms, _source_text(src), groups) for part in parts)]
         if sources and not governing:
-            yield _refusal(question, sources[0], groups)
+            yield _refusal(terms, parts, sources[0], groups)
             return
         quantity = required_quantity(question)
         clauses = [(src.text, src.section) for src in governing]

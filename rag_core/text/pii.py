@@ -299,17 +299,20 @@ def redact(text: str, disabled: frozenset[str] | set[str] = frozenset()) -> Reda
     held: dict[str, str] = {}
     free_chars = _private_use_chars(text)
 
+    def hold(original: str) -> str:
+        char = next(free_chars)
+        held[char] = original
+        return char
+
     def mask(category: str, original: str) -> str:
-        if category in disabled or category == "_hex_id":
-            char = next(free_chars)
-            held[char] = original
-            return char
+        if category in disabled:
+            return hold(original)
         counts[category] += 1
         return REDACTION_CATEGORIES[category]
 
     # An opaque hex id (a memory id, a content hash) is nobody's number, whatever digit runs it holds:
     # 3873a05c0461430382f… is not a landline. Held aside like a disabled category's values.
-    text = _HEX_ID_RE.sub(lambda m: mask("_hex_id", m.group()), text)
+    text = _HEX_ID_RE.sub(lambda m: hold(m.group()), text)
     # Each change removes digits, letters or an '@' for good, so this terminates.
     previous = None
     while text != previous:
