@@ -18,7 +18,7 @@ import numpy as np
 from rag_core.assistant import Assistant
 from rag_core.settings import Settings
 
-FAKE_ANSWER_THRESHOLD = 0.05
+FAKE_ANSWER_THRESHOLD = 0.1
 
 
 class BigramEmbedder:
