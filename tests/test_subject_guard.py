@@ -76,7 +76,11 @@ def test_scope_conflicts_use_thesaurus_phrases():
 
 @pytest.mark.parametrize(
     ("sentence", "expected"),
-    [("用人单位不得解除劳动合同。", "不可以"), ("凭发票和行程单报销。", "可以"), ("工资按月发放。", "")],
+    [("用人单位不得解除劳动合同。", "不可以"), ("凭发票和行程单报销。", "可以"), ("工资按月发放。", ""),
+     # a penalty clause says what the authority does, not what the asker may do
+     ("向劳动者收取押金、保证金等担保性质费用的，由人力资源社会保障行政部门责令限期退还劳动者，"
+      "并按照每人五百元以上二千元以下的标准予以处罚；", ""),
+     ("违反本规定的，可以处以罚款。", "")],
 )
 def test_polarity(sentence, expected):
     assert polarity(sentence) == expected

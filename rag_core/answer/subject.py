@@ -26,6 +26,9 @@ from ..text.vocabulary import NOT_BENEFITS, governs, is_benefit, names, narrows_
 _YES_NO = re.compile(r"(吗|么)[？?。！!\s]*$|能不能|可不可以|是否|能否|可否|行不行|算不算|会不会|是不是|有没有|给不给|报不报")
 _DENY = re.compile(r"不得|不予|不能|不可以|禁止|不允许|不属于|无权|不再|不计入")
 _ALLOW = re.compile(r"可以|予以|有权|准予|享受|实报实销|据实报销|报销时|可报销|应当支付|应当报销|凭.{1,12}报销")
+# a sentence that sets a penalty (…收取押金的，由…责令退还…予以处罚) permits nothing: its 予以/可以 is the
+# authority's, and reading "不可以" into it would be an inference, so it gives no yes/no at all
+_PENALTY = re.compile(r"处罚|罚款|责令|追究.{0,6}责任|处分|警告|没收")
 
 
 _ASKS = re.compile(r"[吗么？?]|几|多少|多久|多长|怎么|怎样|如何|什么|哪|是否|能否|可否|能不能|可不可以|有没有|算不算|会不会")
@@ -301,6 +304,8 @@ def is_yes_no(question: str) -> bool:
 
 def polarity(sentence: str) -> str:
     """"不可以" / "可以" when the governing sentence says so plainly, else ""."""
+    if _PENALTY.search(sentence):
+        return ""
     if _DENY.search(sentence):
         return "不可以"
     if _ALLOW.search(sentence):
