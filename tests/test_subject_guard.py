@@ -80,7 +80,11 @@ def test_scope_conflicts_use_thesaurus_phrases():
      # a penalty clause says what the authority does, not what the asker may do
      ("向劳动者收取押金、保证金等担保性质费用的，由人力资源社会保障行政部门责令限期退还劳动者，"
       "并按照每人五百元以上二千元以下的标准予以处罚；", ""),
-     ("违反本规定的，可以处以罚款。", "")],
+     ("违反本规定的，可以处以罚款。", ""),
+     # 不能 inside the condition is not the rule's answer; the rule after it is
+     ("休息日安排劳动者工作又不能安排补休的，支付不低于工资的百分之二百的工资报酬。", ""),
+     ("女职工在孕期不能适应原劳动的，用人单位应当予以减轻劳动量。", ""),
+     ("入职未满一年的，不享受年休假。", "不可以")],
 )
 def test_polarity(sentence, expected):
     assert polarity(sentence) == expected
@@ -311,3 +315,25 @@ def test_what_is_asked_must_be_named_beside_the_situation():
     assert unaddressed(["加班", "管饭"], "加班至20:00以后的，公司提供工作餐。", groups) == []
     # 加班费 names a benefit: scope_conflicts decides, not this rule
     assert unaddressed(["加班费", "管饭"], NIGHT_TAXI, groups) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "clause"),
+    [
+        # a thesaurus entry whose head holds a situation or benefit word lends its terms to that word:
+        # each term must name that word on its own (a review of stop 22's entries found these answered)
+        ("看望父母有几天假", "已婚职工探望配偶的，每年给予探亲假一次，假期30天。"),
+        ("加班钱怎么算", "员工工资报酬按月发放。"),
+        ("竞业费什么时候发", "解除劳动合同的，经济补偿在办结工作交接时支付。"),
+        ("生育补贴怎么领", "女职工生育享受98天产假，产假期间工资照发。"),
+        ("产检假是带薪的吗", "员工请假须提前在OA提交申请。"),
+        ("公积金断缴了怎么办", "员工离职后人事档案封存于人才中心。"),
+    ],
+)
+def test_thesaurus_terms_do_not_let_another_clause_answer(question, clause):
+    assert is_refusal(answer(question, clause))
+
+
+def test_thesaurus_terms_still_find_the_right_clause():
+    assert "20天" in answer("看望父母有几天假", "未婚职工探望父母的，每年给予探亲假一次，假期20天。")
+    assert "30%" in answer("竞业费一个月多少", "竞业限制期内，公司按月支付竞业限制补偿，标准为离职前12个月平均工资的30%。")

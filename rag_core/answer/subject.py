@@ -24,7 +24,9 @@ from ..text.tokenizer import tokenize
 from ..text.vocabulary import NOT_BENEFITS, governs, is_benefit, names, narrows_scope
 
 _YES_NO = re.compile(r"(吗|么)[？?。！!\s]*$|能不能|可不可以|是否|能否|可否|行不行|算不算|会不会|是不是|有没有|给不给|报不报")
-_DENY = re.compile(r"不得|不予|不能|不可以|禁止|不允许|不属于|无权|不再|不计入")
+_DENY = re.compile(r"不得|不予|不能|不可以|禁止|不允许|不属于|无权|不再|不计入|不享受")
+# a condition ("…不能安排补休的，") says when the rule applies, not whether it allows: only the rest counts
+_CONDITION = re.compile(r"[^，,；;。]*的[，,]")
 _ALLOW = re.compile(r"可以|予以|有权|准予|享受|实报实销|据实报销|报销时|可报销|应当支付|应当报销|凭.{1,12}报销")
 # a sentence that sets a penalty (…收取押金的，由…责令退还…予以处罚) permits nothing: its 予以/可以 is the
 # authority's, and reading "不可以" into it would be an inference, so it gives no yes/no at all
@@ -306,8 +308,11 @@ def polarity(sentence: str) -> str:
     """"不可以" / "可以" when the governing sentence says so plainly, else ""."""
     if _PENALTY.search(sentence):
         return ""
-    if _DENY.search(sentence):
+    ruling = _CONDITION.sub("", sentence)
+    if _DENY.search(ruling):
         return "不可以"
-    if _ALLOW.search(sentence):
+    if _DENY.search(sentence):  # the only denial is the condition's (孕期不能适应原劳动的，…予以减轻): say neither
+        return ""
+    if _ALLOW.search(ruling):
         return "可以"
     return ""
