@@ -58,11 +58,11 @@ class StageClock:
     def instrument(self, assistant) -> None:
         """Time the ingest stages on the very objects the facade and its write path use.
 
-        `prepare` is looked up in the facade module (rag_core/assistant.py calls it); the
+        `prepare` is looked up in the module that calls it (rag_core/facade/documents.py); the
         model, the embedding cache, Chroma, the catalog and BM25 are the instances that
         rag_core/search/indexer.py writes through.
         """
-        import rag_core.assistant as facade_module
+        import rag_core.facade.documents as facade_module
 
         if not getattr(facade_module.prepare, "_bench_timed", False):
             self.wrap(facade_module, "prepare", "prepare (parse, redact, chunk, jieba)")
