@@ -213,6 +213,16 @@ class ExtractiveAnswerer:
             picked = self._with_stated_number(governing, picked, quantity)
         lead = self._rule_sentence(question, governing, picked, extra)
         ordered = [lead, *[q for q in picked if q.text != lead.text]][:max_sentences]
+        if quantity is not None and len(parts) == 1 and not any(quantity.search(q.text) for q in ordered):
+            # an answer to 多少/几天 that quotes no number is no answer: quote the matching sentence
+            # that states it (每月扣除的部分不得超过…20%), or say the policy does not state it. (A question
+            # of several parts asks the number of its last part only; the other parts may still be answered.)
+            stating = self._stating_number(question, governing, quantity, extra)
+            if stating is None:
+                yield f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(governing[0])}）没有写明具体的数字或标准。"
+                return
+            ordered = sorted([stating, *[q for q in ordered if q.text != stating.text]][:max_sentences],
+                             key=lambda q: (q.text != lead.text, q.source_number, q.position))
         verdict = polarity(lead.text) if is_yes_no(question) else ""
         yield f"根据制度，{verdict}：" if verdict else HEADER
         for quote in ordered:
@@ -229,6 +239,19 @@ class ExtractiveAnswerer:
             if follow is not None and quantity.search(follow.text):
                 return sorted([*picked, follow], key=lambda q: (q.source_number, q.position))
         return picked
+
+    def _stating_number(
+        self, question: str, sources: list[SourceRef], quantity: re.Pattern, extra: Sequence[str]
+    ) -> Quote | None:
+        """In the best source, the sentence stating the asked kind of number that best matches the question.
+
+        Only the best source: a number in a lower one answers something else as often as not
+        (最低工资标准具体是多少钱 is not answered by 按照最低工资标准发放工资的职工人数占…百分之二十).
+        """
+        best = min(sources, key=lambda src: src.number)
+        every = [q for q in self._collect([best]) if not q.is_heading and quantity.search(q.text)]
+        scored = [(sum(m.values()), q) for q, m in zip(every, self._match(question, every, extra), strict=True) if m]
+        return max(scored, key=lambda pair: (pair[0], -pair[1].source_number, -pair[1].position))[1] if scored else None
 
     def _rule_sentence(self, question: str, sources: list[SourceRef], picked: list[Quote], extra: Sequence[str]) -> Quote:
         """The sentence that states the rule: in the best source, the first one that matches the question
