@@ -45,7 +45,7 @@ from rag_core.types import Hit, HitScores  # noqa: E402
 
 CHUNK_FEATURES = (
     "sentence_z", "z_gap", "sentence_z_gap", "log_bm25", "bm25_norm", "bm25_share", "coverage", "inv_bm25_rank",
-    "inv_cosine_rank", "inv_sentence_rank", "missing_known", "missing_benefit",
+    "inv_cosine_rank", "inv_sentence_rank", "missing_known", "missing_benefit", "second_z", "second_sentence_z",
 )
 # best_log_bm25 is computed but not used: summed BM25 grows with the number of words asked, and on
 # question sets where the unanswerable questions were shorter it taught the model "short = absent"
@@ -312,6 +312,8 @@ def main() -> None:
             pools, chunk_features_used=tuple(f for f in CHUNK_FEATURES if not f.startswith("missing")),
             question_features_used=tuple(f for f in QUESTION_FEATURES if not f.startswith("top_missing"))))
         print_table("Question step = best chunk only", leave_one_out(pools, question_features_used=("best_logit",)))
+        print_table("Without the second model (USE)", leave_one_out(
+            pools, chunk_features_used=tuple(f for f in CHUNK_FEATURES if not f.startswith("second"))))
         print_table("Without the thesaurus", leave_one_out(pools_for(False)))
         print_table("Without the value guard (X是多少 answered from a clause that states no value)", without_value_guard(pools))
     if args.write:

@@ -171,12 +171,13 @@ def info_section(assistant: Assistant) -> None:
         ("大模型名称", s.llm_model_id or "（未设置）"),
         ("API 密钥", mask_secret(s.llm_api_key)),
         ("嵌入模型", s.embedding_model),
+        ("第二排序模型", assistant.second_model_status),
         ("向量库", f"Chroma 服务器 {s.chroma_host}:{s.chroma_port}" if s.chroma_host else "本地 Chroma（内嵌）"),
         ("数据目录", str(s.data_dir)),
     ]
     st.dataframe(pd.DataFrame(rows, columns=["项目", "值"]), hide_index=True, width="stretch")
     st.caption(
-        "大模型与向量库在 .env 中配置（LLM_API_KEY、LLM_BASE_URL、LLM_MODEL_ID、EMBEDDING_MODEL、CHROMA_HOST），修改后需重启。"
+        "大模型与向量库在 .env 中配置（LLM_API_KEY、LLM_BASE_URL、LLM_MODEL_ID、EMBEDDING_MODEL、RAG_SECOND_EMBEDDING_MODEL、CHROMA_HOST），修改后需重启。"
     )
 
 

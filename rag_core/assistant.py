@@ -28,13 +28,13 @@ from .facade.memories import MemoryActions
 from .search.answerability import Model
 from .search.centroid import CorpusCentroid
 from .search.embedding import CachedEmbedder, Embedder, load_embedder
-from .search.indexer import Indexer, backfill_sentences, recover_pending, reembed_all
+from .search.indexer import Indexer, backfill_second, backfill_sentences, recover_pending, reembed_all
 from .search.keyword_index import KeywordIndex
 from .search.retrieval import HybridRetriever, decision_model
-from .search.sentence_index import SentenceIndex
+from .search.sentence_index import SecondModel, SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
 from .settings import Settings
-from .storage.health import open_checks
+from .storage.health import SECOND_CACHE, SECOND_SENTENCES, open_checks
 from .text.pii import redact_text
 from .text.thesaurus import Thesaurus, custom_text, parse_entries
 from .text.tokenizer import warm_up_tokenizer
@@ -56,7 +56,9 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
     each checks the acting `Principal` with `_acting` before it reads or changes data.
     """
 
-    def __init__(self, settings: Settings, *, embedder: Embedder | None = None, llm=None):
+    def __init__(
+        self, settings: Settings, *, embedder: Embedder | None = None, second_embedder: Embedder | None = None, llm=None
+    ):
         self._settings = settings
         Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
         # a damaged or lost catalog is refused with one line; damaged caches are set aside and rebuilt
@@ -76,12 +78,15 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         self.catalog.set_meta("vector_layout", VECTOR_LAYOUT)
         self.sentences = SentenceIndex(settings.path("sentences.sqlite3"), self.embedder.model_id)
         backfill_sentences(self.catalog, self.sentences, self.embedder)
+        self.second = self._open_second(settings, embedder, second_embedder)
         self.keywords = KeywordIndex(self.catalog)
         self.centroid = CorpusCentroid(self.catalog, self.vectors, self.embedder.model_id, self.embedder.dim)
         self.thesaurus = Thesaurus.load(settings.path(THESAURUS_FILE))
-        self.indexer = Indexer(self.catalog, self.embedder, self.vectors, self.keywords, self.centroid, self.sentences)
+        self.indexer = Indexer(self.catalog, self.embedder, self.vectors, self.keywords, self.centroid, self.sentences,
+                               self.second)
         self.retriever = HybridRetriever(
-            self.catalog, self.vectors, self.keywords, self.embedder, self.centroid, self.sentences, self.thesaurus
+            self.catalog, self.vectors, self.keywords, self.embedder, self.centroid, self.sentences, self.thesaurus,
+            self.second,
         )
         if llm is None:
             from .answer.llm import make_llm
@@ -90,6 +95,28 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         self.llm = llm
         self._memory = None
         warm_up_tokenizer()  # jieba loads its dictionary lazily: 0.5 s the first question would pay
+
+    def _open_second(
+        self, settings: Settings, embedder: Embedder | None, second_embedder: Embedder | None
+    ) -> SecondModel | None:
+        """The second ranking model (settings.second_embedding_model), its rows backfilled for older stores.
+
+        A caller that brings its own main embedder (tests) gets no second one unless it brings that too.
+        """
+        name = settings.second_embedding_model
+        if second_embedder is None:
+            if embedder is not None or not name or name == settings.embedding_model:
+                return None
+            second_embedder = load_embedder(name)
+        cache = CachedEmbedder(second_embedder, settings.path(SECOND_CACHE), settings.embed_batch_size)
+        second = SecondModel(cache, SentenceIndex(settings.path(SECOND_SENTENCES), cache.model_id))
+        backfill_second(self.catalog, second)
+        return second
+
+    @property
+    def second_model_status(self) -> str:
+        """What the settings page shows for the second ranking model."""
+        return f"{self.second.embedder.model_id}（只用于排序）" if self.second is not None else "（不用）"
 
     def _store_id(self) -> str:
         """A per-catalog id, so several stores can share one Chroma server without collisions."""

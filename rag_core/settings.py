@@ -28,6 +28,9 @@ class Settings:
     answer_threshold: float | None = None  # probability a hit needs; None: the fitted model's (docs/retrieval.md)
     # embedding
     embedding_model: str = "e5"  # "e5", "use", or a sentence-transformers name/dir
+    # a second bundled model read only as two ranking features ("" or the main model's name: off);
+    # measured in docs/retrieval.md ("A second model as a ranking signal")
+    second_embedding_model: str = "use"
     embed_batch_size: int = 32
     # ingest
     max_file_mb: float = 20.0
@@ -111,6 +114,8 @@ class Settings:
             problems.append("对话保留天数不能小于 0（0 表示一直保留）")
         if self.token_budget < 200:
             problems.append("提示词预算至少 200 token")
+        if self.second_embedding_model not in ("", "e5", "use"):
+            problems.append("第二向量模型 second_embedding_model 只能是 use、e5 或留空（不用）")
         if not _known_timezone(self.timezone):
             problems.append(f"时区 {self.timezone!r} 无法识别（应为 IANA 名称，例如 Asia/Shanghai）")
         if problems:

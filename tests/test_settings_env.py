@@ -44,6 +44,8 @@ def test_every_field_is_reachable_by_one_naming_rule(clean_env, spec):
         raw, expected = "70", 70  # must stay below the chunk size
     if spec.name == "timezone":
         raw, expected = "Asia/Tokyo", "Asia/Tokyo"  # must be an IANA name
+    if spec.name == "second_embedding_model":
+        raw, expected = "e5", "e5"  # one of the bundled models (or empty)
     clean_env.setenv(env_name(spec.name), raw)
     assert getattr(Settings.from_env(env_file=None), spec.name) == expected
 
@@ -104,3 +106,9 @@ def test_app_opens_the_data_dir_named_only_in_dotenv(clean_env, sample_store, tm
         shown = "\n".join(str(m.value) for m in at.markdown)
         assert "77 元" in shown
     assert not (workdir / "data" / "store").exists()
+
+
+def test_an_unknown_second_model_is_refused_in_chinese(clean_env):
+    clean_env.setenv("RAG_SECOND_EMBEDDING_MODEL", "bge-large")
+    with pytest.raises(SettingsError, match="第二向量模型"):
+        Settings.from_env(env_file=None)

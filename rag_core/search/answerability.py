@@ -46,6 +46,9 @@ class Signals:
     missing_known: float = 0.0  # IDF share of question words the corpus uses elsewhere but this chunk lacks
     missing_benefit: bool = False  # a situation or benefit of the question (加班, 婚假 …) is absent from the chunk
     idf_mass: float = 0.0  # the question's summed keyword IDF (what a chunk holding every word once would score, roughly)
+    # the second model's cosines (chunk, best sentence); None when it is off or has no row for the chunk
+    second_cosine: float | None = None
+    second_sentence_cosine: float | None = None
 
 
 @dataclass(frozen=True)
@@ -140,16 +143,36 @@ def _zs(s: Signals) -> tuple[float, float]:
     return (cos - s.background) / spread, (sentence - s.background) / spread
 
 
+def pool_z(values: list[float | None]) -> list[float]:
+    """Each value as a z-score within the question's candidate pool (0 where it is missing).
+
+    The second model's cosines live on its own scale; within one pool they only say which
+    candidates it prefers, so no corpus statistics are needed and a missing model reads as neutral.
+    """
+    known = [v for v in values if v is not None]
+    if len(known) < 2:
+        return [0.0] * len(values)
+    mean = sum(known) / len(known)
+    std = math.sqrt(sum((v - mean) ** 2 for v in known) / len(known))
+    return [0.0 if v is None else (v - mean) / (std + 1e-6) for v in values]
+
+
 def chunk_features(signals: list[Signals]) -> list[dict[str, float]]:
     """Every named chunk-level feature, for each candidate of one question's pool."""
     if not signals:
         return []
     zs = [_zs(s) for s in signals]
+    second_z = pool_z([s.second_cosine for s in signals])
+    second_sentence_z = pool_z([
+        s.second_sentence_cosine if s.second_sentence_cosine is not None else s.second_cosine for s in signals
+    ])
     best_z, best_sentence_z = max(z for z, _ in zs), max(sz for _, sz in zs)
     max_bm25 = max(s.bm25 for s in signals)
     out = []
-    for s, (z, sentence_z) in zip(signals, zs, strict=True):
+    for s, (z, sentence_z), z2, sz2 in zip(signals, zs, second_z, second_sentence_z, strict=True):
         out.append({
+            "second_z": z2,
+            "second_sentence_z": sz2,
             "z": z,
             "sentence_z": sentence_z,
             "z_gap": best_z - z,

@@ -19,7 +19,7 @@ from ..types import DocumentInfo, IngestReport
 from .centroid import CorpusCentroid
 from .embedding import CachedEmbedder
 from .keyword_index import KeywordIndex
-from .sentence_index import SentenceIndex, vector_rows
+from .sentence_index import SecondModel, SentenceIndex, second_chunk_text, vector_rows
 from .vector_store import REPAIR_ATTEMPTS, ChromaVectorStore, VectorCheck
 
 Progress = Callable[[str, float], None]
@@ -36,6 +36,7 @@ class Indexer:
         keywords: KeywordIndex,
         centroid: CorpusCentroid,
         sentences: SentenceIndex,
+        second: SecondModel | None = None,
     ):
         self.catalog = catalog
         self.embedder = embedder
@@ -43,6 +44,7 @@ class Indexer:
         self.keywords = keywords
         self.centroid = centroid
         self.sentences = sentences
+        self.second = second
         self.lock = threading.RLock()
 
     def fail_point(self, name: str) -> None:
@@ -88,13 +90,16 @@ class Indexer:
             )
             step("逐句向量化", 0.6)
             self.sentences.put(vector_rows(chunks, vectors, self._embed_sentences(step)))
+            if self.second is not None:
+                step("第二模型向量化", 0.8)
+                self.second.index.put(self.second.rows(chunks))
             step("写入索引", 0.85)
             unreachable = self.vectors.upsert(chunks, vectors)
             self.fail_point("after_vectors")
             self.catalog.set_status(doc_id, version, "current")
         except BaseException:
             self.vectors.delete([c.chunk_id for c in chunks])
-            self.sentences.delete([c.chunk_id for c in chunks])
+            self._delete_sentence_rows([c.chunk_id for c in chunks])
             self.catalog.discard_version(doc_id, version)
             self.keywords.reload()
             raise
@@ -118,12 +123,17 @@ class Indexer:
 
         return embed
 
+    def _delete_sentence_rows(self, ids: list[str]) -> None:
+        self.sentences.delete(ids)
+        if self.second is not None:
+            self.second.index.delete(ids)
+
     def _retire(self, old: DocumentInfo) -> None:
         old_chunks = self.catalog.chunks_of(old.doc_id, old.version)
         ids = [c.chunk_id for c in old_chunks]
         self.centroid.remove(old_chunks)
         self.vectors.delete(ids)
-        self.sentences.delete(ids)
+        self._delete_sentence_rows(ids)
         self.catalog.delete_chunks(old.doc_id, old.version)
         self.catalog.set_status(old.doc_id, old.version, "retired")
         self.keywords.remove(ids)
@@ -137,8 +147,10 @@ class Indexer:
             ids = [c.chunk_id for c in chunks]
             self.centroid.remove(chunks)
             self.vectors.delete(ids)
-            self.sentences.delete(ids)
+            self._delete_sentence_rows(ids)
             self.embedder.forget([index_text(c) for c in chunks])
+            if self.second is not None:
+                self.second.embedder.forget([second_chunk_text(c) for c in chunks])
             self.catalog.delete_document(doc_id)
             self.keywords.remove(ids)
             return len(ids)
@@ -165,6 +177,20 @@ def reembed_all(catalog: Catalog, vectors: ChromaVectorStore, embedder: CachedEm
     catalog.set_meta("centroid", "")
     if chunks:
         vectors.upsert(chunks, embedder.embed_passages([index_text(c) for c in chunks]))
+
+
+def backfill_second(catalog: Catalog, second: SecondModel) -> int:
+    """The same backfill for the second model's rows (stores from before it, or a lost file)."""
+    second.index.drop_other_models()
+    if second.index.count() == catalog.chunk_count():
+        return 0
+    have = second.index.ids()
+    chunks = list(catalog.all_chunks())
+    second.index.delete(have - {c.chunk_id for c in chunks})
+    todo = [c for c in chunks if c.chunk_id not in have]
+    for start in range(0, len(todo), 256):
+        second.index.put(second.rows(todo[start : start + 256]))
+    return len(todo)
 
 
 def backfill_sentences(catalog: Catalog, sentences: SentenceIndex, embedder: CachedEmbedder) -> int:

@@ -41,7 +41,7 @@ from .embedding import Embedder
 from .explain import why_matched
 from .fusion import Candidate, coverage, ranks
 from .keyword_index import KeywordIndex
-from .sentence_index import SentenceIndex
+from .sentence_index import SecondModel, SentenceIndex
 from .vector_store import ChromaVectorStore, key_of_chunk
 from .visibility import VisibilityCache, Visible
 
@@ -117,7 +117,9 @@ class HybridRetriever:
         centroid: CorpusCentroid,
         sentences: SentenceIndex,
         thesaurus: Thesaurus,
+        second: SecondModel | None = None,
     ):
+        self.second = second
         self.catalog = catalog
         self.vectors = vectors
         self.keywords = keywords
@@ -251,6 +253,7 @@ class HybridRetriever:
             for cid, (vector, matrix) in self.sentences.get(pool).items():
                 cos.setdefault(cid, float(vector @ qvec))
                 sentence_cos[cid] = float(np.max(matrix @ qvec)) if matrix is not None else cos[cid]
+        second_cos, second_sentence_cos = self._second_cosines(query, pool) if qvec is not None else ({}, {})
         timings["sentence_ms"] = _ms(t)
 
         t = time.perf_counter()
@@ -284,6 +287,8 @@ class HybridRetriever:
                 missing_known=missing_share(known_missing, terms, {w: weights.get(w, 0.0) for w in terms if doc_freq[w]}),
                 missing_benefit=bool(benefit_missing),
                 idf_mass=idf_mass,
+                second_cosine=second_cos.get(cid),
+                second_sentence_cosine=second_sentence_cos.get(cid),
             )
             matched = [w for w in terms if names(w, chunk_text, expansion.phrases)]
             candidates.append(
@@ -291,6 +296,17 @@ class HybridRetriever:
             )
         timings["signals_ms"] = _ms(t)
         return result, candidates, active, chunks
+
+    def _second_cosines(self, query: str, pool: list[str]) -> tuple[dict[str, float], dict[str, float]]:
+        """The second model's cosine of the question to each candidate and to its best sentence."""
+        if self.second is None or not pool:
+            return {}, {}
+        qvec = self.second.embedder.embed_query(query)
+        chunk_cos, sentence_cos = {}, {}
+        for cid, (vector, matrix) in self.second.index.get(pool).items():
+            chunk_cos[cid] = float(vector @ qvec)
+            sentence_cos[cid] = float(np.max(matrix @ qvec)) if matrix is not None else chunk_cos[cid]
+        return chunk_cos, sentence_cos
 
     @staticmethod
     def _hit(chunk: Chunk, c: Candidate, judgement: Judgement, rank: int | None, model: Model) -> Hit:

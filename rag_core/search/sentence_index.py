@@ -16,12 +16,14 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ..text.sentences import split_sentences
 from ..types import Chunk
+from .embedding import CachedEmbedder
 
 MAX_SENTENCES = 24  # per chunk; a chunk is ~240 characters, so this is never reached by prose
 LEAD_MAX_CHARS = 80  # a lead sentence longer than this is itself content, not a list header
@@ -108,12 +110,14 @@ class SentenceIndex:
             self._db.close()
 
 
-def vector_rows(chunks: Sequence[Chunk], chunk_vectors: np.ndarray, embed_passages) -> list[tuple[str, np.ndarray, np.ndarray | None]]:
+def vector_rows(
+    chunks: Sequence[Chunk], chunk_vectors: np.ndarray, embed_passages, texts_of=sentence_texts
+) -> list[tuple[str, np.ndarray, np.ndarray | None]]:
     """Rows for `SentenceIndex.put`: each chunk's vector and, for chunks of two or more sentences, their matrix.
 
     All sentences of the batch are embedded in one call.
     """
-    texts_per_chunk = [sentence_texts(c) for c in chunks]
+    texts_per_chunk = [texts_of(c) for c in chunks]
     flat = [t for texts in texts_per_chunk for t in texts]
     vectors = embed_passages(flat) if flat else None
     out, start = [], 0
@@ -124,3 +128,38 @@ def vector_rows(chunks: Sequence[Chunk], chunk_vectors: np.ndarray, embed_passag
             start += len(texts)
         out.append((chunk.chunk_id, vector, matrix))
     return out
+
+
+def _short_heading(chunk: Chunk) -> str:
+    return " ".join(p for p in (chunk.title, chunk.section.split(">")[-1].strip()) if p)
+
+
+def second_chunk_text(chunk: Chunk) -> str:
+    """What the second model embeds for a chunk: the title and the nearest heading, then the text."""
+    return f"{_short_heading(chunk)}\n{chunk.text}"
+
+
+def second_sentence_texts(chunk: Chunk) -> list[str]:
+    """What the second model embeds per sentence: the short heading and the sentence alone (no lead)."""
+    sentences = [s for s in split_sentences(chunk.text) if len(s) >= 4][:MAX_SENTENCES]
+    return [f"{_short_heading(chunk)}\n{s}" for s in sentences]
+
+
+@dataclass
+class SecondModel:
+    """A second bundled model's vectors of every chunk and its sentences, in a file of their own.
+
+    Search reads them only as two ranking features (its cosines as z-scores within the question's
+    candidates); the indexer writes and removes its rows with the chunk's other rows.
+    """
+
+    embedder: CachedEmbedder
+    index: SentenceIndex
+
+    def rows(self, chunks: Sequence[Chunk]) -> list[tuple[str, np.ndarray, np.ndarray | None]]:
+        vectors = self.embedder.embed_passages([second_chunk_text(c) for c in chunks])
+        return vector_rows(chunks, vectors, self.embedder.embed_passages, second_sentence_texts)
+
+    def close(self) -> None:
+        self.index.close()
+        self.embedder.close()

@@ -24,7 +24,9 @@ EMBEDDING_CACHE = "embedding_cache.sqlite3"
 SENTENCES = "sentences.sqlite3"
 CHROMA_DIR = "chroma"
 CHROMA_DB = "chroma/chroma.sqlite3"
-CACHES = (EMBEDDING_CACHE, SENTENCES)  # rebuilt from the catalog when damaged
+SECOND_CACHE = "second_embedding_cache.sqlite3"  # the second ranking model's vectors (settings.second_embedding_model)
+SECOND_SENTENCES = "second_sentences.sqlite3"
+CACHES = (EMBEDDING_CACHE, SENTENCES, SECOND_CACHE, SECOND_SENTENCES)  # rebuilt from the catalog when damaged
 COLLECTION_PREFIX = "policy_chunks_"
 RESTORE_HINT = "用 python -m rag_core restore <备份目录> 从备份恢复"
 
