@@ -15,7 +15,7 @@ from datetime import date
 
 from ..documents.catalog import Catalog
 from ..documents.prepare import PreparedDocument, index_text, with_version
-from ..types import DocumentInfo, IngestReport
+from ..types import Chunk, DocumentInfo, IngestReport
 from .centroid import CorpusCentroid
 from .embedding import CachedEmbedder
 from .keyword_index import KeywordIndex
@@ -179,39 +179,36 @@ def reembed_all(catalog: Catalog, vectors: ChromaVectorStore, embedder: CachedEm
         vectors.upsert(chunks, embedder.embed_passages([index_text(c) for c in chunks]))
 
 
-def backfill_second(catalog: Catalog, second: SecondModel) -> int:
-    """The same backfill for the second model's rows (stores from before it, or a lost file)."""
-    second.index.drop_other_models()
-    if second.index.count() == catalog.chunk_count():
-        return 0
-    have = second.index.ids()
-    chunks = list(catalog.all_chunks())
-    second.index.delete(have - {c.chunk_id for c in chunks})
-    todo = [c for c in chunks if c.chunk_id not in have]
-    for start in range(0, len(todo), 256):
-        second.index.put(second.rows(todo[start : start + 256]))
-    return len(todo)
-
-
-def backfill_sentences(catalog: Catalog, sentences: SentenceIndex, embedder: CachedEmbedder) -> int:
-    """Give every stored chunk its sentence-vector row (stores from before small-to-big, or a lost file).
+def backfill_rows(catalog: Catalog, index: SentenceIndex, rows: Callable[[list[Chunk]], list]) -> int:
+    """Give every stored chunk its row in `index` (stores from before it, or a lost file); `rows` embeds a batch.
 
     Rows are written and deleted with their chunks, so equal counts mean nothing to do; only then is
     the whole catalog read (at 10k chunks the read, not the check, was the cost of a restart).
     """
-    sentences.drop_other_models()
-    if sentences.count() == catalog.chunk_count():
+    index.drop_other_models()
+    if index.count() == catalog.chunk_count():
         return 0
-    have = sentences.ids()
+    have = index.ids()
     chunks = list(catalog.all_chunks())
-    known = {c.chunk_id for c in chunks}
-    sentences.delete(have - known)
+    index.delete(have - {c.chunk_id for c in chunks})
     todo = [c for c in chunks if c.chunk_id not in have]
     for start in range(0, len(todo), 256):
-        part = todo[start : start + 256]
-        vectors = embedder.embed_passages([index_text(c) for c in part])  # cached: no model call for known chunks
-        sentences.put(vector_rows(part, vectors, embedder.embed_passages))
+        index.put(rows(todo[start : start + 256]))
     return len(todo)
+
+
+def backfill_sentences(catalog: Catalog, sentences: SentenceIndex, embedder: CachedEmbedder) -> int:
+    """The e5 sentence rows (small-to-big); chunk vectors come from the cache, no model call for known chunks."""
+
+    def rows(part: list[Chunk]) -> list:
+        return vector_rows(part, embedder.embed_passages([index_text(c) for c in part]), embedder.embed_passages)
+
+    return backfill_rows(catalog, sentences, rows)
+
+
+def backfill_second(catalog: Catalog, second: SecondModel) -> int:
+    """The second model's rows."""
+    return backfill_rows(catalog, second.index, second.rows)
 
 
 def unreachable_warning(chunk_ids: Sequence[str]) -> list[str]:
