@@ -1,32 +1,37 @@
-"""What the second ranking model (USE) costs per search, measured in one run (on and off alternate).
+"""What the second ranking model (USE) costs per search, end to end, in one run.
 
-    .venv/bin/python bench/second_model_cost.py [--store DIR] [--rows 10000]
+    .venv/bin/python bench/second_model_cost.py                          # the sample store (built in a temp dir)
+    .venv/bin/python bench/second_model_cost.py --store /tmp/rag_bench/store_10k --rounds 3
 
-1. Search through the facade on the sample store (built in a temp dir unless --store), every
-   question of tests/data/eval.jsonl twice, the second model on and off in turn.
-2. The two parts the second model adds, at a store's size: one USE query embedding, and reading
-   the candidates' rows (60 ids) from a second-model file of --rows chunks (5 sentences each, 512
-   dimensions, float16, as the indexer writes it; the vector values do not change the read time).
-The added milliseconds are what the 10k-chunk search p50 of docs/benchmarks.md grows by.
+Each configuration runs in its own process (thread pools and their busy-waiting carry over
+within a process, so alternating configurations in one process measures neither), in turn,
+`--rounds` times: the second model off; on with one BLAS thread for USE (what ships); on with
+two (what shipped before). Every process warms up on every question of tests/data/eval.jsonl,
+then times two passes of `Assistant.search`, and then USE's query embedding alone. A store
+without second-model rows (one grown by bench/bench_perf.py) is backfilled by a first process
+that is not timed. Prints a table; the numbers go into docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rag_core.assistant import Assistant  # noqa: E402
-from rag_core.search.sentence_index import SentenceIndex  # noqa: E402
+CONFIGS = {
+    "second model off": {"second": False, "threads": 1},
+    "second model on, USE on 1 BLAS thread (ships)": {"second": True, "threads": 1},
+    "second model on, USE on 2 BLAS threads (before)": {"second": True, "threads": 2},
+}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -34,56 +39,78 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+def questions() -> list[str]:
+    lines = (ROOT / "tests/data/eval.jsonl").read_text("utf-8").splitlines()
+    return [json.loads(line)["question"] for line in lines if line.strip()]
+
+
+def child(store: Path, config: dict | None) -> dict:
+    """One process: open the store in this configuration, warm up, time searches (config None: prepare only)."""
+    from rag_core.assistant import Assistant
+    from rag_core.search.embedding import USEEmbedder
+    from rag_core.settings import Settings
+
+    if config is None:
+        assistant = Assistant.open(data_dir=store, env_file=None)  # backfills second-model rows if missing
+        if not assistant.catalog.chunk_count():
+            assistant.ensure_samples()
+        return {"chunks": assistant.catalog.chunk_count()}
+    settings = Settings.from_env(data_dir=store, env_file=None,
+                                 **({} if config["second"] else {"second_embedding_model": ""}))
+    second = USEEmbedder(threads=config["threads"]) if config["second"] else None
+    assistant = Assistant(settings, second_embedder=second)
+    asked = questions()
+    for question in asked:
+        assistant.search(question)
+    timings = []
+    for suffix in ("？", "。"):  # a new text each pass: no cache between passes
+        for question in asked:
+            start = time.perf_counter()
+            assistant.search(question + suffix)
+            timings.append((time.perf_counter() - start) * 1000)
+    query_ms = []
+    if second is not None:
+        for question in asked:
+            start = time.perf_counter()
+            second.embed_query(question)
+            query_ms.append((time.perf_counter() - start) * 1000)
+    return {"search_ms": timings, "use_query_ms": query_ms, "chunks": assistant.catalog.chunk_count()}
+
+
+def run_child(store: Path, name: str | None) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--store", str(store), "--child", name or ""],
+                         capture_output=True, text=True, check=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--store", type=Path)
-    parser.add_argument("--rows", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    scratch = Path(tempfile.mkdtemp(prefix="second_cost_"))
-    store = args.store or scratch / "store"
-    assistant = Assistant.open(data_dir=store, env_file=None)
-    if not assistant.catalog.chunk_count():
-        assistant.ensure_samples()
-    questions = [json.loads(line)["question"] for line in (ROOT / "tests/data/eval.jsonl").read_text("utf-8").splitlines() if line.strip()]
-    second = assistant.retriever.second
-    assistant.search(questions[0])  # warm both models
-    timings: dict[str, list[float]] = {"on": [], "off": []}
-    for _ in range(2):
-        for i, question in enumerate(questions):
-            for label in (("on", "off") if i % 2 else ("off", "on")):
-                assistant.retriever.second = second if label == "on" else None
-                start = time.perf_counter()
-                assistant.search(question)
-                timings[label].append((time.perf_counter() - start) * 1000)
-    assistant.retriever.second = second
-
-    query_ms = []
-    for question in questions:
-        start = time.perf_counter()
-        second.embedder.embed_query(question)
-        query_ms.append((time.perf_counter() - start) * 1000)
-
-    rng = np.random.default_rng(7)
-    index = SentenceIndex(scratch / "rows.sqlite3", "use")
-    for start in range(0, args.rows, 1000):
-        index.put((f"c{i}", rng.standard_normal(512).astype(np.float32), rng.standard_normal((5, 512)).astype(np.float32))
-                  for i in range(start, min(args.rows, start + 1000)))
-    read_ms = []
-    for _ in range(200):
-        ids = [f"c{i}" for i in rng.choice(args.rows, 60, replace=False)]
-        start = time.perf_counter()
-        index.get(ids)
-        read_ms.append((time.perf_counter() - start) * 1000)
-
-    print(f"\nsample store: {assistant.catalog.chunk_count()} chunks, {len(questions)} questions x 2 passes\n")
-    print("| measurement | p50 ms | p95 ms |")
-    print("|---|---|---|")
-    for label in ("off", "on"):
-        print(f"| search, second model {label} | {statistics.median(timings[label]):.1f} | {percentile(timings[label], 0.95):.1f} |")
-    print(f"| USE query embedding | {statistics.median(query_ms):.1f} | {percentile(query_ms, 0.95):.1f} |")
-    print(f"| reading 60 candidates' rows from {args.rows:,} | {statistics.median(read_ms):.1f} | {percentile(read_ms, 0.95):.1f} |")
-    added = statistics.median(query_ms) + statistics.median(read_ms)
-    print(f"\nadded per search at {args.rows:,} chunks: {added:.1f} ms (p50 parts)")
+    if args.child is not None:
+        print(json.dumps(child(args.store, CONFIGS.get(args.child))))
+        return
+    store = args.store or Path(tempfile.mkdtemp(prefix="second_cost_")) / "store"
+    chunks = run_child(store, None)["chunks"]
+    results: dict[str, dict[str, list]] = {name: {"search_ms": [], "use_query_ms": [], "round_p50": []} for name in CONFIGS}
+    names = list(CONFIGS)
+    for round_ in range(args.rounds):
+        for name in names[round_ % len(names):] + names[:round_ % len(names)]:  # rotate the order
+            res = run_child(store, name)
+            results[name]["search_ms"] += res["search_ms"]
+            results[name]["use_query_ms"] += res["use_query_ms"]
+            results[name]["round_p50"].append(statistics.median(res["search_ms"]))
+            print(f"round {round_ + 1}: {name}: p50 {statistics.median(res['search_ms']):.1f} ms", file=sys.stderr, flush=True)
+    print(f"\n{chunks:,} chunks, {len(questions())} questions x 2 passes per process, {args.rounds} processes per configuration, "
+          f"load {os.getloadavg()[0]:.1f}\n")
+    print("| configuration | search p50 ms | search p95 ms | p50 per process | USE query p50 ms |")
+    print("|---|---|---|---|---|")
+    for name, r in results.items():
+        rounds = " / ".join(f"{x:.1f}" for x in r["round_p50"])
+        query = f"{statistics.median(r['use_query_ms']):.1f}" if r["use_query_ms"] else "–"
+        print(f"| {name} | {statistics.median(r['search_ms']):.1f} | {percentile(r['search_ms'], 0.95):.1f} | {rounds} | {query} |")
 
 
 if __name__ == "__main__":

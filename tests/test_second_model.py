@@ -57,3 +57,12 @@ def test_the_second_model_can_be_switched_off(tmp_path):
     assert candidates and all(c.signals.second_cosine is None for c in candidates)
     assert not (tmp_path / "store" / "second_sentences.sqlite3").exists()
     assistant.catalog.close()
+
+
+def test_use_runs_on_one_blas_thread_by_default():
+    """Two BLAS threads busy-wait after each question and fight e5's threads: 10k search p50 43 → 91 ms
+    (bench/second_model_cost.py). The model loads lazily, so this reads the setting without the weights."""
+    from rag_core.search.embedding import USEEmbedder
+
+    assert USEEmbedder()._model.threads == 1
+    assert USEEmbedder(threads=2)._model.threads == 2

