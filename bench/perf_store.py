@@ -7,7 +7,8 @@ the very same `Assistant.ingest_bytes` path, with the model replaced by
 `LookupEmbedder`: a chunk seen before gets its real e5 vector from the
 embedding cache, any other chunk gets the real e5 vector of a chunk of the same
 article (年假天数, 出差补贴 …) plus small deterministic noise (cosine ≈ 0.98 to
-it). Queries are always embedded by the real model.
+it). Queries are always embedded by the real model, and the second ranking model (USE) embeds
+every chunk and sentence for real: it is some 25x faster than e5.
 """
 
 from __future__ import annotations
