@@ -184,7 +184,7 @@ def cmd_build(args) -> dict:
     from bench.synthetic import documents_for_chunks
     from rag_core.assistant import Assistant
     from rag_core.documents.prepare import doc_id_for
-    from rag_core.search.embedding import SECOND_MODEL_THREADS, load_embedder
+    from rag_core.search.embedding import load_second_embedder
     from rag_core.settings import Settings
 
     docs = documents_for_chunks(args.chunks, args.seed)
@@ -193,8 +193,7 @@ def cmd_build(args) -> dict:
     settings = Settings.from_env(data_dir=args.data_dir, env_file=None)
     # the second ranking model embeds for real (it is fast), so a grown store has its rows as the app's would
     # and no later child pays a backfill in its open time
-    second = (load_embedder(settings.second_embedding_model, threads=SECOND_MODEL_THREADS)
-              if settings.second_embedding_model else None)
+    second = load_second_embedder(settings.second_embedding_model, settings.embedding_model)
     a = Assistant(settings, embedder=embedder, second_embedder=second, llm=None)
     present = {d.doc_id for d in a.catalog.live_versions()}
     todo = [d for d in docs if doc_id_for(d.filename) not in present]

@@ -27,9 +27,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from rag_core.search.embedding import SECOND_MODEL_THREADS  # noqa: E402
+
 CONFIGS = {
-    "second model off": {"second": False, "threads": 1},
-    "second model on, USE on 1 BLAS thread (ships)": {"second": True, "threads": 1},
+    "second model off": {"second": False, "threads": SECOND_MODEL_THREADS},
+    "second model on, USE on 1 BLAS thread (ships)": {"second": True, "threads": SECOND_MODEL_THREADS},
     "second model on, USE on 2 BLAS threads (before)": {"second": True, "threads": 2},
 }
 

@@ -27,7 +27,7 @@ from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions
 from .search.answerability import Model
 from .search.centroid import CorpusCentroid
-from .search.embedding import SECOND_MODEL_THREADS, CachedEmbedder, Embedder, load_embedder
+from .search.embedding import CachedEmbedder, Embedder, load_embedder, load_second_embedder
 from .search.indexer import Indexer, backfill_second, backfill_sentences, recover_pending, reembed_all
 from .search.keyword_index import KeywordIndex
 from .search.retrieval import HybridRetriever, decision_model
@@ -103,11 +103,10 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
 
         A caller that brings its own main embedder (tests) gets no second one unless it brings that too.
         """
-        name = settings.second_embedding_model
+        if second_embedder is None and embedder is None:
+            second_embedder = load_second_embedder(settings.second_embedding_model, settings.embedding_model)
         if second_embedder is None:
-            if embedder is not None or not name or name == settings.embedding_model:
-                return None
-            second_embedder = load_embedder(name, threads=SECOND_MODEL_THREADS)
+            return None
         cache = CachedEmbedder(second_embedder, settings.path(SECOND_CACHE), settings.embed_batch_size)
         second = SecondModel(cache, SentenceIndex(settings.path(SECOND_SENTENCES), cache.model_id))
         backfill_second(self.catalog, second)

@@ -91,7 +91,7 @@ class E5Embedder(_BundledEmbedder):
 class USEEmbedder(_BundledEmbedder):
     """USE multilingual v3 in pure numpy; BLAS threads = cpu_count unless told otherwise.
 
-    As the second ranking model it gets one (`SECOND_MODEL_THREADS`, set by the facade).
+    As the second ranking model it gets one (`load_second_embedder`).
     """
 
     model_id = "use"
@@ -235,3 +235,10 @@ def load_embedder(name: str, threads: int | None = None) -> Embedder:
     if key.lower() in ("use", "usem3", "universal-sentence-encoder"):
         return USEEmbedder(threads)
     return SentenceTransformerEmbedder(key)
+
+
+def load_second_embedder(name: str, main: str) -> Embedder | None:
+    """The second ranking model named by SECOND_EMBEDDING_MODEL, on its one thread; None when off or the main one."""
+    if not name or name == main:
+        return None
+    return load_embedder(name, threads=SECOND_MODEL_THREADS)
