@@ -51,7 +51,7 @@ CHUNK_FEATURES = (
 # question sets where the unanswerable questions were shorter it taught the model "short = absent"
 QUESTION_FEATURES = (
     "best_logit", "second", "best_sentence_z", "best_coverage", "best_bm25_norm", "unknown_share",
-    "top_missing_known", "top_missing_benefit",
+    "top_missing_known", "top_missing_benefit", "best_second",
 )
 QUESTION_GRID = tuple(round(x, 2) for x in np.arange(0.10, 0.91, 0.05))
 CHUNK_GRID = (0.02, 0.05, 0.1, 0.2)
@@ -312,8 +312,11 @@ def main() -> None:
             pools, chunk_features_used=tuple(f for f in CHUNK_FEATURES if not f.startswith("missing")),
             question_features_used=tuple(f for f in QUESTION_FEATURES if not f.startswith("top_missing"))))
         print_table("Question step = best chunk only", leave_one_out(pools, question_features_used=("best_logit",)))
+        print_table("Without the second model's cosine in the question step (best_second)", leave_one_out(
+            pools, question_features_used=tuple(f for f in QUESTION_FEATURES if f != "best_second")))
         print_table("Without the second model (USE)", leave_one_out(
-            pools, chunk_features_used=tuple(f for f in CHUNK_FEATURES if not f.startswith("second"))))
+            pools, chunk_features_used=tuple(f for f in CHUNK_FEATURES if not f.startswith("second")),
+            question_features_used=tuple(f for f in QUESTION_FEATURES if f != "best_second")))
         print_table("Without the thesaurus", leave_one_out(pools_for(False)))
         print_table("Without the value guard (X是多少 answered from a clause that states no value)", without_value_guard(pools))
     if args.write:

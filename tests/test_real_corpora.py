@@ -52,9 +52,6 @@ def test_colloquial_wording_ranks_the_legal_clause_first(social_insurance):
     assert any("出境定居" in text for text in top), [t[:40] for t in top]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known miss since the second model's refit (question threshold 0.35 -> 0.4): the clause is ranked "
-    "first but the question probability is 0.26; docs/retrieval.md, 'A second model as a ranking signal'"))
 def test_colloquial_wording_reaches_the_legal_clause(social_insurance):
     hits = social_insurance.search("我要移民去国外了，公积金能一次取出来吗？").hits
     assert any("出境定居" in h.chunk.text for h in hits[:3]), [h.chunk.text[:40] for h in hits]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from conftest import SAMPLES, open_assistant
 
-from rag_core.search.answerability import Signals, chunk_features, pool_z
+from rag_core.search.answerability import Logistic, Signals, chunk_features, pool_z, question_features
 
 
 def test_pool_z_ranks_within_the_pool_and_reads_a_missing_value_as_neutral():
@@ -28,6 +30,18 @@ def test_chunk_features_carry_the_second_models_preference():
     assert all(r["second_z"] == 0.0 and r["second_sentence_z"] == 0.0 for r in off)
 
 
+def test_the_question_step_reads_the_best_raw_cosine_and_an_unknown_one_as_neutral():
+    signals = [Signals(cosine=0.8, second_best=0.31), Signals(cosine=0.7, second_best=0.52), Signals(cosine=0.6)]
+    features = chunk_features(signals)
+    assert question_features(features, [0.9, 0.5, 0.1], 0.0)["best_second"] == 0.52
+    off = chunk_features([Signals(cosine=0.8), Signals(cosine=0.7)])
+    unknown = question_features(off, [0.9, 0.5], 0.0)["best_second"]
+    assert math.isnan(unknown)
+    model = Logistic(("best_second", "x"), (3.0, 1.0), (0.4, 0.0), (0.1, 1.0), 0.5)
+    # off: as if the value were the fit's mean, so only the other features speak
+    assert model.probability({"best_second": unknown, "x": 1.0}) == model.probability({"best_second": 0.4, "x": 1.0})
+
+
 @pytest.mark.integration
 def test_second_model_rows_follow_the_chunks(tmp_path):
     """Written at ingest, read by search, removed with the document; an older store is backfilled on open."""
@@ -41,6 +55,12 @@ def test_second_model_rows_follow_the_chunks(tmp_path):
     assert assistant.second.index.ids() == ids
     _, candidates, *_ = assistant.retriever.candidates("打车费能报吗？", assistant.settings)
     assert candidates and all(c.signals.second_cosine is not None for c in candidates)
+    # 打车 never occurs in the policy: read with the thesaurus's wording (出租车…), the question sits
+    # closer to the taxi clause than as asked, and the decision reads that closer value
+    taxi = max(candidates, key=lambda c: c.signals.second_best)
+    as_asked = max(max(c.signals.second_cosine, c.signals.second_sentence_cosine) for c in candidates)
+    assert taxi.signals.second_best > as_asked + 0.05
+    assert "出租车" in assistant.catalog.chunks_by_id([taxi.chunk_id])[taxi.chunk_id].text
     assistant.second.index.delete(list(ids)[:3])  # rows lost (an older store, a damaged file set aside)
     assistant.catalog.close()
     reopened = open_assistant(tmp_path / "store")
@@ -56,7 +76,7 @@ def test_the_second_model_can_be_switched_off(tmp_path):
     assert assistant.second is None
     assert assistant.ingest_file(SAMPLES / "03_travel_expense.md").ok
     _, candidates, *_ = assistant.retriever.candidates("打车费能报吗？", assistant.settings)
-    assert candidates and all(c.signals.second_cosine is None for c in candidates)
+    assert candidates and all(c.signals.second_cosine is None and c.signals.second_best is None for c in candidates)
     assert not (tmp_path / "store" / "second_sentences.sqlite3").exists()
     assistant.catalog.close()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rag_core import SettingsError
-from rag_core.text.thesaurus import Thesaurus, custom_text, parse_entries, shipped_entries
+from rag_core.text.thesaurus import Thesaurus, custom_text, parse_entries, shipped_entries, with_policy_wording
 
 
 def test_the_shipped_table_is_large_and_keeps_benefits_apart():
@@ -20,6 +20,12 @@ def test_expansion_finds_policy_wording_for_colloquial_words():
     expansion = Thesaurus(shipped_entries()).expand("我被开除了有补偿吗")
     assert "解除" in expansion.added or "解除劳动合同" in " ".join(expansion.phrases.get("开除", ()))
     assert ("开除", shipped_entries()["开除"]) in expansion.applied
+
+
+def test_policy_wording_is_appended_once_and_only_when_the_thesaurus_applies():
+    thesaurus = Thesaurus({"打车": ("出租车", "市内交通", "网约车", "的士"), "报销": ("报销",)})
+    assert with_policy_wording("打车费能报销吗", thesaurus.expand("打车费能报销吗")) == "打车费能报销吗（出租车、市内交通、网约车）"
+    assert with_policy_wording("年会在哪办", thesaurus.expand("年会在哪办")) == "年会在哪办"
 
 
 def test_custom_entries_override_and_add(tmp_path):

@@ -49,6 +49,8 @@ class Signals:
     # the second model's cosines (chunk, best sentence); None when it is off or has no row for the chunk
     second_cosine: float | None = None
     second_sentence_cosine: float | None = None
+    # its highest cosine to the chunk or a sentence, the question also read with the thesaurus's policy wording
+    second_best: float | None = None
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,9 @@ class Logistic:
 
     def probability(self, values: Mapping[str, float]) -> float:
         z = self.bias + sum(
-            w * (values[name] - m) / s for name, w, m, s in zip(self.features, self.weights, self.mean, self.scale, strict=True)
+            w * (values[name] - m) / s
+            for name, w, m, s in zip(self.features, self.weights, self.mean, self.scale, strict=True)
+            if not math.isnan(values[name])  # unknown (the second model is off): the fit's mean, i.e. neutral
         )
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
@@ -186,6 +190,7 @@ def chunk_features(signals: list[Signals]) -> list[dict[str, float]]:
             "inv_sentence_rank": _inverse_rank(s.sentence_rank),
             "missing_known": s.missing_known,
             "missing_benefit": 1.0 if s.missing_benefit else 0.0,
+            "second_best": math.nan if s.second_best is None else s.second_best,
         })
     return out
 
@@ -205,6 +210,9 @@ def question_features(features: list[dict[str, float]], probabilities: list[floa
         "unknown_share": unknown_share,
         "top_missing_known": top["missing_known"],
         "top_missing_benefit": top["missing_benefit"],
+        # the second model's raw cosine: one scale across stores, unlike e5's, so it says "nothing here
+        # is about this" where e5's 0.83–0.92 for any two HR texts cannot
+        "best_second": max((f["second_best"] for f in features if not math.isnan(f["second_best"])), default=math.nan),
     }
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from ..documents.catalog import Catalog, Readable, readable_set
 from ..documents.prepare import index_text
 from ..settings import Settings
-from ..text.thesaurus import Thesaurus
+from ..text.thesaurus import Expansion, Thesaurus, with_policy_wording
 from ..text.vocabulary import is_benefit, names, subjects_named
 from ..types import Chunk, DocumentInfo, Hit, HitScores, SearchResult
 from .answerability import (
@@ -253,7 +253,9 @@ class HybridRetriever:
             for cid, (vector, matrix) in self.sentences.get(pool).items():
                 cos.setdefault(cid, float(vector @ qvec))
                 sentence_cos[cid] = float(np.max(matrix @ qvec)) if matrix is not None else cos[cid]
-        second_cos, second_sentence_cos = self._second_cosines(query, pool) if qvec is not None else ({}, {})
+        second_cos, second_sentence_cos, second_best = (
+            self._second_cosines(query, pool, expansion) if qvec is not None else ({}, {}, {})
+        )
         timings["sentence_ms"] = _ms(t)
 
         t = time.perf_counter()
@@ -289,6 +291,7 @@ class HybridRetriever:
                 idf_mass=idf_mass,
                 second_cosine=second_cos.get(cid),
                 second_sentence_cosine=second_sentence_cos.get(cid),
+                second_best=second_best.get(cid),
             )
             matched = [w for w in terms if names(w, chunk_text, expansion.phrases)]
             candidates.append(
@@ -297,16 +300,25 @@ class HybridRetriever:
         timings["signals_ms"] = _ms(t)
         return result, candidates, active, chunks
 
-    def _second_cosines(self, query: str, pool: list[str]) -> tuple[dict[str, float], dict[str, float]]:
-        """The second model's cosine of the question to each candidate and to its best sentence."""
+    def _second_cosines(
+        self, query: str, pool: list[str], expansion: Expansion
+    ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
+        """The second model's cosine of the question to each candidate and to its best sentence (ranking),
+        and its best cosine with the question also read in the thesaurus's policy wording (the decision)."""
         if self.second is None or not pool:
-            return {}, {}
-        qvec = self.second.embedder.embed_query(query)
-        chunk_cos, sentence_cos = {}, {}
+            return {}, {}, {}
+        reworded = with_policy_wording(query, expansion)
+        qvecs = [self.second.embedder.embed_query(query)]
+        if reworded != query:
+            qvecs.append(self.second.embedder.embed_query(reworded))
+        chunk_cos, sentence_cos, best = {}, {}, {}
         for cid, (vector, matrix) in self.second.index.get(pool).items():
-            chunk_cos[cid] = float(vector @ qvec)
-            sentence_cos[cid] = float(np.max(matrix @ qvec)) if matrix is not None else chunk_cos[cid]
-        return chunk_cos, sentence_cos
+            rows = vector[None, :] if matrix is None else np.vstack([vector[None, :], matrix])
+            cosines = rows @ np.stack(qvecs, axis=1)  # rows × (as asked, reworded)
+            chunk_cos[cid] = float(cosines[0, 0])
+            sentence_cos[cid] = float(np.max(cosines[1:, 0])) if matrix is not None else chunk_cos[cid]
+            best[cid] = float(np.max(cosines))
+        return chunk_cos, sentence_cos, best
 
     @staticmethod
     def _hit(chunk: Chunk, c: Candidate, judgement: Judgement, rank: int | None, model: Model) -> Hit:

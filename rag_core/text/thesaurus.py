@@ -116,6 +116,14 @@ class Thesaurus:
         return found
 
 
+def with_policy_wording(query: str, expansion: Expansion, per_word: int = 3) -> str:
+    """The question followed by the policy wording the thesaurus gives its colloquial words:
+    打车费能报吗（出租车、市内交通费）. A sentence model reads this when the asked word never occurs in the
+    policies, so 打车 is not judged by how close 打车 alone sits to 出租车."""
+    wording = list(dict.fromkeys(term for _, terms in expansion.applied for term in terms[:per_word] if term not in query))
+    return f"{query}（{'、'.join(wording)}）" if wording else query
+
+
 @lru_cache(maxsize=1)
 def default_thesaurus() -> Thesaurus:
     """The shipped table alone (for callers without a data dir)."""
