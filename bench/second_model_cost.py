@@ -5,8 +5,9 @@
 
 Each configuration runs in its own process (thread pools and their busy-waiting carry over
 within a process, so alternating configurations in one process measures neither), in turn,
-`--rounds` times: the second model off; on with one BLAS thread for USE (what ships); on with
-two (what shipped before). Every process warms up on every question of tests/data/eval.jsonl,
+`--rounds` times: the second model off; on with one BLAS thread for USE (what ships); the same
+without the question's second reading in the thesaurus's wording (stop 24); on with two threads
+(stop 23). Every process warms up on every question of tests/data/eval.jsonl,
 then times two passes of `Assistant.search`, and then USE's query embedding alone. A store
 without second-model rows (one grown by bench/bench_perf.py) is backfilled by a first process
 that is not timed. Prints a table; the numbers go into docs/benchmarks.md.
@@ -32,7 +33,9 @@ from rag_core.search.embedding import SECOND_MODEL_THREADS  # noqa: E402
 CONFIGS = {
     "second model off": {"second": False, "threads": SECOND_MODEL_THREADS},
     "second model on, USE on 1 BLAS thread (ships)": {"second": True, "threads": SECOND_MODEL_THREADS},
-    "second model on, USE on 2 BLAS threads (before)": {"second": True, "threads": 2},
+    "on, 1 thread, question read as asked only (stop 24)": {"second": True, "threads": SECOND_MODEL_THREADS,
+                                                            "reword": False},
+    "second model on, USE on 2 BLAS threads (stop 23)": {"second": True, "threads": 2},
 }
 
 
@@ -57,6 +60,10 @@ def child(store: Path, config: dict | None) -> dict:
         if not assistant.catalog.chunk_count():
             assistant.ensure_samples()
         return {"chunks": assistant.catalog.chunk_count()}
+    if not config.get("reword", True):  # stop 24's search: no second reading in the thesaurus's wording
+        import rag_core.search.retrieval as retrieval
+
+        retrieval.with_policy_wording = lambda query, expansion, per_word=3: query
     settings = Settings.from_env(data_dir=store, env_file=None,
                                  **({} if config["second"] else {"second_embedding_model": ""}))
     second = USEEmbedder(threads=config["threads"]) if config["second"] else None
