@@ -195,6 +195,8 @@ class SearchResult:
     threshold: float = 0.0  # question probability needed for any hit
     answerable: float = 0.0  # that the policies answer the question at all
     unknown_share: float = 0.0  # share of the question's weight in words the policies never use
+    second_best: float | None = None  # the second model's highest cosine to any candidate (None: model off)
+    second_reading: str = ""  # the question as the second model also read it, in the thesaurus's wording
     foreign_subjects: list[str] = field(default_factory=list)  # benefits named with a word no policy uses
     store_chunks: int = 0  # chunks the asker may see (a small store gets its own threshold)
     timings_ms: dict[str, float] = field(default_factory=dict)
@@ -215,6 +217,8 @@ class SearchResult:
             "threshold": self.threshold,
             "answerable": self.answerable,
             "unknown_share": self.unknown_share,
+            "second_best": self.second_best,
+            "second_reading": self.second_reading,
             "foreign_subjects": self.foreign_subjects,
             "timings_ms": self.timings_ms,
             "warnings": self.warnings,

@@ -61,6 +61,9 @@ def test_second_model_rows_follow_the_chunks(tmp_path):
     as_asked = max(max(c.signals.second_cosine, c.signals.second_sentence_cosine) for c in candidates)
     assert taxi.signals.second_best > as_asked + 0.05
     assert "出租车" in assistant.catalog.chunks_by_id([taxi.chunk_id])[taxi.chunk_id].text
+    shown = assistant.search("打车费能报吗？")  # what the trace's 技术细节 shows of it
+    assert shown.second_reading.startswith("打车费能报吗？（") and "出租车" in shown.second_reading
+    assert shown.second_best == pytest.approx(taxi.signals.second_best)
     assistant.second.index.delete(list(ids)[:3])  # rows lost (an older store, a damaged file set aside)
     assistant.catalog.close()
     reopened = open_assistant(tmp_path / "store")

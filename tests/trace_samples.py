@@ -31,6 +31,7 @@ def sample_trace(answer: str = "一类城市每晚 800 元 [资料1]。二类城
     ]
     result = SearchResult(
         query="出差住宿标准是多少？", hits=hits, threshold=0.75, answerable=0.9432, store_chunks=40,
+        second_best=0.6171, second_reading="出差住宿标准是多少？（住宿费、酒店）",
         timings_ms={"bm25_ms": 1.25, "vector_ms": 3.5, "total_ms": 9.75},
     )
     memory = MemoryHit(

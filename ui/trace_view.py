@@ -262,6 +262,9 @@ def render_score_tables(result: SearchResult, numbers: dict[str, int] | None = N
         f"问题层把握 {result.answerable:.0%}（采用线 {result.threshold:.0%}）；"
         f"问题中制度从未用过的词占 {result.unknown_share:.0%}；可见资料 {result.store_chunks} 块。"
     )
+    if result.second_best is not None:
+        reading = f"（问题也按词表读作：{escape_md(result.second_reading)}）" if result.second_reading else ""
+        st.caption(f"第二模型（USE）与最接近的资料或句子的相似度 {result.second_best:.2f}{reading}，计入问题层把握。")
     if not shown:
         return
     frame = hits_frame(shown, numbers if result.hits else None)

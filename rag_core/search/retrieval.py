@@ -23,7 +23,7 @@ import numpy as np
 from ..documents.catalog import Catalog, Readable, readable_set
 from ..documents.prepare import index_text
 from ..settings import Settings
-from ..text.thesaurus import Expansion, Thesaurus, with_policy_wording
+from ..text.thesaurus import Thesaurus, with_policy_wording
 from ..text.vocabulary import is_benefit, names, subjects_named
 from ..types import Chunk, DocumentInfo, Hit, HitScores, SearchResult
 from .answerability import (
@@ -253,9 +253,12 @@ class HybridRetriever:
             for cid, (vector, matrix) in self.sentences.get(pool).items():
                 cos.setdefault(cid, float(vector @ qvec))
                 sentence_cos[cid] = float(np.max(matrix @ qvec)) if matrix is not None else cos[cid]
+        reworded = with_policy_wording(query, expansion)
         second_cos, second_sentence_cos, second_best = (
-            self._second_cosines(query, pool, expansion) if qvec is not None else ({}, {}, {})
+            self._second_cosines(query, pool, reworded) if qvec is not None else ({}, {}, {})
         )
+        result.second_best = max(second_best.values(), default=None)
+        result.second_reading = reworded if second_best and reworded != query else ""
         timings["sentence_ms"] = _ms(t)
 
         t = time.perf_counter()
@@ -301,13 +304,12 @@ class HybridRetriever:
         return result, candidates, active, chunks
 
     def _second_cosines(
-        self, query: str, pool: list[str], expansion: Expansion
+        self, query: str, pool: list[str], reworded: str
     ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
         """The second model's cosine of the question to each candidate and to its best sentence (ranking),
         and its best cosine with the question also read in the thesaurus's policy wording (the decision)."""
         if self.second is None or not pool:
             return {}, {}, {}
-        reworded = with_policy_wording(query, expansion)
         qvecs = [self.second.embedder.embed_query(query)]
         if reworded != query:
             qvecs.append(self.second.embedder.embed_query(reworded))
