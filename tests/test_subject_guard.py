@@ -84,7 +84,10 @@ def test_scope_conflicts_use_thesaurus_phrases():
      # 不能 inside the condition is not the rule's answer; the rule after it is
      ("休息日安排劳动者工作又不能安排补休的，支付不低于工资的百分之二百的工资报酬。", ""),
      ("女职工在孕期不能适应原劳动的，用人单位应当予以减轻劳动量。", ""),
-     ("入职未满一年的，不享受年休假。", "不可以")],
+     ("入职未满一年的，不享受年休假。", "不可以"),
+     # a permission with a limit says neither: the limit is not the answer to "may I"
+     ("劳动合同当事人可以就提前通知期在保密协议中作出约定，但提前通知期不得超过六个月。", ""),
+     ("住宿费可以报销，但每晚不得超过500元。", ""), ("不予以报销。", "不可以")],
 )
 def test_polarity(sentence, expected):
     assert polarity(sentence) == expected

@@ -309,6 +309,10 @@ def polarity(sentence: str) -> str:
     if _PENALTY.search(sentence):
         return ""
     ruling = _CONDITION.sub("", sentence)
+    if _DENY.search(ruling) and _ALLOW.search(_DENY.sub("", ruling)):
+        # allows and limits at once (…可以…作出约定，但…不得超过六个月): which one answers the question
+        # depends on what was asked, and 不可以 had answered 会给保密费吗 from such a sentence
+        return ""
     if _DENY.search(ruling):
         return "不可以"
     if _DENY.search(sentence):  # the only denial is the condition's (孕期不能适应原劳动的，…予以减轻): say neither
