@@ -157,8 +157,18 @@ def fit(pools: list[Pool], chunk_features_used=CHUNK_FEATURES, question_features
         values = question_features(features, probabilities, pool.unknown)
         qrows.append([values[f] for f in question_features_used])
         qys.append(1.0 if pool.category in ("literal", "paraphrase") else 0.0)
-    weights, bias, mean, scale = fit_logistic(np.array(qrows), np.array(qys), l2=L2)
-    question = Logistic(tuple(question_features_used), tuple(weights), tuple(mean), tuple(scale), bias)
+    x = np.array(qrows, dtype=float)
+    known = ~np.isnan(x).all(axis=0)  # best_second has no value anywhere when the second model is off
+    if not known.all():
+        dropped = [f for f, k in zip(question_features_used, known, strict=True) if not k]
+        print(f"(no value for {', '.join(dropped)} in any pool: left out of the question model)", file=sys.stderr)
+    x = x[:, known]
+    x = np.where(np.isnan(x), np.nanmean(x, axis=0), x)  # a pool without a value reads as the mean, as at run time
+    weights, bias, mean, scale = fit_logistic(x, np.array(qys), l2=L2)
+    if not (np.all(np.isfinite(weights)) and np.isfinite(bias)):
+        raise SystemExit("the question model did not converge to finite weights: nothing written")
+    names = tuple(f for f, k in zip(question_features_used, known, strict=True) if k)
+    question = Logistic(names, tuple(weights), tuple(mean), tuple(scale), bias)
     return chunk, question
 
 
@@ -326,7 +336,7 @@ def main() -> None:
             "Fitted by bench/fit_answerability.py on all corpora; thresholds chosen on them. "
             "Per-corpus figures reported with that corpus left out: docs/retrieval.md."))
         target = ROOT / "rag_core/search/resources/answerability.json"
-        target.write_text(json.dumps(model.to_dict(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        target.write_text(json.dumps(model.to_dict(), ensure_ascii=False, indent=1, allow_nan=False) + "\n", encoding="utf-8")
         print(f"\nwrote {target.relative_to(ROOT)}: question threshold {model.question_threshold:g}, "
               f"chunk threshold {model.chunk_threshold:g}")
         print_table("All corpora, fitted on all (in-sample, for reference only)",

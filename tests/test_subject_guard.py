@@ -87,7 +87,9 @@ def test_scope_conflicts_use_thesaurus_phrases():
      ("入职未满一年的，不享受年休假。", "不可以"),
      # a permission with a limit says neither: the limit is not the answer to "may I"
      ("劳动合同当事人可以就提前通知期在保密协议中作出约定，但提前通知期不得超过六个月。", ""),
-     ("住宿费可以报销，但每晚不得超过500元。", ""), ("不予以报销。", "不可以")],
+     ("住宿费可以报销，但每晚不得超过500元。", ""), ("不予以报销。", "不可以"),
+     # ...while a denial of the allowing verb itself is still a plain 不可以
+     ("试用期员工不得享受年终奖。", "不可以"), ("离职员工不再享受补贴。", "不可以"), ("不得凭发票报销。", "不可以")],
 )
 def test_polarity(sentence, expected):
     assert polarity(sentence) == expected

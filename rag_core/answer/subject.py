@@ -30,6 +30,7 @@ _CONDITION = re.compile(r"[^，,；;。]*的[，,]")
 _ALLOW = re.compile(r"可以|予以|有权|准予|享受|实报实销|据实报销|报销时|可报销|应当支付|应当报销|凭.{1,12}报销")
 # a sentence that sets a penalty (…收取押金的，由…责令退还…予以处罚) permits nothing: its 予以/可以 is the
 # authority's, and reading "不可以" into it would be an inference, so it gives no yes/no at all
+_CLAUSE = re.compile(r"[，,；;：:]|但是?")
 _PENALTY = re.compile(r"处罚|罚款|责令|追究.{0,6}责任|处分|警告|没收")
 
 
@@ -309,9 +310,10 @@ def polarity(sentence: str) -> str:
     if _PENALTY.search(sentence):
         return ""
     ruling = _CONDITION.sub("", sentence)
-    if _DENY.search(ruling) and _ALLOW.search(_DENY.sub("", ruling)):
-        # allows and limits at once (…可以…作出约定，但…不得超过六个月): which one answers the question
-        # depends on what was asked, and 不可以 had answered 会给保密费吗 from such a sentence
+    clauses = [c for c in _CLAUSE.split(ruling) if c]
+    if any(_DENY.search(c) for c in clauses) and any(_ALLOW.search(c) and not _DENY.search(c) for c in clauses):
+        # allows in one clause and limits in another (…可以…作出约定，但…不得超过六个月): which one answers
+        # the question depends on what was asked; 不可以 had answered 会给保密费吗 from such a sentence
         return ""
     if _DENY.search(ruling):
         return "不可以"
