@@ -109,6 +109,15 @@ def test_a_number_question_is_refused_when_no_clause_states_the_number():
     assert not is_refusal(context)  # 几天 is context here; the question asks for 几倍
 
 
+def test_a_multiple_or_a_charge_asked_for_must_be_stated():
+    definition = "第九条 加班加点工资是指按规定支付的加班工资和加点工资。"
+    assert is_refusal(answer("加班工资应该按平时工资的几倍算？", definition))  # 几倍 asks for a multiple
+    rate = "安排劳动者延长工作时间的，支付不低于工资的百分之一百五十的工资报酬。"
+    assert not is_refusal(answer("加班工资应该按平时工资的几倍算？", rate))
+    contract = "对外劳务合作企业应当与劳务人员订立书面服务合同；未订立书面服务合同的，不得组织劳务人员赴国外工作。"
+    assert is_refusal(answer("去国外打工，中介服务费最多能收多少？", contract))  # 收多少 asks for an amount
+
+
 @pytest.mark.parametrize(
     ("question", "expected"),
     [
