@@ -3,13 +3,15 @@
     python bench/fit_answerability.py                 # leave-one-corpus-out table + ablations
     python bench/fit_answerability.py --write         # ...and write rag_core/search/resources/answerability.json
 
-Six corpora: our samples and held-out policies, and four of real public text
-nobody on the team wrote (tests/data/real/*: labour law, local rules, social
+Six corpora to fit on: our samples and held-out policies, and four of real public
+text nobody on the team wrote (tests/data/real/*: labour law, local rules, social
 insurance, wages). For each left-out corpus the chunk and question models are
 fitted on the other five and the two thresholds chosen there; the left-out
-corpus is only measured. The shipped model is then fitted on all six. The
-search path is the engine's own (`HybridRetriever.candidates` → `judge_all`),
-and traps are measured through the offline answer, exactly as `ask` does.
+corpus is only measured. The shipped model is then fitted on all six. Two more
+real corpora (HELD_OUT: labour_admin, company_policies) are never fitted on,
+only measured with that model. The search path is the engine's own
+(`HybridRetriever.candidates` → `judge_all`), and traps are measured through the
+offline answer, exactly as `ask` does.
 """
 
 from __future__ import annotations
@@ -56,6 +58,10 @@ QUESTION_FEATURES = (
 QUESTION_GRID = tuple(round(x, 2) for x in np.arange(0.10, 0.91, 0.05))
 CHUNK_GRID = (0.02, 0.05, 0.1, 0.2)
 SMALL_STORE = 40  # chunks; the single-document stores have 9–25, the corpora 62–190
+# Corpora added in stop 26 and never fitted on: the model and thresholds come from the others, and
+# these are only measured (the cleanest out-of-sample figure there is). Fitting on them as well did
+# not help the others (docs/retrieval.md, "Two corpora held out").
+HELD_OUT = ("labour_admin", "company_policies")
 L2 = 1.0
 
 
@@ -210,7 +216,12 @@ def measure(pools: list[Pool], model: Model, ask: bool = True) -> dict[str, floa
 
 def objective(results: list[dict[str, float]]) -> float:
     """What the thresholds are chosen for: paraphrase recall counts twice, then literal, absent and traps,
-    summed over the corpora, plus the worst corpus once more (every corpus must hold, not the average)."""
+    summed over the corpora, plus the worst corpus once more (every corpus must hold, not the average).
+
+    Tried in stop 26 and not kept: each corpus's shortfall below the issue's bars (0.95 / 0.85 / 0.90 /
+    0.80). With eight corpora each left out it gave 0.78 / 0.85 / 0.81 (paraphrase / absent / traps)
+    against 0.81 / 0.81 / 0.80 here, chose less stable thresholds (0.65 with labour law left out), and
+    a small-store threshold of 0.35 that gives seed 000's 打车费能报吗 zero hits."""
     scores = []
     for r in results:
         score = 0.0
@@ -234,7 +245,7 @@ def choose(pools_by_corpus: dict[str, list[Pool]], chunk: Logistic, question: Lo
 
 
 def _choose_main(pools_by_corpus: dict[str, list[Pool]], chunk: Logistic, question: Logistic) -> Model:
-    best, best_score = None, -1.0
+    best, best_score = None, -float("inf")
     for qt in QUESTION_GRID:
         for ct in CHUNK_GRID:
             model = Model(chunk, question, qt, ct, strong=max(qt, 0.8))
@@ -270,7 +281,7 @@ def print_table(title: str, table: dict[str, dict[str, float]]) -> None:
     for name, r in table.items():
         print(f"| {name} | {r['literal']:.2f} | {r['paraphrase']:.2f} | {r['absent']:.2f} | {r['traps']:.2f} | {r['answered']:.2f} | "
               f"{r['q_thr']:g} / {r['c_thr']:g} |")
-    real = [r for n, r in table.items() if not n.startswith(("samples", "heldout"))]
+    real = [r for n, r in table.items() if not n.startswith(("samples", "heldout")) and "one document" not in n]
     if real:
         avg = {k: np.mean([r[k] for r in real]) for k in ("literal", "paraphrase", "absent", "traps", "answered")}
         print(f"| **mean of the real corpora** | {avg['literal']:.2f} | {avg['paraphrase']:.2f} | {avg['absent']:.2f} | "
@@ -314,7 +325,9 @@ def main() -> None:
         cache.write_bytes(pickle.dumps(out))
         return out
 
-    pools = pools_for(True)
+    everything = pools_for(True)
+    pools = {k: v for k, v in everything.items() if group_of(k) not in HELD_OUT}
+    held_out = {k: v for k, v in everything.items() if group_of(k) in HELD_OUT}
     print_table("Leave-one-corpus-out (what ships)", leave_one_out(pools))
     if args.ablation:
         print_table("Without small-to-big (sentence signals = chunk signals)", leave_one_out(without_sentences(pools)))
@@ -327,22 +340,26 @@ def main() -> None:
         print_table("Without the second model (USE)", leave_one_out(
             pools, chunk_features_used=tuple(f for f in CHUNK_FEATURES if not f.startswith("second")),
             question_features_used=tuple(f for f in QUESTION_FEATURES if f != "best_second")))
-        print_table("Without the thesaurus", leave_one_out(pools_for(False)))
+        plain = pools_for(False)
+        print_table("Without the thesaurus", leave_one_out({k: v for k, v in plain.items() if group_of(k) not in HELD_OUT}))
         print_table("Without the value guard (X是多少 answered from a clause that states no value)", without_value_guard(pools))
+    chunk, question = fit([p for v in pools.values() for p in v])
+    model = choose(pools, chunk, question)
+    if held_out:
+        print_table("Held out (never fitted on): the model fitted on all the other corpora",
+                    {k: {**measure(v, model), "q_thr": model.question_threshold, "c_thr": model.chunk_threshold}
+                     for k, v in held_out.items()})
     if args.write:
-        chunk, question = fit([p for v in pools.values() for p in v])
-        model = choose(pools, chunk, question)
         model = replace(model, fitted_on=tuple(dict.fromkeys(group_of(k) for k in pools)), notes=(
-            "Fitted by bench/fit_answerability.py on all corpora; thresholds chosen on them. "
+            "Fitted by bench/fit_answerability.py on all corpora but the held-out ones; thresholds chosen on them. "
             "Per-corpus figures reported with that corpus left out: docs/retrieval.md."))
         target = ROOT / "rag_core/search/resources/answerability.json"
         target.write_text(json.dumps(model.to_dict(), ensure_ascii=False, indent=1, allow_nan=False) + "\n", encoding="utf-8")
         print(f"\nwrote {target.relative_to(ROOT)}: question threshold {model.question_threshold:g}, "
               f"chunk threshold {model.chunk_threshold:g}")
-        print_table("All corpora, fitted on all (in-sample, for reference only)",
+        print_table("All fitted corpora, fitted on all (in-sample, for reference only)",
                     {k: {**measure(v, model), "q_thr": model.question_threshold, "c_thr": model.chunk_threshold}
                      for k, v in pools.items() if "/" not in k})
-
 
 if __name__ == "__main__":
     main()

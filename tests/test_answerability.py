@@ -74,6 +74,16 @@ def test_missing_terms_count_thesaurus_phrases_as_present():
     assert missing_share(["加班"], ["打车", "加班"], {"打车": 1.0, "加班": 3.0}) == pytest.approx(0.75)
 
 
+def test_a_piece_of_a_named_word_is_not_missing():
+    """jieba cuts 打车费 into 打车, 车费 and 打车费; a clause on 出租车 names 打车费, so 车费 is not a missing benefit."""
+    phrases = {"打车": {"出租车"}, "打车费": {"出租车"}}
+    known, scope = missing_terms(["打车", "车费", "打车费"], "市内交通：出租车凭发票报销", phrases, {"车费": 2})
+    assert known == [] and scope == []
+    # a word of its own stays missing: 加班 is not a piece of anything the clause names
+    known, scope = missing_terms(["加班", "餐费"], "出差期间的餐费补贴每天100元", {}, {"加班": 3, "餐费": 2})
+    assert known == ["加班"] and scope == ["加班"]
+
+
 def test_unknown_share_counts_words_the_policies_never_use():
     share = unknown_share(["班车", "路线"], {"班车": 0, "路线": 2}, {}, {"班车": 3.0, "路线": 1.0})
     assert share == pytest.approx(0.75)

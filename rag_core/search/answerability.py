@@ -253,13 +253,15 @@ def missing_terms(
 
     A word counts as present when it or one of its thesaurus phrases occurs in the
     chunk (title and section included). Only words of two or more characters count.
-    Scope words are situations, people and benefits (`text.vocabulary`).
+    Scope words are situations, people and benefits (`text.vocabulary`). A piece of a longer
+    question word the chunk names is not missing: jieba also cuts 打车费 into 车费, and a clause on
+    出租车 names 打车费 through the thesaurus.
     """
+    terms = [t for t in dict.fromkeys(question_terms) if len(t) >= 2]
+    named = [t for t in terms if names(t, chunk_text, phrases)]
     known_missing, scope_missing = [], []
-    for term in dict.fromkeys(question_terms):
-        if len(term) < 2:
-            continue
-        if names(term, chunk_text, phrases):
+    for term in terms:
+        if term in named or any(term in longer and term != longer for longer in named):
             continue
         if doc_freq.get(term, 0) > 0:
             known_missing.append(term)
