@@ -109,6 +109,14 @@ def test_a_number_question_is_refused_when_no_clause_states_the_number():
     assert not is_refusal(context)  # 几天 is context here; the question asks for 几倍
 
 
+def test_overtime_taxi_is_not_answered_from_the_business_trip_taxi_rule():
+    """Found in stop 26: the compound entry 加班打车 had let 出租车 name 加班 (可以, from an 出差 clause)."""
+    trip = "员工出差期间的市内交通：乘坐出租车凭发票报销，每人每天不超过100元。"
+    assert is_refusal(answer("加班打车能报吗？", trip, section="第五条 出差市内交通"))
+    overtime = "加班至22:00以后的，打车回家的费用凭发票报销，每次不超过80元。"
+    assert not is_refusal(answer("加班打车能报吗？", overtime, section="第六条 加班交通"))
+
+
 def test_a_multiple_or_a_charge_asked_for_must_be_stated():
     definition = "第九条 加班加点工资是指按规定支付的加班工资和加点工资。"
     assert is_refusal(answer("加班工资应该按平时工资的几倍算？", definition))  # 几倍 asks for a multiple
@@ -116,6 +124,10 @@ def test_a_multiple_or_a_charge_asked_for_must_be_stated():
     assert not is_refusal(answer("加班工资应该按平时工资的几倍算？", rate))
     contract = "对外劳务合作企业应当与劳务人员订立书面服务合同；未订立书面服务合同的，不得组织劳务人员赴国外工作。"
     assert is_refusal(answer("去国外打工，中介服务费最多能收多少？", contract))  # 收多少 asks for an amount
+    # …which a rule may state in months of pay or in words (found by review)
+    severance = "经济补偿按劳动者在本单位工作的年限，每满一年支付一个月工资的标准向劳动者支付。"
+    assert not is_refusal(answer("被公司辞退了，我能拿多少补偿？", severance))
+    assert not is_refusal(answer("加班几天算几倍？", rate))  # the last ask counts: 几倍, not 几天
 
 
 @pytest.mark.parametrize(

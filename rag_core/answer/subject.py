@@ -178,8 +178,12 @@ _QUANTITIES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"几月份|哪个月份|什么月份|每年几月"), re.compile(r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月")),
     (re.compile(r"(多少|几)(个月|年)|多久|多长时间"), re.compile(_NUMBER + r"\s*(?:个月|年|日|天|周|小时)")),
     (re.compile(r"(几|多少)倍"), re.compile(r"倍|百分之|[%％]|" + _NUMBER + r"\s*成")),
-    (re.compile(r"多少钱|多少元|(发|给|补|报|交|扣|赔|退|收|罚|拿|领)多少|多少(工资|补贴|补助|费)"),
+    (re.compile(r"多少钱|多少元|(发|给|补|报|交|扣|赔|退)多少|多少(工资|补贴|补助|费)"),
      re.compile(_NUMBER + r"\s*(?:元|倍|[%％])|百分之|倍")),
+    # 能拿多少 / 罚多少 / 最多能收多少 ask for an amount a rule may also state in months of pay or in words
+    # (每满一年支付一个月工资, 工资照发); 领多少次 asks for a count
+    (re.compile(r"(收|罚|拿|领)多少(?![次个人天日月年件项])"),
+     re.compile(_NUMBER + r"\s*(?:元|倍|[%％]|个?月|天|日)|百分之|倍|半个?月|全额|足额|照发|照付|扣发|不得?(?:超过|高于|低于)")),
 )
 
 
@@ -223,13 +227,13 @@ def _other_benefit(sentence: str, own: Sequence[str], groups: Mapping[str, set[s
 def required_quantity(question: str) -> re.Pattern | None:
     """When the question asks for a number (多少岁, 百分之几, 几天, 多少钱 …), what a clause must state to answer it.
 
-    Only the end of the question counts ("那几天我在上班，工资是几倍" asks for 倍, not for 天).
+    Only the end of the question counts ("那几天我在上班，工资是几倍" asks for 倍, not for 天), and of
+    several asks there the last one (加班几天算几倍 asks for 倍).
     """
     tail = re.sub(r"[？?。！!吗呢啊呀\s]+$", "", question)[-8:]
-    for asks, needs in _QUANTITIES:
-        if asks.search(tail):
-            return needs
-    return None
+    found = [(max(m.end() for m in asks.finditer(tail)), -i, needs)
+             for i, (asks, needs) in enumerate(_QUANTITIES) if asks.search(tail)]
+    return max(found, key=lambda f: f[:2])[2] if found else None
 
 
 _ASKS_VALUE = re.compile(r"(?:是|为)(?:每个?月|每年|每天|每次|一共|大概|大约)?多少(?:钱|元)?$")
