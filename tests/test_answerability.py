@@ -79,6 +79,10 @@ def test_a_piece_of_a_named_word_is_not_missing():
     phrases = {"打车": {"出租车"}, "打车费": {"出租车"}}
     known, scope = missing_terms(["打车", "车费", "打车费"], "市内交通：出租车凭发票报销", phrases, {"车费": 2})
     assert known == [] and scope == []
+    # a piece beside the named one stays missing: a clause on 高温津贴 names 补贴 (and so 住房补贴), not 住房
+    phrases = {"补贴": {"津贴"}, "住房补贴": {"津贴"}}
+    known, scope = missing_terms(["住房", "补贴", "住房补贴"], "高温津贴每月300元", phrases, {"住房": 2})
+    assert known == ["住房"]
     # a word of its own stays missing: 加班 is not a piece of anything the clause names
     known, scope = missing_terms(["加班", "餐费"], "出差期间的餐费补贴每天100元", {}, {"加班": 3, "餐费": 2})
     assert known == ["加班"] and scope == ["加班"]

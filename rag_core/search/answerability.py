@@ -254,20 +254,35 @@ def missing_terms(
     A word counts as present when it or one of its thesaurus phrases occurs in the
     chunk (title and section included). Only words of two or more characters count.
     Scope words are situations, people and benefits (`text.vocabulary`). A piece of a longer
-    question word the chunk names is not missing: jieba also cuts 打车费 into 车费, and a clause on
-    出租车 names 打车费 through the thesaurus.
+    question word is not missing when it overlaps a named piece of that word: jieba also cuts 打车费
+    into 打车 and 车费, and a clause on 出租车 names 打车 and 打车费. 住房 in 住房补贴 stays missing
+    when only 补贴 is named (a clause on 高温津贴 is not about housing).
     """
     terms = [t for t in dict.fromkeys(question_terms) if len(t) >= 2]
     named = [t for t in terms if names(t, chunk_text, phrases)]
     known_missing, scope_missing = [], []
     for term in terms:
-        if term in named or any(term in longer and term != longer for longer in named):
+        if term in named or _overlaps_a_named_piece(term, named):
             continue
         if doc_freq.get(term, 0) > 0:
             known_missing.append(term)
         if narrows_scope(term):
             scope_missing.append(term)
     return known_missing, scope_missing
+
+
+def _overlaps_a_named_piece(term: str, named: list[str]) -> bool:
+    """`term` sits inside a named longer word and shares characters there with another named piece of it."""
+    for longer in named:
+        start = longer.find(term)
+        if len(longer) <= len(term) or start < 0:
+            continue
+        span = range(start, start + len(term))
+        for piece in named:
+            at = longer.find(piece)
+            if piece != longer and at >= 0 and any(i in span for i in range(at, at + len(piece))):
+                return True
+    return False
 
 
 def missing_share(missing: Iterable[str], terms: Iterable[str], idf: Mapping[str, float]) -> float:

@@ -51,7 +51,7 @@ SUBJECT_HEADS = frozenset("预算 经费 福利 礼品 礼物 活动".split())
 # How much or how many, not which kind: 一笔押金 and 好多天事假 name no benefit of their own.
 _AMOUNT_WORD = re.compile(r"[0-9零一二两三四五六七八九十百千万几好多这那每某半整]+[天日周月年笔个次份项块元回些点]?")
 # Nor does a verb before it: 要交押金 asks whether a deposit is due, it does not name a kind of deposit.
-_VERB_WORD = re.compile(r"^[要能会可该想得需必]|[交拿领缴]$")
+_VERB_WORD = re.compile(r"[要能会可该想得需必][交拿领缴付]")
 
 
 def decision_model(settings: Settings) -> Model:
@@ -99,7 +99,7 @@ def foreign_benefits(
     found = []
     for first, second in zip(tokens, tokens[1:], strict=False):
         if len(first) < 2 or first + second not in query or not foreign(first) or _AMOUNT_WORD.fullmatch(first) \
-                or _VERB_WORD.search(first):
+                or _VERB_WORD.fullmatch(first):
             continue
         if is_benefit(second) or second in SUBJECT_HEADS:
             found.append(first + second)
