@@ -28,6 +28,16 @@ def test_policy_wording_is_appended_once_and_only_when_the_thesaurus_applies():
     assert with_policy_wording("年会在哪办", thesaurus.expand("年会在哪办")) == "年会在哪办"
 
 
+def test_a_compound_entry_keeps_the_piece_it_writes_out():
+    """加班打车 → 加班 出租车: 加班 stays 加班 (an 出差 taxi clause does not name it), 打车 is named by 出租车."""
+    thesaurus = Thesaurus({"加班打车": ("加班", "出租车", "网约车"), "加班": ("延长工作时间",)})
+    phrases = thesaurus.expand("加班打车能报吗").phrases
+    assert phrases["加班"] == {"延长工作时间"}
+    assert phrases["打车"] == {"出租车", "网约车"}
+    both = Thesaurus({"病假工资": ("病假", "医疗期", "工资")}).expand("病假工资怎么算").phrases
+    assert both["病假"] == both["工资"] == {"病假", "医疗期", "工资"}  # every piece written out: all phrases
+
+
 def test_custom_entries_override_and_add(tmp_path):
     path = tmp_path / "thesaurus.tsv"
     path.write_text("班车\t通勤车 交通车\n打车\t的士\n", encoding="utf-8")

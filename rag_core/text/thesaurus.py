@@ -99,7 +99,7 @@ class Thesaurus:
             owners = [t for t in tokens if t in head or head in t] or [head]
             for owner in owners:
                 result.groups.setdefault(owner, set()).update(expansion)
-                result.phrases.setdefault(owner, set()).update(terms)
+                result.phrases.setdefault(owner, set()).update(_phrases_for(owner, head, owners, terms))
             result.applied.append((head, terms))
             for term in sorted(expansion):
                 if term not in seen:
@@ -114,6 +114,25 @@ class Thesaurus:
             if head == word or (len(head) >= 2 and head in word):
                 found.update(terms)
         return found
+
+
+def _phrases_for(owner: str, head: str, owners: list[str], terms: tuple[str, ...]) -> tuple[str, ...]:
+    """The phrases of an entry that name `owner`, one of the question words inside its head.
+
+    An entry for a compound that writes one of its pieces out as a phrase (加班打车 → 加班 出租车 网约车)
+    keeps that piece as itself: 加班 is not named by 出租车, or an 出差 taxi clause would answer
+    加班打车能报吗 (出差餐补 → 伙食补助费 出差 likewise: 出差 does not name 餐补). The other pieces get
+    the rest. The head itself, and an entry that writes out every piece (病假工资 → 病假 医疗期 工资),
+    keep all their phrases.
+    """
+    if len(owners) < 2 or owner == head:
+        return terms
+    kept = {o for o in owners if o in terms}
+    if not kept or kept == set(owners):
+        return terms
+    if owner in kept:
+        return ()
+    return tuple(term for term in terms if term not in kept)
 
 
 def with_policy_wording(query: str, expansion: Expansion, per_word: int = 3) -> str:
