@@ -274,9 +274,9 @@ def leave_one_out(pools: dict[str, list[Pool]], **fit_args) -> dict[str, dict[st
     return table
 
 
-def print_table(title: str, table: dict[str, dict[str, float]]) -> None:
+def print_table(title: str, table: dict[str, dict[str, float]], first: str = "left-out corpus") -> None:
     print(f"\n### {title}\n")
-    print("| left-out corpus | literal r@3 | paraphrase r@3 | absent zero-hit | trap refusal | paraphrase answered | thresholds (q / c) |")
+    print(f"| {first} | literal r@3 | paraphrase r@3 | absent zero-hit | trap refusal | paraphrase answered | thresholds (q / c) |")
     print("|---|---|---|---|---|---|---|")
     for name, r in table.items():
         print(f"| {name} | {r['literal']:.2f} | {r['paraphrase']:.2f} | {r['absent']:.2f} | {r['traps']:.2f} | {r['answered']:.2f} | "
@@ -284,7 +284,7 @@ def print_table(title: str, table: dict[str, dict[str, float]]) -> None:
     real = [r for n, r in table.items() if not n.startswith(("samples", "heldout")) and "one document" not in n]
     if real:
         avg = {k: np.mean([r[k] for r in real]) for k in ("literal", "paraphrase", "absent", "traps", "answered")}
-        print(f"| **mean of the real corpora** | {avg['literal']:.2f} | {avg['paraphrase']:.2f} | {avg['absent']:.2f} | "
+        print(f"| **mean of the {'held-out' if first != 'left-out corpus' else 'real'} corpora** | {avg['literal']:.2f} | {avg['paraphrase']:.2f} | {avg['absent']:.2f} | "
               f"{avg['traps']:.2f} | {avg['answered']:.2f} | |")
     sys.stdout.flush()
 
@@ -348,7 +348,7 @@ def main() -> None:
     if held_out:
         print_table("Held out (never fitted on): the model fitted on all the other corpora",
                     {k: {**measure(v, model), "q_thr": model.question_threshold, "c_thr": model.chunk_threshold}
-                     for k, v in held_out.items()})
+                     for k, v in held_out.items()}, first="held-out corpus")
     if args.write:
         model = replace(model, fitted_on=tuple(dict.fromkeys(group_of(k) for k in pools)), notes=(
             "Fitted by bench/fit_answerability.py on all corpora but the held-out ones; thresholds chosen on them. "
