@@ -28,9 +28,10 @@ _DENY = re.compile(r"不得|不予|不能|不可以|禁止|不允许|不属于|�
 # a condition ("…不能安排补休的，") says when the rule applies, not whether it allows: only the rest counts
 _CONDITION = re.compile(r"[^，,；;。]*的[，,]")
 _ALLOW = re.compile(r"可以|予以|有权|准予|享受|实报实销|据实报销|报销时|可报销|应当支付|应当报销|凭.{1,12}报销")
+# where a sentence splits into clauses, to tell "allows here, limits there" from a plain denial
+_CLAUSE = re.compile(r"[，,；;：:]|但是?")
 # a sentence that sets a penalty (…收取押金的，由…责令退还…予以处罚) permits nothing: its 予以/可以 is the
 # authority's, and reading "不可以" into it would be an inference, so it gives no yes/no at all
-_CLAUSE = re.compile(r"[，,；;：:]|但是?")
 _PENALTY = re.compile(r"处罚|罚款|责令|追究.{0,6}责任|处分|警告|没收")
 
 

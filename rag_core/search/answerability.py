@@ -277,10 +277,10 @@ def _overlaps_a_named_piece(term: str, named: list[str]) -> bool:
         start = longer.find(term)
         if len(longer) <= len(term) or start < 0:
             continue
-        span = range(start, start + len(term))
+        end = start + len(term)
         for piece in named:
             at = longer.find(piece)
-            if piece != longer and at >= 0 and any(i in span for i in range(at, at + len(piece))):
+            if piece != longer and at >= 0 and at < end and start < at + len(piece):
                 return True
     return False
 
