@@ -130,6 +130,14 @@ def test_a_multiple_or_a_charge_asked_for_must_be_stated():
     assert not is_refusal(answer("加班几天算几倍？", rate))  # the last ask counts: 几倍, not 几天
 
 
+def test_a_threshold_asked_before_cai_must_be_stated():
+    """多少钱才 / 几年才 asks for a threshold even when the question goes on after it."""
+    vague = "第十二条 用人单位拖欠工资，情节严重的，有关部门应当将该用人单位列入失信联合惩戒对象名单。"
+    assert is_refusal(answer("拖欠工资要欠多少钱才会被列入黑名单？", vague))
+    stated = "第十二条 用人单位拖欠工资数额达到五万元以上的，有关部门应当将该用人单位列入失信联合惩戒对象名单。"
+    assert not is_refusal(answer("拖欠工资要欠多少钱才会被列入黑名单？", stated))
+
+
 @pytest.mark.parametrize(
     ("question", "expected"),
     [

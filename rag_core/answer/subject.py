@@ -229,12 +229,23 @@ def required_quantity(question: str) -> re.Pattern | None:
     """When the question asks for a number (多少岁, 百分之几, 几天, 多少钱 …), what a clause must state to answer it.
 
     Only the end of the question counts ("那几天我在上班，工资是几倍" asks for 倍, not for 天), and of
-    several asks there the last one (加班几天算几倍 asks for 倍).
+    several asks there the last one (加班几天算几倍 asks for 倍). An ask a 才 follows is a threshold and
+    counts wherever it stands: 要欠多少钱才会被列入名单 asks for an amount, 工作几年才能休年假 for years.
     """
     tail = re.sub(r"[？?。！!吗呢啊呀\s]+$", "", question)[-8:]
-    found = [(max(m.end() for m in asks.finditer(tail)), -i, needs)
-             for i, (asks, needs) in enumerate(_QUANTITIES) if asks.search(tail)]
+    needs = _last_ask(tail)
+    for before in () if needs else _BEFORE_THRESHOLD.findall(question):
+        needs = needs or _last_ask(before[-5:])
+    return needs
+
+
+def _last_ask(text: str) -> re.Pattern | None:
+    found = [(max(m.end() for m in asks.finditer(text)), -i, needs)
+             for i, (asks, needs) in enumerate(_QUANTITIES) if asks.search(text)]
     return max(found, key=lambda f: f[:2])[2] if found else None
+
+
+_BEFORE_THRESHOLD = re.compile(r"([^，,。；;？?！!]+)才")  # the words of a clause before its 才
 
 
 _ASKS_VALUE = re.compile(r"(?:是|为)(?:每个?月|每年|每天|每次|一共|大概|大约)?多少(?:钱|元)?$")
