@@ -38,6 +38,17 @@ def test_a_compound_entry_keeps_the_piece_it_writes_out():
     assert both["病假"] == both["工资"] == {"病假", "医疗期", "工资"}  # every piece written out: all phrases
 
 
+def test_a_word_with_its_own_entry_is_not_named_by_a_shorter_head_inside_it():
+    """离职证明 is a certificate: a clause on 解除劳动合同 (离职's wording) does not name it."""
+    thesaurus = Thesaurus({"离职": ("离职", "解除劳动合同"), "离职证明": ("解除劳动合同证明", "离职证明")})
+    phrases = thesaurus.expand("离职证明公司必须开吗", ["离职", "证明", "离职证明", "公司"]).phrases
+    assert phrases["离职证明"] == {"解除劳动合同证明", "离职证明"}
+    assert phrases["离职"] == {"离职", "解除劳动合同"}
+    # a longer word without an entry of its own still borrows the head's wording (打车费 from 打车)
+    taxi = Thesaurus({"打车": ("出租车",)}).expand("打车费能报吗", ["打车", "打车费"]).phrases
+    assert taxi["打车费"] == {"出租车"}
+
+
 def test_custom_entries_override_and_add(tmp_path):
     path = tmp_path / "thesaurus.tsv"
     path.write_text("班车\t通勤车 交通车\n打车\t的士\n", encoding="utf-8")

@@ -99,7 +99,10 @@ class Thesaurus:
             owners = [t for t in tokens if t in head or head in t] or [head]
             for owner in owners:
                 result.groups.setdefault(owner, set()).update(expansion)
-                result.phrases.setdefault(owner, set()).update(_phrases_for(owner, head, owners, terms))
+                if owner == head or owner not in self.entries:
+                    result.phrases.setdefault(owner, set()).update(_phrases_for(owner, head, owners, terms))
+                else:  # a word with an entry of its own is named by that entry only: 离职证明 is not 离职
+                    result.phrases.setdefault(owner, set())
             result.applied.append((head, terms))
             for term in sorted(expansion):
                 if term not in seen:
