@@ -10,6 +10,7 @@ from rag_core.answer.subject import (
     is_yes_no,
     polarity,
     question_terms,
+    required_quantity,
     scope_conflicts,
     states_value,
     unaddressed,
@@ -136,6 +137,10 @@ def test_a_threshold_asked_before_cai_must_be_stated():
     assert is_refusal(answer("拖欠工资要欠多少钱才会被列入黑名单？", vague))
     stated = "第十二条 用人单位拖欠工资数额达到五万元以上的，有关部门应当将该用人单位列入失信联合惩戒对象名单。"
     assert not is_refusal(answer("拖欠工资要欠多少钱才会被列入黑名单？", stated))
+    # 几 after 好 / 这 / 十 / 了 is "a few": nothing is asked (found by review)
+    pay = "第八条 工资应当按月支付，用人单位拖欠工资的，劳动者可以向劳动保障行政部门投诉。"
+    assert not is_refusal(answer("公司拖了好几天才发工资，我能去投诉吗？", pay))
+    assert required_quantity("上了几年班才发现公司没交社保，能补缴吗？") is None
 
 
 @pytest.mark.parametrize(

@@ -230,12 +230,13 @@ def required_quantity(question: str) -> re.Pattern | None:
 
     Only the end of the question counts ("那几天我在上班，工资是几倍" asks for 倍, not for 天), and of
     several asks there the last one (加班几天算几倍 asks for 倍). An ask a 才 follows is a threshold and
-    counts wherever it stands: 要欠多少钱才会被列入名单 asks for an amount, 工作几年才能休年假 for years.
+    counts wherever it stands: 要欠多少钱才会被列入名单 asks for an amount, 入职以后要工作几年才能享受带薪年假
+    for years. 几 after 好 / 这 / 那 / 十 / 了 is "a few", not an ask: 拖了好几天才发工资 asks for no number.
     """
     tail = re.sub(r"[？?。！!吗呢啊呀\s]+$", "", question)[-8:]
     needs = _last_ask(tail)
     for before in () if needs else _BEFORE_THRESHOLD.findall(question):
-        needs = needs or _last_ask(before[-5:])
+        needs = needs or _last_ask(_A_FEW.sub("", before[-6:])[-5:])
     return needs
 
 
@@ -246,6 +247,7 @@ def _last_ask(text: str) -> re.Pattern | None:
 
 
 _BEFORE_THRESHOLD = re.compile(r"([^，,。；;？?！!]+)才")  # the words of a clause before its 才
+_A_FEW = re.compile(r"[好这那十了]几")  # 好几天, 这几天, 十几天, 过了几个月: a few, not "how many"
 
 
 _ASKS_VALUE = re.compile(r"(?:是|为)(?:每个?月|每年|每天|每次|一共|大概|大约)?多少(?:钱|元)?$")

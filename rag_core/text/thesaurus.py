@@ -99,10 +99,13 @@ class Thesaurus:
             owners = [t for t in tokens if t in head or head in t] or [head]
             for owner in owners:
                 result.groups.setdefault(owner, set()).update(expansion)
-                if owner == head or owner not in self.entries:
-                    result.phrases.setdefault(owner, set()).update(_phrases_for(owner, head, owners, terms))
-                else:  # a word with an entry of its own is named by that entry only: 离职证明 is not 离职
+                if owner != head and head in owner and owner in self.entries:
+                    # a longer word with an entry of its own is named by that entry, not by a shorter
+                    # head inside it: 离职证明 is not named by 离职's 解除劳动合同 (a piece inside a longer
+                    # head, 补贴 in 高温补贴, still gets that head's wording: 防暑降温费)
                     result.phrases.setdefault(owner, set())
+                else:
+                    result.phrases.setdefault(owner, set()).update(_phrases_for(owner, head, owners, terms))
             result.applied.append((head, terms))
             for term in sorted(expansion):
                 if term not in seen:
