@@ -6,6 +6,7 @@ import pytest
 
 from rag_core import SettingsError
 from rag_core.text.thesaurus import Thesaurus, custom_text, parse_entries, shipped_entries, with_policy_wording
+from rag_core.text.vocabulary import names
 
 
 def test_the_shipped_table_is_large_and_keeps_benefits_apart():
@@ -53,8 +54,6 @@ def test_a_word_with_its_own_entry_is_not_named_by_a_shorter_head_inside_it():
 
 
 def test_the_shipped_certificate_entry_names_the_statute_wording():
-    from rag_core.text.vocabulary import names
-
     phrases = Thesaurus(shipped_entries()).expand("离职证明公司必须开吗").phrases
     assert names("离职证明", "用人单位应当在解除或者终止劳动合同时出具解除或者终止劳动合同的证明", phrases)
     assert not names("离职证明", "用人单位违法解除劳动合同的，应当支付赔偿金", phrases)
