@@ -131,6 +131,17 @@ def test_a_multiple_or_a_charge_asked_for_must_be_stated():
     assert not is_refusal(answer("加班几天算几倍？", rate))  # the last ask counts: 几倍, not 几天
 
 
+def test_hours_and_times_asked_for_must_be_stated():
+    vague = "第二十条 公司严格控制加班，加班须经部门负责人批准。"
+    assert is_refusal(answer("每月加班最多多少小时？", vague))
+    stated = "第二十条 加班须经部门负责人批准，每月累计不得超过36小时。"
+    assert not is_refusal(answer("每月加班最多多少小时？", stated))
+    card = "第九条 员工忘记打卡的，应当在次日提交补卡申请。"
+    assert is_refusal(answer("忘记打卡每月可以补卡几次？", card))
+    counted = "第九条 员工忘记打卡的，应当在次日提交补卡申请，每月补卡不超过3次。"
+    assert not is_refusal(answer("忘记打卡每月可以补卡几次？", counted))
+
+
 def test_a_threshold_asked_before_cai_must_be_stated():
     """多少钱才 / 几年才 asks for a threshold even when the question goes on after it."""
     vague = "第十二条 用人单位拖欠工资，情节严重的，有关部门应当将该用人单位列入失信联合惩戒对象名单。"

@@ -179,6 +179,9 @@ _QUANTITIES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"几月份|哪个月份|什么月份|每年几月"), re.compile(r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月")),
     (re.compile(r"(多少|几)(个月|年)|多久|多长时间"), re.compile(_NUMBER + r"\s*(?:个月|年|日|天|周|小时)")),
     (re.compile(r"(几|多少)倍"), re.compile(r"倍|百分之|[%％]|" + _NUMBER + r"\s*成")),
+    # hours (每月加班最多多少小时) and times (一个月能补卡几次)
+    (re.compile(r"(多少|几)个?(小时|钟头)"), re.compile(_NUMBER + r"\s*(?:个)?(?:小时|钟头)")),
+    (re.compile(r"(多少|几)(次|回)"), re.compile(_NUMBER + r"\s*(?:次|回)|不限次数|次数不限")),
     (re.compile(r"多少钱|多少元|(发|给|补|报|交|扣|赔|退)多少|多少(工资|补贴|补助|费)"),
      re.compile(_NUMBER + r"\s*(?:元|倍|[%％])|百分之|倍")),
     # 能拿多少 / 罚多少 / 最多能收多少 ask for an amount a rule may also state in months of pay or in words
