@@ -289,6 +289,12 @@ def print_table(title: str, table: dict[str, dict[str, float]], first: str = "le
     sys.stdout.flush()
 
 
+def measured_with(model: Model, pools: dict[str, list[Pool]]) -> dict[str, dict[str, float]]:
+    """Each corpus measured with one model (no fit), in `print_table`'s row format."""
+    return {k: {**measure(v, model), "q_thr": model.question_threshold, "c_thr": model.chunk_threshold}
+            for k, v in pools.items()}
+
+
 def without_sentences(pools: dict[str, list[Pool]]) -> dict[str, list[Pool]]:
     """The same pools with small-to-big switched off (every sentence signal is the chunk's own)."""
     return {k: [replace(p, signals=[replace(s, sentence_cosine=s.cosine, sentence_rank=s.cosine_rank) for s in p.signals])
@@ -347,8 +353,7 @@ def main() -> None:
     model = choose(pools, chunk, question)
     if held_out:
         print_table("Held out (never fitted on): the model fitted on all the other corpora",
-                    {k: {**measure(v, model), "q_thr": model.question_threshold, "c_thr": model.chunk_threshold}
-                     for k, v in held_out.items()}, first="held-out corpus")
+                    measured_with(model, held_out), first="held-out corpus")
     if args.write:
         model = replace(model, fitted_on=tuple(dict.fromkeys(group_of(k) for k in pools)), notes=(
             "Fitted by bench/fit_answerability.py on all corpora but the held-out ones; thresholds chosen on them. "
@@ -358,8 +363,7 @@ def main() -> None:
         print(f"\nwrote {target.relative_to(ROOT)}: question threshold {model.question_threshold:g}, "
               f"chunk threshold {model.chunk_threshold:g}")
         print_table("All fitted corpora, fitted on all (in-sample, for reference only)",
-                    {k: {**measure(v, model), "q_thr": model.question_threshold, "c_thr": model.chunk_threshold}
-                     for k, v in pools.items() if "/" not in k})
+                    measured_with(model, {k: v for k, v in pools.items() if "/" not in k}))
 
 if __name__ == "__main__":
     main()

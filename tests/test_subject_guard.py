@@ -131,24 +131,27 @@ def test_a_multiple_or_a_charge_asked_for_must_be_stated():
     assert not is_refusal(answer("加班几天算几倍？", rate))  # the last ask counts: 几倍, not 几天
 
 
-def test_hours_and_times_asked_for_must_be_stated():
-    vague = "第二十条 公司严格控制加班，加班须经部门负责人批准。"
-    assert is_refusal(answer("每月加班最多多少小时？", vague))
-    stated = "第二十条 加班须经部门负责人批准，每月累计不得超过36小时。"
-    assert not is_refusal(answer("每月加班最多多少小时？", stated))
-    card = "第九条 员工忘记打卡的，应当在次日提交补卡申请。"
-    assert is_refusal(answer("忘记打卡每月可以补卡几次？", card))
-    counted = "第九条 员工忘记打卡的，应当在次日提交补卡申请，每月补卡不超过3次。"
-    assert not is_refusal(answer("忘记打卡每月可以补卡几次？", counted))
+@pytest.mark.parametrize(
+    ("question", "silent", "stating"),
+    [
+        # hours and times
+        ("每月加班最多多少小时？", "第二十条 公司严格控制加班，加班须经部门负责人批准。",
+         "第二十条 加班须经部门负责人批准，每月累计不得超过36小时。"),
+        ("忘记打卡每月可以补卡几次？", "第九条 员工忘记打卡的，应当在次日提交补卡申请。",
+         "第九条 员工忘记打卡的，应当在次日提交补卡申请，每月补卡不超过3次。"),
+        # 多少钱才 asks for a threshold even when the question goes on after it
+        ("拖欠工资要欠多少钱才会被列入黑名单？",
+         "第十二条 用人单位拖欠工资，情节严重的，有关部门应当将该用人单位列入失信联合惩戒对象名单。",
+         "第十二条 用人单位拖欠工资数额达到五万元以上的，有关部门应当将该用人单位列入失信联合惩戒对象名单。"),
+    ],
+)
+def test_an_asked_number_must_be_stated(question, silent, stating):
+    assert is_refusal(answer(question, silent))
+    assert not is_refusal(answer(question, stating))
 
 
-def test_a_threshold_asked_before_cai_must_be_stated():
-    """多少钱才 / 几年才 asks for a threshold even when the question goes on after it."""
-    vague = "第十二条 用人单位拖欠工资，情节严重的，有关部门应当将该用人单位列入失信联合惩戒对象名单。"
-    assert is_refusal(answer("拖欠工资要欠多少钱才会被列入黑名单？", vague))
-    stated = "第十二条 用人单位拖欠工资数额达到五万元以上的，有关部门应当将该用人单位列入失信联合惩戒对象名单。"
-    assert not is_refusal(answer("拖欠工资要欠多少钱才会被列入黑名单？", stated))
-    # 几 after 好 / 这 / 十 / 了 is "a few": nothing is asked (found by review)
+def test_a_few_before_cai_asks_nothing():
+    """几 after 好 / 这 / 十 / 了 is "a few" (found by review)."""
     pay = "第八条 工资应当按月支付，用人单位拖欠工资的，劳动者可以向劳动保障行政部门投诉。"
     assert not is_refusal(answer("公司拖了好几天才发工资，我能去投诉吗？", pay))
     assert required_quantity("上了几年班才发现公司没交社保，能补缴吗？") is None

@@ -238,8 +238,11 @@ def required_quantity(question: str) -> re.Pattern | None:
     """
     tail = re.sub(r"[？?。！!吗呢啊呀\s]+$", "", question)[-8:]
     needs = _last_ask(tail)
-    for before in () if needs else _BEFORE_THRESHOLD.findall(question):
-        needs = needs or _last_ask(_A_FEW.sub("", before[-6:])[-5:])
+    if needs is None:
+        for before in _BEFORE_THRESHOLD.findall(question):
+            needs = _last_ask(_A_FEW.sub("", before[-6:])[-5:])
+            if needs is not None:
+                break
     return needs
 
 
