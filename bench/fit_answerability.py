@@ -7,9 +7,10 @@ Six corpora to fit on: our samples and held-out policies, and four of real publi
 text nobody on the team wrote (tests/data/real/*: labour law, local rules, social
 insurance, wages). For each left-out corpus the chunk and question models are
 fitted on the other five and the two thresholds chosen there; the left-out
-corpus is only measured. The shipped model is then fitted on all six. Two more
-real corpora (HELD_OUT: labour_admin, company_policies) are never fitted on,
-only measured with that model. The search path is the engine's own
+corpus is only measured. The shipped model is then fitted on all six. Three more
+real corpora (HELD_OUT: labour_admin, company_policies, local_labour) are never
+fitted on, only measured with that model (bench/answerability_frontier.py then asks
+what any threshold could reach on each). The search path is the engine's own
 (`HybridRetriever.candidates` → `judge_all`), and traps are measured through the
 offline answer, exactly as `ask` does.
 """
