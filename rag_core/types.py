@@ -253,6 +253,7 @@ class SourceRef:
     source: str
     section: str
     chunk_id: str
+    verdict: str = ""  # the search's 依据充分 / 依据较弱 for this chunk ("" where none was given)
 
 
 @dataclass

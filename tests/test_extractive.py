@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
-from rag_core.answer.extractive import HEADER, ExtractiveAnswerer, split_sentences
+from rag_core.answer.extractive import HEADER, WEAK_HEADER, ExtractiveAnswerer, split_sentences
 from rag_core.answer.llm import NOT_IN_POLICY
 from rag_core.types import SourceRef
 
@@ -67,6 +68,27 @@ def test_no_sources_is_not_in_policy(answerer: ExtractiveAnswerer) -> None:
 def test_blank_sources_are_not_in_policy(answerer: ExtractiveAnswerer) -> None:
     blank = SourceRef(1, " \n。\n", "a.txt", "", "a@v1#0")
     assert answerer.answer("出租车", [blank]) == NOT_IN_POLICY
+
+
+def test_weak_evidence_is_said_before_the_quotes(answerer: ExtractiveAnswerer) -> None:
+    # the search judged the best governing clause 依据较弱: the answer must not open with 根据制度
+    weak = [replace(TAXI, verdict="依据较弱"), HOTEL]
+    lines = answerer.answer("出租车费用怎么报销", weak).split("\n")
+    assert lines[0] == WEAK_HEADER and "请核对原文" in lines[0] and "根据制度" not in lines[0]
+    assert lines[1] == "- 确需乘坐出租车的，凭出租车发票和行程单报销，单次不超过100元。 [资料1]"
+    # 可以 / 不可以 is still said, after the hedge and as the clauses' word
+    allowed = SourceRef(1, "员工因公外出可以乘坐出租车。", "a.md", "", "a@v1#0", verdict="依据较弱")
+    lines = answerer.answer("因公外出可以坐出租车吗", [allowed]).split("\n")
+    assert lines[:2] == [WEAK_HEADER, "按这些条款，可以："]
+    # strong, or not judged (a caller without a search), reads as before
+    assert _quotes(answerer.answer("出租车费用怎么报销", [replace(TAXI, verdict="依据充分"), HOTEL]))
+    assert _quotes(answerer.answer("出租车费用怎么报销", [TAXI, HOTEL]))
+
+
+def test_only_the_best_governing_source_decides_the_hedge(answerer: ExtractiveAnswerer) -> None:
+    # a weak clause about another subject is skipped; the strong one that governs leads: no hedge
+    quotes = _quotes(answerer.answer("年假有几天", [replace(HOTEL, verdict="依据较弱"), replace(LEAVE, verdict="依据充分")]))
+    assert ("员工入职满一年后，每年享有带薪年假5天。", 3) in quotes
 
 
 def test_picks_taxi_sentence(answerer: ExtractiveAnswerer) -> None:

@@ -31,6 +31,17 @@ def test_sources_are_numbered_with_source_and_section():
     assert lines.index("【关于用户的记忆】") < lines.index("【资料】") < lines.index("【问题】年假几天？")
 
 
+def test_sources_carry_the_search_verdict():
+    # the offline answer hedges on 依据较弱: the verdict must reach it through the prompt's sources
+    strong, weak = _hit(0, "第一条 年假。"), _hit(1, "第二条 病假。")
+    strong.scores.verdict, weak.scores.verdict = "依据充分", "依据较弱"
+    p = build_prompt("年假几天？", [strong, weak], [], 2000)
+    assert [s.verdict for s in p.sources] == ["依据充分", "依据较弱"]
+    # a model sees it too, with the rule for it
+    assert "[资料2] 来源：制度.md ｜ 章节：第一章 > 第一条 ｜ 检索判断：依据较弱\n第二条 病假。" in p.text
+    assert "检索判断：依据较弱" in RULES and "依据较弱，请核对原文" in RULES
+
+
 def test_memories_have_their_own_section():
     p = build_prompt("出差住宿标准？", [_hit(0, "住宿标准。")], [_memory("常驻杭州")], 2000)
     section = p.text.split("\n【关于用户的记忆】\n")[1].split("\n【资料】\n")[0]

@@ -75,6 +75,33 @@ def test_unsupported_sentence_is_marked_and_removed_citation_reported(app: AppTe
     assert any("[资料7]" in el.value.replace("\\", "") and "已从回答中删除" in el.value for el in app.caption)
 
 
+def _weak_script() -> None:
+    import streamlit as st
+    from trace_samples import sample_trace
+
+    from ui.trace_view import render_answer
+
+    render_answer(sample_trace(llm=st.session_state.get("llm", True), source_verdict="依据较弱"), "w1")
+
+
+def test_a_model_answer_from_weak_sources_only_says_so() -> None:
+    from ui.trace_view import WEAK_LLM_NOTE
+
+    at = AppTest.from_function(_weak_script, default_timeout=30)
+    at.run()
+    assert not at.exception
+    assert WEAK_LLM_NOTE in [el.value for el in at.caption]
+    at.session_state["llm"] = False  # the offline answer's own first line says it: no second note
+    at.run()
+    assert WEAK_LLM_NOTE not in [el.value for el in at.caption]
+
+
+def test_a_model_answer_with_strong_sources_has_no_weak_note(app: AppTest) -> None:
+    from ui.trace_view import WEAK_LLM_NOTE
+
+    assert WEAK_LLM_NOTE not in [el.value for el in app.caption]
+
+
 def test_local_time_uses_the_configured_zone(monkeypatch: pytest.MonkeyPatch) -> None:
     from ui.timefmt import local_time, relative_age
 

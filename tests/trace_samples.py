@@ -24,7 +24,9 @@ def _hit(index: int, text: str, verdict: str, why: str) -> Hit:
     return Hit(chunk, scores)
 
 
-def sample_trace(answer: str = "一类城市每晚 800 元 [资料1]。二类城市 400 元 [资料1]。", *, llm: bool = True) -> AskTrace:
+def sample_trace(
+    answer: str = "一类城市每晚 800 元 [资料1]。二类城市 400 元 [资料1]。", *, llm: bool = True, source_verdict: str = "依据充分"
+) -> AskTrace:
     hits = [
         _hit(0, CLAUSE, "依据充分", "依据充分｜关键词：住宿、标准；意思相近程度：高"),
         _hit(1, "住宿费须凭酒店开具的发票和住宿明细报销。", "依据较弱", "依据较弱｜关键词：住宿；意思相近程度：中"),
@@ -38,7 +40,7 @@ def sample_trace(answer: str = "一类城市每晚 800 元 [资料1]。二类城
         id="m1", content="我常驻杭州", kind="profile", importance=0.8123, relevance=0.5555, freshness=0.9876,
         score=0.4567, created_at="2026-11-30T23:30:12+00:00",
     )
-    sources = [SourceRef(1, CLAUSE, "03_travel_expense.md", "第九条 住宿标准", "travel@v2#0")]
+    sources = [SourceRef(1, CLAUSE, "03_travel_expense.md", "第九条 住宿标准", "travel@v2#0", source_verdict)]
     check = (
         CitationCheck(checked=True, removed=[7], unsupported=["一类城市每晚 800 元 [资料1]。"]) if llm else CitationCheck()
     )

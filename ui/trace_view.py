@@ -350,11 +350,22 @@ def mark_unsupported(answer: str, sentences: Sequence[str]) -> str:
     return answer
 
 
+WEAK_LLM_NOTE = "依据较弱：模型引用的条款都只是与问题相近，不一定直接回答了它，请核对原文。"
+
+
+def weak_llm_answer(trace: AskTrace) -> bool:
+    """A model's answer written from 依据较弱 sources only (the offline answer says so in its first line)."""
+    verdicts = {s.verdict for s in trace.sources}
+    return trace.answerer != "extractive" and "依据较弱" in verdicts and "依据充分" not in verdicts
+
+
 def render_answer(trace: AskTrace, prefix: str) -> None:
     """The answer text with [资料N] linked, then a one-line source list for reading at a glance."""
     anchors = citation_anchors(trace, prefix)
     check = trace.citations
     st.markdown(link_citations(mark_unsupported(trace.answer, check.unsupported), anchors))
+    if weak_llm_answer(trace):
+        st.caption(WEAK_LLM_NOTE)
     if check.unsupported:
         st.caption(
             f"标有“{UNSUPPORTED_MARK}”的句子里的数字、金额或日期，在它引用的条款中找不到，请以条款原文为准。"

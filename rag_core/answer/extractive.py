@@ -33,6 +33,10 @@ from .subject import (
 __all__ = ["HEADER", "ExtractiveAnswerer", "Quote", "split_sentences"]
 
 HEADER = "根据制度："
+# When the best source that governs the question is itself weak evidence, the answer says so first:
+# such answers quote a clause that does not answer the question about twice as often (bench notes).
+WEAK_EVIDENCE = "依据较弱"
+WEAK_HEADER = "依据较弱：下面的条款最接近这个问题，但不一定直接回答了它，请核对原文。"
 CHECK_ASKED_VALUE = True  # "X是多少" needs a clause stating a value for X (off only for the ablation in bench/)
 
 _END_CHARS = END_CHARS
@@ -153,6 +157,13 @@ def _phrase_terms(terms: list[str], groups: Mapping[str, set[str]]) -> list[str]
     return list(dict.fromkeys(p for t in terms for p in sorted(groups.get(t, ())) if len(p) >= 2))
 
 
+def _header(verdict: str, weak: bool) -> str:
+    """根据制度： (with 可以 / 不可以 when the lead says so); on weak evidence the hedge comes first."""
+    if weak:
+        return f"{WEAK_HEADER}\n按这些条款，{verdict}：" if verdict else WEAK_HEADER
+    return f"根据制度，{verdict}：" if verdict else HEADER
+
+
 def _where(src: SourceRef) -> str:
     """How a refusal names the nearest clause: its last heading, else its file."""
     return (src.section or src.source).split(">")[-1].strip()
@@ -224,7 +235,7 @@ class ExtractiveAnswerer:
             ordered = sorted([stating, *[q for q in ordered if q.text != stating.text]][:max_sentences],
                              key=lambda q: (q.text != lead.text, q.source_number, q.position))
         verdict = polarity(lead.text) if is_yes_no(question) else ""
-        yield f"根据制度，{verdict}：" if verdict else HEADER
+        yield _header(verdict, weak=governing[0].verdict == WEAK_EVIDENCE)
         for quote in ordered:
             yield f"\n- {quote.text} [资料{quote.source_number}]"
 
