@@ -11,14 +11,14 @@ from rag_core import RagError
 from ui.layout import ensure_chrome
 from ui.state import actor, get_assistant
 
-KINDS = {"zero_hit": "没有命中", "refused": "制度里没有写", "disliked": "👎"}
+KINDS = {"zero_hit": "没有命中", "refused": "制度里没有写", "weak": "依据较弱", "disliked": "👎"}
 
 
 def main() -> None:
     ensure_chrome()
     assistant = get_assistant()
     st.title("知识缺口")
-    st.caption("员工问了、制度却没有答上的问题（没有命中、回答“制度里没有写这一条”、或被点 👎），按意思分组。"
+    st.caption("员工问了、制度却没有答上的问题（没有命中、回答“制度里没有写这一条”、依据较弱、或被点 👎），按意思分组。"
                "问题在保存前已遮盖个人信息；提问人只对管理员可见。")
     col1, col2 = st.columns(2)
     since = col1.date_input("起始日期", value=date.today() - timedelta(days=30), key="gaps_since")

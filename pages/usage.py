@@ -8,7 +8,7 @@ import streamlit as st
 from ui.layout import ensure_chrome
 from ui.state import actor, get_assistant
 
-OUTCOMES = {"answered": "已回答", "zero_hit": "没有命中", "refused": "制度里没有写", "standard": "标准答复"}
+OUTCOMES = {"answered": "已回答", "weak": "依据较弱", "zero_hit": "没有命中", "refused": "制度里没有写", "standard": "标准答复"}
 
 
 def main() -> None:

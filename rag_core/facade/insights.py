@@ -22,7 +22,7 @@ from ..evaluation.metrics import REFUSAL_MARKERS
 from ..insights.export import FORMATS, to_csv, to_xlsx
 from ..insights.gaps import group_gaps
 from ..insights.log import InsightLog
-from ..insights.records import FEEDBACK_REASONS, FeedbackEntry, GapGroup, StandardAnswer
+from ..insights.records import FEEDBACK_REASONS, GAP_OUTCOMES, FeedbackEntry, GapGroup, StandardAnswer
 from ..insights.standard import StandardAnswers
 from ..insights.usage import usage_report
 from ..types import AskTrace, Principal, SearchResult
@@ -90,7 +90,10 @@ def outcome_of(trace: AskTrace) -> str:
         return "standard"
     if trace.hit_count == 0:
         return "zero_hit"
-    return "refused" if any(m in trace.answer for m in REFUSAL_MARKERS) else "answered"
+    if any(m in trace.answer for m in REFUSAL_MARKERS):
+        return "refused"
+    verdicts = {s.verdict for s in trace.sources}
+    return "weak" if "依据较弱" in verdicts and "依据充分" not in verdicts else "answered"
 
 
 def _masked(value: Any) -> Any:
@@ -163,11 +166,11 @@ class InsightActions:
             return trace
         outcome = outcome_of(trace)
         text = redact_text(trace.search_question or trace.question)
-        gap = outcome in ("zero_hit", "refused")
+        gap = outcome in GAP_OUTCOMES  # a weak answer is a gap too, and it still quoted its documents
         standard = getattr(trace, "standard_answer", None) or {}
         self.insight_log.log_question(
             asked_at=_stamp(), user=user or "", role=role or "", question=text, outcome=outcome,
-            hit_count=trace.hit_count, cited_docs=[] if gap else cited_docs(trace),
+            hit_count=trace.hit_count, cited_docs=[] if outcome in ("zero_hit", "refused") else cited_docs(trace),
             nearest=nearest_clause(trace.search) if gap else {}, standard_id=standard.get("id"),
             model=self.embedder.model_id if gap else None, vector=self.embedder.embed_query(text) if gap else None,
         )

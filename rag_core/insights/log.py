@@ -25,7 +25,7 @@ CREATE TABLE IF NOT EXISTS questions (
     user_id TEXT NOT NULL,
     role TEXT NOT NULL,
     question TEXT NOT NULL,
-    outcome TEXT NOT NULL,            -- answered | zero_hit | refused | standard
+    outcome TEXT NOT NULL,            -- answered | zero_hit | refused | weak | standard
     hit_count INTEGER NOT NULL,
     cited_docs TEXT NOT NULL,         -- JSON list of doc ids quoted in the answer
     nearest TEXT NOT NULL,            -- JSON: the closest clause found (gap questions)

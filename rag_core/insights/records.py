@@ -12,10 +12,11 @@ OUTCOMES: dict[str, str] = {
     "answered": "已回答",
     "zero_hit": "没有命中",
     "refused": "制度里没有写",
+    "weak": "依据较弱",  # answered, but the best clause was only weak evidence: HR should look
     "standard": "标准答复",
     "disliked": "👎 评价",
 }
-GAP_OUTCOMES = ("zero_hit", "refused")
+GAP_OUTCOMES = ("zero_hit", "refused", "weak")
 
 
 @dataclass
@@ -24,7 +25,7 @@ class GapItem:
 
     text: str
     when: str  # ISO-8601 UTC
-    kind: str  # zero_hit | refused | disliked
+    kind: str  # zero_hit | refused | weak | disliked
     user: str = ""
     nearest: dict[str, Any] = field(default_factory=dict)  # the closest clause found, if any
 
