@@ -18,13 +18,15 @@ def main() -> None:
     ensure_chrome()
     assistant = get_assistant()
     st.title("知识缺口")
-    st.caption("员工问了、制度却没有答上的问题（没有命中、回答“制度里没有写这一条”、依据较弱、或被点 👎），按意思分组。"
+    st.caption("员工问了、制度却没有答上的问题（没有命中、回答“制度里没有写这一条”、或被点 👎），按意思分组。"
                "问题在保存前已遮盖个人信息；提问人只对管理员可见。")
     col1, col2 = st.columns(2)
     since = col1.date_input("起始日期", value=date.today() - timedelta(days=30), key="gaps_since")
     until = col2.date_input("截止日期（含）", value=date.today(), key="gaps_until")
+    weak = st.checkbox("也列出依据较弱的回答", key="gaps_weak",
+                       help="回答了，但最相关的条款只是与问题相近、不一定直接回答了它。这类回答多数是对的，默认不列出。")
     try:
-        groups = assistant.knowledge_gaps(since=since, until=until, actor=actor())
+        groups = assistant.knowledge_gaps(since=since, until=until, include_weak=weak, actor=actor())
     except RagError as exc:
         st.error(str(exc))
         return

@@ -8,7 +8,8 @@ import streamlit as st
 from ui.layout import ensure_chrome
 from ui.state import actor, get_assistant
 
-OUTCOMES = {"answered": "已回答", "weak": "依据较弱", "zero_hit": "没有命中", "refused": "制度里没有写", "standard": "标准答复"}
+OUTCOMES = {"answered": "已回答", "weak": "已回答（依据较弱）", "standard": "标准答复", "refused": "制度里没有写",
+            "zero_hit": "没有命中"}
 
 
 def main() -> None:
@@ -19,7 +20,9 @@ def main() -> None:
     st.caption(f"保留期内共 {report['questions']} 个提问。")
     if report["outcomes"]:
         cols = st.columns(len(report["outcomes"]))
-        for col, (key, n) in zip(cols, sorted(report["outcomes"].items())):
+        order = [*OUTCOMES, *sorted(set(report["outcomes"]) - set(OUTCOMES))]  # the table's order, then any other
+        shown = [(key, report["outcomes"][key]) for key in order if key in report["outcomes"]]
+        for col, (key, n) in zip(cols, shown):
             col.metric(OUTCOMES.get(key, key), n)
     if report["per_day"]:
         st.subheader("每日提问数")

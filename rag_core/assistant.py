@@ -275,7 +275,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         built = build_prompt(asked, result.hits, memories, self._settings.token_budget, context.turns)
         started = time.perf_counter()
         groups = {word: set(terms) for word, terms in result.synonym_groups.items()}
-        answer, answerer, citations = compose_answer(asked, built, self.llm, on_token, groups)
+        composed = compose_answer(asked, built, self.llm, on_token, groups)
+        answer = composed.text
         timings["answer_ms"] = _ms(started)
         remembered: list[dict[str, str]] = []
         if remember and user:
@@ -285,7 +286,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         trace = AskTrace(
             question=question, answer=answer, search=result, memories=memories, prompt=built.text,
             sources=built.sources, prompt_tokens=built.tokens, token_budget=self._settings.token_budget,
-            dropped_hits=built.dropped, answerer=answerer, timings_ms=timings, citations=citations,
+            dropped_hits=built.dropped, answerer=composed.answerer, timings_ms=timings, citations=composed.citations,
+            weak_evidence=composed.weak,
         )
         return self._log_asked(self._finish_turn(trace, user, context, remembered, on_token), user, role)
 

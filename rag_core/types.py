@@ -290,6 +290,7 @@ class AskTrace:
     acknowledged: list[dict[str, str]] = field(default_factory=list)  # memories this turn stored: {"id", "content"}
     # 标准答复 served instead of a composed answer: id, question, author, created_at, clauses, cosine
     standard_answer: dict[str, Any] | None = None
+    weak_evidence: bool = False  # the answer rests on 依据较弱 evidence only (it says so; a gap for HR)
 
     @property
     def hit_count(self) -> int:
@@ -314,6 +315,7 @@ class AskTrace:
                 "turn": self.turn,
                 "acknowledged": self.acknowledged,
                 "standard_answer": self.standard_answer,
+                "weak_evidence": self.weak_evidence,
                 "timings_ms": {**out["timings_ms"], **self.timings_ms},
             }
         )

@@ -85,6 +85,30 @@ def test_weak_evidence_is_said_before_the_quotes(answerer: ExtractiveAnswerer) -
     assert _quotes(answerer.answer("出租车费用怎么报销", [TAXI, HOTEL]))
 
 
+def test_the_composed_answer_says_whether_it_rests_on_weak_evidence() -> None:
+    # one decision for the chat note and the 知识缺口 outcome: the hedge the offline answer wrote, or for a
+    # model, weak sources only and no refusal
+    from rag_core.answer.answering import compose_answer
+    from rag_core.answer.prompt import BuiltPrompt
+
+    class Model:  # a stand-in LLM: what it returns is the point here, not how
+        name = "stand-in"
+
+        def __init__(self, reply: str) -> None:
+            self.reply = reply
+
+        def complete(self, prompt: str) -> str:
+            return self.reply
+
+    weak = BuiltPrompt("…", [replace(TAXI, verdict="依据较弱")], 10, 0)
+    strong = BuiltPrompt("…", [replace(TAXI, verdict="依据充分"), replace(HOTEL, verdict="依据较弱")], 10, 0)
+    assert compose_answer("出租车费用怎么报销", weak, None).weak
+    assert not compose_answer("出租车费用怎么报销", strong, None).weak
+    assert compose_answer("出租车费用怎么报销", weak, Model("凭发票报销，单次不超过100元 [资料1]。")).weak
+    assert not compose_answer("出租车费用怎么报销", weak, Model(NOT_IN_POLICY)).weak
+    assert not compose_answer("出租车费用怎么报销", strong, Model("凭发票报销 [资料1]。")).weak
+
+
 def test_only_the_best_governing_source_decides_the_hedge(answerer: ExtractiveAnswerer) -> None:
     # a weak clause about another subject is skipped; the strong one that governs leads: no hedge
     quotes = _quotes(answerer.answer("年假有几天", [replace(HOTEL, verdict="依据较弱"), replace(LEAVE, verdict="依据充分")]))

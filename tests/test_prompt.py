@@ -42,6 +42,16 @@ def test_sources_carry_the_search_verdict():
     assert "检索判断：依据较弱" in RULES and "依据较弱，请核对原文" in RULES
 
 
+def test_an_earlier_hedged_answer_keeps_its_clause_not_its_hedge():
+    from rag_core.answer.extractive import WEAK_HEADER
+    from rag_core.answer.prompt import dialogue_block
+
+    earlier = f"{WEAK_HEADER}\n- 劳动合同期限3个月以上不满1年的，试用期为1个月； [资料1]"
+    block = dialogue_block([("试用期可以延长吗？", earlier)])
+    assert "助手：- 劳动合同期限3个月以上不满1年的" in block and "依据较弱" not in block
+    assert "助手：根据制度： - 年假5天" in dialogue_block([("年假几天？", "根据制度：\n- 年假5天")])
+
+
 def test_memories_have_their_own_section():
     p = build_prompt("出差住宿标准？", [_hit(0, "住宿标准。")], [_memory("常驻杭州")], 2000)
     section = p.text.split("\n【关于用户的记忆】\n")[1].split("\n【资料】\n")[0]

@@ -81,7 +81,8 @@ def _weak_script() -> None:
 
     from ui.trace_view import render_answer
 
-    render_answer(sample_trace(llm=st.session_state.get("llm", True), source_verdict="依据较弱"), "w1")
+    answer = st.session_state.get("answer", "一类城市每晚 500 元 [资料1]。")
+    render_answer(sample_trace(answer, source_verdict="依据较弱"), "w1")
 
 
 def test_a_model_answer_from_weak_sources_only_says_so() -> None:
@@ -91,7 +92,8 @@ def test_a_model_answer_from_weak_sources_only_says_so() -> None:
     at.run()
     assert not at.exception
     assert WEAK_LLM_NOTE in [el.value for el in at.caption]
-    at.session_state["llm"] = False  # the offline answer's own first line says it: no second note
+    # an answer that opens with the hedge itself (the offline one always, a model following rule 6) gets no second
+    at.session_state["answer"] = "依据较弱，请核对原文。一类城市每晚 500 元 [资料1]。"
     at.run()
     assert WEAK_LLM_NOTE not in [el.value for el in at.caption]
 

@@ -47,5 +47,5 @@ def sample_trace(
     return AskTrace(
         question="出差住宿标准是多少？", answer=answer, search=result, memories=[memory], prompt=PROMPT, sources=sources,
         prompt_tokens=321, token_budget=1800, dropped_hits=0, answerer="smollm2" if llm else "extractive",
-        timings_ms={"memory_ms": 2.5, "answer_ms": 812.25}, citations=check,
+        timings_ms={"memory_ms": 2.5, "answer_ms": 812.25}, citations=check, weak_evidence=source_verdict == "依据较弱",
     )

@@ -350,13 +350,13 @@ def mark_unsupported(answer: str, sentences: Sequence[str]) -> str:
     return answer
 
 
-WEAK_LLM_NOTE = "依据较弱：模型引用的条款都只是与问题相近，不一定直接回答了它，请核对原文。"
+WEAK_LLM_NOTE = "依据较弱：回答所依据的条款与问题只是相近，请核对原文。"
 
 
 def weak_llm_answer(trace: AskTrace) -> bool:
-    """A model's answer written from 依据较弱 sources only (the offline answer says so in its first line)."""
-    verdicts = {s.verdict for s in trace.sources}
-    return trace.answerer != "extractive" and "依据较弱" in verdicts and "依据充分" not in verdicts
+    """A model's answer the engine judged to rest on 依据较弱 evidence only, unless it already says so
+    (the offline answer always does, in its first line; rule 6 asks a model to)."""
+    return trace.weak_evidence and not trace.answer.lstrip().startswith("依据较弱")
 
 
 def render_answer(trace: AskTrace, prefix: str) -> None:

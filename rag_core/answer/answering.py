@@ -20,6 +20,19 @@ class ComposedAnswer(NamedTuple):
     text: str
     answerer: str
     citations: CitationCheck  # what the guard found in an LLM answer; unchecked otherwise
+    weak: bool = False  # an answer (not a refusal) resting on 依据较弱 evidence only: said in the chat, a gap for HR
+
+
+WEAK_EVIDENCE = "依据较弱"
+# what a refusal starts with (zero hits, or the offline guards); also read by the eval
+REFUSAL_MARKERS = (NOT_IN_POLICY, "制度没有写明")
+
+
+def _weak_model_answer(text: str, sources: list[SourceRef]) -> bool:
+    """A model's answer (not its refusal) written when no source was 依据充分 and some were 依据较弱."""
+    verdicts = {s.verdict for s in sources}
+    refused = any(marker in text.strip()[:40] for marker in REFUSAL_MARKERS)
+    return not refused and WEAK_EVIDENCE in verdicts and "依据充分" not in verdicts
 
 
 def compose_answer(
@@ -50,9 +63,11 @@ def compose_answer(
         else:
             raw = llm.complete(built.text)
         answer, check = check_citations(raw.strip(), built.sources)
-        return ComposedAnswer(answer, llm.name, check)
+        return ComposedAnswer(answer, llm.name, check, _weak_model_answer(answer, built.sources))
     answer, answerer = _offline(question, built.sources, on_token, groups)
-    return ComposedAnswer(answer, answerer, CitationCheck())
+    from .extractive import WEAK_HEADER
+
+    return ComposedAnswer(answer, answerer, CitationCheck(), answer.startswith(WEAK_HEADER))
 
 
 def _offline(

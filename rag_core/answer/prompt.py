@@ -73,13 +73,19 @@ def _source_block(n: int, hit: Hit) -> str:
 TURN_CHARS = 120  # each earlier answer is shortened: it helps read the question, it is not evidence
 
 
+def without_hedge(answer: str) -> str:
+    """An earlier answer without its 依据较弱 first line: the few characters a turn keeps go to the clause."""
+    first, _, rest = answer.partition("\n")
+    return rest if first.startswith("依据较弱") and rest.strip() else answer
+
+
 def dialogue_block(turns: Sequence[tuple[str, str]]) -> str:
     """The last turns (question, answer) as a prompt section; "" when there are none."""
     if not turns:
         return ""
     lines = []
     for asked, answered in turns:
-        answer = " ".join(answered.split())
+        answer = " ".join(without_hedge(answered).split())
         short = answer[:TURN_CHARS] + ("……" if len(answer) > TURN_CHARS else "")
         lines += [f"用户：{neutralise(' '.join(asked.split()))}", f"助手：{neutralise(short)}"]
     return "【之前的对话】（只用来理解问题，不能作为制度依据）\n" + "\n".join(lines) + "\n\n"

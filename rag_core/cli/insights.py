@@ -14,9 +14,10 @@ from .output import print_json, say
 
 def register(commands) -> None:
     """Add `gaps`, `faq`, `usage` and `insights-export` to the main parser."""
-    gaps = commands.add_parser("gaps", help="知识缺口：没有命中、制度里没有写、依据较弱、被点踩的问题，按意思分组")
+    gaps = commands.add_parser("gaps", help="知识缺口：没有命中、制度里没有写、被点踩的问题，按意思分组")
     gaps.add_argument("--since", default=None, help="开始日期 YYYY-MM-DD")
     gaps.add_argument("--until", default=None, help="结束日期 YYYY-MM-DD（含当天）")
+    gaps.add_argument("--weak", action="store_true", help="也列出依据较弱的回答")
     gaps.add_argument("--json", action="store_true")
     gaps.set_defaults(handler=show_gaps)
 
@@ -50,7 +51,7 @@ def register(commands) -> None:
 
 
 def show_gaps(args: argparse.Namespace, assistant) -> int:
-    groups = assistant.knowledge_gaps(since=args.since, until=args.until)
+    groups = assistant.knowledge_gaps(since=args.since, until=args.until, include_weak=args.weak)
     if args.json:
         print_json({"groups": [g.to_dict() for g in groups]})
         return 0

@@ -21,8 +21,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..answer.answering import REFUSAL_MARKERS
+
 CATEGORIES = ("literal", "paraphrase", "near_miss", "absent")
-REFUSAL_MARKERS = ("制度里没有写这一条", "制度没有写明")
 
 
 def load_questions(path: Path) -> list[dict]:

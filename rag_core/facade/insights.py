@@ -15,14 +15,14 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from ..answer.answering import REFUSAL_MARKERS
 from ..documents.catalog import visible_to
 from ..documents.redaction import redact_text
 from ..errors import RagError
-from ..evaluation.metrics import REFUSAL_MARKERS
 from ..insights.export import FORMATS, to_csv, to_xlsx
 from ..insights.gaps import group_gaps
 from ..insights.log import InsightLog
-from ..insights.records import FEEDBACK_REASONS, GAP_OUTCOMES, FeedbackEntry, GapGroup, StandardAnswer
+from ..insights.records import FEEDBACK_REASONS, GAP_OUTCOMES, WEAK_OUTCOME, FeedbackEntry, GapGroup, StandardAnswer
 from ..insights.standard import StandardAnswers
 from ..insights.usage import usage_report
 from ..types import AskTrace, Principal, SearchResult
@@ -92,8 +92,7 @@ def outcome_of(trace: AskTrace) -> str:
         return "zero_hit"
     if any(m in trace.answer for m in REFUSAL_MARKERS):
         return "refused"
-    verdicts = {s.verdict for s in trace.sources}
-    return "weak" if "依据较弱" in verdicts and "依据充分" not in verdicts else "answered"
+    return "weak" if trace.weak_evidence else "answered"
 
 
 def _masked(value: Any) -> Any:
@@ -166,7 +165,7 @@ class InsightActions:
             return trace
         outcome = outcome_of(trace)
         text = redact_text(trace.search_question or trace.question)
-        gap = outcome in GAP_OUTCOMES  # a weak answer is a gap too, and it still quoted its documents
+        gap = outcome in (*GAP_OUTCOMES, WEAK_OUTCOME)  # a weak answer may be shown as a gap; it still quoted its documents
         standard = getattr(trace, "standard_answer", None) or {}
         self.insight_log.log_question(
             asked_at=_stamp(), user=user or "", role=role or "", question=text, outcome=outcome,
@@ -197,12 +196,13 @@ class InsightActions:
 
     # -- knowledge gaps ----------------------------------------------------------
     def knowledge_gaps(self, *, since: str | date | None = None, until: str | date | None = None,
-                       actor: Principal | None = None) -> list[GapGroup]:
-        """Unanswered questions and 👎 answers in the window, grouped by meaning; user names for admins only."""
+                       include_weak: bool = False, actor: Principal | None = None) -> list[GapGroup]:
+        """Unanswered questions and 👎 answers in the window (with `include_weak`, answers that rested on
+        依据较弱 evidence only too), grouped by meaning; user names for admins only."""
         actor = self._acting(actor, "insights")
         self._expire()
         start, end = _window(since, until)
-        items, vectors = self.insight_log.gap_items(self.embedder.model_id, start, end)
+        items, vectors = self.insight_log.gap_items(self.embedder.model_id, start, end, include_weak=include_weak)
         if not items:
             return []
         import numpy as np

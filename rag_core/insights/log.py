@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .records import GAP_OUTCOMES, FeedbackEntry, GapItem
+from .records import GAP_OUTCOMES, WEAK_OUTCOME, FeedbackEntry, GapItem
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS questions (
@@ -112,13 +112,17 @@ class InsightLog:
             out.append(item)
         return out
 
-    def gap_items(self, model: str, since: str = "", until: str = "\uffff") -> tuple[list[GapItem], list[np.ndarray]]:
-        """Unanswered questions and 👎 answers in the window, each with its vector (of `model` only)."""
-        marks = ",".join("?" * len(GAP_OUTCOMES))
+    def gap_items(
+        self, model: str, since: str = "", until: str = "\uffff", include_weak: bool = False
+    ) -> tuple[list[GapItem], list[np.ndarray]]:
+        """Unanswered questions and 👎 answers in the window (and weak-evidence answers when asked), each with
+        its vector (of `model` only)."""
+        outcomes = (*GAP_OUTCOMES, WEAK_OUTCOME) if include_weak else GAP_OUTCOMES
+        marks = ",".join("?" * len(outcomes))
         rows = self._rows(
             f"SELECT question, asked_at, outcome, user_id, nearest, vector FROM questions WHERE outcome IN ({marks})"
             " AND model = ? AND vector IS NOT NULL AND asked_at >= ? AND asked_at < ?",
-            (*GAP_OUTCOMES, model, since, until),
+            (*outcomes, model, since, until),
         )
         rows += self._rows(
             "SELECT question, created_at, 'disliked', user_id, nearest, vector FROM feedback WHERE rating < 0"

@@ -16,7 +16,8 @@ OUTCOMES: dict[str, str] = {
     "standard": "标准答复",
     "disliked": "👎 评价",
 }
-GAP_OUTCOMES = ("zero_hit", "refused", "weak")
+GAP_OUTCOMES = ("zero_hit", "refused")  # always on the gap page
+WEAK_OUTCOME = "weak"  # on it when asked for: most such answers are right, and they would crowd out the rest
 
 
 @dataclass
