@@ -139,3 +139,16 @@ def test_usage_page_charts_and_exports() -> None:
     text = page_text(at)
     assert "各文档被引用次数" in text and "每日提问数" in text
     assert at.get("download_button")
+
+
+def test_weak_evidence_answers_are_listed_as_gaps_only_when_asked_for() -> None:
+    trace = facade().ask("试用期可以延长吗？", actor=EMPLOYEE)  # e5 finds the probation terms, none on extending
+    assert trace.weak_evidence and trace.answer.startswith("依据较弱")
+    at = open_page(logged_in("li"), "pages/gaps.py")
+    assert "试用期可以延长吗" not in page_text(at)
+    next(c for c in at.checkbox if c.label == "也列出依据较弱的回答").check().run()
+    assert not at.exception, [e.value for e in at.exception]
+    text = page_text(at)
+    assert "试用期可以延长吗" in text and "依据较弱 1" in text
+    usage = open_page(at, "pages/usage.py")
+    assert "已回答（依据较弱）" in [m.label for m in usage.metric]
