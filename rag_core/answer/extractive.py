@@ -16,7 +16,7 @@ import jieba
 
 from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, split_sentences
 from ..types import SourceRef
-from .answering import WEAK_EVIDENCE
+from .answering import WEAK_EVIDENCE, WEAK_HEADER
 from .llm import NOT_IN_POLICY
 from .subject import (
     answers_value,
@@ -31,12 +31,9 @@ from .subject import (
     states_quantity,
 )
 
-__all__ = ["HEADER", "ExtractiveAnswerer", "Quote", "split_sentences"]
+__all__ = ["HEADER", "WEAK_HEADER", "ExtractiveAnswerer", "Quote", "split_sentences"]
 
 HEADER = "根据制度："
-# When the best source that governs the question is itself weak evidence, the answer says so first:
-# such answers quote a clause that does not answer the question about twice as often (bench notes).
-WEAK_HEADER = "依据较弱：以下条款与这个问题最相关，但不一定直接回答了它，请核对原文。"
 CHECK_ASKED_VALUE = True  # "X是多少" needs a clause stating a value for X (off only for the ablation in bench/)
 
 _END_CHARS = END_CHARS
