@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import pickle
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -66,11 +65,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work-dir", type=Path, default=Path("/tmp/rag_fit"))
     args = parser.parse_args()
-    cache = args.work_dir / "pools_thesaurus.pkl"
-    if not cache.exists():
-        raise SystemExit(f"no cached pools in {args.work_dir}: run bench/fit_answerability.py --work-dir {args.work_dir} first")
-    sys.modules["__main__"].Pool = fa.Pool  # the cache was pickled by fit_answerability run as a script
-    everything = pickle.loads(cache.read_bytes())
+    everything = fa.cached_pools(args.work_dir)
     fitting = {k: v for k, v in everything.items() if fa.group_of(k) not in fa.HELD_OUT}
     table: dict[str, dict] = {}
     for name in [k for k in fitting if "/" not in k]:

@@ -315,6 +315,15 @@ def without_value_guard(pools: dict[str, list[Pool]]) -> dict[str, dict[str, flo
         _ANSWERS.clear()
 
 
+def cached_pools(work_dir: Path) -> dict[str, list[Pool]]:
+    """The pools a run of this script cached in `work_dir` (for the scripts that only read them)."""
+    cache = work_dir / "pools_thesaurus.pkl"
+    if not cache.exists():
+        raise SystemExit(f"no cached pools in {work_dir}: run bench/fit_answerability.py --work-dir {work_dir} first")
+    sys.modules["__main__"].Pool = Pool  # pickled by this script run as __main__
+    return pickle.loads(cache.read_bytes())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work-dir", type=Path, default=Path("/tmp/rag_fit"))

@@ -13,7 +13,6 @@ the gold wording.
 from __future__ import annotations
 
 import argparse
-import pickle
 import re
 import sys
 from pathlib import Path
@@ -57,11 +56,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work-dir", type=Path, default=Path("/tmp/rag_fit"))
     args = parser.parse_args()
-    cache = args.work_dir / "pools_thesaurus.pkl"
-    if not cache.exists():
-        raise SystemExit(f"no cached pools in {args.work_dir}: run bench/fit_answerability.py --work-dir {args.work_dir} first")
-    sys.modules["__main__"].Pool = fa.Pool  # the cache was pickled by fit_answerability run as a script
-    everything = pickle.loads(cache.read_bytes())
+    everything = fa.cached_pools(args.work_dir)
     model = shipped_model()
     print("\n| question set | weak answers | of them quoting no answering clause | strong answers | of them quoting none |")
     print("|---|---|---|---|---|")
