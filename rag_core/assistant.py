@@ -235,10 +235,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         (plus "all"), to preview what that audience sees. Never widens it.
         """
         actor = self._acting(actor, "ask")
-        reader = actor.readable
-        if role is not None:
-            reader = frozenset({"all", role}) if reader is None else reader & {"all", role}
-        return self.retriever.search(question, self._settings, reader=reader, top_k=top_k, mode=mode)
+        return self.retriever.search(question, self._settings, reader=actor.reading(role), top_k=top_k, mode=mode)
 
     def ask(
         self,

@@ -33,6 +33,14 @@ class Principal:
         extra = {"hr"} if self.role == "hr" else set()
         return frozenset({"all", *extra, *self.audiences})
 
+    def reading(self, audience: str | None = None) -> frozenset[str] | None:
+        """What this person reads when previewing one audience label ("all" plus it): never wider than `readable`."""
+        readable = self.readable
+        if audience is None:
+            return readable
+        preview = frozenset({"all", audience})
+        return preview if readable is None else readable & preview
+
 
 @dataclass(frozen=True)
 class Account:
@@ -179,6 +187,7 @@ class Hit:
             "title": c.title,
             "section": c.section,
             "page": c.page,
+            "audience": list(c.audience),  # who may read it: insights show a trace only to readers of every clause
             "text": c.text,
             "scores": asdict(self.scores),
         }

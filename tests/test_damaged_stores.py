@@ -187,3 +187,67 @@ def test_sqlite_problem_sees_a_torn_page(tmp_path: Path) -> None:
     data[4096 * 3 : 4096 * 3 + 200] = b"\xff" * 200
     db.write_bytes(bytes(data))
     assert sqlite_problem(db)
+
+
+# ---------------------------------------------------------------- a feature's own store: that feature off, asking on
+
+FEATURE_STORES = ["insights.sqlite3", "standard_answers.sqlite3", "conversations.sqlite3"]
+
+
+@pytest.fixture()
+def busy_store(store: Path) -> Path:
+    """The store with a conversation, a logged question and a standard answer: every feature file exists."""
+    assistant = reopen(store)
+    assert assistant.ask("年假有几天", conversation="c1").hit_count
+    assistant.add_standard_answer("公司有班车吗？", "没有班车。")
+    assistant.memory.close()
+    del assistant
+    gc.collect()
+    for name in FEATURE_STORES:
+        assert (store / name).exists(), name
+        for side in (f"{name}-wal", f"{name}-shm"):
+            (store / side).unlink(missing_ok=True)
+    return store
+
+
+@pytest.mark.parametrize("damage", [garble, truncate], ids=["garbled", "truncated"])
+@pytest.mark.parametrize("name", FEATURE_STORES)
+def test_a_damaged_feature_store_never_stops_an_answer(busy_store: Path, name: str, damage) -> None:
+    damage(busy_store / name)
+    assistant = reopen(busy_store)
+    trace = assistant.ask("年假有几天", conversation="c1")
+    assert trace.hit_count and trace.answer and trace.sources
+    said = [w for w in trace.search.warnings if w.startswith(name)]
+    if name == "conversations.sqlite3" or said:  # SQLite may read a truncated file's first pages still
+        assert len(said) == 1 and "提问不受影响" in said[0] and "doctor" in said[0] and "\n" not in said[0]
+    second = assistant.ask("年假有几天？", conversation="c1")  # the next answer too: nothing cached a failure
+    assert second.hit_count
+
+
+@pytest.mark.parametrize("name", FEATURE_STORES)
+def test_the_cli_answers_past_a_garbled_feature_store(busy_store: Path, capsys, name: str) -> None:
+    garble(busy_store / name)
+    result = invoke(capsys, "--data-dir", str(busy_store), "ask", "年假有几天", "--conversation", "c1")
+    assert result.exit_code == 0, result.stderr
+    assert "Traceback" not in result.stderr and "年假" in result.stdout
+
+
+@pytest.mark.parametrize(("name", "command"), [("insights.sqlite3", ["gaps"]), ("standard_answers.sqlite3", ["faq", "list"]),
+                                               ("conversations.sqlite3", ["ask", "年假", "--conversation", "c1", "--json"])])
+def test_the_feature_itself_says_one_line(busy_store: Path, capsys, name: str, command: list[str]) -> None:
+    garble(busy_store / name)
+    result = invoke(capsys, "--data-dir", str(busy_store), *command)
+    if command[0] == "ask":  # asking goes on; the line is in the answer's warnings
+        assert result.exit_code == 0 and name in result.stdout
+        return
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"错误：{name}") and "doctor" in lines[0]
+
+
+@pytest.mark.parametrize("name", FEATURE_STORES)
+def test_doctor_names_a_damaged_feature_store(busy_store: Path, capsys, name: str) -> None:
+    garble(busy_store / name)
+    result = invoke(capsys, "--data-dir", str(busy_store), "doctor", "--json")
+    assert result.exit_code == 1
+    assert [c["file"] for c in json.loads(result.stdout)["checks"] if not c["ok"]] == [name]

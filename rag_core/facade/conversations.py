@@ -19,11 +19,13 @@ from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import acknowledgement, split_turn
 from ..conversations.store import Conversation, ConversationError, ConversationStore
+from ..errors import StoreDamaged
 from ..types import AskTrace, Principal, SearchResult
 from .access import require_owner
+from .stores import CONVERSATIONS_FILE, feature_store, uses_store
 
 CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
-STORE_FILE = "conversations.sqlite3"
+STORE_FILE = CONVERSATIONS_FILE
 
 
 @dataclass
@@ -36,6 +38,7 @@ class TurnContext:
     rewrite: Rewrite
     turns: list[tuple[str, str]] = field(default_factory=list)  # last (question, answer) pairs
     conversation: str | None = None
+    warnings: list[str] = field(default_factory=list)  # e.g. the conversation store is damaged: not kept
 
     @property
     def search_question(self) -> str:
@@ -52,8 +55,10 @@ class ConversationActions:
         """The conversation store in the data dir, opened on first use (old conversations purged then)."""
         if self._conversations is None:
             days = float(getattr(self._settings, "conversation_retention_days", 0.0))
-            self._conversations = ConversationStore(self._settings.path(STORE_FILE), retention_days=days)
-            self._conversations.purge_older_than()
+            with feature_store(STORE_FILE):
+                store = ConversationStore(self._settings.path(STORE_FILE), retention_days=days)
+                store.purge_older_than()
+            self._conversations = store
         return self._conversations
 
     @staticmethod
@@ -73,19 +78,31 @@ class ConversationActions:
         """Split off a statement, then make a follow-up standalone (LLM when configured, else rules)."""
         parts = split_turn(question)
         turns: list[tuple[str, str]] = []
+        warnings: list[str] = []
         if conversation is not None:
-            conv = self.conversations.get(conversation)
-            if conv is not None and conv.user != (user or ""):
-                raise ConversationError("这个对话属于其他用户，不能在这里继续")
-            if conv is not None:
-                turns = [(t.search_question or t.question, t.answer) for t in self.conversations.turns(conversation, CONTEXT_TURNS)]
+            try:
+                turns = self._earlier_turns(conversation, user)
+            except StoreDamaged as damage:  # answered as a question of its own, and not kept
+                warnings.append(f"{damage}（这一轮按单独的问题回答，不会保存）")
+                conversation = None
         asked = parts.question
         rewrite = Rewrite(asked)
         if asked and turns:
             rewrite = rule_rewrite(asked, turns[-1][0])
             if rewrite.rewritten and self.llm is not None:
                 rewrite = llm_rewrite(self.llm, asked, turns, rewrite.reason, fallback=rewrite)
-        return TurnContext(question, asked, parts.statement, rewrite, turns, conversation)
+        return TurnContext(question, asked, parts.statement, rewrite, turns, conversation, warnings)
+
+    def _earlier_turns(self, conversation: str, user: str) -> list[tuple[str, str]]:
+        """The last (searched question, answer) pairs of the asker's own conversation."""
+        with feature_store(STORE_FILE):
+            conv = self.conversations.get(conversation)
+            if conv is None:
+                return []
+            if conv.user != (user or ""):
+                raise ConversationError("这个对话属于其他用户，不能在这里继续")
+            return [(t.search_question or t.question, t.answer)
+                    for t in self.conversations.turns(conversation, CONTEXT_TURNS)]
 
     def _acknowledge_only(self, context: TurnContext, user: str, remember: bool,
                           on_token: Callable[[str], None] | None) -> AskTrace:
@@ -126,27 +143,37 @@ class ConversationActions:
         return self._store_turn(trace, user, context)
 
     def _store_turn(self, trace: AskTrace, user: str, context: TurnContext) -> AskTrace:
+        trace.search.warnings.extend(w for w in context.warnings if w not in trace.search.warnings)
         if context.conversation is None:
             return trace
         # `ask` masked personal data in the question before this step, so nothing here needs masking again
         question = context.question
-        self.conversations.ensure(context.conversation, user or "", question)
-        trace.conversation = context.conversation
-        trace.turn = self.conversations.next_turn(context.conversation)
-        self.conversations.add_turn(context.conversation, question, trace.search_question or question, trace.answer,
-                                    trace.to_dict(), turn=trace.turn)
+        try:
+            with feature_store(STORE_FILE):
+                self.conversations.ensure(context.conversation, user or "", question)
+                turn = self.conversations.next_turn(context.conversation)
+                self.conversations.add_turn(context.conversation, question, trace.search_question or question,
+                                            trace.answer, {**trace.to_dict(), "conversation": context.conversation,
+                                                           "turn": turn}, turn=turn)
+        except StoreDamaged as damage:  # the answer stands; only keeping it failed
+            trace.search.warnings.append(f"{damage}（这一轮没有保存）")
+            return trace
+        trace.conversation, trace.turn = context.conversation, turn
         return trace
 
     # -- what the pages and the CLI do ------------------------------------------------
+    @uses_store(STORE_FILE)
     def list_conversations(self, user: str, *, actor: Principal | None = None) -> list[Conversation]:
         """`user`'s conversations, most recent first (without their turns)."""
         require_owner(self._acting(actor, "ask"), user, "ask")
         return self.conversations.list(user)
 
+    @uses_store(STORE_FILE)
     def get_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> Conversation:
         """One conversation with its turns (each with its full trace and rating)."""
         return self._owned(conversation_id, actor, turns=True)
 
+    @uses_store(STORE_FILE)
     def open_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> tuple[Conversation, list[AskTrace]]:
         """A conversation and each turn's trace as a record again (for the chat page after a refresh)."""
         conv = self._owned(conversation_id, actor, turns=True)
@@ -157,20 +184,24 @@ class ConversationActions:
             traces.append(trace)
         return conv, traces
 
+    @uses_store(STORE_FILE)
     def rename_conversation(self, conversation_id: str, title: str, *, actor: Principal | None = None) -> None:
         self._owned(conversation_id, actor)
         self.conversations.rename(conversation_id, title)
 
+    @uses_store(STORE_FILE)
     def delete_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> int:
         """Delete a conversation with its turns and their traces; returns how many turns went."""
         self._owned(conversation_id, actor)
         return self.conversations.delete(conversation_id)
 
+    @uses_store(STORE_FILE)
     def rate_turn(self, conversation_id: str, turn: int, rating: int, *, actor: Principal | None = None) -> None:
         """Keep a 👍 (1) / 👎 (-1) with the stored turn."""
         self._owned(conversation_id, actor)
         self.conversations.update_turn(conversation_id, turn, rating=rating)
 
+    @uses_store(STORE_FILE)
     def undo_acknowledged(self, conversation_id: str, turn: int, *, actor: Principal | None = None) -> int:
         """Forget what a statement turn remembered; returns how many memories were deleted."""
         conv = self._owned(conversation_id, actor, turns=True)
@@ -183,11 +214,13 @@ class ConversationActions:
         self.conversations.update_turn(conversation_id, turn, trace=trace)
         return deleted
 
+    @uses_store(STORE_FILE)
     def export_conversation_markdown(self, conversation_id: str, *, actor: Principal | None = None) -> str:
         """One conversation as Markdown: questions, answers, the cited clauses with their sources."""
         conv = self._owned(conversation_id, actor, turns=True)
         return to_markdown(conv, getattr(self._settings, "timezone", DEFAULT_TIMEZONE) or DEFAULT_TIMEZONE)
 
+    @uses_store(STORE_FILE)
     def export_history(self, user: str, *, actor: Principal | None = None) -> dict[str, Any]:
         """A user's whole history (every conversation with every turn and trace) as one JSON-ready dict."""
         require_owner(self._acting(actor, "ask"), user, "ask")

@@ -18,14 +18,16 @@ from typing import Any
 from ..answer.answering import REFUSAL_MARKERS
 from ..documents.catalog import visible_to
 from ..documents.redaction import redact_text
-from ..errors import RagError
+from ..errors import RagError, StoreDamaged
+from ..insights.audiences import UNKNOWN, readable_by, revealed
 from ..insights.export import FORMATS, to_csv, to_xlsx
 from ..insights.gaps import group_gaps
 from ..insights.log import InsightLog
 from ..insights.records import FEEDBACK_REASONS, GAP_OUTCOMES, WEAK_OUTCOME, FeedbackEntry, GapGroup, StandardAnswer
-from ..insights.standard import StandardAnswers
+from ..insights.standard import StandardAnswerError, StandardAnswers
 from ..insights.usage import usage_report
 from ..types import AskTrace, Principal, SearchResult
+from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
 EXPORT_KINDS = {"gaps": "知识缺口", "feedback": "反馈", "usage": "使用情况"}
 _CITED = re.compile(r"\[资料(\d+)\]")
@@ -82,7 +84,8 @@ def nearest_clause(result: SearchResult) -> dict[str, Any]:
     if best is None:
         return {}
     c = best.chunk
-    return {"chunk_id": c.chunk_id, "doc_id": c.doc_id, "title": c.title, "section": c.section, "text": c.text[:160]}
+    return {"chunk_id": c.chunk_id, "doc_id": c.doc_id, "title": c.title, "section": c.section, "text": c.text[:160],
+            "audience": list(c.audience)}
 
 
 def outcome_of(trace: AskTrace) -> str:
@@ -116,7 +119,8 @@ class InsightActions:
     def insight_log(self) -> InsightLog:
         with _open_lock:
             if self.__dict__.get("_insight_log") is None:
-                self.__dict__["_insight_log"] = InsightLog(self._settings.path("insights.sqlite3"))
+                with feature_store(INSIGHTS_FILE):
+                    self.__dict__["_insight_log"] = InsightLog(self._settings.path(INSIGHTS_FILE))
         return self.__dict__["_insight_log"]
 
     @property
@@ -124,11 +128,12 @@ class InsightActions:
         with _open_lock:
             if self.__dict__.get("_standard_store") is None:
                 embed = self.embedder.embed_query
-                self.__dict__["_standard_store"] = StandardAnswers(
-                    self._settings.path("standard_answers.sqlite3"), self.vectors.client,
-                    f"standard_answers_{self._store_id()}", self.embedder.model_id,
-                    lambda texts: [embed(t) for t in texts],
-                )
+                with feature_store(STANDARD_FILE):
+                    self.__dict__["_standard_store"] = StandardAnswers(
+                        self._settings.path(STANDARD_FILE), self.vectors.client,
+                        f"standard_answers_{self._store_id()}", self.embedder.model_id,
+                        lambda texts: [embed(t) for t in texts],
+                    )
         return self.__dict__["_standard_store"]
 
     def _keep_days(self) -> float:
@@ -140,17 +145,30 @@ class InsightActions:
             self.insight_log.purge_before(_stamp(_now() - timedelta(days=days)))
 
     # -- the hooks ask calls -----------------------------------------------------
+    def _without_damaged(self, damage: StoreDamaged, warnings: list[str]) -> None:
+        """A feature's own store is damaged: say so once per answer and in the store notices; asking goes on."""
+        line = str(damage)
+        warnings.append(line)
+        if line not in self.store_notices:
+            self.store_notices.append(line)
+
     def _serve_standard_answer(self, asked: str, question: str, result: SearchResult, *, role: str | None,
                                actor: Principal, on_token: Callable[[str], None] | None = None) -> AskTrace | None:
         """HR's standard answer when one matches the question (its hit counted), else None."""
-        store = self.standard_store
-        if not store.count():
+        readable = actor.reading(role)  # never wider than what the asker may read, whatever `role` says
+        try:
+            with feature_store(STANDARD_FILE):
+                store = self.standard_store
+                if not store.count():
+                    return None
+                match = store.match(asked, self.embedder.embed_query(asked),
+                                    lambda audience: visible_to(audience, readable))
+                if match is None:
+                    return None
+                store.count_hit(match.entry.id, _stamp())
+        except StoreDamaged as damage:
+            self._without_damaged(damage, result.warnings)
             return None
-        readable = role if role else actor.readable
-        match = store.match(asked, self.embedder.embed_query(asked), lambda audience: visible_to(audience, readable))
-        if match is None:
-            return None
-        store.count_hit(match.entry.id, _stamp())
         if on_token:
             on_token(match.entry.answer)
         return AskTrace(
@@ -163,6 +181,14 @@ class InsightActions:
         """Keep the (masked) question for gaps and usage, as the retention setting allows; returns `trace`."""
         if self._keep_days() <= 0:
             return trace
+        try:
+            with feature_store(INSIGHTS_FILE):
+                self._log_question(trace, user, role)
+        except StoreDamaged as damage:
+            self._without_damaged(damage, trace.search.warnings)
+        return trace
+
+    def _log_question(self, trace: AskTrace, user: str, role: str | None) -> None:
         outcome = outcome_of(trace)
         text = redact_text(trace.search_question or trace.question)
         gap = outcome in (*GAP_OUTCOMES, WEAK_OUTCOME)  # a weak answer may be shown as a gap; it still quoted its documents
@@ -174,7 +200,6 @@ class InsightActions:
             model=self.embedder.model_id if gap else None, vector=self.embedder.embed_query(text) if gap else None,
         )
         self._expire()
-        return trace
 
     def _review_feedback(self, trace: AskTrace, rating: int, user: str, reason: str | None, comment: str) -> int:
         """Store a rating for review (called by `record_feedback` after its checks)."""
@@ -183,18 +208,50 @@ class InsightActions:
             raise InsightError(f"不认识的原因“{reason}”，可选：{'、'.join(FEEDBACK_REASONS)}")
         if rating > 0:
             reason = ""
+        with feature_store(INSIGHTS_FILE):
+            return self._store_feedback(trace, rating, user, reason, comment)
+
+    def _store_feedback(self, trace: AskTrace, rating: int, user: str, reason: str, comment: str) -> int:
         text = redact_text(trace.search_question or trace.question)
         data = _masked({k: v for k, v in trace.to_dict().items() if k not in ("memories", "prompt")})
         disliked = rating < 0
+        nearest = nearest_clause(trace.search) if disliked else {}
         return self.insight_log.add_feedback(
             created_at=_stamp(), user=user, question=text, answer=redact_text(trace.answer), rating=rating,
             reason=reason, comment=redact_text(comment.strip())[:500], docs=cited_docs(trace), trace=data,
-            nearest=nearest_clause(trace.search) if disliked else {},
-            model=self.embedder.model_id if disliked else None,
-            vector=self.embedder.embed_query(text) if disliked else None,
+            nearest=nearest, model=self.embedder.model_id if disliked else None,
+            vector=self.embedder.embed_query(text) if disliked else None, audiences=revealed([data, nearest]),
         )
 
+    # -- what a reader may see ---------------------------------------------------
+    def _doc_audiences(self, doc_ids: Sequence[str]) -> list[tuple[str, ...]]:
+        """Audiences of documents named by a record that kept none (written before they were kept)."""
+        found = []
+        for doc_id in dict.fromkeys(doc_ids):
+            versions = self.catalog.versions(doc_id)
+            found.append(tuple(versions[-1].audience) if versions else UNKNOWN)
+        return found
+
+    def _clause_readable(self, actor: Principal, clause: dict[str, Any]) -> bool:
+        """May `actor` read this stored clause (a gap's nearest clause)?"""
+        if not clause:
+            return True
+        audiences = revealed(clause) or self._doc_audiences([clause.get("doc_id", "")])
+        return readable_by(audiences, actor.readable)
+
+    def _feedback_readable(self, actor: Principal, entry: FeedbackEntry) -> bool:
+        """May `actor` see this rated answer: every clause it showed is readable to them."""
+        if actor.readable is None:
+            return True
+        audiences = entry.audiences
+        if audiences is None:  # an older row: its trace, else the documents it quoted
+            full = entry if entry.trace else self.insight_log.feedback_entry(entry.id)
+            trace = full.trace if full is not None else {}
+            audiences = revealed(trace) or self._doc_audiences(entry.docs)
+        return readable_by(audiences, actor.readable)
+
     # -- knowledge gaps ----------------------------------------------------------
+    @uses_store(INSIGHTS_FILE)
     def knowledge_gaps(self, *, since: str | date | None = None, until: str | date | None = None,
                        include_weak: bool = False, actor: Principal | None = None) -> list[GapGroup]:
         """Unanswered questions and 👎 answers in the window (with `include_weak`, answers that rested on
@@ -205,11 +262,15 @@ class InsightActions:
         items, vectors = self.insight_log.gap_items(self.embedder.model_id, start, end, include_weak=include_weak)
         if not items:
             return []
+        for item in items:  # the question stays (it is the asker's); a clause the reader may not read goes
+            if not self._clause_readable(actor, item.nearest):
+                item.nearest = {}
         import numpy as np
 
         return group_gaps(items, np.vstack(vectors), with_users=actor.role == "admin")
 
     # -- feedback review ---------------------------------------------------------
+    @uses_store(INSIGHTS_FILE)
     def feedback_reviews(self, *, rating: int | None = None, doc_id: str | None = None,
                          since: str | date | None = None, until: str | date | None = None,
                          unread_only: bool = False, actor: Principal | None = None) -> list[FeedbackEntry]:
@@ -218,21 +279,24 @@ class InsightActions:
         start, end = _window(since, until)
         entries = self.insight_log.feedback(rating=rating, doc_id=doc_id or None, since=start, until=end,
                                             unread_only=unread_only)
-        return [self._named_for(actor, e) for e in entries]
+        return [self._named_for(actor, e) for e in entries if self._feedback_readable(actor, e)]
 
+    @uses_store(INSIGHTS_FILE)
     def feedback_detail(self, feedback_id: int, *, actor: Principal | None = None) -> FeedbackEntry:
         """One rated answer with its full trace."""
         actor = self._acting(actor, "insights")
         entry = self.insight_log.feedback_entry(feedback_id)
-        if entry is None:
+        if entry is None or not self._feedback_readable(actor, entry):  # the same words: no hint that it exists
             raise InsightError(f"没有编号为 {feedback_id} 的反馈")
         return self._named_for(actor, entry)
 
+    @uses_store(INSIGHTS_FILE)
     def mark_feedback_reviewed(self, ids: Sequence[int], *, reviewed: bool = True,
                                actor: Principal | None = None) -> int:
         """Mark entries read (or unread again); returns how many changed."""
         actor = self._acting(actor, "insights")
-        return self.insight_log.mark_reviewed(list(ids), actor.user, _stamp(), reviewed=reviewed)
+        readable = [i for i in ids if (e := self.insight_log.feedback_entry(i)) and self._feedback_readable(actor, e)]
+        return self.insight_log.mark_reviewed(readable, actor.user, _stamp(), reviewed=reviewed)
 
     @staticmethod
     def _named_for(actor: Principal, entry: FeedbackEntry) -> FeedbackEntry:
@@ -242,6 +306,7 @@ class InsightActions:
         return entry
 
     # -- standard answers --------------------------------------------------------
+    @uses_store(STANDARD_FILE)
     def add_standard_answer(self, question: str, answer: str, *, clauses: Sequence[str] = (),
                             variants: Sequence[str] = (), audience: Sequence[str] = ("all",),
                             actor: Principal | None = None) -> StandardAnswer:
@@ -261,15 +326,22 @@ class InsightActions:
         return self.add_standard_answer(group.representative, answer, clauses=clauses,
                                         variants=group.questions, actor=actor)
 
+    @uses_store(STANDARD_FILE)
     def standard_answers(self, *, actor: Principal | None = None) -> list[StandardAnswer]:
-        self._acting(actor, "insights")
-        return self.standard_store.list()
+        """The standard answers whose audience the actor may read."""
+        actor = self._acting(actor, "insights")
+        return [e for e in self.standard_store.list() if visible_to(e.audience, actor.readable)]
 
+    @uses_store(STANDARD_FILE)
     def delete_standard_answer(self, answer_id: str, *, actor: Principal | None = None) -> None:
-        self._acting(actor, "insights")
+        """Delete one the actor may read (another audience's answer is refused as unknown)."""
+        actor = self._acting(actor, "insights")
+        if not visible_to(self.standard_store.get(answer_id).audience, actor.readable):
+            raise StandardAnswerError(f"没有编号为 {answer_id} 的标准答复")  # as for an unknown id: no hint it exists
         self.standard_store.delete(answer_id)
 
     # -- usage and export --------------------------------------------------------
+    @uses_store(INSIGHTS_FILE)
     def usage(self, *, actor: Principal | None = None) -> dict[str, Any]:
         """Citations per document (30/90 days, total), never-cited documents, questions per day."""
         actor = self._acting(actor, "insights")

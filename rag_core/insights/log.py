@@ -49,7 +49,8 @@ CREATE TABLE IF NOT EXISTS feedback (
     model TEXT,
     vector BLOB,
     reviewed_at TEXT,
-    reviewed_by TEXT
+    reviewed_by TEXT,
+    audiences TEXT                    -- JSON list of the audience labels of every clause shown (NULL: older row)
 );
 CREATE INDEX IF NOT EXISTS feedback_time ON feedback (created_at);
 """
@@ -65,6 +66,9 @@ class InsightLog:
         self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(feedback)")}
+        if "audiences" not in columns:  # a store from before audiences were kept
+            self._db.execute("ALTER TABLE feedback ADD COLUMN audiences TEXT")
         self._db.commit()
         self._lock = threading.RLock()
 
@@ -135,36 +139,40 @@ class InsightLog:
     # -- feedback ----------------------------------------------------------
     def add_feedback(self, *, created_at: str, user: str, question: str, answer: str, rating: int, reason: str,
                      comment: str, docs: Sequence[str], trace: dict, nearest: dict, model: str | None,
-                     vector: np.ndarray | None) -> int:
+                     vector: np.ndarray | None, audiences: Sequence[Sequence[str]] = ()) -> int:
         """Store a rating; the same person rating the same answer again (👎 then its reason) updates it."""
         with self._lock:
             row = self._db.execute(
                 "SELECT id FROM feedback WHERE user_id = ? AND question = ? AND answer = ? ORDER BY id DESC LIMIT 1",
                 (user, question, answer),
             ).fetchone()
+        shown = json.dumps([list(labels) for labels in audiences], ensure_ascii=False)
         if row is not None:
             self._write(
                 "UPDATE feedback SET created_at = ?, rating = ?, reason = ?, comment = ?, docs = ?, trace = ?,"
-                " nearest = ?, model = ?, vector = ?, reviewed_at = NULL, reviewed_by = NULL WHERE id = ?",
+                " nearest = ?, model = ?, vector = ?, audiences = ?, reviewed_at = NULL, reviewed_by = NULL"
+                " WHERE id = ?",
                 (created_at, int(rating), reason, comment, json.dumps(list(docs), ensure_ascii=False),
                  json.dumps(trace, ensure_ascii=False), json.dumps(nearest, ensure_ascii=False), model,
-                 _blob(vector), row[0]),
+                 _blob(vector), shown, row[0]),
             )
             return int(row[0])
         return self._write(
             "INSERT INTO feedback (created_at, user_id, question, answer, rating, reason, comment, docs, trace,"
-            " nearest, model, vector) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            " nearest, model, vector, audiences) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (created_at, user, question, answer, int(rating), reason, comment,
              json.dumps(list(docs), ensure_ascii=False), json.dumps(trace, ensure_ascii=False),
-             json.dumps(nearest, ensure_ascii=False), model, _blob(vector)),
+             json.dumps(nearest, ensure_ascii=False), model, _blob(vector), shown),
         )
 
-    _FEEDBACK_COLS = "id, created_at, user_id, question, answer, rating, reason, comment, docs, reviewed_at, reviewed_by"
+    _FEEDBACK_COLS = ("id, created_at, user_id, question, answer, rating, reason, comment, docs, reviewed_at,"
+                      " reviewed_by, audiences")
 
     def _entry(self, row: tuple, trace: str | None = None) -> FeedbackEntry:
         return FeedbackEntry(
             id=row[0], created_at=row[1], user=row[2], question=row[3], answer=row[4], rating=row[5],
             reason=row[6], comment=row[7], docs=json.loads(row[8]), reviewed_at=row[9], reviewed_by=row[10],
+            audiences=None if row[11] is None else [tuple(a) for a in json.loads(row[11])],
             trace=json.loads(trace) if trace else {},
         )
 

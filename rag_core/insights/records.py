@@ -62,6 +62,8 @@ class FeedbackEntry:
     reviewed_at: str | None = None
     reviewed_by: str | None = None
     trace: dict[str, Any] = field(default_factory=dict)
+    # audience labels of every clause the rated answer showed; None for a row stored before they were kept
+    audiences: list[tuple[str, ...]] | None = None
 
     @property
     def unread(self) -> bool:
@@ -70,6 +72,7 @@ class FeedbackEntry:
     def to_dict(self, with_trace: bool = False) -> dict[str, Any]:
         out = asdict(self)
         out["unread"] = self.unread
+        out.pop("audiences")
         if not with_trace:
             out.pop("trace")
         return out

@@ -1,0 +1,60 @@
+"""Stores one feature owns alone: damage to one turns that feature off with one line, never asking.
+
+The insights log, the standard answers and the conversation history each live in
+their own SQLite file. A garbled or truncated one must not stop a question from
+being answered: `ask` catches `StoreDamaged` from these and carries on without
+the feature (the line goes into the trace's warnings and the store notices); the
+pages and the CLI that use the feature directly show the same line.
+"""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import ParamSpec, TypeVar
+
+from ..errors import StoreDamaged
+
+INSIGHTS_FILE = "insights.sqlite3"
+STANDARD_FILE = "standard_answers.sqlite3"
+CONVERSATIONS_FILE = "conversations.sqlite3"
+FEATURES: dict[str, str] = {
+    INSIGHTS_FILE: "知识缺口与使用统计",
+    STANDARD_FILE: "标准答复",
+    CONVERSATIONS_FILE: "对话记录",
+}
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def damaged_line(file: str, problem: object) -> str:
+    """The one line a person reads: which file, which feature is off, that asking still works, the fix."""
+    reason = str(problem).strip()[:80] or "无法读取"
+    return (f"{file}（{FEATURES[file]}）已损坏（{reason}）：这项功能暂停使用，提问不受影响。"
+            "请运行 python -m rag_core doctor 查看修复办法")
+
+
+@contextmanager
+def feature_store(file: str) -> Iterator[None]:
+    """Turn SQLite's damage errors inside the block into `StoreDamaged` naming `file`."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:  # "file is not a database", "database disk image is malformed"
+        raise StoreDamaged(damaged_line(file, exc)) from exc
+
+
+def uses_store(file: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Decorate a facade action that reads or writes `file`, so damage reaches the caller as one line."""
+
+    def decorate(action: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(action)
+        def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+            with feature_store(file):
+                return action(*args, **kwargs)
+
+        return guarded
+
+    return decorate

@@ -1,0 +1,40 @@
+"""Which document audiences a stored insight reveals, so a reader sees only clauses they may read.
+
+A question's nearest clause and a rated answer's trace carry policy text. Each
+clause in them keeps its document's audience labels (`Hit.to_dict`,
+`nearest_clause`); a record is shown to a reader only when every clause in it is
+readable to them, whoever asked the question. The asker's own words are not
+policy text and are not restricted by this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+# A clause whose audience is no longer known (a record written before audiences were kept, of a
+# document since deleted) is shown to administrators only.
+UNKNOWN: tuple[str, ...] = ("\0unknown",)
+
+
+def revealed(value: Any) -> list[tuple[str, ...]]:
+    """The audience labels of every clause inside a JSON-like value (dicts with `chunk_id` and `audience`)."""
+    found: set[tuple[str, ...]] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if "chunk_id" in node and "audience" in node:
+                found.add(tuple(sorted(node["audience"])) or UNKNOWN)
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list | tuple):
+            for child in node:
+                walk(child)
+
+    walk(value)
+    return sorted(found)
+
+
+def readable_by(audiences: Iterable[Iterable[str]], readable: frozenset[str] | None) -> bool:
+    """True when a reader with `readable` labels (None: every label) may read every one of `audiences`."""
+    return readable is None or all(not readable.isdisjoint(labels) for labels in audiences)

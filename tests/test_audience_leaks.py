@@ -1,0 +1,91 @@
+"""Audiences hold in the HR loop: standard answers, feedback review, knowledge gaps and their exports.
+
+A managers-only clause reaches a reader only when that reader may read the
+managers' documents, whoever asked the question. Each test fails when its filter
+is taken out of `rag_core/facade/insights.py` (checked by hand: the role argument
+served the standard answer, and each reader listed the managers' text).
+"""
+
+from __future__ import annotations
+
+import pytest
+from fakes import fake_assistant
+
+from rag_core.errors import RagError
+from rag_core.types import Principal
+
+ADMIN = Principal("boss", "admin")
+HR = Principal("hr_li", "hr")
+EMPLOYEE = Principal("emp_wang", "employee")
+MANAGER = Principal("mgr_zhou", "employee", audiences=("managers",))
+SECRET = "部门经理年终奖为年薪的百分之四十"
+BONUS_POLICY = f"# 管理层绩效奖金办法\n\n## 第一条 年终奖\n\n{SECRET}，次年三月发放。\n".encode()
+QUESTION = "部门经理年终奖是年薪的多少？"
+
+
+@pytest.fixture()
+def assistant(tmp_path):
+    a = fake_assistant(tmp_path / "store")
+    a.ensure_samples()
+    assert a.ingest_bytes(BONUS_POLICY, "管理层绩效奖金办法.txt", audience=("managers",), actor=ADMIN).ok
+    return a
+
+
+def _strict(tmp_path):
+    """Every question is a gap (zero hits), its nearest clause kept for the gap page."""
+    a = fake_assistant(tmp_path / "strict", answer_threshold=0.99)
+    assert a.ingest_bytes(BONUS_POLICY, "管理层绩效奖金办法.txt", audience=("managers",), actor=ADMIN).ok
+    return a
+
+
+def test_a_role_argument_never_widens_the_standard_answers_an_asker_gets(assistant):
+    assistant.add_standard_answer("公司有班车吗？", "HR 内部口径：班车只给管理层。", audience=("hr",), actor=HR)
+    own = assistant.ask("公司有班车吗？", user="", remember=False, actor=HR)
+    assert own.answerer == "标准答复"
+    trace = assistant.ask("公司有班车吗？", user="", role="hr", remember=False, actor=EMPLOYEE)
+    assert trace.answerer != "标准答复" and "HR 内部口径" not in trace.answer
+
+
+def test_hr_does_not_list_or_delete_a_managers_standard_answer(assistant):
+    entry = assistant.add_standard_answer(QUESTION, SECRET, audience=("managers",), actor=ADMIN)
+    assert [e.id for e in assistant.standard_answers(actor=ADMIN)] == [entry.id]
+    assert assistant.standard_answers(actor=HR) == []
+    with pytest.raises(RagError, match="没有编号"):
+        assistant.delete_standard_answer(entry.id, actor=HR)
+    assert [e.id for e in assistant.standard_answers(actor=ADMIN)] == [entry.id]
+
+
+def test_feedback_on_a_managers_answer_is_not_shown_to_hr(assistant):
+    trace = assistant.ask(QUESTION, user="", remember=False, actor=MANAGER)
+    assert SECRET in trace.answer, "the manager's answer should quote the managers' clause"
+    assistant.record_feedback(trace, -1, actor=MANAGER, reason="答非所问", comment="不对")
+    [seen] = assistant.feedback_reviews(actor=ADMIN)
+    assert SECRET in seen.answer
+    assert assistant.feedback_reviews(actor=HR) == []
+    with pytest.raises(RagError, match="没有编号"):
+        assistant.feedback_detail(seen.id, actor=HR)
+    assert assistant.mark_feedback_reviewed([seen.id], actor=HR) == 0
+    assert SECRET.encode() not in assistant.export_insights("feedback", "csv", actor=HR)
+    assert SECRET.encode() in assistant.export_insights("feedback", "csv", actor=ADMIN)
+
+
+def test_an_older_feedback_row_without_audiences_falls_back_to_its_documents(assistant):
+    trace = assistant.ask(QUESTION, user="", remember=False, actor=MANAGER)
+    assistant.record_feedback(trace, -1, actor=MANAGER)
+    with assistant.insight_log._lock:  # as a store written before audiences were kept
+        assistant.insight_log._db.execute("UPDATE feedback SET audiences = NULL, trace = '{}'")
+        assistant.insight_log._db.commit()
+    assert assistant.feedback_reviews(actor=HR) == []
+    assert len(assistant.feedback_reviews(actor=ADMIN)) == 1
+
+
+def test_a_gaps_nearest_clause_is_kept_from_readers_of_other_audiences(tmp_path):
+    a = _strict(tmp_path)
+    trace = a.ask(QUESTION, user="", remember=False, actor=MANAGER)
+    assert trace.hit_count == 0 and trace.search.near_misses, "the managers' clause should be the near miss"
+    [admin_group] = a.knowledge_gaps(actor=ADMIN)
+    assert SECRET in admin_group.nearest["text"]
+    [hr_group] = a.knowledge_gaps(actor=HR)
+    assert hr_group.representative == QUESTION and hr_group.nearest == {}
+    assert SECRET.encode() not in a.export_insights("gaps", "csv", actor=HR)
+    assert "管理层绩效奖金办法".encode() not in a.export_insights("gaps", "csv", actor=HR)
