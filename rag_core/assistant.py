@@ -35,6 +35,7 @@ from .search.sentence_index import SecondModel, SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
 from .settings import Settings
 from .storage.health import SECOND_CACHE, SECOND_SENTENCES, open_checks
+from .text.inputs import checked
 from .text.pii import redact_text
 from .text.thesaurus import Thesaurus, custom_text, parse_entries
 from .text.tokenizer import warm_up_tokenizer
@@ -235,6 +236,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         (plus "all"), to preview what that audience sees. Never widens it.
         """
         actor = self._acting(actor, "ask")
+        question = checked(question)  # bounded and valid text before any model sees it
         return self.retriever.search(question, self._settings, reader=actor.reading(role), top_k=top_k, mode=mode)
 
     def ask(
@@ -255,7 +257,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         A statement about the person is acknowledged with what was remembered.
         """
         actor, user = self._asker(actor, user)
-        question = redact_text(question)  # personal data in a question is never searched, stored or echoed
+        question = redact_text(checked(question))  # bounded, valid, and no personal data searched, stored or echoed
         timings: dict[str, float] = {}
         started = time.perf_counter()
         context = self._prepare_turn(question, user, conversation)

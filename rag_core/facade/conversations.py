@@ -20,6 +20,8 @@ from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import acknowledgement, split_turn
 from ..conversations.store import Conversation, ConversationError, ConversationStore
 from ..errors import StoreDamaged
+from ..text.inputs import checked
+from ..text.pii import redact_text
 from ..types import AskTrace, Principal, SearchResult
 from .access import require_owner
 from .stores import CONVERSATIONS_FILE, feature_store, uses_store
@@ -187,7 +189,8 @@ class ConversationActions:
     @uses_store(STORE_FILE)
     def rename_conversation(self, conversation_id: str, title: str, *, actor: Principal | None = None) -> None:
         self._owned(conversation_id, actor)
-        self.conversations.rename(conversation_id, title)
+        # a title is shown and exported like a question: valid text, personal data masked
+        self.conversations.rename(conversation_id, redact_text(checked(title, what="对话标题", max_chars=None)))
 
     @uses_store(STORE_FILE)
     def delete_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> int:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from ..errors import MemoryStoreError, PermissionDenied
+from ..text.inputs import checked
 from ..types import MemoryHit, Principal
 from .access import allowed, require_owner
 
@@ -72,6 +73,7 @@ class MemoryActions:
                  created_at: datetime | None = None, *, actor: Principal | None = None) -> tuple[str, str]:
         """Store a memory for `user`; returns (memory id, what happened: added/reinforced/replaced)."""
         self._for_owner(actor, user, "memory.add")
+        content = checked(content, what="记忆内容", max_chars=None)  # the store keeps its own length limit
         return self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at, now=_utcnow())
 
     def recall(self, user: str, query: str, now: datetime | None = None, *, actor: Principal | None = None) -> list[MemoryHit]:

@@ -15,11 +15,14 @@ import hashlib
 import os
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+
+QUERY_CACHE = 256  # recent questions whose vectors are kept in memory (a few hundred KB)
 
 # Counts real model loads in this process; the app test checks a second question adds none.
 MODEL_LOADS: dict[str, int] = {}
@@ -154,6 +157,8 @@ class CachedEmbedder:
         self.dim = inner.dim
         self.batch_size = batch_size
         self.computed = 0  # passages actually sent to the model (for tests and benchmarks)
+        self.queries_computed = 0  # questions actually sent to the model
+        self._queries: OrderedDict[str, np.ndarray] = OrderedDict()  # the last QUERY_CACHE questions' vectors
         Path(cache_path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(cache_path), check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -206,7 +211,21 @@ class CachedEmbedder:
         return np.vstack([cached[h] for h in hashes]).astype(np.float32)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self.inner.embed_query(text)
+        """The question's vector, encoded once: search, standard answers, memory recall and the gap log of one
+        ask all embed the same text (a read-only copy is shared)."""
+        with self._lock:
+            vector = self._queries.get(text)
+            if vector is not None:
+                self._queries.move_to_end(text)
+                return vector
+        vector = np.asarray(self.inner.embed_query(text), dtype=np.float32)
+        vector.setflags(write=False)
+        self.queries_computed += 1
+        with self._lock:
+            self._queries[text] = vector
+            while len(self._queries) > QUERY_CACHE:
+                self._queries.popitem(last=False)
+        return vector
 
     def forget(self, texts: Sequence[str]) -> None:
         """Drop cached vectors of these texts (used when a document is deleted)."""

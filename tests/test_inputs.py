@@ -1,0 +1,89 @@
+"""Typed text is bounded and valid: a runaway question, a lone surrogate or bad bytes get one Chinese line.
+
+Nothing is searched, encoded or stored for a refused question; a question is
+encoded once per ask however many steps read its vector.
+"""
+
+from __future__ import annotations
+
+import pytest
+from cli_support import invoke
+from fakes import BigramEmbedder, fake_assistant
+
+from rag_core.errors import RagError
+from rag_core.text.inputs import MAX_QUESTION_CHARS, InputError, checked
+
+
+@pytest.fixture(autouse=True)
+def fast_cli(monkeypatch):
+    """CLI commands open the fake-embedder facade (the e5 model is for the integration tests)."""
+    import rag_core.cli
+
+    monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: fake_assistant(args.data_dir))
+
+
+@pytest.fixture()
+def embedder() -> BigramEmbedder:
+    return BigramEmbedder()
+
+
+@pytest.fixture()
+def assistant(tmp_path, embedder):
+    a = fake_assistant(tmp_path / "store", embedder=embedder)
+    a.ensure_samples()
+    return a
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [("年" * (MAX_QUESTION_CHARS + 1), "太长"), ("年假\udcff有几天", "无法识别"), ("   \n ", "不能为空"),
+     (b"\xff\xfe\x00", "UTF-8"), (None, "文字")],
+    ids=["too-long", "lone-surrogate", "blank", "bad-bytes", "not-text"],
+)
+def test_bad_text_is_refused_with_one_chinese_line(text, reason: str) -> None:
+    with pytest.raises(InputError) as info:
+        checked(text)
+    assert reason in str(info.value) and "\n" not in str(info.value)
+
+
+def test_good_text_is_kept_with_control_characters_as_spaces() -> None:
+    assert checked("  年假\x00有几天？\t") == "年假 有几天？"
+    assert checked("年" * MAX_QUESTION_CHARS) == "年" * MAX_QUESTION_CHARS
+    assert checked("年假有几天".encode()) == "年假有几天"
+
+
+def test_a_runaway_question_is_refused_before_any_model_or_store_sees_it(assistant, embedder) -> None:
+    with pytest.raises(InputError, match="太长"):
+        assistant.ask("年假有几天？" * 2000, conversation="c1")
+    with pytest.raises(InputError, match="太长"):
+        assistant.search("年假有几天？" * 2000)
+    assert embedder.queries == []
+    assert assistant.insight_log.question_rows() == []
+    assert assistant.list_conversations("local") == []
+
+
+def test_a_question_is_encoded_once_per_ask(assistant, embedder) -> None:
+    assistant.add_standard_answer("公司有班车吗？", "没有班车。")  # the standard answers read the vector too
+    assistant.remember("local", "用户在研发部工作")
+    embedder.queries.clear()
+    question = "公司有没有健身房？"  # a gap: the log keeps its vector too
+    trace = assistant.ask(question, conversation="c1")
+    assert trace.hit_count == 0
+    assert embedder.queries.count(question) == 1, embedder.queries
+
+
+def test_the_cli_refuses_a_surrogate_in_one_line(tmp_path, capsys) -> None:
+    result = invoke(capsys, "--data-dir", str(tmp_path / "store"), "ask", "年假\udcff有几天")
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "无法识别" in lines[0]
+
+
+def test_a_renamed_title_is_checked_and_masked(assistant) -> None:
+    trace = assistant.ask("年假有几天", conversation="c1")
+    assert trace.conversation == "c1"
+    assistant.rename_conversation("c1", "张三 13812345678 的年假")
+    [conv] = assistant.list_conversations("local")
+    assert "13812345678" not in conv.title
+    with pytest.raises(RagError, match="无法识别"):
+        assistant.rename_conversation("c1", "乱码\ud800")
