@@ -12,6 +12,15 @@ from typing import Any
 ROLES: tuple[str, ...] = ("employee", "hr", "admin")
 ROLE_NAMES: dict[str, str] = {"employee": "员工", "hr": "HR", "admin": "管理员"}
 
+# What became of one asked turn, decided where the answer is written and carried by the trace, so the
+# eval, the gap list, usage and the chat read one value instead of matching answer text.
+ANSWERED = "answered"  # quoted or written from evidence the search judged 依据充分
+WEAK = "weak"  # answered, but only from 依据较弱 evidence (the answer says so)
+REFUSED = "refused"  # 制度里没有写这一条: no hit, or the answerer found no clause that answers
+STANDARD = "standard"  # HR's 标准答复 was served
+ACKNOWLEDGED = "acknowledged"  # a statement about the person: remembered, nothing searched
+OUTCOMES: tuple[str, ...] = (ANSWERED, WEAK, REFUSED, STANDARD, ACKNOWLEDGED)
+
 
 @dataclass(frozen=True)
 class Principal:
@@ -300,6 +309,7 @@ class AskTrace:
     # 标准答复 served instead of a composed answer: id, question, author, created_at, clauses, cosine
     standard_answer: dict[str, Any] | None = None
     weak_evidence: bool = False  # the answer rests on 依据较弱 evidence only (it says so; a gap for HR)
+    outcome: str = ""  # one of OUTCOMES ("" only in a trace stored before outcomes were kept)
 
     @property
     def hit_count(self) -> int:
@@ -325,6 +335,7 @@ class AskTrace:
                 "acknowledged": self.acknowledged,
                 "standard_answer": self.standard_answer,
                 "weak_evidence": self.weak_evidence,
+                "outcome": self.outcome,
                 "timings_ms": {**out["timings_ms"], **self.timings_ms},
             }
         )

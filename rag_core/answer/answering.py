@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
-from ..types import CitationCheck, SourceRef
+from ..types import ANSWERED, REFUSED, WEAK, CitationCheck, SourceRef
 from .citations import check_citations
 from .prompt import NOT_IN_POLICY, BuiltPrompt
 
@@ -21,6 +21,12 @@ class ComposedAnswer(NamedTuple):
     answerer: str
     citations: CitationCheck  # what the guard found in an LLM answer; unchecked otherwise
     weak: bool = False  # an answer (not a refusal) resting on 依据较弱 evidence only: said in the chat, a gap for HR
+    refused: bool = False  # 制度里没有写这一条 (no source, or the answerer found none that answers)
+
+    @property
+    def outcome(self) -> str:
+        """The trace's outcome: refused, weak or answered."""
+        return REFUSED if self.refused else WEAK if self.weak else ANSWERED
 
 
 WEAK_EVIDENCE = "依据较弱"
@@ -31,11 +37,16 @@ WEAK_HEADER = "依据较弱：以下条款与这个问题最相关，但不一�
 REFUSAL_MARKERS = (NOT_IN_POLICY, "制度没有写明")
 
 
+def is_refusal(text: str) -> bool:
+    """An answer that says the policies do not cover the question. The one place answer text is read for it:
+    a model says so in words (the prompt tells it how), the offline answerer opens with the same words."""
+    return any(marker in text.strip()[:40] for marker in REFUSAL_MARKERS)
+
+
 def _weak_model_answer(text: str, sources: list[SourceRef]) -> bool:
     """A model's answer (not its refusal) written when no source was 依据充分 and some were 依据较弱."""
     verdicts = {s.verdict for s in sources}
-    refused = any(marker in text.strip()[:40] for marker in REFUSAL_MARKERS)
-    return not refused and WEAK_EVIDENCE in verdicts and "依据充分" not in verdicts
+    return not is_refusal(text) and WEAK_EVIDENCE in verdicts and "依据充分" not in verdicts
 
 
 def compose_answer(
@@ -55,7 +66,7 @@ def compose_answer(
     if not built.sources:
         if on_token:
             on_token(NOT_IN_POLICY)
-        return ComposedAnswer(NOT_IN_POLICY, "无命中：不调用模型", CitationCheck())
+        return ComposedAnswer(NOT_IN_POLICY, "无命中：不调用模型", CitationCheck(), refused=True)
     if llm is not None:
         if on_token:
             parts = []
@@ -66,9 +77,9 @@ def compose_answer(
         else:
             raw = llm.complete(built.text)
         answer, check = check_citations(raw.strip(), built.sources)
-        return ComposedAnswer(answer, llm.name, check, _weak_model_answer(answer, built.sources))
+        return ComposedAnswer(answer, llm.name, check, _weak_model_answer(answer, built.sources), is_refusal(answer))
     answer, answerer = _offline(question, built.sources, on_token, groups)
-    return ComposedAnswer(answer, answerer, CitationCheck(), answer.startswith(WEAK_HEADER))
+    return ComposedAnswer(answer, answerer, CitationCheck(), answer.startswith(WEAK_HEADER), is_refusal(answer))
 
 
 def _offline(

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..answer.answering import REFUSAL_MARKERS
+from ..answer.answering import is_refusal  # noqa: F401 - the benches and tests read refusals of stored answers here
 
 CATEGORIES = ("literal", "paraphrase", "near_miss", "absent")
 
@@ -52,12 +52,6 @@ def first_relevant_rank(texts: list[str], alternatives: list[list[str]]) -> int 
         if any(alt and all(e in text for e in alt) for alt in alternatives):
             return rank
     return None
-
-
-def is_refusal(answer: str) -> bool:
-    """The answer says the policies do not cover the question (and quotes nothing as the answer)."""
-    head = answer.strip()[:40]
-    return any(marker in head for marker in REFUSAL_MARKERS)
 
 
 def _rate(rows: list[dict], key: str) -> float:

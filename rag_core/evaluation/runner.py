@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .metrics import citation_totals, first_relevant_rank, is_refusal, load_questions, summarise
+from ..types import REFUSED
+from .metrics import citation_totals, first_relevant_rank, load_questions, summarise
 
 
 def run_eval(
@@ -30,7 +31,7 @@ def run_eval(
         if ask and mode == "hybrid":
             trace = assistant.ask(row["question"], user="", role=role, remember=False, actor=actor)
             result["answer"] = trace.answer
-            result["refused"] = is_refusal(trace.answer)
+            result["refused"] = trace.outcome == REFUSED
             result["citations"] = trace.citations.to_dict()
         results.append(result)
     return {"mode": mode, "metrics": summarise(results), "citations": citation_totals(results), "results": results}

@@ -22,7 +22,7 @@ from ..conversations.store import Conversation, ConversationError, ConversationS
 from ..errors import StoreDamaged
 from ..text.inputs import checked
 from ..text.pii import redact_text
-from ..types import AskTrace, Principal, SearchResult
+from ..types import ACKNOWLEDGED, AskTrace, Principal, SearchResult
 from .access import require_owner
 from .stores import CONVERSATIONS_FILE, feature_store, uses_store
 
@@ -116,7 +116,7 @@ class ConversationActions:
         trace = AskTrace(
             question=context.question, answer=answer, search=SearchResult(query="", hits=[]), memories=[], prompt="",
             sources=[], prompt_tokens=0, token_budget=self._settings.token_budget, dropped_hits=0,
-            answerer="记住个人信息：不检索", search_question="", acknowledged=remembered,
+            answerer="记住个人信息：不检索", search_question="", acknowledged=remembered, outcome=ACKNOWLEDGED,
         )
         return self._store_turn(trace, user, context)
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from ..answer.answering import REFUSAL_MARKERS
+from ..answer.answering import is_refusal
 from ..documents.catalog import visible_to
 from ..documents.redaction import redact_text
 from ..errors import RagError, StoreDamaged
@@ -26,7 +26,7 @@ from ..insights.log import InsightLog
 from ..insights.records import FEEDBACK_REASONS, GAP_OUTCOMES, WEAK_OUTCOME, FeedbackEntry, GapGroup, StandardAnswer
 from ..insights.standard import StandardAnswerError, StandardAnswers
 from ..insights.usage import usage_report
-from ..types import AskTrace, Principal, SearchResult
+from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
 EXPORT_KINDS = {"gaps": "知识缺口", "feedback": "反馈", "usage": "使用情况"}
@@ -89,13 +89,18 @@ def nearest_clause(result: SearchResult) -> dict[str, Any]:
 
 
 def outcome_of(trace: AskTrace) -> str:
+    """The logged outcome: the trace's own, with a refusal at zero hits told apart (没有命中 on the gap page)."""
+    outcome = trace.outcome or _stored_outcome(trace)
+    return "zero_hit" if outcome == REFUSED and trace.hit_count == 0 else outcome
+
+
+def _stored_outcome(trace: AskTrace) -> str:
+    """A trace kept before outcomes were: what its fields say."""
     if getattr(trace, "standard_answer", None):
-        return "standard"
-    if trace.hit_count == 0:
-        return "zero_hit"
-    if any(m in trace.answer for m in REFUSAL_MARKERS):
-        return "refused"
-    return "weak" if trace.weak_evidence else "answered"
+        return STANDARD
+    if trace.hit_count == 0 or is_refusal(trace.answer):
+        return REFUSED
+    return WEAK if trace.weak_evidence else ANSWERED
 
 
 def _masked(value: Any) -> Any:
@@ -174,7 +179,7 @@ class InsightActions:
         return AskTrace(
             question=question, answer=match.entry.answer, search=result, memories=[], prompt="", sources=[],
             prompt_tokens=0, token_budget=self._settings.token_budget, dropped_hits=0, answerer="标准答复",
-            standard_answer=match.to_dict(),
+            standard_answer=match.to_dict(), outcome=STANDARD,
         )
 
     def _log_asked(self, trace: AskTrace, user: str, role: str | None) -> AskTrace:
