@@ -1,0 +1,171 @@
+"""Session eval: whole conversations as people have them, scored turn by turn.
+
+A session file (JSONL, one session a line) was written by people who never read
+the engine: {"id", "corpus", "turns": [...]}, each turn either an upload
+({"upload": path}) or something typed ({"say", "kind", gold fields}). Kinds:
+new_topic, followup, statement, personal, after_upload, trap, absent. Gold:
+`expected` (substrings of the answering clause, any one counts), `lead` (of the
+sentence that must come first), `refuse`, `must_contain` (words a follow-up's
+search question must carry), `remember` and `memory` (what a statement stores,
+what a personal question must use).
+
+Scoring is pure (`score_turn`); `run_session` drives an assistant through one
+session; `summarise` gives the acceptance figures and a table per kind.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..types import REFUSED
+
+KINDS = ("new_topic", "followup", "statement", "personal", "after_upload", "trap", "absent")
+# a question that carries its own subject: it must be searched exactly as typed
+COMPLETE = ("new_topic", "personal", "after_upload", "trap", "absent")
+TOP_K = 3
+_CITED = re.compile(r"\[资料(\d+)\]")
+_SPACE = re.compile(r"\s+")
+# the offline answer's opening lines, which precede the first quoted sentence
+_OPENERS = ("根据制度", "依据较弱", "按这些条款")
+
+
+@dataclass
+class TurnResult:
+    session: str
+    index: int
+    kind: str
+    say: str
+    searched: str
+    checks: dict[str, bool] = field(default_factory=dict)  # measure -> passed (only the measures this turn has)
+
+
+def load_sessions(path: Path) -> list[dict[str, Any]]:
+    """Sessions of a JSONL file; a malformed line is refused with its number."""
+    sessions = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        session = json.loads(line)
+        if not session.get("id") or not session.get("corpus") or not session.get("turns"):
+            raise ValueError(f"{path}:{n}: 需要 id、corpus 和 turns")
+        for turn in session["turns"]:
+            if "upload" not in turn and turn.get("kind") not in KINDS:
+                raise ValueError(f"{path}:{n}: 不认识的 kind {turn.get('kind')!r}")
+        sessions.append(session)
+    return sessions
+
+
+def _flat(text: str) -> str:
+    return _SPACE.sub("", _CITED.sub("", text))
+
+
+def _holds(text: str, substrings: Sequence[str]) -> bool:
+    flat = _flat(text)
+    return any(_flat(s) in flat for s in substrings)
+
+
+def first_sentence(answer: str) -> str:
+    """The first line the answer quotes or says after its opening (根据制度：…, 依据较弱：…)."""
+    for line in answer.splitlines():
+        text = line.strip().lstrip("-•*0123456789.、） ").strip()
+        if not text or (text.startswith(_OPENERS) and len(text) < 60 and text.endswith(("：", ":", "。"))):
+            continue
+        for opener in _OPENERS:  # an opening on the same line as the first quote
+            if text.startswith(opener) and "：" in text[:40]:
+                text = text.split("：", 1)[1].strip()
+        if text:
+            return text
+    return ""
+
+
+def cited_texts(trace) -> list[str]:
+    """Texts of the sources the answer cites ([资料N]); every source in the prompt when it cites none."""
+    numbers = {int(n) for n in _CITED.findall(trace.answer)}
+    return [s.text for s in trace.sources if not numbers or s.number in numbers]
+
+
+def score_turn(turn: dict[str, Any], trace) -> dict[str, bool]:
+    """The measures this turn has gold for, each passed or not."""
+    kind, say = turn["kind"], turn["say"].strip()
+    searched = (trace.search_question or trace.question).strip()
+    refused = trace.outcome == REFUSED
+    checks: dict[str, bool] = {}
+    if kind in COMPLETE:
+        checks["as_typed"] = searched == say
+    if kind == "followup" and turn.get("must_contain"):
+        checks["must_contain"] = all(word in searched for word in turn["must_contain"])
+    expected = turn.get("expected") or []
+    if expected and not turn.get("refuse"):
+        checks["top3"] = any(_holds(h.chunk.text, expected) for h in trace.search.hits[:TOP_K])
+        checks["cited"] = not refused and any(_holds(text, expected) for text in cited_texts(trace))
+    if turn.get("lead") and not turn.get("refuse"):
+        checks["lead"] = not refused and _flat(turn["lead"]) in _flat(first_sentence(trace.answer))
+    if kind == "personal" and turn.get("memory"):
+        checks["memory"] = any(turn["memory"] in m.content for m in trace.memories)
+    if kind == "statement" and turn.get("remember"):
+        checks["remembered"] = any(turn["remember"] in m["content"] for m in trace.acknowledged)
+    if turn.get("refuse"):
+        checks["refused"] = refused
+        if kind == "trap":
+            checks["confident"] = not refused and not trace.weak_evidence
+    return checks
+
+
+def run_session(assistant, session: dict[str, Any], base: Path, *, user: str | None = None,
+                on_turn: Callable[[TurnResult], None] | None = None) -> list[TurnResult]:
+    """Ask every turn of `session` in one conversation of its own user; uploads are ingested where they stand."""
+    user = user or f"session-{session['id']}"
+    conversation = f"eval-{session['id']}"
+    results = []
+    for index, turn in enumerate(session["turns"]):
+        if "upload" in turn:
+            report = assistant.ingest_file(base / turn["upload"])
+            if not report.ok:
+                raise ValueError(f"{session['id']}: 上传失败 {turn['upload']}: {report.error}")
+            continue
+        trace = assistant.ask(turn["say"], user=user, conversation=conversation)
+        result = TurnResult(session["id"], index, turn["kind"], turn["say"], trace.search_question,
+                            score_turn(turn, trace))
+        results.append(result)
+        if on_turn:
+            on_turn(result)
+    return results
+
+
+# acceptance measure -> (label, check name, kinds it is read on; None: every kind that has the check)
+ACCEPTANCE: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
+    "as_typed": ("complete questions searched as typed", "as_typed", COMPLETE),
+    "followup_top3": ("follow-ups resolved (answering clause in the top 3)", "top3", ("followup",)),
+    "cited": ("answering clause cited", "cited", None),
+    "lead": ("the right sentence first", "lead", None),
+    "memory": ("memory used where gold says so", "memory", ("personal",)),
+    "traps_confident": ("traps answered confidently (lower is better)", "confident", ("trap",)),
+    "absent_refused": ("absent questions refused", "refused", ("absent",)),
+}
+
+
+def _rate(results: Sequence[TurnResult], check: str, kinds: tuple[str, ...] | None) -> tuple[float | None, int]:
+    marks = [r.checks[check] for r in results if check in r.checks and (kinds is None or r.kind in kinds)]
+    return (round(sum(marks) / len(marks), 3) if marks else None), len(marks)
+
+
+def summarise(results: Sequence[TurnResult]) -> dict[str, Any]:
+    """Acceptance figures, and per kind the pass rate of each check it has."""
+    acceptance = {}
+    for key, (label, check, kinds) in ACCEPTANCE.items():
+        rate, n = _rate(results, check, kinds)
+        acceptance[key] = {"label": label, "rate": rate, "n": n}
+    per_kind: dict[str, dict[str, Any]] = {}
+    for kind in KINDS:
+        rows = [r for r in results if r.kind == kind]
+        if not rows:
+            continue
+        checks = sorted({c for r in rows for c in r.checks})
+        per_kind[kind] = {"turns": len(rows), **{c: _rate(rows, c, None)[0] for c in checks}}
+    return {"turns": len(results), "sessions": len({r.session for r in results}), "acceptance": acceptance,
+            "per_kind": per_kind}

@@ -1,0 +1,64 @@
+"""The session eval's data and scoring: every file loads, and each check reads the trace it should.
+
+The sealed part is only loaded here (its shape), never scored: its figures come
+from `bench/sessions.py --set sealed`, once per stop.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fakes import fake_assistant
+
+from rag_core.evaluation.sessions import KINDS, first_sentence, load_sessions, run_session, score_turn, summarise
+
+SESSIONS = Path(__file__).resolve().parent / "data" / "sessions"
+
+
+@pytest.mark.parametrize("name", ["open.jsonl", "sealed/sealed.jsonl"])
+def test_the_session_files_load(name: str) -> None:
+    sessions = load_sessions(SESSIONS / name)
+    turns = [t for s in sessions for t in s["turns"] if "say" in t]
+    assert sessions and {t["kind"] for t in turns} == set(KINDS)
+    for session in sessions:
+        for turn in session["turns"]:
+            if "upload" in turn:
+                assert (SESSIONS / turn["upload"]).is_file(), turn["upload"]
+
+
+def test_the_first_sentence_skips_the_opening() -> None:
+    answer = "根据制度：\n- 普通员工出差住宿费上限为每人每晚：一类城市500元 [资料1]\n- 超出部分自理 [资料1]"
+    assert first_sentence(answer).startswith("普通员工出差住宿费上限")
+    assert first_sentence("根据制度，可以：员工可以申请补卡 [资料2]").startswith("员工可以申请补卡")
+
+
+def test_a_session_is_scored_turn_by_turn(tmp_path) -> None:
+    assistant = fake_assistant(tmp_path / "store")
+    assistant.ensure_samples()
+    session = {"id": "t1", "corpus": "samples", "turns": [
+        {"say": "出差住宿标准是多少？", "kind": "new_topic", "expected": ["一类城市500元"], "lead": "普通员工出差住宿费上限"},
+        {"say": "那一线城市呢？", "kind": "followup", "must_contain": ["住宿"], "expected": ["一类城市500元"]},
+        {"say": "我是销售部的普通员工", "kind": "statement", "remember": "销售部"},
+        {"say": "公司有健身房吗？", "kind": "absent", "refuse": True},
+    ]}  # fmt: skip
+    results = run_session(assistant, session, SESSIONS)
+    assert [r.kind for r in results] == ["new_topic", "followup", "statement", "absent"]
+    assert results[0].checks["as_typed"] and results[0].checks["top3"]
+    assert results[1].checks["must_contain"]
+    assert results[2].checks == {"remembered": True}
+    assert results[3].checks["as_typed"] and results[3].checks["refused"]
+    summary = summarise(results)
+    assert summary["acceptance"]["as_typed"]["n"] == 2 and summary["per_kind"]["followup"]["turns"] == 1
+
+
+def test_a_trap_answered_from_weak_evidence_is_not_confident() -> None:
+    class Trace:
+        question = search_question = "加班餐费怎么报？"
+        answer, outcome, weak_evidence, memories, acknowledged, sources = "依据较弱：…", "weak", True, [], [], []
+
+        class search:  # noqa: N801 - stands in for SearchResult
+            hits: list = []
+
+    checks = score_turn({"say": "加班餐费怎么报？", "kind": "trap", "refuse": True}, Trace())
+    assert checks == {"as_typed": True, "refused": False, "confident": False}
