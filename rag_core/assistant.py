@@ -264,8 +264,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         timings["rewrite_ms"] = _ms(started)
         if not context.asked:
             return self._acknowledge_only(context, user, remember, on_token)
+        result = self._search_turn(context, role=role, actor=actor)
         asked = context.search_question
-        result = self.search(asked, role=role, actor=actor)
         if served := self._serve_standard_answer(asked, question, result, role=role, actor=actor, on_token=on_token):
             return self._log_asked(self._finish_turn(served, user, context, [], on_token), user, role)
         started = time.perf_counter()

@@ -310,6 +310,7 @@ class AskTrace:
     standard_answer: dict[str, Any] | None = None
     weak_evidence: bool = False  # the answer rests on 依据较弱 evidence only (it says so; a gap for HR)
     outcome: str = ""  # one of OUTCOMES ("" only in a trace stored before outcomes were kept)
+    followup: str = ""  # why the search question differs from the typed one, or why it does not ("" first turn)
 
     @property
     def hit_count(self) -> int:
@@ -336,6 +337,7 @@ class AskTrace:
                 "standard_answer": self.standard_answer,
                 "weak_evidence": self.weak_evidence,
                 "outcome": self.outcome,
+                "followup": self.followup,
                 "timings_ms": {**out["timings_ms"], **self.timings_ms},
             }
         )

@@ -15,7 +15,7 @@ from fakes import QueuedLLM
 from openai_stub_server import OpenAIStubServer
 
 from rag_core.answer.llm import OpenAICompatibleClient
-from rag_core.conversations.followup import dependence, rule_rewrite, subject_of
+from rag_core.conversations.followup import dependence, rule_rewrite, subject_of, subject_words
 from rag_core.conversations.rewrite import MAX_TOKENS, build_prompt, clean_reply, llm_rewrite
 from rag_core.conversations.statements import acknowledgement, split_turn
 from rag_core.evaluation.followups import load_dialogues
@@ -33,12 +33,27 @@ STANDALONE = [
 
 
 @pytest.mark.parametrize("question", STANDALONE)
-def test_a_question_that_stands_on_its_own_is_never_rewritten(question: str):
+def test_a_question_that_stands_on_its_own_is_never_rewritten_on_grammar_alone(question: str):
+    """At most a tentative rewrite, which its own search settles (tests/test_followup_decision.py)."""
     for previous in ("出差住宿标准是多少？", "婚假有几天？", "加班要申请吗？"):
         if question == previous:
             continue
         result = rule_rewrite(question, previous)
-        assert not result.rewritten and result.question == question, (previous, result)
+        assert result.tentative or (not result.rewritten and result.question == question), (previous, result)
+
+
+@pytest.mark.parametrize(
+    ("question", "subjects"),
+    [("公司有班车吗？", ["班车"]), ("有食堂吗", ["食堂"]), ("能报吗？", []), ("一个月能补几次", []),
+     ("需要谁审批？", []), ("试用期能延长吗？", ["试用期"]), ("网约车行程单要吗", ["网约车", "行程单"])],
+)
+def test_a_subject_is_a_noun_by_part_of_speech_not_a_listed_topic(question: str, subjects: list[str]):
+    assert subject_words(question) == subjects
+
+
+def test_a_question_with_no_content_word_is_certainly_a_follow_up():
+    result = rule_rewrite("一个月能补几次", "忘记打卡了怎么办？")
+    assert result.rewritten and not result.tentative and result.question.startswith("忘记打卡")
 
 
 def test_without_a_previous_turn_nothing_is_rewritten():

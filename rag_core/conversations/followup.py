@@ -1,13 +1,19 @@
 """Does a question lean on the previous turn, and what is it as a standalone question (offline rules)?
 
-The rules only fire on explicit signs of dependence, so a complete question is
-searched exactly as typed:
+Grammar decides the clear cases; a question that names a subject of its own is
+never glued to the previous one on grammar alone:
 
 - 那…呢 / X呢 with no question word of its own: X replaces its counterpart in the
   previous question (年假→病假, 一线城市→二线城市) or is put in front of it;
 - a pronoun (这个, 它, 上面说的 …): replaced by the previous question's subject;
-- a fragment that opens with a verb or question word (需要谁审批？, 能报吗？) or is very
-  short (几天？): the previous subject is put in front.
+- a question that names no subject (no noun: 需要谁审批？, 一个月能补几次？, 几天？):
+  the previous subject is put in front.
+
+A question that does name a subject but opens like a fragment (那…, 如果…, 要不要…)
+gets a *tentative* rewrite: the facade keeps the question as typed when its own
+search finds evidence, and takes the rewrite only when it does not and the
+rewrite does (`Rewrite.tentative`). A subject is a noun by jieba's part-of-speech
+tags, so no list of topics decides what a question is about.
 
 "The previous question" is the previous turn's *search* question, which is already
 standalone, so the subject and its qualifiers (一线城市、经理级) carry across turns.
@@ -18,8 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..text.tokenizer import tokenize
-from ..text.vocabulary import QUALIFIERS, narrows_scope
+from ..text.tokenizer import is_stopword, tagged, tokenize
+from ..text.vocabulary import QUALIFIERS
 
 _END = "？?。！!．. "
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -50,21 +56,19 @@ CONTRASTS = (
     ("普通员工", "员工", "经理", "总监", "部门负责人", "实习生", "试用期员工"),
     ("一类城市", "二类城市", "三类城市", "一线城市", "二线城市", "三线城市"),
 )
-# Subjects a question can be about on its own; a short question naming none of these
-# (and no situation, person or benefit) is about the previous turn's subject.
-TOPICS = frozenset(
-    """
-    年假 病假 事假 婚假 产假 丧假 陪产假 调休 考勤 打卡 补卡 迟到 早退 旷工 请假 休假 加班 值班 出差 差旅 住宿 交通
-    报销 发票 借款 餐费 工资 薪酬 薪资 调薪 年终奖 奖金 社保 社会保险 公积金 五险一金 体检 入职 试用期
-    上班 下班 工作时间 转正 劳动合同 合同 辞职 离职 解除 经济补偿 竞业限制 保密 培训 服务期 违约金 证书 远程办公 居家办公 设备 vpn
-    """.split()
-)
-SUBJECTLESS_MAX_WORDS = 4
+# Part-of-speech tags of words that can be what a question is about (nouns, names, verbal nouns,
+# abbreviations, Latin words); a question with none of them has no subject of its own.
+SUBJECT_TAGS = frozenset({"n", "nr", "ns", "nt", "nz", "nrt", "vn", "j", "eng"})
+# Words that carry content without being a noun (打卡, 值班, 国庆节/t): a question naming one may
+# be about something of its own, which its search tells (a tentative rewrite).
+CONTENT_TAGS = SUBJECT_TAGS | {"v", "t", "a", "an", "i", "l"}
+# Nouns every question may carry without saying what it is about; modal verbs jieba sometimes
+# tags as nouns when glued to a verb (能报, 要交).
+PLACEHOLDERS = frozenset("公司 单位 员工 职工 人 钱 事 事情 问题 情况 时候 东西".split())
+_MODALS = tuple("能会要可该想得")
 # Asking how something is approved or applied for is about the situation (出差), not the
 # rate that was asked before (住宿标准): only the situation and its qualifiers are carried.
 PROCEDURES = ("审批", "批准", "申请", "签字", "办理", "提交")
-# Benefit words too general to say what a question is about on their own (住亲戚家有补助吗).
-GENERIC = frozenset("补助 补贴 津贴 福利 待遇 费用 标准 奖励".split())
 _PERSON = re.compile(r"^(?:我们|我的|我)")
 
 
@@ -75,9 +79,29 @@ class Rewrite:
     question: str
     reason: str = ""
 
+    tentative: bool = False  # the question names a subject: taken only if its own search finds nothing
+    decision: str = ""  # how a tentative rewrite was settled, in words (for the trace)
+
     @property
     def rewritten(self) -> bool:
         return bool(self.reason)
+
+
+def content_words(question: str, tags: frozenset[str] = CONTENT_TAGS) -> list[str]:
+    """Words of two or more characters with one of `tags` that say something (忘记打卡了怎么办 → [忘记, 打卡])."""
+    words = []
+    for word, tag in tagged(question):
+        if tag not in tags or len(word) < 2 or word in PLACEHOLDERS or is_stopword(word):
+            continue
+        if word.startswith(_MODALS) and len(word) == 2:
+            continue
+        words.append(word)
+    return words
+
+
+def subject_words(question: str) -> list[str]:
+    """The nouns a question names that can be what it is about (公司有班车吗 → [班车]; 能报吗 → [])."""
+    return content_words(question, SUBJECT_TAGS)
 
 
 def _strip(question: str) -> str:
@@ -107,11 +131,10 @@ def dependence(question: str) -> str:
             return "那…呢"
     if any(p in text for p in PRONOUNS):
         return "指代上文"
-    if _cjk_len(text) <= SHORT_CHARS:
-        return "问题太短"
-    words = {w for w in tokenize(rest) if len(w) >= 2}
-    if len(words) <= SUBJECTLESS_MAX_WORDS and not any(_names_topic(w) for w in words):
-        return "没有说主题"
+    if not content_words(rest):
+        return "问题太短" if _cjk_len(text) <= SHORT_CHARS else "没有说主题"
+    if not subject_words(rest):
+        return "没有名词主语"
     unpersoned = _PERSON.sub("", rest)
     if unpersoned.startswith(FRAGMENT_STARTS) and len(set(tokenize(unpersoned))) <= FRAGMENT_MAX_WORDS:
         return "省略了主语"
@@ -120,8 +143,8 @@ def dependence(question: str) -> str:
     return ""
 
 
-def _names_topic(word: str) -> bool:
-    return word not in GENERIC and (word in TOPICS or narrows_scope(word))
+# Reasons grammar settles; the others leave a question that names its own subject to its search.
+CERTAIN = frozenset({"那…呢", "指代上文", "问题太短", "没有说主题"})
 
 
 def subject_of(question: str) -> str:
@@ -205,8 +228,7 @@ def rule_rewrite(question: str, previous: str | None) -> Rewrite:
                     break
             filler = subject if subject not in rest else ""
             return Rewrite(rest[:at] + filler + tail + mark, reason)
-    if reason == "承接上文":
-        return Rewrite(rest + mark, reason)
+    tentative = reason not in CERTAIN
     if subject and subject in rest:
-        return Rewrite(rest + mark, reason)
-    return Rewrite(subject + rest + mark, reason)
+        return Rewrite(rest + mark, reason, tentative)
+    return Rewrite(subject + rest + mark, reason, tentative)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
@@ -45,6 +45,11 @@ class TurnContext:
     @property
     def search_question(self) -> str:
         return self.rewrite.question
+
+    @property
+    def followup_note(self) -> str:
+        """For the trace: why the search question is what it is ("" when nothing was considered)."""
+        return "；".join(part for part in (self.rewrite.reason, self.rewrite.decision) if part)
 
 
 class ConversationActions:
@@ -106,6 +111,27 @@ class ConversationActions:
             return [(t.search_question or t.question, t.answer)
                     for t in self.conversations.turns(conversation, CONTEXT_TURNS)]
 
+    def _search_turn(self, context: TurnContext, *, role: str | None, actor: Principal) -> SearchResult:
+        """Search the turn. A tentative rewrite (the question names a subject of its own) is taken only when
+        the question as typed finds no evidence, names nothing the policies never mention, and the rewrite
+        finds some: a complete question is never glued to the previous one."""
+        rewrite = context.rewrite
+        if not rewrite.tentative:
+            return self.search(rewrite.question, role=role, actor=actor)
+        typed = self.search(context.asked, role=role, actor=actor)
+        if typed.hit_count:
+            context.rewrite = Rewrite(context.asked.strip(), "", decision=f"可能承接上文（{rewrite.reason}），但按原问题检索已有命中，不改写")
+            return typed
+        if typed.unknown_share > 0:
+            context.rewrite = Rewrite(context.asked.strip(), "", decision="问题里有制度没有用过的词，是新话题，不改写")
+            return typed
+        glued = self.search(rewrite.question, role=role, actor=actor)
+        if glued.hit_count:
+            context.rewrite = replace(rewrite, tentative=False, decision="按原问题检索没有命中，结合上文后有命中")
+            return glued
+        context.rewrite = Rewrite(context.asked.strip(), "", decision="结合上文也没有命中，按原问题回答")
+        return typed
+
     def _acknowledge_only(self, context: TurnContext, user: str, remember: bool,
                           on_token: Callable[[str], None] | None) -> AskTrace:
         """A turn that only tells something about the person: remember it and say so; nothing is searched."""
@@ -145,6 +171,7 @@ class ConversationActions:
         return self._store_turn(trace, user, context)
 
     def _store_turn(self, trace: AskTrace, user: str, context: TurnContext) -> AskTrace:
+        trace.followup = context.followup_note
         trace.search.warnings.extend(w for w in context.warnings if w not in trace.search.warnings)
         if context.conversation is None:
             return trace

@@ -39,6 +39,19 @@ def jieba_tokenizer():
 
 
 @lru_cache(maxsize=1)
+def _pos_tokenizer():
+    import jieba.posseg
+
+    return jieba.posseg.POSTokenizer(jieba_tokenizer())
+
+
+def tagged(text: str) -> list[tuple[str, str]]:
+    """(word, part-of-speech tag) pairs by jieba with the HR dictionary (年假/n, 能/v, 几天/m)."""
+    with _lock:
+        return [(pair.word, pair.flag) for pair in _pos_tokenizer().cut(text)]
+
+
+@lru_cache(maxsize=1)
 def stopwords() -> frozenset[str]:
     return frozenset(_resource_lines("stopwords.txt"))
 
