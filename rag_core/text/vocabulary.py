@@ -39,9 +39,37 @@ def narrows_scope(term: str) -> bool:
     return term in QUALIFIERS or is_benefit(term)
 
 
+# Endings of words for money paid towards a cost: 餐费, 餐补, 餐贴, 误餐补助 and 伙食补贴 name one
+# kind of thing by their stem, whatever the ending. 奖/金/假/险/票 are other kinds (奖金 is not 补贴).
+ALLOWANCE_SUFFIXES = ("补贴", "补助", "津贴", "费用", "费", "补", "贴")
+
+
+def allowance_stem(term: str) -> str:
+    """The stem of an allowance word (餐费 → 餐, 住房补贴 → 住房, 打车费 → 打车); "" for any other word."""
+    if term in NOT_BENEFITS:
+        return ""
+    for suffix in ALLOWANCE_SUFFIXES:
+        if term.endswith(suffix) and len(term) > len(suffix):
+            return term[: -len(suffix)]
+    return ""
+
+
+def names_allowance(term: str, text: str) -> bool:
+    """`text` names the allowance `term` by its stem with any allowance ending: 餐费 is named by 晚餐补助
+    and 加班餐补, 房补 by 住房补贴. A stem of two or more characters must stand whole before the ending
+    (打车费 is not named by 停车费); a one-character stem by its character (餐, 房)."""
+    stem = allowance_stem(term)
+    if not stem:
+        return False
+    key = stem[-2:]
+    return any(key + suffix in text for suffix in ALLOWANCE_SUFFIXES)
+
+
 def names(term: str, text: str, phrases: Mapping[str, Iterable[str]]) -> bool:
-    """`text` names `term`: the word itself or one of its thesaurus phrases (打车 is named by 出租车)."""
-    return term in text or any(phrase in text for phrase in phrases.get(term, ()))
+    """`text` names `term`: the word itself, one of its thesaurus phrases (打车 is named by 出租车), or for an
+    allowance its stem with another allowance ending (餐费 by 餐补)."""
+    return (term in text or any(phrase in text for phrase in phrases.get(term, ()))
+            or names_allowance(term, text))
 
 
 def governs(term: str, text: str, phrases: Mapping[str, Iterable[str]]) -> bool:
