@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..text.asking import asks, opens_with_asker
+
 _CLAUSES = re.compile(r"[^，,。！!？?；;\n]+[，,。！!？?；;\n]*")
-_QUESTION = re.compile(r"[?？]|吗|呢|是否|是不是|能不能|可不可以|什么|怎么|多少|几|哪|谁|如何")
 STATEMENT = re.compile(
     r"^(?:你好[，,]?)?(?:我是|我叫|我在|我现在在|我目前在|我常驻|我常住|我长期在|我base在|我已经?调到|我调到|我刚调到|"
     r"我转岗到|我的(?:直属)?(?:主管|领导|上级)是|我对.{1,12}过敏|以后(?:请|麻烦|都|尽量)|请(?:以后|都)用|我(?:很|比较|更)?喜欢)"
@@ -29,7 +30,14 @@ class TurnParts:
 
 
 def split_turn(text: str) -> TurnParts:
-    """Statement clauses vs question clauses; a clause that asks is never a statement."""
+    """Statement clauses vs question clauses; a clause that asks is never a statement.
+
+    A turn that asks nothing and opens with the person (我参加工作12年了, 我老婆下个月就要生了)
+    is a statement as a whole, whatever its wording.
+    """
+    text = (text or "").strip()
+    if text and not asks(text) and opens_with_asker(text):
+        return TurnParts(text.rstrip("，,。！!；;\n "), "")
     told: list[str] = []
     asked: list[str] = []
     for clause in _CLAUSES.findall((text or "").strip()):
@@ -37,7 +45,7 @@ def split_turn(text: str) -> TurnParts:
         if not body:
             continue
         core = body.rstrip("，,。！!？?；;\n ")
-        if STATEMENT.search(core) and not _QUESTION.search(body):
+        if STATEMENT.search(core) and not asks(body):
             told.append(core)
         else:
             asked.append(body)

@@ -15,10 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..text.asking import asks, opens_with_asker, third_person
 from .scoring import KINDS
 
 ECHO_PREFIX = "用户问过："
 MAX_FACT_CHARS = 200
+MIN_FACT_CHARS = 4  # 我是 / 我在 alone say nothing
 MAX_ECHO_CHARS = 200
 
 
@@ -34,7 +36,6 @@ class Fact:
 
 
 _CJK = r"\u4e00-\u9fff"
-_QUESTION = re.compile(r"[?？]|吗|呢|是否|是不是|能不能|可不可以|什么|怎么|多少|几|哪|谁")
 _CLAUSE_SPLIT = re.compile(r"[，,。！!？?；;\n]+")
 _UNIT = rf"[{_CJK}A-Za-z0-9]{{1,10}}?(?:事业部|部门|中心|团队|部|组)"
 
@@ -67,22 +68,42 @@ def rule_facts(text: str) -> list[Fact]:
     """Facts from common first-person statements; questions are skipped clause by clause."""
     facts: list[Fact] = []
     seen: set[str] = set()
+    told: list[str] = []  # clauses about the person no pattern took: kept as said, in the third person
+    telling = False  # the last clause spoke of the person without asking
     for clause in _CLAUSE_SPLIT.split(text or ""):
         clause = clause.strip()
         if not clause or len(clause) > 60:
             continue
+        if asks(clause):
+            _keep_told(told, facts, seen)
+            telling = False
+            continue
+        telling = telling or opens_with_asker(clause)
         for pattern, build, kind, importance in _RULES:
             m = pattern.search(clause)
             if not m:
                 continue
-            if kind == "profile" and _QUESTION.search(clause):
+            if kind == "profile" and asks(clause):
                 break  # "我是不是可以…", "我在研发部能报多少" ask, they do not state
             content = build(m).strip()[:MAX_FACT_CHARS]
             if content not in seen:
                 seen.add(content)
                 facts.append(Fact(content, kind, importance))
             break  # one fact per clause: the first, most specific rule wins
+        else:  # no pattern: a clause about the person (or one that goes on telling) is kept as said
+            if telling:
+                told.append(clause)
+    _keep_told(told, facts, seen)
     return facts
+
+
+def _keep_told(told: list[str], facts: list[Fact], seen: set[str]) -> None:
+    """The told clauses as one profile fact (我今年58了，养老保险才交了12年 → 用户今年58了，养老保险才交了12年)."""
+    content = third_person("，".join(told))[:MAX_FACT_CHARS]
+    told.clear()
+    if len(content) >= MIN_FACT_CHARS + 1 and content not in seen:
+        seen.add(content)
+        facts.append(Fact(content, "profile", None))
 
 
 LLM_PROMPT = """你负责为公司人事助手整理"关于用户的长期记忆"。

@@ -13,10 +13,11 @@ from datetime import datetime
 
 import numpy as np
 
+from ..text.asking import speaks_of_asker
 from ..types import MemoryHit
 from . import db
 from .centres import centre_rows
-from .scoring import as_utc, relevance
+from .scoring import as_utc, personal_relevance, relevance
 from .text import keyword_overlap, keyword_terms
 
 
@@ -54,13 +55,16 @@ class RecallMixin:
         fresh = self._freshness(uv.created_ts, now)
         base = uv.importance * fresh
         terms = keyword_terms(query)
+        personal = speaks_of_asker(query)
         if threshold is None:
             idx = np.arange(len(uv.ids))
         else:  # keyword overlap only where it could lift a memory over the threshold
-            bound = np.asarray(relevance(cos, 1.0 if terms else 0.0, self.calibration)) * base
+            bound = personal_relevance(np.asarray(relevance(cos, 1.0 if terms else 0.0, self.calibration)),
+                                       uv.kinds, personal) * base
             idx = np.nonzero(bound >= threshold)[0]
         kw = np.array([keyword_overlap(terms, uv.contents[i]) for i in idx], dtype=np.float64)
-        rel = np.atleast_1d(relevance(cos[idx], kw, self.calibration))
+        rel = personal_relevance(np.atleast_1d(relevance(cos[idx], kw, self.calibration)),
+                                 [uv.kinds[i] for i in idx], personal)
         scores = rel * base[idx]
         rows = zip(idx.tolist(), rel.tolist(), scores.tolist(), strict=True)
         ranked = sorted(rows, key=lambda t: (-t[2], -uv.created_ts[t[0]], uv.ids[t[0]]))  # ties: newer first

@@ -129,6 +129,20 @@ def relevance(
     return float(out) if out.ndim == 0 else out
 
 
+# A question about the asker (我出差住宿标准多少？) is about who they are: a profile fact (常驻杭州) is
+# relevant to it at least this much, however far apart the two read. With the profile default
+# importance 0.8 a fresh fact then scores 0.4 (threshold 0.20) and falls under after two half-lives.
+PERSONAL_RELEVANCE = 0.5
+
+
+def personal_relevance(relevance_, kinds, personal: bool):
+    """Relevance with profile facts lifted to PERSONAL_RELEVANCE when the question speaks of the asker."""
+    if not personal:
+        return relevance_
+    profile = np.asarray([kind == "profile" for kind in kinds], dtype=bool)
+    return np.where(profile, np.maximum(relevance_, PERSONAL_RELEVANCE), relevance_)
+
+
 def memory_score(relevance_: float, importance: float, freshness_: float) -> float:
     """Recall score: a memory must be relevant, worth keeping and not stale, all at once."""
     return relevance_ * importance * freshness_
