@@ -100,3 +100,27 @@ def test_audit_command_filters_by_date_and_prints_json(monkeypatch, capsys, tmp_
     assert invoke(capsys, "--data-dir", str(store), "audit", "--since", "2999-01-01", "--json").json()["entries"] == []
     with pytest.raises(SystemExit):
         invoke(capsys, "--data-dir", str(store), "audit", "--since", "yesterday")
+
+
+def test_a_failed_login_records_the_typed_name_only_when_it_is_an_account(assistant):
+    """A password typed into the name field (or a phone number, an e-mail) never reaches the trail."""
+    import hashlib
+
+    typed = ["correct horse battery", "13812345678", "zhang@corp.cn", "correct horse battery"]
+    rows = [one_new_row(assistant, lambda name=name: assistant.login(name, "whatever")) for name in typed]
+    assert all(r.outcome == "failed" and r.role == "" for r in rows)
+    assert all(r.actor.startswith("未知用户#") and len(r.actor) == len("未知用户#") + 8 for r in rows)
+    assert rows[0].actor == rows[3].actor != rows[1].actor  # the same typing lines up, different ones do not
+    assert rows[0].actor[-8:] != hashlib.sha256(typed[0].encode()).hexdigest()[:8]  # keyed: guesses cannot confirm it
+    stored = " ".join(f"{e.actor} {e.target} {e.detail}" for e in assistant.audit_entries(actor=ADMIN))
+    assert not any(name in stored for name in typed), stored
+    known = one_new_row(assistant, lambda: assistant.login(" zhang ", "wrong password"))
+    assert (known.actor, known.target, known.role, known.outcome) == ("zhang", "zhang", "employee", "failed")
+    empty = one_new_row(assistant, lambda: assistant.login("", "whatever"))
+    assert empty.actor == "（空用户名）"
+
+
+def test_the_stranger_tag_survives_reopening_the_store(assistant):
+    first = assistant.accounts.stranger("my-secret-pass")
+    reopened = type(assistant.accounts)(assistant.accounts.path)
+    assert reopened.stranger("my-secret-pass") == first and "my-secret-pass" not in first

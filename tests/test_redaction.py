@@ -247,6 +247,12 @@ def test_email_inside_chinese_text() -> None:
     assert result.text == "简历请发送至[邮箱]，邮件标题注明岗位"
 
 
+def test_a_domain_label_is_ascii_or_chinese_never_both() -> None:
+    """Found by the generated-document property: "com一.aa" was read as one domain, leaving "@0.com" behind."""
+    assert redact("一0@0.com一.aa@0.com一").text == "一[邮箱]一[邮箱]一"
+    assert redact("邮箱：张三@公司.中国").text == "邮箱：[邮箱]"
+
+
 def test_id_with_invalid_check_digit_is_not_masked_without_context() -> None:
     wrong = "110105194912310021"
     assert not luhn_valid(wrong)  # so no other rule has a reason to take it

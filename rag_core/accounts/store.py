@@ -240,6 +240,16 @@ class AccountStore:
             self._update(account.name, "password_hash = ?", (self._hasher.hash(password),))
         return LoginResult("ok", account)
 
+    def stranger(self, typed: str) -> str:
+        """How a login name that is no account is recorded: a keyed hash, never the text itself.
+
+        People type passwords, e-mail addresses and phone numbers into the name field. The key is
+        this store's secret, so the tag cannot be reversed by hashing guesses (a plain sha256 of a
+        short password can); the same typed name gets the same tag, so repeated tries still line up.
+        """
+        digest = hmac.new(self._secret, b"login-name\0" + typed.encode("utf-8", "surrogatepass"), hashlib.sha256)
+        return f"未知用户#{digest.hexdigest()[:8]}"
+
     # -- sessions ----------------------------------------------------------------
     def _sign(self, session_id: str) -> str:
         return hmac.new(self._secret, session_id.encode("ascii"), hashlib.sha256).hexdigest()[:32]

@@ -76,7 +76,10 @@ class AccountActions:
     def login(self, name: str, password: str) -> str:
         """A session token for a right password; raises `AccountError` with the reason (audited either way)."""
         result = self.accounts.authenticate(name, password)
-        who = result.account.principal if result.account else Principal(user=(name or "").strip()[:64], role="")
+        # the typed name is recorded only when it is an account: otherwise it may be a password typed there
+        typed = (name or "").strip()
+        who = result.account.principal if result.account else Principal(
+            user=self.accounts.stranger(typed) if typed else "（空用户名）", role="")
         outcome = {"ok": "ok", "wrong": "failed", "disabled": "failed", "locked": "locked"}[result.outcome]
         detail = "" if result.ok else result.message
         if result.outcome == "locked" and not result.just_locked:
