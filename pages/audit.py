@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import AuditEntry, PermissionDenied
+from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import actor, get_assistant
 
@@ -49,7 +50,7 @@ def main() -> None:
             action=action or None, outcome=outcome or None, actor=actor(),
         )
     except PermissionDenied as exc:
-        st.error(str(exc))
+        st.error(escape_md(exc))
         return
     frame = audit_frame(rows)
     st.markdown(f"共 **{len(rows)}** 条")

@@ -18,9 +18,10 @@ from typing import Any
 import streamlit as st
 
 from rag_core import AskTrace, Assistant
+from ui.inert import escape_md, inert_markdown
 from ui.layout import ensure_chrome
 from ui.state import actor, current_role, current_user, get_assistant, history
-from ui.trace_view import escape_md, install_citation_links, render_answer, render_trace
+from ui.trace_view import install_citation_links, render_answer, render_trace
 
 _DONE = object()
 CONVERSATION_PARAM = "c"  # the open conversation's id in the address: a refresh finds it
@@ -53,10 +54,11 @@ def show_notice() -> None:
 
 # -- asking ------------------------------------------------------------------------
 def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, conversation: str) -> AskTrace:
-    """Run `ask` in a worker thread and stream its tokens with st.write_stream.
+    """Run `ask` in a worker thread and show its tokens as they come.
 
-    `ask` only reports tokens through a callback, while st.write_stream wants an
-    iterator; a queue bridges the two without touching Streamlit from the worker.
+    `ask` only reports tokens through a callback; a queue bridges it to the script
+    thread without touching Streamlit from the worker. The text so far is redrawn
+    inert (a model quoting a link or an image from a policy shows it as text).
     """
     asker = actor()  # read in the script thread: the worker has no session
     tokens: queue.Queue[Any] = queue.Queue()
@@ -78,7 +80,10 @@ def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, con
 
     worker = threading.Thread(target=work, name="ask-stream", daemon=True)
     worker.start()
-    st.write_stream(stream())
+    shown, text = st.empty(), ""
+    for piece in stream():
+        text += piece
+        shown.markdown(inert_markdown(text))
     worker.join()
     if "error" in outcome:
         raise outcome["error"]
@@ -104,7 +109,7 @@ def answer_question(question: str, conversation: str | None) -> None:
                     assistant.ask(question, user=current_user(), role=current_role(), actor=actor(),
                                   conversation=conversation)
         except Exception as exc:  # show the engine's Chinese message instead of a stack trace
-            st.error(f"回答失败：{exc}")
+            st.error(f"回答失败：{escape_md(exc)}")
             return
     if started:
         switch_to(conversation)
@@ -124,7 +129,7 @@ def record_rating(conversation: str, turn: int) -> None:
         assistant.rate_turn(conversation, turn, rating, actor=actor())
         assistant.record_feedback(trace, rating, actor=actor())
     except Exception as exc:  # a failed write must not lose the conversation
-        st.toast(f"评价保存失败：{exc}", icon=":material/warning:")
+        st.toast(f"评价保存失败：{escape_md(exc)}", icon=":material/warning:")
         return
     st.toast("已记录评价，谢谢！", icon=":material/check_circle:")
 
@@ -137,9 +142,9 @@ def record_reason(conversation: str, turn: int) -> None:
         try:
             get_assistant().record_feedback(trace, -1, actor=actor(), reason=reason)
         except Exception as exc:  # a failed write must not lose the conversation
-            st.toast(f"原因保存失败：{exc}", icon=":material/warning:")
+            st.toast(f"原因保存失败：{escape_md(exc)}", icon=":material/warning:")
             return
-        st.toast(f"已记录原因：{reason}", icon=":material/check_circle:")
+        st.toast(f"已记录原因：{escape_md(reason)}", icon=":material/check_circle:")
 
 
 def undo_statement(conversation: str, turn: int) -> None:
@@ -147,7 +152,7 @@ def undo_statement(conversation: str, turn: int) -> None:
     try:
         forgotten = get_assistant().undo_acknowledged(conversation, turn, actor=actor())
     except Exception as exc:
-        st.toast(f"撤销失败：{exc}", icon=":material/warning:")
+        st.toast(f"撤销失败：{escape_md(exc)}", icon=":material/warning:")
         return
     announce(f"已撤销：刚才记住的 {forgotten} 条信息已删除。")
 
@@ -163,8 +168,8 @@ def render_turn(conversation: str, trace: AskTrace, rating: int | None) -> None:
         render_answer(trace, prefix)
         if trace.standard_answer:  # HR's 标准答复, not composed from the clauses
             s = trace.standard_answer
-            st.caption(f":material/verified: **标准答复** · {s['author']} · {s['created_at'][:10]}"
-                       + (f" · 依据：{'；'.join(s['clauses'])}" if s.get("clauses") else ""))
+            st.caption(f":material/verified: **标准答复** · {escape_md(s['author'])} · {s['created_at'][:10]}"
+                       + (f" · 依据：{escape_md('；'.join(s['clauses']))}" if s.get("clauses") else ""))
         if trace.acknowledged:
             st.button("撤销：不要记住这些", key=f"undo_{conversation}_{trace.turn}", icon=":material/undo:",
                       on_click=undo_statement, args=(conversation, trace.turn))
@@ -193,7 +198,7 @@ def render_sidebar(assistant: Assistant, conversations: list, current: Any | Non
                   width="stretch")
         for conv in conversations[:SIDEBAR_LIMIT]:
             is_open = current is not None and conv.id == current.id
-            st.button(conv.title, key=f"open_{conv.id}", type="primary" if is_open else "secondary", width="stretch",
+            st.button(escape_md(conv.title), key=f"open_{conv.id}", type="primary" if is_open else "secondary", width="stretch",
                       on_click=switch_to, args=(conv.id,), help=f"共 {conv.turn_count} 轮")
         if len(conversations) > SIDEBAR_LIMIT:
             st.caption(f"只列出最近 {SIDEBAR_LIMIT} 个对话；全部对话可以用下面的按钮导出。")
@@ -217,16 +222,16 @@ def render_current_actions(assistant: Assistant, current: Any) -> None:
             try:
                 assistant.rename_conversation(current.id, title, actor=actor())
             except Exception as exc:
-                st.error(str(exc))
+                st.error(escape_md(exc))
             else:
-                announce(f"已重命名为“{' '.join(title.split())}”。")
+                announce(f"已重命名为“{escape_md(' '.join(title.split()))}”。")
                 st.rerun()
     with st.popover("删除", icon=":material/delete:", width="stretch"):
         st.warning("删除后，这个对话的全部问答和依据记录都会一起删除，无法恢复。")
         if st.button("确认删除", type="primary", key=f"delete_{current.id}"):
             gone = assistant.delete_conversation(current.id, actor=actor())
             switch_to(None)
-            announce(f"已删除对话“{current.title}”（{gone} 轮问答）。")
+            announce(f"已删除对话“{escape_md(current.title)}”（{gone} 轮问答）。")
             st.rerun()
     markdown = assistant.export_conversation_markdown(current.id, actor=actor())
     st.download_button("导出本对话（Markdown）", data=markdown, file_name=f"对话-{current.id}.md", mime="text/markdown",

@@ -12,12 +12,12 @@ import streamlit as st
 from rag_core import Assistant, DocumentInfo, IngestReport
 from rag_core.types import VersionChange
 from ui.doc_identity import ask_about_conflict, remember_conflicts
+from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.notices import announce, show_notice
 from ui.reading_view import render_reading
 from ui.state import AUDIENCE_LABELS, actor, get_assistant
 from ui.timefmt import local_time, zone_caption
-from ui.trace_view import escape_md
 from ui.uploads import (
     DOCUMENT_COLUMNS,
     REDACTION_LABELS,
@@ -75,7 +75,7 @@ def upload_section(assistant: Assistant) -> None:
         doc_id=doc_id.strip() or None,
         effective_date=effective,
         redact_disabled=redact_off,
-        progress=lambda label, fraction: bar.progress(fraction, text=label),
+        progress=lambda label, fraction: bar.progress(fraction, text=escape_md(label)),
     )
     bar.progress(1.0, text="导入结束")
     st.session_state[REPORTS_KEY] = reports
@@ -171,7 +171,7 @@ def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
         try:
             removed = assistant.delete_document(doc.doc_id, actor=actor())
         except Exception as exc:  # nothing was deleted; say why
-            st.error(f"删除失败：{exc}")
+            st.error(f"删除失败：{escape_md(exc)}")
             return
         st.session_state.pop(PENDING_DELETE_KEY, None)
         announce("documents", f"已删除《{escape_md(doc.title)}》（{escape_md(doc.doc_id)}），共 {removed} 块，它不会再被检索到。")

@@ -7,6 +7,7 @@ from datetime import date, timedelta
 import streamlit as st
 
 from rag_core import RagError
+from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import actor, get_assistant
 
@@ -31,7 +32,7 @@ def main() -> None:
             unread_only=unread_only, actor=actor(),
         )
     except RagError as exc:
-        st.error(str(exc))
+        st.error(escape_md(exc))
         return
     unread = sum(e.unread for e in entries)
     st.markdown(f"共 **{len(entries)}** 条，未读 **{unread}** 条")
@@ -39,14 +40,14 @@ def main() -> None:
         mark = "🔵 未读" if entry.unread else "已读"
         thumb = "👍" if entry.rating > 0 else "👎"
         reason = f" · {entry.reason}" if entry.reason else ""
-        with st.expander(f"{mark} · {thumb}{reason} · {entry.question}"):
-            st.caption(entry.created_at[:16].replace("T", " ") + (f" · {entry.user}" if entry.user else ""))
+        with st.expander(f"{mark} · {thumb}{escape_md(reason)} · {escape_md(entry.question)}"):
+            st.caption(entry.created_at[:16].replace("T", " ") + (f" · {escape_md(entry.user)}" if entry.user else ""))
             if entry.comment:
-                st.markdown(f"**补充说明**：{entry.comment}")
+                st.markdown(f"**补充说明**：{escape_md(entry.comment)}")
             st.markdown("**回答**")
             st.text(entry.answer)
             if entry.docs:
-                st.caption("引用：" + "、".join(docs.get(d, d) for d in entry.docs))
+                st.caption("引用：" + escape_md("、".join(docs.get(d, d) for d in entry.docs)))
             if st.toggle("查看完整依据", key=f"fb_trace_{entry.id}"):
                 st.json(assistant.feedback_detail(entry.id, actor=actor()).trace, expanded=False)
             if entry.unread:

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import RagError
+from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import actor, get_assistant
 
@@ -28,7 +29,7 @@ def main() -> None:
     try:
         groups = assistant.knowledge_gaps(since=since, until=until, include_weak=weak, actor=actor())
     except RagError as exc:
-        st.error(str(exc))
+        st.error(escape_md(exc))
         return
     if not groups:
         st.success("所选时间内没有知识缺口：问题都有制度可答。", icon=":material/check_circle:")
@@ -38,29 +39,29 @@ def main() -> None:
     st.bar_chart(pd.DataFrame({"次数": [g.count for g in groups[:15]]},
                               index=[g.representative[:20] for g in groups[:15]]), horizontal=True)
     for number, group in enumerate(groups):
-        kinds = "，".join(f"{KINDS.get(k, k)} {n}" for k, n in group.kinds.items())
-        with st.expander(f"{group.count} 次 · {group.representative}", expanded=number == 0):
+        kinds = escape_md("，".join(f"{KINDS.get(k, k)} {n}" for k, n in group.kinds.items()))
+        with st.expander(f"{group.count} 次 · {escape_md(group.representative)}", expanded=number == 0):
             st.caption(f"首次 {group.first_seen[:10]} · 最近 {group.last_seen[:10]} · {kinds}")
             st.markdown("**问法举例**")
             for question in group.questions:
-                st.markdown(f"- {question}")
+                st.markdown(f"- {escape_md(question)}")
             near = group.nearest
             if near:
-                st.markdown(f"**最接近的条款**：{near.get('title', '')} {near.get('section', '')}")
-                st.caption(near.get("text", ""))
+                st.markdown(f"**最接近的条款**：{escape_md(near.get('title', ''))} {escape_md(near.get('section', ''))}")
+                st.caption(escape_md(near.get("text", "")))
             else:
                 st.caption("没有接近的条款。")
             if group.users:
-                st.caption("提问人（仅管理员可见）：" + "、".join(group.users))
+                st.caption("提问人（仅管理员可见）：" + escape_md("、".join(group.users)))
             with st.form(key=f"gap_to_standard_{number}"):
                 answer = st.text_area("写一条标准答复（之后同样意思的问题直接用它回答）", key=f"gap_answer_{number}")
                 if st.form_submit_button("设为标准答复", icon=":material/verified:"):
                     try:
                         entry = assistant.standard_answer_from_gap(group, answer, actor=actor())
                     except RagError as exc:
-                        st.error(str(exc))
+                        st.error(escape_md(exc))
                     else:
-                        st.success(f"已添加标准答复 {entry.id}：{entry.question}")
+                        st.success(f"已添加标准答复 {escape_md(entry.id)}：{escape_md(entry.question)}")
     st.download_button("导出 Excel", assistant.export_insights("gaps", "xlsx", since=since, until=until, actor=actor()),
                        file_name=f"knowledge_gaps_{since}_{until}.xlsx", icon=":material/download:")
 

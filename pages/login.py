@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import ROLE_NAMES, actor
 
 ensure_chrome()
 me = actor()
 st.title("登录")
-st.success(f"已登录：{me.user}（{ROLE_NAMES.get(me.role, me.role)}）", icon=":material/check_circle:")
+st.success(f"已登录：{escape_md(me.user)}（{ROLE_NAMES.get(me.role, me.role)}）", icon=":material/check_circle:")
 st.page_link("pages/chat.py", label="去问答", icon=":material/chat:")

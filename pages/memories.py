@@ -11,10 +11,11 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import Assistant, MemoryHit
+from ui.inert import escape_md
 from ui.layout import ensure_chrome, memory_owner
 from ui.notices import announce, show_notice
 from ui.state import actor, get_assistant
-from ui.trace_view import escape_md, memories_frame
+from ui.trace_view import memories_frame
 
 PREVIEW_KEY = "memory_forget_preview"
 DELETE_PENDING_KEY = "memory_delete_pending"
@@ -76,7 +77,7 @@ def edit_importance(assistant: Assistant, memories: list[MemoryHit]) -> None:
             for row_id, value in changed:
                 assistant.update_memory_importance(row_id, value, actor=actor())
         except Exception as exc:
-            st.error(f"保存失败：{exc}")
+            st.error(f"保存失败：{escape_md(exc)}")
             return
         st.toast("重要度已更新", icon=":material/check_circle:")
         st.rerun()
@@ -119,19 +120,19 @@ def delete_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
 def purge_section(assistant: Assistant, user: str, total: int) -> None:
     """Everything the assistant remembers about this user, gone after one confirmation."""
     st.subheader("清空全部记忆")
-    st.caption(f"删除助手记住的关于 {user} 的全部 {total} 条记忆，不能撤销。")
+    st.caption(f"删除助手记住的关于 {escape_md(user)} 的全部 {total} 条记忆，不能撤销。")
     if not st.session_state.get(PURGE_PENDING_KEY):
         if st.button("清空全部记忆", icon=":material/delete_forever:", disabled=total == 0):
             st.session_state[PURGE_PENDING_KEY] = True
             st.rerun()
         return
-    st.warning(f"确定清空 {user} 的全部 {total} 条记忆吗？此操作不能撤销。")
+    st.warning(f"确定清空 {escape_md(user)} 的全部 {total} 条记忆吗？此操作不能撤销。")
     yes, no = st.columns(2)
     if yes.button("确认清空", type="primary"):
         removed = assistant.purge_memories(user, actor=actor())
         st.session_state.pop(PURGE_PENDING_KEY, None)
         st.session_state.pop(PREVIEW_KEY, None)
-        announce("memories", f"已清空 {user} 的全部记忆（{removed} 条）。")
+        announce("memories", f"已清空 {escape_md(user)} 的全部记忆（{removed} 条）。")
         st.rerun()
     if no.button("取消", key="memory_purge_cancel"):
         st.session_state.pop(PURGE_PENDING_KEY, None)
@@ -176,7 +177,7 @@ def main() -> None:
     user = memory_owner(assistant)
     st.title("记忆管理")
     show_notice("memories")
-    st.caption(f"当前用户：{user}。记忆只用于个性化回答，不作为制度依据。")
+    st.caption(f"当前用户：{escape_md(user)}。记忆只用于个性化回答，不作为制度依据。")
     add_memory_form(assistant, user)
     left, right = st.columns([2, 1])
     query = left.text_input("搜索记忆", placeholder="输入关键词，按相关度排序")
@@ -184,7 +185,7 @@ def main() -> None:
     kinds = sorted({m.kind for m in all_memories})
     chosen_kinds = right.multiselect("按类型筛选", options=kinds, format_func=kind_label, placeholder="全部类型")
     memories = [m for m in all_memories if not chosen_kinds or m.kind in chosen_kinds]
-    st.subheader(f"{user} 的记忆（{len(memories)} 条）")
+    st.subheader(f"{escape_md(user)} 的记忆（{len(memories)} 条）")
     if not memories:
         st.info("没有符合条件的记忆。")
     else:

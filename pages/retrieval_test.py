@@ -13,10 +13,10 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import Assistant, Hit, RagError
+from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import ROLE_LABELS, actor, current_role, get_assistant
 from ui.trace_view import (
-    escape_md,
     hit_count_badge,
     render_hits_and_misses,
     render_score_tables,
@@ -149,18 +149,18 @@ def eval_section(assistant: Assistant) -> None:
             )
         except RagError as exc:
             resolved = None
-            st.error(str(exc))
+            st.error(escape_md(exc))
         if resolved is not None:
             with st.spinner("正在逐题检索…"):
                 try:
                     st.session_state[EVAL_KEY] = (path, mode, assistant.run_eval(resolved, mode=mode, actor=actor()))
                 except Exception as exc:
-                    st.error(f"评测失败：{exc}")
+                    st.error(f"评测失败：{escape_md(exc)}")
     stored = st.session_state.get(EVAL_KEY)
     if not stored:
         return
     ran_path, ran_mode, outcome = stored
-    st.caption(f"{ran_path} · {MODES.get(ran_mode, ran_mode)}")
+    st.caption(f"{escape_md(ran_path)} · {MODES.get(ran_mode, ran_mode)}")
     frame = metrics_frame(outcome.get("metrics", {}))
     st.dataframe(frame, hide_index=True, width="stretch")
     chart_cols = [c for c in ("recall@1", "recall@3", "recall@5", "MRR", "零命中率") if c in frame.columns]

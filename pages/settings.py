@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import Assistant, RagError, Settings
+from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import actor, get_assistant, mask_secret
 
@@ -117,7 +118,7 @@ def apply_changes(assistant: Assistant, changes: dict[str, Any]) -> None:
     try:
         assistant.update_settings(**changes, actor=actor())
     except Exception as exc:
-        st.error(f"设置未生效：{exc}")
+        st.error(f"设置未生效：{escape_md(exc)}")
         return
     st.session_state[FLASH_KEY] = "设置已生效：" + describe(changes)
     st.rerun()
@@ -148,13 +149,13 @@ def confirm_rechunk(assistant: Assistant) -> None:
     try:
         needs_reindex = assistant.update_settings(**changes, actor=actor())
     except Exception as exc:
-        st.error(f"设置未生效：{exc}")
+        st.error(f"设置未生效：{escape_md(exc)}")
         return
     message = "设置已生效：" + describe(changes)
     if needs_reindex:
         bar = st.progress(0.0, text="重新索引…")
         count = assistant.reindex(
-            progress=lambda label, fraction: bar.progress(max(0.0, min(1.0, fraction)), text=label),
+            progress=lambda label, fraction: bar.progress(max(0.0, min(1.0, fraction)), text=escape_md(label)),
             actor=actor(),
         )
         message += f"；已按新设置重新索引，共 {count} 块。"
@@ -237,7 +238,7 @@ def thesaurus_section(assistant: Assistant) -> None:
         try:
             count = assistant.save_custom_thesaurus(text, actor=actor())
         except RagError as exc:
-            st.error(f"没有保存：{exc}")
+            st.error(f"没有保存：{escape_md(exc)}")
         else:
             st.success(f"已保存 {count} 条自定义词条，检索立即使用。")
 

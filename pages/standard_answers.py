@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rag_core import RagError
+from ui.inert import escape_md, inert_markdown
 from ui.layout import ensure_chrome
 from ui.state import actor, get_assistant
 
@@ -25,20 +26,20 @@ def main() -> None:
                 entry = assistant.add_standard_answer(question, answer, clauses=clauses.splitlines(),
                                                       variants=variants.splitlines(), actor=actor())
             except RagError as exc:
-                st.error(str(exc))
+                st.error(escape_md(exc))
             else:
-                st.success(f"已添加标准答复 {entry.id}")
+                st.success(f"已添加标准答复 {escape_md(entry.id)}")
     entries = assistant.standard_answers(actor=actor())
     st.markdown(f"共 **{len(entries)}** 条")
     for entry in entries:
-        with st.expander(f"{entry.question} · 命中 {entry.hits} 次"):
-            st.markdown(entry.answer)
+        with st.expander(f"{escape_md(entry.question)} · 命中 {entry.hits} 次"):
+            st.markdown(inert_markdown(entry.answer))
             if entry.clauses:
-                st.caption("依据：" + "；".join(entry.clauses))
+                st.caption("依据：" + escape_md("；".join(entry.clauses)))
             if entry.variants:
-                st.caption("其他问法：" + "；".join(entry.variants))
+                st.caption("其他问法：" + escape_md("；".join(entry.variants)))
             last = f"，最近命中 {entry.last_hit_at[:10]}" if entry.last_hit_at else ""
-            st.caption(f"{entry.author} · {entry.created_at[:10]}{last} · 编号 {entry.id}")
+            st.caption(f"{escape_md(entry.author)} · {entry.created_at[:10]}{last} · 编号 {escape_md(entry.id)}")
             if st.button("删除", key=f"delete_standard_{entry.id}", icon=":material/delete:"):
                 assistant.delete_standard_answer(entry.id, actor=actor())
                 st.rerun()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import actor, get_assistant
 
@@ -23,7 +24,7 @@ def main() -> None:
         order = [*OUTCOMES, *sorted(set(report["outcomes"]) - set(OUTCOMES))]  # the table's order, then any other
         shown = [(key, report["outcomes"][key]) for key in order if key in report["outcomes"]]
         for col, (key, n) in zip(cols, shown):
-            col.metric(OUTCOMES.get(key, key), n)
+            col.metric(OUTCOMES.get(key) or escape_md(key), n)
     if report["per_day"]:
         st.subheader("每日提问数")
         st.bar_chart(pd.DataFrame(report["per_day"]).set_index("day").rename(columns={"questions": "提问数"}))
@@ -35,7 +36,7 @@ def main() -> None:
     if report["never_cited"]:
         st.subheader("从未被引用的文档")
         for doc in report["never_cited"]:
-            st.markdown(f"- {doc['title']}")
+            st.markdown(f"- {escape_md(doc['title'])}")
     st.download_button("导出 Excel", assistant.export_insights("usage", "xlsx", actor=actor()),
                        file_name="usage.xlsx", icon=":material/download:")
 

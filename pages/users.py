@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import Account, AccountError, Assistant, PermissionDenied
+from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import AUDIENCE_LABELS, ROLE_NAMES, actor, get_assistant
 
@@ -47,9 +48,9 @@ def add_form(assistant: Assistant) -> None:
             try:
                 account = assistant.add_user(name, role, first, audiences, email, actor=actor())
             except (AccountError, PermissionDenied) as exc:
-                st.error(str(exc))
+                st.error(escape_md(exc))
             else:
-                st.success(f"已新建账户：{account.name}")
+                st.success(f"已新建账户：{escape_md(account.name)}")
 
 
 def change_form(assistant: Assistant, accounts: list[Account]) -> None:
@@ -85,7 +86,7 @@ def change_form(assistant: Assistant, accounts: list[Account]) -> None:
                     assistant.reset_user_password(name, first, actor=actor())
                     st.success("密码已重置，锁定已解除，原有会话已结束")
     except (AccountError, PermissionDenied) as exc:
-        st.error(str(exc))
+        st.error(escape_md(exc))
 
 
 def main() -> None:
@@ -95,7 +96,7 @@ def main() -> None:
     try:
         accounts = assistant.list_users(actor=actor())
     except PermissionDenied as exc:
-        st.error(str(exc))
+        st.error(escape_md(exc))
         return
     if not accounts:
         st.info("还没有账户：现在是桌面模式（本机使用者即管理员）。新建第一个账户后，所有页面都需要登录——请先为自己建一个管理员账户。")

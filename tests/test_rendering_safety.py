@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from fakes import fake_assistant
 from rag_core.answer.prompt import build_prompt, neutralise
 from rag_core.errors import RagError
 from rag_core.text.markers import neutralise_markers
+from ui.inert import WORD_JOINER, inert_markdown
 from ui.trace_view import card_header, escape_md, link_citations
 
 LINKED = "# 年假制度\n\n第一条 员工每年享有带薪年假五天[资料2]，详见[这里](https://evil.example/x) ![](https://evil.example/p.png)。\n"
@@ -77,6 +79,17 @@ def test_links_and_images_in_an_answer_show_as_text() -> None:
 
 def test_a_number_not_in_the_prompt_is_not_linked() -> None:
     assert "](#" not in link_citations("见[资料7]", {1: "c1"})
+
+
+def test_bare_urls_and_addresses_do_not_autolink_and_read_as_written() -> None:
+    """Streamlit links a bare URL, www. or e-mail address found in the rendered text, escapes or not:
+    a word joiner stops each; with it and the escapes taken away the text is exactly what was written
+    (tests/test_inert_pages.py checks the rendering in Chromium)."""
+    text = "见 https://evil.example/a、WWW.evil.example 或 hr@evil.example；HTTP://x.example https&#58;//evil.example"
+    for shown in (escape_md(text), inert_markdown(text)):
+        assert re.search(r"(?<!\u2060)(?i:https?\\?:|www\\?\.|@)", shown) is None, shown
+        assert "&#" not in re.sub(r"\\.", "", shown)
+        assert re.sub(r"\\(.)", r"\1", shown).replace(WORD_JOINER, "") == text
 
 
 def test_titles_are_escaped_for_markdown() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import streamlit as st
 
 from rag_core import Assistant, IngestReport
-from ui.trace_view import escape_md
+from ui.inert import escape_md
 from ui.uploads import ingest_uploads
 
 CONFLICTS_KEY = "doc_identity_conflicts"
@@ -36,7 +36,7 @@ def ask_about_conflict(assistant: Assistant, report: IngestReport, reports_key: 
     name, data, options = pending
     target = report.conflict_doc_id
     st.warning(f"{escape_md(report.filename)} 和已有文档 {escape_md(target)} 对应同一个文档ID。它是那份文档的新版本吗？")
-    if st.button(f"是新版本：作为 {target} 的下一版导入", key=f"identity_yes_{report.filename}"):
+    if st.button(f"是新版本：作为 {escape_md(target)} 的下一版导入", key=f"identity_yes_{report.filename}"):
         (new,) = ingest_uploads(assistant, [(name, data)], doc_id=target, **options)
         reports = [new if r is report or r.filename == report.filename else r for r in st.session_state[reports_key]]
         st.session_state[reports_key] = reports

@@ -16,6 +16,7 @@ from pathlib import Path
 import streamlit as st
 
 from rag_core import Assistant
+from ui.inert import escape_md
 from ui.login import clear_session_cookie, logout, render_login_form, resolve_principal, write_session_cookie
 from ui.mobile import install_sidebar_autoclose
 from ui.state import ROLE_NAMES, actor, get_assistant, init_session
@@ -61,7 +62,7 @@ def render_chrome(page_path: str | None = None) -> Assistant:
     assistant = get_assistant()
     refusal = assistant.serving_refusal(st.get_option("server.address"))
     if refusal:  # listening beyond this machine with no accounts: show nothing (scripts/run.sh refuses earlier)
-        st.error(refusal)
+        st.error(escape_md(refusal))
         st.stop()
     principal = resolve_principal(assistant)
     if principal is None:
@@ -79,7 +80,7 @@ def render_chrome(page_path: str | None = None) -> Assistant:
                 st.page_link(path, label=title, icon=icon)
         st.divider()
         if assistant.team_mode:
-            st.markdown(f"**{principal.user}** · {ROLE_NAMES.get(principal.role, principal.role)}")
+            st.markdown(f"**{escape_md(principal.user)}** · {escape_md(ROLE_NAMES.get(principal.role, principal.role))}")
             st.button("退出登录", icon=":material/logout:", on_click=logout, args=(assistant, principal))
         else:
             st.markdown("**本机管理员** · 桌面模式")
@@ -120,7 +121,7 @@ def memory_owner(assistant: Assistant) -> str:
     known = assistant.memory_users(actor=me)
     name = st.text_input(
         "查看谁的记忆", value=st.session_state.get(OWNER_KEY, me.user),
-        help="管理员可以查看和管理任何人的记忆；" + (f"有记忆的用户：{'、'.join(known[:20])}" if known else "还没有任何记忆"),
+        help="管理员可以查看和管理任何人的记忆；" + (f"有记忆的用户：{escape_md('、'.join(known[:20]))}" if known else "还没有任何记忆"),
     ).strip() or me.user
     st.session_state[OWNER_KEY] = name
     return name

@@ -15,6 +15,7 @@ import time
 import streamlit as st
 
 from rag_core import AccountError, Assistant, Principal
+from ui.inert import escape_md
 from ui.state import LOCAL_ADMIN, PRINCIPAL_KEY, SESSION_COOKIE, TOKEN_KEY
 
 COOKIE_HOURS = 12
@@ -79,14 +80,14 @@ def render_login_form(assistant: Assistant) -> None:
         try:
             token = assistant.login(name, password)
         except AccountError as exc:
-            st.error(str(exc), icon=":material/lock:")
+            st.error(escape_md(exc), icon=":material/lock:")
         else:
             st.session_state[TOKEN_KEY] = token
             st.session_state[PRINCIPAL_KEY] = assistant.session_principal(token)
             st.session_state[_COOKIE_PENDING] = token
             st.rerun()
     if error := st.session_state.pop("_sso_error", None):
-        st.error(error, icon=":material/lock:")
+        st.error(escape_md(error), icon=":material/lock:")
     if _sso_configured():
         st.divider()
         st.button("使用单点登录", on_click=st.login, icon=":material/key:")

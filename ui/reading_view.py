@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import Chunk, IngestReport
+from ui.inert import escape_md
 from ui.trace_view import render_chunk_text
 
 PREVIEW_CHUNKS = 6
@@ -53,9 +54,9 @@ def ocr_frame(report: IngestReport) -> pd.DataFrame | None:
 
 def render_reading(report: IngestReport, chunks: Sequence[Chunk]) -> None:
     """One file's reading and the first chunks, inside an expander."""
-    with st.expander(f"《{report.filename}》是怎样读取的", icon=":material/find_in_page:"):
+    with st.expander(f"《{escape_md(report.filename)}》是怎样读取的", icon=":material/find_in_page:"):
         for line in reading_lines(report):
-            st.markdown(f"- {line}")
+            st.markdown(f"- {escape_md(line)}")
         frame = ocr_frame(report)
         if frame is not None:
             st.markdown("**扫描页 OCR**（置信度低于 0.80 的页不编入索引）")
@@ -64,5 +65,5 @@ def render_reading(report: IngestReport, chunks: Sequence[Chunk]) -> None:
             st.markdown(f"**索引中的前 {min(len(chunks), PREVIEW_CHUNKS)} 块**（共 {len(chunks)} 块）")
             for chunk in list(chunks)[:PREVIEW_CHUNKS]:
                 where = " · ".join(x for x in (chunk.section, f"第 {chunk.page} 页" if chunk.page else "") if x)
-                st.caption(f"第 {chunk.index + 1} 块" + (f" · {where}" if where else ""))
+                st.caption(f"第 {chunk.index + 1} 块" + (f" · {escape_md(where)}" if where else ""))
                 render_chunk_text(chunk.text)

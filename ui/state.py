@@ -18,6 +18,7 @@ from typing import Any
 import streamlit as st
 
 from rag_core import Assistant, Principal, Settings
+from ui.inert import escape_md
 
 # Audience labels -> what a person reads (the retrieval test can preview one audience's view).
 ROLE_LABELS: dict[str, str] = {"all": "员工", "hr": "HR", "managers": "管理者"}
@@ -53,13 +54,13 @@ def get_assistant() -> Assistant:
     try:
         assistant = open_assistant(app_settings())
     except Exception as exc:  # any startup failure must reach the user as text (a damaged store: one line)
-        st.error(f"助手启动失败：{exc}")
+        st.error(f"助手启动失败：{escape_md(exc)}")
         st.stop()
         raise  # unreachable; keeps type checkers happy
     if assistant.store_notices and not st.session_state.get(STORE_NOTICES_KEY):
         st.session_state[STORE_NOTICES_KEY] = True  # a cache set aside and rebuilt: said once per session
         for line in assistant.store_notices:
-            st.warning(line, icon=":material/build:")
+            st.warning(escape_md(line), icon=":material/build:")
     return assistant
 
 

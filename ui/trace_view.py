@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import AskTrace, Hit, MemoryHit, SearchResult
+from ui.inert import escape_md, inert_markdown
 from ui.timefmt import local_time, relative_age
 
 NO_HIT_REASON = "没有资料通过阈值"
@@ -31,8 +32,6 @@ STRENGTH: dict[str, tuple[str, str]] = {
     "": ("未采用：与问题不够相关", "gray"),
 }
 _CITATION = re.compile(r"\[资料(\d+)\]")
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
-_INERT_SPECIAL = re.compile(r"([\\\[\]()!<>$~:])")  # links, images, HTML, LaTeX, strike-through, autolinks
 _ENGINE_MARKS = re.compile(r"\[资料(\d+)\]|( :orange-badge\[:material/warning: 未在资料中找到\])")
 
 # Known timing keys (without the "_ms" suffix) -> Chinese stage names; unknown keys are shown as they come.
@@ -56,24 +55,9 @@ STAGE_LABELS: dict[str, str] = {
 ANSWERER_LABELS = {"extractive": "离线抽取式（摘录原文）"}
 
 
-def escape_md(text: str) -> str:
-    """Show user or policy text literally inside st.markdown (no accidental lists, links, LaTeX)."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
-
-
 def anchor_id(prefix: str, index: int) -> str:
     """HTML id of a chunk card; unique per answer so links never jump to another turn."""
     return f"{prefix}-chunk-{index}"
-
-
-def inert_markdown(text: str) -> str:
-    """Answer text with formatting kept (lists, bold, tables) but no link, image, HTML, LaTeX or autolink.
-
-    A policy line "[这里](https://…)" or "![](https://…/p.png)" quoted in an answer must show
-    as text, never as a live link or a remote image.
-    """
-    text = _INERT_SPECIAL.sub(r"\\\1", text)
-    return re.sub(r"(?i)www\.", r"www\\.", text)
 
 
 def link_citations(answer: str, anchors: dict[int, str]) -> str:
@@ -241,9 +225,9 @@ def render_hits_and_misses(result: SearchResult, prefix: str, numbers: dict[str,
         else:
             st.markdown(f"**{NO_HIT_REASON}**，也没有相近的资料。")
     if result.thesaurus:
-        st.caption("口语词按词表换成了制度用语：" + "；".join(result.thesaurus))
+        st.caption("口语词按词表换成了制度用语：" + escape_md("；".join(result.thesaurus)))
     elif result.expanded_terms:
-        st.caption("同义词扩展：" + "、".join(result.expanded_terms))
+        st.caption("同义词扩展：" + escape_md("、".join(result.expanded_terms)))
     for warning in result.warnings:
         st.warning(escape_md(warning))  # warnings quote document titles
 

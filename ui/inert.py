@@ -1,0 +1,48 @@
+"""Text a person or a document wrote, shown inert: no link, image, HTML, math or auto-linked URL.
+
+Streamlit reads markdown not only in st.markdown and st.caption but in the bodies of
+st.info/warning/error/success/toast, in the labels of expanders, tabs, buttons, popovers,
+checkboxes, radios and metrics, in help tooltips and in progress texts. Every such place
+that shows a question, comment, title, clause, standard answer, name, memory, or an
+engine message quoting one of them, passes the text through `escape_md` (shown literally)
+or `inert_markdown` (lists and bold kept). Plain-text sinks need nothing: st.text, st.code,
+st.json, st.dataframe cells, chart labels and selectbox/multiselect options.
+
+Escaping the markdown characters stops `[x](…)`, `![](…)`, `<…>`, `$…$` and `:red[…]`,
+but not GitHub's autolinks: Streamlit links a bare `https://…`, `www.…` or `a@b.example`
+found in the *rendered* text, after escapes and character references are resolved. A
+WORD JOINER (U+2060, invisible and zero-width) is put right before `http(s)://` and
+`www.`, which then no longer start a link (the character before one must be a space or
+punctuation, and the escaped `:` and `.` stop the parser's own scan); and before `@`,
+which splits an address. The visible text is unchanged and a URL copied by itself stays
+exactly as written. `&` is escaped so `https&#58;//…` cannot rebuild a URL after the
+escapes. tests/test_inert_pages.py checks the result in Chromium.
+"""
+
+from __future__ import annotations
+
+import re
+
+WORD_JOINER = "\u2060"
+_AUTOLINK_START = re.compile(r"(?i)(?=https?://|www\.|@)")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&])")
+_INERT_SPECIAL = re.compile(r"([\\\[\]()!<>$~:&])")  # links, images, HTML, LaTeX, strike-through, references
+
+
+def _break_autolinks(text: str) -> str:
+    return _AUTOLINK_START.sub(WORD_JOINER, text)
+
+
+def escape_md(text: object) -> str:
+    """Show user or policy text literally inside any markdown sink (no lists, links, images, LaTeX, autolinks)."""
+    return _MD_SPECIAL.sub(r"\\\1", _break_autolinks(str(text)))
+
+
+def inert_markdown(text: str) -> str:
+    """Text with formatting kept (lists, bold, tables) but no link, image, HTML, LaTeX or autolink.
+
+    A policy line "[这里](https://…)" or "![](https://…/p.png)" quoted in an answer, or a
+    standard answer HR wrote, must show as text, never as a live link or a remote image.
+    """
+    text = _INERT_SPECIAL.sub(r"\\\1", _break_autolinks(text))
+    return re.sub(r"(?i)(www)\.", r"\1\\.", text)  # the case as written
