@@ -33,19 +33,17 @@ def test_near_duplicate_strengthens_instead_of_adding(store):
     assert store.add(U, "用户在研发部工作", now=NOW)[1] == "added"
     assert store.add(U, "用户在研发部上班", now=NOW)[1] == "strengthened"  # same slot value
     assert store.add(U, "用户对芒果过敏", now=NOW)[1] == "added"  # similar sentence, different fact
-    assert store.count(U) == 4  # allergy, department, mango, and the echo of the question
+    assert store.count(U) == 3  # allergy, department, mango: the question itself is no memory
     actions = [h["action"] for h in store.history(U, mid)]
     assert actions == ["added", "strengthened"]
 
 
-def test_strengthening_is_capped_and_echoes_do_not_gain_importance(store):
+def test_strengthening_is_capped_and_a_question_writes_nothing(store):
     mid, _ = store.add(U, "用户喜欢表格形式的回答", kind="preference", importance=0.98, now=NOW)
     store.add(U, "用户喜欢表格形式的回答", kind="preference", now=NOW)
     assert store.get(mid).importance == 1.0
-    first = store.write_back(U, "年假有几天？", "5 天", now=NOW)
-    again = store.write_back(U, "年假有几天？", "5 天", now=NOW)
-    assert again == [(first[0][0], "strengthened")]
-    assert store.get(first[0][0]).importance == pytest.approx(0.1)
+    assert store.write_back(U, "年假有几天？", "5 天", now=NOW) == []  # seed 000's fourth trap: no echoes
+    assert store.count(U) == 1
 
 
 def test_contradiction_replaces_the_old_fact_and_keeps_it_in_history(store):
@@ -86,9 +84,8 @@ def test_write_back_with_llm_and_rules(store):
 
     results = store.write_back(U, "深圳出差住宿标准是多少？", "……", now=NOW, llm=LLM())
     contents = [store.get(mid).content for mid, _ in results]
-    assert contents == ["用户常驻深圳", "用户问过：深圳出差住宿标准是多少？"]
+    assert contents == ["用户常驻深圳"]  # the question is no memory: the conversation keeps it
     assert store.get(results[0][0]).source.startswith("llm:")
-    assert store.get(results[1][0]).importance == pytest.approx(0.1)
     assert store.write_back(U, "   ", "", now=NOW) == []
 
 
@@ -129,8 +126,8 @@ def test_forget_without_user_keeps_n_per_user(store):
 
 def test_expiry_drops_old_low_importance_echoes_only(tmp_path):
     store = make_store(tmp_path, interaction_ttl_days=14)
-    old_echo = store.write_back(U, "年假有几天？", "", now=NOW - timedelta(days=20))[0][0]
-    new_echo = store.write_back(U, "病假怎么请？", "", now=NOW - timedelta(days=5))[0][0]
+    old_echo, _ = store.add(U, "用户问过：年假有几天？", kind="interaction", now=NOW - timedelta(days=20))
+    new_echo, _ = store.add(U, "用户问过：病假怎么请？", kind="interaction", now=NOW - timedelta(days=5))
     old_fact, _ = store.add(U, "用户常驻杭州", now=NOW - timedelta(days=20))
     vip_echo, _ = store.add(U, "用户问过：产假有几天？", kind="interaction", importance=0.5, now=NOW - timedelta(days=20))
     assert store.expire(now=NOW) == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag_core.memory.extraction import Fact, echo_content, extract_facts, parse_llm_facts, rule_facts
+from rag_core.memory.extraction import Fact, extract_facts, parse_llm_facts, rule_facts
 from rag_core.memory.text import conflicting_slots, keyword_overlap, keyword_terms, same_fact_terms, slots
 
 
@@ -80,11 +80,6 @@ def test_llm_saying_none_means_no_facts():
 def test_garbage_or_failing_llm_falls_back_to_rules(reply):
     facts, method = extract_facts("我调到了销售部", "好的", _LLM(reply))
     assert method == "rules" and facts == [Fact("用户在销售部工作", "profile")]
-
-
-def test_echo_is_prefixed_and_bounded():
-    assert echo_content("  年假 有几天？ ") == "用户问过：年假 有几天？"
-    assert len(echo_content("问" * 1000)) <= 205
 
 
 def test_slots_read_department_city_manager_name():

@@ -62,3 +62,11 @@ def test_a_personal_question_uses_the_persons_statement(tmp_path) -> None:
     other = assistant.ask("年假有几天", user="u1", conversation="c1")  # not about the asker: by relevance only
     assert all(m.relevance < PERSONAL_RELEVANCE for m in other.memories)
 
+
+
+def test_a_question_leaves_no_memory(tmp_path) -> None:
+    assistant = fake_assistant(tmp_path / "store")
+    assistant.ensure_samples()
+    assistant.ask("年假有几天？", user="u1")
+    assistant.ask("加班餐费怎么报？", user="u1")
+    assert assistant.list_memories("u1") == []

@@ -147,14 +147,14 @@ class ConversationActions:
         return self._store_turn(trace, user, context)
 
     def _remember_statement(self, user: str, text: str, answer: str = "") -> list[dict[str, str]]:
-        """Write the turn back to memory; the facts kept (not the echo of the question) as {"id", "content"}."""
+        """Write the turn back to memory; the facts kept as {"id", "content"}."""
         from datetime import UTC, datetime
 
         results = self.memory.write_back(user, text, answer, now=datetime.now(UTC), llm=self.llm)
         remembered = []
-        for memory_id, _what in results[:-1]:  # the last result is the low-weight echo of the question
+        for memory_id, _what in results:
             record = self.memory.get(memory_id, user_id=user)
-            if record is not None and not record.content.startswith("用户问过"):
+            if record is not None:
                 remembered.append({"id": memory_id, "content": record.content})
         return remembered
 

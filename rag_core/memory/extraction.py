@@ -18,10 +18,8 @@ from typing import Protocol
 from ..text.asking import asks, opens_with_asker, third_person
 from .scoring import KINDS
 
-ECHO_PREFIX = "用户问过："
 MAX_FACT_CHARS = 200
 MIN_FACT_CHARS = 4  # 我是 / 我在 alone say nothing
-MAX_ECHO_CHARS = 200
 
 
 class CompletionLLM(Protocol):
@@ -148,8 +146,3 @@ def extract_facts(question: str, answer: str, llm: CompletionLLM | None = None) 
             return facts, "llm"
     return rule_facts(question), "rules"
 
-
-def echo_content(question: str) -> str:
-    """The bare interaction record: kept, but with importance 0.1 (seed 000 §3.4)."""
-    q = " ".join((question or "").split())
-    return f"{ECHO_PREFIX}{q[:MAX_ECHO_CHARS]}"

@@ -34,7 +34,7 @@ from ..errors import MemoryStoreError
 from ..text.pii import redact_text
 from . import db
 from .centres import centre_rows, compute_centres, shipped_centres, signature
-from .extraction import CompletionLLM, echo_content, extract_facts
+from .extraction import CompletionLLM, extract_facts
 from .forgetting import ForgettingMixin
 from .recall import RecallMixin
 from .scoring import (
@@ -239,7 +239,7 @@ class MemoryStore(RecallMixin, ForgettingMixin):
         mixes several slots is replaced whole — its text stays in history.
         """
         user_id = self._check_user(user_id)
-        content = redact_text(" ".join((content or "").split()))  # personal data never stored, recalled or prompted
+        content = " ".join(redact_text(content or "").split())  # masked before the join: a wrapped value is seen whole
         if not content:
             raise MemoryStoreError("记忆内容不能为空")
         if len(content) > MAX_CONTENT_CHARS:
@@ -342,18 +342,17 @@ class MemoryStore(RecallMixin, ForgettingMixin):
     def write_back(
         self, user_id: str, question: str, answer: str, *, now: datetime | None = None, llm: CompletionLLM | None = None
     ) -> list[tuple[str, str]]:
-        """After an answered turn: store extracted facts, then the bare question at importance 0.1."""
+        """After an answered turn: store the facts the person told about themself, nothing else.
+
+        The question itself is not a memory (seed 000's fourth trap: "用户问过…" echoes crowd out the
+        facts); the conversation keeps it."""
         user_id = self._check_user(user_id)
         if not (question or "").strip():
             return []
         question = redact_text(question)  # facts, the echo and the source line are derived from the masked question
         facts, method = extract_facts(question, answer, llm)
         source = f"{method}: {' '.join(question.split())[:120]}"
-        results = [
-            self.add(user_id, f.content, kind=f.kind, importance=f.importance, source=source, now=now) for f in facts
-        ]
-        results.append(self.add(user_id, echo_content(question), kind="interaction", source="write_back", now=now))
-        return results
+        return [self.add(user_id, f.content, kind=f.kind, importance=f.importance, source=source, now=now) for f in facts]
 
     def update_importance(
         self, memory_id: str, importance: float, *, now: datetime | None = None, user_id: str | None = None

@@ -10,12 +10,9 @@ read by rules rather than on similarity.
 from __future__ import annotations
 
 import re
-import threading
 from functools import lru_cache
 
-from ..text.tokenizer import tokenize
-
-_posseg_lock = threading.Lock()
+from ..text.tokenizer import tagged, tokenize
 
 # Words every memory or question shares; they distinguish nothing.
 _GENERIC = frozenset(
@@ -49,22 +46,10 @@ def keyword_overlap(terms: list[str], content: str) -> float:
     return sum(1 for t in terms if t in low) / len(terms)
 
 
-@lru_cache(maxsize=1)
-def _posseg():
-    """A POS tagger that knows the HR words (年假/病假 whole, tagged as nouns)."""
-    import jieba.posseg as pseg
-
-    from ..text.tokenizer import jieba_tokenizer
-
-    return pseg.POSTokenizer(jieba_tokenizer())
-
-
 @lru_cache(maxsize=4096)
 def key_terms(content: str) -> frozenset[str]:
     """Nouns, names, places, numbers and Latin words: what makes a fact *this* fact."""
-    pseg = _posseg()
-    with _posseg_lock:
-        pairs = [(p.word.strip().lower(), p.flag) for p in pseg.lcut(content)]
+    pairs = [(word.strip().lower(), flag) for word, flag in tagged(content)]
     return frozenset(
         w for w, flag in pairs if w and w not in _GENERIC and (flag.startswith(_KEY_FLAGS) or _ALNUM.search(w))
     )

@@ -40,6 +40,8 @@ def jieba_tokenizer():
 
 @lru_cache(maxsize=1)
 def _pos_tokenizer():
+    """The one part-of-speech tagger over the shared tokenizer. There must be only one: jieba hands the
+    user dictionary's tags (年假/n) to the first tagger that asks and clears them for any later one."""
     import jieba.posseg
 
     return jieba.posseg.POSTokenizer(jieba_tokenizer())
