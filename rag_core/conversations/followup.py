@@ -66,6 +66,7 @@ CONTENT_TAGS = SUBJECT_TAGS | {"v", "t", "a", "an", "i", "l"}
 # tags as nouns when glued to a verb (能报, 要交).
 PLACEHOLDERS = frozenset("公司 单位 员工 职工 人 钱 事 事情 问题 情况 时候 东西".split())
 _MODALS = tuple("能会要可该想得")
+NOUNLESS = "没有名词主语"  # content words, but no noun: tentative, the rewrite preferred when it reads as answerable
 # Asking how something is approved or applied for is about the situation (出差), not the
 # rate that was asked before (住宿标准): only the situation and its qualifiers are carried.
 PROCEDURES = ("审批", "批准", "申请", "签字", "办理", "提交")
@@ -134,7 +135,7 @@ def dependence(question: str) -> str:
     if not content_words(rest):
         return "问题太短" if _cjk_len(text) <= SHORT_CHARS else "没有说主题"
     if not subject_words(rest):
-        return "没有名词主语"
+        return NOUNLESS
     unpersoned = _PERSON.sub("", rest)
     if unpersoned.startswith(FRAGMENT_STARTS) and len(set(tokenize(unpersoned))) <= FRAGMENT_MAX_WORDS:
         return "省略了主语"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
-from ..conversations.followup import Rewrite, rule_rewrite
+from ..conversations.followup import NOUNLESS, Rewrite, rule_rewrite
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import acknowledgement, split_turn
@@ -119,6 +119,14 @@ class ConversationActions:
         if not rewrite.tentative:
             return self.search(rewrite.question, role=role, actor=actor)
         typed = self.search(context.asked, role=role, actor=actor)
+        if rewrite.reason == NOUNLESS and not typed.unknown_share:
+            # it names an action but no noun (要提前几天申请): the earlier subject is likely what it is about,
+            # so the rewrite wins unless it reads as less answerable than the question alone
+            glued = self.search(rewrite.question, role=role, actor=actor)
+            if glued.hit_count and glued.answerable >= typed.answerable:
+                context.rewrite = replace(rewrite, tentative=False,
+                                          decision="没有名词主语；结合上文后更像制度回答的问题")
+                return glued
         if typed.hit_count:
             context.rewrite = Rewrite(context.asked.strip(), "", decision=f"可能承接上文（{rewrite.reason}），但按原问题检索已有命中，不改写")
             return typed
