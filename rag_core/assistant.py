@@ -249,12 +249,14 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         remember: bool = True,
         actor: Principal | None = None,
         conversation: str | None = None,
+        traffic: str = "person",
     ) -> AskTrace:
         """Make a follow-up standalone, search, recall memories, build the guarded prompt, answer, write back.
 
         With `conversation` (any id; created on first use) the last turns are read
         for the rewrite and the answer step, and the turn is stored with its trace.
         A statement about the person is acknowledged with what was remembered.
+        `traffic` says who asks: "person", or "eval" / "test" (logged, left out of the statistics).
         """
         actor, user = self._asker(actor, user)
         question = redact_text(checked(question))  # bounded, valid, and no personal data searched, stored or echoed
@@ -267,14 +269,15 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         result = self._search_turn(context, role=role, actor=actor)
         asked = context.search_question
         if served := self._serve_standard_answer(asked, question, result, role=role, actor=actor, on_token=on_token):
-            return self._log_asked(self._finish_turn(served, user, context, [], on_token), user, role)
+            return self._log_asked(self._finish_turn(served, user, context, [], on_token), user, role, traffic)
         started = time.perf_counter()
         memories = self.recall(user, asked, actor=actor) if user else []
         timings["memory_ms"] = _ms(started)
         built = build_prompt(asked, result.hits, memories, self._settings.token_budget, context.turns)
         started = time.perf_counter()
         groups = {word: set(terms) for word, terms in result.synonym_groups.items()}
-        composed = compose_answer(asked, built, self.llm, on_token, groups)
+        # what the person told about themself (memories used) can pick the band a rule states for them
+        composed = compose_answer(asked, built, self.llm, on_token, groups, [m.content for m in memories])
         answer = composed.text
         timings["answer_ms"] = _ms(started)
         remembered: list[dict[str, str]] = []
@@ -288,7 +291,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
             dropped_hits=built.dropped, answerer=composed.answerer, timings_ms=timings, citations=composed.citations,
             weak_evidence=composed.weak, outcome=composed.outcome,
         )
-        return self._log_asked(self._finish_turn(trace, user, context, remembered, on_token), user, role)
+        return self._log_asked(self._finish_turn(trace, user, context, remembered, on_token), user, role, traffic)
 
     def record_feedback(self, trace: AskTrace, rating: int, user: str | None = None, *,
                         actor: Principal | None = None, reason: str | None = None, comment: str = "") -> None:

@@ -6,7 +6,7 @@ an absent question can never be answered from a model's general knowledge.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from ..types import ANSWERED, REFUSED, WEAK, CitationCheck, SourceRef
@@ -55,6 +55,7 @@ def compose_answer(
     llm,
     on_token: OnToken | None = None,
     groups: Mapping[str, set[str]] | None = None,
+    facts: Sequence[str] = (),
 ) -> ComposedAnswer:
     """(answer, answerer name, citation check) for a built prompt; streams through `on_token` when given.
 
@@ -78,16 +79,17 @@ def compose_answer(
             raw = llm.complete(built.text)
         answer, check = check_citations(raw.strip(), built.sources)
         return ComposedAnswer(answer, llm.name, check, _weak_model_answer(answer, built.sources), is_refusal(answer))
-    answer, answerer = _offline(question, built.sources, on_token, groups)
+    answer, answerer = _offline(question, built.sources, on_token, groups, facts)
     return ComposedAnswer(answer, answerer, CitationCheck(), answer.startswith(WEAK_HEADER), is_refusal(answer))
 
 
 def _offline(
-    question: str, sources: list[SourceRef], on_token: OnToken | None, groups: Mapping[str, set[str]] | None
+    question: str, sources: list[SourceRef], on_token: OnToken | None, groups: Mapping[str, set[str]] | None,
+    facts: Sequence[str] = (),
 ) -> tuple[str, str]:
     from .extractive import ExtractiveAnswerer
 
-    answer = ExtractiveAnswerer().answer(question, sources, groups=groups)
+    answer = ExtractiveAnswerer().answer(question, sources, groups=groups, facts=facts)
     if on_token:
         on_token(answer)
     return answer, ExtractiveAnswerer.name

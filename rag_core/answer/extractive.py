@@ -18,6 +18,7 @@ from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, spli
 from ..types import SourceRef
 from .answering import WEAK_EVIDENCE, WEAK_HEADER
 from .llm import NOT_IN_POLICY
+from .ranges import band_sentence, stated_amounts
 from .subject import (
     answers_value,
     asked_value,
@@ -181,19 +182,23 @@ class ExtractiveAnswerer:
     name = "extractive"
 
     def answer(
-        self, question: str, sources: list[SourceRef], max_sentences: int = 3, groups: Mapping[str, set[str]] | None = None
+        self, question: str, sources: list[SourceRef], max_sentences: int = 3, groups: Mapping[str, set[str]] | None = None,
+        facts: Sequence[str] = (),
     ) -> str:
         """The quoted answer, or 制度里没有写这一条 when no source governs the question's subject."""
-        return "".join(self.stream(question, sources, max_sentences, groups))
+        return "".join(self.stream(question, sources, max_sentences, groups, facts))
 
     def stream(
-        self, question: str, sources: list[SourceRef], max_sentences: int = 3, groups: Mapping[str, set[str]] | None = None
+        self, question: str, sources: list[SourceRef], max_sentences: int = 3, groups: Mapping[str, set[str]] | None = None,
+        facts: Sequence[str] = (),
     ) -> Iterator[str]:
         """The same text as `answer`, one line at a time, for the chat UI.
 
         `groups` maps question words to their thesaurus terms (what counts as the
         source naming them). Sources that govern another subject are never quoted;
         the governing rule sentence leads, then conditions and limits in source order.
+        `facts` are what the person told about themself (the memories used): an amount
+        there (用户参加工作12年了) picks the band that holds it, like one in the question.
         """
         groups = groups or {}
         terms = question_terms(question)
@@ -219,7 +224,7 @@ class ExtractiveAnswerer:
             return
         if quantity is not None and not any(quantity.search(q.text) for q in picked):
             picked = self._with_stated_number(governing, picked, quantity)
-        lead = self._rule_sentence(question, governing, picked, extra)
+        lead = self._rule_sentence(question, governing, picked, extra, stated_amounts([question, *facts]))
         ordered = [lead, *[q for q in picked if q.text != lead.text]][:max_sentences]
         if quantity is not None and len(parts) == 1 and not any(quantity.search(q.text) for q in ordered):
             # an answer to 多少/几天 that quotes no number is no answer: quote the matching sentence
@@ -261,12 +266,16 @@ class ExtractiveAnswerer:
         scored = [(sum(m.values()), q) for q, m in zip(every, self._match(question, every, extra), strict=True) if m]
         return max(scored, key=lambda pair: (pair[0], -pair[1].source_number, -pair[1].position))[1] if scored else None
 
-    def _rule_sentence(self, question: str, sources: list[SourceRef], picked: list[Quote], extra: Sequence[str]) -> Quote:
-        """The sentence that states the rule: in the best source, the first one that matches the question
-        and names an amount or limit (else a normative word); else the best picked sentence."""
+    def _rule_sentence(self, question: str, sources: list[SourceRef], picked: list[Quote], extra: Sequence[str],
+                       amounts: list[tuple[float, str]] = ()) -> Quote:
+        """The sentence that states the rule: in the best source, among the sentences that match the question,
+        the one whose band holds an amount the person stated (工作12年 → 已满10年不满20年), else the first that
+        names an amount or limit (else a normative word); else the best picked sentence."""
         best = min(sources, key=lambda src: src.number)
         own = [q for q in self._collect([best]) if not q.is_heading]
         matched = [q for q, m in zip(own, self._match(question, own, extra), strict=True) if m] if own else []
+        if amounts and (band := band_sentence([q.text for q in matched], list(amounts))) is not None:
+            return matched[band]
         return _stating_rule(matched) or _governing_sentence(picked)
 
     def select(
