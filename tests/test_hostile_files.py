@@ -138,3 +138,50 @@ def test_cli_refuses_the_colliding_name_unless_doc_id_is_given(assistant, tmp_pa
     assert refused.exit_code == 1 and "--doc-id 员工手册_v2" in refused.stderr
     accepted = invoke(capsys, "--data-dir", data, "ingest", str(tmp_path / "员工手册(v2).md"), "--doc-id", "员工手册_v2")
     assert accepted.exit_code == 0 and "v2" in accepted.stdout
+
+
+# ---------------------------------------------------------------- encodings: detected, or refused, never mojibake
+
+SJIS_POLICY = "就業規則\n第一条 従業員は、会社の規則を守らなければならない。年次有給休暇は十日とする。\n"
+ZH_NO_ASCII = "员工请假应提前申请，经部门负责人批准后方可休假。病假须提供医院证明。"
+
+
+@pytest.mark.parametrize(
+    ("text", "codec", "expected"),
+    [
+        (SJIS_POLICY, "shift_jis", "shift_jis"),  # was stored as GB18030 mojibake (廇嬈婯懃)
+        (SJIS_POLICY, "euc_jp", "euc_jp"),  # was stored as GB18030 mojibake (舰度惮搂)
+        (ZH_NO_ASCII, "utf-16-le", "utf-16-le"),  # no ASCII: no NUL byte to give UTF-16 away
+        (ZH_NO_ASCII, "utf-16-be", "utf-16-be"),
+        ("### 第三条 基本原则", "utf-16-be", "utf-16-be"),  # read as LE it decodes too (⌀⌀⌀ …)
+        (POLICY, "utf-16", "utf-16-le"),
+        (BIG5_POLICY, "big5", "big5"),
+        ("- **经营理念**——健康经营 创新发展", "gbk", "gb18030"),  # the dash once tipped a GBK line into Big5
+    ],
+)
+def test_encodings_are_detected(text: str, codec: str, expected: str) -> None:
+    assert decode_text(text.encode(codec), "p.txt") == (text, expected)
+
+
+def test_shift_jis_is_indexed_as_japanese_and_the_report_says_how_it_was_read(assistant) -> None:
+    report = assistant.ingest_bytes(SJIS_POLICY.encode("shift_jis"), "就業規則.txt")
+    assert report.ok and any("Shift-JIS" in w for w in report.warnings)
+    assert "年次有給休暇は十日とする" in assistant.document_chunks(report.doc_id)[0].text
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "第一条 年次有給休暇 十日 特別休暇 慶弔休暇 産前産後休暇 育児休業".encode("shift_jis"),  # kanji only, no kana
+        bytes(b for trail in range(0x40, 0x7F) for b in (0x8A, trail)),  # GBK extension only: rare hanzi, kanji in SJIS
+    ],
+)
+def test_text_no_codec_reads_as_language_is_refused_not_stored_as_mojibake(assistant, data: bytes) -> None:
+    report = assistant.ingest_bytes(data, "odd.txt")
+    assert not report.ok and "无法确定文件编码" in report.error and "UTF-8" in report.error
+    unchanged(assistant)
+
+
+def test_a_guessed_encoding_is_never_silent(assistant) -> None:
+    report = assistant.ingest_bytes("Les employés ont droit à des congés payés en été.".encode("latin-1"), "fr.txt")
+    assert report.ok and any("可能不准确" in w or "已替换" in w for w in report.warnings)

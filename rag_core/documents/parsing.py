@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from ..errors import IngestError
 from ..types import ParsedDocument, ReadingReport, Section
-from .chinese_codecs import decode_legacy_chinese
+from .chinese_codecs import decode_legacy_chinese, decode_utf16_chinese, encoding_note
 from .docx_format import docx_lines
 from .formats import MB, Line, TableCounter, html_lines, markdown_lines, normalize_text
 from .pdf_format import pdf_lines
@@ -127,19 +127,27 @@ def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
     to only assigned, non-control characters, so a strict decode plus that check is enough."""
     if len(data) % 2:
         return None
+    readings = []
     for codec in ("utf-16-le", "utf-16-be"):
         try:
             text = data.decode(codec)
         except UnicodeDecodeError:
             continue
         if not any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") and ch not in "\t\n\r" for ch in text):
-            return text, codec
-    return None
+            readings.append((_plausible(text), text, codec))
+    # both may decode ("#" read the wrong way round is U+2300): the reading of ASCII and Chinese wins
+    return max(readings)[1:] if readings else None
+
+
+def _plausible(text: str) -> int:
+    """Characters a policy is written in: ASCII, CJK and their punctuation."""
+    return sum(1 for ch in text if ch < "\x7f" or "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef")
 
 
 def decode_text(data: bytes, name: str, *, html: bool = False) -> tuple[str, str]:
-    """Decode text bytes; returns (text, encoding name). Order: BOM, UTF-8, <meta> charset
-    (html only), GB18030 (superset of GBK/GB2312), lenient UTF-8/GB18030, charset-normalizer."""
+    """Decode text bytes; returns (text, encoding name). Order: BOM, UTF-16 by its NUL bytes, UTF-16
+    Chinese without ASCII, UTF-8, <meta> charset (html only), GB18030 (superset of GBK/GB2312), Big5,
+    Shift-JIS, lenient UTF-8/GB18030, charset-normalizer. `encoding_note` says every unusual one."""
     for bom, codec in _BOMS:
         if data.startswith(bom):
             text, bad = _lenient(data[len(bom) :], codec.replace("-sig", ""))
@@ -151,6 +159,9 @@ def decode_text(data: bytes, name: str, *, html: bool = False) -> tuple[str, str
         if found:
             return found
         raise IngestError(name, _BINARY_REASON)
+    utf16 = decode_utf16_chinese(data)  # UTF-16 Chinese with no ASCII: no NUL byte gives it away
+    if utf16:
+        return utf16
     if _control_bytes(data) > max(2, len(data) // 100):
         raise IngestError(name, _BINARY_REASON)
     try:
@@ -165,7 +176,7 @@ def decode_text(data: bytes, name: str, *, html: bool = False) -> tuple[str, str
             return data.decode(codec), codecs.lookup(codec).name
         except (LookupError, UnicodeDecodeError):
             pass
-    legacy = decode_legacy_chinese(data, name)  # GB18030, or Big5 that GB18030 would misread
+    legacy = decode_legacy_chinese(data, name)  # GB18030, Big5 or Shift-JIS (GB18030 misreads both)
     if legacy:
         return legacy
     best = min((_lenient(data, codec) + (codec,) for codec in ("utf-8", "gb18030")), key=lambda t: t[1])
@@ -340,6 +351,7 @@ def parse_bytes(data: bytes, filename: str, *, max_bytes: int) -> ParsedDocument
     _check_size(name, len(data), max_bytes)
     stem = Path(name).stem
     encoding: str | None = None
+    text = ""
     reading, tables = ReadingReport(), TableCounter()
     try:
         if ext in (".txt", ".md"):
@@ -367,6 +379,8 @@ def parse_bytes(data: bytes, filename: str, *, max_bytes: int) -> ParsedDocument
             title = _first_line(lines)
         sections = build_sections(attach_captions(lines))
         describe(reading, tables)
+        if note := encoding_note(encoding, text):
+            reading.notes.insert(0, note)
     except IngestError:
         raise
     except Exception as exc:  # a library choked on a malformed file: still a plain refusal

@@ -1,13 +1,16 @@
 """Read a file from disk only when it is a regular file, and never more than the size limit.
 
 `Path.read_bytes` after a `stat` is not enough: a FIFO blocks the read forever, a
-symlink to /dev/zero reads until memory runs out, and the file can be swapped
-between the check and the read. Here the file is opened non-blocking and judged
-by the descriptor that was actually opened, and the read stops at the limit.
+symlink to /dev/zero reads until memory runs out, a symlink to /etc/passwd would be
+indexed for everyone, and the file can be swapped between the check and the read.
+Here a symlink is refused whatever it points to (O_NOFOLLOW: the link itself is
+never followed), the file is opened non-blocking and judged by the descriptor that
+was actually opened, and the read stops at the limit.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -27,15 +30,27 @@ def _too_big(name: str, size: int, limit: int) -> IngestError:
     return IngestError(name, f"文件大小 {shown[0]} 超过上限 {shown[1]}，请拆分或压缩后再上传")
 
 
+def _symlink(name: str) -> IngestError:
+    return IngestError(name, "不是普通文件：这是一个符号链接，只能导入普通文件（请直接导入它指向的那个文件）")
+
+
 def read_regular_file(path: str | os.PathLike[str], *, max_bytes: int, name: str) -> bytes:
-    """The bytes of a regular file of at most `max_bytes`; IngestError (Chinese reason) otherwise."""
+    """The bytes of a regular file of at most `max_bytes`; IngestError (Chinese reason) otherwise.
+
+    Only the last path component is judged: a directory on the way may be a link (macOS /tmp).
+    """
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    if not nofollow and os.path.islink(path):  # no O_NOFOLLOW (Windows): check, then open
+        raise _symlink(name)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_BINARY", 0))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | nofollow | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         raise IngestError(name, "文件不存在") from None
-    except IsADirectoryError:
-        raise IngestError(name, "不是普通文件：这是一个目录，只能导入普通文件") from None
     except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK) and os.path.islink(path):
+            raise _symlink(name) from None
+        if isinstance(exc, IsADirectoryError):
+            raise IngestError(name, "不是普通文件：这是一个目录，只能导入普通文件") from None
         raise IngestError(name, f"无法读取文件（{exc.strerror or type(exc).__name__}）") from None
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
