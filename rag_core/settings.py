@@ -34,6 +34,14 @@ class Settings:
     embed_batch_size: int = 32
     # ingest
     max_file_mb: float = 20.0
+    # a file that would make more chunks is refused (documents/bounds.py). The largest real policy
+    # in tests/data/real (路达员工手册.md, 66 KB) makes 151; 2000 is ~13x that, about 300k characters
+    max_chunks_per_file: int = 2000
+    # the time estimate shown before an ingest: seconds per chunk, end to end (e5 chunk and sentence
+    # vectors plus the second model), measured on 路达员工手册.md on 2 shared cores (see docs in bounds.py)
+    ingest_seconds_per_chunk: float = 0.62
+    # the upload page asks before an ingest estimated to take longer than this
+    ingest_confirm_seconds: float = 120.0
     redact_pii: bool = True
     # prompt
     token_budget: int = 1800

@@ -14,6 +14,7 @@ def register(commands) -> None:
     ingest_parser.add_argument("--audience", action="append", default=None, help="可见范围，可重复（默认 all）")
     ingest_parser.add_argument("--doc-id", default=None)
     ingest_parser.add_argument("--effective-date", default=None, help="生效日期 YYYY-MM-DD")
+    ingest_parser.add_argument("--estimate", action="store_true", help="只估算块数和导入时间，不写入任何内容")
     ingest_parser.add_argument("--json", action="store_true")
     ingest_parser.set_defaults(handler=ingest)
 
@@ -28,13 +29,26 @@ def register(commands) -> None:
 
 
 def ingest(args: argparse.Namespace, assistant) -> int:
-    """Index each file as a new version of its document."""
-    reports = [
-        assistant.ingest_file(
-            path, audience=args.audience or ["all"], doc_id=args.doc_id, effective_date=args.effective_date
-        )
-        for path in args.files
-    ]
+    """Index each file as a new version of its document (or, with --estimate, only say what it would take).
+
+    A long ingest is announced with its estimate; Ctrl-C stops it between embedding batches and
+    leaves nothing half-written (files finished before it stay).
+    """
+    options = {"audience": args.audience or ["all"], "doc_id": args.doc_id, "effective_date": args.effective_date}
+    if args.estimate:
+        return estimate(args, assistant, options)
+    reports = []
+    for path in args.files:
+        first = assistant.estimate_file(path, **options)  # prepared once: the ingest reuses it
+        if first.ok and first.needs_confirmation and not args.json:
+            say(f"{first.filename}: {first.chunk_count:,} 块，预计{first.duration}；按 Ctrl-C 可随时取消，不会留下写了一半的版本",
+                err=True)
+        try:
+            reports.append(assistant.ingest_file(path, **options))
+        except KeyboardInterrupt:
+            say(f"{path}: 导入已取消，这个文件没有写入任何内容" + (f"；之前的 {len(reports)} 个文件已导入" if reports else ""),
+                err=True)
+            return 130
     if args.json:
         print_json({"reports": [report.to_dict() for report in reports]})
     else:
@@ -45,6 +59,20 @@ def ingest(args: argparse.Namespace, assistant) -> int:
             else:
                 say(f"{report.error}", err=True)
     return 0 if all(report.ok for report in reports) else 1
+
+
+def estimate(args: argparse.Namespace, assistant, options: dict) -> int:
+    """Chunks and time per file, nothing written; exit 1 when a file would be refused."""
+    estimates = [assistant.estimate_file(path, **options) for path in args.files]
+    if args.json:
+        print_json({"estimates": [e.to_dict() for e in estimates]})
+    else:
+        for e in estimates:
+            if e.ok:
+                say(f"{e.filename}: {e.chunk_count:,} 块，{e.duration}" + ("（内容与当前版本相同）" if e.unchanged else ""))
+            else:
+                say(f"{e.error}", err=True)
+    return 0 if all(e.ok for e in estimates) else 1
 
 
 def list_documents(args: argparse.Namespace, assistant) -> int:

@@ -5,6 +5,11 @@ document is current (versions, effective dates, audiences), and it keeps each
 chunk's jieba tokens so the BM25 index is rebuilt on start without
 re-tokenising the corpus. A `generation` counter bumps on every change so
 another process sharing the store can tell its in-memory index is stale.
+
+Every write is one BEGIN IMMEDIATE transaction (a read inside it sees no other
+process's write until it commits), and the version switch reads which versions are
+current inside it: two writers of one document leave one current version even
+without `writer`, the cross-process lock the indexer holds for a whole write.
 """
 
 from __future__ import annotations
@@ -14,9 +19,12 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
 
+from ..errors import RagError
 from ..types import Chunk, DocumentInfo
+from .write_lock import WriterLock
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
@@ -91,11 +99,13 @@ class Catalog:
         self._db.executescript(SCHEMA)
         self._db.commit()
         self.lock = threading.RLock()
+        self.writer = WriterLock(Path(path).with_name(".catalog.write-lock"))  # hidden: backups skip it
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         with self.lock:
             try:
+                self._db.execute("BEGIN IMMEDIATE")  # the write lock now, so what is read here stays true
                 yield self._db
                 self._db.execute(
                     "INSERT INTO meta VALUES ('generation', '1') "
@@ -170,6 +180,40 @@ class Catalog:
                     for c, t in zip(chunks, tokens)
                 ],
             )
+
+    def switch_current(self, doc_id: str, version: int, *, supersedes: bool) -> tuple[list[DocumentInfo], int | None]:
+        """Make a pending version current, in one transaction with reading what else is current.
+
+        Returns (the older current versions it supersedes, which the caller retires; the number of a
+        newer version already in effect that supersedes this one, or None). `supersedes` is False for
+        a version scheduled for a later date. Raises RagError when the pending row is gone.
+        """
+        today = date.today().isoformat()
+        with self.transaction() as db:
+            row = db.execute("SELECT status FROM documents WHERE doc_id=? AND version=?", (doc_id, version)).fetchone()
+            if row is None or row[0] != "pending":
+                raise RagError(f"写入期间文档 {doc_id} 的 v{version} 被另一个进程清除了，请重新上传")
+            db.execute("UPDATE documents SET status='current' WHERE doc_id=? AND version=?", (doc_id, version))
+            rows = db.execute(
+                f"SELECT {self._DOC_COLS} FROM documents WHERE doc_id=? AND status='current' AND version<>? ORDER BY version",
+                (doc_id, version),
+            ).fetchall()
+        others = [self._info(r) for r in rows]
+        older = [v for v in others if v.version < version] if supersedes else []
+        newer = [v.version for v in others if v.version > version and (v.effective_date or "") <= today]
+        return older, (max(newer) if newer else None)
+
+    def superseded(self, doc_id: str) -> list[DocumentInfo]:
+        """Current versions a newer current one should have retired when it was written.
+
+        A version written without a future effective date retires every older version (the indexer's
+        rule); `ingested_at` (UTC) stands for the day it was written. Two processes writing at once
+        once left both current: these are the extra ones.
+        """
+        live = [v for v in self.versions(doc_id) if v.status == "current"]
+        immediate = [v.version for v in live if not v.effective_date or v.effective_date <= v.ingested_at[:10]]
+        newest = max(immediate, default=None)
+        return [v for v in live if newest is not None and v.version < newest]
 
     def set_status(self, doc_id: str, version: int, status: str) -> None:
         with self.transaction() as db:

@@ -24,6 +24,7 @@ from ..settings import Settings
 from ..text.markers import neutralise_markers
 from ..text.tokenizer import tokenize
 from ..types import Chunk, ParsedDocument
+from .bounds import chunk_cap_error, min_chunks
 from .chunking import chunk_document
 from .parsing import parse_bytes, safe_filename
 from .redaction import redact, redact_filename
@@ -114,6 +115,10 @@ def prepare(
         filename, name_counts = redact_filename(safe_filename(filename), redact_disabled)
         counts.update({k: v for k, v in name_counts.items() if v})
     parsed = parse_bytes(data, filename, max_bytes=settings.max_file_bytes)
+    cap = settings.max_chunks_per_file
+    if (least := min_chunks((s.text for s in parsed.sections), settings.chunk_size)) > cap:
+        # cut before masking and chunking: a 19 MB text would cost seconds more just to count
+        raise chunk_cap_error(parsed.source, least, cap, settings.ingest_seconds_per_chunk, at_least=True)
     sections = [
         replace(s, text=neutralise_markers(masked(s.text)), path=_shown(neutralise_markers(_quiet(s.path, settings, redact_disabled))))
         for s in parsed.sections
@@ -123,6 +128,8 @@ def prepare(
     text_chunks = chunk_document(parsed, settings.chunk_size, settings.chunk_overlap)
     if not text_chunks:
         raise IngestError(parsed.source, "文件里没有可以索引的文字")
+    if len(text_chunks) > cap:  # before tokenising: jieba is the slow part of preparing
+        raise chunk_cap_error(parsed.source, len(text_chunks), cap, settings.ingest_seconds_per_chunk)
     if doc_id:
         doc_id = _shown(masked(doc_id)).strip() or "document"
     else:

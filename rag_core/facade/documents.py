@@ -1,31 +1,48 @@
-"""Document actions: upload, versions, audiences, delete, samples, re-index.
+"""Document actions: upload, estimate, versions, audiences, delete, samples, re-index.
 
 The write path itself lives in `search.indexer`; this mixin validates the request
 and forwards. Attributes it uses (`catalog`, `indexer`, `_settings`) are set up by
 `Assistant.__init__`. Every method takes the acting `Principal` (`actor=`; None is the
-desktop default) and checks it: managing documents is for HR, and HR sees, previews
-and deletes only the documents whose audience it may read.
+desktop default) and checks it: managing documents is for HR, and HR sees, previews,
+replaces and deletes only the documents whose audience it may read.
+
+Bounded work: a file is refused above `max_chunks_per_file`; `estimate_ingest` says how
+many chunks and about how long before anything is written (the page asks above
+`ingest_confirm_seconds`), and `ingest_bytes(cancel=...)` stops between embedding batches
+with nothing written. The estimate's prepared document is kept briefly, so the ingest
+that follows does not parse (or OCR) the file twice.
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
+from ..documents.bounds import IngestEstimate, as_cancel
 from ..documents.catalog import visible_to
 from ..documents.chunking import rejoin
 from ..documents.ocr import reporting_pages
-from ..documents.prepare import prepare
+from ..documents.prepare import PreparedDocument, check_identity, prepare
 from ..documents.safe_read import read_regular_file
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
+from ..search.indexer import refuse_unreplaceable
 from ..search.vector_store import VectorCheck
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
 
 Progress = Callable[[str, float], None]
 SAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "samples"
 SYSTEM = Principal(user="system", role="admin")  # first-start indexing of the bundled samples
+PREPARED_KEPT = 4  # estimates whose prepared documents wait for their ingest
+
+
+def _audience(audience: Sequence[str]) -> tuple[str, ...]:
+    return tuple(sorted({a.strip() for a in audience if a.strip()})) or ("all",)
 
 
 class DocumentActions:
@@ -37,7 +54,7 @@ class DocumentActions:
         path = Path(path)
         name = kwargs.pop("filename", None) or path.name
         try:
-            size = path.stat().st_size  # stat never blocks (a FIFO) and reads nothing
+            size = path.lstat().st_size  # never blocks (a FIFO), reads nothing; a symlink is judged by read_regular_file
         except OSError:
             size = 0  # read_regular_file says why
         if size > self._settings.max_file_bytes:
@@ -52,6 +69,17 @@ class DocumentActions:
             return IngestReport(filename=exc.filename, status="refused", error=str(exc))
         return self.ingest_bytes(data, name, **kwargs)
 
+    def estimate_file(self, path: str | Path, **kwargs) -> IngestEstimate:
+        """`estimate_ingest` for a file on disk (read as `ingest_file` reads it: regular files only)."""
+        self._acting(kwargs.get("actor"), "documents.manage")
+        path = Path(path)
+        name = kwargs.pop("filename", None) or path.name
+        try:
+            data = read_regular_file(path, max_bytes=self._settings.max_file_bytes, name=name)
+        except IngestError as exc:
+            return IngestEstimate(filename=exc.filename, error=str(exc))
+        return self.estimate_ingest(data, name, **kwargs)
+
     def ingest_bytes(
         self,
         data: bytes,
@@ -62,20 +90,102 @@ class DocumentActions:
         effective_date: str | None = None,
         redact_disabled: Sequence[str] = (),
         progress: Progress | None = None,
+        cancel: Any = None,
         actor: Principal | None = None,
     ) -> IngestReport:
-        """Index one file as a new version; a refused file leaves the store unchanged (one audit row)."""
+        """Index one file as a new version; a refused file leaves the store unchanged (one audit row).
+
+        `cancel` (a callable returning True, or a threading.Event) is checked between embedding
+        batches; a cancelled ingest is reported as refused and leaves nothing written.
+        """
         actor = self._acting(actor, "documents.manage")
-        report = self._ingest(
-            data, filename, audience=audience, doc_id=doc_id, effective_date=effective_date,
-            redact_disabled=redact_disabled, progress=progress,
-        )
+        try:
+            report = self._ingest(
+                data, filename, audience=audience, doc_id=doc_id, effective_date=effective_date,
+                redact_disabled=redact_disabled, progress=progress, cancel=cancel,
+                may_replace=lambda version: self._readable_by(actor, version.audience),
+            )
+        except PermissionDenied as exc:  # a live version of this document is not the actor's to replace
+            self._audit(actor, "refused", f"document.upload {filename}", "refused", str(exc))
+            return IngestReport(filename=filename, status="refused", audience=_audience(audience), error=f"{filename}: {exc}")
+        except BaseException:  # Ctrl-C, or the page stopped mid-run (取消导入): the indexer removed the pending version
+            self._audit(actor, "document.upload", filename, "failed", "导入被中断，未写入任何内容")
+            raise
         outcome = "ok" if report.ok else "failed"
         detail = f"{report.doc_id} v{report.version} {report.status}" if report.ok else report.error
         if redact_disabled:
             detail += f"；关闭脱敏：{'、'.join(redact_disabled)}"
         self._audit(actor, "document.upload", filename, outcome, detail)
         return report
+
+    def estimate_ingest(
+        self,
+        data: bytes,
+        filename: str,
+        *,
+        audience: Sequence[str] = ("all",),
+        doc_id: str | None = None,
+        effective_date: str | None = None,
+        redact_disabled: Sequence[str] = (),
+        actor: Principal | None = None,
+    ) -> IngestEstimate:
+        """Parse and chunk a file without writing anything: its chunk count and about how long the ingest takes.
+
+        `error` is the reason the ingest would refuse it (too many chunks, unreadable, a document the
+        actor may not replace). The seconds are chunks × `ingest_seconds_per_chunk`; 0 when the file
+        repeats the current version.
+        """
+        actor = self._acting(actor, "documents.manage")
+        audience_t = _audience(audience)
+        try:
+            prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, keep=True)
+            refuse_unreplaceable(
+                self.catalog, prepared.doc_id, lambda version: self._readable_by(actor, version.audience)
+            )
+        except IngestError as exc:
+            return IngestEstimate(filename=exc.filename, error=str(exc))
+        except RagError as exc:
+            return IngestEstimate(filename=filename, error=f"{filename}: {exc}")
+        unchanged = self.indexer.current_match(prepared, audience_t, effective_date) is not None
+        seconds = 0.0 if unchanged else len(prepared.chunks) * self._settings.ingest_seconds_per_chunk
+        return IngestEstimate(
+            filename=prepared.parsed.source, doc_id=prepared.doc_id, chunk_count=len(prepared.chunks),
+            seconds=round(seconds, 1), unchanged=unchanged,
+            needs_confirmation=seconds > self._settings.ingest_confirm_seconds,
+        )
+
+    def _prepared(
+        self, data: bytes, filename: str, audience: tuple[str, ...], doc_id: str | None,
+        redact_disabled: Sequence[str], *, keep: bool = False, step: Progress | None = None,
+    ) -> PreparedDocument:
+        """`prepare` with a few results kept: an estimate's document is taken by the ingest that follows."""
+        s = self._settings
+        key = (
+            hashlib.sha256(bytes(data)).hexdigest(), filename, doc_id, audience, tuple(sorted(redact_disabled)),
+            s.chunk_size, s.chunk_overlap, s.redact_pii, s.max_chunks_per_file, s.max_file_bytes,
+        )
+        memo = self.__dict__.setdefault("_prepared_memo", OrderedDict())
+        lock = self.__dict__.setdefault("_prepared_lock", threading.Lock())
+        with lock:
+            kept = memo.pop(key, None)
+        sources_of = lambda known: [v.source for v in self.catalog.versions(known)]  # noqa: E731
+        if kept is not None:
+            if not doc_id:  # the library may have changed since the estimate
+                check_identity(kept.doc_id, kept.parsed.source, sources_of)
+            now = datetime.now(UTC).isoformat(timespec="seconds")
+            return replace(kept, chunks=[replace(c, ingested_at=now) for c in kept.chunks])
+        step = step or (lambda stage, frac: None)
+        with reporting_pages(lambda done, total: step(f"OCR 识别扫描页 {done}/{total}", 0.05 + 0.15 * done / total)):
+            prepared = prepare(
+                data, filename, s, doc_id=doc_id, audience=audience,
+                redact_disabled=frozenset(redact_disabled), sources_of=sources_of,
+            )
+        if keep:
+            with lock:
+                memo[key] = prepared
+                while len(memo) > PREPARED_KEPT:
+                    memo.popitem(last=False)
+        return prepared
 
     def _ingest(
         self,
@@ -87,8 +197,11 @@ class DocumentActions:
         effective_date: str | None = None,
         redact_disabled: Sequence[str] = (),
         progress: Progress | None = None,
+        cancel: Any = None,
+        may_replace: Callable[[DocumentInfo], bool] | None = None,
     ) -> IngestReport:
-        audience_t = tuple(sorted({a.strip() for a in audience if a.strip()})) or ("all",)
+        """Prepare and write one file; refusals become reports, PermissionDenied (may_replace) is raised."""
+        audience_t = _audience(audience)
         step = progress or (lambda stage, frac: None)
         try:
             step("解析与切块", 0.05)
@@ -97,20 +210,19 @@ class DocumentActions:
                     date.fromisoformat(effective_date)
                 except ValueError as exc:
                     raise IngestError(filename, f"生效日期 {effective_date!r} 不是 YYYY-MM-DD 格式") from exc
-            with reporting_pages(lambda done, total: step(f"OCR 识别扫描页 {done}/{total}", 0.05 + 0.15 * done / total)):
-                prepared = prepare(
-                    data, filename, self._settings, doc_id=doc_id, audience=audience_t,
-                    redact_disabled=frozenset(redact_disabled),
-                    sources_of=lambda known: [v.source for v in self.catalog.versions(known)],
-                )
+            prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, step=step)
             step("解析与切块", 0.2)
-            report = self.indexer.write(prepared, audience_t, effective_date, step)
+            report = self.indexer.write(
+                prepared, audience_t, effective_date, step, may_replace=may_replace, cancel=as_cancel(cancel)
+            )
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
             return replace(report, reading=reading, warnings=[*reading.notes, *report.warnings])
         except DocumentIdConflict as exc:
             return IngestReport(filename=exc.filename, status="refused", error=str(exc), conflict_doc_id=exc.doc_id)
-        except IngestError as exc:
+        except IngestError as exc:  # IngestCancelled included: the pending version is already gone
             return IngestReport(filename=exc.filename, status="refused", error=str(exc))
+        except PermissionDenied:
+            raise
         except RagError as exc:
             return IngestReport(filename=filename, status="refused", error=f"{filename}: {exc}")
 

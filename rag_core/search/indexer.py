@@ -4,17 +4,26 @@ A new version is written as *pending*, embedded and stored, then made
 *current*, and only then are the older versions retired; a crash at any point
 leaves either the old or the new version in effect, never a mix
 (`recover_pending` drops what a crash left half-written on the next start).
-One lock serialises writers in this process.
+One lock serialises writers in this process, and the catalog's `writer` lock
+serialises them across processes (a CLI ingest while the app ingests); the
+switch to current reads what else is current in the same transaction.
+
+A write checks `cancel` between embedding batches; cancelling (like any error or
+interrupt) removes the pending version from every store, so nothing is half-written.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from datetime import date
 
+from ..documents.bounds import Cancel, check_cancel
 from ..documents.catalog import Catalog
 from ..documents.prepare import PreparedDocument, index_text, with_version
+from ..errors import PermissionDenied
 from ..types import Chunk, DocumentInfo, IngestReport
 from .centroid import CorpusCentroid
 from .embedding import CachedEmbedder
@@ -23,6 +32,10 @@ from .sentence_index import SecondModel, SentenceIndex, second_chunk_text, vecto
 from .vector_store import REPAIR_ATTEMPTS, ChromaVectorStore, VectorCheck
 
 Progress = Callable[[str, float], None]
+MayReplace = Callable[[DocumentInfo], bool]  # may the writer replace this existing version?
+SECOND_SLICE = 256  # chunks per second-model call, so a cancel is seen between slices
+WAITING = "等待另一个导入完成"
+VERSION_ATTEMPTS = 5
 
 
 class Indexer:
@@ -51,17 +64,38 @@ class Indexer:
         """Hook for tests that simulate a crash mid-write; does nothing in production."""
 
     def write(
-        self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, step: Progress
+        self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, step: Progress,
+        *, may_replace: MayReplace | None = None, cancel: Cancel | None = None,
     ) -> IngestReport:
-        """Store `prepared` as the next version of its document (or report it unchanged)."""
-        with self.lock:
-            return self._write(prepared, audience, effective_date, step)
+        """Store `prepared` as the next version of its document (or report it unchanged).
 
-    def _write(
-        self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, step: Progress
-    ) -> IngestReport:
-        doc_id = prepared.doc_id
-        live = [v for v in self.catalog.versions(doc_id) if v.status == "current"]
+        `may_replace` refuses (PermissionDenied) when a live version of the document is one the
+        writer may not replace; `cancel` is checked between embedding batches (IngestCancelled).
+        """
+        def check() -> None:
+            check_cancel(cancel, prepared.parsed.source)
+
+        with self._locked(step, check):
+            return self._write(prepared, audience, effective_date, step, may_replace, check)
+
+    @contextmanager
+    def _locked(self, step: Progress, check: Callable[[], None]):
+        """This process's lock, then the data dir's; waiting says so and can be cancelled."""
+        told = False
+        while not self.lock.acquire(timeout=0.2):
+            if not told:
+                step(WAITING, 0.2)
+                told = True
+            check()
+        try:
+            with self.catalog.writer.hold(waiting=lambda: step(WAITING, 0.2), cancel=check):
+                yield
+        finally:
+            self.lock.release()
+
+    def current_match(self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None):
+        """The current version this upload repeats exactly (same text, audience, date), or None."""
+        live = [v for v in self.catalog.versions(prepared.doc_id) if v.status == "current"]
         newest = live[-1] if live else None
         if (
             newest is not None
@@ -69,34 +103,54 @@ class Indexer:
             and newest.audience == audience
             and newest.effective_date == effective_date
         ):
+            return newest
+        return None
+
+    def _write(
+        self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, step: Progress,
+        may_replace: MayReplace | None, check: Callable[[], None],
+    ) -> IngestReport:
+        doc_id = prepared.doc_id
+        refuse_unreplaceable(self.catalog, doc_id, may_replace)
+        newest = self.current_match(prepared, audience, effective_date)
+        if newest is not None:
+            healed = self._retire_superseded(doc_id)
             step("完成", 1.0)
             return IngestReport(
                 filename=prepared.parsed.source, status="unchanged", doc_id=doc_id, version=newest.version,
                 chunk_count=newest.chunk_count, audience=audience, redactions=prepared.redactions,
-                warnings=["内容与当前版本完全相同，未生成新版本"],
+                warnings=["内容与当前版本完全相同，未生成新版本", *healed],
             )
-        version = self.catalog.next_version(doc_id)
-        chunks = with_version(prepared.chunks, version)
-        info = DocumentInfo(
-            doc_id=doc_id, title=prepared.parsed.title, source=prepared.parsed.source, version=version,
-            audience=audience, chunk_count=len(chunks), ingested_at=chunks[0].ingested_at,
-            content_hash=prepared.content_hash, effective_date=effective_date, status="pending",
-        )
-        # 1) write the new version as pending; 2) make it current; 3) retire the old one.
-        self.catalog.insert_version(info, chunks, prepared.tokens)
+        info, chunks = self._insert_pending(prepared, audience, effective_date)
+        version = info.version
+        immediate = not effective_date or effective_date <= date.today().isoformat()
+
+        def embedded(stage: str, start: float, span: float):
+            def progress(done: int, total: int) -> None:
+                step(stage, start + span * done / total)
+                check()  # between batches: the batch just embedded is cached, nothing else is kept
+
+            return progress
+
+        # 1) the new version was written as pending; 2) make it current; 3) retire the old one.
         try:
+            check()
             vectors = self.embedder.embed_passages(
-                [index_text(c) for c in chunks], progress=lambda done, total: step("向量化", 0.2 + 0.4 * done / total)
+                [index_text(c) for c in chunks], progress=embedded("向量化", 0.2, 0.4)
             )
             step("逐句向量化", 0.6)
-            self.sentences.put(vector_rows(chunks, vectors, self._embed_sentences(step)))
+            self.sentences.put(vector_rows(chunks, vectors, self._embed_sentences(embedded("逐句向量化", 0.6, 0.25))))
             if self.second is not None:
-                step("第二模型向量化", 0.8)
-                self.second.index.put(self.second.rows(chunks))
-            step("写入索引", 0.85)
+                step("第二模型向量化", 0.85)
+                for start in range(0, len(chunks), SECOND_SLICE):
+                    check()
+                    self.second.index.put(self.second.rows(chunks[start : start + SECOND_SLICE]))
+            check()
+            step("写入索引", 0.9)
             unreachable = self.vectors.upsert(chunks, vectors)
             self.fail_point("after_vectors")
-            self.catalog.set_status(doc_id, version, "current")
+            check()  # the last moment a cancel is honoured: after the switch the version is live
+            older, newer = self.catalog.switch_current(doc_id, version, supersedes=immediate)
         except BaseException:
             self.vectors.delete([c.chunk_id for c in chunks])
             self._delete_sentence_rows([c.chunk_id for c in chunks])
@@ -105,21 +159,52 @@ class Indexer:
             raise
         self.keywords.add(zip([c.chunk_id for c in chunks], prepared.tokens))
         self.centroid.add(vectors, audience)
-        if not effective_date or effective_date <= date.today().isoformat():
-            for old in live:
-                self._retire(old)
+        for old in older:
+            self._retire(old)
+        warnings = prepared.warnings + unreachable_warning(unreachable)
+        if newer is not None:  # only without the writer lock: another process's newer version won
+            self._retire(info)
+            warnings.append(f"导入期间同一文档的更新版本 v{newer} 已经生效，这一版随即停用")
         step("完成", 1.0)
         return IngestReport(
             filename=prepared.parsed.source, status="indexed", doc_id=doc_id, version=version,
-            chunk_count=len(chunks), audience=audience, redactions=prepared.redactions,
-            warnings=prepared.warnings + unreachable_warning(unreachable),
+            chunk_count=len(chunks), audience=audience, redactions=prepared.redactions, warnings=warnings,
         )
 
-    def _embed_sentences(self, step: Progress):
-        def embed(texts: list[str]):
-            return self.embedder.embed_passages(
-                texts, progress=lambda done, total: step("逐句向量化", 0.6 + 0.25 * done / total)
+    def _insert_pending(
+        self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None
+    ) -> tuple[DocumentInfo, list[Chunk]]:
+        """Write the next version as pending; a number another process took meanwhile is skipped."""
+        for attempt in range(VERSION_ATTEMPTS):
+            version = self.catalog.next_version(prepared.doc_id)
+            chunks = with_version(prepared.chunks, version)
+            info = DocumentInfo(
+                doc_id=prepared.doc_id, title=prepared.parsed.title, source=prepared.parsed.source, version=version,
+                audience=audience, chunk_count=len(chunks), ingested_at=chunks[0].ingested_at,
+                content_hash=prepared.content_hash, effective_date=effective_date, status="pending",
             )
+            try:
+                self.catalog.insert_version(info, chunks, prepared.tokens)
+            except sqlite3.IntegrityError:  # only without the writer lock (no fcntl)
+                if attempt == VERSION_ATTEMPTS - 1:
+                    raise
+                continue
+            return info, chunks
+        raise AssertionError("unreachable")
+
+    def _retire_superseded(self, doc_id: str) -> list[str]:
+        """Retire current versions a newer one should have retired (left by two concurrent writers)."""
+        extra = self.catalog.superseded(doc_id)
+        for old in extra:
+            self._retire(old)
+        if not extra:
+            return []
+        shown = "、".join(f"v{v.version}" for v in extra)
+        return [f"同时生效的旧版本 {shown} 已停用（两个导入同时进行时留下的）"]
+
+    def _embed_sentences(self, progress: Callable[[int, int], None]):
+        def embed(texts: list[str]):
+            return self.embedder.embed_passages(texts, progress=progress)
 
         return embed
 
@@ -140,7 +225,7 @@ class Indexer:
 
     def delete_document(self, doc_id: str) -> int:
         """Remove every version's chunks from Chroma, BM25, the catalog and the embedding cache."""
-        with self.lock:
+        with self.lock, self.catalog.writer.hold():
             chunks = self.catalog.chunks_of(doc_id)
             if not chunks and not self.catalog.versions(doc_id):
                 return 0
@@ -162,12 +247,34 @@ class Indexer:
             return self.vectors.verify(repair=repair, known=self.keywords.has)
 
 
+def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace | None) -> None:
+    """PermissionDenied when a live (current, scheduled or pending) version is one the writer may not replace.
+
+    A new version retires the old one: uploading over a document one cannot read would take it
+    away from the people who can (HR's upload once retired the managers' only version).
+    """
+    if may_replace is None:
+        return
+    if any(v.status != "retired" and not may_replace(v) for v in catalog.versions(doc_id)):
+        raise PermissionDenied(
+            f"没有权限：已有文档 {doc_id} 不面向你的受众，不能上传它的新版本。"
+            "如果这是另一份文件，请改名或指定新的文档ID后再上传"
+        )
+
+
 def recover_pending(catalog: Catalog, vectors: ChromaVectorStore) -> None:
-    """Drop versions a crash left half-written (their chunks never became current)."""
-    for info in catalog.pending():
-        ids = [c.chunk_id for c in catalog.chunks_of(info.doc_id, info.version)]
-        vectors.delete(ids)
-        catalog.discard_version(info.doc_id, info.version)
+    """Drop versions a crash left half-written (their chunks never became current).
+
+    Only when no writer holds the data dir's lock: then a pending version is another
+    process's write in progress, and removing it would pull the rows from under it.
+    """
+    with catalog.writer.try_hold() as free:
+        if not free:
+            return
+        for info in catalog.pending():
+            ids = [c.chunk_id for c in catalog.chunks_of(info.doc_id, info.version)]
+            vectors.delete(ids)
+            catalog.discard_version(info.doc_id, info.version)
 
 
 def reembed_all(catalog: Catalog, vectors: ChromaVectorStore, embedder: CachedEmbedder) -> None:

@@ -1,0 +1,99 @@
+"""Bounded ingest work: a per-file chunk cap, a time estimate before a long ingest, and cancelling.
+
+A 19 MB text file once became 205,563 chunks (about four hours of embedding) without a word.
+Here a file is refused when it would make more chunks than `Settings.max_chunks_per_file`,
+first from a lower bound on the parsed text (every chunk holds at most `chunk_size`
+characters, so a text of N non-blank characters makes at least N / chunk_size chunks: cut
+before masking and chunking a huge file), then from the exact count after chunking.
+
+The estimate is chunks × `Settings.ingest_seconds_per_chunk` (measured end to end: e5 chunk
+and sentence vectors plus the second model, see settings.py). A running write checks a
+cancel callback between embedding batches and raises `IngestCancelled`; the indexer then
+removes the pending version, so a cancelled ingest leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..errors import IngestError
+
+Cancel = Callable[[], bool]
+
+
+class IngestCancelled(IngestError):
+    """The person cancelled a running ingest; the pending version was removed, nothing else changed."""
+
+    def __init__(self, filename: str):
+        super().__init__(filename, "导入已取消：这个文件没有写入任何内容，已有文档保持不变")
+
+
+def as_cancel(cancel: Any) -> Cancel | None:
+    """A callable from a callable or a `threading.Event` (its `is_set`); None stays None."""
+    if cancel is None:
+        return None
+    is_set = getattr(cancel, "is_set", None)
+    return is_set if callable(is_set) else cancel
+
+
+def check_cancel(cancel: Cancel | None, filename: str) -> None:
+    if cancel is not None and cancel():
+        raise IngestCancelled(filename)
+
+
+def chunk_cap_error(filename: str, count: int, cap: int, seconds_per_chunk: float, *, at_least: bool = False) -> IngestError:
+    """The refusal: the count, the cap, how long it would take, and what to do."""
+    count_text = f"至少 {count:,} 块" if at_least else f"{count:,} 块"
+    return IngestError(
+        filename,
+        f"文件切分后有{count_text}，超过每个文件 {cap:,} 块的上限"
+        f"（向量化要{duration_text(count * seconds_per_chunk)}）。"
+        "请把文件按章节拆分后分别上传；确实需要时管理员可以调高 RAG_MAX_CHUNKS_PER_FILE",
+    )
+
+
+def min_chunks(texts: Iterable[str], chunk_size: int) -> int:
+    """A lower bound on the chunk count: non-blank characters over the largest chunk."""
+    chars = sum(len("".join(text.split())) for text in texts)
+    return math.ceil(chars / max(1, chunk_size))
+
+
+def duration_text(seconds: float) -> str:
+    """约 40 秒 / 约 3 分钟 / 约 2.5 小时."""
+    if seconds < 60:
+        return f"约 {max(1, round(seconds))} 秒"
+    if seconds < 3600:
+        return f"约 {round(seconds / 60)} 分钟"
+    return f"约 {seconds / 3600:.1f} 小时"
+
+
+@dataclass
+class IngestEstimate:
+    """What ingesting one file would take, computed before any store is written.
+
+    `error` is the Chinese reason when the file would be refused; `unchanged` when it is the
+    current version again (nothing to embed). `needs_confirmation`: above the threshold the
+    page asks before it starts.
+    """
+
+    filename: str
+    doc_id: str = ""
+    chunk_count: int = 0
+    seconds: float = 0.0
+    unchanged: bool = False
+    needs_confirmation: bool = False
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def duration(self) -> str:
+        return "无需重新向量化" if self.unchanged else duration_text(self.seconds)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self) | {"ok": self.ok, "duration": self.duration}
