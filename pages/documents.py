@@ -22,13 +22,18 @@ from ui.uploads import (
     DOCUMENT_COLUMNS,
     REDACTION_LABELS,
     REPORT_COLUMNS,
+    confirmation_question,
     documents_frame,
+    estimate_text,
+    estimate_uploads,
     ingest_uploads,
     reports_frame,
 )
 
 REPORTS_KEY = "doc_ingest_reports"
 PENDING_DELETE_KEY = "doc_pending_delete"
+PENDING_UPLOAD_KEY = "doc_pending_upload"  # a long ingest waiting for 确认导入
+RUNNING_KEY = "doc_ingest_running"  # the batch being imported; still set on the next run when it was cut short
 
 
 def upload_section(assistant: Assistant) -> None:
@@ -59,30 +64,76 @@ def upload_section(assistant: Assistant) -> None:
         )
         effective = right.date_input("生效日期（可选）", value=None, format="YYYY-MM-DD")
         submitted = st.form_submit_button("开始导入", type="primary", icon=":material/upload:")
-    if not submitted:
+    interrupted()
+    if submitted:
+        if not files:
+            st.warning("请先选择要上传的文件。")
+            return
+        if doc_id.strip() and len(files) > 1:
+            st.warning("一次上传多个文件时不能共用一个文档ID，已忽略文档ID。")
+            doc_id = ""
+        batch = {
+            "files": [(f.name, f.getvalue()) for f in files], "audience": audience or ["all"],
+            "doc_id": doc_id.strip() or None, "effective_date": effective, "redact_disabled": redact_off,
+        }
+        with st.spinner("正在解析文件、估算导入时间…"):
+            estimates = estimate_uploads(assistant, **batch)
+        question = confirmation_question(estimates)
+        if question is None:
+            run_batch(assistant, batch, estimate_text(estimates))
+            return
+        st.session_state[PENDING_UPLOAD_KEY] = {**batch, "question": question, "summary": estimate_text(estimates)}
+    pending = st.session_state.get(PENDING_UPLOAD_KEY)
+    if not pending:
         return
-    if not files:
-        st.warning("请先选择要上传的文件。")
-        return
-    if doc_id.strip() and len(files) > 1:
-        st.warning("一次上传多个文件时不能共用一个文档ID，已忽略文档ID。")
-        doc_id = ""
-    bar = st.progress(0.0, text="准备导入…")
+    # file names and reasons are the uploader's text: each line inert, one per line
+    st.warning("  \n".join(escape_md(line) for line in pending["question"].splitlines()))
+    go, drop = st.columns(2)
+    if go.button("确认导入", type="primary", key="confirm_upload", icon=":material/upload:"):
+        st.session_state.pop(PENDING_UPLOAD_KEY, None)
+        run_batch(assistant, {k: v for k, v in pending.items() if k not in ("question", "summary")}, pending["summary"])
+    elif drop.button("放弃这次导入", key="drop_upload"):
+        st.session_state.pop(PENDING_UPLOAD_KEY, None)
+        announce("documents", "已放弃这次导入，没有写入任何内容。")
+        st.rerun()
+
+
+def run_batch(assistant: Assistant, batch: dict, summary: str) -> None:
+    """Ingest with a progress bar and a cancel button.
+
+    Clicking 取消导入 makes Streamlit stop this run at its next progress update (between two
+    embedding batches); the engine then removes the half-written version, so the file being
+    imported leaves nothing behind. Finished files stay; the next run says what happened.
+    """
+    st.button("取消导入", key="cancel_upload", icon=":material/cancel:",
+              help="正在导入的文件会在当前这一批向量化结束后停止，不写入任何内容；已完成的文件保留。")
+    bar = st.progress(0.0, text=f"准备导入：{summary}")
+    st.session_state[REPORTS_KEY] = []
+    st.session_state[RUNNING_KEY] = [name for name, _ in batch["files"]]
     reports = ingest_uploads(
-        assistant,
-        [(f.name, f.getvalue()) for f in files],
-        audience=audience or ["all"],
-        doc_id=doc_id.strip() or None,
-        effective_date=effective,
-        redact_disabled=redact_off,
+        assistant, batch["files"], audience=batch["audience"], doc_id=batch["doc_id"],
+        effective_date=batch["effective_date"], redact_disabled=batch["redact_disabled"],
         progress=lambda label, fraction: bar.progress(fraction, text=escape_md(label)),
+        on_report=st.session_state[REPORTS_KEY].append,
     )
+    st.session_state.pop(RUNNING_KEY, None)
     bar.progress(1.0, text="导入结束")
     st.session_state[REPORTS_KEY] = reports
     remember_conflicts(
-        [(f.name, f.getvalue()) for f in files], reports, audience=audience or ["all"], effective_date=effective,
-        redact_disabled=redact_off,
+        batch["files"], reports, audience=batch["audience"], effective_date=batch["effective_date"],
+        redact_disabled=batch["redact_disabled"],
     )
+
+
+def interrupted() -> None:
+    """A batch that did not reach its end (取消导入, or the page left mid-way): say which files were not imported."""
+    names = st.session_state.pop(RUNNING_KEY, None)
+    if not names:
+        return
+    done = len(st.session_state.get(REPORTS_KEY) or [])  # files are imported in order
+    if left := names[done:]:
+        how = "已取消" if st.session_state.get("cancel_upload") else "被中断"
+        st.info(escape_md(f"导入{how}：{'、'.join(left)} 没有导入，也没有写入任何内容；已完成的 {done} 个文件保留。"))
 
 
 def report_section(assistant: Assistant) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import date
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -38,6 +39,57 @@ def audience_text(audience: Sequence[str]) -> str:
     return "、".join(AUDIENCE_LABELS.get(a, a) for a in audience)
 
 
+def estimate_uploads(
+    assistant: Assistant,
+    files: Sequence[tuple[str, bytes]],
+    *,
+    audience: Sequence[str] = ("all",),
+    doc_id: str | None = None,
+    effective_date: date | None = None,
+    redact_disabled: Sequence[str] = (),
+) -> list[Any]:
+    """The engine's estimate per file (chunks, seconds, or the reason it would be refused); nothing is written."""
+    return [
+        assistant.estimate_ingest(
+            data, name, audience=tuple(audience) or ("all",), doc_id=doc_id or None,
+            effective_date=effective_date.isoformat() if effective_date else None,
+            redact_disabled=tuple(redact_disabled), actor=actor(),
+        )
+        for name, data in files
+    ]
+
+
+def estimate_text(estimates: Sequence[Any]) -> str:
+    """约 N 块，预计约 X: the whole batch in one line (refused files count nothing)."""
+    chunks = sum(e.chunk_count for e in estimates if e.ok and not e.unchanged)
+    seconds = sum(e.seconds for e in estimates if e.ok)
+    return f"共 {chunks:,} 块，预计{duration_text(seconds)}" if chunks else "没有需要向量化的新内容"
+
+
+def confirmation_question(estimates: Sequence[Any]) -> str | None:
+    """The question asked before a long ingest (any file above the engine's threshold), else None."""
+    if not any(e.ok and e.needs_confirmation for e in estimates):
+        return None
+    lines = [f"这次导入{estimate_text(estimates)}，期间可以随时取消（取消的文件不会写入任何内容）。"]
+    for e in estimates:
+        if e.ok and not e.unchanged:
+            lines.append(f"{e.filename}：{e.chunk_count:,} 块，{duration_text(e.seconds)}")
+        elif e.ok:
+            lines.append(f"{e.filename}：与当前版本相同，无需重新向量化")
+        else:
+            lines.append(f"{e.filename}：将被拒绝（{e.error}）")
+    return "\n".join(lines)
+
+
+def duration_text(seconds: float) -> str:
+    """约 40 秒 / 约 3 分钟 / 约 2.5 小时."""
+    if seconds < 60:
+        return f"约 {max(1, round(seconds))} 秒"
+    if seconds < 3600:
+        return f"约 {round(seconds / 60)} 分钟"
+    return f"约 {seconds / 3600:.1f} 小时"
+
+
 def ingest_uploads(
     assistant: Assistant,
     files: Sequence[tuple[str, bytes]],
@@ -47,11 +99,15 @@ def ingest_uploads(
     effective_date: date | None = None,
     redact_disabled: Sequence[str] = (),
     progress: Progress | None = None,
+    cancel: Any = None,
+    on_report: Callable[[IngestReport], None] | None = None,
 ) -> list[IngestReport]:
     """Ingest (name, bytes) pairs one by one; overall progress spans all files.
 
     Kept free of widgets so tests can call it with the real facade (AppTest cannot
-    drive st.file_uploader).
+    drive st.file_uploader). `cancel` goes to the engine (checked between embedding
+    batches); `on_report` sees each file's report as soon as it is done, so a batch
+    interrupted part-way still shows the files it finished.
     """
     reports: list[IngestReport] = []
     total = max(1, len(files))
@@ -70,11 +126,14 @@ def ingest_uploads(
                 effective_date=effective_date.isoformat() if effective_date else None,
                 redact_disabled=tuple(redact_disabled),
                 progress=step,
+                cancel=cancel,
                 actor=actor(),
             )
         except Exception as exc:  # the facade should not raise, but one file must never stop the batch
             report = IngestReport(filename=name, status="refused", audience=tuple(audience), error=str(exc))
         reports.append(report)
+        if on_report is not None:
+            on_report(report)
         step("完成", 1.0)
     return reports
 
