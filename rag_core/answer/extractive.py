@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import jieba
 
+from ..text.instructions import OMITTED
 from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, split_sentences
 from ..types import SourceRef
 from .answering import WEAK_EVIDENCE, WEAK_HEADER
@@ -333,7 +334,7 @@ class ExtractiveAnswerer:
             for match in pieces:
                 raw = match.group(0)
                 text = raw.strip()
-                if not text or not _WORD_CHAR_RE.search(text):
+                if not text or not _WORD_CHAR_RE.search(text) or OMITTED in text:  # an order left out of the source
                     continue
                 key = re.sub(r"\s+", "", text)
                 if key in seen:

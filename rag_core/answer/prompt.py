@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text.instructions import without_instructions
 from ..text.markers import neutralise_markers
 from ..text.pii import redact_text
 from ..text.records import as_markdown
@@ -67,7 +68,8 @@ def _source_block(n: int, hit: Hit) -> str:
         where += f" ｜ 第 {c.page} 页"
     if hit.scores.verdict:
         where += f" ｜ 检索判断：{hit.scores.verdict}"
-    return f"[资料{n}] {where}\n{neutralise(as_markdown(c.text.strip()))}"  # table rows as a small table
+    # table rows as a small table; a sentence giving the assistant orders is left out (text.instructions)
+    return f"[资料{n}] {where}\n{neutralise(as_markdown(without_instructions(c.text.strip())))}"
 
 
 TURN_CHARS = 120  # each earlier answer is shortened: it helps read the question, it is not evidence
@@ -111,7 +113,8 @@ def build_prompt(
         used += cost
         blocks.append(block)
         c = hit.chunk
-        sources.append(SourceRef(len(sources) + 1, c.text.strip(), c.source, c.section, c.chunk_id, hit.scores.verdict))
+        text = without_instructions(c.text.strip())  # the offline answerer never quotes an order to the assistant
+        sources.append(SourceRef(len(sources) + 1, text, c.source, c.section, c.chunk_id, hit.scores.verdict))
     body = "\n\n".join(blocks) if blocks else "（未检索到任何通过阈值的条款）"
     text = head + body + tail
     return BuiltPrompt(text=text, sources=sources, tokens=estimate_tokens(text), dropped=dropped)
