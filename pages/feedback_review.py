@@ -8,7 +8,7 @@ import streamlit as st
 
 from rag_core import RagError
 from ui.inert import escape_md
-from ui.layout import ensure_chrome
+from ui.layout import ensure_chrome, include_tests_box
 from ui.state import actor, get_assistant
 
 RATINGS = {"all": "全部", "down": "👎", "up": "👍"}
@@ -26,10 +26,11 @@ def main() -> None:
     since = col3.date_input("起始日期", value=date.today() - timedelta(days=30), key="fb_since")
     until = col4.date_input("截止日期（含）", value=date.today(), key="fb_until")
     unread_only = st.toggle("只看未读", value=False, key="fb_unread")
+    tests = include_tests_box("fb_tests")
     try:
         entries = assistant.feedback_reviews(
             rating={"all": None, "down": -1, "up": 1}[rating], doc_id=doc or None, since=since, until=until,
-            unread_only=unread_only, actor=actor(),
+            unread_only=unread_only, include_tests=tests, actor=actor(),
         )
     except RagError as exc:
         st.error(escape_md(exc))
@@ -57,7 +58,8 @@ def main() -> None:
             elif st.button("标为未读", key=f"fb_unread_{entry.id}"):
                 assistant.mark_feedback_reviewed([entry.id], reviewed=False, actor=actor())
                 st.rerun()
-    st.download_button("导出 Excel", assistant.export_insights("feedback", "xlsx", since=since, until=until, actor=actor()),
+    st.download_button("导出 Excel", assistant.export_insights("feedback", "xlsx", since=since, until=until,
+                                                             include_tests=tests, actor=actor()),
                        file_name=f"feedback_{since}_{until}.xlsx", icon=":material/download:")
 
 

@@ -9,7 +9,7 @@ import streamlit as st
 
 from rag_core import RagError
 from ui.inert import escape_md
-from ui.layout import ensure_chrome
+from ui.layout import ensure_chrome, include_tests_box
 from ui.state import actor, get_assistant
 
 KINDS = {"zero_hit": "没有命中", "refused": "制度里没有写", "weak": "依据较弱", "disliked": "👎"}
@@ -26,8 +26,10 @@ def main() -> None:
     until = col2.date_input("截止日期（含）", value=date.today(), key="gaps_until")
     weak = st.checkbox("也列出依据较弱的回答", key="gaps_weak",
                        help="回答了，但最相关的条款只是与问题相近、不一定直接回答了它。这类回答多数是对的，默认不列出。")
+    tests = include_tests_box("gaps_tests")
     try:
-        groups = assistant.knowledge_gaps(since=since, until=until, include_weak=weak, actor=actor())
+        groups = assistant.knowledge_gaps(since=since, until=until, include_weak=weak, include_tests=tests,
+                                          actor=actor())
     except RagError as exc:
         st.error(escape_md(exc))
         return
@@ -62,7 +64,8 @@ def main() -> None:
                         st.error(escape_md(exc))
                     else:
                         st.success(f"已添加标准答复 {escape_md(entry.id)}：{escape_md(entry.question)}")
-    st.download_button("导出 Excel", assistant.export_insights("gaps", "xlsx", since=since, until=until, actor=actor()),
+    st.download_button("导出 Excel", assistant.export_insights("gaps", "xlsx", since=since, until=until,
+                                                             include_tests=tests, actor=actor()),
                        file_name=f"knowledge_gaps_{since}_{until}.xlsx", icon=":material/download:")
 
 

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from ui.inert import escape_md
-from ui.layout import ensure_chrome
+from ui.layout import ensure_chrome, include_tests_box
 from ui.state import actor, get_assistant
 
 OUTCOMES = {"answered": "已回答", "weak": "已回答（依据较弱）", "standard": "标准答复", "refused": "制度里没有写",
@@ -17,8 +17,10 @@ def main() -> None:
     ensure_chrome()
     assistant = get_assistant()
     st.title("使用情况")
-    report = assistant.usage(actor=actor())
-    st.caption(f"保留期内共 {report['questions']} 个提问。")
+    tests = include_tests_box("usage_tests")
+    report = assistant.usage(include_tests=tests, actor=actor())
+    left_out = f"（另有 {report['left_out']} 个评测和检索测试的提问未计入）" if report.get("left_out") else ""
+    st.caption(f"保留期内共 {report['questions']} 个提问{left_out}。")
     if report["outcomes"]:
         cols = st.columns(len(report["outcomes"]))
         order = [*OUTCOMES, *sorted(set(report["outcomes"]) - set(OUTCOMES))]  # the table's order, then any other
@@ -37,7 +39,7 @@ def main() -> None:
         st.subheader("从未被引用的文档")
         for doc in report["never_cited"]:
             st.markdown(f"- {escape_md(doc['title'])}")
-    st.download_button("导出 Excel", assistant.export_insights("usage", "xlsx", actor=actor()),
+    st.download_button("导出 Excel", assistant.export_insights("usage", "xlsx", include_tests=tests, actor=actor()),
                        file_name="usage.xlsx", icon=":material/download:")
 
 

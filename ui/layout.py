@@ -99,6 +99,14 @@ def render_chrome(page_path: str | None = None) -> Assistant:
     return assistant
 
 
+def include_tests_box(key: str) -> bool:
+    """The statistics pages' switch: people's questions only, unless eval and retrieval-test traffic is asked for."""
+    return st.checkbox(
+        "包括评测和检索测试的提问", key=key,
+        help="默认只统计员工和 HR 真正问的问题；运行评测集、检索测试时提的问题单独标记，勾选后才一起统计。",
+    )
+
+
 def mark_drawn_by_entry() -> None:
     """Called by app.py right before `page.run()`."""
     st.session_state[_ENTRY_FLAG] = True

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from .metrics import first_relevant_rank
+from .runner import EVAL
 
 K = 3
 
@@ -40,7 +41,8 @@ def run_followups(assistant, path: Path, *, role: str = "all") -> dict:
         conversation = f"eval-followup-{assistant.new_conversation_id()}"
         trace = None
         for question in row["turns"]:
-            trace = assistant.ask(question, user="", role=role, remember=False, conversation=conversation)
+            trace = assistant.ask(question, user="", role=role, remember=False, conversation=conversation,
+                                  traffic=EVAL)
         assistant.delete_conversation(conversation)
         last = row["turns"][-1]
         results.append({

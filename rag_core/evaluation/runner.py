@@ -7,6 +7,8 @@ from pathlib import Path
 from ..types import REFUSED
 from .metrics import citation_totals, first_relevant_rank, load_questions, summarise
 
+EVAL = "eval"  # the traffic mark of every question asked here: left out of usage, gaps and feedback
+
 
 def run_eval(
     assistant, path: Path, *, mode: str = "hybrid", role: str | None = None, ask: bool = True, actor=None
@@ -29,7 +31,7 @@ def run_eval(
             "refused": None,
         }
         if ask and mode == "hybrid":
-            trace = assistant.ask(row["question"], user="", role=role, remember=False, actor=actor)
+            trace = assistant.ask(row["question"], user="", role=role, remember=False, actor=actor, traffic=EVAL)
             result["answer"] = trace.answer
             result["refused"] = trace.outcome == REFUSED
             result["citations"] = trace.citations.to_dict()

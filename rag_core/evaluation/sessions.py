@@ -128,7 +128,7 @@ def run_session(assistant, session: dict[str, Any], base: Path, *, user: str | N
             if not report.ok:
                 raise ValueError(f"{session['id']}: 上传失败 {turn['upload']}: {report.error}")
             continue
-        trace = assistant.ask(turn["say"], user=user, conversation=conversation)
+        trace = assistant.ask(turn["say"], user=user, conversation=conversation, traffic="eval")
         result = TurnResult(session["id"], index, turn["kind"], turn["say"], trace.search_question,
                             score_turn(turn, trace))
         results.append(result)

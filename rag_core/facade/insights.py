@@ -9,7 +9,6 @@ they belong to asking and check nothing themselves.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
@@ -23,14 +22,22 @@ from ..insights.audiences import UNKNOWN, readable_by, revealed
 from ..insights.export import FORMATS, to_csv, to_xlsx
 from ..insights.gaps import group_gaps
 from ..insights.log import InsightLog
-from ..insights.records import FEEDBACK_REASONS, GAP_OUTCOMES, WEAK_OUTCOME, FeedbackEntry, GapGroup, StandardAnswer
+from ..insights.records import (
+    FEEDBACK_REASONS,
+    GAP_OUTCOMES,
+    PERSON,
+    WEAK_OUTCOME,
+    FeedbackEntry,
+    GapGroup,
+    StandardAnswer,
+)
+from ..insights.rows import cited_docs, gap_row, masked, nearest_clause
 from ..insights.standard import StandardAnswerError, StandardAnswers
 from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
 EXPORT_KINDS = {"gaps": "知识缺口", "feedback": "反馈", "usage": "使用情况"}
-_CITED = re.compile(r"\[资料(\d+)\]")
 _open_lock = threading.Lock()
 
 
@@ -66,28 +73,6 @@ def _window(since: str | date | None, until: str | date | None) -> tuple[str, st
     return start, upper
 
 
-def doc_of_chunk(chunk_id: str) -> str:
-    """'doc@v2#7' → 'doc'."""
-    return chunk_id.rsplit("#", 1)[0].rsplit("@v", 1)[0]
-
-
-def cited_docs(trace: AskTrace) -> list[str]:
-    """Documents the answer quotes: its [资料N] marks, else every source in the prompt."""
-    numbers = {int(n) for n in _CITED.findall(trace.answer)}
-    sources = [s for s in trace.sources if not numbers or s.number in numbers]
-    return list(dict.fromkeys(doc_of_chunk(s.chunk_id) for s in sources))
-
-
-def nearest_clause(result: SearchResult) -> dict[str, Any]:
-    """The best hit, else the best near miss, as a small record for the gap page."""
-    best = (result.hits or result.near_misses or [None])[0]
-    if best is None:
-        return {}
-    c = best.chunk
-    return {"chunk_id": c.chunk_id, "doc_id": c.doc_id, "title": c.title, "section": c.section, "text": c.text[:160],
-            "audience": list(c.audience)}
-
-
 def outcome_of(trace: AskTrace) -> str:
     """The logged outcome: the trace's own, with a refusal at zero hits told apart (没有命中 on the gap page)."""
     outcome = trace.outcome or _stored_outcome(trace)
@@ -101,17 +86,6 @@ def _stored_outcome(trace: AskTrace) -> str:
     if trace.hit_count == 0 or is_refusal(trace.answer):
         return REFUSED
     return WEAK if trace.weak_evidence else ANSWERED
-
-
-def _masked(value: Any) -> Any:
-    """Every string in a JSON-like value with personal data masked."""
-    if isinstance(value, str):
-        return redact_text(value)
-    if isinstance(value, list):
-        return [_masked(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _masked(v) for k, v in value.items()}
-    return value
 
 
 class InsightActions:
@@ -182,18 +156,21 @@ class InsightActions:
             standard_answer=match.to_dict(), outcome=STANDARD,
         )
 
-    def _log_asked(self, trace: AskTrace, user: str, role: str | None) -> AskTrace:
-        """Keep the (masked) question for gaps and usage, as the retention setting allows; returns `trace`."""
+    def _log_asked(self, trace: AskTrace, user: str, role: str | None, traffic: str = PERSON) -> AskTrace:
+        """Keep the (masked) question for gaps and usage, as the retention setting allows; returns `trace`.
+
+        `traffic` says where it came from (a person, "eval" or "test"): statistics count people by default.
+        """
         if self._keep_days() <= 0:
             return trace
         try:
             with feature_store(INSIGHTS_FILE):
-                self._log_question(trace, user, role)
+                self._log_question(trace, user, role, traffic)
         except StoreDamaged as damage:
             self._without_damaged(damage, trace.search.warnings)
         return trace
 
-    def _log_question(self, trace: AskTrace, user: str, role: str | None) -> None:
+    def _log_question(self, trace: AskTrace, user: str, role: str | None, traffic: str = PERSON) -> None:
         outcome = outcome_of(trace)
         text = redact_text(trace.search_question or trace.question)
         gap = outcome in (*GAP_OUTCOMES, WEAK_OUTCOME)  # a weak answer may be shown as a gap; it still quoted its documents
@@ -203,22 +180,25 @@ class InsightActions:
             hit_count=trace.hit_count, cited_docs=[] if outcome in ("zero_hit", "refused") else cited_docs(trace),
             nearest=nearest_clause(trace.search) if gap else {}, standard_id=standard.get("id"),
             model=self.embedder.model_id if gap else None, vector=self.embedder.embed_query(text) if gap else None,
+            traffic=traffic,
         )
         self._expire()
 
-    def _review_feedback(self, trace: AskTrace, rating: int, user: str, reason: str | None, comment: str) -> int:
-        """Store a rating for review (called by `record_feedback` after its checks)."""
+    def _review_feedback(self, trace: AskTrace, rating: int, user: str, reason: str | None, comment: str,
+                         traffic: str = PERSON) -> int:
+        """Store a rating for review (called by `record_feedback` after its checks; a rating is a person's)."""
         reason = (reason or "").strip()
         if reason and reason not in FEEDBACK_REASONS:
             raise InsightError(f"不认识的原因“{reason}”，可选：{'、'.join(FEEDBACK_REASONS)}")
         if rating > 0:
             reason = ""
         with feature_store(INSIGHTS_FILE):
-            return self._store_feedback(trace, rating, user, reason, comment)
+            return self._store_feedback(trace, rating, user, reason, comment, traffic)
 
-    def _store_feedback(self, trace: AskTrace, rating: int, user: str, reason: str, comment: str) -> int:
+    def _store_feedback(self, trace: AskTrace, rating: int, user: str, reason: str, comment: str,
+                        traffic: str = PERSON) -> int:
         text = redact_text(trace.search_question or trace.question)
-        data = _masked({k: v for k, v in trace.to_dict().items() if k not in ("memories", "prompt")})
+        data = masked({k: v for k, v in trace.to_dict().items() if k not in ("memories", "prompt")})
         disliked = rating < 0
         nearest = nearest_clause(trace.search) if disliked else {}
         return self.insight_log.add_feedback(
@@ -226,6 +206,7 @@ class InsightActions:
             reason=reason, comment=redact_text(comment.strip())[:500], docs=cited_docs(trace), trace=data,
             nearest=nearest, model=self.embedder.model_id if disliked else None,
             vector=self.embedder.embed_query(text) if disliked else None, audiences=revealed([data, nearest]),
+            traffic=traffic,
         )
 
     # -- what a reader may see ---------------------------------------------------
@@ -258,13 +239,16 @@ class InsightActions:
     # -- knowledge gaps ----------------------------------------------------------
     @uses_store(INSIGHTS_FILE)
     def knowledge_gaps(self, *, since: str | date | None = None, until: str | date | None = None,
-                       include_weak: bool = False, actor: Principal | None = None) -> list[GapGroup]:
-        """Unanswered questions and 👎 answers in the window (with `include_weak`, answers that rested on
-        依据较弱 evidence only too), grouped by meaning; user names for admins only."""
+                       include_weak: bool = False, include_tests: bool = False,
+                       actor: Principal | None = None) -> list[GapGroup]:
+        """People's unanswered questions and 👎 answers in the window (with `include_weak`, answers that rested on
+        依据较弱 evidence only too; with `include_tests`, eval and test questions too), grouped by meaning;
+        user names for admins only."""
         actor = self._acting(actor, "insights")
         self._expire()
         start, end = _window(since, until)
-        items, vectors = self.insight_log.gap_items(self.embedder.model_id, start, end, include_weak=include_weak)
+        items, vectors = self.insight_log.gap_items(self.embedder.model_id, start, end, include_weak=include_weak,
+                                                    include_tests=include_tests)
         if not items:
             return []
         for item in items:  # the question stays (it is the asker's); a clause the reader may not read goes
@@ -278,12 +262,14 @@ class InsightActions:
     @uses_store(INSIGHTS_FILE)
     def feedback_reviews(self, *, rating: int | None = None, doc_id: str | None = None,
                          since: str | date | None = None, until: str | date | None = None,
-                         unread_only: bool = False, actor: Principal | None = None) -> list[FeedbackEntry]:
-        """Rated answers, newest first; filters by rating (1/-1), quoted document, dates and unread."""
+                         unread_only: bool = False, include_tests: bool = False,
+                         actor: Principal | None = None) -> list[FeedbackEntry]:
+        """Rated answers, newest first; filters by rating (1/-1), quoted document, dates and unread (people's
+        ratings only unless `include_tests`)."""
         actor = self._acting(actor, "insights")
         start, end = _window(since, until)
         entries = self.insight_log.feedback(rating=rating, doc_id=doc_id or None, since=start, until=end,
-                                            unread_only=unread_only)
+                                            unread_only=unread_only, include_tests=include_tests)
         return [self._named_for(actor, e) for e in entries if self._feedback_readable(actor, e)]
 
     @uses_store(INSIGHTS_FILE)
@@ -347,37 +333,35 @@ class InsightActions:
 
     # -- usage and export --------------------------------------------------------
     @uses_store(INSIGHTS_FILE)
-    def usage(self, *, actor: Principal | None = None) -> dict[str, Any]:
-        """Citations per document (30/90 days, total), never-cited documents, questions per day."""
+    def usage(self, *, include_tests: bool = False, actor: Principal | None = None) -> dict[str, Any]:
+        """Citations per document (30/90 days, total), never-cited documents, questions per day: people's
+        questions only unless `include_tests`; `left_out` counts the eval and test questions not counted."""
         actor = self._acting(actor, "insights")
         self._expire()
         docs = [(d.doc_id, d.title) for d in self.catalog.live_versions() if visible_to(d.audience, actor.readable)]
-        return usage_report(self.insight_log.question_rows(), dict(docs).items(), _now())
+        rows = self.insight_log.question_rows(include_tests=include_tests)
+        report = usage_report(rows, dict(docs).items(), _now())
+        report["left_out"] = 0 if include_tests else self.insight_log.test_question_count()
+        return report
 
     def export_insights(self, kind: str, fmt: str = "xlsx", *, since: str | date | None = None,
-                        until: str | date | None = None, actor: Principal | None = None) -> bytes:
-        """`gaps`, `feedback` or `usage` as CSV (UTF-8 with BOM) or Excel bytes."""
+                        until: str | date | None = None, include_tests: bool = False,
+                        actor: Principal | None = None) -> bytes:
+        """`gaps`, `feedback` or `usage` as CSV (UTF-8 with BOM) or Excel bytes (people's traffic only unless
+        `include_tests`)."""
         if kind not in EXPORT_KINDS or fmt not in FORMATS:
             raise InsightError(f"导出类型应为 {'/'.join(EXPORT_KINDS)}，格式应为 {'/'.join(FORMATS)}")
         sheets: dict[str, list[dict[str, Any]]]
         if kind == "gaps":
-            groups = self.knowledge_gaps(since=since, until=until, actor=actor)
-            sheets = {"知识缺口": [_gap_row(g) for g in groups]}
+            groups = self.knowledge_gaps(since=since, until=until, include_tests=include_tests, actor=actor)
+            sheets = {"知识缺口": [gap_row(g) for g in groups]}
         elif kind == "feedback":
-            entries = self.feedback_reviews(since=since, until=until, actor=actor)
+            entries = self.feedback_reviews(since=since, until=until, include_tests=include_tests, actor=actor)
             sheets = {"反馈": [e.to_dict() for e in entries]}
         else:
-            report = self.usage(actor=actor)
+            report = self.usage(include_tests=include_tests, actor=actor)
             sheets = {"文档引用": report["documents"], "每日提问": report["per_day"], "从未引用": report["never_cited"]}
         if fmt == "csv":
             return to_csv(next(iter(sheets.values())))
         return to_xlsx(sheets)
 
-
-def _gap_row(group: GapGroup) -> dict[str, Any]:
-    row = group.to_dict()
-    near = row.pop("nearest") or {}
-    row["nearest"] = f"{near.get('title', '')} {near.get('section', '')}".strip()
-    if not row["users"]:
-        row.pop("users")
-    return row

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .records import GAP_OUTCOMES, WEAK_OUTCOME, FeedbackEntry, GapItem
+from .records import GAP_OUTCOMES, PERSON, TRAFFIC, WEAK_OUTCOME, FeedbackEntry, GapItem
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS questions (
@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS questions (
     nearest TEXT NOT NULL,            -- JSON: the closest clause found (gap questions)
     standard_id TEXT,
     model TEXT,
-    vector BLOB
+    vector BLOB,
+    traffic TEXT NOT NULL DEFAULT 'person'  -- person | eval | test (records.TRAFFIC)
 );
 CREATE INDEX IF NOT EXISTS questions_time ON questions (asked_at);
 CREATE TABLE IF NOT EXISTS feedback (
@@ -50,10 +51,22 @@ CREATE TABLE IF NOT EXISTS feedback (
     vector BLOB,
     reviewed_at TEXT,
     reviewed_by TEXT,
-    audiences TEXT                    -- JSON list of the audience labels of every clause shown (NULL: older row)
+    audiences TEXT,                   -- JSON list of the audience labels of every clause shown (NULL: older row)
+    traffic TEXT NOT NULL DEFAULT 'person'
 );
 CREATE INDEX IF NOT EXISTS feedback_time ON feedback (created_at);
 """
+
+
+def _people(include_tests: bool, column: str = "traffic") -> str:
+    """The SQL condition that keeps people's rows only, unless eval and test traffic is asked for too."""
+    return "" if include_tests else f" AND {column} = '{PERSON}'"
+
+
+def _traffic(value: str) -> str:
+    if value not in TRAFFIC:  # a typo must not hide a person's question from every statistic
+        raise ValueError(f"unknown traffic {value!r}; expected one of {TRAFFIC}")
+    return value
 
 
 def _blob(vector: np.ndarray | None) -> bytes | None:
@@ -69,6 +82,9 @@ class InsightLog:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(feedback)")}
         if "audiences" not in columns:  # a store from before audiences were kept
             self._db.execute("ALTER TABLE feedback ADD COLUMN audiences TEXT")
+        for table in ("questions", "feedback"):  # a store from before traffic was kept: its rows count as people's
+            if "traffic" not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN traffic TEXT NOT NULL DEFAULT '{PERSON}'")
         self._db.commit()
         self._lock = threading.RLock()
 
@@ -86,12 +102,12 @@ class InsightLog:
     # -- questions ---------------------------------------------------------
     def log_question(self, *, asked_at: str, user: str, role: str, question: str, outcome: str, hit_count: int,
                      cited_docs: Sequence[str], nearest: dict, standard_id: str | None = None,
-                     model: str | None = None, vector: np.ndarray | None = None) -> int:
+                     model: str | None = None, vector: np.ndarray | None = None, traffic: str = PERSON) -> int:
         return self._write(
             "INSERT INTO questions (asked_at, user_id, role, question, outcome, hit_count, cited_docs, nearest,"
-            " standard_id, model, vector) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            " standard_id, model, vector, traffic) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (asked_at, user, role, question, outcome, hit_count, json.dumps(list(cited_docs), ensure_ascii=False),
-             json.dumps(nearest, ensure_ascii=False), standard_id, model, _blob(vector)),
+             json.dumps(nearest, ensure_ascii=False), standard_id, model, _blob(vector), _traffic(traffic)),
         )
 
     def purge_before(self, cutoff: str) -> int:
@@ -102,13 +118,15 @@ class InsightLog:
             self._db.commit()
         return gone
 
-    def question_rows(self, since: str = "", until: str = "\uffff") -> list[dict[str, Any]]:
-        """Every logged question in [since, until), oldest first, without vectors."""
+    def question_rows(self, since: str = "", until: str = "\uffff", *, include_tests: bool = False) -> list[dict[str, Any]]:
+        """People's logged questions in [since, until) (with eval and test ones when asked), oldest first, no vectors."""
         rows = self._rows(
-            "SELECT id, asked_at, user_id, role, question, outcome, hit_count, cited_docs, standard_id"
-            " FROM questions WHERE asked_at >= ? AND asked_at < ? ORDER BY asked_at, id", (since, until),
+            "SELECT id, asked_at, user_id, role, question, outcome, hit_count, cited_docs, standard_id, traffic"
+            f" FROM questions WHERE asked_at >= ? AND asked_at < ?{_people(include_tests)} ORDER BY asked_at, id",
+            (since, until),
         )
-        keys = ("id", "asked_at", "user", "role", "question", "outcome", "hit_count", "cited_docs", "standard_id")
+        keys = ("id", "asked_at", "user", "role", "question", "outcome", "hit_count", "cited_docs", "standard_id",
+                "traffic")
         out = []
         for row in rows:
             item = dict(zip(keys, row))
@@ -116,21 +134,28 @@ class InsightLog:
             out.append(item)
         return out
 
+    def test_question_count(self, since: str = "", until: str = "\uffff") -> int:
+        """How many eval and test questions the window holds (what the people-only figures leave out)."""
+        return int(self._rows("SELECT COUNT(*) FROM questions WHERE asked_at >= ? AND asked_at < ? AND traffic != ?",
+                              (since, until, PERSON))[0][0])
+
     def gap_items(
-        self, model: str, since: str = "", until: str = "\uffff", include_weak: bool = False
+        self, model: str, since: str = "", until: str = "\uffff", include_weak: bool = False, *,
+        include_tests: bool = False,
     ) -> tuple[list[GapItem], list[np.ndarray]]:
-        """Unanswered questions and 👎 answers in the window (and weak-evidence answers when asked), each with
-        its vector (of `model` only)."""
+        """People's unanswered questions and 👎 answers in the window (and weak-evidence answers when asked; eval
+        and test traffic too with `include_tests`), each with its vector (of `model` only)."""
         outcomes = (*GAP_OUTCOMES, WEAK_OUTCOME) if include_weak else GAP_OUTCOMES
         marks = ",".join("?" * len(outcomes))
         rows = self._rows(
             f"SELECT question, asked_at, outcome, user_id, nearest, vector FROM questions WHERE outcome IN ({marks})"
-            " AND model = ? AND vector IS NOT NULL AND asked_at >= ? AND asked_at < ?",
+            f" AND model = ? AND vector IS NOT NULL AND asked_at >= ? AND asked_at < ?{_people(include_tests)}",
             (*outcomes, model, since, until),
         )
         rows += self._rows(
             "SELECT question, created_at, 'disliked', user_id, nearest, vector FROM feedback WHERE rating < 0"
-            " AND model = ? AND vector IS NOT NULL AND created_at >= ? AND created_at < ?", (model, since, until),
+            f" AND model = ? AND vector IS NOT NULL AND created_at >= ? AND created_at < ?{_people(include_tests)}",
+            (model, since, until),
         )
         items = [GapItem(text=q, when=t, kind=k, user=u, nearest=json.loads(n)) for q, t, k, u, n, _ in rows]
         vectors = [np.frombuffer(blob, dtype=np.float32) for *_, blob in rows]
@@ -139,7 +164,7 @@ class InsightLog:
     # -- feedback ----------------------------------------------------------
     def add_feedback(self, *, created_at: str, user: str, question: str, answer: str, rating: int, reason: str,
                      comment: str, docs: Sequence[str], trace: dict, nearest: dict, model: str | None,
-                     vector: np.ndarray | None, audiences: Sequence[Sequence[str]] = ()) -> int:
+                     vector: np.ndarray | None, audiences: Sequence[Sequence[str]] = (), traffic: str = PERSON) -> int:
         """Store a rating; the same person rating the same answer again (👎 then its reason) updates it."""
         with self._lock:
             row = self._db.execute(
@@ -150,19 +175,19 @@ class InsightLog:
         if row is not None:
             self._write(
                 "UPDATE feedback SET created_at = ?, rating = ?, reason = ?, comment = ?, docs = ?, trace = ?,"
-                " nearest = ?, model = ?, vector = ?, audiences = ?, reviewed_at = NULL, reviewed_by = NULL"
-                " WHERE id = ?",
+                " nearest = ?, model = ?, vector = ?, audiences = ?, traffic = ?, reviewed_at = NULL,"
+                " reviewed_by = NULL WHERE id = ?",
                 (created_at, int(rating), reason, comment, json.dumps(list(docs), ensure_ascii=False),
                  json.dumps(trace, ensure_ascii=False), json.dumps(nearest, ensure_ascii=False), model,
-                 _blob(vector), shown, row[0]),
+                 _blob(vector), shown, _traffic(traffic), row[0]),
             )
             return int(row[0])
         return self._write(
             "INSERT INTO feedback (created_at, user_id, question, answer, rating, reason, comment, docs, trace,"
-            " nearest, model, vector, audiences) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " nearest, model, vector, audiences, traffic) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (created_at, user, question, answer, int(rating), reason, comment,
              json.dumps(list(docs), ensure_ascii=False), json.dumps(trace, ensure_ascii=False),
-             json.dumps(nearest, ensure_ascii=False), model, _blob(vector), shown),
+             json.dumps(nearest, ensure_ascii=False), model, _blob(vector), shown, _traffic(traffic)),
         )
 
     _FEEDBACK_COLS = ("id, created_at, user_id, question, answer, rating, reason, comment, docs, reviewed_at,"
@@ -177,9 +202,10 @@ class InsightLog:
         )
 
     def feedback(self, *, rating: int | None = None, doc_id: str | None = None, since: str = "",
-                 until: str = "\uffff", unread_only: bool = False) -> list[FeedbackEntry]:
-        """Rated answers, newest first, filtered by rating, quoted document, date and review state."""
-        sql = f"SELECT {self._FEEDBACK_COLS} FROM feedback WHERE created_at >= ? AND created_at < ?"
+                 until: str = "\uffff", unread_only: bool = False, include_tests: bool = False) -> list[FeedbackEntry]:
+        """Rated answers, newest first, filtered by rating, quoted document, date and review state (people's
+        ratings only unless `include_tests`)."""
+        sql = f"SELECT {self._FEEDBACK_COLS} FROM feedback WHERE created_at >= ? AND created_at < ?{_people(include_tests)}"
         params: list[Any] = [since, until]
         if rating is not None:
             sql += " AND rating = ?"

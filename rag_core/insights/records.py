@@ -16,6 +16,10 @@ OUTCOMES: dict[str, str] = {
     "standard": "标准答复",
     "disliked": "👎 评价",
 }
+# where a question came from: a person (chat, the CLI), the eval runner, or a retrieval or benchmark test.
+# Usage, gaps and feedback count people only unless asked to include the rest (docs/insights.md).
+PERSON = "person"
+TRAFFIC: tuple[str, ...] = (PERSON, "eval", "test")
 GAP_OUTCOMES = ("zero_hit", "refused")  # always on the gap page
 WEAK_OUTCOME = "weak"  # on it when asked for: most such answers are right, and they would crowd out the rest
 

@@ -1,0 +1,55 @@
+"""What an answer trace leaves in the insight log, and a gap group as an export row (pure functions)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..documents.redaction import redact_text
+from ..types import AskTrace, SearchResult
+from .records import GapGroup
+
+_CITED = re.compile(r"\[资料(\d+)\]")
+
+
+def doc_of_chunk(chunk_id: str) -> str:
+    """'doc@v2#7' → 'doc'."""
+    return chunk_id.rsplit("#", 1)[0].rsplit("@v", 1)[0]
+
+
+def cited_docs(trace: AskTrace) -> list[str]:
+    """Documents the answer quotes: its [资料N] marks, else every source in the prompt."""
+    numbers = {int(n) for n in _CITED.findall(trace.answer)}
+    sources = [s for s in trace.sources if not numbers or s.number in numbers]
+    return list(dict.fromkeys(doc_of_chunk(s.chunk_id) for s in sources))
+
+
+def nearest_clause(result: SearchResult) -> dict[str, Any]:
+    """The best hit, else the best near miss, as a small record for the gap page."""
+    best = (result.hits or result.near_misses or [None])[0]
+    if best is None:
+        return {}
+    c = best.chunk
+    return {"chunk_id": c.chunk_id, "doc_id": c.doc_id, "title": c.title, "section": c.section, "text": c.text[:160],
+            "audience": list(c.audience)}
+
+
+def masked(value: Any) -> Any:
+    """Every string in a JSON-like value with personal data masked."""
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, list):
+        return [masked(v) for v in value]
+    if isinstance(value, dict):
+        return {k: masked(v) for k, v in value.items()}
+    return value
+
+
+def gap_row(group: GapGroup) -> dict[str, Any]:
+    """A gap group as one flat export row (the nearest clause as its title and section; users only when kept)."""
+    row = group.to_dict()
+    near = row.pop("nearest") or {}
+    row["nearest"] = f"{near.get('title', '')} {near.get('section', '')}".strip()
+    if not row["users"]:
+        row.pop("users")
+    return row
