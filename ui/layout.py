@@ -50,6 +50,14 @@ def page_permission(path: str | None) -> str | None:
     return None
 
 
+def page_title(path: str | None) -> str:
+    """The menu title of a page file (the file name for an unknown one)."""
+    for page, title, _icon, _permission in PAGES:
+        if path and Path(path).as_posix().endswith(page):
+            return title
+    return Path(path or "").stem
+
+
 def render_chrome(page_path: str | None = None) -> Assistant:
     """Page config, the login gate, the cached facade, the sidebar; then the page's permission.
 
@@ -93,8 +101,8 @@ def render_chrome(page_path: str | None = None) -> Assistant:
             st.caption("答案直接摘录制度原文中最相关的句子，并标注出处。")
         install_sidebar_autoclose()  # phones: tapping a menu link closes the sidebar
     permission = page_permission(page_path)
-    if permission is not None and not assistant.can(principal, permission):
-        st.error("没有权限查看此页面。", icon=":material/block:")
+    if permission is not None and not assistant.page_allowed(page_title(page_path), permission, actor=principal):
+        st.error("没有权限查看此页面。", icon=":material/block:")  # the facade wrote the audit row
         st.stop()
     return assistant
 

@@ -5,6 +5,10 @@ Every reading or changing method takes the acting `Principal` and checks the
 asked or rated; for everyone else user names are blanked before they leave the
 engine. `_serve_standard_answer` and `_log_asked` are the two hooks `ask` calls;
 they belong to asking and check nothing themselves.
+
+`page_allowed` is the pages' guard (who may open which page, and the audit row of
+a refusal); it lives here only because this mixin is the one the HR loop owns —
+its home is `facade/accounts.py` with `can`.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 from ..answer.answering import is_refusal
 from ..documents.catalog import visible_to
 from ..documents.redaction import redact_text
-from ..errors import RagError, StoreDamaged
+from ..errors import PermissionDenied, RagError, StoreDamaged
 from ..insights.audiences import UNKNOWN, readable_by, revealed
 from ..insights.export import FORMATS, to_csv, to_xlsx
 from ..insights.gaps import group_gaps
@@ -35,6 +39,7 @@ from ..insights.rows import cited_docs, gap_row, masked, nearest_clause
 from ..insights.standard import StandardAnswerError, StandardAnswers
 from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
+from .access import require
 from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
 EXPORT_KINDS = {"gaps": "知识缺口", "feedback": "反馈", "usage": "使用情况"}
@@ -122,6 +127,16 @@ class InsightActions:
         days = self._keep_days()
         if days > 0:
             self.insight_log.purge_before(_stamp(_now() - timedelta(days=days)))
+
+    # -- the page guard ----------------------------------------------------------
+    def page_allowed(self, page: str, permission: str, *, actor: Principal) -> bool:
+        """May `actor` open `page` (its title)? A refusal writes one audit row: who, which page, when, why."""
+        try:
+            require(actor, permission)
+        except PermissionDenied as exc:
+            self._audit(actor, "refused", f"页面：{page}", "refused", str(exc))
+            return False
+        return True
 
     # -- the hooks ask calls -----------------------------------------------------
     def _without_damaged(self, damage: StoreDamaged, warnings: list[str]) -> None:
