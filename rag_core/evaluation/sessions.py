@@ -30,6 +30,7 @@ COMPLETE = ("new_topic", "personal", "after_upload", "trap", "absent")
 TOP_K = 3
 _CITED = re.compile(r"\[资料(\d+)\]")
 _SPACE = re.compile(r"\s+")
+_BULLET = re.compile(r"^(?:[-•*]|\d{1,2}[.、）)])\s*")  # a list marker, not a sentence's own leading number
 # the offline answer's opening lines, which precede the first quoted sentence
 _OPENERS = ("根据制度", "依据较弱", "按这些条款")
 
@@ -72,7 +73,7 @@ def _holds(text: str, substrings: Sequence[str]) -> bool:
 def first_sentence(answer: str) -> str:
     """The first line the answer quotes or says after its opening (根据制度：…, 依据较弱：…)."""
     for line in answer.splitlines():
-        text = line.strip().lstrip("-•*0123456789.、） ").strip()
+        text = _BULLET.sub("", line.strip()).strip()
         if not text or (text.startswith(_OPENERS) and len(text) < 60 and text.endswith(("：", ":", "。"))):
             continue
         for opener in _OPENERS:  # an opening on the same line as the first quote
