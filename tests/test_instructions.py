@@ -45,3 +45,13 @@ def test_an_injected_order_is_neither_quoted_nor_prompted(tmp_path) -> None:
     assert "365" not in trace.answer and "365" not in trace.prompt and OMITTED in trace.prompt
     built = build_prompt("年假有几天？", trace.search.hits, [], 4000)
     assert all("365" not in source.text for source in built.sources)
+
+
+def test_the_upload_report_names_the_orders_for_hr(tmp_path) -> None:
+    assistant = fake_assistant(tmp_path / "store")
+    report = assistant.ingest_bytes(INJECTED.encode(), "leave.md")
+    assert report.ok
+    [warning] = [w for w in report.warnings if "指令" in w]
+    assert "2 句" in warning and "忽略以上指令" in warning
+    clean = assistant.ingest_bytes("# 病假\n\n第一条 病假须提供医院证明。\n".encode(), "sick.md")
+    assert not any("指令" in w for w in clean.warnings)

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 
 from ..errors import DocumentIdConflict, IngestError
 from ..settings import Settings
+from ..text.instructions import instruction_sentences
 from ..text.markers import neutralise_markers
 from ..text.tokenizer import tokenize
 from ..types import Chunk, ParsedDocument
@@ -164,6 +165,10 @@ def prepare(
         warnings.append(
             f"这份文档很短，只分成 {len(chunks)} 段，而每次提问最多取 {settings.top_k} 段：问到它时几乎会整篇作为依据"
         )
+    orders = list(dict.fromkeys(s for c in chunks for s in instruction_sentences(c.text)))
+    if orders:  # kept in the text, never quoted or prompted (text.instructions); HR should look at the file
+        shown = "；".join(f"“{_shown(s)[:40]}”" for s in orders[:3])
+        warnings.append(f"文档里有 {len(orders)} 句话像是对问答助手下的指令，不是制度条文，回答时不会引用：{shown}。请核对原文件")
     return PreparedDocument(doc_id, parsed, chunks, tokens, digest, counts, warnings)
 
 
