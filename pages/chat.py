@@ -165,11 +165,7 @@ def render_turn(conversation: str, trace: AskTrace, rating: int | None) -> None:
         if trace.search_question and trace.search_question != trace.question:
             st.caption(f"原问题：{escape_md(trace.question)} → 检索用的问题：{escape_md(trace.search_question)}")
         prefix = f"t{trace.turn}"
-        render_answer(trace, prefix)
-        if trace.standard_answer:  # HR's 标准答复, not composed from the clauses
-            s = trace.standard_answer
-            st.caption(f":material/verified: **标准答复** · {escape_md(s['author'])} · {s['created_at'][:10]}"
-                       + (f" · 依据：{escape_md('；'.join(s['clauses']))}" if s.get("clauses") else ""))
+        render_answer(trace, prefix)  # then render_trace: the one verdict (answered, weak, refused, 标准答复)
         if trace.acknowledged:
             st.button("撤销：不要记住这些", key=f"undo_{conversation}_{trace.turn}", icon=":material/undo:",
                       on_click=undo_statement, args=(conversation, trace.turn))

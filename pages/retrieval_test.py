@@ -16,13 +16,8 @@ from rag_core import Assistant, Hit, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import ROLE_LABELS, actor, current_role, get_assistant
-from ui.trace_view import (
-    hit_count_badge,
-    render_hits_and_misses,
-    render_score_tables,
-    technical_details,
-    timings_frame,
-)
+from ui.trace_view import render_hits_and_misses, render_score_tables, technical_details, timings_frame
+from ui.verdict import hit_count_badge
 
 EVAL_KEY = "retrieval_eval_result"
 SEARCH_KEY = "retrieval_last_search"

@@ -18,10 +18,12 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import AskTrace, Hit, MemoryHit, SearchResult
+from rag_core.types import WEAK
+from ui.chunk_text import records_frame, render_chunk_text  # noqa: F401 (records_frame: re-exported)
 from ui.inert import escape_md, inert_markdown
 from ui.timefmt import local_time, relative_age
+from ui.verdict import NO_HIT_REASON, Verdict, cited_numbers, render_verdict, verdict_of
 
-NO_HIT_REASON = "没有资料通过阈值"
 TECH_LABEL = "技术细节"
 UNSUPPORTED_MARK = "未在资料中找到"
 MEMORY_KINDS = {"profile": "个人信息", "preference": "偏好", "episode": "经历/事件", "interaction": "问答记录"}
@@ -31,7 +33,6 @@ STRENGTH: dict[str, tuple[str, str]] = {
     "依据较弱": ("依据较弱，请核对原文", "orange"),
     "": ("未采用：与问题不够相关", "gray"),
 }
-_CITATION = re.compile(r"\[资料(\d+)\]")
 _ENGINE_MARKS = re.compile(r"\[资料(\d+)\]|( :orange-badge\[:material/warning: 未在资料中找到\])")
 
 # Known timing keys (without the "_ms" suffix) -> Chinese stage names; unknown keys are shown as they come.
@@ -118,54 +119,6 @@ def plain_why(hit: Hit) -> str:
     return why.split("｜", 1)[1] if "｜" in why else ("" if why == hit.scores.verdict else why)
 
 
-_RECORD_FIELD = re.compile(r"^([^：，；\n]{1,40})：(.*)$")
-
-
-def _record_fields(line: str) -> dict[str, str] | None:
-    """"城市：兰州，住宿（元/晚）：380" as a dict, as the engine writes table rows (a piece without
-    "header：" continues the value before it); None for a line that is not a row."""
-    fields: dict[str, str] = {}
-    last = None
-    for part in line.split("，"):
-        match = _RECORD_FIELD.match(part)
-        if match:
-            last = match.group(1)
-            fields[last] = match.group(2)
-        elif last is None:
-            return None
-        else:
-            fields[last] += "，" + part
-    return fields if len(fields) >= 2 else None
-
-
-def records_frame(text: str) -> tuple[str, pd.DataFrame] | None:
-    """A table chunk ("城市：兰州，住宿标准（元/晚）：380" per row, as the engine writes table rows)
-    as the lines before its rows and the rows as a small table; None for ordinary text."""
-    lead: list[str] = []
-    rows: list[dict[str, str]] = []
-    for line in text.strip("\n").split("\n"):
-        fields = _record_fields(line)
-        if fields is not None:
-            rows.append(fields)
-        elif rows and line.strip():
-            return None  # prose after the rows: show the text as it is
-        elif not rows:
-            lead.append(line)
-    return ("\n".join(lead).strip(), pd.DataFrame(rows).fillna("")) if rows else None
-
-
-def render_chunk_text(text: str) -> None:
-    """Chunk text as written, or a table chunk's rows as a small table again."""
-    table = records_frame(text)
-    if table is None:
-        st.text(text)
-        return
-    lead, frame = table
-    if lead:
-        st.text(lead)
-    st.dataframe(frame, hide_index=True, width="stretch")
-
-
 def card_header(hit: Hit, *, anchor: str, number: int | None = None, in_prompt: bool = True) -> str:
     """The card's first line, the only markdown drawn with HTML allowed (for the citation anchor):
     every piece of document text in it is escaped, so a file name or heading cannot add markup."""
@@ -182,9 +135,11 @@ def card_header(hit: Hit, *, anchor: str, number: int | None = None, in_prompt: 
     return f'<span id="{anchor}"></span>{label}{where}'
 
 
-def render_hit_card(hit: Hit, rank: int, *, anchor: str, number: int | None = None, in_prompt: bool = True) -> None:
-    """One chunk as HR reads it: where it comes from, how strong it is, why it matched, the clause."""
-    strength, colour = STRENGTH.get(hit.scores.verdict, STRENGTH[""])
+def render_hit_card(hit: Hit, rank: int, *, anchor: str, number: int | None = None, in_prompt: bool = True,
+                    unused: str = "") -> None:
+    """One chunk as HR reads it: where it comes from, how strong it is (or, `unused`, why the answer did not
+    use it), why it matched, the clause."""
+    strength, colour = (unused, "gray") if unused else STRENGTH.get(hit.scores.verdict, STRENGTH[""])
     with st.container(border=True):
         st.markdown(card_header(hit, anchor=anchor, number=number, in_prompt=in_prompt), unsafe_allow_html=True)
         why = plain_why(hit)
@@ -203,25 +158,22 @@ def hit_numbers_line(hit: Hit, rank: int) -> str:
     )
 
 
-def hit_count_badge(count: int) -> None:
-    """The at-a-glance line under an answer; zero is stated plainly with its reason."""
-    if count:
-        st.badge(f"命中 {count} 块", icon=":material/check_circle:", color="green")
-    else:
-        st.badge("命中 0 块", icon=":material/block:", color="gray")
-        st.caption(f"{NO_HIT_REASON}，所以不引用任何资料。")
+def render_hits_and_misses(result: SearchResult, prefix: str, numbers: dict[str, int] | None = None,
+                           verdict: Verdict | None = None) -> None:
+    """The clauses used as cards; with none, the nearest clauses that were not used, and why.
 
-
-def render_hits_and_misses(result: SearchResult, prefix: str, numbers: dict[str, int] | None = None) -> None:
-    """The hits as cards; with no hits, the nearest chunks that were not used, and why."""
-    for i, hit in enumerate(result.hits, start=1):
+    A search alone (the retrieval test) shows its hits; an answer passes its `verdict`, whose clause lists decide.
+    """
+    used, unused = (result.hits, result.near_misses) if verdict is None else (verdict.used, verdict.unused)
+    for i, hit in enumerate(used, start=1):
         number = numbers.get(hit.chunk.chunk_id) if numbers is not None else None
         render_hit_card(hit, i, anchor=anchor_id(prefix, i), number=number, in_prompt=numbers is None)
-    if not result.hits:
-        if result.near_misses:
-            st.markdown(f"**{NO_HIT_REASON}。** 下面是最接近、但没有被采用的资料：")
-            for i, hit in enumerate(result.near_misses, start=1):
-                render_hit_card(hit, i, anchor=anchor_id(prefix + "-miss", i))
+    if not used:
+        if unused:
+            why, reason = (verdict.unused_heading, verdict.unused_reason) if verdict is not None else (NO_HIT_REASON, "")
+            st.markdown(f"**{why}。** 下面是最接近、但没有被采用的资料：")
+            for i, hit in enumerate(unused, start=1):
+                render_hit_card(hit, i, anchor=anchor_id(prefix + "-miss", i), unused=reason)
         else:
             st.markdown(f"**{NO_HIT_REASON}**，也没有相近的资料。")
     if result.thesaurus:
@@ -242,9 +194,10 @@ SCORE_COLUMNS: dict[str, int] = {
 def render_score_tables(result: SearchResult, numbers: dict[str, int] | None = None) -> None:
     """Technical view of a search: every score of every hit (or near miss) and the thresholds."""
     shown = result.hits or result.near_misses
+    visible = f"；可见资料 {result.store_chunks} 块" if result.store_chunks else ""  # not kept in a stored trace
     st.caption(
         f"问题层把握 {result.answerable:.0%}（采用线 {result.threshold:.0%}）；"
-        f"问题中制度从未用过的词占 {result.unknown_share:.0%}；可见资料 {result.store_chunks} 块。"
+        f"问题中制度从未用过的词占 {result.unknown_share:.0%}{visible}。"
     )
     if result.second_best is not None:
         reading = f"（问题也按词表读作：{escape_md(result.second_reading)}）" if result.second_reading else ""
@@ -314,10 +267,10 @@ def source_numbers(trace: AskTrace) -> dict[str, int]:
 
 
 def citation_anchors(trace: AskTrace, prefix: str) -> dict[int, str]:
-    """N -> anchor id of the card showing [资料N]."""
+    """N -> anchor id of the card showing [资料N] (none when the answer used no clause)."""
     numbers = source_numbers(trace)
     anchors: dict[int, str] = {}
-    for i, hit in enumerate(trace.search.hits, start=1):
+    for i, hit in enumerate(verdict_of(trace).used, start=1):
         number = numbers.get(hit.chunk.chunk_id)
         if number is not None:
             anchors[number] = anchor_id(prefix, i)
@@ -340,7 +293,7 @@ WEAK_LLM_NOTE = "依据较弱：回答所依据的条款与问题只是相近，
 def weak_llm_answer(trace: AskTrace) -> bool:
     """A model's answer the engine judged to rest on 依据较弱 evidence only, unless it already says so
     (the offline answer always does, in its first line; rule 6 asks a model to)."""
-    return trace.weak_evidence and not trace.answer.lstrip().startswith("依据较弱")
+    return verdict_of(trace).outcome == WEAK and not trace.answer.lstrip().startswith("依据较弱")
 
 
 def render_answer(trace: AskTrace, prefix: str) -> None:
@@ -357,15 +310,15 @@ def render_answer(trace: AskTrace, prefix: str) -> None:
     if check.removed:
         cited = "、".join(f"[资料{n}]" for n in check.removed)
         st.caption(f"模型引用了不存在的 {escape_md(cited)}，已从回答中删除。")
-    if trace.sources:
-        refs = [
-            f"[\\[资料{s.number}\\]](#{anchors[s.number]}) {escape_md(s.source)}"
-            + (f" · {escape_md(s.section)}" if s.section else "")
-            for s in trace.sources
-            if s.number in anchors
-        ]
-        if refs:
-            st.caption("出处：" + "；".join(refs))
+    sources = {s.number: s for s in trace.sources}
+    refs = [  # only the clauses the answer cites: a source in the prompt that it did not quote is no 出处
+        f"[\\[资料{n}\\]](#{anchors[n]}) {escape_md(sources[n].source)}"
+        + (f" · {escape_md(sources[n].section)}" if sources[n].section else "")
+        for n in cited_numbers(trace)
+        if n in anchors
+    ]
+    if refs:
+        st.caption("出处：" + "；".join(refs))
 
 
 def memories_plain_frame(memories: Sequence[MemoryHit]) -> pd.DataFrame:
@@ -388,6 +341,7 @@ def technical_details(key: str, render: Callable[[], None]) -> None:
 def render_trace_numbers(trace: AskTrace) -> None:
     """Everything behind one answer: scores, thresholds, memory scores, the prompt, the timings."""
     result = trace.search
+    st.markdown(f"**{verdict_of(trace).line}**")  # the same words and count as the badge under the answer
     st.markdown("**检索分数**")
     render_score_tables(result, source_numbers(trace))
     if trace.dropped_hits:
@@ -409,12 +363,11 @@ def render_trace_numbers(trace: AskTrace) -> None:
 
 def render_trace(trace: AskTrace, prefix: str) -> None:
     """Badge, the evidence cards, the memories used, and 技术细节 (numbers, prompt, timings) on demand."""
-    hit_count_badge(trace.hit_count)
-    result = trace.search
-    label = f"依据的条款（{result.hit_count} 条）" if result.hits else f"相近但未采用的条款（{len(result.near_misses)} 条）"
-    with st.expander(label, icon=":material/description:"):
-        render_hits_and_misses(result, prefix, source_numbers(trace))
-        if trace.dropped_hits:
+    verdict = verdict_of(trace)
+    render_verdict(verdict)
+    with st.expander(verdict.list_label, icon=":material/description:"):
+        render_hits_and_misses(trace.search, prefix, source_numbers(trace), verdict)
+        if trace.dropped_hits and verdict.used:
             st.caption(f"另有 {trace.dropped_hits} 条因篇幅所限没有交给回答。")
     with st.expander(f"使用的记忆（{len(trace.memories)} 条）", icon=":material/psychology:"):
         if trace.memories:

@@ -17,7 +17,8 @@ def closeness(z: float) -> str:
 
 
 def why_matched(signals: Signals, matched: Sequence[str], missing: Sequence[str], judgement: Judgement) -> str:
-    """One line: keywords found, meaning closeness, what is missing, and the verdict."""
+    """One line: keywords found, meaning closeness, what is missing, and the verdict; each word named once."""
+    matched, missing = list(dict.fromkeys(matched)), list(dict.fromkeys(missing))  # a word found twice is one word
     parts = []
     if matched:
         parts.append("关键词：" + "、".join(matched[:6]))
