@@ -12,8 +12,7 @@ from typing import Any
 ROLES: tuple[str, ...] = ("employee", "hr", "admin")
 ROLE_NAMES: dict[str, str] = {"employee": "员工", "hr": "HR", "admin": "管理员"}
 
-# What became of one asked turn, decided where the answer is written and carried by the trace, so the
-# eval, the gap list, usage and the chat read one value instead of matching answer text.
+# What became of one asked turn: decided where the answer is written, carried by the trace, read by all.
 ANSWERED = "answered"  # quoted or written from evidence the search judged 依据充分
 WEAK = "weak"  # answered, but only from 依据较弱 evidence (the answer says so)
 REFUSED = "refused"  # 制度里没有写这一条: no hit, or the answerer found no clause that answers
@@ -43,12 +42,9 @@ class Principal:
         return frozenset({"all", *extra, *self.audiences})
 
     def reading(self, audience: str | None = None) -> frozenset[str] | None:
-        """What this person reads when previewing one audience label ("all" plus it): never wider than `readable`."""
-        readable = self.readable
-        if audience is None:
-            return readable
-        preview = frozenset({"all", audience})
-        return preview if readable is None else readable & preview
+        """What this person reads previewing one audience label ("all" plus it): never wider than `readable`."""
+        preview = None if audience is None else frozenset({"all", audience})
+        return self.readable if preview is None else preview if self.readable is None else self.readable & preview
 
 
 @dataclass(frozen=True)
@@ -331,13 +327,9 @@ class AskTrace:
                 "sources": [asdict(s) for s in self.sources],
                 "citations": self.citations.to_dict(),
                 "search_question": self.search_question or self.question,
-                "conversation": self.conversation,
-                "turn": self.turn,
-                "acknowledged": self.acknowledged,
-                "standard_answer": self.standard_answer,
-                "weak_evidence": self.weak_evidence,
-                "outcome": self.outcome,
-                "followup": self.followup,
+                "conversation": self.conversation, "turn": self.turn, "acknowledged": self.acknowledged,
+                "standard_answer": self.standard_answer, "weak_evidence": self.weak_evidence,
+                "outcome": self.outcome, "followup": self.followup,
                 "timings_ms": {**out["timings_ms"], **self.timings_ms},
             }
         )

@@ -1,7 +1,7 @@
 """Personal-data masking: recognizers, context words and one pass to a fixed point.
 
 In the lowest stage because every stored or shown text goes through it: policy bodies, headings, titles,
-file names, doc ids (`documents`), memories and echoes (`memory`), questions and prompts (facade, `answer`).
+file names, doc ids, memories, questions and prompts.
 
 Presidio's recognizer model, written for Chinese (Presidio's context is English-centric, needs spaCy):
 - a *pattern recognizer* per shape (e-mail, 18-digit ID with MOD 11-2, bank card with Luhn, mobile,
@@ -9,13 +9,12 @@ Presidio's recognizer model, written for Chinese (Presidio's context is English-
 - *context words* (身份证/证件号/护照/通行证/银行卡/卡号/账号/微信/QQ/电话/手机 …) raise a weaker
   identifier-shaped token right after them (a wrong check digit after 身份证号, a Luhn-invalid 卡号).
 
-Rules run in a fixed order (`RULES`), so a value masked by one is not re-read by a later one, and the
-pass repeats until nothing changes (idempotent). Digit lookarounds keep anything inside a longer digit
-run (amounts, 文号, dates, articles) unmatched. Rules read a *view* (`_View`): full-width forms, tab and
-Unicode spaces, dash look-alikes (en/em dash, U+2011, minus) as ASCII, zero-width characters gone, a
-spaced dash or a slash between digits as one hyphen; matches map back to the original. A joined view
-also reads one line break inside a number (a PDF wrap) as a space: a match must then cross the break
-and carry its own evidence (an ID's check char, a card's Luhn digit, a mobile's shape, a context word).
+Rules run in a fixed order (`RULES`) and the pass repeats until nothing changes (idempotent). Digit
+lookarounds keep longer digit runs (amounts, 文号, dates) unmatched. Rules read a *view* (`_View`) with
+full-width forms, Unicode spaces and dash look-alikes as ASCII, zero-width characters gone and a spaced
+dash or slash between digits as one hyphen; matches map back to the original. A joined view reads one
+line break inside a number (a PDF wrap) as a space: such a match must cross the break and carry its own
+evidence (an ID's check char, a card's Luhn digit, a mobile's shape, a context word).
 """
 
 from __future__ import annotations
