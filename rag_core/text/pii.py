@@ -151,10 +151,9 @@ class RedactionResult:
 
 def luhn_valid(digits: str) -> bool:
     """Luhn checksum: bank card numbers carry one, random digit runs mostly don't."""
-    if not digits or not digits.isdecimal():
-        return False
     doubled = (0, 2, 4, 6, 8, 1, 3, 5, 7, 9)  # 2d, minus 9 when above 9
-    return sum(doubled[int(c)] if i % 2 else int(c) for i, c in enumerate(reversed(digits))) % 10 == 0
+    return bool(digits) and digits.isdecimal() and sum(
+        doubled[int(c)] if i % 2 else int(c) for i, c in enumerate(reversed(digits))) % 10 == 0
 
 
 def _birth_date_valid(year: int, month: int, day: int) -> bool:
@@ -164,10 +163,8 @@ def _birth_date_valid(year: int, month: int, day: int) -> bool:
 def id_card_valid(number: str) -> bool:
     """18-char mainland ID with a real birth date and a correct MOD 11-2 check char."""
     number = number.translate(_FULLWIDTH_FOLD)
-    if len(number) != 18:
-        return False
-    body, check = number[:17], number[17].upper()
-    if not body.isdecimal() or not (check.isdecimal() or check == "X"):
+    body, check = number[:17], number[17:].upper()
+    if len(number) != 18 or not body.isdecimal() or not (check.isdecimal() or check == "X"):
         return False
     year, month, day = int(body[6:10]), int(body[10:12]), int(body[12:14])
     if not _ID_MIN_YEAR <= year <= _ID_MAX_YEAR or not _birth_date_valid(year, month, day):
