@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from rag_core import RagError
+from rag_core import Assistant, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, include_tests_box
-from ui.state import actor, get_assistant
+from ui.state import AUDIENCE_LABELS, actor, get_assistant
 
 KINDS = {"zero_hit": "没有命中", "refused": "制度里没有写", "weak": "依据较弱", "disliked": "👎"}
 
@@ -36,6 +37,7 @@ def main() -> None:
     if not groups:
         st.success("所选时间内没有知识缺口：问题都有制度可答。", icon=":material/check_circle:")
         return
+    audiences = assistant.standard_audiences(actor=actor())
     total = sum(g.count for g in groups)
     st.markdown(f"共 **{len(groups)}** 组、**{total}** 次提问")
     st.bar_chart(pd.DataFrame({"次数": [g.count for g in groups[:15]]},
@@ -55,18 +57,55 @@ def main() -> None:
                 st.caption("没有接近的条款。")
             if group.users:
                 st.caption("提问人（仅管理员可见）：" + escape_md("、".join(group.users)))
-            with st.form(key=f"gap_to_standard_{number}"):
-                answer = st.text_area("写一条标准答复（之后同样意思的问题直接用它回答）", key=f"gap_answer_{number}")
-                if st.form_submit_button("设为标准答复", icon=":material/verified:"):
-                    try:
-                        entry = assistant.standard_answer_from_gap(group, answer, actor=actor())
-                    except RagError as exc:
-                        st.error(escape_md(exc))
-                    else:
-                        st.success(f"已添加标准答复 {escape_md(entry.id)}：{escape_md(entry.question)}")
+            synonym_form(assistant, group, number)
+            standard_form(assistant, group, number, audiences)
     st.download_button("导出 Excel", assistant.export_insights("gaps", "xlsx", since=since, until=until,
                                                              include_tests=tests, actor=actor()),
                        file_name=f"knowledge_gaps_{since}_{until}.xlsx", icon=":material/download:")
+
+
+def synonym_form(assistant: Assistant, group: Any, number: int) -> None:
+    """添加同义词: the word employees use → the words the policy uses (HR's own thesaurus)."""
+    with st.form(key=f"gap_synonym_{number}", clear_on_submit=True):
+        st.markdown("**添加同义词**：员工的说法在制度里叫什么？之后搜索员工的说法时也会找制度用语。")
+        left, right = st.columns(2)
+        word = left.text_input("员工的说法（口语词）", key=f"gap_word_{number}", placeholder="例如：加班餐费")
+        terms = right.text_input("制度里的说法（制度用语，可写几个，用空格或顿号隔开）", key=f"gap_terms_{number}",
+                                 placeholder="例如：加班餐补")
+        if st.form_submit_button("添加同义词", icon=":material/translate:"):
+            try:
+                line = assistant.add_thesaurus_entry(word, terms, actor=actor())
+            except RagError as exc:
+                st.error(escape_md(exc))
+            else:
+                st.success(escape_md(line))
+                try_again(assistant, group.representative)
+
+
+def try_again(assistant: Assistant, question: str) -> None:
+    """The group's question searched again, so HR sees at once whether the new words found a clause."""
+    result = assistant.search(question, actor=actor())
+    if result.hits:
+        best = result.hits[0].chunk
+        st.info(f"再搜“{escape_md(question)}”：现在能找到 {escape_md(best.title)} {escape_md(best.section)}。")
+    else:
+        st.warning(f"再搜“{escape_md(question)}”：仍然没有找到条款，可以换一个制度用语，或写一条标准答复。")
+
+
+def standard_form(assistant: Assistant, group: Any, number: int, audiences: list[str]) -> None:
+    """标准答复: this group's representative question, its wordings as variants, for the chosen audiences."""
+    with st.form(key=f"gap_to_standard_{number}"):
+        st.markdown("**写一条标准答复**：之后同样意思的问题直接用它回答。")
+        answer = st.text_area("标准答复", key=f"gap_answer_{number}")
+        chosen = st.multiselect("受众（谁问时用这条答复）", audiences, default=["all"], key=f"gap_audience_{number}",
+                                format_func=lambda a: AUDIENCE_LABELS.get(a, a), placeholder="请选择")
+        if st.form_submit_button("设为标准答复", icon=":material/verified:"):
+            try:
+                entry = assistant.standard_answer_from_gap(group, answer, audience=chosen or ["all"], actor=actor())
+            except RagError as exc:
+                st.error(escape_md(exc))
+            else:
+                st.success(f"已添加标准答复 {escape_md(entry.id)}：{escape_md(entry.question)}")
 
 
 main()

@@ -7,7 +7,7 @@ import streamlit as st
 from rag_core import RagError
 from ui.inert import escape_md, inert_markdown
 from ui.layout import ensure_chrome
-from ui.state import actor, get_assistant
+from ui.state import AUDIENCE_LABELS, actor, get_assistant
 
 
 def main() -> None:
@@ -21,10 +21,13 @@ def main() -> None:
         answer = st.text_area("标准答复")
         clauses = st.text_area("依据的条款（可选，每行一条）")
         variants = st.text_area("其他问法（可选，每行一条）")
+        audience = st.multiselect("受众（谁问时用这条答复）", assistant.standard_audiences(actor=actor()),
+                                  default=["all"], format_func=lambda a: AUDIENCE_LABELS.get(a, a), placeholder="请选择")
         if st.form_submit_button("添加", icon=":material/add:"):
             try:
                 entry = assistant.add_standard_answer(question, answer, clauses=clauses.splitlines(),
-                                                      variants=variants.splitlines(), actor=actor())
+                                                      variants=variants.splitlines(), audience=audience or ["all"],
+                                                      actor=actor())
             except RagError as exc:
                 st.error(escape_md(exc))
             else:
@@ -39,6 +42,7 @@ def main() -> None:
             if entry.variants:
                 st.caption("其他问法：" + escape_md("；".join(entry.variants)))
             last = f"，最近命中 {entry.last_hit_at[:10]}" if entry.last_hit_at else ""
+            st.caption("受众：" + escape_md("、".join(AUDIENCE_LABELS.get(a, a) for a in entry.audience)))
             st.caption(f"{escape_md(entry.author)} · {entry.created_at[:10]}{last} · 编号 {escape_md(entry.id)}")
             if st.button("删除", key=f"delete_standard_{entry.id}", icon=":material/delete:"):
                 assistant.delete_standard_answer(entry.id, actor=actor())

@@ -9,14 +9,14 @@ wires the stages together and forwards; the work lives in the stage packages
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 from .answer.answering import compose_answer
 from .answer.prompt import build_prompt
 from .documents.catalog import Catalog
-from .errors import PermissionDenied
+from .errors import PermissionDenied, SettingsError
 from .facade.access import LOCAL_ADMIN, require, require_owner
 from .facade.accounts import ANONYMOUS, AccountActions
 from .facade.conversations import ConversationActions
@@ -219,6 +219,37 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         self.thesaurus = Thesaurus.load(path)
         self.retriever.thesaurus = self.thesaurus
         return len(entries)
+
+    def add_thesaurus_entry(self, word: str, terms: str | Sequence[str], *, actor: Principal | None = None) -> str:
+        """HR's one step from a knowledge gap: `word` (口语词) also searches for `terms` (制度用语).
+
+        Kept with HR's own entries (the shipped terms of a known word are kept too); validated like
+        the editor's lines; one audit row. Returns one Chinese line saying what was added.
+        """
+        actor = self._acting(actor, "thesaurus")
+        head = str(word).strip()
+        wanted = terms.replace("、", " ").replace("，", " ").replace(",", " ").split() if isinstance(terms, str) \
+            else [t.strip() for t in terms if t.strip()]
+        known = self.thesaurus.entries.get(head, ())
+        merged = tuple(dict.fromkeys([*known, *wanted]))
+        try:
+            if not head or not wanted or any(c.isspace() for c in head) or head.startswith("#"):
+                raise SettingsError("同义词需要一个口语词（不含空格）和至少一个制度用语")
+            entry = parse_entries(f"{head}\t{' '.join(merged)}", "同义词")
+            if list(entry) != [head]:
+                raise SettingsError("同义词需要一个口语词（不含空格）和至少一个制度用语")
+        except SettingsError as exc:
+            self._audit(actor, "thesaurus.change", "添加同义词", "failed", str(exc))
+            raise
+        entries = {**self.thesaurus.custom, **entry}
+        self._audit(actor, "thesaurus.change", "添加同义词", "ok", f"{head} → {' '.join(merged)}")
+        path = self._settings.path(THESAURUS_FILE)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(custom_text(entries), encoding="utf-8")
+        tmp.replace(path)
+        self.thesaurus = Thesaurus.load(path)
+        self.retriever.thesaurus = self.thesaurus
+        return f"已添加同义词：搜索“{head}”时也会找“{'、'.join(merged)}”。"
 
     @property
     def llm_status(self) -> str:

@@ -18,8 +18,9 @@ PERMISSIONS: dict[str, str] = {
     "documents.manage": "hr",  # list, upload, delete, preview, version history
     "retrieval.test": "hr",  # retrieval test page and eval
     "insights": "hr",  # gaps, feedback review, standard answers, usage
+    "thesaurus": "hr",  # add one colloquial → policy wording entry (the gap page's 添加同义词)
     "memories.all": "admin",  # act on every user's memories at once
-    "settings": "admin",  # engine settings and the thesaurus
+    "settings": "admin",  # engine settings and the whole thesaurus editor
     "users": "admin",  # accounts
     "audit": "admin",  # the audit trail
     "maintenance": "admin",  # re-index, vector checks, backup, restore, doctor
@@ -32,6 +33,7 @@ PERMISSION_NAMES: dict[str, str] = {
     "documents.manage": "管理制度文档",
     "retrieval.test": "检索测试",
     "insights": "查看知识缺口与反馈",
+    "thesaurus": "添加同义词",
     "memories.all": "管理所有人的记忆",
     "settings": "修改设置",
     "users": "管理用户",

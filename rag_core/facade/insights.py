@@ -22,7 +22,7 @@ from ..answer.answering import is_refusal
 from ..documents.catalog import visible_to
 from ..documents.redaction import redact_text
 from ..errors import PermissionDenied, RagError, StoreDamaged
-from ..insights.audiences import UNKNOWN, readable_by, revealed
+from ..insights.audiences import UNKNOWN, labels_in_use, readable_by, revealed, unreadable_labels
 from ..insights.export import FORMATS, to_csv, to_xlsx
 from ..insights.gaps import group_gaps
 from ..insights.log import InsightLog
@@ -316,21 +316,32 @@ class InsightActions:
     def add_standard_answer(self, question: str, answer: str, *, clauses: Sequence[str] = (),
                             variants: Sequence[str] = (), audience: Sequence[str] = ("all",),
                             actor: Principal | None = None) -> StandardAnswer:
-        """HR's authoritative answer to `question` (and its `variants`), served above the match rule."""
+        """HR's authoritative answer to `question` (and its `variants`) for `audience`, served above the match rule.
+
+        Only labels the actor may read: an answer for an audience they cannot read would be one they cannot see."""
         actor = self._acting(actor, "insights")
+        labels = tuple(dict.fromkeys(a.strip() for a in audience if a.strip())) or ("all",)
+        if hidden := unreadable_labels(labels, actor.readable):
+            self._audit(actor, "refused", f"standard.add {'、'.join(hidden)}", "refused", "受众不可见")
+            raise PermissionDenied(f"没有权限：不能为看不到的受众（{'、'.join(hidden)}）添加标准答复")
         return self.standard_store.add(
             redact_text(question), redact_text(answer), author=actor.user, created_at=_stamp(),
-            clauses=clauses, variants=[redact_text(v) for v in variants], audience=audience,
+            clauses=clauses, variants=[redact_text(v) for v in variants], audience=labels,
         )
 
+    def standard_audiences(self, *, actor: Principal | None = None) -> list[str]:
+        """The audience labels in use the actor may give a standard answer ("all" first)."""
+        actor = self._acting(actor, "insights")
+        return labels_in_use([d.audience for d in self.catalog.live_versions()], actor.readable)
+
     def standard_answer_from_gap(self, group: GapGroup, answer: str, *, clauses: Sequence[str] | None = None,
-                                 actor: Principal | None = None) -> StandardAnswer:
+                                 audience: Sequence[str] = ("all",), actor: Principal | None = None) -> StandardAnswer:
         """One step from a gap group: its representative as the question, its wordings as variants."""
         if clauses is None:
             near = group.nearest
             clauses = [f"{near.get('title', '')} {near.get('section', '')}".strip()] if near else []
         return self.add_standard_answer(group.representative, answer, clauses=clauses,
-                                        variants=group.questions, actor=actor)
+                                        variants=group.questions, audience=audience, actor=actor)
 
     @uses_store(STANDARD_FILE)
     def standard_answers(self, *, actor: Principal | None = None) -> list[StandardAnswer]:

@@ -38,3 +38,16 @@ def revealed(value: Any) -> list[tuple[str, ...]]:
 def readable_by(audiences: Iterable[Iterable[str]], readable: frozenset[str] | None) -> bool:
     """True when a reader with `readable` labels (None: every label) may read every one of `audiences`."""
     return readable is None or all(not readable.isdisjoint(labels) for labels in audiences)
+
+
+def labels_in_use(doc_audiences: Iterable[Iterable[str]], readable: frozenset[str] | None) -> list[str]:
+    """The audience labels a standard answer may name: "all" first, then the documents' and the reader's own
+    labels, only those the reader may read (so the answer stays one they can see and delete)."""
+    found = {label for labels in doc_audiences for label in labels} | set(readable or ())
+    found.discard("all")
+    return ["all", *sorted(label for label in found if readable is None or label in readable)]
+
+
+def unreadable_labels(audience: Iterable[str], readable: frozenset[str] | None) -> list[str]:
+    """The labels in `audience` a reader with `readable` may not read (none for an administrator)."""
+    return [] if readable is None else [label for label in audience if label not in readable]
