@@ -128,3 +128,18 @@ def test_the_usage_page_counts_people_and_the_box_adds_the_eval(strict, tmp_path
     assert not any("健身房" in e.label for e in at.expander)
     at.checkbox(key="gaps_tests").check().run()
     assert any("健身房" in e.label for e in at.expander)
+
+
+def test_the_cli_counts_people_and_includes_tests_on_request(strict, tmp_path, capsys, monkeypatch):
+    from cli_support import invoke
+
+    import rag_core.cli
+
+    monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: strict)
+    strict.ask(ABSENT, actor=EMPLOYEE)
+    strict.run_eval(eval_file(tmp_path))
+    people = invoke(capsys, "--data-dir", str(tmp_path / "strict"), "usage", "--json").json()
+    everyone = invoke(capsys, "--data-dir", str(tmp_path / "strict"), "usage", "--include-tests", "--json").json()
+    assert people["questions"] == 1 and everyone["questions"] == 1 + len(EVAL_ROWS)
+    gaps = invoke(capsys, "--data-dir", str(tmp_path / "strict"), "gaps", "--include-tests", "--json").json()
+    assert "公司有健身房吗，员工能免费用吗？" in json.dumps(gaps, ensure_ascii=False)

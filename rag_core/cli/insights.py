@@ -18,6 +18,7 @@ def register(commands) -> None:
     gaps.add_argument("--since", default=None, help="开始日期 YYYY-MM-DD")
     gaps.add_argument("--until", default=None, help="结束日期 YYYY-MM-DD（含当天）")
     gaps.add_argument("--weak", action="store_true", help="也列出依据较弱的回答")
+    gaps.add_argument("--include-tests", action="store_true", help="也算上评测和检索测试的提问（默认只算员工的提问）")
     gaps.add_argument("--json", action="store_true")
     gaps.set_defaults(handler=show_gaps)
 
@@ -38,6 +39,7 @@ def register(commands) -> None:
     delete.set_defaults(handler=delete_faq)
 
     usage = commands.add_parser("usage", help="使用情况：各文档被引用次数、从未被引用的文档、每日提问数")
+    usage.add_argument("--include-tests", action="store_true", help="也算上评测和检索测试的提问（默认只算员工的提问）")
     usage.add_argument("--json", action="store_true")
     usage.set_defaults(handler=show_usage)
 
@@ -47,11 +49,13 @@ def register(commands) -> None:
     export.add_argument("--out", required=True, help="输出文件路径")
     export.add_argument("--since", default=None)
     export.add_argument("--until", default=None)
+    export.add_argument("--include-tests", action="store_true", help="也算上评测和检索测试的提问（默认只算员工的提问）")
     export.set_defaults(handler=export_insights)
 
 
 def show_gaps(args: argparse.Namespace, assistant) -> int:
-    groups = assistant.knowledge_gaps(since=args.since, until=args.until, include_weak=args.weak)
+    groups = assistant.knowledge_gaps(since=args.since, until=args.until, include_weak=args.weak,
+                                      include_tests=args.include_tests)
     if args.json:
         print_json({"groups": [g.to_dict() for g in groups]})
         return 0
@@ -93,7 +97,7 @@ def delete_faq(args: argparse.Namespace, assistant) -> int:
 
 
 def show_usage(args: argparse.Namespace, assistant) -> int:
-    report = assistant.usage()
+    report = assistant.usage(include_tests=args.include_tests)
     if args.json:
         print_json(report)
         return 0
@@ -106,7 +110,8 @@ def show_usage(args: argparse.Namespace, assistant) -> int:
 
 
 def export_insights(args: argparse.Namespace, assistant) -> int:
-    data = assistant.export_insights(args.kind, args.format, since=args.since, until=args.until)
+    data = assistant.export_insights(args.kind, args.format, since=args.since, until=args.until,
+                                     include_tests=args.include_tests)
     Path(args.out).write_bytes(data)
     say(f"已导出到 {args.out}（{len(data)} 字节）")
     return 0
