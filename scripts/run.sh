@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install everything and start the app on the embedded default
-# (Chroma + SQLite under data/store, bundled e5 model, sample policies indexed on first start).
+# Install the app's requirements (requirements.txt: wheels only, no compiler, no test tools) and start
+# the app on the embedded default (Chroma + SQLite under data/store, bundled e5 model, sample policies
+# indexed on first start).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh

@@ -102,3 +102,81 @@ def store_copy(sample_store, tmp_path) -> Path:
 def shared_assistant(sample_store):
     """One read-only assistant over the sample store."""
     return open_assistant(sample_store)
+
+
+
+# Test tiers. `scripts/test.sh` runs every test; `scripts/test.sh --fast` runs `pytest -m "not slow"`:
+# the pure-logic and fake-backed tests (tests/fakes.py: bigram embedder, queued LLM; SQLite and
+# embedded Chroma are allowed). A test is `slow` when it loads a real model (e5, USE, OCR, a
+# sentence-transformers model), starts a server or a browser, or spawns a process. It is marked here:
+# - by its markers: `integration` (real e5 and Chroma), `browser` and `server` tests are slow too;
+# - by the session fixtures above, which index the samples with the real e5 model;
+# - by module or by test, for the tests that do one of those things without either.
+SLOW_MARKERS = frozenset({"integration", "browser", "server"})
+SLOW_FIXTURES = frozenset({"sample_store", "store_copy", "shared_assistant"})
+SLOW_MODULES = frozenset({
+    "test_real_llm_server.py",  # llama.cpp's server and a 135M model
+    "test_embedding.py",  # e5, USE and a sentence-transformers model
+    "test_ocr.py",  # RapidOCR's models
+    "test_memory_recall.py",  # memory_support: the real e5 embedder
+    "test_memory_lifecycle.py",
+    "test_memory_cli.py",
+})
+SLOW_TESTS = frozenset({  # module::function (every parameter of it)
+    "test_accounts.py::test_serving_beyond_localhost_without_accounts_is_refused_with_the_way_out",  # processes
+    "test_concurrent_ingest.py::test_two_processes_ingesting_one_file_leave_one_current_version",
+    "test_second_model.py::test_load_embedder_passes_the_thread_count",  # USE
+    "test_parsing.py::test_pdf_without_text_layer",  # OCR of image-only pages
+    "test_parsing.py::test_pdf_chinese_headings_carry_across_pages",
+    # an OpenAI-compatible stub server on loopback (tests/openai_stub_server.py)
+    "test_citations.py::test_eval_counts_unfaithful_answers_through_a_loopback_server",
+    "test_followups.py::test_llm_rewrite_through_the_openai_compatible_stub",
+    "test_llm.py::test_complete_returns_reply",
+    "test_llm.py::test_request_carries_model_temperature_prompt_and_key",
+    "test_llm.py::test_a_short_job_bounds_the_reply_on_the_wire",
+    "test_llm.py::test_optional_system_message_is_sent_first",
+    "test_llm.py::test_stream_yields_several_deltas_joining_to_reply",
+    "test_llm.py::test_custom_reply_and_models_endpoint",
+    "test_llm.py::test_401_raises_llm_error_without_key",
+    "test_llm.py::test_timeout_raises_llm_error",
+    "test_llm.py::test_make_llm_uses_settings",
+    "test_llm.py::test_stream_timeout_raises_llm_error",
+})
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if (
+            SLOW_MARKERS.intersection(mark.name for mark in item.iter_markers())
+            or SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+            or item.path.name in SLOW_MODULES
+            or f"{item.path.name}::{getattr(item, 'originalname', item.name)}" in SLOW_TESTS
+        ):
+            item.add_marker(pytest.mark.slow)
+
+
+def real_models_loaded() -> tuple[int, bool]:
+    """(embedding models loaded so far in this process, OCR engine loaded)."""
+    from rag_core.documents import ocr
+    from rag_core.search.embedding import MODEL_LOADS
+
+    return sum(MODEL_LOADS.values()), getattr(ocr, "_engine", None) is not None
+
+
+def no_real_model_in_the_fast_tier(item):
+    """When `slow` tests are deselected, a test that loads a real model fails and says to mark it."""
+    if "not slow" not in (item.config.getoption("markexpr") or ""):
+        return (yield)
+    before = real_models_loaded()
+    result = yield
+    if real_models_loaded() != before:
+        pytest.fail(
+            f"{item.nodeid} loaded a real model (embedding or OCR) in the fast tier: "
+            "add it to SLOW_MODULES or SLOW_TESTS in tests/conftest.py",
+            pytrace=False,
+        )
+    return result
+
+
+pytest_runtest_setup = pytest.hookimpl(wrapper=True)(no_real_model_in_the_fast_tier)
+pytest_runtest_call = pytest.hookimpl(wrapper=True)(no_real_model_in_the_fast_tier)
