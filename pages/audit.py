@@ -10,7 +10,9 @@ import streamlit as st
 from rag_core import AuditEntry, PermissionDenied
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
-from ui.state import actor, get_assistant
+from ui.state import actor, get_assistant, person_name, role_name
+from ui.timefmt import local_time, zone_caption
+from ui.timefmt import zone as tz
 
 ACTIONS = {
     "": "全部", "login": "登录", "logout": "退出登录", "document.upload": "上传文档", "document.delete": "删除文档",
@@ -23,13 +25,16 @@ OUTCOMES = {"": "全部", "ok": "成功", "failed": "失败", "locked": "已锁�
 
 
 def audit_frame(rows: list[AuditEntry]) -> pd.DataFrame:
+    """The rows as HR reads them: local time, 本机用户, 管理员 / HR / 员工 (the CSV export is this frame too)."""
+    zone = tz()
     return pd.DataFrame(
         [
-            {"时间（UTC）": r.at, "操作人": r.actor, "角色": r.role or "—", "操作": ACTIONS.get(r.action, r.action),
-             "对象": r.target, "结果": OUTCOMES.get(r.outcome, r.outcome), "说明": r.detail}
+            {"时间": local_time(r.at, tz=zone, fmt="%Y-%m-%d %H:%M:%S"), "操作人": person_name(r.actor),
+             "角色": role_name(r.role), "操作": ACTIONS.get(r.action, r.action), "对象": r.target,
+             "结果": OUTCOMES.get(r.outcome, r.outcome), "说明": r.detail}
             for r in rows
         ],
-        columns=["时间（UTC）", "操作人", "角色", "操作", "对象", "结果", "说明"],
+        columns=["时间", "操作人", "角色", "操作", "对象", "结果", "说明"],
     )
 
 
@@ -54,6 +59,7 @@ def main() -> None:
         return
     frame = audit_frame(rows)
     st.markdown(f"共 **{len(rows)}** 条")
+    st.caption(zone_caption())
     st.dataframe(frame, hide_index=True, use_container_width=True)
     st.download_button(
         "导出 CSV", frame.to_csv(index=False).encode("utf-8-sig"), file_name=f"audit_{since}_{until}.csv",

@@ -20,7 +20,7 @@ import streamlit as st
 from rag_core import AskTrace, Assistant
 from ui.inert import escape_md, inert_markdown
 from ui.layout import ensure_chrome
-from ui.state import actor, current_role, current_user, get_assistant, history
+from ui.state import actor, current_role, current_user, get_assistant, history, person_name
 from ui.trace_view import install_citation_links, render_answer, render_trace
 
 _DONE = object()
@@ -210,18 +210,30 @@ def render_sidebar(assistant: Assistant, conversations: list, current: Any | Non
         st.caption(f"对话保存在本机的数据目录里，刷新或重启后仍在。{keep}")
 
 
+RENAME_ERROR_KEY = "chat_rename_error"
+
+
+def rename(assistant: Assistant, conversation_id: str) -> None:
+    """The 保存标题 callback: rename, then close the popover and say so (an error keeps it open, with the reason)."""
+    title = st.session_state.get(f"title_{conversation_id}", "")
+    try:
+        assistant.rename_conversation(conversation_id, title, actor=actor())
+    except Exception as exc:
+        st.session_state[RENAME_ERROR_KEY] = str(exc)
+        return
+    st.session_state[f"rename_popover_{conversation_id}"] = False
+    announce(f"已重命名为“{escape_md(' '.join(title.split()))}”。")
+
+
 def render_current_actions(assistant: Assistant, current: Any) -> None:
     st.caption(f"当前对话：{escape_md(current.title)}")
-    with st.popover("重命名", icon=":material/edit:", width="stretch"):
-        title = st.text_input("新标题", value=current.title, key=f"title_{current.id}", max_chars=60)
-        if st.button("保存标题", key=f"rename_{current.id}"):
-            try:
-                assistant.rename_conversation(current.id, title, actor=actor())
-            except Exception as exc:
-                st.error(escape_md(exc))
-            else:
-                announce(f"已重命名为“{escape_md(' '.join(title.split()))}”。")
-                st.rerun()
+    # the popover tracks its open state so a successful save can close it (set in the button's callback)
+    with st.popover("重命名", icon=":material/edit:", width="stretch", key=f"rename_popover_{current.id}",
+                    on_change="rerun"):
+        st.text_input("新标题", value=current.title, key=f"title_{current.id}", max_chars=60)
+        st.button("保存标题", key=f"rename_{current.id}", on_click=rename, args=(assistant, current.id))
+        if error := st.session_state.pop(RENAME_ERROR_KEY, None):
+            st.error(escape_md(error))
     with st.popover("删除", icon=":material/delete:", width="stretch"):
         st.warning("删除后，这个对话的全部问答和依据记录都会一起删除，无法恢复。")
         if st.button("确认删除", type="primary", key=f"delete_{current.id}"):
@@ -230,6 +242,8 @@ def render_current_actions(assistant: Assistant, current: Any) -> None:
             announce(f"已删除对话“{escape_md(current.title)}”（{gone} 轮问答）。")
             st.rerun()
     markdown = assistant.export_conversation_markdown(current.id, actor=actor())
+    # the engine writes the stored name; the desktop default reads 本机用户 (see person_name)
+    markdown = markdown.replace(f"- 用户：{current.user}\n", f"- 用户：{person_name(current.user)}\n", 1)
     st.download_button("导出本对话（Markdown）", data=markdown, file_name=f"对话-{current.id}.md", mime="text/markdown",
                        icon=":material/download:", key="export_markdown", width="stretch")
 

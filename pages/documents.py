@@ -50,12 +50,14 @@ def upload_section(assistant: Assistant) -> None:
             default=["all"],
             format_func=AUDIENCE_LABELS.__getitem__,
             placeholder="请选择",
+            select_all=False,  # Streamlit's own "Select all" is English
         )
         redact_off = st.multiselect(
             "不脱敏的信息类别（可选）",
             options=list(REDACTION_LABELS),
             format_func=REDACTION_LABELS.__getitem__,
             placeholder="默认全部脱敏",
+            select_all=False,
             help="默认会把邮箱、身份证号、银行卡号、手机号、座机号替换成占位符；只有内容本身需要这些信息时才取消。",
         )
         left, right = st.columns(2)

@@ -9,7 +9,8 @@ import streamlit as st
 from rag_core import RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, include_tests_box
-from ui.state import actor, get_assistant
+from ui.state import actor, get_assistant, person_name
+from ui.timefmt import local_time
 
 RATINGS = {"all": "全部", "down": "👎", "up": "👍"}
 
@@ -42,7 +43,7 @@ def main() -> None:
         thumb = "👍" if entry.rating > 0 else "👎"
         reason = f" · {entry.reason}" if entry.reason else ""
         with st.expander(f"{mark} · {thumb}{escape_md(reason)} · {escape_md(entry.question)}"):
-            st.caption(entry.created_at[:16].replace("T", " ") + (f" · {escape_md(entry.user)}" if entry.user else ""))
+            st.caption(local_time(entry.created_at) + (f" · {escape_md(person_name(entry.user))}" if entry.user else ""))
             if entry.comment:
                 st.markdown(f"**补充说明**：{escape_md(entry.comment)}")
             st.markdown("**回答**")

@@ -11,7 +11,8 @@ import streamlit as st
 from rag_core import Assistant, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, include_tests_box
-from ui.state import AUDIENCE_LABELS, actor, get_assistant
+from ui.state import AUDIENCE_LABELS, actor, get_assistant, person_name
+from ui.timefmt import local_time
 
 KINDS = {"zero_hit": "没有命中", "refused": "制度里没有写", "weak": "依据较弱", "disliked": "👎"}
 
@@ -45,7 +46,7 @@ def main() -> None:
     for number, group in enumerate(groups):
         kinds = escape_md("，".join(f"{KINDS.get(k, k)} {n}" for k, n in group.kinds.items()))
         with st.expander(f"{group.count} 次 · {escape_md(group.representative)}", expanded=number == 0):
-            st.caption(f"首次 {group.first_seen[:10]} · 最近 {group.last_seen[:10]} · {kinds}")
+            st.caption(f"首次 {local_time(group.first_seen)} · 最近 {local_time(group.last_seen)} · {kinds}")
             st.markdown("**问法举例**")
             for question in group.questions:
                 st.markdown(f"- {escape_md(question)}")
@@ -56,7 +57,7 @@ def main() -> None:
             else:
                 st.caption("没有接近的条款。")
             if group.users:
-                st.caption("提问人（仅管理员可见）：" + escape_md("、".join(group.users)))
+                st.caption("提问人（仅管理员可见）：" + escape_md("、".join(person_name(u) for u in group.users)))
             synonym_form(assistant, group, number)
             standard_form(assistant, group, number, audiences)
     st.download_button("导出 Excel", assistant.export_insights("gaps", "xlsx", since=since, until=until,
@@ -98,7 +99,8 @@ def standard_form(assistant: Assistant, group: Any, number: int, audiences: list
         st.markdown("**写一条标准答复**：之后同样意思的问题直接用它回答。")
         answer = st.text_area("标准答复", key=f"gap_answer_{number}")
         chosen = st.multiselect("受众（谁问时用这条答复）", audiences, default=["all"], key=f"gap_audience_{number}",
-                                format_func=lambda a: AUDIENCE_LABELS.get(a, a), placeholder="请选择")
+                                format_func=lambda a: AUDIENCE_LABELS.get(a, a), placeholder="请选择",
+                                select_all=False)
         if st.form_submit_button("设为标准答复", icon=":material/verified:"):
             try:
                 entry = assistant.standard_answer_from_gap(group, answer, audience=chosen or ["all"], actor=actor())

@@ -14,7 +14,7 @@ from rag_core import Assistant, MemoryHit
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, memory_owner
 from ui.notices import announce, show_notice
-from ui.state import actor, get_assistant
+from ui.state import actor, get_assistant, person_name
 from ui.trace_view import memories_frame
 
 PREVIEW_KEY = "memory_forget_preview"
@@ -93,6 +93,7 @@ def delete_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
         format_func=lambda i: f"{by_id[i].content[:40]}（{kind_label(by_id[i].kind)}）",
         key=f"memory_delete_choice_{round_no}",
         placeholder="请选择",
+        select_all=False,
     )
     pending = [i for i in st.session_state.get(DELETE_PENDING_KEY, []) if i in by_id]
     if not pending:
@@ -120,19 +121,19 @@ def delete_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
 def purge_section(assistant: Assistant, user: str, total: int) -> None:
     """Everything the assistant remembers about this user, gone after one confirmation."""
     st.subheader("清空全部记忆")
-    st.caption(f"删除助手记住的关于 {escape_md(user)} 的全部 {total} 条记忆，不能撤销。")
+    st.caption(f"删除助手记住的关于 {escape_md(person_name(user))} 的全部 {total} 条记忆，不能撤销。")
     if not st.session_state.get(PURGE_PENDING_KEY):
         if st.button("清空全部记忆", icon=":material/delete_forever:", disabled=total == 0):
             st.session_state[PURGE_PENDING_KEY] = True
             st.rerun()
         return
-    st.warning(f"确定清空 {escape_md(user)} 的全部 {total} 条记忆吗？此操作不能撤销。")
+    st.warning(f"确定清空 {escape_md(person_name(user))} 的全部 {total} 条记忆吗？此操作不能撤销。")
     yes, no = st.columns(2)
     if yes.button("确认清空", type="primary"):
         removed = assistant.purge_memories(user, actor=actor())
         st.session_state.pop(PURGE_PENDING_KEY, None)
         st.session_state.pop(PREVIEW_KEY, None)
-        announce("memories", f"已清空 {escape_md(user)} 的全部记忆（{removed} 条）。")
+        announce("memories", f"已清空 {escape_md(person_name(user))} 的全部记忆（{removed} 条）。")
         st.rerun()
     if no.button("取消", key="memory_purge_cancel"):
         st.session_state.pop(PURGE_PENDING_KEY, None)
@@ -177,15 +178,16 @@ def main() -> None:
     user = memory_owner(assistant)
     st.title("记忆管理")
     show_notice("memories")
-    st.caption(f"当前用户：{escape_md(user)}。记忆只用于个性化回答，不作为制度依据。")
+    st.caption(f"当前用户：{escape_md(person_name(user))}。记忆只用于个性化回答，不作为制度依据。")
     add_memory_form(assistant, user)
     left, right = st.columns([2, 1])
     query = left.text_input("搜索记忆", placeholder="输入关键词，按相关度排序")
     all_memories = assistant.list_memories(user, query=query.strip() or None, actor=actor())
     kinds = sorted({m.kind for m in all_memories})
-    chosen_kinds = right.multiselect("按类型筛选", options=kinds, format_func=kind_label, placeholder="全部类型")
+    chosen_kinds = right.multiselect("按类型筛选", options=kinds, format_func=kind_label, placeholder="全部类型",
+                                      select_all=False)
     memories = [m for m in all_memories if not chosen_kinds or m.kind in chosen_kinds]
-    st.subheader(f"{escape_md(user)} 的记忆（{len(memories)} 条）")
+    st.subheader(f"{escape_md(person_name(user))} 的记忆（{len(memories)} 条）")
     if not memories:
         st.info("没有符合条件的记忆。")
     else:

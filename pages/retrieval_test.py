@@ -23,15 +23,20 @@ EVAL_KEY = "retrieval_eval_result"
 SEARCH_KEY = "retrieval_last_search"
 DEFAULT_EVAL = "tests/data/eval.jsonl"
 APP_ROOT = Path(__file__).resolve().parent.parent
-MODES = {"hybrid": "混合（BM25 + 向量）", "bm25": "仅 BM25", "vector": "仅向量"}
-METRIC_LABELS = {
-    "recall@1": "recall@1",
-    "recall@3": "recall@3",
-    "recall@5": "recall@5",
-    "mrr": "MRR",
-    "zero_hit_rate": "零命中率",
+MODES = {"hybrid": "混合（关键词 + 意思相近）", "bm25": "仅关键词", "vector": "仅意思相近"}
+METRIC_LABELS = {  # plain words on the page; the technical names under 技术细节 (METRIC_TECH)
     "n": "题数",
+    "recall@1": "第 1 条就对",
+    "recall@3": "前 3 条里有正确条款",
+    "recall@5": "前 5 条里有正确条款",
+    "mrr": "正确条款的平均排名得分",
+    "zero_hit_rate": "一条也没找到的比例",
+    "refusal_rate": "该拒答时拒答的比例",
+    "answered_rate": "该回答时回答了的比例",
+    "unsupported_rate": "含未在资料中找到的句子的比例",
+    "invalid_citation_rate": "引用了不存在资料的比例",
 }
+CHART_METRICS = ("recall@1", "recall@3", "recall@5", "mrr", "zero_hit_rate")
 CATEGORY_LABELS = {"literal": "原文提问", "paraphrase": "换种说法", "near_miss": "相近但不适用", "absent": "制度未涉及"}
 
 
@@ -39,7 +44,7 @@ def threshold_text(assistant: Assistant) -> str:
     """The decision a chunk goes through, in words, with the numbers currently in force."""
     model = assistant.decision
     return (
-        "每个候选块的关键词分（BM25、覆盖率，口语词按词表换成制度用语）、意思相近程度（整块和最接近的一句）、"
+        "每个候选块的关键词得分（含覆盖率，口语词按词表换成制度用语）、意思相近程度（整块和最接近的一句）、"
         "排名和“问题里的情形或待遇条款里有没有”一起交给一个拟合好的判断模型。"
         f"先判断制度是否回答了这个问题：把握低于 **{model.question_threshold:.0%}** 时命中 0 块，"
         "回答“制度里没有写这一条”；否则把握不低于 "
@@ -104,11 +109,24 @@ def search_section(assistant: Assistant) -> None:
 
 
 def metrics_frame(metrics: dict[str, dict[str, float]]) -> pd.DataFrame:
-    rows = [
-        {"类别": CATEGORY_LABELS.get(cat, cat), "代码名": cat, **{METRIC_LABELS.get(k, k): v for k, v in m.items()}}
-        for cat, m in metrics.items()
-    ]
-    return pd.DataFrame(rows)
+    """One row per category, columns in plain words; a metric a category does not have reads 不适用 (never None)."""
+    keys = [k for k in METRIC_LABELS if any(k in m for m in metrics.values())]
+    keys += [k for m in metrics.values() for k in m if k not in keys]
+    rows = [{"类别": CATEGORY_LABELS.get(cat, cat), **{METRIC_LABELS.get(k, k): m.get(k) for k in keys}}
+            for cat, m in metrics.items()]
+    return pd.DataFrame(rows, columns=["类别", *(METRIC_LABELS.get(k, k) for k in keys)])
+
+
+def shown_metrics(frame: pd.DataFrame) -> pd.DataFrame:
+    """The table as shown: shares as percentages, counts as numbers, a missing value as 不适用."""
+    def cell(column: str, value: object) -> str:
+        if value is None or (isinstance(value, float) and pd.isna(value)):
+            return "不适用"
+        if column in ("类别", "题数"):
+            return str(int(value)) if isinstance(value, float) else str(value)
+        return f"{float(value):.0%}"
+
+    return pd.DataFrame({c: [cell(c, v) for v in frame[c]] for c in frame.columns})
 
 
 def metrics_chart(frame: pd.DataFrame, columns: list[str]) -> alt.Chart:
@@ -131,11 +149,12 @@ def metrics_chart(frame: pd.DataFrame, columns: list[str]) -> alt.Chart:
 def eval_section(assistant: Assistant) -> None:
     st.subheader("运行评测集")
     left, right = st.columns([2, 1])
-    path = left.text_input("评测文件（JSONL）", value=DEFAULT_EVAL, key="rt_eval_path")
+    with left.expander("技术细节：指定题集文件"):
+        path = st.text_input("题集文件", value=DEFAULT_EVAL, key="rt_eval_path")
     mode = right.selectbox("检索方式", options=list(MODES), format_func=MODES.__getitem__)
-    left.caption(f"每行一道题的评测文件；默认 {DEFAULT_EVAL}（示例制度的 82 道题）。")
+    left.caption("默认用示例制度的 82 道题；也可以上传自己的题集（每行一道题）。")
     right.caption("默认“混合”，即问答实际使用的方式；另两种只用于对比各自的贡献。")
-    uploaded = left.file_uploader("或上传评测文件（JSONL）", type=["jsonl"], key="rt_eval_upload")
+    uploaded = left.file_uploader("或上传题集", type=["jsonl"], key="rt_eval_upload")
     if st.button("运行评测", icon=":material/play_arrow:"):
         try:  # only the data dir, the bundled sample set, or a file uploaded here: the box is no file probe
             resolved = (
@@ -155,10 +174,15 @@ def eval_section(assistant: Assistant) -> None:
     if not stored:
         return
     ran_path, ran_mode, outcome = stored
-    st.caption(f"{escape_md(ran_path)} · {MODES.get(ran_mode, ran_mode)}")
+    st.caption(f"检索方式：{MODES.get(ran_mode, ran_mode)}")
     frame = metrics_frame(outcome.get("metrics", {}))
-    st.dataframe(frame, hide_index=True, width="stretch")
-    chart_cols = [c for c in ("recall@1", "recall@3", "recall@5", "MRR", "零命中率") if c in frame.columns]
+    st.dataframe(shown_metrics(frame), hide_index=True, width="stretch")
+    st.caption("“不适用”：这一类题不计算这项（例如制度未涉及的题没有正确条款可排名）。")
+    with st.expander("技术细节"):
+        st.dataframe(pd.DataFrame([{"指标": METRIC_LABELS[k], "技术名称": k} for k in METRIC_LABELS]),
+                     hide_index=True, width="stretch")
+        st.caption(f"评测文件：{escape_md(ran_path)}")
+    chart_cols = [METRIC_LABELS[k] for k in CHART_METRICS if METRIC_LABELS[k] in frame.columns]
     if chart_cols:
         st.altair_chart(metrics_chart(frame, chart_cols), width="stretch")
     results = outcome.get("results", [])

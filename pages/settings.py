@@ -22,32 +22,32 @@ FLASH_KEY = "settings_flash"
 CHUNK_KEYS = ("chunk_size", "chunk_overlap")
 # field -> (label, kind, min, step, one plain sentence)
 FIELDS: dict[str, tuple[str, str, float, float, str]] = {
-    "top_k": ("返回块数 top_k", "int", 1, 1, "每个问题最多拿几段制度条款来回答；多了答案更全，也更容易混进不相干的条款。"),
+    "top_k": ("每次检索返回条数", "int", 1, 1, "每个问题最多拿几段制度条款来回答；多了答案更全，也更容易混进不相干的条款。"),
     "answer_threshold": (
-        "采用阈值（问题层）",
+        "回答的把握门槛",
         "optional",
         0.05,
         0.05,
         "判断“制度回答了这个问题”的把握低于它时，一条也不用，直接回答“制度里没有写这一条”；调高更谨慎，调低更敢答。",
     ),
-    "candidates": ("候选数", "int", 5, 5, "关键词检索和语义检索各先找出多少段，再从中挑出真正的依据；一般不用改。"),
-    "chunk_size": ("块大小（字）", "int", 40, 10, "制度按整句切成段落，每段大约多少字；改了要重新索引全部文档。"),
-    "chunk_overlap": ("块重叠（字）", "int", 0, 10, "相邻两段重复多少字的整句，避免一条规定被切在两段中间。"),
-    "token_budget": ("提示词预算（token）", "int", 200, 100, "交给大模型的条款总量上限，放不下时去掉排名靠后的整段。"),
+    "candidates": ("初选条数", "int", 5, 5, "关键词检索和语义检索各先找出多少段，再从中挑出真正的依据；一般不用改。"),
+    "chunk_size": ("每段字数", "int", 40, 10, "制度按整句切成段落，每段大约多少字；改了要重新索引全部文档。"),
+    "chunk_overlap": ("相邻段重复字数", "int", 0, 10, "相邻两段重复多少字的整句，避免一条规定被切在两段中间。"),
+    "token_budget": ("交给大模型的条款总量", "int", 200, 100, "交给大模型的条款总量上限（按大模型的计数单位，约等于字数），放不下时去掉排名靠后的整段。"),
     "memory_half_life_days": ("记忆半衰期（天）", "float", 0.1, 1.0, "记住的个人信息每过这么多天“新鲜度”减半，旧事逐渐少用。"),
-    "memory_threshold": ("记忆阈值", "float", 0.0, 0.05, "与问题的相关程度低于它的记忆不用于回答。"),
+    "memory_threshold": ("记忆的相关程度门槛", "float", 0.0, 0.05, "与问题的相关程度低于它的记忆不用于回答。"),
     "memory_top_k": ("每次最多使用的记忆条数", "int", 0, 1, "一次回答最多参考几条关于提问人的记忆。"),
 }
 # field -> where its default comes from (shown with the default under each knob)
 MEASURED: dict[str, str] = {
-    "top_k": "设定值；评测按 recall@1/3/5 报告，见 docs/retrieval.md",
-    "answer_threshold": "实测：六个语料留一拟合，见 docs/retrieval.md",
-    "candidates": "实测：30 个候选的向量召回率，见 docs/benchmarks.md",
-    "chunk_size": "实测：分块实验，见 docs/retrieval.md",
-    "chunk_overlap": "实测：分块实验，见 docs/retrieval.md",
+    "top_k": "设定值；评测看前 1、3、5 条里有没有正确条款",
+    "answer_threshold": "实测：用六套不同公司的制度轮流检验后定出",
+    "candidates": "实测：30 条初选已能找回几乎所有正确条款",
+    "chunk_size": "实测：比较了不同分段方式后选定",
+    "chunk_overlap": "实测：比较了不同分段方式后选定",
     "token_budget": "设定值，未单独实测",
     "memory_half_life_days": "设定值，未单独实测",
-    "memory_threshold": "实测：bench/bench_memory.py --calibrate",
+    "memory_threshold": "实测：用一组记忆与提问校准",
     "memory_top_k": "设定值，未单独实测",
 }
 GROUPS = {
@@ -79,9 +79,9 @@ def field_input(name: str, current: Any, default: Any, container: Any) -> Any:
     A fitted (None) threshold gets a 'use the fitted value' switch.
     """
     label, kind, low, step, sentence = FIELDS[name]
-    shown_default = "跨语料拟合值" if default is None else f"{default:g}"
+    shown_default = "实测拟合值" if default is None else f"{default:g}"
     if kind == "optional":
-        use_calibrated = container.checkbox(f"{label}：使用跨语料拟合值", value=current is None)
+        use_calibrated = container.checkbox(f"{label}：使用实测拟合值", value=current is None)
         value: Any = container.number_input(
             label,
             min_value=low,
@@ -104,7 +104,7 @@ def field_input(name: str, current: Any, default: Any, container: Any) -> Any:
 
 
 def describe(changes: dict[str, Any]) -> str:
-    return "，".join(f"{FIELDS[k][0]} = {'跨语料拟合值' if v is None else v}" for k, v in changes.items())
+    return "，".join(f"{FIELDS[k][0]} = {'实测拟合值' if v is None else v}" for k, v in changes.items())
 
 
 def apply_changes(assistant: Assistant, changes: dict[str, Any]) -> None:
@@ -170,16 +170,19 @@ def info_section(assistant: Assistant) -> None:
         ("回答方式", assistant.llm_status),
         ("大模型接口地址", s.llm_base_url or "（未设置）"),
         ("大模型名称", s.llm_model_id or "（未设置）"),
-        ("API 密钥", mask_secret(s.llm_api_key)),
+        ("大模型接口密钥", mask_secret(s.llm_api_key)),
         ("嵌入模型", s.embedding_model),
         ("第二排序模型", assistant.second_model_status),
-        ("向量库", f"Chroma 服务器 {s.chroma_host}:{s.chroma_port}" if s.chroma_host else "本地 Chroma（内嵌）"),
-        ("数据目录", str(s.data_dir)),
+        ("向量库", f"向量库服务器 {s.chroma_host}:{s.chroma_port}" if s.chroma_host else "本机（内嵌）"),
     ]
     st.dataframe(pd.DataFrame(rows, columns=["项目", "值"]), hide_index=True, width="stretch")
-    st.caption(
-        "大模型与向量库在 .env 中配置（LLM_API_KEY、LLM_BASE_URL、LLM_MODEL_ID、EMBEDDING_MODEL、RAG_SECOND_EMBEDDING_MODEL、CHROMA_HOST），修改后需重启。"
-    )
+    st.caption("大模型、嵌入模型和向量库由管理员在配置文件里设置，修改后需要重启助手。")
+    with st.expander("技术细节"):
+        st.caption(f"数据保存在：{escape_md(s.data_dir)}。配置文件中的名称：")
+        st.dataframe(pd.DataFrame(
+            [("大模型接口密钥", "LLM_API_KEY"), ("大模型接口地址", "LLM_BASE_URL"), ("大模型名称", "LLM_MODEL_ID"),
+             ("嵌入模型", "EMBEDDING_MODEL"), ("第二排序模型", "RAG_SECOND_EMBEDDING_MODEL"), ("向量库服务器", "CHROMA_HOST")]
+            + [(FIELDS[k][0], k) for k in FIELDS], columns=["设置", "技术名称"]), hide_index=True, width="stretch")
 
 
 def main() -> None:
@@ -207,8 +210,8 @@ def main() -> None:
         [
             {
                 "设置": FIELDS[k][0],
-                "当前值": "跨语料拟合值" if getattr(settings, k) is None else getattr(settings, k),
-                "实测默认值": "跨语料拟合值" if getattr(defaults, k) is None else getattr(defaults, k),
+                "当前值": "实测拟合值" if getattr(settings, k) is None else getattr(settings, k),
+                "实测默认值": "实测拟合值" if getattr(defaults, k) is None else getattr(defaults, k),
             }
             for k in names
         ]

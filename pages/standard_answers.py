@@ -8,6 +8,7 @@ from rag_core import RagError
 from ui.inert import escape_md, inert_markdown
 from ui.layout import ensure_chrome
 from ui.state import AUDIENCE_LABELS, actor, get_assistant
+from ui.timefmt import local_time
 
 
 def main() -> None:
@@ -22,7 +23,8 @@ def main() -> None:
         clauses = st.text_area("依据的条款（可选，每行一条）")
         variants = st.text_area("其他问法（可选，每行一条）")
         audience = st.multiselect("受众（谁问时用这条答复）", assistant.standard_audiences(actor=actor()),
-                                  default=["all"], format_func=lambda a: AUDIENCE_LABELS.get(a, a), placeholder="请选择")
+                                  default=["all"], format_func=lambda a: AUDIENCE_LABELS.get(a, a), placeholder="请选择",
+                                  select_all=False)
         if st.form_submit_button("添加", icon=":material/add:"):
             try:
                 entry = assistant.add_standard_answer(question, answer, clauses=clauses.splitlines(),
@@ -41,9 +43,9 @@ def main() -> None:
                 st.caption("依据：" + escape_md("；".join(entry.clauses)))
             if entry.variants:
                 st.caption("其他问法：" + escape_md("；".join(entry.variants)))
-            last = f"，最近命中 {entry.last_hit_at[:10]}" if entry.last_hit_at else ""
+            last = f"，最近命中 {local_time(entry.last_hit_at)}" if entry.last_hit_at else ""
             st.caption("受众：" + escape_md("、".join(AUDIENCE_LABELS.get(a, a) for a in entry.audience)))
-            st.caption(f"{escape_md(entry.author)} · {entry.created_at[:10]}{last} · 编号 {escape_md(entry.id)}")
+            st.caption(f"{escape_md(entry.author)} · {local_time(entry.created_at)}{last} · 编号 {escape_md(entry.id)}")
             if st.button("删除", key=f"delete_standard_{entry.id}", icon=":material/delete:"):
                 assistant.delete_standard_answer(entry.id, actor=actor())
                 st.rerun()

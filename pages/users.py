@@ -9,6 +9,7 @@ from rag_core import Account, AccountError, Assistant, PermissionDenied
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import AUDIENCE_LABELS, ROLE_NAMES, actor, get_assistant
+from ui.timefmt import local_time
 
 ROLES = list(ROLE_NAMES)
 
@@ -23,7 +24,7 @@ def users_frame(accounts: list[Account]) -> pd.DataFrame:
                 "邮箱（单点登录）": a.email or "—",
                 "状态": "已停用" if a.disabled else ("已锁定" if a.locked_until else "正常"),
                 "连续失败": a.failed_logins,
-                "创建时间": a.created_at,
+                "创建时间": local_time(a.created_at),
             }
             for a in accounts
         ]
@@ -37,7 +38,7 @@ def add_form(assistant: Assistant) -> None:
         name = left.text_input("用户名")
         role = right.selectbox("角色", ROLES, format_func=ROLE_NAMES.__getitem__)
         audiences = left.multiselect("额外可读受众", [a for a in AUDIENCE_LABELS if a != "all"],
-                                     format_func=AUDIENCE_LABELS.__getitem__)
+                                     format_func=AUDIENCE_LABELS.__getitem__, select_all=False)
         email = right.text_input("邮箱（可选，单点登录用）")
         first = left.text_input("初始密码", type="password", help="至少 8 个字符")
         second = right.text_input("再输入一次", type="password")
@@ -72,7 +73,7 @@ def change_form(assistant: Assistant, accounts: list[Account]) -> None:
         with col2.popover("修改角色"):
             role = st.selectbox("新角色", ROLES, index=ROLES.index(current.role), format_func=ROLE_NAMES.__getitem__)
             extra = st.multiselect("额外可读受众", [a for a in AUDIENCE_LABELS if a != "all"], default=list(current.audiences),
-                                   format_func=AUDIENCE_LABELS.__getitem__)
+                                   format_func=AUDIENCE_LABELS.__getitem__, select_all=False)
             if st.button("保存角色"):
                 assistant.set_user_role(name, role, extra, actor=actor())
                 st.rerun()

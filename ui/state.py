@@ -32,6 +32,16 @@ SESSION_COOKIE = "hr_assistant_session"
 LOCAL_ADMIN = Principal(user="local", role="admin")  # the facade's desktop default, named for the pages
 
 
+def person_name(user: str) -> str:
+    """How a page names a person: the desktop default's technical name "local" reads as 本机用户."""
+    return "本机用户" if user == LOCAL_ADMIN.user else user
+
+
+def role_name(role: str) -> str:
+    """管理员 / HR / 员工 for a stored role code ("—" for none)."""
+    return ROLE_NAMES.get(role, role) if role else "—"
+
+
 def app_settings() -> Settings:
     """The settings the CLI would use here: environment first, then `.env`, data dir made absolute."""
     settings = Settings.from_env()

@@ -322,7 +322,7 @@ class InsightActions:
         actor = self._acting(actor, "insights")
         labels = tuple(dict.fromkeys(a.strip() for a in audience if a.strip())) or ("all",)
         if hidden := unreadable_labels(labels, actor.readable):
-            self._audit(actor, "refused", f"standard.add {'、'.join(hidden)}", "refused", "受众不可见")
+            self._audit(actor, "refused", f"标准答复的受众：{'、'.join(hidden)}", "refused", "受众不可见")
             raise PermissionDenied(f"没有权限：不能为看不到的受众（{'、'.join(hidden)}）添加标准答复")
         return self.standard_store.add(
             redact_text(question), redact_text(answer), author=actor.user, created_at=_stamp(),
