@@ -306,8 +306,8 @@ def test_retrieval_test_runs_the_eval_set(warm: Path) -> None:
     at.switch_page("pages/retrieval_test.py").run()
     button(at, "运行评测").click().run(timeout=600)
     assert not at.exception, [e.value for e in at.exception]
-    metrics = next(df.value for df in at.dataframe if "零命中率" in df.value.columns)
-    assert {"literal", "paraphrase", "near_miss", "absent"} <= set(metrics["代码名"])
+    metrics = next(df.value for df in at.dataframe if "一条也没找到的比例" in df.value.columns)
+    assert {"原文提问", "换种说法", "相近但不适用", "制度未涉及"} <= set(metrics["类别"])
     assert at.get("vega_lite_chart"), "metrics chart missing"
 
 
@@ -317,12 +317,12 @@ def test_settings_apply_without_restart_and_rechunk_asks(warm: Path) -> None:
     at = new_app()
     at.switch_page("pages/settings.py").run()
     try:
-        next(n for n in at.number_input if n.label == "返回块数 top_k").set_value(3)
+        next(n for n in at.number_input if n.label == "每次检索返回条数").set_value(3)
         button(at, "应用").click().run()
         assert a.settings.top_k == 3
         assert "设置已生效" in page_text(at)
 
-        next(n for n in at.number_input if n.label == "块大小（字）").set_value(original.chunk_size + 40)
+        next(n for n in at.number_input if n.label == "每段字数").set_value(original.chunk_size + 40)
         button(at, "应用").click().run()
         assert a.settings.chunk_size == original.chunk_size, "re-chunking must wait for confirmation"
         assert "重新索引" in page_text(at)
