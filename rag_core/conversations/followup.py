@@ -62,9 +62,11 @@ SUBJECT_TAGS = frozenset({"n", "nr", "ns", "nt", "nz", "nrt", "vn", "j", "eng"})
 # Words that carry content without being a noun (打卡, 值班, 国庆节/t): a question naming one may
 # be about something of its own, which its search tells (a tentative rewrite).
 CONTENT_TAGS = SUBJECT_TAGS | {"v", "t", "a", "an", "i", "l"}
-# Nouns every question may carry without saying what it is about; modal verbs jieba sometimes
-# tags as nouns when glued to a verb (能报, 要交).
-PLACEHOLDERS = frozenset("公司 单位 员工 职工 人 钱 事 事情 问题 情况 时候 东西".split())
+# Nouns every question may carry without saying what it is about (公司, 钱; 标准, 材料 and 补助 ask for
+# the standard, papers or money *of* something); modal verbs jieba sometimes tags as nouns (能报, 要交).
+PLACEHOLDERS = frozenset(
+    "公司 单位 员工 职工 人 钱 事 事情 问题 情况 时候 东西 标准 材料 手续 流程 条件 补助 补贴 津贴 福利 待遇 费用 奖励".split()
+)
 _MODALS = tuple("能会要可该想得")
 NOUNLESS = "没有名词主语"  # content words, but no noun: tentative, the rewrite preferred when it reads as answerable
 # Asking how something is approved or applied for is about the situation (出差), not the

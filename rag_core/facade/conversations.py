@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
-from ..conversations.followup import NOUNLESS, Rewrite, rule_rewrite
+from ..conversations.followup import Rewrite, rule_rewrite
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import acknowledgement, split_turn
@@ -112,32 +112,23 @@ class ConversationActions:
                     for t in self.conversations.turns(conversation, CONTEXT_TURNS)]
 
     def _search_turn(self, context: TurnContext, *, role: str | None, actor: Principal) -> SearchResult:
-        """Search the turn. A tentative rewrite (the question names a subject of its own) is taken only when
-        the question as typed finds no evidence, names nothing the policies never mention, and the rewrite
-        finds some: a complete question is never glued to the previous one."""
+        """Search the turn. A tentative rewrite (a question that reads like a fragment but may stand alone) is
+        taken only when the question as typed names nothing the policies never mention and the rewrite has
+        hits and reads at least as answerable: a complete question is never glued on grammar alone."""
         rewrite = context.rewrite
         if not rewrite.tentative:
             return self.search(rewrite.question, role=role, actor=actor)
-        typed = self.search(context.asked, role=role, actor=actor)
-        if rewrite.reason == NOUNLESS and not typed.unknown_share:
-            # it names an action but no noun (要提前几天申请): the earlier subject is likely what it is about,
-            # so the rewrite wins unless it reads as less answerable than the question alone
-            glued = self.search(rewrite.question, role=role, actor=actor)
-            if glued.hit_count and glued.answerable >= typed.answerable:
-                context.rewrite = replace(rewrite, tentative=False,
-                                          decision="没有名词主语；结合上文后更像制度回答的问题")
-                return glued
-        if typed.hit_count:
-            context.rewrite = Rewrite(context.asked.strip(), "", decision=f"可能承接上文（{rewrite.reason}），但按原问题检索已有命中，不改写")
-            return typed
+        asked = context.asked.strip()
+        typed = self.search(asked, role=role, actor=actor)
         if typed.unknown_share > 0:
-            context.rewrite = Rewrite(context.asked.strip(), "", decision="问题里有制度没有用过的词，是新话题，不改写")
+            context.rewrite = Rewrite(asked, "", decision="问题里有制度没有用过的词，是新话题，不改写")
             return typed
         glued = self.search(rewrite.question, role=role, actor=actor)
-        if glued.hit_count:
-            context.rewrite = replace(rewrite, tentative=False, decision="按原问题检索没有命中，结合上文后有命中")
+        if glued.hit_count and glued.answerable >= typed.answerable:
+            context.rewrite = replace(rewrite, tentative=False, decision="结合上文后更像制度回答的问题")
             return glued
-        context.rewrite = Rewrite(context.asked.strip(), "", decision="结合上文也没有命中，按原问题回答")
+        why = "按原问题检索更像制度回答的问题" if typed.hit_count else "结合上文也没有命中"
+        context.rewrite = Rewrite(asked, "", decision=f"可能承接上文（{rewrite.reason}），但{why}，不改写")
         return typed
 
     def _acknowledge_only(self, context: TurnContext, user: str, remember: bool,
