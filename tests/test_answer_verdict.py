@@ -78,7 +78,7 @@ def test_each_outcome_has_one_badge(outcome: str, badge: str, colour: str) -> No
     verdicts = [b for b in shown if "依据充分]" not in b and "依据较弱，请核对原文]" not in b and "未引用]" not in b]
     assert len(verdicts) == 1 and f":{colour}-badge[" in verdicts[0] and badge in verdicts[0], shown
     if outcome == "standard":  # who wrote it and what it rests on, once, under the badge
-        assert "HR 写好的答复 · li · 2026-11-30 · 依据：差旅办法 第九条" in captions(at)
+        assert "HR 写好的答复 · li · 2026-12-01 · 依据：差旅办法 第九条" in captions(at)  # 23:30 UTC is the next day in Shanghai
 
 
 def test_sources_list_only_the_clauses_the_answer_cited() -> None:
