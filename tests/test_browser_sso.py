@@ -30,7 +30,7 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="需要 Debian 的 chromium：/usr/bin/chromium 不存在"),
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="需要 playwright Python 包")
-oidc_mock = pytest.importorskip("oidc_provider_mock", reason="需要 oidc-provider-mock（requirements.txt 固定版本）")
+oidc_mock = pytest.importorskip("oidc_provider_mock", reason="需要 oidc-provider-mock（requirements-dev.txt 固定版本）")
 sync_api.expect.set_options(timeout=30_000)  # a wait on a busy 2-core machine, not a timing claim
 
 

@@ -50,7 +50,7 @@ LATENCY_FILE = os.environ.get("LLM_SERVER_TEST_LATENCY_FILE", "")
 
 if not GIVEN_URL and importlib.util.find_spec("llama_cpp") is None:
     pytest.skip(
-        "需要 llama-cpp-python[server]（requirements.txt 里固定版本；.ci/run 会安装并在本机回环地址启动它）",
+        "需要 llama-cpp-python[server]（requirements-dev.txt 里固定版本；.ci/run 会安装并在本机回环地址启动它）",
         allow_module_level=True,
     )
 
