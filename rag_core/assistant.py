@@ -212,13 +212,17 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
             self._audit(actor, "thesaurus.change", "自定义词表", "failed", str(exc))
             raise
         self._audit(actor, "thesaurus.change", "自定义词表", "ok", f"{len(entries)} 条")
+        self._store_custom_thesaurus(entries)
+        return len(entries)
+
+    def _store_custom_thesaurus(self, entries) -> None:
+        """Write HR's entries atomically and search with them at once."""
         path = self._settings.path(THESAURUS_FILE)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(custom_text(entries), encoding="utf-8")
         tmp.replace(path)
         self.thesaurus = Thesaurus.load(path)
         self.retriever.thesaurus = self.thesaurus
-        return len(entries)
 
     def add_thesaurus_entry(self, word: str, terms: str | Sequence[str], *, actor: Principal | None = None) -> str:
         """HR's one step from a knowledge gap: `word` (口语词) also searches for `terms` (制度用语).
@@ -243,12 +247,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
             raise
         entries = {**self.thesaurus.custom, **entry}
         self._audit(actor, "thesaurus.change", "添加同义词", "ok", f"{head} → {' '.join(merged)}")
-        path = self._settings.path(THESAURUS_FILE)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(custom_text(entries), encoding="utf-8")
-        tmp.replace(path)
-        self.thesaurus = Thesaurus.load(path)
-        self.retriever.thesaurus = self.thesaurus
+        self._store_custom_thesaurus(entries)
         return f"已添加同义词：搜索“{head}”时也会找“{'、'.join(merged)}”。"
 
     @property
