@@ -116,8 +116,6 @@ def test_a_renamed_title_stores_no_form(assistant) -> None:
     assert leaked == []
 
 
-@pytest.mark.xfail(strict=True, reason="the refusal text is built in rag_core/documents/parsing.py (_extension) "
-                   "and the extension kept raw by documents/redaction.redact_filename, neither this change's file")
 def test_a_refused_files_extension_is_not_echoed_raw(assistant) -> None:
     report = assistant.ingest_bytes("第一条 年假5天。".encode(), "张三简历.13812345678")
     assert not report.ok

@@ -76,7 +76,8 @@ def safe_filename(name: str) -> str:
 def _extension(name: str) -> str:
     ext = os.path.splitext(name)[1].lower()
     if ext not in SUPPORTED_EXTENSIONS:
-        what = f"{ext}" if ext else "（无扩展名）"
+        # only a short run of letters reads as a file type; anything else may be a number someone typed
+        what = ext if re.fullmatch(r"\.[a-z]{1,8}", ext) else "（无法识别的扩展名）" if ext else "（无扩展名）"
         raise IngestError(name, f"不支持的文件类型 {what}，目前支持：{'、'.join(SUPPORTED_EXTENSIONS)}")
     return ext
 

@@ -22,12 +22,15 @@ __all__ = [
 
 
 def redact_filename(name: str, disabled: frozenset[str] = frozenset()) -> tuple[str, dict[str, int]]:
-    """The file name with personal data masked in its stem; the extension is kept as is.
+    """The file name with personal data masked in its stem; a file type's extension is kept as is.
 
-    Only the stem: "张三@corp.md" must not read ".md" as an e-mail's top-level domain.
+    Only the stem: "张三@corp.md" must not read ".md" as an e-mail's top-level domain. An "extension"
+    that is no file type (张三简历.13812345678) is masked with the stem.
     """
     stem, dot, ext = name.rpartition(".")
     if not dot or not stem:
+        stem, ext = name, ""
+    if ext and not ext.isalpha():
         stem, ext = name, ""
     result = redact(stem, disabled)
     return (result.text + ("." + ext if ext else "")), result.counts
