@@ -112,6 +112,10 @@ class Settings:
             problems.append("候选数须在 5 到 200 之间")
         if self.max_file_mb <= 0:
             problems.append("文件大小上限须大于 0")
+        if self.max_chunks_per_file < 1:
+            problems.append("每份文件的分段上限至少为 1")
+        if self.ingest_seconds_per_chunk <= 0 or self.ingest_confirm_seconds < 0:
+            problems.append("导入耗时估算须大于 0，导入前确认的时长不能小于 0")
         if self.memory_half_life_days <= 0:
             problems.append("记忆半衰期须大于 0 天")
         if not 0 <= self.memory_threshold <= 1:

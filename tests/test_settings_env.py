@@ -112,3 +112,11 @@ def test_an_unknown_second_model_is_refused_in_chinese(clean_env):
     clean_env.setenv("RAG_SECOND_EMBEDDING_MODEL", "bge-large")
     with pytest.raises(SettingsError, match="第二向量模型"):
         Settings.from_env(env_file=None)
+
+
+@pytest.mark.parametrize(("name", "value", "words"), [("RAG_MAX_CHUNKS_PER_FILE", "0", "分段上限"),
+                                                     ("RAG_INGEST_SECONDS_PER_CHUNK", "0", "导入耗时")])
+def test_the_ingest_bounds_are_validated(clean_env, name: str, value: str, words: str):
+    clean_env.setenv(name, value)
+    with pytest.raises(SettingsError, match=words):
+        Settings.from_env(env_file=None)
