@@ -104,5 +104,7 @@ def expand_query(query: str) -> tuple[list[str], list[str], dict[str, set[str]]]
 
 
 def warm_up_tokenizer() -> None:
-    """Load jieba's dictionary, ours and the thesaurus now rather than on the first question."""
+    """Load jieba's dictionary, ours, the thesaurus and the part-of-speech tables now rather than on the first
+    question (the tables alone were 12 % of one answer's server CPU in bench/load_browser.py's profile)."""
     expand_query("年假打车报销")
+    tagged("年假打车报销")
