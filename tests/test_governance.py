@@ -56,7 +56,9 @@ def test_injected_instructions_stay_data(store_copy):
     lines = trace.prompt.splitlines()
     assert lines.count("【资料】") == 1
     assert [ln for ln in lines if ln.startswith("【问题】")] == ["【问题】报销时限是多久？"]
-    assert "〖问题〗" in trace.prompt and "[资料1] 年假" not in trace.prompt
+    # the sentence giving orders (and the fake markers inside it) is left out of the prompt whole
+    assert "[资料1] 年假" not in trace.prompt and "99 天" not in trace.prompt and "系统管理员" not in trace.prompt
+    assert "报销须在费用发生后 30 日内提交" in trace.prompt
 
 
 @pytest.mark.parametrize(
