@@ -135,12 +135,25 @@ def create_accounts(store: Path, employees: list[str]) -> None:
         facade.catalog.close()
 
 
-def start_server(store: Path, workdir: Path) -> tuple[subprocess.Popen, str, Path]:
+def rss_mib(root: int) -> float:
+    """Resident memory of `root`'s process tree (VmRSS from /proc/<pid>/status), in MiB."""
+    kib = 0
+    for pid in tree_pids(root):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        kib += next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
+    return kib / 1024
+
+
+def start_server(store: Path, workdir: Path, options: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str, Path]:
     port = free_port()
     log = workdir / "streamlit.log"
     env = child_env({"RAG_DATA_DIR": str(store), "LLM_API_KEY": "", "LLM_MODEL_ID": ""})
     cmd = [PYTHON, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-           "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+           "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+           *(part for option in options for part in (f"--{option.partition('=')[0]}", option.partition("=")[2]))]
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -352,7 +365,8 @@ def profile_report(raw: Path, top: int = 12) -> str:
 
 # -- the whole run ------------------------------------------------------------------------
 def run_load(sessions: int = 20, questions_each: int = 5, *, upload: bool = False, store: Path | None = None,
-             timeout_s: float = 900, profile: Path | None = None, keep: bool = False) -> dict:
+             timeout_s: float = 900, profile: Path | None = None, keep: bool = False,
+             options: tuple[str, ...] = ()) -> dict:
     """Start the server, drive the sessions, read back the store; a dict of every figure (see `report`)."""
     workdir = Path(tempfile.mkdtemp(prefix="load_browser_"))
     data = workdir / "store"
@@ -374,7 +388,7 @@ def run_load(sessions: int = 20, questions_each: int = 5, *, upload: bool = Fals
     proc = spy = None
     mark: dict = {}
     try:
-        proc, url, _log = start_server(data, workdir)
+        proc, url, _log = start_server(data, workdir, options)
 
         def on_ready() -> None:
             nonlocal spy
@@ -385,6 +399,7 @@ def run_load(sessions: int = 20, questions_each: int = 5, *, upload: bool = Fals
 
         def on_done() -> None:
             mark["cpu1"], mark["t1"] = cpu_seconds(proc.pid), time.perf_counter()
+            out["server_rss_mib"] = rss_mib(proc.pid)
             out["load_end"] = load_average()
 
         asyncio.run(drive(url, plan, policy, timeout_s, on_ready, on_done, workdir if keep else None))
@@ -443,6 +458,7 @@ def row(r: dict) -> list:
 def report(r: dict) -> str:
     lines = [table(HEADERS, [row(r)]), ""]
     lines.append(f"wall {fmt(r['wall_s'])} s for the timed part; server CPU {fmt(r['cpu_s'])} s; "
+                 f"server memory after the sessions {fmt(r.get('server_rss_mib'))} MiB; "
                  f"login p50 {fmt(r['login_p50'])} s; stored turns not seen in a browser: {r['stored_not_seen']}")
     if r["upload"]:
         lines.append(f"upload: {'ok' if r['upload_ok'] else 'FAILED'} in {fmt(r['upload_s'])} s, "
@@ -463,6 +479,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=900, help="seconds any one wait may take (default 900)")
     ap.add_argument("--profile", type=Path, help="py-spy raw output file: profile the server during the sessions")
     ap.add_argument("--keep", action="store_true", help="keep the temp data dir and server log")
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="a streamlit run option for the server, e.g. runner.postScriptGC=false (repeatable)")
     args = ap.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # `timeout`/kill: the finally blocks still stop everything
     if not CHROMIUM.exists():
@@ -470,7 +488,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"{os.cpu_count()} cores; load average at start {load_average()[0]:.2f} (other processes share this machine)")
     r = run_load(args.sessions, args.questions, upload=args.upload, store=args.store, timeout_s=args.timeout,
-                 profile=args.profile, keep=args.keep)
+                 profile=args.profile, keep=args.keep, options=tuple(args.option))
     print(report(r))
     return 1 if r["errors"] or r["answers_lost"] or r["upload_lost"] else 0
 
