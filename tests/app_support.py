@@ -14,6 +14,21 @@ def point_the_app_at(path: Path, patch: pytest.MonkeyPatch) -> None:
     patch.setenv("LLM_MODEL_ID", "")
 
 
+def log_in(app: str, name: str, password: str, timeout: float = 120):
+    """An AppTest of `app` logged in through the login form as `name` (team mode)."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(app, default_timeout=timeout)
+    at.run()
+    at.run()
+    by_label = {t.label: t for t in at.text_input}
+    by_label["用户名"].set_value(name)
+    by_label["密码"].set_value(password)
+    next(b for b in at.button if b.label == "登录").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def facade():
     """The very instance the pages use (st.cache_resource is per process, keyed by the settings)."""
     from ui.state import app_settings, open_assistant

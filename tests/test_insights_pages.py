@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from app_support import facade, point_the_app_at
+from app_support import facade, log_in, point_the_app_at
 from conftest import copy_store
 from streamlit.testing.v1 import AppTest
 
@@ -60,15 +60,7 @@ def page_text(at: AppTest) -> str:
 
 
 def logged_in(name: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=RUN_TIMEOUT)
-    at.run()
-    at.run()
-    by_label = {t.label: t for t in at.text_input}
-    by_label["用户名"].set_value(name)
-    by_label["密码"].set_value(PASSWORD)
-    next(b for b in at.button if b.label == "登录").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return log_in(APP, name, PASSWORD, RUN_TIMEOUT)
 
 
 def open_page(at: AppTest, page: str) -> AppTest:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_support import point_the_app_at
+from app_support import log_in, point_the_app_at
 from fakes import fake_assistant
 from streamlit.testing.v1 import AppTest
 
@@ -38,15 +38,7 @@ def logged_in(team: Any, name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
     point_the_app_at(tmp_path / "unused", monkeypatch)
     monkeypatch.setattr(ui.state, "open_assistant", lambda settings: team)
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    at.run()
-    by_label = {t.label: t for t in at.text_input}
-    by_label["用户名"].set_value(name)
-    by_label["密码"].set_value(PASSWORD)
-    next(b for b in at.button if b.label == "登录").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return log_in(APP, name, PASSWORD)
 
 
 def refusals(team: Any) -> list[Any]:
