@@ -17,7 +17,8 @@ from ui.timefmt import zone as tz
 ACTIONS = {
     "": "全部", "login": "登录", "logout": "退出登录", "document.upload": "上传文档", "document.delete": "删除文档",
     "document.reindex": "重新切块", "settings.change": "修改设置", "thesaurus.change": "修改词表",
-    "memory.delete": "删除记忆", "memory.importance": "修改记忆重要性", "memory.forget": "遗忘记忆",
+    "memory.delete": "删除记忆", "memory.importance": "修改记忆重要性", "memory.edit": "修改记忆内容",
+    "memory.forget": "遗忘记忆",
     "memory.purge": "清除用户记忆", "user.add": "新增用户", "user.disable": "停用用户", "user.enable": "启用用户",
     "user.role": "修改角色", "user.password": "重置密码", "refused": "被拒绝的操作",
 }

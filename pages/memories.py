@@ -6,11 +6,12 @@ Forgetting down to N is two steps (preview, then confirm) because it cannot be u
 from __future__ import annotations
 
 import hashlib
+import re
 
 import pandas as pd
 import streamlit as st
 
-from rag_core import Assistant, MemoryHit
+from rag_core import Assistant, MemoryHit, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, memory_owner
 from ui.notices import announce, show_notice
@@ -28,6 +29,7 @@ REMEMBER_RESULTS = {
     "replaced": "与旧记忆冲突，已用新内容替换旧记忆",
 }
 MANUAL_KINDS = ["profile", "preference", "episode"]  # interactions are written by the assistant itself
+MAX_MEMORY_CHARS = 1000  # the memory store's own limit, said before the engine would refuse
 
 
 def kind_label(kind: str) -> str:
@@ -46,6 +48,47 @@ def add_memory_form(assistant: Assistant, user: str) -> None:
             if st.form_submit_button("保存记忆") and content.strip():
                 _, action = assistant.remember(user, content.strip(), kind=kind, importance=importance, actor=actor())
                 st.toast(REMEMBER_RESULTS.get(action, "已保存"), icon=":material/check_circle:")
+
+
+def matches(memory: MemoryHit, query: str) -> bool:
+    """The search box filters by words: a memory is listed when its text holds any word of the query."""
+    words = [w for w in re.split(r"[\s,，、;；]+", query.lower()) if w]
+    return not words or any(w in memory.content.lower() for w in words)
+
+
+def count_heading(user: str, shown: int, total: int) -> str:
+    """共 N 条, and 筛选自 M 条 whenever a search or a kind filter hides some."""
+    count = f"共 {shown} 条" + (f"（筛选自 {total} 条）" if shown != total else "")
+    return f"{escape_md(person_name(user))} 的记忆：{count}"
+
+
+def edit_text_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
+    """Correct what a memory says; the engine masks personal data before storing it."""
+    by_id = {m.id: m for m in memories}
+    with st.expander("修改记忆内容", icon=":material/edit_note:"):
+        chosen = st.selectbox("选择要修改的记忆", options=list(by_id), index=None, placeholder="请选择",
+                              format_func=lambda i: f"{by_id[i].content[:40]}（{kind_label(by_id[i].kind)}）",
+                              key="memory_edit_choice")
+        if chosen is None:
+            return
+        text = st.text_area("新的内容", value=by_id[chosen].content, key=f"memory_edit_text_{chosen}",
+                            help=f"最多 {MAX_MEMORY_CHARS} 字；手机号、身份证号等个人信息会自动遮盖后再保存。")
+        if not st.button("保存修改", type="primary", key="memory_edit_save"):
+            return
+        if not text.strip():
+            st.error("记忆内容不能为空：请填写内容，或用下面的“删除所选”删除这条记忆。")
+            return
+        if len(text.strip()) > MAX_MEMORY_CHARS:
+            st.error(f"记忆内容太长：{len(text.strip())} 字，最多 {MAX_MEMORY_CHARS} 字。")
+            return
+        try:
+            stored = assistant.update_memory_text(chosen, text, actor=actor())
+        except RagError as exc:
+            st.error(f"保存失败：{escape_md(exc)}")
+            return
+        masked = "（个人信息已遮盖）" if stored != " ".join(text.split()) else ""
+        announce("memories", f"已保存修改{masked}：{escape_md(stored[:60])}")
+        st.rerun()
 
 
 def edit_importance(assistant: Assistant, memories: list[MemoryHit]) -> None:
@@ -175,26 +218,27 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
 def main() -> None:
     ensure_chrome()
     assistant = get_assistant()
-    user = memory_owner(assistant)
     st.title("记忆管理")
     show_notice("memories")
+    user = memory_owner(assistant)  # under the title: whose memories these are
     st.caption(f"当前用户：{escape_md(person_name(user))}。记忆只用于个性化回答，不作为制度依据。")
     add_memory_form(assistant, user)
     left, right = st.columns([2, 1])
-    query = left.text_input("搜索记忆", placeholder="输入关键词，按相关度排序")
+    query = left.text_input("搜索记忆", placeholder="输入关键词（多个用空格分开），只列出含有这些词的记忆")
     all_memories = assistant.list_memories(user, query=query.strip() or None, actor=actor())
     kinds = sorted({m.kind for m in all_memories})
     chosen_kinds = right.multiselect("按类型筛选", options=kinds, format_func=kind_label, placeholder="全部类型",
                                       select_all=False)
-    memories = [m for m in all_memories if not chosen_kinds or m.kind in chosen_kinds]
-    st.subheader(f"{escape_md(person_name(user))} 的记忆（{len(memories)} 条）")
+    memories = [m for m in all_memories if (not chosen_kinds or m.kind in chosen_kinds) and matches(m, query)]
+    st.subheader(count_heading(user, len(memories), len(all_memories)))
     if not memories:
         st.info("没有符合条件的记忆。")
     else:
         edit_importance(assistant, memories)
+        edit_text_section(assistant, memories)
         delete_section(assistant, memories)
     st.divider()
-    total = len(assistant.list_memories(user, actor=actor()))
+    total = len(all_memories)
     forget_section(assistant, user, total)
     st.divider()
     purge_section(assistant, user, total)

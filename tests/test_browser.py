@@ -142,9 +142,9 @@ def test_memories_page(page: object) -> None:
     tab = page
     go_to(tab, "记忆管理")
     # the chat test asked two questions as the desktop user: a question is no memory, so none is listed
-    header = tab.get_by_text(re.compile(r"\S+ 的记忆（(\d+) 条）"))  # the desktop user's name (local administrator)
+    header = tab.get_by_text(re.compile(r"\S+ 的记忆：共 (\d+) 条"))  # the desktop user's name (local administrator)
     expect(header).to_be_visible()
-    who, count = re.search(r"(\S+) 的记忆（(\d+) 条）", header.inner_text()).groups()
+    who, count = re.search(r"(\S+) 的记忆：共 (\d+) 条", header.inner_text()).groups()
     before = int(count)
     assert before == 0
     tab.get_by_text("手动添加一条记忆").click()
@@ -153,7 +153,7 @@ def test_memories_page(page: object) -> None:
         tab.wait_for_timeout(300)  # let the text area report its value before the form is sent
         tab.get_by_role("button", name="保存记忆").click()
         wait_idle(tab)
-        expect(tab.get_by_text(f"{who} 的记忆（{before + added} 条）")).to_be_visible(timeout=30_000)
+        expect(tab.get_by_text(f"{who} 的记忆：共 {before + added} 条")).to_be_visible(timeout=30_000)
     keep = tab.get_by_label("保留条数 N")
     for _attempt in range(3):  # a rerun still drawing the last save can redraw the field with its default
         keep.fill("1")  # of the two memories just added: one is forgotten

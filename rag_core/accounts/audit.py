@@ -44,6 +44,7 @@ ACTION_NAMES: dict[str, str] = {
     "thesaurus.change": "修改词表",
     "memory.delete": "删除记忆",
     "memory.importance": "修改记忆重要性",
+    "memory.edit": "修改记忆内容",
     "memory.forget": "遗忘记忆",
     "memory.purge": "清除用户记忆",
     "user.add": "新增用户",

@@ -100,6 +100,17 @@ class MemoryActions:
         self.memory.update_importance(memory_id, importance)
         self._audit(actor, "memory.importance", memory_id, "ok", f"{importance:.2f}")
 
+    def update_memory_text(self, memory_id: str, text: str, *, actor: Principal | None = None) -> str:
+        """Correct a memory's text; personal data is masked before it is stored. Returns the stored text."""
+        actor = self._check_ids(actor, [memory_id], "memory.edit")
+        if memory_id not in self._owners([memory_id]):
+            raise MemoryStoreError(f"找不到记忆：{memory_id}")
+        text = checked(text, what="记忆内容", max_chars=None)  # the store keeps its own length limit
+        owner = None if allowed(actor, "memories.all") else actor.user
+        stored = self.memory.update_text(memory_id, text, now=_utcnow(), user_id=owner)
+        self._audit(actor, "memory.edit", memory_id, "ok", f"{len(stored)} 字")
+        return stored
+
     def delete_memories(self, memory_ids: Sequence[str], *, actor: Principal | None = None) -> int:
         """Delete memories by id; returns how many were deleted (one audit row)."""
         ids = list(memory_ids)

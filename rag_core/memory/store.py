@@ -366,3 +366,25 @@ class MemoryStore(RecallMixin, ForgettingMixin):
                 raise MemoryStoreError(f"找不到记忆：{memory_id}")
             conn.execute("UPDATE memories SET importance = ? WHERE id = ?", (value, memory_id))
             db.add_history(conn, memory_id, row[0], "importance", as_utc(now) if now else db.utc_now(), "", f"{row[1]:.2f}→{value:.2f}")
+
+    def update_text(
+        self, memory_id: str, content: str, *, now: datetime | None = None, user_id: str | None = None
+    ) -> str:
+        """Replace a memory's text (masked like add(), re-embedded); returns the text as stored.
+
+        A person's own correction: no dedup or contradiction check, the row keeps its id,
+        kind, importance and age; the history keeps the new text."""
+        content = " ".join(redact_text(content or "").split())
+        if not content:
+            raise MemoryStoreError("记忆内容不能为空")
+        if len(content) > MAX_CONTENT_CHARS:
+            raise MemoryStoreError(f"记忆内容过长（{len(content)} 字），上限 {MAX_CONTENT_CHARS} 字")
+        vec = np.asarray(self.embedder.embed_passages([content])[0], dtype=np.float32)
+        with self._tx() as conn:
+            row = conn.execute("SELECT user_id FROM memories WHERE id = ? AND deleted_at IS NULL", (memory_id,)).fetchone()
+            if not row or (user_id is not None and row[0] != user_id):
+                raise MemoryStoreError(f"找不到记忆：{memory_id}")
+            conn.execute("UPDATE memories SET content = ?, embedding = ?, model_id = ? WHERE id = ?",
+                         (content, db.to_blob(vec), self.embedder.model_id, memory_id))
+            db.add_history(conn, memory_id, row[0], "edited", as_utc(now) if now else db.utc_now(), content)
+        return content
