@@ -17,6 +17,7 @@ from ui.layout import ensure_chrome
 from ui.notices import announce, show_notice
 from ui.reading_view import render_reading
 from ui.state import AUDIENCE_LABELS, actor, get_assistant
+from ui.tables import WRAP_ROWS, WRAP_ROWS_TALL, full_text_picker
 from ui.timefmt import local_time, zone_caption
 from ui.uploads import (
     DOCUMENT_COLUMNS,
@@ -144,7 +145,10 @@ def report_section(assistant: Assistant) -> None:
         return
     ok = sum(r.ok for r in reports)
     st.markdown(f"**本次导入：** {len(reports)} 个文件，成功 {ok} 个，拒绝 {len(reports) - ok} 个。")
-    st.dataframe(reports_frame(reports), hide_index=True, width="stretch", column_config=REPORT_COLUMNS)
+    frame = reports_frame(reports)
+    st.dataframe(frame, hide_index=True, width="stretch", column_config=REPORT_COLUMNS, row_height=WRAP_ROWS_TALL)
+    if frame["说明"].astype(str).str.len().max() > REPORT_NOTE_SHOWN:
+        full_text_picker(frame, ["文件"], ["结果", "说明"], key="report_full_text", label="查看某个文件的完整说明")
     for r in reports:
         if not r.ok:
             st.error(escape_md(r.error or f"{r.filename}：导入失败"))
@@ -152,6 +156,8 @@ def report_section(assistant: Assistant) -> None:
         elif r.reading is not None:  # how the file was read, and its chunks as the index sees them
             render_reading(r, assistant.document_chunks(r.doc_id, actor=actor()))
 
+
+REPORT_NOTE_SHOWN = 60  # about what five wrapped lines of the 说明 column hold
 
 VERSION_STATUS = {"current": "生效中", "retired": "已被新版本取代", "scheduled": "待生效", "pending": "写入中"}
 
@@ -211,7 +217,11 @@ def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
                 for c in chunks
             ]
         )
-        st.dataframe(frame, hide_index=True, width="stretch")
+        st.dataframe(frame, hide_index=True, width="stretch", row_height=WRAP_ROWS_TALL,
+                     column_config={"文本": st.column_config.Column(width="large"),
+                                    "章节": st.column_config.Column(width="medium")})
+        full_text_picker(frame, ["序号", "章节"], ["章节", "文本"], key=f"chunk_full_text_{doc.doc_id}",
+                         label="查看某一块的全文")
     pending = st.session_state.get(PENDING_DELETE_KEY)
     if pending != doc.doc_id:
         if st.button("删除此文档", icon=":material/delete:", key=f"delete_{doc.doc_id}"):
@@ -247,7 +257,8 @@ def main() -> None:
     if not docs:
         st.info("还没有索引任何文档。")
         return
-    st.dataframe(documents_frame(docs), hide_index=True, width="stretch", column_config=DOCUMENT_COLUMNS)
+    st.dataframe(documents_frame(docs), hide_index=True, width="stretch", column_config=DOCUMENT_COLUMNS,
+                 row_height=WRAP_ROWS)  # long titles wrap; the whole title also heads the chosen document below
     by_id = {d.doc_id: d for d in docs}
     chosen = st.selectbox(
         "查看文档", options=list(by_id), format_func=lambda d: f"{by_id[d].title}（{d}，v{by_id[d].version}）"

@@ -21,6 +21,7 @@ from rag_core import AskTrace, Hit, MemoryHit, SearchResult
 from rag_core.types import WEAK
 from ui.chunk_text import records_frame, render_chunk_text  # noqa: F401 (records_frame: re-exported)
 from ui.inert import escape_md, inert_markdown
+from ui.tables import WRAP_ROWS
 from ui.timefmt import local_time, relative_age
 from ui.verdict import NO_HIT_REASON, Verdict, cited_numbers, render_verdict, verdict_of
 
@@ -211,6 +212,7 @@ def render_score_tables(result: SearchResult, numbers: dict[str, int] | None = N
         width="stretch",
         column_order=[c for c in SCORE_COLUMNS if c in frame.columns],  # ranks, margin: in the lines below
         column_config={name: st.column_config.Column(width=px) for name, px in SCORE_COLUMNS.items()},
+        row_height=WRAP_ROWS,  # 来源 and 章节 wrap instead of ending in "…"
     )
     for i, hit in enumerate(shown, start=1):
         st.caption(hit_numbers_line(hit, i))
