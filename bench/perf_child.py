@@ -334,6 +334,8 @@ def cmd_startup(args) -> dict:
             reports = a.ensure_samples()
         out["ingest_samples_s"] = t.s
         out["sample_chunks"] = sum(r.chunk_count for r in reports)
+        out["sample_pack"] = getattr(a, "sample_pack_status", "")  # older trees have no shipped vectors
+        out["sample_texts_embedded"] = a.embedder.computed
     q = questions(1)[0]
     with Timer() as t:
         res = a.ask(q, user="bench", remember=False)

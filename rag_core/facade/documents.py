@@ -32,11 +32,13 @@ from ..documents.prepare import PreparedDocument, check_identity, prepare
 from ..documents.safe_read import read_regular_file
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
 from ..search.indexer import refuse_unreplaceable
+from ..search.sample_pack import sample_files, seed_from_pack
 from ..search.vector_store import VectorCheck
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
 
 Progress = Callable[[str, float], None]
 SAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "samples"
+SAMPLE_PACK = SAMPLES_DIR.parent / "sample_vectors.npz"  # their e5 vectors, made by bench/sample_pack.py
 SYSTEM = Principal(user="system", role="admin")  # first-start indexing of the bundled samples
 PREPARED_KEPT = 4  # estimates whose prepared documents wait for their ingest
 
@@ -47,6 +49,8 @@ def _audience(audience: Sequence[str]) -> tuple[str, ...]:
 
 class DocumentActions:
     """Mixin of `Assistant`: everything the documents page and `docs` commands do."""
+
+    sample_pack_status = ""  # what the last ensure_samples did with the shipped sample vectors
 
     def ingest_file(self, path: str | Path, **kwargs) -> IngestReport:
         """Index a file from disk (refused by its size before it is read); see `ingest_bytes`."""
@@ -271,13 +275,30 @@ class DocumentActions:
         actor = self._acting(actor, "documents.manage")
         return [c for c in self.catalog.chunks_of(doc_id) if self._readable_by(actor, c.audience)]
 
-    def ensure_samples(self, directory: Path | None = None, progress: Progress | None = None) -> list[IngestReport]:
-        """Index the bundled sample policies on first start (no-op when documents exist)."""
+    def ensure_samples(
+        self, directory: Path | None = None, progress: Progress | None = None, *,
+        on_progress: Callable[[int, int, str], None] | None = None, pack: Path | None = SAMPLE_PACK,
+    ) -> list[IngestReport]:
+        """Index the bundled sample policies on first start (no-op when documents exist).
+
+        The shipped sample vectors (`pack`, see `search.sample_pack`) fill the embedding cache
+        first when they fit this model and these files, so the model embeds nothing;
+        `sample_pack_status` says whether they were used. `on_progress(done, total, file name)`
+        is called before each file and once at the end; `progress` is each file's own.
+        """
         if self.catalog.live_versions():
             return []
         folder = directory or SAMPLES_DIR
-        files = sorted(p for p in folder.glob("*") if p.is_file() and not p.name.startswith("."))
-        return [self.ingest_file(p, progress=progress, actor=SYSTEM) for p in files]
+        files = sample_files(folder)
+        self.sample_pack_status = "" if pack is None else seed_from_pack(pack, folder, self._settings, self.embedder)
+        reports = []
+        for done, path in enumerate(files):
+            if on_progress:
+                on_progress(done, len(files), path.name)
+            reports.append(self.ingest_file(path, progress=progress, actor=SYSTEM))
+        if on_progress:
+            on_progress(len(files), len(files), "")
+        return reports
 
     def reindex(self, progress: Progress | None = None, *, actor: Principal | None = None) -> int:
         """Re-chunk every current document with the current settings (new versions; one audit row)."""

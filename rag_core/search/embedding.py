@@ -210,6 +210,18 @@ class CachedEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.vstack([cached[h] for h in hashes]).astype(np.float32)
 
+    def preload(self, hashes: Sequence[str], vectors: np.ndarray) -> int:
+        """Store vectors computed elsewhere (the shipped sample vectors) for these content hashes.
+
+        Rows already cached are kept; returns how many were added.
+        """
+        rows = [(self.model_id, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in zip(hashes, vectors, strict=True)]
+        with self._lock:
+            before = self._db.total_changes
+            self._db.executemany("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?)", rows)
+            self._db.commit()
+            return self._db.total_changes - before
+
     def embed_query(self, text: str) -> np.ndarray:
         """The question's vector, encoded once: search, standard answers, memory recall and the gap log of one
         ask all embed the same text (a read-only copy is shared)."""
