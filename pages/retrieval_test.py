@@ -15,6 +15,7 @@ import streamlit as st
 from rag_core import Assistant, Hit, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
+from ui.progress import question_steps
 from ui.state import ROLE_LABELS, actor, current_role, get_assistant
 from ui.trace_view import render_hits_and_misses, render_score_tables, technical_details, timings_frame
 from ui.verdict import hit_count_badge
@@ -165,11 +166,15 @@ def eval_section(assistant: Assistant) -> None:
             resolved = None
             st.error(escape_md(exc))
         if resolved is not None:
-            with st.spinner("正在逐题检索…"):
-                try:
-                    st.session_state[EVAL_KEY] = (path, mode, assistant.run_eval(resolved, mode=mode, actor=actor()))
-                except Exception as exc:
-                    st.error(f"评测失败：{escape_md(exc)}")
+            bar = st.progress(0.0, text="正在读取题集…")
+            try:
+                outcome = assistant.run_eval(resolved, mode=mode, progress=question_steps(bar, "正在逐题检索并回答"),
+                                             actor=actor())
+                st.session_state[EVAL_KEY] = (path, mode, outcome)
+            except Exception as exc:
+                st.error(f"评测失败：{escape_md(exc)}")
+            finally:
+                bar.empty()
     stored = st.session_state.get(EVAL_KEY)
     if not stored:
         return

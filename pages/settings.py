@@ -15,6 +15,7 @@ import streamlit as st
 from rag_core import Assistant, RagError, Settings
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
+from ui.progress import FileSteps
 from ui.state import actor, get_assistant, mask_secret
 
 PENDING_KEY = "settings_pending_changes"
@@ -153,11 +154,9 @@ def confirm_rechunk(assistant: Assistant) -> None:
         return
     message = "设置已生效：" + describe(changes)
     if needs_reindex:
-        bar = st.progress(0.0, text="重新索引…")
-        count = assistant.reindex(
-            progress=lambda label, fraction: bar.progress(max(0.0, min(1.0, fraction)), text=escape_md(label)),
-            actor=actor(),
-        )
+        bar = st.progress(0.0, text="正在按新设置重新索引…")
+        total = len(assistant.list_documents(actor=actor()))
+        count = assistant.reindex(progress=FileSteps(bar, total, "正在按新设置重新索引"), actor=actor())
         message += f"；已按新设置重新索引，共 {count} 块。"
     st.session_state[FLASH_KEY] = message
     st.rerun()

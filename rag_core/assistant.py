@@ -334,12 +334,14 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         self.catalog.add_feedback(_utcnow().isoformat(timespec="seconds"), user, trace.question, int(rating), trace.to_dict())
 
     def run_eval(self, path: str | Path, *, mode: str = "hybrid", role: str | None = None,
-                 actor: Principal | None = None) -> dict:
-        """Recall / MRR / zero-hit rate per category on a JSONL question set (over what the actor may read)."""
+                 progress: Callable[[int, int], None] | None = None, actor: Principal | None = None) -> dict:
+        """Recall / MRR / zero-hit rate per category on a JSONL question set (over what the actor may read).
+
+        `progress(done, total)`: questions done so far (before the first and after each)."""
         from .evaluation.runner import run_eval
 
         actor = self._acting(actor, "retrieval.test")
-        return run_eval(self, Path(path), mode=mode, role=role, actor=actor)
+        return run_eval(self, Path(path), mode=mode, role=role, actor=actor, progress=progress)
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)

@@ -31,6 +31,8 @@ def log_in(app: str, name: str, password: str, timeout: float = 120):
 
 def facade():
     """The very instance the pages use (st.cache_resource is per process, keyed by the settings)."""
-    from ui.state import app_settings, open_assistant
+    from ui.state import app_settings, index_samples, open_assistant
 
-    return open_assistant(app_settings())
+    assistant = open_assistant(app_settings())
+    index_samples(assistant)  # what the first page run does (outside a page: no bar is drawn)
+    return assistant

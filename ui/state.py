@@ -13,12 +13,15 @@ a new Streamlit session; the signed session token in a cookie brings the login b
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import streamlit as st
 
 from rag_core import Assistant, Principal, Settings
+from rag_core.assistant import SAMPLES_DIR
 from ui.inert import escape_md
+from ui.progress import FileSteps
 
 # Audience labels -> what a person reads (the retrieval test can preview one audience's view).
 ROLE_LABELS: dict[str, str] = {"all": "员工", "hr": "HR", "managers": "管理者"}
@@ -48,12 +51,45 @@ def app_settings() -> Settings:
     return settings.with_changes(data_dir=settings.data_dir.resolve())
 
 
-@st.cache_resource(show_spinner="正在加载嵌入模型并索引示例制度（首次启动需要一点时间）…")
+@st.cache_resource(show_spinner="正在加载嵌入模型（首次启动需要一点时间）…")
 def open_assistant(settings: Settings) -> Assistant:
-    """Build the facade and index the sample policies on a fresh store (no-op otherwise)."""
+    """Build the facade; its sample policies are indexed by `index_samples`, with a progress bar."""
     assistant = Assistant(settings)
-    assistant.ensure_samples()
+    _SAMPLES_PENDING.add(id(assistant))
     return assistant
+
+
+# Facades built by open_assistant whose samples may still need indexing (a fresh store). Indexing
+# runs outside the cached function: a bar drawn inside it would be replayed on every later run.
+_SAMPLES_PENDING: set[int] = set()
+_SAMPLES_LOCK = threading.Lock()
+
+
+def sample_names() -> list[str]:
+    """The bundled sample files, in the order ensure_samples indexes them."""
+    return sorted(p.name for p in SAMPLES_DIR.glob("*") if p.is_file() and not p.name.startswith("."))
+
+
+def index_samples(assistant: Assistant) -> None:
+    """First start: index the sample policies with a bar (file k of n, and the step); later: nothing."""
+    if id(assistant) not in _SAMPLES_PENDING:
+        return
+    if not _SAMPLES_LOCK.acquire(blocking=False):  # another session is indexing them: wait for it
+        with st.spinner("正在首次索引示例制度，请稍候…"):
+            _SAMPLES_LOCK.acquire()
+    try:
+        if id(assistant) not in _SAMPLES_PENDING:
+            return
+        bar = st.progress(0.0, text="正在索引示例制度…")
+        try:
+            names = sample_names()
+            steps = FileSteps(bar, len(names), "首次启动，正在索引示例制度", names)
+            assistant.ensure_samples(progress=steps, on_progress=steps.file)
+        finally:
+            bar.empty()
+        _SAMPLES_PENDING.discard(id(assistant))
+    finally:
+        _SAMPLES_LOCK.release()
 
 
 STORE_NOTICES_KEY = "store_notices_shown"
@@ -63,6 +99,7 @@ def get_assistant() -> Assistant:
     """The facade for the current configuration; stops the page with a readable error if it fails."""
     try:
         assistant = open_assistant(app_settings())
+        index_samples(assistant)
     except Exception as exc:  # any startup failure must reach the user as text (a damaged store: one line)
         st.error(f"助手启动失败：{escape_md(exc)}")
         st.stop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from ..types import REFUSED
@@ -11,11 +12,17 @@ EVAL = "eval"  # the traffic mark of every question asked here: left out of usag
 
 
 def run_eval(
-    assistant, path: Path, *, mode: str = "hybrid", role: str | None = None, ask: bool = True, actor=None
+    assistant, path: Path, *, mode: str = "hybrid", role: str | None = None, ask: bool = True, actor=None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict:
-    """Search every question as `actor` (what they may read); with `ask`, also answer it (no memory) to measure refusals."""
+    """Search every question as `actor` (what they may read); with `ask`, also answer it (no memory) to measure refusals.
+
+    `progress(done, total)` is called before each question and once at the end."""
     results = []
-    for row in load_questions(path):
+    rows = load_questions(path)
+    for row in rows:
+        if progress:
+            progress(len(results), len(rows))
         res = assistant.search(row["question"], role=role, mode=mode, actor=actor)
         texts = [h.chunk.text for h in res.hits]
         result = {
@@ -36,4 +43,6 @@ def run_eval(
             result["refused"] = trace.outcome == REFUSED
             result["citations"] = trace.citations.to_dict()
         results.append(result)
+    if progress:
+        progress(len(results), len(rows))
     return {"mode": mode, "metrics": summarise(results), "citations": citation_totals(results), "results": results}
