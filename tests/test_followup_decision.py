@@ -27,6 +27,8 @@ def assistant(store_copy):
         (["公司有班车吗？"], "有班车吗"),
         (["出差住宿标准是多少？"], "试用期可以延长吗？"),
         (["年假有几天？"], "忘记打卡了怎么办？"),
+        # after a turn that only told something, the question leans on that (memory), not on a question
+        (["年假有几天？", "我老婆下个月就要生了"], "我能休几天假陪她"),
     ],
 )
 def test_a_complete_question_is_searched_as_typed(assistant, turns: list[str], typed: str):

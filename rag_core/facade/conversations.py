@@ -94,21 +94,27 @@ class ConversationActions:
                 conversation = None
         asked = parts.question
         rewrite = Rewrite(asked)
-        if asked and turns:
-            rewrite = rule_rewrite(asked, turns[-1][0])
+        previous = turns[-1][0] if turns and not turns[-1][2] else None
+        if asked and previous:
+            rewrite = rule_rewrite(asked, previous)
             if rewrite.rewritten and self.llm is not None:
-                rewrite = llm_rewrite(self.llm, asked, turns, rewrite.reason, fallback=rewrite)
-        return TurnContext(question, asked, parts.statement, rewrite, turns, conversation, warnings)
+                rewrite = llm_rewrite(self.llm, asked, [(q, a) for q, a, _ in turns], rewrite.reason, fallback=rewrite)
+        return TurnContext(question, asked, parts.statement, rewrite, [(q, a) for q, a, _ in turns], conversation,
+                           warnings)
 
-    def _earlier_turns(self, conversation: str, user: str) -> list[tuple[str, str]]:
-        """The last (searched question, answer) pairs of the asker's own conversation."""
+    def _earlier_turns(self, conversation: str, user: str) -> list[tuple[str, str, bool]]:
+        """The last (searched question, answer, only told something) turns of the asker's own conversation.
+
+        A turn that only told something about the person (我是销售部的) searched nothing: what is
+        asked next leans on that statement, which memory carries, not on the question before it,
+        so the rewrite glues nothing after it."""
         with feature_store(STORE_FILE):
             conv = self.conversations.get(conversation)
             if conv is None:
                 return []
             if conv.user != (user or ""):
                 raise ConversationError("这个对话属于其他用户，不能在这里继续")
-            return [(t.search_question or t.question, t.answer)
+            return [(t.search_question or t.question, t.answer, t.trace.get("outcome") == ACKNOWLEDGED)
                     for t in self.conversations.turns(conversation, CONTEXT_TURNS)]
 
     def _search_turn(self, context: TurnContext, *, role: str | None, actor: Principal) -> SearchResult:
