@@ -21,6 +21,7 @@ from rag_core import AskTrace, Assistant
 from ui.inert import escape_md, inert_markdown
 from ui.layout import ensure_chrome
 from ui.state import actor, current_role, current_user, get_assistant, history, person_name
+from ui.timefmt import export_for_people
 from ui.trace_view import install_citation_links, render_answer, render_trace
 
 _DONE = object()
@@ -201,7 +202,7 @@ def render_sidebar(assistant: Assistant, conversations: list, current: Any | Non
         if current is not None:
             render_current_actions(assistant, current)
         if conversations:
-            history = assistant.export_history(current_user(), actor=actor())
+            history = export_for_people(assistant.export_history(current_user(), actor=actor()))
             st.download_button("导出我的全部对话（JSON）", data=json.dumps(history, ensure_ascii=False, indent=1),
                                file_name="我的对话记录.json", mime="application/json", icon=":material/download:",
                                key="export_history", width="stretch")

@@ -92,7 +92,7 @@ def render_chrome(page_path: str | None = None) -> Assistant:
             st.button("退出登录", icon=":material/logout:", on_click=logout, args=(assistant, principal))
         else:
             st.markdown("**本机管理员** · 桌面模式")
-            st.caption("还没有账户：本机使用者即管理员，无需登录。团队使用请先建管理员账户：python -m rag_core users add 名字 --role admin")
+            st.caption("还没有账户：本机使用者即管理员，无需登录。要让同事一起使用，请先按使用说明建立第一个管理员账户。")
         st.divider()
         if assistant.settings.llm_configured:
             st.success(assistant.llm_status, icon=":material/smart_toy:")

@@ -6,10 +6,12 @@ The engine stores UTC ISO-8601 strings; every page turns them into the zone in
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from ui.state import app_settings
+from ui.state import app_settings, person_name
 
 FORMAT = "%Y-%m-%d %H:%M"
 DEFAULT_ZONE = "Asia/Shanghai"
@@ -64,3 +66,26 @@ def zone_caption() -> str:
     """A short note for tables that show times."""
     return f"时间均为 {zone().key} 本地时间。"
 
+
+
+_STORED_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(\+00:00|Z)")
+
+
+def localized(value: Any, *, tz: ZoneInfo | None = None) -> Any:
+    """An export with every stored UTC time as local ISO time (2026-12-03T18:13:21+08:00): exact, and local."""
+    if isinstance(value, dict):
+        return {k: localized(v, tz=tz) for k, v in value.items()}
+    if isinstance(value, list):
+        return [localized(v, tz=tz) for v in value]
+    if isinstance(value, str) and _STORED_TIME.fullmatch(value):
+        moment = parse_time(value)
+        return moment.astimezone(tz or zone()).isoformat() if moment else value
+    return value
+
+
+def export_for_people(history: dict) -> dict:
+    """The JSON export as people read it: 本机用户 for the desktop user, local times (the engine stores UTC)."""
+    named = {**history, "user": person_name(history.get("user", "")),
+             "conversations": [{**c, "user": person_name(c["user"])} if "user" in c else c
+                               for c in history.get("conversations", [])]}
+    return localized(named)
