@@ -159,8 +159,8 @@ def bench_calibration() -> None:
               f"| {t1d[0]}/{t1d[1]} | {t1h[0]}/{t1h[1]} |")
     neg = feats["dev"].centred[~feats["dev"].labels]
     pos = feats["dev"].centred[feats["dev"].labels]
-    print(f"\ndev centred cosine: unrelated p95 {np.percentile(neg, 95):.3f}, max {neg.max():.3f}; "
-          f"relevant median {np.median(pos):.3f}, min {pos.min():.3f}\n")
+    print(f"\ndev centred cosine: unrelated p95 {percentile(neg.tolist(), 95):.3f}, max {neg.max():.3f}; "
+          f"relevant median {percentile(pos.tolist(), 50):.3f}, min {pos.min():.3f}\n")
     print("| threshold | dev P | dev R | dev unrelated→empty | held-out P | held-out R | held-out unrelated→empty |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for th in (0.10, 0.15, 0.20, 0.25, 0.30):

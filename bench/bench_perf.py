@@ -248,6 +248,12 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_write:
         write_doc(args.out, text)
         log(f"wrote {args.out}")
+        if not args.render_only:  # the README's block is generated from this run too
+            from bench.perf_readme import FULL_RUN, update_readme
+
+            FULL_RUN.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
+            update_readme()
+            log(f"saved {FULL_RUN} and rewrote the README's performance block")
     return 0
 
 

@@ -17,7 +17,6 @@ and part 3 times a full check (`ChromaVectorStore.verify(repair=False)`, what
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 import time
@@ -29,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import machine_description, table  # noqa: E402
+from bench.common import machine_description, percentile, table  # noqa: E402
 from rag_core.assistant import Assistant  # noqa: E402
 from rag_core.documents.prepare import index_text  # noqa: E402
 from rag_core.search import vector_store  # noqa: E402
@@ -102,7 +101,7 @@ def upsert_cost(sizes: list[int], host: str, port: int, reps: int = 15) -> tuple
                     store.upsert([_chunk(doc, i) for i in range(batch)], vecs)
                     times[on].append((time.perf_counter() - t0) * 1000)
             _readback(True)
-            off, on = statistics.median(times[False]), statistics.median(times[True])
+            off, on = percentile(times[False], 50), percentile(times[True], 50)
             rows.append([f"{size:,}", batch, f"{off:.1f}", f"{on:.1f}", f"{on - off:+.1f}", f"{on / off:.2f}"])
         t0 = time.perf_counter()
         found = store.verify(repair=False)

@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 CHILD = ROOT / "bench" / "perf_child.py"
+CODE_ROOT_VAR = "BENCH_CODE_ROOT"  # set for a child: it imports rag_core from that tree (an older commit)
 EVAL_FILE = ROOT / "tests" / "data" / "eval.jsonl"  # the tuning set (82 questions on data/samples)
 HELDOUT_POLICIES = ROOT / "tests" / "data" / "heldout" / "policies"  # never tuned on
 HELDOUT_EVAL = ROOT / "tests" / "data" / "heldout" / "eval.jsonl"
@@ -185,9 +186,13 @@ def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def run_child(args: Sequence[str], *, env: dict[str, str] | None = None, timeout: float = 3600,
-              cwd: Path | None = None) -> dict:
-    """Run `perf_child.py ARGS` and return its JSON result (stderr is passed through)."""
-    cmd = [PYTHON, str(CHILD), *map(str, args)]
+              cwd: Path | None = None, script: Path | str = CHILD) -> dict:
+    """Run `python SCRIPT ARGS` (by default `perf_child.py`) and return the JSON object on its last `{` line.
+
+    The one way the benchmarks start a measuring child: a fresh process with `child_env`'s
+    environment; on failure the end of its stderr is shown and RuntimeError raised.
+    """
+    cmd = [PYTHON, str(script), *map(str, args)]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=child_env(env), timeout=timeout, cwd=cwd)
     if proc.returncode != 0:
         sys.stderr.write(proc.stderr[-4000:])

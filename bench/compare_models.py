@@ -10,7 +10,6 @@ tests/data/heldout/eval.jsonl (never tuned on).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 import time
@@ -18,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import EVAL_FILE, HELDOUT_EVAL, HELDOUT_POLICIES  # noqa: E402
+from bench.common import EVAL_FILE, HELDOUT_EVAL, HELDOUT_POLICIES, percentile  # noqa: E402
 from rag_core.assistant import SAMPLES_DIR, Assistant  # noqa: E402
 from rag_core.documents.prepare import index_text  # noqa: E402
 from rag_core.search.embedding import load_embedder  # noqa: E402
@@ -54,7 +53,7 @@ def main() -> None:
                 a.ensure_samples(policies)
             m = a.run_eval(eval_file)["metrics"]
             print(
-                f"| {model} | {emb.dim} | {pps:.0f} | {statistics.median(lat):.1f} | {name} | {m['literal']['recall@3']:.3f} | "
+                f"| {model} | {emb.dim} | {pps:.0f} | {percentile(lat, 50):.1f} | {name} | {m['literal']['recall@3']:.3f} | "
                 f"{m['paraphrase']['recall@3']:.3f} | {m['near_miss']['zero_hit_rate']:.3f} | {m['absent']['zero_hit_rate']:.3f} |"
             )
 

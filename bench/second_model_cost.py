@@ -18,8 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import percentile, questions, run_child  # noqa: E402
 from rag_core.search.embedding import SECOND_MODEL_THREADS  # noqa: E402
 
 CONFIGS = {
@@ -37,16 +36,6 @@ CONFIGS = {
                                                             "reword": False},
     "second model on, USE on 2 BLAS threads (stop 23)": {"second": True, "threads": 2},
 }
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
-def questions() -> list[str]:
-    lines = (ROOT / "tests/data/eval.jsonl").read_text("utf-8").splitlines()
-    return [json.loads(line)["question"] for line in lines if line.strip()]
 
 
 def child(store: Path, config: dict | None) -> dict:
@@ -86,10 +75,8 @@ def child(store: Path, config: dict | None) -> dict:
     return {"search_ms": timings, "use_query_ms": query_ms, "chunks": assistant.catalog.chunk_count()}
 
 
-def run_child(store: Path, name: str | None) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--store", str(store), "--child", name or ""],
-                         capture_output=True, text=True, check=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
-    return json.loads(out.stdout.strip().splitlines()[-1])
+def run_config(store: Path, name: str | None) -> dict:
+    return run_child(["--store", store, "--child", name or ""], script=__file__)
 
 
 def main() -> None:
@@ -102,24 +89,24 @@ def main() -> None:
         print(json.dumps(child(args.store, CONFIGS.get(args.child))))
         return
     store = args.store or Path(tempfile.mkdtemp(prefix="second_cost_")) / "store"
-    chunks = run_child(store, None)["chunks"]
+    chunks = run_config(store, None)["chunks"]
     results: dict[str, dict[str, list]] = {name: {"search_ms": [], "use_query_ms": [], "round_p50": []} for name in CONFIGS}
     names = list(CONFIGS)
     for round_ in range(args.rounds):
         for name in names[round_ % len(names):] + names[:round_ % len(names)]:  # rotate the order
-            res = run_child(store, name)
+            res = run_config(store, name)
             results[name]["search_ms"] += res["search_ms"]
             results[name]["use_query_ms"] += res["use_query_ms"]
-            results[name]["round_p50"].append(statistics.median(res["search_ms"]))
-            print(f"round {round_ + 1}: {name}: p50 {statistics.median(res['search_ms']):.1f} ms", file=sys.stderr, flush=True)
+            results[name]["round_p50"].append(percentile(res["search_ms"], 50))
+            print(f"round {round_ + 1}: {name}: p50 {percentile(res['search_ms'], 50):.1f} ms", file=sys.stderr, flush=True)
     print(f"\n{chunks:,} chunks, {len(questions())} questions x 2 passes per process, {args.rounds} processes per configuration, "
           f"load {os.getloadavg()[0]:.1f}\n")
     print("| configuration | search p50 ms | search p95 ms | p50 per process | USE query p50 ms |")
     print("|---|---|---|---|---|")
     for name, r in results.items():
         rounds = " / ".join(f"{x:.1f}" for x in r["round_p50"])
-        query = f"{statistics.median(r['use_query_ms']):.1f}" if r["use_query_ms"] else "–"
-        print(f"| {name} | {statistics.median(r['search_ms']):.1f} | {percentile(r['search_ms'], 0.95):.1f} | {rounds} | {query} |")
+        query = f"{percentile(r['use_query_ms'], 50):.1f}" if r["use_query_ms"] else "–"
+        print(f"| {name} | {percentile(r['search_ms'], 50):.1f} | {percentile(r['search_ms'], 95):.1f} | {rounds} | {query} |")
 
 
 if __name__ == "__main__":
