@@ -18,6 +18,7 @@ from ..text.instructions import OMITTED
 from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, split_sentences
 from ..types import SourceRef
 from .answering import WEAK_EVIDENCE, WEAK_HEADER
+from .asks import asked_pattern, gives_asked
 from .llm import NOT_IN_POLICY
 from .ranges import band_sentence, stated_amounts
 from .subject import (
@@ -269,15 +270,22 @@ class ExtractiveAnswerer:
 
     def _rule_sentence(self, question: str, sources: list[SourceRef], picked: list[Quote], extra: Sequence[str],
                        amounts: list[tuple[float, str]] = ()) -> Quote:
-        """The sentence that states the rule: in the best source, among the sentences that match the question,
-        the one whose band holds an amount the person stated (工作12年 → 已满10年不满20年), else the first that
-        names an amount or limit (else a normative word); else the best picked sentence."""
+        """The sentence that answers what was asked: in the best source, among the sentences that match the
+        question, the one whose band holds an amount the person stated (工作12年 → 已满10年不满20年), else the
+        best-matching one that gives what the question asks for (a number, who, when: `asks`), else the first
+        that names an amount or limit (else a normative word); else the best picked sentence."""
         best = min(sources, key=lambda src: src.number)
         own = [q for q in self._collect([best]) if not q.is_heading]
-        matched = [q for q, m in zip(own, self._match(question, own, extra), strict=True) if m] if own else []
-        if amounts and (band := band_sentence([q.text for q in matched], list(amounts))) is not None:
-            return matched[band]
-        return _stating_rule(matched) or _governing_sentence(picked)
+        matches = self._match(question, own, extra) if own else []
+        matched = [(q, m) for q, m in zip(own, matches, strict=True) if m]
+        if amounts and (band := band_sentence([q.text for q, _ in matched], list(amounts))) is not None:
+            return matched[band][0]
+        asked = asked_pattern(question)
+        giving = [(q, sum(m.values())) for q, m in matched if asked is not None and gives_asked(asked, q.text)]
+        if giving:  # the best-matching sentence that gives what was asked (a number, who, when)
+            return max(giving, key=lambda pair: (pair[1], -pair[0].position))[0]
+        # nothing in particular asked: the rule is stated before its exceptions
+        return _stating_rule([q for q, _ in matched]) or _governing_sentence(picked)
 
     def select(
         self, question: str, sources: list[SourceRef], max_sentences: int = 3, extra_terms: Sequence[str] = ()

@@ -1,0 +1,43 @@
+"""What a question asks for, and whether a sentence gives it: the sentence that does leads the answer.
+
+A question asks for a number (几天, 多少钱: `subject.required_quantity`), a person or body
+(谁批, 由谁支付), or a point in time (哪天, 什么时候); anything else asks for the rule itself.
+The offline answerer quotes first the matching sentence that gives what was asked, so
+这个需要谁审批 leads with the approval sentence and 多久调整一次 with 每两年至少调整一次,
+not with the first sentence that happens to state some amount.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .subject import required_quantity
+
+_ASKS_WHO = re.compile(r"谁|哪个部门|哪个领导|找哪|哪里审批|哪里申请")
+_GIVES_WHO = re.compile(
+    r"批准|审批|审核|同意|签字|签批|核准|确认|负责人|上级|主管|经理|总监|人力资源|部门|单位|基金|公司"
+    r"|由[^，,。；;]{1,16}(?:支付|承担|负担|发放|审批|批准|负责|办理|出具|缴纳|偿还)"
+)
+_ASKS_WHEN = re.compile(r"哪天|哪一天|什么时候|何时|几号|哪个月|从什么时候|多久之?内|截止")
+_GIVES_WHEN = re.compile(
+    r"\d+\s*(?:个)?(?:工作日|自然日|日|号|天|个月|月)|[一二三四五六七八九十两]+\s*(?:个)?(?:工作日|自然日|日|天|个月)"
+    r"|之日|次日|当日|当天|当月|次月|月底|年底|期满|结束后|届满|以前|之前|以内|之内|起"
+)
+
+
+def asked_pattern(question: str) -> re.Pattern | None:
+    """What a sentence must contain to give what `question` asks for (None: it asks for the rule itself)."""
+    quantity = required_quantity(question)
+    if quantity is not None:
+        return quantity
+    tail = re.sub(r"[？?。！!吗呢啊呀\s]+$", "", question)[-10:]
+    if _ASKS_WHO.search(tail):
+        return _GIVES_WHO
+    if _ASKS_WHEN.search(question):
+        return _GIVES_WHEN
+    return None
+
+
+def gives_asked(pattern: re.Pattern | None, sentence: str) -> bool:
+    """The sentence gives what was asked (always, when nothing in particular was)."""
+    return pattern is None or bool(pattern.search(sentence))
