@@ -159,8 +159,8 @@ def eval_section(assistant: Assistant) -> None:
     if st.button("运行评测", icon=":material/play_arrow:"):
         try:  # only the data dir, the bundled sample set, or a file uploaded here: the box is no file probe
             resolved = (
-                assistant.save_eval_upload(uploaded.name, uploaded.getvalue()) if uploaded is not None
-                else assistant.resolve_eval_file(path)
+                assistant.save_eval_upload(uploaded.name, uploaded.getvalue(), actor=actor()) if uploaded is not None
+                else assistant.resolve_eval_file(path, actor=actor())
             )
         except RagError as exc:
             resolved = None

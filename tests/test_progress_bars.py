@@ -174,3 +174,22 @@ def test_the_engines_own_file_count_wins() -> None:
     steps.file(3, 3, "")
     steps("完成", 1.0)
     assert bar.calls[-1][0] == 1.0
+
+
+def test_hr_runs_the_eval_in_team_mode(tmp_path, monkeypatch) -> None:
+    """The eval file is opened as the person logged in (without actor= team mode said 请先登录)."""
+    import ui.state
+    from app_support import log_in
+
+    assistant = fake_assistant(tmp_path / "store")
+    assistant.add_user("wang", "admin", "correct horse")
+    assistant.add_user("li", "hr", "correct horse", actor=Principal("wang", "admin"))
+    small_eval(Path(assistant.settings.data_dir))
+    point_the_app_at(tmp_path / "unused", monkeypatch)
+    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
+    at = log_in(APP, "li", "correct horse")
+    at.switch_page("pages/retrieval_test.py").run()
+    at.text_input(key="rt_eval_path").set_value("小题集.jsonl")
+    next(b for b in at.button if b.label == "运行评测").click().run()
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    assert at.session_state["retrieval_eval_result"][2]["metrics"]
