@@ -81,3 +81,31 @@ def test_allowed_subset_scores_as_if_only_that_subset_were_indexed():
     want = reference_bm25([corpus[i] for i in allowed], query)
     for i, expected in zip(allowed, want, strict=True):
         assert got.get(f"c{i}", 0.0) == pytest.approx(expected, abs=1e-9)
+
+
+def test_scores_are_term_score_exactly_and_follow_every_change():
+    """The scoring loop inlines term_score with norms kept per avgdl: same floats, bit for bit, after adds and removes."""
+    from rag_core.search.bm25 import idf, term_score
+
+    def by_formula(index: InvertedIndex, query: list[str], allowed=None) -> dict[str, float]:
+        ids = [c for c in index.lengths if allowed is None or c in allowed]
+        n, avg = len(ids), sum(index.lengths[c] for c in ids) / len(ids)
+        out: dict[str, float] = {}
+        for term in dict.fromkeys(query):
+            items = [(c, tf) for c, tf in index.postings.get(term, {}).items() if c in ids]
+            for cid, tf in items:
+                out[cid] = out.get(cid, 0.0) + term_score(tf, index.lengths[cid], avg, idf(n, len(items)))
+        return out
+
+    rng = random.Random(11)
+    vocab = [f"w{i}" for i in range(30)]
+    index = InvertedIndex()
+    for step in range(60):
+        index.add(f"c{step % 25}", [rng.choice(vocab) for _ in range(rng.randint(1, 20))])
+        if step % 7 == 3:
+            index.remove(f"c{(step * 3) % 25}")
+        query = [rng.choice(vocab) for _ in range(4)]
+        allowed = {c for c in index.lengths if rng.random() < 0.6} or None
+        assert index.score(query) == by_formula(index, query)
+        if allowed:
+            assert index.score(query, allowed) == by_formula(index, query, allowed)

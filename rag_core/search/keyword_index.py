@@ -21,10 +21,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..documents.catalog import Catalog
-from .bm25 import InvertedIndex
+from .bm25 import InvertedIndex, idf
 from .vector_store import key_of_chunk
 from .visibility import Visible
 
+DOC_FREQS_KEPT = 50_000  # (view, term) counts kept between questions
 FREEZE_ABOVE = 20_000  # chunks; below this a full collection is cheap and freezing buys nothing
 
 
@@ -46,6 +47,7 @@ class KeywordIndex:
         self._lock = threading.RLock()
         self._by_key: dict[str, set[str]] = {}  # doc key -> chunk ids, kept up to date on add/remove
         self._views: dict[frozenset[str], KeywordView] = {}
+        self._doc_freqs: dict[tuple[frozenset[str] | None, str], int] = {}  # per view and term, until a change
         self.reload()
 
     def reload(self) -> None:
@@ -62,6 +64,7 @@ class KeywordIndex:
                 by_key.setdefault(key_of_chunk(cid), set()).add(cid)
             self._index, self._tokens, self._by_key, self._generation = index, tokens, by_key, generation
             self._views = {}
+            self._doc_freqs = {}
         if len(tokens) >= FREEZE_ABOVE:
             # unfreeze first, so what an earlier freeze kept (the previous index) can be collected
             gc.unfreeze()
@@ -83,6 +86,7 @@ class KeywordIndex:
                 self._tokens[cid] = toks
                 self._by_key.setdefault(key_of_chunk(cid), set()).add(cid)
             self._views = {}
+            self._doc_freqs = {}
             self._generation = self.catalog.generation()
 
     def remove(self, chunk_ids: Iterable[str]) -> None:
@@ -97,6 +101,7 @@ class KeywordIndex:
                     if not ids:
                         del self._by_key[key]
             self._views = {}
+            self._doc_freqs = {}
             self._generation = self.catalog.generation()
 
     def mark_synced(self) -> None:
@@ -134,13 +139,23 @@ class KeywordIndex:
             return self._index.score(terms, view.allowed, stats=(view.n_docs, view.total_len))
 
     def doc_freq(self, term: str, visible: Visible) -> int:
+        """Visible chunks using `term` (a count over its postings for a role's view: kept per view and term)."""
         with self._lock:
-            return self._index.doc_freq(term, self.view(visible).allowed)
+            allowed = self.view(visible).allowed
+            if allowed is None:
+                return self._index.doc_freq(term)
+            key = (allowed, term)
+            found = self._doc_freqs.get(key)
+            if found is None:
+                if len(self._doc_freqs) >= DOC_FREQS_KEPT:
+                    self._doc_freqs = {}
+                found = self._doc_freqs[key] = self._index.doc_freq(term, allowed)
+            return found
 
     def idf(self, term: str, visible: Visible) -> float:
         with self._lock:
             view = self.view(visible)
-            return self._index.idf_of(term, view.allowed, view.n_docs)
+            return idf(view.n_docs, self.doc_freq(term, visible)) if view.n_docs else 0.0
 
     def has(self, chunk_id: str) -> bool:
         return chunk_id in self._tokens
