@@ -269,7 +269,13 @@ def load_embedder(name: str, threads: int | None = None) -> Embedder:
 
 
 def load_second_embedder(name: str, main: str) -> Embedder | None:
-    """The second ranking model named by SECOND_EMBEDDING_MODEL, on its one thread; None when off or the main one."""
+    """The second ranking model named by SECOND_EMBEDDING_MODEL, on its one thread; None when off or the main one.
+
+    USE reads its weights and vocabulary on its first call (about a second); that call is made on a
+    background thread now, while the store opens, instead of by the first question.
+    """
     if not name or name == main:
         return None
-    return load_embedder(name, threads=SECOND_MODEL_THREADS)
+    embedder = load_embedder(name, threads=SECOND_MODEL_THREADS)
+    threading.Thread(target=embedder.embed_query, args=("年假",), name="second-model-load", daemon=True).start()
+    return embedder
