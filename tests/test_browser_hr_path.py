@@ -44,11 +44,14 @@ EVAL_ROWS = [
 ]
 # English a page may show: Streamlit's own file picker and the names of file types and tools HR knows.
 ALLOWED_ASCII = {
-    "HR", "Excel", "JSON", "Markdown", "PDF", "OCR", "OA", "MB", "KB",
+    "HR", "ID", "Excel", "JSON", "Markdown", "PDF", "OCR", "OA", "MB", "KB",
+    "txt", "md", "docx", "pdf", "html", "xlsx", "csv", "png", "jpg",  # the file types the upload takes
+    "YYYY", "MM", "DD", "yyyy", "mm", "dd",  # Streamlit's date picker shows its format
     "Drag", "and", "drop", "file", "files", "here", "Limit", "per", "Browse", "Upload", "JSONL", "jsonl",
     "li", "zhang", "wang",  # the people's account names
 }
-FILE_NAME = re.compile(r"[\w.-]+\.(?:md|txt|docx|pdf|html|xlsx|csv|png|jpg|jsonl|json)\b")
+# file names, and document ids made of them (01_attendance_leave): what HR named the files
+FILE_NAME = re.compile(r"[\w.-]+\.(?:md|txt|docx|pdf|html|xlsx|csv|png|jpg|jsonl|json)\b|\b[\w-]*_[\w-]*\b")
 ZONE = ZoneInfo("Asia/Shanghai")
 
 
@@ -123,7 +126,7 @@ def questions_counted(tab) -> int:
 def visible_text(tab) -> str:
     """What a person reads on the page and in the sidebar (a closed expander, like 技术细节, is not read)."""
     # icons are ligature words (chat, add_comment): hidden while reading, they are not text a person reads
-    style = tab.add_style_tag(content='[data-testid*="Icon"] { display: none !important; }')
+    style = tab.add_style_tag(content='[data-testid*="Icon"], [translate="no"] { display: none !important; }')
     try:
         return "\n".join(tab.get_by_test_id(part).inner_text() for part in ("stMainBlockContainer", "stSidebar"))
     finally:
@@ -200,6 +203,10 @@ def test_the_hr_path(tab, app: tuple[str, Path], tmp_path: Path) -> None:
     expect(answer).not_to_contain_text("制度里没有写这一条")
     expect(answer.get_by_text(re.compile(r"命中 [1-9]\d* 块")).first).to_be_visible()
     expect(answer).to_contain_text(CLAUSE)
+    seen["问答（回答之后）"] = visible_text(tab)
+    for title in ("文档管理", "反馈审阅", "标准答复"):
+        go_to(tab, title)
+        seen[title] = visible_text(tab)
 
     # -- HR: a question is no memory, and the memory count follows the search ---------------------------
     go_to(tab, "记忆管理")
@@ -219,6 +226,7 @@ def test_the_hr_path(tab, app: tuple[str, Path], tmp_path: Path) -> None:
     seen["记忆管理"] = visible_text(tab)
 
     # -- HR's words and times on every page walked ------------------------------------------------------
-    assert not {page: sorted(words) for page, text in seen.items() if (words := foreign_words(text))}
+    foreign = {page: sorted(words) for page, text in seen.items() if (words := foreign_words(text))}
+    assert not foreign, foreign
     for page, text in seen.items():
         assert not re.search(r"\+00:00|UTC|\d{4}-\d\d-\d\dT\d\d:", text), page

@@ -62,9 +62,14 @@ def relative_age(value: str | datetime | None, *, now: datetime | None = None) -
     return f"{int(seconds // 86400)} 天前"
 
 
+ZONE_NAMES = {"Asia/Shanghai": "北京时间", "Asia/Chongqing": "北京时间", "Asia/Hong_Kong": "香港时间",
+              "Asia/Taipei": "台北时间", "Asia/Singapore": "新加坡时间", "Asia/Tokyo": "东京时间", "UTC": "协调世界时"}
+
+
 def zone_caption() -> str:
-    """A short note for tables that show times."""
-    return f"时间均为 {zone().key} 本地时间。"
+    """A short note for tables that show times, naming the zone as people say it (北京时间)."""
+    key = zone().key
+    return f"时间均为本地时间（{ZONE_NAMES.get(key, key)}）。"
 
 
 
