@@ -38,7 +38,7 @@ from rag_core.settings import Settings  # noqa: E402
 
 def build(out: Path, folder: Path = SAMPLES_DIR) -> dict:
     with tempfile.TemporaryDirectory(prefix="sample_pack_") as tmp:
-        settings = Settings.from_env(data_dir=Path(tmp), env_file=None)
+        settings = Settings(data_dir=Path(tmp))  # the defaults the app ships with, whatever the environment says
         a = Assistant(settings, llm=None)
         t0 = time.perf_counter()
         reports = a.ensure_samples(folder, pack=None)
