@@ -20,6 +20,7 @@ from ui.state import AUDIENCE_LABELS, actor, get_assistant
 from ui.tables import WRAP_ROWS, WRAP_ROWS_TALL, full_text_picker
 from ui.timefmt import local_time, zone_caption
 from ui.uploads import (
+    CHUNK_COLUMNS,
     DOCUMENT_COLUMNS,
     REDACTION_LABELS,
     REPORT_COLUMNS,
@@ -218,8 +219,7 @@ def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
             ]
         )
         st.dataframe(frame, hide_index=True, width="stretch", row_height=WRAP_ROWS_TALL,
-                     column_config={"文本": st.column_config.Column(width="large"),
-                                    "章节": st.column_config.Column(width="medium")})
+                     column_config=CHUNK_COLUMNS)
         full_text_picker(frame, ["序号", "章节"], ["章节", "文本"], key=f"chunk_full_text_{doc.doc_id}",
                          label="查看某一块的全文")
     pending = st.session_state.get(PENDING_DELETE_KEY)

@@ -136,3 +136,15 @@ def test_the_page_says_why_an_edit_is_refused(assistant, tmp_path, monkeypatch, 
     edit_on_the_page(at, mid, text)
     assert any(said in e.value for e in at.error), [e.value for e in at.error]
     assert assistant.list_memories("local")[0].content == "我在上海办公室"
+
+
+def test_the_desktop_user_is_picked_as_benji_yonghu(assistant, tmp_path, monkeypatch) -> None:
+    assistant.remember("local", "我常驻杭州办公室")
+    assistant.remember("王五", "我在北京办公室")
+    at = open_memories(assistant, tmp_path, monkeypatch)
+    picker = next(t for t in at.text_input if t.label == "查看谁的记忆")
+    assert picker.value == "本机用户" and "local" not in picker.help
+    picker.set_value("王五").run()
+    assert heading(at) == "王五 的记忆：共 1 条"
+    next(t for t in at.text_input if t.label == "查看谁的记忆").set_value("本机用户").run()
+    assert heading(at) == "本机用户 的记忆：共 1 条" and at.session_state["memory_owner"] == "local"

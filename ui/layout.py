@@ -19,7 +19,7 @@ from rag_core import Assistant
 from ui.inert import escape_md
 from ui.login import clear_session_cookie, logout, render_login_form, resolve_principal, write_session_cookie
 from ui.mobile import install_sidebar_autoclose
-from ui.state import ROLE_NAMES, actor, get_assistant, init_session
+from ui.state import LOCAL_ADMIN, ROLE_NAMES, actor, get_assistant, init_session, person_name
 
 _ENTRY_FLAG = "_chrome_drawn_by_entry"
 
@@ -127,17 +127,23 @@ def ensure_chrome() -> None:
 
 
 OWNER_KEY = "memory_owner"
+OWNER_BOX_KEY = "memory_owner_box"
 
 
 def memory_owner(assistant: Assistant) -> str:
-    """Whose memories the memories page shows: one's own; an administrator may name anyone."""
+    """Whose memories the memories page shows: one's own; an administrator may name anyone.
+
+    The desktop user is shown and may be typed as 本机用户 (stored as "local")."""
     me = actor()
     if not assistant.can(me, "memories.all"):
         return me.user
-    known = assistant.memory_users(actor=me)
+    known = [person_name(u) for u in assistant.memory_users(actor=me)]
+    if OWNER_BOX_KEY not in st.session_state:  # keyed: the box keeps what was typed across reruns
+        st.session_state[OWNER_BOX_KEY] = person_name(st.session_state.get(OWNER_KEY, me.user))
     name = st.text_input(
-        "查看谁的记忆", value=st.session_state.get(OWNER_KEY, me.user),
+        "查看谁的记忆", key=OWNER_BOX_KEY,
         help="管理员可以查看和管理任何人的记忆；" + (f"有记忆的用户：{escape_md('、'.join(known[:20]))}" if known else "还没有任何记忆"),
     ).strip() or me.user
+    name = LOCAL_ADMIN.user if name == person_name(LOCAL_ADMIN.user) else name
     st.session_state[OWNER_KEY] = name
     return name
