@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import date
 
 import numpy as np
@@ -47,8 +46,6 @@ from .vector_store import ChromaVectorStore, key_of_chunk
 from .visibility import VisibilityCache, Visible
 
 NEAR_MISSES_SHOWN = 3
-# One thread for the second model's question vectors, so they are computed while BM25 runs (C, issue 31).
-_SECOND_QUERIES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="second-model-query")
 # Head nouns that, like benefit words, name what a question is about through their modifier (年会预算, 团建经费).
 SUBJECT_HEADS = frozenset("预算 经费 福利 礼品 礼物 活动".split())
 # How much or how many, not which kind: 一笔押金 and 好多天事假 name no benefit of their own.
@@ -229,9 +226,6 @@ class HybridRetriever:
         result.expanded_terms = expansion.added
         result.thesaurus = [f"{head} → {' '.join(terms)}" for head, terms in expansion.applied]
         result.synonym_groups = {k: sorted(v) for k, v in expansion.phrases.items()}
-        reworded = with_policy_wording(query, expansion)
-        # the second model reads the question on its own thread meanwhile (its BLAS call lets go of the GIL)
-        second_queries = self._second_queries(query, reworded) if mode != "bm25" else None
         bm25 = self.keywords.score(expansion.tokens + expansion.added, visible) if mode != "vector" else {}
         weights = query_weights(expansion.tokens, visible, self.keywords)
         bm25_order = ranks(bm25, settings.candidates)
@@ -262,8 +256,9 @@ class HybridRetriever:
             for cid, (vector, matrix) in self.sentences.get(pool).items():
                 cos.setdefault(cid, float(vector @ qvec))
                 sentence_cos[cid] = float(np.max(matrix @ qvec)) if matrix is not None else cos[cid]
+        reworded = with_policy_wording(query, expansion)
         second_cos, second_sentence_cos, second_best = (
-            self._second_cosines(pool, second_queries) if qvec is not None else ({}, {}, {})
+            self._second_cosines(query, pool, reworded) if qvec is not None else ({}, {}, {})
         )
         result.second_best = max(second_best.values(), default=None)
         result.second_reading = reworded if second_best and reworded != query else ""
@@ -311,22 +306,19 @@ class HybridRetriever:
         timings["signals_ms"] = _ms(t)
         return result, candidates, active, chunks
 
-    def _second_queries(self, query: str, reworded: str) -> Future | None:
-        """The second model's vectors of the question as asked and (when it differs) as reworded, on its thread."""
-        if self.second is None:
-            return None
-        embed = self.second.embedder.embed_query
-        texts = [query] if reworded == query else [query, reworded]
-        return _SECOND_QUERIES.submit(lambda: [embed(text) for text in texts])
-
     def _second_cosines(
-        self, pool: list[str], queries: Future | None
+        self, query: str, pool: list[str], reworded: str
     ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
         """The second model's cosine of the question to each candidate and to its best sentence (ranking),
-        and its best cosine with the question also read in the thesaurus's policy wording (the decision)."""
-        if self.second is None or queries is None or not pool:
+        and its best cosine with the question also read in the thesaurus's policy wording (the decision).
+
+        Computed in line: handing the question to a thread of its own while BM25 runs was tried (issue 31);
+        at load 9 on two cores searches then took 10-15 ms longer at p50, waiting for that thread to be scheduled."""
+        if self.second is None or not pool:
             return {}, {}, {}
-        qvecs = queries.result()
+        qvecs = [self.second.embedder.embed_query(query)]
+        if reworded != query:
+            qvecs.append(self.second.embedder.embed_query(reworded))
         chunk_cos, sentence_cos, best = {}, {}, {}
         for cid, (vector, matrix) in self.second.index.get(pool).items():
             rows = vector[None, :] if matrix is None else np.vstack([vector[None, :], matrix])
