@@ -178,8 +178,9 @@ def test_the_engines_own_file_count_wins() -> None:
 
 def test_hr_runs_the_eval_in_team_mode(tmp_path, monkeypatch) -> None:
     """The eval file is opened as the person logged in (without actor= team mode said 请先登录)."""
-    import ui.state
     from app_support import log_in
+
+    import ui.state
 
     assistant = fake_assistant(tmp_path / "store")
     assistant.add_user("wang", "admin", "correct horse")
