@@ -69,6 +69,7 @@ PLACEHOLDERS = frozenset(
 )
 _MODALS = tuple("能会要可该想得")
 NOUNLESS = "没有名词主语"  # content words, but no noun: tentative, the rewrite preferred when it reads as answerable
+CONTINUES = "承接上文"  # opens with 那 / 要是 / 如果 …: says it goes on from the last turn, though it names a subject
 # Asking how something is approved or applied for is about the situation (出差), not the
 # rate that was asked before (住宿标准): only the situation and its qualifiers are carried.
 PROCEDURES = ("审批", "批准", "申请", "签字", "办理", "提交")
@@ -142,7 +143,7 @@ def dependence(question: str) -> str:
     if unpersoned.startswith(FRAGMENT_STARTS) and len(set(tokenize(unpersoned))) <= FRAGMENT_MAX_WORDS:
         return "省略了主语"
     if led:
-        return "承接上文"
+        return CONTINUES
     return ""
 
 
