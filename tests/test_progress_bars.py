@@ -194,3 +194,24 @@ def test_hr_runs_the_eval_in_team_mode(tmp_path, monkeypatch) -> None:
     next(b for b in at.button if b.label == "运行评测").click().run()
     assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
     assert at.session_state["retrieval_eval_result"][2]["metrics"]
+
+
+def test_reindexing_after_a_settings_change_shows_file_k_of_n(tmp_path, monkeypatch, recorded) -> None:
+    import ui.state
+
+    assistant = fake_assistant(tmp_path / "store")
+    for name, body in (("甲.md", "第一条 年假五天。"), ("乙.md", "第一条 病假工资八成。"), ("丙.md", "第一条 加班费双倍。")):
+        assistant.ingest_bytes(f"# {name}\n\n{body}\n".encode(), name)
+    point_the_app_at(tmp_path / "unused", monkeypatch)
+    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.run()
+    at.switch_page("pages/settings.py").run()
+    next(n for n in at.number_input if n.label == "每段字数").set_value(assistant.settings.chunk_size + 40)
+    next(b for b in at.button if b.label == "应用").click().run()
+    next(b for b in at.button if b.label == "确认并重新索引").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    texts = [text for _, text in recorded]
+    for k in (1, 2, 3):
+        assert any(text.startswith(f"正在按新设置重新索引（第 {k} / 3 份）") for text in texts), texts
+    assert recorded[-1][0] == 1.0
