@@ -16,6 +16,7 @@ from ui.inert import escape_md
 from ui.layout import ensure_chrome, memory_owner
 from ui.notices import announce, show_notice
 from ui.state import actor, get_assistant, person_name
+from ui.tables import WRAP_ROWS
 from ui.trace_view import memories_frame
 
 PREVIEW_KEY = "memory_forget_preview"
@@ -99,6 +100,7 @@ def edit_importance(assistant: Assistant, memories: list[MemoryHit]) -> None:
         frame,
         hide_index=True,
         width="stretch",
+        row_height=WRAP_ROWS,  # a long memory wraps instead of ending in "…"
         disabled=[c for c in frame.columns if c != "重要度"],
         column_config={
             "重要度": st.column_config.NumberColumn(
@@ -203,7 +205,7 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
     frame["原因"] = [
         f"得分 {m.score:.3f} 排在保留线之后（重要度 {m.importance:.2f}，新鲜度 {m.freshness:.2f}）" for m in doomed
     ]
-    st.dataframe(frame, hide_index=True, width="stretch")
+    st.dataframe(frame, hide_index=True, width="stretch", row_height=WRAP_ROWS)
     yes, no = st.columns(2)
     if yes.button("确认遗忘", type="primary"):
         removed = assistant.forget_memories(kept_n, user=user, actor=actor())

@@ -99,8 +99,9 @@ def test_the_search_filters_and_the_count_follows(assistant, tmp_path, monkeypat
     assert heading(at) == "本机用户 的记忆：共 4 条"
     search_box(at).set_value("杭州").run()
     assert heading(at) == "本机用户 的记忆：共 2 条（筛选自 4 条）"
-    listed = next(df.value for df in at.dataframe if "内容" in df.value.columns)
-    assert sorted(listed["内容"]) == ["我下个月去杭州出差", "我常驻杭州办公室"]
+    table = next(df for df in at.dataframe if "内容" in df.value.columns)
+    assert sorted(table.value["内容"]) == ["我下个月去杭州出差", "我常驻杭州办公室"]
+    assert table.proto.row_height > 64  # a long memory wraps
     search_box(at).set_value("乌鲁木齐").run()
     assert heading(at) == "本机用户 的记忆：共 0 条（筛选自 4 条）"
     assert any("没有符合条件的记忆" in i.value for i in at.info)
