@@ -48,7 +48,8 @@ def load() -> float:
     return round(load_average()[0], 1)
 
 
-def measure(trees: dict[str, Path], stores: dict[str, Path], work: Path, rounds: int, reps: int) -> dict:
+def measure(trees: dict[str, Path], stores: dict[str, Path], work: Path, rounds: int, reps: int,
+            cold_start: bool = True) -> dict:
     out: dict = {"machine": machine_description(), "started": time.strftime("%Y-%m-%d %H:%M:%S"),
                  "trees": {k: str(v) for k, v in trees.items()}, "stores": {k: str(v) for k, v in stores.items()},
                  "cold": [], "warm": [], "search": [], "command": " ".join(sys.argv)}
@@ -56,12 +57,14 @@ def measure(trees: dict[str, Path], stores: dict[str, Path], work: Path, rounds:
     for r in range(rounds):
         for side, tree in trees.items():
             env = {CODE_ROOT_VAR: str(tree)}
-            cold = work / f"cold_{side}"
-            shutil.rmtree(cold, ignore_errors=True)
-            log(f"round {r + 1} {side}: first start on an empty data dir")
-            t0, before = time.perf_counter(), load()
-            res = run_child(["startup", "--data-dir", cold, "--cold"], env=env)
-            out["cold"].append({"side": side, "round": r, "wall_s": time.perf_counter() - t0, "load": before, **res})
+            if cold_start:
+                cold = work / f"cold_{side}"
+                shutil.rmtree(cold, ignore_errors=True)
+                log(f"round {r + 1} {side}: first start on an empty data dir")
+                t0, before = time.perf_counter(), load()
+                res = run_child(["startup", "--data-dir", cold, "--cold"], env=env)
+                out["cold"].append({"side": side, "round": r, "wall_s": time.perf_counter() - t0, "load": before,
+                                    **res})
             for size, store in stores.items():
                 log(f"round {r + 1} {side}: warm restart {size}")
                 before = load()
@@ -103,6 +106,8 @@ def render(res: dict) -> str:
     rows = []
     for side in sides:
         cold = [c for c in res["cold"] if c["side"] == side]
+        if not cold:
+            continue
         rows.append(["first start (empty data dir) → first answer, in process, s", side,
                      _median(cold, lambda c: c["in_process_to_first_answer_s"]),
                      " / ".join(fmt(c["load"]) for c in cold)])
@@ -144,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reps", type=int, default=1, help="passes over the eval questions per search process")
     p.add_argument("--work-dir", type=Path, default=Path("/tmp/rag_bench/before_after"))
     p.add_argument("--render-only", type=Path, default=None, help="re-render a saved results.json")
+    p.add_argument("--no-cold", action="store_true", help="skip the first start on an empty data dir")
     p.add_argument("--write", action="store_true",
                    help="save the run as docs/bench_results/before_after.json and rewrite the README's block")
     args = p.parse_args(argv)
@@ -153,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     args.work_dir.mkdir(parents=True, exist_ok=True)
     stores = dict(item.split("=", 1) for item in args.store)
     res = measure({"before": args.base.resolve(), "after": args.after.resolve()}, {k: Path(v) for k, v in stores.items()},
-                  args.work_dir, args.rounds, args.reps)
+                  args.work_dir, args.rounds, args.reps, cold_start=not args.no_cold)
     saved = args.work_dir / "results.json"
     saved.write_text(json.dumps(res, ensure_ascii=False, indent=1), encoding="utf-8")
     log(f"saved {saved}")
