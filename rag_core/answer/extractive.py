@@ -19,7 +19,7 @@ from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, spli
 from ..types import SourceRef
 from .answering import WEAK_EVIDENCE, WEAK_HEADER
 from .asks import asked_pattern, gives_asked
-from .llm import NOT_IN_POLICY
+from .prompt import NOT_IN_POLICY
 from .ranges import band_sentence, stated_amounts
 from .subject import (
     answers_value,

@@ -15,11 +15,10 @@ from urllib.parse import urlsplit, urlunsplit
 import openai
 
 from ..errors import RagError
+from .prompt import NOT_IN_POLICY  # noqa: F401  (re-exported: the refusal line has one owner, prompt.py)
 
 if TYPE_CHECKING:
     from ..settings import Settings
-
-NOT_IN_POLICY = "制度里没有写这一条"
 
 _MAX_DETAIL_CHARS = 200
 
