@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..text.tokenizer import is_stopword, tagged, tokenize
+from ..text.tokenizer import is_stopword, tagged
 from ..text.vocabulary import QUALIFIERS
 
 _END = "？?。！!．. "
@@ -35,12 +35,6 @@ PRONOUNS = (
     "这个", "这些", "这种", "这项", "这条", "这笔", "那个", "那些", "那种", "它们", "它", "该项", "此项",
 )  # fmt: skip
 LEADS = ("那如果是", "那如果", "那要是", "那么", "如果是", "要是", "另外", "那对于", "对于", "那")
-FRAGMENT_STARTS = (
-    "需要", "要", "能", "可以", "可不可以", "能不能", "能否", "是否", "有没有", "怎么", "如何", "多少", "几",
-    "谁", "哪", "什么时候", "最多", "最少", "最长", "一般", "必须", "应该", "会不会", "还能", "也能", "也可以",
-    "也", "还", "由谁",
-)  # fmt: skip
-FRAGMENT_MAX_WORDS = 2  # a fragment names at most this many content words (需要提供什么材料)
 QUESTION_WORDS = re.compile(r"多少|几|什么|怎么|怎样|如何|谁|哪|吗|是否|能否|能不能|可不可以|可以|需要|有没有|多久|多长")
 # Where the predicate starts in a standalone question: the subject is what comes before.
 PREDICATE = re.compile(
@@ -48,8 +42,6 @@ PREDICATE = re.compile(
     r"有没有|由谁|谁|哪|多久|多长|吗|呢|能|会|应该|必须|最多|最长|最少|要"
 )
 SHORT_CHARS = 4  # a question this short (CJK characters) cannot carry its own subject
-# A one-character shared ending is a counterpart only for these noun endings (年假/病假, 打车费/住宿费).
-NOUN_ENDINGS = frozenset("假费市工期班险金补贴级票座舱员人证节")
 # Members of one group stand in for each other: 那周末呢 after 工作日加班费… replaces 工作日.
 CONTRASTS = (
     ("法定节假日", "节假日", "休息日", "工作日", "周末", "国庆节", "春节", "元旦", "中秋节", "端午节", "劳动节", "清明节"),
@@ -68,12 +60,11 @@ PLACEHOLDERS = frozenset(
     "公司 单位 员工 职工 人 钱 事 事情 问题 情况 时候 东西 标准 材料 手续 流程 条件 补助 补贴 津贴 福利 待遇 费用 奖励".split()
 )
 _MODALS = tuple("能会要可该想得")
-NOUNLESS = "没有名词主语"  # content words, but no noun: tentative, the rewrite preferred when it reads as answerable
-CONTINUES = "承接上文"  # opens with 那 / 要是 / 如果 …: says it goes on from the last turn, though it names a subject
 # Asking how something is approved or applied for is about the situation (出差), not the
 # rate that was asked before (住宿标准): only the situation and its qualifiers are carried.
 PROCEDURES = ("审批", "批准", "申请", "签字", "办理", "提交")
-_PERSON = re.compile(r"^(?:我们|我的|我)")
+NOUNLESS = "没有名词主语"  # content words, but no noun: tentative, the rewrite preferred when it reads as answerable
+CONTINUES = "承接上文"  # opens with 那 / 要是 / 如果 …: says it goes on from the last turn, though it names a subject
 
 
 @dataclass(frozen=True)
@@ -139,9 +130,6 @@ def dependence(question: str) -> str:
         return "问题太短" if _cjk_len(text) <= SHORT_CHARS else "没有说主题"
     if not subject_words(rest):
         return NOUNLESS
-    unpersoned = _PERSON.sub("", rest)
-    if unpersoned.startswith(FRAGMENT_STARTS) and len(set(tokenize(unpersoned))) <= FRAGMENT_MAX_WORDS:
-        return "省略了主语"
     if led:
         return CONTINUES
     return ""
@@ -164,8 +152,6 @@ def _counterpart(previous: str, new: str) -> tuple[int, int] | None:
     """The span of `previous` that `new` stands in for (same ending, same length), or None."""
     for k in range(len(new) - 1, 0, -1):
         ending = new[-k:]
-        if k == 1 and ending not in NOUN_ENDINGS:
-            continue
         at = previous.find(ending)
         if at < 0:
             continue
