@@ -69,13 +69,12 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         self.embedder = CachedEmbedder(inner, settings.path("embedding_cache.sqlite3"), settings.embed_batch_size)
         self.vectors = self._open_vectors()
         recover_pending(self.catalog, self.vectors)
-        if (
-            self.vectors.model_id != self.embedder.model_id
-            or self.vectors.count() != self.catalog.chunk_count()
-            or (self.catalog.get_meta("vector_layout") != VECTOR_LAYOUT and self.catalog.chunk_count())
-        ):
-            # another model or layout built it, or the vector store lost/gained data
-            reembed_all(self.catalog, self.vectors, self.embedder)
+        if self._vectors_stale():
+            # another model or layout built it, or the vector store lost/gained data: rebuild under the
+            # writer lock, so a second process starting (or an upload) at the same time never writes beside it
+            with self.catalog.writer.hold():
+                if self._vectors_stale():  # another process may have rebuilt it while this one waited
+                    reembed_all(self.catalog, self.vectors, self.embedder)
         self.catalog.set_meta("vector_layout", VECTOR_LAYOUT)
         self.sentences = SentenceIndex(settings.path("sentences.sqlite3"), self.embedder.model_id)
         backfill_sentences(self.catalog, self.sentences, self.embedder)
@@ -96,6 +95,13 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         self.llm = llm
         self._memory = None
         warm_up_tokenizer()  # jieba loads its dictionary lazily: 0.5 s the first question would pay
+
+    def _vectors_stale(self) -> bool:
+        return (
+            self.vectors.model_id != self.embedder.model_id
+            or self.vectors.count() != self.catalog.chunk_count()
+            or bool(self.catalog.get_meta("vector_layout") != VECTOR_LAYOUT and self.catalog.chunk_count())
+        )
 
     def _open_second(
         self, settings: Settings, embedder: Embedder | None, second_embedder: Embedder | None

@@ -167,3 +167,43 @@ def test_a_version_scheduled_for_later_is_not_a_second_current_version(tmp_path:
     assert facade.ingest_bytes(NEW.encode(), "lighthouse.txt", effective_date="2999-01-01").ok
     assert [s for _, s in live_rows(data_dir)[0]] == ["current", "current"]
     assert all(check.ok for check in doctor(data_dir))
+
+
+class OtherModel:
+    """The fake embedder under another model id: opening a store built by the first one re-embeds it."""
+
+    def __init__(self):
+        from fakes import BigramEmbedder
+
+        self._inner = BigramEmbedder()
+        self.model_id, self.dim = "fake-bigrams-64-other", self._inner.dim
+
+    def embed_passages(self, texts):
+        return self._inner.embed_passages(texts)
+
+    def embed_query(self, text):
+        return self._inner.embed_query(text)
+
+
+def test_the_start_up_rebuild_of_the_vectors_holds_the_writer_lock(tmp_path, monkeypatch):
+    """Another model opening the store rebuilds every vector; an upload or a second process starting at the
+    same moment must wait for it rather than write beside it."""
+    import rag_core.assistant as assistant_module
+    from rag_core.documents.write_lock import WriterLock
+
+    store = tmp_path / "store"
+    first = fake_assistant(store)
+    assert first.ingest_bytes(OLD.encode("utf-8"), "灯塔.md").ok
+    lock_path = first.catalog.writer.path
+    del first
+    seen: list[bool] = []
+    rebuild = assistant_module.reembed_all
+
+    def spying(catalog, vectors, embedder):
+        with WriterLock(lock_path).try_hold() as taken:  # another holder: the lock is free only if nobody has it
+            seen.append(not taken)
+        return rebuild(catalog, vectors, embedder)
+
+    monkeypatch.setattr(assistant_module, "reembed_all", spying)
+    fake_assistant(store, embedder=OtherModel())
+    assert seen == [True]
