@@ -21,12 +21,26 @@ def log_in(app: str, name: str, password: str, timeout: float = 120):
     at = AppTest.from_file(app, default_timeout=timeout)
     at.run()
     at.run()
+    return submit_login(at, name, password)
+
+
+def submit_login(at, name: str, password: str):
+    """Fill the login form of a running AppTest and submit it (the page may still refuse the password)."""
     by_label = {t.label: t for t in at.text_input}
     by_label["用户名"].set_value(name)
     by_label["密码"].set_value(password)
     next(b for b in at.button if b.label == "登录").click().run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def logged_in_with(assistant, app: str, name: str, password: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Team mode on `assistant` (instead of the cached facade), logged in through the form as `name`."""
+    import ui.state
+
+    point_the_app_at(tmp_path / "unused", monkeypatch)
+    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
+    return log_in(app, name, password)
 
 
 def facade():

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_support import point_the_app_at
+from app_support import point_the_app_at, submit_login
 from fakes import fake_assistant
 from streamlit.testing.v1 import AppTest
 
@@ -53,10 +53,7 @@ def open_app(assistant: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, na
     at.run()
     at.run()
     if name:
-        by_label = {t.label: t for t in at.text_input}
-        by_label["用户名"].set_value(name)
-        by_label["密码"].set_value(PASSWORD)
-        next(b for b in at.button if b.label == "登录").click().run()
+        submit_login(at, name, PASSWORD)
     assert not at.exception, [e.value for e in at.exception]
     return at
 

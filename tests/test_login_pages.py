@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from app_support import facade, point_the_app_at
+from app_support import facade, point_the_app_at, submit_login
 from conftest import copy_store
 from streamlit.testing.v1 import AppTest
 
@@ -71,12 +71,7 @@ def fresh(page: str | None = None) -> AppTest:
 
 
 def log_in(at: AppTest, name: str, password: str = PASSWORD) -> AppTest:
-    by_label = {t.label: t for t in at.text_input}
-    by_label["用户名"].set_value(name)
-    by_label["密码"].set_value(password)
-    next(b for b in at.button if b.label == "登录").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return submit_login(at, name, password)
 
 
 def menu(at: AppTest) -> list[str]:

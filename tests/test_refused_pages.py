@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_support import log_in, point_the_app_at
+from app_support import logged_in_with
 from fakes import fake_assistant
 from streamlit.testing.v1 import AppTest
 
@@ -34,11 +34,7 @@ def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 def logged_in(team: Any, name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
-    import ui.state
-
-    point_the_app_at(tmp_path / "unused", monkeypatch)
-    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: team)
-    return log_in(APP, name, PASSWORD)
+    return logged_in_with(team, APP, name, PASSWORD, tmp_path, monkeypatch)
 
 
 def refusals(team: Any) -> list[Any]:
