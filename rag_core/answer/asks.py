@@ -38,6 +38,6 @@ def asked_pattern(question: str) -> re.Pattern | None:
     return None
 
 
-def gives_asked(pattern: re.Pattern | None, sentence: str) -> bool:
-    """The sentence gives what was asked (always, when nothing in particular was)."""
-    return pattern is None or bool(pattern.search(sentence))
+def gives_asked(pattern: re.Pattern, sentence: str) -> bool:
+    """The sentence gives what `asked_pattern` says was asked."""
+    return bool(pattern.search(sentence))

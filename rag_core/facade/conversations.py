@@ -88,7 +88,7 @@ class ConversationActions:
     def _prepare_turn(self, question: str, user: str, conversation: str | None) -> TurnContext:
         """Split off a statement, then make a follow-up standalone (LLM when configured, else rules)."""
         parts = split_turn(question)
-        turns: list[tuple[str, str]] = []
+        turns: list[tuple[str, str, bool]] = []
         warnings: list[str] = []
         if conversation is not None:
             try:
@@ -97,14 +97,14 @@ class ConversationActions:
                 warnings.append(f"{damage}（这一轮按单独的问题回答，不会保存）")
                 conversation = None
         asked = parts.question
+        pairs = [(searched, answer) for searched, answer, _told in turns]
         rewrite = Rewrite(asked)
         previous = turns[-1][0] if turns and not turns[-1][2] else None
         if asked and previous:
             rewrite = rule_rewrite(asked, previous)
             if rewrite.rewritten and self.llm is not None:
-                rewrite = llm_rewrite(self.llm, asked, [(q, a) for q, a, _ in turns], rewrite.reason, fallback=rewrite)
-        return TurnContext(question, asked, parts.statement, rewrite, [(q, a) for q, a, _ in turns], conversation,
-                           warnings)
+                rewrite = llm_rewrite(self.llm, asked, pairs, rewrite.reason, fallback=rewrite)
+        return TurnContext(question, asked, parts.statement, rewrite, pairs, conversation, warnings)
 
     def _earlier_turns(self, conversation: str, user: str) -> list[tuple[str, str, bool]]:
         """The last (searched question, answer, only told something) turns of the asker's own conversation.
