@@ -22,7 +22,7 @@ from fixtures_files import (
     write_sparse,
     write_zip_bomb,
 )
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rag_core.documents.docx_format import zh_number
@@ -545,6 +545,7 @@ ALPHABET = st.one_of(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.text(alphabet=ALPHABET, max_size=300), ext=st.sampled_from([".txt", ".md"]))
+@example(text="b倖", ext=".txt")  # valid UTF-8 that also reads as two common hanzi in UTF-16 (拥肖)
 def test_text_is_preserved_in_order(text: str, ext: str) -> None:
     try:
         doc = parse_bytes(text.encode("utf-8"), "p" + ext, max_bytes=LIMIT)

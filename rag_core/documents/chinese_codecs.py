@@ -122,9 +122,10 @@ def decode_utf16_chinese(data: bytes) -> tuple[str, str] | None:
     """UTF-16 without a BOM and without NUL bytes: Chinese text with no ASCII at all (员 = 58 54).
 
     GB18030 bytes read as UTF-16 land on Hangul, surrogates and private use, never on common
-    hanzi, so a reading that is almost only common simplified Chinese is trusted.
+    hanzi, so a reading that is almost only common simplified Chinese is trusted. Bytes that are
+    valid UTF-8 are left to UTF-8: a short UTF-8 text (b倖) also reads as two common hanzi (拥肖).
     """
-    if len(data) % 2 or len(data) < 4:
+    if len(data) % 2 or len(data) < 4 or _strict(data, "utf-8") is not None:
         return None
     for codec in ("utf-16-le", "utf-16-be"):
         text = _strict(data, codec)
