@@ -16,3 +16,68 @@ def test_synonyms_expand_colloquial_words():
     tokens, added, groups = expand_query("打车费能报吗")
     assert "出租车" in added and "网约车" in added
     assert any("出租车" in g for g in groups.values())
+
+
+def _jieba_cache(tmp_path):
+    """A jieba cache file in tmp_path holding jieba's own dictionary (as jieba writes it)."""
+    import marshal
+
+    import jieba
+
+    from rag_core.text.tokenizer import jieba_tokenizer
+
+    jieba_tokenizer()  # jieba.dt holds jieba's dictionary from here on
+    (tmp_path / "jieba.cache").write_bytes(marshal.dumps((jieba.dt.FREQ, jieba.dt.total)))
+    return jieba.dt
+
+
+def _fresh_pair(tmp_path):
+    import jieba
+
+    tok, default = jieba.Tokenizer(), jieba.Tokenizer()
+    tok.tmp_dir = default.tmp_dir = str(tmp_path)
+    return tok, default
+
+
+def test_one_dictionary_read_serves_ours_and_jieba_lcut_without_our_words(tmp_path, monkeypatch):
+    """The default tokenizer (jieba.lcut, the extractive answerer's) gets jieba's dictionary from ours instead of
+    reading it again, and without the HR words; ours reads jieba's cache itself (jieba's initialize is not run)."""
+    import jieba
+
+    from rag_core.text.tokenizer import _build
+
+    reference = _jieba_cache(tmp_path)
+    runs: list = []
+    monkeypatch.setattr(jieba.Tokenizer, "initialize", lambda self, dictionary=None: runs.append(self))
+    tok, default = _fresh_pair(tmp_path)
+    _build(tok, default)
+    assert runs == [] and default.initialized
+    assert default.FREQ == reference.FREQ and default.FREQ is not tok.FREQ
+    assert "五险一金" in tok.FREQ and "五险一金" not in default.FREQ
+    text = "员工的五险一金和带薪年假怎么算"
+    assert default.lcut(text) == reference.lcut(text)
+    assert "五险一金" in tok.lcut(text) and "五险一金" not in default.lcut(text)
+
+
+def test_a_damaged_or_missing_jieba_cache_is_left_to_jieba(tmp_path, monkeypatch):
+    import jieba
+
+    from rag_core.text.tokenizer import _build
+
+    reference = _jieba_cache(tmp_path)
+
+    def jieba_builds(self, dictionary=None):  # stands in for jieba's rebuild (1-2 s): the same dictionary
+        runs.append(self)
+        self.FREQ, self.total, self.initialized = dict(reference.FREQ), reference.total, True
+
+    monkeypatch.setattr(jieba.Tokenizer, "initialize", jieba_builds)
+    for damage in (b"not a marshal file", (tmp_path / "jieba.cache").read_bytes()[:1000], None):
+        runs: list = []
+        if damage is None:
+            (tmp_path / "jieba.cache").unlink()
+        else:
+            (tmp_path / "jieba.cache").write_bytes(damage)
+        tok, default = _fresh_pair(tmp_path)
+        _build(tok, default)
+        assert runs == [tok], damage
+        assert "五险一金" in tok.lcut("员工的五险一金")

@@ -9,7 +9,10 @@ colloquial words (打车 → 出租车 网约车) so keyword search is not blind
 from __future__ import annotations
 
 import logging
+import marshal
+import os
 import re
+import tempfile
 import threading
 from functools import lru_cache
 from importlib import resources
@@ -30,12 +33,44 @@ def jieba_tokenizer():
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    tok = jieba.Tokenizer()
+    return _build(jieba.Tokenizer(), jieba.dt)
+
+
+def _build(tok, default):
+    """`tok` with jieba's dictionary and ours; `default` (jieba's own, behind jieba.lcut) gets the same
+    dictionary without ours, so the process reads it once (the extractive answerer cuts with jieba.lcut)."""
+    if not _read_cached_dictionary(tok):
+        tok.initialize()  # jieba builds the dictionary and writes its cache
+    with default.lock:
+        if not default.initialized and default.dictionary == tok.dictionary and not default.cache_file:
+            # a copy (11 ms at 500k words) instead of reading the cache again (0.5 s); taken before our words go in
+            default.FREQ, default.total, default.initialized = dict(tok.FREQ), tok.total, True
     dict_path = resources.files("rag_core.text.resources").joinpath("hr_userdict.txt")
     with resources.as_file(dict_path) as path:
         tok.load_userdict(str(path))
-    tok.initialize()
     return tok
+
+
+def _read_cached_dictionary(tok) -> bool:
+    """Load jieba's cached prefix dictionary in one read; False leaves it to jieba (no cache yet, damaged, custom).
+
+    jieba unmarshals its cache from the open file, which reads it in small pieces: 0.55 s in a fresh process
+    against 0.18 s for the same `marshal.loads` over the file's bytes. Same file, same check jieba makes
+    for its default dictionary (the cache exists), same data.
+    """
+    if tok.initialized or tok.dictionary is not None or tok.cache_file:
+        return False
+    path = os.path.join(tok.tmp_dir or tempfile.gettempdir(), "jieba.cache")
+    try:
+        with open(path, "rb") as f:
+            freq, total = marshal.loads(f.read())
+    except Exception:  # missing, truncated or not jieba's: jieba rebuilds it
+        return False
+    if not isinstance(freq, dict) or not isinstance(total, int) or not freq:
+        return False
+    with tok.lock:
+        tok.FREQ, tok.total, tok.initialized = freq, total, True
+    return True
 
 
 @lru_cache(maxsize=1)
