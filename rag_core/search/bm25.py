@@ -36,6 +36,13 @@ class InvertedIndex:
         self.total_len = 0
         self._norms: dict[tuple[float, float, float], dict[str, float]] = {}  # per (avgdl, k1, b); cleared on change
 
+    @classmethod
+    def restored(cls, postings: dict[str, dict[str, int]], lengths: dict[str, int], total_len: int) -> InvertedIndex:
+        """An index over saved postings and lengths (a keyword snapshot), as the adds that built them left it."""
+        index = cls()
+        index.postings, index.lengths, index.total_len = postings, lengths, total_len
+        return index
+
     def __len__(self) -> int:
         return len(self.lengths)
 

@@ -1,9 +1,11 @@
 """The BM25 keyword index kept in memory, rebuilt from stored tokens.
 
 Tokens are computed once at ingest and kept in the catalog, so a restart
-rebuilds postings from JSON lists without running jieba again. The index
-remembers the catalog generation it reflects; `sync` reloads when another
-process (or thread) changed the store.
+rebuilds postings from JSON lists without running jieba again, and a start
+loads the last start's result from a snapshot in the data dir when the catalog
+has not changed since (`keyword_snapshot`). The index remembers the catalog
+generation it reflects; `sync` reloads when another process (or thread) changed
+the store.
 
 Memory and pauses at 100k chunks: token strings are interned (one object per
 vocabulary word instead of one per occurrence: 806 → 229 MiB measured), and
@@ -19,9 +21,12 @@ import sys
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..documents.catalog import Catalog
+from . import keyword_snapshot
 from .bm25 import InvertedIndex, idf
+from .keyword_snapshot import Snapshot, catalog_key, snapshot_path
 from .vector_store import key_of_chunk
 from .visibility import Visible
 
@@ -48,20 +53,27 @@ class KeywordIndex:
         self._by_key: dict[str, set[str]] = {}  # doc key -> chunk ids, kept up to date on add/remove
         self._views: dict[frozenset[str], KeywordView] = {}
         self._doc_freqs: dict[tuple[frozenset[str] | None, str], int] = {}  # per view and term, until a change
-        self.reload()
+        self.reload(snapshot=snapshot_path(catalog))
 
-    def reload(self) -> None:
+    def reload(self, snapshot: Path | None = None) -> None:
+        """Rebuild from the catalog's tokens; with `snapshot`, load that file instead when it matches the catalog
+        (and write it after a rebuild). Only a start passes it: a running process keeps its index by add/remove."""
         with self._lock:
             generation = self.catalog.generation()
-            index = InvertedIndex()
-            tokens: dict[str, list[str]] = {}
-            by_key: dict[str, set[str]] = {}
-            intern = sys.intern
-            for cid, toks in self.catalog.token_rows():
-                toks = [intern(t) for t in toks]
-                index.add(cid, toks)
-                tokens[cid] = toks
-                by_key.setdefault(key_of_chunk(cid), set()).add(cid)
+            # the key before the rows: a write in between makes the saved key older than its rows, never newer
+            # (generations only grow), so no later catalog state matches rows it does not hold
+            key = catalog_key(self.catalog) if snapshot is not None else ""
+            snap = keyword_snapshot.load(snapshot, key) if snapshot is not None else None
+            if snap is not None:
+                index = InvertedIndex.restored(snap.postings, snap.lengths, snap.total_len)
+                tokens = snap.tokens
+                by_key: dict[str, set[str]] = {}
+                for cid in tokens:
+                    by_key.setdefault(key_of_chunk(cid), set()).add(cid)
+            else:
+                index, tokens, by_key = self._rebuild()
+                if snapshot is not None and tokens:
+                    keyword_snapshot.save(snapshot, key, Snapshot(index.postings, index.lengths, index.total_len, tokens))
             self._index, self._tokens, self._by_key, self._generation = index, tokens, by_key, generation
             self._views = {}
             self._doc_freqs = {}
@@ -70,6 +82,18 @@ class KeywordIndex:
             gc.unfreeze()
             gc.collect()
             gc.freeze()
+
+    def _rebuild(self) -> tuple[InvertedIndex, dict[str, list[str]], dict[str, set[str]]]:
+        index = InvertedIndex()
+        tokens: dict[str, list[str]] = {}
+        by_key: dict[str, set[str]] = {}
+        intern = sys.intern
+        for cid, toks in self.catalog.token_rows():
+            toks = [intern(t) for t in toks]
+            index.add(cid, toks)
+            tokens[cid] = toks
+            by_key.setdefault(key_of_chunk(cid), set()).add(cid)
+        return index, tokens, by_key
 
     def sync(self) -> bool:
         """Reload when the catalog changed behind our back; True if it did."""
