@@ -81,3 +81,56 @@ def test_a_damaged_or_missing_jieba_cache_is_left_to_jieba(tmp_path, monkeypatch
         _build(tok, default)
         assert runs == [tok], damage
         assert "五险一金" in tok.lcut("员工的五险一金")
+
+
+class _FakeTagger:
+    def cut(self, text):
+        return []
+
+
+def test_the_tagger_is_built_once_when_the_warm_up_and_a_question_race(monkeypatch):
+    """There must be one tagger (jieba gives the HR words' tags to the first one only), built on the warm-up's
+    thread while a question may ask for it."""
+    import threading
+    import time
+    from functools import lru_cache
+
+    from rag_core.text import tokenizer
+
+    @lru_cache(maxsize=1)
+    def slow_build():
+        time.sleep(0.2)
+        return _FakeTagger()
+
+    monkeypatch.setattr(tokenizer, "_new_pos_tokenizer", slow_build)
+    got: list = []
+    threads = [threading.Thread(target=lambda: got.append(tokenizer._pos_tokenizer())) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 3 and len({id(x) for x in got}) == 1
+
+
+def test_the_warm_up_builds_the_tagger_on_its_own_thread_without_holding_up_tokenize(monkeypatch):
+    """The first question tokenizes while the tables load: building them must not hold jieba's lock."""
+    import threading
+    from functools import lru_cache
+
+    from rag_core.text import tokenizer
+
+    question_done = threading.Event()
+    seen: list[bool] = []
+
+    @lru_cache(maxsize=1)
+    def build_after_the_question():
+        seen.append(question_done.wait(timeout=10))  # False: tokenize waited for this build
+        return _FakeTagger()
+
+    monkeypatch.setattr(tokenizer, "_new_pos_tokenizer", build_after_the_question)
+    thread = tokenizer.warm_up_tokenizer()
+    assert thread.name == "pos-tables-load"
+    assert "年假" in tokenize("年假有几天")
+    question_done.set()
+    thread.join()
+    assert seen == [True]

@@ -19,6 +19,7 @@ from importlib import resources
 
 _KEEP = re.compile(r"[\u4e00-\u9fff]|[a-z0-9]", re.IGNORECASE)
 _lock = threading.Lock()
+_pos_lock = threading.Lock()
 _PARTICLES = frozenset("能会要可想该吗呢了的吧啊")
 
 
@@ -74,18 +75,25 @@ def _read_cached_dictionary(tok) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _pos_tokenizer():
-    """The one part-of-speech tagger over the shared tokenizer. There must be only one: jieba hands the
-    user dictionary's tags (年假/n) to the first tagger that asks and clears them for any later one."""
+def _new_pos_tokenizer():
     import jieba.posseg
 
     return jieba.posseg.POSTokenizer(jieba_tokenizer())
 
 
+def _pos_tokenizer():
+    """The one part-of-speech tagger over the shared tokenizer. There must be only one: jieba hands the
+    user dictionary's tags (年假/n) to the first tagger that asks and clears them for any later one
+    (hence its own lock: the warm-up builds it on a thread while a question may ask for it)."""
+    with _pos_lock:
+        return _new_pos_tokenizer()
+
+
 def tagged(text: str) -> list[tuple[str, str]]:
     """(word, part-of-speech tag) pairs by jieba with the HR dictionary (年假/n, 能/v, 几天/m)."""
+    pos = _pos_tokenizer()  # outside `_lock`: building it (0.4 s) must not hold up tokenize
     with _lock:
-        return [(pair.word, pair.flag) for pair in _pos_tokenizer().cut(text)]
+        return [(pair.word, pair.flag) for pair in pos.cut(text)]
 
 
 @lru_cache(maxsize=1)
@@ -138,8 +146,16 @@ def expand_query(query: str) -> tuple[list[str], list[str], dict[str, set[str]]]
     return expansion.tokens, expansion.added, expansion.groups
 
 
-def warm_up_tokenizer() -> None:
-    """Load jieba's dictionary, ours, the thesaurus and the part-of-speech tables now rather than on the first
-    question (the tables alone were 12 % of one answer's server CPU in bench/load_browser.py's profile)."""
+def warm_up_tokenizer() -> threading.Thread:
+    """Load jieba's dictionary, ours and the thesaurus now rather than on the first question; the part-of-speech
+    tables on a thread of their own (returned), since no first question uses them.
+
+    The tables (0.4 s: jieba's tagger module and a second pass over its dictionary) serve follow-ups and
+    memories, never a question without earlier turns: a one-question process (`python -m rag_core ask`) no
+    longer waits for them, and a server has them before its first follow-up (they were 12 % of one
+    answer's server CPU in bench/load_browser.py's profile when the first follow-up loaded them).
+    """
     expand_query("年假打车报销")
-    tagged("年假打车报销")
+    thread = threading.Thread(target=tagged, args=("年假打车报销",), name="pos-tables-load", daemon=True)
+    thread.start()
+    return thread
