@@ -307,7 +307,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         if served := self._serve_standard_answer(asked, question, result, role=role, actor=actor, on_token=on_token):
             return self._log_asked(self._finish_turn(served, user, context, [], on_token), user, role, traffic)
         started = time.perf_counter()
-        memories = self.recall(user, asked, actor=actor) if user else []
+        evidence = "\n".join(f"{h.chunk.title} {h.chunk.section} {h.chunk.text}" for h in result.hits)
+        memories = self.recall(user, asked, actor=actor, evidence=evidence) if user else []
         timings["memory_ms"] = _ms(started)
         built = build_prompt(asked, result.hits, memories, self._settings.token_budget, context.turns)
         started = time.perf_counter()

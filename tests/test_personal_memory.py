@@ -14,6 +14,7 @@ from fakes import fake_assistant
 from rag_core.conversations.statements import split_turn
 from rag_core.memory.extraction import rule_facts
 from rag_core.memory.scoring import PERSONAL_RELEVANCE, personal_relevance
+from rag_core.memory.text import grounded_in
 from rag_core.text.asking import asks, opens_with_asker, third_person
 
 
@@ -62,6 +63,38 @@ def test_a_personal_question_uses_the_persons_statement(tmp_path) -> None:
     other = assistant.ask("年假有几天", user="u1", conversation="c1")  # not about the asker: by relevance only
     assert all(m.relevance < PERSONAL_RELEVANCE for m in other.memories)
 
+
+def test_profile_facts_the_sources_name_are_relevant_whoever_the_question_speaks_of() -> None:
+    rel = np.array([0.1, 0.1, 0.1])
+    kinds = ["profile", "profile", "episode"]
+    lifted = personal_relevance(rel, kinds, personal=False, grounded=[True, False, True])
+    assert lifted.tolist() == [PERSONAL_RELEVANCE, 0.1, 0.1]  # an episode is not lifted by its names
+
+
+@pytest.mark.parametrize(
+    ("fact", "sources", "grounded"),
+    [
+        ("用户是星辰科技的研发", "星辰科技员工手册 第五章 福利 公司为员工缴纳住房公积金", True),
+        ("用户是星辰科技的研发", "心选生活入职手册 第三条 住房公积金按12%缴纳", False),
+        ("用户常驻广州", "一类城市为北京、上海、广州、深圳", True),
+        ("用户对花生过敏", "年假 已满1年不满10年的，年休假5天", False),
+        ("用户参加工作12年了", "试用期最长不超过12个月", False),  # a number grounds nothing
+        ("用户常驻广州", "", False),
+    ],
+)
+def test_a_fact_is_grounded_by_the_names_it_rests_on(fact: str, sources: str, grounded: bool) -> None:
+    assert grounded_in(fact, sources) is grounded
+
+
+def test_a_question_that_does_not_speak_of_the_asker_uses_the_fact_its_sources_name(tmp_path) -> None:
+    assistant = fake_assistant(tmp_path / "store")
+    assistant.ensure_samples()
+    assistant.ask("我常驻广州", user="u1", conversation="c1")
+    trace = assistant.ask("一类城市包括哪些", user="u1", conversation="c1")
+    assert "广州" in "".join(h.chunk.text for h in trace.search.hits), "the city table is a source"
+    assert any("广州" in m.content for m in trace.memories), [m.content for m in trace.memories]
+    unrelated = assistant.ask("婚假有几天", user="u1", conversation="c1")
+    assert not any("广州" in m.content for m in unrelated.memories)
 
 
 def test_a_question_leaves_no_memory(tmp_path) -> None:

@@ -76,10 +76,11 @@ class MemoryActions:
         content = checked(content, what="记忆内容", max_chars=None)  # the store keeps its own length limit
         return self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at, now=_utcnow())
 
-    def recall(self, user: str, query: str, now: datetime | None = None, *, actor: Principal | None = None) -> list[MemoryHit]:
-        """The memories of `user` that pass the threshold for `query`."""
+    def recall(self, user: str, query: str, now: datetime | None = None, *, actor: Principal | None = None,
+               evidence: str = "") -> list[MemoryHit]:
+        """The memories of `user` that pass the threshold for `query` (`evidence`: the sources' titles and text)."""
         self._for_owner(actor, user, "memory.recall")
-        return self.memory.search(user, query, now=now or _utcnow())
+        return self.memory.search(user, query, now=now or _utcnow(), evidence=evidence)
 
     def list_memories(self, user: str, query: str | None = None, kind: str | None = None, *,
                       actor: Principal | None = None) -> list[MemoryHit]:

@@ -18,7 +18,7 @@ from ..types import MemoryHit
 from . import db
 from .centres import centre_rows
 from .scoring import as_utc, personal_relevance, relevance
-from .text import keyword_overlap, keyword_terms
+from .text import grounded_in, keyword_overlap, keyword_terms
 
 
 class RecallMixin:
@@ -44,8 +44,12 @@ class RecallMixin:
             )
         return out
 
-    def _rank(self, user_id: str, query: str, now: datetime, threshold: float | None) -> list[tuple[str, float, float, float]]:
-        """(id, relevance, freshness, score) best first; threshold None keeps every row."""
+    def _rank(self, user_id: str, query: str, now: datetime, threshold: float | None,
+              evidence: str = "") -> list[tuple[str, float, float, float]]:
+        """(id, relevance, freshness, score) best first; threshold None keeps every row.
+
+        `evidence`: the text of the sources the answer stands on (titles and clauses); a profile fact
+        whose names occur there is as relevant as one the question asks about (`personal_relevance`)."""
         uv = self._vectors(user_id)
         if not uv.ids:
             return []
@@ -56,15 +60,16 @@ class RecallMixin:
         base = uv.importance * fresh
         terms = keyword_terms(query)
         personal = speaks_of_asker(query)
+        grounded = np.asarray([grounded_in(content, evidence) for content in uv.contents], dtype=bool)
         if threshold is None:
             idx = np.arange(len(uv.ids))
         else:  # keyword overlap only where it could lift a memory over the threshold
             bound = personal_relevance(np.asarray(relevance(cos, 1.0 if terms else 0.0, self.calibration)),
-                                       uv.kinds, personal) * base
+                                       uv.kinds, personal, grounded) * base
             idx = np.nonzero(bound >= threshold)[0]
         kw = np.array([keyword_overlap(terms, uv.contents[i]) for i in idx], dtype=np.float64)
         rel = personal_relevance(np.atleast_1d(relevance(cos[idx], kw, self.calibration)),
-                                 [uv.kinds[i] for i in idx], personal)
+                                 [uv.kinds[i] for i in idx], personal, grounded[idx])
         scores = rel * base[idx]
         rows = zip(idx.tolist(), rel.tolist(), scores.tolist(), strict=True)
         ranked = sorted(rows, key=lambda t: (-t[2], -uv.created_ts[t[0]], uv.ids[t[0]]))  # ties: newer first
@@ -79,15 +84,18 @@ class RecallMixin:
         top_k: int | None = None,
         threshold: float | None = None,
         touch: bool = True,
+        evidence: str = "",
     ) -> list[MemoryHit]:
-        """Memories worth putting in the prompt for this question; often none at all."""
+        """Memories worth putting in the prompt for this question; often none at all.
+
+        `evidence`: the sources' titles and text, which ground a profile fact they name."""
         user_id = self._check_user(user_id)
         if not (query or "").strip():
             return []
         now = as_utc(now) if now else db.utc_now()
         k = self.top_k if top_k is None else top_k
         th = self.threshold if threshold is None else threshold
-        ranked = self._rank(user_id, query, now, th)[: max(0, k)]
+        ranked = self._rank(user_id, query, now, th, evidence)[: max(0, k)]
         if touch and ranked:
             with self._tx(invalidate=False) as conn:  # not a content change: the vector cache stays valid
                 conn.executemany(

@@ -135,12 +135,15 @@ def relevance(
 PERSONAL_RELEVANCE = 0.5
 
 
-def personal_relevance(relevance_, kinds, personal: bool):
-    """Relevance with profile facts lifted to PERSONAL_RELEVANCE when the question speaks of the asker."""
-    if not personal:
-        return relevance_
+def personal_relevance(relevance_, kinds, personal: bool, grounded=None):
+    """Relevance with profile facts lifted to PERSONAL_RELEVANCE when the question speaks of the asker,
+    or (`grounded`, one flag per memory) when the sources of the answer name what the fact names: the
+    person's employer in a handbook's title, their city in a table of city classes."""
     profile = np.asarray([kind == "profile" for kind in kinds], dtype=bool)
-    return np.where(profile, np.maximum(relevance_, PERSONAL_RELEVANCE), relevance_)
+    lift = profile if personal else profile & np.asarray(grounded if grounded is not None else False, dtype=bool)
+    if not np.any(lift):
+        return relevance_
+    return np.where(lift, np.maximum(relevance_, PERSONAL_RELEVANCE), relevance_)
 
 
 def memory_score(relevance_: float, importance: float, freshness_: float) -> float:
