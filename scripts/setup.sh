@@ -22,8 +22,6 @@ fi
 app_stamp=.venv/.requirements.sha256
 app_want=$(sha256sum requirements.txt | cut -d' ' -f1)
 if [ "$(cat "$app_stamp" 2>/dev/null)" != "$app_want" ]; then
-  # torch alone first so nothing can pull the CUDA build before it is pinned
-  .venv/bin/python -m pip install --quiet "$(grep -E '^torch==' requirements.txt)"
   .venv/bin/python -m pip install --quiet -r requirements.txt
   # OCR needs no system package: the models ship in the rapidocr wheel; check they loaded
   .venv/bin/python -c "from rag_core.documents.ocr import engine; engine()"
@@ -32,11 +30,13 @@ fi
 [ "$dev" = 1 ] || exit 0
 
 dev_stamp=.venv/.requirements-dev.sha256
-dev_want=$(cat requirements.txt requirements-dev.txt | sha256sum | cut -d' ' -f1)
+dev_want=$(cat requirements.txt requirements-models.txt requirements-dev.txt | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$dev_stamp" 2>/dev/null)" != "$dev_want" ]; then
   # llama-cpp-python compiles llama.cpp: a portable x86-64 build (AVX2; the native build, which uses the
   # AVX-512/AMX this kind of machine advertises, died of SIGILL here) without the multimodal library
   export CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON}"
+  # torch alone first so nothing can pull the CUDA build before it is pinned (requirements-models.txt)
+  .venv/bin/python -m pip install --quiet "$(grep -E '^torch==' requirements-models.txt)"
   .venv/bin/python -m pip install --quiet -r requirements-dev.txt
   echo "$dev_want" > "$dev_stamp"
 fi

