@@ -128,9 +128,28 @@ def test_the_warm_up_builds_the_tagger_on_its_own_thread_without_holding_up_toke
         return _FakeTagger()
 
     monkeypatch.setattr(tokenizer, "_new_pos_tokenizer", build_after_the_question)
+    monkeypatch.setattr(tokenizer, "POS_WARM_UP_DELAY_S", 0.0)
     thread = tokenizer.warm_up_tokenizer()
     assert thread.name == "pos-tables-load"
     assert "年假" in tokenize("年假有几天")
     question_done.set()
     thread.join()
     assert seen == [True]
+
+
+def test_the_tagger_tables_wait_until_a_one_question_process_is_done(monkeypatch):
+    """The warm-up schedules the tables for later instead of loading them beside the first question."""
+    import threading
+
+    from rag_core.text import tokenizer
+
+    built: list[int] = []
+    monkeypatch.setattr(tokenizer, "_new_pos_tokenizer", lambda: built.append(1) or _FakeTagger())
+    thread = tokenizer.warm_up_tokenizer()
+    try:
+        assert isinstance(thread, threading.Timer) and thread.interval == tokenizer.POS_WARM_UP_DELAY_S > 0
+        assert thread.daemon  # a process that is done does not wait for it
+    finally:
+        thread.cancel()
+    thread.join()
+    assert built == []

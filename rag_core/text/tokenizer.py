@@ -20,6 +20,10 @@ from importlib import resources
 _KEEP = re.compile(r"[\u4e00-\u9fff]|[a-z0-9]", re.IGNORECASE)
 _lock = threading.Lock()
 _pos_lock = threading.Lock()
+# The tagger tables wait this long after the warm-up: a one-question process (the CLI's ask) is done by then
+# and never loads them, a server has them long before anyone asks a follow-up. Loading them at once on
+# the thread cost that question 0.4 s of CPU beside it on a loaded 2-core machine (bench/warm_restart.py).
+POS_WARM_UP_DELAY_S = 3.0
 _PARTICLES = frozenset("能会要可想该吗呢了的吧啊")
 
 
@@ -156,6 +160,7 @@ def warm_up_tokenizer() -> threading.Thread:
     answer's server CPU in bench/load_browser.py's profile when the first follow-up loaded them).
     """
     expand_query("年假打车报销")
-    thread = threading.Thread(target=tagged, args=("年假打车报销",), name="pos-tables-load", daemon=True)
+    thread = threading.Timer(POS_WARM_UP_DELAY_S, tagged, args=("年假打车报销",))
+    thread.name, thread.daemon = "pos-tables-load", True
     thread.start()
     return thread
