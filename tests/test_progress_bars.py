@@ -215,3 +215,19 @@ def test_reindexing_after_a_settings_change_shows_file_k_of_n(tmp_path, monkeypa
     for k in (1, 2, 3):
         assert any(text.startswith(f"正在按新设置重新索引（第 {k} / 3 份）") for text in texts), texts
     assert recorded[-1][0] == 1.0
+
+
+def test_a_long_upload_says_how_fast_it_goes_and_how_long_is_left(tmp_path) -> None:
+    """Issue 31 A: the bar counts chunks and sentences, and gives the rate and the time left once measured."""
+    from rag_core.search.indexer import throughput_label
+
+    assert throughput_label("向量化", 0, 400, 0.0, "段") == "向量化 0/400 段"
+    assert throughput_label("向量化", 100, 400, 10.0, "段") == "向量化 100/400 段 · 每秒 10.0 段 · 约剩 30 秒"
+    assert throughput_label("逐句向量化", 100, 1300, 10.0, "句").endswith("约剩 2 分钟")
+    assert throughput_label("向量化", 400, 400, 40.0, "段") == "向量化 400/400 段"
+    assistant = fake_assistant(tmp_path / "store")
+    labels: list[str] = []
+    text = "\n\n".join(f"第{i}条 员工每年可享受带薪年假{i}天。年假须提前申请并经主管批准。" for i in range(1, 40))
+    assert assistant.ingest_bytes(text.encode(), "年假.txt", progress=lambda stage, fraction: labels.append(stage)).ok
+    assert any(label.startswith("向量化 ") and " 段" in label for label in labels), labels
+    assert any(label.startswith("逐句向量化 ") and " 句" in label for label in labels), labels

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .output import print_json, say
 
@@ -28,6 +29,12 @@ def register(commands) -> None:
     delete_parser.set_defaults(handler=delete_document)
 
 
+def progress_line(stage: str, fraction: float) -> None:
+    """A long ingest's stage, chunks per second and time left, rewritten in place on stderr."""
+    sys.stderr.buffer.write(f"\r{fraction:4.0%} {stage}\033[K".encode())  # UTF-8 whatever the locale, as `say`
+    sys.stderr.flush()
+
+
 def ingest(args: argparse.Namespace, assistant) -> int:
     """Index each file as a new version of its document (or, with --estimate, only say what it would take).
 
@@ -43,8 +50,11 @@ def ingest(args: argparse.Namespace, assistant) -> int:
         if first.ok and first.needs_confirmation and not args.json:
             say(f"{first.filename}: {first.chunk_count:,} 块，预计{first.duration}；按 Ctrl-C 可随时取消，不会留下写了一半的版本",
                 err=True)
+        shown = first.ok and first.needs_confirmation and not args.json
         try:
-            reports.append(assistant.ingest_file(path, **options))
+            reports.append(assistant.ingest_file(path, **options, progress=progress_line if shown else None))
+            if shown:
+                say("", err=True)  # end the progress line
         except KeyboardInterrupt:
             say(f"{path}: 导入已取消，这个文件没有写入任何内容" + (f"；之前的 {len(reports)} 个文件已导入" if reports else ""),
                 err=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from datetime import date
@@ -125,9 +126,11 @@ class Indexer:
         version = info.version
         immediate = not effective_date or effective_date <= date.today().isoformat()
 
-        def embedded(stage: str, start: float, span: float):
+        def embedded(stage: str, start: float, span: float, unit: str):
+            began = time.monotonic()
+
             def progress(done: int, total: int) -> None:
-                step(stage, start + span * done / total)
+                step(throughput_label(stage, done, total, time.monotonic() - began, unit), start + span * done / total)
                 check()  # between batches: the batch just embedded is cached, nothing else is kept
 
             return progress
@@ -136,10 +139,10 @@ class Indexer:
         try:
             check()
             vectors = self.embedder.embed_passages(
-                [index_text(c) for c in chunks], progress=embedded("向量化", 0.2, 0.4)
+                [index_text(c) for c in chunks], progress=embedded("向量化", 0.2, 0.4, "段")
             )
             step("逐句向量化", 0.6)
-            self.sentences.put(vector_rows(chunks, vectors, self._embed_sentences(embedded("逐句向量化", 0.6, 0.25))))
+            self.sentences.put(vector_rows(chunks, vectors, self._embed_sentences(embedded("逐句向量化", 0.6, 0.25, "句"))))
             if self.second is not None:
                 step("第二模型向量化", 0.85)
                 for start in range(0, len(chunks), SECOND_SLICE):
@@ -245,6 +248,19 @@ class Indexer:
         with self.lock:
             self.keywords.sync()
             return self.vectors.verify(repair=repair, known=self.keywords.has)
+
+
+def throughput_label(stage: str, done: int, total: int, elapsed: float, unit: str) -> str:
+    """向量化 120/400 段 · 每秒 8.3 段 · 约剩 34 秒: how fast a long upload goes and how long is left.
+
+    The rate is measured on this upload so far (no estimate until one batch is done)."""
+    label = f"{stage} {done:,}/{total:,} {unit}"
+    if done <= 0 or elapsed <= 0 or done >= total:
+        return label
+    rate = done / elapsed
+    left = (total - done) / rate
+    remaining = f"约剩 {left:.0f} 秒" if left < 90 else f"约剩 {left / 60:.0f} 分钟"
+    return f"{label} · 每秒 {rate:.1f} {unit} · {remaining}"
 
 
 def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace | None) -> None:
