@@ -91,3 +91,19 @@ def test_hr_entries_are_saved_validated_and_used_at_once(tmp_path):
         assistant.save_custom_thesaurus("只有口语词\n")
     assert (tmp_path / "store" / "thesaurus.tsv").read_text(encoding="utf-8") == before  # nothing lost
     assert "接驳车\t通勤车" in assistant.custom_thesaurus()
+
+
+def test_a_second_thesaurus_reuses_the_tokens_of_entries_already_tokenised(monkeypatch):
+    """A start builds the shipped table twice (warm-up and search) and HR's edits rebuild it: one tokenising
+    per entry, with the same expansions."""
+    from rag_core.text import thesaurus as module
+
+    first = Thesaurus(shipped_entries(), {"押金条": ("押金", "收据")})
+    calls: list[str] = []
+    original = module.tokenize
+    monkeypatch.setattr(module, "tokenize", lambda text: calls.append(text) or original(text))
+    second = Thesaurus(shipped_entries(), {"押金条": ("押金", "收据")})
+    assert calls == []
+    assert second._expanded == first._expanded
+    for question in ("打车费能报吗", "押金条丢了怎么办", "我被开除了有补偿吗"):
+        assert second.expand(question) == first.expand(question)
