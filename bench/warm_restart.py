@@ -3,18 +3,22 @@
     git archive <older commit> | tar -x -C /tmp/base
     git archive HEAD | tar -x -C /tmp/after
     .venv/bin/python bench/warm_restart.py --base /tmp/base --after /tmp/after --store /tmp/rag_bench/store_10k \\
-        --rounds 5 [--profile /tmp/spy] [--results]
+        --rounds 6 [--profile /tmp/spy] [--results 2] [--out run.json]
 
 A warm restart is `python -m rag_core --data-dir STORE ask QUESTION`, spawn to exit, in a fresh
 process, each tree's own `rag_core`, both over the same store (the one bench/before_after.py times,
 without its search timing, which takes most of an hour at 10k on this machine). The trees alternate
 round by round with the 1-minute load average noted per run, and the CPU seconds the process used
 (user + system, from the children's rusage: less sensitive to other jobs than the wall time); read
-the ratio within one run. One
-untimed start per tree comes first: it compiles the tree's bytecode and writes whatever start-up
-caches the tree keeps (the keyword index snapshot, USE's state), which the timed rounds then read. `--results` compares every hit and near miss with all
-scores (`perf_child.py results`, eval questions × roles hr and all). `--profile DIR` records one
-py-spy profile (raw, all threads, idle included) per tree after the timed rounds.
+the ratio within one run. One untimed start per tree comes first: it compiles the tree's bytecode
+and writes whatever start-up caches the tree keeps (the keyword index snapshot, USE's state), which
+the timed rounds then read.
+
+`--results N` compares every hit and near miss with all scores (`perf_child.py results`, eval
+questions × roles hr and all), N dumps per tree: on the 10k store two processes of the same tree
+disagree in a few searches (second-model z-scores and sentence ranks only), so a search counts as
+changed when no dump of "after" equals any dump of "before". `--profile DIR` records one py-spy
+profile (raw, all threads, idle included) per tree after the timed rounds.
 """
 
 from __future__ import annotations
@@ -63,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--after", type=Path, required=True)
     p.add_argument("--store", type=Path, required=True, help="a data dir both trees can open (e.g. the 10k store)")
     p.add_argument("--rounds", type=int, default=5)
-    p.add_argument("--results", action="store_true", help="compare every search result of the two trees")
+    p.add_argument("--results", type=int, default=0, metavar="N",
+                   help="compare every search result of the two trees, each tree's dump taken N times (N processes)")
     p.add_argument("--profile", type=Path, default=None, help="a directory for one py-spy profile per tree")
     p.add_argument("--out", type=Path, default=None, help="save the measurements as JSON")
     args = p.parse_args(argv)
@@ -85,14 +90,24 @@ def main(argv: list[str] | None = None) -> int:
             restart(tree, args.store, args.profile / f"{side}.raw")
             log(f"profile {side}: {args.profile / f'{side}.raw'}")
     if args.results:
-        files = {}
-        for side, tree in trees.items():
-            files[side] = args.store.with_name(f"{args.store.name}.results_{side}.json")
-            run_child(["results", "--data-dir", args.store, "--out", files[side]], env={CODE_ROOT_VAR: str(tree)},
-                      timeout=7200)
-            log(f"{side}: search results saved")
-        a, b = (json.loads(f.read_text(encoding="utf-8")) for f in files.values())
-        out["same_results"] = {"compared": len(a), "different": sorted(k for k in a if a[k] != b.get(k))}
+        dumps: dict[str, list[dict]] = {side: [] for side in trees}
+        for n in range(args.results):
+            for side, tree in trees.items():
+                file = args.store.with_name(f"{args.store.name}.results_{side}_{n + 1}.json")
+                run_child(["results", "--data-dir", args.store, "--out", file], env={CODE_ROOT_VAR: str(tree)},
+                          timeout=7200)
+                dumps[side].append(json.loads(file.read_text(encoding="utf-8")))
+                log(f"{side}: search results {n + 1} saved")
+        before, after = dumps["before"], dumps["after"]
+        keys = sorted(before[0])
+        out["same_results"] = {
+            "compared": len(keys), "dumps_per_tree": args.results,
+            # the same tree's processes disagreeing: the noise floor of the comparison
+            "before_runs_differ": [k for k in keys if any(b[k] != before[0][k] for b in before[1:])],
+            "after_runs_differ": [k for k in keys if any(a[k] != after[0][k] for a in after[1:])],
+            "different": [k for k in keys if any(a.get(k) != before[0][k] for a in after[:1])],
+            "matching_no_before_run": [k for k in keys if not any(a.get(k) == b[k] for a in after for b in before)],
+        }
     out["load_at_end"] = [round(x, 2) for x in load_average()]
     if args.out:
         args.out.write_text(json.dumps(out, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -107,8 +122,11 @@ def main(argv: list[str] | None = None) -> int:
                 rows))
     if "same_results" in out:
         same = out["same_results"]
-        print(f"\nSame results: {same['compared']} searches compared, {len(same['different'])} different"
-              + (f" (first: {', '.join(same['different'][:3])})" if same["different"] else ""))
+        print(f"\nSame results: {same['compared']} searches, {same['dumps_per_tree']} dump(s) per tree; "
+              f"after's first dump differs from before's first in {len(same['different'])}; searches where no "
+              f"dump of after equals any dump of before: {len(same['matching_no_before_run'])} "
+              f"{same['matching_no_before_run'][:3]}; before's own dumps disagree in {len(same['before_runs_differ'])} "
+              f"{same['before_runs_differ'][:4]}, after's in {len(same['after_runs_differ'])}")
     return 0
 
 
