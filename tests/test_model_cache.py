@@ -102,3 +102,11 @@ def test_a_cache_dir_that_cannot_be_written_means_no_cache(tmp_path):
 def test_the_cache_lives_under_the_user_cache_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert model_cache.cache_dir() == tmp_path / "rag_core"
+
+
+def test_a_new_state_replaces_the_files_of_older_keys(tmp_path):
+    """An upgraded package or Python writes a new file: the old one (85 MB for USE) does not stay behind."""
+    old, other_model = tmp_path / "use-oldkey.state", tmp_path / "e5x-oldkey.state"
+    assert model_cache.save(old, "oldkey", _state()) and model_cache.save(other_model, "oldkey", _state())
+    assert model_cache.save(tmp_path / "use-newkey.state", "newkey", _state())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e5x-oldkey.state", "use-newkey.state"]

@@ -131,7 +131,10 @@ def _decode(item: Any, built: list[Any]) -> Any:
 
 
 def save(path: Path, key: str, state: dict[str, Any]) -> bool:
-    """Write `state` (attribute name -> loaded object) for `key`; False when it cannot be cached or written."""
+    """Write `state` (attribute name -> loaded object) for `key`; False when it cannot be cached or written.
+
+    Files of the same model for other keys (an older package, another Python) go: 85 MB each for USE.
+    """
     tmp = None
     try:
         seen: dict[int, int] = {}  # one numbering across the state: the backend's `sp` is the tokenizer itself
@@ -142,6 +145,9 @@ def save(path: Path, key: str, state: dict[str, Any]) -> bool:
             f.write(MAGIC + key.encode() + b"\n" + _checksum(body))
             f.write(body)
         os.replace(tmp, path)
+        for old in path.parent.glob(path.name.split("-")[0] + "-*.state"):
+            if old != path:
+                old.unlink(missing_ok=True)
         return True
     except (OSError, TypeError, ValueError) as exc:
         log.info("model state not cached (%s)", exc)
