@@ -30,6 +30,7 @@ from .search.centroid import CorpusCentroid
 from .search.embedding import CachedEmbedder, Embedder, load_embedder, load_second_embedder
 from .search.indexer import Indexer, backfill_second, backfill_sentences, recover_pending, reembed_all
 from .search.keyword_index import KeywordIndex
+from .search.model_cache import MODEL_STATE_DIR
 from .search.retrieval import HybridRetriever, decision_model
 from .search.sentence_index import SecondModel, SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
@@ -65,7 +66,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         # a damaged or lost catalog is refused with one line; damaged caches are set aside and rebuilt
         self.store_notices: list[str] = open_checks(Path(settings.data_dir), embedded_chroma=not settings.chroma_host)
         self.catalog = Catalog(settings.path("catalog.sqlite3"))
-        inner = embedder or load_embedder(settings.embedding_model)
+        inner = embedder or load_embedder(settings.embedding_model, state_dir=settings.path(MODEL_STATE_DIR))
         self.embedder = CachedEmbedder(inner, settings.path("embedding_cache.sqlite3"), settings.embed_batch_size)
         self.vectors = self._open_vectors()
         recover_pending(self.catalog, self.vectors)
@@ -111,7 +112,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         A caller that brings its own main embedder (tests) gets no second one unless it brings that too.
         """
         if second_embedder is None and embedder is None:
-            second_embedder = load_second_embedder(settings.second_embedding_model, settings.embedding_model)
+            second_embedder = load_second_embedder(settings.second_embedding_model, settings.embedding_model,
+                                                   settings.path(MODEL_STATE_DIR))
         if second_embedder is None:
             return None
         cache = CachedEmbedder(second_embedder, settings.path(SECOND_CACHE), settings.embed_batch_size)

