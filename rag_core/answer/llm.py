@@ -12,13 +12,21 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
-import openai
-
 from ..errors import RagError
 from .prompt import NOT_IN_POLICY  # noqa: F401  (re-exported: the refusal line has one owner, prompt.py)
 
 if TYPE_CHECKING:
+    import openai
+
     from ..settings import Settings
+
+
+def _sdk():
+    """The openai package, imported when a client is used: the offline answerer never pays its 0.4-0.6 s import."""
+    import openai
+
+    return openai
+
 
 _MAX_DETAIL_CHARS = 200
 
@@ -73,6 +81,7 @@ class OpenAICompatibleClient:
         system: str | None = None,
         max_retries: int = 1,
     ) -> None:
+        openai = _sdk()
         if not api_key:
             raise LLMError("未配置大模型 API 密钥(LLM_API_KEY)", kind="config")
         if not model:
@@ -113,6 +122,7 @@ class OpenAICompatibleClient:
 
     def complete(self, prompt: str, max_tokens: int | None = None) -> str:
         """One reply; `max_tokens` bounds short jobs (a follow-up rewrite), so a rambling model cannot stall them."""
+        openai = _sdk()
         bound = {"max_tokens": max_tokens} if max_tokens else {}
         try:
             response = self._client.chat.completions.create(
@@ -129,6 +139,7 @@ class OpenAICompatibleClient:
 
     def stream(self, prompt: str) -> Iterator[str]:
         """Yield text deltas as they arrive; errors surface on iteration as LLMError."""
+        openai = _sdk()
         try:
             chunks = self._client.chat.completions.create(
                 model=self.model,
@@ -170,6 +181,7 @@ class OpenAICompatibleClient:
         return text
 
     def _translate(self, exc: openai.OpenAIError) -> LLMError:
+        openai = _sdk()
         where = _redact_url(self.base_url) or "默认 OpenAI 地址"
         model = self.model
         if isinstance(exc, openai.APITimeoutError):
