@@ -30,7 +30,6 @@ LISTS = {
     "subject._GENERIC": ("rag_core.answer.subject", "_GENERIC", frozenset()),
     "subject._SUFFIX_CHARS": ("rag_core.answer.subject", "_SUFFIX_CHARS", frozenset()),
     "subject._VALUE_FILLERS": ("rag_core.answer.subject", "_VALUE_FILLERS", frozenset()),
-    "subject._NOT_A_TAX": ("rag_core.answer.subject", "_NOT_A_TAX", frozenset()),
     "vocabulary.QUALIFIERS": ("rag_core.text.vocabulary", "QUALIFIERS", frozenset()),
     "vocabulary.NOT_BENEFITS": ("rag_core.text.vocabulary", "NOT_BENEFITS", frozenset()),
     "vocabulary.ALLOWANCE_SUFFIXES": ("rag_core.text.vocabulary", "ALLOWANCE_SUFFIXES", ()),

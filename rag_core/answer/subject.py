@@ -44,7 +44,6 @@ _OCCASIONS = frozenset({"生日"})
 # Situations a rule is written for (a subset of QUALIFIERS: no people).
 _SITUATIONS = tuple("加班 出差 差旅 试用期 实习 兼职 非全日制 劳务派遣 外包 夜班 值班 周末 海外 境外".split())
 _SPAN = re.compile(r"[0-9一二两三四五六七八九十几半]+[天日周月年]")  # 一天 + 假 is a day off, not a kind of leave
-_NOT_A_TAX = frozenset("纳税 缴税 交税 扣税 报税 免税 退税".split())
 # Words too common in HR text to show that a number belongs to the question's subject.
 _GENERIC = frozenset(
     """公司 单位 用人单位 员工 职工 劳动者 本人 我们 你们 可以 能够 需要 应该 应当 是否 多少 一共 怎么 什么 规定
@@ -122,7 +121,7 @@ def unaddressed(part: Sequence[str], source_text: str, groups: Mapping[str, set[
 
 def narrows(term: str) -> bool:
     """A word that shows what a clause must be about to answer (situation, person, benefit, occasion, tax)."""
-    return narrows_scope(term) or term in _OCCASIONS or (term.endswith("税") and term not in _NOT_A_TAX and len(term) >= 2)
+    return narrows_scope(term) or term in _OCCASIONS or (term.endswith("税") and len(term) >= 2)
 
 
 def with_joined_words(terms: Iterable[str], groups: Mapping[str, set[str]]) -> Mapping[str, set[str]]:
