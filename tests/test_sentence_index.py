@@ -41,3 +41,21 @@ def test_rows_round_trip_through_sqlite(tmp_path):
     assert other.get(["b"]) == {}  # another model's vectors are never mixed in
     other.drop_other_models()
     assert index.ids() == set()
+
+
+def test_the_checks_of_every_start_read_the_model_index_not_the_table(tmp_path) -> None:
+    """count, ids and drop_other_models run at every start (backfill_rows): each must use the index on the
+    model, or it scans every row's blobs (60 MB for the second model at 10k chunks)."""
+    index = SentenceIndex(tmp_path / "s.sqlite3", "m1")
+    index.put([("a", np.ones(4, dtype=np.float32), None)])
+    SentenceIndex(tmp_path / "s.sqlite3", "m2").put([("b", np.ones(4, dtype=np.float32), None)])
+    ran: list[str] = []
+    index._db.set_trace_callback(ran.append)  # the statements as run, values filled in
+    index.count(), index.ids(), index.drop_other_models()
+    index._db.set_trace_callback(None)
+    statements = [sql for sql in ran if "vectors" in sql]
+    assert len(statements) == 3, ran
+    for sql in statements:
+        plan = " ".join(str(row[-1]) for row in index._db.execute(f"EXPLAIN QUERY PLAN {sql}"))
+        assert "vectors_by_model" in plan, (sql, plan)
+    assert SentenceIndex(tmp_path / "s.sqlite3", "m2").count() == 0 and index.ids() == {"a"}
