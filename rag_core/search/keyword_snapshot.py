@@ -20,18 +20,21 @@ from __future__ import annotations
 import hashlib
 import logging
 import marshal
-import os
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..documents.catalog import Catalog
+from .framed_file import read_framed, write_framed
 
 FILE = ".keyword_index.snapshot"  # hidden: backups skip it (a cache of the catalog)
 MAGIC = b"rag_core keyword index snapshot 1\n"
 _DIGEST = 32
 log = logging.getLogger(__name__)
+
+
+def _checksum(body: bytes) -> bytes:
+    return hashlib.blake2b(body, digest_size=_DIGEST).digest()
 
 
 @dataclass
@@ -60,16 +63,8 @@ def catalog_key(catalog: Catalog) -> str:
 
 def load(path: Path, key: str) -> Snapshot | None:
     """The snapshot at `path` if it was built for `key` and is intact; None otherwise (rebuild)."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    head = MAGIC + key.encode() + b"\n"
-    if not data.startswith(head):
-        return None  # another catalog state, another format, or damaged at the start
-    digest, body = data[len(head):len(head) + _DIGEST], data[len(head) + _DIGEST:]
-    if hashlib.blake2b(body, digest_size=_DIGEST).digest() != digest:
-        log.info("keyword index snapshot %s is damaged; rebuilding", path)
+    body = read_framed(path, MAGIC, key, _checksum)
+    if body is None:  # missing, another catalog state or format, or damaged
         return None
     try:
         postings, lengths, total_len, tokens = marshal.loads(body)
@@ -84,17 +79,9 @@ def load(path: Path, key: str) -> Snapshot | None:
 def save(path: Path, key: str, snap: Snapshot) -> bool:
     """Write the snapshot for `key` atomically; False (and nothing left behind) when the dir cannot be written."""
     body = marshal.dumps((snap.postings, snap.lengths, snap.total_len, snap.tokens))
-    digest = hashlib.blake2b(body, digest_size=_DIGEST).digest()
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=FILE + ".", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(MAGIC + key.encode() + b"\n" + digest)
-            f.write(body)
-        os.replace(tmp, path)
+        write_framed(path, MAGIC, key, body, _checksum)
         return True
     except OSError as exc:
         log.info("keyword index snapshot not written (%s); the next start rebuilds it", exc)
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
         return False

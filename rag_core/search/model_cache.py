@@ -26,15 +26,15 @@ import hashlib
 import importlib
 import logging
 import marshal
-import os
 import sys
-import tempfile
 import zlib
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .framed_file import read_framed, write_framed
 
 MAGIC = b"rag_core model state 1\n"
 _DIGEST = 4  # crc32: 40 ms over the 85 MB of USE's state against 90-160 ms for blake2b (damage, not attack)
@@ -134,38 +134,24 @@ def save(path: Path, key: str, state: dict[str, Any]) -> bool:
 
     Files of the same model for other keys (an older package, another Python) go: 85 MB each for USE.
     """
-    tmp = None
     try:
         seen: dict[int, int] = {}  # one numbering across the state: the backend's `sp` is the tokenizer itself
         body = marshal.dumps({name: _encode(value, seen) for name, value in state.items()})
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(MAGIC + key.encode() + b"\n" + _checksum(body))
-            f.write(body)
-        os.replace(tmp, path)
+        write_framed(path, MAGIC, key, body, _checksum)
         for old in path.parent.glob(path.name.split("-")[0] + "-*.state"):
             if old != path:
                 old.unlink(missing_ok=True)
         return True
     except (OSError, TypeError, ValueError) as exc:
         log.info("model state not cached (%s)", exc)
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
         return False
 
 
 def load(path: Path, key: str) -> dict[str, Any] | None:
     """The state saved for `key` at `path`, or None (missing, stale, damaged, or not ours)."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    head = MAGIC + key.encode() + b"\n"
-    if not data.startswith(head):
-        return None
-    digest, body = data[len(head):len(head) + _DIGEST], data[len(head) + _DIGEST:]
-    if _checksum(body) != digest:
+    body = read_framed(path, MAGIC, key, _checksum)
+    if body is None:
         return None
     try:
         saved = marshal.loads(body)
