@@ -77,6 +77,7 @@ def test_profile_facts_the_sources_name_are_relevant_whoever_the_question_speaks
         ("用户是星辰科技的研发", "星辰科技员工手册 第五章 福利 公司为员工缴纳住房公积金", True),
         ("用户是星辰科技的研发", "心选生活入职手册 第三条 住房公积金按12%缴纳", False),
         ("用户常驻广州", "一类城市为北京、上海、广州、深圳", True),
+        ("用户在FIRHQ做招聘", "FIRHQ人事财务制度 第三条 员工入职", True),  # a Latin name grounds like a noun
         ("用户对花生过敏", "年假 已满1年不满10年的，年休假5天", False),
         ("用户参加工作12年了", "试用期最长不超过12个月", False),  # a number grounds nothing
         ("用户常驻广州", "", False),

@@ -62,7 +62,7 @@ def grounding_terms(content: str) -> frozenset[str]:
     Numbers are left out: 12 in 用户参加工作12年了 would be found in almost any clause."""
     return frozenset(
         w.strip().lower() for w, flag in tagged(content)
-        if len(w.strip()) >= 2 and w.strip() not in _GENERIC and flag.startswith(("n", "eng")) and not _ALNUM.fullmatch(w[:1])
+        if len(w.strip()) >= 2 and w.strip() not in _GENERIC and flag.startswith(("n", "eng")) and not w.strip()[:1].isdigit()
     )
 
 
