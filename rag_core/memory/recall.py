@@ -60,7 +60,9 @@ class RecallMixin:
         base = uv.importance * fresh
         terms = keyword_terms(query)
         personal = speaks_of_asker(query)
-        grounded = np.asarray([grounded_in(content, evidence) for content in uv.contents], dtype=bool)
+        # only a profile fact can be lifted, so only those are looked for in the sources
+        grounded = np.asarray([bool(evidence) and kind == "profile" and grounded_in(content, evidence)
+                               for content, kind in zip(uv.contents, uv.kinds, strict=True)], dtype=bool)
         if threshold is None:
             idx = np.arange(len(uv.ids))
         else:  # keyword overlap only where it could lift a memory over the threshold
