@@ -109,3 +109,26 @@ def test_scores_are_term_score_exactly_and_follow_every_change():
         assert index.score(query) == by_formula(index, query)
         if allowed:
             assert index.score(query, allowed) == by_formula(index, query, allowed)
+
+
+def test_top_gives_score_and_ranks_exactly_after_every_change():
+    """Search's numpy path (`top`): the same floats as `score`, bit for bit, and `fusion.ranks`' order
+    (ties by id) for any n, over every visible subset, after adds and removes."""
+    from rag_core.search.fusion import ranks
+
+    rng = random.Random(5)
+    vocab = [f"w{i}" for i in range(12)]  # few words and short chunks: many equal scores, so ties by id matter
+    index = InvertedIndex()
+    for step in range(80):
+        index.add(f"c{step % 40:02d}", [rng.choice(vocab) for _ in range(rng.randint(1, 6))])
+        if step % 9 == 4:
+            index.remove(f"c{(step * 7) % 40:02d}")
+        query = [rng.choice(vocab) for _ in range(3)]
+        for allowed in (None, frozenset(c for c in index.lengths if rng.random() < 0.5), {c for c in index.lengths}):
+            want = index.score(query, allowed)
+            for n in (1, 3, 10, 100):
+                got = index.top(query, n, allowed)
+                assert got.order == ranks(want, n)
+                assert all(got.get(c) == s for c, s in want.items())
+                assert got.get("nowhere", -1.0) == -1.0
+            assert all(got.get(c) == 0.0 for c in index.lengths if c not in want)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..documents.catalog import Catalog
 from . import keyword_snapshot
-from .bm25 import InvertedIndex, idf
+from .bm25 import InvertedIndex, TopScores, idf
 from .keyword_snapshot import Snapshot, catalog_key, snapshot_path
 from .vector_store import key_of_chunk
 from .visibility import Visible
@@ -161,6 +161,12 @@ class KeywordIndex:
         with self._lock:
             view = self.view(visible)
             return self._index.score(terms, view.allowed, stats=(view.n_docs, view.total_len))
+
+    def top(self, terms: list[str], visible: Visible, n: int) -> TopScores:
+        """`score`'s scores of the visible chunks with the best `n` picked (what search uses)."""
+        with self._lock:
+            view = self.view(visible)
+            return self._index.top(terms, n, view.allowed, stats=(view.n_docs, view.total_len))
 
     def doc_freq(self, term: str, visible: Visible) -> int:
         """Visible chunks using `term` (a count over its postings for a role's view: kept per view and term)."""
