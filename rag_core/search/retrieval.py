@@ -36,11 +36,13 @@ from .answerability import (
     shipped_model,
     unknown_share,
 )
+from .bm25 import TopScores
 from .centroid import CorpusCentroid
 from .embedding import Embedder
 from .explain import why_matched
 from .fusion import Candidate, coverage, ranks
 from .keyword_index import KeywordIndex
+from .row_cache import GenerationCache
 from .sentence_index import SecondModel, SentenceIndex
 from .vector_store import ChromaVectorStore, key_of_chunk
 from .visibility import VisibilityCache, Visible
@@ -131,6 +133,10 @@ class HybridRetriever:
         self.sentences = sentences
         self.thesaurus = thesaurus
         self.visibility = VisibilityCache(catalog)
+        # the candidates' rows, kept between questions until the catalog changes (`row_cache`)
+        self._chunk_rows = GenerationCache(catalog.chunks_by_id, catalog.generation)
+        self._sentence_rows = GenerationCache(sentences.stacked, catalog.generation)
+        self._second_rows = GenerationCache(lambda ids: second.index.stacked(ids) if second else {}, catalog.generation)
         self._mentions: dict[tuple[str, ...], set[tuple[str, int]]] = {}
         self._mentions_generation = -1
         self._mentions_lock = threading.Lock()
@@ -211,6 +217,7 @@ class HybridRetriever:
         """Every candidate with all its signals, before the decision (also used to fit the model)."""
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
+        generation = self.catalog.generation()  # read before the rows kept for it (`row_cache`)
         self.keywords.sync()
         readable = readable_set(reader)
         visible = self.visible(readable, today)
@@ -226,9 +233,10 @@ class HybridRetriever:
         result.expanded_terms = expansion.added
         result.thesaurus = [f"{head} → {' '.join(terms)}" for head, terms in expansion.applied]
         result.synonym_groups = {k: sorted(v) for k, v in expansion.phrases.items()}
-        bm25 = self.keywords.score(expansion.tokens + expansion.added, visible) if mode != "vector" else {}
+        searched = expansion.tokens + expansion.added
+        bm25 = self.keywords.top(searched, visible, settings.candidates) if mode != "vector" else TopScores()
         weights = query_weights(expansion.tokens, visible, self.keywords)
-        bm25_order = ranks(bm25, settings.candidates)
+        bm25_order = bm25.order
         timings["bm25_ms"] = _ms(t)
 
         cos: dict[str, float] = {}
@@ -249,16 +257,18 @@ class HybridRetriever:
 
         t = time.perf_counter()
         pool = list(dict.fromkeys([*bm25_order, *ranks(cos)]))
-        chunks = self.catalog.chunks_by_id(pool)
+        chunks = self._chunk_rows.get(pool, generation)
         pool = [cid for cid in pool if cid in chunks]
         sentence_cos: dict[str, float] = {}
         if qvec is not None and pool:
-            for cid, (vector, matrix) in self.sentences.get(pool).items():
+            for cid, rows in self._sentence_rows.get(pool, generation).items():
+                vector = rows[0].astype(np.float32)  # as `SentenceIndex.get` decodes them
+                matrix = rows[1:].astype(np.float32) if len(rows) > 1 else None
                 cos.setdefault(cid, float(vector @ qvec))
                 sentence_cos[cid] = float(np.max(matrix @ qvec)) if matrix is not None else cos[cid]
         reworded = with_policy_wording(query, expansion)
         second_cos, second_sentence_cos, second_best = (
-            self._second_cosines(query, pool, reworded) if qvec is not None else ({}, {}, {})
+            self._second_cosines(query, pool, reworded, generation) if qvec is not None else ({}, {}, {})
         )
         result.second_best = max(second_best.values(), default=None)
         result.second_reading = reworded if second_best and reworded != query else ""
@@ -307,7 +317,7 @@ class HybridRetriever:
         return result, candidates, active, chunks
 
     def _second_cosines(
-        self, query: str, pool: list[str], reworded: str
+        self, query: str, pool: list[str], reworded: str, generation: int
     ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
         """The second model's cosine of the question to each candidate and to its best sentence (ranking),
         and its best cosine with the question also read in the thesaurus's policy wording (the decision).
@@ -320,11 +330,12 @@ class HybridRetriever:
         if reworded != query:
             qvecs.append(self.second.embedder.embed_query(reworded))
         chunk_cos, sentence_cos, best = {}, {}, {}
-        for cid, (vector, matrix) in self.second.index.get(pool).items():
-            rows = vector[None, :] if matrix is None else np.vstack([vector[None, :], matrix])
-            cosines = rows @ np.stack(qvecs, axis=1)  # rows × (as asked, reworded)
+        readings = np.stack(qvecs, axis=1)
+        for cid, stored in self._second_rows.get(pool, generation).items():
+            rows = stored.astype(np.float32)  # the chunk's vector, then its sentences'
+            cosines = rows @ readings  # rows × (as asked, reworded)
             chunk_cos[cid] = float(cosines[0, 0])
-            sentence_cos[cid] = float(np.max(cosines[1:, 0])) if matrix is not None else chunk_cos[cid]
+            sentence_cos[cid] = float(np.max(cosines[1:, 0])) if len(rows) > 1 else chunk_cos[cid]
             best[cid] = float(np.max(cosines))
         return chunk_cos, sentence_cos, best
 

@@ -89,6 +89,22 @@ class SentenceIndex:
                     out[chunk_id] = (vector, matrix)
         return out
 
+    def stacked(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Each chunk's rows as stored (float16): its vector, then its sentences' (half of `get`'s memory, kept
+        between questions by search; `astype(np.float32)` of them gives `get`'s numbers)."""
+        out: dict[str, np.ndarray] = {}
+        ids = list(dict.fromkeys(chunk_ids))
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                part = ids[start : start + 500]
+                marks = ",".join("?" * len(part))
+                for chunk_id, dim, chunk, sentences in self._db.execute(
+                    f"SELECT chunk_id, dim, chunk, sentences FROM vectors WHERE model = ? AND chunk_id IN ({marks})",
+                    [self.model_id, *part],
+                ):
+                    out[chunk_id] = np.frombuffer(chunk + sentences, dtype=np.float16).reshape(-1, dim)
+        return out
+
     def delete(self, chunk_ids: Iterable[str]) -> None:
         ids = list(chunk_ids)
         with self._lock:

@@ -1,0 +1,45 @@
+"""The candidates' rows search keeps between questions (`search/row_cache.py`) never outlive a catalog change."""
+
+from __future__ import annotations
+
+from rag_core.search.row_cache import GenerationCache
+from tests.fakes import fake_assistant
+
+OLD = "# 休假制度\n\n## 年假\n\n员工每年享有带薪年假五天，须提前三天申请。\n"
+NEW = "# 休假制度\n\n## 年假\n\n员工每年享有带薪年假十五天，年假可以跨年度顺延一次。\n"
+
+
+def test_a_document_uploaded_again_under_its_old_chunk_ids_is_read_anew(tmp_path):
+    """Deleted and uploaded again, a document's chunks get the same ids (doc@v1#0) with other text and vectors:
+    a search after the rows were kept must show the new text and score the new vectors."""
+    assistant = fake_assistant(tmp_path / "store")
+    first = assistant.ingest_bytes(OLD.encode("utf-8"), "leave.md")
+    assert first.ok, first.error
+    before = assistant.search("年假有几天？")
+    kept = {h.chunk.chunk_id for h in before.hits}
+    assert kept and all("五天" in h.chunk.text for h in before.hits)
+    assert assistant.retriever._chunk_rows.get(sorted(kept), assistant.catalog.generation())  # warm
+    assistant.delete_document(first.doc_id)
+    again = assistant.ingest_bytes(NEW.encode("utf-8"), "leave.md")
+    assert again.ok, again.error
+    after = assistant.search("年假有几天？")
+    assert {h.chunk.chunk_id for h in after.hits} & kept  # the same ids came back
+    assert all("十五天" in h.chunk.text for h in after.hits)
+    fresh = fake_assistant(tmp_path / "store")  # a process that never kept the old rows
+    assert [vars(h.scores) for h in fresh.search("年假有几天？").hits] == [vars(h.scores) for h in after.hits]
+
+
+def test_rows_read_while_the_catalog_changed_are_used_but_not_kept():
+    generation = [1]
+
+    def load(ids: list[str]) -> dict[str, str]:
+        generation[0] += 1  # another thread commits while these rows are read
+        return {cid: f"row of {cid}" for cid in ids}
+
+    cache = GenerationCache(load, lambda: generation[0])
+    assert cache.get(["a", "b"], 1) == {"a": "row of a", "b": "row of b"}
+    assert cache.get(["a"], 1) == {"a": "row of a"} and cache.loaded == 3  # read again: nothing was kept
+    cache = GenerationCache(lambda ids: {cid: cid for cid in ids if cid != "gone"}, lambda: 5, capacity=2)
+    assert cache.get(["a", "gone", "b"], 5) == {"a": "a", "b": "b"}
+    assert cache.get(["a", "b", "c"], 5) == {"a": "a", "b": "b", "c": "c"} and cache.loaded == 4
+    assert cache.get(["c"], 6) == {"c": "c"} and cache.loaded == 5  # a new generation reads everything anew
