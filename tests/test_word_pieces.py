@@ -1,5 +1,5 @@
 """A word jieba's HMM guessed (能补, 要交票) and no policy uses is read as its dictionary pieces
-when search looks for subjects the policies never name.
+when search looks for subjects the policies never name, and always in the offline answer's guard.
 
 Without it 车费能补 reads like an allowance nobody offers (能补 ends in 补), and a plain
 question is refused for it. The unit tests pin the rule; the integration test is the search
@@ -45,3 +45,28 @@ def test_a_guessed_word_is_not_a_foreign_allowance(shared_assistant) -> None:
     """On the samples: 加班车费能补吗 is not refused as a question about an allowance called 车费能补."""
     fare = shared_assistant.search("加班车费能补吗")
     assert not any("能补" in subject for subject in fare.foreign_subjects), fare.foreign_subjects
+
+
+def test_the_answer_step_does_not_ask_for_a_guessed_word() -> None:
+    """The offline answerer's guard read 能补 as a word the clause must name and refused with
+    没有写明「能补」的规定; the clause that states the limit answers."""
+    from rag_core.answer.extractive import ExtractiveAnswerer
+    from rag_core.answer.subject import question_terms
+    from rag_core.types import SourceRef
+
+    assert "能补" not in question_terms("忘记打卡了一个月能补几次")
+    clause = SourceRef(1, "员工因故忘记打卡的，应在3个工作日内在OA系统提交补卡申请，每人每月补卡次数不得超过3次。",
+                       "考勤管理制度.md", "第四条 打卡规定", "c1")
+    answer = ExtractiveAnswerer().answer("忘记打卡了一个月能补几次", [clause])
+    assert "不得超过3次" in answer and "没有写明" not in answer, answer
+
+
+def test_a_guess_of_content_characters_stays_a_word_the_clause_must_name() -> None:
+    """管饭 and 竞业费 are guesses too, and they are what was asked: only a guess that glues a function word
+    (能补 = 能 + 补) is read as pieces by the answer step."""
+    from rag_core.answer.subject import question_terms
+    from rag_core.text.word_pieces import glues_a_function_word
+
+    assert glues_a_function_word("能补") and glues_a_function_word("要交票")
+    assert not glues_a_function_word("管饭") and not glues_a_function_word("竞业费")
+    assert "管饭" in question_terms("晚上加班公司管饭吗")

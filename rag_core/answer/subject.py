@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..text.tokenizer import tokenize
 from ..text.vocabulary import NOT_BENEFITS, governs, is_benefit, names, narrows_scope
+from ..text.word_pieces import glues_a_function_word, unguessed
 
 _YES_NO = re.compile(r"(吗|么)[？?。！!\s]*$|能不能|可不可以|是否|能否|可否|行不行|算不算|会不会|是不是|有没有|给不给|报不报")
 _DENY = re.compile(r"不得|不予|不能|不可以|禁止|不允许|不属于|无权|不再|不计入|不享受")
@@ -57,7 +58,8 @@ def question_terms(question: str) -> list[str]:
     A benefit word jieba splits (保密 + 费, 护理 + 假) is joined back, so the
     guard sees 保密费 and 护理假 rather than only 保密 and 护理.
     """
-    words = tokenize(question)
+    # 能补 in 一个月能补几次 is jieba's guess, not a word asked; 管饭 is a guess too, and is asked
+    words = unguessed(tokenize(question), lambda word: not glues_a_function_word(word))
     joined = [
         a + b for a, b in zip(words, words[1:], strict=False)
         if len(b) == 1 and b in _SUFFIX_CHARS and len(a) >= 2 and a + b in question and not _SPAN.fullmatch(a)

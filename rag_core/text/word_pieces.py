@@ -7,8 +7,10 @@ policy uses it, counting it as an unknown subject makes a plain question look fo
 say what the person asked. A guess some policy does use, and every dictionary word
 (饭钱, 打车), is left as it is.
 
-Search reads the question this way only where it looks for subjects the policies never name
-(`retrieval.foreign_benefits`). Keyword scoring and the unknown share keep jieba's tokens:
+Search reads the question this way where it looks for subjects the policies never name
+(`retrieval.foreign_benefits`). The offline answer's guard has no vocabulary of the policies; it reads
+only a guess that glues a function word to content this way (`answer.subject.question_terms`): 管饭 and
+竞业费 are guesses too, and are what the person asked about. Keyword scoring and the unknown share keep jieba's tokens:
 reading them as pieces there too moved the leave-one-corpus-out table both ways (docs/retrieval.md,
 "Stop 37").
 """
@@ -32,6 +34,13 @@ def dictionary_pieces(word: str) -> list[str]:
     """The dictionary words `word` is made of (no HMM guessing), without stopwords: 能补 → [补], 要交票 → [交, 票]."""
     pieces = jieba_tokenizer().lcut(word.lower(), HMM=False)  # a dictionary lookup only: nothing is learned or cached
     return [p for p in pieces if _CJK.search(p) and not is_stopword(p)]
+
+
+def glues_a_function_word(word: str) -> bool:
+    """Some dictionary piece of `word` is a function word (能补 = 能 + 补, 要交票): no HR word is built that way,
+    while a guess of content characters only (管饭, 竞业费) may well be the person's own word."""
+    pieces = jieba_tokenizer().lcut(word.lower(), HMM=False)
+    return len(pieces) > 1 and any(is_stopword(p) for p in pieces)
 
 
 def unguessed(tokens: Sequence[str], used: Callable[[str], bool]) -> list[str]:
