@@ -185,12 +185,13 @@ class InvertedIndex:
             found = arrays.term(term, self.postings.get(term))
             if found is None:
                 continue
-            idx, tf = found
+            idx, counts = found
             if mask is not None:
                 keep = mask[idx]
-                idx, tf = idx[keep], tf[keep]
+                idx, counts = idx[keep], counts[keep]
             if not len(idx):
                 continue
+            tf = counts.astype(np.float64)  # exact; float64 as score's Python floats (float32 would round)
             term_idf = idf(n_docs, len(idx))
             # score's loop over arrays: (idf * tf * (k1 + 1)) / (tf + norm) added to the sum so far, per chunk
             scores[idx] += term_idf * tf * k1_plus_1 / (tf + norms[idx])
@@ -239,14 +240,15 @@ class _Arrays:
         return found
 
     def term(self, term: str, plist: dict[str, int] | None) -> tuple[np.ndarray, np.ndarray] | None:
-        """(positions, tf as float) of a term's postings; None when no chunk has it."""
+        """(positions, tf) of a term's postings as int32 (8 bytes a posting: at most ~80 MB were every term of a
+        100k index kept); None when no chunk has it."""
         if not plist:
             return None
         found = self._terms.get(term)
         if found is None:
             pos = self.pos
-            idx = np.fromiter((pos[c] for c in plist), dtype=np.int64, count=len(plist))
-            tf = np.fromiter(plist.values(), dtype=np.float64, count=len(plist))
+            idx = np.fromiter((pos[c] for c in plist), dtype=np.int32, count=len(plist))
+            tf = np.fromiter(plist.values(), dtype=np.int32, count=len(plist))
             if len(self._terms) >= TERM_ARRAYS_KEPT:
                 self._terms.pop(next(iter(self._terms)))
             found = self._terms[term] = (idx, tf)
