@@ -31,7 +31,9 @@ from bench.common import CODE_ROOT_VAR, Timer, questions, rss_mib, summary  # no
 if os.environ.get(CODE_ROOT_VAR):  # measure another tree's rag_core (an older commit) with these scripts
     sys.path.insert(0, os.environ[CODE_ROOT_VAR])
 
-STAGES = ("filter_ms", "bm25_ms", "embed_ms", "vector_ms", "fusion_ms", "threshold_ms", "total_ms")
+# the retriever's stages (`HybridRetriever.candidates` / `search`); fusion_ms and threshold_ms are older trees' names
+STAGES = ("filter_ms", "bm25_ms", "embed_ms", "vector_ms", "sentence_ms", "signals_ms", "decision_ms", "fusion_ms",
+          "threshold_ms", "total_ms")
 
 
 def emit(obj: dict) -> None:
@@ -316,10 +318,16 @@ def cmd_results(args) -> dict:
     for role in args.roles:
         for q in qs:
             res = a.search(q, role=role)
+            # what Chroma gave this process for the question: its HNSW index is rebuilt per process from the
+            # collection's unflushed log, not always the same graph, so a difference with equal "vector" lists
+            # is the search code's, one with different lists may be Chroma's
+            scope = a.retriever.visible(role).scope
+            vector = [[m.chunk_id, m.cosine] for m in a.vectors.query(a.embedder.embed_query(q), a.settings.candidates, scope)]
             out[f"{role} {q}"] = {
                 "answerable": res.answerable, "warnings": res.warnings,
                 "hits": [[h.chunk.chunk_id, vars(h.scores)] for h in res.hits],
                 "near": [[h.chunk.chunk_id, vars(h.scores)] for h in res.near_misses],
+                "vector": vector,
             }
     args.out.write_text(json.dumps(out, ensure_ascii=False, sort_keys=True, default=str), encoding="utf-8")
     return {"questions": len(qs), "roles": args.roles, "out": str(args.out)}
