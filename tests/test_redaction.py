@@ -370,6 +370,13 @@ def test_adjacent_and_full_width_values(raw: str, expected: str) -> None:
     assert redact(raw).text == expected
 
 
+def test_an_address_after_a_long_run_of_text_is_masked() -> None:
+    """The local part was at most 80 characters from the start of its run: after 90 characters that may
+    belong to a local part (Chinese included) an address was missed (found by the generated-document
+    property: 2025-2026年度一一一一一一000@0.com inside a longer document)."""
+    assert redact("一" * 90 + "000@0.com。").text == "一" * 90 + "[邮箱]。"
+
+
 def test_unknown_disabled_category_is_rejected() -> None:
     with pytest.raises(ValueError, match="phone"):
         redact("x", disabled={"phone"})

@@ -52,7 +52,7 @@ _CJK = "\u4e00-\u9fff"
 # E-mail: an ASCII or Chinese local part, ASCII or IDN domain (CJK labels, a few CJK TLDs, xn--); a label is
 # ASCII or CJK, never both ("0.com一.aa" is an address followed by text, not the domain com一).
 _EMAIL_RE = re.compile(
-    rf"(?<![A-Za-z0-9_.%+\-{_CJK}])(?P<local>[A-Za-z0-9_.%+\-{_CJK}]{{1,80}})@"
+    rf"(?<![A-Za-z0-9_.%+\-{_CJK}])(?P<local>[A-Za-z0-9_.%+\-{_CJK}]+)@"
     rf"(?:(?:[A-Za-z0-9\-]+|[0-9\-]*[{_CJK}][0-9\-{_CJK}]*)\.)+(?:xn--[A-Za-z0-9-]+|[A-Za-z]{{2,}}|中国|中國|公司|网络|網絡|集团|香港|台湾|台灣)"
 )
 # Where a Chinese local part starts: after one of these, else its last three characters.
