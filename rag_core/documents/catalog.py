@@ -305,11 +305,14 @@ class Catalog:
             yield cid, json.loads(tokens)
 
     def add_feedback(self, created_at: str, user_id: str, question: str, rating: int, trace: dict) -> None:
-        with self.transaction() as db:
-            db.execute(
+        """One row, outside `transaction`: a rating changes no document, so the generation (which makes search
+        rebuild its keyword index and drop its cached rows) stays where it is."""
+        with self.lock:
+            self._db.execute(
                 "INSERT INTO feedback (created_at, user_id, question, rating, trace) VALUES (?,?,?,?,?)",
                 (created_at, user_id, question, rating, json.dumps(trace, ensure_ascii=False)),
             )
+            self._db.commit()
 
     def feedback_count(self) -> int:
         with self.lock:
