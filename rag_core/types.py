@@ -1,7 +1,6 @@
 """Plain data records passed between pipeline stages and returned by the facade.
 
-They carry no behaviour so that every stage, the CLI and the pages can share them
-without importing each other.
+They carry no behaviour so that every stage, the CLI and the pages can share them without importing each other.
 """
 
 from __future__ import annotations
@@ -234,6 +233,7 @@ class SearchResult:
             "second_best": self.second_best,
             "second_reading": self.second_reading,
             "foreign_subjects": self.foreign_subjects,
+            "store_chunks": self.store_chunks,  # 技术细节's 可见资料 after a reload
             "timings_ms": self.timings_ms,
             "warnings": self.warnings,
         }

@@ -195,7 +195,7 @@ SCORE_COLUMNS: dict[str, int] = {
 def render_score_tables(result: SearchResult, numbers: dict[str, int] | None = None) -> None:
     """Technical view of a search: every score of every hit (or near miss) and the thresholds."""
     shown = result.hits or result.near_misses
-    visible = f"；可见资料 {result.store_chunks} 块" if result.store_chunks else ""  # not kept in a stored trace
+    visible = f"；可见资料 {result.store_chunks} 块" if result.store_chunks else ""  # 0 in traces stored before stop 37
     st.caption(
         f"问题层把握 {result.answerable:.0%}（采用线 {result.threshold:.0%}）；"
         f"问题中制度从未用过的词占 {result.unknown_share:.0%}{visible}。"
