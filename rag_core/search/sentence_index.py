@@ -74,20 +74,10 @@ class SentenceIndex:
 
     def get(self, chunk_ids: Sequence[str]) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
         """(chunk vector, sentence matrix or None) as float32 for the ids that have a row for this model."""
-        out: dict[str, tuple[np.ndarray, np.ndarray | None]] = {}
-        ids = list(dict.fromkeys(chunk_ids))
-        with self._lock:
-            for start in range(0, len(ids), 500):
-                part = ids[start : start + 500]
-                marks = ",".join("?" * len(part))
-                for chunk_id, dim, chunk, sentences in self._db.execute(
-                    f"SELECT chunk_id, dim, chunk, sentences FROM vectors WHERE model = ? AND chunk_id IN ({marks})",
-                    [self.model_id, *part],
-                ):
-                    vector = np.frombuffer(chunk, dtype=np.float16).astype(np.float32)
-                    matrix = np.frombuffer(sentences, dtype=np.float16).reshape(-1, dim).astype(np.float32) if sentences else None
-                    out[chunk_id] = (vector, matrix)
-        return out
+        return {
+            chunk_id: (rows[0].astype(np.float32), rows[1:].astype(np.float32) if len(rows) > 1 else None)
+            for chunk_id, rows in self.stacked(chunk_ids).items()
+        }
 
     def stacked(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Each chunk's rows as stored (float16): its vector, then its sentences' (half of `get`'s memory, kept
@@ -102,7 +92,7 @@ class SentenceIndex:
                     f"SELECT chunk_id, dim, chunk, sentences FROM vectors WHERE model = ? AND chunk_id IN ({marks})",
                     [self.model_id, *part],
                 ):
-                    out[chunk_id] = np.frombuffer(chunk + sentences, dtype=np.float16).reshape(-1, dim)
+                    out[chunk_id] = np.frombuffer(chunk + (sentences or b""), dtype=np.float16).reshape(-1, dim)
         return out
 
     def delete(self, chunk_ids: Iterable[str]) -> None:
