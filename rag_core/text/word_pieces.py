@@ -30,16 +30,20 @@ def in_dictionary(word: str) -> bool:
     return bool(jieba_tokenizer().FREQ.get(word))
 
 
+def _cut(word: str) -> list[str]:
+    """jieba's dictionary cut of `word`, without the HMM's guessing (a lookup only: nothing is learned or cached)."""
+    return jieba_tokenizer().lcut(word.lower(), HMM=False)
+
+
 def dictionary_pieces(word: str) -> list[str]:
     """The dictionary words `word` is made of (no HMM guessing), without stopwords: 能补 → [补], 要交票 → [交, 票]."""
-    pieces = jieba_tokenizer().lcut(word.lower(), HMM=False)  # a dictionary lookup only: nothing is learned or cached
-    return [p for p in pieces if _CJK.search(p) and not is_stopword(p)]
+    return [p for p in _cut(word) if _CJK.search(p) and not is_stopword(p)]
 
 
 def glues_a_function_word(word: str) -> bool:
     """Some dictionary piece of `word` is a function word (能补 = 能 + 补, 要交票): no HR word is built that way,
     while a guess of content characters only (管饭, 竞业费) may well be the person's own word."""
-    pieces = jieba_tokenizer().lcut(word.lower(), HMM=False)
+    pieces = _cut(word)
     return len(pieces) > 1 and any(is_stopword(p) for p in pieces)
 
 
