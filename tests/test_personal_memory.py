@@ -40,22 +40,6 @@ def test_a_turn_that_asks_nothing_and_opens_with_the_person_is_a_statement(said:
     assert parts.is_statement_only, parts
 
 
-@pytest.mark.parametrize(
-    ("said", "told", "searched"),
-    [
-        # told between two parts of the question: the question needs it (哪边 = 北京 or 郑州)
-        ("公司注册在北京，我在郑州上班，最低工资按哪边的算", "我在郑州上班", "公司注册在北京，我在郑州上班，最低工资按哪边的算"),
-        # told first: remembered, and the question is searched alone, as before
-        ("我常驻杭州，出差住宿标准是多少？", "我常驻杭州", "出差住宿标准是多少？"),
-        # a greeting names nothing, so the statement after it is not inside a question
-        ("你好，我是财务部的李娜，我常驻杭州，出差住宿标准多少？", "我是财务部的李娜，我常驻杭州", "你好，出差住宿标准多少？"),
-    ],
-)
-def test_a_statement_inside_a_question_stays_in_its_search(said: str, told: str, searched: str) -> None:
-    parts = split_turn(said)
-    assert (parts.statement, parts.question) == (told, searched)
-
-
 def test_the_shared_notions() -> None:
     assert asks("公司有班车吗") and asks("咋算") and not asks("我参加工作12年了")
     assert opens_with_asker("嗯，我在郑州上班") and not opens_with_asker("公司在郑州")

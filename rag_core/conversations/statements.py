@@ -2,8 +2,7 @@
 
 A statement is answered with what was remembered instead of 制度里没有写这一条;
 only the asking part is searched, so 我常驻杭州，出差住宿标准是多少？ searches the
-question alone. A statement told between two parts of a question (公司注册在北京，我在郑州上班，
-最低工资按哪边的算) is remembered and also stays in the search: the question leans on it.
+question alone.
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ import re
 from dataclasses import dataclass
 
 from ..text.asking import asks, opens_with_asker
-from .followup import subject_words
 
 _CLAUSES = re.compile(r"[^，,。！!？?；;\n]+[，,。！!？?；;\n]*")
 STATEMENT = re.compile(
@@ -40,18 +38,20 @@ def split_turn(text: str) -> TurnParts:
     text = (text or "").strip()
     if text and not asks(text) and opens_with_asker(text):
         return TurnParts(text.rstrip("，,。！!；;\n "), "")
-    clauses: list[tuple[str, bool]] = []  # (clause, tells about the person)
+    told: list[str] = []
+    asked: list[str] = []
     for clause in _CLAUSES.findall((text or "").strip()):
         body = clause.strip()
-        if body:
-            clauses.append((body, bool(STATEMENT.search(body.rstrip("，,。！!？?；;\n "))) and not asks(body)))
-    told = [body.rstrip("，,。！!？?；;\n ") for body, tells in clauses if tells]
+        if not body:
+            continue
+        core = body.rstrip("，,。！!？?；;\n ")
+        if STATEMENT.search(core) and not asks(body):
+            told.append(core)
+        else:
+            asked.append(body)
     if not told:
         return TurnParts("", (text or "").strip())
-    asking = [i for i, (body, tells) in enumerate(clauses) if not tells and subject_words(body)]  # a noun: not 你好
-    # told between two parts of the question (公司注册在北京，我在郑州上班，最低工资按哪边算): its context too
-    kept = [body for i, (body, tells) in enumerate(clauses) if not tells or (asking and asking[0] < i < asking[-1])]
-    question = "".join(kept).strip().lstrip("，,。；; ")
+    question = "".join(asked).strip().lstrip("，,。；; ")
     return TurnParts("，".join(told), question)
 
 
