@@ -25,7 +25,6 @@ from ..documents.prepare import index_text
 from ..settings import Settings
 from ..text.thesaurus import Thesaurus, with_policy_wording
 from ..text.vocabulary import is_benefit, names, subjects_named
-from ..text.word_pieces import unguessed
 from ..types import Chunk, DocumentInfo, Hit, HitScores, SearchResult
 from .answerability import (
     Judgement,
@@ -282,9 +281,7 @@ class HybridRetriever:
         terms = [w for w in expansion.tokens if len(w) >= 2]
         doc_freq = {w: self.keywords.doc_freq(w, visible) for w in {*expansion.tokens, *expansion.added}}
         result.unknown_share = unknown_share(terms, doc_freq, expansion.groups, weights)
-        # a word jieba guessed (车费|能补) is read as its pieces here, so 能补 is not taken for an allowance
-        pieces = unguessed(expansion.tokens, lambda word: doc_freq.get(word, 0) > 0)
-        result.foreign_subjects = foreign_benefits(query, pieces, doc_freq, expansion.groups)
+        result.foreign_subjects = foreign_benefits(query, expansion.tokens, doc_freq, expansion.groups)
         result.foreign_subjects += [
             w for w in self.absent_subjects(query, visible) if not any(w in named for named in result.foreign_subjects)
         ]

@@ -1,18 +1,14 @@
-"""A question word jieba guessed, read as the dictionary words it is made of when the policies never use it.
+"""A question word jieba guessed, read as the dictionary words it is made of.
 
-jieba's HMM joins runs of single characters it cannot place into new words: 饭钱能补多少
-gives 能补, 话费要交票吗 gives 要交票. Such a guess is not a word anyone wrote; when no
-policy uses it, counting it as an unknown subject makes a plain question look foreign
-(能补 reads like an allowance nobody offers). Its dictionary pieces (能 / 补, 要 / 交 / 票)
-say what the person asked. A guess some policy does use, and every dictionary word
-(饭钱, 打车), is left as it is.
+jieba's HMM joins runs of single characters it cannot place into new words: 一个月能补几次
+gives 能补, 话费要交票吗 gives 要交票. Such a guess is not a word anyone wrote, and the offline
+answer's guard asked the clause to name it (没有写明「能补」的规定). It has no vocabulary of the
+policies, so it reads only a guess that glues a function word to content as its pieces
+(`answer.subject.question_terms`): 管饭 and 竞业费 are guesses too, and are what the person asked about.
 
-Search reads the question this way where it looks for subjects the policies never name
-(`retrieval.foreign_benefits`). The offline answer's guard has no vocabulary of the policies; it reads
-only a guess that glues a function word to content this way (`answer.subject.question_terms`): 管饭 and
-竞业费 are guesses too, and are what the person asked about. Keyword scoring and the unknown share keep jieba's tokens:
-reading them as pieces there too moved the leave-one-corpus-out table both ways (docs/retrieval.md,
-"Stop 37").
+Search keeps jieba's tokens: reading guesses as pieces in its foreign-benefit check gained only on
+session turns read before writing it, and in keyword scoring and the unknown share it moved the
+leave-one-corpus-out table both ways (docs/retrieval.md, "Stop 37").
 """
 
 from __future__ import annotations
@@ -48,7 +44,7 @@ def glues_a_function_word(word: str) -> bool:
 
 
 def unguessed(tokens: Sequence[str], used: Callable[[str], bool]) -> list[str]:
-    """`tokens` with each guessed word no policy uses (`used` is False) replaced by its dictionary pieces."""
+    """`tokens` with each guessed word `used` does not keep replaced by its dictionary pieces."""
     out: list[str] = []
     for token in tokens:
         if used(token) or in_dictionary(token) or not _CJK.search(token):
