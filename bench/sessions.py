@@ -8,7 +8,9 @@ figures and a table per kind of turn.
     .venv/bin/python bench/sessions.py [--work-dir DIR] [--set open|sealed] [--failures] [--json FILE]
 
 The sealed part is run once per stop for its figures: `--set sealed` prints
-aggregates only and refuses `--failures` (nobody reads its failures).
+aggregates only and refuses `--failures` (nobody reads its failures). The fresh
+part is a validation part: run as often as needed to check a rule written on the
+open set, its aggregates only, never its failures.
 """
 
 from __future__ import annotations
@@ -33,19 +35,24 @@ from rag_core.search.embedding import load_embedder, load_second_embedder  # noq
 from rag_core.settings import Settings  # noqa: E402
 
 SESSIONS = ROOT / "tests" / "data" / "sessions"
-SETS = {"open": SESSIONS / "open.jsonl", "sealed": SESSIONS / "sealed" / "sealed.jsonl"}
+SETS = {
+    "open": SESSIONS / "open.jsonl",
+    "fresh": SESSIONS / "fresh" / "fresh.jsonl",
+    "sealed": SESSIONS / "sealed" / "sealed.jsonl",
+}
+FIGURES_ONLY = ("fresh", "sealed")  # parts whose failures nobody on the team reads
 CHECK_NAMES = ("as_typed", "must_contain", "top3", "cited", "lead", "memory", "remembered", "refused", "confident")
 
 
 def corpus_dir(corpus: str) -> Path:
-    """Where a session's corpus lives: samples, real/<name> or sealed/<name>."""
+    """Where a session's corpus lives: samples, real/<name>, fresh/<name> or sealed/<name>."""
     if corpus == "samples":
         return ROOT / "data" / "samples"
     kind, _, name = corpus.partition("/")
     if kind == "real":
         return ROOT / "tests" / "data" / "real" / name / "policies"
-    if kind == "sealed":
-        return SESSIONS / "sealed" / "corpora" / name
+    if kind in ("fresh", "sealed"):
+        return SESSIONS / kind / "corpora" / name
     raise ValueError(f"unknown corpus {corpus!r}")
 
 
@@ -87,8 +94,8 @@ def main() -> None:
     parser.add_argument("--failures", action="store_true", help="list every failed check (open set only)")
     parser.add_argument("--json", type=Path, default=None, help="write the summary (and, open set, the turns) here")
     args = parser.parse_args()
-    if args.failures and args.set == "sealed":
-        raise SystemExit("the sealed set is read for its figures only: no --failures")
+    if args.failures and args.set in FIGURES_ONLY:
+        raise SystemExit(f"the {args.set} part is read for its figures only: no --failures")
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="sessions_"))
     stores = Stores(work)
     sessions = load_sessions(SETS[args.set])
