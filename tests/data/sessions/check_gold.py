@@ -5,7 +5,13 @@ Usage:  python3 tests/data/sessions/check_gold.py
 
 Checks tests/data/sessions/open.jsonl in detail (every failure is printed, then
 counts per kind and per corpus) and, if present, tests/data/sessions/sealed/*.jsonl
-(only pass/fail counts are printed, so the sealed questions are not shown).
+(only pass/fail counts are printed, so the sealed questions are not shown) and
+tests/data/sessions/fresh/*.jsonl (the validation part: per session only pass or
+fail with a problem count, then counts per failure type; no question or gold text
+is printed).
+
+Corpus names: "samples" (data/samples), "real/<dir>" (tests/data/real/<dir>/policies)
+and "fresh/<name>" (tests/data/sessions/fresh/corpora/<name>).
 
 What is checked, per session:
   * id / corpus / turns present; corpus folder exists; 5-10 turns;
@@ -40,6 +46,8 @@ def corpus_dir(corpus):
         return os.path.join(REPO, "data", "samples")
     if corpus.startswith("real/"):
         return os.path.join(REPO, "tests", "data", "real", corpus[len("real/"):], "policies")
+    if corpus.startswith("fresh/"):
+        return os.path.join(HERE, "fresh", "corpora", corpus[len("fresh/"):])
     return None
 
 
@@ -72,7 +80,9 @@ def check_session(sess, jsonl_dir):
     cdir = corpus_dir(corpus)
     if not cdir or not os.path.isdir(cdir):
         return [f"{sid}: unknown corpus {corpus}"], {}
-    base = sorted(glob.glob(os.path.join(cdir, "*.md")))
+    # SOURCE.md / README.md next to the texts (fresh/corpora/<name>/) are documentation
+    base = sorted(p for p in glob.glob(os.path.join(cdir, "*.md"))
+                  if os.path.basename(p) not in ("SOURCE.md", "README.md"))
     if not base:
         errs.append(f"{sid}: corpus {corpus} has no .md files")
     if not 5 <= len(turns) <= 10:
@@ -164,6 +174,60 @@ def load(path):
     return out
 
 
+FAILURE_TYPES = [  # most specific first
+    ("bad JSON", "bad JSON"),
+    ("duplicate id", "duplicate id"),
+    ("unknown corpus", "unknown corpus"),
+    ("missing corpus or turns", "missing corpus or turns"),
+    ("has no .md files", "empty corpus"),
+    (" turns (want 5-10)", "turn count"),
+    ("after_upload with no earlier upload", "after_upload before any upload"),
+    ("no expected substring is in an uploaded file", "after_upload gold not in upload"),
+    ("said to be absent", "absent term occurs in store"),
+    ("unknown kind", "unknown kind"),
+    ("empty say", "empty say"),
+    ("without refuse", "trap/absent without refuse"),
+    ("both refuse and expected", "refuse with expected"),
+    ("needs expected", "missing expected"),
+    ("expected must be a list", "expected not a list of 1-3"),
+    ("chars (want 10-40)", "expected length"),
+    ("chars (want 6-30)", "lead length"),
+    (": upload ", "upload not found"),
+    ("' not found", "gold substring not found"),
+    ("must_contain", "followup must_contain"),
+    ("remember", "statement remember"),
+    ("memory", "personal memory"),
+]
+
+
+def failure_type(err):
+    for needle, name in FAILURE_TYPES:
+        if needle in err:
+            return name
+    return "other"
+
+
+def run_quiet(path):
+    """Check a hidden set: return per-session (id, n_problems) and failure-type counts."""
+    per = []
+    types = {}
+    seen_ids = set()
+    for n, s in enumerate(load(path), 1):
+        sid = s.get("id") if isinstance(s.get("id"), str) else f"#{n}"
+        if "_bad" in s:
+            errs = [f"bad JSON ({s['_bad']})"]
+        else:
+            errs, _ = check_session(s, os.path.dirname(path))
+            if s.get("id") in seen_ids:
+                errs.append("duplicate id")
+            seen_ids.add(s.get("id"))
+        for e in errs:
+            t = failure_type(e)
+            types[t] = types.get(t, 0) + 1
+        per.append((sid, len(errs)))
+    return per, types
+
+
 def run(path, verbose):
     sessions = load(path)
     bad_sessions = 0
@@ -216,6 +280,17 @@ def main():
     for path in sorted(glob.glob(os.path.join(HERE, "sealed", "*.jsonl"))):
         sessions, bad, n_err, _, _ = run(path, verbose=False)
         print(f"sealed/{os.path.basename(path)}: {len(sessions) - bad} sessions pass, {bad} fail")
+        ok = ok and bad == 0
+    # fresh/: validation part. Only aggregate figures are printed: per session pass or
+    # fail with a problem count, then problem counts per failure type.
+    for path in sorted(glob.glob(os.path.join(HERE, "fresh", "*.jsonl"))):
+        per, types = run_quiet(path)
+        bad = sum(1 for _, n in per if n)
+        print(f"fresh/{os.path.basename(path)}: {len(per) - bad} sessions pass, {bad} fail")
+        for sid, n in per:
+            print(f"  {sid:12s} " + ("pass" if n == 0 else f"FAIL ({n} problems)"))
+        for t, n in sorted(types.items()):
+            print(f"  failure type {t}: {n}")
         ok = ok and bad == 0
     sys.exit(0 if ok else 1)
 
