@@ -40,6 +40,7 @@ SETS = {
     "fresh": SESSIONS / "fresh" / "fresh.jsonl",
     "sealed": SESSIONS / "sealed" / "sealed.jsonl",
 }
+NOT_POLICIES = ("SOURCE.md", "README.md")  # a corpus folder's notes on its sources, not a policy
 FIGURES_ONLY = ("fresh", "sealed")  # parts whose failures nobody on the team reads
 CHECK_NAMES = ("as_typed", "must_contain", "top3", "cited", "lead", "memory", "remembered", "refused", "confident")
 
@@ -54,6 +55,11 @@ def corpus_dir(corpus: str) -> Path:
     if kind in ("fresh", "sealed"):
         return SESSIONS / kind / "corpora" / name
     raise ValueError(f"unknown corpus {corpus!r}")
+
+
+def policy_files(corpus: str) -> list[Path]:
+    """The corpus's policy texts: every .md but the notes on where they came from."""
+    return [p for p in sorted(corpus_dir(corpus).glob("*.md")) if p.name not in NOT_POLICIES]
 
 
 class Stores:
@@ -74,7 +80,7 @@ class Stores:
         if not (base / ".complete").exists():
             shutil.rmtree(base, ignore_errors=True)
             assistant = self._open(base)
-            for path in sorted(corpus_dir(corpus).glob("*.md")):
+            for path in policy_files(corpus):
                 report = assistant.ingest_file(path)
                 if not report.ok:
                     raise SystemExit(f"{corpus}: {path.name} refused: {report.error}")

@@ -48,6 +48,8 @@ def corpus_dir(corpus):
         return os.path.join(REPO, "tests", "data", "real", corpus[len("real/"):], "policies")
     if corpus.startswith("fresh/"):
         return os.path.join(HERE, "fresh", "corpora", corpus[len("fresh/"):])
+    if corpus.startswith("sealed/"):
+        return os.path.join(HERE, "sealed", "corpora", corpus[len("sealed/"):])
     return None
 
 
