@@ -8,7 +8,10 @@ the very same `Assistant.ingest_bytes` path, with the model replaced by
 embedding cache, any other chunk gets the real e5 vector of a chunk of the same
 article (年假天数, 出差补贴 …) plus small deterministic noise (cosine ≈ 0.98 to
 it). Queries are always embedded by the real model, and the second ranking model (USE) embeds
-every chunk and sentence for real: it is some 25x faster than e5.
+every chunk and sentence for real: it is some 25x faster than e5. On request (`perf_child.py build
+--stand-in-second`) it too is replaced, by `second_stand_in`: the same lookup over real USE vectors of
+a really built store's chunks and sentences (a new sentence gets a real sentence vector of the same
+article, a new chunk a real chunk vector), so growing a store to 100k takes minutes, not hours.
 """
 
 from __future__ import annotations
@@ -114,17 +117,23 @@ def cached_vectors(cache_path: Path, model_id: str) -> dict[str, np.ndarray]:
 class LookupEmbedder:
     """Stands in for e5 when building large stores: real e5 vectors reused with small noise.
 
-    `pool` maps the index texts of really embedded chunks to their vectors.
+    `pool` maps the index texts of really embedded chunks to their vectors. `kind_of` (optional) sorts
+    texts into kinds (a chunk, a sentence): a new text then gets a vector of its own kind.
     """
 
-    def __init__(self, pool: dict[str, np.ndarray], model_id: str = "e5", sigma: float = 0.2):
+    def __init__(self, pool: dict[str, np.ndarray], model_id: str = "e5", sigma: float = 0.2,
+                 kind_of: Callable[[str], str] | None = None):
         self.model_id = model_id
         self.dim = len(next(iter(pool.values())))
         self.sigma = sigma
+        self.kind_of = kind_of or (lambda text: "")
         self._by_hash = {self._hash(t): v for t, v in pool.items()}
-        self._by_article: dict[str, list[np.ndarray]] = defaultdict(list)
+        self._by_article: dict[tuple[str, str], list[np.ndarray]] = defaultdict(list)
+        self._by_kind: dict[str, list[np.ndarray]] = defaultdict(list)
         for text, vec in pool.items():
-            self._by_article[article_key(text)].append(vec)
+            kind = self.kind_of(text)
+            self._by_article[kind, article_key(text)].append(vec)
+            self._by_kind[kind].append(vec)
         self._all = list(pool.values())
         self.computed = 0
 
@@ -137,7 +146,8 @@ class LookupEmbedder:
         exact = self._by_hash.get(h)
         if exact is not None:
             return exact
-        bases = self._by_article.get(article_key(text)) or self._all
+        kind = self.kind_of(text)
+        bases = self._by_article.get((kind, article_key(text))) or self._by_kind.get(kind) or self._all
         base = bases[int(h[:8], 16) % len(bases)]
         rng = np.random.default_rng(int(h[8:24], 16))
         vec = base + self.sigma * rng.standard_normal(self.dim).astype(np.float32) / np.sqrt(self.dim)
@@ -166,6 +176,43 @@ def pool_from_store(data_dir: Path, model_id: str = "e5") -> dict[str, np.ndarra
     finally:
         catalog.close()
     return {t: vectors[content_hash(t)] for t in texts if content_hash(t) in vectors}
+
+
+def second_kind(text: str) -> str:
+    """A second-model text is a chunk's (heading, then several sentences) or one sentence's (heading, sentence)."""
+    from rag_core.text.sentences import split_sentences
+
+    body = text.split("\n", 1)[-1]
+    return "sentence" if len(split_sentences(body)) <= 1 else "chunk"
+
+
+def second_pool_from_store(data_dir: Path, model_id: str = "use") -> dict[str, np.ndarray]:
+    """Second-model text → real vector, for every chunk and sentence text of a store whose USE rows are real.
+
+    The vectors are the second model's cache rows (float32, as the model gave them; the second-model
+    index keeps the same vectors as float16), found by the texts `SecondModel.rows` embeds.
+    """
+    from rag_core.documents.catalog import Catalog
+    from rag_core.search.embedding import content_hash
+    from rag_core.search.sentence_index import second_chunk_text, second_sentence_texts
+
+    vectors = cached_vectors(data_dir / "second_embedding_cache.sqlite3", model_id)
+    catalog = Catalog(data_dir / "catalog.sqlite3")
+    try:
+        texts = [t for c in catalog.all_chunks() for t in (second_chunk_text(c), *second_sentence_texts(c))]
+    finally:
+        catalog.close()
+    return {t: vectors[h] for t in texts if (h := content_hash(t)) in vectors}
+
+
+def second_stand_in(pool: dict[str, np.ndarray], model_id: str = "use", sigma: float = 0.2) -> LookupEmbedder:
+    """Stands in for the second model (USE) when growing large stores: its real chunk and sentence vectors reused.
+
+    A text of the pool gets its own vector; a new one the vector of a pool text of the same kind
+    (chunk or sentence) and article plus small noise seeded by the text's hash, so a build is
+    deterministic. Passages only: a store built with it is searched with the real USE.
+    """
+    return LookupEmbedder(pool, model_id=model_id, sigma=sigma, kind_of=second_kind)
 
 
 def revise(text: str, mark: int) -> str:
