@@ -25,7 +25,7 @@ from ..documents.prepare import index_text
 from ..settings import Settings
 from ..text.thesaurus import Thesaurus, with_policy_wording
 from ..text.vocabulary import is_benefit, names, subjects_named
-from ..types import Chunk, DocumentInfo, Hit, HitScores, SearchResult
+from ..types import Chunk, Hit, HitScores, SearchResult
 from .answerability import (
     Judgement,
     Model,
@@ -159,7 +159,7 @@ class HybridRetriever:
         t0 = time.perf_counter()
         top_k = top_k or settings.top_k
         model = decision_model(settings)
-        result, candidates, active, chunks = self.candidates(query, settings, reader=reader, today=today, mode=mode)
+        result, candidates, visible, chunks = self.candidates(query, settings, reader=reader, today=today, mode=mode)
         t = time.perf_counter()
         judgements = judge_all([c.signals for c in candidates], model, result.unknown_share, result.store_chunks)
         if result.foreign_subjects:  # the question names a benefit the policies never mention at all
@@ -174,11 +174,8 @@ class HybridRetriever:
         result.hits = [self._hit(chunks[c.chunk_id], c, j, rank, model) for rank, (c, j) in enumerate(chosen, 1)]
         result.near_misses = [self._hit(chunks[c.chunk_id], c, j, None, model) for c, j in missed]
         result.threshold = model.question_threshold_for(result.store_chunks)
-        for d in active:
-            if 0 < d.chunk_count <= top_k:
-                result.warnings.append(
-                    f"《{d.title}》只有 {d.chunk_count} 段，检索时几乎总是整篇返回；文档较短时这是正常的"
-                )
+        for d in visible.short_documents(top_k):
+            result.warnings.append(f"《{d.title}》只有 {d.chunk_count} 段，检索时几乎总是整篇返回；文档较短时这是正常的")
         result.timings_ms["decision_ms"] = _ms(t)
         result.timings_ms["total_ms"] = _ms(t0)
         return result
@@ -189,7 +186,7 @@ class HybridRetriever:
         Such a question is about something the policies do not cover; without this
         rule 公司有上下班班车吗 is matched to 上下班打卡 by its other words.
         """
-        shown = {(d.doc_id, d.version) for d in visible.active}
+        shown = visible.versions()
         return [used for used, group in subjects_named(query) if not shown & self._versions_mentioning(group)]
 
     def _versions_mentioning(self, group: tuple[str, ...]) -> set[tuple[str, int]]:
@@ -213,20 +210,20 @@ class HybridRetriever:
     def candidates(
         self, query: str, settings: Settings, *, reader: str | Readable = "all", today: date | None = None,
         mode: str = "hybrid",
-    ) -> tuple[SearchResult, list[Candidate], list[DocumentInfo], dict[str, Chunk]]:
-        """Every candidate with all its signals, before the decision (also used to fit the model)."""
+    ) -> tuple[SearchResult, list[Candidate], Visible, dict[str, Chunk]]:
+        """Every candidate with all its signals, before the decision (also used to fit the model), with what the
+        reader may see."""
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         generation = self.catalog.generation()  # read before the rows kept for it (`row_cache`)
         self.keywords.sync()
         readable = readable_set(reader)
         visible = self.visible(readable, today)
-        active = list(visible.active)
         view = self.keywords.view(visible)
         timings["filter_ms"] = _ms(t0)
         result = SearchResult(query=query, hits=[], timings_ms=timings, store_chunks=view.n_docs)
         if not visible.keys or view.n_docs == 0 or not query.strip():
-            return result, [], active, {}
+            return result, [], visible, {}
 
         t = time.perf_counter()
         expansion = self.thesaurus.expand(query)
@@ -314,7 +311,7 @@ class HybridRetriever:
                 Candidate(chunk_id=cid, signals=signals, missing=known_missing + benefit_missing, matched=matched)
             )
         timings["signals_ms"] = _ms(t)
-        return result, candidates, active, chunks
+        return result, candidates, visible, chunks
 
     def _second_cosines(
         self, query: str, pool: list[str], reworded: str, generation: int
