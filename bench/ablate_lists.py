@@ -1,10 +1,12 @@
 """Ablation of the hand lists: empty one at a time and run the open sessions (issue 30, F).
 
-    .venv/bin/python bench/ablate_lists.py --work-dir DIR [--list NAME ...]
+    .venv/bin/python bench/ablate_lists.py --work-dir DIR [--set open|fresh] [--list NAME ...]
 
 Each run sets one module constant to an empty value (in every rag_core module that holds it)
 before any session is asked, then prints one JSON line of the acceptance figures. `none` is the
-shipped engine. The sealed set is never used here: its failures are not read.
+shipped engine. `--set fresh` runs the validation part, written by someone who never read the
+engine and whose failures nobody reads: a list's gain there is a gain on sessions it was not written
+against. The sealed set is never used here.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import run_child  # noqa: E402
 
 LISTS = {
+    "followup.PRONOUNS": ("rag_core.conversations.followup", "PRONOUNS", ()),
     "followup.LEADS": ("rag_core.conversations.followup", "LEADS", ()),
     "followup.CONTRASTS": ("rag_core.conversations.followup", "CONTRASTS", ()),
     "followup.PLACEHOLDERS": ("rag_core.conversations.followup", "PLACEHOLDERS", frozenset()),
@@ -31,6 +34,7 @@ LISTS = {
     "subject._SUFFIX_CHARS": ("rag_core.answer.subject", "_SUFFIX_CHARS", frozenset()),
     "subject._VALUE_FILLERS": ("rag_core.answer.subject", "_VALUE_FILLERS", frozenset()),
     "vocabulary.QUALIFIERS": ("rag_core.text.vocabulary", "QUALIFIERS", frozenset()),
+    "vocabulary.BENEFIT_SUFFIXES": ("rag_core.text.vocabulary", "BENEFIT_SUFFIXES", ()),
     "vocabulary.NOT_BENEFITS": ("rag_core.text.vocabulary", "NOT_BENEFITS", frozenset()),
     "vocabulary.ALLOWANCE_SUFFIXES": ("rag_core.text.vocabulary", "ALLOWANCE_SUFFIXES", ()),
 }
@@ -50,7 +54,7 @@ def empty(name: str) -> None:
                 setattr(module, attr, value)
 
 
-def run_one(name: str, work: Path) -> dict:
+def run_one(name: str, work: Path, part: str = "open") -> dict:
     from bench.sessions import SESSIONS, SETS, Stores  # noqa: I001
     from rag_core.evaluation.sessions import load_sessions, run_session, summarise
 
@@ -59,7 +63,7 @@ def run_one(name: str, work: Path) -> dict:
     stores = Stores(work)
     results = []
     started = time.perf_counter()
-    for session in load_sessions(SETS["open"]):
+    for session in load_sessions(SETS[part]):
         assistant = stores.for_session(session["corpus"], f"ablate-{session['id']}")
         results += run_session(assistant, session, SESSIONS)
         assistant.memory.close()
@@ -72,14 +76,15 @@ def run_one(name: str, work: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work-dir", type=Path, required=True, help="corpus stores, kept between runs")
+    parser.add_argument("--set", choices=["open", "fresh"], default="open", help="which session part")
     parser.add_argument("--list", action="append", choices=["none", *LISTS], help="default: none and every list")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # the child process of one run
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(run_one(args.one, args.work_dir), ensure_ascii=False))
+        print(json.dumps(run_one(args.one, args.work_dir, args.set), ensure_ascii=False))
         return
     for name in args.list or ["none", *LISTS]:  # each in a fresh process: a list is emptied before first use
-        row = run_child(["--work-dir", args.work_dir, "--one", name], script=__file__, timeout=7200)
+        row = run_child(["--work-dir", args.work_dir, "--set", args.set, "--one", name], script=__file__, timeout=7200)
         print(json.dumps(row, ensure_ascii=False), flush=True)
 
 
