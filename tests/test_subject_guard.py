@@ -390,3 +390,12 @@ def test_thesaurus_terms_do_not_let_another_clause_answer(question, clause):
 def test_thesaurus_terms_still_find_the_right_clause():
     assert "20天" in answer("看望父母有几天假", "未婚职工探望父母的，每年给予探亲假一次，假期20天。")
     assert "30%" in answer("竞业费一个月多少", "竞业限制期内，公司按月支付竞业限制补偿，标准为离职前12个月平均工资的30%。")
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [("独生子女费怎么领？", "独生子女费"), ("防暑费一个月多少？", "防暑费"), ("陪护假有几天？", "陪护假")],
+)
+def test_a_kind_of_pay_or_leave_jieba_splits_is_asked_as_one_word(question, word):
+    """jieba cuts 独生子女 | 费 and 防暑 | 费: the clause must name the pay (独生子女费), not just its stem."""
+    assert word in question_terms(question)
