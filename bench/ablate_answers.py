@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ablate_lists import LISTS, empty  # noqa: E402
+from ablate_lists import LISTS, empty, list_name  # noqa: E402
 
 from bench.common import run_child  # noqa: E402
 
@@ -75,7 +75,7 @@ def run_one(name: str, work: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work-dir", type=Path, default=Path("/tmp/rag_fit"))
-    parser.add_argument("--list", action="append", choices=["none", *ANSWER_SIDE], help="default: none and every list")
+    parser.add_argument("--list", action="append", type=list_name, help="default: none and every answer-side list")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # the child process of one run
     args = parser.parse_args()
     if args.one:

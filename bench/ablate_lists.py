@@ -41,17 +41,32 @@ LISTS = {
 
 
 def empty(name: str) -> None:
-    """Replace the list in its module and in every rag_core module that imported the same object."""
+    """Replace the list in its module and in every rag_core module that imported the same object.
+
+    `LIST-ITEM` (vocabulary.BENEFIT_SUFFIXES-费) takes out that one item instead of emptying the list.
+    """
     import importlib
 
     import rag_core.assistant  # noqa: F401  (loads every stage, so every copy of the name exists)
 
-    module_name, attr, value = LISTS[name]
+    key, _, item = name.partition("-")
+    module_name, attr, value = LISTS[key]
     original = getattr(importlib.import_module(module_name), attr)
+    if item:
+        value = type(value)(v for v in original if v != item)
+        if len(value) == len(original):
+            raise SystemExit(f"{item!r} is not in {key}")
     for module in list(sys.modules.values()):
         if isinstance(module, types.ModuleType) and module.__name__.startswith("rag_core"):
             if getattr(module, attr, None) is original:
                 setattr(module, attr, value)
+
+
+def list_name(name: str) -> str:
+    """argparse type: a list of LISTS, `none`, or LIST-ITEM."""
+    if name != "none" and name.partition("-")[0] not in LISTS:
+        raise argparse.ArgumentTypeError(f"unknown list {name!r}")
+    return name
 
 
 def run_one(name: str, work: Path, part: str = "open") -> dict:
@@ -77,7 +92,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work-dir", type=Path, required=True, help="corpus stores, kept between runs")
     parser.add_argument("--set", choices=["open", "fresh"], default="open", help="which session part")
-    parser.add_argument("--list", action="append", choices=["none", *LISTS], help="default: none and every list")
+    parser.add_argument("--list", action="append", type=list_name, help="default: none and every list; LIST-ITEM drops one item")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # the child process of one run
     args = parser.parse_args()
     if args.one:
