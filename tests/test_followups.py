@@ -81,6 +81,21 @@ def test_rules_carry_the_subject_and_its_qualifiers(previous: str, question: str
     assert result.rewritten and result.question == expected, result
 
 
+@pytest.mark.parametrize("question", ["这个月工资什么时候发？", "这个季度的绩效奖金什么时候发？", "那些年终奖要交税吗？"])
+def test_a_demonstrative_before_a_noun_of_its_own_is_no_reference_back(question: str):
+    """这个月工资 names its own subject: glued to 婚假有几天 it became 婚假月工资什么时候发."""
+    assert rule_rewrite(question, "婚假有几天？").question == question
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [("这个需要谁批？", "婚假需要谁批？"), ("这笔钱什么时候到账？", "婚假钱什么时候到账？"),
+     ("这些材料要原件吗？", "婚假材料要原件吗？")],
+)
+def test_a_demonstrative_before_a_verb_or_a_placeholder_points_back(question: str, expected: str):
+    assert rule_rewrite(question, "婚假有几天？").question == expected
+
+
 def test_dependence_names_its_reason():
     assert dependence("那一线城市呢？") == "那…呢"
     assert dependence("这个需要谁审批？") == "指代上文"

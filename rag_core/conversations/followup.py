@@ -34,6 +34,7 @@ PRONOUNS = (
     "上面说的这个", "上面说的", "上面提到的", "刚才说的", "刚才提到的", "前面说的", "你说的", "上述", "这期间", "这段时间",
     "这个", "这些", "这种", "这项", "这条", "这笔", "那个", "那些", "那种", "它们", "它", "该项", "此项",
 )  # fmt: skip
+DETERMINERS = ("这个", "那个", "这些", "那些")  # pronouns that may also stand before a noun of their own
 LEADS = ("那如果是", "那如果", "那要是", "那么", "如果是", "要是", "另外", "那对于", "对于", "那")
 QUESTION_WORDS = re.compile(r"多少|几|什么|怎么|怎样|如何|谁|哪|吗|是否|能否|能不能|可不可以|可以|需要|有没有|多久|多长")
 # Where the predicate starts in a standalone question: the subject is what comes before.
@@ -114,6 +115,21 @@ def _cjk_len(text: str) -> int:
     return len(_CJK.findall(text))
 
 
+def _refers_back(text: str) -> bool:
+    """A pronoun points back to the previous turn: 这个需要谁批, 这种情况, 这笔钱 — but not a demonstrative
+    that is the determiner of a noun of its own (这个月工资什么时候发, 这个季度的奖金): that noun is the subject."""
+    if not any(p in text for p in PRONOUNS):
+        return False
+    pairs = tagged(text)
+    masked, at = text, 0
+    for (word, _), (after, tag) in zip(pairs, pairs[1:], strict=False):
+        at = text.find(word, at)
+        if word in DETERMINERS and tag in SUBJECT_TAGS and len(after) >= 2 and after not in PLACEHOLDERS:
+            masked = masked[:at] + " " * len(word) + masked[at + len(word) :]
+        at += len(word)
+    return any(p in masked for p in PRONOUNS)
+
+
 def dependence(question: str) -> str:
     """Why `question` needs the previous turn ("" when it stands on its own)."""
     text = _strip(question)
@@ -124,7 +140,7 @@ def dependence(question: str) -> str:
         body = rest[:-1].removesuffix("的话")
         if body and not QUESTION_WORDS.search(body):
             return "那…呢"
-    if any(p in text for p in PRONOUNS):
+    if _refers_back(text):
         return "指代上文"
     if not content_words(rest):
         return "问题太短" if _cjk_len(text) <= SHORT_CHARS else "没有说主题"
