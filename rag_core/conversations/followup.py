@@ -117,14 +117,14 @@ def _cjk_len(text: str) -> int:
 
 def _refers_back(text: str) -> bool:
     """A pronoun points back to the previous turn: 这个需要谁批, 这种情况, 这笔钱 — but not a demonstrative
-    that is the determiner of a noun of its own (这个月工资什么时候发, 这个季度的奖金): that noun is the subject."""
+    that is the determiner of a noun of its own (这个月工资什么时候发, 这个季度的奖金, 这个周末): that noun is the subject."""
     if not any(p in text for p in PRONOUNS):
         return False
     pairs = tagged(text)
     masked, at = text, 0
     for (word, _), (after, tag) in zip(pairs, pairs[1:], strict=False):
         at = text.find(word, at)
-        if word in DETERMINERS and tag in SUBJECT_TAGS and len(after) >= 2 and after not in PLACEHOLDERS:
+        if word in DETERMINERS and (tag in SUBJECT_TAGS or tag == "t") and len(after) >= 2 and after not in PLACEHOLDERS:
             masked = masked[:at] + " " * len(word) + masked[at + len(word) :]
         at += len(word)
     return any(p in masked for p in PRONOUNS)
