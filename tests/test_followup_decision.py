@@ -27,6 +27,9 @@ def assistant(store_copy):
         (["公司有班车吗？"], "有班车吗"),
         (["出差住宿标准是多少？"], "试用期可以延长吗？"),
         (["年假有几天？"], "忘记打卡了怎么办？"),
+        # 发工资 is a phrase, not a noun: the glued search reads more answerable, but finds only 年假 clauses
+        (["年假有几天？"], "公司几号发工资？"),
+        (["年假有几天？"], "什么时候发工资？"),
         # after a turn that only told something, the question leans on that (memory), not on a question
         (["年假有几天？", "我老婆下个月就要生了"], "我能休几天假陪她"),
     ],

@@ -15,7 +15,7 @@ from fakes import QueuedLLM
 from openai_stub_server import OpenAIStubServer
 
 from rag_core.answer.llm import OpenAICompatibleClient
-from rag_core.conversations.followup import dependence, rule_rewrite, subject_of, subject_words
+from rag_core.conversations.followup import dependence, keeps_own_words, rule_rewrite, subject_of, subject_words
 from rag_core.conversations.rewrite import MAX_TOKENS, build_prompt, clean_reply, llm_rewrite
 from rag_core.conversations.statements import acknowledgement, split_turn
 from rag_core.evaluation.followups import load_dialogues
@@ -97,6 +97,17 @@ def test_a_demonstrative_before_a_noun_of_its_own_is_no_reference_back(question:
 )
 def test_a_demonstrative_before_a_verb_or_a_placeholder_points_back(question: str, expected: str):
     assert rule_rewrite(question, "婚假有几天？").question == expected
+
+
+def test_a_rewrite_must_still_find_the_question_s_own_words():
+    """年假 + 公司几号发工资 found only 年假 clauses: the question was a new one."""
+    annual = ["第七条 年假天数 员工累计工作已满1年不满10年的，年休假5天。"]
+    payday = ["第四条 发放日期 公司于每月15日发放上月工资。"]
+    assert not keeps_own_words("公司几号发工资？", annual)
+    assert keeps_own_words("公司几号发工资？", ["第四条 发放日期 每月15日发工资。"])
+    assert keeps_own_words("要提前几天申请", ["年假须提前3天申请。"])
+    assert keeps_own_words("几天？", payday)  # no content word of its own: nothing to lose
+    assert keeps_own_words("能延长吗", annual)  # a verb asks about an aspect of the earlier topic
 
 
 def test_dependence_names_its_reason():

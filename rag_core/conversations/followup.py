@@ -55,6 +55,8 @@ SUBJECT_TAGS = frozenset({"n", "nr", "ns", "nt", "nz", "nrt", "vn", "j", "eng"})
 # Words that carry content without being a noun (打卡, 值班, 国庆节/t): a question naming one may
 # be about something of its own, which its search tells (a tentative rewrite).
 CONTENT_TAGS = SUBJECT_TAGS | {"v", "t", "a", "an", "i", "l"}
+# Content words that carry a topic (发工资/l, 国庆节/t), not an aspect of one (延长/v, 长/a).
+TOPIC_TAGS = SUBJECT_TAGS | {"t", "an", "i", "l"}
 # Nouns every question may carry without saying what it is about (公司, 钱; 标准, 材料 and 补助 ask for
 # the standard, papers or money *of* something); modal verbs jieba sometimes tags as nouns (能报, 要交).
 PLACEHOLDERS = frozenset(
@@ -93,6 +95,17 @@ def content_words(question: str, tags: frozenset[str] = CONTENT_TAGS) -> list[st
             continue
         words.append(word)
     return words
+
+
+def keeps_own_words(question: str, texts: list[str]) -> bool:
+    """Some topic word of `question` itself occurs in `texts` (what a rewrite's search found), or it has none.
+
+    A rewrite that finds only the previous turn's topic (年假 clauses for 年假 + 公司几号发工资) has
+    lost the question: it was a new one. A verb or adjective asks about an aspect of the earlier topic
+    (试用期 + 能延长吗: the clauses need not say 延长, the answer may be that they do not), so it does not count."""
+    rest, _ = _strip_lead(_strip(question))
+    own = content_words(rest, TOPIC_TAGS)
+    return not own or any(word in text for word in own for text in texts)
 
 
 def subject_words(question: str) -> list[str]:

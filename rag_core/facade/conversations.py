@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
-from ..conversations.followup import CONTINUES, Rewrite, rule_rewrite
+from ..conversations.followup import CONTINUES, Rewrite, keeps_own_words, rule_rewrite
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import acknowledgement, split_turn
@@ -137,10 +137,16 @@ class ConversationActions:
             return typed
         glued = self.search(rewrite.question, role=role, actor=actor)
         margin = CONTINUATION_MARGIN if continues else 0.0
-        if glued.hit_count and glued.answerable >= typed.answerable + margin:
+        found = [f"{h.chunk.section} {h.chunk.text}" for h in glued.hits[:3]]
+        if glued.hit_count and glued.answerable >= typed.answerable + margin and keeps_own_words(asked, found):
             context.rewrite = replace(rewrite, tentative=False, decision="结合上文后更像制度回答的问题")
             return glued
-        why = "按原问题检索更像制度回答的问题" if typed.hit_count else "结合上文也没有命中"
+        if not glued.hit_count:
+            why = "结合上文也没有命中"
+        elif glued.answerable >= typed.answerable + margin:
+            why = "结合上文后找到的只是上文的话题，不含这个问题自己的词"
+        else:
+            why = "按原问题检索更像制度回答的问题"
         context.rewrite = Rewrite(asked, "", decision=f"可能承接上文（{rewrite.reason}），但{why}，不改写")
         return typed
 
