@@ -99,6 +99,12 @@ def test_a_demonstrative_before_a_verb_or_a_placeholder_points_back(question: st
     assert rule_rewrite(question, "婚假有几天？").question == expected
 
 
+def test_another_question_is_not_a_continuation():
+    """另外 opens another question (另外问一下，试用期能请病假吗), unlike 那 / 要是, which go on from the last turn."""
+    rewrite = rule_rewrite("另外问一下，试用期能请病假吗？", "年假有几天？")
+    assert rewrite.question == "另外问一下，试用期能请病假吗？" and not rewrite.rewritten
+
+
 def test_a_rewrite_must_still_find_the_question_s_own_words():
     """年假 + 公司几号发工资 found only 年假 clauses: the question was a new one."""
     annual = ["第七条 年假天数 员工累计工作已满1年不满10年的，年休假5天。"]

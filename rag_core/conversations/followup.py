@@ -35,7 +35,7 @@ PRONOUNS = (
     "这个", "这些", "这种", "这项", "这条", "这笔", "那个", "那些", "那种", "它们", "它", "该项", "此项",
 )  # fmt: skip
 DETERMINERS = ("这个", "那个", "这些", "那些")  # pronouns that may also stand before a noun of their own
-LEADS = ("那如果是", "那如果", "那要是", "那么", "如果是", "要是", "另外", "那对于", "对于", "那")
+LEADS = ("那如果是", "那如果", "那要是", "那么", "如果是", "要是", "那对于", "对于", "那")  # not 另外: it opens another question
 QUESTION_WORDS = re.compile(r"多少|几|什么|怎么|怎样|如何|谁|哪|吗|是否|能否|能不能|可不可以|可以|需要|有没有|多久|多长")
 # Where the predicate starts in a standalone question: the subject is what comes before.
 PREDICATE = re.compile(
