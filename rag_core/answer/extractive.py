@@ -284,8 +284,13 @@ class ExtractiveAnswerer:
         giving = [(q, sum(m.values())) for q, m in matched if asked is not None and gives_asked(asked, q.text)]
         if giving:  # the best-matching sentence that gives what was asked (a number, who, when)
             return max(giving, key=lambda pair: (pair[1], -pair[0].position))[0]
-        # nothing in particular asked: the rule is stated before its exceptions
-        return _stating_rule([q for q, _ in matched]) or _governing_sentence(picked)
+        if asked is not None or is_yes_no(question):  # yes or no, or what was asked is not given: the rule is
+            return _stating_rule([q for q, _ in matched]) or _governing_sentence(picked)  # stated before its exceptions
+        # what or how (病假需要什么证明): of the sentences that match the question best, the one stating a rule
+        scored = [(q, sum(m.values())) for q, m in matched]
+        top = max((score for _, score in scored), default=0.0)
+        best = [q for q, score in scored if score >= top - 1e-9]
+        return _stating_rule(best) or (best[0] if best else _governing_sentence(picked))
 
     def select(
         self, question: str, sources: list[SourceRef], max_sentences: int = 3, extra_terms: Sequence[str] = ()
