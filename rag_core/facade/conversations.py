@@ -125,7 +125,8 @@ class ConversationActions:
         """Search the turn. A tentative rewrite (a question that reads like a fragment but may stand alone) is
         taken only when the question as typed names nothing the policies never mention and the rewrite has
         hits and reads at least as answerable (one that opens with 那 / 要是: clearly more answerable,
-        whatever words it uses): a complete question is never glued on grammar alone."""
+        whatever words it uses), and its best hits still name the question's own topic (`keeps_own_words`):
+        a complete question is never glued on grammar alone."""
         rewrite = context.rewrite
         if not rewrite.tentative:
             return self.search(rewrite.question, role=role, actor=actor)
@@ -137,16 +138,17 @@ class ConversationActions:
             return typed
         glued = self.search(rewrite.question, role=role, actor=actor)
         margin = CONTINUATION_MARGIN if continues else 0.0
+        more_answerable = glued.hit_count and glued.answerable >= typed.answerable + margin
         found = [f"{h.chunk.section} {h.chunk.text}" for h in glued.hits[:3]]
-        if glued.hit_count and glued.answerable >= typed.answerable + margin and keeps_own_words(asked, found):
+        if more_answerable and keeps_own_words(asked, found):
             context.rewrite = replace(rewrite, tentative=False, decision="结合上文后更像制度回答的问题")
             return glued
-        if not glued.hit_count:
-            why = "结合上文也没有命中"
-        elif glued.answerable >= typed.answerable + margin:
+        if more_answerable:
             why = "结合上文后找到的只是上文的话题，不含这个问题自己的词"
-        else:
+        elif glued.hit_count:
             why = "按原问题检索更像制度回答的问题"
+        else:
+            why = "结合上文也没有命中"
         context.rewrite = Rewrite(asked, "", decision=f"可能承接上文（{rewrite.reason}），但{why}，不改写")
         return typed
 
