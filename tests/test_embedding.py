@@ -102,3 +102,33 @@ def test_use_loads_its_state_from_the_model_cache_with_the_same_vectors(tmp_path
     got = third.embed_passages(texts), third.embed_query("年假怎么休")
     assert built == [1] and all(np.array_equal(a, b) for a, b in zip(expected, got))
     assert model_cache.load(state_file, model_cache.use_key(third._model)) is not None  # written again
+
+
+def test_several_readings_of_a_question_are_embedded_in_one_call_and_kept(tmp_path):
+    """`embed_queries` sends what is not kept in one batch where the model takes one, and keeps the vectors
+    as `embed_query` would: asked again, nothing goes to the model."""
+
+    class Batching(CountingEmbedder):
+        def __init__(self):
+            super().__init__()
+            self.batches: list[list[str]] = []
+
+        def embed_queries(self, texts):
+            self.batches.append(list(texts))
+            return self.embed_passages(texts)
+
+    inner = Batching()
+    cache = CachedEmbedder(inner, tmp_path / "cache.sqlite3")
+    kept = cache.embed_query("a")
+    vectors = cache.embed_queries(["a", "bb", "ccc"])
+    assert inner.batches == [["bb", "ccc"]] and cache.queries_computed == 3
+    assert vectors[0] is kept and np.allclose(vectors[2], cache.embed_query("ccc"))
+    assert cache.embed_queries(["ccc", "bb"])[0] is vectors[2] and inner.batches == [["bb", "ccc"]]
+    plain = CachedEmbedder(CountingEmbedder(), tmp_path / "plain.sqlite3")  # no batch method: one call each
+    assert np.allclose(plain.embed_queries(["bb", "ccc"]), vectors[1:])
+
+
+def test_use_embeds_two_readings_in_one_call_as_it_embeds_each():
+    emb = load_embedder("use", threads=1)
+    texts = ["出差打车的钱怎么报？", "出差打车的钱怎么报？ 出租车 市内交通费"]
+    assert np.allclose(emb.embed_queries(texts), np.stack([emb.embed_query(t) for t in texts]), atol=1e-6)

@@ -43,3 +43,25 @@ def test_rows_read_while_the_catalog_changed_are_used_but_not_kept():
     assert cache.get(["a", "gone", "b"], 5) == {"a": "a", "b": "b"}
     assert cache.get(["a", "b", "c"], 5) == {"a": "a", "b": "b", "c": "c"} and cache.loaded == 4
     assert cache.get(["c"], 6) == {"c": "c"} and cache.loaded == 5  # a new generation reads everything anew
+
+
+def test_row_cosines_equal_each_chunks_own_products():
+    """One product over all candidates' rows gives each chunk's cosine and its best *sentence*: never the next
+    chunk's own row (the blocks lie end to end), and a chunk without sentences is its own best sentence."""
+    import numpy as np
+
+    from rag_core.search.row_cache import row_cosines
+
+    rng = np.random.default_rng(3)
+    stored = {cid: rng.normal(size=(n, 8)).astype(np.float16) for cid, n in [("a", 3), ("lone", 1), ("b", 2), ("c", 4)]}
+    stored["b"][1] = -5.0  # b's only sentence scores far below c's chunk row right after it
+    stored["c"][0] = 9.0
+    readings = rng.normal(size=(8, 2)).astype(np.float32)
+    found = row_cosines(stored, readings)
+    assert list(found) == list(stored)
+    for cid, rows in stored.items():
+        own = rows.astype(np.float32) @ readings
+        chunk, sentence = found[cid]
+        assert np.allclose(chunk, own[0], atol=1e-5)
+        assert np.allclose(sentence, own[1:].max(axis=0) if len(rows) > 1 else own[0], atol=1e-5)
+    assert row_cosines({}, readings) == {}

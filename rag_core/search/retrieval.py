@@ -42,7 +42,7 @@ from .embedding import Embedder
 from .explain import why_matched
 from .fusion import Candidate, coverage, ranks
 from .keyword_index import KeywordIndex
-from .row_cache import GenerationCache
+from .row_cache import GenerationCache, row_cosines
 from .sentence_index import SecondModel, SentenceIndex
 from .vector_store import ChromaVectorStore, key_of_chunk
 from .visibility import VisibilityCache, Visible
@@ -258,11 +258,10 @@ class HybridRetriever:
         pool = [cid for cid in pool if cid in chunks]
         sentence_cos: dict[str, float] = {}
         if qvec is not None and pool:
-            for cid, rows in self._sentence_rows.get(pool, generation).items():
-                vector = rows[0].astype(np.float32)  # as `SentenceIndex.get` decodes them
-                matrix = rows[1:].astype(np.float32) if len(rows) > 1 else None
-                cos.setdefault(cid, float(vector @ qvec))
-                sentence_cos[cid] = float((matrix @ qvec).max()) if matrix is not None else cos[cid]
+            rows = row_cosines(self._sentence_rows.get(pool, generation), np.asarray(qvec, dtype=np.float32)[:, None])
+            for cid, (chunk_cos, best_sentence) in rows.items():
+                cos.setdefault(cid, float(chunk_cos[0]))
+                sentence_cos[cid] = float(best_sentence[0])
         reworded = with_policy_wording(query, expansion)
         second_cos, second_sentence_cos, second_best = (
             self._second_cosines(query, pool, reworded, generation) if qvec is not None else ({}, {}, {})
@@ -323,17 +322,13 @@ class HybridRetriever:
         at load 9 on two cores searches then took 10-15 ms longer at p50, waiting for that thread to be scheduled."""
         if self.second is None or not pool:
             return {}, {}, {}
-        qvecs = [self.second.embedder.embed_query(query)]
-        if reworded != query:
-            qvecs.append(self.second.embedder.embed_query(reworded))
+        qvecs = self.second.embedder.embed_queries([query] if reworded == query else [query, reworded])
         chunk_cos, sentence_cos, best = {}, {}, {}
-        readings = np.stack(qvecs, axis=1)
-        for cid, stored in self._second_rows.get(pool, generation).items():
-            rows = stored.astype(np.float32)  # the chunk's vector, then its sentences'
-            cosines = rows @ readings  # rows × (as asked, reworded)
-            chunk_cos[cid] = float(cosines[0, 0])
-            sentence_cos[cid] = float(cosines[1:, 0].max()) if len(rows) > 1 else chunk_cos[cid]
-            best[cid] = float(cosines.max())  # the array method: np.max's wrapper cost more than the reduction
+        readings = np.stack(qvecs, axis=1)  # (as asked, reworded)
+        for cid, (chunk, sentence) in row_cosines(self._second_rows.get(pool, generation), readings).items():
+            chunk_cos[cid] = float(chunk[0])
+            sentence_cos[cid] = float(sentence[0])
+            best[cid] = float(max(chunk.max(), sentence.max()))
         return chunk_cos, sentence_cos, best
 
     @staticmethod

@@ -16,6 +16,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
+import numpy as np
+
 Value = TypeVar("Value")
 ROWS_KEPT = 4096  # chunks per cache, float16 as stored: ~50 MB for all three at 10k (e5 4.7 KB, USE 6 KB, text)
 
@@ -58,3 +60,24 @@ class GenerationCache(Generic[Value]):
                     while len(self._items) > self.capacity:
                         self._items.popitem(last=False)
         return found
+
+
+def row_cosines(stored: dict[str, np.ndarray], readings: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each chunk's cosine to every reading of the question (`readings`: dim × k), and its best sentence's.
+
+    `stored` holds each chunk's rows as the sentence index keeps them (its vector, then its sentences',
+    float16). All candidates' rows go through one product instead of two small ones per chunk: at ~50
+    candidates the per-chunk conversions and products were ~0.7 ms of a 10k search. A chunk without
+    sentence rows has its own cosine as its best sentence's.
+    """
+    if not stored:
+        return {}
+    ids = list(stored)
+    counts = np.fromiter((len(stored[cid]) for cid in ids), dtype=np.intp, count=len(ids))
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    cosines = np.concatenate([stored[cid] for cid in ids]).astype(np.float32) @ readings
+    chunk = cosines[starts].copy()
+    cosines[starts] = -np.inf  # each chunk's block is its row, then its sentences': keep the sentences
+    best = np.maximum.reduceat(cosines, starts, axis=0)
+    best = np.where((counts > 1)[:, None], best, chunk)  # a lone row is its own best sentence
+    return {cid: (chunk[i], best[i]) for i, cid in enumerate(ids)}
