@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -247,7 +247,8 @@ def _plainly_answered(features: list[dict[str, float]], model: Model, store_chun
 
 
 def missing_terms(
-    question_terms: Iterable[str], chunk_text: str, phrases: Mapping[str, Iterable[str]], doc_freq: Mapping[str, int]
+    question_terms: Iterable[str], chunk_text: str, phrases: Mapping[str, Iterable[str]], doc_freq: Mapping[str, int],
+    named: Sequence[str] | None = None,
 ) -> tuple[list[str], list[str]]:
     """(question words absent from the chunk that the corpus uses elsewhere, scope words absent from it).
 
@@ -259,7 +260,8 @@ def missing_terms(
     when only 补贴 is named (a clause on 高温津贴 is not about housing).
     """
     terms = [t for t in dict.fromkeys(question_terms) if len(t) >= 2]
-    named = [t for t in terms if names(t, chunk_text, phrases)]
+    if named is None:  # search passes the words it already found named (`names` for every term and chunk)
+        named = [t for t in terms if names(t, chunk_text, phrases)]
     known_missing, scope_missing = [], []
     for term in terms:
         if term in named or _overlaps_a_named_piece(term, named):

@@ -287,7 +287,8 @@ class HybridRetriever:
         for cid in pool:
             chunk_text = index_text(chunks[cid])
             chunk_tokens = set(self.keywords.tokens_of(cid))
-            known_missing, benefit_missing = missing_terms(terms, chunk_text, expansion.phrases, doc_freq)
+            matched = [w for w in terms if names(w, chunk_text, expansion.phrases)]
+            known_missing, benefit_missing = missing_terms(terms, chunk_text, expansion.phrases, doc_freq, matched)
             signals = Signals(
                 bm25=bm25.get(cid, 0.0),
                 bm25_rank=bm25_rank.get(cid),
@@ -305,7 +306,6 @@ class HybridRetriever:
                 second_sentence_cosine=second_sentence_cos.get(cid),
                 second_best=second_best.get(cid),
             )
-            matched = [w for w in terms if names(w, chunk_text, expansion.phrases)]
             candidates.append(
                 Candidate(chunk_id=cid, signals=signals, missing=known_missing + benefit_missing, matched=matched)
             )
