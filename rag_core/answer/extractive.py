@@ -7,12 +7,9 @@ the [资料N] marker of that source.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-
-import jieba
 
 from ..text.instructions import OMITTED
 from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, split_sentences
@@ -21,6 +18,7 @@ from .answering import WEAK_EVIDENCE, WEAK_HEADER
 from .asks import asked_pattern, gives_asked
 from .prompt import NOT_IN_POLICY
 from .ranges import band_sentence, stated_amounts
+from .sentence_terms import match_terms
 from .subject import (
     answers_value,
     asked_value,
@@ -43,26 +41,12 @@ _END_CHARS = END_CHARS
 _CLOSERS = CLOSERS
 _SENTENCE_RE = SENTENCE_RE
 
-# Words that say how a question is asked, not what it is about.
-STOPWORDS = frozenset(
-    """
-    的 了 是 吗 呢 吧 啊 呀 么 和 与 及 或 在 对 把 被 给 从 向 就 都 也 还 又 要 会 能 可 请 问 想
-    我 你 他 她 它 我们 你们 他们 咱们 公司 员工 自己
-    怎么 怎样 怎么样 如何 什么 哪些 哪个 哪里 哪儿 多少 几 为什么 为何 是否 是不是 有没有 能否 可否
-    可以 能够 需要 应该 应当 必须 有 没有 一个 一下 这个 那个 这些 那些 这样 那样 如果 的话 关于 规定 制度
-    """.split()
-)
-# Function characters of questions; a bigram containing one is not a useful match.
-_STOP_CHARS = frozenset("的了是吗呢吧啊呀么我你他她它和与及或在对把被给从向就都也还又要会能可请问想怎样何哪几谁有没")
-
 _WORD_CHAR_RE = WORD_CHAR_RE
 _HEADING_RE = re.compile(
     r"^\s*(?:#{1,6}\s*|第[零〇一二三四五六七八九十百千万\d]+[章节条款部篇]|[一二三四五六七八九十]+[、.．]|[（(][一二三四五六七八九十\d]+[)）])"
 )
 _HEADING_MAX_CHARS = 30
 
-_TOKEN_WEIGHT = 1.0
-_BIGRAM_WEIGHT = 0.5
 _RELATIVE_FLOOR = 0.3  # an extra sentence must add at least this share of the best score
 _COVERED_FACTOR = 0.5  # a term already quoted still counts, at half weight
 _FRAGMENT_FACTOR = 0.85  # a chunk's unterminated last piece may be a sentence cut by chunking
@@ -88,43 +72,6 @@ def _is_heading(sentence: str, section: str) -> bool:
         return True
     parts = {p.strip() for p in re.split(r"[>/]", section) if p.strip()}
     return sentence.lstrip("# ").strip() in parts
-
-
-def _merge_single_chars(words: list[str]) -> list[str]:
-    """Join runs of single content characters: jieba splits unknown words (年假 -> 年/假)."""
-    out: list[str] = []
-    run = ""
-    for w in [*words, ""]:
-        if len(w) == 1 and w not in _STOP_CHARS and "\u3400" <= w <= "\u9fff":
-            run += w
-            continue
-        if run:
-            out.append(run)
-            run = ""
-        if w:
-            out.append(w)
-    return out
-
-
-def _question_terms(question: str) -> tuple[list[str], list[str]]:
-    """Content words of the question (jieba) and its character bigrams (fallback)."""
-    tokens: list[str] = []
-    for tok in _merge_single_chars(jieba.lcut(question)):
-        tok = tok.strip().lower()
-        if not tok or tok in STOPWORDS or not _WORD_CHAR_RE.search(tok):
-            continue
-        if len(tok) < 2 and not tok.isdigit():  # single characters are covered by bigrams
-            continue
-        if tok not in tokens:
-            tokens.append(tok)
-    chars = [c for c in question.lower() if _WORD_CHAR_RE.match(c)]
-    bigrams: list[str] = []
-    for a, b in zip(chars, chars[1:], strict=False):
-        gram = a + b
-        if gram in STOPWORDS or a in _STOP_CHARS or b in _STOP_CHARS or gram in bigrams:
-            continue
-        bigrams.append(gram)
-    return tokens, bigrams
 
 
 _NORMATIVE = re.compile(r"应当|应|须|不得|不予|可以|按照|标准|不超过|不低于|以内|每")
@@ -265,7 +212,7 @@ class ExtractiveAnswerer:
         """
         best = min(sources, key=lambda src: src.number)
         every = [q for q in self._collect([best]) if not q.is_heading and quantity.search(q.text)]
-        scored = [(sum(m.values()), q) for q, m in zip(every, self._match(question, every, extra), strict=True) if m]
+        scored = [(sum(m.values()), q) for q, m in zip(every, match_terms(question, every, extra), strict=True) if m]
         return max(scored, key=lambda pair: (pair[0], -pair[1].source_number, -pair[1].position))[1] if scored else None
 
     def _rule_sentence(self, question: str, sources: list[SourceRef], picked: list[Quote], extra: Sequence[str],
@@ -276,7 +223,7 @@ class ExtractiveAnswerer:
         that names an amount or limit (else a normative word); else the best picked sentence."""
         best = min(sources, key=lambda src: src.number)
         own = [q for q in self._collect([best]) if not q.is_heading]
-        matches = self._match(question, own, extra) if own else []
+        matches = match_terms(question, own, extra) if own else []
         matched = [(q, m) for q, m in zip(own, matches, strict=True) if m]
         if amounts and (band := band_sentence([q.text for q, _ in matched], list(amounts))) is not None:
             return matched[band][0]
@@ -304,7 +251,7 @@ class ExtractiveAnswerer:
         if any(not s.is_heading for s in sentences):
             sentences = [s for s in sentences if not s.is_heading]
 
-        matches = self._match(question, sentences, extra_terms)
+        matches = match_terms(question, sentences, extra_terms)
         scores = [
             sum(m.values()) * (1.0 if s.complete else _FRAGMENT_FACTOR) * (_RULE_FACTOR if _AMOUNT.search(s.text) else 1.0)
             for m, s in zip(matches, sentences, strict=True)
@@ -356,33 +303,4 @@ class ExtractiveAnswerer:
                 complete = raw.rstrip(" \t\r").endswith("\n") or text[-1] in _END_CHARS or text[-1] in _CLOSERS
                 out.append(Quote(text, src.number, position, _is_heading(text, src.section), complete))
                 position += 1
-        return out
-
-    @staticmethod
-    def _match(question: str, sentences: list[Quote], extra_terms: Sequence[str] = ()) -> list[dict[str, float]]:
-        """Per sentence, the question terms it contains and their weights.
-
-        A weight is the term's rarity (idf) among the candidate sentences, so
-        "出租车" outweighs "报销" when every sentence mentions 报销; longer words get
-        a small bonus because they are more specific. Bigrams only add what the
-        matched words do not already cover.
-        """
-        tokens, bigrams = _question_terms(question)
-        tokens += [t for t in extra_terms if t not in tokens]  # policy wording of the question's colloquial words
-        texts = [s.text.lower() for s in sentences]
-        n = len(texts)
-
-        def idf(term: str) -> float:
-            df = sum(1 for t in texts if term in t)
-            return 1.0 + math.log(n / df) if df else 0.0
-
-        token_w = {t: _TOKEN_WEIGHT * idf(t) * (1.0 + 0.25 * (len(t) - 2)) for t in tokens}
-        bigram_w = {g: _BIGRAM_WEIGHT * idf(g) for g in bigrams}
-        out = []
-        for text in texts:
-            found = {t: token_w[t] for t in tokens if t in text}
-            for g, w in bigram_w.items():
-                if g in text and not any(g in t for t in found):
-                    found[g] = w
-            out.append(found)
         return out
