@@ -212,3 +212,34 @@ def test_a_what_question_leads_with_the_sentence_that_matches_it_best(answerer: 
                         "员工因病需要休息的，应在返岗后3个工作日内提交医院出具的病假证明和就诊病历。",
                      "考勤管理制度.md", "第九条 病假", "a@v1#9")
     assert "病假证明" in _quotes(answerer.answer("病假需要什么证明？", [sick]))[0][0]
+
+
+REMOTE = SourceRef(1, "第三条 远程办公\n远程办公日期应提前一周登记。远程办公原则上每周不超过2天。",
+                   "远程办公管理办法.md", "第三条 远程办公", "remote@v1#2")
+
+
+def _closer_to_the_second(question: str, sentences) -> list[float]:
+    return [0.9 if "不超过2天" in s else 0.2 for s in sentences]
+
+
+def test_closeness_in_meaning_picks_the_lead_of_a_what_question(answerer: ExtractiveAnswerer) -> None:
+    """Both sentences hold the question's words (远程办公) and a number of days or weeks; the one closer in meaning
+    leads when the answerer is told how close each is, and only then; a yes/no question keeps the rule-first order."""
+    asked = "远程办公最多几天"
+    assert "提前一周" in _quotes(answerer.answer(asked, [REMOTE]))[0][0]
+    assert "不超过2天" in _quotes(answerer.answer(asked, [REMOTE], closeness=_closer_to_the_second))[0][0]
+    calls = []
+    answerer.answer("远程办公要登记吗", [REMOTE], closeness=lambda q, s: calls.append(q) or [0.0] * len(s))
+    assert calls == []
+
+
+def test_a_question_word_counts_inside_a_word_not_across_two() -> None:
+    """车费 (jieba's piece of 打车费) is not in 网约车|费用 as a word (only as a half-weight bigram); 年假 is in
+    带薪年假, 坐飞机 in 乘坐|飞机."""
+    from rag_core.answer.sentence_terms import match_terms
+
+    sentences = [SourceRef(i, t, "", "", "") for i, t in enumerate(
+        ["往返机场的网约车费用单独计算。", "确需乘坐出租车的，车费凭发票报销。", "每年享有带薪年假5天。", "乘坐飞机须经总经理批准。"])]
+    found = match_terms("打车费、年假和坐飞机", sentences)
+    assert found[0]["车费"] < found[1]["车费"]  # the bigram's weight, not the word's
+    assert "年假" in found[2] and "坐飞机" in found[3]

@@ -14,6 +14,8 @@ from .citations import check_citations
 from .prompt import NOT_IN_POLICY, BuiltPrompt
 
 OnToken = Callable[[str], None]
+# How close each sentence is in meaning to the question (cosines from a sentence model), for the offline lead
+Closeness = Callable[[str, Sequence[str]], Sequence[float]]
 
 
 class ComposedAnswer(NamedTuple):
@@ -56,13 +58,15 @@ def compose_answer(
     on_token: OnToken | None = None,
     groups: Mapping[str, set[str]] | None = None,
     facts: Sequence[str] = (),
+    closeness: Closeness | None = None,
 ) -> ComposedAnswer:
     """(answer, answerer name, citation check) for a built prompt; streams through `on_token` when given.
 
     `groups` (question word → thesaurus terms) lets the offline answerer see that
     a clause names the question's subject in policy wording. An LLM answer loses
     any [资料N] the prompt did not have, and its sentences are checked for numbers
-    their clauses do not state (`citations`).
+    their clauses do not state (`citations`). `closeness` (question, sentences → how close each is in
+    meaning) helps the offline answerer pick the sentence that leads.
     """
     if not built.sources:
         if on_token:
@@ -79,17 +83,17 @@ def compose_answer(
             raw = llm.complete(built.text)
         answer, check = check_citations(raw.strip(), built.sources)
         return ComposedAnswer(answer, llm.name, check, _weak_model_answer(answer, built.sources), is_refusal(answer))
-    answer, answerer = _offline(question, built.sources, on_token, groups, facts)
+    answer, answerer = _offline(question, built.sources, on_token, groups, facts, closeness)
     return ComposedAnswer(answer, answerer, CitationCheck(), answer.startswith(WEAK_HEADER), is_refusal(answer))
 
 
 def _offline(
     question: str, sources: list[SourceRef], on_token: OnToken | None, groups: Mapping[str, set[str]] | None,
-    facts: Sequence[str] = (),
+    facts: Sequence[str] = (), closeness: Closeness | None = None,
 ) -> tuple[str, str]:
     from .extractive import ExtractiveAnswerer
 
-    answer = ExtractiveAnswerer().answer(question, sources, groups=groups, facts=facts)
+    answer = ExtractiveAnswerer().answer(question, sources, groups=groups, facts=facts, closeness=closeness)
     if on_token:
         on_token(answer)
     return answer, ExtractiveAnswerer.name

@@ -11,10 +11,12 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..text.instructions import OMITTED
 from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, split_sentences
 from ..types import SourceRef
-from .answering import WEAK_EVIDENCE, WEAK_HEADER
+from .answering import WEAK_EVIDENCE, WEAK_HEADER, Closeness
 from .asks import asked_pattern, gives_asked
 from .prompt import NOT_IN_POLICY
 from .ranges import band_sentence, stated_amounts
@@ -50,6 +52,9 @@ _HEADING_MAX_CHARS = 30
 _RELATIVE_FLOOR = 0.3  # an extra sentence must add at least this share of the best score
 _COVERED_FACTOR = 0.5  # a term already quoted still counts, at half weight
 _FRAGMENT_FACTOR = 0.85  # a chunk's unterminated last piece may be a sentence cut by chunking
+# How much closeness in meaning counts against the words matched when a what/how answer's lead is chosen:
+# chosen among 0, 0.15, 0.3, 0.6 on the open sessions (right sentence first 0.45 / 0.49 / 0.46 / 0.44)
+LEAD_MEANING_WEIGHT = 0.15
 _RULE_FACTOR = 1.25  # a sentence that states an amount or a limit is more likely the rule itself
 
 
@@ -132,14 +137,14 @@ class ExtractiveAnswerer:
 
     def answer(
         self, question: str, sources: list[SourceRef], max_sentences: int = 3, groups: Mapping[str, set[str]] | None = None,
-        facts: Sequence[str] = (),
+        facts: Sequence[str] = (), closeness: Closeness | None = None,
     ) -> str:
         """The quoted answer, or 制度里没有写这一条 when no source governs the question's subject."""
-        return "".join(self.stream(question, sources, max_sentences, groups, facts))
+        return "".join(self.stream(question, sources, max_sentences, groups, facts, closeness))
 
     def stream(
         self, question: str, sources: list[SourceRef], max_sentences: int = 3, groups: Mapping[str, set[str]] | None = None,
-        facts: Sequence[str] = (),
+        facts: Sequence[str] = (), closeness: Closeness | None = None,
     ) -> Iterator[str]:
         """The same text as `answer`, one line at a time, for the chat UI.
 
@@ -147,7 +152,8 @@ class ExtractiveAnswerer:
         source naming them). Sources that govern another subject are never quoted;
         the governing rule sentence leads, then conditions and limits in source order.
         `facts` are what the person told about themself (the memories used): an amount
-        there (用户参加工作12年了) picks the band that holds it, like one in the question.
+        there (用户参加工作12年了) picks the band that holds it, like one in the question. `closeness` (the
+        second model's cosines) helps pick the sentence that leads a what/how answer (`_closest`).
         """
         groups = groups or {}
         terms = question_terms(question)
@@ -173,7 +179,7 @@ class ExtractiveAnswerer:
             return
         if quantity is not None and not any(quantity.search(q.text) for q in picked):
             picked = self._with_stated_number(governing, picked, quantity)
-        lead = self._rule_sentence(question, governing, picked, extra, stated_amounts([question, *facts]))
+        lead = self._rule_sentence(question, governing, picked, extra, stated_amounts([question, *facts]), closeness)
         ordered = [lead, *[q for q in picked if q.text != lead.text]][:max_sentences]
         if quantity is not None and len(parts) == 1 and not any(quantity.search(q.text) for q in ordered):
             # an answer to 多少/几天 that quotes no number is no answer: quote the matching sentence
@@ -216,7 +222,7 @@ class ExtractiveAnswerer:
         return max(scored, key=lambda pair: (pair[0], -pair[1].source_number, -pair[1].position))[1] if scored else None
 
     def _rule_sentence(self, question: str, sources: list[SourceRef], picked: list[Quote], extra: Sequence[str],
-                       amounts: list[tuple[float, str]] = ()) -> Quote:
+                       amounts: list[tuple[float, str]] = (), closeness: Closeness | None = None) -> Quote:
         """The sentence that answers what was asked: in the best source, among the sentences that match the
         question, the one whose band holds an amount the person stated (工作12年 → 已满10年不满20年), else the
         best-matching one that gives what the question asks for (a number, who, when: `asks`), else the first
@@ -229,6 +235,8 @@ class ExtractiveAnswerer:
             return matched[band][0]
         asked = asked_pattern(question)
         giving = [(q, sum(m.values())) for q, m in matched if asked is not None and gives_asked(asked, q.text)]
+        if closeness is not None and own and not is_yes_no(question):  # what or how, with a sentence model at hand
+            return _closest(question, [q for q, _ in giving] or own, own, matched, closeness)
         if giving:  # the best-matching sentence that gives what was asked (a number, who, when)
             return max(giving, key=lambda pair: (pair[1], -pair[0].position))[0]
         if asked is not None or is_yes_no(question):  # yes or no, or what was asked is not given: the rule is
@@ -304,3 +312,17 @@ class ExtractiveAnswerer:
                 out.append(Quote(text, src.number, position, _is_heading(text, src.section), complete))
                 position += 1
         return out
+
+
+def _closest(question: str, candidates: list[Quote], own: list[Quote], matched: list[tuple[Quote, dict[str, float]]],
+             closeness: Closeness) -> Quote:
+    """Of `candidates` (the sentences giving what was asked, else the clause's), the one that matches the
+    question's words best (as a share of the best match) plus, weighted by LEAD_MEANING_WEIGHT, how close it
+    is in meaning (its cosine's z-score among the clause's sentences). Words alone often tie, or favour a
+    sentence that repeats the question's topic (员应提前一周登记… for 一周最多几天) over the one answering it."""
+    lexical = {id(q): sum(m.values()) for q, m in matched}
+    top = max(lexical.values(), default=0.0) or 1.0
+    cosines = np.asarray(closeness(question, [q.text for q in own]), dtype=float)
+    meaning = dict(zip(map(id, own), (cosines - cosines.mean()) / (cosines.std() + 1e-6), strict=True))
+    return max(candidates, key=lambda q: (lexical.get(id(q), 0.0) / top + LEAD_MEANING_WEIGHT * meaning[id(q)],
+                                          -q.position))

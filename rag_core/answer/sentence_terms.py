@@ -2,17 +2,19 @@
 
 The question's content words (jieba) and character bigrams (a fallback for words jieba splits), each
 weighted by its rarity among the candidate sentences. A word counts where it stands as a word or inside
-one, not where it straddles two (车费 of 打车费 is not in 网约车费用).
+one, not where it straddles two (车费 of 打车费 is not in 网约车费用); a bigram may (倍工 in 两倍工资).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 import jieba
 
 from ..text.sentences import WORD_CHAR_RE
+from ..text.tokenizer import word_starts
 
 # Words that say how a question is asked, not what it is about.
 STOPWORDS = frozenset(
@@ -88,9 +90,18 @@ def match_terms(question: str, sentences: Sequence, extra_terms: Sequence[str] =
     bigram_w = {g: _BIGRAM_WEIGHT * idf(g) for g in bigrams}
     out = []
     for text in texts:
-        found = {t: token_w[t] for t in tokens if t in text}
+        bounds = word_starts(text) | {len(text)}
+        found = {t: token_w[t] for t in tokens if t in text and not_straddling(t, text, bounds)}
         for g, w in bigram_w.items():
-            if g in text and not any(g in t for t in found):
+            if g in text and not any(g in t for t in found):  # a bigram may straddle: 倍工 in 两倍工资
                 found[g] = w
         out.append(found)
     return out
+
+
+def not_straddling(term: str, text: str, bounds: frozenset[int]) -> bool:
+    """`term` occurs in `text` somewhere without beginning inside one word and ending inside another
+    (`bounds`: where jieba's words of `text` begin, and its end). 车费 is not in 网约车|费用; 年假 is in
+    带薪年假 (inside a word) and 坐飞机 in 乘坐|飞机 (it ends where a word ends)."""
+    return any(m.start() in bounds or m.end() in bounds or not bounds.intersection(range(m.start() + 1, m.end()))
+               for m in re.finditer(re.escape(term), text))

@@ -159,8 +159,9 @@ def second_sentence_texts(chunk: Chunk) -> list[str]:
 class SecondModel:
     """A second bundled model's vectors of every chunk and its sentences, in a file of their own.
 
-    Search reads them only as two ranking features (its cosines as z-scores within the question's
-    candidates); the indexer writes and removes its rows with the chunk's other rows.
+    Search reads them as ranking features (its cosines as z-scores within the question's candidates);
+    the indexer writes and removes its rows with the chunk's other rows. The offline answer asks it how
+    close each sentence it may quote is to the question (`closeness`).
     """
 
     embedder: CachedEmbedder
@@ -169,6 +170,14 @@ class SecondModel:
     def rows(self, chunks: Sequence[Chunk]) -> list[tuple[str, np.ndarray, np.ndarray | None]]:
         vectors = self.embedder.embed_passages([second_chunk_text(c) for c in chunks])
         return vector_rows(chunks, vectors, self.embedder.embed_passages, second_sentence_texts)
+
+    def closeness(self, question: str, sentences: Sequence[str]) -> list[float]:
+        """Cosine of the question to each sentence. The sentences are embedded as they are quoted and not kept
+        in the embedding cache (a few per answer, ~2 ms for USE on its one thread); the question's vector is
+        the one search used."""
+        if not sentences:
+            return []
+        return (self.embedder.inner.embed_passages(list(sentences)) @ self.embedder.embed_query(question)).tolist()
 
     def close(self) -> None:
         self.index.close()
