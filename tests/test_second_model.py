@@ -92,6 +92,7 @@ def test_load_embedder_passes_the_thread_count():
     assert load_embedder("use", threads=2)._model.threads == 2
 
 
+@pytest.mark.integration
 def test_the_offline_answer_leads_with_the_sentence_closest_in_meaning(tmp_path):
     """Both sentences name 远程办公 and a number of days or weeks; the second model, asked how close each is
     to the question, settles the lead (`SecondModel.closeness`). Without that model the first one leads."""

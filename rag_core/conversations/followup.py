@@ -9,8 +9,8 @@ never glued to the previous one on grammar alone:
 - a question that names no subject (no noun: 需要谁审批？, 一个月能补几次？, 几天？):
   the previous subject is put in front.
 
-A question that does name a subject but opens like a fragment (那…, 如果…, 要不要…)
-gets a *tentative* rewrite: the facade keeps the question as typed when its own
+A question that does name a subject but opens like a fragment (那…, 如果…, 要不要…),
+or is short (试用期的也有吗), gets a *tentative* rewrite: the facade keeps the question as typed when its own
 search finds evidence, and takes the rewrite only when it does not and the
 rewrite does (`Rewrite.tentative`). A subject is a noun by jieba's part-of-speech
 tags, so no list of topics decides what a question is about.
@@ -68,6 +68,12 @@ _MODALS = tuple("能会要可该想得")
 PROCEDURES = ("审批", "批准", "申请", "签字", "办理", "提交")
 NOUNLESS = "没有名词主语"  # content words, but no noun: tentative, the rewrite preferred when it reads as answerable
 CONTINUES = "承接上文"  # opens with 那 / 要是 / 如果 …: says it goes on from the last turn, though it names a subject
+# A question this short (CJK characters) that names a subject may still ask about the last turn's topic
+# (试用期的也有吗, 比例最低多少): tentative, like a noun-less one. Chosen on the open sessions among 8 / 12 / 16
+# (complete questions searched as typed 0.96 / 0.94 / 0.94); fresh part: follow-ups resolved 0.60 -> 0.63,
+# complete questions as typed unchanged; the 38 team dialogues 0.895 -> 0.921.
+SHORT_WITH_SUBJECT = 8
+SHORT = "短问题"
 
 
 @dataclass(frozen=True)
@@ -161,6 +167,8 @@ def dependence(question: str) -> str:
         return NOUNLESS
     if led:
         return CONTINUES
+    if _cjk_len(text) <= SHORT_WITH_SUBJECT:
+        return SHORT
     return ""
 
 
