@@ -316,8 +316,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         started = time.perf_counter()
         groups = {word: set(terms) for word, terms in result.synonym_groups.items()}
         # what the person told about themself (memories used) can pick the band a rule states for them
-        composed = compose_answer(asked, built, self.llm, on_token, groups, [m.content for m in memories],
-                                  self.second.closeness if self.second is not None else None)
+        closeness = self.second.closeness_over([h.chunk for h in result.hits]) if self.second is not None else None
+        composed = compose_answer(asked, built, self.llm, on_token, groups, [m.content for m in memories], closeness)
         answer = composed.text
         timings["answer_ms"] = _ms(started)
         remembered: list[dict[str, str]] = []

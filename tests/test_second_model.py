@@ -95,13 +95,19 @@ def test_load_embedder_passes_the_thread_count():
 @pytest.mark.integration
 def test_the_offline_answer_leads_with_the_sentence_closest_in_meaning(tmp_path):
     """Both sentences name 远程办公 and a number of days or weeks; the second model, asked how close each is
-    to the question, settles the lead (`SecondModel.closeness`). Without that model the first one leads."""
+    to the question, settles the lead (`SecondModel.closeness_over`), from the sentence rows ingest stored:
+    nothing is embedded for it at answer time. Without that model the first one leads."""
     policy = "# 远程办公管理办法\n\n## 第三条 远程办公\n\n远程办公日期应提前一周登记。远程办公原则上每周不超过2天。\n"
     leads = {}
     for name, overrides in (("on", {}), ("off", {"second_embedding_model": ""})):
         assistant = open_assistant(tmp_path / name, **overrides)
         assert assistant.ingest_bytes(policy.encode("utf-8"), "远程办公管理办法.md").ok
+        embedded = []
+        if assistant.second is not None:
+            inner = assistant.second.embedder.inner
+            inner.embed_passages = lambda texts, real=inner.embed_passages, seen=embedded: seen.extend(texts) or real(texts)
         trace = assistant.ask("远程办公最多几天？", user="u1", remember=False)
+        assert embedded == []
         leads[name] = next(line for line in trace.answer.splitlines() if line.startswith("- "))
         assistant.catalog.close()
     assert "不超过2天" in leads["on"]

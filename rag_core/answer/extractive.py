@@ -153,7 +153,7 @@ class ExtractiveAnswerer:
         the governing rule sentence leads, then conditions and limits in source order.
         `facts` are what the person told about themself (the memories used): an amount
         there (用户参加工作12年了) picks the band that holds it, like one in the question. `closeness` (the
-        second model's cosines) helps pick the sentence that leads a what/how answer (`_closest`).
+        second model's cosines, `SecondModel.closeness_over`) helps pick the sentence that leads a what/how answer (`_closest`).
         """
         groups = groups or {}
         terms = question_terms(question)

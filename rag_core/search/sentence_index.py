@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -161,7 +161,7 @@ class SecondModel:
 
     Search reads them as ranking features (its cosines as z-scores within the question's candidates);
     the indexer writes and removes its rows with the chunk's other rows. The offline answer asks it how
-    close each sentence it may quote is to the question (`closeness`).
+    close each sentence it may quote is to the question (`closeness_over`).
     """
 
     embedder: CachedEmbedder
@@ -171,13 +171,32 @@ class SecondModel:
         vectors = self.embedder.embed_passages([second_chunk_text(c) for c in chunks])
         return vector_rows(chunks, vectors, self.embedder.embed_passages, second_sentence_texts)
 
-    def closeness(self, question: str, sentences: Sequence[str]) -> list[float]:
-        """Cosine of the question to each sentence. The sentences are embedded as they are quoted and not kept
-        in the embedding cache (a few per answer, ~2 ms for USE on its one thread); the question's vector is
-        the one search used."""
-        if not sentences:
-            return []
-        return (self.embedder.inner.embed_passages(list(sentences)) @ self.embedder.embed_query(question)).tolist()
+    def closeness_over(self, chunks: Sequence[Chunk]) -> Callable[[str, Sequence[str]], list[float]]:
+        """How close each sentence of these chunks is to a question (the offline answer's lead), from the
+        rows ingest stored (heading + sentence, `second_sentence_texts`): 0.15 ms per answer against 4 ms
+        for embedding the sentences anew. A sentence without a row (a one-sentence chunk, one under four
+        characters) is embedded the same way, with its chunk's heading; the question's vector is search's."""
+        rows = self.index.stacked([c.chunk_id for c in chunks])
+        known: dict[str, np.ndarray] = {}
+        heading: dict[str, str] = {}
+        for chunk in chunks:
+            sentences = [s.strip() for s in split_sentences(chunk.text) if len(s) >= 4][:MAX_SENTENCES]
+            stored = rows.get(chunk.chunk_id)
+            if stored is not None and len(stored) == len(sentences) + 1:
+                for text, vector in zip(sentences, stored[1:], strict=True):
+                    known.setdefault(text, vector.astype(np.float32))
+            for text in split_sentences(chunk.text):
+                heading.setdefault(text.strip(), _short_heading(chunk))
+
+        def closeness(question: str, texts: Sequence[str]) -> list[float]:
+            missing = [t for t in dict.fromkeys(texts) if t not in known]
+            if missing:
+                vectors = self.embedder.inner.embed_passages([f"{heading.get(t, '')}\n{t}" for t in missing])
+                known.update(zip(missing, vectors, strict=True))
+            question_vector = self.embedder.embed_query(question)
+            return [float(known[t] @ question_vector) for t in texts]
+
+        return closeness
 
     def close(self) -> None:
         self.index.close()
