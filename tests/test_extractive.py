@@ -243,3 +243,18 @@ def test_a_question_word_counts_inside_a_word_not_across_two() -> None:
     found = match_terms("打车费、年假和坐飞机", sentences)
     assert found[0]["车费"] < found[1]["车费"]  # the bigram's weight, not the word's
     assert "年假" in found[2] and "坐飞机" in found[3]
+
+
+def test_closeness_decides_only_where_the_sentences_differ_in_meaning() -> None:
+    """Two sentences whose cosines differ in the third decimal (float16 rows) are not told apart by meaning:
+    the better word match leads. Clearly apart, meaning outweighs a small lead in words."""
+    from rag_core.answer.extractive import Quote, _closest
+
+    first, second = Quote("甲句。", 1, 0, False, True), Quote("乙句。", 1, 1, False, True)
+    matched = [(first, {"远程办公": 1.0}), (second, {"远程办公": 0.9})]
+
+    def lead(cosines):
+        return _closest("问", [first, second], [first, second], matched, lambda q, texts: cosines)
+
+    assert lead([0.500, 0.501]) is first
+    assert lead([0.20, 0.90]) is second

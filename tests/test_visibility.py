@@ -142,6 +142,9 @@ def test_a_role_never_searches_another_audiences_partition(tmp_path, monkeypatch
     monkeypatch.setattr(store._partitions[("hr",)], "query", refuse)
     got = store.query(query, 3, VectorScope(audiences=frozenset({("all",)})))
     assert len(got) == 3 and all(m.chunk_id.startswith("staff@") for m in got)
+    # a reader who may see no partition at all (no live document for them) is answered from none
+    monkeypatch.setattr(store._partitions[("all",)], "query", refuse)
+    assert store.query(query, 3, VectorScope(audiences=frozenset())) == []
 
 
 @pytest.mark.integration

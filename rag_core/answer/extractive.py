@@ -55,6 +55,9 @@ _FRAGMENT_FACTOR = 0.85  # a chunk's unterminated last piece may be a sentence c
 # How much closeness in meaning counts against the words matched when a what/how answer's lead is chosen:
 # chosen among 0, 0.15, 0.3, 0.6 on the open sessions (right sentence first 0.45 / 0.49 / 0.46 / 0.44)
 LEAD_MEANING_WEIGHT = 0.15
+# The least spread of those cosines a z-score divides by: two sentences 0.001 apart would otherwise differ
+# by a full ±1 (fresh part unchanged, open +1 lead)
+MEANING_SPREAD_FLOOR = 0.05
 _RULE_FACTOR = 1.25  # a sentence that states an amount or a limit is more likely the rule itself
 
 
@@ -323,6 +326,7 @@ def _closest(question: str, candidates: list[Quote], own: list[Quote], matched: 
     lexical = {id(q): sum(m.values()) for q, m in matched}
     top = max(lexical.values(), default=0.0) or 1.0
     cosines = np.asarray(closeness(question, [q.text for q in own]), dtype=float)
-    meaning = dict(zip(map(id, own), (cosines - cosines.mean()) / (cosines.std() + 1e-6), strict=True))
+    spread = max(float(cosines.std()), MEANING_SPREAD_FLOOR)  # near-equal cosines (float16 rows) do not decide
+    meaning = dict(zip(map(id, own), (cosines - cosines.mean()) / spread, strict=True))
     return max(candidates, key=lambda q: (lexical.get(id(q), 0.0) / top + LEAD_MEANING_WEIGHT * meaning[id(q)],
                                           -q.position))

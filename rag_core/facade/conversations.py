@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
-from ..conversations.followup import CONTINUES, Rewrite, keeps_own_words, rule_rewrite
+from ..conversations.followup import CONTINUES, SHORT, Rewrite, keeps_own_words, rule_rewrite
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import acknowledgement, split_turn
@@ -137,7 +137,9 @@ class ConversationActions:
             context.rewrite = Rewrite(asked, "", decision="问题里有制度没有用过的词，是新话题，不改写")
             return typed
         glued = self.search(rewrite.question, role=role, actor=actor)
-        margin = CONTINUATION_MARGIN if continues else 0.0
+        # a question that says it goes on (那…) or a short one naming its own subject (试用期的也有吗) is glued
+        # only when that is clearly more answerable: a tie keeps what was typed
+        margin = CONTINUATION_MARGIN if continues or rewrite.reason == SHORT else 0.0
         more_answerable = glued.hit_count and glued.answerable >= typed.answerable + margin
         found = [f"{h.chunk.section} {h.chunk.text}" for h in glued.hits[:3]]
         if more_answerable and keeps_own_words(asked, found):

@@ -174,27 +174,36 @@ class SecondModel:
     def closeness_over(self, chunks: Sequence[Chunk]) -> Callable[[str, Sequence[str]], list[float]]:
         """How close each sentence of these chunks is to a question (the offline answer's lead), from the
         rows ingest stored (heading + sentence, `second_sentence_texts`): 0.15 ms per answer against 4 ms
-        for embedding the sentences anew. A sentence without a row (a one-sentence chunk, one under four
-        characters) is embedded the same way, with its chunk's heading; the question's vector is search's."""
-        rows = self.index.stacked([c.chunk_id for c in chunks])
+        for embedding the sentences anew. A sentence without a row (one under four characters) is embedded
+        the same way, with its chunk's heading; the question's vector is search's. Read on the first call
+        only (an LLM answer makes none). A store that cannot be read gives no preference (all equal), so
+        the words alone choose: the answer never fails for it."""
         known: dict[str, np.ndarray] = {}
         heading: dict[str, str] = {}
-        for chunk in chunks:
-            sentences = [s.strip() for s in split_sentences(chunk.text) if len(s) >= 4][:MAX_SENTENCES]
-            stored = rows.get(chunk.chunk_id)
-            if stored is not None and len(stored) == len(sentences) + 1:
-                for text, vector in zip(sentences, stored[1:], strict=True):
-                    known.setdefault(text, vector.astype(np.float32))
-            for text in split_sentences(chunk.text):
-                heading.setdefault(text.strip(), _short_heading(chunk))
+
+        def read_rows() -> None:
+            rows = self.index.stacked([c.chunk_id for c in chunks])
+            for chunk in chunks:
+                sentences = [s.strip() for s in split_sentences(chunk.text) if len(s) >= 4][:MAX_SENTENCES]
+                stored = rows.get(chunk.chunk_id)
+                if stored is not None and len(stored) == len(sentences) + 1:
+                    for text, vector in zip(sentences, stored[1:], strict=True):
+                        known.setdefault(text, vector.astype(np.float32))
+                for text in split_sentences(chunk.text):
+                    heading.setdefault(text.strip(), _short_heading(chunk))
 
         def closeness(question: str, texts: Sequence[str]) -> list[float]:
-            missing = [t for t in dict.fromkeys(texts) if t not in known]
-            if missing:
-                vectors = self.embedder.inner.embed_passages([f"{heading.get(t, '')}\n{t}" for t in missing])
-                known.update(zip(missing, vectors, strict=True))
-            question_vector = self.embedder.embed_query(question)
-            return [float(known[t] @ question_vector) for t in texts]
+            try:
+                if not heading:
+                    read_rows()
+                missing = [t for t in dict.fromkeys(texts) if t not in known]
+                if missing:
+                    vectors = self.embedder.inner.embed_passages([f"{heading.get(t, '')}\n{t}" for t in missing])
+                    known.update(zip(missing, vectors, strict=True))
+                question_vector = self.embedder.embed_query(question)
+                return [float(known[t] @ question_vector) for t in texts]
+            except (sqlite3.Error, ValueError, KeyError):
+                return [0.0] * len(texts)
 
         return closeness
 

@@ -336,7 +336,9 @@ class ChromaVectorStore:
             dists = res["distances"][0] if res["distances"] else []
             return [VectorMatch(cid, 1.0 - float(d)) for cid, d in zip(ids, dists) if key_of_chunk(cid) not in hidden]
 
-        first, *others = sorted(audiences) or [("all",)]
+        if not audiences:  # a reader who may see no partition (no live document for them) gets nothing
+            return []
+        first, *others = sorted(audiences)
         pending = [_PARTITION_POOL.submit(nearest, audience) for audience in others]  # this thread asks the first
         matches = nearest(first)
         for part in pending:
