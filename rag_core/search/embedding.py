@@ -256,19 +256,7 @@ class CachedEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         """The question's vector, encoded once: search, standard answers, memory recall and the gap log of one
         ask all embed the same text (a read-only copy is shared)."""
-        with self._lock:
-            vector = self._queries.get(text)
-            if vector is not None:
-                self._queries.move_to_end(text)
-                return vector
-        vector = np.asarray(self.inner.embed_query(text), dtype=np.float32)
-        vector.setflags(write=False)
-        self.queries_computed += 1
-        with self._lock:
-            self._queries[text] = vector
-            while len(self._queries) > QUERY_CACHE:
-                self._queries.popitem(last=False)
-        return vector
+        return self.embed_queries([text])[0]
 
     def embed_queries(self, texts: Sequence[str]) -> list[np.ndarray]:
         """`embed_query` for several texts, the ones not kept sent to the model in one call where it takes a batch."""

@@ -149,10 +149,14 @@ def second_chunk_text(chunk: Chunk) -> str:
     return f"{_short_heading(chunk)}\n{chunk.text}"
 
 
+def _second_sentences(chunk: Chunk) -> list[str]:
+    """The sentences the second model has a row for, in row order."""
+    return [s for s in split_sentences(chunk.text) if len(s) >= 4][:MAX_SENTENCES]
+
+
 def second_sentence_texts(chunk: Chunk) -> list[str]:
     """What the second model embeds per sentence: the short heading and the sentence alone (no lead)."""
-    sentences = [s for s in split_sentences(chunk.text) if len(s) >= 4][:MAX_SENTENCES]
-    return [f"{_short_heading(chunk)}\n{s}" for s in sentences]
+    return [f"{_short_heading(chunk)}\n{s}" for s in _second_sentences(chunk)]
 
 
 @dataclass
@@ -184,7 +188,7 @@ class SecondModel:
         def read_rows() -> None:
             rows = self.index.stacked([c.chunk_id for c in chunks])
             for chunk in chunks:
-                sentences = [s.strip() for s in split_sentences(chunk.text) if len(s) >= 4][:MAX_SENTENCES]
+                sentences = [s.strip() for s in _second_sentences(chunk)]
                 stored = rows.get(chunk.chunk_id)
                 if stored is not None and len(stored) == len(sentences) + 1:
                     for text, vector in zip(sentences, stored[1:], strict=True):
