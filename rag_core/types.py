@@ -197,6 +197,10 @@ class Hit:
         }
 
 
+_SEARCH_FIELDS = ("expanded_terms", "thesaurus", "threshold", "answerable", "unknown_share", "unknown_words",
+                  "second_best", "second_reading", "foreign_subjects", "store_chunks", "timings_ms", "warnings")
+
+
 @dataclass
 class SearchResult:
     query: str
@@ -208,6 +212,7 @@ class SearchResult:
     threshold: float = 0.0  # question probability needed for any hit
     answerable: float = 0.0  # that the policies answer the question at all
     unknown_share: float = 0.0  # share of the question's weight in words the policies never use
+    unknown_words: list[str] = field(default_factory=list)  # those words (a new topic, or only a new verb?)
     second_best: float | None = None  # the second model's highest cosine to any candidate (None: model off)
     second_reading: str = ""  # the question as the second model also read it, in the thesaurus's wording
     foreign_subjects: list[str] = field(default_factory=list)  # benefits named with a word no policy uses
@@ -225,17 +230,8 @@ class SearchResult:
             "hit_count": self.hit_count,
             "hits": [h.to_dict() for h in self.hits],
             "near_misses": [h.to_dict() for h in self.near_misses],
-            "expanded_terms": self.expanded_terms,
-            "thesaurus": self.thesaurus,
-            "threshold": self.threshold,
-            "answerable": self.answerable,
-            "unknown_share": self.unknown_share,
-            "second_best": self.second_best,
-            "second_reading": self.second_reading,
-            "foreign_subjects": self.foreign_subjects,
-            "store_chunks": self.store_chunks,  # 技术细节's 可见资料 after a reload
-            "timings_ms": self.timings_ms,
-            "warnings": self.warnings,
+            # store_chunks: 技术细节's 可见资料 after a reload
+            **{name: getattr(self, name) for name in _SEARCH_FIELDS},
         }
 
 

@@ -20,6 +20,7 @@ from rag_core.conversations.followup import (
     SHORT,
     dependence,
     keeps_own_words,
+    names_unknown_subject,
     rule_rewrite,
     subject_of,
     subject_words,
@@ -48,6 +49,17 @@ def test_a_question_that_stands_on_its_own_is_never_rewritten_on_grammar_alone(q
             continue
         result = rule_rewrite(question, previous)
         assert result.tentative or (not result.rewritten and result.question == question), (previous, result)
+
+
+@pytest.mark.parametrize(
+    ("question", "unknown", "new_topic"),
+    [("公司有班车吗？", ["班车"], True), ("那有班车接送吗", ["班车"], True), ("公司有上下班班车吗", ["班车"], True),
+     ("没去的话能换成钱吗", ["换成"], False), ("今年休不完能留到明年吗", ["今年", "留到", "明年"], False),
+     ("工资照发吗", ["照发"], False), ("有食堂吗", [], False)],
+)
+def test_only_a_noun_the_policies_never_use_makes_a_question_a_new_topic(question: str, unknown: list[str], new_topic: bool):
+    """A verb or time word they never use (换成, 照发, 今年) asks about the topic under discussion."""
+    assert names_unknown_subject(question, unknown) is new_topic
 
 
 @pytest.mark.parametrize(

@@ -114,6 +114,15 @@ def keeps_own_words(question: str, texts: list[str]) -> bool:
     return not own or any(word in text for word in own for text in texts)
 
 
+def names_unknown_subject(question: str, unknown: list[str]) -> bool:
+    """A noun the question names is one the policies never use (公司有班车吗: 班车): it opens a new topic.
+
+    A verb or time word they never use (换成, 休不完, 今年) only says what is asked about the topic
+    already under discussion, so it does not make the question a new one."""
+    nouns = subject_words(_strip_lead(_strip(question))[0])
+    return any(word in noun or noun in word for word in unknown for noun in nouns)
+
+
 def subject_words(question: str) -> list[str]:
     """The nouns a question names that can be what it is about (公司有班车吗 → [班车]; 能报吗 → [])."""
     return content_words(question, SUBJECT_TAGS)

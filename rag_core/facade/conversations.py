@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
-from ..conversations.followup import CONTINUES, SHORT, Rewrite, keeps_own_words, rule_rewrite
+from ..conversations.followup import CONTINUES, Rewrite, keeps_own_words, names_unknown_subject, rule_rewrite
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import acknowledgement, split_turn
@@ -27,10 +27,11 @@ from .access import require_owner
 from .stores import CONVERSATIONS_FILE, feature_store, uses_store
 
 CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
-# A question that opens by saying it goes on (那…, 要是…) is glued even with a word the policies never use
-# when the glued search reads clearly more answerable, by this much (open sessions: 4 of 5 such follow-ups
-# against 0 of 8 complete questions; see docs/retrieval.md "Sessions").
-CONTINUATION_MARGIN = 0.1
+# A tentative rewrite is taken only when the glued search reads clearly more answerable, by this much: the
+# glued text contains the last (answerable) question, so a tie says nothing. First chosen for 那… questions
+# (open sessions: 4 of 5 such follow-ups against 0 of 8 complete questions), then for every tentative reason
+# in stop 40 (fresh part: complete questions as typed 0.97 -> 0.98; docs/retrieval.md "Stop 40").
+GLUE_MARGIN = 0.1
 STORE_FILE = CONVERSATIONS_FILE
 
 
@@ -123,27 +124,24 @@ class ConversationActions:
 
     def _search_turn(self, context: TurnContext, *, role: str | None, actor: Principal) -> SearchResult:
         """Search the turn. A tentative rewrite (a question that reads like a fragment but may stand alone) is
-        taken only when the question as typed names nothing the policies never mention and the rewrite has
-        hits and reads at least as answerable (one that opens with 那 / 要是: clearly more answerable,
-        whatever words it uses), and its best hits still name the question's own topic (`keeps_own_words`):
-        a complete question is never glued on grammar alone."""
+        taken only when the question as typed names no noun the policies never use (a verb they never use,
+        换成 or 休不完, says what is asked about the topic, not that the topic is new), the rewrite has hits
+        and reads clearly more answerable (`GLUE_MARGIN`), and its best hits still name the question's own
+        topic (`keeps_own_words`): a complete question is never glued on grammar alone."""
         rewrite = context.rewrite
         if not rewrite.tentative:
             return self.search(rewrite.question, role=role, actor=actor)
         asked = context.asked.strip()
         typed = self.search(asked, role=role, actor=actor)
-        continues = rewrite.reason == CONTINUES
-        if typed.unknown_share > 0 and not continues:
-            context.rewrite = Rewrite(asked, "", decision="问题里有制度没有用过的词，是新话题，不改写")
+        if names_unknown_subject(asked, typed.unknown_words) and rewrite.reason != CONTINUES:
+            context.rewrite = Rewrite(asked, "", decision="问题里有制度没有用过的名词，是新话题，不改写")
             return typed
         glued = self.search(rewrite.question, role=role, actor=actor)
-        # a question that says it goes on (那…) or a short one naming its own subject (试用期的也有吗) is glued
-        # only when that is clearly more answerable: a tie keeps what was typed
-        margin = CONTINUATION_MARGIN if continues or rewrite.reason == SHORT else 0.0
-        more_answerable = glued.hit_count and glued.answerable >= typed.answerable + margin
+        more_answerable = glued.hit_count and glued.answerable >= typed.answerable + GLUE_MARGIN
+        scores = f"（能回答的把握：原问题 {typed.answerable:.2f}，结合上文 {glued.answerable:.2f}）"
         found = [f"{h.chunk.section} {h.chunk.text}" for h in glued.hits[:3]]
         if more_answerable and keeps_own_words(asked, found):
-            context.rewrite = replace(rewrite, tentative=False, decision="结合上文后更像制度回答的问题")
+            context.rewrite = replace(rewrite, tentative=False, decision="结合上文后更像制度回答的问题" + scores)
             return glued
         if more_answerable:
             why = "结合上文后找到的只是上文的话题，不含这个问题自己的词"
@@ -151,7 +149,7 @@ class ConversationActions:
             why = "按原问题检索更像制度回答的问题"
         else:
             why = "结合上文也没有命中"
-        context.rewrite = Rewrite(asked, "", decision=f"可能承接上文（{rewrite.reason}），但{why}，不改写")
+        context.rewrite = Rewrite(asked, "", decision=f"可能承接上文（{rewrite.reason}），但{why}，不改写{scores}")
         return typed
 
     def _acknowledge_only(self, context: TurnContext, user: str, remember: bool,

@@ -294,6 +294,14 @@ def missing_share(missing: Iterable[str], terms: Iterable[str], idf: Mapping[str
     return sum(idf.get(t, 0.0) for t in set(missing)) / total if total > 0 else 0.0
 
 
+def unknown_terms(terms: Iterable[str], doc_freq: Mapping[str, int], expansion_tokens: Mapping[str, Iterable[str]]) -> list[str]:
+    """Question words (two or more characters) the visible corpus never uses, not even through the thesaurus."""
+    return [
+        t for t in dict.fromkeys(terms)
+        if len(t) >= 2 and doc_freq.get(t, 0) == 0 and not any(doc_freq.get(x, 0) for x in expansion_tokens.get(t, ()))
+    ]
+
+
 def unknown_share(
     terms: Iterable[str], doc_freq: Mapping[str, int], expansion_tokens: Mapping[str, Iterable[str]], idf: Mapping[str, float]
 ) -> float:
@@ -302,10 +310,7 @@ def unknown_share(
     total = sum(idf.get(t, 0.0) for t in terms)
     if total <= 0:
         return 0.0
-    foreign = [
-        t for t in terms if doc_freq.get(t, 0) == 0 and not any(doc_freq.get(x, 0) for x in expansion_tokens.get(t, ()))
-    ]
-    return sum(idf.get(t, 0.0) for t in foreign) / total
+    return sum(idf.get(t, 0.0) for t in unknown_terms(terms, doc_freq, expansion_tokens)) / total
 
 
 @lru_cache(maxsize=4)

@@ -35,6 +35,7 @@ from .answerability import (
     missing_terms,
     shipped_model,
     unknown_share,
+    unknown_terms,
 )
 from .bm25 import TopScores
 from .centroid import CorpusCentroid
@@ -277,6 +278,7 @@ class HybridRetriever:
         terms = [w for w in expansion.tokens if len(w) >= 2]
         doc_freq = {w: self.keywords.doc_freq(w, visible) for w in {*expansion.tokens, *expansion.added}}
         result.unknown_share = unknown_share(terms, doc_freq, expansion.groups, weights)
+        result.unknown_words = unknown_terms(terms, doc_freq, expansion.groups)
         result.foreign_subjects = foreign_benefits(query, expansion.tokens, doc_freq, expansion.groups)
         result.foreign_subjects += [
             w for w in self.absent_subjects(query, visible) if not any(w in named for named in result.foreign_subjects)
