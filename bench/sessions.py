@@ -30,7 +30,7 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 from bench.common import ROOT, load_average, table  # noqa: E402
 from rag_core.assistant import Assistant  # noqa: E402
-from rag_core.evaluation.sessions import KINDS, load_sessions, run_session, summarise  # noqa: E402
+from rag_core.evaluation.sessions import KINDS, failed_checks, load_sessions, run_session, summarise  # noqa: E402
 from rag_core.search.embedding import load_embedder, load_second_embedder  # noqa: E402
 from rag_core.settings import Settings  # noqa: E402
 
@@ -128,7 +128,7 @@ def main() -> None:
     if args.failures:
         print()
         for r in results:
-            failed = [c for c, ok in r.checks.items() if not ok]
+            failed = failed_checks(r.checks)
             if failed:
                 print(f"{r.session} #{r.index} [{r.kind}] {r.say} → {r.searched} : {', '.join(failed)}")
     if args.json:

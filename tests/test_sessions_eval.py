@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 from fakes import fake_assistant
 
-from rag_core.evaluation.sessions import KINDS, first_sentence, load_sessions, run_session, score_turn, summarise
+from rag_core.evaluation.sessions import (
+    KINDS,
+    failed_checks,
+    first_sentence,
+    load_sessions,
+    run_session,
+    score_turn,
+    summarise,
+)
 
 SESSIONS = Path(__file__).resolve().parent / "data" / "sessions"
 
@@ -62,3 +70,10 @@ def test_a_trap_answered_from_weak_evidence_is_not_confident() -> None:
 
     checks = score_turn({"say": "加班餐费怎么报？", "kind": "trap", "refuse": True}, Trace())
     assert checks == {"as_typed": True, "refused": False, "confident": False}
+
+
+def test_a_failure_list_names_a_confident_trap_and_not_a_refused_one() -> None:
+    """`confident` is the one check whose True is the failure (bench/sessions.py --failures lists it so)."""
+    assert failed_checks({"as_typed": True, "refused": False, "confident": True}) == ["refused", "confident"]
+    assert failed_checks({"as_typed": True, "refused": True, "confident": False}) == []
+    assert failed_checks({"as_typed": True, "refused": False, "confident": False}) == ["refused"]

@@ -150,6 +150,14 @@ ACCEPTANCE: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
 }
 
 
+LOWER_IS_BETTER = frozenset({"confident"})  # checks whose True is the failure
+
+
+def failed_checks(checks: dict[str, bool]) -> list[str]:
+    """The checks a turn failed: False for most, True for a trap answered confidently."""
+    return [name for name, ok in checks.items() if ok == (name in LOWER_IS_BETTER)]
+
+
 def _rate(results: Sequence[TurnResult], check: str, kinds: tuple[str, ...] | None) -> tuple[float | None, int]:
     marks = [r.checks[check] for r in results if check in r.checks and (kinds is None or r.kind in kinds)]
     return (round(sum(marks) / len(marks), 3) if marks else None), len(marks)
