@@ -157,6 +157,14 @@ def test_a_few_before_cai_asks_nothing():
     assert required_quantity("上了几年班才发现公司没交社保，能补缴吗？") is None
 
 
+@pytest.mark.parametrize("question", ["休婚假那几天公司给工资吗？", "请病假的这几天工资照发吗", "十几天的病假工资怎么算"])
+def test_a_few_at_the_end_asks_no_number(question):
+    """那几天 / 这几天 / 十几天 at the end of a question are days already named, not "how many days"."""
+    assert required_quantity(question) is None
+    wages = "第十一条 劳动者依法享受年休假、探亲假、婚假、丧假期间，用人单位应按劳动合同规定的标准支付劳动者工资。"
+    assert not is_refusal(answer("休婚假那几天公司给工资吗？", wages))
+
+
 @pytest.mark.parametrize(
     ("question", "expected"),
     [

@@ -237,7 +237,7 @@ def required_quantity(question: str) -> re.Pattern | None:
     counts wherever it stands: 要欠多少钱才会被列入名单 asks for an amount, 入职以后要工作几年才能享受带薪年假
     for years. 几 after 好 / 这 / 那 / 十 / 了 is "a few", not an ask: 拖了好几天才发工资 asks for no number.
     """
-    tail = re.sub(r"[？?。！!吗呢啊呀\s]+$", "", question)[-8:]
+    tail = _A_FEW.sub("", re.sub(r"[？?。！!吗呢啊呀\s]+$", "", question)[-8:])
     needs = _last_ask(tail)
     if needs is None:
         for before in _BEFORE_THRESHOLD.findall(question):
