@@ -317,7 +317,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         groups = {word: set(terms) for word, terms in result.synonym_groups.items()}
         # what the person told about themself (memories used) can pick the band a rule states for them
         closeness = self.second.closeness_over([h.chunk for h in result.hits]) if self.second is not None else None
-        composed = compose_answer(asked, built, self.llm, on_token, groups, [m.content for m in memories], closeness)
+        composed = compose_answer(asked, built, self.llm, on_token, groups, [m.content for m in memories], closeness,
+                                  typed=context.asked)
         answer = composed.text
         timings["answer_ms"] = _ms(started)
         remembered: list[dict[str, str]] = []

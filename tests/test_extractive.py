@@ -258,3 +258,35 @@ def test_closeness_decides_only_where_the_sentences_differ_in_meaning() -> None:
 
     assert lead([0.500, 0.501]) is first
     assert lead([0.20, 0.90]) is second
+
+
+LEAVE_RULES = SourceRef(
+    1, "请假时长的特殊说明。请假两天及以上，至少提前两天通过系统完成请假审批。一次连续请假最多不得超过五个工作日。",
+    "handbook.md", "请假", "h@v1#3",
+)
+
+
+def test_a_follow_up_is_answered_for_what_it_asks_not_for_the_turn_it_was_glued_to(answerer: ExtractiveAnswerer) -> None:
+    """一次最多能连着请几天 after 我请两天假要提前申请吗 is searched with the earlier words (two days, 提前申请),
+    but it asks for the longest leave at once: its own words choose the sentence that leads."""
+    glued = "我请两天假，提前申请一次最多能连着请几天"
+    first = _quotes(answerer.answer(glued, [LEAVE_RULES]))[0][0]
+    assert "提前两天" in first  # the carried words win when nothing says what was asked
+    own = _quotes(answerer.answer(glued, [LEAVE_RULES], asks="一次最多能连着请几天"))[0][0]
+    assert own == "一次连续请假最多不得超过五个工作日。"
+
+
+@pytest.mark.parametrize(
+    ("typed", "searched", "asks"),
+    [
+        ("一次最多能连着请几天", "我请两天假，提前申请一次最多能连着请几天", "一次最多能连着请几天"),
+        ("没去的话能换成钱吗", "年度体检一般什么时候没去的话能换成钱吗", "没去的话能换成钱吗"),
+        ("这个需要谁审批？", "出差打车费需要谁审批？", "这个需要谁审批？"),
+        ("那国庆节当天呢", "国庆节当天加班是给钱还是调休？", "国庆节当天加班是给钱还是调休？"),  # asks nothing itself
+        ("年假有几天？", "年假有几天？", "年假有几天？"),
+    ],
+)
+def test_what_a_turn_asks_is_read_from_its_own_words_when_they_ask(typed: str, searched: str, asks: str) -> None:
+    from rag_core.answer.asks import what_is_asked
+
+    assert what_is_asked(typed, searched) == asks

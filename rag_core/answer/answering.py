@@ -59,6 +59,7 @@ def compose_answer(
     groups: Mapping[str, set[str]] | None = None,
     facts: Sequence[str] = (),
     closeness: Closeness | None = None,
+    typed: str = "",
 ) -> ComposedAnswer:
     """(answer, answerer name, citation check) for a built prompt; streams through `on_token` when given.
 
@@ -66,7 +67,8 @@ def compose_answer(
     a clause names the question's subject in policy wording. An LLM answer loses
     any [资料N] the prompt did not have, and its sentences are checked for numbers
     their clauses do not state (`citations`). `closeness` (question, sentences → how close each is in
-    meaning) helps the offline answerer pick the sentence that leads.
+    meaning) helps the offline answerer pick the sentence that leads. `typed` is the question as the person
+    typed it when `question` is a follow-up made standalone: what it asks is read from it (`what_is_asked`).
     """
     if not built.sources:
         if on_token:
@@ -83,17 +85,19 @@ def compose_answer(
             raw = llm.complete(built.text)
         answer, check = check_citations(raw.strip(), built.sources)
         return ComposedAnswer(answer, llm.name, check, _weak_model_answer(answer, built.sources), is_refusal(answer))
-    answer, answerer = _offline(question, built.sources, on_token, groups, facts, closeness)
+    answer, answerer = _offline(question, built.sources, on_token, groups, facts, closeness, typed)
     return ComposedAnswer(answer, answerer, CitationCheck(), answer.startswith(WEAK_HEADER), is_refusal(answer))
 
 
 def _offline(
     question: str, sources: list[SourceRef], on_token: OnToken | None, groups: Mapping[str, set[str]] | None,
-    facts: Sequence[str] = (), closeness: Closeness | None = None,
+    facts: Sequence[str] = (), closeness: Closeness | None = None, typed: str = "",
 ) -> tuple[str, str]:
+    from .asks import what_is_asked
     from .extractive import ExtractiveAnswerer
 
-    answer = ExtractiveAnswerer().answer(question, sources, groups=groups, facts=facts, closeness=closeness)
+    answer = ExtractiveAnswerer().answer(question, sources, groups=groups, facts=facts, closeness=closeness,
+                                         asks=what_is_asked(typed, question))
     if on_token:
         on_token(answer)
     return answer, ExtractiveAnswerer.name

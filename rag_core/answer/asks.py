@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .subject import required_quantity
+from .subject import is_yes_no, required_quantity
 
 _ASKS_WHO = re.compile(r"谁|哪个部门|哪个领导|找哪|哪里审批|哪里申请")
 _GIVES_WHO = re.compile(
@@ -41,3 +41,17 @@ def asked_pattern(question: str) -> re.Pattern | None:
 def gives_asked(pattern: re.Pattern, sentence: str) -> bool:
     """The sentence gives what `asked_pattern` says was asked."""
     return bool(pattern.search(sentence))
+
+
+def what_is_asked(typed: str, searched: str) -> str:
+    """The text that says what a turn asks: the question as typed when it asks something of its own
+    (没去的话能换成钱吗, 一个月能补几次, 哪天必须去公司), else the search question it became (那国庆节当天呢
+    asks what the question before it asked).
+
+    A follow-up glued to the last question carries that question's subject, which search needs; its
+    asks (什么时候, 几天) and stated amounts (请两天假) are the last turn's, not this one's."""
+    typed = (typed or "").strip()
+    if not typed or typed == searched.strip():
+        return searched
+    own = required_quantity(typed) is not None or asked_pattern(typed) is not None or is_yes_no(typed)
+    return typed if own else searched

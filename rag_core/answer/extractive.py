@@ -140,14 +140,14 @@ class ExtractiveAnswerer:
 
     def answer(
         self, question: str, sources: list[SourceRef], max_sentences: int = 3, groups: Mapping[str, set[str]] | None = None,
-        facts: Sequence[str] = (), closeness: Closeness | None = None,
+        facts: Sequence[str] = (), closeness: Closeness | None = None, asks: str = "",
     ) -> str:
         """The quoted answer, or 制度里没有写这一条 when no source governs the question's subject."""
-        return "".join(self.stream(question, sources, max_sentences, groups, facts, closeness))
+        return "".join(self.stream(question, sources, max_sentences, groups, facts, closeness, asks))
 
     def stream(
         self, question: str, sources: list[SourceRef], max_sentences: int = 3, groups: Mapping[str, set[str]] | None = None,
-        facts: Sequence[str] = (), closeness: Closeness | None = None,
+        facts: Sequence[str] = (), closeness: Closeness | None = None, asks: str = "",
     ) -> Iterator[str]:
         """The same text as `answer`, one line at a time, for the chat UI.
 
@@ -157,6 +157,8 @@ class ExtractiveAnswerer:
         `facts` are what the person told about themself (the memories used): an amount
         there (用户参加工作12年了) picks the band that holds it, like one in the question. `closeness` (the
         second model's cosines, `SecondModel.closeness_over`) helps pick the sentence that leads a what/how answer (`_closest`).
+        `asks` says what is asked (a number, who, when, yes or no, amounts stated) when that differs from the
+        question's words: a follow-up's own words, while `question` (its standalone form) finds the subject.
         """
         groups = groups or {}
         terms = question_terms(question)
@@ -165,12 +167,13 @@ class ExtractiveAnswerer:
         if sources and not governing:
             yield _refusal(terms, parts, sources[0], groups)
             return
-        quantity = required_quantity(question)
+        asks = asks or question
+        quantity = required_quantity(asks)
         clauses = [(src.text, src.section) for src in governing]
         if governing and quantity is not None and not states_quantity(quantity, terms, clauses, groups):
             yield f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(governing[0])}）没有写明具体的数字或标准。"
             return
-        value = asked_value(question) if CHECK_ASKED_VALUE else None
+        value = asked_value(asks) if CHECK_ASKED_VALUE else None
         # the heading and the clause, not the file name: 2024-01-员工手册.pdf states no value
         if governing and value and not answers_value(value, clauses, groups):
             yield f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(governing[0])}）没有写明「{value}」是多少。"
@@ -182,7 +185,7 @@ class ExtractiveAnswerer:
             return
         if quantity is not None and not any(quantity.search(q.text) for q in picked):
             picked = self._with_stated_number(governing, picked, quantity)
-        lead = self._rule_sentence(question, governing, picked, extra, stated_amounts([question, *facts]), closeness)
+        lead = self._rule_sentence(question, governing, picked, extra, stated_amounts([asks, *facts]), closeness, asks)
         ordered = [lead, *[q for q in picked if q.text != lead.text]][:max_sentences]
         if quantity is not None and len(parts) == 1 and not any(quantity.search(q.text) for q in ordered):
             # an answer to 多少/几天 that quotes no number is no answer: quote the matching sentence
@@ -194,7 +197,7 @@ class ExtractiveAnswerer:
                 return
             ordered = sorted([stating, *[q for q in ordered if q.text != stating.text]][:max_sentences],
                              key=lambda q: (q.text != lead.text, q.source_number, q.position))
-        verdict = polarity(lead.text) if is_yes_no(question) else ""
+        verdict = polarity(lead.text) if is_yes_no(asks) else ""
         yield _header(verdict, weak=governing[0].verdict == WEAK_EVIDENCE)
         for quote in ordered:
             yield f"\n- {quote.text} [资料{quote.source_number}]"
@@ -225,24 +228,28 @@ class ExtractiveAnswerer:
         return max(scored, key=lambda pair: (pair[0], -pair[1].source_number, -pair[1].position))[1] if scored else None
 
     def _rule_sentence(self, question: str, sources: list[SourceRef], picked: list[Quote], extra: Sequence[str],
-                       amounts: list[tuple[float, str]] = (), closeness: Closeness | None = None) -> Quote:
+                       amounts: list[tuple[float, str]] = (), closeness: Closeness | None = None,
+                       asks: str = "") -> Quote:
         """The sentence that answers what was asked: in the best source, among the sentences that match the
         question, the one whose band holds an amount the person stated (工作12年 → 已满10年不满20年), else the
         best-matching one that gives what the question asks for (a number, who, when: `asks`), else the first
         that names an amount or limit (else a normative word); else the best picked sentence."""
         best = min(sources, key=lambda src: src.number)
         own = [q for q in self._collect([best]) if not q.is_heading]
+        asks = asks or question
         matches = match_terms(question, own, extra) if own else []
+        if asks != question and own and any(mine := match_terms(asks, own, extra)):
+            matches = mine  # a follow-up's own words choose among the sentences its carried subject found
         matched = [(q, m) for q, m in zip(own, matches, strict=True) if m]
         if amounts and (band := band_sentence([q.text for q, _ in matched], list(amounts))) is not None:
             return matched[band][0]
-        asked = asked_pattern(question)
+        asked = asked_pattern(asks)
         giving = [(q, sum(m.values())) for q, m in matched if asked is not None and gives_asked(asked, q.text)]
-        if closeness is not None and own and not is_yes_no(question):  # what or how, with a sentence model at hand
+        if closeness is not None and own and not is_yes_no(asks):  # what or how, with a sentence model at hand
             return _closest(question, [q for q, _ in giving] or own, own, matched, closeness)
         if giving:  # the best-matching sentence that gives what was asked (a number, who, when)
             return max(giving, key=lambda pair: (pair[1], -pair[0].position))[0]
-        if asked is not None or is_yes_no(question):  # yes or no, or what was asked is not given: the rule is
+        if asked is not None or is_yes_no(asks):  # yes or no, or what was asked is not given: the rule is
             return _stating_rule([q for q, _ in matched]) or _governing_sentence(picked)  # stated before its exceptions
         # what or how (病假需要什么证明): of the sentences that match the question best, the one stating a rule
         scored = [(q, sum(m.values())) for q, m in matched]
