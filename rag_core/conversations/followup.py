@@ -10,9 +10,10 @@ never glued to the previous one on grammar alone:
   the previous subject is put in front.
 
 A question that does name a subject but opens like a fragment (那…, 如果…, 要不要…),
-or is short (试用期的也有吗), gets a *tentative* rewrite: the facade keeps the question as typed when its own
-search finds evidence, and takes the rewrite only when it does not and the
-rewrite does (`Rewrite.tentative`). A subject is a noun by jieba's part-of-speech
+or is short (试用期的也有吗), gets a *tentative* rewrite: the facade searches both and takes the rewrite
+only when it reads clearly more answerable and still finds the question's own words, and never when
+the question names a noun the policies never use (`names_unknown_subject`: 班车 opens a new topic, a
+new verb such as 换成 does not) (`Rewrite.tentative`). A subject is a noun by jieba's part-of-speech
 tags, so no list of topics decides what a question is about.
 
 "The previous question" is the previous turn's *search* question, which is already
