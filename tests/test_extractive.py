@@ -290,3 +290,14 @@ def test_what_a_turn_asks_is_read_from_its_own_words_when_they_ask(typed: str, s
     from rag_core.answer.asks import what_is_asked
 
     assert what_is_asked(typed, searched) == asks
+
+
+def test_an_amount_the_follow_up_carries_still_picks_its_band(answerer: ExtractiveAnswerer) -> None:
+    """能休几天？ after 工作满12年年假有几天？ asks for itself, but the 12 years it carries still pick the band (review)."""
+    bands = SourceRef(
+        1, "第七条 年假天数 员工累计工作已满1年不满10年的，每年可享受带薪年假5天；已满10年不满20年的，每年可享受带薪年假10天；"
+           "已满20年的，每年可享受带薪年假15天。在此基础上，公司另给予福利年假，每满一年增加1天，最多增加至5天。",
+        "考勤与休假制度.md", "第七条 年假天数", "leave@v1#6",
+    )
+    lead = _quotes(answerer.answer("工作满12年年假能休几天？", [bands], asks="能休几天？"))[0][0]
+    assert "已满10年不满20年的，每年可享受带薪年假10天" in lead

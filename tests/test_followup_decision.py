@@ -1,9 +1,10 @@
 """A complete question is searched as typed after any turn; a fragment carries the earlier subject.
 
 Through the facade with the real e5 model on the samples: the grammar settles the
-clear cases (a pronoun, 那…呢, no content word) and a question naming a subject
-of its own is glued to the previous one only when its own search finds no
-evidence and the glued one does. The trace says which way it went and why.
+clear cases (a pronoun, 那…呢, no content word); a doubtful one is glued to the
+previous question only when the glued search reads clearly more answerable and
+still finds its own words, and never when it names a noun the policies never use.
+The trace says which way it went and why.
 """
 
 from __future__ import annotations

@@ -157,12 +157,22 @@ def test_a_few_before_cai_asks_nothing():
     assert required_quantity("上了几年班才发现公司没交社保，能补缴吗？") is None
 
 
-@pytest.mark.parametrize("question", ["休婚假那几天公司给工资吗？", "请病假的这几天工资照发吗", "十几天的病假工资怎么算"])
+@pytest.mark.parametrize(
+    "question",
+    ["休婚假那几天公司给工资吗？", "请病假的这几天工资照发吗", "十几天的病假工资怎么算",
+     "休婚假那几天公司给发工资吗", "请病假这几天公司照发工资吗"],  # 那 / 这 beyond the last 8 characters (review)
+)
 def test_a_few_at_the_end_asks_no_number(question):
     """那几天 / 这几天 / 十几天 at the end of a question are days already named, not "how many days"."""
     assert required_quantity(question) is None
     wages = "第十一条 劳动者依法享受年休假、探亲假、婚假、丧假期间，用人单位应按劳动合同规定的标准支付劳动者工资。"
     assert not is_refusal(answer("休婚假那几天公司给工资吗？", wages))
+
+
+@pytest.mark.parametrize("question", ["入职了几个月可以转正？", "婚假休完了几天内要销假？", "病假结束了几天内要交证明"])
+def test_le_ji_at_the_end_still_asks(question):
+    """过了几个月 is "a few" only before 才; at the end 了几 still asks how many (review)."""
+    assert required_quantity(question) is not None
 
 
 @pytest.mark.parametrize(

@@ -157,8 +157,8 @@ class ExtractiveAnswerer:
         `facts` are what the person told about themself (the memories used): an amount
         there (用户参加工作12年了) picks the band that holds it, like one in the question. `closeness` (the
         second model's cosines, `SecondModel.closeness_over`) helps pick the sentence that leads a what/how answer (`_closest`).
-        `asks` says what is asked (a number, who, when, yes or no, amounts stated) when that differs from the
-        question's words: a follow-up's own words, while `question` (its standalone form) finds the subject.
+        `asks` says what is asked (a number, who, when, yes or no) when that differs from the question's words:
+        a follow-up's own words, while `question` (its standalone form) finds the subject and the amounts.
         """
         groups = groups or {}
         terms = question_terms(question)
@@ -185,7 +185,8 @@ class ExtractiveAnswerer:
             return
         if quantity is not None and not any(quantity.search(q.text) for q in picked):
             picked = self._with_stated_number(governing, picked, quantity)
-        lead = self._rule_sentence(question, governing, picked, extra, stated_amounts([asks, *facts]), closeness, asks)
+        # amounts stated anywhere in the standalone question (工作满12年 carried to 能休几天) pick the band
+        lead = self._rule_sentence(question, governing, picked, extra, stated_amounts([question, *facts]), closeness, asks)
         ordered = [lead, *[q for q in picked if q.text != lead.text]][:max_sentences]
         if quantity is not None and len(parts) == 1 and not any(quantity.search(q.text) for q in ordered):
             # an answer to 多少/几天 that quotes no number is no answer: quote the matching sentence
@@ -239,7 +240,8 @@ class ExtractiveAnswerer:
         asks = asks or question
         matches = match_terms(question, own, extra) if own else []
         if asks != question and own and any(mine := match_terms(asks, own, extra)):
-            matches = mine  # a follow-up's own words choose among the sentences its carried subject found
+            # a follow-up's own words say which sentences are candidates; the carried subject still scores them
+            matches = [whole if part else {} for whole, part in zip(matches, mine, strict=True)]
         matched = [(q, m) for q, m in zip(own, matches, strict=True) if m]
         if amounts and (band := band_sentence([q.text for q, _ in matched], list(amounts))) is not None:
             return matched[band][0]

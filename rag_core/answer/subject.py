@@ -237,7 +237,7 @@ def required_quantity(question: str) -> re.Pattern | None:
     counts wherever it stands: 要欠多少钱才会被列入名单 asks for an amount, 入职以后要工作几年才能享受带薪年假
     for years. 几 after 好 / 这 / 那 / 十 / 了 is "a few", not an ask: 拖了好几天才发工资 asks for no number.
     """
-    tail = _A_FEW.sub("", re.sub(r"[？?。！!吗呢啊呀\s]+$", "", question)[-8:])
+    tail = _A_FEW_AT_END.sub("", re.sub(r"[？?。！!吗呢啊呀\s]+$", "", question))[-8:]
     needs = _last_ask(tail)
     if needs is None:
         for before in _BEFORE_THRESHOLD.findall(question):
@@ -255,6 +255,8 @@ def _last_ask(text: str) -> re.Pattern | None:
 
 _BEFORE_THRESHOLD = re.compile(r"([^，,。；;？?！!]+)才")  # the words of a clause before its 才
 _A_FEW = re.compile(r"[好这那十了]几")  # 好几天, 这几天, 十几天, 过了几个月: a few, not "how many"
+# At the end of a question only those that name days already meant: 入职了几个月可以转正 still asks
+_A_FEW_AT_END = re.compile(r"[好这那十]几")
 
 
 _ASKS_VALUE = re.compile(r"(?:是|为)(?:每个?月|每年|每天|每次|一共|大概|大约)?多少(?:钱|元)?$")

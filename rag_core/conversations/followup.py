@@ -13,7 +13,8 @@ A question that does name a subject but opens like a fragment (那…, 如果…
 or is short (试用期的也有吗), gets a *tentative* rewrite: the facade searches both and takes the rewrite
 only when it reads clearly more answerable and still finds the question's own words, and never when
 the question names a noun the policies never use (`names_unknown_subject`: 班车 opens a new topic, a
-new verb such as 换成 does not) (`Rewrite.tentative`). A subject is a noun by jieba's part-of-speech
+new verb such as 换成 does not), unless it opens with 那… (`Rewrite.tentative`). With an LLM configured,
+the LLM's rewrite is taken instead (`conversations/rewrite.py`). A subject is a noun by jieba's part-of-speech
 tags, so no list of topics decides what a question is about.
 
 "The previous question" is the previous turn's *search* question, which is already
@@ -120,8 +121,9 @@ def names_unknown_subject(question: str, unknown: list[str]) -> bool:
 
     A verb or time word they never use (换成, 休不完, 今年) only says what is asked about the topic
     already under discussion, so it does not make the question a new one."""
-    nouns = subject_words(_strip_lead(_strip(question))[0])
-    return any(word in noun or noun in word for word in unknown for noun in nouns)
+    nouns = [noun.casefold() for noun in subject_words(_strip_lead(_strip(question))[0])]
+    # the noun itself, or a longer search word holding it; not a piece cut from a known noun (车费 of 打车费)
+    return any(noun in word.casefold() for word in unknown for noun in nouns)
 
 
 def subject_words(question: str) -> list[str]:

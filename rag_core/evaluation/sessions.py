@@ -42,7 +42,7 @@ class TurnResult:
     kind: str
     say: str
     searched: str
-    checks: dict[str, bool] = field(default_factory=dict)  # measure -> passed (only the measures this turn has)
+    checks: dict[str, bool] = field(default_factory=dict)  # measure -> held (confident: True is the failure)
 
 
 def load_sessions(path: Path) -> list[dict[str, Any]]:
@@ -91,7 +91,7 @@ def cited_texts(trace) -> list[str]:
 
 
 def score_turn(turn: dict[str, Any], trace) -> dict[str, bool]:
-    """The measures this turn has gold for, each passed or not."""
+    """The measures this turn has gold for, each True when it holds (`failed_checks` says which are failures)."""
     kind, say = turn["kind"], turn["say"].strip()
     searched = (trace.search_question or trace.question).strip()
     refused = trace.outcome == REFUSED

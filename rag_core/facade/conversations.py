@@ -125,7 +125,8 @@ class ConversationActions:
     def _search_turn(self, context: TurnContext, *, role: str | None, actor: Principal) -> SearchResult:
         """Search the turn. A tentative rewrite (a question that reads like a fragment but may stand alone) is
         taken only when the question as typed names no noun the policies never use (a verb they never use,
-        换成 or 休不完, says what is asked about the topic, not that the topic is new), the rewrite has hits
+        换成 or 休不完, says what is asked about the topic, not that the topic is new; a question opening with
+        那… says it goes on, so it is not held to this), the rewrite has hits
         and reads clearly more answerable (`GLUE_MARGIN`), and its best hits still name the question's own
         topic (`keeps_own_words`): a complete question is never glued on grammar alone."""
         rewrite = context.rewrite
