@@ -65,6 +65,9 @@ def test_opening_technical_details_shows_every_number_the_prompt_and_timings(app
     assert "各阶段耗时" in text and "812.2" in text
     assert "2026-12-01 07:30" in text  # the memory's UTC time shown in Shanghai time
     assert "相似度 0.62" in text and "问题也按词表读作：出差住宿标准是多少？（住宿费、酒店）" in text  # the decision's USE input
+    assert "追问判断" in text and "原问题 0.96，结合上文 0.99" in text  # how the follow-up was read, one click away
+    decision = next(el.value for el in app.caption if "可能承接上文" in el.value)
+    assert "](" not in decision.replace("\\](", "") and "\\$" in decision  # the question's own markup stays inert
 
 
 def test_unsupported_sentence_is_marked_and_removed_citation_reported(app: AppTest) -> None:

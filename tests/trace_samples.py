@@ -48,4 +48,6 @@ def sample_trace(
         question="出差住宿标准是多少？", answer=answer, search=result, memories=[memory], prompt=PROMPT, sources=sources,
         prompt_tokens=321, token_budget=1800, dropped_hits=0, answerer="smollm2" if llm else "extractive",
         timings_ms={"memory_ms": 2.5, "answer_ms": 812.25}, citations=check, weak_evidence=source_verdict == "依据较弱",
+        followup="可能承接上文（没有名词主语），但按原问题检索更像制度回答的问题，不改写（能回答的把握：原问题 0.96，结合上文 0.99）"
+                 "[看这里](https://example.com) ![x](https://example.com/x.png) $x^2$",
     )

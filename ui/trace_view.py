@@ -344,6 +344,9 @@ def render_trace_numbers(trace: AskTrace) -> None:
     """Everything behind one answer: scores, thresholds, memory scores, the prompt, the timings."""
     result = trace.search
     st.markdown(f"**{verdict_of(trace).line}**")  # the same words and count as the badge under the answer
+    if trace.followup:  # how the question was read against the last turn: glued, or kept as typed and why
+        st.markdown("**追问判断**")
+        st.caption(escape_md(trace.followup))
     st.markdown("**检索分数**")
     render_score_tables(result, source_numbers(trace))
     if trace.dropped_hits:
