@@ -77,3 +77,23 @@ def test_a_failure_list_names_a_confident_trap_and_not_a_refused_one() -> None:
     assert failed_checks({"as_typed": True, "refused": False, "confident": True}) == ["refused", "confident"]
     assert failed_checks({"as_typed": True, "refused": True, "confident": False}) == []
     assert failed_checks({"as_typed": True, "refused": False, "confident": False}) == ["refused"]
+
+
+@pytest.mark.parametrize(("weak", "sure"), [(False, True), (True, False)])
+def test_the_right_clause_answered_with_a_hedge_is_cited_but_not_sure(weak: bool, sure: bool) -> None:
+    """`sure`: the answering clause cited *without* 依据较弱, what a needless hedge costs (stop 40)."""
+
+    class Source:
+        number, text = 1, "一类城市500元，二类城市400元。"
+
+    class Trace:
+        question = search_question = "出差住宿标准是多少？"
+        answer, outcome, memories, acknowledged = "根据制度：\n- 一类城市500元 [资料1]", "answered", [], []
+        sources = [Source()]
+        weak_evidence = weak
+
+        class search:  # noqa: N801 - stands in for SearchResult
+            hits: list = []
+
+    checks = score_turn({"say": "出差住宿标准是多少？", "kind": "new_topic", "expected": ["一类城市500元"]}, Trace())
+    assert checks["cited"] and checks["sure"] is sure

@@ -104,6 +104,8 @@ def score_turn(turn: dict[str, Any], trace) -> dict[str, bool]:
     if expected and not turn.get("refuse"):
         checks["top3"] = any(_holds(h.chunk.text, expected) for h in trace.search.hits[:TOP_K])
         checks["cited"] = not refused and any(_holds(text, expected) for text in cited_texts(trace))
+        # the right clause, answered without 依据较弱: what a hedge meant for traps costs real answers
+        checks["sure"] = checks["cited"] and not trace.weak_evidence
     if turn.get("lead") and not turn.get("refuse"):
         checks["lead"] = not refused and _flat(turn["lead"]) in _flat(first_sentence(trace.answer))
     if kind == "personal" and turn.get("memory"):
@@ -143,6 +145,7 @@ ACCEPTANCE: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "as_typed": ("complete questions searched as typed", "as_typed", COMPLETE),
     "followup_top3": ("follow-ups resolved (answering clause in the top 3)", "top3", ("followup",)),
     "cited": ("answering clause cited", "cited", None),
+    "cited_sure": ("answering clause cited without 依据较弱", "sure", None),
     "lead": ("the right sentence first", "lead", None),
     "memory": ("memory used where gold says so", "memory", ("personal",)),
     "traps_confident": ("traps answered confidently (lower is better)", "confident", ("trap",)),
