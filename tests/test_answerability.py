@@ -14,8 +14,9 @@ from rag_core.search.answerability import (
     judge_all,
     missing_share,
     missing_terms,
+    share_of_unknown,
     shipped_model,
-    unknown_share,
+    unknown_terms,
 )
 
 
@@ -86,6 +87,11 @@ def test_a_piece_of_a_named_word_is_not_missing():
     # a word of its own stays missing: 加班 is not a piece of anything the clause names
     known, scope = missing_terms(["加班", "餐费"], "出差期间的餐费补贴每天100元", {}, {"加班": 3, "餐费": 2})
     assert known == ["加班"] and scope == ["加班"]
+
+
+def unknown_share(terms, doc_freq, expansion_tokens, idf) -> float:
+    """What search stores as `unknown_share`: the words found once, then their share."""
+    return share_of_unknown(unknown_terms(terms, doc_freq, expansion_tokens), terms, idf)
 
 
 def test_unknown_share_counts_words_the_policies_never_use():

@@ -302,15 +302,10 @@ def unknown_terms(terms: Iterable[str], doc_freq: Mapping[str, int], expansion_t
     ]
 
 
-def unknown_share(
-    terms: Iterable[str], doc_freq: Mapping[str, int], expansion_tokens: Mapping[str, Iterable[str]], idf: Mapping[str, float]
-) -> float:
-    """IDF share of question words the visible corpus never uses, not even through the thesaurus (班车, 团建 …)."""
-    terms = [t for t in dict.fromkeys(terms) if len(t) >= 2]
-    total = sum(idf.get(t, 0.0) for t in terms)
-    if total <= 0:
-        return 0.0
-    return sum(idf.get(t, 0.0) for t in unknown_terms(terms, doc_freq, expansion_tokens)) / total
+def share_of_unknown(unknown: Iterable[str], terms: Iterable[str], idf: Mapping[str, float]) -> float:
+    """IDF share of the question's words (two or more characters) that `unknown_terms` found (班车, 团建 …)."""
+    total = sum(idf.get(t, 0.0) for t in dict.fromkeys(terms) if len(t) >= 2)
+    return sum(idf.get(t, 0.0) for t in unknown) / total if total > 0 else 0.0
 
 
 @lru_cache(maxsize=4)

@@ -33,8 +33,8 @@ from .answerability import (
     judge_all,
     missing_share,
     missing_terms,
+    share_of_unknown,
     shipped_model,
-    unknown_share,
     unknown_terms,
 )
 from .bm25 import TopScores
@@ -277,8 +277,8 @@ class HybridRetriever:
         sentence_rank = {cid: i for i, cid in enumerate(ranks({c: sentence_cos[c] for c in pool if c in sentence_cos}), 1)}
         terms = [w for w in expansion.tokens if len(w) >= 2]
         doc_freq = {w: self.keywords.doc_freq(w, visible) for w in {*expansion.tokens, *expansion.added}}
-        result.unknown_share = unknown_share(terms, doc_freq, expansion.groups, weights)
         result.unknown_words = unknown_terms(terms, doc_freq, expansion.groups)
+        result.unknown_share = share_of_unknown(result.unknown_words, terms, weights)
         result.foreign_subjects = foreign_benefits(query, expansion.tokens, doc_freq, expansion.groups)
         result.foreign_subjects += [
             w for w in self.absent_subjects(query, visible) if not any(w in named for named in result.foreign_subjects)
