@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..text.tokenizer import is_stopword, tagged
+from ..text.tokenizer import NOUN_TAGS, is_stopword, tagged
 from ..text.vocabulary import QUALIFIERS
 
 _END = "？?。！!．. "
@@ -53,7 +53,7 @@ CONTRASTS = (
 )
 # Part-of-speech tags of words that can be what a question is about (nouns, names, verbal nouns,
 # abbreviations, Latin words); a question with none of them has no subject of its own.
-SUBJECT_TAGS = frozenset({"n", "nr", "ns", "nt", "nz", "nrt", "vn", "j", "eng"})
+SUBJECT_TAGS = NOUN_TAGS
 # Words that carry content without being a noun (打卡, 值班, 国庆节/t): a question naming one may
 # be about something of its own, which its search tells (a tentative rewrite).
 CONTENT_TAGS = SUBJECT_TAGS | {"v", "t", "a", "an", "i", "l"}

@@ -313,3 +313,16 @@ def shipped_model(name: str = "answerability.json") -> Model:
     """The model fitted across corpora and shipped with the engine."""
     raw = json.loads(resources.files("rag_core.search.resources").joinpath(name).read_text(encoding="utf-8"))
     return Model.from_dict(raw)
+
+
+def foreign_nouns(nouns: Iterable[str], unknown: Iterable[str]) -> list[str]:
+    """The question's nouns that are, or sit inside, a word the visible policies never use (舅舅, 新加坡)."""
+    unknown = [w.casefold() for w in unknown]
+    return list(dict.fromkeys(n.casefold() for n in nouns if any(n.casefold() in w for w in unknown)))
+
+
+def speaks_of(chunk_text: str, noun: str) -> bool:
+    """Every character of `noun` occurs in the chunk: it may say the same thing in its own words
+    (买房 in 购买住房, 失业金 in 失业保险金); 舅舅 in a 丧假 clause on 父母、配偶、子女 does not."""
+    text = chunk_text.casefold()
+    return all(ch in text for ch in noun)

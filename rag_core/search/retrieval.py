@@ -24,17 +24,20 @@ from ..documents.catalog import Catalog, Readable, readable_set
 from ..documents.prepare import index_text
 from ..settings import Settings
 from ..text.thesaurus import Thesaurus, with_policy_wording
+from ..text.tokenizer import dictionary_nouns
 from ..text.vocabulary import is_benefit, names, subjects_named
 from ..types import Chunk, Hit, HitScores, SearchResult
 from .answerability import (
     Judgement,
     Model,
     Signals,
+    foreign_nouns,
     judge_all,
     missing_share,
     missing_terms,
     share_of_unknown,
     shipped_model,
+    speaks_of,
     unknown_terms,
 )
 from .bm25 import TopScores
@@ -168,6 +171,15 @@ class HybridRetriever:
                 judgement.verdict = ""
             named = "、".join(f"「{x}」" for x in result.foreign_subjects)
             result.warnings.append(f"问题问的是{named}，制度里从未出现这种说法，所以不采用任何条款")
+        strange = foreign_nouns(dictionary_nouns(query), result.unknown_words) if result.unknown_words else []
+        if strange and not result.foreign_subjects:  # a thing the policies never name: no clause is sure about it
+            hedged = False
+            for c, judgement in zip(candidates, judgements, strict=True):
+                if judgement.verdict == "依据充分" and not all(speaks_of(index_text(chunks[c.chunk_id]), n) for n in strange):
+                    judgement.verdict, hedged = "依据较弱", True
+            if hedged:
+                named = "、".join(f"「{x}」" for x in strange)
+                result.warnings.append(f"问题里的{named}在制度里没有出现，找到的条款不一定说到它，所以只算依据较弱")
         judged = sorted(zip(candidates, judgements, strict=True), key=lambda pair: (-pair[1].probability, pair[0].chunk_id))
         chosen = [pair for pair in judged if pair[1].verdict][:top_k]
         missed = [pair for pair in judged if not pair[1].verdict][:NEAR_MISSES_SHOWN]
