@@ -219,3 +219,15 @@ def test_the_followup_eval_file_has_30_dialogues_with_gold_from_the_samples():
         assert 2 <= len(row["turns"]) <= 3
         assert all(e in policies for e in row["expected"]), row["id"]
     assert len({json.dumps(r["turns"], ensure_ascii=False) for r in rows}) == len(rows)
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "expected"),
+    [
+        ("跨省换工作了，之前交的养老保险还算吗", "医保呢", "跨省换工作了，之前交的医保还算吗？"),  # was 养医保险
+        ("我一年能休几天年假", "那病假呢", "我一年能休几天病假？"),
+        ("一线城市出差住宿标准是多少", "那二线城市呢", "二线城市出差住宿标准是多少？"),
+    ],
+)
+def test_what_stands_in_replaces_whole_words_of_the_previous_question(previous: str, question: str, expected: str):
+    assert rule_rewrite(question, previous).question == expected

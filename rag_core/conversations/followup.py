@@ -205,10 +205,24 @@ def _counterpart(previous: str, new: str) -> tuple[int, int] | None:
         if at < 0:
             continue
         start = max(0, at - (len(new) - k))
-        span = previous[start : at + k]
+        start, end = _whole_words(previous, start, at + k)
+        span = previous[start:end]
         if span != new and _CJK.fullmatch(span[0] or "") and not QUESTION_WORDS.search(span):
-            return start, at + k
+            return start, end
     return None
+
+
+def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span widened to the words it touches: 医保 stands in for 养老保险, not for its 老保."""
+    at = 0
+    for word, _tag in tagged(text):
+        after = at + len(word)
+        if at < start < after:
+            start = at
+        if at < end < after:
+            end = after
+        at = after
+    return start, end
 
 
 def _contrast(previous: str, new: str) -> str | None:
