@@ -98,3 +98,13 @@ def test_unknown_share_counts_words_the_policies_never_use():
     share = unknown_share(["班车", "路线"], {"班车": 0, "路线": 2}, {}, {"班车": 3.0, "路线": 1.0})
     assert share == pytest.approx(0.75)
     assert unknown_share(["打车"], {"打车": 0, "出租车": 4}, {"打车": ["出租车"]}, {"打车": 2.0}) == 0.0
+
+
+def test_a_cut_piece_that_ends_like_a_benefit_is_not_a_missing_benefit():
+    """能补 (那我每个月话费能补多少) and 要交票 end in 补 / 票 but name nothing: no dictionary lists them and no
+    policy uses them, so they are missing from every clause alike and must not veto the one that answers."""
+    clause = "第四条 通讯补贴随当月工资以现金形式发放，员工无需提供通讯费发票。"
+    _known, scope = missing_terms(["话费", "能补", "要交票"], clause, {"话费": {"通讯费"}}, {"话费": 0})
+    assert scope == []
+    _known, scope = missing_terms(["加班", "餐费"], "出差期间每天100元", {}, {"加班": 3})
+    assert scope == ["加班", "餐费"]  # real words stay scope words, used by a policy or not

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
+from ..text.tokenizer import is_word
 from ..text.vocabulary import names, narrows_scope
 
 
@@ -268,7 +269,9 @@ def missing_terms(
             continue
         if doc_freq.get(term, 0) > 0:
             known_missing.append(term)
-        if narrows_scope(term):
+        # a piece a search cut that no dictionary lists and no policy uses (能补, 要交票) is missing from every
+        # clause alike: it names no benefit, though it ends like one
+        if narrows_scope(term) and (doc_freq.get(term, 0) > 0 or is_word(term)):
             scope_missing.append(term)
     return known_missing, scope_missing
 

@@ -100,6 +100,11 @@ def tagged(text: str) -> list[tuple[str, str]]:
         return [(pair.word, pair.flag) for pair in pos.cut(text)]
 
 
+def is_word(word: str) -> bool:
+    """jieba's dictionary or ours lists `word` (能补 and 要交票 are only pieces a search cut)."""
+    return jieba_tokenizer().FREQ.get(word, 0) > 0
+
+
 # Part-of-speech tags of words that name a thing (nouns, names, places, verbal nouns, abbreviations,
 # Latin words): what a question can be about.
 NOUN_TAGS = frozenset({"n", "nr", "ns", "nt", "nz", "nrt", "vn", "j", "eng"})
@@ -109,8 +114,7 @@ def dictionary_nouns(text: str) -> list[str]:
     """Nouns of two or more characters that jieba's dictionary (or ours) lists, in order (舅舅, 新加坡).
 
     A piece the tagger only guessed (金会 of 失业金会比…, absent from every dictionary) names nothing."""
-    words = jieba_tokenizer().FREQ
-    return [w for w, tag in tagged(text) if tag in NOUN_TAGS and len(w) >= 2 and words.get(w, 0) > 0]
+    return [w for w, tag in tagged(text) if tag in NOUN_TAGS and len(w) >= 2 and is_word(w)]
 
 
 @lru_cache(maxsize=1)
