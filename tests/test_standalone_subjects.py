@@ -72,6 +72,7 @@ def test_a_policy_the_reader_may_not_see_does_not_cover_the_topic(assistant):
         ("我请了好多天事假，会扣钱吗？", []),
         ("出国打工要交押金吗？", []),  # 要交 is a verb: it asks whether one is due, not about a kind of deposit
         ("公司有会议补贴吗？", ["会议补贴"]),  # 会议 is a noun that happens to start with 会
+        ("那现在晚上加班的饭钱能补多少？", []),  # 能补 ends like 餐补 but is a piece the search cut, no word
     ],
 )
 def test_a_benefit_named_with_an_unknown_word_is_foreign_but_an_amount_is_not(question, expected):

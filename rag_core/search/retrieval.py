@@ -24,7 +24,7 @@ from ..documents.catalog import Catalog, Readable, readable_set
 from ..documents.prepare import index_text
 from ..settings import Settings
 from ..text.thesaurus import Thesaurus, with_policy_wording
-from ..text.tokenizer import dictionary_nouns
+from ..text.tokenizer import dictionary_nouns, is_word
 from ..text.vocabulary import is_benefit, names, subjects_named
 from ..types import Chunk, Hit, HitScores, SearchResult
 from .answerability import (
@@ -107,7 +107,7 @@ def foreign_benefits(
         if len(first) < 2 or first + second not in query or not foreign(first) or _AMOUNT_WORD.fullmatch(first) \
                 or _VERB_WORD.fullmatch(first):
             continue
-        if is_benefit(second) or second in SUBJECT_HEADS:
+        if (is_benefit(second) and is_word(second)) or second in SUBJECT_HEADS:  # not a cut piece (能补)
             found.append(first + second)
     return found
 
