@@ -24,6 +24,13 @@ def test_a_noun_is_foreign_when_it_is_or_sits_inside_an_unknown_word():
     assert foreign_nouns(["舅舅", "丧假"], ["舅舅"]) == ["舅舅"]
     assert foreign_nouns(["iPad"], ["ipad补贴"]) == ["ipad"]
     assert foreign_nouns(["丧假"], ["能请"]) == []
+    # found by review: 工资 sits inside the unknown 加班工资, but the policies use it on its own
+    assert foreign_nouns(["加班工资", "工资"], ["加班工资"], used=["工资"]) == ["加班工资"]
+
+
+def test_a_latin_noun_is_named_though_no_dictionary_lists_it():
+    """Found by review: only dictionary words counted, and no dictionary lists iPad."""
+    assert "iPad" in dictionary_nouns("我的iPad补贴有多少")
 
 
 def test_a_clause_may_name_the_noun_in_its_own_words():

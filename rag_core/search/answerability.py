@@ -318,10 +318,14 @@ def shipped_model(name: str = "answerability.json") -> Model:
     return Model.from_dict(raw)
 
 
-def foreign_nouns(nouns: Iterable[str], unknown: Iterable[str]) -> list[str]:
-    """The question's nouns that are, or sit inside, a word the visible policies never use (舅舅, 新加坡)."""
+def foreign_nouns(nouns: Iterable[str], unknown: Iterable[str], used: Iterable[str] = ()) -> list[str]:
+    """The question's nouns that are, or sit inside, a word the visible policies never use (舅舅, 新加坡), and
+    that the policies do not use on their own (`used`: 工资 inside an unknown 加班工资 is not foreign)."""
     unknown = [w.casefold() for w in unknown]
-    return list(dict.fromkeys(n.casefold() for n in nouns if any(n.casefold() in w for w in unknown)))
+    used = {w.casefold() for w in used}
+    return list(dict.fromkeys(
+        n.casefold() for n in nouns if n.casefold() not in used and any(n.casefold() in w for w in unknown)
+    ))
 
 
 def speaks_of(chunk_text: str, noun: str) -> bool:

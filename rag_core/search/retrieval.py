@@ -171,7 +171,9 @@ class HybridRetriever:
                 judgement.verdict = ""
             named = "、".join(f"「{x}」" for x in result.foreign_subjects)
             result.warnings.append(f"问题问的是{named}，制度里从未出现这种说法，所以不采用任何条款")
-        strange = foreign_nouns(dictionary_nouns(query), result.unknown_words) if result.unknown_words else []
+        nouns = dictionary_nouns(query) if result.unknown_words else []
+        used = [n for n in nouns if self.keywords.doc_freq(n.casefold(), visible) > 0]
+        strange = foreign_nouns(nouns, result.unknown_words, used)
         if strange and not result.foreign_subjects:  # a thing the policies never name: no clause is sure about it
             hedged = False
             for c, judgement in zip(candidates, judgements, strict=True):

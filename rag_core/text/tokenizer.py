@@ -20,8 +20,9 @@ from importlib import resources
 _KEEP = re.compile(r"[\u4e00-\u9fff]|[a-z0-9]", re.IGNORECASE)
 _lock = threading.Lock()
 _pos_lock = threading.Lock()
-# The tagger tables wait this long after the warm-up: a one-question process (the CLI's ask) is done by then
-# and never loads them, a server has them long before anyone asks a follow-up. Loading them at once on
+# The tagger tables wait this long after the warm-up: a server has them long before most follow-ups; a
+# question that names a word the policies never use needs them in its search too (`dictionary_nouns`), and
+# one asked before they are loaded waits for them once. Loading them at once on
 # the thread cost that question 0.4 s of CPU beside it on a loaded 2-core machine (bench/warm_restart.py).
 POS_WARM_UP_DELAY_S = 3.0
 _PARTICLES = frozenset("能会要可想该吗呢了的吧啊")
@@ -111,10 +112,11 @@ NOUN_TAGS = frozenset({"n", "nr", "ns", "nt", "nz", "nrt", "vn", "j", "eng"})
 
 
 def dictionary_nouns(text: str) -> list[str]:
-    """Nouns of two or more characters that jieba's dictionary (or ours) lists, in order (舅舅, 新加坡).
+    """Nouns of two or more characters that jieba's dictionary (or ours) lists, in order (舅舅, 新加坡), and
+    Latin words (iPad), which the tagger never guesses.
 
     A piece the tagger only guessed (金会 of 失业金会比…, absent from every dictionary) names nothing."""
-    return [w for w, tag in tagged(text) if tag in NOUN_TAGS and len(w) >= 2 and is_word(w)]
+    return [w for w, tag in tagged(text) if tag in NOUN_TAGS and len(w) >= 2 and (tag == "eng" or is_word(w))]
 
 
 @lru_cache(maxsize=1)
@@ -169,12 +171,13 @@ def expand_query(query: str) -> tuple[list[str], list[str], dict[str, set[str]]]
 
 def warm_up_tokenizer() -> threading.Thread:
     """Load jieba's dictionary, ours and the thesaurus now rather than on the first question; the part-of-speech
-    tables on a thread of their own (returned), since no first question uses them.
+    tables on a thread of their own (returned), since most first questions do not use them.
 
-    The tables (0.4 s: jieba's tagger module and a second pass over its dictionary) serve follow-ups and
-    memories, never a question without earlier turns: a one-question process (`python -m rag_core ask`) no
-    longer waits for them, and a server has them before its first follow-up (they were 12 % of one
-    answer's server CPU in bench/load_browser.py's profile when the first follow-up loaded them).
+    The tables (0.4 s: jieba's tagger module and a second pass over its dictionary) serve follow-ups,
+    memories and a question naming a word the policies never use (its nouns are tagged); a one-question
+    process (`python -m rag_core ask`) waits for them only for such a question, and a server has them
+    before its first follow-up (they were 12 % of one answer's server CPU in bench/load_browser.py's
+    profile when the first follow-up loaded them).
     """
     expand_query("年假打车报销")
     thread = threading.Timer(POS_WARM_UP_DELAY_S, tagged, args=("年假打车报销",))
