@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag_core.search.answerability import foreign_nouns, speaks_of
-from rag_core.text.tokenizer import dictionary_nouns
+from rag_core.search.answerability import speaks_of
+from rag_core.text.tokenizer import dictionary_nouns, foreign_nouns
 from rag_core.types import ANSWERED, WEAK
 
 

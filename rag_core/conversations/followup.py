@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..text.tokenizer import NOUN_TAGS, is_stopword, tagged
+from ..text.tokenizer import NOUN_TAGS, foreign_nouns, is_stopword, tagged
 from ..text.vocabulary import QUALIFIERS
 
 _END = "？?。！!．. "
@@ -121,9 +121,8 @@ def names_unknown_subject(question: str, unknown: list[str]) -> bool:
 
     A verb or time word they never use (换成, 休不完, 今年) only says what is asked about the topic
     already under discussion, so it does not make the question a new one."""
-    nouns = [noun.casefold() for noun in subject_words(_strip_lead(_strip(question))[0])]
     # the noun itself, or a longer search word holding it; not a piece cut from a known noun (车费 of 打车费)
-    return any(noun in word.casefold() for word in unknown for noun in nouns)
+    return bool(foreign_nouns(subject_words(_strip_lead(_strip(question))[0]), unknown))
 
 
 def subject_words(question: str) -> list[str]:
@@ -199,29 +198,32 @@ def subject_of(question: str) -> str:
 
 def _counterpart(previous: str, new: str) -> tuple[int, int] | None:
     """The span of `previous` that `new` stands in for (same ending, same length), or None."""
+    bounds: list[int] | None = None
     for k in range(len(new) - 1, 0, -1):
         ending = new[-k:]
         at = previous.find(ending)
         if at < 0:
             continue
-        start = max(0, at - (len(new) - k))
-        start, end = _whole_words(previous, start, at + k)
+        bounds = bounds if bounds is not None else _word_bounds(previous)  # tagged once, only when needed
+        start, end = _whole_words(bounds, max(0, at - (len(new) - k)), at + k)
         span = previous[start:end]
         if span != new and _CJK.fullmatch(span[0] or "") and not QUESTION_WORDS.search(span):
             return start, end
     return None
 
 
-def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
-    """The span widened to the words it touches: 医保 stands in for 养老保险, not for its 老保."""
-    at = 0
+def _word_bounds(text: str) -> list[int]:
+    """Where each word of `text` starts, and its end."""
+    bounds = [0]
     for word, _tag in tagged(text):
-        after = at + len(word)
-        if at < start < after:
-            start = at
-        if at < end < after:
-            end = after
-        at = after
+        bounds.append(bounds[-1] + len(word))
+    return bounds
+
+
+def _whole_words(bounds: list[int], start: int, end: int) -> tuple[int, int]:
+    """The span widened to the words it touches: 医保 stands in for 养老保险, not for its 老保."""
+    start = max(b for b in bounds if b <= start)
+    end = min((b for b in bounds if b >= end), default=end)
     return start, end
 
 

@@ -267,11 +267,12 @@ def missing_terms(
     for term in terms:
         if term in named or _overlaps_a_named_piece(term, named):
             continue
-        if doc_freq.get(term, 0) > 0:
+        used = doc_freq.get(term, 0) > 0
+        if used:
             known_missing.append(term)
         # a piece a search cut that no dictionary lists and no policy uses (能补, 要交票) is missing from every
         # clause alike: it names no benefit, though it ends like one
-        if narrows_scope(term) and (doc_freq.get(term, 0) > 0 or is_word(term)):
+        if narrows_scope(term) and (used or is_word(term)):
             scope_missing.append(term)
     return known_missing, scope_missing
 
@@ -316,16 +317,6 @@ def shipped_model(name: str = "answerability.json") -> Model:
     """The model fitted across corpora and shipped with the engine."""
     raw = json.loads(resources.files("rag_core.search.resources").joinpath(name).read_text(encoding="utf-8"))
     return Model.from_dict(raw)
-
-
-def foreign_nouns(nouns: Iterable[str], unknown: Iterable[str], used: Iterable[str] = ()) -> list[str]:
-    """The question's nouns that are, or sit inside, a word the visible policies never use (舅舅, 新加坡), and
-    that the policies do not use on their own (`used`: 工资 inside an unknown 加班工资 is not foreign)."""
-    unknown = [w.casefold() for w in unknown]
-    used = {w.casefold() for w in used}
-    return list(dict.fromkeys(
-        n.casefold() for n in nouns if n.casefold() not in used and any(n.casefold() in w for w in unknown)
-    ))
 
 
 def speaks_of(chunk_text: str, noun: str) -> bool:

@@ -24,14 +24,13 @@ from ..documents.catalog import Catalog, Readable, readable_set
 from ..documents.prepare import index_text
 from ..settings import Settings
 from ..text.thesaurus import Thesaurus, with_policy_wording
-from ..text.tokenizer import dictionary_nouns, is_word
+from ..text.tokenizer import dictionary_nouns, foreign_nouns, is_word
 from ..text.vocabulary import is_benefit, names, subjects_named
 from ..types import Chunk, Hit, HitScores, SearchResult
 from .answerability import (
     Judgement,
     Model,
     Signals,
-    foreign_nouns,
     judge_all,
     missing_share,
     missing_terms,
