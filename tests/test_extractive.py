@@ -224,31 +224,13 @@ def _closer_to_the_second(question: str, sentences) -> list[float]:
 
 def test_closeness_in_meaning_picks_the_lead_of_a_what_question(answerer: ExtractiveAnswerer) -> None:
     """Both sentences hold the question's words (远程办公) and a number of days or weeks; the one closer in meaning
-    leads when the answerer is told how close each is, and only then."""
+    leads when the answerer is told how close each is, and only then; a yes/no question keeps the rule-first order."""
     asked = "远程办公最多几天"
     assert "提前一周" in _quotes(answerer.answer(asked, [REMOTE]))[0][0]
     assert "不超过2天" in _quotes(answerer.answer(asked, [REMOTE], closeness=_closer_to_the_second))[0][0]
-
-
-PROBATION_END = SourceRef(
-    1, "第十三条 转正考核\n考核合格的员工，自试用期满的次日起转为正式员工，并按转正工资标准发放工资。"
-    "表现特别突出的员工，经部门负责人申请和人力资源部审核，可以提前转正，但实际试用时间不得少于约定试用期的一半。",
-    "试用期管理办法.md", "第十三条 转正考核", "probation@v1#4",
-)
-
-
-def test_closeness_in_meaning_picks_the_lead_of_a_yes_no_question_too(answerer: ExtractiveAnswerer) -> None:
-    """表现好的话能提前转正吗: both sentences state a rule of the clause, the first one first. Without a sentence
-    model that first rule leads; with one, words and meaning together choose the sentence on 提前转正. Stop 42 measured this on the sessions: right sentence first, open part
-    0.52 -> 0.54, fresh part 0.63 -> 0.66."""
-    def lead(answer: str) -> str:
-        return next(line for line in answer.splitlines() if line.startswith("- "))
-
-    asked = "表现好的话能提前转正吗"
-    assert "考核合格" in lead(answerer.answer(asked, [PROBATION_END]))
-    closer = lambda q, sentences: [0.8 if "提前转正" in s else 0.3 for s in sentences]  # noqa: E731
-    answer = answerer.answer(asked, [PROBATION_END], closeness=closer)
-    assert "提前转正" in lead(answer)
+    calls = []
+    answerer.answer("远程办公要登记吗", [REMOTE], closeness=lambda q, s: calls.append(q) or [0.0] * len(s))
+    assert calls == []
 
 
 def test_a_question_word_counts_inside_a_word_not_across_two() -> None:

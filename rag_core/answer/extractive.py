@@ -52,9 +52,8 @@ _HEADING_MAX_CHARS = 30
 _RELATIVE_FLOOR = 0.3  # an extra sentence must add at least this share of the best score
 _COVERED_FACTOR = 0.5  # a term already quoted still counts, at half weight
 _FRAGMENT_FACTOR = 0.85  # a chunk's unterminated last piece may be a sentence cut by chunking
-# How much closeness in meaning counts against the words matched when an answer's lead is chosen: chosen
-# among 0, 0.15, 0.3, 0.6 on the open sessions for what/how questions (right sentence first 0.45 / 0.49 /
-# 0.46 / 0.44); since stop 42 yes/no questions too (open 0.52 -> 0.54, fresh 0.63 -> 0.66)
+# How much closeness in meaning counts against the words matched when a what/how answer's lead is chosen:
+# chosen among 0, 0.15, 0.3, 0.6 on the open sessions (right sentence first 0.45 / 0.49 / 0.46 / 0.44)
 LEAD_MEANING_WEIGHT = 0.15
 # The least spread of those cosines a z-score divides by: two sentences 0.001 apart would otherwise differ
 # by a full ±1 (fresh part unchanged, open +1 lead)
@@ -157,7 +156,7 @@ class ExtractiveAnswerer:
         the governing rule sentence leads, then conditions and limits in source order.
         `facts` are what the person told about themself (the memories used): an amount
         there (用户参加工作12年了) picks the band that holds it, like one in the question. `closeness` (the
-        second model's cosines, `SecondModel.closeness_over`) helps pick the sentence that leads the answer (`_closest`).
+        second model's cosines, `SecondModel.closeness_over`) helps pick the sentence that leads a what/how answer (`_closest`).
         `asks` says what is asked (a number, who, when, yes or no) when that differs from the question's words:
         a follow-up's own words, while `question` (its standalone form) finds the subject and the amounts.
         """
@@ -233,11 +232,9 @@ class ExtractiveAnswerer:
                        amounts: list[tuple[float, str]] = (), closeness: Closeness | None = None,
                        asks: str = "") -> Quote:
         """The sentence that answers what was asked: in the best source, among the sentences that match the
-        question, the one whose band holds an amount the person stated (工作12年 → 已满10年不满20年); else, with a
-        sentence model at hand, the one closest in words and meaning among those giving what the question asks
-        for (a number, who, when: `asks`), else among all (`_closest`; a yes/no question too: 能提前转正吗 is led
-        by 表现特别突出的…可以提前转正, not by the first rule of the clause); without one, the best-matching one
-        that gives what was asked, else the first that names an amount or limit (else a normative word)."""
+        question, the one whose band holds an amount the person stated (工作12年 → 已满10年不满20年), else the
+        best-matching one that gives what the question asks for (a number, who, when: `asks`), else the first
+        that names an amount or limit (else a normative word); else the best picked sentence."""
         best = min(sources, key=lambda src: src.number)
         own = [q for q in self._collect([best]) if not q.is_heading]
         asks = asks or question
@@ -250,7 +247,7 @@ class ExtractiveAnswerer:
             return matched[band][0]
         asked = asked_pattern(asks)
         giving = [(q, sum(m.values())) for q, m in matched if asked is not None and gives_asked(asked, q.text)]
-        if closeness is not None and own:  # with a sentence model at hand, words and meaning choose
+        if closeness is not None and own and not is_yes_no(asks):  # what or how, with a sentence model at hand
             return _closest(question, [q for q, _ in giving] or own, own, matched, closeness)
         if giving:  # the best-matching sentence that gives what was asked (a number, who, when)
             return max(giving, key=lambda pair: (pair[1], -pair[0].position))[0]
