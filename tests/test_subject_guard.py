@@ -98,6 +98,9 @@ def test_polarity(sentence, expected):
 
 def test_yes_no_questions():
     assert is_yes_no("打车费能报吗？") and is_yes_no("试用期能不能辞退") and not is_yes_no("年假有几天？")
+    # 么 asks yes or no (能报么), not as the end of 什么 / 怎么 / 为什么: a what question gets no 可以 / 不可以
+    assert is_yes_no("打车费能报么？")
+    assert not any(is_yes_no(q) for q in ("年终奖的发放条件是什么？", "这是为什么", "病假工资怎么"))
 
 
 def test_a_number_question_is_refused_when_no_clause_states_the_number():

@@ -24,7 +24,8 @@ from ..text.tokenizer import tokenize
 from ..text.vocabulary import NOT_BENEFITS, governs, is_benefit, names, narrows_scope
 from ..text.word_pieces import glues_a_function_word, unguessed
 
-_YES_NO = re.compile(r"(吗|么)[？?。！!\s]*$|能不能|可不可以|是否|能否|可否|行不行|算不算|会不会|是不是|有没有|给不给|报不报")
+# 么 ends a yes/no question (能报么) but is also the end of 什么 / 怎么 / 为什么 / 这么 / 那么 / 多么
+_YES_NO = re.compile(r"(吗|(?<![什怎为这那多])么)[？?。！!\s]*$|能不能|可不可以|是否|能否|可否|行不行|算不算|会不会|是不是|有没有|给不给|报不报")
 _DENY = re.compile(r"不得|不予|不能|不可以|禁止|不允许|不属于|无权|不再|不计入|不享受")
 # a condition ("…不能安排补休的，") says when the rule applies, not whether it allows: only the rest counts
 _CONDITION = re.compile(r"[^，,；;。]*的[，,]")
