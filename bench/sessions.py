@@ -42,7 +42,8 @@ SETS = {
 }
 NOT_POLICIES = ("SOURCE.md", "README.md")  # a corpus folder's notes on its sources, not a policy
 FIGURES_ONLY = ("fresh", "sealed")  # parts whose failures nobody on the team reads
-CHECK_NAMES = ("as_typed", "must_contain", "top3", "cited", "sure", "lead", "memory", "remembered", "refused", "confident")
+CHECK_NAMES = ("as_typed", "must_contain", "top3", "cited", "sure", "lead", "verdict", "verdict_wrong", "memory",
+               "remembered", "refused", "confident")
 
 
 def corpus_dir(corpus: str) -> Path:

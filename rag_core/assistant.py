@@ -330,7 +330,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
             question=question, answer=answer, search=result, memories=memories, prompt=built.text,
             sources=built.sources, prompt_tokens=built.tokens, token_budget=self._settings.token_budget,
             dropped_hits=built.dropped, answerer=composed.answerer, timings_ms=timings, citations=composed.citations,
-            weak_evidence=composed.weak, outcome=composed.outcome,
+            weak_evidence=composed.weak, outcome=composed.outcome, verdict=composed.verdict,
         )
         return self._log_asked(self._finish_turn(trace, user, context, remembered, on_token), user, role, traffic)
 

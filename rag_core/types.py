@@ -303,6 +303,7 @@ class AskTrace:
     weak_evidence: bool = False  # the answer rests on 依据较弱 evidence only (it says so; a gap for HR)
     outcome: str = ""  # one of OUTCOMES ("" only in a trace stored before outcomes were kept)
     followup: str = ""  # why the search question differs from the typed one, or why it does not ("" first turn)
+    verdict: str = ""  # 可以 / 不可以 the offline answer states for a yes/no question ("" otherwise)
 
     @property
     def hit_count(self) -> int:
@@ -325,7 +326,7 @@ class AskTrace:
                 "search_question": self.search_question or self.question,
                 "conversation": self.conversation, "turn": self.turn, "acknowledged": self.acknowledged,
                 "standard_answer": self.standard_answer, "weak_evidence": self.weak_evidence,
-                "outcome": self.outcome, "followup": self.followup,
+                "outcome": self.outcome, "followup": self.followup, "verdict": self.verdict,
                 "timings_ms": {**out["timings_ms"], **self.timings_ms},
             }
         )

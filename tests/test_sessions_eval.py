@@ -97,3 +97,50 @@ def test_the_right_clause_answered_with_a_hedge_is_cited_but_not_sure(weak: bool
 
     checks = score_turn({"say": "出差住宿标准是多少？", "kind": "new_topic", "expected": ["一类城市500元"]}, Trace())
     assert checks["cited"] and checks["sure"] is sure
+
+
+def _yes_no_trace(verdict: str, outcome: str = "answered"):
+    class Trace:
+        question = search_question = "离职了还能拿年终奖吗？"
+        answer, weak_evidence, memories, acknowledged, sources = "…", False, [], [], []
+
+        class search:  # noqa: N801 - stands in for SearchResult
+            hits: list = []
+
+    Trace.verdict, Trace.outcome = verdict, outcome
+    return Trace()
+
+
+def test_a_yes_no_turn_checks_the_verdict_and_counts_the_opposite_as_a_failure() -> None:
+    """The policy says no: 不可以 holds; no verdict is not right but not wrong; 可以 is the worse failure;
+    a refusal states none. A turn without `yes_no` gold gets neither check."""
+    turn = {"say": "离职了还能拿年终奖吗？", "kind": "new_topic", "yes_no": "no"}
+    assert score_turn(turn, _yes_no_trace("不可以"))["verdict"] is True
+    none = score_turn(turn, _yes_no_trace(""))
+    assert none["verdict"] is False and none["verdict_wrong"] is False
+    opposite = score_turn(turn, _yes_no_trace("可以"))
+    assert opposite["verdict"] is False and opposite["verdict_wrong"] is True
+    assert failed_checks(opposite) == ["verdict", "verdict_wrong"]
+    assert score_turn(turn, _yes_no_trace("可以", outcome="refused"))["verdict_wrong"] is False
+    assert "verdict" not in score_turn({"say": "年假几天？", "kind": "new_topic"}, _yes_no_trace("可以"))
+
+
+def test_the_verdict_is_read_from_the_offline_answer_the_one_way_it_is_written() -> None:
+    """`stated_verdict` reads what `_header` writes, sure or hedged, and nothing from a quoted sentence."""
+    from rag_core.answer.extractive import VERDICTS, _header, stated_verdict
+
+    for verdict in VERDICTS:
+        for weak in (False, True):
+            assert stated_verdict(_header(verdict, weak) + "\n- 员工可以申请补卡。 [资料1]") == verdict
+    assert stated_verdict(_header("", False) + "\n- 员工可以申请补卡。 [资料1]") == ""
+    assert stated_verdict("制度里没有写这一条。") == ""
+
+
+@pytest.mark.integration
+def test_the_trace_carries_the_verdict_of_a_yes_no_answer(shared_assistant) -> None:
+    """Through the facade with the real models: a yes/no question on the samples gets its verdict as a value,
+    a what question none."""
+    yes_no = shared_assistant.ask("出差可以坐飞机吗？", remember=False)
+    assert yes_no.verdict in ("可以", "不可以") and yes_no.verdict in yes_no.answer.splitlines()[0]
+    assert yes_no.to_dict()["verdict"] == yes_no.verdict
+    assert shared_assistant.ask("出差住宿标准是多少？", remember=False).verdict == ""

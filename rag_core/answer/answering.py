@@ -24,6 +24,7 @@ class ComposedAnswer(NamedTuple):
     citations: CitationCheck  # what the guard found in an LLM answer; unchecked otherwise
     weak: bool = False  # an answer (not a refusal) resting on 依据较弱 evidence only: said in the chat, a gap for HR
     refused: bool = False  # 制度里没有写这一条 (no source, or the answerer found none that answers)
+    verdict: str = ""  # 可以 / 不可以 the offline answer states for a yes/no question ("" otherwise, or a model's)
 
     @property
     def outcome(self) -> str:
@@ -85,8 +86,11 @@ def compose_answer(
             raw = llm.complete(built.text)
         answer, check = check_citations(raw.strip(), built.sources)
         return ComposedAnswer(answer, llm.name, check, _weak_model_answer(answer, built.sources), is_refusal(answer))
+    from .extractive import stated_verdict
+
     answer, answerer = _offline(question, built.sources, on_token, groups, facts, closeness, typed)
-    return ComposedAnswer(answer, answerer, CitationCheck(), answer.startswith(WEAK_HEADER), is_refusal(answer))
+    return ComposedAnswer(answer, answerer, CitationCheck(), answer.startswith(WEAK_HEADER), is_refusal(answer),
+                          stated_verdict(answer))
 
 
 def _offline(

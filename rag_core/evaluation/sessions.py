@@ -7,7 +7,7 @@ new_topic, followup, statement, personal, after_upload, trap, absent. Gold:
 `expected` (substrings of the answering clause, any one counts), `lead` (of the
 sentence that must come first), `refuse`, `must_contain` (words a follow-up's
 search question must carry), `remember` and `memory` (what a statement stores,
-what a personal question must use).
+what a personal question must use), `yes_no` (the policy's plain answer to a yes/no question: yes or no).
 
 Scoring is pure (`score_turn`); `run_session` drives an assistant through one
 session; `summarise` gives the acceptance figures and a table per kind.
@@ -33,6 +33,7 @@ _SPACE = re.compile(r"\s+")
 _BULLET = re.compile(r"^(?:[-•*]|\d{1,2}[.、）)])\s*")  # a list marker, not a sentence's own leading number
 # the offline answer's opening lines, which precede the first quoted sentence
 _OPENERS = ("根据制度", "依据较弱", "按这些条款")
+_VERDICT = {"yes": "可以", "no": "不可以"}  # gold yes_no -> the verdict an answer must state
 
 
 @dataclass
@@ -108,6 +109,11 @@ def score_turn(turn: dict[str, Any], trace) -> dict[str, bool]:
         checks["sure"] = checks["cited"] and not trace.weak_evidence
     if turn.get("lead") and not turn.get("refuse"):
         checks["lead"] = not refused and _flat(turn["lead"]) in _flat(first_sentence(trace.answer))
+    if turn.get("yes_no") in _VERDICT and not turn.get("refuse"):
+        # the 可以 / 不可以 the answer states: right, or (worse than none) the opposite of the policy's
+        right, opposite = _VERDICT[turn["yes_no"]], _VERDICT["no" if turn["yes_no"] == "yes" else "yes"]
+        checks["verdict"] = not refused and trace.verdict == right
+        checks["verdict_wrong"] = not refused and trace.verdict == opposite
     if kind == "personal" and turn.get("memory"):
         checks["memory"] = any(turn["memory"] in m.content for m in trace.memories)
     if kind == "statement" and turn.get("remember"):
@@ -149,11 +155,13 @@ ACCEPTANCE: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "lead": ("the right sentence first", "lead", None),
     "memory": ("memory used where gold says so", "memory", ("personal",)),
     "traps_confident": ("traps answered confidently (lower is better)", "confident", ("trap",)),
+    "verdict": ("yes/no questions answered with the policy's 可以 / 不可以", "verdict", None),
+    "verdict_wrong": ("yes/no questions answered with the opposite (lower is better)", "verdict_wrong", None),
     "absent_refused": ("absent questions refused", "refused", ("absent",)),
 }
 
 
-LOWER_IS_BETTER = frozenset({"confident"})  # checks whose True is the failure
+LOWER_IS_BETTER = frozenset({"confident", "verdict_wrong"})  # checks whose True is the failure
 
 
 def failed_checks(checks: dict[str, bool]) -> list[str]:
