@@ -140,7 +140,7 @@ def test_the_verdict_is_read_from_the_offline_answer_the_one_way_it_is_written()
 def test_the_trace_carries_the_verdict_of_a_yes_no_answer(shared_assistant) -> None:
     """Through the facade with the real models: a yes/no question on the samples gets its verdict as a value,
     a what question none."""
-    yes_no = shared_assistant.ask("出差可以坐飞机吗？", remember=False)
+    yes_no = shared_assistant.ask("出差的时候打车的费用能报销吗？", remember=False)
     assert yes_no.verdict in ("可以", "不可以") and yes_no.verdict in yes_no.answer.splitlines()[0]
     assert yes_no.to_dict()["verdict"] == yes_no.verdict
     assert shared_assistant.ask("出差住宿标准是多少？", remember=False).verdict == ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ..text.tokenizer import tagged
 from .subject import is_yes_no, required_quantity
 
 _ASKS_WHO = re.compile(r"谁|哪个部门|哪个领导|找哪|哪里审批|哪里申请")
@@ -55,3 +56,31 @@ def what_is_asked(typed: str, searched: str) -> str:
         return searched
     own = required_quantity(typed) is not None or asked_pattern(typed) is not None or is_yes_no(typed)
     return typed if own else searched
+
+
+# What a yes/no question turns on comes after its last modal or copula (能拆开休吗 → 拆开, 休; 算工伤吗 → 工伤)
+_MODALS = frozenset("能 能够 可以 可 要 需要 会 算 有 得 用 还能 还要 还有 还算 还用".split())
+# tags of words that carry no content: particles, pronouns, prepositions, localizers, adverbs, auxiliaries,
+# punctuation, conjunctions, numerals, measure words, interjections, onomatopoeia
+_NOT_CONTENT = ("y", "r", "p", "f", "d", "u", "x", "c", "m", "q", "e", "o")
+_GLUED_MODALS = ("还能", "能", "要", "可")  # jieba glues these on (能领, 能报): the verb is what follows
+
+
+def asked_predicate(question: str) -> list[str]:
+    """The words a yes/no question turns on: its content words after the last modal (能, 要, 算 …), a modal
+    jieba glued on dropped (能领 → 领); without a modal, its last content word."""
+    words = [(w, t) for w, t in tagged(question) if w.strip()]
+    last = max((i for i, (w, _) in enumerate(words) if w in _MODALS), default=-1)
+    content = []
+    for word, tag in words[last + 1 :]:
+        if tag.startswith(_NOT_CONTENT) or word in _MODALS:
+            continue
+        modal = next((m for m in _GLUED_MODALS if word.startswith(m) and len(word) > len(m)), "")
+        content.append(word[len(modal) :])
+    return content if last >= 0 else content[-1:]
+
+
+def says_asked(question: str, sentence: str) -> bool:
+    """`sentence` says what the yes/no `question` turns on: each predicate word, or its first character
+    (裁掉 by 裁减, 坐飞机 by 乘坐飞机), is in it. Only then may its 可以 / 不可以 answer the question."""
+    return all(word in sentence or word[0] in sentence for word in asked_predicate(question))

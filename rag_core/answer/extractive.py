@@ -17,7 +17,7 @@ from ..text.instructions import OMITTED
 from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, split_sentences
 from ..types import SourceRef
 from .answering import WEAK_EVIDENCE, WEAK_HEADER, Closeness
-from .asks import asked_pattern, gives_asked
+from .asks import asked_pattern, gives_asked, says_asked
 from .prompt import NOT_IN_POLICY
 from .ranges import band_sentence, stated_amounts
 from .sentence_terms import match_terms
@@ -202,8 +202,15 @@ class ExtractiveAnswerer:
         if quantity is not None and not any(quantity.search(q.text) for q in picked):
             picked = self._with_stated_number(governing, picked, quantity)
         # amounts stated anywhere in the standalone question (工作满12年 carried to 能休几天) pick the band
-        lead = self._rule_sentence(question, governing, picked, extra, stated_amounts([question, *facts]), closeness, asks)
-        ordered = [lead, *[q for q in picked if q.text != lead.text]][:max_sentences]
+        amounts = stated_amounts([question, *facts])
+        lead = self._rule_sentence(question, governing, picked, extra, amounts, closeness, asks)
+        # a yes/no answer led by meaning still quotes the clause's first rule second (出差能坐飞机吗: led by
+        # 乘坐飞机一律购买经济舱, it keeps 单程火车时间超过6小时的，可以选择乘坐飞机)
+        ruling = (self._rule_sentence(question, governing, picked, extra, amounts, None, asks)
+                  if closeness is not None and is_yes_no(asks) else lead)
+        leading = [lead] if ruling.text == lead.text else [lead, ruling]
+        ordered = [*leading, *[q for q in picked if q not in leading and q.text not in {x.text for x in leading}]]
+        ordered = ordered[:max_sentences]
         if quantity is not None and len(parts) == 1 and not any(quantity.search(q.text) for q in ordered):
             # an answer to 多少/几天 that quotes no number is no answer: quote the matching sentence
             # that states it (每月扣除的部分不得超过…20%), or say the policy does not state it. (A question
@@ -214,7 +221,8 @@ class ExtractiveAnswerer:
                 return
             ordered = sorted([stating, *[q for q in ordered if q.text != stating.text]][:max_sentences],
                              key=lambda q: (q.text != lead.text, q.source_number, q.position))
-        verdict = polarity(lead.text) if is_yes_no(asks) else ""
+        # 能休几天吗 asks for a number, not yes or no: no 可以 / 不可以
+        verdict = _verdict(asks, lead) if is_yes_no(asks) and quantity is None else ""
         yield _header(verdict, weak=governing[0].verdict == WEAK_EVIDENCE)
         for quote in ordered:
             yield f"\n- {quote.text} [资料{quote.source_number}]"
@@ -263,7 +271,7 @@ class ExtractiveAnswerer:
             return matched[band][0]
         asked = asked_pattern(asks)
         giving = [(q, sum(m.values())) for q, m in matched if asked is not None and gives_asked(asked, q.text)]
-        if closeness is not None and own and not is_yes_no(asks):  # what or how, with a sentence model at hand
+        if closeness is not None and own:  # with a sentence model at hand, words and meaning choose
             return _closest(question, [q for q, _ in giving] or own, own, matched, closeness)
         if giving:  # the best-matching sentence that gives what was asked (a number, who, when)
             return max(giving, key=lambda pair: (pair[1], -pair[0].position))[0]
@@ -340,6 +348,13 @@ class ExtractiveAnswerer:
                 out.append(Quote(text, src.number, position, _is_heading(text, src.section), complete))
                 position += 1
         return out
+
+
+def _verdict(asks: str, lead: Quote) -> str:
+    """可以 / 不可以 as the lead states it, when it says what the yes/no question turns on (`says_asked`):
+    离职证明遗失的，员工可以…补开 does not answer 离职证明上会写我为什么走吗, so it gives no 可以. Only the lead:
+    reading the quoted rule second as well added wrong verdicts and no right one (stop 42, open and fresh)."""
+    return polarity(lead.text) if says_asked(asks, lead.text) else ""
 
 
 def _closest(question: str, candidates: list[Quote], own: list[Quote], matched: list[tuple[Quote, dict[str, float]]],
