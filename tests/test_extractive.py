@@ -254,6 +254,20 @@ def test_a_yes_no_lead_is_chosen_by_meaning_too_and_the_clause_rule_stays_quoted
     assert led.startswith("根据制度：\n")
 
 
+def test_the_rule_first_sentence_is_quoted_even_when_the_selection_left_it_out(
+    answerer: ExtractiveAnswerer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lead by meaning and the sentence the rule-first order would have led with are both quoted, whatever
+    the term-overlap selection picked (here only the lead)."""
+    def only_the_economy_sentence(self, question, sources, max_sentences=3, extra_terms=()):
+        return [q for q in self._collect(sources) if "经济舱" in q.text]
+
+    monkeypatch.setattr(ExtractiveAnswerer, "select", only_the_economy_sentence)
+    closer_to_economy = lambda q, sentences: [0.9 if "经济舱" in s else 0.1 for s in sentences]  # noqa: E731
+    lines = _lines(answerer.answer("出差能坐飞机吗", [FLIGHTS], closeness=closer_to_economy))
+    assert "经济舱" in lines[0] and "可以选择乘坐飞机" in lines[1]
+
+
 def test_a_verdict_is_read_only_from_a_sentence_that_says_what_was_asked(answerer: ExtractiveAnswerer) -> None:
     """离职证明上会写我为什么走吗 turns on 写 and 走: 离职证明遗失的，员工可以…补开 says neither, so its 可以 is no
     answer, and the reply states no verdict (stop 42: yes/no answered with the opposite of the policy, open
@@ -268,7 +282,18 @@ def test_a_verdict_is_read_only_from_a_sentence_that_says_what_was_asked(answere
     answer = answerer.answer("离职证明上会写我为什么走吗", [lost])
     assert answer.startswith("根据制度：") and "补开" in answer
     assert answerer.answer("离职证明遗失了能补开吗", [lost]).startswith("根据制度，可以：")
-    # 能休几天吗 asks for a number: no verdict, though the sentence quoted says 可以
+    # jieba glues modals (了能, 不能, 能不能 → 能 + 不能); a modal at the end leaves the words before it
+    assert asked_predicate("调休过期了能换成加班费吗") == ["换成", "加班费"]
+    assert asked_predicate("试用期不能请年假吗") == ["请", "年假"]
+    assert asked_predicate("能不能调休") == ["调休"] and asked_predicate("能报iPad吗") == ["iPad"]
+    assert answerer.answer("离职证明上写离职原因可以吗", [lost]).startswith("根据制度：\n")
+    assert asked_predicate("那可以吗") == [] and not says_asked("那可以吗", "员工可以申请补开。")
+    swap = SourceRef(1, "休息日加班的，员工可以选择调休。", "考勤制度.md", "第九条 调休", "q@v1#9")
+    assert answerer.answer("能不能调休", [swap]).startswith("根据制度，可以：")
+    # 能休几天吗 asks for a number, and 能休15天吗 states one the sentence does not: no verdict
+    assert not says_asked("年假能休15天吗", "员工每年可以休年假5天，自1月1日起算。")  # 15 is not 1 of 1月
+    weekend = SourceRef(1, "周末员工可以不加班。", "考勤制度.md", "第八条 加班", "q@v1#8")
+    assert answerer.answer("周末不加班可以吗", [weekend]).startswith("根据制度，可以：")  # 加班, before 可以
     days = SourceRef(1, "年假：员工每年可以休年假5天。", "考勤制度.md", "第七条 年假", "q@v1#7")
     assert answerer.answer("年假能休几天吗", [days]).startswith("根据制度：\n")
     assert answerer.answer("年假能休吗", [days]).startswith("根据制度，可以：")

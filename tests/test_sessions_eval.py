@@ -136,6 +136,20 @@ def test_the_verdict_is_read_from_the_offline_answer_the_one_way_it_is_written()
     assert stated_verdict("制度里没有写这一条。") == ""
 
 
+def test_the_verdict_is_kept_with_a_stored_turn() -> None:
+    """A trace's verdict goes into its stored dict and comes back; a trace stored before verdicts loads with none."""
+    from rag_core.conversations.records import trace_from_dict
+    from rag_core.types import AskTrace, SearchResult
+
+    trace = AskTrace(question="离职了还能拿年终奖吗？", answer="根据制度，不可以：", search=SearchResult(query="", hits=[]),
+                     memories=[], prompt="", sources=[], prompt_tokens=0, token_budget=0, dropped_hits=0,
+                     answerer="extractive", verdict="不可以")
+    stored = trace.to_dict()
+    assert stored["verdict"] == "不可以" and trace_from_dict(stored).verdict == "不可以"
+    del stored["verdict"]
+    assert trace_from_dict(stored).verdict == ""
+
+
 @pytest.mark.integration
 def test_the_trace_carries_the_verdict_of_a_yes_no_answer(shared_assistant) -> None:
     """Through the facade with the real models: a yes/no question on the samples gets its verdict as a value,

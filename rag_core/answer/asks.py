@@ -59,28 +59,49 @@ def what_is_asked(typed: str, searched: str) -> str:
 
 
 # What a yes/no question turns on comes after its last modal or copula (能拆开休吗 → 拆开, 休; 算工伤吗 → 工伤)
-_MODALS = frozenset("能 能够 可以 可 要 需要 会 算 有 得 用 还能 还要 还有 还算 还用".split())
-# tags of words that carry no content: particles, pronouns, prepositions, localizers, adverbs, auxiliaries,
-# punctuation, conjunctions, numerals, measure words, interjections, onomatopoeia
-_NOT_CONTENT = ("y", "r", "p", "f", "d", "u", "x", "c", "m", "q", "e", "o")
-_GLUED_MODALS = ("还能", "能", "要", "可")  # jieba glues these on (能领, 能报): the verb is what follows
+_MODALS = frozenset("能 能够 可以 可 要 需要 会 算 有 得 用".split())
+# what jieba glues before a modal (了能, 不能, 还要 are one token): the token is still the modal
+_BEFORE_MODAL = "了不还也"
+_GLUED_MODALS = ("还能", "能", "要", "可")  # jieba glues these on after (能领, 能报): the verb is what follows
+# part-of-speech tags of words that carry no content: particles, pronouns, prepositions, localizers, adverbs,
+# auxiliaries, punctuation, conjunctions, numerals, measure words, onomatopoeia; "e" (interjections) whole,
+# since "eng" (a Latin word: iPad) is content
+_NOT_CONTENT = tuple("yrpfduxcmqo")
+_DIGITS = re.compile(r"\d")
+
+
+def _is_modal(word: str) -> bool:
+    return word.lstrip(_BEFORE_MODAL) in _MODALS
+
+
+def _is_content(word: str, tag: str) -> bool:
+    return bool(_DIGITS.search(word)) or not (tag.startswith(_NOT_CONTENT) or tag == "e" or _is_modal(word))
 
 
 def asked_predicate(question: str) -> list[str]:
-    """The words a yes/no question turns on: its content words after the last modal (能, 要, 算 …), a modal
-    jieba glued on dropped (能领 → 领); without a modal, its last content word."""
+    """The words a yes/no question turns on: its content words after the last modal (能, 要, 算 …; 了能 and 不能
+    count as one), a modal jieba glued on dropped (能领 → 领); when nothing follows it (写离职原因可以吗), the
+    content words before it; without a modal, its last content word. A number the question states
+    (能休15天吗) counts. Empty when the question names nothing (那可以吗)."""
     words = [(w, t) for w, t in tagged(question) if w.strip()]
-    last = max((i for i, (w, _) in enumerate(words) if w in _MODALS), default=-1)
-    content = []
-    for word, tag in words[last + 1 :]:
-        if tag.startswith(_NOT_CONTENT) or word in _MODALS:
-            continue
-        modal = next((m for m in _GLUED_MODALS if word.startswith(m) and len(word) > len(m)), "")
-        content.append(word[len(modal) :])
-    return content if last >= 0 else content[-1:]
+    modals = [i for i, (w, _) in enumerate(words) if _is_modal(w)]
+    if not modals:
+        return [_unglued(w) for w, t in words if _is_content(w, t)][-1:]
+    after = [_unglued(w) for w, t in words[modals[-1] + 1 :] if _is_content(w, t)]
+    start = modals[-2] + 1 if len(modals) > 1 else 0
+    return after or [_unglued(w) for w, t in words[start : modals[-1]] if _is_content(w, t)]
+
+
+def _unglued(word: str) -> str:
+    modal = next((m for m in _GLUED_MODALS if word.startswith(m) and len(word) > len(m)), "")
+    return word[len(modal) :]
 
 
 def says_asked(question: str, sentence: str) -> bool:
     """`sentence` says what the yes/no `question` turns on: each predicate word, or its first character
-    (裁掉 by 裁减, 坐飞机 by 乘坐飞机), is in it. Only then may its 可以 / 不可以 answer the question."""
-    return all(word in sentence or word[0] in sentence for word in asked_predicate(question))
+    (裁掉 by 裁减, 坐飞机 by 乘坐飞机; a number only as itself), is in it. Only then may its 可以 / 不可以 answer
+    the question; a question that names nothing it turns on gets no verdict."""
+    predicate = asked_predicate(question)
+    return bool(predicate) and all(
+        word in sentence or (not _DIGITS.search(word) and word[0] in sentence) for word in predicate
+    )

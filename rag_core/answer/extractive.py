@@ -354,7 +354,8 @@ def _verdict(asks: str, lead: Quote) -> str:
     """可以 / 不可以 as the lead states it, when it says what the yes/no question turns on (`says_asked`):
     离职证明遗失的，员工可以…补开 does not answer 离职证明上会写我为什么走吗, so it gives no 可以. Only the lead:
     reading the quoted rule second as well added wrong verdicts and no right one (stop 42, open and fresh)."""
-    return polarity(lead.text) if says_asked(asks, lead.text) else ""
+    said = polarity(lead.text)  # first: most leads state none, and `says_asked` needs the part-of-speech tagger
+    return said if said and says_asked(asks, lead.text) else ""
 
 
 def _closest(question: str, candidates: list[Quote], own: list[Quote], matched: list[tuple[Quote, dict[str, float]]],
