@@ -187,7 +187,8 @@ def warm_up_tokenizer() -> threading.Thread:
     tables on a thread of their own (returned), since most first questions do not use them.
 
     The tables (0.4 s: jieba's tagger module and a second pass over its dictionary) serve follow-ups,
-    memories and a question naming a word the policies never use (its nouns are tagged); a one-question
+    memories, a question naming a word the policies never use (its nouns are tagged) and a yes/no answer
+    whose lead states 可以 / 不可以 (what the question turns on is tagged); a one-question
     process (`python -m rag_core ask`) waits for them only for such a question, and a server has them
     before its first follow-up (they were 12 % of one answer's server CPU in bench/load_browser.py's
     profile when the first follow-up loaded them).
