@@ -87,9 +87,23 @@ def asked_predicate(question: str) -> list[str]:
     modals = [i for i, (w, _) in enumerate(words) if _is_modal(w)]
     if not modals:
         return [_unglued(w) for w, t in words if _is_content(w, t)][-1:]
-    after = [_unglued(w) for w, t in words[modals[-1] + 1 :] if _is_content(w, t)]
+    after = _without_complements([(w, t) for w, t in words[modals[-1] + 1 :] if _is_content(w, t)])
     start = modals[-2] + 1 if len(modals) > 1 else 0
     return after or [_unglued(w) for w, t in words[start : modals[-1]] if _is_content(w, t)]
+
+
+def _without_complements(words: list[tuple[str, str]]) -> list[str]:
+    """The words, a modal glued on dropped, without a direction after a verb (取出 + 来, 拿 + 回来): 取出来
+    turns on 取出, not on 来."""
+    kept: list[str] = []
+    for i, (word, _tag) in enumerate(words):
+        if i and words[i - 1][1].startswith("v") and set(word) <= _DIRECTIONS:
+            continue
+        kept.append(_unglued(word))
+    return kept
+
+
+_DIRECTIONS = frozenset("来去回出过上下起进")
 
 
 def _unglued(word: str) -> str:
