@@ -68,6 +68,7 @@ _GLUED_MODALS = ("还能", "能", "要", "可")  # jieba glues these on after (�
 # since "eng" (a Latin word: iPad) is content
 _NOT_CONTENT = tuple("yrpfduxcmqo")
 _DIGITS = re.compile(r"\d")
+_DIRECTIONS = frozenset("来去回出过上下起进")  # a direction after a verb (取出 + 来) is part of the act
 
 
 def _is_modal(word: str) -> bool:
@@ -101,9 +102,6 @@ def _without_complements(words: list[tuple[str, str]]) -> list[str]:
             continue
         kept.append(_unglued(word))
     return kept
-
-
-_DIRECTIONS = frozenset("来去回出过上下起进")
 
 
 def _unglued(word: str) -> str:

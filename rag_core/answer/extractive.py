@@ -209,8 +209,8 @@ class ExtractiveAnswerer:
         ruling = (self._rule_sentence(question, governing, picked, extra, amounts, None, asks)
                   if closeness is not None and is_yes_no(asks) else lead)
         leading = [lead] if ruling.text == lead.text else [lead, ruling]
-        ordered = [*leading, *[q for q in picked if q not in leading and q.text not in {x.text for x in leading}]]
-        ordered = ordered[:max_sentences]
+        led = {q.text for q in leading}
+        ordered = [*leading, *[q for q in picked if q.text not in led]][:max_sentences]
         if quantity is not None and len(parts) == 1 and not any(quantity.search(q.text) for q in ordered):
             # an answer to 多少/几天 that quotes no number is no answer: quote the matching sentence
             # that states it (每月扣除的部分不得超过…20%), or say the policy does not state it. (A question
