@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -59,6 +60,9 @@ LEAD_MEANING_WEIGHT = 0.15
 # by a full ±1 (fresh part unchanged, open +1 lead)
 MEANING_SPREAD_FLOOR = 0.05
 _RULE_FACTOR = 1.25  # a sentence that states an amount or a limit is more likely the rule itself
+# Lines an answer may add beyond `max_sentences`: the best sentence of a source the search judged answering
+# that no quoted sentence came from (docs/retrieval.md, "Stop 43")
+UNQUOTED_SOURCE_LINES = 1
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,13 @@ class Quote:
     position: int  # order within its source
     is_heading: bool
     complete: bool  # ended by punctuation or a line break (not cut at the end of the chunk)
+
+
+class Selection(NamedTuple):
+    """The sentences an answer quotes, and for each source none of them came from, its best sentence."""
+
+    picked: list[Quote]
+    spare: list[Quote]
 
 
 def _is_heading(sentence: str, section: str) -> bool:
@@ -195,7 +206,7 @@ class ExtractiveAnswerer:
             yield f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(governing[0])}）没有写明「{value}」是多少。"
             return
         extra = _phrase_terms(terms, groups)
-        picked = self.select(question, governing, max_sentences, extra_terms=extra)
+        picked, spare = self.select(question, governing, max_sentences, extra_terms=extra)
         if not picked:
             yield NOT_IN_POLICY
             return
@@ -221,6 +232,11 @@ class ExtractiveAnswerer:
                 return
             ordered = sorted([stating, *[q for q in ordered if q.text != stating.text]][:max_sentences],
                              key=lambda q: (q.text != lead.text, q.source_number, q.position))
+        # another source's best sentence comes last and never counts as stating the asked number above (a
+        # number in a lower source answers something else as often as not: 最低工资标准 ≠ 百分之二十)
+        quoted = {q.source_number for q in ordered}
+        room = max_sentences + UNQUOTED_SOURCE_LINES - len(ordered)
+        ordered += [q for q in spare if q.source_number not in quoted][: max(room, 0)]
         # 能休几天吗 asks for a number, not yes or no: no 可以 / 不可以
         verdict = _verdict(asks, lead) if is_yes_no(asks) and quantity is None else ""
         yield _header(verdict, weak=governing[0].verdict == WEAK_EVIDENCE)
@@ -285,13 +301,17 @@ class ExtractiveAnswerer:
 
     def select(
         self, question: str, sources: list[SourceRef], max_sentences: int = 3, extra_terms: Sequence[str] = ()
-    ) -> list[Quote]:
-        """The chosen sentences in source order (by source number, then position)."""
+    ) -> Selection:
+        """The chosen sentences in source order (by source number, then position), and the spare ones.
+
+        Greedy coverage halves the words already quoted, so a lower source that restates the subject with
+        the answer in it (a second article the search also found) is left out; its best sentence is
+        kept as a spare when it matches as well as a quoted one must (`_RELATIVE_FLOOR`)."""
         if not sources or max_sentences < 1:
-            return []
+            return Selection([], [])
         sentences = self._collect(sources)
         if not sentences:
-            return []
+            return Selection([], [])
         if any(not s.is_heading for s in sentences):
             sentences = [s for s in sentences if not s.is_heading]
 
@@ -325,7 +345,13 @@ class ExtractiveAnswerer:
                 break
             chosen.append(best_i)
             covered.update(matches[best_i])
-        return sorted((sentences[i] for i in chosen), key=lambda s: (s.source_number, s.position))
+        quoted = {sentences[i].source_number for i in chosen}
+        spare = []
+        for number in sorted({s.source_number for s in sentences} - quoted):
+            best_i = next(i for i in ranked if sentences[i].source_number == number)
+            if scores[best_i] >= floor:
+                spare.append(sentences[best_i])
+        return Selection(sorted((sentences[i] for i in chosen), key=lambda s: (s.source_number, s.position)), spare)
 
     @staticmethod
     def _collect(sources: list[SourceRef]) -> list[Quote]:
