@@ -392,3 +392,48 @@ def test_an_amount_the_follow_up_carries_still_picks_its_band(answerer: Extracti
     )
     lead = _quotes(answerer.answer("工作满12年年假能休几天？", [bands], asks="能休几天？"))[0][0]
     assert "已满10年不满20年的，每年可享受带薪年假10天" in lead
+
+
+def test_a_picked_sentence_the_cut_left_out_comes_before_a_lower_spare(answerer: ExtractiveAnswerer) -> None:
+    """The lead and the rule quoted second can push a picked sentence of source 2 past the three lines; that
+    source, not source 3's spare, gets the line beyond them (review of stop 43)."""
+    sources = [SourceRef(1, "出差乘坐飞机的，须提前申请。单程火车时间超过6小时的，可以选择乘坐飞机。出差乘坐飞机一律购买经济舱。",
+                         "travel.md", "交通", "t@v1#0"),
+               SourceRef(2, "出差乘坐飞机须经部门负责人审批。", "approve.md", "审批", "a@v1#0"),
+               SourceRef(3, "出差的机票由行政部统一订票。", "booking.md", "订票", "b@v1#0")]
+    close = lambda q, sentences: [0.9 if "经济舱" in s else 0.1 for s in sentences]  # noqa: E731
+    quotes = _quotes(answerer.answer("出差能坐飞机吗", sources, closeness=close))
+    assert ("出差乘坐飞机须经部门负责人审批。", 2) in quotes
+    assert all(number != 3 for _, number in quotes)
+
+
+def test_at_most_one_spare_line_and_never_against_the_verdict(answerer: ExtractiveAnswerer) -> None:
+    """Greedy coverage stopping early had rejected lower sources as repeating the first: one of them comes
+    back, not all. And a spare that says the opposite of the verdict stated is left to the sources beside
+    the answer (review of stop 43)."""
+    sources = [SourceRef(n, text, f"{n}.md", "", f"d{n}@v1#0") for n, text in enumerate(
+        ["加班餐费凭发票报销，每次不超过30元。", "加班餐费按月汇总。", "加班餐费由部门申请。", "餐费报销需附审批单。"], start=1)]
+    quotes = _quotes(answerer.answer("加班餐费报销", sources))
+    assert len(quotes) <= 1 + UNQUOTED_SOURCE_LINES
+    allowed = SourceRef(1, "年假可以跨年使用，但须在次年3月底前休完。", "a.md", "", "a@v1#0")
+    denied = SourceRef(2, "年假不可以折算为现金，也不得跨年累计。", "b.md", "", "b@v1#0")
+    answer = answerer.answer("年假可以跨年使用吗", [allowed, denied])
+    assert answer.startswith("根据制度，可以："), answer
+    assert "不得跨年累计" not in answer
+
+
+def test_a_list_lead_in_and_its_quoted_items_share_a_line() -> None:
+    """第三十七条 …不认定为工伤： alone answers nothing, （二）醉酒或者吸毒的； alone does not say what it is an item
+    of: quoted together they make one line, lead-in first, where the first of them stood. An item of another
+    list (after this one closed with 。) and a lead-in with no quoted item stay on lines of their own."""
+    from rag_core.answer.lists import answer_lines
+
+    text = ("第三十七条 职工因下列情形之一导致本人在工作中伤亡的，不认定为工伤：\n（一）故意犯罪的；\n（二）醉酒或者吸毒的；\n"
+            "（三）自残或者自杀的。\n第三十八条 有下列情形之一的，停止享受工伤保险待遇：\n（一）丧失享受待遇条件的；")
+    every = ExtractiveAnswerer._collect([SourceRef(1, text, "a.md", "", "a@v1#0")])
+    at = {q.text[:5]: q for q in every}
+    item, lead_in, other = at["（二）醉酒"], at["第三十七条"], at["第三十八条"]
+    lines = answer_lines([item, lead_in, other], every)
+    assert [[q.text for q in line] for line in lines] == [[lead_in.text, item.text], [other.text]]
+    later_item = next(q for q in every if q.text.startswith("（一）丧失"))
+    assert answer_lines([lead_in, later_item], every) == [[lead_in], [later_item]]

@@ -86,7 +86,7 @@ def compose_answer(
             raw = llm.complete(built.text)
         answer, check = check_citations(raw.strip(), built.sources)
         return ComposedAnswer(answer, llm.name, check, _weak_model_answer(answer, built.sources), is_refusal(answer))
-    from .extractive import stated_verdict
+    from .headers import stated_verdict
 
     answer, answerer = _offline(question, built.sources, on_token, groups, facts, closeness, typed)
     return ComposedAnswer(answer, answerer, CitationCheck(), answer.startswith(WEAK_HEADER), is_refusal(answer),

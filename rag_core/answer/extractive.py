@@ -19,6 +19,8 @@ from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, spli
 from ..types import SourceRef
 from .answering import WEAK_EVIDENCE, WEAK_HEADER, Closeness
 from .asks import asked_pattern, gives_asked, says_asked
+from .headers import HEADER, header
+from .lists import answer_lines
 from .prompt import NOT_IN_POLICY
 from .ranges import band_sentence, stated_amounts
 from .sentence_terms import match_terms
@@ -37,7 +39,6 @@ from .subject import (
 
 __all__ = ["HEADER", "WEAK_HEADER", "ExtractiveAnswerer", "Quote", "split_sentences"]
 
-HEADER = "根据制度："
 CHECK_ASKED_VALUE = True  # "X是多少" needs a clause stating a value for X (off only for the ablation in bench/)
 
 _END_CHARS = END_CHARS
@@ -121,29 +122,6 @@ def _governing_sentence(picked: list[Quote]) -> Quote:
 def _phrase_terms(terms: list[str], groups: Mapping[str, set[str]]) -> list[str]:
     """The thesaurus phrases that stand for the question's words (打车 → 出租车, 网约车)."""
     return list(dict.fromkeys(p for t in terms for p in sorted(groups.get(t, ())) if len(p) >= 2))
-
-
-_VERDICT_OPENERS = ("根据制度，", "按这些条款，")  # the header's words before a yes/no verdict
-VERDICTS = ("可以", "不可以")
-
-
-def _header(verdict: str, weak: bool) -> str:
-    """根据制度： (with 可以 / 不可以 when the lead says so); on weak evidence the hedge comes first."""
-    if weak:
-        return f"{WEAK_HEADER}\n{_VERDICT_OPENERS[1]}{verdict}：" if verdict else WEAK_HEADER
-    return f"{_VERDICT_OPENERS[0]}{verdict}：" if verdict else HEADER
-
-
-def stated_verdict(answer: str) -> str:
-    """可以 / 不可以 as the offline answer's header states it for a yes/no question, else "".
-
-    The one place that header is read, next to the one that writes it (`_header`): the trace carries it as
-    a value (`AskTrace.verdict`), which the session eval checks against the policy's yes or no."""
-    for line in answer.splitlines()[:2]:
-        for opener in _VERDICT_OPENERS:
-            if line.startswith(opener) and line.endswith("：") and line[len(opener):-1] in VERDICTS:
-                return line[len(opener):-1]
-    return ""
 
 
 def _where(src: SourceRef) -> str:
@@ -232,16 +210,19 @@ class ExtractiveAnswerer:
                 return
             ordered = sorted([stating, *[q for q in ordered if q.text != stating.text]][:max_sentences],
                              key=lambda q: (q.text != lead.text, q.source_number, q.position))
-        # another source's best sentence comes last and never counts as stating the asked number above (a
-        # number in a lower source answers something else as often as not: 最低工资标准 ≠ 百分之二十)
-        quoted = {q.source_number for q in ordered}
-        room = max_sentences + UNQUOTED_SOURCE_LINES - len(ordered)
-        ordered += [q for q in spare if q.source_number not in quoted][: max(room, 0)]
         # 能休几天吗 asks for a number, not yes or no: no 可以 / 不可以
         verdict = _verdict(asks, lead) if is_yes_no(asks) and quantity is None else ""
-        yield _header(verdict, weak=governing[0].verdict == WEAK_EVIDENCE)
-        for quote in ordered:
-            yield f"\n- {quote.text} [资料{quote.source_number}]"
+        # another source's best sentence comes last (a picked one the cut above left out first), and never counts
+        # as stating the asked number (a number in a lower source answers something else as often as not:
+        # 最低工资标准 ≠ 百分之二十) nor says the opposite of the verdict stated
+        quoted = {q.source_number for q in ordered}
+        unquoted = [q for q in [*picked, *spare] if q.source_number not in quoted
+                    and not (verdict and polarity(q.text) not in ("", verdict))]
+        ordered += [q for i, q in enumerate(unquoted) if q.source_number not in {u.source_number for u in unquoted[:i]}
+                    ][:UNQUOTED_SOURCE_LINES]
+        yield header(verdict, weak=governing[0].verdict == WEAK_EVIDENCE)
+        for line in answer_lines(ordered, self._collect(governing)):  # a list's lead-in with its quoted items
+            yield f"\n- {''.join(q.text for q in line)} [资料{line[0].source_number}]"
 
     # -- selection -------------------------------------------------------------
 
