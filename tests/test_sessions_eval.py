@@ -126,13 +126,13 @@ def test_a_yes_no_turn_checks_the_verdict_and_counts_the_opposite_as_a_failure()
 
 
 def test_the_verdict_is_read_from_the_offline_answer_the_one_way_it_is_written() -> None:
-    """`stated_verdict` reads what `_header` writes, sure or hedged, and nothing from a quoted sentence."""
-    from rag_core.answer.extractive import VERDICTS, _header, stated_verdict
+    """`stated_verdict` reads what `header` writes, sure or hedged, and nothing from a quoted sentence."""
+    from rag_core.answer.headers import VERDICTS, header, stated_verdict
 
     for verdict in VERDICTS:
         for weak in (False, True):
-            assert stated_verdict(_header(verdict, weak) + "\n- 员工可以申请补卡。 [资料1]") == verdict
-    assert stated_verdict(_header("", False) + "\n- 员工可以申请补卡。 [资料1]") == ""
+            assert stated_verdict(header(verdict, weak) + "\n- 员工可以申请补卡。 [资料1]") == verdict
+    assert stated_verdict(header("", False) + "\n- 员工可以申请补卡。 [资料1]") == ""
     assert stated_verdict("制度里没有写这一条。") == ""
 
 
