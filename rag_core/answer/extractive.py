@@ -1,8 +1,9 @@
 """Offline answerer: quotes the most relevant policy sentences verbatim.
 
 Used when no LLM is configured. It cannot paraphrase, so it cannot invent:
-every line it prints is a whole sentence copied from a numbered source, with
-the [资料N] marker of that source.
+every line it prints is a whole sentence copied from a numbered source (or a
+list's lead-in with the items quoted from its list, `lists.py`), with the
+[资料N] marker of that source.
 """
 
 from __future__ import annotations
