@@ -437,3 +437,22 @@ def test_a_list_lead_in_and_its_quoted_items_share_a_line() -> None:
     assert [[q.text for q in line] for line in lines] == [[lead_in.text, item.text], [other.text]]
     later_item = next(q for q in every if q.text.startswith("（一）丧失"))
     assert answer_lines([lead_in, later_item], every) == [[lead_in], [later_item]]
+
+
+def test_a_list_ends_where_its_marked_items_end() -> None:
+    """Items open with their list's marker; prose after the list, a heading, a table row or an item of an outer
+    list is no item of it, so it is never joined to the lead-in (review of stop 43)."""
+    from rag_core.answer.lists import answer_lines
+
+    def lines(text: str, picks: list[str]) -> list[str]:
+        every = ExtractiveAnswerer._collect([SourceRef(1, text, "a.md", "", "a@v1#0")])
+        chosen = [next(s for s in every if s.text.startswith(p)) for p in picks]
+        return ["".join(q.text for q in line) for line in answer_lines(chosen, every)]
+
+    materials = "请病假需提交以下材料：\n1. 请假申请单\n2. 二级以上医院的诊断证明\n病假期间工资按本人工资的80%发放。"
+    assert lines(materials, ["请病假", "病假期间"]) == ["请病假需提交以下材料：", "病假期间工资按本人工资的80%发放。"]
+    assert lines(materials, ["请病假", "2. 二级"]) == ["请病假需提交以下材料：2. 二级以上医院的诊断证明"]
+    nested = ("有下列情形之一的，可以申请调岗：\n（一）符合以下全部条件的：\n1. 在岗满一年；\n2. 考核合格；\n"
+              "（二）因身体原因经医院证明不能从事原岗位工作的。")
+    assert lines(nested, ["有下列", "（二）"]) == ["有下列情形之一的，可以申请调岗：（二）因身体原因经医院证明不能从事原岗位工作的。"]
+    assert lines(nested, ["（一）", "（二）"]) == ["（一）符合以下全部条件的：", "（二）因身体原因经医院证明不能从事原岗位工作的。"]

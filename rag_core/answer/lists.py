@@ -8,11 +8,11 @@ first of them would have stood, lead-in first. Both stay verbatim.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 LEAD_IN_ENDS = ("：", ":")
-LIST_ENDS = ("。", "！", "？")  # the last item of a list closes with a full stop; the others with ；
 
 
 class Sentence(Protocol):
@@ -29,18 +29,39 @@ def is_lead_in(text: str) -> bool:
     return text.rstrip().endswith(LEAD_IN_ENDS)
 
 
-def _items(lead_in: Sentence, every: Sequence[Sentence]) -> set[tuple[int, int]]:
-    """The sentences of the lead-in's own list: those after it in its source, up to the first that closes
-    the list with a full stop or opens another list."""
+# Kinds of list markers: an item of a list opens with one of its own list's kind (（一）, 1., 一、 …)
+_MARKERS = (
+    re.compile(r"[（(][一二三四五六七八九十]+[)）]"),
+    re.compile(r"[（(]\d+[)）]"),
+    re.compile(r"[一二三四五六七八九十]+[、.．]"),
+    re.compile(r"\d+[.、．)）](?!\d)"),
+    re.compile(r"[①-⑳]"),
+    re.compile(r"[-•*·]"),
+)
+
+
+def marker_kind(text: str) -> int | None:
+    """Which kind of list marker the sentence opens with (None: it is no list item)."""
+    text = text.lstrip()
+    return next((kind for kind, pattern in enumerate(_MARKERS) if pattern.match(text)), None)
+
+
+def list_items(lead_in: Sentence, every: Sequence[Sentence]) -> set[tuple[int, int]]:
+    """The items of the lead-in's own list: the sentences after it in its source that open with the marker kind
+    of the first one. An item of a list nested in it (another kind) is passed over; the list ends at the first
+    sentence with no marker, or with the marker kind of the lead-in itself (it is an item of an outer list)."""
     after = sorted((s for s in every if s.source_number == lead_in.source_number and s.position > lead_in.position),
                    key=lambda s: s.position)
+    own_kind = marker_kind(lead_in.text)
     members: set[tuple[int, int]] = set()
+    kind = None
     for sentence in after:
-        if is_lead_in(sentence.text):
+        found = marker_kind(sentence.text)
+        if found is None or (found == own_kind and own_kind is not None):
             break
-        members.add((sentence.source_number, sentence.position))
-        if sentence.text.rstrip().endswith(LIST_ENDS):
-            break
+        kind = found if kind is None else kind
+        if found == kind:
+            members.add((sentence.source_number, sentence.position))
     return members
 
 
@@ -51,7 +72,7 @@ def answer_lines(quoted: Sequence[S], every: Sequence[S]) -> list[list[S]]:
     key = lambda s: (s.source_number, s.position)  # noqa: E731
     group_of: dict[tuple[int, int], tuple[int, int]] = {}
     for lead_in in (q for q in quoted if is_lead_in(q.text)):
-        items = _items(lead_in, every)
+        items = list_items(lead_in, every)
         members = [q for q in quoted if key(q) in items and key(q) not in group_of]
         if members and key(lead_in) not in group_of:
             for member in (lead_in, *members):

@@ -86,7 +86,7 @@ class Rewrite:
     question: str
     reason: str = ""
 
-    tentative: bool = False  # the question names a subject: taken only if its own search finds nothing
+    tentative: bool = False  # the question may stand alone: the facade searches both and decides (`_search_turn`)
     decision: str = ""  # how a tentative rewrite was settled, in words (for the trace)
 
     @property
