@@ -29,11 +29,12 @@ MEASURES = ("answered", "top3", "cited", "lead")
 
 
 def holds(text: str, alternatives: list[list[str]]) -> bool:
-    """Some alternative's every piece is in `text` (spaces and [资料N] markers ignored)."""
+    """Some alternative's every piece is in `text` (the question sets' own rule, `first_relevant_rank`), with
+    spaces and [资料N] markers ignored on both sides."""
+    from rag_core.evaluation.metrics import first_relevant_rank
     from rag_core.evaluation.sessions import _flat
 
-    flat = _flat(text)
-    return any(alt and all(_flat(piece) in flat for piece in alt) for alt in alternatives)
+    return first_relevant_rank([_flat(text)], [[_flat(piece) for piece in alt] for alt in alternatives]) is not None
 
 
 def ask_corpus(name: str, store: Path, questions: Path, scratch: Path) -> list[dict]:

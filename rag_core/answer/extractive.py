@@ -217,10 +217,11 @@ class ExtractiveAnswerer:
         # as stating the asked number (a number in a lower source answers something else as often as not:
         # 最低工资标准 ≠ 百分之二十) nor says the opposite of the verdict stated
         quoted = {q.source_number for q in ordered}
-        unquoted = [q for q in [*picked, *spare] if q.source_number not in quoted
-                    and not (verdict and polarity(q.text) not in ("", verdict))]
-        ordered += [q for i, q in enumerate(unquoted) if q.source_number not in {u.source_number for u in unquoted[:i]}
-                    ][:UNQUOTED_SOURCE_LINES]
+        first_of_source: dict[int, Quote] = {}
+        for q in [*picked, *spare]:
+            if q.source_number not in quoted and not (verdict and polarity(q.text) not in ("", verdict)):
+                first_of_source.setdefault(q.source_number, q)
+        ordered += list(first_of_source.values())[:UNQUOTED_SOURCE_LINES]
         yield header(verdict, weak=governing[0].verdict == WEAK_EVIDENCE)
         for line in answer_lines(ordered, self._collect(governing)):  # a list's lead-in with its quoted items
             yield f"\n- {''.join(q.text for q in line)} [资料{line[0].source_number}]"
