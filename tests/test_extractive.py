@@ -420,39 +420,3 @@ def test_at_most_one_spare_line_and_never_against_the_verdict(answerer: Extracti
     answer = answerer.answer("年假可以跨年使用吗", [allowed, denied])
     assert answer.startswith("根据制度，可以："), answer
     assert "不得跨年累计" not in answer
-
-
-def test_a_list_lead_in_and_its_quoted_items_share_a_line() -> None:
-    """第三十七条 …不认定为工伤： alone answers nothing, （二）醉酒或者吸毒的； alone does not say what it is an item
-    of: quoted together they make one line, lead-in first, where the first of them stood. An item of another
-    list (after this one closed with 。) and a lead-in with no quoted item stay on lines of their own."""
-    from rag_core.answer.lists import answer_lines
-
-    text = ("第三十七条 职工因下列情形之一导致本人在工作中伤亡的，不认定为工伤：\n（一）故意犯罪的；\n（二）醉酒或者吸毒的；\n"
-            "（三）自残或者自杀的。\n第三十八条 有下列情形之一的，停止享受工伤保险待遇：\n（一）丧失享受待遇条件的；")
-    every = ExtractiveAnswerer._collect([SourceRef(1, text, "a.md", "", "a@v1#0")])
-    at = {q.text[:5]: q for q in every}
-    item, lead_in, other = at["（二）醉酒"], at["第三十七条"], at["第三十八条"]
-    lines = answer_lines([item, lead_in, other], every)
-    assert [[q.text for q in line] for line in lines] == [[lead_in.text, item.text], [other.text]]
-    later_item = next(q for q in every if q.text.startswith("（一）丧失"))
-    assert answer_lines([lead_in, later_item], every) == [[lead_in], [later_item]]
-
-
-def test_a_list_ends_where_its_marked_items_end() -> None:
-    """Items open with their list's marker; prose after the list, a heading, a table row or an item of an outer
-    list is no item of it, so it is never joined to the lead-in (review of stop 43)."""
-    from rag_core.answer.lists import answer_lines
-
-    def lines(text: str, picks: list[str]) -> list[str]:
-        every = ExtractiveAnswerer._collect([SourceRef(1, text, "a.md", "", "a@v1#0")])
-        chosen = [next(s for s in every if s.text.startswith(p)) for p in picks]
-        return ["".join(q.text for q in line) for line in answer_lines(chosen, every)]
-
-    materials = "请病假需提交以下材料：\n1. 请假申请单\n2. 二级以上医院的诊断证明\n病假期间工资按本人工资的80%发放。"
-    assert lines(materials, ["请病假", "病假期间"]) == ["请病假需提交以下材料：", "病假期间工资按本人工资的80%发放。"]
-    assert lines(materials, ["请病假", "2. 二级"]) == ["请病假需提交以下材料：2. 二级以上医院的诊断证明"]
-    nested = ("有下列情形之一的，可以申请调岗：\n（一）符合以下全部条件的：\n1. 在岗满一年；\n2. 考核合格；\n"
-              "（二）因身体原因经医院证明不能从事原岗位工作的。")
-    assert lines(nested, ["有下列", "（二）"]) == ["有下列情形之一的，可以申请调岗：（二）因身体原因经医院证明不能从事原岗位工作的。"]
-    assert lines(nested, ["（一）", "（二）"]) == ["（一）符合以下全部条件的：", "（二）因身体原因经医院证明不能从事原岗位工作的。"]

@@ -1,9 +1,8 @@
 """Offline answerer: quotes the most relevant policy sentences verbatim.
 
 Used when no LLM is configured. It cannot paraphrase, so it cannot invent:
-every line it prints is a whole sentence copied from a numbered source (or a
-list's lead-in with the items quoted from its list, `lists.py`), with the
-[资料N] marker of that source.
+every line it prints is a whole sentence copied from a numbered source, with
+the [资料N] marker of that source.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from ..types import SourceRef
 from .answering import WEAK_EVIDENCE, WEAK_HEADER, Closeness
 from .asks import asked_pattern, gives_asked, says_asked
 from .headers import HEADER, header
-from .lists import answer_lines
 from .prompt import NOT_IN_POLICY
 from .ranges import band_sentence, stated_amounts
 from .sentence_terms import match_terms
@@ -223,8 +221,8 @@ class ExtractiveAnswerer:
                 first_of_source.setdefault(q.source_number, q)
         ordered += list(first_of_source.values())[:UNQUOTED_SOURCE_LINES]
         yield header(verdict, weak=governing[0].verdict == WEAK_EVIDENCE)
-        for line in answer_lines(ordered, self._collect(governing)):  # a list's lead-in with its quoted items
-            yield f"\n- {''.join(q.text for q in line)} [资料{line[0].source_number}]"
+        for quote in ordered:
+            yield f"\n- {quote.text} [资料{quote.source_number}]"
 
     # -- selection -------------------------------------------------------------
 
