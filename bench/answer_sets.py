@@ -9,6 +9,8 @@ about 370 questions over nine corpora. DIR is a `bench/fit_answerability.py --wo
 corpus store it built is copied (asking writes logs) and asked every literal and paraphrase question
 through `Assistant.ask`, the same path as chat, offline. Per corpus: answered (not refused), top 3
 (a hit holds the gold wording), cited (a quoted source holds it), lead (the first quoted sentence holds it).
+A second table asks the near-keyword traps (near_miss) and the absent questions: the share answered
+confidently, neither refused nor marked weak (lower is better), as `bench/sessions.py` counts a trap.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import table  # noqa: E402
 
 MEASURES = ("answered", "top3", "cited", "lead")
+UNANSWERABLE = ("near_miss", "absent")  # categories no clause answers: answering them confidently is the failure
 
 
 def holds(text: str, alternatives: list[list[str]]) -> bool:
@@ -41,7 +44,7 @@ def ask_corpus(name: str, store: Path, questions: Path, scratch: Path) -> list[d
     from rag_core.assistant import Assistant
     from rag_core.evaluation.metrics import load_questions
     from rag_core.evaluation.sessions import cited_texts, first_sentence
-    from rag_core.types import REFUSED
+    from rag_core.types import ANSWERED, REFUSED
 
     copy = scratch / name.replace("/", "__")
     # the store's own files only: a corpus folder also holds the single-document stores built beside it
@@ -50,6 +53,11 @@ def ask_corpus(name: str, store: Path, questions: Path, scratch: Path) -> list[d
     assistant = Assistant.open(data_dir=copy, env_file=None, llm_base_url="")  # offline
     rows = []
     for row in load_questions(questions):
+        if row["category"] in UNANSWERABLE:
+            trace = assistant.ask(row["question"], user="bench", remember=False, traffic="eval")
+            rows.append({"corpus": name, "question": row["question"], "category": row["category"],
+                         "confident": trace.outcome == ANSWERED})
+            continue
         if row["category"] not in ("literal", "paraphrase") or not row["alternatives"]:
             continue
         trace = assistant.ask(row["question"], user="bench", remember=False, traffic="eval")
@@ -68,12 +76,24 @@ def ask_corpus(name: str, store: Path, questions: Path, scratch: Path) -> list[d
 def summary_rows(rows: list[dict], groups: dict[str, list[str]]) -> list[list]:
     out = []
     for label, names in groups.items():
-        mine = [r for r in rows if r["corpus"] in names]
+        mine = [r for r in rows if r["corpus"] in names and r["category"] not in UNANSWERABLE]
         if mine:
             rates = [sum(r[m] for r in mine) / len(mine) for m in MEASURES]
             cited = sum(r["cited"] for r in mine)
             out.append([label, len(mine), *(f"{x:.2f}" for x in rates),
                         f"{sum(r['lead'] for r in mine) / cited:.2f}" if cited else "—"])
+    return out
+
+
+def confident_rows(rows: list[dict], groups: dict[str, list[str]]) -> list[list]:
+    """Per group: how many traps and absent questions, and the share of each answered confidently."""
+    out = []
+    for label, names in groups.items():
+        cells = []
+        for category in UNANSWERABLE:
+            mine = [r for r in rows if r["corpus"] in names and r["category"] == category]
+            cells += [len(mine), f"{sum(r['confident'] for r in mine) / len(mine):.2f}" if mine else "—"]
+        out.append([label, *cells])
     return out
 
 
@@ -100,6 +120,9 @@ def main() -> None:
     groups["never fitted"] = [n for n in names if fa.group_of(n) in fa.HELD_OUT]
     groups["all"] = names
     print(table(["corpus", "questions", *MEASURES, "lead when cited"], summary_rows(rows, groups)))
+    print()
+    print(table(["corpus", "traps", "traps answered confidently", "absent", "absent answered confidently"],
+                confident_rows(rows, groups)))
     if args.json:
         args.json.write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
 
