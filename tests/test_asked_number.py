@@ -82,3 +82,13 @@ def test_the_sentence_stating_the_asked_number_is_quoted(answerer: ExtractiveAns
     answer = answerer.answer(question, [DAMAGE, WITHHOLDING], groups=GROUPS)
     assert not answer.startswith(NOT_IN_POLICY), answer
     assert any("２０％" in sentence for sentence in _quoted(answer)), answer
+
+
+def test_an_age_in_full_years_is_no_length_of_time(answerer: ExtractiveAnswerer) -> None:
+    """未满一周岁 states an age: 周岁 is not 周 (a week), so it does not answer 多长时间 (stop 44)."""
+    clause = SourceRef(1, "女职工哺乳期内，不得安排其在哺乳未满一周岁的婴儿期间延长工作时间和夜班劳动。", "劳动法.md",
+                       "第六十三条", "law@v1#63")
+    answer = answerer.answer("哺乳期每天有多长时间喂奶？", [clause])
+    assert answer.startswith(NOT_IN_POLICY) and "没有写明具体的数字" in answer, answer
+    weekly = SourceRef(1, "女职工哺乳期内，每天可以休息1小时，连续休息不超过两周。", "劳动法.md", "第六十三条", "law@v1#63")
+    assert not answerer.answer("哺乳期每天有多长时间喂奶？", [weekly]).startswith(NOT_IN_POLICY)

@@ -176,10 +176,11 @@ _NUMBER = r"(?:\d+(?:\.\d+)?|[零一二两三四五六七八九十百千万]+)"
 _QUANTITIES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"(多少|几)岁|多大年纪"), re.compile(_NUMBER + r"\s*(?:周岁|岁)")),
     (re.compile(r"百分之(几|多少)|比例是多少|费率|多少比例"), re.compile(r"百分之|[%％‰]|" + _NUMBER + r"\s*成")),
-    (re.compile(r"(多少|几)(天|日)"), re.compile(_NUMBER + r"\s*(?:个工作日|个?自然日|天|日|周)")),
+    # 周 as a week, not 周岁 (未满一周岁 is an age, no length of time)
+    (re.compile(r"(多少|几)(天|日)"), re.compile(_NUMBER + r"\s*(?:个工作日|个?自然日|天|日|周(?!岁))")),
     # a month of the year (每年几月份调整), not a count of months
     (re.compile(r"几月份|哪个月份|什么月份|每年几月"), re.compile(r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月")),
-    (re.compile(r"(多少|几)(个月|年)|多久|多长时间"), re.compile(_NUMBER + r"\s*(?:个月|年|日|天|周|小时)")),
+    (re.compile(r"(多少|几)(个月|年)|多久|多长时间"), re.compile(_NUMBER + r"\s*(?:个月|年|日|天|周(?!岁)|小时)")),
     (re.compile(r"(几|多少)倍"), re.compile(r"倍|百分之|[%％]|" + _NUMBER + r"\s*成")),
     # hours (每月加班最多多少小时) and times (一个月能补卡几次)
     (re.compile(r"(多少|几)个?(小时|钟头)"), re.compile(_NUMBER + r"\s*(?:个)?(?:小时|钟头)")),
