@@ -77,6 +77,22 @@ def test_the_llm_rewrites_follow_ups_only(tmp_path):
     assert "【问题】一类城市出差住宿标准是多少？" in llm.prompts[2]
 
 
+def test_a_model_gluing_a_complete_question_is_held_to_the_rules_checks(tmp_path):
+    """公司有班车吗？ is short, so the rules only suspect it of leaning on the last turn and let its search decide.
+    A model asked to rewrite it glued it to the last question; that rewrite stays on trial like the rules' own,
+    and 班车, a noun no policy uses, keeps the question as typed (before stop 44 the model's rewrite was searched
+    unchecked)."""
+    llm = QueuedLLM()
+    facade = fake_assistant(tmp_path / "store", llm=llm)
+    assert facade.ingest_bytes(TRAVEL.encode("utf-8"), "travel.md").ok
+    llm.enqueue("一类城市每晚500元 [资料1]")
+    facade.ask("出差住宿标准是多少？", user="u", conversation="c", remember=False)
+    llm.enqueue("出差住宿标准公司有班车吗？")  # the rewrite; the answer step needs no model: nothing is found
+    trace = facade.ask("公司有班车吗？", user="u", conversation="c", remember=False)
+    assert "【最后一个问题】公司有班车吗？" in llm.prompts[1]
+    assert trace.search_question == "公司有班车吗？", trace.followup
+
+
 @pytest.mark.parametrize(
     "reply",
     [

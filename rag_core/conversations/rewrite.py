@@ -114,4 +114,7 @@ def llm_rewrite(
     cleaned = clean_reply(reply, question)
     if cleaned is None or _bare(cleaned) in _bare(question):
         return on_failure  # nonsense, or the fragment handed back (一类城市呢？ for 那一类城市呢？)
-    return Rewrite(cleaned, f"{reason}（大模型改写）")
+    # a question the rules only suspect of leaning on the last turn (公司有班车吗？ is short) stays on trial: its
+    # own search and the model's rewrite are compared as the rules' would be, so a model that glues a complete
+    # question to the last one is held to the same checks as the rules
+    return Rewrite(cleaned, f"{reason}（大模型改写）", tentative=on_failure.tentative)
