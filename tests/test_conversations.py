@@ -74,6 +74,7 @@ def test_the_llm_rewrites_follow_ups_only(tmp_path):
     trace = facade.ask("那一类城市呢？", user="u", conversation="c", remember=False)
     assert "【最后一个问题】那一类城市呢？" in llm.prompts[1]
     assert trace.search_question == "一类城市出差住宿标准是多少？"
+    assert trace.followup == "那…呢（大模型改写）"  # the rules' reason, and who wrote the rewrite
     assert "【问题】一类城市出差住宿标准是多少？" in llm.prompts[2]
 
 
@@ -91,6 +92,21 @@ def test_a_model_gluing_a_complete_question_is_held_to_the_rules_checks(tmp_path
     trace = facade.ask("公司有班车吗？", user="u", conversation="c", remember=False)
     assert "【最后一个问题】公司有班车吗？" in llm.prompts[1]
     assert trace.search_question == "公司有班车吗？", trace.followup
+
+
+def test_a_model_rewrite_keeps_the_rules_reason_and_says_who_wrote_it(tmp_path):
+    """那… says the question goes on from the last turn, so a noun the policies never use (班车) does not make
+    it a new topic; that holds for the model's rewrite too (its reason is the rules' reason, the trace adds
+    who wrote the rewrite), found in review of stop 44."""
+    llm = QueuedLLM()
+    facade = fake_assistant(tmp_path / "store", llm=llm)
+    assert facade.ingest_bytes(TRAVEL.encode("utf-8"), "travel.md").ok
+    llm.enqueue("一类城市每晚500元 [资料1]")
+    facade.ask("出差住宿标准是多少？", user="u", conversation="c", remember=False)
+    llm.enqueue("出差坐班车的钱能报销吗？").enqueue("出差须提交出差申请 [资料1]")
+    trace = facade.ask("那坐班车的钱能报吗？", user="u", conversation="c", remember=False)
+    assert "【最后一个问题】那坐班车的钱能报吗？" in llm.prompts[1]
+    assert "新话题" not in trace.followup and "结合上文" in trace.followup, trace.followup
 
 
 @pytest.mark.parametrize(

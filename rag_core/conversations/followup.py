@@ -88,6 +88,12 @@ class Rewrite:
 
     tentative: bool = False  # the question may stand alone: the facade searches both and decides (`_search_turn`)
     decision: str = ""  # how a tentative rewrite was settled, in words (for the trace)
+    by_model: bool = False  # the LLM wrote `question` (`conversations.rewrite`); `reason` stays the rules' reason
+
+    @property
+    def explained(self) -> str:
+        """The reason as the trace shows it: the rules' reason, and who wrote the rewrite when a model did."""
+        return f"{self.reason}（大模型改写）" if self.by_model and self.reason else self.reason
 
     @property
     def rewritten(self) -> bool:

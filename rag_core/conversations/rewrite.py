@@ -117,4 +117,4 @@ def llm_rewrite(
     # a question the rules only suspect of leaning on the last turn (公司有班车吗？ is short) stays on trial: its
     # own search and the model's rewrite are compared as the rules' would be, so a model that glues a complete
     # question to the last one is held to the same checks as the rules
-    return Rewrite(cleaned, f"{reason}（大模型改写）", tentative=on_failure.tentative)
+    return Rewrite(cleaned, reason, tentative=on_failure.tentative, by_model=True)

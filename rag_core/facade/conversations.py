@@ -54,7 +54,7 @@ class TurnContext:
     @property
     def followup_note(self) -> str:
         """For the trace: why the search question is what it is ("" when nothing was considered)."""
-        return "；".join(part for part in (self.rewrite.reason, self.rewrite.decision) if part)
+        return "；".join(part for part in (self.rewrite.explained, self.rewrite.decision) if part)
 
 
 class ConversationActions:
