@@ -9,8 +9,9 @@ about 370 questions over nine corpora. DIR is a `bench/fit_answerability.py --wo
 corpus store it built is copied (asking writes logs) and asked every literal and paraphrase question
 through `Assistant.ask`, the same path as chat, offline. Per corpus: answered (not refused), top 3
 (a hit holds the gold wording), cited (a quoted source holds it), lead (the first quoted sentence holds it).
-A second table asks the near-keyword traps (near_miss) and the absent questions: the share answered
-confidently, neither refused nor marked weak (lower is better), as `bench/sessions.py` counts a trap.
+A second table asks the near-keyword traps (near_miss rows marked answer_should_refuse, as the question
+sets' own metrics count them) and the absent questions: the share answered confidently, neither refused
+nor marked weak (lower is better), as `bench/sessions.py` counts a trap. Asking them doubles the run time.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def ask_corpus(name: str, store: Path, questions: Path, scratch: Path) -> list[d
     from rag_core.assistant import Assistant
     from rag_core.evaluation.metrics import load_questions
     from rag_core.evaluation.sessions import cited_texts, first_sentence
-    from rag_core.types import ANSWERED, REFUSED
+    from rag_core.types import REFUSED, WEAK
 
     copy = scratch / name.replace("/", "__")
     # the store's own files only: a corpus folder also holds the single-document stores built beside it
@@ -53,10 +54,10 @@ def ask_corpus(name: str, store: Path, questions: Path, scratch: Path) -> list[d
     assistant = Assistant.open(data_dir=copy, env_file=None, llm_base_url="")  # offline
     rows = []
     for row in load_questions(questions):
-        if row["category"] in UNANSWERABLE:
+        if row["category"] == "absent" or (row["category"] == "near_miss" and row.get("answer_should_refuse")):
             trace = assistant.ask(row["question"], user="bench", remember=False, traffic="eval")
             rows.append({"corpus": name, "question": row["question"], "category": row["category"],
-                         "confident": trace.outcome == ANSWERED})
+                         "confident": trace.outcome not in (REFUSED, WEAK)})
             continue
         if row["category"] not in ("literal", "paraphrase") or not row["alternatives"]:
             continue

@@ -51,7 +51,7 @@ def _count_model_rewrites() -> dict:
     def counted(*args, **kwargs):
         result = rewrite(*args, **kwargs)
         counts["asked"] += 1
-        counts["used"] += "大模型改写" in result.reason
+        counts["used"] += result.by_model
         return result
 
     conversations_module.llm_rewrite = counted
