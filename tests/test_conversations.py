@@ -107,6 +107,7 @@ def test_a_model_rewrite_keeps_the_rules_reason_and_says_who_wrote_it(tmp_path):
     trace = facade.ask("那坐班车的钱能报吗？", user="u", conversation="c", remember=False)
     assert "【最后一个问题】那坐班车的钱能报吗？" in llm.prompts[1]
     assert "新话题" not in trace.followup and "结合上文" in trace.followup, trace.followup
+    assert trace.followup.startswith("可能承接上文（承接上文，大模型改写）"), trace.followup  # the trace says a model tried
 
 
 @pytest.mark.parametrize(

@@ -150,7 +150,8 @@ class ConversationActions:
             why = "按原问题检索更像制度回答的问题"
         else:
             why = "结合上文也没有命中"
-        context.rewrite = Rewrite(asked, "", decision=f"可能承接上文（{rewrite.reason}），但{why}，不改写{scores}")
+        tried = f"{rewrite.reason}，大模型改写" if rewrite.by_model else rewrite.reason
+        context.rewrite = Rewrite(asked, "", decision=f"可能承接上文（{tried}），但{why}，不改写{scores}")
         return typed
 
     def _acknowledge_only(self, context: TurnContext, user: str, remember: bool,
