@@ -92,6 +92,7 @@ def test_a_model_gluing_a_complete_question_is_held_to_the_rules_checks(tmp_path
     trace = facade.ask("公司有班车吗？", user="u", conversation="c", remember=False)
     assert "【最后一个问题】公司有班车吗？" in llm.prompts[1]
     assert trace.search_question == "公司有班车吗？", trace.followup
+    assert trace.followup.endswith("新话题，不改写（大模型的改写未采用）"), trace.followup  # the trace says a model tried
 
 
 def test_a_model_rewrite_keeps_the_rules_reason_and_says_who_wrote_it(tmp_path):

@@ -134,8 +134,9 @@ class ConversationActions:
             return self.search(rewrite.question, role=role, actor=actor)
         asked = context.asked.strip()
         typed = self.search(asked, role=role, actor=actor)
+        unused = "（大模型的改写未采用）" if rewrite.by_model else ""
         if names_unknown_subject(asked, typed.unknown_words) and rewrite.reason != CONTINUES:
-            context.rewrite = Rewrite(asked, "", decision="问题里有制度没有用过的名词，是新话题，不改写")
+            context.rewrite = Rewrite(asked, "", decision=f"问题里有制度没有用过的名词，是新话题，不改写{unused}")
             return typed
         glued = self.search(rewrite.question, role=role, actor=actor)
         more_answerable = glued.hit_count and glued.answerable >= typed.answerable + GLUE_MARGIN
