@@ -108,3 +108,28 @@ def test_a_cut_piece_that_ends_like_a_benefit_is_not_a_missing_benefit():
     assert scope == []
     _known, scope = missing_terms(["加班", "餐费"], "出差期间每天100元", {}, {"加班": 3})
     assert scope == ["加班", "餐费"]  # real words stay scope words, used by a policy or not
+
+
+def test_a_chunk_holding_every_question_word_is_sure_evidence_from_a_lower_probability():
+    """依据充分 needs the chunk's probability at one half, or at `SURE_COVERED` when the chunk holds every word of
+    the question and misses no benefit word: a near-keyword trap misses a word, a right clause often has them
+    all (stop 44: right answers without 依据较弱 open 0.49 -> 0.51, fresh 0.42 -> 0.45, traps unchanged)."""
+    import math
+
+    from rag_core.search.answerability import SURE_COVERED, Logistic, Model
+
+    def fixed(p: float) -> Logistic:
+        return Logistic((), (), (), (), math.log(p / (1 - p)))
+
+    def verdict(chunk_p: float, signals: Signals) -> str:
+        model = Model(fixed(chunk_p), fixed(0.95), question_threshold=0.35, chunk_threshold=0.02, strong=0.8)
+        return judge_all([signals], model)[0].verdict
+
+    every_word = Signals(bm25=3.0, bm25_rank=1, coverage=1.0, cosine=0.86, cosine_rank=1, sentence_cosine=0.86,
+                         sentence_rank=1, background=0.84, spread=0.02, idf_mass=3.0)
+    one_missing = replace(every_word, coverage=0.8)
+    assert verdict(0.3, every_word) == "依据充分"
+    assert verdict(0.3, one_missing) == "依据较弱"
+    assert verdict(0.3, replace(every_word, missing_benefit=True)) == "依据较弱"
+    assert verdict(SURE_COVERED / 2, every_word) == "依据较弱"
+    assert verdict(0.6, one_missing) == "依据充分"

@@ -89,7 +89,8 @@ class Model:
 
     A question below `question_threshold` gets zero hits; otherwise every
     candidate at or above `chunk_threshold` is a hit, 依据充分 when the question
-    probability reaches `strong` and the chunk's reaches one half.
+    probability reaches `strong` and the chunk's reaches one half (one fifth when it
+    holds every question word: `_sure`).
     """
 
     chunk: Logistic
@@ -231,9 +232,26 @@ def judge_all(
     for f, p in zip(features, probabilities, strict=True):
         verdict = ""
         if answered and p >= model.chunk_threshold:
-            verdict = "依据充分" if question >= model.strong and p >= 0.5 else "依据较弱"
+            verdict = "依据充分" if question >= model.strong and _sure(f, p) else "依据较弱"
         out.append(Judgement(p, question, verdict, {k: f[k] for k in model.chunk.features}))
     return out
+
+
+# A chunk is 依据充分 evidence (for a question read as answered, `Model.strong`) from this probability on, or from
+# SURE_COVERED when it holds every word of the question (coverage, thesaurus phrases counted) and misses no benefit
+# word. The lower floor was set at 0.2 before measuring, not swept: open part, right answers without 依据较弱
+# 0.49 -> 0.51; fresh part 0.42 -> 0.45; traps answered confidently unchanged on both and on the question sets
+# (0.09); absent questions unchanged (stop 44). A near-keyword trap misses a word; a right clause often has them all.
+SURE_CHUNK = 0.5
+SURE_COVERED = 0.2
+
+
+def _sure(features: dict[str, float], probability: float) -> bool:
+    """Is this chunk sure evidence (依据充分), given that the question reads as answered with confidence?"""
+    if probability >= SURE_CHUNK:
+        return True
+    covered = features["coverage"] >= 0.999 and not features["missing_benefit"]
+    return covered and probability >= SURE_COVERED
 
 
 def _plainly_answered(features: list[dict[str, float]], model: Model, store_chunks: int | None) -> bool:
