@@ -113,7 +113,7 @@ def test_a_cut_piece_that_ends_like_a_benefit_is_not_a_missing_benefit():
 def test_a_chunk_holding_every_question_word_is_sure_evidence_from_a_lower_probability():
     """依据充分 needs the chunk's probability at one half, or at `SURE_COVERED` when the chunk holds every word of
     the question and misses no benefit word: a near-keyword trap misses a word, a right clause often has them
-    all (stop 44: right answers without 依据较弱 open 0.49 -> 0.51, fresh 0.42 -> 0.45, traps unchanged)."""
+    all (stop 44)."""
     import math
 
     from rag_core.search.answerability import SURE_COVERED, Logistic, Model
@@ -126,10 +126,20 @@ def test_a_chunk_holding_every_question_word_is_sure_evidence_from_a_lower_proba
         return judge_all([signals], model)[0].verdict
 
     every_word = Signals(bm25=3.0, bm25_rank=1, coverage=1.0, cosine=0.86, cosine_rank=1, sentence_cosine=0.86,
-                         sentence_rank=1, background=0.84, spread=0.02, idf_mass=3.0)
-    one_missing = replace(every_word, coverage=0.8)
+                         sentence_rank=1, background=0.84, spread=0.02, idf_mass=3.0, names_every_word=True)
+    # full coverage is not enough: a compound thesaurus entry (加班打车) lets 加班 stand for 打车 there (review)
+    one_missing = replace(every_word, names_every_word=False)
     assert verdict(0.3, every_word) == "依据充分"
     assert verdict(0.3, one_missing) == "依据较弱"
     assert verdict(0.3, replace(every_word, missing_benefit=True)) == "依据较弱"
     assert verdict(SURE_COVERED / 2, every_word) == "依据较弱"
     assert verdict(0.6, one_missing) == "依据充分"
+
+
+def test_every_word_is_named_only_when_each_one_is():
+    from rag_core.search.answerability import holds_every_word
+
+    assert holds_every_word(["加班", "打车"], ["加班", "打车"])
+    assert not holds_every_word(["加班", "打车"], ["加班"])  # an overtime clause that says nothing of taxis
+    assert holds_every_word(["打车费", "打车", "车费"], ["打车费", "打车"])  # 车费 is a piece of the named 打车费
+    assert not holds_every_word(["的"], [])  # no word of two characters: nothing to hold

@@ -46,6 +46,7 @@ class Signals:
     spread: float = 0.05  # standard deviation of that cosine over the corpus
     missing_known: float = 0.0  # IDF share of question words the corpus uses elsewhere but this chunk lacks
     missing_benefit: bool = False  # a situation or benefit of the question (加班, 婚假 …) is absent from the chunk
+    names_every_word: bool = False  # the chunk names each question word, itself or by a thesaurus phrase (`holds_every_word`)
     idf_mass: float = 0.0  # the question's summed keyword IDF (what a chunk holding every word once would score, roughly)
     # the second model's cosines (chunk, best sentence); None when it is off or has no row for the chunk
     second_cosine: float | None = None
@@ -192,6 +193,7 @@ def chunk_features(signals: list[Signals]) -> list[dict[str, float]]:
             "inv_sentence_rank": _inverse_rank(s.sentence_rank),
             "missing_known": s.missing_known,
             "missing_benefit": 1.0 if s.missing_benefit else 0.0,
+            "names_every_word": 1.0 if s.names_every_word else 0.0,
             "second_best": math.nan if s.second_best is None else s.second_best,
         })
     return out
@@ -238,10 +240,11 @@ def judge_all(
 
 
 # A chunk is 依据充分 evidence (for a question read as answered, `Model.strong`) from this probability on, or from
-# SURE_COVERED when it holds every word of the question (coverage, thesaurus phrases counted) and misses no benefit
-# word. The lower floor was set at 0.2 before measuring, not swept: open part, right answers without 依据较弱
-# 0.49 -> 0.51; fresh part 0.42 -> 0.45; traps answered confidently unchanged on both and on the question sets
-# (0.09); absent questions unchanged (stop 44). A near-keyword trap misses a word; a right clause often has them all.
+# SURE_COVERED when it names every word of the question (itself or by a thesaurus phrase: `holds_every_word`, not
+# the coverage feature, whose thesaurus groups let a compound entry's one word stand for the other) and misses no
+# benefit word. The lower floor was set at 0.2 before measuring, not swept (stop 44): right answers without
+# 依据较弱 open 0.49 -> 0.51, fresh 0.42 -> 0.45; of the answers it unhedges, right 3 of 3 (fresh), 8 of 9 (question
+# sets), 4 of 8 (open); traps answered confidently unchanged on all three. A near-keyword trap misses a word.
 SURE_CHUNK = 0.5
 SURE_COVERED = 0.2
 
@@ -250,8 +253,7 @@ def _sure(features: dict[str, float], probability: float) -> bool:
     """Is this chunk sure evidence (依据充分), given that the question reads as answered with confidence?"""
     if probability >= SURE_CHUNK:
         return True
-    covered = features["coverage"] >= 0.999 and not features["missing_benefit"]
-    return covered and probability >= SURE_COVERED
+    return bool(features["names_every_word"]) and not features["missing_benefit"] and probability >= SURE_COVERED
 
 
 def _plainly_answered(features: list[dict[str, float]], model: Model, store_chunks: int | None) -> bool:
@@ -293,6 +295,13 @@ def missing_terms(
         if narrows_scope(term) and (used or is_word(term)):
             scope_missing.append(term)
     return known_missing, scope_missing
+
+
+def holds_every_word(question_terms: Iterable[str], named: Sequence[str]) -> bool:
+    """The chunk names each question word of two or more characters (`named`: those `names` found in it), a piece
+    of a longer named word counting as its word does in `missing_terms`; False for a question with no such word."""
+    terms = [t for t in dict.fromkeys(question_terms) if len(t) >= 2]
+    return bool(terms) and all(t in named or _overlaps_a_named_piece(t, list(named)) for t in terms)
 
 
 def _overlaps_a_named_piece(term: str, named: list[str]) -> bool:
