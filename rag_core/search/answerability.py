@@ -284,9 +284,7 @@ def missing_terms(
     if named is None:  # search passes the words it already found named (`names` for every term and chunk)
         named = [t for t in terms if names(t, chunk_text, phrases)]
     known_missing, scope_missing = [], []
-    for term in terms:
-        if term in named or _overlaps_a_named_piece(term, named):
-            continue
+    for term in _unnamed(terms, named):
         used = doc_freq.get(term, 0) > 0
         if used:
             known_missing.append(term)
@@ -301,7 +299,13 @@ def holds_every_word(question_terms: Iterable[str], named: Sequence[str]) -> boo
     """The chunk names each question word of two or more characters (`named`: those `names` found in it), a piece
     of a longer named word counting as its word does in `missing_terms`; False for a question with no such word."""
     terms = [t for t in dict.fromkeys(question_terms) if len(t) >= 2]
-    return bool(terms) and all(t in named or _overlaps_a_named_piece(t, list(named)) for t in terms)
+    return bool(terms) and not _unnamed(terms, named)
+
+
+def _unnamed(terms: list[str], named: Sequence[str]) -> list[str]:
+    """The terms the chunk does not name: neither found (`named`) nor a piece of a longer named word."""
+    named = list(named)
+    return [t for t in terms if t not in named and not _overlaps_a_named_piece(t, named)]
 
 
 def _overlaps_a_named_piece(term: str, named: list[str]) -> bool:
