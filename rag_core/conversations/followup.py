@@ -79,6 +79,9 @@ SHORT_WITH_SUBJECT = 8
 SHORT = "短问题"
 
 
+MODEL_REWRITE = "大模型改写"  # how the trace names a rewrite the LLM wrote (`Rewrite.explained`; the facade)
+
+
 @dataclass(frozen=True)
 class Rewrite:
     """The search question and why it differs from what was typed ("" when it does not)."""
@@ -93,7 +96,7 @@ class Rewrite:
     @property
     def explained(self) -> str:
         """The reason as the trace shows it: the rules' reason, and who wrote the rewrite when a model did."""
-        return f"{self.reason}（大模型改写）" if self.by_model and self.reason else self.reason
+        return f"{self.reason}（{MODEL_REWRITE}）" if self.by_model and self.reason else self.reason
 
     @property
     def rewritten(self) -> bool:

@@ -14,7 +14,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
-from ..conversations.followup import CONTINUES, Rewrite, keeps_own_words, names_unknown_subject, rule_rewrite
+from ..conversations.followup import (
+    CONTINUES,
+    MODEL_REWRITE,
+    Rewrite,
+    keeps_own_words,
+    names_unknown_subject,
+    rule_rewrite,
+)
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import acknowledgement, split_turn
@@ -151,7 +158,7 @@ class ConversationActions:
             why = "按原问题检索更像制度回答的问题"
         else:
             why = "结合上文也没有命中"
-        tried = f"{rewrite.reason}，大模型改写" if rewrite.by_model else rewrite.reason
+        tried = f"{rewrite.reason}，{MODEL_REWRITE}" if rewrite.by_model else rewrite.reason
         context.rewrite = Rewrite(asked, "", decision=f"可能承接上文（{tried}），但{why}，不改写{scores}")
         return typed
 
