@@ -24,7 +24,7 @@ from ..documents.catalog import Catalog, Readable, readable_set
 from ..documents.prepare import index_text
 from ..settings import Settings
 from ..text.thesaurus import Thesaurus, with_policy_wording
-from ..text.tokenizer import dictionary_nouns, foreign_nouns, is_word
+from ..text.tokenizer import dictionary_nouns, foreign_nouns, is_word, tagged
 from ..text.vocabulary import is_benefit, names, subjects_named
 from ..types import Chunk, Hit, HitScores, SearchResult
 from .answerability import (
@@ -56,8 +56,6 @@ NEAR_MISSES_SHOWN = 3
 SUBJECT_HEADS = frozenset("预算 经费 福利 礼品 礼物 活动".split())
 # How much or how many, not which kind: 一笔押金 and 好多天事假 name no benefit of their own.
 _AMOUNT_WORD = re.compile(r"[0-9零一二两三四五六七八九十百千万几好多这那每某半整]+[天日周月年笔个次份项块元回些点]?")
-# Nor does a verb before it: 要交押金 asks whether a deposit is due, it does not name a kind of deposit.
-_VERB_WORD = re.compile(r"[要能会可该想得需必][交拿领缴付]")
 
 
 def decision_model(settings: Settings) -> Model:
@@ -96,16 +94,22 @@ def foreign_benefits(
 
     The head word alone (津贴, 预算, 假) is common in HR policies, so without this
     rule such a question is answered from some other allowance or budget. A
-    modifier the thesaurus maps to policy wording (打车 → 出租车) is not foreign.
+    modifier the thesaurus maps to policy wording (打车 → 出租车) is not foreign. Nor is a piece the search
+    tokenizer cut across two words that the part-of-speech reading keeps apart (发啥 of 发/啥福利, 天请 of
+    10天/请病假): it names no kind of benefit, so a question asked in plain words is not refused for it. So is a modal
+    and a verb (要交押金 asks whether a deposit is due; the reading has 要/交).
     """
 
     def foreign(word: str) -> bool:
         return doc_freq.get(word, 0) == 0 and not any(doc_freq.get(t, 0) for t in groups.get(word, ()))
 
     found = []
+    words: set[str] | None = None  # the part-of-speech reading's words, read once and only when needed
     for first, second in zip(tokens, tokens[1:], strict=False):
-        if len(first) < 2 or first + second not in query or not foreign(first) or _AMOUNT_WORD.fullmatch(first) \
-                or _VERB_WORD.fullmatch(first):
+        if len(first) < 2 or first + second not in query or not foreign(first) or _AMOUNT_WORD.fullmatch(first):
+            continue
+        words = words if words is not None else {word for word, _tag in tagged(query)}
+        if first not in words:
             continue
         if (is_benefit(second) and is_word(second)) or second in SUBJECT_HEADS:  # not a cut piece (能补)
             found.append(first + second)
