@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..text.numerals import CN_NUMERAL, QUANTITY_UNITS, chinese_numeral
 from ..types import CitationCheck, SourceRef
 
 # [资料3], 【资料3】, [资料 3] and [资料3、4] are all citations a model writes.
@@ -26,40 +27,10 @@ _CITATION = re.compile(r"[\[【]\s*资料\s*(\d+(?:\s*[、,，]\s*\d+)*)\s*[\]�
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]*|\n")
 _LEADING_CITATIONS = re.compile(r"^\s*((?:[\[【]\s*资料[^\]】]*[\]】]\s*)+)")
 
-_CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_CN_UNITS = {"十": 10, "百": 100, "千": 1000}
-_CN_NUMERAL = "零〇一二两三四五六七八九十百千万"
-# What may follow a Chinese numeral for it to count as a quantity (not 一线城市, 统一).
-_UNITS = "天日个月年周元块次小时分钟倍名人岁条项级档类种套张份期号点成%％万千百"
 _ARABIC = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(万|千|百)?")
-_PERCENT_CN = re.compile(rf"百分之([{_CN_NUMERAL}]+)")
-_CHINESE = re.compile(rf"([{_CN_NUMERAL}]+)(?=[{_UNITS}])")
+_PERCENT_CN = re.compile(rf"百分之([{CN_NUMERAL}]+)")
+_CHINESE = re.compile(rf"([{CN_NUMERAL}]+)(?=[{QUANTITY_UNITS}])")
 _SCALE = {"万": 10000, "千": 1000, "百": 100}
-
-
-def chinese_numeral(text: str) -> int | None:
-    """Value of a Chinese numeral such as 十五, 二十, 一百五十, 三万; None when it is not one."""
-    if not text or any(ch not in _CN_NUMERAL for ch in text):
-        return None
-    if "万" in text:
-        high, _, low = text.partition("万")
-        high_value = chinese_numeral(high) if high else 1
-        low_value = chinese_numeral(low) if low else 0
-        if high_value is None or low_value is None:
-            return None
-        return high_value * 10000 + low_value
-    total, digit = 0, None
-    for ch in text:
-        if ch in "零〇":  # a placeholder: 一千零五 is 1005
-            digit = None
-        elif ch in _CN_DIGITS:
-            if digit is not None:  # 一五 is not a numeral we read (only positional spelling)
-                return None
-            digit = _CN_DIGITS[ch]
-        else:
-            total += (1 if digit is None else digit) * _CN_UNITS[ch]
-            digit = None
-    return total + (digit or 0)
 
 
 def _value(number: str) -> float:

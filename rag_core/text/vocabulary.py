@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
 
+from .numerals import names_quantity
 from .tokenizer import tokenize, word_starts
 
 # Situations and people that narrow what a rule applies to.
@@ -66,10 +67,11 @@ def names_allowance(term: str, text: str) -> bool:
 
 
 def names(term: str, text: str, phrases: Mapping[str, Iterable[str]]) -> bool:
-    """`text` names `term`: the word itself, one of its thesaurus phrases (打车 is named by 出租车), or for an
-    allowance its stem with another allowance ending (餐费 by 餐补)."""
+    """`text` names `term`: the word itself, one of its thesaurus phrases (打车 is named by 出租车), for an
+    allowance its stem with another allowance ending (餐费 by 餐补), or for a quantity the same quantity in the
+    other spelling (一年 by 1年内, 30天 by 三十天)."""
     return (term in text or any(phrase in text for phrase in phrases.get(term, ()))
-            or names_allowance(term, text))
+            or names_allowance(term, text) or names_quantity(term, text))
 
 
 def governs(term: str, text: str, phrases: Mapping[str, Iterable[str]]) -> bool:
