@@ -75,6 +75,8 @@ def test_a_policy_the_reader_may_not_see_does_not_cover_the_topic(assistant):
         ("那现在晚上加班的饭钱能补多少？", []),  # 能补 ends like 餐补 but is a piece the search cut, no word
         ("过年公司发啥福利？", []),  # 发啥 is the search's cut across 发/啥: it asks, it names no benefit
         ("超过10天请病假交什么证明？", []),  # 天请 is cut across 10天/请: 病假 is named plainly
+        ("周末部门一起出去活动，算不算加班？", []),  # 出去 is a verb: it says what is done, not which activity
+        ("部门年会活动有预算吗？", ["年会活动"]),  # 年会 is a noun: a kind of activity no policy names
     ],
 )
 def test_a_benefit_named_with_an_unknown_word_is_foreign_but_an_amount_is_not(question, expected):

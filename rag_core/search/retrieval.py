@@ -97,19 +97,20 @@ def foreign_benefits(
     modifier the thesaurus maps to policy wording (打车 → 出租车) is not foreign. Nor is a piece the search
     tokenizer cut across two words that the part-of-speech reading keeps apart (发啥 of 发/啥福利, 天请 of
     10天/请病假): it names no kind of benefit, so a question asked in plain words is not refused for it. So is a modal
-    and a verb (要交押金 asks whether a deposit is due; the reading has 要/交).
+    and a verb (要交押金 asks whether a deposit is due; the reading has 要/交). Nor is a word the reading tags as a
+    verb (出去活动 says what is done, not which activity; 年会活动 names one).
     """
 
     def foreign(word: str) -> bool:
         return doc_freq.get(word, 0) == 0 and not any(doc_freq.get(t, 0) for t in groups.get(word, ()))
 
     found = []
-    words: set[str] | None = None  # the part-of-speech reading's words, read once and only when needed
+    words: dict[str, str] | None = None  # the part-of-speech reading's words and tags, read once and only when needed
     for first, second in zip(tokens, tokens[1:], strict=False):
         if len(first) < 2 or first + second not in query or not foreign(first) or _AMOUNT_WORD.fullmatch(first):
             continue
-        words = words if words is not None else {word for word, _tag in tagged(query)}
-        if first not in words:
+        words = words if words is not None else {word: tag for word, tag in tagged(query)}
+        if words.get(first, "v") == "v":
             continue
         if (is_benefit(second) and is_word(second)) or second in SUBJECT_HEADS:  # not a cut piece (能补)
             found.append(first + second)
