@@ -38,6 +38,10 @@ def test_the_other_spelling_names_a_quantity_but_not_inside_a_longer_number():
     assert not names_quantity("一年", "连续工作满11年的")  # 1年 is the end of 11年
     assert not names_quantity("十天", "每年二十天")  # 十天 is the end of 二十天
     assert not names_quantity("一年", "1.1年")
+    assert names_quantity("一年", "1年内休完")  # at the very start of the text (review)
+    assert not names_quantity("一年", "第1年")  # an ordinal
+    assert not names_quantity("一日", "本制度自2024年1月1日起施行")  # a date
+    assert not names_quantity("十分", "迟到10分钟")  # 十分 is "very", not ten minutes
 
 
 def test_a_clause_writing_the_quantity_in_digits_does_not_lack_it():

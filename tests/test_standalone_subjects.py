@@ -77,6 +77,10 @@ def test_a_policy_the_reader_may_not_see_does_not_cover_the_topic(assistant):
         ("超过10天请病假交什么证明？", []),  # 天请 is cut across 10天/请: 病假 is named plainly
         ("周末部门一起出去活动，算不算加班？", []),  # 出去 is a verb: it says what is done, not which activity
         ("部门年会活动有预算吗？", ["年会活动"]),  # 年会 is a noun: a kind of activity no policy names
+        ("公司有健身补贴吗？", ["健身补贴"]),  # 健身 is tagged a verb, but 补贴 is a benefit: a kind of it (review)
+        ("停车补贴每月多少？", ["停车补贴"]),
+        ("有没有岗位津贴？", ["岗位津贴"]),  # the reading keeps 岗位津贴 whole: no piece cut across two words (review)
+        ("公司有亲子活动吗？", ["亲子活动"]),
     ],
 )
 def test_a_benefit_named_with_an_unknown_word_is_foreign_but_an_amount_is_not(question, expected):

@@ -97,8 +97,8 @@ def foreign_benefits(
     modifier the thesaurus maps to policy wording (打车 → 出租车) is not foreign. Nor is a piece the search
     tokenizer cut across two words that the part-of-speech reading keeps apart (发啥 of 发/啥福利, 天请 of
     10天/请病假): it names no kind of benefit, so a question asked in plain words is not refused for it. So is a modal
-    and a verb (要交押金 asks whether a deposit is due; the reading has 要/交). Nor is a word the reading tags as a
-    verb (出去活动 says what is done, not which activity; 年会活动 names one).
+    and a verb (要交押金 asks whether a deposit is due; the reading has 要/交). Nor is a verb before a head used as a
+    verb (出去活动 says what is done, not which activity; 年会活动 and 健身补贴 name one).
     """
 
     def foreign(word: str) -> bool:
@@ -110,8 +110,10 @@ def foreign_benefits(
         if len(first) < 2 or first + second not in query or not foreign(first) or _AMOUNT_WORD.fullmatch(first):
             continue
         words = words if words is not None else {word: tag for word, tag in tagged(query)}
-        if words.get(first, "v") == "v":
+        if first not in words and not any(first + second in word for word in words):  # cut across two words
             continue
+        if words.get(first) == "v" and second in SUBJECT_HEADS and words.get(second, "v").startswith("v"):
+            continue  # 出去/v 活动/vn: what is done; 健身补贴 and 年会活动 still name a kind of benefit or activity
         if (is_benefit(second) and is_word(second)) or second in SUBJECT_HEADS:  # not a cut piece (能补)
             found.append(first + second)
     return found

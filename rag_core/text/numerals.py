@@ -63,7 +63,8 @@ def quantity_spellings(term: str) -> list[str]:
     """The same quantity written the other way: 一年 → [1年], 两天 → [2天], 30天 → [三十天], 2天 → [二天, 两天];
     [] when `term` is no number followed by a unit (一线, 三八, 第一)."""
     match = _QUANTITY.match(term)
-    if not match or match.group(3).startswith("分之"):  # 百分之 is a percent sign, not 100 of something
+    # 百分之 is a percent sign, not 100 of something; 一点 and 十分 are mostly "a little" and "very"
+    if not match or match.group(3).startswith("分之") or match.group(3) in ("点", "分"):
         return []
     digits, chinese, rest = match.groups()
     if digits:
@@ -77,10 +78,16 @@ def quantity_spellings(term: str) -> list[str]:
 
 def names_quantity(term: str, text: str) -> bool:
     """`text` states the quantity `term` in the other spelling (一年 by 满1年, 30天 by 三十天), not as the end of a
-    longer number (1年 is not in 11年, 十天 not in 二十天)."""
+    longer number (1年 is not in 11年, 十天 not in 二十天), an ordinal (第1年) or a date (2024年1月1日)."""
     for spelling in quantity_spellings(term):
         for found in re.finditer(re.escape(spelling), text):
             before = text[found.start() - 1] if found.start() else ""
-            if not (before.isdigit() or before in CN_NUMERAL or before == "."):
+            if not before or not (before.isdigit() or before in CN_NUMERAL or before in _NOT_A_COUNT):
                 return True
     return False
+
+
+# Before a number, what makes it no count of days or years: a decimal point, 第 (第1年, 第十条), or a date's
+# year or month (2024年1月1日 names no 一月 or 一日)
+_NOT_A_COUNT = ".第年月"
+
