@@ -165,6 +165,8 @@ def render_turn(conversation: str, trace: AskTrace, rating: int | None) -> None:
     with st.chat_message("assistant"):
         if trace.search_question and trace.search_question != trace.question:
             st.caption(f"原问题：{escape_md(trace.question)} → 检索用的问题：{escape_md(trace.search_question)}")
+        if trace.memory_search:  # the asker's memories picked the clauses: say so, with what was searched
+            st.caption(f"检索时加上了记住的个人信息：{escape_md(trace.memory_search)}")
         prefix = f"t{trace.turn}"
         render_answer(trace, prefix)  # then render_trace: the one verdict (answered, weak, refused, 标准答复)
         if trace.acknowledged:

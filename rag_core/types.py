@@ -304,6 +304,7 @@ class AskTrace:
     outcome: str = ""  # one of OUTCOMES ("" only in a trace stored before outcomes were kept)
     followup: str = ""  # why the search question differs from the typed one, or why it does not ("" first turn)
     verdict: str = ""  # 可以 / 不可以 the offline answer states for a yes/no question ("" otherwise)
+    memory_search: str = ""  # what was searched with the asker's memories added, when that search was used
 
     @property
     def hit_count(self) -> int:
@@ -326,7 +327,7 @@ class AskTrace:
                 "search_question": self.search_question or self.question,
                 "conversation": self.conversation, "turn": self.turn, "acknowledged": self.acknowledged,
                 "standard_answer": self.standard_answer, "weak_evidence": self.weak_evidence,
-                "outcome": self.outcome, "followup": self.followup, "verdict": self.verdict,
+                "outcome": self.outcome, "followup": self.followup, "verdict": self.verdict, "memory_search": self.memory_search,
                 "timings_ms": {**out["timings_ms"], **self.timings_ms},
             }
         )

@@ -135,3 +135,13 @@ def test_a_stale_address_starts_a_new_conversation(data_dir: Path) -> None:
     assert not at.exception, [e.value for e in at.exception]
     assert "这个对话不存在或已被删除" in text_of(at)
     assert "c" not in at.query_params
+
+
+def test_the_chat_says_when_memory_was_searched_with(data_dir: Path) -> None:
+    """Last in this module: it uploads a policy to the shared store."""
+    policy = ROOT / "tests" / "data" / "sessions" / "uploads" / "通讯补贴管理规定.md"
+    assert facade().ingest_file(policy).ok
+    at = ask(new_app(), "我是做客户服务的")
+    at = ask(at, "我一个月通讯费能补多少？")
+    assert "检索时加上了记住的个人信息：我一个月通讯费能补多少？（是做客户服务的）" in text_of(at)
+    assert "客户服务岗位员工，每人每月200元" in answers(at)[-1]

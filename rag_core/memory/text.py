@@ -130,3 +130,11 @@ def conflicting_slots(new: dict[str, str], old: dict[str, str]) -> list[str]:
 
 def agreeing_slots(new: dict[str, str], old: dict[str, str]) -> list[str]:
     return sorted(s for s in new.keys() & old.keys() if new[s] == old[s])
+
+
+def with_facts(question: str, contents: list[str]) -> str:
+    """The question with what memory holds about the asker, for search: 我每个月话费能补多少 and 用户在销售部工作 →
+    我每个月话费能补多少（在销售部工作）. The clause that names the asker's department, city or situation (销售岗位
+    每人每月200元) then matches; the question alone finds only the general rule."""
+    facts = "；".join(dict.fromkeys(c.strip().removeprefix("用户").replace("用户", "我") for c in contents if c.strip()))
+    return f"{question}（{facts}）" if facts else question
