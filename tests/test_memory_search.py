@@ -38,3 +38,9 @@ def test_what_the_asker_told_picks_the_line_written_for_them(store_copy):
     assert trace.search_question == QUESTION  # the question itself is not rewritten
     assert "客户服务岗位员工，每人每月200元" in first_sentence(trace.answer), trace.answer
     assert "客户服务岗位员工" not in first_sentence(plain.answer), plain.answer
+    # HR reviewing a 👎 sees the question and its clauses, not what the asker's memories hold
+    assistant.record_feedback(trace, -1, reason="答非所问")
+    [entry] = assistant.feedback_reviews(rating=-1)
+    detail = assistant.feedback_detail(entry.id)
+    assert "memory_search" not in detail.trace and detail.trace["query"] == QUESTION
+    assert "客户服务的" not in str(detail.trace)

@@ -213,7 +213,11 @@ class InsightActions:
     def _store_feedback(self, trace: AskTrace, rating: int, user: str, reason: str, comment: str,
                         traffic: str = PERSON) -> int:
         text = redact_text(trace.search_question or trace.question)
-        data = masked({k: v for k, v in trace.to_dict().items() if k not in ("memories", "prompt")})
+        # what the asker's memories hold stays theirs: not the memories, the prompt, nor a search text that held them
+        kept = {k: v for k, v in trace.to_dict().items() if k not in ("memories", "prompt", "memory_search")}
+        if getattr(trace, "memory_search", ""):
+            kept["query"] = trace.search_question or trace.question
+        data = masked(kept)
         disliked = rating < 0
         nearest = nearest_clause(trace.search) if disliked else {}
         return self.insight_log.add_feedback(
