@@ -25,7 +25,6 @@ from .facade.history import HistoryActions
 from .facade.insights import InsightActions
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions
-from .memory.text import with_facts
 from .search.answerability import Model
 from .search.centroid import CorpusCentroid
 from .search.embedding import CachedEmbedder, Embedder, load_embedder, load_second_embedder
@@ -37,8 +36,7 @@ from .search.sentence_index import SecondModel, SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
 from .settings import Settings
 from .storage.health import SECOND_CACHE, SECOND_SENTENCES, open_checks
-from .text.asking import speaks_of_asker
-from .text.inputs import MAX_QUESTION_CHARS, checked
+from .text.inputs import checked
 from .text.pii import redact_text
 from .text.thesaurus import Thesaurus, custom_text, parse_entries
 from .text.tokenizer import warm_up_tokenizer
@@ -314,21 +312,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         evidence = "\n".join(f"{h.chunk.title} {h.chunk.section} {h.chunk.text}" for h in result.hits)
         memories = self.recall(user, asked, actor=actor, evidence=evidence) if user else []
         timings["memory_ms"] = _ms(started)
-        memory_search = with_facts(asked, [m.content for m in memories]) if memories and speaks_of_asker(asked) else ""
-        if len(memory_search) > MAX_QUESTION_CHARS:
-            memory_search = ""
-        if memory_search:
-            # 我… with what memory holds about the asker (销售部, 怀孕7个月): the clause naming it, not only the
-            # general rule. Kept when it leads with another clause, judged more likely to answer than the question's
-            # own first one; else the question's own search says how sure its clause is (docs/retrieval.md, "Stop 45")
-            started = time.perf_counter()
-            with_memory = self.search(memory_search, role=role, actor=actor)
-            timings["memory_search_ms"] = _ms(started)
-            first = result.hits[0] if result.hits else None
-            better = with_memory.hit_count and (first is None or (
-                with_memory.hits[0].chunk.chunk_id != first.chunk.chunk_id
-                and with_memory.hits[0].scores.probability > first.scores.probability))
-            result, memory_search = (with_memory, memory_search) if better else (result, "")
+        result, memory_search = self._search_with_memories(asked, memories, result, role=role, actor=actor,
+                                                           timings=timings)
         built = build_prompt(asked, result.hits, memories, self._settings.token_budget, context.turns)
         started = time.perf_counter()
         groups = {word: set(terms) for word, terms in result.synonym_groups.items()}

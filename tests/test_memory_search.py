@@ -12,8 +12,11 @@ from pathlib import Path
 import pytest
 from conftest import open_assistant
 
+from rag_core.errors import StoreDamaged
 from rag_core.evaluation.sessions import first_sentence
+from rag_core.facade.memories import keeps_memory_search
 from rag_core.memory.text import with_facts
+from rag_core.types import Chunk, Hit, HitScores, SearchResult
 
 POLICY = Path(__file__).parent / "data" / "sessions" / "uploads" / "通讯补贴管理规定.md"
 QUESTION = "我一个月通讯费能补多少？"
@@ -23,6 +26,27 @@ def test_facts_are_added_to_the_question_in_the_first_person():
     assert with_facts("我每个月能补多少", ["用户在销售部工作", "用户老婆没工作，用户下个月要当爸爸了"]) == (
         "我每个月能补多少（在销售部工作；老婆没工作，我下个月要当爸爸了）")
     assert with_facts("我每个月能补多少", []) == "我每个月能补多少"
+    assert with_facts("Q", ["用户在用户运营部工作", "用户所在的厂三班倒"]) == "Q（在用户运营部工作；厂三班倒）"  # a word keeps its 用户
+
+
+def test_a_second_search_that_fails_leaves_the_first(tmp_path):
+    """The search with memories is extra: if it fails, the question's own search answers (found by review)."""
+    from fakes import fake_assistant
+
+    assistant = fake_assistant(tmp_path / "store")
+    assistant.ensure_samples()
+    assistant.ask("我是销售部的", user="u1", conversation="c1")
+    search = assistant.search
+
+    def failing(question, **kwargs):
+        if "（" in question:
+            raise StoreDamaged("检索库损坏")
+        return search(question, **kwargs)
+
+    assistant.search = failing
+    trace = assistant.ask("我出差住宿标准是多少？", user="u1", conversation="c1")
+    assert trace.memories and trace.memory_search == "" and trace.hit_count
+    assert any("只按问题本身检索" in w for w in trace.search.warnings)
 
 
 @pytest.mark.integration
@@ -44,3 +68,46 @@ def test_what_the_asker_told_picks_the_line_written_for_them(store_copy):
     detail = assistant.feedback_detail(entry.id)
     assert "memory_search" not in detail.trace and detail.trace["query"] == QUESTION
     assert "客户服务的" not in str(detail.trace)
+
+
+def test_hr_reviews_no_text_the_memory_search_derived():
+    """Found by review: the second reading, warnings, unknown words and why each clause matched all came from the
+    question with the memories added; HR's copy of a rated turn keeps the clauses and the numbers only."""
+    from rag_core.insights.rows import reviewed_trace
+    from rag_core.types import AskTrace
+
+    private = "刚做完手术在住院"
+    query = f"我请假需要什么材料？（{private}）"
+    hit = Hit(Chunk(chunk_id="leave@v1#2", doc_id="leave", version=1, index=2, text="病假须提交医院证明。", source="leave.md",
+                    title="请假制度", section="第九条 病假"),
+              HitScores(probability=0.8, verdict="依据充分", why=f"关键词：请假；条款里没有：{private}", missing=["手术"]))
+    search = SearchResult(query=query, hits=[hit], near_misses=[hit], second_reading=query, unknown_words=["手术"],
+                          warnings=["问题里的「手术」在制度里没有出现"], thesaurus=["住院 → 住院治疗"], answerable=0.9)
+    trace = AskTrace(question="我请假需要什么材料？", answer="病假须提交医院证明。[资料1]", search=search, memories=[],
+                     prompt=private, sources=[], prompt_tokens=0, token_budget=0, dropped_hits=0, answerer="extractive",
+                     search_question="我请假需要什么材料？", memory_search=query)
+    kept = reviewed_trace(trace)
+    assert "手术" not in str(kept) and "住院" not in str(kept)
+    assert kept["query"] == "我请假需要什么材料？" and kept["hits"][0]["text"] == "病假须提交医院证明。"
+    assert kept["answerable"] == 0.9
+    plain = reviewed_trace(AskTrace(**{**trace.__dict__, "memory_search": ""}))
+    assert plain["second_reading"] == query  # without a memory search, nothing is taken away
+
+
+
+def _found(chunk_id: str, probability: float, warnings=(), foreign=()) -> SearchResult:
+    chunk = Chunk(chunk_id=chunk_id, doc_id="d", version=1, index=0, text="", source="d.md", title="", section="")
+    return SearchResult(query="q", hits=[Hit(chunk, HitScores(probability=probability))], warnings=list(warnings),
+                        foreign_subjects=list(foreign))
+
+
+def test_the_memory_search_is_kept_only_when_it_finds_a_likelier_other_clause_and_warns_of_nothing_new():
+    own = _found("d@v1#1", 0.6)
+    assert keeps_memory_search(own, _found("d@v1#2", 0.8))
+    assert keeps_memory_search(SearchResult(query="q", hits=[]), _found("d@v1#2", 0.3))  # the question found nothing
+    assert not keeps_memory_search(own, _found("d@v1#1", 0.9))  # the same clause first: the question's own judges it
+    assert not keeps_memory_search(own, _found("d@v1#2", 0.5))  # less likely to answer
+    assert not keeps_memory_search(own, SearchResult(query="q", hits=[]))
+    # found by review: a memory's 手术, a word no policy uses, hedges every clause 依据较弱
+    assert not keeps_memory_search(own, _found("d@v1#2", 0.8, warnings=["问题里的「手术」在制度里没有出现"]))
+    assert not keeps_memory_search(own, _found("d@v1#2", 0.8, foreign=["宠物补贴"]))

@@ -35,7 +35,7 @@ from ..insights.records import (
     GapGroup,
     StandardAnswer,
 )
-from ..insights.rows import cited_docs, gap_row, masked, nearest_clause
+from ..insights.rows import cited_docs, gap_row, nearest_clause, reviewed_trace
 from ..insights.standard import StandardAnswerError, StandardAnswers
 from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
@@ -213,11 +213,7 @@ class InsightActions:
     def _store_feedback(self, trace: AskTrace, rating: int, user: str, reason: str, comment: str,
                         traffic: str = PERSON) -> int:
         text = redact_text(trace.search_question or trace.question)
-        # what the asker's memories hold stays theirs: not the memories, the prompt, nor a search text that held them
-        kept = {k: v for k, v in trace.to_dict().items() if k not in ("memories", "prompt", "memory_search")}
-        if getattr(trace, "memory_search", ""):
-            kept["query"] = trace.search_question or trace.question
-        data = masked(kept)
+        data = reviewed_trace(trace)  # what the asker's memories hold stays theirs
         disliked = rating < 0
         nearest = nearest_clause(trace.search) if disliked else {}
         return self.insight_log.add_feedback(

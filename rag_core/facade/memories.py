@@ -9,17 +9,32 @@ may act on everyone's.
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from ..errors import MemoryStoreError, PermissionDenied
-from ..text.inputs import checked
-from ..types import MemoryHit, Principal
+from ..errors import MemoryStoreError, PermissionDenied, RagError
+from ..memory.text import with_facts
+from ..text.asking import speaks_of_asker
+from ..text.inputs import MAX_QUESTION_CHARS, checked
+from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
 
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def keeps_memory_search(own: SearchResult, found: SearchResult) -> bool:
+    """The search with the asker's memories (`found`) leads with another clause than the question's own search,
+    one judged more likely to answer, and warns of nothing new: a memory's word the policies never name (手术)
+    would hedge every clause 依据较弱, or a foreign benefit refuse them all."""
+    first = own.hits[0] if own.hits else None
+    better = bool(found.hits) and (first is None or (
+        found.hits[0].chunk.chunk_id != first.chunk.chunk_id and found.hits[0].scores.probability > first.scores.probability))
+    hedged = set(found.warnings) - set(own.warnings) or set(found.foreign_subjects) - set(own.foreign_subjects)
+    return better and not hedged
 
 
 class MemoryActions:
@@ -81,6 +96,27 @@ class MemoryActions:
         """The memories of `user` that pass the threshold for `query` (`evidence`: the sources' titles and text)."""
         self._for_owner(actor, user, "memory.recall")
         return self.memory.search(user, query, now=now or _utcnow(), evidence=evidence)
+
+    def _search_with_memories(self, question: str, memories: Sequence[MemoryHit], result: SearchResult, *,
+                              role: str | None, actor: Principal, timings: dict[str, float]) -> tuple[SearchResult, str]:
+        """A question about the asker (我…) searched again with what memory holds about them (销售部, 怀孕7个月), so
+        the clause written for them is found, not only the general rule; returns the search to use and, when it is
+        that second one, its text ("" otherwise; docs/retrieval.md, "Stop 45").
+
+        Kept when it leads with another clause, judged more likely to answer than the question's own first one, and
+        brings no new warning (a memory's 手术, a word no policy uses, must not make a good answer 依据较弱). A second search
+        that fails leaves the first: the answer never depends on it."""
+        text = with_facts(question, [m.content for m in memories]) if memories and speaks_of_asker(question) else ""
+        if not text or len(text) > MAX_QUESTION_CHARS:
+            return result, ""
+        started = time.perf_counter()
+        try:
+            found = self.search(text, role=role, actor=actor)
+        except (RagError, sqlite3.Error, OSError, ValueError) as failure:
+            result.warnings.append(f"结合记住的个人信息再检索一次时出错，只按问题本身检索：{failure}")
+            return result, ""
+        timings["memory_search_ms"] = round((time.perf_counter() - started) * 1000, 2)
+        return (found, text) if keeps_memory_search(result, found) else (result, "")
 
     def list_memories(self, user: str, query: str | None = None, kind: str | None = None, *,
                       actor: Principal | None = None) -> list[MemoryHit]:

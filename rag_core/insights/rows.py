@@ -45,6 +45,27 @@ def masked(value: Any) -> Any:
     return value
 
 
+# What a rated trace never keeps for HR's review: the asker's memories, and the prompt and search text that held them.
+_PRIVATE = ("memories", "prompt", "memory_search")
+# Of a search that ran on the question with the asker's memories added (`AskTrace.memory_search`), only these numbers
+# and the clauses found are kept: everything else it derived from that text (warnings, unknown words, the second
+# reading, why each clause matched) could show what the memories hold.
+_SEARCH_NUMBERS = ("hit_count", "threshold", "answerable", "unknown_share", "second_best", "store_chunks", "timings_ms")
+
+
+def reviewed_trace(trace: AskTrace) -> dict[str, Any]:
+    """The rated trace as HR reviews it, personal data masked."""
+    kept = {k: v for k, v in trace.to_dict().items() if k not in _PRIVATE}
+    if getattr(trace, "memory_search", ""):
+        search_keys = set(SearchResult(query="", hits=[]).to_dict())
+        for key in search_keys - {"hits", "near_misses", *_SEARCH_NUMBERS}:
+            kept[key] = type(kept[key])()
+        kept["query"] = trace.search_question or trace.question
+        for hit in [*kept["hits"], *kept["near_misses"]]:
+            hit["scores"] = {**hit["scores"], "why": "", "missing": []}
+    return masked(kept)
+
+
 def gap_row(group: GapGroup) -> dict[str, Any]:
     """A gap group as one flat export row (the nearest clause as its title and section; users only when kept)."""
     row = group.to_dict()
