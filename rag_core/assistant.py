@@ -25,6 +25,7 @@ from .facade.history import HistoryActions
 from .facade.insights import InsightActions
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions
+from .insights.rows import reviewed_trace
 from .search.answerability import Model
 from .search.centroid import CorpusCentroid
 from .search.embedding import CachedEmbedder, Embedder, load_embedder, load_second_embedder
@@ -344,7 +345,9 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         if user != actor.user:
             require_owner(actor, user, "feedback.give")
         self._review_feedback(trace, int(rating), user, reason, comment)  # review list first: a bad reason stores nothing
-        self.catalog.add_feedback(_utcnow().isoformat(timespec="seconds"), user, trace.question, int(rating), trace.to_dict())
+        # the catalog's copy, like HR's review copy, keeps none of the asker's memories (`reviewed_trace`)
+        self.catalog.add_feedback(_utcnow().isoformat(timespec="seconds"), user, trace.question, int(rating),
+                                  reviewed_trace(trace))
 
     def run_eval(self, path: str | Path, *, mode: str = "hybrid", role: str | None = None,
                  progress: Callable[[int, int], None] | None = None, actor: Principal | None = None) -> dict:

@@ -7,6 +7,8 @@ general; what the person told (我是做客户服务的) picks the line written 
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -68,6 +70,9 @@ def test_what_the_asker_told_picks_the_line_written_for_them(store_copy):
     detail = assistant.feedback_detail(entry.id)
     assert "memory_search" not in detail.trace and detail.trace["query"] == QUESTION
     assert "客户服务的" not in str(detail.trace)
+    with sqlite3.connect(store_copy / "catalog.sqlite3") as db:  # nor the catalog's copy of every rating
+        [(stored,)] = db.execute("SELECT trace FROM feedback").fetchall()
+    assert "memories" not in json.loads(stored) and "客户服务的" not in stored
 
 
 def test_hr_reviews_no_text_the_memory_search_derived():
