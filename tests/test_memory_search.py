@@ -31,6 +31,24 @@ def test_facts_are_added_to_the_question_in_the_first_person():
     assert with_facts("Q", ["用户在用户运营部工作", "用户所在的厂三班倒"]) == "Q（在用户运营部工作；厂三班倒）"  # a word keeps its 用户
 
 
+def test_a_question_that_does_not_say_i_is_searched_with_its_memories_too(tmp_path):
+    """Recall already judged the memories relevant to the question: 回来以后多久内要报完 leans on 经常要出差 as much."""
+    from fakes import fake_assistant
+
+    from rag_core.types import MemoryHit, Principal
+
+    assistant = fake_assistant(tmp_path / "store")
+    assistant.ensure_samples()
+    question = "出差回来以后多久内要报完？"
+    own = assistant.search(question)
+    memory = MemoryHit(id="m1", content="用户经常要去上海出差", kind="profile", importance=0.8, relevance=0.5,
+                       freshness=1.0, score=0.4, created_at="", last_accessed="", access_count=1)
+    timings: dict[str, float] = {}
+    assistant._search_with_memories(question, [memory], own, role=None, actor=Principal("u1", "employee"),
+                                    timings=timings)
+    assert "memory_search_ms" in timings  # searched again with 经常要去上海出差
+
+
 def test_a_second_search_that_fails_leaves_the_first(tmp_path):
     """The search with memories is extra: if it fails, the question's own search answers (found by review)."""
     from fakes import fake_assistant

@@ -16,7 +16,6 @@ from datetime import UTC, datetime
 
 from ..errors import MemoryStoreError, PermissionDenied, RagError
 from ..memory.text import with_facts
-from ..text.asking import speaks_of_asker
 from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
@@ -99,14 +98,15 @@ class MemoryActions:
 
     def _search_with_memories(self, question: str, memories: Sequence[MemoryHit], result: SearchResult, *,
                               role: str | None, actor: Principal, timings: dict[str, float]) -> tuple[SearchResult, str]:
-        """A question about the asker (我…) searched again with what memory holds about them (销售部, 怀孕7个月), so
-        the clause written for them is found, not only the general rule; returns the search to use and, when it is
-        that second one, its text ("" otherwise; docs/retrieval.md, "Stop 45").
+        """The question searched again with the memories recall found relevant to it (销售部, 怀孕7个月), so the
+        clause written for the asker is found, not only the general rule; returns the search to use and, when it is
+        that second one, its text ("" otherwise; docs/retrieval.md, "Stop 45"). Any question, not only one that says
+        我: a follow-up (回来以后多久内要报完) leans on the asker's situation as much (open and fresh parts both gained).
 
         Kept when it leads with another clause, judged more likely to answer than the question's own first one, and
         brings no new warning (a memory's 手术, a word no policy uses, must not make a good answer 依据较弱). A second search
         that fails leaves the first: the answer never depends on it."""
-        text = with_facts(question, [m.content for m in memories]) if memories and speaks_of_asker(question) else ""
+        text = with_facts(question, [m.content for m in memories]) if memories else ""
         if not text or len(text) > MAX_QUESTION_CHARS:
             return result, ""
         started = time.perf_counter()
