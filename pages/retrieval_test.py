@@ -1,7 +1,9 @@
 """检索测试: exactly what chat would retrieve for a question, and the eval metrics.
 
-It calls the same `search` as chat with the same role and settings, so a
-difference between the two pages would be a bug, not a configuration.
+It calls chat's own search (`Assistant.search_as_chat`: the question masked, a statement
+about oneself left out, then the tester's own memories) with the same role and settings,
+so a difference between the two pages would be a bug, not a configuration. Only a
+conversation's earlier turns are not read: each question here stands alone.
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.progress import question_steps
 from ui.state import ROLE_LABELS, actor, current_role, get_assistant
-from ui.trace_view import render_hits_and_misses, render_score_tables, technical_details, timings_frame
+from ui.trace_view import (
+    memories_plain_frame,
+    render_hits_and_misses,
+    render_score_tables,
+    technical_details,
+    timings_frame,
+)
 from ui.verdict import hit_count_badge
 
 EVAL_KEY = "retrieval_eval_result"
@@ -85,16 +93,27 @@ def search_section(assistant: Assistant) -> None:
     role = current_role()
     with st.form("retrieval_form"):
         question = st.text_input("问题", placeholder="例如：打车费能报吗？", key="rt_question")
-        st.caption("输入员工会怎么问，就怎么写；用左侧边栏当前选择的身份检索，和问答页完全一样。")
+        personal = st.checkbox("加上我记住的个人信息（和问答页一样）", value=True, key="rt_personal")
+        st.caption("输入员工会怎么问，就怎么写；用左侧边栏当前选择的身份检索，和问答页完全一样（每个问题单独检索，不接上一个问题）。")
         submitted = st.form_submit_button("检索", type="primary", icon=":material/search:")
     if submitted and question.strip():
-        st.session_state[SEARCH_KEY] = (question.strip(), role, assistant.search(question.strip(), role=role, actor=actor()))
+        try:
+            st.session_state[SEARCH_KEY] = (role, assistant.search_as_chat(question, role=role, actor=actor(),
+                                                                           with_memories=personal))
+        except RagError as exc:
+            st.error(f"检索失败：{escape_md(exc)}")
     last = st.session_state.get(SEARCH_KEY)
     st.info(threshold_text(assistant), icon=":material/rule:")
     if not last:
         return
-    asked, asked_role, result = last
-    st.markdown(f"**问题：** {escape_md(asked)}　**身份：** {ROLE_LABELS.get(asked_role, asked_role) if asked_role else '当前登录身份'}")
+    asked_role, found = last
+    result = found.result
+    st.markdown(f"**问题：** {escape_md(found.question)}　**身份：** {ROLE_LABELS.get(asked_role, asked_role) if asked_role else '当前登录身份'}")
+    if found.memory_search:  # the tester's memories picked the clauses, as they would in chat
+        st.caption(f"检索时加上了记住的个人信息：{escape_md(found.memory_search)}")
+    if found.memories:
+        with st.expander(f"用到的个人记忆（{len(found.memories)} 条）", icon=":material/psychology:"):
+            st.dataframe(memories_plain_frame(found.memories), hide_index=True, width="stretch")
     hit_count_badge(result.hit_count)
     chart = scores_chart(result.hits, result.near_misses)
     if chart is not None:

@@ -309,12 +309,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         asked = context.search_question
         if served := self._serve_standard_answer(asked, question, result, role=role, actor=actor, on_token=on_token):
             return self._log_asked(self._finish_turn(served, user, context, [], on_token), user, role, traffic)
-        started = time.perf_counter()
-        evidence = "\n".join(f"{h.chunk.title} {h.chunk.section} {h.chunk.text}" for h in result.hits)
-        memories = self.recall(user, asked, actor=actor, evidence=evidence) if user else []
-        timings["memory_ms"] = _ms(started)
-        result, memory_search = self._search_with_memories(asked, memories, result, role=role, actor=actor,
-                                                           timings=timings)
+        personal = self._personal_search(asked, result, user, role=role, actor=actor, timings=timings)
+        result, memories, memory_search = personal.result, personal.memories, personal.memory_search
         built = build_prompt(asked, result.hits, memories, self._settings.token_budget, context.turns)
         started = time.perf_counter()
         groups = {word: set(terms) for word, terms in result.synonym_groups.items()}

@@ -290,7 +290,7 @@ def test_retrieval_test_shows_the_same_hits_as_chat(warm: Path) -> None:
     at.text_input(key="rt_question").set_value(question)
     button(at, "检索").click().run()
     assert not at.exception
-    result = at.session_state["retrieval_last_search"][2]
+    result = at.session_state["retrieval_last_search"][1].result
     assert [h.chunk.chunk_id for h in result.hits] == [h.chunk.chunk_id for h in chat_trace.search.hits]
     at.session_state["tech_rt"] = True
     at.run()

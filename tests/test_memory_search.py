@@ -18,7 +18,7 @@ from rag_core.errors import StoreDamaged
 from rag_core.evaluation.sessions import first_sentence
 from rag_core.facade.memories import keeps_memory_search
 from rag_core.memory.text import with_facts
-from rag_core.types import Chunk, Hit, HitScores, SearchResult
+from rag_core.types import Chunk, Hit, HitScores, Principal, SearchResult
 
 POLICY = Path(__file__).parent / "data" / "sessions" / "uploads" / "通讯补贴管理规定.md"
 QUESTION = "我一个月通讯费能补多少？"
@@ -35,7 +35,7 @@ def test_a_question_that_does_not_say_i_is_searched_with_its_memories_too(tmp_pa
     """Recall already judged the memories relevant to the question: 回来以后多久内要报完 leans on 经常要出差 as much."""
     from fakes import fake_assistant
 
-    from rag_core.types import MemoryHit, Principal
+    from rag_core.types import MemoryHit
 
     assistant = fake_assistant(tmp_path / "store")
     assistant.ensure_samples()
@@ -47,6 +47,18 @@ def test_a_question_that_does_not_say_i_is_searched_with_its_memories_too(tmp_pa
     assistant._search_with_memories(question, [memory], own, role=None, actor=Principal("u1", "employee"),
                                     timings=timings)
     assert "memory_search_ms" in timings  # searched again with 经常要去上海出差
+
+
+def test_the_retrieval_test_search_masks_the_question_and_leaves_a_statement_out(tmp_path):
+    """`search_as_chat` searches what chat searches: personal data masked, the asker's statement left out."""
+    from fakes import fake_assistant
+
+    assistant = fake_assistant(tmp_path / "store")
+    assistant.ensure_samples()
+    found = assistant.search_as_chat("我常驻杭州，手机13812345678，出差住宿标准是多少？", actor=Principal("u1", "employee"))
+    assert "13812345678" not in found.question and "常驻杭州" not in found.question
+    assert "出差住宿标准是多少" in found.question and found.result.query == found.question
+    assert found.result.hits
 
 
 def test_a_second_search_that_fails_leaves_the_first(tmp_path):
@@ -82,6 +94,15 @@ def test_what_the_asker_told_picks_the_line_written_for_them(store_copy):
     assert trace.search_question == QUESTION  # the question itself is not rewritten
     assert "客户服务岗位员工，每人每月200元" in first_sentence(trace.answer), trace.answer
     assert "客户服务岗位员工" not in first_sentence(plain.answer), plain.answer
+    # the retrieval test page runs chat's search: the tester's own memories pick the same clauses
+    tester = Principal("u1", "employee")
+    asked = assistant.ask(QUESTION, actor=tester, conversation="c3")
+    same = assistant.search_as_chat(QUESTION, actor=tester)
+    assert same.memory_search == asked.memory_search == trace.memory_search
+    assert [h.chunk.chunk_id for h in same.result.hits] == [h.chunk.chunk_id for h in asked.search.hits]
+    general = assistant.search_as_chat(QUESTION, actor=tester, with_memories=False)
+    assert general.memory_search == "" and not general.memories
+    assert [h.chunk.chunk_id for h in general.result.hits[:1]] != [h.chunk.chunk_id for h in same.result.hits[:1]]
     # HR reviewing a 👎 sees the question and its clauses, not what the asker's memories hold
     assistant.record_feedback(trace, -1, reason="答非所问")
     [entry] = assistant.feedback_reviews(rating=-1)

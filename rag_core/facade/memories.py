@@ -12,11 +12,14 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from ..conversations.statements import split_turn
 from ..errors import MemoryStoreError, PermissionDenied, RagError
 from ..memory.text import with_facts
 from ..text.inputs import MAX_QUESTION_CHARS, checked
+from ..text.pii import redact_text
 from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
 
@@ -34,6 +37,17 @@ def keeps_memory_search(own: SearchResult, found: SearchResult) -> bool:
         found.hits[0].chunk.chunk_id != first.chunk.chunk_id and found.hits[0].scores.probability > first.scores.probability))
     hedged = set(found.warnings) - set(own.warnings) or set(found.foreign_subjects) - set(own.foreign_subjects)
     return better and not hedged
+
+
+@dataclass
+class PersonalSearch:
+    """A question's search as chat runs it: the question as searched, the search kept, the memories recall
+    used, and the searched text when those memories picked the clauses ("" when the question's own search stands)."""
+
+    question: str
+    result: SearchResult
+    memories: list[MemoryHit] = field(default_factory=list)
+    memory_search: str = ""
 
 
 class MemoryActions:
@@ -95,6 +109,30 @@ class MemoryActions:
         """The memories of `user` that pass the threshold for `query` (`evidence`: the sources' titles and text)."""
         self._for_owner(actor, user, "memory.recall")
         return self.memory.search(user, query, now=now or _utcnow(), evidence=evidence)
+
+    def search_as_chat(self, question: str, *, role: str | None = None, actor: Principal | None = None,
+                       with_memories: bool = True) -> PersonalSearch:
+        """The search chat runs for `question` asked on its own, for the retrieval test page: personal data masked,
+        a statement about the asker (我在郑州上班) left out as chat leaves it out, then the asker's own memories
+        recalled and searched with (`_personal_search`). Only a conversation's earlier turns are not read."""
+        actor = self._acting(actor, "ask")
+        text = redact_text(checked(question))
+        asked = split_turn(text).question or text
+        result = self.search(asked, role=role, actor=actor)
+        if not with_memories:
+            return PersonalSearch(asked, result)
+        return self._personal_search(asked, result, actor.user, role=role, actor=actor, timings={})
+
+    def _personal_search(self, asked: str, result: SearchResult, user: str, *, role: str | None, actor: Principal,
+                         timings: dict[str, float]) -> PersonalSearch:
+        """Recall `user`'s memories for the question and what its search found, then search again with them
+        (`_search_with_memories`); chat's `ask` and `search_as_chat` both go through here."""
+        started = time.perf_counter()
+        evidence = "\n".join(f"{h.chunk.title} {h.chunk.section} {h.chunk.text}" for h in result.hits)
+        memories = self.recall(user, asked, actor=actor, evidence=evidence) if user else []
+        timings["memory_ms"] = round((time.perf_counter() - started) * 1000, 2)
+        result, searched = self._search_with_memories(asked, memories, result, role=role, actor=actor, timings=timings)
+        return PersonalSearch(asked, result, memories, searched)
 
     def _search_with_memories(self, question: str, memories: Sequence[MemoryHit], result: SearchResult, *,
                               role: str | None, actor: Principal, timings: dict[str, float]) -> tuple[SearchResult, str]:
