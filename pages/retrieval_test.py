@@ -8,6 +8,7 @@ conversation's earlier turns are not read: each question here stands alone.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import altair as alt
@@ -29,7 +30,7 @@ from ui.trace_view import (
 from ui.verdict import hit_count_badge
 
 EVAL_KEY = "retrieval_eval_result"
-SEARCH_KEY = "retrieval_last_search"
+SEARCH_KEY = "retrieval_chat_search"  # (role, PersonalSearch); a new name, so a value of the old shape is never read
 DEFAULT_EVAL = "tests/data/eval.jsonl"
 APP_ROOT = Path(__file__).resolve().parent.parent
 MODES = {"hybrid": "混合（关键词 + 意思相近）", "bm25": "仅关键词", "vector": "仅意思相近"}
@@ -100,7 +101,8 @@ def search_section(assistant: Assistant) -> None:
         try:
             st.session_state[SEARCH_KEY] = (role, assistant.search_as_chat(question, role=role, actor=actor(),
                                                                            with_memories=personal))
-        except RagError as exc:
+        except (RagError, sqlite3.Error, OSError) as exc:  # the engine's Chinese message; no old result under it
+            st.session_state.pop(SEARCH_KEY, None)
             st.error(f"检索失败：{escape_md(exc)}")
     last = st.session_state.get(SEARCH_KEY)
     st.info(threshold_text(assistant), icon=":material/rule:")
@@ -109,6 +111,12 @@ def search_section(assistant: Assistant) -> None:
     asked_role, found = last
     result = found.result
     st.markdown(f"**问题：** {escape_md(found.question)}　**身份：** {ROLE_LABELS.get(asked_role, asked_role) if asked_role else '当前登录身份'}")
+    if found.told_only:
+        st.info("这句话只是在说自己的情况：问答页会记住它并回复“我记住了”，不检索制度。", icon=":material/psychology:")
+        return
+    if found.standard_answer:
+        st.info(f"问答页会直接给出 HR 的标准答复（对应问题：{escape_md(found.standard_answer.get('question', ''))}），"
+                "下面是制度检索本身的结果。", icon=":material/verified:")
     if found.memory_search:  # the tester's memories picked the clauses, as they would in chat
         st.caption(f"检索时加上了记住的个人信息：{escape_md(found.memory_search)}")
     if found.memories:
@@ -123,7 +131,7 @@ def search_section(assistant: Assistant) -> None:
     def numbers() -> None:
         render_score_tables(result)
         st.markdown("**各阶段耗时**")
-        st.dataframe(timings_frame(result.timings_ms), hide_index=True, width="stretch")
+        st.dataframe(timings_frame(result.timings_ms, found.timings_ms), hide_index=True, width="stretch")
 
     technical_details("tech_rt", numbers)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .answer.answering import compose_answer
 from .answer.prompt import build_prompt
+from .conversations.statements import split_turn
 from .documents.catalog import Catalog
 from .errors import PermissionDenied, SettingsError
 from .facade.access import LOCAL_ADMIN, require, require_owner
@@ -24,7 +25,7 @@ from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
 from .facade.history import HistoryActions
 from .facade.insights import InsightActions
 from .facade.maintenance import EvalFiles, MaintenanceActions
-from .facade.memories import MemoryActions
+from .facade.memories import MemoryActions, PersonalSearch
 from .insights.rows import reviewed_trace
 from .search.answerability import Model
 from .search.centroid import CorpusCentroid
@@ -277,6 +278,25 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         actor = self._acting(actor, "ask")
         question = checked(question)  # bounded and valid text before any model sees it
         return self.retriever.search(question, self._settings, reader=actor.reading(role), top_k=top_k, mode=mode)
+
+    def search_as_chat(self, question: str, *, role: str | None = None, actor: Principal | None = None,
+                       with_memories: bool = True) -> PersonalSearch:
+        """What chat's search does with `question` asked on its own, for the retrieval test page: the text checked
+        and masked, a statement about the asker left out (a turn that only tells searches nothing), HR's standard
+        answer named when chat would give it instead, else the asker's own memories recalled and searched with.
+        Only a conversation's earlier turns are not read; nothing is counted, logged or remembered."""
+        actor = self._acting(actor, "ask")
+        text = redact_text(checked(question))
+        asked = split_turn(text).question
+        if not asked:
+            return PersonalSearch(text, SearchResult(query="", hits=[]), told_only=True)
+        result = self.search(asked, role=role, actor=actor)
+        served = self._serve_standard_answer(asked, text, result, role=role, actor=actor, count=False)
+        if served is not None:
+            return PersonalSearch(asked, result, standard_answer=served.standard_answer or {})
+        if not with_memories:
+            return PersonalSearch(asked, result)
+        return self._personal_search(asked, result, actor.user, role=role, actor=actor, timings={}, touch=False)
 
     def ask(
         self,

@@ -20,6 +20,12 @@ def test_the_form_is_not_a_word_of_the_question():
     assert "不能" not in question_terms("年假能不能折现")
 
 
+def test_the_word_asked_about_is_kept_when_it_is_the_form_itself():
+    """折现不折现 asks whether 折现: the form's 不折现 is dropped, 折现 is what a clause must say (found by review)."""
+    assert "折现" in question_terms("年假折现不折现")
+    assert question_terms("年假折现不折现") == question_terms("年假能不能折现")
+
+
 def test_a_word_also_said_outside_the_form_is_kept():
     assert outside_yes_no_forms(["不能", "报销"], "能不能报销不能报的") == ["不能", "报销"]
     assert outside_yes_no_forms(["工伤"], "算不算工伤") == ["工伤"]

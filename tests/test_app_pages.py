@@ -290,7 +290,7 @@ def test_retrieval_test_shows_the_same_hits_as_chat(warm: Path) -> None:
     at.text_input(key="rt_question").set_value(question)
     button(at, "检索").click().run()
     assert not at.exception
-    result = at.session_state["retrieval_last_search"][1].result
+    result = at.session_state["retrieval_chat_search"][1].result
     assert [h.chunk.chunk_id for h in result.hits] == [h.chunk.chunk_id for h in chat_trace.search.hits]
     at.session_state["tech_rt"] = True
     at.run()
@@ -299,6 +299,24 @@ def test_retrieval_test_shows_the_same_hits_as_chat(warm: Path) -> None:
     assert shown[columns].equals(chat_table[columns])
     assert f"命中 {chat_trace.hit_count} 块" in page_text(at)
     assert "把握低于" in page_text(at)  # the decision is explained
+
+
+def test_retrieval_test_searches_with_the_testers_memories_unless_unticked(warm: Path) -> None:
+    """Chat's search recalls the asker's memories; so does the test page, unless the box is unticked; a turn
+    that only tells something is not searched, as in chat (found by review)."""
+    at = ask(new_app(), "我是销售部的，经常去上海出差")
+    at.switch_page("pages/retrieval_test.py").run()
+    at.text_input(key="rt_question").set_value("我出差住宿标准是多少？")
+    button(at, "检索").click().run()
+    assert not at.exception
+    assert at.session_state["retrieval_chat_search"][1].memories
+    assert "用到的个人记忆" in page_text(at)
+    at.checkbox(key="rt_personal").uncheck()
+    button(at, "检索").click().run()
+    assert not at.session_state["retrieval_chat_search"][1].memories
+    at.text_input(key="rt_question").set_value("我在郑州上班")
+    button(at, "检索").click().run()
+    assert "只是在说自己的情况" in page_text(at)
 
 
 def test_retrieval_test_runs_the_eval_set(warm: Path) -> None:

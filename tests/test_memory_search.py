@@ -61,6 +61,29 @@ def test_the_retrieval_test_search_masks_the_question_and_leaves_a_statement_out
     assert found.result.hits
 
 
+def test_the_retrieval_test_search_does_what_chat_does_with_a_statement_and_a_standard_answer(tmp_path):
+    """A turn that only tells searches nothing; a question HR answered is named with that answer, not counted;
+    the page's recall leaves the memories' last use alone (found by review)."""
+    from fakes import fake_assistant
+
+    assistant = fake_assistant(tmp_path / "store")
+    assistant.ensure_samples()
+    tester = Principal("u1", "employee")
+    told = assistant.search_as_chat("我在郑州上班", actor=tester)
+    assert told.told_only and not told.result.hits and told.result.query == ""
+    assistant.ask("我是销售部的", actor=tester, conversation="c1")
+    before = [(m.last_accessed, m.access_count) for m in assistant.list_memories("u1", actor=tester)]
+    found = assistant.search_as_chat("我出差住宿标准是多少？", actor=tester)
+    assert found.memories and "memory_ms" in found.timings_ms
+    assert [(m.last_accessed, m.access_count) for m in assistant.list_memories("u1", actor=tester)] == before
+    assistant.add_standard_answer("我出差住宿标准是多少？", "一线城市每晚500元。")
+    standard = assistant.search_as_chat("我出差住宿标准是多少？", actor=tester)
+    assert standard.standard_answer["question"] == "我出差住宿标准是多少？" and not standard.memories
+    assert assistant.standard_answers()[0].hits == 0  # only looked at, not served
+    chat = assistant.ask("我出差住宿标准是多少？", actor=tester)
+    assert chat.standard_answer and not chat.memories and assistant.standard_answers()[0].hits == 1
+
+
 def test_a_second_search_that_fails_leaves_the_first(tmp_path):
     """The search with memories is extra: if it fails, the question's own search answers (found by review)."""
     from fakes import fake_assistant

@@ -48,6 +48,7 @@ STAGE_LABELS: dict[str, str] = {
     "total": "检索合计",
     "rewrite": "追问改写",
     "memory": "记忆召回",
+    "memory_search": "结合记忆再检索",
     "prompt": "组装提示词",
     "answer": "生成回答",
     "write_back": "写回记忆",

@@ -147,8 +147,10 @@ class InsightActions:
             self.store_notices.append(line)
 
     def _serve_standard_answer(self, asked: str, question: str, result: SearchResult, *, role: str | None,
-                               actor: Principal, on_token: Callable[[str], None] | None = None) -> AskTrace | None:
-        """HR's standard answer when one matches the question (its hit counted), else None."""
+                               actor: Principal, on_token: Callable[[str], None] | None = None,
+                               count: bool = True) -> AskTrace | None:
+        """HR's standard answer when one matches the question (its hit counted unless `count` is off: the
+        retrieval test page only shows which one chat would give), else None."""
         readable = actor.reading(role)  # never wider than what the asker may read, whatever `role` says
         try:
             with feature_store(STANDARD_FILE):
@@ -159,7 +161,8 @@ class InsightActions:
                                     lambda audience: visible_to(audience, readable))
                 if match is None:
                     return None
-                store.count_hit(match.entry.id, _stamp())
+                if count:
+                    store.count_hit(match.entry.id, _stamp())
         except StoreDamaged as damage:
             self._without_damaged(damage, result.warnings)
             return None

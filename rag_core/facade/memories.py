@@ -15,11 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ..conversations.statements import split_turn
 from ..errors import MemoryStoreError, PermissionDenied, RagError
 from ..memory.text import with_facts
 from ..text.inputs import MAX_QUESTION_CHARS, checked
-from ..text.pii import redact_text
 from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
 
@@ -48,6 +46,9 @@ class PersonalSearch:
     result: SearchResult
     memories: list[MemoryHit] = field(default_factory=list)
     memory_search: str = ""
+    timings_ms: dict[str, float] = field(default_factory=dict)  # recall and the memory search, beside the search's own
+    told_only: bool = False  # the text only told something about the asker: chat remembers it and searches nothing
+    standard_answer: dict = field(default_factory=dict)  # HR's standard answer chat would give instead (its to_dict)
 
 
 class MemoryActions:
@@ -105,34 +106,23 @@ class MemoryActions:
         return self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at, now=_utcnow())
 
     def recall(self, user: str, query: str, now: datetime | None = None, *, actor: Principal | None = None,
-               evidence: str = "") -> list[MemoryHit]:
-        """The memories of `user` that pass the threshold for `query` (`evidence`: the sources' titles and text)."""
+               evidence: str = "", touch: bool = True) -> list[MemoryHit]:
+        """The memories of `user` that pass the threshold for `query` (`evidence`: the sources' titles and text;
+        `touch` off: their last use is left as it was)."""
         self._for_owner(actor, user, "memory.recall")
-        return self.memory.search(user, query, now=now or _utcnow(), evidence=evidence)
-
-    def search_as_chat(self, question: str, *, role: str | None = None, actor: Principal | None = None,
-                       with_memories: bool = True) -> PersonalSearch:
-        """The search chat runs for `question` asked on its own, for the retrieval test page: personal data masked,
-        a statement about the asker (我在郑州上班) left out as chat leaves it out, then the asker's own memories
-        recalled and searched with (`_personal_search`). Only a conversation's earlier turns are not read."""
-        actor = self._acting(actor, "ask")
-        text = redact_text(checked(question))
-        asked = split_turn(text).question or text
-        result = self.search(asked, role=role, actor=actor)
-        if not with_memories:
-            return PersonalSearch(asked, result)
-        return self._personal_search(asked, result, actor.user, role=role, actor=actor, timings={})
+        return self.memory.search(user, query, now=now or _utcnow(), evidence=evidence, touch=touch)
 
     def _personal_search(self, asked: str, result: SearchResult, user: str, *, role: str | None, actor: Principal,
-                         timings: dict[str, float]) -> PersonalSearch:
+                         timings: dict[str, float], touch: bool = True) -> PersonalSearch:
         """Recall `user`'s memories for the question and what its search found, then search again with them
-        (`_search_with_memories`); chat's `ask` and `search_as_chat` both go through here."""
+        (`_search_with_memories`); chat's `ask` and the retrieval test page (`search_as_chat`) both go through
+        here. `touch` off: recall leaves the memories' last use as it was (the test page only looks)."""
         started = time.perf_counter()
         evidence = "\n".join(f"{h.chunk.title} {h.chunk.section} {h.chunk.text}" for h in result.hits)
-        memories = self.recall(user, asked, actor=actor, evidence=evidence) if user else []
+        memories = self.recall(user, asked, actor=actor, evidence=evidence, touch=touch) if user else []
         timings["memory_ms"] = round((time.perf_counter() - started) * 1000, 2)
         result, searched = self._search_with_memories(asked, memories, result, role=role, actor=actor, timings=timings)
-        return PersonalSearch(asked, result, memories, searched)
+        return PersonalSearch(asked, result, memories, searched, timings)
 
     def _search_with_memories(self, question: str, memories: Sequence[MemoryHit], result: SearchResult, *,
                               role: str | None, actor: Principal, timings: dict[str, float]) -> tuple[SearchResult, str]:

@@ -25,13 +25,16 @@ def asks(text: str) -> bool:
 
 
 def outside_yes_no_forms(words: list[str], text: str) -> list[str]:
-    """`words` without those found only inside an A-not-A form of `text`: jieba cuts 算不算 into 算 + 不算 and
-    能不能 into 能 + 不能, and 补不补 is a word of its own to it; none names what a clause must say."""
+    """`words` without the pieces of an A-not-A form of `text` (a word holding its 不 / 没, found only inside
+    one): jieba cuts 算不算 into 算 + 不算 and 能不能 into 能 + 不能, and 补不补 is a word of its own to it; none
+    names what a clause must say. 折现 of 年假折现不折现 is kept: it is what is asked about."""
     spans = [m.span() for m in _A_NOT_A.finditer(text or "")]
     if not spans:
         return list(words)
 
     def inside_only(word: str) -> bool:
+        if "不" not in word and "没" not in word:  # 折现 of 折现不折现 is the word asked about; 不算 / 补不补 is the form
+            return False
         starts = [m.start() for m in re.finditer(re.escape(word), text)] if word else []
         return bool(starts) and all(any(a <= s and s + len(word) <= b for a, b in spans) for s in starts)
 
