@@ -18,6 +18,7 @@ REFUSED = "refused"  # 制度里没有写这一条: no hit, or the answerer foun
 STANDARD = "standard"  # HR's 标准答复 was served
 ACKNOWLEDGED = "acknowledged"  # a statement about the person: remembered, nothing searched
 OUTCOMES: tuple[str, ...] = (ANSWERED, WEAK, REFUSED, STANDARD, ACKNOWLEDGED)
+STRONG_EVIDENCE, WEAK_EVIDENCE = "依据充分", "依据较弱"  # a hit's verdict (`HitScores.verdict`; "" for a near miss)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import AskTrace, Hit, MemoryHit, SearchResult
-from rag_core.types import WEAK
+from rag_core.types import STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE
 from ui.chunk_text import records_frame, render_chunk_text  # noqa: F401 (records_frame: re-exported)
 from ui.inert import escape_md, inert_markdown
 from ui.tables import WRAP_ROWS
@@ -30,8 +30,8 @@ UNSUPPORTED_MARK = "未在资料中找到"
 MEMORY_KINDS = {"profile": "个人信息", "preference": "偏好", "episode": "经历/事件", "interaction": "问答记录"}
 # verdict -> (words a person reads, badge colour)
 STRENGTH: dict[str, tuple[str, str]] = {
-    "依据充分": ("依据充分", "green"),
-    "依据较弱": ("依据较弱，请核对原文", "orange"),
+    STRONG_EVIDENCE: (STRONG_EVIDENCE, "green"),
+    WEAK_EVIDENCE: (f"{WEAK_EVIDENCE}，请核对原文", "orange"),
     "": ("未采用：与问题不够相关", "gray"),
 }
 _ENGINE_MARKS = re.compile(r"\[资料(\d+)\]|( :orange-badge\[:material/warning: 未在资料中找到\])")
@@ -296,7 +296,7 @@ WEAK_LLM_NOTE = "依据较弱：回答所依据的条款与问题只是相近，
 def weak_llm_answer(trace: AskTrace) -> bool:
     """A model's answer the engine judged to rest on 依据较弱 evidence only, unless it already says so
     (the offline answer always does, in its first line; rule 6 asks a model to)."""
-    return verdict_of(trace).outcome == WEAK and not trace.answer.lstrip().startswith("依据较弱")
+    return verdict_of(trace).outcome == WEAK and not trace.answer.lstrip().startswith(WEAK_EVIDENCE)
 
 
 def render_answer(trace: AskTrace, prefix: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
-from ..types import ANSWERED, REFUSED, WEAK, CitationCheck, SourceRef
+from ..types import ANSWERED, REFUSED, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE, CitationCheck, SourceRef
 from .citations import check_citations
 from .prompt import NOT_IN_POLICY, BuiltPrompt
 
@@ -32,7 +32,6 @@ class ComposedAnswer(NamedTuple):
         return REFUSED if self.refused else WEAK if self.weak else ANSWERED
 
 
-WEAK_EVIDENCE = "依据较弱"
 # The offline answer's first line when the best source that governs the question is only weak evidence:
 # such answers quote no answering clause about twice as often as the others (bench/weak_evidence.py).
 WEAK_HEADER = "依据较弱：以下条款与这个问题最相关，但不一定直接回答了它，请核对原文。"
@@ -49,7 +48,7 @@ def is_refusal(text: str) -> bool:
 def _weak_model_answer(text: str, sources: list[SourceRef]) -> bool:
     """A model's answer (not its refusal) written when no source was 依据充分 and some were 依据较弱."""
     verdicts = {s.verdict for s in sources}
-    return not is_refusal(text) and WEAK_EVIDENCE in verdicts and "依据充分" not in verdicts
+    return not is_refusal(text) and WEAK_EVIDENCE in verdicts and STRONG_EVIDENCE not in verdicts
 
 
 def compose_answer(

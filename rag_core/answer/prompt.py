@@ -19,7 +19,7 @@ from ..text.instructions import without_instructions
 from ..text.markers import neutralise_markers
 from ..text.pii import redact_text
 from ..text.records import as_markdown
-from ..types import Hit, MemoryHit, SourceRef
+from ..types import WEAK_EVIDENCE, Hit, MemoryHit, SourceRef
 
 NOT_IN_POLICY = "制度里没有写这一条"
 
@@ -78,7 +78,7 @@ TURN_CHARS = 120  # each earlier answer is shortened: it helps read the question
 def without_hedge(answer: str) -> str:
     """An earlier answer without its 依据较弱 first line: the few characters a turn keeps go to the clause."""
     first, _, rest = answer.partition("\n")
-    return rest if first.startswith("依据较弱") and rest.strip() else answer
+    return rest if first.startswith(WEAK_EVIDENCE) and rest.strip() else answer
 
 
 def dialogue_block(turns: Sequence[tuple[str, str]]) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..types import REFUSED
+from ..types import REFUSED, WEAK_EVIDENCE
 
 KINDS = ("new_topic", "followup", "statement", "personal", "after_upload", "trap", "absent")
 # a question that carries its own subject: it must be searched exactly as typed
@@ -32,7 +32,7 @@ _CITED = re.compile(r"\[资料(\d+)\]")
 _SPACE = re.compile(r"\s+")
 _BULLET = re.compile(r"^(?:[-•*]|\d{1,2}[.、）)])\s*")  # a list marker, not a sentence's own leading number
 # the offline answer's opening lines, which precede the first quoted sentence
-_OPENERS = ("根据制度", "依据较弱", "按这些条款")
+_OPENERS = ("根据制度", WEAK_EVIDENCE, "按这些条款")
 _VERDICT = {"yes": "可以", "no": "不可以"}  # gold yes_no -> the verdict an answer must state
 
 

@@ -29,6 +29,7 @@ from importlib import resources
 
 from ..text.tokenizer import is_word
 from ..text.vocabulary import names, narrows_scope
+from ..types import STRONG_EVIDENCE, WEAK_EVIDENCE
 
 
 @dataclass
@@ -135,7 +136,7 @@ class Model:
 class Judgement:
     probability: float  # this chunk is evidence that answers the question
     question_probability: float  # the policies answer the question at all
-    verdict: str  # "依据充分" | "依据较弱" | "" (near miss)
+    verdict: str  # STRONG_EVIDENCE | WEAK_EVIDENCE | "" (near miss)
     values: dict[str, float] = field(default_factory=dict)
 
 
@@ -234,7 +235,7 @@ def judge_all(
     for f, p in zip(features, probabilities, strict=True):
         verdict = ""
         if answered and p >= model.chunk_threshold:
-            verdict = "依据充分" if question >= model.strong and _sure(f, p) else "依据较弱"
+            verdict = STRONG_EVIDENCE if question >= model.strong and _sure(f, p) else WEAK_EVIDENCE
         out.append(Judgement(p, question, verdict, {k: f[k] for k in model.chunk.features}))
     return out
 

@@ -26,7 +26,7 @@ from ..settings import Settings
 from ..text.thesaurus import Thesaurus, with_policy_wording
 from ..text.tokenizer import dictionary_nouns, foreign_nouns, is_word, tagged
 from ..text.vocabulary import is_benefit, names, subjects_named
-from ..types import Chunk, Hit, HitScores, SearchResult
+from ..types import STRONG_EVIDENCE, WEAK_EVIDENCE, Chunk, Hit, HitScores, SearchResult
 from .answerability import (
     Judgement,
     Model,
@@ -184,8 +184,8 @@ class HybridRetriever:
         if strange and not result.foreign_subjects:  # a thing the policies never name: no clause is sure about it
             hedged = False
             for c, judgement in zip(candidates, judgements, strict=True):
-                if judgement.verdict == "依据充分" and not all(speaks_of(index_text(chunks[c.chunk_id]), n) for n in strange):
-                    judgement.verdict, hedged = "依据较弱", True
+                if judgement.verdict == STRONG_EVIDENCE and not all(speaks_of(index_text(chunks[c.chunk_id]), n) for n in strange):
+                    judgement.verdict, hedged = WEAK_EVIDENCE, True
             if hedged:
                 named = "、".join(f"「{x}」" for x in strange)
                 result.warnings.append(f"问题里的{named}在制度里没有出现，找到的条款不一定说到它，所以只算依据较弱")
