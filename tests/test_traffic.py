@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from rag_core.evaluation.followups import run_followups
 from rag_core.evaluation.sessions import run_session
+from rag_core.insights.rows import reviewed_trace
 from rag_core.types import Principal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,7 +77,7 @@ def test_follow_up_and_session_evals_are_marked_too(strict, tmp_path):
 
 def test_feedback_on_test_traffic_is_left_out_of_review_gaps_and_export(strict):
     trace = strict.ask(ABSENT, actor=EMPLOYEE, traffic="test")
-    strict._review_feedback(trace, -1, "emp_wang", "答非所问", "", traffic="test")  # the hook record_feedback calls
+    strict._review_feedback(trace, -1, "emp_wang", "答非所问", "", reviewed_trace(trace), traffic="test")  # record_feedback's hook
     assert strict.feedback_reviews(actor=HR) == [] and strict.knowledge_gaps(actor=HR) == []
     assert len(strict.feedback_reviews(include_tests=True, actor=HR)) == 1
     kinds = {k for g in strict.knowledge_gaps(include_tests=True, actor=HR) for k in g.kinds}

@@ -35,7 +35,7 @@ from ..insights.records import (
     GapGroup,
     StandardAnswer,
 )
-from ..insights.rows import cited_docs, gap_row, nearest_clause, reviewed_trace
+from ..insights.rows import cited_docs, gap_row, nearest_clause
 from ..insights.standard import StandardAnswerError, StandardAnswers
 from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
@@ -203,20 +203,20 @@ class InsightActions:
         self._expire()
 
     def _review_feedback(self, trace: AskTrace, rating: int, user: str, reason: str | None, comment: str,
-                         traffic: str = PERSON) -> int:
-        """Store a rating for review (called by `record_feedback` after its checks; a rating is a person's)."""
+                         reviewed: dict[str, Any], traffic: str = PERSON) -> int:
+        """Store a rating for review (called by `record_feedback` after its checks; a rating is a person's).
+        `reviewed` is `reviewed_trace(trace)`, which the caller also keeps in the catalog's copy."""
         reason = (reason or "").strip()
         if reason and reason not in FEEDBACK_REASONS:
             raise InsightError(f"不认识的原因“{reason}”，可选：{'、'.join(FEEDBACK_REASONS)}")
         if rating > 0:
             reason = ""
         with feature_store(INSIGHTS_FILE):
-            return self._store_feedback(trace, rating, user, reason, comment, traffic)
+            return self._store_feedback(trace, rating, user, reason, comment, reviewed, traffic)
 
     def _store_feedback(self, trace: AskTrace, rating: int, user: str, reason: str, comment: str,
-                        traffic: str = PERSON) -> int:
+                        data: dict[str, Any], traffic: str = PERSON) -> int:
         text = redact_text(trace.search_question or trace.question)
-        data = reviewed_trace(trace)  # what the asker's memories hold stays theirs
         disliked = rating < 0
         nearest = nearest_clause(trace.search) if disliked else {}
         return self.insight_log.add_feedback(

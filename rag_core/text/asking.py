@@ -35,7 +35,7 @@ def outside_yes_no_forms(words: list[str], text: str) -> list[str]:
     def inside_only(word: str) -> bool:
         if "不" not in word and "没" not in word:  # 折现 of 折现不折现 is the word asked about; 不算 / 补不补 is the form
             return False
-        starts = [m.start() for m in re.finditer(re.escape(word), text)] if word else []
+        starts = [m.start() for m in re.finditer(re.escape(word), text)]
         return bool(starts) and all(any(a <= s and s + len(word) <= b for a, b in spans) for s in starts)
 
     return [w for w in words if not inside_only(w)]
