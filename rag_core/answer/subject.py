@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..text.asking import outside_yes_no_forms
 from ..text.tokenizer import tokenize
 from ..text.vocabulary import NOT_BENEFITS, governs, is_benefit, names, narrows_scope
 from ..text.word_pieces import glues_a_function_word, unguessed
@@ -70,8 +69,7 @@ def question_terms(question: str) -> list[str]:
     # search-mode pieces of a longer word (车费 of 打车费) are not words of their own
     terms = [t for t in terms if not any(t != other and t in other for other in terms)]
     # 生孩子 is childbirth, not a question about the employee's children
-    terms = [t for t in terms if not (t in ("孩子", "小孩") and f"生{t}" in question)]
-    return outside_yes_no_forms(terms, question)  # 补不补 asks yes or no; it is not a word the clause must say
+    return [t for t in terms if not (t in ("孩子", "小孩") and f"生{t}" in question)]
 
 
 def question_parts(question: str) -> list[list[str]]:

@@ -15,30 +15,11 @@ ASKING = re.compile(r"[?？]|吗|呢|是否|是不是|能不能|可不可以|什
 _OPENER = r"(?:你好|您好|对了|另外|嗯|哦|其实)?[，, ]*"
 FIRST_PERSON = re.compile(_OPENER + r"(?P<who>我们|咱们|我|本人|咱)")
 _SPEAKS = re.compile(r"我|本人|咱")
-# An A-not-A form (补不补, 算不算, 能不能, 可以不可以, 发没发) asks yes or no, whatever the verb
-_A_NOT_A = re.compile(r"([\u4e00-\u9fff]{1,2})[不没]\1")
 
 
 def asks(text: str) -> bool:
     """The text asks something (a question mark, 吗/呢, or a question word)."""
     return bool(ASKING.search(text or ""))
-
-
-def outside_yes_no_forms(words: list[str], text: str) -> list[str]:
-    """`words` without the pieces of an A-not-A form of `text` (a word holding its 不 / 没, found only inside
-    one): jieba cuts 算不算 into 算 + 不算 and 能不能 into 能 + 不能, and 补不补 is a word of its own to it; none
-    names what a clause must say. 折现 of 年假折现不折现 is kept: it is what is asked about."""
-    spans = [m.span() for m in _A_NOT_A.finditer(text or "")]
-    if not spans:
-        return list(words)
-
-    def inside_only(word: str) -> bool:
-        if "不" not in word and "没" not in word:  # 折现 of 折现不折现 is the word asked about; 不算 / 补不补 is the form
-            return False
-        starts = [m.start() for m in re.finditer(re.escape(word), text)]
-        return bool(starts) and all(any(a <= s and s + len(word) <= b for a, b in spans) for s in starts)
-
-    return [w for w in words if not inside_only(w)]
 
 
 def opens_with_asker(text: str) -> bool:
