@@ -387,3 +387,21 @@ def test_prompt_masks_memories_stored_before_masking() -> None:
     )
     prompt = build_prompt("年假几天？我手机13812345678", [], [old], 4000).text
     assert "13912345678" not in prompt and "13812345678" not in prompt and "[手机号]" in prompt
+
+
+def test_a_long_file_name_is_masked_before_it_is_cut(tmp_path: Path) -> None:
+    """The name is cut to 120 characters; cut first, an ID number at the cut lost its last two digits
+    and no recogniser matched the 16 left (region, birth date, sequence), so they were stored everywhere."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from fakes import fake_assistant
+
+    assistant = fake_assistant(tmp_path / "store")
+    stem = ("关于调整员工出差住宿标准及差旅费用报销审批流程的补充通知（经办人张三，" + "附件说明" * 17)[:97] + "身份证号"
+    report = assistant.ingest_bytes("# 差旅补充通知\n\n出差住宿每晚不超过五百元。\n".encode(), f"{stem}110101199003071233）.md")
+    assert report.ok, report.error
+    assert report.redactions.get("id_card") == 1
+    assert "1101011990030712" not in report.filename + report.doc_id and len(report.filename) <= 120
+    assistant.memory.close()
+    assistant.catalog.close()
+    data_dir = Path(assistant.settings.data_dir)
+    assert [p.name for p in data_dir.rglob("*") if p.is_file() and b"1101011990030712" in p.read_bytes()] == []

@@ -11,7 +11,7 @@ import codecs
 import os
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -43,10 +43,12 @@ def _printable(name: str) -> str:
     return shown or "（空文件名）"
 
 
-def safe_filename(name: str) -> str:
+def safe_filename(name: str, mask: Callable[[str], str] | None = None) -> str:
     """The base name only, without control characters, at most 120 characters, extension kept.
 
-    Uploaded names are untrusted: they end up in the index, the UI and maybe on disk.
+    Uploaded names are untrusted: they end up in the index, the UI and maybe on disk. `mask` (personal
+    data out) runs before the cut: cutting first could leave 16 of an ID number's 18 digits, which no
+    recogniser matches any more.
     """
     text = unicodedata.normalize("NFC", str(name))
     text = "".join(
@@ -56,6 +58,8 @@ def safe_filename(name: str) -> str:
     )
     text = text.replace("\\", "/").rsplit("/", 1)[-1]
     text = re.sub(r'[<>:"|?*]', "_", text).strip().strip(".").strip()
+    if text and mask is not None:
+        text = mask(text)
     if not text:
         raise IngestError(_printable(name), "文件名无效：去掉路径和控制字符后没有剩下可用的名字")
     stem, dot, ext = text.rpartition(".")

@@ -113,8 +113,12 @@ def prepare(
         return res.text
 
     if settings.redact_pii:
-        filename, name_counts = redact_filename(safe_filename(filename), redact_disabled)
-        counts.update({k: v for k, v in name_counts.items() if v})
+        def masked_name(name: str) -> str:  # before the name is cut to length (`safe_filename`)
+            name, found = redact_filename(name, redact_disabled)
+            counts.update({k: counts.get(k, 0) + v for k, v in found.items() if v})
+            return name
+
+        filename = safe_filename(filename, masked_name)
     parsed = parse_bytes(data, filename, max_bytes=settings.max_file_bytes)
     cap = settings.max_chunks_per_file
     if (least := min_chunks((s.text for s in parsed.sections), settings.chunk_size)) > cap:
