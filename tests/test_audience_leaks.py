@@ -69,6 +69,45 @@ def test_feedback_on_a_managers_answer_is_not_shown_to_hr(assistant):
     assert SECRET.encode() in assistant.export_insights("feedback", "csv", actor=ADMIN)
 
 
+def test_a_rating_of_a_managers_standard_answer_is_not_shown_to_hr(tmp_path):
+    """The answer is HR's own text, not a clause: its audience was not counted, and the search's sample clauses
+    (for everyone) let HR read the managers' answer in 反馈审阅 and its export (helper-31 A1)."""
+    assistant = fake_assistant(tmp_path / "store")  # no managers' document: only the answer is theirs
+    assistant.ensure_samples()
+    hidden = "管理层口径：部门经理年终奖为年薪的百分之四十"
+    assistant.add_standard_answer(QUESTION, hidden, audience=("managers",), actor=ADMIN)
+    trace = assistant.ask(QUESTION, user="", remember=False, actor=MANAGER)
+    assert trace.answerer == "标准答复" and hidden in trace.answer
+    assistant.record_feedback(trace, -1, actor=MANAGER, reason="答非所问")
+    [seen] = assistant.feedback_reviews(actor=ADMIN)
+    assert assistant.feedback_reviews(actor=HR) == []
+    with pytest.raises(RagError, match="没有编号"):
+        assistant.feedback_detail(seen.id, actor=HR)
+    assert hidden.encode() not in assistant.export_insights("feedback", "csv", actor=HR)
+
+
+def test_an_older_rating_of_a_standard_answer_is_shown_to_administrators_only(tmp_path):
+    """A row stored before the standard answer's audience was kept is restricted when the store opens."""
+    from rag_core.insights.log import InsightLog
+
+    a = fake_assistant(tmp_path / "store")
+    a.ensure_samples()
+    a.add_standard_answer(QUESTION, "管理层口径", audience=("managers",), actor=ADMIN)
+    trace = a.ask(QUESTION, user="", remember=False, actor=MANAGER)
+    a.record_feedback(trace, -1, actor=MANAGER)
+    path = a.insight_log._db.execute("PRAGMA database_list").fetchone()[2]
+    with a.insight_log._lock:  # as a store written before: no audience in the trace, user_version 0
+        row = a.insight_log._db.execute("SELECT trace FROM feedback").fetchone()[0]
+        old = row.replace('"audience": ["managers"]', '"old": 1')
+        a.insight_log._db.execute("UPDATE feedback SET trace = ?, audiences = '[[\"all\"]]'", (old,))
+        a.insight_log._db.execute("PRAGMA user_version = 0")
+        a.insight_log._db.commit()
+    a.insight_log.close()
+    a.__dict__["_insight_log"] = InsightLog(path)  # the store opened again
+    assert a.feedback_reviews(actor=HR) == []
+    assert len(a.feedback_reviews(actor=ADMIN)) == 1
+
+
 def test_an_older_feedback_row_without_audiences_falls_back_to_its_documents(assistant):
     trace = assistant.ask(QUESTION, user="", remember=False, actor=MANAGER)
     assistant.record_feedback(trace, -1, actor=MANAGER)

@@ -18,12 +18,13 @@ UNKNOWN: tuple[str, ...] = ("\0unknown",)
 
 
 def revealed(value: Any) -> list[tuple[str, ...]]:
-    """The audience labels of every clause inside a JSON-like value (dicts with `chunk_id` and `audience`)."""
+    """The audience labels of every clause inside a JSON-like value (dicts with `chunk_id` and `audience`), and of
+    every standard answer in it (`clauses` and `audience`: HR's answer is for the audiences it was written for)."""
     found: set[tuple[str, ...]] = set()
 
     def walk(node: Any) -> None:
         if isinstance(node, dict):
-            if "chunk_id" in node and "audience" in node:
+            if ("chunk_id" in node or "clauses" in node) and "audience" in node:
                 found.add(tuple(sorted(node["audience"])) or UNKNOWN)
             for child in node.values():
                 walk(child)

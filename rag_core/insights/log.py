@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .audiences import UNKNOWN
 from .records import GAP_OUTCOMES, PERSON, TRAFFIC, WEAK_OUTCOME, FeedbackEntry, GapItem
 
 SCHEMA = """
@@ -85,8 +86,21 @@ class InsightLog:
         for table in ("questions", "feedback"):  # a store from before traffic was kept: its rows count as people's
             if "traffic" not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
                 self._db.execute(f"ALTER TABLE {table} ADD COLUMN traffic TEXT NOT NULL DEFAULT '{PERSON}'")
+        if self._db.execute("PRAGMA user_version").fetchone()[0] < 1:
+            self._restrict_old_standard_ratings()
+            self._db.execute("PRAGMA user_version = 1")
         self._db.commit()
         self._lock = threading.RLock()
+
+    def _restrict_old_standard_ratings(self) -> None:
+        """Ratings of a standard answer stored before its audience was kept in the trace counted only the search's
+        clauses, so HR saw a managers-only answer: such a row is now shown to administrators only (`UNKNOWN`)."""
+        rows = self._db.execute("SELECT id, trace, audiences FROM feedback WHERE trace LIKE '%standard_answer%'")
+        for row_id, trace, audiences in rows.fetchall():
+            standard = (json.loads(trace) if trace else {}).get("standard_answer")
+            if isinstance(standard, dict) and standard and "audience" not in standard:
+                shown = [*json.loads(audiences or "[]"), list(UNKNOWN)]
+                self._db.execute("UPDATE feedback SET audiences = ? WHERE id = ?", (json.dumps(shown), row_id))
 
     def _write(self, sql: str, params: Sequence[Any]) -> int:
         """Run one statement; the new row's id for an INSERT, else how many rows changed."""

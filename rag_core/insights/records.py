@@ -113,5 +113,6 @@ class StandardMatch:
         return {
             "id": e.id, "question": e.question, "author": e.author, "created_at": e.created_at,
             "clauses": list(e.clauses), "matched_wording": self.wording,
+            "audience": list(e.audience),  # who it was written for: a rating of it is shown to them only
             "cosine": round(self.cosine, 4), "agreement": round(self.agreement, 3),
         }
