@@ -76,6 +76,16 @@ def test_questions_are_stored_masked(strict):
     assert "13712345678" not in str(strict.feedback_detail(1, actor=HR))
 
 
+def test_a_standard_answers_clauses_are_stored_masked(assistant):
+    """HR types the clauses a standard answer rests on; they are shown in the asker's trace (helper-31 B2)."""
+    entry = assistant.add_standard_answer("班车联系人是谁？", "请联系行政部。", actor=HR,
+                                          clauses=["行政管理办法 第三条 联系人 手机13912345678 身份证110101199003071233"])
+    assert "13912345678" not in str(entry.clauses) and "[手机号]" in entry.clauses[0]
+    trace = assistant.ask("班车联系人是谁？", user="", remember=False, actor=EMPLOYEE)
+    assert trace.answerer == "标准答复"
+    assert not any(raw in str(trace.standard_answer) for raw in ("13912345678", "110101199003071233"))
+
+
 def test_retention_drops_old_questions_and_zero_keeps_none(strict, tmp_path):
     strict.ask(ABSENT, actor=EMPLOYEE)
     old = (datetime.now(UTC) - timedelta(days=400)).isoformat(timespec="seconds")

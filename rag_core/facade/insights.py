@@ -329,7 +329,7 @@ class InsightActions:
             raise PermissionDenied(f"没有权限：不能为看不到的受众（{'、'.join(hidden)}）添加标准答复")
         return self.standard_store.add(
             redact_text(question), redact_text(answer), author=actor.user, created_at=_stamp(),
-            clauses=clauses, variants=[redact_text(v) for v in variants], audience=labels,
+            clauses=[redact_text(c) for c in clauses], variants=[redact_text(v) for v in variants], audience=labels,
         )
 
     def standard_audiences(self, *, actor: Principal | None = None) -> list[str]:
