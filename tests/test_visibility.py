@@ -51,6 +51,18 @@ def test_newest_version_in_effect_per_document_for_the_role():
     assert later.keys == {"leave@v2", "pay@v1", "travel@v3"} and later.scope.hidden_keys == {"leave@v1"}
 
 
+def test_a_scheduled_version_for_a_narrower_audience_retires_the_old_one_for_everyone_on_its_day():
+    """As an immediate upload does: the old text must not keep answering those who cannot read the new version
+    (helper-31 A2: the version in effect was chosen among the readable ones, so staff kept getting v1)."""
+    live = [_info("bonus", 1), _info("bonus", 2, audience=("managers",), effective="2026-12-01")]
+    before = visible_versions(live, [], TODAY, "all")
+    assert before.keys == {"bonus@v1"}
+    on_the_day = date(2026, 12, 1)
+    staff = visible_versions(live, [], on_the_day, "all")
+    assert staff.keys == set() and "bonus@v1" in staff.scope.hidden_keys
+    assert visible_versions(live, [], on_the_day, "managers").keys == {"bonus@v2"}
+
+
 def test_a_document_for_everyone_and_hr_is_read_by_every_role_from_its_own_partition():
     live = [_info("leave", 1), _info("bonus", 1, audience=("all", "hr"))]
     for role in ("all", "hr", "managers"):

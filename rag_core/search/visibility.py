@@ -51,17 +51,21 @@ class Visible:
 def visible_versions(
     live: Sequence[DocumentInfo], pending: Sequence[DocumentInfo], today: date, reader: str | Readable
 ) -> Visible:
-    """Newest current version in effect on `today` per document, among those `reader` may read."""
+    """Newest current version in effect on `today` per document, when `reader` may read it.
+
+    The version in effect is chosen first, for everyone; only then is it checked against the reader. A
+    scheduled version for a narrower audience retires the old one for every reader on its day, as an
+    immediate upload does: choosing among the readable versions first kept serving the old text to
+    everyone else."""
     readable_labels = readable_set(reader)
     day = today.isoformat()
-    best: dict[str, DocumentInfo] = {}
+    newest: dict[str, DocumentInfo] = {}
     for info in live:
         if info.effective_date and info.effective_date > day:
             continue
-        if not visible_to(info.audience, readable_labels):
-            continue
-        if info.doc_id not in best or info.version > best[info.doc_id].version:
-            best[info.doc_id] = info
+        if info.doc_id not in newest or info.version > newest[info.doc_id].version:
+            newest[info.doc_id] = info
+    best = {doc_id: info for doc_id, info in newest.items() if visible_to(info.audience, readable_labels)}
     active = tuple(sorted(best.values(), key=lambda d: d.doc_id))
     keys = frozenset(doc_key(d.doc_id, d.version) for d in active)
     readable = {d.audience for d in live if visible_to(d.audience, readable_labels)}
