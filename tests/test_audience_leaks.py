@@ -128,3 +128,18 @@ def test_a_gaps_nearest_clause_is_kept_from_readers_of_other_audiences(tmp_path)
     assert hr_group.representative == QUESTION and hr_group.nearest == {}
     assert SECRET.encode() not in a.export_insights("gaps", "csv", actor=HR)
     assert "管理层绩效奖金办法".encode() not in a.export_insights("gaps", "csv", actor=HR)
+
+
+def test_a_name_clash_with_a_document_hr_may_not_read_does_not_name_that_document(tmp_path):
+    """The refusal of a file name that maps onto an existing document's id named that document's file, also to
+    someone who may not read it and does not see it listed (helper-31 A4)."""
+    a = fake_assistant(tmp_path / "store")
+    secret_name = "2027 裁员计划（绝密）.md"
+    assert a.ingest_bytes("# 管理层 2027 裁员计划\n\n## 第一条\n\n计划裁减三十人。\n".encode(), secret_name,
+                          audience=("managers",), actor=ADMIN).ok
+    assert a.list_documents(actor=HR) == []
+    for refusal in (a.estimate_ingest(b"x", "2027_裁员计划_绝密_.txt", actor=HR).error,
+                    a.ingest_bytes("第一条 x\n".encode(), "2027_裁员计划_绝密_.txt", actor=HR).error):
+        assert refusal and secret_name not in refusal and "裁员计划（绝密）" not in refusal, refusal
+    own = a.estimate_ingest(b"x", "2027_裁员计划_绝密_.txt", actor=ADMIN).error
+    assert secret_name in own  # who may read it is told which document it clashes with

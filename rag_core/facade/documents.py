@@ -41,6 +41,7 @@ SAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "samples"
 SAMPLE_PACK = SAMPLES_DIR.parent / "sample_vectors.npz"  # their e5 vectors, made by bench/sample_pack.py
 SYSTEM = Principal(user="system", role="admin")  # first-start indexing of the bundled samples
 PREPARED_KEPT = 4  # estimates whose prepared documents wait for their ingest
+UNREADABLE_NAME = "一份你无权查看的文档"  # named in an id conflict instead of a version the actor may not read
 
 
 def _audience(audience: Sequence[str]) -> tuple[str, ...]:
@@ -142,10 +143,9 @@ class DocumentActions:
         actor = self._acting(actor, "documents.manage")
         audience_t = _audience(audience)
         try:
-            prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, keep=True)
-            refuse_unreplaceable(
-                self.catalog, prepared.doc_id, lambda version: self._readable_by(actor, version.audience)
-            )
+            readable = lambda version: self._readable_by(actor, version.audience)  # noqa: E731
+            prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, keep=True, may_read=readable)
+            refuse_unreplaceable(self.catalog, prepared.doc_id, readable)
         except IngestError as exc:
             return IngestEstimate(filename=exc.filename, error=str(exc))
         except RagError as exc:
@@ -161,8 +161,12 @@ class DocumentActions:
     def _prepared(
         self, data: bytes, filename: str, audience: tuple[str, ...], doc_id: str | None,
         redact_disabled: Sequence[str], *, keep: bool = False, step: Progress | None = None,
+        may_read: Callable[[DocumentInfo], bool] | None = None,
     ) -> PreparedDocument:
-        """`prepare` with a few results kept: an estimate's document is taken by the ingest that follows."""
+        """`prepare` with a few results kept: an estimate's document is taken by the ingest that follows.
+
+        `may_read` (the actor's audiences) keeps the file name of a version the actor may not read out of the
+        refusal of a name that maps onto an existing document's id."""
         s = self._settings
         key = (
             hashlib.sha256(bytes(data)).hexdigest(), filename, doc_id, audience, tuple(sorted(redact_disabled)),
@@ -172,7 +176,9 @@ class DocumentActions:
         lock = self.__dict__.setdefault("_prepared_lock", threading.Lock())
         with lock:
             kept = memo.pop(key, None)
-        sources_of = lambda known: [v.source for v in self.catalog.versions(known)]  # noqa: E731
+        sources_of = lambda known: [  # noqa: E731
+            v.source if may_read is None or may_read(v) else UNREADABLE_NAME for v in self.catalog.versions(known)
+        ]
         if kept is not None:
             if not doc_id:  # the library may have changed since the estimate
                 check_identity(kept.doc_id, kept.parsed.source, sources_of)
@@ -214,7 +220,7 @@ class DocumentActions:
                     date.fromisoformat(effective_date)
                 except ValueError as exc:
                     raise IngestError(filename, f"生效日期 {effective_date!r} 不是 YYYY-MM-DD 格式") from exc
-            prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, step=step)
+            prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, step=step, may_read=may_replace)
             step("解析与切块", 0.2)
             report = self.indexer.write(
                 prepared, audience_t, effective_date, step, may_replace=may_replace, cancel=as_cancel(cancel)
