@@ -46,10 +46,8 @@ def _printable(name: str) -> str:
 def safe_filename(name: str, mask: Callable[[str], str] | None = None) -> str:
     """The base name only, without control characters, at most 120 characters, extension kept.
 
-    Uploaded names are untrusted: they end up in the index, the UI and maybe on disk. `mask` (personal
-    data out) runs before the cut: cutting first could leave 16 of an ID number's 18 digits, which no
-    recogniser matches any more.
-    """
+    Uploaded names are untrusted: they end up in the index, the UI and maybe on disk. `mask` (personal data
+    out) runs before the cut, which could leave 16 of an ID number's 18 digits that no recogniser matches."""
     text = unicodedata.normalize("NFC", str(name))
     text = "".join(
         " " if cat == "Zs" else ch
@@ -58,8 +56,7 @@ def safe_filename(name: str, mask: Callable[[str], str] | None = None) -> str:
     )
     text = text.replace("\\", "/").rsplit("/", 1)[-1]
     text = re.sub(r'[<>:"|?*]', "_", text).strip().strip(".").strip()
-    if text and mask is not None:
-        text = mask(text)
+    text = mask(text) if text and mask is not None else text
     if not text:
         raise IngestError(_printable(name), "文件名无效：去掉路径和控制字符后没有剩下可用的名字")
     stem, dot, ext = text.rpartition(".")
