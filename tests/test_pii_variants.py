@@ -405,3 +405,26 @@ def test_a_long_file_name_is_masked_before_it_is_cut(tmp_path: Path) -> None:
     assistant.catalog.close()
     data_dir = Path(assistant.settings.data_dir)
     assert [p.name for p in data_dir.rglob("*") if p.is_file() and b"1101011990030712" in p.read_bytes()] == []
+
+
+def test_the_upload_report_masks_the_words_it_quotes_from_the_file(tmp_path: Path) -> None:
+    """A hidden sheet's name and a dropped page header are quoted in the upload report (helper-31 B3)."""
+    import io
+
+    import openpyxl
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from fakes import fake_assistant
+
+    book = openpyxl.Workbook()
+    book.active.append(["项目", "标准"])
+    book.active.append(["住宿", "每晚500元"])
+    hidden = book.create_sheet("张三手机13912345678")
+    hidden.sheet_state = "hidden"
+    hidden.append(["x"])
+    data = io.BytesIO()
+    book.save(data)
+    report = fake_assistant(tmp_path / "store").ingest_bytes(data.getvalue(), "标准.xlsx")
+    assert report.ok, report.error
+    shown = " ".join([*report.warnings, *report.reading.notes, *report.reading.hidden_sheets, *report.reading.sheets])
+    assert "隐藏工作表" in shown and "13912345678" not in shown, shown

@@ -24,7 +24,7 @@ from ..settings import Settings
 from ..text.instructions import instruction_sentences
 from ..text.markers import neutralise_markers
 from ..text.tokenizer import tokenize
-from ..types import Chunk, ParsedDocument
+from ..types import Chunk, ParsedDocument, ReadingReport
 from .bounds import chunk_cap_error, min_chunks
 from .chunking import chunk_document
 from .parsing import parse_bytes, safe_filename
@@ -120,6 +120,7 @@ def prepare(
 
         filename = safe_filename(filename, masked_name)
     parsed = parse_bytes(data, filename, max_bytes=settings.max_file_bytes)
+    _mask_reading(parsed.reading, settings, redact_disabled)
     cap = settings.max_chunks_per_file
     if (least := min_chunks((s.text for s in parsed.sections), settings.chunk_size)) > cap:
         # cut before masking and chunking: a 19 MB text would cost seconds more just to count
@@ -174,6 +175,12 @@ def prepare(
         shown = "；".join(f"“{_shown(s)[:40]}”" for s in orders[:3])
         warnings.append(f"文档里有 {len(orders)} 句话像是对问答助手下的指令，不是制度条文，回答时不会引用：{shown}。请核对原文件")
     return PreparedDocument(doc_id, parsed, chunks, tokens, digest, counts, warnings)
+
+
+def _mask_reading(reading: ReadingReport, settings: Settings, disabled: frozenset[str]) -> None:
+    """The upload report quotes the file's own words (sheet names, a dropped page header): masked like the body."""
+    for words in (reading.sheets, reading.hidden_sheets, reading.furniture, reading.notes):
+        words[:] = [_quiet(text, settings, disabled) for text in words]
 
 
 def _quiet(text: str, settings: Settings, disabled: frozenset[str]) -> str:
