@@ -143,3 +143,54 @@ def test_a_name_clash_with_a_document_hr_may_not_read_does_not_name_that_documen
         assert refusal and secret_name not in refusal and "裁员计划（绝密）" not in refusal, refusal
     own = a.estimate_ingest(b"x", "2027_裁员计划_绝密_.txt", actor=ADMIN).error
     assert secret_name in own  # who may read it is told which document it clashes with
+
+
+class _Repeating:
+    """An LLM that repeats what its prompt holds: the managers' answer of an earlier turn, and folds it into the
+    rewrite of a follow-up."""
+
+    name = "repeating"
+
+    def complete(self, prompt, **kwargs):
+        if "【最后一个问题】" in prompt:  # the rewrite prompt
+            return f"{SECRET}，那副经理的年终奖呢？"
+        return self._reply(prompt)
+
+    def _reply(self, prompt):
+        if SECRET in prompt and "年假" in prompt[-300:]:
+            return f"年假按工龄计算 [资料1]。另外如前所述，{SECRET}。"
+        return f"根据制度，{SECRET} [资料1]。" if SECRET in prompt else "年假按工龄计算 [资料1]。"
+
+    def stream(self, prompt):
+        return iter([self._reply(prompt)])
+
+
+def _with_repeating_llm(tmp_path):
+    a = fake_assistant(tmp_path / "llm", llm=_Repeating())
+    a.ensure_samples()
+    assert a.ingest_bytes(BONUS_POLICY, "管理层绩效奖金办法.txt", audience=("managers",), actor=ADMIN).ok
+    first = a.ask(QUESTION, user="mgr_zhou", actor=MANAGER, conversation="m1")
+    assert SECRET in first.answer
+    return a
+
+
+def test_a_rating_of_a_turn_whose_prompt_held_an_earlier_managers_answer_is_not_shown_to_hr(tmp_path):
+    """The earlier turns are in the prompt and a model may repeat them; the rated turn's own clauses were the
+    samples' (for everyone), so HR read the managers' text in 反馈审阅 (helper-31 A3)."""
+    a = _with_repeating_llm(tmp_path)
+    second = a.ask("年假有几天？", user="mgr_zhou", actor=MANAGER, conversation="m1")
+    assert SECRET in second.answer and all("管理层" not in s.source for s in second.sources)
+    a.record_feedback(second, -1, actor=MANAGER, reason="答非所问")
+    assert len(a.feedback_reviews(actor=ADMIN)) == 1
+    assert a.feedback_reviews(actor=HR) == []
+    assert SECRET.encode() not in a.export_insights("feedback", "csv", actor=HR)
+
+
+def test_a_models_rewrite_that_folds_in_a_managers_answer_is_not_logged_as_the_question(tmp_path):
+    """The model's rewrite becomes the search question, which the gap page shows as what was asked."""
+    a = _with_repeating_llm(tmp_path)
+    second = a.ask("那副经理呢？", user="mgr_zhou", actor=MANAGER, conversation="m1")
+    assert SECRET in second.search_question
+    logged = str(a.insight_log.question_rows())
+    assert SECRET not in logged and "那副经理呢" in logged
+    assert SECRET.encode() not in a.export_insights("gaps", "csv", actor=HR)

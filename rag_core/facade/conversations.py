@@ -8,6 +8,7 @@ for; every action checks the acting `Principal` ("ask") and that ownership.
 
 from __future__ import annotations
 
+import sqlite3
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -27,6 +28,7 @@ from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import acknowledgement, split_turn
 from ..conversations.store import Conversation, ConversationError, ConversationStore
 from ..errors import StoreDamaged
+from ..insights.audiences import UNKNOWN, revealed
 from ..text.inputs import checked
 from ..text.pii import redact_text
 from ..types import ACKNOWLEDGED, AskTrace, Principal, SearchResult
@@ -79,6 +81,18 @@ class ConversationActions:
                 store.purge_older_than()
             self._conversations = store
         return self._conversations
+
+    def context_audiences(self, trace: AskTrace) -> list[tuple[str, ...]]:
+        """The audiences of every clause the turns before `trace`'s showed: they were in its prompt (an answer may
+        repeat them) and an LLM's rewrite may have folded them into its search question. A store that cannot be
+        read counts as unknown (administrators only)."""
+        if not trace.conversation or trace.turn <= 1:
+            return []
+        try:
+            earlier = [t for t in self.conversations.turns(trace.conversation) if t.turn < trace.turn]
+        except (StoreDamaged, ConversationError, sqlite3.Error):
+            return [UNKNOWN]
+        return revealed([t.trace for t in earlier[-CONTEXT_TURNS:]])
 
     @staticmethod
     def new_conversation_id() -> str:

@@ -190,7 +190,9 @@ class InsightActions:
 
     def _log_question(self, trace: AskTrace, user: str, role: str | None, traffic: str = PERSON) -> None:
         outcome = outcome_of(trace)
-        text = redact_text(trace.search_question or trace.question)
+        # a search question written from earlier turns that showed restricted clauses may carry their words
+        restricted = trace.search_question != trace.question and any("all" not in a for a in self.context_audiences(trace))
+        text = redact_text(trace.question if restricted else trace.search_question or trace.question)
         gap = outcome in (*GAP_OUTCOMES, WEAK_OUTCOME)  # a weak answer may be shown as a gap; it still quoted its documents
         standard = getattr(trace, "standard_answer", None) or {}
         self.insight_log.log_question(
@@ -223,7 +225,8 @@ class InsightActions:
             created_at=_stamp(), user=user, question=text, answer=redact_text(trace.answer), rating=rating,
             reason=reason, comment=redact_text(comment.strip())[:500], docs=cited_docs(trace), trace=data,
             nearest=nearest, model=self.embedder.model_id if disliked else None,
-            vector=self.embedder.embed_query(text) if disliked else None, audiences=revealed([data, nearest]),
+            vector=self.embedder.embed_query(text) if disliked else None,
+            audiences=sorted({*revealed([data, nearest]), *self.context_audiences(trace)}),
             traffic=traffic,
         )
 
