@@ -95,9 +95,9 @@ _VIEW_FOLD = (
     | dict.fromkeys([0x09, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F], 0x20)
     | dict.fromkeys([*range(0x2010, 0x2016), 0x2043, 0x2212, 0xFE58, 0xFE63], 0x2D)
 )
-# Length-changing edits: zero-width characters go; a spaced dash or a slash between digits becomes '-'.
+# Length-changing edits: zero-width characters go; a spaced dash, a slash or an underscore between digits: '-'.
 _ZERO_WIDTH = r"[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]+"
-_EDIT_RE = re.compile(rf"(?P<gone>{_ZERO_WIDTH})|(?<=\d)(?P<dash> {{0,2}}[-/] {{0,2}})(?=\d)")
+_EDIT_RE = re.compile(rf"(?P<gone>{_ZERO_WIDTH})|(?<=\d)(?P<dash> {{0,2}}[-/_] {{0,2}})(?=\d)")
 # One line break between digits (or before an ID's final X), with the spaces around it, read as a space; or
 # inside an e-mail domain that is not complete before the break (no dot yet, or ending in '.' or '-'): dropped.
 _BREAK = r"(?<=\d) *\r?\n *(?=\d|[Xx](?![0-9A-Za-z]))"
