@@ -243,6 +243,8 @@ def thesaurus_section(assistant: Assistant) -> None:
             st.error(f"没有保存：{escape_md(exc)}")
         else:
             st.success(f"已保存 {count} 条自定义词条，检索立即使用。")
+    if assistant.thesaurus_notice:  # the file on disk was not used whole, or was kept aside by this save
+        st.warning(escape_md(assistant.thesaurus_notice), icon=":material/build:")
 
 
 main()

@@ -9,7 +9,7 @@ wires the stages together and forwards; the work lives in the stage packages
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from .answer.answering import compose_answer
 from .answer.prompt import build_prompt
 from .conversations.statements import split_turn
 from .documents.catalog import Catalog
-from .errors import PermissionDenied, SettingsError
+from .errors import PermissionDenied
 from .facade.access import LOCAL_ADMIN, require, require_owner
 from .facade.accounts import ANONYMOUS, AccountActions
 from .facade.conversations import ConversationActions
@@ -26,6 +26,7 @@ from .facade.history import HistoryActions
 from .facade.insights import InsightActions
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions, PersonalSearch
+from .facade.thesaurus import THESAURUS_FILE, ThesaurusActions
 from .insights.rows import reviewed_trace
 from .search.answerability import Model
 from .search.centroid import CorpusCentroid
@@ -40,12 +41,10 @@ from .settings import Settings
 from .storage.health import SECOND_CACHE, SECOND_SENTENCES, open_checks
 from .text.inputs import checked
 from .text.pii import redact_text
-from .text.thesaurus import Thesaurus, custom_text, parse_entries
 from .text.tokenizer import warm_up_tokenizer
 from .types import AskTrace, Principal, SearchResult
 
-THESAURUS_FILE = "thesaurus.tsv"  # HR's own entries, in the data dir
-__all__ = ["Assistant", "Progress", "SAMPLES_DIR"]
+__all__ = ["Assistant", "Progress", "SAMPLES_DIR", "THESAURUS_FILE"]
 
 
 def _utcnow() -> datetime:
@@ -53,7 +52,7 @@ def _utcnow() -> datetime:
 
 
 class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, ConversationActions, MaintenanceActions, EvalFiles,
-                InsightActions):
+                InsightActions, ThesaurusActions):
     """Owns the stores and the models; safe to share between threads (one per process).
 
     The actions are grouped in mixins under `rag_core.facade` (documents, memories, …);
@@ -84,7 +83,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         self.second = self._open_second(settings, embedder, second_embedder)
         self.keywords = KeywordIndex(self.catalog)
         self.centroid = CorpusCentroid(self.catalog, self.vectors, self.embedder.model_id, self.embedder.dim)
-        self.thesaurus = Thesaurus.load(settings.path(THESAURUS_FILE))
+        self.thesaurus = self._load_thesaurus()  # HR's file never stops a start: what is wrong is one notice
         self.indexer = Indexer(self.catalog, self.embedder, self.vectors, self.keywords, self.centroid, self.sentences,
                                self.second)
         self.retriever = HybridRetriever(
@@ -206,59 +205,6 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
     def decision(self) -> Model:
         """The answerability model search uses now (its threshold from the settings when set there)."""
         return decision_model(self._settings)
-
-    # -- thesaurus -------------------------------------------------------------
-    def custom_thesaurus(self, *, actor: Principal | None = None) -> str:
-        """HR's own thesaurus entries, as the text the settings page edits."""
-        self._acting(actor, "settings")
-        return custom_text(self.thesaurus.custom)
-
-    def save_custom_thesaurus(self, text: str, *, actor: Principal | None = None) -> int:
-        """Validate and store HR's entries (a bad line is refused with its number); returns how many."""
-        actor = self._acting(actor, "settings")
-        try:
-            entries = parse_entries(text, "自定义词表")
-        except Exception as exc:
-            self._audit(actor, "thesaurus.change", "自定义词表", "failed", str(exc))
-            raise
-        self._audit(actor, "thesaurus.change", "自定义词表", "ok", f"{len(entries)} 条")
-        self._store_custom_thesaurus(entries)
-        return len(entries)
-
-    def _store_custom_thesaurus(self, entries) -> None:
-        """Write HR's entries atomically and search with them at once."""
-        path = self._settings.path(THESAURUS_FILE)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(custom_text(entries), encoding="utf-8")
-        tmp.replace(path)
-        self.thesaurus = Thesaurus.load(path)
-        self.retriever.thesaurus = self.thesaurus
-
-    def add_thesaurus_entry(self, word: str, terms: str | Sequence[str], *, actor: Principal | None = None) -> str:
-        """HR's one step from a knowledge gap: `word` (口语词) also searches for `terms` (制度用语).
-
-        Kept with HR's own entries (the shipped terms of a known word are kept too); validated like
-        the editor's lines; one audit row. Returns one Chinese line saying what was added.
-        """
-        actor = self._acting(actor, "thesaurus")
-        head = str(word).strip()
-        wanted = terms.replace("、", " ").replace("，", " ").replace(",", " ").split() if isinstance(terms, str) \
-            else [t.strip() for t in terms if t.strip()]
-        known = self.thesaurus.entries.get(head, ())
-        merged = tuple(dict.fromkeys([*known, *wanted]))
-        try:
-            if not head or not wanted or any(c.isspace() for c in head) or head.startswith("#"):
-                raise SettingsError("同义词需要一个口语词（不含空格）和至少一个制度用语")
-            entry = parse_entries(f"{head}\t{' '.join(merged)}", "同义词")
-            if list(entry) != [head]:
-                raise SettingsError("同义词需要一个口语词（不含空格）和至少一个制度用语")
-        except SettingsError as exc:
-            self._audit(actor, "thesaurus.change", "添加同义词", "failed", str(exc))
-            raise
-        entries = {**self.thesaurus.custom, **entry}
-        self._audit(actor, "thesaurus.change", "添加同义词", "ok", f"{head} → {' '.join(merged)}")
-        self._store_custom_thesaurus(entries)
-        return f"已添加同义词：搜索“{head}”时也会找“{'、'.join(merged)}”。"
 
     @property
     def llm_status(self) -> str:

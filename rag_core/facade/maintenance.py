@@ -13,6 +13,7 @@ from ..storage.backup import BackupReport, backup_data_dir, restore_data_dir
 from ..storage.health import StoreCheck, doctor, set_aside_chroma
 from ..types import Principal
 from .access import LOCAL_ADMIN, require
+from .thesaurus import thesaurus_check
 
 
 class MaintenanceActions:
@@ -28,14 +29,14 @@ class MaintenanceActions:
     def doctor(self, *, actor: Principal | None = None) -> list[StoreCheck]:
         """Every store file checked: what is wrong and the fix (nothing is changed)."""
         self._acting(actor, "maintenance")
-        return doctor(Path(self._settings.data_dir), embedded_chroma=not self._settings.chroma_host)
+        return _doctor(Path(self._settings.data_dir), embedded_chroma=not self._settings.chroma_host)
 
     @staticmethod
     def doctor_data_dir(data_dir: str | Path, *, embedded_chroma: bool = True,
                         actor: Principal | None = None) -> list[StoreCheck]:
         """`doctor` for a data dir no assistant has open (it may be too damaged to open)."""
         require(actor or LOCAL_ADMIN, "maintenance")
-        return doctor(Path(data_dir), embedded_chroma=embedded_chroma)
+        return _doctor(Path(data_dir), embedded_chroma=embedded_chroma)
 
     @staticmethod
     def backup_data_dir(data_dir: str | Path, dest: str | Path, *, actor: Principal | None = None) -> BackupReport:
@@ -130,3 +131,10 @@ class EvalFiles:
         target = folder / name
         target.write_bytes(bytes(data))
         return target
+
+
+def _doctor(data_dir: Path, *, embedded_chroma: bool) -> list[StoreCheck]:
+    """The stores' checks, then HR's thesaurus file (not a store, but a damaged one leaves entries unused)."""
+    checks = doctor(data_dir, embedded_chroma=embedded_chroma)
+    thesaurus = thesaurus_check(data_dir) if data_dir.is_dir() else None
+    return [*checks, thesaurus] if thesaurus is not None else checks

@@ -13,7 +13,7 @@ it); one line per entry: ``口语词<TAB>制度用语 制度用语 …``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -24,10 +24,25 @@ from .tokenizer import tokenize
 
 MAX_TERMS = 8
 MAX_HEAD_CHARS = 12
+# a policy term is a word or a short phrase: the shipped table's longest is 12 characters (人力资源社会保障行政部门).
+# Without a bound one 8 MB "term" was accepted, then every question naming its head took ~25 s and drew it
+MAX_TERM_CHARS = 20
+# HR's whole file: ~2,000 ordinary entries (the shipped table is 677 entries in 29 KB)
+MAX_CUSTOM_CHARS = 100_000
+MAX_CUSTOM_BYTES = 4 * MAX_CUSTOM_CHARS  # read no larger file (UTF-8 Chinese is 3 bytes a character)
+CUSTOM_ENCODINGS = ("utf-8-sig", "gb18030")  # what HR's editors save (Notepad's "ANSI" on a Chinese Windows)
 
 
 def parse_entries(text: str, origin: str = "词表") -> dict[str, tuple[str, ...]]:
     """Parse thesaurus lines; a bad line raises SettingsError naming its line number."""
+    table, problems = parse_lines(text)
+    if problems:
+        raise SettingsError(f"{origin}有误：" + _joined(problems))
+    return table
+
+
+def parse_lines(text: str) -> tuple[dict[str, tuple[str, ...]], list[str]]:
+    """The entries of the lines that parse, and one Chinese problem per line (or for the text) that does not."""
     table: dict[str, tuple[str, ...]] = {}
     problems: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -41,14 +56,63 @@ def parse_entries(text: str, origin: str = "词表") -> dict[str, tuple[str, ...
         if not head or not terms:
             problems.append(f"第 {number} 行缺少口语词或制度用语（格式：口语词<Tab>制度用语 制度用语）")
         elif len(head) > MAX_HEAD_CHARS:
-            problems.append(f"第 {number} 行的口语词「{head}」超过 {MAX_HEAD_CHARS} 个字")
+            problems.append(f"第 {number} 行的口语词「{head[:MAX_HEAD_CHARS]}…」超过 {MAX_HEAD_CHARS} 个字")
         elif len(terms) > MAX_TERMS:
             problems.append(f"第 {number} 行的制度用语超过 {MAX_TERMS} 个")
+        elif long := next((t for t in terms if len(t) > MAX_TERM_CHARS), None):
+            problems.append(f"第 {number} 行的制度用语「{long[:MAX_TERM_CHARS]}…」超过 {MAX_TERM_CHARS} 个字")
         else:
             table[head] = terms
-    if problems:
-        raise SettingsError(f"{origin}有误：" + "；".join(problems[:5]) + ("……" if len(problems) > 5 else ""))
-    return table
+    if len(text) > MAX_CUSTOM_CHARS:  # nothing of an oversized text is used
+        return {}, [f"共 {len(text)} 个字，超过上限 {MAX_CUSTOM_CHARS} 字", *problems]
+    return table, problems
+
+
+def _joined(problems: list[str]) -> str:
+    return "；".join(problems[:5]) + ("……" if len(problems) > 5 else "")
+
+
+@dataclass
+class CustomFile:
+    """HR's file as read at a start: the entries that parse, what is wrong with the rest, the bytes' encoding."""
+
+    entries: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    problem: str = ""  # Chinese: why some or all of the file is not used ("" when every line is)
+    encoding: str = "utf-8"  # how it was decoded ("" when it could not be)
+
+    @property
+    def clean(self) -> bool:
+        """The file is exactly what saving writes back: UTF-8 and every line used (else keep a copy first)."""
+        return not self.problem and self.encoding in ("utf-8", "utf-8-sig")
+
+
+def read_custom(path: Path, mask: Callable[[str], str] = lambda line: line) -> CustomFile:
+    """Read HR's file without ever raising on its content: UTF-8 or GB18030, bad lines left out and named.
+
+    `mask` is applied to each line before it is parsed (personal data never reaches search or the page).
+    """
+    path = Path(path)
+    try:
+        if not path.is_file():
+            return CustomFile()
+        size = path.stat().st_size
+        if size > MAX_CUSTOM_BYTES:
+            return CustomFile(problem=f"文件有 {size // 1024} KB，超过上限 {MAX_CUSTOM_BYTES // 1024} KB", encoding="")
+        data = path.read_bytes()
+    except OSError as exc:
+        return CustomFile(problem=f"无法读取（{exc.strerror or exc}）", encoding="")
+    for encoding in CUSTOM_ENCODINGS:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if not any(ord(c) < 32 and c not in "\t\n\r" for c in text):  # control characters: not a text file
+            break
+    else:
+        return CustomFile(problem="不是 UTF-8 或 GB18030 编码的文本文件", encoding="")
+    table, problems = parse_lines("\n".join(mask(line) for line in text.splitlines()))
+    encoding = "utf-8" if encoding == "utf-8-sig" and not data.startswith(b"\xef\xbb\xbf") else encoding
+    return CustomFile(table, _joined(problems) if problems else "", encoding)
 
 
 def shipped_entries() -> dict[str, tuple[str, ...]]:
@@ -78,11 +142,8 @@ class Thesaurus:
 
     @classmethod
     def load(cls, custom_path: Path | None = None) -> Thesaurus:
-        """Shipped entries plus the custom file if there is one."""
-        custom = {}
-        if custom_path is not None and custom_path.is_file():
-            custom = parse_entries(custom_path.read_text(encoding="utf-8"), f"自定义词表 {custom_path.name} ")
-        return cls(shipped_entries(), custom)
+        """Shipped entries plus the lines of the custom file that parse (see `read_custom` for what is wrong)."""
+        return cls(shipped_entries(), read_custom(custom_path).entries if custom_path is not None else {})
 
     def __len__(self) -> int:
         return len(self.entries)
