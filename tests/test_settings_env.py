@@ -36,8 +36,8 @@ def clean_env(monkeypatch):
 @pytest.mark.parametrize("spec", [f for f in fields(Settings) if f.name != "data_dir"], ids=lambda f: f.name)
 def test_every_field_is_reachable_by_one_naming_rule(clean_env, spec):
     raw, expected = _sample(spec.type)
-    if spec.name in ("top_k", "candidates"):
-        raw, expected = "7", 7  # both are capped
+    if spec.name in ("top_k", "candidates", "memory_top_k"):
+        raw, expected = "7", 7  # all are capped
     if spec.name == "chunk_size":
         raw, expected = "800", 800  # must stay above the overlap default
     if spec.name == "chunk_overlap":
