@@ -8,7 +8,6 @@ term was stored and shown to every asker.
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import pytest
 from fakes import fake_assistant
 
 from rag_core import Assistant, Principal, SettingsError
-from rag_core.text.thesaurus import MAX_CUSTOM_BYTES, MAX_TERM_CHARS, read_custom
+from rag_core.text.thesaurus import MAX_CUSTOM_BYTES, MAX_CUSTOM_CHARS, MAX_TERM_CHARS, read_custom
 
 ADMIN = Principal("local", "admin")
 PHONE, ID_NUMBER = "13912345678", "11010519491231002X"
@@ -31,10 +30,11 @@ def store_with(tmp_path: Path, content: bytes) -> Path:
 
 
 @pytest.mark.parametrize("content, named", [
-    (os.urandom(64) + b"\xff\xfe\x00\x81", "不是 UTF-8 或 GB18030"),
+    (b"PK\x03\x04\x00\x01" + bytes(range(128, 256)), "不是 UTF-8 或 GB18030"),  # e.g. an .xlsx saved under the name
     ("休息日\t年假\n这一行没有制表符也没有空格\n".encode(), "第 2 行"),
-    ("休息日\t年假\n".encode() + b"x" * MAX_CUSTOM_BYTES, "超过上限"),
-])
+    ("休息日\t年假\n".encode() + b"x" * MAX_CUSTOM_BYTES, "KB，超过上限"),  # not even read
+    ("休息日\t年假\n# ".encode() + b"x" * MAX_CUSTOM_CHARS, "个字，超过上限"),  # read, and not used
+], ids=["binary", "bad-line", "oversized", "too-many-characters"])
 def test_a_damaged_file_starts_the_assistant_with_one_notice_and_keeps_its_bytes(tmp_path, content, named):
     data_dir = store_with(tmp_path, content)
     assistant = fake_assistant(data_dir)  # raised (UnicodeDecodeError / SettingsError) before the fix
