@@ -16,6 +16,7 @@ from pathlib import Path
 import streamlit as st
 
 from rag_core import Assistant
+from rag_core.errors import StoreDamaged
 from ui.inert import escape_md
 from ui.login import clear_session_cookie, logout, render_login_form, resolve_principal, write_session_cookie
 from ui.mobile import install_sidebar_autoclose
@@ -68,11 +69,16 @@ def render_chrome(page_path: str | None = None) -> Assistant:
     st.set_page_config(page_title="HR 制度助手", page_icon=":material/policy:", layout="wide")
     init_session()
     assistant = get_assistant()
-    refusal = assistant.serving_refusal(st.get_option("server.address"))
+    try:
+        refusal = assistant.serving_refusal(st.get_option("server.address"))
+        principal = resolve_principal(assistant)
+    except StoreDamaged as exc:  # accounts.sqlite3 damaged or lost: nobody gets in, not even as the local admin
+        st.error(escape_md(exc), icon=":material/lock:")
+        st.stop()
+        raise  # unreachable
     if refusal:  # listening beyond this machine with no accounts: show nothing (scripts/run.sh refuses earlier)
         st.error(escape_md(refusal))
         st.stop()
-    principal = resolve_principal(assistant)
     if principal is None:
         if st.session_state.pop("_logged_out", False):
             clear_session_cookie()

@@ -8,6 +8,7 @@ purpose: it reads the account file only, no model, no index.
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 
@@ -43,8 +44,12 @@ def check(address: str, settings: Settings) -> str | None:
     """None when serving on `address` is allowed, else the Chinese refusal."""
     if is_local(address):
         return None
-    if AccountStore(settings.path("accounts.sqlite3")).has_accounts():
-        return None
+    try:
+        if AccountStore(settings.path("accounts.sqlite3")).has_accounts():
+            return None
+    except sqlite3.DatabaseError as exc:  # damaged: nobody can be checked, so nobody is served
+        return (f"拒绝启动：accounts.sqlite3 已损坏（{str(exc)[:80]}），无法确认谁可以登录。"
+                "请运行 python -m rag_core doctor 查看修复办法")
     return REFUSAL.format(address=address or "所有网络接口")
 
 

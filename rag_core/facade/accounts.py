@@ -4,17 +4,26 @@ Two modes follow from the account store alone: with no account the person at the
 machine is the local administrator and nothing asks for a login (desktop); once
 any account exists every caller must name a logged-in `Principal` (team). The
 stores are opened on first use in the data dir (`accounts.sqlite3`, `audit.sqlite3`).
+
+Damage fails closed for accounts. A damaged account file, or one that lost its
+accounts in a data dir the audit trail shows was used with accounts, is
+`StoreDamaged` with one Chinese line: never the no-login desktop mode (the CLI,
+which acts as the data dir's owner, may still add an administrator).
 """
 
 from __future__ import annotations
 
+import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 
 from ..accounts.audit import AuditLog
 from ..accounts.serving import REFUSAL, is_local
 from ..accounts.store import AccountStore
-from ..errors import AccountError
+from ..errors import AccountError, StoreDamaged
+from ..storage.account_files import ACCOUNTS, damaged_line, lost_accounts_line
 from ..text.pii import redact_text
 from ..types import Account, AuditEntry, Principal
 from .access import allowed
@@ -23,19 +32,41 @@ ANONYMOUS = Principal(user="（未登录）", role="")
 _OPENING = threading.RLock()  # lazy opening of the account and audit stores
 
 
+@contextmanager
+def _damage_named(file: str) -> Iterator[None]:
+    """SQLite's damage errors inside the block become `StoreDamaged` with the file's one line."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:  # "file is not a database", "database disk image is malformed"
+        raise StoreDamaged(damaged_line(file, exc)) from exc
+
+
 class AccountActions:
     """Mixin of `Assistant`: login, sessions, users and the audit trail."""
 
     _accounts: AccountStore | None = None
     _audit_log: AuditLog | None = None
     _local_admin_process: bool = False
+    _accounts_lost: str = ""  # the lost-accounts line read when the store was opened ("" : nothing lost)
 
     @property
     def accounts(self) -> AccountStore:
+        """The account store; `StoreDamaged` when it is damaged, or lost in a data dir used with accounts."""
         if self._accounts is None:
             with _OPENING:  # two first requests at once must share one store, not race to create it
                 if self._accounts is None:
-                    self._accounts = AccountStore(self._settings.path("accounts.sqlite3"))
+                    # read before opening (opening creates an empty file), once per opened store: the
+                    # audit trail only grows, and a file that failed to open is read again next time
+                    lost = lost_accounts_line(Path(self._settings.data_dir)) or ""
+                    with _damage_named(ACCOUNTS):
+                        store = AccountStore(self._settings.path(ACCOUNTS))
+                    self._accounts_lost = lost  # before the store shows: another thread must not skip the check
+                    self._accounts = store
+        with _damage_named(ACCOUNTS):
+            if self._local_admin_process or self._accounts.has_accounts():
+                return self._accounts
+        if self._accounts_lost:  # never "no account yet, so no login": refused until restored
+            raise StoreDamaged(self._accounts_lost)
         return self._accounts
 
     @property

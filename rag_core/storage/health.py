@@ -272,11 +272,17 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
             checks.append(StoreCheck(name, "ok"))
     if embedded_chroma:
         checks.append(_chroma_check(data_dir, catalog, chroma))
+    from .account_files import FIXES, lost_accounts_check
+
     known = {CATALOG, MEMORY, *CACHES}
+    if lost := lost_accounts_check(data_dir):  # no account although the audit trail shows accounts were used
+        checks.append(lost)
+        known.add(lost.file)
     for path in sorted(data_dir.glob("*.sqlite3")):
         if path.name not in known:  # stores other parts of the app keep (accounts, audit, conversations …)
             problem = sqlite_problem(path)
-            checks.append(StoreCheck(path.name, "damaged", problem, f"请{RESTORE_HINT}") if problem else StoreCheck(path.name, "ok"))
+            fix = FIXES.get(path.name, f"请{RESTORE_HINT}")
+            checks.append(StoreCheck(path.name, "damaged", problem, fix) if problem else StoreCheck(path.name, "ok"))
     return checks
 
 

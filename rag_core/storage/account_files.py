@@ -1,0 +1,103 @@
+"""The account, audit and version-history files: one Chinese line each when damaged, and lost accounts.
+
+`accounts.sqlite3` decides the mode: no account means desktop (the person at the
+machine is the administrator, no login). So an account file that was deleted,
+emptied or replaced must not be read as "no account yet": that would open a
+team install to anyone, as administrator. The signal that accounts existed is
+the audit trail (`audit.sqlite3`, append-only): every account created and every
+successful login leaves a row there, and accounts are never deleted (only
+disabled). An audit trail holding such a row while the account file holds no
+account means the accounts were lost. An audit trail too damaged to read cannot
+vouch for a desktop install either, so it is treated the same way (fail closed).
+If both files are gone together, nothing is left to tell; docs/deploy.md says so.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from .health import RESTORE_HINT, StoreCheck
+
+ACCOUNTS = "accounts.sqlite3"
+AUDIT = "audit.sqlite3"
+HISTORY = "document_history.sqlite3"
+NEW_ADMIN = "python -m rag_core users add 你的名字 --role admin"
+TEAM_ROWS = "SELECT 1 FROM audit WHERE outcome = 'ok' AND action IN ('user.add', 'login') LIMIT 1"
+
+# what a damaged file stops, and the fix (doctor and the pages say the same)
+FIXES: dict[str, str] = {
+    ACCOUNTS: f"请{RESTORE_HINT}；没有备份时把它移走，再用 {NEW_ADMIN} 重新建立管理员账户",
+    AUDIT: f"请{RESTORE_HINT}；没有备份时把它移走（以前的审计记录会丢失）",
+    HISTORY: f"请{RESTORE_HINT}；没有备份时把它移走即可（只丢失旧版本的改动对比，文档和检索不受影响）",
+}
+EFFECTS: dict[str, str] = {
+    ACCOUNTS: "无法确认谁可以登录，为安全起见所有页面暂停使用",
+    AUDIT: "各项操作照常进行，但暂时不会记入审计日志，审计日志页面也无法查看",
+    HISTORY: "文档的导入、删除和检索照常进行，只是版本历史的改动对比暂时无法使用",
+}
+
+
+def damaged_line(file: str, problem: object) -> str:
+    """The one line for a damaged account, audit or history file: which file, what stops, the fix."""
+    reason = str(problem).strip()[:80] or "无法读取"
+    return f"{file} 已损坏（{reason}）：{EFFECTS[file]}。{FIXES[file]}"
+
+
+def _read_one(path: Path, sql: str) -> bool | None:
+    """Whether `sql` finds a row in the database at `path`: False for a missing, empty or table-less file,
+    None when the file cannot be read. Read-only: nothing is created or changed."""
+    if not path.exists() or path.stat().st_size == 0:
+        return False
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        try:
+            return con.execute(sql).fetchone() is not None
+        finally:
+            con.close()
+    except sqlite3.OperationalError as exc:
+        return False if "no such table" in str(exc) else None
+    except sqlite3.DatabaseError:
+        return None
+
+
+def lost_accounts(data_dir: Path) -> tuple[str, str] | None:
+    """(what is wrong, the fix) when the account file holds no account although the data dir was
+    used with accounts (or its audit trail cannot tell); None otherwise (a damaged account file
+    is reported as damaged, not here)."""
+    data_dir = Path(data_dir)
+    path = data_dir / ACCOUNTS
+    if _read_one(path, "SELECT 1 FROM users LIMIT 1") is not False:
+        return None
+    used = _read_one(data_dir / AUDIT, TEAM_ROWS)
+    if used is False:
+        return None
+    if not path.exists():
+        state = "不见了"
+    elif path.stat().st_size == 0:
+        state = "是空的"
+    else:
+        state = "里没有任何账户"
+    if used:
+        detail = f"{ACCOUNTS} {state}，但 {AUDIT} 里有建立账户和登录的记录：这里开启过账户，账户文件丢了"
+        fix = f"请{RESTORE_HINT}；没有备份时用 {NEW_ADMIN} 重新建立管理员账户，登录后再为同事开通账户"
+    else:
+        detail = f"{ACCOUNTS} {state}，而 {AUDIT} 已损坏，无法确认这里是否开启过账户"
+        fix = (f"请{RESTORE_HINT}；没有备份时用 {NEW_ADMIN} 重新建立管理员账户；"
+               f"确定这里从未开启过账户，就把 {AUDIT} 移走")
+    return detail, fix
+
+
+def lost_accounts_line(data_dir: Path) -> str | None:
+    """The one line the pages show instead of opening without a login, or None."""
+    lost = lost_accounts(data_dir)
+    if lost is None:
+        return None
+    detail, fix = lost
+    return f"{detail}。为安全起见，不会改成免登录的单机模式，所有页面暂停使用。{fix}"
+
+
+def lost_accounts_check(data_dir: Path) -> StoreCheck | None:
+    """`doctor`'s row for lost accounts, or None."""
+    lost = lost_accounts(data_dir)
+    return StoreCheck(ACCOUNTS, "lost", *lost) if lost else None

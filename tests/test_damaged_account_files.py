@@ -1,0 +1,230 @@
+"""The damage matrix of docs/deploy.md for the account, audit and version-history files.
+
+`accounts.sqlite3` decides whether anyone needs to log in, so its damage fails
+closed: damaged, or lost (deleted, emptied) in a data dir the audit trail shows
+was used with accounts, every page stops with one Chinese line — never the
+no-login desktop mode with its local administrator. The audit trail and the
+version history only record what happened: when either is damaged the action
+still completes and its result stands (a deleted document is reported deleted),
+and one line naming the file says what is off. Real SQLite and Chroma in a temp
+dir, the fake embedder; the pages through AppTest on that facade.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+from pathlib import Path
+
+import pytest
+from app_support import point_the_app_at
+from cli_support import invoke
+from fakes import fake_assistant
+from streamlit.testing.v1 import AppTest
+
+from rag_core import Principal
+from rag_core.errors import StoreDamaged
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+PASSWORD = "correct horse"
+ADMIN = Principal("wang", "admin")
+POLICY = "# 休假制度\n\n第一条 员工入职满一年后每年享有带薪年假 5 天。\n\n第二条 病假须提供医院诊断证明。\n"
+NEWER = "# 休假制度\n\n第一条 员工入职满一年后每年享有带薪年假 7 天。\n\n第二条 病假须提供医院诊断证明。\n"
+
+
+def close(assistant) -> None:
+    assistant.memory.close()
+    del assistant
+    gc.collect()
+
+
+def truncate(path: Path, size: int | None = None) -> None:
+    with open(path, "r+b") as f:
+        f.truncate(path.stat().st_size // 2 if size is None else size)
+
+
+def garble(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    for i in range(min(len(data), 4096)):
+        data[i] = (data[i] * 7 + 13) % 256
+    path.write_bytes(bytes(data))
+
+
+def lose(path: Path, how: str) -> None:
+    """Delete or empty a store file, with its side files."""
+    if how == "deleted":
+        path.unlink()
+    else:
+        truncate(path, 0)
+    for suffix in ("-wal", "-shm", "-journal"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
+
+
+@pytest.fixture()
+def team(tmp_path: Path) -> Path:
+    """A team-mode data dir: a document (two versions), memories, an administrator who logged in once."""
+    data = tmp_path / "store"
+    assistant = fake_assistant(data)
+    assert assistant.ingest_bytes(POLICY.encode(), "leave.md").ok
+    assistant.add_user("wang", "admin", PASSWORD)  # the first account: team mode from here on
+    assistant.login("wang", PASSWORD)
+    assert assistant.ingest_bytes(NEWER.encode(), "leave.md", actor=ADMIN).ok
+    assistant.remember("wang", "用户在研发部工作", actor=ADMIN)
+    close(assistant)
+    return data
+
+
+@pytest.fixture()
+def desktop(tmp_path: Path) -> Path:
+    """A desktop data dir: used without accounts (the audit trail holds the local administrator's rows)."""
+    data = tmp_path / "desk"
+    assistant = fake_assistant(data)
+    assert assistant.ingest_bytes(POLICY.encode(), "leave.md").ok
+    assert not assistant.team_mode
+    close(assistant)
+    return data
+
+
+def app_on(assistant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, page: str | None = None) -> AppTest:
+    import ui.state
+
+    point_the_app_at(tmp_path / "unused", monkeypatch)
+    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.run()
+    if page:
+        at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def shown(elements) -> list[str]:
+    """What a person reads (the pages escape Markdown: accounts\\.sqlite3 reads accounts.sqlite3)."""
+    return [str(e.value).replace("\\", "") for e in elements]
+
+
+def one_line_naming(at: AppTest, file: str) -> str:
+    lines = [text for text in shown(at.error) if text.startswith(file)]
+    assert len(lines) == 1, [e.value for e in at.error]
+    assert "\n" not in lines[0]
+    return lines[0]
+
+
+# ---------------------------------------------------------------- accounts: lost → refused, never no-login
+
+
+@pytest.mark.parametrize("how", ["deleted", "emptied"])
+def test_lost_accounts_never_open_the_no_login_desktop_mode(team: Path, how: str) -> None:
+    lose(team / "accounts.sqlite3", how)
+    assistant = fake_assistant(team)
+    with pytest.raises(StoreDamaged) as info:
+        assert assistant.team_mode
+    line = str(info.value)
+    assert line.startswith("accounts.sqlite3") and "audit.sqlite3" in line and "restore" in line
+    assert "users add" in line and "\n" not in line
+    with pytest.raises(StoreDamaged):  # a call naming nobody is not the local administrator either
+        assistant.list_users()
+    with pytest.raises(StoreDamaged):
+        assistant.login("wang", PASSWORD)
+    assert assistant.search("年假有几天", actor=ADMIN).hits  # the library itself is intact
+
+
+def test_an_administrator_added_on_the_command_line_ends_the_refusal(team: Path) -> None:
+    lose(team / "accounts.sqlite3", "deleted")
+    app = fake_assistant(team)
+    with pytest.raises(StoreDamaged):
+        assert app.team_mode
+    cli = fake_assistant(team)
+    cli.act_as_local_administrator()  # what `python -m rag_core users add` is
+    cli.add_user("wang", "admin", PASSWORD)
+    assert app.team_mode and app.session_principal(app.login("wang", PASSWORD)) == ADMIN
+
+
+def test_lost_accounts_with_an_unreadable_audit_trail_fail_closed(team: Path) -> None:
+    lose(team / "accounts.sqlite3", "emptied")
+    garble(team / "audit.sqlite3")
+    with pytest.raises(StoreDamaged) as info:
+        assert fake_assistant(team).team_mode
+    assert str(info.value).startswith("accounts.sqlite3") and "audit.sqlite3 已损坏" in str(info.value)
+
+
+def test_a_desktop_store_without_accounts_still_needs_no_login(desktop: Path) -> None:
+    assistant = fake_assistant(desktop)
+    assert not assistant.team_mode
+    assert [d.doc_id for d in assistant.list_documents()] == ["leave"]
+
+
+@pytest.mark.parametrize("page", [None, "pages/users.py", "pages/audit.py"])
+def test_the_app_with_lost_accounts_shows_one_line_and_nothing_else(team: Path, tmp_path: Path, monkeypatch, page) -> None:
+    lose(team / "accounts.sqlite3", "emptied")
+    at = app_on(fake_assistant(team), tmp_path, monkeypatch, page)
+    one_line_naming(at, "accounts.sqlite3")
+    assert not at.chat_input and not at.text_input and not at.dataframe  # no chat, no login form, no data
+    assert "本机管理员" not in "".join(str(m.value) for m in at.sidebar.markdown)
+
+
+def test_doctor_flags_lost_accounts(team: Path, capsys) -> None:
+    lose(team / "accounts.sqlite3", "emptied")
+    result = invoke(capsys, "--data-dir", str(team), "doctor", "--json")
+    assert result.exit_code == 1
+    bad = [c for c in json.loads(result.stdout)["checks"] if not c["ok"]]
+    assert [(c["file"], c["status"]) for c in bad] == [("accounts.sqlite3", "lost")]
+    assert "restore" in bad[0]["fix"] and "users add" in bad[0]["fix"]
+
+
+def test_doctor_on_a_desktop_store_without_accounts_exits_0(desktop: Path, capsys) -> None:
+    result = invoke(capsys, "--data-dir", str(desktop), "doctor")
+    assert result.exit_code == 0, result.stdout
+
+
+# ---------------------------------------------------------------- accounts garbled: closed, one line
+
+
+def test_garbled_accounts_stop_every_page_with_one_line(team: Path, tmp_path: Path, monkeypatch) -> None:
+    garble(team / "accounts.sqlite3")
+    assistant = fake_assistant(team)
+    with pytest.raises(StoreDamaged) as info:
+        assert assistant.team_mode
+    assert str(info.value).startswith("accounts.sqlite3 已损坏") and "restore" in str(info.value)
+    at = app_on(assistant, tmp_path, monkeypatch)
+    one_line_naming(at, "accounts.sqlite3")
+    assert not at.chat_input and not at.text_input
+    at.switch_page("pages/users.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    one_line_naming(at, "accounts.sqlite3")
+
+
+def test_serving_beyond_this_machine_is_refused_with_garbled_accounts(team: Path) -> None:
+    from rag_core import Settings
+    from rag_core.accounts.serving import check
+
+    garble(team / "accounts.sqlite3")
+    refusal = check("0.0.0.0", Settings(data_dir=team))
+    assert refusal and "accounts.sqlite3 已损坏" in refusal
+
+
+# ---------------------------------------------------------------- doctor names each file and its fix
+
+
+@pytest.mark.parametrize("name", ["accounts.sqlite3", "audit.sqlite3", "document_history.sqlite3"])
+def test_doctor_names_a_damaged_account_audit_or_history_file(team: Path, capsys, name: str) -> None:
+    garble(team / name)
+    result = invoke(capsys, "--data-dir", str(team), "doctor", "--json")
+    assert result.exit_code == 1
+    bad = [c for c in json.loads(result.stdout)["checks"] if not c["ok"]]
+    assert [(c["file"], c["status"]) for c in bad] == [(name, "damaged")]
+    assert "restore" in bad[0]["fix"] and "移走" in bad[0]["fix"]
+
+
+def test_the_cli_works_past_garbled_accounts_and_users_says_one_line(team: Path, capsys, monkeypatch) -> None:
+    import rag_core.cli
+
+    monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: fake_assistant(args.data_dir))
+    garble(team / "accounts.sqlite3")
+    assert invoke(capsys, "--data-dir", str(team), "docs", "list").exit_code == 0
+    result = invoke(capsys, "--data-dir", str(team), "users", "list")
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("错误：accounts.sqlite3 已损坏"), result.stderr
