@@ -7,7 +7,7 @@ from datetime import date, timedelta
 import pandas as pd
 import streamlit as st
 
-from rag_core import AuditEntry, PermissionDenied
+from rag_core import AuditEntry, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import actor, get_assistant, person_name, role_name
@@ -55,7 +55,7 @@ def main() -> None:
             since=since.isoformat(), until=(until + timedelta(days=1)).isoformat(), user=who or None,
             action=action or None, outcome=outcome or None, actor=actor(),
         )
-    except PermissionDenied as exc:
+    except RagError as exc:  # refused, or audit.sqlite3 damaged (one line naming it)
         st.error(escape_md(exc))
         return
     frame = audit_frame(rows)

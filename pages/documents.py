@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import Assistant, DocumentInfo, IngestReport
+from rag_core.errors import StoreDamaged
 from rag_core.types import VersionChange
 from ui.doc_identity import ask_about_conflict, remember_conflicts
 from ui.inert import escape_md
@@ -189,7 +190,11 @@ def versions_frame(changes: list[VersionChange]) -> pd.DataFrame:
 
 
 def version_history(assistant: Assistant, doc: DocumentInfo) -> None:
-    changes = assistant.document_changes(doc.doc_id, actor=actor())
+    try:
+        changes = assistant.document_changes(doc.doc_id, actor=actor())
+    except StoreDamaged as exc:  # document_history.sqlite3 damaged: the rest of the page still works
+        st.warning(escape_md(exc), icon=":material/build:")
+        return
     st.dataframe(versions_frame(changes), hide_index=True, width="stretch")
     st.caption(zone_caption() + "“当前”是问答此刻检索的版本。")
     for change in changes:

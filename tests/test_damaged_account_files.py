@@ -17,13 +17,13 @@ import json
 from pathlib import Path
 
 import pytest
-from app_support import point_the_app_at
+from app_support import point_the_app_at, submit_login
 from cli_support import invoke
 from fakes import fake_assistant
 from streamlit.testing.v1 import AppTest
 
 from rag_core import Principal
-from rag_core.errors import StoreDamaged
+from rag_core.errors import PermissionDenied, StoreDamaged
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -205,6 +205,69 @@ def test_serving_beyond_this_machine_is_refused_with_garbled_accounts(team: Path
     assert refusal and "accounts.sqlite3 已损坏" in refusal
 
 
+# ---------------------------------------------------------------- audit garbled: actions stand, one line
+
+
+def test_with_a_garbled_audit_trail_actions_complete_and_say_so(team: Path) -> None:
+    garble(team / "audit.sqlite3")
+    assistant = fake_assistant(team)
+    token = assistant.login("wang", PASSWORD)  # the login form works
+    assert assistant.session_principal(token) == ADMIN
+    report = assistant.ingest_bytes("# 考勤制度\n\n第一条 每天九点上班。\n".encode(), "attendance.md", actor=ADMIN)
+    assert report.ok and report.status == "indexed"
+    assert assistant.purge_memories("wang", actor=ADMIN) == 1
+    assert assistant.delete_document("leave", actor=ADMIN) > 0
+    assert [d.doc_id for d in assistant.list_documents(actor=ADMIN)] == ["attendance"]
+    with pytest.raises(PermissionDenied):  # a refusal still refuses
+        assistant.list_users(actor=Principal("zhang", "employee"))
+    said = [n for n in assistant.store_notices if n.startswith("audit.sqlite3")]
+    assert len(said) == 1 and "不会记入审计日志" in said[0] and "restore" in said[0]
+    with pytest.raises(StoreDamaged) as info:
+        assistant.audit_entries(actor=ADMIN)
+    assert str(info.value) == said[0]
+
+
+def test_the_login_form_works_past_a_garbled_audit_trail(team: Path, tmp_path: Path, monkeypatch) -> None:
+    garble(team / "audit.sqlite3")
+    at = app_on(fake_assistant(team), tmp_path, monkeypatch)
+    submit_login(at, "wang", PASSWORD)
+    assert at.chat_input, [e.value for e in at.error]
+    assert any(w.startswith("audit.sqlite3") for w in shown(at.warning))  # said on the next page run
+    at.switch_page("pages/audit.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    one_line_naming(at, "audit.sqlite3")
+
+
+# ---------------------------------------------------------------- version history garbled: documents work
+
+
+def test_with_a_garbled_history_upload_and_delete_complete_and_say_so(team: Path) -> None:
+    garble(team / "document_history.sqlite3")
+    assistant = fake_assistant(team)
+    report = assistant.ingest_bytes(NEWER.replace("7 天", "9 天").encode(), "leave.md", actor=ADMIN)
+    assert report.ok and report.status == "indexed" and report.version == 3
+    said = [w for w in report.warnings if w.startswith("document_history.sqlite3")]
+    assert len(said) == 1 and "检索照常" in said[0] and "\n" not in said[0]
+    assert any("9 天" in h.chunk.text for h in assistant.search("年假几天", actor=ADMIN).hits)
+    with pytest.raises(StoreDamaged) as info:
+        assistant.document_changes("leave", actor=ADMIN)
+    assert str(info.value).startswith("document_history.sqlite3")
+    assert assistant.delete_document("leave", actor=ADMIN) > 0
+    assert assistant.list_documents(actor=ADMIN) == []
+    assert said[0] in assistant.store_notices
+
+
+def test_the_documents_page_works_past_a_garbled_history(team: Path, tmp_path: Path, monkeypatch) -> None:
+    garble(team / "document_history.sqlite3")
+    assistant = fake_assistant(team)
+    at = app_on(assistant, tmp_path, monkeypatch)
+    submit_login(at, "wang", PASSWORD)
+    at.switch_page("pages/documents.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(w.startswith("document_history.sqlite3") for w in shown(at.warning))
+    assert any(b.label == "删除此文档" for b in at.button)  # the rest of the page is there
+
+
 # ---------------------------------------------------------------- doctor names each file and its fix
 
 
@@ -216,6 +279,34 @@ def test_doctor_names_a_damaged_account_audit_or_history_file(team: Path, capsys
     bad = [c for c in json.loads(result.stdout)["checks"] if not c["ok"]]
     assert [(c["file"], c["status"]) for c in bad] == [(name, "damaged")]
     assert "restore" in bad[0]["fix"] and "移走" in bad[0]["fix"]
+
+
+def test_a_damaged_file_found_later_in_a_session_is_still_said(team: Path, tmp_path: Path, monkeypatch) -> None:
+    """The audit line is shown after the login; the history line, found at a later upload, on the next run."""
+    garble(team / "audit.sqlite3")
+    garble(team / "document_history.sqlite3")
+    assistant = fake_assistant(team)
+    at = app_on(assistant, tmp_path, monkeypatch)
+    submit_login(at, "wang", PASSWORD)
+    assert any(w.startswith("audit.sqlite3") for w in shown(at.warning))
+    assert assistant.ingest_bytes(NEWER.replace("7 天", "9 天").encode(), "leave.md", actor=ADMIN).ok
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(w.startswith("document_history.sqlite3") for w in shown(at.warning))
+
+
+def test_an_audit_trail_torn_past_its_first_pages_is_one_line_too(team: Path) -> None:
+    assistant = fake_assistant(team)
+    for i in range(400):  # rows over many pages: a torn page past the schema opens, but cannot be read
+        assistant.audit_log.record("wang", "admin", "document.upload", f"制度{i}.md", "ok", "x" * 200)
+    close(assistant)
+    path = team / "audit.sqlite3"
+    data = bytearray(path.read_bytes())
+    data[4096 * 3 : 4096 * 5] = b"\xff" * 8192
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreDamaged) as info:
+        fake_assistant(team).audit_entries(actor=ADMIN)
+    assert str(info.value).startswith("audit.sqlite3")
 
 
 def test_the_cli_works_past_garbled_accounts_and_users_says_one_line(team: Path, capsys, monkeypatch) -> None:

@@ -104,9 +104,12 @@ def get_assistant() -> Assistant:
         st.error(f"助手启动失败：{escape_md(exc)}")
         st.stop()
         raise  # unreachable; keeps type checkers happy
-    if assistant.store_notices and not st.session_state.get(STORE_NOTICES_KEY):
-        st.session_state[STORE_NOTICES_KEY] = True  # a cache set aside and rebuilt: said once per session
-        for line in assistant.store_notices:
+    # a cache set aside and rebuilt, a damaged store found later (the audit trail, the version history):
+    # each line said once per session, on the first page run after it appeared
+    shown = st.session_state.setdefault(STORE_NOTICES_KEY, [])
+    for line in list(assistant.store_notices):
+        if line not in shown:
+            shown.append(line)
             st.warning(escape_md(line), icon=":material/build:")
     return assistant
 

@@ -5,14 +5,17 @@ machine is the local administrator and nothing asks for a login (desktop); once
 any account exists every caller must name a logged-in `Principal` (team). The
 stores are opened on first use in the data dir (`accounts.sqlite3`, `audit.sqlite3`).
 
-Damage fails closed for accounts. A damaged account file, or one that lost its
-accounts in a data dir the audit trail shows was used with accounts, is
-`StoreDamaged` with one Chinese line: never the no-login desktop mode (the CLI,
-which acts as the data dir's owner, may still add an administrator).
+Damage fails closed for accounts and open for the audit trail. A damaged account
+file, or one that lost its accounts in a data dir the audit trail shows was used
+with accounts, is `StoreDamaged` with one Chinese line: never the no-login desktop
+mode (the CLI, which acts as the data dir's owner, may still add an administrator).
+An audit row that cannot be written never undoes or fails the action it records:
+the action has happened; the line goes to the store notices (and `doctor`).
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -23,13 +26,14 @@ from ..accounts.audit import AuditLog
 from ..accounts.serving import REFUSAL, is_local
 from ..accounts.store import AccountStore
 from ..errors import AccountError, StoreDamaged
-from ..storage.account_files import ACCOUNTS, damaged_line, lost_accounts_line
+from ..storage.account_files import ACCOUNTS, AUDIT, damaged_line, lost_accounts_line
 from ..text.pii import redact_text
 from ..types import Account, AuditEntry, Principal
 from .access import allowed
 
 ANONYMOUS = Principal(user="（未登录）", role="")
 _OPENING = threading.RLock()  # lazy opening of the account and audit stores
+_log = logging.getLogger(__name__)
 
 
 @contextmanager
@@ -48,6 +52,7 @@ class AccountActions:
     _audit_log: AuditLog | None = None
     _local_admin_process: bool = False
     _accounts_lost: str = ""  # the lost-accounts line read when the store was opened ("" : nothing lost)
+    store_notices: list[str]
 
     @property
     def accounts(self) -> AccountStore:
@@ -74,13 +79,22 @@ class AccountActions:
         if self._audit_log is None:
             with _OPENING:
                 if self._audit_log is None:
-                    self._audit_log = AuditLog(self._settings.path("audit.sqlite3"))
+                    with _damage_named(AUDIT):
+                        self._audit_log = AuditLog(self._settings.path(AUDIT))
         return self._audit_log
 
     def _audit(self, actor: Principal | None, action: str, target: str = "", outcome: str = "ok", detail: str = "") -> None:
+        """Append one audit row. Never raises for a damaged trail: the action it records has already
+        happened (or been refused), and its result stands; the damage is said in the store notices."""
         who = actor or ANONYMOUS
-        # file names and details may carry personal data (张三_13812345678.md): masked like everything stored
-        self.audit_log.record(who.user, who.role, action, redact_text(target), outcome, redact_text(detail))
+        try:
+            with _damage_named(AUDIT):
+                # file names and details may carry personal data (张三_13812345678.md): masked like everything stored
+                self.audit_log.record(who.user, who.role, action, redact_text(target), outcome, redact_text(detail))
+        except StoreDamaged as exc:
+            _log.warning("audit row not written (%s %s %s): %s", who.user, action, outcome, exc)
+            if str(exc) not in self.store_notices:
+                self.store_notices.append(str(exc))
 
     # -- modes -------------------------------------------------------------------
     def act_as_local_administrator(self) -> None:
@@ -217,4 +231,5 @@ class AccountActions:
     ) -> list[AuditEntry]:
         """The audit trail, newest first, filtered."""
         self._acting(actor, "audit")
-        return self.audit_log.entries(since=since, until=until, actor=user, action=action, outcome=outcome, limit=limit)
+        with _damage_named(AUDIT):
+            return self.audit_log.entries(since=since, until=until, actor=user, action=action, outcome=outcome, limit=limit)

@@ -5,18 +5,28 @@ catalog (search must never see them). So the text of every version is kept
 here, in its own small SQLite file under the data dir, when the version is
 written; the history view compares each version with the one before it. A
 deleted document's recorded text is deleted with it.
+
+The file only serves the comparison: when it is damaged, an upload or a deletion
+still completes (its result stands, the report or the store notices carry one
+Chinese line naming the file), and only the history view says it cannot compare.
 """
 
 from __future__ import annotations
 
 import difflib
+import logging
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 
+from ..errors import StoreDamaged
+from ..storage.account_files import HISTORY as HISTORY_FILE
+from ..storage.account_files import damaged_line
 from ..types import Chunk, IngestReport, Principal, VersionChange
 
-HISTORY_FILE = "document_history.sqlite3"
+_log = logging.getLogger(__name__)
 DIFF_LINES = 12  # a short diff: enough to see what moved, not the whole document
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS version_text (
@@ -80,33 +90,65 @@ def compare(old: list[str], new: list[str]) -> tuple[int, int, int, list[str]]:
     return added, removed, unchanged, diff
 
 
+@contextmanager
+def _history_store() -> Iterator[None]:
+    """SQLite's damage errors inside the block become `StoreDamaged` with the history file's one line."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise StoreDamaged(damaged_line(HISTORY_FILE, exc)) from exc
+
+
 class HistoryActions:
     """Mixin of `Assistant`: record each version's text when it is written, and compare versions."""
+
+    store_notices: list[str]
 
     @property
     def version_texts(self) -> VersionTexts:
         texts = getattr(self, "_version_texts", None)
         if texts is None:
-            texts = self._version_texts = VersionTexts(self._settings.path(HISTORY_FILE))
+            with _history_store():
+                texts = self._version_texts = VersionTexts(self._settings.path(HISTORY_FILE))
         return texts
 
     def _ingest(self, data: bytes, filename: str, **kwargs) -> IngestReport:
         """Every ingest path ends here: record the new version's text before a later one retires it."""
         report = super()._ingest(data, filename, **kwargs)  # type: ignore[misc]
         if report.status == "indexed":
-            self.version_texts.record(self.catalog.chunks_of(report.doc_id, report.version))
+            try:
+                with _history_store():
+                    self.version_texts.record(self.catalog.chunks_of(report.doc_id, report.version))
+            except StoreDamaged as exc:  # the version is indexed and searchable: that stands
+                report.warnings.append(self._history_damaged(exc))
         return report
 
     def delete_document(self, doc_id: str, *, actor: Principal | None = None) -> int:
         """Delete as usual, then the recorded text of every version."""
         removed = super().delete_document(doc_id, actor=actor)  # type: ignore[misc]
-        self.version_texts.forget(doc_id)
+        try:
+            with _history_store():
+                self.version_texts.forget(doc_id)
+        except StoreDamaged as exc:  # the document is gone from the library and search: that stands
+            self._history_damaged(exc)
         return removed
+
+    def _history_damaged(self, damage: StoreDamaged) -> str:
+        """Log the damage and add its line to the store notices once; returns the line."""
+        line = str(damage)
+        _log.warning("version history not updated: %s", line)
+        if line not in self.store_notices:
+            self.store_notices.append(line)
+        return line
 
     def document_changes(self, doc_id: str, *, actor: Principal | None = None) -> list[VersionChange]:
         """Each version the actor may read, newest first, with what changed from the one before it."""
         actor = self._acting(actor, "documents.manage")  # type: ignore[attr-defined]
         versions = self.document_versions(doc_id, actor=actor)  # only the versions whose audience the actor reads
+        with _history_store():
+            return self._changes(doc_id, versions)
+
+    def _changes(self, doc_id: str, versions: list) -> list[VersionChange]:
         today = date.today().isoformat()
         current = [v.version for v in versions if v.status == "current" and (v.effective_date or "") <= today]
         current_version = max(current) if current else None
