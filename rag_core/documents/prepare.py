@@ -44,6 +44,9 @@ class PreparedDocument:
     warnings: list[str]
 
 
+UNREADABLE_NAME = "一份你无权查看的文档"  # how an id clash names a version the uploader may not read
+
+
 def doc_id_for(filename: str) -> str:
     """A stable id from the file name: same name → same document, next version."""
     stem = safe_filename(filename).rsplit(".", 1)[0]
@@ -55,7 +58,8 @@ def _shown(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf") or ch == "\t")
 
 
-def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterable[str]]) -> None:
+def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterable[str]],
+                   hidden_of: Callable[[str], Iterable[str]] | None = None) -> None:
     """Refuse a file whose *different* name normalises onto an existing document's id.
 
     "员工手册 v2.md" then "员工手册(v2).md" both become 员工手册_v2; silently making the
@@ -64,7 +68,8 @@ def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterabl
     """
     known = {name for name in sources_of(doc_id) if name}
     if known and source not in known:
-        shown = "、".join(sorted(known))
+        hidden = set(hidden_of(doc_id)) if hidden_of is not None else set()  # names the uploader may not read
+        shown = "、".join(sorted({UNREADABLE_NAME if name in hidden else name for name in known}))
         raise DocumentIdConflict(
             source, doc_id,
             f"文件名与已有文档“{shown}”对应同一个文档ID {doc_id}。如果它是该文档的新版本，请明确指定文档ID"
@@ -99,6 +104,7 @@ def prepare(
     audience: tuple[str, ...] = ("all",),
     redact_disabled: frozenset[str] = frozenset(),
     sources_of: Callable[[str], Iterable[str]] | None = None,
+    hidden_of: Callable[[str], Iterable[str]] | None = None,
 ) -> PreparedDocument:
     """Parse, mask and chunk one file. With `sources_of` (doc id → its files' names) and no
     explicit `doc_id`, a different file name that maps onto an existing document is refused."""
@@ -141,7 +147,7 @@ def prepare(
     else:
         doc_id = doc_id_for(parsed.source)
         if sources_of is not None:
-            check_identity(doc_id, parsed.source, sources_of)
+            check_identity(doc_id, parsed.source, sources_of, hidden_of)
     now = datetime.now(UTC).isoformat(timespec="seconds")
     digest = hashlib.sha256(
         ("\x1e".join(c.text for c in text_chunks) + f"|{settings.chunk_size}|{settings.chunk_overlap}").encode("utf-8")

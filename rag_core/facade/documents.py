@@ -41,7 +41,6 @@ SAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "samples"
 SAMPLE_PACK = SAMPLES_DIR.parent / "sample_vectors.npz"  # their e5 vectors, made by bench/sample_pack.py
 SYSTEM = Principal(user="system", role="admin")  # first-start indexing of the bundled samples
 PREPARED_KEPT = 4  # estimates whose prepared documents wait for their ingest
-UNREADABLE_NAME = "一份你无权查看的文档"  # named in an id conflict instead of a version the actor may not read
 
 
 def _audience(audience: Sequence[str]) -> tuple[str, ...]:
@@ -176,19 +175,20 @@ class DocumentActions:
         lock = self.__dict__.setdefault("_prepared_lock", threading.Lock())
         with lock:
             kept = memo.pop(key, None)
-        sources_of = lambda known: [  # noqa: E731
-            v.source if may_read is None or may_read(v) else UNREADABLE_NAME for v in self.catalog.versions(known)
+        sources_of = lambda known: [v.source for v in self.catalog.versions(known)]  # noqa: E731
+        hidden_of = lambda known: [  # noqa: E731
+            v.source for v in self.catalog.versions(known) if may_read is not None and not may_read(v)
         ]
         if kept is not None:
             if not doc_id:  # the library may have changed since the estimate
-                check_identity(kept.doc_id, kept.parsed.source, sources_of)
+                check_identity(kept.doc_id, kept.parsed.source, sources_of, hidden_of)
             now = datetime.now(UTC).isoformat(timespec="seconds")
             return replace(kept, chunks=[replace(c, ingested_at=now) for c in kept.chunks])
         step = step or (lambda stage, frac: None)
         with reporting_pages(lambda done, total: step(f"OCR 识别扫描页 {done}/{total}", 0.05 + 0.15 * done / total)):
             prepared = prepare(
                 data, filename, s, doc_id=doc_id, audience=audience,
-                redact_disabled=frozenset(redact_disabled), sources_of=sources_of,
+                redact_disabled=frozenset(redact_disabled), sources_of=sources_of, hidden_of=hidden_of,
             )
         if keep:
             with lock:
