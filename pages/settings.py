@@ -183,8 +183,10 @@ def confirm_rechunk(assistant: Assistant) -> None:
     if needs_reindex:
         bar = st.progress(0.0, text="正在按新设置重新索引…")
         total = len(assistant.list_documents(actor=actor()))
-        count = assistant.reindex(progress=FileSteps(bar, total, "正在按新设置重新索引"), actor=actor())
-        message += f"；已按新设置重新索引，共 {count} 块。"
+        done = assistant.reindex(progress=FileSteps(bar, total, "正在按新设置重新索引"), actor=actor())
+        message += f"；已按新设置重新索引 {done.documents} 个版本，共 {done.chunks} 块。"
+        if done.failed:  # named, so HR knows which documents still have the old chunking
+            message += f"以下版本未能重新索引，仍按原来的切块检索：{'；'.join(done.failed)}"
     st.session_state[FLASH_KEY] = message
     st.rerun()
 

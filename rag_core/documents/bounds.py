@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..errors import IngestError
@@ -97,3 +97,12 @@ class IngestEstimate:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self) | {"ok": self.ok, "duration": self.duration}
+
+
+@dataclass
+class ReindexReport:
+    """What 重新索引 did: chunks written, versions cut again, and each version it could not cut (in Chinese)."""
+
+    chunks: int = 0
+    documents: int = 0
+    failed: list[str] = field(default_factory=list)

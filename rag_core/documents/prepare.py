@@ -15,19 +15,23 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from itertools import groupby
 
 from ..errors import DocumentIdConflict, IngestError
 from ..settings import Settings
 from ..text.instructions import instruction_sentences
 from ..text.markers import neutralise_markers
+from ..text.records import parse_record
 from ..text.tokenizer import tokenize
-from ..types import Chunk, ParsedDocument, ReadingReport
+from ..types import Chunk, ParsedDocument, ReadingReport, Section
 from .bounds import chunk_cap_error, min_chunks
-from .chunking import chunk_document
+from .chunking import TextChunk, chunk_document, rejoin
+from .formats import Line
 from .parsing import parse_bytes, safe_filename
+from .reading import attach_captions
 from .redaction import redact, redact_filename
 
 _DOC_ID_BAD = re.compile(r"[^\w\u4e00-\u9fff.-]+")
@@ -137,17 +141,59 @@ def prepare(
     ]
     title = _shown(neutralise_markers(_quiet(parsed.title, settings, redact_disabled)))
     parsed = replace(parsed, sections=sections, title=title)
-    text_chunks = chunk_document(parsed, settings.chunk_size, settings.chunk_overlap)
-    if not text_chunks:
-        raise IngestError(parsed.source, "文件里没有可以索引的文字")
-    if len(text_chunks) > cap:  # before tokenising: jieba is the slow part of preparing
-        raise chunk_cap_error(parsed.source, len(text_chunks), cap, settings.ingest_seconds_per_chunk)
+    text_chunks = _text_chunks(parsed, settings)
     if doc_id:
         doc_id = _shown(masked(doc_id)).strip() or "document"
     else:
         doc_id = doc_id_for(parsed.source)
         if sources_of is not None:
             check_identity(doc_id, parsed.source, sources_of, hidden_of)
+    return _prepared(parsed, text_chunks, doc_id, audience, settings, counts)
+
+
+def rechunk(chunks: Sequence[Chunk], settings: Settings) -> PreparedDocument:
+    """A stored version cut again with the current chunk size and overlap (the settings page's 重新索引).
+
+    Its title, file name and section paths are kept, and its text is not masked again: it was masked at
+    upload, with the categories the uploader chose to keep. Rebuilding from the text alone (saved as a .txt)
+    lost the title and the chapters and masked a number kept on purpose."""
+    first = chunks[0]
+    sections: list[Section] = []
+    for (path, page), run in groupby(chunks, key=lambda c: (c.section, c.page)):
+        sections += _restored(rejoin(list(run)), path, page)
+    parsed = ParsedDocument(source=first.source, title=first.title, sections=sections)
+    return _prepared(parsed, _text_chunks(parsed, settings), first.doc_id, first.audience, settings, {})
+
+
+def _restored(text: str, path: str, page: int | None) -> list[Section]:
+    """A stored section's text split back into prose and tables (two or more record lines, with the caption
+    line before them, as the parsers mark them), so that cutting it again keeps whole rows together."""
+    raws, lines, table, i = text.split("\n"), [], 0, 0
+    while i < len(raws):
+        if parse_record(raws[i]) is not None and i + 1 < len(raws) and parse_record(raws[i + 1]) is not None:
+            table += 1
+            while i < len(raws) and parse_record(raws[i]) is not None:
+                lines.append(Line(raws[i], None, page, True, table))
+                i += 1
+            continue
+        lines.append(Line(raws[i], None, page))
+        i += 1
+    return [Section(text=body, path=path, page=page, table=key is not None)
+            for key, run in groupby(attach_captions(lines), key=lambda line: line.table)
+            if (body := "\n".join(line.text for line in run)).strip()]
+
+
+def _text_chunks(parsed: ParsedDocument, settings: Settings) -> list[TextChunk]:
+    text_chunks = chunk_document(parsed, settings.chunk_size, settings.chunk_overlap)
+    if not text_chunks:
+        raise IngestError(parsed.source, "文件里没有可以索引的文字")
+    if len(text_chunks) > settings.max_chunks_per_file:  # before tokenising: jieba is the slow part of preparing
+        raise chunk_cap_error(parsed.source, len(text_chunks), settings.max_chunks_per_file, settings.ingest_seconds_per_chunk)
+    return text_chunks
+
+
+def _prepared(parsed: ParsedDocument, text_chunks: list[TextChunk], doc_id: str, audience: tuple[str, ...],
+              settings: Settings, counts: dict[str, int]) -> PreparedDocument:
     now = datetime.now(UTC).isoformat(timespec="seconds")
     digest = hashlib.sha256(
         ("\x1e".join(c.text for c in text_chunks) + f"|{settings.chunk_size}|{settings.chunk_overlap}").encode("utf-8")

@@ -24,11 +24,10 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from ..documents.bounds import IngestEstimate, as_cancel
+from ..documents.bounds import IngestEstimate, ReindexReport, as_cancel
 from ..documents.catalog import visible_to
-from ..documents.chunking import rejoin
 from ..documents.ocr import reporting_pages
-from ..documents.prepare import PreparedDocument, check_identity, prepare
+from ..documents.prepare import PreparedDocument, check_identity, prepare, rechunk
 from ..documents.safe_read import read_regular_file
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
 from ..search.indexer import refuse_unreplaceable
@@ -306,21 +305,33 @@ class DocumentActions:
             on_progress(len(files), len(files), "")
         return reports
 
-    def reindex(self, progress: Progress | None = None, *, actor: Principal | None = None) -> int:
-        """Re-chunk every current document with the current settings (new versions; one audit row)."""
+    def reindex(self, progress: Progress | None = None, *, actor: Principal | None = None) -> ReindexReport:
+        """Re-chunk every live version with the current settings (new versions; one audit row).
+
+        Every version's chunks are read before anything is written, and versions in effect are written
+        before scheduled ones: writing a version in effect retires the older ones, a scheduled one among
+        them, which is then written again from what was read, with its date. Each version keeps its title,
+        file name, sections and masking (`rechunk`); one that cannot be cut again is named, not skipped quietly."""
         actor = self._acting(actor, "settings")
-        count = 0
+        report = ReindexReport()
+        step = progress or (lambda stage, frac: None)
+        today = date.today().isoformat()
         with self.indexer.lock:
-            for info in self.catalog.live_versions():
-                chunks = self.catalog.chunks_of(info.doc_id, info.version)
-                data = rejoin(chunks).encode("utf-8")
-                name = info.source.rsplit(".", 1)[0] + ".txt" if not info.source.endswith((".md", ".txt")) else info.source
-                rep = self._ingest(
-                    data, name, audience=info.audience, doc_id=info.doc_id, effective_date=info.effective_date, progress=progress
-                )
-                count += rep.chunk_count if rep.ok else 0
-        self._audit(actor, "document.reindex", "全部文档", "ok", f"{count} 块")
-        return count
+            snapshot = [(info, self.catalog.chunks_of(info.doc_id, info.version)) for info in self.catalog.live_versions()]
+            snapshot.sort(key=lambda pair: (bool(pair[0].effective_date and pair[0].effective_date > today),
+                                            pair[0].doc_id, pair[0].version))
+            for info, chunks in snapshot:
+                try:
+                    if not chunks:
+                        raise RagError("没有找到这一版的内容")
+                    written = self.indexer.write(rechunk(chunks, self._settings), info.audience, info.effective_date, step)
+                    report.chunks += written.chunk_count
+                    report.documents += 1
+                except RagError as exc:
+                    report.failed.append(f"《{info.title}》v{info.version}：{exc}")
+        detail = f"{report.chunks} 块" + (f"；未能重新索引：{'；'.join(report.failed)}" if report.failed else "")
+        self._audit(actor, "document.reindex", "全部文档", "failed" if report.failed else "ok", detail)
+        return report
 
     def check_vectors(self, repair: bool = True, *, actor: Principal | None = None) -> VectorCheck:
         """Can every stored chunk still be found by vector search? Re-writes the ones that cannot."""

@@ -165,6 +165,9 @@ class Indexer:
         for old in older:
             self._retire(old)
         warnings = prepared.warnings + unreachable_warning(unreachable)
+        today = date.today().isoformat()
+        warnings += [f"这一版立即生效并取代了所有旧版本，包括排期中的 v{old.version}（原定 {old.effective_date} 生效）："
+                     "如果仍需要它，请重新上传并设好生效日期" for old in older if (old.effective_date or "") > today]
         if newer is not None:  # only without the writer lock: another process's newer version won
             self._retire(info)
             warnings.append(f"导入期间同一文档的更新版本 v{newer} 已经生效，这一版随即停用")
