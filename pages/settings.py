@@ -220,7 +220,7 @@ def main() -> None:
     defaults = type(settings)()
     names = editable(settings)
     st.title("设置")
-    st.caption("修改立即对所有页面生效，无需重启；修改分块参数会先询问，再重新索引。")
+    st.caption("修改立即对所有页面生效，无需重启，重启后仍然有效；修改分块参数会先询问，再重新索引。")
     if flash := st.session_state.pop(FLASH_KEY, None):
         st.success(flash)
     confirm_rechunk(assistant)

@@ -17,7 +17,7 @@ from .answer.answering import compose_answer
 from .answer.prompt import build_prompt
 from .conversations.statements import split_turn
 from .documents.catalog import Catalog
-from .errors import PermissionDenied
+from .errors import PermissionDenied, SettingsError
 from .facade.access import LOCAL_ADMIN, require, require_owner
 from .facade.accounts import ANONYMOUS, AccountActions
 from .facade.conversations import ConversationActions
@@ -37,7 +37,7 @@ from .search.model_cache import MODEL_STATE_DIR
 from .search.retrieval import HybridRetriever, decision_model
 from .search.sentence_index import SecondModel, SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
-from .settings import Settings
+from .settings import LIMITS, Settings, save_changes, with_saved_changes
 from .storage.health import SECOND_CACHE, SECOND_SENTENCES, open_checks
 from .text.inputs import checked
 from .text.pii import redact_text
@@ -62,10 +62,12 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
     def __init__(
         self, settings: Settings, *, embedder: Embedder | None = None, second_embedder: Embedder | None = None, llm=None
     ):
-        self._settings = settings
         Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
         # a damaged or lost catalog is refused with one line; damaged caches are set aside and rebuilt
         self.store_notices: list[str] = open_checks(Path(settings.data_dir), embedded_chroma=not settings.chroma_host)
+        self._settings, notice = with_saved_changes(settings)  # what the settings page changed outlives a restart
+        self.store_notices += [notice] if notice else []
+        settings = self._settings
         self.catalog = Catalog(settings.path("catalog.sqlite3"))
         inner = embedder or load_embedder(settings.embedding_model, state_dir=settings.path(MODEL_STATE_DIR))
         self.embedder = CachedEmbedder(inner, settings.path("embedding_cache.sqlite3"), settings.embed_batch_size)
@@ -184,7 +186,10 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         """Apply validated changes now; True when chunking changed (re-index needed). One audit row."""
         actor = self._acting(actor, "settings")
         try:
+            if fixed := sorted(set(changes) - set(LIMITS)):  # the data dir, the models, the LLM: .env and a restart
+                raise SettingsError(f"这些设置不能在运行中修改：{'、'.join(fixed)}；请改 .env 后重启")
             new = self._settings.with_changes(**changes)
+            save_changes(new, changes)
         except Exception as exc:
             self._audit(actor, "settings.change", ", ".join(sorted(changes)), "failed", str(exc))
             raise

@@ -7,6 +7,7 @@ deployment only has to point `RAG_DATA_DIR` (or `--data-dir`) somewhere else.
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import os
 from dataclasses import dataclass, field, fields, replace
@@ -145,7 +146,7 @@ class Settings:
         problems = [line for name in LIMITS if (line := out_of_limits(name, getattr(self, name)))]
         if not problems and self.chunk_overlap >= self.chunk_size:
             problems.append("重叠 chunk_overlap 须小于块大小")
-        if self.max_file_mb <= 0:
+        if not math.isfinite(self.max_file_mb) or self.max_file_mb <= 0:
             problems.append("文件大小上限须大于 0")
         if self.max_chunks_per_file < 1:
             problems.append("每份文件的分段上限至少为 1")
@@ -269,3 +270,39 @@ def _parse(var: str, raw: str, type_name: Any) -> Any:
         return raw
     except ValueError as exc:
         raise SettingsError(f"环境变量 {var}={raw!r} 无法解析: {exc}") from exc
+
+
+SAVED_FILE = "settings.json"  # what the settings page changed, in the data dir: applied over .env at every start
+
+
+def with_saved_changes(settings: Settings) -> tuple[Settings, str]:
+    """`settings` with the settings page's saved changes applied, and a Chinese notice when they cannot be read.
+
+    The page promised its changes take effect at once; kept only in memory they were gone after a restart, and a
+    store re-chunked at the page's chunk size was then mixed with uploads cut at the .env's."""
+    path = settings.path(SAVED_FILE)
+    if not path.exists():
+        return settings, ""
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(saved, dict):
+            raise ValueError("不是一组设置")
+        return settings.with_changes(**{k: v for k, v in saved.items() if k in LIMITS}), ""
+    except (OSError, ValueError, SettingsError) as exc:
+        return settings, (f"{SAVED_FILE}（设置页保存的修改）无法使用，已按 .env 和默认值启动（{exc}）。"
+                          "请在设置页重新保存，或删除这个文件")
+
+
+def save_changes(settings: Settings, changes: dict[str, Any]) -> None:
+    """Keep the changed knobs (their validated values in `settings`) for the next start; written atomically."""
+    path = settings.path(SAVED_FILE)
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, ValueError):
+        saved = {}  # unreadable: the start already said so; this save replaces it
+    saved = saved if isinstance(saved, dict) else {}
+    saved.update({name: getattr(settings, name) for name in changes if name in LIMITS})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".tmp")
+    partial.write_text(json.dumps(saved, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(partial, path)
