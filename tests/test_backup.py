@@ -115,6 +115,17 @@ def test_backup_refuses_a_non_empty_destination(store, tmp_path: Path) -> None:
         store.backup(tmp_path / "full")
 
 
+def test_backup_to_a_place_it_cannot_write_is_one_chinese_line(store, tmp_path: Path, monkeypatch) -> None:
+    """`backup .` raised a ValueError (an empty name) and an unwritable place an OSError traceback (helper-36 6)."""
+    (tmp_path / "locked").write_text("a file, not a directory")
+    with pytest.raises(StoreDamaged, match="无法写入备份目录"):
+        store.backup(tmp_path / "locked" / "backup")
+    empty = tmp_path / "here"
+    empty.mkdir()
+    monkeypatch.chdir(empty)
+    assert store.backup(Path(".")).files  # `.` is the (empty) directory it names
+
+
 def test_restore_refuses_an_incomplete_or_damaged_backup(store, tmp_path: Path) -> None:
     data_dir = Path(store.settings.data_dir)
     with pytest.raises(StoreDamaged, match="backup.json"):

@@ -95,8 +95,19 @@ def _copy_tree(source: Path, target: Path) -> list[str]:
 
 
 def backup_data_dir(data_dir: Path, dest: Path) -> BackupReport:
-    """Copy the data dir into `dest` (new or empty directory); returns what was copied."""
-    data_dir, dest = Path(data_dir), Path(dest)
+    """Copy the data dir into `dest` (new or empty directory); returns what was copied.
+
+    A destination that cannot be written (no such parent, read-only, a system directory) is refused in one
+    line; it used to surface as an OSError traceback, and `.` as a ValueError (an empty name)."""
+    data_dir, dest = Path(data_dir), Path(dest).resolve()  # `.` or `..` name the directory they stand for
+    try:
+        return _backup(data_dir, dest)
+    except OSError as exc:
+        shutil.rmtree(dest.with_name(dest.name + ".partial"), ignore_errors=True)
+        raise StoreDamaged(f"无法写入备份目录 {dest}（{exc.strerror or exc}）：请换一个可以写入的新目录") from exc
+
+
+def _backup(data_dir: Path, dest: Path) -> BackupReport:
     if not (data_dir / CATALOG).exists():
         raise StoreDamaged(f"{data_dir} 里没有 {CATALOG}：没有可以备份的文档库")
     if dest.exists() and any(dest.iterdir()):
