@@ -430,3 +430,12 @@ def test_the_upload_report_masks_the_words_it_quotes_from_the_file(tmp_path: Pat
     assert report.ok, report.error
     shown = " ".join([*report.warnings, *report.reading.notes, *report.reading.hidden_sheets, *report.reading.sheets])
     assert "隐藏工作表" in shown and "13912345678" not in shown, shown
+
+
+def test_an_unknown_category_to_keep_unmasked_is_refused_in_chinese(tmp_path: Path) -> None:
+    """It raised an English ValueError from the recogniser (helper-36 9)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from fakes import fake_assistant
+
+    report = fake_assistant(tmp_path / "a").ingest_bytes("第一条 热线13912345678。\n".encode(), "热线.md", redact_disabled=["phone"])
+    assert not report.ok and "不认识的脱敏类别：phone" in report.error and "mobile" in report.error

@@ -87,3 +87,4 @@ def test_a_table_cut_again_keeps_whole_rows_and_each_chunk_opens_with_its_headin
     holding = [text for *_, text in _fingerprint(a, "差旅") if "城市：" in text]
     # each chunk knows its table: it opens with the caption or heading, not in the middle of the rows
     assert len(holding) > 1 and not any(text.startswith("城市：") for text in holding), holding
+

@@ -24,6 +24,7 @@ from ..errors import DocumentIdConflict, IngestError
 from ..settings import Settings
 from ..text.instructions import instruction_sentences
 from ..text.markers import neutralise_markers
+from ..text.pii import REDACTION_CATEGORIES
 from ..text.records import parse_record
 from ..text.tokenizer import tokenize
 from ..types import Chunk, ParsedDocument, ReadingReport, Section
@@ -113,6 +114,8 @@ def prepare(
     """Parse, mask and chunk one file. With `sources_of` (doc id → its files' names) and no
     explicit `doc_id`, a different file name that maps onto an existing document is refused."""
     counts: dict[str, int] = {}
+    if unknown := sorted(set(redact_disabled) - set(REDACTION_CATEGORIES)):
+        raise IngestError(filename, f"不认识的脱敏类别：{'、'.join(unknown)}；可以保留的类别：{'、'.join(REDACTION_CATEGORIES)}")
 
     def masked(text: str) -> str:
         if not settings.redact_pii:
