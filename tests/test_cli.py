@@ -101,3 +101,14 @@ def test_the_entry_point_in_a_subprocess(store_copy, tmp_path):
     listing = entry_point("--data-dir", str(store_copy), "docs", "list", "--json")
     assert listing.returncode == 0, listing.stderr.decode("utf-8", "replace")
     assert len(json.loads(listing.stdout.decode("utf-8"))["documents"]) == 8
+
+
+@pytest.mark.parametrize("argv", [["docs", "delete"], ["docs", "versions", "x"], ["nosuch"], ["search", "年假", "--bad"]])
+def test_usage_errors_are_one_chinese_line_with_status_2(argv, capsys):
+    """argparse printed its English usage and message (helper-36 8)."""
+    from rag_core.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith("错误：") and err.count("\n") == 1 and "usage:" not in err, err

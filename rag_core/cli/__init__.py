@@ -11,6 +11,7 @@ whoever can run it can read the files anyway); see SECURITY.md.
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Sequence
 
 from ..errors import RagError
@@ -20,9 +21,31 @@ from .output import say
 __all__ = ["build_parser", "main"]
 
 
+# argparse's own messages, said in Chinese (the names and values in them stay as typed)
+_USAGE_ERRORS = (
+    (re.compile(r"the following arguments are required: (.+)"), r"缺少参数：\1"),
+    (re.compile(r"argument (\S+): invalid choice: (\S+) \(choose from (.+)\)"), r"\1 没有 \2 这一项，可选：\3"),
+    (re.compile(r"invalid choice: (\S+) \(choose from (.+)\)"), r"没有 \1 这个命令，可选：\2"),
+    (re.compile(r"unrecognized arguments: (.+)"), r"不认识的参数：\1"),
+    (re.compile(r"argument (\S+): expected one argument"), r"参数 \1 后面需要一个值"),
+    (re.compile(r"argument (\S+): invalid (\w+) value: (.+)"), r"参数 \1 的值 \3 不是有效的 \2"),
+)
+
+
+class ChineseArgumentParser(argparse.ArgumentParser):
+    """Usage errors in one Chinese line and exit status 2, as every other refusal of the CLI is in Chinese."""
+
+    def error(self, message: str):  # type: ignore[override]
+        for pattern, said in _USAGE_ERRORS:
+            if pattern.fullmatch(message):
+                message = pattern.sub(said, message)
+                break
+        self.exit(2, f"错误：{message}。用 {self.prog} --help 查看用法\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full parser: every command module registers its own sub-commands."""
-    parser = argparse.ArgumentParser(prog="python -m rag_core", description="人事制度问答助手（命令行）。命令行以本机管理员身份执行，不需要登录；见 SECURITY.md。")
+    parser = ChineseArgumentParser(prog="python -m rag_core", description="人事制度问答助手（命令行）。命令行以本机管理员身份执行，不需要登录；见 SECURITY.md。")
     parser.add_argument("--data-dir", default=None, help="数据目录（默认 RAG_DATA_DIR，否则 data/store）")
     commands = parser.add_subparsers(dest="command", required=True)
     documents.register(commands)
