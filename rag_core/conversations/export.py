@@ -6,6 +6,7 @@ import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from ..text.markdown import escape_md, inert_markdown, one_line
 from .store import Conversation
 
 _CITATION = re.compile(r"\[资料(\d+)\]")
@@ -30,31 +31,46 @@ def cited_sources(trace: dict) -> list[dict]:
 
 
 def _quote(text: str) -> str:
-    return "\n".join(f"> {line}" if line.strip() else ">" for line in text.strip().splitlines())
+    """A clause as a block quote, every line shown literally (a policy's own markup stays text)."""
+    return "\n".join(f"> {escape_md(line)}" if line.strip() else ">" for line in text.strip().splitlines())
+
+
+def _field(text: object) -> str:
+    """A one-line text a person or a document wrote (title, question, user): flattened and shown literally."""
+    return escape_md(one_line(text))
+
+
+def _name(text: object) -> str:
+    """A file or section name after a prefix on its line: flattened, no link, image or HTML (its dots stay as typed)."""
+    return inert_markdown(one_line(text))
 
 
 def to_markdown(conversation: Conversation, timezone: str = DEFAULT_TIMEZONE) -> str:
-    """The whole conversation, readable on its own (the clauses are quoted, not linked)."""
+    """The whole conversation, readable on its own (the clauses are quoted, not linked).
+
+    Nothing a person, a document or a model wrote is live in the file: titles, questions, names and quoted
+    clauses are escaped (`escape_md`), answers keep their lists and bold only (`inert_markdown`), and a
+    question's newlines are flattened, so no text forges a turn, a link, an image or HTML."""
     lines = [
-        f"# {conversation.title}",
+        f"# {_field(conversation.title)}",
         "",
-        f"- 用户：{conversation.user}",
+        f"- 用户：{_field(conversation.user)}",
         f"- 开始于：{local_time(conversation.created_at, timezone)}（{timezone}）",
         f"- 共 {len(conversation.turns)} 轮",
         "",
     ]
     for turn in conversation.turns:
-        lines += [f"## 第 {turn.turn} 轮 · {local_time(turn.created_at, timezone)}", "", f"**问：** {turn.question}", ""]
+        lines += [f"## 第 {turn.turn} 轮 · {local_time(turn.created_at, timezone)}", "", f"**问：** {_field(turn.question)}", ""]
         if turn.search_question and turn.search_question != turn.question:
-            lines += [f"*检索用的问题：{turn.search_question}*", ""]
-        lines += ["**答：**", "", turn.answer.strip(), ""]
+            lines += [f"*检索用的问题：{_field(turn.search_question)}*", ""]
+        lines += ["**答：**", "", inert_markdown(turn.answer.strip()), ""]
         sources = cited_sources(turn.trace)
         if sources:
             lines += ["**引用的条款：**", ""]
             for source in sources:
-                where = source.get("source", "")
+                where = _name(source.get("source", ""))
                 if source.get("section"):
-                    where += f" · {source['section']}"
+                    where += f" · {_name(source['section'])}"
                 lines += [f"[资料{source.get('number')}] {where}", "", _quote(source.get("text", "")), ""]
         if turn.rating:
             lines += [f"评价：{'有用' if turn.rating > 0 else '没用'}", ""]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -93,10 +94,16 @@ def title_from(question: str) -> str:
     return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1] + "…"
 
 
+def _control(ch: str) -> bool:
+    category = unicodedata.category(ch)
+    return category[0] == "C" or category in ("Zl", "Zp")
+
+
 def check_id(conversation_id: str) -> str:
     cid = (conversation_id or "").strip()
-    if not cid or len(cid) > MAX_ID_CHARS or any(ch in cid for ch in "\n\r\t"):
-        raise ConversationError(f"对话编号须为 1 到 {MAX_ID_CHARS} 个字符，不能含换行")
+    # a control or format character (\x00, U+202E, a line separator) would be stored and shown as if it were text
+    if not cid or len(cid) > MAX_ID_CHARS or any(_control(ch) for ch in cid):
+        raise ConversationError(f"对话编号须为 1 到 {MAX_ID_CHARS} 个字符，不能含换行或控制字符")
     return cid
 
 

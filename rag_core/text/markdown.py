@@ -1,0 +1,40 @@
+"""Text a person or a document wrote, made inert for a Markdown file the engine writes (the conversation export).
+
+The engine-side twin of `ui/inert.py` (the engine may not import the UI): `escape_md`
+shows a text literally, `inert_markdown` keeps lists and bold but no link, image, HTML,
+math or auto-linked URL. A WORD JOINER (U+2060) before `http(s)://`, `www.` and `@`
+stops GitHub-style autolinks; `&` is escaped so a character reference cannot rebuild
+one. `one_line` flattens a text that must not start lines of its own (a question
+holding "\\n\\n## 第 2 轮" would otherwise forge a turn).
+"""
+
+from __future__ import annotations
+
+import re
+
+WORD_JOINER = "\u2060"
+_AUTOLINK_START = re.compile(r"(?i)(?=https?://|www\.|@)")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&])")
+_INERT_SPECIAL = re.compile(r"([\\\[\]()!<>$~:&])")  # links, images, HTML, LaTeX, strike-through, references
+_LINE_START = re.compile(r"(?m)^(\s*)([#>=])")  # a heading, quote or setext underline a line could open with
+
+
+def _break_autolinks(text: str) -> str:
+    return _AUTOLINK_START.sub(WORD_JOINER, text)
+
+
+def escape_md(text: object) -> str:
+    """Shown literally in Markdown: no list, link, image, HTML, LaTeX or autolink."""
+    return _MD_SPECIAL.sub(r"\\\1", _break_autolinks(str(text)))
+
+
+def inert_markdown(text: str) -> str:
+    """Lists, bold and tables kept; no link, image, HTML, LaTeX, autolink, and no heading or quote a line opens."""
+    text = _INERT_SPECIAL.sub(r"\\\1", _break_autolinks(text))
+    text = re.sub(r"(?i)(www)\.", r"\1\\.", text)
+    return _LINE_START.sub(r"\1\\\2", text)
+
+
+def one_line(text: object) -> str:
+    """Every run of whitespace, newlines included, as one space."""
+    return " ".join(str(text).split())
