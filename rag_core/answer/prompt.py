@@ -6,7 +6,8 @@ bracket markers that could impersonate the prompt's own sections (【资料】,
 【问题】), citation markers in any bracket, width or spacing variant (［资料9］,
 [资 料9], [Source 9]) and chat-template tokens (<|im_start|>) are neutralised
 before insertion, and memories and the question are masked for personal data
-(a memory stored before masking covered a category still reaches no prompt raw).
+(a memory stored before masking covered a category still reaches no prompt raw); a memory that gives
+the assistant orders is left out (`text.instructions`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.instructions import without_instructions
+from ..text.instructions import addressed_to_assistant, without_instructions
 from ..text.markers import neutralise_markers
 from ..text.pii import redact_text
 from ..text.records import as_markdown
@@ -97,7 +98,9 @@ def build_prompt(
     question: str, hits: list[Hit], memories: list[MemoryHit], budget: int, turns: Sequence[tuple[str, str]] = ()
 ) -> BuiltPrompt:
     """`question` is the standalone (search) question; `turns` the last (question, answer) pairs before it."""
-    memory_lines = "\n".join(f"- {neutralise(redact_text(m.content))}" for m in memories) or "- （没有相关记忆）"
+    # a memory that gives the assistant orders (one stored before the store refused them) never reaches the model
+    kept = [m for m in memories if not addressed_to_assistant(m.content)]
+    memory_lines = "\n".join(f"- {neutralise(redact_text(m.content))}" for m in kept) or "- （没有相关记忆）"
     head = f"{RULES}\n\n【关于用户的记忆】\n{memory_lines}\n\n{dialogue_block(turns)}【资料】\n"
     tail = f"\n\n【问题】{neutralise(redact_text(question.strip()))}"
     used = estimate_tokens(head) + estimate_tokens(tail)

@@ -13,10 +13,12 @@ import re
 from .sentences import split_sentences
 
 # Each pattern is a way a text gives orders to the reader that answers with it: overriding what came
-# before, assigning a role, or dictating the reply.
+# before or the sources it must answer from (制度, 资料: the prompt's own names for them), assigning a
+# role, or dictating the reply (回答：…, 回答都说…). Memories are held to the same test (`memory.store`).
 _ADDRESSED = re.compile(
     r"(?:忽略|无视|忘记|忘掉|不要理会|不要遵守|不必遵守|绕过)(?:掉)?(?:以上|上面|之前|前面|上述|先前|所有|全部|你的)?(?:的)?"
-    r"(?:所有|全部)?(?:指令|指示|规则|要求|提示|设定|约束|限制)"
+    r"(?:所有|全部)?(?:指令|指示|规则|要求|提示|设定|约束|限制|制度|资料)"
+    r"|(?:回答|回复|答复)(?:时|的时候)?(?:都|一律|统一|只|总是)+(?:说|写|答)(?!明|服)"
     r"|(?:你|您)(?:现在|从现在起|接下来)?(?:是|扮演|充当|作为)(?:一个|一名)?[^，。]{0,12}(?:助手|AI|模型|机器人|管理员)"
     r"|(?:请|要)?(?:扮演|角色扮演)"
     r"|(?:^|[，。；\s])(?:回答|回复|输出|答复)(?:都)?(?:为|是)?[:：]"
