@@ -194,13 +194,10 @@ class ConversationActions:
         """Write the turn back to memory; the facts kept as {"id", "content"}."""
         from datetime import UTC, datetime
 
-        results = self.memory.write_back(user, text, answer, now=datetime.now(UTC), llm=self.llm)
-        remembered = []
-        for memory_id, _what in results:
-            record = self.memory.get(memory_id, user_id=user)
-            if record is not None:
-                remembered.append({"id": memory_id, "content": record.content})
-        return remembered
+        # the acknowledgement repeats what the person said, not the text of an older row it strengthened
+        results = self.memory.told_facts(user, text, answer, now=datetime.now(UTC), llm=self.llm)
+        return [{"id": memory_id, "content": told} for memory_id, _what, told in results
+                if self.memory.get(memory_id, user_id=user) is not None]
 
     def _finish_turn(self, trace: AskTrace, user: str, context: TurnContext, remembered: list[dict[str, str]],
                      on_token: Callable[[str], None] | None) -> AskTrace:

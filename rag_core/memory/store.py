@@ -25,7 +25,7 @@ import uuid
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +35,6 @@ from ..text.instructions import addressed_to_assistant
 from ..text.pii import redact_text
 from . import db
 from .centres import centre_rows, compute_centres, shipped_centres, signature
-from .extraction import CompletionLLM, extract_facts
 from .forgetting import ForgettingMixin
 from .recall import RecallMixin
 from .scoring import (
@@ -47,6 +46,7 @@ from .scoring import (
     freshness_from_age,
 )
 from .text import agreeing_slots, conflicting_slots, same_fact_terms, slots
+from .writeback import WriteBackMixin
 
 STRENGTHEN_STEP = 0.05  # seed 004 §4: a repeated fact gains a little, never jumps
 MAX_CONTENT_CHARS = 1000
@@ -76,7 +76,7 @@ def _check_content(content: str) -> None:
         raise MemoryStoreError("这段内容是在给助手下指令（例如要求忽略规则或规定回答内容），不是关于用户本人的信息，不能保存为记忆")
 
 
-class MemoryStore(RecallMixin, ForgettingMixin):
+class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin):
     """Long-term memories of many users in one SQLite file; every call is scoped by user."""
 
     def __init__(
@@ -269,14 +269,17 @@ class MemoryStore(RecallMixin, ForgettingMixin):
             if dup is not None and not conflicts:
                 old_id, old_imp = uv.ids[dup], float(uv.importance[dup])
                 new_imp = old_imp if not is_fact else min(1.0, max(old_imp, imp) + STRENGTHEN_STEP)
+                # a fact told again is current again: its freshness restarts (the history keeps when it was first
+                # told). Only a restatement does this; a recall touches last_accessed, never the age.
+                stated = max(float(uv.created_ts[dup]), created.timestamp()) if is_fact else float(uv.created_ts[dup])
                 conn.execute(
-                    "UPDATE memories SET importance = ?, last_accessed = ? WHERE id = ? AND user_id = ?",
-                    (new_imp, db.iso(now), old_id, user_id),
+                    "UPDATE memories SET importance = ?, last_accessed = ?, created_at = ? WHERE id = ? AND user_id = ?",
+                    (new_imp, db.iso(now), db.iso(datetime.fromtimestamp(stated, UTC)), old_id, user_id),
                 )
                 db.add_history(conn, old_id, user_id, "strengthened", now, content, f"importance {old_imp:.2f}→{new_imp:.2f}")
-                importance = uv.importance.copy()
-                importance[dup] = new_imp
-                self._patch(user_id, uv, keep=None, importance=importance)
+                importance, created_ts = uv.importance.copy(), uv.created_ts.copy()
+                importance[dup], created_ts[dup] = new_imp, stated
+                self._patch(user_id, uv, keep=None, importance=(importance, created_ts))
                 return old_id, "strengthened"
             new_id = self._insert(conn, user_id, content, kind, imp, created, source, vec)
             for i in conflicts:
@@ -298,8 +301,8 @@ class MemoryStore(RecallMixin, ForgettingMixin):
                 kinds=[uv.kinds[i] for i in keep], importance=uv.importance[keep], created_ts=uv.created_ts[keep],
                 raw=uv.raw[keep], centred=uv.centred[keep],
             )
-        if importance is not None:
-            uv = _UserVectors(uv.ids, uv.contents, uv.kinds, importance, uv.created_ts, uv.raw, uv.centred)
+        if importance is not None:  # (importance, created_ts) after a restatement
+            uv = _UserVectors(uv.ids, uv.contents, uv.kinds, importance[0], importance[1], uv.raw, uv.centred)
         if new is not None:
             mid, content, kind, imp, created, vec = new
             centred = centre_rows(vec[None, :], self._centres_for_model()[1])
@@ -347,22 +350,6 @@ class MemoryStore(RecallMixin, ForgettingMixin):
         )
         db.add_history(conn, mid, user_id, "added", created, content, source)
         return mid
-
-    def write_back(
-        self, user_id: str, question: str, answer: str, *, now: datetime | None = None, llm: CompletionLLM | None = None
-    ) -> list[tuple[str, str]]:
-        """After an answered turn: store the facts the person told about themself, nothing else.
-
-        The question itself is not a memory (seed 000's fourth trap: "用户问过…" echoes crowd out the
-        facts); the conversation keeps it."""
-        user_id = self._check_user(user_id)
-        if not (question or "").strip():
-            return []
-        question = redact_text(question)  # facts, the echo and the source line are derived from the masked question
-        facts, method = extract_facts(question, answer, llm)
-        source = f"{method}: {' '.join(question.split())[:120]}"
-        return [self.add(user_id, f.content, kind=f.kind, importance=f.importance, source=source, now=now)
-                for f in facts if not addressed_to_assistant(f.content)]  # an order to the assistant is no fact
 
     def update_importance(
         self, memory_id: str, importance: float, *, now: datetime | None = None, user_id: str | None = None

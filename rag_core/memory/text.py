@@ -72,10 +72,32 @@ def grounded_in(content: str, evidence: str) -> bool:
     return bool(evidence) and any(term in low for term in grounding_terms(content))
 
 
+# Copulas and modal verbs say how a fact is put, not what it is (用户下个月要休产假 = 用户下个月休产假): a closed class.
+_FUNCTION_VERBS = frozenset("是 有 在 要 会 能 想 可 可以 需要 应该 得 已经".split())
+_CONTENT_FLAGS = ("n", "v", "a", "t", "m", "eng", "i", "l", "j")  # nouns, verbs, adjectives, time words, numbers …
+
+
+@lru_cache(maxsize=4096)
+def content_terms(content: str) -> frozenset[str]:
+    """Every content word but the person and copulas/modals: what a fact names when it names no noun
+    (用户下个月结婚 → {下个月, 结婚}; 用户刚入职 → {入职})."""
+    return frozenset(
+        w for w, flag in ((word.strip().lower(), flag) for word, flag in tagged(content))
+        if w and w != "用户" and w not in _FUNCTION_VERBS and (flag.startswith(_CONTENT_FLAGS) or _ALNUM.search(w))
+    )
+
+
 def same_fact_terms(a: str, b: str) -> bool:
-    """True when one text's key terms contain the other's (a paraphrase or a subset)."""
+    """True when one text's terms contain the other's (a paraphrase or a subset).
+
+    The terms are the key terms (nouns, names, numbers, Latin words). A fact that names none of them
+    (用户下个月结婚, 用户刚入职) is told apart by its verbs and time words instead, on both sides: an
+    empty set is a subset of every set, so 用户下个月结婚 read as a restatement of 用户老婆怀孕了 and
+    was merged into it. Two facts with nothing to compare are never the same."""
     ka, kb = key_terms(a), key_terms(b)
-    return ka <= kb or kb <= ka
+    if not ka or not kb:
+        ka, kb = content_terms(a), content_terms(b)
+    return bool(ka) and bool(kb) and (ka <= kb or kb <= ka)
 
 
 # ---- slots: facts of which a user has exactly one value at a time -------------------
