@@ -299,3 +299,25 @@ def rule_rewrite(question: str, previous: str | None) -> Rewrite:
     if subject and subject in rest:
         return Rewrite(rest + mark, reason, tentative)
     return Rewrite(subject + rest + mark, reason, tentative)
+
+
+CLARIFIES = "澄清上文"  # 我是说X / 我问的是X: X replaces what it corrects in the last question
+
+
+def clarify(meant: str, previous: str | None) -> Rewrite:
+    """The question a clarification asks: what was meant stands in for its counterpart in the previous question
+    (我是说休息日加班 after 加班有加班费吗 → 休息日加班有加班费吗; 不对，我问的是婚假 after 年假有几天 → 婚假有几天),
+    as the X of 那X呢 does. When nothing in the previous question is its counterpart (我是想问年假 after 加班费怎么算)
+    the glued text is only tentative: the facade keeps it only when it reads clearly more answerable."""
+    raw = meant.strip()
+    if not previous or not raw:
+        return Rewrite(raw)
+    prev, new = _strip(previous), _strip(raw).strip("，, 的")
+    if new in prev:
+        return Rewrite(prev + "？", CLARIFIES)
+    swapped = _contrast(prev, new)
+    if swapped is None and (span := _counterpart(prev, new)):
+        swapped = prev[: span[0]] + new + prev[span[1] :]
+    if swapped is not None:
+        return Rewrite(swapped + "？", CLARIFIES)
+    return Rewrite(new + prev + "？", CLARIFIES, tentative=True)

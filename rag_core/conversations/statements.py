@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..text.asking import asks, opens_with_asker
+from ..text.discourse import about_conversation
 
 _CLAUSES = re.compile(r"[^，,。！!？?；;\n]+[，,。！!？?；;\n]*")
 STATEMENT = re.compile(
@@ -23,6 +24,8 @@ STATEMENT = re.compile(
 class TurnParts:
     statement: str  # the clauses that tell something about the person ("" when none)
     question: str  # the clauses that ask ("" for a pure statement)
+    clarifies: bool = False  # `question` is what a clause about the conversation said was meant (我是说休息日加班)
+    chatter: bool = False  # the turn only talks about the conversation (好的，我知道了 / 谢谢 / 我不明白)
 
     @property
     def is_statement_only(self) -> bool:
@@ -32,10 +35,40 @@ class TurnParts:
 def split_turn(text: str) -> TurnParts:
     """Statement clauses vs question clauses; a clause that asks is never a statement.
 
-    A turn that asks nothing and opens with the person (我参加工作12年了, 我老婆下个月就要生了)
-    is a statement as a whole, whatever its wording.
+    Clauses about the conversation go first (`text.discourse`): an acknowledgement (好的, 谢谢) or a
+    clause whose verb is one of speaking or understanding (我知道了, 我不明白) is neither told nor asked;
+    a clarification (我是说休息日加班, 不对，我问的是婚假) leaves what was meant, asked as a question. A turn
+    of nothing else is chatter. Then a turn that asks nothing and opens with the person
+    (我参加工作12年了, 我老婆下个月就要生了) is a statement as a whole, whatever its wording.
     """
-    text = (text or "").strip()
+    text, clarifies, talked = _without_talk((text or "").strip())
+    if not text:
+        return TurnParts("", "", chatter=talked)
+    parts = _split(text)
+    # what was meant, when it is a whole question itself (我想问一下年假有几天), is simply that question
+    clarifies = clarifies and bool(parts.question) and not asks(parts.question)
+    return TurnParts(parts.statement, parts.question, clarifies=clarifies)
+
+
+def _without_talk(text: str) -> tuple[str, bool, bool]:
+    """The turn without its clauses about the conversation (a clarification replaced by what it meant);
+    whether one was a clarification; whether there were any."""
+    kept: list[str] = []
+    clarifies = talked = False
+    for clause in _CLAUSES.findall(text):
+        body = clause.strip()
+        meant = about_conversation(body)
+        if meant is None:
+            kept.append(clause)
+            continue
+        talked = True
+        if meant:
+            kept.append(meant + body[len(body.rstrip("，,。！!？?；;\n ")):])
+            clarifies = True
+    return ("".join(kept).strip(), clarifies, talked) if talked else (text, False, False)
+
+
+def _split(text: str) -> TurnParts:
     if text and not asks(text) and opens_with_asker(text):
         return TurnParts(text.rstrip("，,。！!；;\n "), "")
     told: list[str] = []
@@ -58,6 +91,9 @@ def split_turn(text: str) -> TurnParts:
 def second_person(memory: str) -> str:
     """用户常驻杭州 → 您常驻杭州 (memories are stored in the third person)."""
     return re.sub(r"^用户", "您", memory.strip())
+
+
+CHATTER_REPLY = "好的。有制度问题请直接问我；刚才的回答没说清楚的话，可以换个说法再问一次。"
 
 
 def acknowledgement(remembered: list[str]) -> str:

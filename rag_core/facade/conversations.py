@@ -16,16 +16,18 @@ from typing import Any
 
 from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
 from ..conversations.followup import (
+    CLARIFIES,
     CONTINUES,
     MODEL_REWRITE,
     Rewrite,
+    clarify,
     keeps_own_words,
     names_unknown_subject,
     rule_rewrite,
 )
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
-from ..conversations.statements import acknowledgement, split_turn
+from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_turn
 from ..conversations.store import Conversation, ConversationError, ConversationStore
 from ..errors import StoreDamaged
 from ..insights.audiences import UNKNOWN, revealed
@@ -42,6 +44,7 @@ CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
 # in stop 40 (fresh part: complete questions as typed 0.97 -> 0.98; docs/retrieval.md "Stop 40").
 GLUE_MARGIN = 0.1
 STORE_FILE = CONVERSATIONS_FILE
+CHATTER = "寒暄或对话本身：不检索，不记忆"  # the answerer of a turn that only talks about the conversation
 
 
 @dataclass
@@ -55,6 +58,7 @@ class TurnContext:
     turns: list[tuple[str, str]] = field(default_factory=list)  # last (question, answer) pairs
     conversation: str | None = None
     warnings: list[str] = field(default_factory=list)  # e.g. the conversation store is damaged: not kept
+    chatter: bool = False  # only words about the conversation (好的 / 谢谢 / 我不明白): no search, no memory
 
     @property
     def search_question(self) -> str:
@@ -122,26 +126,30 @@ class ConversationActions:
         pairs = [(searched, answer) for searched, answer, _told in turns]
         rewrite = Rewrite(asked)
         previous = turns[-1][0] if turns and not turns[-1][2] else None
-        if asked and previous:
+        if parts.clarifies:  # 我是说休息日加班: what was meant, in place of what it corrects in the last question
+            rewrite = clarify(asked, previous)
+        elif asked and previous:
             rewrite = rule_rewrite(asked, previous)
             if rewrite.rewritten and self.llm is not None:
                 rewrite = llm_rewrite(self.llm, asked, pairs, rewrite.reason, fallback=rewrite)
-        return TurnContext(question, asked, parts.statement, rewrite, pairs, conversation, warnings)
+        return TurnContext(question, asked, parts.statement, rewrite, pairs, conversation, warnings, parts.chatter)
 
     def _earlier_turns(self, conversation: str, user: str) -> list[tuple[str, str, bool]]:
         """The last (searched question, answer, only told something) turns of the asker's own conversation.
 
         A turn that only told something about the person (我是销售部的) searched nothing: what is
         asked next leans on that statement, which memory carries, not on the question before it,
-        so the rewrite glues nothing after it."""
+        so the rewrite glues nothing after it. A turn of chatter (好的, 谢谢) is left out: what is asked
+        after it goes on from the question before it."""
         with feature_store(STORE_FILE):
             conv = self.conversations.get(conversation)
             if conv is None:
                 return []
             if conv.user != (user or ""):
                 raise ConversationError("这个对话属于其他用户，不能在这里继续")
-            return [(t.search_question or t.question, t.answer, t.trace.get("outcome") == ACKNOWLEDGED)
-                    for t in self.conversations.turns(conversation, CONTEXT_TURNS)]
+            turns = [t for t in self.conversations.turns(conversation, CONTEXT_TURNS + 2)
+                     if t.trace.get("answerer") != CHATTER][-CONTEXT_TURNS:]
+            return [(t.search_question or t.question, t.answer, t.trace.get("outcome") == ACKNOWLEDGED) for t in turns]
 
     def _search_turn(self, context: TurnContext, *, role: str | None, actor: Principal) -> SearchResult:
         """Search the turn. A tentative rewrite (a question that reads like a fragment but may stand alone) is
@@ -160,7 +168,12 @@ class ConversationActions:
             context.rewrite = Rewrite(asked, "", decision=f"问题里有制度没有用过的名词，是新话题，不改写{unused}")
             return typed
         glued = self.search(rewrite.question, role=role, actor=actor)
-        more_answerable = glued.hit_count and glued.answerable >= typed.answerable + GLUE_MARGIN
+        # a clarification (我是说二线城市) says itself that it corrects the last question: the only doubt is whether
+        # it replaces all of it (我是想问年假), so the glued text needs only to read more answerable, by any margin
+        if rewrite.reason == CLARIFIES:
+            more_answerable = glued.hit_count and glued.answerable > typed.answerable
+        else:
+            more_answerable = glued.hit_count and glued.answerable >= typed.answerable + GLUE_MARGIN
         scores = f"（能回答的把握：原问题 {typed.answerable:.2f}，结合上文 {glued.answerable:.2f}）"
         found = [f"{h.chunk.section} {h.chunk.text}" for h in glued.hits[:3]]
         if more_answerable and keeps_own_words(asked, found):
@@ -178,15 +191,17 @@ class ConversationActions:
 
     def _acknowledge_only(self, context: TurnContext, user: str, remember: bool,
                           on_token: Callable[[str], None] | None) -> AskTrace:
-        """A turn that only tells something about the person: remember it and say so; nothing is searched."""
-        remembered = self._remember_statement(user, context.question) if remember and user else []
-        answer = acknowledgement([m["content"] for m in remembered])
+        """A turn that only tells something about the person: remember it and say so; nothing is searched.
+        A turn of chatter (好的，我知道了) is answered with a short line: nothing searched, nothing remembered."""
+        told = remember and user and not context.chatter
+        remembered = self._remember_statement(user, context.question) if told else []
+        answer = CHATTER_REPLY if context.chatter else acknowledgement([m["content"] for m in remembered])
         if on_token:
             on_token(answer)
         trace = AskTrace(
             question=context.question, answer=answer, search=SearchResult(query="", hits=[]), memories=[], prompt="",
             sources=[], prompt_tokens=0, token_budget=self._settings.token_budget, dropped_hits=0,
-            answerer="记住个人信息：不检索", search_question="", acknowledged=remembered, outcome=ACKNOWLEDGED,
+            answerer=CHATTER if context.chatter else "记住个人信息：不检索", search_question="", acknowledged=remembered, outcome=ACKNOWLEDGED,
         )
         return self._store_turn(trace, user, context)
 

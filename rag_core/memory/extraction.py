@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..text.asking import asks, opens_with_asker, third_person
+from ..text.discourse import about_conversation
 from .scoring import KINDS
 
 MAX_FACT_CHARS = 200
@@ -63,7 +64,8 @@ _RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str], str, float |
 
 
 def rule_facts(text: str) -> list[Fact]:
-    """Facts from common first-person statements; questions are skipped clause by clause."""
+    """Facts from common first-person statements; questions and clauses about the conversation (acknowledgements,
+    speech and cognition verbs: `text.discourse`) are skipped clause by clause."""
     facts: list[Fact] = []
     seen: set[str] = set()
     told: list[str] = []  # clauses about the person no pattern took: kept as said, in the third person
@@ -72,8 +74,8 @@ def rule_facts(text: str) -> list[Fact]:
         clause = clause.strip()
         if not clause or len(clause) > 60:
             continue
-        if asks(clause):
-            _keep_told(told, facts, seen)
+        if asks(clause) or about_conversation(clause) is not None:  # a question, or words about the conversation
+            _keep_told(told, facts, seen)  # (好的, 我知道了, 我是说休息日加班): nothing about the person
             telling = False
             continue
         telling = telling or opens_with_asker(clause)

@@ -1,0 +1,60 @@
+"""Words about the conversation, not about the person: acknowledgements, and clauses whose verb is one of
+speaking or understanding.
+
+好的 / 嗯嗯 / 谢谢 answer the assistant; 我知道了, 我不明白, 我不同意这个答案 say how the person took an answer;
+我是说休息日加班, 我问的是婚假 say again what was asked. None of them is a fact about the person, and memory must
+not keep them (seed 000's fourth trap: low-value write-back crowds out the real facts), nor is an
+acknowledgement a question to search.
+
+Grammar decides, with two closed classes rather than lists of sentences:
+- response words, the interjections and short replies that answer a turn (好的, 嗯, 谢谢, 收到, 不对): a clause
+  made of nothing else is an acknowledgement;
+- speech and cognition verbs (说 问 讲 指 意思; 知道 明白 懂 理解 了解 清楚 同意 认同 赞同, and their result
+  compounds 问错 听懂 …) as the first word after 我 that is not an adverb, 是/的 or 想/要: the clause is about the
+  conversation. jieba's word, not a substring, so 我是讲师 (讲师) and 我是说明书编写员 (说明书) stay facts.
+A speech verb in the cleft or volitional form (我是说X, 我问的是X, 我指的是X, 我的意思是X, 我想问X) names what
+was meant: X is a clarification, searched as a question.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .asking import FIRST_PERSON
+from .tokenizer import tagged
+
+_RESPONSE = (r"好的?|好吧|嗯+|哦+|噢+|喔+|行|对|是的?|ok|okay|谢谢|多谢|感谢|收到|明白|知道|了解|懂|清楚|可以|没问题|不对|"
+             r"不是|辛苦")
+ACKNOWLEDGEMENT = re.compile(rf"^(?:(?:{_RESPONSE})(?:了|啦|呀|啊|哈|吧|的|您|你|呢|哈哈)*[ ，,。！!~～]*)+$", re.IGNORECASE)
+SPEECH_VERBS = frozenset("说 问 讲 指 意思 问问 说说 提问 问错 说错 打错 写错".split())
+COGNITION_VERBS = frozenset("知道 明白 懂 理解 了解 清楚 同意 认同 赞同 看到 看懂 听懂 搞懂 弄懂 看错 听错 记住".split())
+# Words that may stand between 我 and the verb: adverbs of time, degree and negation, the copula and the
+# particle of a cleft (我是说, 我的意思), volition (我想问).
+_BETWEEN = frozenset("是 的 想 要 就 就是 只是 还是 其实 刚才 刚刚 之前 本来 也 都 还 又 真的 确实 完全 有点 有些 一直 "
+                     "不 没 没有 不太 太 不大 并 所 可能".split())
+_MEANT = re.compile(
+    r"^(?:刚才|刚刚|其实|只是|就是|本来)?(?:是(?:想|要)?(?:说|问|讲|指)(?:的是)?|(?:想|要)(?:问|说)(?:的是)?|"
+    r"(?:说|问|讲|指)的(?:是|其实是)|的意思是)[:：，, ]*(?:一下)?(?P<what>.*)$"
+)
+
+
+def acknowledges(clause: str) -> bool:
+    """The clause only answers the assistant (好的, 嗯嗯, 谢谢, 好的谢谢, 不对)."""
+    return bool(ACKNOWLEDGEMENT.match((clause or "").strip()))
+
+
+def about_conversation(clause: str) -> str | None:
+    """What a clause about the conversation says was meant: None when the clause is not about the conversation
+    (我在研发部), "" when it names nothing (我知道了, 我不明白, 我刚才问错了), else the words meant (我是说休息日加班 → 休息日加班)."""
+    text = (clause or "").strip().rstrip("，,。！!？?；; ")
+    if acknowledges(text):
+        return ""
+    match = FIRST_PERSON.match(text)
+    if not match:
+        return None
+    rest = text[match.end():]
+    verb = next((word for word, _ in tagged(rest) if word.strip() and word not in _BETWEEN), "")
+    if verb not in SPEECH_VERBS and verb not in COGNITION_VERBS:
+        return None
+    meant = _MEANT.match(rest) if verb in SPEECH_VERBS else None
+    return meant["what"].strip() if meant else ""
