@@ -123,6 +123,10 @@ SLOW_MODULES = frozenset({
     "test_memory_cli.py",
 })
 SLOW_TESTS = frozenset({  # module::function (every parameter of it)
+    # memory_support.make_store: the real e5 embedder
+    "test_memory_restatements.py::test_distinct_facts_the_embedding_blurs_are_both_kept",
+    "test_memory_restatements.py::test_a_restated_fact_is_fresh_again_and_a_recall_is_not_a_restatement",
+    "test_memory_restatements.py::test_the_acknowledgement_repeats_what_was_said",
     "test_accounts.py::test_serving_beyond_localhost_without_accounts_is_refused_with_the_way_out",  # processes
     "test_concurrent_ingest.py::test_two_processes_ingesting_one_file_leave_one_current_version",
     "test_second_model.py::test_load_embedder_passes_the_thread_count",  # USE
