@@ -53,6 +53,17 @@ def test_a_question_after_words_about_asking_is_just_that_question() -> None:
     assert (parts.question, parts.chatter) == ("那病假呢？", False)
 
 
+@pytest.mark.parametrize(("said", "asked"), [
+    ("我不知道怎么请病假", "怎么请病假"), ("我不明白加班费怎么算", "加班费怎么算"), ("我不懂公积金怎么取", "公积金怎么取"),
+    ("我想知道试用期多久", "试用期多久"), ("我不清楚离职要提前多久说", "离职要提前多久说"),
+])
+def test_a_question_embedded_after_an_understanding_verb_is_asked_not_dropped(said: str, asked: str) -> None:
+    """我不知道怎么请病假 is a question about sick leave, not talk: dropping the clause left nothing to search."""
+    parts = split_turn(said)
+    assert (parts.question, parts.chatter, parts.clarifies) == (asked, False, False)
+    assert rule_facts(said) == []
+
+
 @pytest.mark.parametrize(
     ("meant", "previous", "expected", "tentative"),
     [("休息日加班", "加班有加班费吗", "休息日加班有加班费吗？", False), ("婚假", "年假有几天？", "婚假有几天？", False),

@@ -12,7 +12,8 @@ Grammar decides, with two closed classes rather than lists of sentences:
 - speech and cognition verbs (说 问 讲 指 意思; 知道 明白 懂 理解 了解 清楚 同意 认同 赞同, and their result
   compounds 问错 听懂 …) as the first word after 我 that is not an adverb, 是/的 or 想/要: the clause is about the
   conversation. jieba's word, not a substring, so 我是讲师 (讲师) and 我是说明书编写员 (说明书) stay facts.
-A speech verb in the cleft or volitional form (我是说X, 我问的是X, 我指的是X, 我的意思是X, 我想问X) names what
+A cognition verb whose object is a question (我不知道怎么请病假, 我想知道试用期多久) embeds that question: it is
+what is asked, not talk. A speech verb in the cleft or volitional form (我是说X, 我问的是X, 我指的是X, 我的意思是X, 我想问X) names what
 was meant: X is a clarification, searched as a question.
 """
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .asking import FIRST_PERSON
+from .asking import FIRST_PERSON, asks
 from .tokenizer import tagged
 
 _RESPONSE = (r"好的?|好吧|嗯+|哦+|噢+|喔+|行|对|是的?|ok|okay|谢谢|多谢|感谢|收到|明白|知道|了解|懂|清楚|可以|没问题|不对|"
@@ -53,8 +54,15 @@ def about_conversation(clause: str) -> str | None:
     if not match:
         return None
     rest = text[match.end():]
-    verb = next((word for word, _ in tagged(rest) if word.strip() and word not in _BETWEEN), "")
+    at, verb = 0, ""
+    for word, _ in tagged(rest):
+        if word.strip() and word not in _BETWEEN:
+            verb = word
+            break
+        at += len(word)
     if verb not in SPEECH_VERBS and verb not in COGNITION_VERBS:
         return None
+    if verb in COGNITION_VERBS and asks(asked := rest[at + len(verb):].strip("，,：: ")):
+        return asked  # an embedded question (我不知道怎么请病假, 我想知道试用期多久) is the question itself
     meant = _MEANT.match(rest) if verb in SPEECH_VERBS else None
     return meant["what"].strip() if meant else ""
