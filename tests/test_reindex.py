@@ -88,3 +88,20 @@ def test_a_table_cut_again_keeps_whole_rows_and_each_chunk_opens_with_its_headin
     # each chunk knows its table: it opens with the caption or heading, not in the middle of the rows
     assert len(holding) > 1 and not any(text.startswith("城市：") for text in holding), holding
 
+
+
+def test_a_scheduled_version_the_new_size_refuses_is_kept_with_the_whole_document(tmp_path):
+    """The version in effect was written first and retired the scheduled one; the scheduled one's re-cut copy was
+    then refused by the chunk cap, and the 2099 version was gone while the page said it was still searched
+    (helper-38 1). Now a document is cut again only when all its live versions can be."""
+    long_article = "第九条 " + "员工请假应当提前在系统中提交申请并写明事由。" * 12 + "\\n"
+    a = fake_assistant(tmp_path / "a", max_chunks_per_file=6)
+    assert a.ingest_bytes(POLICY.encode(), "考勤.md", actor=ADMIN).ok
+    later = POLICY.replace("5 天", "7 天") + "\\n" + long_article
+    assert a.ingest_bytes(later.encode(), "考勤.md", effective_date="2099-01-01", actor=ADMIN).ok
+    before = [(v.version, v.status, v.effective_date) for v in a.document_versions("考勤", actor=ADMIN)]
+    a.update_settings(chunk_size=40, chunk_overlap=0, actor=ADMIN)
+    done = a.reindex(actor=ADMIN)
+    assert done.documents == 0 and len(done.failed) == 1
+    assert [(v.version, v.status, v.effective_date) for v in a.document_versions("考勤", actor=ADMIN)] == before
+    assert any("7 天" in c.text for c in a.catalog.chunks_of("考勤", 2))

@@ -21,6 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -308,30 +309,43 @@ class DocumentActions:
     def reindex(self, progress: Progress | None = None, *, actor: Principal | None = None) -> ReindexReport:
         """Re-chunk every live version with the current settings (new versions; one audit row).
 
-        Every version's chunks are read before anything is written, and versions in effect are written
-        before scheduled ones: writing a version in effect retires the older ones, a scheduled one among
-        them, which is then written again from what was read, with its date. Each version keeps its title,
-        file name, sections and masking (`rechunk`); one that cannot be cut again is named, not skipped quietly."""
+        Each version keeps its title, file name, sections and masking (`rechunk`). A document is cut again only
+        when every live version of it can be: all are cut before any is written, so a refusal (the chunk cap at
+        a smaller size) leaves the whole document as it was, and is named. The version in effect is written
+        first and leaves a scheduled one in place (`keep_scheduled`); the scheduled one is retired only after
+        its re-cut copy is written, so a failure never loses it."""
         actor = self._acting(actor, "settings")
         report = ReindexReport()
         step = progress or (lambda stage, frac: None)
         today = date.today().isoformat()
         with self.indexer.lock:
-            snapshot = [(info, self.catalog.chunks_of(info.doc_id, info.version)) for info in self.catalog.live_versions()]
-            snapshot.sort(key=lambda pair: (bool(pair[0].effective_date and pair[0].effective_date > today),
-                                            pair[0].doc_id, pair[0].version))
-            for info, chunks in snapshot:
+            live = sorted(self.catalog.live_versions(), key=lambda v: (v.doc_id, bool((v.effective_date or "") > today), v.version))
+            for _, group in groupby(live, key=lambda v: v.doc_id):
+                versions = list(group)
                 try:
-                    if not chunks:
-                        raise RagError("没有找到这一版的内容")
-                    written = self.indexer.write(rechunk(chunks, self._settings), info.audience, info.effective_date, step)
+                    cut = [(info, rechunk(self._chunks_or_refuse(info), self._settings)) for info in versions]
+                except RagError as exc:
+                    report.failed.append(f"《{versions[-1].title}》（每一版都未改动）：{exc}")
+                    continue
+                for info, prepared in cut:
+                    try:
+                        written = self.indexer.write(prepared, info.audience, info.effective_date, step, keep_scheduled=True)
+                    except RagError as exc:
+                        report.failed.append(f"《{info.title}》v{info.version}：{exc}")
+                        continue
+                    if written.version != info.version and (info.effective_date or "") > today:
+                        self.indexer.retire(info)  # its re-cut copy is written: the old scheduled one goes
                     report.chunks += written.chunk_count
                     report.documents += 1
-                except RagError as exc:
-                    report.failed.append(f"《{info.title}》v{info.version}：{exc}")
         detail = f"{report.chunks} 块" + (f"；未能重新索引：{'；'.join(report.failed)}" if report.failed else "")
         self._audit(actor, "document.reindex", "全部文档", "failed" if report.failed else "ok", detail)
         return report
+
+    def _chunks_or_refuse(self, info: DocumentInfo) -> list[Chunk]:
+        chunks = self.catalog.chunks_of(info.doc_id, info.version)
+        if not chunks:
+            raise RagError(f"v{info.version} 没有找到内容")
+        return chunks
 
     def check_vectors(self, repair: bool = True, *, actor: Principal | None = None) -> VectorCheck:
         """Can every stored chunk still be found by vector search? Re-writes the ones that cannot."""

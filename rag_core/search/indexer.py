@@ -66,18 +66,24 @@ class Indexer:
 
     def write(
         self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, step: Progress,
-        *, may_replace: MayReplace | None = None, cancel: Cancel | None = None,
+        *, may_replace: MayReplace | None = None, cancel: Cancel | None = None, keep_scheduled: bool = False,
     ) -> IngestReport:
         """Store `prepared` as the next version of its document (or report it unchanged).
 
         `may_replace` refuses (PermissionDenied) when a live version of the document is one the
         writer may not replace; `cancel` is checked between embedding batches (IngestCancelled).
+        `keep_scheduled` (re-indexing): a version in effect leaves scheduled versions for their own rewrite.
         """
         def check() -> None:
             check_cancel(cancel, prepared.parsed.source)
 
         with self._locked(step, check):
-            return self._write(prepared, audience, effective_date, step, may_replace, check)
+            return self._write(prepared, audience, effective_date, step, may_replace, check, keep_scheduled)
+
+    def retire(self, old: DocumentInfo) -> None:
+        """Take one version out of every store (re-indexing: the scheduled version its re-cut copy replaces)."""
+        with self.lock, self.catalog.writer.hold():
+            self._retire(old)
 
     @contextmanager
     def _locked(self, step: Progress, check: Callable[[], None]):
@@ -109,7 +115,7 @@ class Indexer:
 
     def _write(
         self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, step: Progress,
-        may_replace: MayReplace | None, check: Callable[[], None],
+        may_replace: MayReplace | None, check: Callable[[], None], keep_scheduled: bool = False,
     ) -> IngestReport:
         doc_id = prepared.doc_id
         refuse_unreplaceable(self.catalog, doc_id, may_replace)
@@ -162,10 +168,12 @@ class Indexer:
             raise
         self.keywords.add(zip([c.chunk_id for c in chunks], prepared.tokens))
         self.centroid.add(vectors, audience)
+        today = date.today().isoformat()
+        if keep_scheduled:
+            older = [old for old in older if (old.effective_date or "") <= today]
         for old in older:
             self._retire(old)
         warnings = prepared.warnings + unreachable_warning(unreachable)
-        today = date.today().isoformat()
         warnings += [f"这一版立即生效并取代了所有旧版本，包括排期中的 v{old.version}（原定 {old.effective_date} 生效）："
                      "如果仍需要它，请重新上传并设好生效日期" for old in older if (old.effective_date or "") > today]
         if newer is not None:  # only without the writer lock: another process's newer version won
