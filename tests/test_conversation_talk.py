@@ -53,6 +53,23 @@ def test_a_question_after_words_about_asking_is_just_that_question() -> None:
     assert (parts.question, parts.chatter) == ("那病假呢？", False)
 
 
+@pytest.mark.parametrize(("said", "question", "statement"), [
+    ("我理解的是休息日加班按两倍算，对吗", "我理解的是休息日加班按两倍算，对吗", ""),
+    ("我看到通知说年会放假，是真的吗", "我看到通知说年会放假，是真的吗", ""),
+    ("我知道公司有年假，能休几天", "我知道公司有年假，能休几天", ""),
+    ("我同意调岗了", "", "我同意调岗了"),
+    ("我不同意公司的调岗安排", "", "我不同意公司的调岗安排"),
+    ("我问过领导了，他同意我调休", "", "我问过领导了，他同意我调休"),
+])
+def test_an_understanding_or_speech_verb_with_an_object_of_its_own_is_no_talk(said: str, question: str,
+                                                                              statement: str) -> None:
+    """Only a verb with no object, or the answer as its object (我知道了, 我不同意这个答案), is talk about the
+    conversation; dropping the clause cut 我理解的是休息日加班按两倍算，对吗 down to 对吗 and lost 我同意调岗了
+    (helper-38 2)."""
+    parts = split_turn(said)
+    assert (parts.question, parts.statement, parts.chatter) == (question, statement, False)
+
+
 @pytest.mark.parametrize(("said", "asked"), [
     ("我不知道怎么请病假", "怎么请病假"), ("我不明白加班费怎么算", "加班费怎么算"), ("我不懂公积金怎么取", "公积金怎么取"),
     ("我想知道试用期多久", "试用期多久"), ("我不清楚离职要提前多久说", "离职要提前多久说"),

@@ -10,8 +10,9 @@ Grammar decides, with two closed classes rather than lists of sentences:
 - response words, the interjections and short replies that answer a turn (好的, 嗯, 谢谢, 收到, 不对): a clause
   made of nothing else is an acknowledgement;
 - speech and cognition verbs (说 问 讲 指 意思; 知道 明白 懂 理解 了解 清楚 同意 认同 赞同, and their result
-  compounds 问错 听懂 …) as the first word after 我 that is not an adverb, 是/的 or 想/要: the clause is about the
-  conversation. jieba's word, not a substring, so 我是讲师 (讲师) and 我是说明书编写员 (说明书) stay facts.
+  compounds 问错 听懂 …) as the first word after 我 that is not an adverb, 是/的 or 想/要, with no object of its own or one that is
+  the answer itself (我知道了, 我不同意这个答案): the clause is about the conversation. With an object (我同意调岗了,
+  我看到通知说年会放假) it is a fact or the topic of the question that follows, as any other clause. jieba's word, not a substring, so 我是讲师 (讲师) and 我是说明书编写员 (说明书) stay facts.
 A cognition verb whose object is a question (我不知道怎么请病假, 我想知道试用期多久) embeds that question: it is
 what is asked, not talk. A speech verb in the cleft or volitional form (我是说X, 我问的是X, 我指的是X, 我的意思是X, 我想问X) names what
 was meant: X is a clarification, searched as a question.
@@ -27,12 +28,14 @@ from .tokenizer import tagged
 _RESPONSE = (r"好的?|好吧|嗯+|哦+|噢+|喔+|行|对|是的?|ok|okay|谢谢|多谢|感谢|收到|明白|知道|了解|懂|清楚|可以|没问题|不对|"
              r"不是|辛苦")
 ACKNOWLEDGEMENT = re.compile(rf"^(?:(?:{_RESPONSE})(?:了|啦|呀|啊|哈|吧|的|您|你|呢|哈哈)*[ ，,。！!~～]*)+$", re.IGNORECASE)
-SPEECH_VERBS = frozenset("说 问 讲 指 意思 问问 说说 提问 问错 说错 打错 写错".split())
+SPEECH_VERBS = frozenset("说 问 讲 指 意思 问问 说说 提问 问错 说错 打错 写错 说明".split())
 COGNITION_VERBS = frozenset("知道 明白 懂 理解 了解 清楚 同意 认同 赞同 看到 看懂 听懂 搞懂 弄懂 看错 听错 记住".split())
 # Words that may stand between 我 and the verb: adverbs of time, degree and negation, the copula and the
 # particle of a cleft (我是说, 我的意思), volition (我想问).
 _BETWEEN = frozenset("是 的 想 要 就 就是 只是 还是 其实 刚才 刚刚 之前 本来 也 都 还 又 真的 确实 完全 有点 有些 一直 "
                      "不 没 没有 不太 太 不大 并 所 可能".split())
+_OBJECT = re.compile(r"^(?:了|过|的|啊|呀|吧|啦|一下)+|[了啊呀吧啦。！!~～ ]+$")  # particles around no object at all
+_ABOUT_THE_ANSWER = ("这", "那", "你", "您", "上面", "刚才的", "这个答", "答案", "回答")
 _MEANT = re.compile(
     r"^(?:刚才|刚刚|其实|只是|就是|本来)?(?:是(?:想|要)?(?:说|问|讲|指)(?:的是)?|(?:想|要)(?:问|说)(?:的是)?|"
     r"(?:说|问|讲|指)的(?:是|其实是)|的意思是)[:：，, ]*(?:一下)?(?P<what>.*)$"
@@ -62,7 +65,12 @@ def about_conversation(clause: str) -> str | None:
         at += len(word)
     if verb not in SPEECH_VERBS and verb not in COGNITION_VERBS:
         return None
-    if verb in COGNITION_VERBS and asks(asked := rest[at + len(verb):].strip("，,：: ")):
-        return asked  # an embedded question (我不知道怎么请病假, 我想知道试用期多久) is the question itself
+    said = rest[at + len(verb):].strip("，,：: ")
+    if verb in COGNITION_VERBS and asks(said):
+        return said  # an embedded question (我不知道怎么请病假, 我想知道试用期多久) is the question itself
     meant = _MEANT.match(rest) if verb in SPEECH_VERBS else None
-    return meant["what"].strip() if meant else ""
+    if meant:
+        return meant["what"].strip()
+    # the verb's own object says what the clause is about: none (我知道了, 我刚才问错了) or the answer itself
+    # (我不同意这个答案) is talk; anything else (我同意调岗了, 我看到通知说年会放假) is a fact or a question's topic
+    return "" if not _OBJECT.sub("", said) or said.startswith(_ABOUT_THE_ANSWER) else None
