@@ -191,6 +191,27 @@ def confirm_rechunk(assistant: Assistant) -> None:
     st.rerun()
 
 
+def saved_section(assistant: Assistant) -> None:
+    """Which knobs this page saved (they override .env at every start), and the way back to .env."""
+    saved = assistant.saved_settings
+    if not saved:
+        return
+    shown = "，".join(f"{FIELDS[k][0] if k in FIELDS else k}：{v}" for k, v in saved.items())
+    st.info(f"以下设置是在本页保存的（数据目录里的 settings.json），每次启动都优先于 .env 里的同名设置：{shown}")
+    if st.button("清除本页保存的修改，改回 .env 和默认值", icon=":material/undo:"):
+        needs_reindex = assistant.forget_saved_settings(actor=actor())
+        message = "已改回 .env 和默认值"
+        if needs_reindex:
+            bar = st.progress(0.0, text="正在按新设置重新索引…")
+            total = len(assistant.list_documents(actor=actor()))
+            done = assistant.reindex(progress=FileSteps(bar, total, "正在按新设置重新索引"), actor=actor())
+            message += f"；已重新索引 {done.documents} 个版本，共 {done.chunks} 块。"
+            if done.failed:
+                message += f"以下版本未能重新索引，仍按原来的切块检索：{'；'.join(done.failed)}"
+        st.session_state[FLASH_KEY] = message
+        st.rerun()
+
+
 def info_section(assistant: Assistant) -> None:
     s = assistant.settings
     st.subheader("运行环境")
@@ -223,6 +244,7 @@ def main() -> None:
     st.caption("修改立即对所有页面生效，无需重启，重启后仍然有效；修改分块参数会先询问，再重新索引。")
     if flash := st.session_state.pop(FLASH_KEY, None):
         st.success(flash)
+    saved_section(assistant)
     confirm_rechunk(assistant)
     with st.form("settings_form"):
         wanted: dict[str, Any] = {}

@@ -37,7 +37,7 @@ from .search.model_cache import MODEL_STATE_DIR
 from .search.retrieval import HybridRetriever, decision_model
 from .search.sentence_index import SecondModel, SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
-from .settings import LIMITS, Settings, save_changes, with_saved_changes
+from .settings import LIMITS, SAVED_FILE, Settings, save_changes, with_saved_changes
 from .storage.health import SECOND_CACHE, SECOND_SENTENCES, open_checks
 from .text.inputs import checked
 from .text.pii import redact_text
@@ -65,7 +65,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
         # a damaged or lost catalog is refused with one line; damaged caches are set aside and rebuilt
         self.store_notices: list[str] = open_checks(Path(settings.data_dir), embedded_chroma=not settings.chroma_host)
-        self._settings, notice = with_saved_changes(settings)  # what the settings page changed outlives a restart
+        self._env_settings = settings  # .env and defaults, before the settings page's saved changes
+        self._settings, notice, self._saved = with_saved_changes(settings)  # the page's changes outlive a restart
         self.store_notices += [notice] if notice else []
         settings = self._settings
         self.catalog = Catalog(settings.path("catalog.sqlite3"))
@@ -189,7 +190,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
             if fixed := sorted(set(changes) - set(LIMITS)):  # the data dir, the models, the LLM: .env and a restart
                 raise SettingsError(f"这些设置不能在运行中修改：{'、'.join(fixed)}；请改 .env 后重启")
             new = self._settings.with_changes(**changes)
-            save_changes(new, changes)
+            save_changes(new, self._saved | set(changes))
+            self._saved = self._saved | set(changes)
         except Exception as exc:
             self._audit(actor, "settings.change", ", ".join(sorted(changes)), "failed", str(exc))
             raise
@@ -198,12 +200,31 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
 
         detail = "；".join(f"{k}: {shown(k, getattr(self._settings, k, ''))} → {shown(k, v)}" for k, v in changes.items())
         self._audit(actor, "settings.change", ", ".join(sorted(changes)), "ok", detail)
+        return self._put_in_force(new)
+
+    def _put_in_force(self, new: Settings) -> bool:
+        """Put `new` in force now; True when chunking changed (re-index needed)."""
         needs_reindex = (new.chunk_size, new.chunk_overlap) != (self._settings.chunk_size, self._settings.chunk_overlap)
         self._settings = new
         if self._memory is not None:
             self._memory.half_life_days = new.memory_half_life_days
             self._memory.threshold = new.memory_threshold
             self._memory.top_k = new.memory_top_k
+        return needs_reindex
+
+    @property
+    def saved_settings(self) -> dict[str, object]:
+        """The knobs the settings page changed, which override .env at every start (`<data dir>/settings.json`)."""
+        return {name: getattr(self._settings, name) for name in sorted(self._saved)}
+
+    def forget_saved_settings(self, *, actor: Principal | None = None) -> bool:
+        """Back to .env and the defaults: the page's saved changes are removed; True when chunking changed."""
+        actor = self._acting(actor, "settings")
+        forgotten = sorted(self._saved)
+        self._settings.path(SAVED_FILE).unlink(missing_ok=True)
+        self._saved = frozenset()
+        needs_reindex = self._put_in_force(self._env_settings)
+        self._audit(actor, "settings.change", ", ".join(forgotten), "ok", "清除设置页保存的修改，改回 .env 和默认值")
         return needs_reindex
 
     @property

@@ -10,6 +10,7 @@ import importlib.util
 import json
 import math
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -275,33 +276,39 @@ def _parse(var: str, raw: str, type_name: Any) -> Any:
 SAVED_FILE = "settings.json"  # what the settings page changed, in the data dir: applied over .env at every start
 
 
-def with_saved_changes(settings: Settings) -> tuple[Settings, str]:
-    """`settings` with the settings page's saved changes applied, and a Chinese notice when they cannot be read.
+def with_saved_changes(settings: Settings) -> tuple[Settings, str, frozenset[str]]:
+    """`settings` with the settings page's saved changes applied, a Chinese notice, and the knobs applied.
 
     The page promised its changes take effect at once; kept only in memory they were gone after a restart, and a
-    store re-chunked at the page's chunk size was then mixed with uploads cut at the .env's."""
+    store re-chunked at the page's chunk size was then mixed with uploads cut at the .env's. Each knob is applied
+    on its own (chunk size before overlap, `LIMITS` order): one the code no longer accepts is named and left out,
+    and the next save writes the file without it, instead of one bad value discarding them all."""
     path = settings.path(SAVED_FILE)
     if not path.exists():
-        return settings, ""
+        return settings, "", frozenset()
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(saved, dict):
             raise ValueError("不是一组设置")
-        return settings.with_changes(**{k: v for k, v in saved.items() if k in LIMITS}), ""
-    except (OSError, ValueError, SettingsError) as exc:
-        return settings, (f"{SAVED_FILE}（设置页保存的修改）无法使用，已按 .env 和默认值启动（{exc}）。"
-                          "请在设置页重新保存，或删除这个文件")
+    except (OSError, ValueError) as exc:
+        return settings, (f"{SAVED_FILE}（设置页保存的修改）无法读取，已按 .env 和默认值启动（{exc}）。"
+                          "在设置页保存一次会重写它"), frozenset()
+    applied, refused = [], []
+    for name in (k for k in LIMITS if k in saved):
+        try:
+            settings = settings.with_changes(**{name: saved[name]})
+            applied.append(name)
+        except SettingsError:
+            refused.append(name)
+    notice = (f"{SAVED_FILE}（设置页保存的修改）里 {'、'.join(refused)} 的值现在不被接受，已按 .env 和默认值使用；"
+              "在设置页保存一次会把它去掉") if refused else ""
+    return settings, notice, frozenset(applied)
 
 
-def save_changes(settings: Settings, changes: dict[str, Any]) -> None:
-    """Keep the changed knobs (their validated values in `settings`) for the next start; written atomically."""
+def save_changes(settings: Settings, names: Iterable[str]) -> None:
+    """Keep these knobs' values in `settings` for the next start (the whole file, written atomically)."""
     path = settings.path(SAVED_FILE)
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    except (OSError, ValueError):
-        saved = {}  # unreadable: the start already said so; this save replaces it
-    saved = saved if isinstance(saved, dict) else {}
-    saved.update({name: getattr(settings, name) for name in changes if name in LIMITS})
+    saved = {name: getattr(settings, name) for name in LIMITS if name in set(names)}
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".tmp")
     partial.write_text(json.dumps(saved, ensure_ascii=False, indent=1), encoding="utf-8")

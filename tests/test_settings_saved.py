@@ -7,6 +7,7 @@ and Chroma, the fake embedder.
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -50,3 +51,33 @@ def test_what_needs_a_restart_is_refused_at_run_time(tmp_path, changes):
 def test_an_infinite_file_size_limit_is_refused(size):
     with pytest.raises(SettingsError, match="文件大小上限"):
         Settings(max_file_mb=size).validate()
+
+
+def test_a_saved_value_the_code_no_longer_accepts_is_named_dropped_and_the_rest_kept(tmp_path):
+    """One refused value used to discard all of them, and a save merged into the bad file (helper-38 4)."""
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / SAVED_FILE).write_text(json.dumps({"top_k": 999, "chunk_size": 500, "chunk_overlap": 50}), encoding="utf-8")
+    a = fake_assistant(store)
+    assert (a.settings.chunk_size, a.settings.chunk_overlap, a.settings.top_k) == (500, 50, Settings().top_k)
+    assert any("top_k" in notice and SAVED_FILE in notice for notice in a.store_notices)
+    a.update_settings(candidates=40, actor=ADMIN)
+    assert json.loads((store / SAVED_FILE).read_text(encoding="utf-8")) == {
+        "candidates": 40, "chunk_size": 500, "chunk_overlap": 50}
+    b = fake_assistant(store)
+    assert (b.settings.chunk_size, b.settings.candidates) == (500, 40) and not b.store_notices
+
+
+def test_the_page_shows_what_it_saved_and_can_go_back_to_the_env(tmp_path, monkeypatch):
+    """The saved knobs override .env at every start: the page says which, and clears them (helper-38 3)."""
+    from test_settings_bounds import settings_page
+
+    a = fake_assistant(tmp_path / "store", top_k=8)  # as if .env said RAG_TOP_K=8
+    a.update_settings(top_k=3, actor=ADMIN)
+    assert a.saved_settings == {"top_k": 3}
+    at = settings_page(a, tmp_path, monkeypatch)
+    assert any("settings.json" in info.value.replace("\\\\", "") for info in at.info)
+    next(b for b in at.button if b.label.startswith("清除本页保存的修改")).click().run()
+    assert not at.exception
+    assert a.saved_settings == {} and a.settings.top_k == 8
+    assert not (tmp_path / "store" / SAVED_FILE).exists()
