@@ -236,3 +236,23 @@ def test_deleting_an_hr_document_empties_its_partition_also_after_restart(store_
     b = open_assistant(store_copy)
     assert not [i for i in b.vectors.ids() if i.startswith("exec@")]
     assert not any(h.chunk.doc_id == "exec" for h in b.search("高管补充医疗额度是多少？", role="hr").hits)
+
+
+def test_the_documents_page_agrees_with_search_on_the_version_in_effect(tmp_path):
+    """After a scheduled version for managers took effect, HR's 文档管理 still listed and previewed the old version
+    for everyone, which search no longer reads (helper-38 5)."""
+    from fakes import fake_assistant
+
+    from rag_core.types import Principal
+
+    admin, hr = Principal("boss", "admin"), Principal("hr_li", "hr")
+    a = fake_assistant(tmp_path / "store")
+    assert a.ingest_bytes("# 奖金\n\n第一条 年终奖为年薪的百分之四十。\n".encode(), "奖金.md", actor=admin).ok
+    assert a.ingest_bytes("# 奖金\n\n第一条 年终奖为年薪的百分之三十。\n".encode(), "奖金.md", audience=("managers",),
+                          effective_date="2099-01-01", actor=admin).ok
+    with a.catalog.transaction() as db:  # the scheduled day has come
+        db.execute("UPDATE documents SET effective_date='2000-01-01' WHERE version=2")
+    a.retriever.visibility._cache.clear()
+    assert a.retriever.visible("hr").keys == frozenset()
+    assert a.list_documents(actor=hr) == [] and a.document_chunks("奖金", actor=hr) == []
+    assert [(d.version, d.status) for d in a.list_documents(actor=admin)] == [(2, "current")]

@@ -91,6 +91,18 @@ def visible_to(audience: Iterable[str], readable: str | Iterable[str] | None) ->
     return labels is None or not labels.isdisjoint(audience)
 
 
+def versions_in_effect(live: Iterable[DocumentInfo], day: str) -> dict[str, DocumentInfo]:
+    """Per document, the newest live version in effect on `day` (ISO date), chosen for every reader alike.
+
+    Search, the documents page and the version history all read "the version in effect" from here: a scheduled
+    version for a narrower audience retires the older one for everyone on its day, as an immediate upload does."""
+    newest: dict[str, DocumentInfo] = {}
+    for info in live:
+        if (info.effective_date or "") <= day and (info.doc_id not in newest or info.version > newest[info.doc_id].version):
+            newest[info.doc_id] = info
+    return newest
+
+
 class Catalog:
     def __init__(self, path: Path):
         Path(path).parent.mkdir(parents=True, exist_ok=True)

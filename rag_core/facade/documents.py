@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..documents.bounds import IngestEstimate, ReindexReport, as_cancel
-from ..documents.catalog import visible_to
+from ..documents.catalog import versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
 from ..documents.prepare import PreparedDocument, check_identity, prepare, rechunk
 from ..documents.safe_read import read_regular_file
@@ -257,8 +257,10 @@ class DocumentActions:
         """
         actor = self._acting(actor, "documents.manage")
         today = date.today().isoformat()
+        live = self.catalog.live_versions()
+        in_effect = versions_in_effect(live, today)  # chosen for everyone first, as search does
         out: dict[str, DocumentInfo] = {}
-        for info in self.catalog.live_versions():
+        for info in live:
             if not self._readable_by(actor, info.audience):
                 continue
             if role is not None and not visible_to(info.audience, role):
@@ -267,7 +269,7 @@ class DocumentActions:
                 if info.doc_id not in out:
                     out[info.doc_id] = replace(info, status="scheduled")
                 continue
-            if info.doc_id not in out or out[info.doc_id].status == "scheduled" or info.version > out[info.doc_id].version:
+            if in_effect.get(info.doc_id) is info:
                 out[info.doc_id] = info
         return sorted(out.values(), key=lambda d: d.doc_id)
 
@@ -279,7 +281,11 @@ class DocumentActions:
     def document_chunks(self, doc_id: str, *, actor: Principal | None = None) -> list[Chunk]:
         """The stored chunks of a document's live versions the actor may read, in order."""
         actor = self._acting(actor, "documents.manage")
-        return [c for c in self.catalog.chunks_of(doc_id) if self._readable_by(actor, c.audience)]
+        today = date.today().isoformat()
+        live = [v for v in self.catalog.live_versions() if v.doc_id == doc_id]
+        current = versions_in_effect(live, today).get(doc_id)
+        shown = {v.version for v in live if (v.effective_date or "") > today} | ({current.version} if current else set())
+        return [c for c in self.catalog.chunks_of(doc_id) if c.version in shown and self._readable_by(actor, c.audience)]
 
     def ensure_samples(
         self, directory: Path | None = None, progress: Progress | None = None, *,

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..documents.catalog import Catalog, Readable, readable_set, visible_to
+from ..documents.catalog import Catalog, Readable, readable_set, versions_in_effect, visible_to
 from ..types import DocumentInfo
 from .vector_store import VectorScope, doc_key
 
@@ -58,13 +58,7 @@ def visible_versions(
     immediate upload does: choosing among the readable versions first kept serving the old text to
     everyone else."""
     readable_labels = readable_set(reader)
-    day = today.isoformat()
-    newest: dict[str, DocumentInfo] = {}
-    for info in live:
-        if info.effective_date and info.effective_date > day:
-            continue
-        if info.doc_id not in newest or info.version > newest[info.doc_id].version:
-            newest[info.doc_id] = info
+    newest = versions_in_effect(live, today.isoformat())
     best = {doc_id: info for doc_id, info in newest.items() if visible_to(info.audience, readable_labels)}
     active = tuple(sorted(best.values(), key=lambda d: d.doc_id))
     keys = frozenset(doc_key(d.doc_id, d.version) for d in active)
