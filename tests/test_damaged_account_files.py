@@ -319,3 +319,20 @@ def test_the_cli_works_past_garbled_accounts_and_users_says_one_line(team: Path,
     assert result.exit_code == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("错误：accounts.sqlite3 已损坏"), result.stderr
+
+
+def test_a_locked_account_file_is_busy_not_damaged(tmp_path):
+    """SQLite's "database is locked" is a DatabaseError too: it was said as 已损坏…把它移走 (helper-38 7)."""
+    import sqlite3
+
+    from rag_core.errors import RagError
+    from rag_core.facade.accounts import _damage_named
+
+    path = tmp_path / "accounts.sqlite3"
+    holder = sqlite3.connect(path)
+    holder.execute("CREATE TABLE t (x)")
+    holder.commit()
+    holder.execute("BEGIN EXCLUSIVE")
+    with pytest.raises(RagError, match="正被另一个进程占用") as caught, _damage_named("accounts.sqlite3"):
+        sqlite3.connect(path, timeout=0.05).execute("SELECT * FROM t").fetchall()
+    assert not isinstance(caught.value, StoreDamaged)
