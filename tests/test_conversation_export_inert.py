@@ -53,3 +53,12 @@ def test_the_facade_export_escapes_a_question_and_a_title(tmp_path) -> None:
     markdown = assistant.export_conversation_markdown("exp")
     assert sum(line.startswith("## 第") for line in markdown.splitlines()) == 1
     assert not any(re.search(live, markdown) for live in LIVE)
+
+
+def test_a_setext_underline_or_a_heading_in_a_list_item_forges_no_heading() -> None:
+    """`第 9 轮 · 伪造` over a `---` line rendered as a heading beside the real `## 第 N 轮` (helper-38 9)."""
+    from rag_core.text.markdown import inert_markdown
+
+    assert inert_markdown("第 9 轮 · 伪造\n---").splitlines()[1] == "\\---"
+    assert inert_markdown("- # x") == "- \\# x"
+    assert inert_markdown("- 列表项\n- 第二项") == "- 列表项\n- 第二项"  # lists stay lists

@@ -16,7 +16,8 @@ WORD_JOINER = "\u2060"
 _AUTOLINK_START = re.compile(r"(?i)(?=https?://|www\.|@)")
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&])")
 _INERT_SPECIAL = re.compile(r"([\\\[\]()!<>$~:&])")  # links, images, HTML, LaTeX, strike-through, references
-_LINE_START = re.compile(r"(?m)^(\s*)([#>=])")  # a heading, quote or setext underline a line could open with
+# a heading, quote or setext underline (=== or ---) a line could open with, also inside a list item (- # x)
+_LINE_START = re.compile(r"(?m)^(\s*(?:[-*+]\s+)?)([#>=]|-(?=[-\s]*$))")
 
 
 def _break_autolinks(text: str) -> str:
