@@ -186,7 +186,7 @@ def confirm_rechunk(assistant: Assistant) -> None:
         done = assistant.reindex(progress=FileSteps(bar, total, "正在按新设置重新索引"), actor=actor())
         message += f"；已按新设置重新索引 {done.documents} 个版本，共 {done.chunks} 块。"
         if done.failed:  # named, so HR knows which documents still have the old chunking
-            message += f"以下版本未能重新索引，仍按原来的切块检索：{'；'.join(done.failed)}"
+            message += f"以下版本未能重新索引，仍按原来的切块检索：{escape_md('；'.join(done.failed))}"
     st.session_state[FLASH_KEY] = message
     st.rerun()
 
@@ -207,7 +207,7 @@ def saved_section(assistant: Assistant) -> None:
             done = assistant.reindex(progress=FileSteps(bar, total, "正在按新设置重新索引"), actor=actor())
             message += f"；已重新索引 {done.documents} 个版本，共 {done.chunks} 块。"
             if done.failed:
-                message += f"以下版本未能重新索引，仍按原来的切块检索：{'；'.join(done.failed)}"
+                message += f"以下版本未能重新索引，仍按原来的切块检索：{escape_md('；'.join(done.failed))}"
         st.session_state[FLASH_KEY] = message
         st.rerun()
 

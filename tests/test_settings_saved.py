@@ -81,3 +81,19 @@ def test_the_page_shows_what_it_saved_and_can_go_back_to_the_env(tmp_path, monke
     assert not at.exception
     assert a.saved_settings == {} and a.settings.top_k == 8
     assert not (tmp_path / "store" / SAVED_FILE).exists()
+
+
+def test_a_version_not_cut_again_is_named_inert(tmp_path, monkeypatch):
+    """The names in 以下版本未能重新索引 are documents' titles: shown as text, no live link."""
+    from test_settings_bounds import settings_page
+
+    from rag_core.documents.bounds import ReindexReport
+
+    a = fake_assistant(tmp_path / "store")
+    a.update_settings(top_k=3, actor=ADMIN)
+    monkeypatch.setattr(a, "forget_saved_settings", lambda **_: True)
+    monkeypatch.setattr(a, "reindex", lambda **_: ReindexReport(failed=["《[点我](http://x.example)》v1：超过上限"]))
+    at = settings_page(a, tmp_path, monkeypatch)
+    next(b for b in at.button if b.label.startswith("清除本页保存的修改")).click().run()
+    shown = " ".join(s.value for s in at.success)
+    assert "未能重新索引" in shown and "[点我](http" not in shown, shown
