@@ -26,6 +26,11 @@ class StoreDamaged(RagError):
     """A store file under the data dir is unreadable; the message names the file and what to do."""
 
 
+class StoreBusy(StoreDamaged):
+    """A healthy store file another process holds locked: handled where damage is (the action goes on or waits),
+    but said as busy, never as damage to move away."""
+
+
 class SettingsError(RagError):
     """A setting value was rejected; the previous settings stay in force."""
 

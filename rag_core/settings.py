@@ -294,12 +294,13 @@ def with_saved_changes(settings: Settings) -> tuple[Settings, str, frozenset[str
         return settings, (f"{SAVED_FILE}（设置页保存的修改）无法读取，已按 .env 和默认值启动（{exc}）。"
                           "在设置页保存一次会重写它"), frozenset()
     applied, refused = [], []
-    for name in (k for k in LIMITS if k in saved):
+    together = [k for k in ("chunk_size", "chunk_overlap") if k in saved]  # each is checked against the other
+    for names in [together, *([k] for k in LIMITS if k in saved and k not in together)]:
         try:
-            settings = settings.with_changes(**{name: saved[name]})
-            applied.append(name)
+            settings = settings.with_changes(**{name: saved[name] for name in names}) if names else settings
+            applied += names
         except SettingsError:
-            refused.append(name)
+            refused += names
     notice = (f"{SAVED_FILE}（设置页保存的修改）里 {'、'.join(refused)} 的值现在不被接受，已按 .env 和默认值使用；"
               "在设置页保存一次会把它去掉") if refused else ""
     return settings, notice, frozenset(applied)

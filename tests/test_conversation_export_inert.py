@@ -61,4 +61,5 @@ def test_a_setext_underline_or_a_heading_in_a_list_item_forges_no_heading() -> N
 
     assert inert_markdown("第 9 轮 · 伪造\n---").splitlines()[1] == "\\---"
     assert inert_markdown("- # x") == "- \\# x"
+    assert inert_markdown("1. # x") == "1. \\# x" and inert_markdown("- - # x") == "- - \\# x"
     assert inert_markdown("- 列表项\n- 第二项") == "- 列表项\n- 第二项"  # lists stay lists

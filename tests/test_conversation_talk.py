@@ -53,6 +53,20 @@ def test_a_question_after_words_about_asking_is_just_that_question() -> None:
     assert (parts.question, parts.chatter) == ("那病假呢？", False)
 
 
+@pytest.mark.parametrize("said", ["我明白了谢谢", "我知道了谢谢你", "我懂了谢谢", "我知道了哈"])
+def test_thanks_after_an_understanding_verb_are_no_object(said: str) -> None:
+    """我明白了谢谢 is talk: the thanks are no object of 明白 (helper-39 4)."""
+    parts = split_turn(said)
+    assert parts.chatter and rule_facts(said) == []
+
+
+@pytest.mark.parametrize(("said", "asked"), [("我想了解一下报销流程", "报销流程"), ("我问一下加班费", "加班费")])
+def test_asking_to_know_something_asks_it(said: str, asked: str) -> None:
+    """我想了解一下报销流程 was stored as a fact about the person and searched nothing (helper-39 4)."""
+    parts = split_turn(said)
+    assert parts.question == asked and not parts.statement and rule_facts(said) == []
+
+
 @pytest.mark.parametrize(("said", "question", "statement"), [
     ("我理解的是休息日加班按两倍算，对吗", "我理解的是休息日加班按两倍算，对吗", ""),
     ("我看到通知说年会放假，是真的吗", "我看到通知说年会放假，是真的吗", ""),
@@ -60,6 +74,7 @@ def test_a_question_after_words_about_asking_is_just_that_question() -> None:
     ("我同意调岗了", "", "我同意调岗了"),
     ("我不同意公司的调岗安排", "", "我不同意公司的调岗安排"),
     ("我问过领导了，他同意我调休", "", "我问过领导了，他同意我调休"),
+    ("我看到这个月工资少了200，为什么", "我看到这个月工资少了200，为什么", ""),
 ])
 def test_an_understanding_or_speech_verb_with_an_object_of_its_own_is_no_talk(said: str, question: str,
                                                                               statement: str) -> None:

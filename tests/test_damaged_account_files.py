@@ -335,4 +335,21 @@ def test_a_locked_account_file_is_busy_not_damaged(tmp_path):
     holder.execute("BEGIN EXCLUSIVE")
     with pytest.raises(RagError, match="正被另一个进程占用") as caught, _damage_named("accounts.sqlite3"):
         sqlite3.connect(path, timeout=0.05).execute("SELECT * FROM t").fetchall()
-    assert not isinstance(caught.value, StoreDamaged)
+    assert "已损坏" not in str(caught.value)
+
+
+def test_a_busy_audit_trail_never_fails_the_action_it_records(tmp_path, monkeypatch):
+    """The busy error must be handled where damage is: the action stands and the row is skipped with a notice
+    (helper-39 1: it raised after the settings were saved, leaving disk and memory apart)."""
+    import sqlite3
+
+    a = fake_assistant(tmp_path / "store")
+    busy = sqlite3.OperationalError("database is locked")
+    busy.sqlite_errorcode = sqlite3.SQLITE_BUSY
+
+    def locked(*args, **kwargs):
+        raise busy
+
+    monkeypatch.setattr(a.audit_log, "record", locked)
+    a.update_settings(top_k=3, actor=Principal("boss", "admin"))
+    assert a.settings.top_k == 3 and any("正被另一个进程占用" in n for n in a.store_notices)

@@ -105,3 +105,18 @@ def test_a_scheduled_version_the_new_size_refuses_is_kept_with_the_whole_documen
     assert done.documents == 0 and len(done.failed) == 1
     assert [(v.version, v.status, v.effective_date) for v in a.document_versions("考勤", actor=ADMIN)] == before
     assert any("7 天" in c.text for c in a.catalog.chunks_of("考勤", 2))
+
+
+def test_an_older_version_a_dated_one_replaced_is_not_cut_again(tmp_path):
+    """With v2's date passed, v1 is no longer in effect: cutting it again retired v2 and could lose it
+    (helper-39 2). Only the version in effect and scheduled ones are cut."""
+    a = fake_assistant(tmp_path / "a")
+    assert a.ingest_bytes(POLICY.encode(), "考勤.md", actor=ADMIN).ok
+    assert a.ingest_bytes(POLICY.replace("5 天", "7 天").encode(), "考勤.md", effective_date="2099-01-01", actor=ADMIN).ok
+    with a.catalog.transaction() as db:  # v2's day has come
+        db.execute("UPDATE documents SET effective_date='2000-01-01' WHERE version=2")
+    a.update_settings(chunk_size=300, chunk_overlap=30, actor=ADMIN)
+    done = a.reindex(actor=ADMIN)
+    assert done.documents == 1 and done.failed == []
+    [current] = [v for v in a.document_versions("考勤", actor=ADMIN) if v.status == "current"]
+    assert any("7 天" in c.text for c in a.catalog.chunks_of("考勤", current.version))

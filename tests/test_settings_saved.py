@@ -97,3 +97,12 @@ def test_a_version_not_cut_again_is_named_inert(tmp_path, monkeypatch):
     next(b for b in at.button if b.label.startswith("清除本页保存的修改")).click().run()
     shown = " ".join(s.value for s in at.success)
     assert "未能重新索引" in shown and "[点我](http" not in shown, shown
+
+
+def test_a_saved_chunk_size_and_overlap_are_checked_together(tmp_path):
+    """Checked one by one against the .env's overlap, a saved 100/50 lost its size (helper-39 3)."""
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / SAVED_FILE).write_text(json.dumps({"chunk_size": 100, "chunk_overlap": 50}), encoding="utf-8")
+    a = fake_assistant(store, chunk_size=500, chunk_overlap=200)
+    assert (a.settings.chunk_size, a.settings.chunk_overlap) == (100, 50) and not a.store_notices

@@ -25,7 +25,7 @@ from pathlib import Path
 from ..accounts.audit import AuditLog
 from ..accounts.serving import REFUSAL, is_local
 from ..accounts.store import AccountStore
-from ..errors import AccountError, RagError, StoreDamaged
+from ..errors import AccountError, StoreBusy, StoreDamaged
 from ..storage.account_files import ACCOUNTS, AUDIT, damaged_line, lost_accounts_line
 from ..text.pii import redact_text
 from ..types import Account, AuditEntry, Principal
@@ -43,7 +43,7 @@ def _damage_named(file: str) -> Iterator[None]:
         yield
     except sqlite3.DatabaseError as exc:  # "file is not a database", "database disk image is malformed"
         if getattr(exc, "sqlite_errorcode", None) in _BUSY:  # another process holds it: not damage, say so
-            raise RagError(f"{file} 正被另一个进程占用，请稍后再试") from exc
+            raise StoreBusy(f"{file} 正被另一个进程占用，请稍后再试") from exc
         raise StoreDamaged(damaged_line(file, exc)) from exc
 
 

@@ -325,7 +325,10 @@ class DocumentActions:
         step = progress or (lambda stage, frac: None)
         today = date.today().isoformat()
         with self.indexer.lock:
-            live = sorted(self.catalog.live_versions(), key=lambda v: (v.doc_id, bool((v.effective_date or "") > today), v.version))
+            every = self.catalog.live_versions()
+            in_effect = versions_in_effect(every, today)  # an older version a dated one has replaced is not cut again
+            live = sorted((v for v in every if in_effect.get(v.doc_id) is v or (v.effective_date or "") > today),
+                          key=lambda v: (v.doc_id, bool((v.effective_date or "") > today), v.version))
             for _, group in groupby(live, key=lambda v: v.doc_id):
                 versions = list(group)
                 try:

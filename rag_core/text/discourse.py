@@ -35,7 +35,11 @@ COGNITION_VERBS = frozenset("知道 明白 懂 理解 了解 清楚 同意 认�
 _BETWEEN = frozenset("是 的 想 要 就 就是 只是 还是 其实 刚才 刚刚 之前 本来 也 都 还 又 真的 确实 完全 有点 有些 一直 "
                      "不 没 没有 不太 太 不大 并 所 可能".split())
 _OBJECT = re.compile(r"^(?:了|过|的|啊|呀|吧|啦|一下)+|[了啊呀吧啦。！!~～ ]+$")  # particles around no object at all
-_ABOUT_THE_ANSWER = ("这", "那", "你", "您", "上面", "刚才的", "这个答", "答案", "回答")
+_ABOUT_THE_ANSWER = ("这个答案", "这个回答", "这些回答", "这样", "那样", "你", "您", "上面", "刚才的", "答案", "回答")
+_RESPONSES = re.compile(rf"(?:谢谢你|谢谢您|哈+|{_RESPONSE})")  # 我明白了谢谢: thanks are no object either
+_WISH = re.compile(r"^(?:还|也|就|只)?(?:想|要)?(?:了解|知道|问问?|咨询)(?:一下|下)")  # asking to know X
+_WANTED = re.compile(r"^(?:一下|下)[，,：: ]*")
+_PARTICLES = re.compile(r"[了吗呢啊呀吧啦？?！!。，, ]")  # 我明白了吗 embeds no question of its own
 _MEANT = re.compile(
     r"^(?:刚才|刚刚|其实|只是|就是|本来)?(?:是(?:想|要)?(?:说|问|讲|指)(?:的是)?|(?:想|要)(?:问|说)(?:的是)?|"
     r"(?:说|问|讲|指)的(?:是|其实是)|的意思是)[:：，, ]*(?:一下)?(?P<what>.*)$"
@@ -66,11 +70,14 @@ def about_conversation(clause: str) -> str | None:
     if verb not in SPEECH_VERBS and verb not in COGNITION_VERBS:
         return None
     said = rest[at + len(verb):].strip("，,：: ")
-    if verb in COGNITION_VERBS and asks(said):
+    if verb in COGNITION_VERBS and asks(said) and len(_PARTICLES.sub("", said)) >= 2:
         return said  # an embedded question (我不知道怎么请病假, 我想知道试用期多久) is the question itself
+    wanted = _WANTED.sub("", said)
+    if _WISH.match(rest) and len(_PARTICLES.sub("", wanted)) >= 2:
+        return wanted  # 我想了解一下报销流程, 我问一下加班费: what they want to know is what is asked
     meant = _MEANT.match(rest) if verb in SPEECH_VERBS else None
     if meant:
         return meant["what"].strip()
     # the verb's own object says what the clause is about: none (我知道了, 我刚才问错了) or the answer itself
     # (我不同意这个答案) is talk; anything else (我同意调岗了, 我看到通知说年会放假) is a fact or a question's topic
-    return "" if not _OBJECT.sub("", said) or said.startswith(_ABOUT_THE_ANSWER) else None
+    return "" if not _OBJECT.sub("", _RESPONSES.sub("", said)) or said.startswith(_ABOUT_THE_ANSWER) else None

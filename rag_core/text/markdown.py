@@ -17,7 +17,7 @@ _AUTOLINK_START = re.compile(r"(?i)(?=https?://|www\.|@)")
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&])")
 _INERT_SPECIAL = re.compile(r"([\\\[\]()!<>$~:&])")  # links, images, HTML, LaTeX, strike-through, references
 # a heading, quote or setext underline (=== or ---) a line could open with, also inside a list item (- # x)
-_LINE_START = re.compile(r"(?m)^(\s*(?:[-*+]\s+)?)([#>=]|-(?=[-\s]*$))")
+_LINE_START = re.compile(r"(?m)^(\s*(?:(?:[-*+]|\d+[.)])\s+)*)([#>=]|-(?=[-\s]*$))")
 
 
 def _break_autolinks(text: str) -> str:
