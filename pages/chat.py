@@ -18,6 +18,7 @@ from typing import Any
 import streamlit as st
 
 from rag_core import AskTrace, Assistant
+from rag_core.errors import StoreDamaged
 from ui.inert import escape_md, inert_markdown
 from ui.layout import ensure_chrome
 from ui.state import actor, current_role, current_user, get_assistant, history, person_name
@@ -91,8 +92,12 @@ def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, con
     return outcome["trace"]
 
 
-def answer_question(question: str, conversation: str | None) -> None:
-    """Ask the facade in this conversation (a new one on the first question), then redraw from the store."""
+def answer_question(question: str, conversation: str | None, kept: bool = True) -> None:
+    """Ask the facade in this conversation (a new one on the first question), then redraw from the store.
+
+    `kept` False: the conversation store cannot be read, so the turn is drawn from the trace `ask`
+    returned instead (a rerun would redraw from the store and lose the answer).
+    """
     assistant = get_assistant()
     started = conversation is None
     conversation = conversation or assistant.new_conversation_id()
@@ -103,14 +108,18 @@ def answer_question(question: str, conversation: str | None) -> None:
             if assistant.settings.llm_configured:
                 slot = st.empty()
                 with slot.container():
-                    ask_streaming(assistant, question, current_user(), current_role(), conversation)
+                    trace = ask_streaming(assistant, question, current_user(), current_role(), conversation)
                 slot.empty()
             else:
                 with st.spinner("正在检索制度并组织回答…"):
-                    assistant.ask(question, user=current_user(), role=current_role(), actor=actor(),
-                                  conversation=conversation)
+                    trace = assistant.ask(question, user=current_user(), role=current_role(), actor=actor(),
+                                          conversation=conversation)
         except Exception as exc:  # show the engine's Chinese message instead of a stack trace
             st.error(f"回答失败：{escape_md(exc)}")
+            return
+        if not kept:  # nothing to redraw from: show this answer and its evidence here, as they are
+            render_answer(trace, f"t{trace.turn}")
+            render_trace(trace, f"t{trace.turn}")
             return
     if started:
         switch_to(conversation)
@@ -270,6 +279,8 @@ def load_current(assistant: Assistant) -> tuple[Any | None, list[AskTrace]]:
         return None, []
     try:
         return assistant.open_conversation(conversation_id, actor=actor())
+    except StoreDamaged:  # shown once by main; the conversation may well still be there after a repair
+        return None, []
     except Exception:  # deleted, purged by retention, or another person's: say so and start afresh
         switch_to(None)
         st.info("这个对话不存在或已被删除，已为您开始一个新对话。", icon=":material/info:")
@@ -285,8 +296,14 @@ def main() -> None:
         "例如先问“出差住宿标准是多少？”再问“那一线城市呢？”。点开答案下方的折叠栏可以看到依据。"
     )
     show_notice()
-    current, traces = load_current(assistant)
-    render_sidebar(assistant, assistant.list_conversations(current_user(), actor=actor()), current)
+    try:
+        conversations, kept = assistant.list_conversations(current_user(), actor=actor()), True
+    except StoreDamaged as exc:  # conversations.sqlite3: answers still work, they are only not kept
+        st.warning(f"{escape_md(exc)}。对话记录暂时无法读取：仍然可以提问，但这次的问答不会保存。",
+                   icon=":material/warning:")
+        conversations, kept = [], False
+    current, traces = load_current(assistant) if kept else (None, [])
+    render_sidebar(assistant, conversations, current)
     ratings = {t.turn: t.rating for t in current.turns} if current is not None else {}
     st.session_state[TRACES_KEY] = {}
     mirror_history(traces, ratings)
@@ -295,7 +312,7 @@ def main() -> None:
     install_citation_links()
     question = st.chat_input("输入制度问题，或告诉我关于您的信息，例如：打车费能报吗？")
     if question and question.strip():
-        answer_question(question.strip(), current.id if current is not None else None)
+        answer_question(question.strip(), current.id if current is not None else None, kept)
 
 
 main()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from rag_core import RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, include_tests_box
 from ui.state import actor, get_assistant
@@ -18,7 +19,12 @@ def main() -> None:
     assistant = get_assistant()
     st.title("使用情况")
     tests = include_tests_box("usage_tests")
-    report = assistant.usage(include_tests=tests, actor=actor())
+    try:
+        report = assistant.usage(include_tests=tests, actor=actor())
+        workbook = assistant.export_insights("usage", "xlsx", include_tests=tests, actor=actor())
+    except RagError as exc:  # refused, or insights.sqlite3 damaged (one line naming it)
+        st.error(escape_md(exc))
+        return
     left_out = f"（另有 {report['left_out']} 个评测和检索测试的提问未计入）" if report.get("left_out") else ""
     st.caption(f"保留期内共 {report['questions']} 个提问{left_out}。")
     if report["outcomes"]:
@@ -39,8 +45,7 @@ def main() -> None:
         st.subheader("从未被引用的文档")
         for doc in report["never_cited"]:
             st.markdown(f"- {escape_md(doc['title'])}")
-    st.download_button("导出 Excel", assistant.export_insights("usage", "xlsx", include_tests=tests, actor=actor()),
-                       file_name="usage.xlsx", icon=":material/download:")
+    st.download_button("导出 Excel", workbook, file_name="usage.xlsx", icon=":material/download:")
 
 
 main()
