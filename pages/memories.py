@@ -37,18 +37,41 @@ def kind_label(kind: str) -> str:
     return KINDS.get(kind, kind)
 
 
+ADD_TEXT_KEY, ADD_KIND_KEY, ADD_IMPORTANCE_KEY, ADD_ERROR_KEY = "memory_add_text", "memory_add_kind", \
+    "memory_add_importance", "memory_add_error"
+
+
+def save_new_memory(assistant: Assistant, user: str) -> None:
+    """保存记忆 callback: a refusal keeps what was typed, with the reason under it; a save clears the box."""
+    content = (st.session_state.get(ADD_TEXT_KEY) or "").strip()
+    if not content:
+        st.session_state[ADD_ERROR_KEY] = "请先填写记忆内容。"
+        return
+    if len(content) > MAX_MEMORY_CHARS:
+        st.session_state[ADD_ERROR_KEY] = f"记忆内容太长：{len(content)} 字，最多 {MAX_MEMORY_CHARS} 字。"
+        return
+    try:
+        _, action = assistant.remember(user, content, kind=st.session_state.get(ADD_KIND_KEY, MANUAL_KINDS[0]),
+                                       importance=st.session_state.get(ADD_IMPORTANCE_KEY), actor=actor())
+    except RagError as exc:
+        st.session_state[ADD_ERROR_KEY] = f"没有保存：{exc}"
+        return
+    st.session_state[ADD_TEXT_KEY] = ""
+    announce("memories", REMEMBER_RESULTS.get(action, "已保存"))
+
+
 def add_memory_form(assistant: Assistant, user: str) -> None:
-    with st.expander("手动添加一条记忆", icon=":material/add:"):
-        with st.form("add_memory", clear_on_submit=True):
-            content = st.text_area("内容", placeholder="例如：我在上海办公室，主要负责招聘。")
-            left, right = st.columns(2)
-            kind = left.selectbox("类型", options=MANUAL_KINDS, format_func=kind_label)
-            importance = right.number_input(
-                "重要度（可选）", min_value=0.0, max_value=1.0, value=None, step=0.1, placeholder="留空则按类型取默认值"
-            )
-            if st.form_submit_button("保存记忆") and content.strip():
-                _, action = assistant.remember(user, content.strip(), kind=kind, importance=importance, actor=actor())
-                st.toast(REMEMBER_RESULTS.get(action, "已保存"), icon=":material/check_circle:")
+    error = st.session_state.pop(ADD_ERROR_KEY, None)
+    with st.expander("手动添加一条记忆", icon=":material/add:", expanded=error is not None):
+        st.text_area("内容", placeholder="例如：我在上海办公室，主要负责招聘。", key=ADD_TEXT_KEY,
+                     help=f"最多 {MAX_MEMORY_CHARS} 字；手机号、身份证号等个人信息会自动遮盖后再保存。")
+        left, right = st.columns(2)
+        left.selectbox("类型", options=MANUAL_KINDS, format_func=kind_label, key=ADD_KIND_KEY)
+        right.number_input("重要度（可选）", min_value=0.0, max_value=1.0, value=None, step=0.1,
+                           placeholder="留空则按类型取默认值", key=ADD_IMPORTANCE_KEY)
+        st.button("保存记忆", on_click=save_new_memory, args=(assistant, user))
+        if error:
+            st.error(escape_md(error))
 
 
 def matches(memory: MemoryHit, query: str) -> bool:
@@ -222,12 +245,20 @@ def main() -> None:
     assistant = get_assistant()
     st.title("记忆管理")
     show_notice("memories")
-    user = memory_owner(assistant)  # under the title: whose memories these are
+    try:
+        user = memory_owner(assistant)  # under the title: whose memories these are
+    except RagError as exc:  # memory.sqlite3 damaged: one line naming it, the other pages still work
+        st.error(escape_md(exc))
+        return
     st.caption(f"当前用户：{escape_md(person_name(user))}。记忆只用于个性化回答，不作为制度依据。")
     add_memory_form(assistant, user)
     left, right = st.columns([2, 1])
     query = left.text_input("搜索记忆", placeholder="输入关键词（多个用空格分开），只列出含有这些词的记忆")
-    all_memories = assistant.list_memories(user, query=query.strip() or None, actor=actor())
+    try:
+        all_memories = assistant.list_memories(user, query=query.strip() or None, actor=actor())
+    except RagError as exc:
+        st.error(escape_md(exc))
+        return
     kinds = sorted({m.kind for m in all_memories})
     chosen_kinds = right.multiselect("按类型筛选", options=kinds, format_func=kind_label, placeholder="全部类型",
                                       select_all=False)

@@ -97,7 +97,9 @@ def search_section(assistant: Assistant) -> None:
         personal = st.checkbox("加上我记住的个人信息（和问答页一样）", value=True, key="rt_personal")
         st.caption("输入员工会怎么问，就怎么写；用左侧边栏当前选择的身份检索，和问答页完全一样（每个问题单独检索，不接上一个问题）。")
         submitted = st.form_submit_button("检索", type="primary", icon=":material/search:")
-    if submitted and question.strip():
+    if submitted and not question.strip():
+        st.warning("请先输入要检索的问题。")
+    elif submitted:
         try:
             st.session_state[SEARCH_KEY] = (role, assistant.search_as_chat(question, role=role, actor=actor(),
                                                                            with_memories=personal))

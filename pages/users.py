@@ -8,10 +8,13 @@ import streamlit as st
 from rag_core import Account, AccountError, Assistant, PermissionDenied
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
+from ui.notices import announce, show_notice
 from ui.state import AUDIENCE_LABELS, ROLE_NAMES, actor, get_assistant
 from ui.timefmt import local_time
 
 ROLES = list(ROLE_NAMES)
+FORM_ROUND_KEY = "users_add_round"  # part of the form's key: a new round after a save starts with empty boxes
+DISABLE_PENDING_KEY = "users_disable_pending"
 
 
 def users_frame(accounts: list[Account]) -> pd.DataFrame:
@@ -32,7 +35,8 @@ def users_frame(accounts: list[Account]) -> pd.DataFrame:
 
 
 def add_form(assistant: Assistant) -> None:
-    with st.form("add_user", clear_on_submit=True):
+    """A refusal keeps what was typed (but the passwords); a new account is listed at once, with a message."""
+    with st.form(f"add_user_{st.session_state.get(FORM_ROUND_KEY, 0)}"):
         st.markdown("**新建账户**")
         left, right = st.columns(2)
         name = left.text_input("用户名")
@@ -51,7 +55,9 @@ def add_form(assistant: Assistant) -> None:
             except (AccountError, PermissionDenied) as exc:
                 st.error(escape_md(exc))
             else:
-                st.success(f"已新建账户：{escape_md(account.name)}")
+                st.session_state[FORM_ROUND_KEY] = st.session_state.get(FORM_ROUND_KEY, 0) + 1
+                announce("users", f"已新建账户：{escape_md(account.name)}")
+                st.rerun()
 
 
 def change_form(assistant: Assistant, accounts: list[Account]) -> None:
@@ -66,16 +72,32 @@ def change_form(assistant: Assistant, accounts: list[Account]) -> None:
         if current.disabled:
             if col1.button("启用", icon=":material/check:"):
                 assistant.set_user_disabled(name, False, actor=actor())
+                announce("users", f"已启用账户：{escape_md(name)}")
+                st.rerun()
+        elif st.session_state.get(DISABLE_PENDING_KEY) == name:
+            col1.warning(f"停用后“{escape_md(name)}”立即退出登录，不能再登录，直到重新启用。")
+            if col1.button("确认停用", type="primary"):
+                st.session_state.pop(DISABLE_PENDING_KEY, None)
+                assistant.set_user_disabled(name, True, actor=actor())
+                announce("users", f"已停用账户：{escape_md(name)}")
+                st.rerun()
+            if col1.button("取消", key="users_disable_cancel"):
+                st.session_state.pop(DISABLE_PENDING_KEY, None)
                 st.rerun()
         elif col1.button("停用", icon=":material/block:"):
-            assistant.set_user_disabled(name, True, actor=actor())
+            st.session_state[DISABLE_PENDING_KEY] = name
             st.rerun()
         with col2.popover("修改角色"):
             role = st.selectbox("新角色", ROLES, index=ROLES.index(current.role), format_func=ROLE_NAMES.__getitem__)
             extra = st.multiselect("额外可读受众", [a for a in AUDIENCE_LABELS if a != "all"], default=list(current.audiences),
                                    format_func=AUDIENCE_LABELS.__getitem__, select_all=False)
-            if st.button("保存角色"):
+            own = name == actor().user and role != current.role
+            if own:
+                st.warning("这是您自己的账户：保存后您会退出登录，之后按新角色使用。")
+            sure = st.checkbox("我确认修改自己的角色", key="users_own_role") if own else True
+            if st.button("保存角色", disabled=not sure):
                 assistant.set_user_role(name, role, extra, actor=actor())
+                announce("users", f"已修改“{escape_md(name)}”的角色：{ROLE_NAMES.get(role, role)}")
                 st.rerun()
         with col3.popover("重置密码"):
             first = st.text_input("新密码", type="password", key="reset_1")
@@ -94,6 +116,7 @@ def main() -> None:
     ensure_chrome()
     assistant = get_assistant()
     st.title("用户管理")
+    show_notice("users")
     try:
         accounts = assistant.list_users(actor=actor())
     except PermissionDenied as exc:
@@ -102,7 +125,7 @@ def main() -> None:
     if not accounts:
         st.info("还没有账户：现在是桌面模式（本机使用者即管理员）。新建第一个账户后，所有页面都需要登录——请先为自己建一个管理员账户。")
     else:
-        st.dataframe(users_frame(accounts), hide_index=True, use_container_width=True)
+        st.dataframe(users_frame(accounts), hide_index=True, width="stretch")
     add_form(assistant)
     change_form(assistant, accounts)
 

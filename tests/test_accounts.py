@@ -169,6 +169,25 @@ def test_an_employee_cannot_manage_accounts(tmp_path):
         facade.list_users(actor=Principal("zhang", "hr"))
 
 
+def test_the_last_active_administrator_is_neither_demoted_nor_disabled(tmp_path):
+    """Nobody could manage accounts from the web after it (helper-42 4, helper-40 8); with a second
+    active admin both changes go through."""
+    facade = fake_assistant(tmp_path / "store")
+    facade.add_user("admin1", "admin", "correct horse")
+    facade.add_user("zhang", "employee", "correct horse", actor=ADMIN)
+    with pytest.raises(AccountError, match="最后一位在用的管理员"):
+        facade.set_user_role("admin1", "employee", actor=ADMIN)
+    with pytest.raises(AccountError, match="最后一位在用的管理员"):
+        facade.accounts.set_disabled("admin1")  # the CLI's path: it acts as the data dir's owner
+    assert facade.accounts.get("admin1").role == "admin" and not facade.accounts.get("admin1").disabled
+    facade.add_user("admin2", "admin", "correct horse", actor=ADMIN)
+    facade.set_user_disabled("admin2", actor=ADMIN)  # a disabled admin does not count as one left
+    with pytest.raises(AccountError):
+        facade.set_user_role("admin1", "hr", actor=ADMIN)
+    facade.set_user_disabled("admin2", False, actor=ADMIN)
+    assert facade.set_user_role("admin1", "hr", actor=Principal("admin2", "admin")).role == "hr"
+
+
 # -- the command line ----------------------------------------------------------------
 
 

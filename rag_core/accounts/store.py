@@ -183,16 +183,24 @@ class AccountStore:
         self._any = True
         return self.get(name)  # type: ignore[return-value]
 
-    def _update(self, name: str, sql: str, params: tuple) -> Account:
-        with self._lock:
+    def _update(self, name: str, sql: str, params: tuple, *, leaves_admin: bool = False) -> Account:
+        """`leaves_admin`: the change ends `name`'s administration, refused if no other active admin remains."""
+        with self._lock:  # checked and written under one lock: two admins cannot demote each other at once
+            if leaves_admin and self._last_active_admin(name):
+                raise AccountError(f"“{name}”是最后一位在用的管理员：不能停用或改为其他角色，否则没有人能管理账户。"
+                                   "请先把另一个账户设为管理员。")
             changed = self._db.execute(f"UPDATE users SET {sql} WHERE name = ?", (*params, name)).rowcount
             self._db.commit()
         if not changed:
             raise AccountError(f"找不到用户：{name}")
         return self.get(name)  # type: ignore[return-value]
 
+    def _last_active_admin(self, name: str) -> bool:
+        admins = [row[0] for row in self._db.execute("SELECT name FROM users WHERE role = 'admin' AND disabled = 0")]
+        return admins == [name]
+
     def set_disabled(self, name: str, disabled: bool = True) -> Account:
-        account = self._update(name, "disabled = ?", (int(disabled),))
+        account = self._update(name, "disabled = ?", (int(disabled),), leaves_admin=disabled)
         if disabled:
             self.end_sessions(name)
         return account
@@ -200,7 +208,8 @@ class AccountStore:
     def set_role(self, name: str, role: str, audiences: Iterable[str] = ()) -> Account:
         if role not in ROLES:
             raise AccountError(f"未知角色：{role}")
-        account = self._update(name, "role = ?, audiences = ?", (role, ",".join(_audiences(audiences))))
+        account = self._update(name, "role = ?, audiences = ?", (role, ",".join(_audiences(audiences))),
+                               leaves_admin=role != "admin")
         self.end_sessions(name)  # a changed role takes effect at the next login
         return account
 
