@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pandas as pd
 import streamlit as st
@@ -11,7 +11,7 @@ from rag_core import AuditEntry, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import actor, get_assistant, person_name, role_name
-from ui.timefmt import local_time, zone_caption
+from ui.timefmt import local_time, today, zone_caption
 from ui.timefmt import zone as tz
 
 ACTIONS = {
@@ -45,14 +45,14 @@ def main() -> None:
     st.title("审计日志")
     st.caption("只追加、不可修改：登录（含失败与锁定）、上传、删除、版本、设置、记忆删除、账户变更、被拒绝的操作。提问内容不记录在这里。")
     col1, col2, col3, col4 = st.columns(4)
-    since = col1.date_input("起始日期", value=date.today() - timedelta(days=30))
-    until = col2.date_input("截止日期（含）", value=date.today())
+    since = col1.date_input("起始日期", value=today() - timedelta(days=30))
+    until = col2.date_input("截止日期（含）", value=today())
     action = col3.selectbox("操作", list(ACTIONS), format_func=ACTIONS.__getitem__)
     outcome = col4.selectbox("结果", list(OUTCOMES), format_func=OUTCOMES.__getitem__)
     who = st.text_input("操作人（留空为全部）").strip()
     try:
         rows = assistant.audit_entries(
-            since=since.isoformat(), until=(until + timedelta(days=1)).isoformat(), user=who or None,
+            since=since, until=until, user=who or None,  # whole office days: the engine turns them into UTC
             action=action or None, outcome=outcome or None, actor=actor(),
         )
     except RagError as exc:  # refused, or audit.sqlite3 damaged (one line naming it)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import streamlit as st
 
@@ -10,7 +10,7 @@ from rag_core import RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, include_tests_box
 from ui.state import actor, get_assistant, person_name
-from ui.timefmt import local_time
+from ui.timefmt import local_time, today
 
 RATINGS = {"all": "全部", "down": "👎", "up": "👍"}
 
@@ -24,8 +24,8 @@ def main() -> None:
     rating = col1.selectbox("评价", list(RATINGS), format_func=RATINGS.__getitem__, index=1, key="fb_rating")
     docs = {d.doc_id: d.title for d in assistant.list_documents(actor=actor())}
     doc = col2.selectbox("引用的文档", ["", *docs], format_func=lambda d: docs.get(d, "全部"), key="fb_doc")
-    since = col3.date_input("起始日期", value=date.today() - timedelta(days=30), key="fb_since")
-    until = col4.date_input("截止日期（含）", value=date.today(), key="fb_until")
+    since = col3.date_input("起始日期", value=today() - timedelta(days=30), key="fb_since")
+    until = col4.date_input("截止日期（含）", value=today(), key="fb_until")
     unread_only = st.toggle("只看未读", value=False, key="fb_unread")
     tests = include_tests_box("fb_tests")
     try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pandas as pd
@@ -12,7 +12,7 @@ from rag_core import Assistant, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, include_tests_box
 from ui.state import AUDIENCE_LABELS, actor, get_assistant, person_name
-from ui.timefmt import local_time
+from ui.timefmt import local_time, today
 
 KINDS = {"zero_hit": "没有命中", "refused": "制度里没有写", "weak": "依据较弱", "disliked": "👎"}
 
@@ -24,8 +24,8 @@ def main() -> None:
     st.caption("员工问了、制度却没有答上的问题（没有命中、回答“制度里没有写这一条”、或被点 👎），按意思分组。"
                "问题在保存前已遮盖个人信息；提问人只对管理员可见。")
     col1, col2 = st.columns(2)
-    since = col1.date_input("起始日期", value=date.today() - timedelta(days=30), key="gaps_since")
-    until = col2.date_input("截止日期（含）", value=date.today(), key="gaps_until")
+    since = col1.date_input("起始日期", value=today() - timedelta(days=30), key="gaps_since")
+    until = col2.date_input("截止日期（含）", value=today(), key="gaps_until")
     weak = st.checkbox("也列出依据较弱的回答", key="gaps_weak",
                        help="回答了，但最相关的条款只是与问题相近、不一定直接回答了它。这类回答多数是对的，默认不列出。")
     tests = include_tests_box("gaps_tests")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from fakes import fake_assistant
@@ -168,7 +169,8 @@ def test_usage_counts_citations_and_never_cited_documents(assistant):
     assert by_doc["01_attendance_leave"]["cited_90d"] == 2
     never = {d["doc_id"] for d in report["never_cited"]}
     assert "01_attendance_leave" not in never and "07_training" in never
-    assert report["per_day"] == [{"day": datetime.now(UTC).date().isoformat(), "questions": 2}]
+    office_day = datetime.now(ZoneInfo(assistant.settings.timezone)).date().isoformat()  # the office's day, not UTC's
+    assert report["per_day"] == [{"day": office_day, "questions": 2}]
 
 
 def test_exports_open_in_a_spreadsheet(strict):
@@ -181,8 +183,8 @@ def test_exports_open_in_a_spreadsheet(strict):
         assert len(rows) >= 2, kind
     gaps = list(load_workbook(io.BytesIO(strict.export_insights("gaps", "xlsx", actor=HR))).worksheets[0].values)
     header = gaps[0]
-    assert gaps[1][header.index("representative")] == ABSENT
-    assert gaps[1][header.index("count")] == 3  # two zero-hit questions and one 👎
+    assert gaps[1][header.index("代表问题")] == ABSENT  # Chinese column names, as HR reads them
+    assert gaps[1][header.index("次数")] == 3  # two zero-hit questions and one 👎
     usage_book = load_workbook(io.BytesIO(strict.export_insights("usage", "xlsx", actor=HR)))
     assert usage_book.sheetnames == ["文档引用", "每日提问", "从未引用"]
     csv_text = strict.export_insights("gaps", "csv", actor=HR)

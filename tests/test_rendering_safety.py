@@ -159,3 +159,10 @@ def test_eval_file_must_be_in_the_data_dir_or_uploaded(tmp_path: Path) -> None:
     assert uploaded.parent == Path(assistant.settings.data_dir) / "eval_uploads"
     assert assistant.resolve_eval_file(uploaded) == uploaded.resolve()
     assert assistant.resolve_eval_file("tests/data/eval.jsonl").name == "eval.jsonl"
+
+
+def test_a_setext_underline_cannot_turn_a_comment_into_a_heading() -> None:
+    """不对 followed by a line of === is an H1 in CommonMark; escaped, it stays the text typed (helper-42 9)."""
+    for underline in ("===", "---", "= = ="):
+        shown = escape_md(f"不对\n{underline}")
+        assert not re.search(r"\n\s*(=+|-+)\s*$", shown.replace(" ", "")), shown

@@ -25,7 +25,7 @@ import re
 
 WORD_JOINER = "\u2060"
 _AUTOLINK_START = re.compile(r"(?i)(?=https?://|www\.|@)")
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&])")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-=.!|<>~$:&])")
 _INERT_SPECIAL = re.compile(r"([\\\[\]()!<>$~:&])")  # links, images, HTML, LaTeX, strike-through, references
 
 

@@ -7,7 +7,7 @@ The engine stores UTC ISO-8601 strings; every page turns them into the zone in
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -37,6 +37,11 @@ def zone() -> ZoneInfo:
         return ZoneInfo(app_settings().timezone)
     except Exception:  # a bad value is reported by the settings check; times still show
         return ZoneInfo(DEFAULT_ZONE)
+
+
+def today() -> date:
+    """Today in the display zone (the server may run in UTC while the office is in Beijing)."""
+    return datetime.now(zone()).date()
 
 
 def local_time(value: str | datetime | None, *, tz: ZoneInfo | None = None, fmt: str = FORMAT) -> str:

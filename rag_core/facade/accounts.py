@@ -20,12 +20,15 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from ..accounts.audit import AuditLog
 from ..accounts.serving import REFUSAL, is_local
 from ..accounts.store import AccountStore
 from ..errors import AccountError, StoreBusy, StoreDamaged
+from ..insights.days import day_window
 from ..storage.account_files import ACCOUNTS, AUDIT, damaged_line, lost_accounts_line
 from ..text.pii import redact_text
 from ..types import Account, AuditEntry, Principal
@@ -226,15 +229,20 @@ class AccountActions:
     def audit_entries(
         self,
         *,
-        since: str | None = None,
-        until: str | None = None,
+        since: str | date | None = None,
+        until: str | date | None = None,
         user: str | None = None,
         action: str | None = None,
         outcome: str | None = None,
         limit: int | None = None,
         actor: Principal | None = None,
     ) -> list[AuditEntry]:
-        """The audit trail, newest first, filtered."""
+        """The audit trail, newest first, filtered. A `date` is a whole day of the office's zone (`until`
+        included); text is an ISO time in UTC, `until` excluded (the CLI's form)."""
         self._acting(actor, "audit")
+        if isinstance(since, date) or isinstance(until, date):
+            zone = ZoneInfo(self._settings.timezone)
+            since = day_window(since, None, zone)[0] if isinstance(since, date) else since
+            until = day_window(None, until, zone)[1] if isinstance(until, date) else until
         with _damage_named(AUDIT):
             return self.audit_log.entries(since=since, until=until, actor=user, action=action, outcome=outcome, limit=limit)

@@ -17,13 +17,15 @@ import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from ..answer.answering import is_refusal
 from ..documents.catalog import visible_to
 from ..documents.redaction import redact_text
-from ..errors import PermissionDenied, RagError, StoreDamaged
+from ..errors import PermissionDenied, StoreDamaged
 from ..insights.audiences import UNKNOWN, labels_in_use, readable_by, revealed, unreadable_labels
-from ..insights.export import FORMATS, to_csv, to_xlsx
+from ..insights.days import day_window
+from ..insights.export import FORMATS, for_people, to_csv, to_xlsx
 from ..insights.gaps import group_gaps
 from ..insights.log import InsightLog
 from ..insights.records import (
@@ -33,6 +35,7 @@ from ..insights.records import (
     WEAK_OUTCOME,
     FeedbackEntry,
     GapGroup,
+    InsightError,
     StandardAnswer,
 )
 from ..insights.rows import cited_docs, gap_row, nearest_clause
@@ -46,36 +49,12 @@ EXPORT_KINDS = {"gaps": "知识缺口", "feedback": "反馈", "usage": "使用�
 _open_lock = threading.Lock()
 
 
-class InsightError(RagError):
-    """Bad input to an insight action (date, reason, export kind); nothing was changed."""
-
-
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
 def _stamp(moment: datetime | None = None) -> str:
     return (moment or _now()).isoformat(timespec="seconds")
-
-
-def _day(value: str | date | None, name: str) -> str:
-    """A date given as text or `date` → 'YYYY-MM-DD' (Chinese error otherwise); '' for none."""
-    if value is None or value == "":
-        return ""
-    if isinstance(value, date):
-        return value.isoformat()[:10]
-    try:
-        return date.fromisoformat(str(value).strip()[:10]).isoformat()
-    except ValueError:
-        raise InsightError(f"{name}日期格式应为 YYYY-MM-DD，例如 2026-03-01：{value}") from None
-
-
-def _window(since: str | date | None, until: str | date | None) -> tuple[str, str]:
-    """[since, until] in whole days, as ISO bounds for string comparison."""
-    start = _day(since, "开始")
-    end = _day(until, "结束")
-    upper = (date.fromisoformat(end) + timedelta(days=1)).isoformat() if end else "\uffff"
-    return start, upper
 
 
 def outcome_of(trace: AskTrace) -> str:
@@ -267,7 +246,7 @@ class InsightActions:
         user names for admins only."""
         actor = self._acting(actor, "insights")
         self._expire()
-        start, end = _window(since, until)
+        start, end = day_window(since, until, ZoneInfo(self._settings.timezone))
         items, vectors = self.insight_log.gap_items(self.embedder.model_id, start, end, include_weak=include_weak,
                                                     include_tests=include_tests)
         if not items:
@@ -288,7 +267,7 @@ class InsightActions:
         """Rated answers, newest first; filters by rating (1/-1), quoted document, dates and unread (people's
         ratings only unless `include_tests`)."""
         actor = self._acting(actor, "insights")
-        start, end = _window(since, until)
+        start, end = day_window(since, until, ZoneInfo(self._settings.timezone))
         entries = self.insight_log.feedback(rating=rating, doc_id=doc_id or None, since=start, until=end,
                                             unread_only=unread_only, include_tests=include_tests)
         return [self._named_for(actor, e) for e in entries if self._feedback_readable(actor, e)]
@@ -372,7 +351,7 @@ class InsightActions:
         self._expire()
         docs = [(d.doc_id, d.title) for d in self.catalog.live_versions() if visible_to(d.audience, actor.readable)]
         rows = self.insight_log.question_rows(include_tests=include_tests)
-        report = usage_report(rows, dict(docs).items(), _now())
+        report = usage_report(rows, dict(docs).items(), _now(), ZoneInfo(self._settings.timezone))
         report["left_out"] = 0 if include_tests else self.insight_log.test_question_count()
         return report
 
@@ -393,7 +372,7 @@ class InsightActions:
         else:
             report = self.usage(include_tests=include_tests, actor=actor)
             sheets = {"文档引用": report["documents"], "每日提问": report["per_day"], "从未引用": report["never_cited"]}
-        if fmt == "csv":
-            return to_csv(next(iter(sheets.values())))
-        return to_xlsx(sheets)
+        zone = ZoneInfo(self._settings.timezone)
+        sheets = {name: for_people(name, rows, zone) for name, rows in sheets.items()}
+        return to_csv(next(iter(sheets.values()))) if fmt == "csv" else to_xlsx(sheets)
 

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 from collections.abc import Mapping, Sequence
+from datetime import datetime, tzinfo
 from typing import Any
 
 FORMATS = ("csv", "xlsx")
@@ -55,3 +56,38 @@ def to_xlsx(sheets: Mapping[str, Sequence[Mapping[str, Any]]], headers: Mapping[
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
+
+
+TIME_COLUMNS = {"created_at", "reviewed_at", "first_seen", "last_seen", "last_hit_at"}
+_COMMON = {"id": "编号", "created_at": "时间", "user": "用户", "question": "问题", "answer": "回答", "rating": "评价",
+           "reason": "原因", "comment": "补充说明", "docs": "涉及文档", "reviewed_at": "审阅时间", "reviewed_by": "审阅人",
+           "unread": "未读", "representative": "代表问题", "count": "次数", "first_seen": "首次出现",
+           "last_seen": "最近出现", "kinds": "类型", "nearest": "最接近的条款", "users": "提问人", "doc_id": "文档编号",
+           "title": "文档", "cited_30d": "近30天引用", "cited_90d": "近90天引用", "cited_total": "保留期内引用",
+           "day": "日期"}
+HEADERS = {"知识缺口": {**_COMMON, "questions": "不同问法"}, "每日提问": {**_COMMON, "questions": "提问数"}}
+LOCAL_USER = "local"  # the desktop default's stored name, shown as 本机用户 like the pages do
+
+
+def for_people(sheet: str, rows: Sequence[Mapping[str, Any]], zone: tzinfo) -> list[dict[str, Any]]:
+    """A sheet as an HR person reads it: Chinese column names, times in the office's zone, 本机用户."""
+    headers = HEADERS.get(sheet, _COMMON)
+    out = []
+    for row in rows:
+        shown = {}
+        for key, value in row.items():
+            if key in TIME_COLUMNS and isinstance(value, str) and value:
+                value = _local(value, zone)
+            elif key in ("user", "reviewed_by") and value == LOCAL_USER:
+                value = "本机用户"
+            shown[headers.get(key, key)] = value
+        out.append(shown)
+    return out
+
+
+def _local(stamp: str, zone: tzinfo) -> str:
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    return (moment.astimezone(zone) if moment.tzinfo else moment).strftime("%Y-%m-%d %H:%M")

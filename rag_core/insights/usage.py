@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from typing import Any
+
+from .days import local_day
 
 WINDOWS = (30, 90)  # days
 
 
-def usage_report(questions: Sequence[dict[str, Any]], documents: Iterable[tuple[str, str]], now: datetime) -> dict:
+def usage_report(questions: Sequence[dict[str, Any]], documents: Iterable[tuple[str, str]], now: datetime,
+                 zone: tzinfo | None = None) -> dict:
     """Per document (id, title): citations in the last 30/90 days and in all kept history; never-cited ones; per day.
+
+    Days are the office's (`zone`; UTC when none): rows are stamped in UTC.
 
     `questions` are log rows (`asked_at`, `cited_docs`, `outcome`); `documents` the live documents.
     """
@@ -21,7 +26,7 @@ def usage_report(questions: Sequence[dict[str, Any]], documents: Iterable[tuple[
     per_day: Counter[str] = Counter()
     outcomes: Counter[str] = Counter()
     for row in questions:
-        per_day[row["asked_at"][:10]] += 1
+        per_day[local_day(row["asked_at"], zone)] += 1
         outcomes[row["outcome"]] += 1
         for doc in set(row["cited_docs"]):
             ever[doc] += 1
@@ -41,3 +46,4 @@ def usage_report(questions: Sequence[dict[str, Any]], documents: Iterable[tuple[
         "outcomes": dict(outcomes),
         "questions": len(questions),
     }
+

@@ -1,0 +1,46 @@
+"""Days as the office counts them: a date filter or a per-day count uses the configured zone, rows are UTC.
+
+A question asked at 07:30 in Beijing is stamped 23:30 UTC the day before; the pages show
+local times, so a filter for that Beijing day must find it and a per-day chart count it there.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+
+from .records import InsightError
+
+OPEN_END = "\uffff"  # sorts after every ISO stamp
+
+
+def parse_day(value: str | date | None, name: str) -> date | None:
+    """A date given as text or `date` (Chinese error otherwise); None for none."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value).strip()[:10])
+    except ValueError:
+        raise InsightError(f"{name}日期格式应为 YYYY-MM-DD，例如 2026-03-01：{value}") from None
+
+
+def day_window(since: str | date | None, until: str | date | None, zone: tzinfo) -> tuple[str, str]:
+    """[since, until] in whole days of `zone`, as UTC ISO bounds for comparing with stored stamps."""
+    start, end = parse_day(since, "开始"), parse_day(until, "结束")
+
+    def midnight(day: date) -> str:
+        return datetime.combine(day, time(0), zone).astimezone(UTC).isoformat(timespec="seconds")
+
+    return (midnight(start) if start else "", midnight(end + timedelta(days=1)) if end else OPEN_END)
+
+
+def local_day(stamp: str, zone: tzinfo | None) -> str:
+    """'YYYY-MM-DD' of a stored ISO stamp in `zone`; the stamp's own date when it has no zone or does not parse."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return str(stamp)[:10]
+    return (moment.astimezone(zone) if zone is not None and moment.tzinfo else moment).date().isoformat()
