@@ -18,7 +18,7 @@ from .answer.prompt import build_prompt
 from .conversations.statements import split_turn
 from .documents.catalog import Catalog
 from .errors import PermissionDenied, SettingsError
-from .facade.access import LOCAL_ADMIN, require, require_owner
+from .facade.access import LOCAL_ADMIN, allowed, require, require_owner
 from .facade.accounts import ANONYMOUS, AccountActions
 from .facade.conversations import ConversationActions
 from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
@@ -159,18 +159,28 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
             self._audit(actor or ANONYMOUS, "refused", permission, "refused", str(exc))
             raise
 
-    def _asker(self, actor: Principal | None, user: str | None) -> tuple[Principal, str]:
-        """Who asks and whose memories the question reads: one's own (an administrator may name anyone)."""
+    def _asker(self, actor: Principal | None, user: str | None) -> tuple[Principal, str, Principal]:
+        """Who asks, whose turn it is (their memories, their conversation), and whose reading searches it.
+
+        One's own; an administrator may name anyone, and the search then reads only what that person
+        may read, since the turn is kept where they read it. Naming nobody ("") is for an administrator's
+        evaluation traffic: anyone else asks as themself. Desktop mode has one person and one reading.
+        """
         actor = self._acting(actor, "ask")
-        if user is None or user == "default":
+        if user is None or user == "default" or (user == "" and not allowed(actor, "memories.all")):
             user = actor.user
-        if user and user != actor.user:
-            try:
-                require_owner(actor, user)
-            except PermissionDenied as exc:
-                self._audit(actor, "refused", f"ask as {user}", "refused", str(exc))
-                raise
-        return actor, user
+        if not user or user == actor.user:
+            return actor, user, actor
+        try:
+            require_owner(actor, user)
+        except PermissionDenied as exc:
+            self._audit(actor, "refused", f"ask as {user}", "refused", str(exc))
+            raise
+        if not self.team_mode:
+            return actor, user, actor
+        account = self.accounts.get(user)
+        named = account is not None and not account.disabled
+        return actor, user, Principal(user, account.role, account.audiences) if named else Principal(user)
 
     @classmethod
     def open(cls, data_dir: str | Path | None = None, *, env_file: str | Path | None = ".env", **overrides) -> Assistant:
@@ -289,7 +299,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         A statement about the person is acknowledged with what was remembered.
         `traffic` says who asks: "person", or "eval" / "test" (logged, left out of the statistics).
         """
-        actor, user = self._asker(actor, user)
+        actor, user, reader = self._asker(actor, user)
         question = redact_text(checked(question))  # bounded, valid, and no personal data searched, stored or echoed
         timings: dict[str, float] = {}
         started = time.perf_counter()
@@ -297,11 +307,11 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         timings["rewrite_ms"] = _ms(started)
         if not context.asked:
             return self._acknowledge_only(context, user, remember, on_token)
-        result = self._search_turn(context, role=role, actor=actor)
+        result = self._search_turn(context, role=role, actor=reader)
         asked = context.search_question
-        if served := self._serve_standard_answer(asked, question, result, role=role, actor=actor, on_token=on_token):
+        if served := self._serve_standard_answer(asked, question, result, role=role, actor=reader, on_token=on_token):
             return self._log_asked(self._finish_turn(served, user, context, [], on_token), user, role, traffic)
-        personal = self._personal_search(asked, result, user, role=role, actor=actor, timings=timings)
+        personal = self._personal_search(asked, result, user, role=role, actor=reader, timings=timings)
         result, memories, memory_search = personal.result, personal.memories, personal.memory_search
         built = build_prompt(asked, result.hits, memories, self._settings.token_budget, context.turns)
         started = time.perf_counter()

@@ -194,3 +194,23 @@ def test_a_models_rewrite_that_folds_in_a_managers_answer_is_not_logged_as_the_q
     logged = str(a.insight_log.question_rows())
     assert SECRET not in logged and "那副经理呢" in logged
     assert SECRET.encode() not in a.export_insights("gaps", "csv", actor=HR)
+
+
+def test_an_administrator_asking_for_an_employee_files_only_what_the_employee_may_read(assistant):
+    """The turn is kept in the employee's conversation, where they read it and their follow-ups send it
+    to the model: the search reads as the employee (helper-40 1); the CLI's --user does the same."""
+    assistant.add_user("boss", "admin", "correct horse", actor=ADMIN)
+    assistant.add_user("emp_wang", "employee", "correct horse", actor=ADMIN)
+    assert SECRET in " ".join(h.chunk.text for h in assistant.search(QUESTION, actor=ADMIN).hits)
+    trace = assistant.ask(QUESTION, user="emp_wang", actor=ADMIN, conversation="c-wang")
+    assert SECRET not in trace.answer + " ".join(h.chunk.text for h in trace.search.hits)
+    _, turns = assistant.open_conversation("c-wang", actor=EMPLOYEE)
+    assert SECRET not in turns[0].answer
+
+
+def test_asking_as_nobody_is_asking_as_oneself_for_anyone_but_an_administrator(assistant):
+    """An empty user name let employees share one owner-less conversation (helper-40 7)."""
+    assistant.ask("年假有几天", user="", actor=EMPLOYEE, conversation="c-anon")
+    with pytest.raises(RagError):
+        assistant.ask("那满10年呢", user="", actor=Principal("emp_li", "employee"), conversation="c-anon")
+    assert [c.id for c in assistant.list_conversations("emp_wang", actor=EMPLOYEE)] == ["c-anon"]
