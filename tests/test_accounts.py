@@ -169,6 +169,13 @@ def test_an_employee_cannot_manage_accounts(tmp_path):
         facade.list_users(actor=Principal("zhang", "hr"))
 
 
+@pytest.mark.parametrize("name", ["local", "default", "system", "Local"])
+def test_the_names_the_engine_stores_under_are_reserved(store, name):
+    """An account named local inherited the desktop user's conversations and memories (helper-40 2)."""
+    with pytest.raises(AccountError, match="保留"):
+        store.add(name, "employee", "correct horse")
+
+
 def test_the_last_active_administrator_is_neither_demoted_nor_disabled(tmp_path):
     """Nobody could manage accounts from the web after it (helper-42 4, helper-40 8); with a second
     active admin both changes go through."""

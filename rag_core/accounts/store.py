@@ -24,6 +24,10 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from ..errors import AccountError
 from ..types import ROLE_NAMES, ROLES, Account
 
+# names the engine itself acts or stores under: the desktop user (LOCAL_ADMIN), ask's default, sample indexing.
+# An account so named would inherit the desktop user's conversations and memories.
+RESERVED_NAMES = frozenset({"local", "default", "system"})
+
 MAX_FAILURES = 5  # consecutive wrong passwords before the account locks
 LOCK_MINUTES = 15
 SESSION_HOURS = 12
@@ -164,6 +168,8 @@ class AccountStore:
         name = (name or "").strip()
         if not NAME_PATTERN.match(name):
             raise AccountError("用户名须为 2–64 个字母、数字、汉字或 . _ @ -")
+        if name.lower() in RESERVED_NAMES:
+            raise AccountError(f"用户名“{name}”是系统保留的（本机使用者、系统任务用它记录对话和记忆），请换一个")
         if role not in ROLES:
             raise AccountError(f"未知角色：{role}（可选：{'、'.join(f'{r}（{ROLE_NAMES[r]}）' for r in ROLES)}）")
         labels = _audiences(audiences)
