@@ -252,3 +252,33 @@ def test_a_reopened_conversation_gives_back_each_trace_as_it_was(assistant, tmp_
     assert [h.chunk.chunk_id for h in trace.search.hits] == [h.chunk.chunk_id for h in asked.search.hits]
     assert [h.scores.probability for h in trace.search.hits] == [h.scores.probability for h in asked.search.hits]
     assert [s.text for s in trace.sources] == [s.text for s in asked.sources]
+
+
+def test_two_questions_at_once_in_one_conversation_are_both_kept(assistant, monkeypatch):
+    """The turn number was read, then written in another transaction: two questions at once took the
+    same number, one was lost and reported as a damaged file (helper-40 4). Both now land, numbered in order."""
+    import threading
+
+    from rag_core.conversations.store import ConversationStore
+
+    assistant.ask("年假有几天？", conversation="c-two")
+    both_read = threading.Barrier(2, timeout=5)
+    original = ConversationStore.next_turn
+
+    def next_turn_in_step(self, conversation_id):  # each asker reads the number before either writes
+        number = original(self, conversation_id)
+        both_read.wait()
+        return number
+
+    monkeypatch.setattr(ConversationStore, "next_turn", next_turn_in_step)
+    traces = []
+    askers = [threading.Thread(target=lambda q=q: traces.append(assistant.ask(q, conversation="c-two")))
+              for q in ("病假要什么证明？", "出差住宿标准是多少？")]
+    for asker in askers:
+        asker.start()
+    for asker in askers:
+        asker.join(30)
+    _, turns = assistant.open_conversation("c-two")
+    assert [t.turn for t in turns] == [1, 2, 3]
+    assert sorted(t.turn for t in traces) == [2, 3]
+    assert not [w for t in traces for w in t.search.warnings if "损坏" in w]

@@ -217,19 +217,29 @@ class ConversationStore:
 
     def add_turn(self, conversation_id: str, question: str, search_question: str, answer: str, trace: dict,
                  turn: int | None = None) -> int:
-        """Append a turn (the conversation must exist); returns its number (1-based, the next one unless given)."""
+        """Append a turn (the conversation must exist); returns its number (1-based, the next one unless given).
+
+        The number is taken in the same transaction as the insert (and written into the trace's "turn"), so
+        two questions at once in one conversation both land; another process's clash is retried."""
         cid = check_id(conversation_id)
         now = _now()
-        with self._tx() as conn:
-            number = turn or 1 + conn.execute(
-                "SELECT COALESCE(MAX(turn), 0) FROM turns WHERE conversation_id = ?", (cid,)
-            ).fetchone()[0]
-            conn.execute(
-                "INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
-                (cid, number, question, search_question, answer, json.dumps(trace, ensure_ascii=False), now),
-            )
-            conn.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (now, cid))
-        return number
+        for attempt in range(5):
+            try:
+                with self._tx() as conn:
+                    number = turn or 1 + conn.execute(
+                        "SELECT COALESCE(MAX(turn), 0) FROM turns WHERE conversation_id = ?", (cid,)
+                    ).fetchone()[0]
+                    stored = {**trace, "turn": number} if "turn" in trace else trace
+                    conn.execute(
+                        "INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
+                        (cid, number, question, search_question, answer, json.dumps(stored, ensure_ascii=False), now),
+                    )
+                    conn.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (now, cid))
+                return number
+            except sqlite3.IntegrityError:
+                if turn or attempt == 4:  # a given number is taken, or the clash persists
+                    raise ConversationError(f"对话 {cid} 的第 {number} 轮已存在，这一轮没有保存") from None
+        raise AssertionError("unreachable")
 
     def update_turn(self, conversation_id: str, turn: int, *, rating: int | None = None, trace: dict | None = None) -> None:
         """Store a rating (1 / -1) or a changed trace for one turn."""

@@ -236,12 +236,14 @@ class ConversationActions:
         try:
             with feature_store(STORE_FILE):
                 self.conversations.ensure(context.conversation, user or "", question)
-                turn = self.conversations.next_turn(context.conversation)
-                self.conversations.add_turn(context.conversation, question, trace.search_question or question,
-                                            trace.answer, {**trace.to_dict(), "conversation": context.conversation,
-                                                           "turn": turn}, turn=turn)
+                turn = self.conversations.add_turn(
+                    context.conversation, question, trace.search_question or question, trace.answer,
+                    {**trace.to_dict(), "conversation": context.conversation, "turn": 0})  # numbered as it is stored
         except StoreDamaged as damage:  # the answer stands; only keeping it failed
             trace.search.warnings.append(f"{damage}（这一轮没有保存）")
+            return trace
+        except ConversationError as clash:
+            trace.search.warnings.append(str(clash))
             return trace
         trace.conversation, trace.turn = context.conversation, turn
         return trace
