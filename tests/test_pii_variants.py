@@ -409,6 +409,26 @@ def test_a_long_file_name_is_masked_before_it_is_cut(tmp_path: Path) -> None:
     assert [p.name for p in data_dir.rglob("*") if p.is_file() and b"1101011990030712" in p.read_bytes()] == []
 
 
+@pytest.mark.parametrize(("number", "fragment"), [("13912345678", "1391234567"), ("110101199003071233", "1101011990030712")])
+def test_a_long_heading_never_keeps_part_of_a_number_its_cut_split(tmp_path: Path, number: str, fragment: str) -> None:
+    """Headings and titles are one line of 80 characters, cut before masking: a number across the cut lost
+    its tail, no recogniser matched what was left, and it was stored as the clause's section (helper-41 5)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from fakes import fake_assistant
+
+    heading = "关于员工联系方式登记的补充说明" + "的" * (63 - len(fragment)) + "王五" + number
+    assert heading[:80].endswith(fragment)  # the cut falls inside the number
+    assistant = fake_assistant(tmp_path / "store")
+    report = assistant.ingest_bytes(f"# {heading}\n\n## 第一条 登记\n\n员工应及时登记联系方式。\n".encode(), "登记.md")
+    assert report.ok, report.error
+    shown = " ".join(c.section + c.title for c in assistant.document_chunks(report.doc_id))
+    assert fragment not in shown and "王五" in shown
+    assistant.memory.close()
+    assistant.catalog.close()
+    data_dir = Path(assistant.settings.data_dir)
+    assert [p.name for p in data_dir.rglob("*") if p.is_file() and fragment.encode() in p.read_bytes()] == []
+
+
 def test_the_upload_report_masks_the_words_it_quotes_from_the_file(tmp_path: Path) -> None:
     """A hidden sheet's name and a dropped page header are quoted in the upload report (helper-31 B3)."""
     import io

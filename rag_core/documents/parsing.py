@@ -7,7 +7,6 @@ no library exception escapes `parse_bytes`/`parse_file`.
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
 import unicodedata
@@ -17,7 +16,8 @@ from typing import NamedTuple
 
 from ..errors import IngestError
 from ..types import ParsedDocument, ReadingReport, Section
-from .chinese_codecs import decode_legacy_chinese, decode_utf16_chinese, encoding_note
+from .chinese_codecs import encoding_note
+from .decoding import decode_text
 from .docx_format import docx_lines
 from .formats import MB, Line, TableCounter, html_lines, markdown_lines, normalize_text
 from .pdf_format import pdf_lines
@@ -27,7 +27,6 @@ from .spreadsheet_format import csv_lines, xlsx_lines
 
 SUPPORTED_EXTENSIONS = (".txt", ".md", ".docx", ".pdf", ".html", ".htm", ".xlsx", ".csv", ".png", ".jpg", ".jpeg")
 MAX_NAME_CHARS = 120
-MAX_BAD_CHAR_RATIO = 0.01  # a mixed-encoding file decodes with U+FFFD only if >= 99% is clean
 
 __all__ = ["SUPPORTED_EXTENSIONS", "parse_bytes", "parse_file", "read_regular_file", "safe_filename", "decode_text"]
 
@@ -100,101 +99,6 @@ def _check_size(name: str, size: int, max_bytes: int) -> None:
         raise IngestError(name, "文件为空（0 字节）")
 
 
-# --------------------------------------------------------------------------- decoding
-
-_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32-le"),
-    (codecs.BOM_UTF32_BE, "utf-32-be"),
-    (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
-_BINARY_REASON = "文件包含二进制内容，不是纯文本（可能只是改了扩展名）"
-_META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?([A-Za-z0-9_.:-]{2,40})""", re.I)
-_GBK_ALIASES = {"gb2312", "gbk", "x-gbk", "cp936", "gb18030", "euc-cn", "hz-gb-2312"}
-_CONTROL_BYTES = bytes(sorted(set(range(32)) - {9, 10, 11, 12, 13, 0x1A, 0x1B}))  # SUB/ESC appear in old text files
-
-
-def _control_bytes(data: bytes) -> int:
-    return len(data) - len(data.translate(None, _CONTROL_BYTES))
-
-
-def _lenient(data: bytes, codec: str) -> tuple[str, float]:
-    text = data.decode(codec, errors="replace")
-    return text, text.count("\ufffd") / max(len(text), 1)
-
-
-def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
-    """UTF-16 text saved without a BOM (NUL bytes from ASCII); binary almost never decodes
-    to only assigned, non-control characters, so a strict decode plus that check is enough."""
-    if len(data) % 2:
-        return None
-    readings = []
-    for codec in ("utf-16-le", "utf-16-be"):
-        try:
-            text = data.decode(codec)
-        except UnicodeDecodeError:
-            continue
-        if not any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") and ch not in "\t\n\r" for ch in text):
-            readings.append((_plausible(text), text, codec))
-    # both may decode ("#" read the wrong way round is U+2300): the reading of ASCII and Chinese wins
-    return max(readings)[1:] if readings else None
-
-
-def _plausible(text: str) -> int:
-    """Characters a policy is written in: ASCII, CJK and their punctuation."""
-    return sum(1 for ch in text if ch < "\x7f" or "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef")
-
-
-def decode_text(data: bytes, name: str, *, html: bool = False) -> tuple[str, str]:
-    """Decode text bytes; returns (text, encoding name). Order: BOM, UTF-16 by its NUL bytes, UTF-16
-    Chinese without ASCII, UTF-8, <meta> charset (html only), GB18030 (superset of GBK/GB2312), Big5,
-    Shift-JIS, lenient UTF-8/GB18030, charset-normalizer. `encoding_note` says every unusual one."""
-    for bom, codec in _BOMS:
-        if data.startswith(bom):
-            text, bad = _lenient(data[len(bom) :], codec.replace("-sig", ""))
-            if bad > MAX_BAD_CHAR_RATIO:
-                raise IngestError(name, f"文件开头标记为 {codec} 编码，但内容有大量无法解码的字节，可能已损坏")
-            return text, codec
-    if b"\x00" in data:
-        found = _utf16_without_bom(data)
-        if found:
-            return found
-        raise IngestError(name, _BINARY_REASON)
-    utf16 = decode_utf16_chinese(data)  # UTF-16 Chinese with no ASCII: no NUL byte gives it away
-    if utf16:
-        return utf16
-    if _control_bytes(data) > max(2, len(data) // 100):
-        raise IngestError(name, _BINARY_REASON)
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        pass
-    declared = _META_CHARSET.search(data[:4096]) if html else None
-    if declared:
-        codec = declared.group(1).decode("ascii").lower()
-        codec = "gb18030" if codec in _GBK_ALIASES else codec
-        try:
-            return data.decode(codec), codecs.lookup(codec).name
-        except (LookupError, UnicodeDecodeError):
-            pass
-    legacy = decode_legacy_chinese(data, name)  # GB18030, Big5 or Shift-JIS (GB18030 misreads both)
-    if legacy:
-        return legacy
-    best = min((_lenient(data, codec) + (codec,) for codec in ("utf-8", "gb18030")), key=lambda t: t[1])
-    if best[1] <= MAX_BAD_CHAR_RATIO:
-        return best[0], f"{best[2]}/replace"
-    try:
-        from charset_normalizer import from_bytes
-
-        guess = from_bytes(data).best()
-    except Exception:
-        guess = None
-    if guess is None or guess.encoding is None:
-        raise IngestError(name, "无法识别文件编码：按 UTF-8 和 GB18030 解码均有超过 1% 的乱码，请另存为 UTF-8 后再上传")
-    return str(guess), guess.encoding
-
-
 # --------------------------------------------------------------------------- structure
 
 _NUM = r"[0-9０-９〇零一二三四五六七八九十百千两]+"
@@ -207,8 +111,21 @@ _SENTENCE_END = "。；！？;!?"
 _TOC_ENTRY = re.compile(r"(?:\.{3,}|…{2,}|·{3,}|\t)[ \t]*\d+$")  # "第一章 总则……1" in a contents page
 
 
+_HEADING_CHARS = 80
+# what a phone, ID, card or e-mail is written with: a cut inside such a run would keep a part too short to mask
+_NUMBER_RUN = "0-9０-９A-Za-zＡ-Ｚａ-ｚ@＠._＿\\-－+＋()（）/ \u00a0\u3000\u00ad\u200b-\u200d\ufeff"
+_RUN_TAIL = re.compile(f"[{_NUMBER_RUN}]+$")
+
+
 def _squash(text: str) -> str:
-    return " ".join(text.split()).replace(" > ", " ＞ ")[:80]
+    """One line of at most 80 characters; a number the cut would split is left out whole (masking comes later)."""
+    text = " ".join(text.split()).replace(" > ", " ＞ ")
+    if len(text) <= _HEADING_CHARS:
+        return text
+    head = text[:_HEADING_CHARS]
+    if _RUN_TAIL.match(text[_HEADING_CHARS]):
+        head = _RUN_TAIL.sub("", head)
+    return head.rstrip()
 
 
 def legal_heading(line: str) -> tuple[int, str] | None:
