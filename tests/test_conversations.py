@@ -282,3 +282,13 @@ def test_two_questions_at_once_in_one_conversation_are_both_kept(assistant, monk
     assert [t.turn for t in turns] == [1, 2, 3]
     assert sorted(t.turn for t in traces) == [2, 3]
     assert not [w for t in traces for w in t.search.warnings if "损坏" in w]
+
+
+def test_a_long_follow_up_is_searched_as_typed_rather_than_refused(assistant):
+    """A follow-up of up to 500 characters is a valid question; glued to the previous one it went past the
+    limit and was refused as 问题太长 (helper-41 6)."""
+    assistant.ask("年假有几天？", conversation="c-long")
+    follow_up = ("那病假呢？" + "病假期间工资怎么发放" * 60)[:500]
+    trace = assistant.ask(follow_up, conversation="c-long")
+    assert trace.search_question == follow_up
+    assert trace.turn == 2

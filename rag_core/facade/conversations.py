@@ -31,7 +31,7 @@ from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_tur
 from ..conversations.store import Conversation, ConversationError, ConversationStore
 from ..errors import StoreDamaged
 from ..insights.audiences import UNKNOWN, revealed
-from ..text.inputs import checked
+from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..text.pii import redact_text
 from ..types import ACKNOWLEDGED, AskTrace, Principal, SearchResult
 from .access import require_owner
@@ -132,6 +132,8 @@ class ConversationActions:
             rewrite = rule_rewrite(asked, previous)
             if rewrite.rewritten and self.llm is not None:
                 rewrite = llm_rewrite(self.llm, asked, pairs, rewrite.reason, fallback=rewrite)
+        if len(rewrite.question) > MAX_QUESTION_CHARS:  # a long question with its context would be refused whole
+            rewrite = Rewrite(asked, "", decision="结合上文后问题超过长度上限，按原问题检索")
         return TurnContext(question, asked, parts.statement, rewrite, pairs, conversation, warnings, parts.chatter)
 
     def _earlier_turns(self, conversation: str, user: str) -> list[tuple[str, str, bool]]:
