@@ -32,13 +32,31 @@ LIMITS: dict[str, tuple[float | None, float | None, str]] = {
     "top_k": (1, 50, "top_k"),
     "candidates": (5, 200, "候选数"),
     "answer_threshold": (0.001, 0.999, "采用阈值"),  # None (the fitted model's) is accepted too
-    "chunk_size": (40, None, "块大小 chunk_size"),
+    "chunk_size": (40, 4000, "块大小 chunk_size"),  # 16x the measured default; cutting cost grows with it
     "chunk_overlap": (0, None, "重叠 chunk_overlap"),  # and below the chunk size
-    "token_budget": (200, None, "提示词预算"),
-    "memory_half_life_days": (0.01, None, "记忆半衰期（天数）"),
+    "token_budget": (200, 200_000, "提示词预算"),
+    "memory_half_life_days": (0.01, 36500, "记忆半衰期（天数）"),
     "memory_threshold": (0.0, 1.0, "记忆阈值"),
     "memory_top_k": (0, 50, "每次使用的记忆条数 memory_top_k"),
 }
+
+
+# the knobs only .env sets: finite and in a range a deployment could mean (1e6 days as "forever" overflowed dates)
+FIXED_RANGES: dict[str, tuple[float, float, str]] = {
+    "max_file_mb": (0.001, 1024, "文件大小上限须大于 0、不超过 1024 MB"),
+    "max_chunks_per_file": (1, 1_000_000, "每份文件的分段上限须在 1 到 1000000 之间"),
+    "ingest_seconds_per_chunk": (0.0001, 600, "导入耗时估算须大于 0、不超过 600 秒每段"),
+    "ingest_confirm_seconds": (0, 86400, "导入前确认的时长须在 0 到 86400 秒之间"),
+    "embed_batch_size": (1, 1024, "向量批大小 embed_batch_size 须在 1 到 1024 之间"),
+    "llm_timeout_s": (0.1, 3600, "大模型超时 llm_timeout_s 须在 0.1 到 3600 秒之间"),
+    "memory_retention_days": (0, 36500, "记忆保留天数须在 0 到 36500 之间"),
+    "conversation_retention_days": (0, 36500, "对话保留天数须在 0 到 36500 之间（0 表示一直保留）"),
+    "question_retention_days": (0, 36500, "提问记录保留天数须在 0 到 36500 之间（0 表示不记录）"),
+}
+
+
+def _within(value: Any, low: float, high: float) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and low <= value <= high
 
 
 def out_of_limits(name: str, value: Any) -> str:
@@ -147,16 +165,8 @@ class Settings:
         problems = [line for name in LIMITS if (line := out_of_limits(name, getattr(self, name)))]
         if not problems and self.chunk_overlap >= self.chunk_size:
             problems.append("重叠 chunk_overlap 须小于块大小")
-        if not math.isfinite(self.max_file_mb) or self.max_file_mb <= 0:
-            problems.append("文件大小上限须大于 0")
-        if self.max_chunks_per_file < 1:
-            problems.append("每份文件的分段上限至少为 1")
-        if self.ingest_seconds_per_chunk <= 0 or self.ingest_confirm_seconds < 0:
-            problems.append("导入耗时估算须大于 0，导入前确认的时长不能小于 0")
-        if self.question_retention_days < 0:
-            problems.append("提问记录保留天数不能小于 0（0 表示不记录）")
-        if self.conversation_retention_days < 0:
-            problems.append("对话保留天数不能小于 0（0 表示一直保留）")
+        problems += [line for name, (low, high, line) in FIXED_RANGES.items()
+                     if not _within(getattr(self, name), low, high)]
         if not bundled_embedder(self.embedding_model) and importlib.util.find_spec("sentence_transformers") is None:
             problems.append(f"向量模型 {self.embedding_model!r} 不是内置的 e5 / use，需要另装 sentence-transformers 和 torch"
                             "（requirements-models.txt，约 1.2 GB）；或改回 e5")

@@ -41,6 +41,17 @@ def test_values_outside_the_table_are_refused(changes):
         Settings().with_changes(**changes)
 
 
+@pytest.mark.parametrize("changes", [{"question_retention_days": 1e6}, {"conversation_retention_days": float("nan")},
+                                     {"memory_retention_days": float("inf")}, {"ingest_seconds_per_chunk": float("nan")},
+                                     {"llm_timeout_s": float("nan")}, {"embed_batch_size": 0}, {"chunk_size": 10**6},
+                                     {"token_budget": 10**9}, {"max_file_mb": float("inf")}])
+def test_a_knob_only_env_sets_is_finite_and_in_range(changes):
+    """1e6 days as "keep forever" overflowed a date on every question; NaN read 约 nan 小时; a chunk size of a
+    million cut in quadratic time (helper-41 8). Refused in Chinese at start, like a page knob."""
+    with pytest.raises(SettingsError, match="须"):
+        Settings().with_changes(**changes)
+
+
 @pytest.mark.parametrize("changes", [{"top_k": "5"}, {"memory_threshold": "高"}, {"redact_pii": "yes"}])
 def test_a_value_of_the_wrong_kind_is_a_chinese_refusal_not_a_type_error(changes):
     with pytest.raises(SettingsError, match=next(iter(changes))):
