@@ -37,8 +37,8 @@ def assistant(tmp_path, embedder):
 @pytest.mark.parametrize(
     ("text", "reason"),
     [("年" * (MAX_QUESTION_CHARS + 1), "太长"), ("年假\udcff有几天", "无法识别"), ("   \n ", "不能为空"),
-     (b"\xff\xfe\x00", "UTF-8"), (None, "文字")],
-    ids=["too-long", "lone-surrogate", "blank", "bad-bytes", "not-text"],
+     (b"\xff\xfe\x00", "UTF-8"), (None, "文字"), ("\u200b\u200b", "不能为空"), ("\ufeff \u2060", "不能为空")],
+    ids=["too-long", "lone-surrogate", "blank", "bad-bytes", "not-text", "zero-width-only", "invisible-only"],
 )
 def test_bad_text_is_refused_with_one_chinese_line(text, reason: str) -> None:
     with pytest.raises(InputError) as info:
@@ -87,3 +87,15 @@ def test_a_renamed_title_is_checked_and_masked(assistant) -> None:
     assert "13812345678" not in conv.title
     with pytest.raises(RagError, match="无法识别"):
         assistant.rename_conversation("c1", "乱码\ud800")
+
+
+@pytest.mark.parametrize(("comment", "reason"), [("不对\ud800", "无法识别"), ("不对" * 1_500_000, "太长")])
+def test_a_feedback_comment_is_checked_before_it_is_masked_or_stored(assistant, comment, reason) -> None:
+    """A surrogate raised a raw UnicodeEncodeError, a 3M-character comment was masked whole before its cut,
+    control characters were stored (helper-41 10)."""
+    trace = assistant.ask("年假有几天")
+    with pytest.raises(RagError, match=reason):
+        assistant.record_feedback(trace, -1, reason=assistant.feedback_reasons[0], comment=comment)
+    assert assistant.feedback_reviews() == []
+    assistant.record_feedback(trace, -1, reason=assistant.feedback_reasons[0], comment="不对\x00\x01，年假是五天")
+    assert [e.comment for e in assistant.feedback_reviews()] == ["不对  ，年假是五天"]

@@ -41,10 +41,12 @@ from ..insights.records import (
 from ..insights.rows import cited_docs, gap_row, nearest_clause
 from ..insights.standard import StandardAnswerError, StandardAnswers
 from ..insights.usage import usage_report
+from ..text.inputs import checked
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .access import require
 from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
+MAX_COMMENT_CHARS = 500
 EXPORT_KINDS = {"gaps": "知识缺口", "feedback": "反馈", "usage": "使用情况"}
 _open_lock = threading.Lock()
 
@@ -192,6 +194,8 @@ class InsightActions:
             raise InsightError(f"不认识的原因“{reason}”，可选：{'、'.join(FEEDBACK_REASONS)}")
         if rating > 0:
             reason = ""
+        # bounded and valid before masking: a 3M-character comment was masked whole, then cut to 500
+        comment = checked(comment, what="补充说明", max_chars=MAX_COMMENT_CHARS) if (comment or "").strip() else ""
         with feature_store(INSIGHTS_FILE):
             return self._store_feedback(trace, rating, user, reason, comment, reviewed, traffic)
 
@@ -202,7 +206,7 @@ class InsightActions:
         nearest = nearest_clause(trace.search) if disliked else {}
         return self.insight_log.add_feedback(
             created_at=_stamp(), user=user, question=text, answer=redact_text(trace.answer), rating=rating,
-            reason=reason, comment=redact_text(comment.strip())[:500], docs=cited_docs(trace), trace=data,
+            reason=reason, comment=redact_text(comment), docs=cited_docs(trace), trace=data,
             nearest=nearest, model=self.embedder.model_id if disliked else None,
             vector=self.embedder.embed_query(text) if disliked else None,
             audiences=sorted({*revealed([data, nearest]), *self.context_audiences(trace)}),

@@ -17,6 +17,7 @@ from ..errors import RagError
 # bench/question_length.py prints the time per length.
 MAX_QUESTION_CHARS = 500
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad \u3000"
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -41,8 +42,11 @@ def checked(text: object, *, what: str = "问题", max_chars: int | None = MAX_Q
     if _SURROGATE.search(text):
         raise InputError(f"{what}里有无法识别的字符（可能是编码错误），请删去乱码后重新输入")
     text = _CONTROL.sub(" ", text).strip()
+    if not text.strip(_INVISIBLE):  # only zero-width characters: nothing anyone could read
+        text = ""
     if not text:
         raise InputError(f"{what}不能为空")
     if max_chars is not None and len(text) > max_chars:
-        raise InputError(f"{what}太长：{len(text)} 个字，最多 {max_chars} 个字。请只写要问的那一件事")
+        hint = "。请只写要问的那一件事" if what == "问题" else "，请删短后再提交"
+        raise InputError(f"{what}太长：{len(text)} 个字，最多 {max_chars} 个字{hint}")
     return text
