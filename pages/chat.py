@@ -213,13 +213,23 @@ def render_sidebar(assistant: Assistant, conversations: list, current: Any | Non
         if current is not None:
             render_current_actions(assistant, current)
         if conversations:
-            history = export_for_people(assistant.export_history(current_user(), actor=actor()))
-            st.download_button("导出我的全部对话（JSON）", data=json.dumps(history, ensure_ascii=False, indent=1),
+            st.download_button("导出我的全部对话（JSON）", data=history_export(assistant, current_user(), actor()),
                                file_name="我的对话记录.json", mime="application/json", icon=":material/download:",
                                key="export_history", width="stretch")
         days = assistant.settings.conversation_retention_days
         keep = f"超过 {days:g} 天没有使用的对话会自动删除。" if days else "对话会一直保留，直到您删除。"
         st.caption(f"对话保存在本机的数据目录里，刷新或重启后仍在。{keep}")
+
+
+def history_export(assistant: Assistant, user: str, asker: Any):
+    """The JSON of every conversation, built only when 导出 is clicked: built on every rerun, 100 conversations
+    of 10 turns cost 1.4 s and 15 MB per click anywhere on the page."""
+
+    def build() -> str:
+        history = export_for_people(assistant.export_history(user, actor=asker))
+        return json.dumps(history, ensure_ascii=False, indent=1)
+
+    return build
 
 
 RENAME_ERROR_KEY = "chat_rename_error"
@@ -253,9 +263,13 @@ def render_current_actions(assistant: Assistant, current: Any) -> None:
             switch_to(None)
             announce(f"已删除对话“{escape_md(current.title)}”（{gone} 轮问答）。")
             st.rerun()
-    markdown = assistant.export_conversation_markdown(current.id, actor=actor())
-    # the engine writes the stored name; the desktop default reads 本机用户 (see person_name)
-    markdown = markdown.replace(f"- 用户：{current.user}\n", f"- 用户：{person_name(current.user)}\n", 1)
+    asker = actor()
+
+    def markdown() -> str:  # built when clicked, on Streamlit's thread for it (no session there: asker is read here)
+        text = assistant.export_conversation_markdown(current.id, actor=asker)
+        # the engine writes the stored name; the desktop default reads 本机用户 (see person_name)
+        return text.replace(f"- 用户：{current.user}\n", f"- 用户：{person_name(current.user)}\n", 1)
+
     st.download_button("导出本对话（Markdown）", data=markdown, file_name=f"对话-{current.id}.md", mime="text/markdown",
                        icon=":material/download:", key="export_markdown", width="stretch")
 

@@ -121,3 +121,25 @@ def test_an_administrator_confirms_changing_their_own_role(tmp_path, monkeypatch
     assert button(at, "保存角色").disabled
     assert any("您自己的账户" in w.value for w in at.warning)
     assert assistant.accounts.get("boss").role == "admin"
+
+
+def test_the_chat_page_builds_the_exports_only_when_asked(tmp_path, monkeypatch):
+    """Every rerun (each question, 👍, click) built the whole history's JSON for the download button: 1.4 s
+    and 15 MB at 100 conversations of 10 turns (helper-40 6). The button now builds it when clicked."""
+    assistant = fake_assistant(tmp_path / "store")
+    assistant.ask("年假有几天", user="local", actor=LOCAL, conversation="c1")
+    built = []
+    for name in ("export_history", "export_conversation_markdown"):
+        original = getattr(assistant, name)
+        monkeypatch.setattr(assistant, name, lambda *a, _o=original, _n=name, **k: built.append(_n) or _o(*a, **k))
+    import ui.state
+
+    point_the_app_at(tmp_path / "unused", monkeypatch)
+    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["c"] = "c1"
+    at.run()
+    at.chat_input[0].set_value("病假呢").run()
+    assert not at.exception, [str(e.value)[:80] for e in at.exception]
+    assert any("导出" in b.label for b in at.get("download_button")), "the export buttons are drawn"
+    assert built == []
