@@ -292,3 +292,33 @@ def test_a_long_follow_up_is_searched_as_typed_rather_than_refused(assistant):
     trace = assistant.ask(follow_up, conversation="c-long")
     assert trace.search_question == follow_up
     assert trace.turn == 2
+
+
+def test_retention_is_applied_while_the_app_runs(assistant, monkeypatch):
+    """The purge ran only when the store was first opened, and the app keeps one facade for its lifetime:
+    a conversation idle past the retention stayed listed and exportable (helper-40 3)."""
+    import rag_core.facade.stores as stores
+
+    assistant.ask("年假有几天？", conversation="old")
+    assistant.ask("病假要什么证明？", conversation="new")
+    long_ago = (datetime.now(UTC) - timedelta(days=400)).isoformat(timespec="seconds")
+    with sqlite3.connect(Path(assistant.settings.data_dir) / STORE_FILE) as db:
+        db.execute("UPDATE conversations SET updated_at = ? WHERE id = 'old'", (long_ago,))
+    assert {c.id for c in assistant.list_conversations("local")} == {"old", "new"}  # within the hour: not yet
+    monkeypatch.setattr(stores, "SWEEP_SECONDS", 0.0)
+    assert [c.id for c in assistant.list_conversations("local")] == ["new"]
+
+
+def test_deleted_memories_are_purged_while_the_app_runs(assistant, monkeypatch):
+    """A deleted memory is kept for undo, then purged after the retention; that too ran only at first open."""
+    import rag_core.facade.stores as stores
+
+    memory_id, _ = assistant.remember("local", "我在上海办公室工作")
+    assistant.delete_memories([memory_id])
+    long_ago = (datetime.now(UTC) - timedelta(days=400)).isoformat(timespec="seconds")
+    with sqlite3.connect(Path(assistant.settings.data_dir) / "memory.sqlite3") as db:
+        db.execute("UPDATE memories SET deleted_at = ?", (long_ago,))
+    monkeypatch.setattr(stores, "SWEEP_SECONDS", 0.0)
+    assistant.list_memories("local")
+    with sqlite3.connect(Path(assistant.settings.data_dir) / "memory.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM memories").fetchone()[0] == 0

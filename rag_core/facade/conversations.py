@@ -8,6 +8,7 @@ for; every action checks the acting `Principal` ("ask") and that ownership.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import uuid
 from collections.abc import Callable
@@ -35,7 +36,7 @@ from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..text.pii import redact_text
 from ..types import ACKNOWLEDGED, AskTrace, Principal, SearchResult
 from .access import require_owner
-from .stores import CONVERSATIONS_FILE, feature_store, uses_store
+from .stores import CONVERSATIONS_FILE, Sweep, feature_store, uses_store
 
 CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
 # A tentative rewrite is taken only when the glued search reads clearly more answerable, by this much: the
@@ -75,15 +76,22 @@ class ConversationActions:
 
     _conversations: ConversationStore | None = None
 
+    @functools.cached_property
+    def _conversation_sweep(self) -> Sweep:
+        return Sweep()
+
     @property
     def conversations(self) -> ConversationStore:
-        """The conversation store in the data dir, opened on first use (old conversations purged then)."""
+        """The conversation store in the data dir, opened on first use; conversations unused past the retention
+        are purged then and again on use at most hourly (the app's facade lives as long as its server)."""
         if self._conversations is None:
             days = float(getattr(self._settings, "conversation_retention_days", 0.0))
             with feature_store(STORE_FILE):
                 store = ConversationStore(self._settings.path(STORE_FILE), retention_days=days)
-                store.purge_older_than()
             self._conversations = store
+        if self._conversation_sweep.due():
+            with feature_store(STORE_FILE):
+                self._conversations.purge_older_than()
         return self._conversations
 
     def context_audiences(self, trace: AskTrace) -> list[tuple[str, ...]]:

@@ -9,6 +9,7 @@ may act on everyone's.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -20,6 +21,7 @@ from ..memory.text import with_facts
 from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
+from .stores import Sweep
 
 
 def _utcnow() -> datetime:
@@ -56,7 +58,8 @@ class MemoryActions:
 
     @property
     def memory(self):
-        """The per-user memory store, opened on first use."""
+        """The per-user memory store, opened on first use; its housekeeping (stale chatter expires, old
+        soft-deletes are purged) runs then and again on use at most hourly, as the server may run for weeks."""
         if self._memory is None:
             from ..memory import MemoryStore
 
@@ -65,11 +68,15 @@ class MemoryActions:
                 s.path("memory.sqlite3"), self.embedder, half_life_days=s.memory_half_life_days,
                 threshold=s.memory_threshold, top_k=s.memory_top_k, retention_days=s.memory_retention_days,
             )
-            # housekeeping that has no other trigger: expire stale chatter, purge old soft-deletes
+        if self._memory_sweep.due():
             now = _utcnow()
             self._memory.expire(now)
             self._memory.purge_deleted(now)
         return self._memory
+
+    @functools.cached_property
+    def _memory_sweep(self) -> Sweep:
+        return Sweep()
 
     def _for_owner(self, actor: Principal | None, owner: str, action: str) -> Principal:
         """Resolve the actor and refuse (with one audit row) unless `owner`'s memories are theirs to touch."""

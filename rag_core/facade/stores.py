@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import ParamSpec, TypeVar
@@ -25,6 +26,23 @@ FEATURES: dict[str, str] = {
     STANDARD_FILE: "标准答复",
     CONVERSATIONS_FILE: "对话记录",
 }
+
+SWEEP_SECONDS = 3600.0  # a server runs for weeks: retention is applied again on use, at most this often
+
+
+class Sweep:
+    """When a store's retention is due again (monotonic clock): at the first open, then every `SWEEP_SECONDS`."""
+
+    def __init__(self) -> None:
+        self._last: float | None = None
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if self._last is not None and now - self._last < SWEEP_SECONDS:
+            return False
+        self._last = now
+        return True
+
 
 P = ParamSpec("P")
 R = TypeVar("R")
