@@ -20,7 +20,10 @@ ACTIONS = {
     "memory.delete": "删除记忆", "memory.importance": "修改记忆重要性", "memory.edit": "修改记忆内容",
     "memory.forget": "遗忘记忆",
     "memory.purge": "清除用户记忆", "user.add": "新增用户", "user.disable": "停用用户", "user.enable": "启用用户",
-    "user.role": "修改角色", "user.password": "重置密码", "refused": "被拒绝的操作",
+    "user.role": "修改角色", "user.password": "重置密码", "conversation.list": "查看他人对话列表",
+    "conversation.read": "查看他人对话", "conversation.export": "导出他人对话", "conversation.rename": "重命名他人对话",
+    "conversation.delete": "删除他人对话", "conversation.rate": "评价他人对话", "conversation.undo": "撤销他人记忆",
+    "refused": "被拒绝的操作",
 }
 OUTCOMES = {"": "全部", "ok": "成功", "failed": "失败", "locked": "已锁定", "refused": "拒绝"}
 

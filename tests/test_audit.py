@@ -124,3 +124,21 @@ def test_the_stranger_tag_survives_reopening_the_store(assistant):
     first = assistant.accounts.stranger("my-secret-pass")
     reopened = type(assistant.accounts)(assistant.accounts.path)
     assert reopened.stranger("my-secret-pass") == first and "my-secret-pass" not in first
+
+
+def test_another_persons_conversations_leave_a_row_whoever_touches_them(tmp_path):
+    """Memories audited a refusal and an administrator's deletion; conversations, with the same answers and
+    personal facts in them, left no row (helper-40 5)."""
+    a = fake_assistant(tmp_path / "store")
+    bob, eve = Principal("bob", "employee"), Principal("eve", "employee")
+    a.ask("年假有几天", user="bob", actor=bob, conversation="c-bob")
+    with pytest.raises(PermissionDenied):
+        a.export_history("bob", actor=eve)
+    with pytest.raises(PermissionDenied):
+        a.open_conversation("c-bob", actor=eve)
+    a.export_history("bob", actor=ADMIN)
+    a.delete_conversation("c-bob", actor=ADMIN)
+    a.list_conversations("bob", actor=bob)  # one's own: no row
+    rows = [(e.actor, e.action, e.outcome) for e in reversed(a.audit_entries(actor=ADMIN)) if "bob" in e.target]
+    assert rows == [("eve", "refused", "refused"), ("eve", "refused", "refused"), (ADMIN.user, "conversation.export", "ok"),
+                    (ADMIN.user, "conversation.delete", "ok")]

@@ -30,7 +30,7 @@ from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_turn
 from ..conversations.store import Conversation, ConversationError, ConversationStore
-from ..errors import StoreDamaged
+from ..errors import PermissionDenied, StoreDamaged
 from ..insights.audiences import UNKNOWN, revealed
 from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..text.pii import redact_text
@@ -110,13 +110,24 @@ class ConversationActions:
     def new_conversation_id() -> str:
         return uuid.uuid4().hex[:12]
 
-    def _owned(self, conversation_id: str, actor: Principal | None, *, turns: bool = False) -> Conversation:
+    def _owned(self, conversation_id: str, actor: Principal | None, verb: str, *, turns: bool = False) -> Conversation:
         actor = self._acting(actor, "ask")
         conv = self.conversations.get(conversation_id, with_turns=turns)
         if conv is None:
             raise ConversationError(f"找不到对话：{conversation_id}")
-        require_owner(actor, conv.user, "ask")
+        self._owner_checked(actor, conv.user, verb, f"{conv.user} 的对话 {conversation_id}")
         return conv
+
+    def _owner_checked(self, actor: Principal, owner: str, verb: str, target: str) -> None:
+        """Refuse another person's conversations unless the actor may act on everyone's, with one audit row
+        either way: a refusal, or an administrator reading or changing someone else's (as with memories)."""
+        try:
+            require_owner(actor, owner, "ask")
+        except PermissionDenied as exc:
+            self._audit(actor, "refused", f"{verb} {target}", "refused", str(exc))
+            raise
+        if owner != actor.user:
+            self._audit(actor, f"conversation.{verb}", target)
 
     # -- the ask steps -------------------------------------------------------------
     def _prepare_turn(self, question: str, user: str, conversation: str | None) -> TurnContext:
@@ -262,18 +273,18 @@ class ConversationActions:
     @uses_store(STORE_FILE)
     def list_conversations(self, user: str, *, actor: Principal | None = None) -> list[Conversation]:
         """`user`'s conversations, most recent first (without their turns)."""
-        require_owner(self._acting(actor, "ask"), user, "ask")
+        self._owner_checked(self._acting(actor, "ask"), user, "list", f"{user} 的对话列表")
         return self.conversations.list(user)
 
     @uses_store(STORE_FILE)
     def get_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> Conversation:
         """One conversation with its turns (each with its full trace and rating)."""
-        return self._owned(conversation_id, actor, turns=True)
+        return self._owned(conversation_id, actor, "read", turns=True)
 
     @uses_store(STORE_FILE)
     def open_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> tuple[Conversation, list[AskTrace]]:
         """A conversation and each turn's trace as a record again (for the chat page after a refresh)."""
-        conv = self._owned(conversation_id, actor, turns=True)
+        conv = self._owned(conversation_id, actor, "read", turns=True)
         traces = []
         for turn in conv.turns:
             trace = trace_from_dict(turn.trace)
@@ -283,26 +294,26 @@ class ConversationActions:
 
     @uses_store(STORE_FILE)
     def rename_conversation(self, conversation_id: str, title: str, *, actor: Principal | None = None) -> None:
-        self._owned(conversation_id, actor)
+        self._owned(conversation_id, actor, "rename")
         # a title is shown and exported like a question: valid text, personal data masked
         self.conversations.rename(conversation_id, redact_text(checked(title, what="对话标题", max_chars=None)))
 
     @uses_store(STORE_FILE)
     def delete_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> int:
         """Delete a conversation with its turns and their traces; returns how many turns went."""
-        self._owned(conversation_id, actor)
+        self._owned(conversation_id, actor, "delete")
         return self.conversations.delete(conversation_id)
 
     @uses_store(STORE_FILE)
     def rate_turn(self, conversation_id: str, turn: int, rating: int, *, actor: Principal | None = None) -> None:
         """Keep a 👍 (1) / 👎 (-1) with the stored turn."""
-        self._owned(conversation_id, actor)
+        self._owned(conversation_id, actor, "rate")
         self.conversations.update_turn(conversation_id, turn, rating=rating)
 
     @uses_store(STORE_FILE)
     def undo_acknowledged(self, conversation_id: str, turn: int, *, actor: Principal | None = None) -> int:
         """Forget what a statement turn remembered; returns how many memories were deleted."""
-        conv = self._owned(conversation_id, actor, turns=True)
+        conv = self._owned(conversation_id, actor, "undo", turns=True)
         stored = next((t for t in conv.turns if t.turn == turn), None)
         if stored is None:
             raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
@@ -315,12 +326,12 @@ class ConversationActions:
     @uses_store(STORE_FILE)
     def export_conversation_markdown(self, conversation_id: str, *, actor: Principal | None = None) -> str:
         """One conversation as Markdown: questions, answers, the cited clauses with their sources."""
-        conv = self._owned(conversation_id, actor, turns=True)
+        conv = self._owned(conversation_id, actor, "export", turns=True)
         return to_markdown(conv, getattr(self._settings, "timezone", DEFAULT_TIMEZONE) or DEFAULT_TIMEZONE)
 
     @uses_store(STORE_FILE)
     def export_history(self, user: str, *, actor: Principal | None = None) -> dict[str, Any]:
         """A user's whole history (every conversation with every turn and trace) as one JSON-ready dict."""
-        require_owner(self._acting(actor, "ask"), user, "ask")
+        self._owner_checked(self._acting(actor, "ask"), user, "export", f"{user} 的全部对话")
         conversations = [self.conversations.get(c.id, with_turns=True) for c in self.conversations.list(user)]
         return {"user": user, "conversations": [c.to_dict() for c in conversations if c is not None]}
