@@ -189,6 +189,11 @@ FORMS: list[tuple[str, str, str]] = [
     ("bank_card", "备用 4111\u00a01111\u00a01111\u00a01111", "4111\u00a01111\u00a01111\u00a01111"),
     ("email", "邮箱：zhang\u200bsan@corp.cn", "zhang\u200bsan@corp.cn"),
     ("email", "简历请发 hr@star\ntech-ai.com", "hr@star\ntech-ai.com"),
+    # helper-41 7: a bare 86 prefix, an ID in groups of four, 。 typed for . in an address, a card in threes
+    ("mobile", "王五 8613712345678 的对话", "8613712345678"),
+    ("id_card", "张三 1101 0519 4912 3100 2X 已入职", "1101 0519 4912 3100 2X"),
+    ("email", "简历发 lisi@example。com 即可", "lisi@example。com"),
+    ("bank_card", "工资卡 622 202 123 456 789 012 8", "622 202 123 456 789 012 8"),
     ("email", "简历请发 hr@startech\n-ai.com", "hr@startech\n-ai.com"),
 ]
 # Wrapped or oddly separated numbers that are not personal data.

@@ -62,7 +62,7 @@ _LOCAL_START_AFTER = set("至到给向箱件是为人名系址：:")
 _ID_CARD_RE = re.compile(r"(?<!\d)(\d{6})([ -]?)(\d{8})\2(\d{3}[\dXx])(?!\d)", re.ASCII)
 # A number cut in two or three groups anywhere (a PDF line joined with a space): an ID on its check char,
 # a card (issuer prefix 3-6/9) on its Luhn digit, a mobile as 1[3-9] + 9 digits in two groups of 3+.
-_ID_SPLIT_RE = re.compile(r"(?<![\d.-])\d+([ .-])\d+(?:\1\d+)?[Xx]?(?![\dA-Za-z])", re.ASCII)
+_ID_SPLIT_RE = re.compile(r"(?<![\d.-])\d+([ .-])\d+(?:\1\d+){0,3}[Xx]?(?![\dA-Za-z])", re.ASCII)
 _TWO_GROUPS_RE = re.compile(r"(?<![\d.-])(\d{3,})[ .-](\d{3,})(?!\d|[ .-]\d)", re.ASCII)
 # Old 15-digit ID: region (first digit 1-8), YYMMDD, sequence.
 _ID15_RE = re.compile(r"(?<!\d)([1-8]\d{5})(\d{6})(\d{3})(?!\d)", re.ASCII)
@@ -71,7 +71,7 @@ _BANK_CARD_RE = re.compile(r"(?<!\d)(\d{4}([ -]?)\d{4}\2\d{4}\2\d{4})(?:\2(\d{1,
 _BANK_CARD_6_RE = re.compile(r"(?<!\d)(\d{6})[ -](\d{10,13})(?!\d)", re.ASCII)
 # Mainland mobile with optional +86/0086; 3-4-4 (or 3-8, 7-4) with any of space/dot/hyphen, 4-4-3 or 4-3-4.
 _MOBILE_RE = re.compile(
-    r"(?:\+86[ -]?|(?<!\d)(?:0086[ -]?)?)1[3-9]\d"
+    r"(?:\+86[ -]?|(?<!\d)(?:0086[ -]?|86[ -]?)?)1[3-9]\d"
     r"(?:[ .-]?\d{4}[ .-]?\d{4}|\d[ .-]\d{4}[ .-]\d{3}|\d[ .-]\d{3}[ .-]\d{4})(?!\d)",
     re.ASCII,
 )
@@ -89,11 +89,11 @@ _WXID_RE = re.compile(r"(?<![A-Za-z0-9_])wxid_[A-Za-z0-9_-]{4,30}(?![A-Za-z0-9_]
 _SEPARATORS_RE = re.compile(r"[ .()+-]")
 _FULLWIDTH_FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
 # What rules read (one char for one): full-width as ASCII, tab and Unicode spaces as a space, dash look-alikes
-# (U+2010-2015 incl. the non-breaking hyphen and en/em dash, minus, small/full-width hyphen) as '-'.
+# (U+2010-2015 incl. the non-breaking hyphen and en/em dash, minus, small/full-width hyphen) as '-', 。 as '.'.
 _VIEW_FOLD = (
     _FULLWIDTH_FOLD
     | dict.fromkeys([0x09, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F], 0x20)
-    | dict.fromkeys([*range(0x2010, 0x2016), 0x2043, 0x2212, 0xFE58, 0xFE63], 0x2D)
+    | dict.fromkeys([*range(0x2010, 0x2016), 0x2043, 0x2212, 0xFE58, 0xFE63], 0x2D) | {0x3002: 0x2E, 0xFF61: 0x2E}
 )
 # Length-changing edits: zero-width characters go; a spaced dash, a slash or an underscore between digits: '-'.
 _ZERO_WIDTH = r"[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]+"
@@ -263,7 +263,7 @@ _CONTEXT: tuple[tuple[str, str, str], ...] = (
     (r"身份证|身份号码|公民身份号码|证件号|证件号码", "id_card", r"\d(?:[ .-]?\d){16}[ .-]?[\dXx](?![\dA-Za-z])|\d{15}(?!\d)"),
     (r"护照", "passport", _ALNUM_ID),
     (r"通行证", "travel_permit", _ALNUM_ID),
-    (r"银行卡|银行账户|银行帐户|卡号|账号|帐号|账户|帐户", "bank_card", r"\d{3,6}(?:[ .-]?\d{2,8}){1,5}(?!\d)"),
+    (r"银行卡|工资卡|银行账户|银行帐户|卡号|账号|帐号|账户|帐户", "bank_card", r"\d{3,6}(?:[ .-]?\d{1,8}){1,7}(?!\d)"),
     (r"微信", "wechat", r"wxid_[A-Za-z0-9_-]+|[A-Za-z][-_A-Za-z0-9]{5,19}(?![-_A-Za-z0-9])"),
     (r"QQ|qq|Qq", "qq", r"[1-9]\d{4,11}(?!\d)"),
     (r"电话|手机|联系方式|座机|传真|热线", "phone", _PHONE_SHAPE),
