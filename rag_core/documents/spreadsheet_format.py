@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import csv
 import io
+import posixpath
+import zipfile
 from datetime import date, datetime, time
 from typing import Any
 
@@ -21,7 +23,14 @@ from .docx_format import check_zip
 from .formats import Line, TableCounter, _paragraph_lines
 from .tables import Grid
 
-MAX_CELLS = 2_000_000  # rows × columns a workbook may declare before it is refused
+MAX_CELLS = 2_000_000  # rows × columns a loaded sheet may span before it is refused
+# openpyxl builds an object per cell (about 8 µs and 450 bytes each), and one per cell a merged or hyperlinked range
+# covers: a 1.6 KB file merging C3:ZZ3000 took 52 s and 1.3 GB. These are read from the XML before it is loaded.
+MAX_STORED_CELLS = 300_000  # cells written in a workbook (about 2.5 s to load); far above what the chunk cap accepts
+MAX_RANGE_CELLS = 100_000  # cells covered by merged ranges and hyperlink ranges, all sheets together
+MAX_XML_TAGS = 3_000_000  # tags in one sheet or the shared strings: bounds the scan itself and openpyxl's parse
+_XML = {"resolve_entities": False, "no_network": True}
+_SPLIT_ADVICE = "请删除多余内容或拆分后再上传"
 
 
 def cell_text(value: Any, number_format: str = "General") -> str:
@@ -69,35 +78,125 @@ def grid_lines(rows: list[list[str]], merged: set[tuple[int, int]], tables: Tabl
     return lines
 
 
-def _worksheet_rows(sheet: Any, values: Any) -> tuple[list[list[str]], set[tuple[int, int]], int]:
-    """Cell texts (cached formula values), merge continuations, and formulas with no cached value."""
+def _worksheet_rows(sheet: Any) -> tuple[list[list[str]], set[tuple[int, int]]]:
+    """Cell texts (cached formula values) and merge continuations."""
     height, width = sheet.max_row or 0, sheet.max_column or 0
     rows = [["" for _ in range(width)] for _ in range(height)]
-    missing = 0
-    for r, (formula_row, value_row) in enumerate(zip(sheet.iter_rows(), values.iter_rows(), strict=False)):
-        for c, (formula_cell, cell) in enumerate(zip(formula_row, value_row, strict=False)):
-            if formula_cell.data_type == "f" and cell.value is None:
-                missing += 1
+    for r, value_row in enumerate(sheet.iter_rows()):
+        for c, cell in enumerate(value_row):
             rows[r][c] = cell_text(cell.value, cell.number_format)
     merged: set[tuple[int, int]] = set()
-    for rng in values.merged_cells.ranges:
+    for rng in sheet.merged_cells.ranges:
         top = rows[rng.min_row - 1][rng.min_col - 1] if rng.min_row <= height and rng.min_col <= width else ""
         for r in range(rng.min_row - 1, min(rng.max_row, height)):
             for c in range(rng.min_col - 1, min(rng.max_col, width)):
                 rows[r][c] = top
                 if c > rng.min_col - 1:
                     merged.add((r, c))
-    return rows, merged, missing
+    return rows, merged
+
+
+def _sheet_parts(archive: zipfile.ZipFile) -> list[tuple[str, str]]:
+    """(title, zip member) of each sheet the workbook lists; every worksheet part, named by its path, if unreadable."""
+    from lxml import etree
+
+    names = set(archive.namelist())
+    try:
+        book = etree.fromstring(archive.read("xl/workbook.xml"), etree.XMLParser(**_XML))
+        rels = etree.fromstring(archive.read("xl/_rels/workbook.xml.rels"), etree.XMLParser(**_XML))
+        targets = {rel.get("Id"): rel.get("Target") or "" for rel in rels.iter("{*}Relationship")}
+        found = []
+        for sheet in book.iter("{*}sheet"):
+            target = targets.get(next((v for k, v in sheet.attrib.items() if k.endswith("}id")), ""), "")
+            member = target.lstrip("/") if target.startswith("/") else posixpath.normpath("xl/" + target)
+            found.append((sheet.get("name") or member, member))
+        if found and all(member in names for _, member in found):
+            return found
+    except (KeyError, etree.XMLSyntaxError):
+        pass
+    return [(n, n) for n in sorted(names) if n.startswith("xl/worksheets/") and n.endswith(".xml")]
+
+
+def _count_tags(archive: zipfile.ZipFile, member: str, label: str, name: str) -> None:
+    """Refuse a part with more tags than MAX_XML_TAGS, counted in the inflated bytes (C speed, nothing parsed)."""
+    tags = 0
+    with archive.open(member) as stream:
+        while block := stream.read(1 << 20):
+            tags += block.count(b"<")
+            if tags > MAX_XML_TAGS:
+                raise IngestError(name, f"{label}的内容过多（超过 {MAX_XML_TAGS:,} 个 XML 元素），{_SPLIT_ADVICE}")
+
+
+def _area(ref: str) -> tuple[int, int]:
+    """Rows and columns an A1 range covers ("C3:ZZ3000" -> 2998, 700); (1, 1) when unreadable."""
+    from openpyxl.utils.cell import range_boundaries
+
+    try:
+        min_col, min_row, max_col, max_row = range_boundaries(ref.strip())
+    except (ValueError, TypeError):
+        return 1, 1
+    rows = (max_row or 1) - (min_row or 1) + 1
+    cols = (max_col or 1) - (min_col or 1) + 1
+    return max(1, rows), max(1, cols)
+
+
+def _precheck(archive: zipfile.ZipFile, name: str) -> dict[str, int]:
+    """Size each sheet from its XML before openpyxl loads it; returns each sheet's formulas with no cached value.
+
+    Refuses (naming the sheet and the limit) more than MAX_STORED_CELLS cells or rows, more than MAX_RANGE_CELLS
+    cells under merged or hyperlink ranges, and parts over MAX_XML_TAGS. The <dimension> is not trusted: writers
+    leave it out or stale, openpyxl ignores it, and the sheet's real extent is checked against MAX_CELLS after loading.
+    """
+    from lxml import etree
+
+    if "xl/sharedStrings.xml" in archive.namelist():
+        _count_tags(archive, "xl/sharedStrings.xml", "共享字符串表", name)
+    cells = covered = 0
+    missing: dict[str, int] = {}
+    tags = ("{*}row", "{*}c", "{*}mergeCell", "{*}hyperlink")
+    for title, member in _sheet_parts(archive):
+        label = f"工作表「{title}」"
+        _count_tags(archive, member, label, name)
+        rows = 0
+        try:
+            with archive.open(member) as stream:
+                for _, el in etree.iterparse(stream, events=("end",), tag=tags, **_XML):
+                    kind = el.tag.rpartition("}")[2]
+                    if kind == "c":  # cleared with its row
+                        cells += 1
+                        if cells > MAX_STORED_CELLS:
+                            raise IngestError(name, f"工作簿读到{label}时单元格已超过 {MAX_STORED_CELLS:,} 个的上限，{_SPLIT_ADVICE}")
+                        if len(el) and el.find("{*}f") is not None and el.get("t") != "inlineStr" and not el.findtext("{*}v"):
+                            missing[title] = missing.get(title, 0) + 1
+                        continue
+                    if kind == "row":
+                        rows += 1
+                        if rows > MAX_STORED_CELLS:
+                            raise IngestError(name, f"{label}超过 {MAX_STORED_CELLS:,} 行的上限，{_SPLIT_ADVICE}")
+                        while el.getprevious() is not None:
+                            del el.getparent()[0]
+                    else:  # mergeCell, hyperlink: openpyxl makes a cell object for each cell the range covers
+                        height, width = _area(el.get("ref") or "")
+                        covered += height * width
+                        if covered > MAX_RANGE_CELLS:
+                            raise IngestError(
+                                name, f"{label}的合并单元格和超链接区域覆盖的单元格超过 {MAX_RANGE_CELLS:,} 个的上限"
+                                f"（疑似异常文件），{_SPLIT_ADVICE}",
+                            )
+                    el.clear()
+        except etree.XMLSyntaxError as exc:
+            raise IngestError(name, f"文件已损坏或不是有效的 Excel 工作簿（.xlsx）：{label}无法解析") from exc
+    return missing
 
 
 def xlsx_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCounter) -> tuple[list[Line], str]:
     """Each visible sheet as a level-1 heading and its tables; returns lines and the workbook title."""
     import openpyxl
 
-    check_zip(data, name, "xl/workbook.xml").close()
+    with check_zip(data, name, "xl/workbook.xml") as archive:
+        lacking = _precheck(archive, name)  # refuses before openpyxl builds anything
     try:
-        formulas = openpyxl.load_workbook(io.BytesIO(data), data_only=False)
-        values = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
+        values = openpyxl.load_workbook(io.BytesIO(data), data_only=True)  # cached formula values; loaded once
     except Exception as exc:
         raise IngestError(name, "文件已损坏或不是有效的 Excel 工作簿（.xlsx）") from exc
     lines: list[Line] = []
@@ -109,8 +208,8 @@ def xlsx_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCoun
         if (sheet.max_row or 0) * (sheet.max_column or 0) > MAX_CELLS:
             raise IngestError(name, f"工作表「{sheet.title}」有 {sheet.max_row} 行 × {sheet.max_column} 列，超过上限，请拆分后再上传")
         reading.sheets.append(sheet.title)
-        rows, merged, lacking = _worksheet_rows(formulas[sheet.title], sheet)
-        missing += lacking
+        rows, merged = _worksheet_rows(sheet)
+        missing += lacking.get(sheet.title, 0)
         lines += _paragraph_lines(sheet.title, 1)
         lines += grid_lines(rows, merged, tables, None)
     if missing:
