@@ -15,8 +15,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 from fakes import fake_assistant
+from fixtures_files import docx_bytes, new_docx
 
-from rag_core.documents import spreadsheet_format
+from rag_core.documents import formats, spreadsheet_format
 from rag_core.documents.parsing import parse_bytes
 
 POLICY = "# 休假制度\n\n第一条 员工入职满一年后每年享有带薪年假 5 天。\n"
@@ -119,3 +120,117 @@ def test_a_plain_workbook_is_loaded_once_and_still_reads(loads) -> None:
     assert len(loads) == 1
 
 
+# --------------------------------------------------------------------------- Word
+
+
+def spanning_docx(span: int) -> bytes:
+    """A 2 × 2 table whose last cell claims to span `span` grid columns."""
+    document = new_docx()
+    document.add_paragraph("第一条 差旅标准如下。")
+    table = document.add_table(rows=2, cols=2)
+    for (r, c), text in {(0, 0): "城市", (0, 1): "标准", (1, 0): "北京", (1, 1): "500"}.items():
+        table.cell(r, c).text = text
+    tc = table.rows[1]._tr.tc_lst[1]
+    tc.get_or_add_tcPr().get_or_add_gridSpan().val = span
+    return docx_bytes(document)
+
+
+@pytest.fixture()
+def cell_reads(monkeypatch) -> list[int]:
+    """Counts _Cell.text reads (python-docx's row.cells repeats a spanning cell once per grid column)."""
+    from docx.table import _Cell
+
+    calls: list[int] = []
+    real = _Cell.text
+
+    def counted(self):
+        calls.append(1)
+        return real.fget(self)
+
+    monkeypatch.setattr(_Cell, "text", property(counted, real.fset))
+    return calls
+
+
+def test_a_word_cell_spanning_a_million_columns_is_refused(assistant, cell_reads) -> None:
+    data = spanning_docx(1_000_000)
+    assert len(data) < 60_000
+    report = assistant.ingest_bytes(data, "差旅标准.docx")
+    assert not report.ok and "Word 文档中的表格" in report.error
+    assert f"超过 {formats.MAX_TABLE_COLUMNS} 列" in report.error and "1,000,000" in report.error
+    assert len(cell_reads) < 10
+    unchanged(assistant)
+
+
+def test_word_tables_over_the_cell_budget_are_refused(monkeypatch) -> None:
+    monkeypatch.setattr(formats, "MAX_TABLE_CELLS", 50, raising=False)
+    monkeypatch.setattr("rag_core.documents.docx_format.MAX_TABLE_CELLS", 50, raising=False)
+    document = new_docx()
+    table = document.add_table(rows=30, cols=2)
+    for r in range(30):
+        table.cell(r, 0).text, table.cell(r, 1).text = f"第{r}级", str(r * 100)
+    with pytest.raises(Exception, match="共超过 50 个单元格"):
+        parse_bytes(docx_bytes(document), "职级.docx", max_bytes=LIMIT)
+
+
+def test_a_table_nested_in_a_word_cell_is_read(cell_reads) -> None:
+    document = new_docx()
+    table = document.add_table(rows=2, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text = "项目", "标准"
+    table.cell(1, 0).text = "住宿"
+    inner = table.cell(1, 1).add_table(rows=2, cols=2)
+    for (r, c), text in {(0, 0): "一线城市", (0, 1): "600元", (1, 0): "其他城市", (1, 1): "400元"}.items():
+        inner.cell(r, c).text = text
+    parsed = parse_bytes(docx_bytes(document), "住宿.docx", max_bytes=LIMIT)
+    assert "一线城市" in parsed.text and "600元" in parsed.text and "其他城市" in parsed.text
+    assert "住宿" in parsed.text
+
+
+def test_a_spanned_word_table_reads_as_before() -> None:
+    document = new_docx()
+    table = document.add_table(rows=3, cols=3)
+    for c, text in enumerate(["城市", "住宿", "伙食"]):
+        table.cell(0, c).text = text
+    table.cell(1, 0).merge(table.cell(2, 0)).text = "一线城市"  # vertical merge
+    table.cell(1, 1).merge(table.cell(1, 2)).text = "实报实销"  # horizontal merge
+    table.cell(2, 1).text, table.cell(2, 2).text = "500", "100"
+    parsed = parse_bytes(docx_bytes(document), "差旅.docx", max_bytes=LIMIT)
+    assert "城市：一线城市，住宿：实报实销，伙食：实报实销" in parsed.text
+    assert "城市：一线城市，住宿：500，伙食：100" in parsed.text
+
+
+# --------------------------------------------------------------------------- HTML
+
+
+@pytest.fixture()
+def positions(monkeypatch) -> list[int]:
+    """Counts grid positions handed to the table reader (each a cell text in memory)."""
+    from rag_core.documents import tables
+
+    seen: list[int] = []
+    real = formats.TableCounter.lines
+
+    def counted(self, grid: tables.Grid, page=None):
+        seen.append(sum(len(row) for row in grid.cells))
+        return real(self, grid, page)
+
+    monkeypatch.setattr(formats.TableCounter, "lines", counted)
+    return seen
+
+
+def test_html_spans_multiplied_across_a_table_are_read_row_by_row(assistant, positions) -> None:
+    cells = '<td rowspan="200" colspan="50">北京</td>' * 300  # 3,000,000 positions from 11 KB
+    page = f"<html><body><h1>差旅标准</h1><p>第一条 住宿标准见下表。</p><table><tr>{cells}</tr></table></body></html>"
+    parsed = parse_bytes(page.encode(), "差旅.html", max_bytes=LIMIT)
+    assert "北京 | 北京" in parsed.text and "住宿标准见下表" in parsed.text
+    assert positions == []  # never laid out as a grid
+    report = assistant.ingest_bytes(page.encode(), "差旅.html")
+    assert report.ok, report.error
+    assert {d.doc_id for d in assistant.list_documents()} == {"leave", "差旅"}
+
+
+def test_html_tables_share_one_budget(positions, monkeypatch) -> None:
+    monkeypatch.setattr(formats, "MAX_TABLE_CELLS", 30, raising=False)
+    table = "<table><tr><th>城市</th><th>标准</th></tr>" + "<tr><td>北京</td><td>500</td></tr>" * 5 + "</table>"
+    parsed = parse_bytes(f"<html><body>{table}{table}{table}</body></html>".encode(), "t.html", max_bytes=LIMIT)
+    assert positions == [12, 12]  # the third would pass the budget: read as plain rows
+    assert "城市：北京，标准：500" in parsed.text and "北京 | 500" in parsed.text

@@ -12,8 +12,8 @@ import zipfile
 from collections.abc import Iterator
 
 from ..errors import IngestError
-from .formats import MB, Line, TableCounter, _paragraph_lines
-from .tables import Grid
+from .formats import MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, MB, Line, TableCounter, _paragraph_lines
+from .tables import Grid, plain_rows
 
 DOCX_MAX_UNCOMPRESSED = 200 * MB  # sum of member sizes declared in the zip directory
 DOCX_MAX_RATIO = 100  # per member; real document.xml stays well below this
@@ -201,24 +201,65 @@ def _docx_blocks(element: object, parent: object) -> Iterator[object]:
                 yield from _docx_blocks(content, parent)
 
 
-def docx_grid(table: object) -> Grid:
-    """A Word table as a grid: merged cells repeated, rows marked "repeat as header row" counted as header."""
+def _cell_text(tc: object, table: object, tables: TableCounter, name: str) -> str:
+    """A cell's paragraphs, and a table nested in it flattened (cells " | ", rows "；"), which cell.text leaves out."""
+    from docx.table import Table
+
+    parts = []
+    for block in _docx_blocks(tc, table):
+        if isinstance(block, Table):
+            parts.append("；".join(plain_rows(docx_grid(block, tables, name))))
+        else:
+            parts.append(block.text)  # type: ignore[attr-defined]
+    return "\n".join(parts)
+
+
+def _too_big(name: str, reason: str) -> IngestError:
+    return IngestError(name, f"Word 文档中的表格{reason}，疑似异常文件，已拒绝；请删除多余内容或拆分后再上传")
+
+
+def docx_grid(table: object, tables: TableCounter | None = None, name: str = "") -> Grid:
+    """A Word table as a grid: merged cells repeated, rows marked "repeat as header row" counted as header.
+
+    Walks the <w:tc> elements (python-docx's row.cells repeats a cell, and reads its text, once per grid column
+    it spans); refuses a row over MAX_TABLE_COLUMNS and tables over MAX_TABLE_CELLS positions per document.
+    """
     from docx.oxml.ns import qn
 
+    tables = tables if tables is not None else TableCounter()
     cells: list[list[str]] = []
     merged: set[tuple[int, int]] = set()
-    header_rows, in_header = 0, True
-    for r, row in enumerate(table.rows):  # type: ignore[attr-defined]
-        texts, previous = [], None
-        for c, cell in enumerate(row.cells):
-            texts.append(cell.text)
-            if cell._tc is previous:  # a horizontal merge repeats the same <w:tc>
-                merged.add((r, c))
-            previous = cell._tc
+    header_rows, in_header, width = 0, True, 0
+    above: dict[int, object] = {}  # the <w:tc> holding the content at each grid column of the row above
+    texts_of: dict[object, str] = {}
+    for r, tr in enumerate(table._tbl.tr_lst):  # type: ignore[attr-defined]
+        texts: list[str] = []
+        roots: list[object] = []
+        here: dict[int, object] = {}
+        before = tr.grid_before  # empty grid columns the row starts with (row.cells leaves them out too)
+        for tc in tr.tc_lst:
+            span = tc.grid_span
+            if len(roots) + span > MAX_TABLE_COLUMNS:
+                raise _too_big(name, f"有一行超过 {MAX_TABLE_COLUMNS} 列（单元格跨 {span:,} 列）")
+            # a vertical merge continues the cell at the same grid column in the row above
+            root = above.get(before + len(roots), tc) if tc.vMerge == "continue" else tc
+            if root not in texts_of:
+                texts_of[root] = _cell_text(root, table, tables, name)
+            for _ in range(span):
+                if roots and roots[-1] is root:  # a horizontal merge
+                    merged.add((r, len(texts)))
+                here[before + len(roots)] = root
+                texts.append(texts_of[root])
+                roots.append(root)
+        width = max(width, len(texts))
+        if tables.cells + (r + 1) * width > MAX_TABLE_CELLS:
+            raise _too_big(name, f"共超过 {MAX_TABLE_CELLS:,} 个单元格")
         cells.append(texts)
-        tr_pr = row._tr.trPr
+        above = here
+        tr_pr = tr.trPr
         in_header = in_header and tr_pr is not None and tr_pr.find(qn("w:tblHeader")) is not None
         header_rows += in_header
+    tables.cells += len(cells) * width
     return Grid(cells, header_rows or None, "", merged)
 
 
@@ -237,7 +278,7 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None) -> tu
     lines: list[Line] = []
     for block in _docx_blocks(document.element.body, document._body):
         if isinstance(block, Table):
-            lines += counter.lines(docx_grid(block))
+            lines += counter.lines(docx_grid(block, counter, name))
             continue
         style = block.style.name if block.style is not None else ""
         if (style or "").lower().startswith("toc"):

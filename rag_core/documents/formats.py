@@ -17,6 +17,10 @@ from ..text.records import parse_record
 from .tables import Grid, plain_rows, table_text
 
 MB = 1024 * 1024
+# A table is a rectangle in memory: a Word cell spanning 1,000,000 grid columns (37 KB) took 35 s and 588 MB,
+# 300 HTML cells of rowspan 200 × colspan 50 (10 KB) 10.5 s and 1 GB. Word itself allows 63 columns.
+MAX_TABLE_COLUMNS = 200  # grid columns of one Word table row
+MAX_TABLE_CELLS = 1_000_000  # grid positions (rows × widest row) of all tables in one document, nested ones included
 
 
 class Line(NamedTuple):
@@ -35,6 +39,7 @@ class TableCounter:
     def __init__(self) -> None:
         self.tables = 0
         self.rows = 0
+        self.cells = 0  # grid positions read so far, against MAX_TABLE_CELLS
 
     def lines(self, grid: Grid, page: int | None = None) -> list[Line]:
         """A table's caption and record lines, or its rows as plain lines when it holds no data table."""
@@ -155,20 +160,28 @@ def _span(cell: object, name: str, limit: int) -> int:
         return 1
 
 
-def html_grid(table: object) -> Grid:
-    """A <table> as a grid: rowspan/colspan cells repeated where they apply, <thead>/<th> rows as header."""
+def html_grid(table: object, tables: TableCounter | None = None) -> Grid | None:
+    """A <table> as a grid: rowspan/colspan cells repeated where they apply, <thead>/<th> rows as header.
+
+    None when the grid would take the document past MAX_TABLE_CELLS positions (spans are capped per cell, not
+    per table): counted before anything is filled or padded; the caller reads such a table row by row instead.
+    """
+    tables = tables if tables is not None else TableCounter()
+    room = MAX_TABLE_CELLS - tables.cells
     rows = [tr for tr in table.find_all("tr") if tr.find_parent("table") is table]  # type: ignore[attr-defined]
+    found_in = [tr.find_all(["td", "th"], recursive=False) for tr in rows]
+    spans = [[(_span(cell, "rowspan", 200), _span(cell, "colspan", 50)) for cell in found] for found in found_in]
+    if sum(rs * cs for row in spans for rs, cs in row) > room:  # what filling would write, at most
+        return None
     cells: dict[tuple[int, int], str] = {}
     merged: set[tuple[int, int]] = set()
     header_rows, in_header = 0, True
-    for r, tr in enumerate(rows):
+    for r, (tr, found) in enumerate(zip(rows, found_in, strict=True)):
         c = 0
-        found = tr.find_all(["td", "th"], recursive=False)
-        for cell in found:
+        for cell, (rowspan, colspan) in zip(found, spans[r], strict=True):
             while (r, c) in cells:
                 c += 1
             text = " ".join(cell.get_text(" ").split())
-            rowspan, colspan = _span(cell, "rowspan", 200), _span(cell, "colspan", 50)
             for dr in range(rowspan):
                 for dc in range(colspan):
                     cells[(r + dr, c + dc)] = text
@@ -180,9 +193,19 @@ def html_grid(table: object) -> Grid:
         header_rows += in_header
     height = max((r for r, _ in cells), default=-1) + 1
     width = max((c for _, c in cells), default=-1) + 1
+    if height * width > room:  # a sparse table is padded to a rectangle
+        tables.cells += len(cells)  # the filling done counts, so many such tables stay bounded too
+        return None
+    tables.cells += height * width
     grid = [[cells.get((r, c), "") for c in range(width)] for r in range(height)]
     caption = table.find("caption")  # type: ignore[attr-defined]
     return Grid(grid, header_rows or None, caption.get_text(" ") if caption else "", merged)
+
+
+def _row_lines(tr: object) -> list[Line]:
+    """A table row read as one plain line, cells joined by " | ", each cell once whatever it spans."""
+    cells = [" ".join(c.get_text(" ").split()) for c in tr.find_all(["td", "th"], recursive=False)]  # type: ignore[attr-defined]
+    return _paragraph_lines(" | ".join(cells), plain=True) if any(cells) else []
 
 
 def html_lines(text: str, tables: TableCounter | None = None) -> tuple[list[Line], str]:
@@ -215,12 +238,15 @@ def html_lines(text: str, tables: TableCounter | None = None) -> tuple[list[Line
                 lines.extend(_paragraph_lines(child.get_text(" "), _HTML_HEADINGS[child.name]))
             elif child.name == "table":
                 flush()
-                lines.extend(counter.lines(html_grid(child)))
+                grid = html_grid(child, counter)
+                if grid is not None:
+                    lines.extend(counter.lines(grid))
+                else:  # too large to lay out: its rows as plain lines, the text kept, the work bounded
+                    for tr in (tr for tr in child.find_all("tr") if tr.find_parent("table") is child):
+                        lines.extend(_row_lines(tr))
             elif child.name == "tr":
                 flush()
-                cells = [" ".join(c.get_text(" ").split()) for c in child.find_all(["td", "th"], recursive=False)]
-                if any(cells):
-                    lines.extend(_paragraph_lines(" | ".join(cells), plain=True))
+                lines.extend(_row_lines(child))
             elif child.name == "pre":
                 flush()
                 lines.extend(_paragraph_lines(child.get_text(), plain=True))
