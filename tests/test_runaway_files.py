@@ -15,9 +15,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 from fakes import fake_assistant
-from fixtures_files import docx_bytes, new_docx
+from fixtures_files import IMAGE_ONLY, docx_bytes, make_pdf, new_docx
 
-from rag_core.documents import formats, spreadsheet_format
+from rag_core.documents import formats, pdf_format, spreadsheet_format
+from rag_core.documents.ocr import OcrText
 from rag_core.documents.parsing import parse_bytes
 
 POLICY = "# 休假制度\n\n第一条 员工入职满一年后每年享有带薪年假 5 天。\n"
@@ -234,3 +235,68 @@ def test_html_tables_share_one_budget(positions, monkeypatch) -> None:
     parsed = parse_bytes(f"<html><body>{table}{table}{table}</body></html>".encode(), "t.html", max_bytes=LIMIT)
     assert positions == [12, 12]  # the third would pass the budget: read as plain rows
     assert "城市：北京，标准：500" in parsed.text and "北京 | 500" in parsed.text
+
+
+# --------------------------------------------------------------------------- PDF
+
+
+@pytest.fixture()
+def ocr_calls(monkeypatch) -> list[int]:
+    """OCR replaced by a counter that reads nothing (a blank page); each real call is about 1.3 s."""
+    calls: list[int] = []
+
+    def blank(image):
+        calls.append(1)
+        return OcrText([], 0.0, 0)
+
+    monkeypatch.setattr(pdf_format, "recognize", blank)
+    return calls
+
+
+def test_a_pdf_of_thousands_of_blank_pages_is_refused_before_any_ocr(assistant, ocr_calls) -> None:
+    cap = getattr(pdf_format, "MAX_PDF_PAGES", 500)
+    data = make_pdf([IMAGE_ONLY] * (cap + 1))
+    report = assistant.ingest_bytes(data, "扫描件.pdf")
+    assert not report.ok and f"有 {cap + 1:,} 页" in report.error and f"{cap} 页的上限" in report.error
+    assert ocr_calls == []
+    estimate = assistant.estimate_ingest(data, "扫描件.pdf")  # the estimate, before anyone confirms
+    assert not estimate.ok and ocr_calls == []
+    unchanged(assistant)
+
+
+def test_ocr_stops_at_the_cap_and_the_report_names_the_pages_not_read(assistant, ocr_calls, monkeypatch) -> None:
+    monkeypatch.setattr(pdf_format, "MAX_OCR_PAGES", 3, raising=False)
+    text_page = ["第一条 员工出差住宿标准为每晚五百元，凭发票报销。"]
+    data = make_pdf([text_page, *[IMAGE_ONLY] * 6, text_page])  # scanned: pages 2-7
+    report = assistant.ingest_bytes(data, "出差.pdf")
+    assert report.ok, report.error
+    assert len(ocr_calls) == 3
+    note = next(w for w in report.warnings if "OCR 3 页的上限" in w)
+    assert "以下 3 页没有识别" in note and "第 5–7 页" in note
+    assert {d.doc_id for d in assistant.list_documents()} == {"leave", "出差"}
+
+
+def test_blank_scans_past_the_cap_are_refused_saying_so(ocr_calls, monkeypatch) -> None:
+    monkeypatch.setattr(pdf_format, "MAX_OCR_PAGES", 2, raising=False)
+    with pytest.raises(Exception, match="另有 3 页扫描页超过 OCR 2 页的上限"):
+        parse_bytes(make_pdf([IMAGE_ONLY] * 5), "扫描.pdf", max_bytes=LIMIT)
+    assert len(ocr_calls) == 2
+
+
+def test_a_page_with_a_huge_media_box_is_rendered_at_a_bounded_size(monkeypatch) -> None:
+    from pypdf import PdfWriter
+
+    sides: list[int] = []
+
+    def blank(image):
+        sides.append(max(image.size))
+        return OcrText([], 0.0, 0)
+
+    monkeypatch.setattr(pdf_format, "recognize", blank)
+    writer = PdfWriter()
+    writer.add_blank_page(width=3000, height=3000)  # 42 inches: 8,333 pixels a side at the OCR's 200 DPI
+    out = io.BytesIO()
+    writer.write(out)
+    with pytest.raises(Exception, match="OCR 也没有识别出文字"):
+        parse_bytes(out.getvalue(), "海报.pdf", max_bytes=LIMIT)
+    assert sides and max(sides) <= getattr(pdf_format, "MAX_RENDER_SIDE", 4000)

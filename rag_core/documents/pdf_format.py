@@ -22,6 +22,11 @@ from .tables import Grid
 
 OCR_REASON = "PDF 没有可提取的文字层（可能是扫描件或纯图片），OCR 也没有识别出文字（空白页或图像过于模糊）"
 MIN_TEXT_CHARS = 10  # a page with less text than this is treated as a scan and read by OCR
+# Each scanned page is rendered and read by OCR (about 1.3 s), also in the estimate before the person confirms:
+# 3000 blank pages (376 KB) would have taken over an hour. Pages past the OCR cap are reported, not read.
+MAX_PDF_PAGES = 500  # a long handbook is 200; at 240-character chunks 500 dense pages are past the chunk cap anyway
+MAX_OCR_PAGES = 50  # scanned pages read by OCR per file: about a minute
+MAX_RENDER_SIDE = 4000  # pixels; a page with a huge media box is rendered smaller (OCR scales to 1400 anyway)
 Item = str | Grid
 
 
@@ -54,6 +59,8 @@ def _page_texts(reader: Any, name: str) -> list[str]:
         raise IngestError(name, "PDF 文件已损坏，无法读取页面") from exc
     if not pages:
         raise IngestError(name, "PDF 没有任何页面")
+    if len(pages) > MAX_PDF_PAGES:
+        raise IngestError(name, f"PDF 有 {len(pages):,} 页，超过每个文件 {MAX_PDF_PAGES} 页的上限，请按章节拆分后分别上传")
     texts = []
     for number, page in enumerate(pages, start=1):
         try:
@@ -127,7 +134,9 @@ def _ocr_pages(data: bytes, wanted: list[int], name: str, reading: ReadingReport
     out: dict[int, list[str]] = {}
     try:
         for done, i in enumerate(wanted, start=1):
-            image = pdf[i].render(scale=RENDER_DPI / 72).to_pil()
+            page = pdf[i]
+            scale = min(RENDER_DPI / 72, MAX_RENDER_SIDE / max(1.0, *page.get_size()))
+            image = page.render(scale=scale).to_pil()
             found = recognize(image)
             reading.ocr_pages.append(OcrPage(i + 1, round(found.confidence, 3), found.chars, found.usable,
                                              round(found.seconds, 2)))
@@ -148,7 +157,13 @@ def pdf_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCount
     reader = _open(data, name)
     texts = _page_texts(reader, name)
     scanned = [i for i, text in enumerate(texts) if len(text.strip()) < MIN_TEXT_CHARS]
-    read = _ocr_pages(data, scanned, name, reading) if scanned else {}
+    skipped = scanned[MAX_OCR_PAGES:]
+    read = _ocr_pages(data, scanned[:MAX_OCR_PAGES], name, reading) if scanned else {}
+    if skipped:
+        reading.notes.append(
+            f"扫描页超过每个文件 OCR {MAX_OCR_PAGES} 页的上限，以下 {len(skipped)} 页没有识别，未编入索引："
+            f"{_page_ranges(skipped)}；请把这些页拆成单独的文件上传"
+        )
     with_tables = _table_pages(data, texts)
     pages: list[list[Item]] = []
     for i, text in enumerate(texts):
@@ -176,8 +191,20 @@ def pdf_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCount
                 name, f"PDF 是扫描件，OCR 识别置信度低于 {OCR_MIN_CONFIDENCE:.2f}（{shown}），结果不可靠，"
                 "未编入索引；请提供更清晰的扫描件或文字版",
             )
-        raise IngestError(name, OCR_REASON)
+        more = f"；另有 {len(skipped)} 页扫描页超过 OCR {MAX_OCR_PAGES} 页的上限，没有识别" if skipped else ""
+        raise IngestError(name, OCR_REASON + more)
     return lines, _title(reader)
+
+
+def _page_ranges(pages: list[int]) -> str:
+    """0-based page indexes as 1-based runs: 第 51–60、75 页."""
+    runs: list[list[int]] = []
+    for i in pages:
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return "第 " + "、".join(f"{a + 1}" if a == b else f"{a + 1}–{b + 1}" for a, b in runs) + " 页"
 
 
 def _title(reader: Any) -> str:
