@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from rag_core.text.pii import REDACTION_CATEGORIES, redact
+from rag_core.text.pii import REDACTION_CATEGORIES, redact, redact_text
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_TEXTS = sorted(ROOT.glob("tests/data/real/*/policies/*.md"))
@@ -464,3 +464,14 @@ def test_an_unknown_category_to_keep_unmasked_is_refused_in_chinese(tmp_path: Pa
 
     report = fake_assistant(tmp_path / "a").ingest_bytes("第一条 热线13912345678。\n".encode(), "热线.md", redact_disabled=["phone"])
     assert not report.ok and "不认识的脱敏类别：phone" in report.error and "mobile" in report.error
+
+
+@pytest.mark.parametrize("text", [
+    "咨询电话：12333。2023年度缴费基数另行通知。", "服务热线：400-820-8820。10 个工作日内回复。",
+    "人事部电话 8888。1000 元以下由部门审批。", "高级工程师 86150 3000 2000", "岗位工资 86180-3000-2000",
+    "4000.26.2020.100.65988", "2024 2025 2026 2027 20",
+])
+def test_policy_text_next_to_the_new_forms_is_kept(text: str) -> None:
+    """。 is read as a dot only inside an address, a bare 86 only before a whole mobile, four-digit groups as an
+    ID only as 4-4-4-4-2: folded for every rule, 。 joined a hotline to the next sentence's year (helper-44 1, 6)."""
+    assert redact_text(text) == text

@@ -53,16 +53,17 @@ _CJK = "\u4e00-\u9fff"
 # ASCII or CJK, never both ("0.com一.aa" is an address followed by text, not the domain com一).
 _EMAIL_RE = re.compile(
     rf"(?<![A-Za-z0-9_.%+\-{_CJK}])(?P<local>[A-Za-z0-9_.%+\-{_CJK}]+)@"
-    rf"(?:(?:[A-Za-z0-9\-]+|[0-9\-]*[{_CJK}][0-9\-{_CJK}]*)\.)+(?:xn--[A-Za-z0-9-]+|[A-Za-z]{{2,}}|中国|中國|公司|网络|網絡|集团|香港|台湾|台灣)"
+    rf"(?:(?:[A-Za-z0-9\-]+|[0-9\-]*[{_CJK}][0-9\-{_CJK}]*)[.。｡])+(?:xn--[A-Za-z0-9-]+|[A-Za-z]{{2,}}|中国|中國|公司|网络|網絡|集团|香港|台湾|台灣)"
 )
 # Where a Chinese local part starts: after one of these, else its last three characters.
 _LOCAL_START_AFTER = set("至到给向箱件是为人名系址：:")
 
 # 18 chars grouped 6-8-4 by one consistent optional separator (space or hyphen).
 _ID_CARD_RE = re.compile(r"(?<!\d)(\d{6})([ -]?)(\d{8})\2(\d{3}[\dXx])(?!\d)", re.ASCII)
-# A number cut in two or three groups anywhere (a PDF line joined with a space): an ID on its check char,
-# a card (issuer prefix 3-6/9) on its Luhn digit, a mobile as 1[3-9] + 9 digits in two groups of 3+.
-_ID_SPLIT_RE = re.compile(r"(?<![\d.-])\d+([ .-])\d+(?:\1\d+){0,3}[Xx]?(?![\dA-Za-z])", re.ASCII)
+# A number cut in two or three groups anywhere (a PDF line joined with a space; an ID also 4-4-4-4-2): an ID on its
+# check char, a card (issuer prefix 3-6/9) on its Luhn digit, a mobile as 1[3-9] + 9 digits in two groups of 3+.
+_ID_SPLIT_RE = re.compile(
+    r"(?<![\d.-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{4}\1\d[\dXx]|\d+([ .-])\d+(?:\2\d+)?[Xx]?)(?![\dA-Za-z])", re.ASCII)
 _TWO_GROUPS_RE = re.compile(r"(?<![\d.-])(\d{3,})[ .-](\d{3,})(?!\d|[ .-]\d)", re.ASCII)
 # Old 15-digit ID: region (first digit 1-8), YYMMDD, sequence.
 _ID15_RE = re.compile(r"(?<!\d)([1-8]\d{5})(\d{6})(\d{3})(?!\d)", re.ASCII)
@@ -71,7 +72,7 @@ _BANK_CARD_RE = re.compile(r"(?<!\d)(\d{4}([ -]?)\d{4}\2\d{4}\2\d{4})(?:\2(\d{1,
 _BANK_CARD_6_RE = re.compile(r"(?<!\d)(\d{6})[ -](\d{10,13})(?!\d)", re.ASCII)
 # Mainland mobile with optional +86/0086; 3-4-4 (or 3-8, 7-4) with any of space/dot/hyphen, 4-4-3 or 4-3-4.
 _MOBILE_RE = re.compile(
-    r"(?:\+86[ -]?|(?<!\d)(?:0086[ -]?|86[ -]?)?)1[3-9]\d"
+    r"(?:\+86[ -]?|(?<!\d)(?:0086[ -]?|86[ -]?(?=1[3-9]\d{9}(?!\d)))?)1[3-9]\d"
     r"(?:[ .-]?\d{4}[ .-]?\d{4}|\d[ .-]\d{4}[ .-]\d{3}|\d[ .-]\d{3}[ .-]\d{4})(?!\d)",
     re.ASCII,
 )
@@ -89,11 +90,11 @@ _WXID_RE = re.compile(r"(?<![A-Za-z0-9_])wxid_[A-Za-z0-9_-]{4,30}(?![A-Za-z0-9_]
 _SEPARATORS_RE = re.compile(r"[ .()+-]")
 _FULLWIDTH_FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
 # What rules read (one char for one): full-width as ASCII, tab and Unicode spaces as a space, dash look-alikes
-# (U+2010-2015 incl. the non-breaking hyphen and en/em dash, minus, small/full-width hyphen) as '-', 。 as '.'.
+# (U+2010-2015 incl. the non-breaking hyphen and en/em dash, minus, small/full-width hyphen) as '-'.
 _VIEW_FOLD = (
     _FULLWIDTH_FOLD
     | dict.fromkeys([0x09, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F], 0x20)
-    | dict.fromkeys([*range(0x2010, 0x2016), 0x2043, 0x2212, 0xFE58, 0xFE63], 0x2D) | {0x3002: 0x2E, 0xFF61: 0x2E}
+    | dict.fromkeys([*range(0x2010, 0x2016), 0x2043, 0x2212, 0xFE58, 0xFE63], 0x2D)
 )
 # Length-changing edits: zero-width characters go; a spaced dash, a slash or an underscore between digits: '-'.
 _ZERO_WIDTH = r"[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]+"
@@ -139,7 +140,6 @@ class _View:
 @dataclass
 class RedactionResult:
     """Masked text plus how many values of each category were replaced (counts, never values)."""
-
     text: str
     counts: dict[str, int]
 
@@ -196,7 +196,7 @@ def _id_card(match: re.Match[str]) -> Span | None:
 
 
 def _id_split(match: re.Match[str]) -> Span | None:
-    return match.span() if id_card_valid(match.group().replace(match.group(1), "")) else None
+    return match.span() if id_card_valid(_SEPARATORS_RE.sub("", match.group())) else None
 
 
 def _card_split(match: re.Match[str]) -> Span | None:
