@@ -414,7 +414,8 @@ def test_a_long_file_name_is_masked_before_it_is_cut(tmp_path: Path) -> None:
     assert [p.name for p in data_dir.rglob("*") if p.is_file() and b"1101011990030712" in p.read_bytes()] == []
 
 
-@pytest.mark.parametrize(("number", "fragment"), [("13912345678", "1391234567"), ("110101199003071233", "1101011990030712")])
+@pytest.mark.parametrize(("number", "fragment"), [("13912345678", "1391234567"), ("110101199003071233", "1101011990030712"),
+                                                ("138—1234—5678", "138—1234"), ("138\u20601234\u20605678", "138\u20601234")])
 def test_a_long_heading_never_keeps_part_of_a_number_its_cut_split(tmp_path: Path, number: str, fragment: str) -> None:
     """Headings and titles are one line of 80 characters, cut before masking: a number across the cut lost
     its tail, no recogniser matched what was left, and it was stored as the clause's section (helper-41 5)."""

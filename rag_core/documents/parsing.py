@@ -113,7 +113,8 @@ _TOC_ENTRY = re.compile(r"(?:\.{3,}|…{2,}|·{3,}|\t)[ \t]*\d+$")  # "第一章
 
 _HEADING_CHARS = 80
 # what a phone, ID, card or e-mail is written with: a cut inside such a run would keep a part too short to mask
-_NUMBER_RUN = "0-9０-９A-Za-zＡ-Ｚａ-ｚ@＠._＿\\-－+＋()（）/ \u00a0\u3000\u00ad\u200b-\u200d\ufeff"
+_NUMBER_RUN = ("0-9０-９A-Za-zＡ-Ｚａ-ｚ@＠._＿\\-－+＋()（）/ \u00a0\u3000。｡"  # and what masking folds or drops:
+               "\u2010-\u2015\u2043\u2212\ufe58\ufe63\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff")  # dashes, zero-width
 _RUN_TAIL = re.compile(f"[{_NUMBER_RUN}]+$")
 
 
