@@ -93,3 +93,23 @@ def test_exports_show_local_times_and_chinese_columns(asked_at_dawn):
     assert row["时间"] == "2026-12-05 07:30" and row["用户"] == "本机用户"
     gaps = asked_at_dawn.export_insights("gaps", "csv", actor=LOCAL).decode("utf-8-sig")
     assert "首次出现" in gaps and "2026-12-05 07:30" in gaps and "+00:00" not in gaps
+
+
+def test_exports_run_no_formula_and_say_everything_in_chinese(asked_at_dawn):
+    """A comment =HYPERLINK(...) became a live formula in the Excel export (helper-44 3); kinds, ratings and
+    flags showed as {"zero_hit": 1}, -1 and True (helper-44 11)."""
+    a = asked_at_dawn
+    trace = a.ask("公司班车几点发车", user="local", actor=LOCAL, conversation="c2")
+    a.record_feedback(trace, -1, actor=LOCAL, reason=a.feedback_reasons[0], comment='=HYPERLINK("http://x.example")')
+    sheet = openpyxl.load_workbook(io.BytesIO(a.export_insights("feedback", "xlsx", actor=LOCAL))).worksheets[0]
+    rows = list(sheet.iter_rows())
+    header = [c.value for c in rows[0]]
+    cells = [dict(zip(header, row, strict=True)) for row in rows[1:]]
+    comment = next(r["补充说明"] for r in cells if r["补充说明"].value)
+    assert comment.data_type == "s" and comment.value.startswith("=HYPERLINK")
+    assert {r["评价"].value for r in cells} == {"👎 没用"} and {r["未读"].value for r in cells} <= {"是", "否"}
+    text = a.export_insights("feedback", "csv", actor=LOCAL).decode("utf-8-sig")
+    assert "'=HYPERLINK" in text
+    gaps = a.export_insights("gaps", "csv", actor=LOCAL).decode("utf-8-sig")
+    assert "没有命中" in gaps or "制度里没有写" in gaps
+    assert "zero_hit" not in gaps and "{" not in gaps

@@ -9,10 +9,19 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 from typing import Any
 
+from .records import OUTCOMES
+
 FORMATS = ("csv", "xlsx")
 
 
-def _cell(value: Any) -> Any:
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula (=HYPERLINK(...))
+
+
+def _cell(value: Any, *, csv_text: bool = False) -> Any:
+    """A value as a cell shows it; text a person or a document wrote never runs as a formula (in CSV it gets
+    the usual leading apostrophe; `to_xlsx` stores it as text instead)."""
+    if csv_text and isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
     if value is None or isinstance(value, (int, float, str)):
         return value
     if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
@@ -31,7 +40,7 @@ def to_csv(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str] | None 
     writer = csv.writer(out)
     writer.writerow([(headers or {}).get(c, c) for c in columns])
     for row in rows:
-        writer.writerow([_cell(row.get(c)) for c in columns])
+        writer.writerow([_cell(row.get(c), csv_text=True) for c in columns])
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
@@ -50,6 +59,9 @@ def to_xlsx(sheets: Mapping[str, Sequence[Mapping[str, Any]]], headers: Mapping[
             cell.font = Font(bold=True)
         for row in rows:
             sheet.append([_cell(row.get(c)) for c in columns])
+            for cell in sheet[sheet.max_row]:
+                if cell.data_type == "f":  # openpyxl reads a leading = as a formula: keep it the text it is
+                    cell.data_type = "s"
         sheet.freeze_panes = "A2"
     if not sheets:
         book.create_sheet(title="空")
@@ -80,6 +92,14 @@ def for_people(sheet: str, rows: Sequence[Mapping[str, Any]], zone: tzinfo) -> l
                 value = _local(value, zone)
             elif key in ("user", "reviewed_by") and value == LOCAL_USER:
                 value = "本机用户"
+            elif key == "users" and isinstance(value, list):
+                value = ["本机用户" if u == LOCAL_USER else u for u in value]
+            elif key == "kinds" and isinstance(value, dict):
+                value = "，".join(f"{OUTCOMES.get(k, k)} {n}" for k, n in value.items())
+            elif key == "rating" and value in (1, -1):
+                value = "👍 有用" if value == 1 else "👎 没用"
+            elif isinstance(value, bool):
+                value = "是" if value else "否"
             shown[headers.get(key, key)] = value
         out.append(shown)
     return out

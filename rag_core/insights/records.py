@@ -7,6 +7,11 @@ from typing import Any
 
 from ..errors import RagError
 
+
+class InsightError(RagError):
+    """Bad input to an insight action (date, reason, export kind); nothing was changed."""
+
+
 # 👎 reasons a person may give (optional)
 FEEDBACK_REASONS: tuple[str, ...] = ("答非所问", "信息过时", "引用不对", "其他")
 # what happened to a logged question
@@ -20,10 +25,6 @@ OUTCOMES: dict[str, str] = {
 }
 # where a question came from: a person (chat, the CLI), the eval runner, or a retrieval or benchmark test.
 # Usage, gaps and feedback count people only unless asked to include the rest (docs/insights.md).
-class InsightError(RagError):
-    """Bad input to an insight action (date, reason, export kind); nothing was changed."""
-
-
 PERSON = "person"
 TRAFFIC: tuple[str, ...] = (PERSON, "eval", "test")
 GAP_OUTCOMES = ("zero_hit", "refused")  # always on the gap page
