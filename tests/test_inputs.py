@@ -37,8 +37,10 @@ def assistant(tmp_path, embedder):
 @pytest.mark.parametrize(
     ("text", "reason"),
     [("年" * (MAX_QUESTION_CHARS + 1), "太长"), ("年假\udcff有几天", "无法识别"), ("   \n ", "不能为空"),
-     (b"\xff\xfe\x00", "UTF-8"), (None, "文字"), ("\u200b\u200b", "不能为空"), ("\ufeff \u2060", "不能为空")],
-    ids=["too-long", "lone-surrogate", "blank", "bad-bytes", "not-text", "zero-width-only", "invisible-only"],
+     (b"\xff\xfe\x00", "UTF-8"), (None, "文字"), ("\u200b\u200b", "不能为空"), ("\ufeff \u2060", "不能为空"),
+     ("\u200e\u200f", "不能为空"), ("\u2800", "不能为空"), ("\u2066\u2069", "不能为空")],
+    ids=["too-long", "lone-surrogate", "blank", "bad-bytes", "not-text", "zero-width-only", "invisible-only",
+         "direction-marks", "braille-blank", "isolates"],
 )
 def test_bad_text_is_refused_with_one_chinese_line(text, reason: str) -> None:
     with pytest.raises(InputError) as info:
@@ -99,3 +101,10 @@ def test_a_feedback_comment_is_checked_before_it_is_masked_or_stored(assistant, 
     assert assistant.feedback_reviews() == []
     assistant.record_feedback(trace, -1, reason=assistant.feedback_reasons[0], comment="不对\x00\x01，年假是五天")
     assert [e.comment for e in assistant.feedback_reviews()] == ["不对  ，年假是五天"]
+
+
+def test_an_invisible_feedback_comment_is_no_comment(assistant) -> None:
+    """The comment is optional: one of zero-width characters refused the whole rating (helper-44 7)."""
+    trace = assistant.ask("年假有几天")
+    assistant.record_feedback(trace, -1, reason=assistant.feedback_reasons[0], comment="\u200b\u200e")
+    assert [e.comment for e in assistant.feedback_reviews()] == [""]

@@ -41,7 +41,7 @@ from ..insights.records import (
 from ..insights.rows import cited_docs, gap_row, nearest_clause
 from ..insights.standard import StandardAnswerError, StandardAnswers
 from ..insights.usage import usage_report
-from ..text.inputs import checked
+from ..text.inputs import checked, is_blank
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .access import require
 from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
@@ -195,7 +195,8 @@ class InsightActions:
         if rating > 0:
             reason = ""
         # bounded and valid before masking: a 3M-character comment was masked whole, then cut to 500
-        comment = checked(comment, what="补充说明", max_chars=MAX_COMMENT_CHARS) if (comment or "").strip() else ""
+        blank = comment is None or (isinstance(comment, str) and is_blank(comment))  # optional: an invisible one is none
+        comment = "" if blank else checked(comment, what="补充说明", max_chars=MAX_COMMENT_CHARS)
         with feature_store(INSIGHTS_FILE):
             return self._store_feedback(trace, rating, user, reason, comment, reviewed, traffic)
 

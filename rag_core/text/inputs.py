@@ -9,6 +9,7 @@ or printed.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ..errors import RagError
 
@@ -17,12 +18,18 @@ from ..errors import RagError
 # bench/question_length.py prints the time per length.
 MAX_QUESTION_CHARS = 500
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad \u3000"
+_BLANK_LOOKING = frozenset("\u2800\u3164\u115f\u1160\uffa0")  # braille blank, hangul fillers: letters that show nothing
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class InputError(RagError):
     """Typed text was refused (empty, too long, not valid text); nothing was searched or stored."""
+
+
+def is_blank(text: str) -> bool:
+    """True when `text` shows nothing: spaces, format characters (zero-width, direction marks), combining marks
+    with nothing to combine with, blank-looking letters."""
+    return all(unicodedata.category(ch) in ("Zs", "Cf", "Mn", "Cc", "Zl", "Zp") or ch in _BLANK_LOOKING for ch in text)
 
 
 def checked(text: object, *, what: str = "问题", max_chars: int | None = MAX_QUESTION_CHARS) -> str:
@@ -42,7 +49,7 @@ def checked(text: object, *, what: str = "问题", max_chars: int | None = MAX_Q
     if _SURROGATE.search(text):
         raise InputError(f"{what}里有无法识别的字符（可能是编码错误），请删去乱码后重新输入")
     text = _CONTROL.sub(" ", text).strip()
-    if not text.strip(_INVISIBLE):  # only zero-width characters: nothing anyone could read
+    if is_blank(text):  # only spaces, zero-width or direction marks: nothing anyone could read
         text = ""
     if not text:
         raise InputError(f"{what}不能为空")
