@@ -163,11 +163,12 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         """Who asks, whose turn it is (their memories, their conversation), and whose reading searches it.
 
         One's own; an administrator may name anyone, and the search then reads only what that person
-        may read, since the turn is kept where they read it. Naming nobody ("") is for an administrator's
-        evaluation traffic: anyone else asks as themself. Desktop mode has one person and one reading.
+        may read, since the turn is kept where they read it. Naming nobody ("") asks with no memories
+        (the evaluations); only an administrator may keep such a turn in a conversation, which then
+        belongs to nobody. Desktop mode has one person and one reading.
         """
         actor = self._acting(actor, "ask")
-        if user is None or user == "default" or (user == "" and not allowed(actor, "memories.all")):
+        if user is None or user == "default":
             user = actor.user
         if not user or user == actor.user:
             return actor, user, actor
@@ -300,6 +301,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         `traffic` says who asks: "person", or "eval" / "test" (logged, left out of the statistics).
         """
         actor, user, reader = self._asker(actor, user)
+        if not user and conversation is not None and not allowed(actor, "memories.all"):
+            raise PermissionDenied("只能在自己的对话里提问：请不要把提问人留空")
         question = redact_text(checked(question))  # bounded, valid, and no personal data searched, stored or echoed
         timings: dict[str, float] = {}
         started = time.perf_counter()

@@ -208,9 +208,12 @@ def test_an_administrator_asking_for_an_employee_files_only_what_the_employee_ma
     assert SECRET not in turns[0].answer
 
 
-def test_asking_as_nobody_is_asking_as_oneself_for_anyone_but_an_administrator(assistant):
-    """An empty user name let employees share one owner-less conversation (helper-40 7)."""
-    assistant.ask("年假有几天", user="", actor=EMPLOYEE, conversation="c-anon")
-    with pytest.raises(RagError):
-        assistant.ask("那满10年呢", user="", actor=Principal("emp_li", "employee"), conversation="c-anon")
-    assert [c.id for c in assistant.list_conversations("emp_wang", actor=EMPLOYEE)] == ["c-anon"]
+def test_only_an_administrator_keeps_a_turn_asked_as_nobody(assistant):
+    """An empty user name let employees share one owner-less conversation (helper-40 7); it still means
+    "no memories" for everyone, as the evaluations HR runs ask (helper-44 2)."""
+    assistant.remember("emp_wang", "我在上海办公室工作，出差住宿标准要按上海算", actor=EMPLOYEE)
+    trace = assistant.ask("出差住宿标准是多少", user="", remember=False, actor=EMPLOYEE, traffic="eval")
+    assert trace.memories == []
+    with pytest.raises(RagError, match="自己的对话"):
+        assistant.ask("年假有几天", user="", actor=EMPLOYEE, conversation="c-anon")
+    assert assistant.list_conversations("emp_wang", actor=EMPLOYEE) == []
