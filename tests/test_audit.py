@@ -142,3 +142,12 @@ def test_another_persons_conversations_leave_a_row_whoever_touches_them(tmp_path
     rows = [(e.actor, e.action, e.outcome) for e in reversed(a.audit_entries(actor=ADMIN)) if "bob" in e.target]
     assert rows == [("eve", "refused", "refused"), ("eve", "refused", "refused"), (ADMIN.user, "conversation.export", "ok"),
                     (ADMIN.user, "conversation.delete", "ok")]
+
+
+def test_an_evaluations_owner_less_conversation_leaves_no_row(tmp_path):
+    """The follow-up eval deletes its own conversations, owned by nobody: one 删除他人对话 row each (helper-44 9)."""
+    a = fake_assistant(tmp_path / "store")
+    a.ask("年假有几天", user="", actor=ADMIN, conversation="eval-1", traffic="eval")
+    before = a.audit_log.count()
+    a.delete_conversation("eval-1", actor=ADMIN)
+    assert a.audit_log.count() == before

@@ -126,7 +126,7 @@ class ConversationActions:
         except PermissionDenied as exc:
             self._audit(actor, "refused", f"{verb} {target}", "refused", str(exc))
             raise
-        if owner != actor.user:
+        if owner and owner != actor.user:  # nobody's conversation ("") is an evaluation's: no person to account to
             self._audit(actor, f"conversation.{verb}", target)
 
     # -- the ask steps -------------------------------------------------------------
