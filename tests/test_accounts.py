@@ -176,6 +176,23 @@ def test_the_names_the_engine_stores_under_are_reserved(store, name):
         store.add(name, "employee", "correct horse")
 
 
+def test_an_account_made_before_the_names_were_reserved_cannot_log_in(store, tmp_path):
+    """It would read the desktop user's conversations and memories (helper-44 10)."""
+    with sqlite3.connect(tmp_path / "accounts.sqlite3") as db:
+        db.execute("UPDATE users SET name = 'local' WHERE name = 'zhang'")
+    assert store.authenticate("local", "correct horse").outcome == "disabled"
+
+
+def test_the_first_account_is_an_administrator(tmp_path):
+    """Team mode starts with the first account: with no administrator, nobody could manage accounts on the web."""
+    facade = fake_assistant(tmp_path / "store")
+    with pytest.raises(AccountError, match="第一个账户必须是管理员"):
+        facade.add_user("wang", "employee", "correct horse battery")
+    assert not facade.team_mode
+    facade.add_user("boss", "admin", "correct horse battery")
+    assert facade.add_user("wang", "employee", "correct horse battery", actor=ADMIN).role == "employee"
+
+
 def test_the_last_active_administrator_is_neither_demoted_nor_disabled(tmp_path):
     """Nobody could manage accounts from the web after it (helper-42 4, helper-40 8); with a second
     active admin both changes go through."""

@@ -248,7 +248,7 @@ class AccountStore:
             locked = _iso(now + timedelta(minutes=LOCK_MINUTES)) if failed >= MAX_FAILURES else ""
             account = self._update(account.name, "failed = ?, locked_until = ?", (0 if locked else failed, locked))
             return LoginResult("locked", account, just_locked=True) if locked else LoginResult("wrong", account)
-        if account.disabled:
+        if account.disabled or account.name.lower() in RESERVED_NAMES:  # made before the names were reserved
             return LoginResult("disabled", account)
         account = self._update(account.name, "failed = 0, locked_until = ''", ())
         if self._hasher.check_needs_rehash(digest):

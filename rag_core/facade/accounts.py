@@ -187,6 +187,8 @@ class AccountActions:
         """Create an account (the first one turns on team mode)."""
         actor = self._acting(actor, "users")
         try:
+            if role != "admin" and not self.accounts.has_accounts():  # team mode would start with nobody to manage it
+                raise AccountError("第一个账户必须是管理员：新建账户后所有页面都需要登录，只有管理员能在网页上管理账户")
             account = self.accounts.add(name, role, password, audiences, email)
         except AccountError as exc:
             self._audit(actor, "user.add", name, "failed", str(exc))
