@@ -322,3 +322,16 @@ def test_deleted_memories_are_purged_while_the_app_runs(assistant, monkeypatch):
     assistant.list_memories("local")
     with sqlite3.connect(Path(assistant.settings.data_dir) / "memory.sqlite3") as db:
         assert db.execute("SELECT COUNT(*) FROM memories").fetchone()[0] == 0
+
+
+def test_one_damaged_turn_costs_its_evidence_not_the_conversation(assistant):
+    """A trace that no longer reads raised a raw JSONDecodeError from open, ask and export (helper-44 8)."""
+    assistant.ask("年假有几天？", conversation="c-bad")
+    assistant.ask("病假要什么证明？", conversation="c-bad")
+    with sqlite3.connect(Path(assistant.settings.data_dir) / STORE_FILE) as db:
+        db.execute("UPDATE turns SET trace = '{\"answer\": ' WHERE conversation_id = 'c-bad' AND turn = 1")
+    _, traces = assistant.open_conversation("c-bad")
+    assert [t.question for t in traces] == ["年假有几天？", "病假要什么证明？"]
+    assert any("已损坏" in w for w in traces[0].search.warnings)
+    assert assistant.ask("那事假呢？", conversation="c-bad").turn == 3
+    assert len(assistant.export_history("local")["conversations"][0]["turns"]) == 3

@@ -46,6 +46,19 @@ CREATE TABLE IF NOT EXISTS turns (
 """
 
 
+def _trace(row: tuple) -> dict:
+    """A stored turn's trace; one that no longer reads (a damaged row) is its question and answer with a note,
+    so one bad row costs that turn's evidence, not the whole conversation."""
+    try:
+        trace = json.loads(row[4])
+    except (TypeError, ValueError):
+        trace = None
+    if isinstance(trace, dict):
+        return trace
+    return {"question": row[1], "search_question": row[2], "answer": row[3],
+            "warnings": ["这一轮保存的检索记录已损坏，只保留了问题和回答"]}
+
+
 class ConversationError(RagError):
     """A conversation could not be found, named or changed; the message is for the user."""
 
@@ -203,7 +216,7 @@ class ConversationStore:
             rows = conn.execute(sql + " ORDER BY turn", (cid,)).fetchall()
         else:
             rows = conn.execute(sql + " ORDER BY turn DESC LIMIT ?", (cid, last)).fetchall()[::-1]
-        return [Turn(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6]) for r in rows]
+        return [Turn(r[0], r[1], r[2], r[3], _trace(r), r[5], r[6]) for r in rows]
 
     def turns(self, conversation_id: str, last: int | None = None) -> list[Turn]:
         """The turns oldest first; `last` keeps only the most recent ones."""
