@@ -89,3 +89,13 @@ def test_no_hits_prompt_says_so():
 def test_token_estimate_counts_chinese_characters():
     assert estimate_tokens("年假五天") == 4
     assert estimate_tokens("abcdefgh") == 2
+
+
+def test_a_best_clause_longer_than_the_budget_is_cut_not_dropped():
+    """With a chunk size near the budget every clause was dropped and the answer read 制度里没有写这一条
+    with a hit in hand (helper-45 1); the best one is now kept, its start, said to be cut."""
+    long_text = "第五条 住宿标准。" + "一线城市每晚上限六百元，" * 200
+    p = build_prompt("一线城市住宿上限是多少？", [_hit(0, long_text), _hit(1, "第六条 短条款。")], [], budget=1200)
+    assert len(p.sources) == 1 and p.dropped == 1
+    assert "第五条 住宿标准。一线城市每晚上限六百元" in p.text and "超出提示词预算" in p.text
+    assert p.tokens <= 1200

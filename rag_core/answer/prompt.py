@@ -73,6 +73,19 @@ def _source_block(n: int, hit: Hit) -> str:
     return f"[资料{n}] {where}\n{neutralise(as_markdown(without_instructions(c.text.strip())))}"
 
 
+CUT_NOTE = "……（这一条超出提示词预算，后文已截去）"
+CUT_NOTE_TOKENS = 40
+
+
+def _cut_to(text: str, tokens: int) -> str:
+    """The longest start of `text` whose estimate fits `tokens` (binary search on the estimate)."""
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if estimate_tokens(text[:middle]) <= tokens else (low, middle - 1)
+    return text[:low]
+
+
 TURN_CHARS = 120  # each earlier answer is shortened: it helps read the question, it is not evidence
 
 
@@ -110,6 +123,11 @@ def build_prompt(
     for hit in hits:
         block = _source_block(len(sources) + 1, hit)
         cost = estimate_tokens(block) + 1
+        if used + cost > budget and not sources and budget - used > CUT_NOTE_TOKENS:
+            # the best clause is longer than the whole budget (a large chunk size): its start, said to be cut,
+            # rather than no source at all, which would read as 制度里没有写这一条
+            block = _cut_to(block, budget - used - CUT_NOTE_TOKENS) + CUT_NOTE
+            cost = estimate_tokens(block) + 1
         if used + cost > budget:
             dropped += 1
             continue
