@@ -72,6 +72,12 @@ def test_extract_with_llm_uses_its_facts():
     assert "我在深圳上班" in llm.prompts[0]
 
 
+def test_a_fact_the_person_never_said_is_not_kept():
+    """The model's fact extraction wrote 用户的年假是100天 from a question about hotel rates, silently (helper-45 8)."""
+    facts, _ = extract_facts("一线城市住宿上限是多少？", "……", _LLM('{"content": "用户的年假是100天", "kind": "profile"}'))
+    assert facts == []
+
+
 def test_llm_saying_none_means_no_facts():
     assert extract_facts("年假有几天？", "5 天", _LLM("NONE")) == ([], "llm")
 

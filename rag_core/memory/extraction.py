@@ -136,6 +136,18 @@ def parse_llm_facts(reply: str) -> list[Fact]:
     return facts
 
 
+def _pairs(text: str) -> set[str]:
+    chars = [ch for ch in text if ch.isalnum()]
+    return {a + b for a, b in zip(chars, chars[1:], strict=False)}
+
+
+def told_by(fact: str, question: str) -> bool:
+    """A model's fact is kept only when it names something the person said (a character pair of theirs, 用户
+    aside): a model may word a fact (我在深圳上班 → 用户常驻深圳), not invent one (用户的年假是100天 from a
+    question about hotel rates)."""
+    return bool(_pairs(fact.replace("用户", "")) & _pairs(question))
+
+
 def extract_facts(question: str, answer: str, llm: CompletionLLM | None = None) -> tuple[list[Fact], str]:
     """(facts, method) where method is "llm" or "rules" (for the audit trail)."""
     if llm is not None:
@@ -143,7 +155,7 @@ def extract_facts(question: str, answer: str, llm: CompletionLLM | None = None) 
             reply = llm.complete(LLM_PROMPT.format(question=question[:1000], answer=(answer or "")[:1000]))
         except Exception:  # any client failure: the rules still run
             reply = ""
-        facts = parse_llm_facts(reply)
+        facts = [fact for fact in parse_llm_facts(reply) if told_by(fact.content, question)]
         if facts or reply.strip().upper().startswith("NONE"):
             return facts, "llm"
     return rule_facts(question), "rules"
