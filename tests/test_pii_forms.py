@@ -120,3 +120,10 @@ def test_a_refused_files_extension_is_not_echoed_raw(assistant) -> None:
     report = assistant.ingest_bytes("第一条 年假5天。".encode(), "张三简历.13812345678")
     assert not report.ok
     assert "13812345678" not in report.error + report.filename, report.error
+
+
+def test_a_refusal_for_a_bad_date_does_not_echo_the_raw_file_name(assistant) -> None:
+    """The date check ran before the name was masked, so the refusal quoted 张三_13812345678.md (helper-45 14)."""
+    report = assistant.ingest_bytes("# 制度\n\n第一条 内容。\n".encode(), "张三_13812345678.md", effective_date="2024-13-45")
+    assert not report.ok and "生效日期" in report.error
+    assert "13812345678" not in report.error + report.filename

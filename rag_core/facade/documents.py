@@ -29,6 +29,7 @@ from ..documents.bounds import IngestEstimate, ReindexReport, as_cancel
 from ..documents.catalog import versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
 from ..documents.prepare import PreparedDocument, check_identity, prepare, rechunk
+from ..documents.redaction import redact_filename
 from ..documents.safe_read import read_regular_file
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
 from ..search.indexer import refuse_unreplaceable
@@ -219,7 +220,7 @@ class DocumentActions:
                 try:
                     date.fromisoformat(effective_date)
                 except ValueError as exc:
-                    raise IngestError(filename, f"生效日期 {effective_date!r} 不是 YYYY-MM-DD 格式") from exc
+                    raise IngestError(self._shown_name(filename), f"生效日期 {effective_date!r} 不是 YYYY-MM-DD 格式") from exc
             prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, step=step, may_read=may_replace)
             step("解析与切块", 0.2)
             report = self.indexer.write(
@@ -234,7 +235,12 @@ class DocumentActions:
         except PermissionDenied:
             raise
         except RagError as exc:
-            return IngestReport(filename=filename, status="refused", error=f"{filename}: {exc}")
+            shown = self._shown_name(filename)
+            return IngestReport(filename=shown, status="refused", error=f"{shown}: {exc}")
+
+    def _shown_name(self, filename: str) -> str:
+        """The file name a refusal may echo: masked as an upload's name is (张三_13812345678.md)."""
+        return redact_filename(filename)[0] if self._settings.redact_pii else filename
 
     def _readable_by(self, actor: Principal, audience: Sequence[str]) -> bool:
         return visible_to(audience, actor.readable)
