@@ -108,3 +108,20 @@ def test_an_invisible_feedback_comment_is_no_comment(assistant) -> None:
     trace = assistant.ask("年假有几天")
     assistant.record_feedback(trace, -1, reason=assistant.feedback_reasons[0], comment="\u200b\u200e")
     assert [e.comment for e in assistant.feedback_reviews()] == [""]
+
+
+@pytest.mark.parametrize("kind", ["missing", "folder", "binary", "not-json", "not-an-object"])
+def test_a_question_set_that_cannot_be_read_is_one_chinese_line(tmp_path, capsys, kind) -> None:
+    """`eval` printed a FileNotFoundError, IsADirectoryError or UnicodeDecodeError traceback (helper-45 15)."""
+    path = tmp_path / "set.jsonl"
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "binary":
+        path.write_bytes(b"\xff\xfe\x00\x81" * 10)
+    elif kind == "not-json":
+        path.write_text("{question: 年假}\n", encoding="utf-8")
+    elif kind == "not-an-object":
+        path.write_text('["年假有几天"]\n', encoding="utf-8")
+    result = invoke(capsys, "--data-dir", str(tmp_path / "store"), "eval", str(path))
+    assert result.exit_code == 1
+    assert "Traceback" not in result.stdout + result.stderr and str(path) in result.stdout + result.stderr

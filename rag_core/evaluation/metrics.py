@@ -22,22 +22,35 @@ import json
 from pathlib import Path
 
 from ..answer.answering import is_refusal  # noqa: F401 - the benches and tests read refusals of stored answers here
+from ..errors import RagError
 
 CATEGORIES = ("literal", "paraphrase", "near_miss", "absent")
 
 
+class QuestionSetError(RagError, ValueError):
+    """A question set that cannot be read; one Chinese line naming the file (and the line)."""
+
+
 def load_questions(path: Path) -> list[dict]:
     """Rows of a JSONL question set, each with `alternatives` (lists of substrings, any one list must match)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise QuestionSetError(f"{path}: 不是 UTF-8 文本，题目集应为 UTF-8 编码的 JSONL 文件") from None
+    except IsADirectoryError:
+        raise QuestionSetError(f"{path}: 是一个文件夹，请给出题目集文件（.jsonl）") from None
+    except OSError as exc:
+        raise QuestionSetError(f"{path}: 无法读取（{exc.strerror or exc}）") from None
     rows = []
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+    for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{n}: 不是合法的 JSON（{exc.msg}）") from exc
-        if "question" not in row or row.get("category") not in CATEGORIES:
-            raise ValueError(f"{path}:{n}: 需要 question 和 category（{'/'.join(CATEGORIES)}）")
+            raise QuestionSetError(f"{path}:{n}: 不是合法的 JSON（{exc.msg}）") from exc
+        if not isinstance(row, dict) or "question" not in row or row.get("category") not in CATEGORIES:
+            raise QuestionSetError(f"{path}:{n}: 每行应为一个对象，需要 question 和 category（{'/'.join(CATEGORIES)}）")
         row.setdefault("expected", [])
         row["alternatives"] = [list(a) for a in row.get("any_of", [])] or ([list(row["expected"])] if row["expected"] else [])
         rows.append(row)
