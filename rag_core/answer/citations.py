@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from ..text.numerals import CN_NUMERAL, QUANTITY_UNITS, chinese_numeral
 from ..types import CitationCheck, SourceRef
 
-# [资料3], 【资料3】, [资料 3] and [资料3、4] are all citations a model writes.
-_CITATION = re.compile(r"[\[【]\s*资料\s*(\d+(?:\s*[、,，]\s*\d+)*)\s*[\]】]")
+# [资料3], 【资料3】, ［资料3］ (full-width), [资料 3] and [资料3、4] are all citations a model writes.
+_CITATION = re.compile(r"[\[【［]\s*资料\s*(\d+(?:\s*[、,，]\s*\d+)*)\s*[\]】］]")
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]*|\n")
-_LEADING_CITATIONS = re.compile(r"^\s*((?:[\[【]\s*资料[^\]】]*[\]】]\s*)+)")
+_LEADING_CITATIONS = re.compile(r"^\s*((?:[\[【［]\s*资料[^\]】］]*[\]】］]\s*)+)")
 
 _ARABIC = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(万|千|百)?")
 _PERCENT_CN = re.compile(rf"百分之([{CN_NUMERAL}]+)")
