@@ -6,11 +6,14 @@ an absent question can never be answered from a model's general knowledge.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import inspect
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
+from ..text.pii import redact_text
 from ..types import ANSWERED, REFUSED, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE, CitationCheck, SourceRef
 from .citations import check_citations
+from .llm import ANSWER_MAX_TOKENS, CUT_NOTE, LLMError
 from .prompt import NOT_IN_POLICY, BuiltPrompt
 
 OnToken = Callable[[str], None]
@@ -37,6 +40,13 @@ class ComposedAnswer(NamedTuple):
 WEAK_HEADER = "依据较弱：以下条款与这个问题最相关，但不一定直接回答了它，请核对原文。"
 # what a refusal starts with (zero hits, or the offline guards); also read by the eval
 REFUSAL_MARKERS = (NOT_IN_POLICY, "制度没有写明")
+# The most of a model's answer that is read: far more than ANSWER_MAX_TOKENS yields, so only a server that
+# ignores the bound (or a stream that never ends) reaches it; the rest is not read and the answer says so.
+ANSWER_MAX_CHARS = 8000
+# ends an answer the offline answerer wrote because the model failed (timeout, connection, error, blank reply)
+MODEL_DOWN_NOTE = "（大模型暂时不可用，以上回答直接引用制度条款原文，未经大模型整理。）"
+# streamed after the part of a model's answer already shown when the model failed midway
+ABANDONED_NOTE = "\n\n——————\n（大模型的回答中途失败，上面的内容不完整，请以下面直接引用的制度条款为准。）\n\n"
 
 
 def is_refusal(text: str) -> bool:
@@ -75,21 +85,66 @@ def compose_answer(
             on_token(NOT_IN_POLICY)
         return ComposedAnswer(NOT_IN_POLICY, "无命中：不调用模型", CitationCheck(), refused=True)
     if llm is not None:
-        if on_token:
-            parts = []
-            for piece in llm.stream(built.text):
-                parts.append(piece)
-                on_token(piece)
-            raw = "".join(parts)
-        else:
-            raw = llm.complete(built.text)
-        answer, check = check_citations(raw.strip(), built.sources)
+        shown: list[str] = []
+        try:
+            raw = _model_reply(llm, built.text, on_token, shown)
+        except LLMError as failure:  # the clauses are at hand: quote them rather than lose the turn
+            if on_token and shown:
+                on_token(ABANDONED_NOTE)
+            offline = compose_answer(question, built, None, on_token, groups, facts, closeness, typed)
+            if on_token:
+                on_token(f"\n\n{MODEL_DOWN_NOTE}")
+            return offline._replace(text=f"{offline.text}\n\n{MODEL_DOWN_NOTE}",
+                                    answerer=f"{offline.answerer}（大模型不可用：{failure}）")
+        # a model may write personal data it read anywhere (a clause, a memory, its own invention): masked as
+        # the question and the memories are, before the answer is stored or shown again
+        answer, check = check_citations(redact_text(raw.strip()), built.sources)
         return ComposedAnswer(answer, llm.name, check, _weak_model_answer(answer, built.sources), is_refusal(answer))
     from .headers import stated_verdict
 
     answer, answerer = _offline(question, built.sources, on_token, groups, facts, closeness, typed)
     return ComposedAnswer(answer, answerer, CitationCheck(), answer.startswith(WEAK_HEADER), is_refusal(answer),
                           stated_verdict(answer))
+
+
+def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str]) -> str:
+    """The model's answer, streamed through `on_token` (pieces shown are kept in `shown`), at most
+    `ANSWER_MAX_CHARS` of it (then `CUT_NOTE` ends it and the rest is not read). A blank one is an LLMError."""
+    if on_token:
+        pieces: Iterator[str] = iter(llm.stream(prompt))
+    else:
+        pieces = iter([_complete(llm, prompt)])
+    kept, size = [], 0
+    try:
+        for piece in pieces:
+            piece = piece[: ANSWER_MAX_CHARS - size]
+            kept.append(piece)
+            size += len(piece)
+            if on_token and piece:
+                shown.append(piece)
+                on_token(piece)
+            if size >= ANSWER_MAX_CHARS:
+                kept.append(f"\n\n{CUT_NOTE}")
+                if on_token:
+                    on_token(kept[-1])
+                break
+    finally:
+        close = getattr(pieces, "close", None)
+        if close is not None:  # a generator over an HTTP stream: its connection is closed, not read to the end
+            close()
+    raw = "".join(kept)
+    if not raw.strip():
+        raise LLMError(f"大模型 {getattr(llm, 'name', '')} 返回了空白回复", kind="response")
+    return raw
+
+
+def _complete(llm, prompt: str) -> str:
+    """`llm.complete` bounded to `ANSWER_MAX_TOKENS` when the client takes `max_tokens`."""
+    try:
+        accepts = "max_tokens" in inspect.signature(llm.complete).parameters
+    except (TypeError, ValueError):
+        accepts = False
+    return llm.complete(prompt, max_tokens=ANSWER_MAX_TOKENS) if accepts else llm.complete(prompt)
 
 
 def _offline(

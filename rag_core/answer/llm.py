@@ -29,6 +29,11 @@ def _sdk():
 
 
 _MAX_DETAIL_CHARS = 200
+# The most an answer may run to: a policy answer quotes a few clauses (a few hundred characters), so 1024
+# tokens leave room for a long one while a model that repeats itself stops within seconds, not at its context.
+ANSWER_MAX_TOKENS = 1024
+# what ends an answer the model stopped for its length (finish_reason "length") or the engine cut
+CUT_NOTE = "（回答过长，已在此截断；完整内容请查看所引条款原文。）"
 
 
 class LLMError(RagError):
@@ -121,7 +126,10 @@ class OpenAICompatibleClient:
         return messages
 
     def complete(self, prompt: str, max_tokens: int | None = None) -> str:
-        """One reply; `max_tokens` bounds short jobs (a follow-up rewrite), so a rambling model cannot stall them."""
+        """One reply; `max_tokens` bounds it (the answer step sends `ANSWER_MAX_TOKENS`, a rewrite far fewer).
+
+        A blank reply, or a body that is not a chat completion (an HTML error page with status 200), is an
+        LLMError; a reply the model stopped for its length ends with `CUT_NOTE`."""
         openai = _sdk()
         bound = {"max_tokens": max_tokens} if max_tokens else {}
         try:
@@ -133,28 +141,50 @@ class OpenAICompatibleClient:
             )
         except openai.OpenAIError as exc:
             raise self._translate(exc) from None
-        if not response.choices:
-            raise LLMError(f"大模型 {self.model} 没有返回任何内容", kind="response")
-        return response.choices[0].message.content or ""
+        except ValueError:  # json.JSONDecodeError: a proxy's error page instead of JSON
+            raise self._unreadable() from None
+        try:
+            choices = response.choices
+            if not choices:
+                raise LLMError(f"大模型 {self.model} 没有返回任何内容", kind="response")
+            text, finish = choices[0].message.content or "", choices[0].finish_reason
+        except (AttributeError, TypeError, IndexError):  # JSON, but not a chat completion
+            raise self._unreadable() from None
+        if not text.strip():
+            raise self._blank()
+        return f"{text}\n\n{CUT_NOTE}" if finish == "length" else text
 
-    def stream(self, prompt: str) -> Iterator[str]:
-        """Yield text deltas as they arrive; errors surface on iteration as LLMError."""
+    def stream(self, prompt: str, max_tokens: int | None = ANSWER_MAX_TOKENS) -> Iterator[str]:
+        """Yield text deltas as they arrive; errors surface on iteration as LLMError.
+
+        Only a stream the model finished (finish_reason "stop") is a whole answer. One that ends without
+        a finish reason was cut off (a dropped connection, a proxy's timeout): LLMError, so the caller does
+        not store half an answer as a whole one. One the model stopped for its length ends with `CUT_NOTE`:
+        what came is a real answer, only shortened. A blank stream is an LLMError."""
         openai = _sdk()
+        bound = {"max_tokens": max_tokens} if max_tokens else {}
         try:
             chunks = self._client.chat.completions.create(
                 model=self.model,
                 messages=self._messages(prompt),  # type: ignore[arg-type]
                 temperature=0,
                 stream=True,
+                **bound,
             )
         except openai.OpenAIError as exc:
             raise self._translate(exc) from None
+        except ValueError:
+            raise self._unreadable() from None
+        finish, written = None, False
         try:
             for chunk in chunks:
                 if not chunk.choices:  # e.g. a trailing usage-only chunk
                     continue
-                piece = chunk.choices[0].delta.content
+                choice = chunk.choices[0]
+                finish = choice.finish_reason or finish
+                piece = choice.delta.content if choice.delta is not None else None
                 if piece:
+                    written = written or bool(piece.strip())
                     yield piece
         except openai.OpenAIError as exc:
             raise self._translate(exc) from None
@@ -164,8 +194,24 @@ class OpenAICompatibleClient:
             ) from None
         finally:
             chunks.close()
+        if finish is None:
+            raise LLMError(f"大模型 {self.model} 的流式回复没有正常结束（连接被中断），回答不完整", kind="connection")
+        if not written:
+            raise self._blank()
+        if finish == "length":
+            yield f"\n\n{CUT_NOTE}"
+        elif finish != "stop":  # content_filter and the like: the service cut the answer
+            raise LLMError(self._scrub(f"大模型 {self.model} 的回复被服务中止（{str(finish)[:40]}），回答不完整"),
+                           kind="response")
 
     # -- errors --------------------------------------------------------------
+
+    def _blank(self) -> LLMError:
+        return LLMError(f"大模型 {self.model} 返回了空白回复", kind="response")
+
+    def _unreadable(self) -> LLMError:
+        where = _redact_url(self.base_url) or "默认 OpenAI 地址"
+        return LLMError(f"大模型服务({where})返回的内容无法解析，不是有效的回复，请检查 LLM_BASE_URL", kind="response")
 
     def _scrub(self, text: str, partial: bool = False) -> str:
         """Remove the key from anything we show; `partial` also hides its visible ends.

@@ -11,7 +11,8 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from .followup import Rewrite
+from ..text.pii import redact_text
+from .followup import Rewrite, keeps_own_words
 
 MAX_TOKENS = 64  # a standalone question is short; a long reply is an explanation, not a question
 MAX_TURN_CHARS = 160  # how much of each earlier answer the model sees
@@ -85,7 +86,9 @@ def clean_reply(reply: str, question: str) -> str | None:
         return None
     if not _ASKING.search(text):  # an answer ("一类城市每晚500元。"), not a question
         return None
-    return text
+    # what the model wrote is searched, stored with the turn and shown: personal data it added (a name and
+    # ID number from an earlier answer, or invented) is masked as the question as typed was
+    return redact_text(text)
 
 
 def _complete(llm: CompletionLLM, prompt: str) -> str:
@@ -114,6 +117,8 @@ def llm_rewrite(
     cleaned = clean_reply(reply, question)
     if cleaned is None or _bare(cleaned) in _bare(question):
         return on_failure  # nonsense, or the fragment handed back (一类城市呢？ for 那一类城市呢？)
+    if not keeps_own_words(question, [cleaned]):
+        return on_failure  # the follow-up's own subject dropped (那网约车呢？ → 病假需要提供什么证明？)
     # a question the rules only suspect of leaning on the last turn (公司有班车吗？ is short) stays on trial: its
     # own search and the model's rewrite are compared as the rules' would be, so a model that glues a complete
     # question to the last one is held to the same checks as the rules
