@@ -45,6 +45,8 @@ def backup(args: argparse.Namespace, _assistant=None) -> int:
         print_json(report.to_dict())
     else:
         say(f"已备份到 {report.path}：{report.documents} 份文档、{report.chunks} 块、{report.memories} 条记忆，共 {len(report.files)} 个文件")
+        for line in report.notices:  # a damaged cache left out: the restored store rebuilds it
+            say(f"注意：{line}")
     return 0
 
 

@@ -8,22 +8,36 @@ snapshot taken mid-write does not match the catalog, the restored store notices
 the different count on start and rebuilds the vectors from the catalog and the
 embedding cache (no model calls for known text). A manifest records what was
 copied and the counts `restore` checks.
+
+The data dir holds password hashes and the session secret (`accounts.sqlite3`,
+0600): a backup directory and a directory being restored are created 0700 and
+every file keeps its mode. A backup ends with the checks `restore` runs, so it
+never reports success for a copy restore would refuse; a damaged cache the app
+rebuilds anyway (see `health.CACHES`, Chroma) is left out with a notice instead.
+Restore trusts nothing in a backup it did not check: the manifest's shape, paths
+that stay inside the backup, no symbolic links.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
+import stat
+import tempfile
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from ..errors import StoreDamaged
-from .health import CATALOG, CHROMA_DIR, MEMORY, sqlite_problem
+from ..errors import StoreBusy, StoreDamaged
+from .health import CACHES, CATALOG, CHROMA_DB, CHROMA_DIR, MEMORY, sqlite_problem
 
 MANIFEST = "backup.json"
+COUNTS = ("documents", "chunks", "memories")
+PRIVATE = 0o700  # a backup or a directory being restored: only the owner may look in
 _SKIP_SUFFIXES = ("-wal", "-shm", "-journal", ".lock", ".tmp")
+_FROM_BACKUP = "请选 python -m rag_core backup 生成的目录"
 
 
 @dataclass
@@ -36,20 +50,32 @@ class BackupReport:
     chunks: int = 0
     memories: int = 0
     previous: str = ""  # restore: where the replaced data dir was moved
+    notices: list[str] = field(default_factory=list)  # backup: damaged caches left out (rebuilt on start)
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
 def _online_copy(source: Path, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
-    dst = sqlite3.connect(str(target))
     try:
-        src.backup(dst)
+        dst = sqlite3.connect(str(target))
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
     finally:
-        dst.close()
         src.close()
+
+
+def _copy_file(path: Path, out: Path) -> None:
+    """One file, its mode kept (the account file stays 0600); directories on the way are private."""
+    out.parent.mkdir(mode=PRIVATE, parents=True, exist_ok=True)
+    if path.suffix == ".sqlite3":
+        _online_copy(path, out)
+    else:
+        shutil.copy2(path, out, follow_symlinks=False)
+    out.chmod(stat.S_IMODE(path.stat().st_mode))
 
 
 def _skipped(relative: Path) -> bool:
@@ -77,73 +103,153 @@ def _counts(root: Path) -> dict[str, int]:
     }
 
 
-def _copy_tree(source: Path, target: Path) -> list[str]:
-    """Copy a directory: SQLite files with the online backup API, the rest as files."""
-    copied: list[str] = []
-    for path in sorted(source.rglob("*")):
-        relative = path.relative_to(source)
-        if not path.is_file() or path.is_symlink() or _skipped(relative):
-            continue
-        out = target / relative
-        out.parent.mkdir(parents=True, exist_ok=True)
-        if path.suffix == ".sqlite3":
-            _online_copy(path, out)
-        else:
-            shutil.copy2(path, out)
-        copied.append(str(relative))
-    return copied
+def _cache_of(name: str) -> str | None:
+    """The cache a file belongs to, which the app rebuilds when it is damaged (left out whole), or None."""
+    if name in CACHES:
+        return name
+    return CHROMA_DIR if name == CHROMA_DB else None
 
 
 def backup_data_dir(data_dir: Path, dest: Path) -> BackupReport:
     """Copy the data dir into `dest` (new or empty directory); returns what was copied.
 
     A destination that cannot be written (no such parent, read-only, a system directory) is refused in one
-    line; it used to surface as an OSError traceback, and `.` as a ValueError (an empty name)."""
+    line; it used to surface as an OSError traceback, and `.` as a ValueError (an empty name). A store that
+    cannot be copied or would not restore is refused naming the file; nothing is left behind either way."""
     data_dir, dest = Path(data_dir), Path(dest).resolve()  # `.` or `..` name the directory they stand for
     try:
-        return _backup(data_dir, dest)
+        return _backup(data_dir, dest, dest.with_name(dest.name + ".partial"))
     except OSError as exc:
-        shutil.rmtree(dest.with_name(dest.name + ".partial"), ignore_errors=True)
         raise StoreDamaged(f"无法写入备份目录 {dest}（{exc.strerror or exc}）：请换一个可以写入的新目录") from exc
 
 
-def _backup(data_dir: Path, dest: Path) -> BackupReport:
+def _backup(data_dir: Path, dest: Path, staging: Path) -> BackupReport:
     if not (data_dir / CATALOG).exists():
         raise StoreDamaged(f"{data_dir} 里没有 {CATALOG}：没有可以备份的文档库")
     if dest.exists() and any(dest.iterdir()):
         raise StoreDamaged(f"备份目录 {dest} 不是空的：请换一个新目录，免得覆盖已有的备份")
     if dest.resolve().is_relative_to(data_dir.resolve()):
         raise StoreDamaged(f"备份目录 {dest} 在数据目录里面：请放到数据目录之外")
-    staging = dest.with_name(dest.name + ".partial")
+    if data_dir.resolve().is_relative_to(staging.resolve()):  # the staging name is cleared first
+        raise StoreDamaged(f"备份目录 {dest} 与数据目录 {data_dir} 的名字冲突：请换一个备份目录")
     shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    copied = _copy_tree(data_dir, staging)
-    counts = _counts(staging)
-    manifest = {"created_at": datetime.now(UTC).isoformat(timespec="seconds"), "files": copied, **counts}
-    (staging / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
-    if dest.exists():
-        dest.rmdir()
-    staging.rename(dest)  # a backup interrupted half-way never looks complete
-    return BackupReport(str(dest), copied, **counts)
+    staging.parent.mkdir(parents=True, exist_ok=True)
+    staging.mkdir(mode=PRIVATE)
+    try:
+        staging.chmod(PRIVATE)  # whatever the umask
+        copied, notices = _copy_stores(data_dir, staging)
+        counts = _counts(staging)
+        manifest = {"created_at": datetime.now(UTC).isoformat(timespec="seconds"), "files": copied, **counts}
+        if notices:
+            manifest["notices"] = notices
+        (staging / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
+        verify_backup(staging)  # the checks restore runs: never "backed up" for a copy restore would refuse
+        _tidy(staging)
+        if dest.exists():
+            dest.rmdir()
+        staging.rename(dest)  # a backup interrupted half-way never looks complete
+    except BaseException:  # a damaged store, a full disk, an interrupt: no half-written directory left behind
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return BackupReport(str(dest), copied, notices=notices, **counts)
+
+
+def _tidy(staging: Path) -> None:
+    """Drop the empty WAL and shared-memory files the read-only checks leave beside each copied database."""
+    for wal in staging.rglob("*.sqlite3-wal"):
+        if wal.stat().st_size == 0:
+            wal.unlink()
+            wal.with_name(wal.name.removesuffix("-wal") + "-shm").unlink(missing_ok=True)
+
+
+def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
+    """Copy the data dir; a damaged cache is left out (one notice each), damaged data refuses the backup."""
+    copied: list[str] = []
+    damaged: dict[str, str] = {}  # cache file -> problem
+    for path in sorted(data_dir.rglob("*")):
+        relative = path.relative_to(data_dir)
+        if not path.is_file() or path.is_symlink() or _skipped(relative):
+            continue
+        name = relative.as_posix()
+        try:
+            _copy_file(path, staging / relative)
+            problem = sqlite_problem(staging / relative) if path.suffix == ".sqlite3" else None
+        except sqlite3.Error as exc:  # a truncated or garbled file: "database disk image is malformed"
+            if getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise StoreBusy(f"{name} 正被另一个进程长时间占用，没有生成备份：请稍后再试") from exc
+            problem = f"数据库文件已损坏（{exc}）"
+        problem = " ".join(problem.split()) if problem else None  # quick_check's report spans lines: one line
+        if problem is None:
+            copied.append(name)
+        elif _cache_of(name) is not None:
+            damaged[name] = problem
+        else:
+            raise StoreDamaged(
+                f"{name} {problem}：这样的备份无法恢复，没有生成备份。"
+                "请先运行 python -m rag_core doctor 查看修复办法，修好后再备份"
+            )
+    notices = []
+    for name, problem in damaged.items():
+        cache = _cache_of(name) or name
+        left_out = staging / cache
+        if left_out.is_dir():
+            shutil.rmtree(left_out)
+        for path in (left_out, *(left_out.with_name(left_out.name + side) for side in _SKIP_SUFFIXES)):
+            path.unlink(missing_ok=True)
+        copied = [f for f in copied if f != cache and not f.startswith(cache + "/")]
+        what = "它只是缓存，没有放进备份" if cache == name else f"向量索引只是缓存，{cache}/ 没有放进备份"
+        notices.append(f"{name} {problem}：{what}；恢复后启动时会从文档目录自动重建")
+    return copied, notices
+
+
+def _read_manifest(source: Path) -> dict:
+    """The manifest when it is one `backup` writes and names only files inside the backup."""
+    manifest_path = source / MANIFEST
+    if not manifest_path.is_file() or manifest_path.is_symlink():
+        raise StoreDamaged(f"{source} 不是完整的备份（没有 {MANIFEST}）：{_FROM_BACKUP}")
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise StoreDamaged(f"{source}/{MANIFEST} 无法读取（{exc}）：备份不完整") from None
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    if (
+        not isinstance(files, list)
+        or not all(isinstance(name, str) and name.strip() and "\0" not in name for name in files)
+        or not all(type(manifest.get(key)) is int for key in COUNTS)
+    ):
+        raise StoreDamaged(f"{source}/{MANIFEST} 不是本程序写的备份清单：{_FROM_BACKUP}")
+    for name in files:
+        relative = PurePosixPath(name)
+        if relative.is_absolute() or ".." in relative.parts:  # inside, once verify_backup finds no symlink
+            raise StoreDamaged(f"{MANIFEST} 里的 {name[:80]} 指向备份之外：这份备份不可信，请换一份备份")
+    if CATALOG not in files:
+        raise StoreDamaged(f"{MANIFEST} 里没有 {CATALOG}：备份不完整，请换一份备份")
+    return manifest
+
+
+def _symlink_in(source: Path) -> str | None:
+    """The first symbolic link inside the backup (a restore would copy what it points at), or None."""
+    for folder, dirs, files in os.walk(source):
+        for entry in (*dirs, *files):
+            path = Path(folder) / entry
+            if path.is_symlink():
+                return path.relative_to(source).as_posix()
+    return None
 
 
 def verify_backup(source: Path) -> dict:
     """The manifest of a complete, readable backup; StoreDamaged with the reason otherwise."""
     source = Path(source)
-    manifest_path = source / MANIFEST
-    if not manifest_path.is_file():
-        raise StoreDamaged(f"{source} 不是完整的备份（没有 {MANIFEST}）：请选 python -m rag_core backup 生成的目录")
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise StoreDamaged(f"{source}/{MANIFEST} 无法读取（{exc}）：备份不完整") from None
-    for name in manifest.get("files", []):
+    manifest = _read_manifest(source)
+    if link := _symlink_in(source):
+        raise StoreDamaged(f"备份里的 {link} 是符号链接：备份里只应有真实的文件，请换一份备份")
+    for name in manifest["files"]:
         path = source / name
         if not path.is_file():
             raise StoreDamaged(f"备份缺少文件 {name}：备份不完整，请换一份备份")
         if path.suffix == ".sqlite3" and (problem := sqlite_problem(path)):
             raise StoreDamaged(f"备份里的 {name} {problem}：请换一份备份")
-    if _counts(source) != {k: manifest.get(k) for k in ("documents", "chunks", "memories")}:
+    if _counts(source) != {k: manifest[k] for k in COUNTS}:
         raise StoreDamaged(f"{source} 的内容与它的清单不符：备份可能被改动过，请换一份备份")
     return manifest
 
@@ -152,26 +258,52 @@ def restore_data_dir(source: Path, data_dir: Path) -> BackupReport:
     """Replace the data dir with a verified backup; the old one is kept beside it, renamed.
 
     Stop the app first: an embedded Chroma and open SQLite connections would keep
-    writing to the files being replaced.
+    writing to the files being replaced. Only the files the manifest lists are copied.
     """
     source, data_dir = Path(source), Path(data_dir)
-    verify_backup(source)
-    staging = data_dir.with_name(f".{data_dir.name}.restoring")
-    shutil.rmtree(staging, ignore_errors=True)
-    copied = _copy_tree(source, staging)
-    (staging / MANIFEST).unlink(missing_ok=True)
-    copied = [name for name in copied if name != MANIFEST]
-    previous = ""
-    if data_dir.exists() and any(data_dir.iterdir()):
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        moved = data_dir.with_name(f"{data_dir.name}.before-restore-{stamp}")
-        data_dir.rename(moved)
-        previous = str(moved)
-    elif data_dir.exists():
-        data_dir.rmdir()
-    data_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging.rename(data_dir)
+    if data_dir.exists() and not data_dir.is_dir():
+        raise StoreDamaged(f"数据目录 {data_dir} 不是目录（是一个文件）：请用 --data-dir 或 RAG_DATA_DIR 指定数据目录")
+    manifest = verify_backup(source)
+    staging: Path | None = None
+    try:
+        data_dir.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{data_dir.name}.restoring-", dir=data_dir.parent))  # 0700
+        copied = list(manifest["files"])
+        for name in copied:
+            _copy_file(source / name, staging / name)
+        previous = _move_aside(data_dir)
+        try:
+            staging.rename(data_dir)
+        except OSError:
+            if previous:
+                Path(previous).rename(data_dir)  # put the old data dir back
+            raise
+    except (OSError, sqlite3.Error) as exc:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        reason = getattr(exc, "strerror", None) or exc
+        raise StoreDamaged(f"无法恢复到 {data_dir}（{reason}）：数据目录没有改动，请检查它的位置和权限") from exc
+    except BaseException:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
     return BackupReport(str(data_dir), copied, previous=previous, **_counts(data_dir))
+
+
+def _move_aside(data_dir: Path) -> str:
+    """Rename a data dir with content to `<name>.before-restore-<time>` (numbered when taken); "" when none."""
+    if not data_dir.exists():
+        return ""
+    if not any(data_dir.iterdir()):
+        data_dir.rmdir()
+        return ""
+    base = f"{data_dir.name}.before-restore-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S')}"
+    for number in range(1, 1000):
+        moved = data_dir.with_name(base if number == 1 else f"{base}-{number}")
+        if not moved.exists() and not moved.is_symlink():
+            data_dir.rename(moved)
+            return str(moved)
+    raise FileExistsError(17, "太多同名的旧数据目录", str(data_dir))
 
 
 __all__ = ["BackupReport", "backup_data_dir", "restore_data_dir", "verify_backup", "CHROMA_DIR"]
