@@ -1,10 +1,11 @@
-"""Backup and restore under damage, hostile backups (review rvL).
+"""Backup and restore under damage, hostile backups and team mode (review rvL).
 
 A backup keeps private files private (the account file holds password hashes and
 the session secret), refuses in one Chinese line what restore would refuse (and
 leaves no half-written directory), leaves out a damaged cache the app rebuilds
 anyway, and restore refuses a backup whose manifest or files could reach outside
-it. Real SQLite and Chroma, the fake embedder.
+it. Maintenance in team mode needs a logged-in administrator (the CLI acts as the
+local one) and leaves an audit row. Real SQLite and Chroma, the fake embedder.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from cli_support import invoke
 from fakes import QueuedLLM, fake_assistant
 
 from rag_core.assistant import Assistant
-from rag_core.errors import StoreDamaged
+from rag_core.errors import PermissionDenied, StoreDamaged
 from rag_core.types import Principal
 
 TRAVEL = "# 差旅制度\n\n第一条 国内出差住宿凭发票实报实销，一线城市每晚上限 600 元。\n\n第二条 网约车须上传平台电子行程单。\n"
@@ -198,3 +199,47 @@ def test_restore_onto_a_file_is_one_chinese_line(backup: Path, tmp_path: Path, c
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert (tmp_path / "afile").read_text() == "not a directory"
     assert not [p.name for p in tmp_path.iterdir() if "restoring" in p.name]
+
+
+# ---------------------------------------------------------------- 5. who may, and the audit trail
+
+
+@pytest.fixture()
+def team(tmp_path: Path):
+    assistant = _fill(tmp_path / "store", team=True)
+    assistant.add_user("emp", "employee", PASSWORD, actor=BOSS)
+    return assistant
+
+
+def _rows(assistant, action: str) -> list:
+    return [e for e in assistant.audit_entries(actor=BOSS) if e.action == action]
+
+
+def test_maintenance_in_team_mode_needs_a_logged_in_administrator(team, tmp_path: Path) -> None:
+    data = Path(team.settings.data_dir)
+    with pytest.raises(PermissionDenied, match="请先登录"):
+        team.backup_data_dir(data, tmp_path / "b1")
+    with pytest.raises(PermissionDenied, match="请先登录"):
+        Assistant.restore_data_dir(tmp_path / "nowhere", data)
+    with pytest.raises(PermissionDenied, match="请先登录"):
+        Assistant.doctor_data_dir(data)
+    with pytest.raises(PermissionDenied):
+        team.backup_data_dir(data, tmp_path / "b2", actor=Principal("emp", "employee"))
+    assert not (tmp_path / "b1").exists() and not (tmp_path / "b2").exists()
+    assert len(_rows(team, "refused")) >= 4
+    assert Assistant.doctor_data_dir(data, actor=BOSS)
+
+
+def test_backup_and_restore_are_audited(team, tmp_path: Path, capsys) -> None:
+    data = Path(team.settings.data_dir)
+    team.backup(tmp_path / "b1", actor=BOSS)
+    team.backup_data_dir(data, tmp_path / "b2", actor=BOSS)
+    rows = _rows(team, "backup")
+    assert [(r.actor, r.outcome) for r in rows] == [("boss", "ok"), ("boss", "ok")]
+    assert invoke(capsys, "--data-dir", str(data), "backup", str(tmp_path / "b3")).exit_code == 0  # the CLI: local admin
+    assert [r.actor for r in _rows(team, "backup")].count("local") == 1
+    Assistant.restore_data_dir(tmp_path / "b1", tmp_path / "restored", actor=BOSS)
+    restored = fake_assistant(tmp_path / "restored")
+    assert [(r.actor, r.outcome) for r in _rows(restored, "restore")] == [("boss", "ok")]
+    assert invoke(capsys, "--data-dir", str(tmp_path / "restored"), "restore", str(tmp_path / "b2")).exit_code == 0
+    assert [r.actor for r in _rows(fake_assistant(tmp_path / "restored"), "restore")] == ["local"]

@@ -3,12 +3,15 @@
 None of them opens the assistant (no model load, no Chroma): `backup` runs while
 the app keeps serving, and `doctor` and `restore` work on a data dir too damaged
 to open. Each store problem is one Chinese line naming the file and what to do.
+The CLI acts as the data dir's owner (`LOCAL_ADMIN`, as `act_as_local_administrator`
+does for the other commands), also on a team data dir.
 """
 
 from __future__ import annotations
 
 import argparse
 
+from ..facade.access import LOCAL_ADMIN
 from ..settings import Settings
 from .output import print_json, say
 
@@ -40,7 +43,7 @@ def _facade():
 
 def backup(args: argparse.Namespace, _assistant=None) -> int:
     """Copy every store file with SQLite's online backup, plus the vector store."""
-    report = _facade().backup_data_dir(_settings(args).data_dir, args.dest)
+    report = _facade().backup_data_dir(_settings(args).data_dir, args.dest, actor=LOCAL_ADMIN)
     if args.json:
         print_json(report.to_dict())
     else:
@@ -52,7 +55,7 @@ def backup(args: argparse.Namespace, _assistant=None) -> int:
 
 def restore(args: argparse.Namespace, _assistant=None) -> int:
     """Replace the data dir with a verified backup."""
-    report = _facade().restore_data_dir(args.source, _settings(args).data_dir)
+    report = _facade().restore_data_dir(args.source, _settings(args).data_dir, actor=LOCAL_ADMIN)
     if args.json:
         print_json(report.to_dict())
     else:
@@ -65,7 +68,8 @@ def restore(args: argparse.Namespace, _assistant=None) -> int:
 def doctor(args: argparse.Namespace, _assistant=None) -> int:
     """Check every file; exit 1 when something needs the user's action."""
     settings = _settings(args)
-    checks = _facade().doctor_data_dir(settings.data_dir, embedded_chroma=not settings.chroma_host)
+    checks = _facade().doctor_data_dir(settings.data_dir, embedded_chroma=not settings.chroma_host,
+                                       actor=LOCAL_ADMIN)
     if args.json:
         print_json({"data_dir": str(settings.data_dir), "checks": [c.to_dict() for c in checks]})
     else:

@@ -7,24 +7,46 @@ calls the class-level methods without constructing an `Assistant`.
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from pathlib import Path
 
+from ..accounts.audit import AuditLog
+from ..errors import PermissionDenied, RagError
+from ..storage.account_files import ACCOUNTS, AUDIT, _read_one, lost_accounts
 from ..storage.backup import BackupReport, backup_data_dir, restore_data_dir
-from ..storage.health import StoreCheck, doctor, set_aside_chroma
+from ..storage.health import CATALOG, StoreCheck, doctor, set_aside_chroma
+from ..text.pii import redact_text
 from ..types import Principal
 from .access import LOCAL_ADMIN, require
+from .accounts import ANONYMOUS
 from .thesaurus import thesaurus_check
+
+_log = logging.getLogger(__name__)
 
 
 class MaintenanceActions:
-    """Mixin of `Assistant`: backup, restore and the store doctor (permission "maintenance")."""
+    """Mixin of `Assistant`: backup, restore and the store doctor (permission "maintenance").
+
+    The class-level actions (`*_data_dir`) work on a data dir no assistant has open, so they decide who
+    acts from that data dir, as `_acting` does: without an actor only a desktop data dir (no account,
+    none lost) is acted on as the local administrator; with accounts the caller names a logged-in
+    administrator. The CLI acts as the data dir's owner and names `LOCAL_ADMIN` itself. Each backup
+    and restore leaves an audit row (a refusal too), written straight to the data dir's trail.
+    """
 
     store_notices: list[str]
 
     def backup(self, dest: str | Path, *, actor: Principal | None = None) -> BackupReport:
         """A consistent copy of the whole data dir into `dest`, safe while the app runs."""
-        self._acting(actor, "maintenance")
-        return backup_data_dir(Path(self._settings.data_dir), Path(dest))
+        who = self._acting(actor, "maintenance")
+        try:
+            report = backup_data_dir(Path(self._settings.data_dir), Path(dest))
+        except RagError as exc:
+            self._audit(who, "backup", str(dest), "failed", str(exc))
+            raise
+        self._audit(who, "backup", report.path, "ok", _summary(report))
+        return report
 
     def doctor(self, *, actor: Principal | None = None) -> list[StoreCheck]:
         """Every store file checked: what is wrong and the fix (nothing is changed)."""
@@ -35,21 +57,35 @@ class MaintenanceActions:
     def doctor_data_dir(data_dir: str | Path, *, embedded_chroma: bool = True,
                         actor: Principal | None = None) -> list[StoreCheck]:
         """`doctor` for a data dir no assistant has open (it may be too damaged to open)."""
-        require(actor or LOCAL_ADMIN, "maintenance")
+        _acting_on(Path(data_dir), actor)
         return _doctor(Path(data_dir), embedded_chroma=embedded_chroma)
 
     @staticmethod
     def backup_data_dir(data_dir: str | Path, dest: str | Path, *, actor: Principal | None = None) -> BackupReport:
         """`backup` without opening the assistant (no model load; the app may keep running)."""
-        require(actor or LOCAL_ADMIN, "maintenance")
-        return backup_data_dir(Path(data_dir), Path(dest))
+        data_dir = Path(data_dir)
+        who = _acting_on(data_dir, actor)
+        try:
+            report = backup_data_dir(data_dir, Path(dest))
+        except RagError as exc:
+            _audit_row(data_dir, who, "backup", str(dest), "failed", str(exc))
+            raise
+        _audit_row(data_dir, who, "backup", report.path, "ok", _summary(report))
+        return report
 
     @staticmethod
     def restore_data_dir(source: str | Path, data_dir: str | Path, *, actor: Principal | None = None) -> BackupReport:
         """Replace `data_dir` with a verified backup (the old one is kept, renamed). Stop the app first."""
-        require(actor or LOCAL_ADMIN, "maintenance")
-        report = restore_data_dir(Path(source), Path(data_dir))
-        _forget_chroma_client(Path(data_dir) / "chroma")  # a client this process held saw the replaced files
+        data_dir = Path(data_dir)
+        who = _acting_on(data_dir, actor)
+        try:
+            report = restore_data_dir(Path(source), data_dir)
+        except RagError as exc:
+            _audit_row(data_dir, who, "restore", str(source), "failed", str(exc))
+            raise
+        _forget_chroma_client(data_dir / "chroma")  # a client this process held saw the replaced files
+        # in the restored trail: the one the data dir goes on with (the replaced dir's is kept beside it)
+        _audit_row(data_dir, who, "restore", str(source), "ok", _summary(report))
         return report
 
     def _open_vectors(self):
@@ -78,6 +114,42 @@ class MaintenanceActions:
             _forget_chroma_client(s.path("chroma"))
             self.store_notices.append(set_aside_chroma(Path(s.data_dir), f"{type(exc).__name__}: {exc}"))
             return attempt()
+
+
+def _desktop(data_dir: Path) -> bool:
+    """True when the data dir has no account and lost none (the no-login desktop mode); unreadable is not."""
+    return _read_one(data_dir / ACCOUNTS, "SELECT 1 FROM users LIMIT 1") is False and lost_accounts(data_dir) is None
+
+
+def _acting_on(data_dir: Path, actor: Principal | None) -> Principal:
+    """`Assistant._acting` for a data dir no assistant has open: PermissionDenied (and a refused row) unless
+    an administrator acts, or nobody is named on a desktop data dir."""
+    try:
+        if actor is None and not _desktop(data_dir):
+            raise PermissionDenied("请先登录")
+        return require(actor or LOCAL_ADMIN, "maintenance")
+    except PermissionDenied as exc:
+        _audit_row(data_dir, actor or ANONYMOUS, "refused", "maintenance", "refused", str(exc))
+        raise
+
+
+def _audit_row(data_dir: Path, actor: Principal, action: str, target: str, outcome: str, detail: str = "") -> None:
+    """One row in `data_dir`'s audit trail, as `AccountActions._audit` writes it, for the class-level actions.
+
+    Only in a data dir (one with a catalog or a trail already: a mistyped path gets no new file), and
+    never raising: the action has happened (or been refused) and its result stands."""
+    if not ((data_dir / CATALOG).is_file() or (data_dir / AUDIT).is_file()):
+        return
+    try:
+        AuditLog(data_dir / AUDIT).record(actor.user, actor.role, action, redact_text(target), outcome,
+                                          redact_text(detail))
+    except (sqlite3.Error, OSError) as exc:
+        _log.warning("audit row not written (%s %s %s): %s", actor.user, action, outcome, exc)
+
+
+def _summary(report: BackupReport) -> str:
+    left_out = f"；{len(report.notices)} 个损坏的缓存未放进备份" if report.notices else ""
+    return f"{report.documents} 份文档、{report.chunks} 块、{report.memories} 条记忆，共 {len(report.files)} 个文件{left_out}"
 
 
 def _forget_chroma_client(path: Path) -> None:
