@@ -24,14 +24,11 @@ _ADDRESSED = re.compile(
     r"|(?:^|[，。；\s])(?:回答|回复|输出|答复)(?:都)?(?:为|是)?[:：]"
     r"|(?:作为|身为)(?:一个)?(?:AI|人工智能|大模型|语言模型|助手)"
     r"|(?:system|系统)\s*(?:prompt|提示词?)"
-    # an order to whoever answers, by name: 请AI助手回答…, 你现在必须回答：…, 模型必须输出“…”
-    r"|(?:请|让|要求|命令)(?:AI|人工智能|大模型|语言模型|模型|助手|机器人)[^，。；]{0,6}?(?:回答|输出|回复|答复)"
-    r"|(?:AI|人工智能|大模型|语言模型|模型|助手|机器人|你|您)(?:现在|接下来|从现在起|以后|今后)?"
-    r"(?:必须|务必|只能|只许|只准|一律)(?:要)?(?:直接)?(?:回答|输出|回复|答复|说)"
-    # the rules it answers by declared void, and new ones in their place: 以上规则作废。新规则：…
-    r"|(?:以上|上面|前面|之前|先前)(?:的|所有的?|全部的?)?(?:规则|指令|指示|设定|提示词?)(?:全部|一律|均|都)?"
-    r"(?:作废|无效|失效|取消|不再有效)"
-    r"|(?:^|[，。；\s])(?:新的?|最新)(?:规则|指令|指示|设定)\s*[:：]"
+    # an order to the machine by name (请AI助手回答…), or a dictated reply (你现在必须回答：…, 模型必须输出“…”). Job titles
+    # (人事助手必须答复…), 您必须说明事由 and 之前的规则一律作废 are policy sentences: the prompt's rule 5 fences the rest
+    r"|(?:请|让|要求|命令)(?:AI|人工智能|大模型|语言模型)[^，。；]{0,6}?(?:回答|输出|回复|答复)"
+    r"|(?:AI|人工智能|大模型|语言模型|模型|你)(?:现在|接下来|从现在起|以后|今后)?"
+    r"(?:必须|务必|只能|只许|只准|一律)(?:要)?(?:直接)?(?:回答|输出|回复|答复|说)\s*[:：“\"「]"
     r"|ignore\s+(?:all\s+)?(?:the\s+)?(?:previous|above|prior)\s+(?:instructions|rules)"
     r"|you\s+are\s+now|disregard\s+(?:all\s+)?(?:previous|above)|act\s+as\s+(?:an?\s+)?(?:assistant|ai)",
     re.IGNORECASE,
