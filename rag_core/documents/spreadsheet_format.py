@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import posixpath
+import re
 import zipfile
 from datetime import date, datetime, time
 from typing import Any
@@ -27,6 +28,7 @@ MAX_CELLS = 2_000_000  # rows × columns a loaded sheet may span before it is re
 # openpyxl builds an object per cell (about 8 µs and 450 bytes each), and one per cell a merged or hyperlinked range
 # covers: a 1.6 KB file merging C3:ZZ3000 took 52 s and 1.3 GB. These are read from the XML before it is loaded.
 MAX_STORED_CELLS = 300_000  # cells written in a workbook (about 2.5 s to load); far above what the chunk cap accepts
+MAX_EXTENT = 1_000_000  # rows × columns summed over the sheets: openpyxl makes a cell for every position it reads (~5 s)
 MAX_RANGE_CELLS = 100_000  # cells covered by merged ranges and hyperlink ranges, all sheets together
 MAX_XML_TAGS = 3_000_000  # tags in one sheet or the shared strings: bounds the scan itself and openpyxl's parse
 _XML = {"resolve_entities": False, "no_network": True}
@@ -149,21 +151,25 @@ def _precheck(archive: zipfile.ZipFile, name: str) -> dict[str, int]:
     """
     from lxml import etree
 
-    if "xl/sharedStrings.xml" in archive.namelist():
-        _count_tags(archive, "xl/sharedStrings.xml", "共享字符串表", name)
-    cells = covered = 0
+    parts = _sheet_parts(archive)
+    for member in set(archive.namelist()) - {m for _, m in parts}:  # every part, wherever the content types put it
+        if not member.endswith("/"):
+            _count_tags(archive, member, "共享字符串表" if member.endswith("sharedStrings.xml") else f"部件 {member} ", name)
+    cells = covered = extent = 0
     missing: dict[str, int] = {}
     tags = ("{*}row", "{*}c", "{*}mergeCell", "{*}hyperlink")
-    for title, member in _sheet_parts(archive):
+    for title, member in parts:
         label = f"工作表「{title}」"
         _count_tags(archive, member, label, name)
-        rows = 0
+        rows = last_row = last_col = 0
         try:
             with archive.open(member) as stream:
                 for _, el in etree.iterparse(stream, events=("end",), tag=tags, **_XML):
                     kind = el.tag.rpartition("}")[2]
                     if kind == "c":  # cleared with its row
                         cells += 1
+                        if at := _CELL_REF.match(el.get("r") or ""):
+                            last_col = max(last_col, _column(at.group(1)))
                         if cells > MAX_STORED_CELLS:
                             raise IngestError(name, f"工作簿读到{label}时单元格已超过 {MAX_STORED_CELLS:,} 个的上限，{_SPLIT_ADVICE}")
                         if len(el) and el.find("{*}f") is not None and el.get("t") != "inlineStr" and not el.findtext("{*}v"):
@@ -171,6 +177,7 @@ def _precheck(archive: zipfile.ZipFile, name: str) -> dict[str, int]:
                         continue
                     if kind == "row":
                         rows += 1
+                        last_row = max(last_row, int(el.get("r") or 0) if (el.get("r") or "").isdigit() else rows)
                         if rows > MAX_STORED_CELLS:
                             raise IngestError(name, f"{label}超过 {MAX_STORED_CELLS:,} 行的上限，{_SPLIT_ADVICE}")
                         while el.getprevious() is not None:
@@ -186,7 +193,20 @@ def _precheck(archive: zipfile.ZipFile, name: str) -> dict[str, int]:
                     el.clear()
         except etree.XMLSyntaxError as exc:
             raise IngestError(name, f"文件已损坏或不是有效的 Excel 工作簿（.xlsx）：{label}无法解析") from exc
+        extent += last_row * max(last_col, 1)  # a sparse sheet (A1 and T100000) is read as the whole rectangle
+        if extent > MAX_EXTENT:
+            raise IngestError(name, f"工作簿读到{label}时表格范围（行 × 列）已超过 {MAX_EXTENT:,} 格的上限，{_SPLIT_ADVICE}")
     return missing
+
+
+_CELL_REF = re.compile(r"([A-Za-z]{1,3})\d+$")
+
+
+def _column(letters: str) -> int:
+    number = 0
+    for ch in letters.upper():
+        number = number * 26 + ord(ch) - 64
+    return number
 
 
 def xlsx_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCounter) -> tuple[list[Line], str]:
