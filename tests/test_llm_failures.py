@@ -89,7 +89,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self.server.sent += 1
             if mode == "cut":  # the connection drops: no finish_reason, no [DONE]
                 return
-            event(None, "length" if mode == "length" else "stop")
+            event(None, {"length": "length", "eos": "eos_token", "filtered": "content_filter"}.get(mode, "stop"))
             self.wfile.write(b"data: [DONE]\n\n")
         except (BrokenPipeError, ConnectionResetError):  # the client stopped reading, as it should
             pass
@@ -162,6 +162,14 @@ def test_a_reply_stopped_for_its_length_says_it_was_cut(hostile):
     client = _client(hostile("length").url)
     assert client.complete("问题") == f"{REPLY}\n\n{CUT_NOTE}"
     assert "".join(client.stream("问题")) == f"{REPLY}\n\n{CUT_NOTE}"
+
+
+def test_a_stream_ended_with_another_servers_reason_is_a_whole_answer(hostile):
+    """Text-generation-inference said eos_token where OpenAI says stop: every answer was thrown away for the
+    offline one (helper-48 4). Only the reasons that say the service cut the answer are failures."""
+    assert "".join(_client(hostile("eos").url).stream("问题")) == REPLY
+    with pytest.raises(LLMError, match="中止"):
+        "".join(_client(hostile("filtered").url).stream("问题"))
 
 
 def test_a_body_that_is_not_json_is_an_llm_error(hostile):

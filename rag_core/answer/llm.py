@@ -32,6 +32,7 @@ _MAX_DETAIL_CHARS = 200
 # The most an answer may run to: a policy answer quotes a few clauses (a few hundred characters), so 1024
 # tokens leave room for a long one while a model that repeats itself stops within seconds, not at its context.
 ANSWER_MAX_TOKENS = 1024
+CUT_BY_SERVICE = frozenset({"content_filter", "error", "abort", "cancelled"})
 # what ends an answer the model stopped for its length (finish_reason "length") or the engine cut
 CUT_NOTE = "（回答过长，已在此截断；完整内容请查看所引条款原文。）"
 
@@ -200,7 +201,7 @@ class OpenAICompatibleClient:
             raise self._blank()
         if finish == "length":
             yield f"\n\n{CUT_NOTE}"
-        elif finish != "stop":  # content_filter and the like: the service cut the answer
+        elif finish in CUT_BY_SERVICE:  # the service cut the answer; other reasons (eos_token, stop_sequence) end it
             raise LLMError(self._scrub(f"大模型 {self.model} 的回复被服务中止（{str(finish)[:40]}），回答不完整"),
                            kind="response")
 
