@@ -125,9 +125,11 @@ def open_facade(store: Path):
 
 
 def create_accounts(store: Path, employees: list[str]) -> None:
-    """Team mode: the employees, one HR account and the warm-up account (the CLI's local administrator adds them)."""
+    """Team mode: an administrator (the first account must be one), one HR account, the warm-up account and the
+    employees (the CLI's local administrator adds them)."""
     facade = open_facade(store)
     try:
+        facade.add_user("load_admin", "admin", PASSWORD)
         facade.add_user(HR_USER, "hr", PASSWORD)
         for name in [WARMUP_USER, *employees]:
             facade.add_user(name, "employee", PASSWORD)

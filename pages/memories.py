@@ -39,6 +39,7 @@ def kind_label(kind: str) -> str:
 
 ADD_TEXT_KEY, ADD_KIND_KEY, ADD_IMPORTANCE_KEY, ADD_ERROR_KEY = "memory_add_text", "memory_add_kind", \
     "memory_add_importance", "memory_add_error"
+ADD_DONE_KEY = "memory_add_done"  # said in a toast: a message above the page would shift it and close the expander
 
 
 def save_new_memory(assistant: Assistant, user: str) -> None:
@@ -57,14 +58,16 @@ def save_new_memory(assistant: Assistant, user: str) -> None:
         st.session_state[ADD_ERROR_KEY] = f"没有保存：{exc}"
         return
     st.session_state[ADD_TEXT_KEY] = ""
-    announce("memories", REMEMBER_RESULTS.get(action, "已保存"))
+    st.session_state[ADD_DONE_KEY] = REMEMBER_RESULTS.get(action, "已保存")
 
 
 def add_memory_form(assistant: Assistant, user: str) -> None:
     error = st.session_state.pop(ADD_ERROR_KEY, None)
+    if done := st.session_state.pop(ADD_DONE_KEY, None):
+        st.toast(done, icon=":material/check_circle:")
     with st.expander("手动添加一条记忆", icon=":material/add:", expanded=error is not None):
-        st.text_area("内容", placeholder="例如：我在上海办公室，主要负责招聘。", key=ADD_TEXT_KEY,
-                     help=f"最多 {MAX_MEMORY_CHARS} 字；手机号、身份证号等个人信息会自动遮盖后再保存。")
+        st.text_area("内容", placeholder="例如：我在上海办公室，主要负责招聘。", key=ADD_TEXT_KEY)
+        st.caption(f"最多 {MAX_MEMORY_CHARS} 字；手机号、身份证号等个人信息会自动遮盖后再保存。")
         left, right = st.columns(2)
         left.selectbox("类型", options=MANUAL_KINDS, format_func=kind_label, key=ADD_KIND_KEY)
         right.number_input("重要度（可选）", min_value=0.0, max_value=1.0, value=None, step=0.1,

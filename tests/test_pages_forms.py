@@ -63,7 +63,7 @@ def test_a_saved_memory_clears_the_box_and_says_so(tmp_path, monkeypatch):
     at = open_page(assistant, tmp_path, monkeypatch, "pages/memories.py")
     next(t for t in at.text_area if t.label == "内容").set_value("我在上海办公室工作")
     button(at, "保存记忆").click().run()
-    assert [s.value for s in at.success] == ["已保存为新记忆"]
+    assert [t.value for t in at.toast] == ["已保存为新记忆"]
     assert not next(t for t in at.text_area if t.label == "内容").value
     assert [m.content for m in assistant.list_memories("local", actor=LOCAL)]
 
