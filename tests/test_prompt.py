@@ -99,3 +99,16 @@ def test_a_best_clause_longer_than_the_budget_is_cut_not_dropped():
     assert len(p.sources) == 1 and p.dropped == 1
     assert "第五条 住宿标准。一线城市每晚上限六百元" in p.text and "超出提示词预算" in p.text
     assert p.tokens <= 1200
+
+
+def test_the_cut_never_ends_inside_a_number_or_a_mask():
+    """上限 1500 元 cut to 上限 15 reads as a limit of 15 (helper-48 8)."""
+    from rag_core.answer.prompt import _cut_to
+
+    text = "第五条 一线城市每晚上限 1500 元，联系人[手机号]负责审批。"
+    for tokens in range(5, 30):
+        head = _cut_to(text, tokens)
+        assert text.startswith(head)
+        rest = text[len(head):]
+        assert not (head[-1:].isdigit() and rest[:1].isdigit()), head
+        assert not (head.count("[") > head.count("]")), head

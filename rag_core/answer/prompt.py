@@ -83,7 +83,11 @@ def _cut_to(text: str, tokens: int) -> str:
     while low < high:
         middle = (low + high + 1) // 2
         low, high = (middle, high) if estimate_tokens(text[:middle]) <= tokens else (low, middle - 1)
-    return text[:low]
+    head = text[:low]
+    if low < len(text):  # never end inside a number or a [手机号] mask: 上限 1500 元 cut to 上限 15 reads as 15
+        head = re.sub(r"[0-9A-Za-z０-９.．,，%％\[［][0-9A-Za-z０-９.．,，%％\u4e00-\u9fff]{0,8}$"
+                      if re.search(r"[\[［][^\]］]{0,8}$", head) else r"[0-9A-Za-z０-９.．%％]+$", "", head)
+    return head
 
 
 TURN_CHARS = 120  # each earlier answer is shortened: it helps read the question, it is not evidence
