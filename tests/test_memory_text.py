@@ -78,6 +78,20 @@ def test_a_fact_the_person_never_said_is_not_kept():
     assert facts == []
 
 
+@pytest.mark.parametrize(("asked", "invented"), [("我的年假还剩几天？", "用户的年假是100天"),
+                                               ("出差住宿标准是多少？", "用户的出差住宿标准是每晚2000元")])
+def test_a_fact_with_a_number_the_person_never_said_is_not_kept(asked, invented):
+    """Sharing the question's words is not enough: the number is the model's (helper-48 5)."""
+    assert extract_facts(asked, "……", _LLM(f'{{"content": "{invented}", "kind": "profile"}}'))[0] == []
+
+
+def test_a_dropped_fact_leaves_the_rules_to_read_what_it_tried_to_say():
+    """用户处于孕期 shares no pair with 怀孕了; one fact kept used to skip the rules (helper-48 7)."""
+    reply = '{"content": "用户在上海工作", "kind": "profile"}\n{"content": "用户处于孕期", "kind": "profile"}'
+    facts, _ = extract_facts("我在上海工作，另外我怀孕了，产检假怎么请？", "……", _LLM(reply))
+    assert "用户在上海工作" in [f.content for f in facts] and any("怀孕" in f.content for f in facts)
+
+
 def test_llm_saying_none_means_no_facts():
     assert extract_facts("年假有几天？", "5 天", _LLM("NONE")) == ([], "llm")
 

@@ -143,9 +143,10 @@ def _pairs(text: str) -> set[str]:
 
 def told_by(fact: str, question: str) -> bool:
     """A model's fact is kept only when it names something the person said (a character pair of theirs, 用户
-    aside): a model may word a fact (我在深圳上班 → 用户常驻深圳), not invent one (用户的年假是100天 from a
-    question about hotel rates)."""
-    return bool(_pairs(fact.replace("用户", "")) & _pairs(question))
+    aside) and every number in it is theirs: a model may word a fact (我在深圳上班 → 用户常驻深圳), not invent
+    one (用户的年假是100天 from a question about hotel rates, or from 我的年假还剩几天)."""
+    numbers = re.findall(r"\d+(?:\.\d+)?", fact)
+    return bool(_pairs(fact.replace("用户", "")) & _pairs(question)) and all(n in question for n in numbers)
 
 
 def extract_facts(question: str, answer: str, llm: CompletionLLM | None = None) -> tuple[list[Fact], str]:
@@ -155,7 +156,10 @@ def extract_facts(question: str, answer: str, llm: CompletionLLM | None = None) 
             reply = llm.complete(LLM_PROMPT.format(question=question[:1000], answer=(answer or "")[:1000]))
         except Exception:  # any client failure: the rules still run
             reply = ""
-        facts = [fact for fact in parse_llm_facts(reply) if told_by(fact.content, question)]
+        offered = parse_llm_facts(reply)
+        facts = [fact for fact in offered if told_by(fact.content, question)]
+        if len(facts) < len(offered):  # a fact was dropped: the rules may still read what it tried to say
+            facts += [fact for fact in rule_facts(question) if fact.content not in {f.content for f in facts}]
         if facts or reply.strip().upper().startswith("NONE"):
             return facts, "llm"
     return rule_facts(question), "rules"
