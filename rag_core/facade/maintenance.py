@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..accounts.audit import AuditLog
 from ..errors import PermissionDenied, RagError
-from ..storage.account_files import ACCOUNTS, AUDIT, _read_one, lost_accounts
+from ..storage.account_files import AUDIT, no_accounts
 from ..storage.backup import BackupReport, backup_data_dir, restore_data_dir
 from ..storage.health import CATALOG, StoreCheck, doctor, set_aside_chroma
 from ..text.pii import redact_text
@@ -116,16 +116,11 @@ class MaintenanceActions:
             return attempt()
 
 
-def _desktop(data_dir: Path) -> bool:
-    """True when the data dir has no account and lost none (the no-login desktop mode); unreadable is not."""
-    return _read_one(data_dir / ACCOUNTS, "SELECT 1 FROM users LIMIT 1") is False and lost_accounts(data_dir) is None
-
-
 def _acting_on(data_dir: Path, actor: Principal | None) -> Principal:
     """`Assistant._acting` for a data dir no assistant has open: PermissionDenied (and a refused row) unless
     an administrator acts, or nobody is named on a desktop data dir."""
     try:
-        if actor is None and not _desktop(data_dir):
+        if actor is None and not no_accounts(data_dir):
             raise PermissionDenied("请先登录")
         return require(actor or LOCAL_ADMIN, "maintenance")
     except PermissionDenied as exc:

@@ -61,6 +61,11 @@ def _read_one(path: Path, sql: str) -> bool | None:
         return None
 
 
+def no_accounts(data_dir: Path) -> bool:
+    """True when the data dir has no account and lost none (the no-login desktop mode); unreadable is not."""
+    return _read_one(Path(data_dir) / ACCOUNTS, "SELECT 1 FROM users LIMIT 1") is False and lost_accounts(data_dir) is None
+
+
 def lost_accounts(data_dir: Path) -> tuple[str, str] | None:
     """(what is wrong, the fix) when the account file holds no account although the data dir was
     used with accounts (or its audit trail cannot tell); None otherwise (a damaged account file
