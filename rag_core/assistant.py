@@ -16,6 +16,7 @@ from pathlib import Path
 from .answer.answering import compose_answer
 from .answer.prompt import build_prompt
 from .conversations.statements import split_turn
+from .conversations.store import ForeignConversation
 from .documents.catalog import Catalog
 from .errors import PermissionDenied, SettingsError
 from .facade.access import LOCAL_ADMIN, allowed, require, require_owner
@@ -306,7 +307,11 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         question = redact_text(checked(question))  # bounded, valid, and no personal data searched, stored or echoed
         timings: dict[str, float] = {}
         started = time.perf_counter()
-        context = self._prepare_turn(question, user, conversation)
+        try:
+            context = self._prepare_turn(question, user, conversation)
+        except ForeignConversation as exc:  # one row, as for another person's memories
+            self._audit(actor, "refused", f"ask in {conversation}", "refused", str(exc))
+            raise
         timings["rewrite_ms"] = _ms(started)
         if not context.asked:
             return self._acknowledge_only(context, user, remember, on_token)

@@ -151,3 +151,14 @@ def test_an_evaluations_owner_less_conversation_leaves_no_row(tmp_path):
     before = a.audit_log.count()
     a.delete_conversation("eval-1", actor=ADMIN)
     assert a.audit_log.count() == before
+
+
+def test_asking_in_another_persons_conversation_is_refused_with_a_row(tmp_path):
+    """The refusal raised without an audit row (helper-40 5), while asking as another person writes one."""
+    from rag_core.conversations.store import ConversationError
+
+    a = fake_assistant(tmp_path / "store")
+    a.ask("年假有几天", user="bob", actor=Principal("bob", "employee"), conversation="c-bob")
+    with pytest.raises(ConversationError):
+        a.ask("那病假呢", user="eve", actor=Principal("eve", "employee"), conversation="c-bob")
+    assert [(e.actor, e.action) for e in a.audit_entries(actor=ADMIN) if "c-bob" in e.target] == [("eve", "refused")]

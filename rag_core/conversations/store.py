@@ -63,6 +63,10 @@ class ConversationError(RagError):
     """A conversation could not be found, named or changed; the message is for the user."""
 
 
+class ForeignConversation(ConversationError):
+    """Asking in a conversation that belongs to someone else: refused, and audited by the facade."""
+
+
 @dataclass
 class Turn:
     turn: int

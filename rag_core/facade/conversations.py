@@ -29,7 +29,7 @@ from ..conversations.followup import (
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_turn
-from ..conversations.store import Conversation, ConversationError, ConversationStore
+from ..conversations.store import Conversation, ConversationError, ConversationStore, ForeignConversation
 from ..errors import PermissionDenied, StoreDamaged
 from ..insights.audiences import UNKNOWN, revealed
 from ..text.inputs import MAX_QUESTION_CHARS, checked
@@ -167,7 +167,7 @@ class ConversationActions:
             if conv is None:
                 return []
             if conv.user != (user or ""):
-                raise ConversationError("这个对话属于其他用户，不能在这里继续")
+                raise ForeignConversation("这个对话属于其他用户，不能在这里继续")
             turns = [t for t in self.conversations.turns(conversation, CONTEXT_TURNS + 2)
                      if t.trace.get("answerer") != CHATTER][-CONTEXT_TURNS:]
             return [(t.search_question or t.question, t.answer, t.trace.get("outcome") == ACKNOWLEDGED) for t in turns]
