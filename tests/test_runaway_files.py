@@ -15,7 +15,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 from fakes import fake_assistant
-from fixtures_files import IMAGE_ONLY, docx_bytes, make_pdf, new_docx
+from fixtures_files import IMAGE_ONLY, docx_bytes, make_pdf, new_docx, patch_sheet
 
 from rag_core.documents import formats, pdf_format, spreadsheet_format
 from rag_core.documents.ocr import OcrText
@@ -55,18 +55,6 @@ def workbook(rows: int = 0) -> bytes:
         for r in range(3, rows + 3)
     )
     return patch_sheet(out.getvalue(), lambda xml: xml.replace("</sheetData>", body + "</sheetData>"))
-
-
-def patch_sheet(data: bytes, change) -> bytes:
-    src = zipfile.ZipFile(io.BytesIO(data))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dest:
-        for item in src.infolist():
-            body = src.read(item.filename)
-            if item.filename == "xl/worksheets/sheet1.xml":
-                body = change(body.decode()).encode()
-            dest.writestr(item, body)
-    return out.getvalue()
 
 
 @pytest.fixture()

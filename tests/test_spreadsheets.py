@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import io
 import re
-import zipfile
 
 import openpyxl
 import pytest
+from fixtures_files import patch_sheet
 
 from rag_core.documents.chunking import chunk_document
 from rag_core.documents.parsing import parse_bytes
@@ -21,18 +21,13 @@ BANDS = [("P1", "助理工程师", 6000, 9000), ("P2", "工程师", 9000, 14000)
 
 def with_cached_values(data: bytes, values: dict[str, str]) -> bytes:
     """openpyxl writes formulas without results; put in the value Excel would have cached on save."""
-    src = zipfile.ZipFile(io.BytesIO(data))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dest:
-        for item in src.infolist():
-            body = src.read(item.filename)
-            if item.filename == "xl/worksheets/sheet1.xml":
-                text = body.decode()
-                for ref, value in values.items():
-                    text = re.sub(rf'(<c r="{ref}"[^>]*><f>[^<]*</f>)<v\s*/?>(?:</v>)?', rf"\g<1><v>{value}</v>", text)
-                body = text.encode()
-            dest.writestr(item, body)
-    return out.getvalue()
+
+    def cache(text: str) -> str:
+        for ref, value in values.items():
+            text = re.sub(rf'(<c r="{ref}"[^>]*><f>[^<]*</f>)<v\s*/?>(?:</v>)?', rf"\g<1><v>{value}</v>", text)
+        return text
+
+    return patch_sheet(data, cache)
 
 
 def salary_workbook() -> bytes:
