@@ -37,10 +37,22 @@ def day_window(since: str | date | None, until: str | date | None, zone: tzinfo)
     return (midnight(start) if start else "", midnight(end + timedelta(days=1)) if end else OPEN_END)
 
 
-def local_day(stamp: str, zone: tzinfo | None) -> str:
-    """'YYYY-MM-DD' of a stored ISO stamp in `zone`; the stamp's own date when it has no zone or does not parse."""
+def _in_zone(stamp: str, zone: tzinfo | None) -> datetime | None:
+    """A stored ISO stamp as the office reads it (in `zone` when it carries an offset); None when it does not parse."""
     try:
         moment = datetime.fromisoformat(stamp)
     except (TypeError, ValueError):
-        return str(stamp)[:10]
-    return (moment.astimezone(zone) if zone is not None and moment.tzinfo else moment).date().isoformat()
+        return None
+    return moment.astimezone(zone) if zone is not None and moment.tzinfo else moment
+
+
+def local_day(stamp: str, zone: tzinfo | None) -> str:
+    """'YYYY-MM-DD' of a stored ISO stamp in `zone`; the stamp's own date when it has no zone or does not parse."""
+    moment = _in_zone(stamp, zone)
+    return str(stamp)[:10] if moment is None else moment.date().isoformat()
+
+
+def local_minute(stamp: str, zone: tzinfo | None) -> str:
+    """'YYYY-MM-DD HH:MM' of a stored ISO stamp in `zone` (exports); the stamp itself when it does not parse."""
+    moment = _in_zone(stamp, zone)
+    return stamp if moment is None else moment.strftime("%Y-%m-%d %H:%M")

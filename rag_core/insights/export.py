@@ -6,9 +6,10 @@ import csv
 import io
 import json
 from collections.abc import Mapping, Sequence
-from datetime import datetime, tzinfo
+from datetime import tzinfo
 from typing import Any
 
+from .days import local_minute
 from .records import OUTCOMES
 
 FORMATS = ("csv", "xlsx")
@@ -89,7 +90,7 @@ def for_people(sheet: str, rows: Sequence[Mapping[str, Any]], zone: tzinfo) -> l
         shown = {}
         for key, value in row.items():
             if key in TIME_COLUMNS and isinstance(value, str) and value:
-                value = _local(value, zone)
+                value = local_minute(value, zone)
             elif key in ("user", "reviewed_by") and value == LOCAL_USER:
                 value = "本机用户"
             elif key == "users" and isinstance(value, list):
@@ -103,11 +104,3 @@ def for_people(sheet: str, rows: Sequence[Mapping[str, Any]], zone: tzinfo) -> l
             shown[headers.get(key, key)] = value
         out.append(shown)
     return out
-
-
-def _local(stamp: str, zone: tzinfo) -> str:
-    try:
-        moment = datetime.fromisoformat(stamp)
-    except ValueError:
-        return stamp
-    return (moment.astimezone(zone) if moment.tzinfo else moment).strftime("%Y-%m-%d %H:%M")
