@@ -250,6 +250,17 @@ def test_personal_data_in_a_model_answer_is_masked_before_it_is_stored(tmp_path)
     assert "上限600元[资料1]" in stored
 
 
+def test_personal_data_in_a_streamed_model_answer_is_masked_while_it_is_shown(tmp_path, hostile):
+    # the server sends four characters at a time: the phone arrives in pieces, none of which is masked alone
+    reply = "一线城市每晚上限600元[资料1]。有疑问请联系人事专员，电话13812345678，身份证110101199003074514，工作日都在。"
+    a = _store(tmp_path, _client(hostile("ok", reply=reply).url))
+    shown: list[str] = []
+    t = a.ask(FOUND, user="u1", conversation="c1", on_token=shown.append)
+    for raw in ("1381234", "11010119900307"):
+        assert raw not in "".join(shown) and raw not in t.answer
+    assert "".join(shown) == t.answer and len(shown) > 1  # shown as it came, and all of it
+
+
 def test_personal_data_in_a_model_rewrite_is_masked(tmp_path):
     llm = QueuedLLM(REPLY)
     a = _store(tmp_path, llm)

@@ -14,6 +14,7 @@ from ..text.pii import redact_text
 from ..types import ANSWERED, REFUSED, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE, CitationCheck, SourceRef
 from .citations import check_citations
 from .llm import ANSWER_MAX_TOKENS, CUT_NOTE, LLMError
+from .masked_stream import MaskedStream
 from .prompt import NOT_IN_POLICY, BuiltPrompt
 
 OnToken = Callable[[str], None]
@@ -115,23 +116,26 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str]) -
     else:
         pieces = iter([_complete(llm, prompt)])
     kept, size = [], 0
+    masked = MaskedStream(on_token) if on_token else None  # pieces are shown masked, never as the model wrote them
     try:
         for piece in pieces:
             piece = piece[: ANSWER_MAX_CHARS - size]
             kept.append(piece)
             size += len(piece)
-            if on_token and piece:
+            if masked and piece:
                 shown.append(piece)
-                on_token(piece)
+                masked(piece)
             if size >= ANSWER_MAX_CHARS:
                 kept.append(f"\n\n{CUT_NOTE}")
-                if on_token:
-                    on_token(kept[-1])
                 break
     finally:
         close = getattr(pieces, "close", None)
         if close is not None:  # a generator over an HTTP stream: its connection is closed, not read to the end
             close()
+        if masked:  # what arrived is shown, masked with all of it, before a note or the offline answer follows
+            masked.flush()
+    if on_token and size >= ANSWER_MAX_CHARS:
+        on_token(kept[-1])
     raw = "".join(kept)
     if not raw.strip():
         raise LLMError(f"大模型 {getattr(llm, 'name', '')} 返回了空白回复", kind="response")
