@@ -184,21 +184,63 @@ def _docx_level(paragraph: object) -> int | None:
     return None
 
 
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+# Inline wrappers whose runs are part of the text; w:del and w:moveFrom (text that has left) are not among them.
+_RUN_WRAPPERS = frozenset(
+    _W + t for t in ("hyperlink", "ins", "moveTo", "smartTag", "fldSimple", "customXml", "dir", "bdo")
+)
+_OFF = ("0", "false", "off")
+
+
+def _unwrapped(element: object, tags: tuple[str, ...]) -> Iterator[object]:
+    """The children of `element` with one of `tags`, also those inside content controls and custom-XML wrappers.
+
+    python-docx's tr_lst, tc_lst and body iteration see direct children only, so a row, cell or
+    paragraph that a template wraps in a w:sdt (or w:customXml) would be dropped.
+    """
+    for child in element.iterchildren():  # type: ignore[attr-defined]
+        if child.tag in tags:
+            yield child
+        elif child.tag == _W + "sdt":
+            content = child.find(_W + "sdtContent")
+            if content is not None:
+                yield from _unwrapped(content, tags)
+        elif child.tag == _W + "customXml":
+            yield from _unwrapped(child, tags)
+
+
+def _showing_placeholder(sdt: object) -> bool:
+    flag = sdt.find(f"{_W}sdtPr/{_W}showingPlcHdr")  # type: ignore[attr-defined]
+    return flag is not None and flag.get(_W + "val", "true").lower() not in _OFF
+
+
+def _paragraph_text(element: object) -> str:
+    """A paragraph's text as Word shows it with tracked changes accepted.
+
+    python-docx's Paragraph.text reads direct runs and hyperlinks only, which drops inline content
+    controls (生效日期, 部门, amounts in templates), tracked insertions, smart tags and simple fields.
+    A control still showing Word's prompt (单击或点击此处输入文字) adds nothing.
+    """
+    parts: list[str] = []
+    for child in element.iterchildren():  # type: ignore[attr-defined]
+        if child.tag == _W + "r":
+            parts.append(child.text or "")  # CT_R.text: w:t, tabs and breaks, never w:delText
+        elif child.tag == _W + "sdt":
+            content = child.find(_W + "sdtContent")
+            if content is not None and not _showing_placeholder(child):
+                parts.append(_paragraph_text(content))
+        elif child.tag in _RUN_WRAPPERS:
+            parts.append(_paragraph_text(child))
+    return "".join(parts)
+
+
 def _docx_blocks(element: object, parent: object) -> Iterator[object]:
-    """Body paragraphs and tables in order, looking inside content controls (w:sdt)."""
-    from docx.oxml.ns import qn
+    """Body (or cell) paragraphs and tables in order, looking inside content controls and custom-XML wrappers."""
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
-    for child in element.iterchildren():  # type: ignore[attr-defined]
-        if child.tag == qn("w:p"):
-            yield Paragraph(child, parent)
-        elif child.tag == qn("w:tbl"):
-            yield Table(child, parent)
-        elif child.tag == qn("w:sdt"):
-            content = child.find(qn("w:sdtContent"))
-            if content is not None:
-                yield from _docx_blocks(content, parent)
+    for child in _unwrapped(element, (_W + "p", _W + "tbl")):
+        yield Paragraph(child, parent) if child.tag == _W + "p" else Table(child, parent)  # type: ignore[attr-defined]
 
 
 def _cell_text(tc: object, table: object, tables: TableCounter, name: str) -> str:
@@ -210,7 +252,7 @@ def _cell_text(tc: object, table: object, tables: TableCounter, name: str) -> st
         if isinstance(block, Table):
             parts.append("；".join(plain_rows(docx_grid(block, tables, name))))
         else:
-            parts.append(block.text)  # type: ignore[attr-defined]
+            parts.append(_paragraph_text(block._p))  # type: ignore[attr-defined]
     return "\n".join(parts)
 
 
@@ -221,8 +263,9 @@ def _too_big(name: str, reason: str) -> IngestError:
 def docx_grid(table: object, tables: TableCounter | None = None, name: str = "") -> Grid:
     """A Word table as a grid: merged cells repeated, rows marked "repeat as header row" counted as header.
 
-    Walks the <w:tc> elements (python-docx's row.cells repeats a cell, and reads its text, once per grid column
-    it spans); refuses a row over MAX_TABLE_COLUMNS and tables over MAX_TABLE_CELLS positions per document.
+    Walks the <w:tr> and <w:tc> elements, also those in content controls (python-docx's row.cells repeats a
+    cell, and reads its text, once per grid column it spans); refuses a row over MAX_TABLE_COLUMNS and tables
+    over MAX_TABLE_CELLS positions per document.
     """
     from docx.oxml.ns import qn
 
@@ -232,12 +275,12 @@ def docx_grid(table: object, tables: TableCounter | None = None, name: str = "")
     header_rows, in_header, width = 0, True, 0
     above: dict[int, object] = {}  # the <w:tc> holding the content at each grid column of the row above
     texts_of: dict[object, str] = {}
-    for r, tr in enumerate(table._tbl.tr_lst):  # type: ignore[attr-defined]
+    for r, tr in enumerate(_unwrapped(table._tbl, (_W + "tr",))):  # type: ignore[attr-defined]
         texts: list[str] = []
         roots: list[object] = []
         here: dict[int, object] = {}
         before = tr.grid_before  # empty grid columns the row starts with (row.cells leaves them out too)
-        for tc in tr.tc_lst:
+        for tc in _unwrapped(tr, (_W + "tc",)):
             span = tc.grid_span
             if len(roots) + span > MAX_TABLE_COLUMNS:
                 raise _too_big(name, f"有一行超过 {MAX_TABLE_COLUMNS} 列（单元格跨 {span:,} 列）")
@@ -284,7 +327,7 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None) -> tu
         if (style or "").lower().startswith("toc"):
             continue  # table-of-contents entries would read as a run of empty headings
         label = numbering.label(block)  # numbered empty paragraphs still advance the counter
-        text = block.text
+        text = _paragraph_text(block._p)
         lines += _paragraph_lines(label + text if text.strip() else text, _docx_level(block))
     title = (document.core_properties.title or "").strip()
     return lines, title
