@@ -476,3 +476,23 @@ def test_policy_text_next_to_the_new_forms_is_kept(text: str) -> None:
     """。 is read as a dot only inside an address, a bare 86 only before a whole mobile, four-digit groups as an
     ID only as 4-4-4-4-2: folded for every rule, 。 joined a hotline to the next sentence's year (helper-44 1, 6)."""
     assert redact_text(text) == text
+
+
+@pytest.mark.parametrize(("text", "raw"), [
+    ("手机一三八一二三四五六七八，随时联系", "一三八一二三四五六七八"),
+    ("紧急联系人：一三八 一二三四 五六七八", "一三八 一二三四 五六七八"),
+    ("电话幺三九幺二三四五六七八。", "幺三九幺二三四五六七八"),
+    ("请拨（138）1234 5678 找王经理", "1234 5678"),
+    ("请拨(138)1234-5678", "1234-5678"),
+])
+def test_phones_in_chinese_digits_or_with_a_bracketed_prefix_are_masked(text: str, raw: str) -> None:
+    masked = redact(text).text
+    assert raw not in masked and REDACTION_CATEGORIES["mobile"] in masked, masked
+
+
+@pytest.mark.parametrize("text", [
+    "二〇二四年一月一日起施行", "第一二三条", "一二三四五六", "张三 一九九〇年入职", "工资一万二千三百元",
+    "一一一一一一一一000@0.com 是测试地址",
+])
+def test_short_or_glued_chinese_numerals_are_not_read_as_a_phone(text: str) -> None:
+    assert REDACTION_CATEGORIES["mobile"] not in redact(text).text

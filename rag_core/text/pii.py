@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from calendar import monthrange
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
+
+from .checksums import FULLWIDTH_FOLD, birth_date_valid, id_card_valid, luhn_valid
 
 # Key -> placeholder. Insertion order is the application order.
 REDACTION_CATEGORIES: dict[str, str] = {
@@ -42,11 +43,6 @@ REDACTION_CATEGORIES: dict[str, str] = {
 # app makes. Shorter runs stay subject to every rule (b3000000000000004 is a letter and a card number).
 _HEX_ID_RE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-f]*[a-f])[0-9a-f]{32,}(?![0-9A-Za-z])")
 _PLACEHOLDER_RE = re.compile("|".join(re.escape(p) for p in REDACTION_CATEGORIES.values()))
-
-_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
-_ID_CHECK_CHARS = "10X98765432"
-_ID_MIN_YEAR = 1900  # bounds rather than today() keep redaction a pure function
-_ID_MAX_YEAR = 2099
 
 _CJK = "\u4e00-\u9fff"
 # E-mail: an ASCII or Chinese local part, ASCII or IDN domain (CJK labels, a few CJK TLDs, xn--); a label is
@@ -72,8 +68,8 @@ _BANK_CARD_RE = re.compile(r"(?<!\d)(\d{4}([ -]?)\d{4}\2\d{4}\2\d{4})(?:\2(\d{1,
 _BANK_CARD_6_RE = re.compile(r"(?<!\d)(\d{6})[ -](\d{10,13})(?!\d)", re.ASCII)
 # Mainland mobile with optional +86/0086; 3-4-4 (or 3-8, 7-4) with any of space/dot/hyphen, 4-4-3 or 4-3-4.
 _MOBILE_RE = re.compile(
-    r"(?:\+86[ -]?|(?<!\d)(?:0086[ -]?|86[ -]?(?=1[3-9]\d{9}(?!\d)))?)1[3-9]\d"
-    r"(?:[ .-]?\d{4}[ .-]?\d{4}|\d[ .-]\d{4}[ .-]\d{3}|\d[ .-]\d{3}[ .-]\d{4})(?!\d)",
+    r"(?:\+86[ -]?|(?<!\d)(?:0086[ -]?|86[ -]?(?=1[3-9]\d{9}(?!\d)))?)(?:1[3-9]\d"
+    r"(?:[ .-]?\d{4}[ .-]?\d{4}|\d[ .-]\d{4}[ .-]\d{3}|\d[ .-]\d{3}[ .-]\d{4})|\(1[3-9]\d\) ?\d{4}[ .-]?\d{4})(?!\d)",
     re.ASCII,
 )
 # Area code (0 + [1-9] + 1-2 digits, or after +86 without the 0), local 7-8 digits (maybe 4-4), extension.
@@ -88,7 +84,7 @@ _PERMIT_RE = re.compile(r"(?<![A-Za-z0-9])C[0-9A-Z]\d{7}(?![A-Za-z0-9])", re.ASC
 _WXID_RE = re.compile(r"(?<![A-Za-z0-9_])wxid_[A-Za-z0-9_-]{4,30}(?![A-Za-z0-9_])", re.ASCII)
 
 _SEPARATORS_RE = re.compile(r"[ .()+-]")
-_FULLWIDTH_FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+_FULLWIDTH_FOLD = FULLWIDTH_FOLD
 # What rules read (one char for one): full-width as ASCII, tab and Unicode spaces as a space, dash look-alikes
 # (U+2010-2015 incl. the non-breaking hyphen and en/em dash, minus, small/full-width hyphen) as '-'.
 _VIEW_FOLD = (
@@ -96,6 +92,11 @@ _VIEW_FOLD = (
     | dict.fromkeys([0x09, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F], 0x20)
     | dict.fromkeys([*range(0x2010, 0x2016), 0x2043, 0x2212, 0xFE58, 0xFE63], 0x2D)
 )
+# A run of 7 or more Chinese digits (幺 is 1 read aloud), maybe spaced or dashed, is read as digits: 手机一三八…
+# Shorter runs, and runs touching ASCII, stay: 张三 beside a number, or 一一一 before 000@0.com, would join it.
+_ZH_DIGIT_RUN = re.compile(
+    r"(?<![\w@.%+-])[零〇一二三四五六七八九幺](?:[ -]?[零〇一二三四五六七八九幺]){6,}(?![\w@.%+-])", re.ASCII)
+_ZH_DIGITS = str.maketrans("零〇一二三四五六七八九幺", "001234567891")
 # Length-changing edits: zero-width characters go; a spaced dash, a slash or an underscore between digits: '-'.
 _ZERO_WIDTH = r"[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]+"
 _EDIT_RE = re.compile(rf"(?P<gone>{_ZERO_WIDTH})|(?<=\d)(?P<dash> {{0,2}}[-/_] {{0,2}})(?=\d)")
@@ -113,7 +114,7 @@ class _View:
 
     def __init__(self, text: str, joined: bool = False):
         self.joined = joined
-        folded = text.translate(_VIEW_FOLD)
+        folded = _ZH_DIGIT_RUN.sub(lambda run: run.group().translate(_ZH_DIGITS), text.translate(_VIEW_FOLD))
         parts: list[str] = []
         self._view_at, self._text_at = [0], [0]  # edit boundaries: view position -> original position
         position = 0
@@ -147,30 +148,6 @@ class RedactionResult:
     def total(self) -> int:
         """All masked values, for a single "was anything masked" check."""
         return sum(self.counts.values())
-
-
-def luhn_valid(digits: str) -> bool:
-    """Luhn checksum: bank card numbers carry one, random digit runs mostly don't."""
-    doubled = (0, 2, 4, 6, 8, 1, 3, 5, 7, 9)  # 2d, minus 9 when above 9
-    return bool(digits) and digits.isdecimal() and sum(
-        doubled[int(c)] if i % 2 else int(c) for i, c in enumerate(reversed(digits))) % 10 == 0
-
-
-def _birth_date_valid(year: int, month: int, day: int) -> bool:
-    return 1 <= month <= 12 and 1 <= day <= monthrange(year, month)[1]
-
-
-def id_card_valid(number: str) -> bool:
-    """18-char mainland ID with a real birth date and a correct MOD 11-2 check char."""
-    number = number.translate(_FULLWIDTH_FOLD)
-    body, check = number[:17], number[17:].upper()
-    if len(number) != 18 or not body.isdecimal() or not (check.isdecimal() or check == "X"):
-        return False
-    year, month, day = int(body[6:10]), int(body[10:12]), int(body[12:14])
-    if not _ID_MIN_YEAR <= year <= _ID_MAX_YEAR or not _birth_date_valid(year, month, day):
-        return False
-    weighted = sum(int(char) * weight for char, weight in zip(body, _ID_WEIGHTS, strict=True))
-    return check == _ID_CHECK_CHARS[weighted % 11]
 
 
 # A recognizer's validator: the span to mask (relative to the text) or None to keep the match.
@@ -210,7 +187,7 @@ def _mobile_split(match: re.Match[str]) -> Span | None:
 
 def _id15(match: re.Match[str]) -> Span | None:
     born = match.group(2)
-    return match.span() if _birth_date_valid(1900 + int(born[:2]), int(born[2:4]), int(born[4:])) else None
+    return match.span() if birth_date_valid(1900 + int(born[:2]), int(born[2:4]), int(born[4:])) else None
 
 
 def _bank_card(match: re.Match[str]) -> Span | None:
