@@ -35,6 +35,7 @@ from ..insights.records import (
     WEAK_OUTCOME,
     FeedbackEntry,
     GapGroup,
+    GapItem,
     InsightError,
     StandardAnswer,
 )
@@ -169,11 +170,15 @@ class InsightActions:
             self._without_damaged(damage, trace.search.warnings)
         return trace
 
+    def _kept_question(self, trace: AskTrace) -> str:
+        """The (masked) question kept for HR: the search question, but the one typed when the search question was
+        written from earlier turns that showed restricted clauses (it may carry their words; SECURITY.md)."""
+        restricted = trace.search_question != trace.question and any("all" not in a for a in self.context_audiences(trace))
+        return redact_text(trace.question if restricted else trace.search_question or trace.question)
+
     def _log_question(self, trace: AskTrace, user: str, role: str | None, traffic: str = PERSON) -> None:
         outcome = outcome_of(trace)
-        # a search question written from earlier turns that showed restricted clauses may carry their words
-        restricted = trace.search_question != trace.question and any("all" not in a for a in self.context_audiences(trace))
-        text = redact_text(trace.question if restricted else trace.search_question or trace.question)
+        text = self._kept_question(trace)
         gap = outcome in (*GAP_OUTCOMES, WEAK_OUTCOME)  # a weak answer may be shown as a gap; it still quoted its documents
         standard = getattr(trace, "standard_answer", None) or {}
         self.insight_log.log_question(
@@ -202,7 +207,7 @@ class InsightActions:
 
     def _store_feedback(self, trace: AskTrace, rating: int, user: str, reason: str, comment: str,
                         data: dict[str, Any], traffic: str = PERSON) -> int:
-        text = redact_text(trace.search_question or trace.question)
+        text = self._kept_question(trace)
         disliked = rating < 0
         nearest = nearest_clause(trace.search) if disliked else {}
         return self.insight_log.add_feedback(
@@ -241,6 +246,15 @@ class InsightActions:
             audiences = revealed(trace) or self._doc_audiences(entry.docs)
         return readable_by(audiences, actor.readable)
 
+    def _gap_readable(self, actor: Principal, item: GapItem) -> bool:
+        """A 👎 is on the gap page only for who may see the rated answer in 反馈审阅 (its question was asked with it)."""
+        if item.feedback_id is None or actor.readable is None:
+            return True
+        if item.audiences is not None:
+            return readable_by(item.audiences, actor.readable)
+        entry = self.insight_log.feedback_entry(item.feedback_id)
+        return entry is not None and self._feedback_readable(actor, entry)
+
     # -- knowledge gaps ----------------------------------------------------------
     @uses_store(INSIGHTS_FILE)
     def knowledge_gaps(self, *, since: str | date | None = None, until: str | date | None = None,
@@ -256,12 +270,15 @@ class InsightActions:
                                                     include_tests=include_tests)
         if not items:
             return []
-        for item in items:  # the question stays (it is the asker's); a clause the reader may not read goes
+        kept = [(i, v) for i, v in zip(items, vectors, strict=True) if self._gap_readable(actor, i)]
+        if not kept:
+            return []
+        for item, _ in kept:  # the question stays (it is the asker's); a clause the reader may not read goes
             if not self._clause_readable(actor, item.nearest):
                 item.nearest = {}
         import numpy as np
 
-        return group_gaps(items, np.vstack(vectors), with_users=actor.role == "admin")
+        return group_gaps([i for i, _ in kept], np.vstack([v for _, v in kept]), with_users=actor.role == "admin")
 
     # -- feedback review ---------------------------------------------------------
     @uses_store(INSIGHTS_FILE)

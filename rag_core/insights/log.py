@@ -162,16 +162,20 @@ class InsightLog:
         outcomes = (*GAP_OUTCOMES, WEAK_OUTCOME) if include_weak else GAP_OUTCOMES
         marks = ",".join("?" * len(outcomes))
         rows = self._rows(
-            f"SELECT question, asked_at, outcome, user_id, nearest, vector FROM questions WHERE outcome IN ({marks})"
-            f" AND model = ? AND vector IS NOT NULL AND asked_at >= ? AND asked_at < ?{_people(include_tests)}",
+            "SELECT question, asked_at, outcome, user_id, nearest, NULL, NULL, vector FROM questions"
+            f" WHERE outcome IN ({marks}) AND model = ? AND vector IS NOT NULL AND asked_at >= ? AND asked_at < ?"
+            f"{_people(include_tests)}",
             (*outcomes, model, since, until),
         )
-        rows += self._rows(
-            "SELECT question, created_at, 'disliked', user_id, nearest, vector FROM feedback WHERE rating < 0"
-            f" AND model = ? AND vector IS NOT NULL AND created_at >= ? AND created_at < ?{_people(include_tests)}",
+        rows += self._rows(  # a 👎 row keeps its id and audiences: the facade shows it only to who may read them
+            "SELECT question, created_at, 'disliked', user_id, nearest, id, audiences, vector FROM feedback"
+            " WHERE rating < 0 AND model = ? AND vector IS NOT NULL AND created_at >= ? AND created_at < ?"
+            f"{_people(include_tests)}",
             (model, since, until),
         )
-        items = [GapItem(text=q, when=t, kind=k, user=u, nearest=json.loads(n)) for q, t, k, u, n, _ in rows]
+        items = [GapItem(text=q, when=t, kind=k, user=u, nearest=json.loads(n), feedback_id=f,
+                         audiences=None if a is None else [tuple(x) for x in json.loads(a)])
+                 for q, t, k, u, n, f, a, _ in rows]
         vectors = [np.frombuffer(blob, dtype=np.float32) for *_, blob in rows]
         return items, vectors
 

@@ -40,6 +40,8 @@ class GapItem:
     kind: str  # zero_hit | refused | weak | disliked
     user: str = ""
     nearest: dict[str, Any] = field(default_factory=dict)  # the closest clause found, if any
+    feedback_id: int | None = None  # a 👎 row's id (None for an asked question)
+    audiences: list[tuple[str, ...]] | None = None  # a 👎 row's: every clause its answer showed (None: older row)
 
 
 @dataclass
