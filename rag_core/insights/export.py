@@ -20,14 +20,14 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as
 
 def _cell(value: Any, *, csv_text: bool = False) -> Any:
     """A value as a cell shows it; text a person or a document wrote never runs as a formula (in CSV it gets
-    the usual leading apostrophe; `to_xlsx` stores it as text instead)."""
+    the usual leading apostrophe; `to_xlsx` stores it as text instead). A list is joined first, then guarded."""
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        value = "；".join(value)
+    elif not (value is None or isinstance(value, (int, float, str))):
+        value = json.dumps(value, ensure_ascii=False)
     if csv_text and isinstance(value, str) and value.startswith(_FORMULA_START):
         return "'" + value
-    if value is None or isinstance(value, (int, float, str)):
-        return value
-    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-        return "；".join(value)
-    return json.dumps(value, ensure_ascii=False)
+    return value
 
 
 def _columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
