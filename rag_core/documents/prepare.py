@@ -27,7 +27,7 @@ from ..text.markers import neutralise_markers
 from ..text.pii import REDACTION_CATEGORIES
 from ..text.records import parse_record
 from ..text.tokenizer import tokenize
-from ..types import Chunk, ParsedDocument, ReadingReport, Section
+from ..types import Chunk, DocumentInfo, ParsedDocument, ReadingReport, Section
 from .bounds import chunk_cap_error, min_chunks
 from .chunking import TextChunk, chunk_document, rejoin
 from .formats import Line
@@ -80,6 +80,15 @@ def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterabl
             f"文件名与已有文档“{shown}”对应同一个文档ID {doc_id}。如果它是该文档的新版本，请明确指定文档ID"
             f"（命令行加 --doc-id {doc_id}）；否则请先给文件改名",
         )
+
+
+def narrower_audience(new: tuple[str, ...], old: DocumentInfo, day: str | None) -> list[str]:
+    """A warning when a new version leaves out readers of the version it replaces (`day`: when it takes effect)."""
+    if "all" in new or set(old.audience) <= set(new):
+        return []
+    when = f"自 {day} 起" if day else "现在起"
+    return [f"注意：这一版的可见范围（{'、'.join(new)}）比它取代的 v{old.version}（{'、'.join(old.audience)}）窄，"
+            f"{when}其余受众将查不到这份制度；如非本意，请按原来的可见范围重新上传"]
 
 
 def _strip_title(section: str, title: str) -> str:

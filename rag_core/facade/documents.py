@@ -28,10 +28,11 @@ from typing import Any
 from ..documents.bounds import IngestEstimate, ReindexReport, as_cancel
 from ..documents.catalog import versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
-from ..documents.prepare import PreparedDocument, check_identity, prepare, rechunk
+from ..documents.prepare import PreparedDocument, check_identity, narrower_audience, prepare, rechunk
 from ..documents.redaction import redact_filename
 from ..documents.safe_read import read_regular_file
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
+from ..insights.audiences import unreadable_labels
 from ..search.indexer import refuse_unreplaceable
 from ..search.sample_pack import sample_files, seed_from_pack
 from ..search.vector_store import VectorCheck
@@ -104,6 +105,10 @@ class DocumentActions:
         batches; a cancelled ingest is reported as refused and leaves nothing written.
         """
         actor = self._acting(actor, "documents.manage")
+        if refusal := self._audience_refusal(actor, audience):  # nothing written: HR could neither see nor undo it
+            self._audit(actor, "refused", f"document.upload {filename}", "refused", refusal)
+            shown = self._shown_name(filename)
+            return IngestReport(filename=shown, status="refused", audience=_audience(audience), error=f"{shown}: {refusal}")
         try:
             report = self._ingest(
                 data, filename, audience=audience, doc_id=doc_id, effective_date=effective_date,
@@ -142,6 +147,8 @@ class DocumentActions:
         """
         actor = self._acting(actor, "documents.manage")
         audience_t = _audience(audience)
+        if refusal := self._audience_refusal(actor, audience_t):
+            return IngestEstimate(filename=self._shown_name(filename), error=f"{self._shown_name(filename)}: {refusal}")
         try:
             readable = lambda version: self._readable_by(actor, version.audience)  # noqa: E731
             prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, keep=True, may_read=readable)
@@ -223,11 +230,16 @@ class DocumentActions:
                     raise IngestError(self._shown_name(filename), f"生效日期 {effective_date!r} 不是 YYYY-MM-DD 格式") from exc
             prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, step=step, may_read=may_replace)
             step("解析与切块", 0.2)
+            today = date.today().isoformat()
+            live = [v for v in self.catalog.versions(prepared.doc_id) if v.status == "current"]
+            replaced = versions_in_effect(live, today).get(prepared.doc_id)
             report = self.indexer.write(
                 prepared, audience_t, effective_date, step, may_replace=may_replace, cancel=as_cancel(cancel)
             )
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
-            return replace(report, reading=reading, warnings=[*reading.notes, *report.warnings])
+            narrower = [] if report.status != "indexed" or replaced is None else narrower_audience(
+                audience_t, replaced, effective_date if (effective_date or "") > today else None)
+            return replace(report, reading=reading, warnings=[*reading.notes, *report.warnings, *narrower])
         except DocumentIdConflict as exc:
             return IngestReport(filename=exc.filename, status="refused", error=str(exc), conflict_doc_id=exc.doc_id)
         except IngestError as exc:  # IngestCancelled included: the pending version is already gone
@@ -244,6 +256,14 @@ class DocumentActions:
 
     def _readable_by(self, actor: Principal, audience: Sequence[str]) -> bool:
         return visible_to(audience, actor.readable)
+
+    def _audience_refusal(self, actor: Principal, audience: Sequence[str]) -> str:
+        """Why an upload for `audience` is refused ("" when it is not): HR manages the audiences it reads only."""
+        hidden = unreadable_labels(_audience(audience), actor.readable)
+        if not hidden:
+            return ""
+        return (f"没有权限：不能把文档发布给你看不到的受众（{'、'.join(hidden)}），发布后你将无法查看、替换或删除它。"
+                "请只选择你能看到的受众，或请系统管理员上传")
 
     def delete_document(self, doc_id: str, *, actor: Principal | None = None) -> int:
         """Remove every version of a document from every store; returns the chunks removed."""
