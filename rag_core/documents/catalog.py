@@ -19,10 +19,12 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from ..errors import RagError
+from ..settings import Settings
 from ..types import Chunk, DocumentInfo
 from .write_lock import WriterLock
 
@@ -91,16 +93,42 @@ def visible_to(audience: Iterable[str], readable: str | Iterable[str] | None) ->
     return labels is None or not labels.isdisjoint(audience)
 
 
-def versions_in_effect(live: Iterable[DocumentInfo], day: str) -> dict[str, DocumentInfo]:
-    """Per document, the newest live version in effect on `day` (ISO date), chosen for every reader alike.
+def _utc_now() -> datetime:
+    return datetime.now(UTC)  # one clock for `office_day`: tests pin it here
 
-    Search, the documents page and the version history all read "the version in effect" from here: a scheduled
-    version for a narrower audience retires the older one for everyone on its day, as an immediate upload does."""
-    newest: dict[str, DocumentInfo] = {}
+
+def office_day(timezone: str | None = None) -> date:
+    """Today in the office's time zone (`Settings.timezone`): effective dates are the office's calendar days.
+
+    The server's own day (`date.today()`) made a version dated today take effect at 08:00 Beijing on a UTC host."""
+    return _utc_now().astimezone(ZoneInfo(timezone or Settings.timezone)).date()
+
+
+def office_today(timezone: str | None = None) -> str:
+    """`office_day` as the ISO text effective dates are stored and compared as."""
+    return office_day(timezone).isoformat()
+
+
+def effective_key(info: DocumentInfo) -> tuple[str, int]:
+    """Which of two versions in effect wins: the later effective date (none: since written), then the higher number."""
+    return info.effective_date or "", info.version
+
+
+def versions_in_effect(live: Iterable[DocumentInfo], day: str) -> dict[str, DocumentInfo]:
+    """Per document, the live version in effect on `day` (ISO date), chosen for every reader alike.
+
+    The latest effective date on or before `day` wins (ties: the higher version): a correction scheduled
+    for an earlier day than a version uploaded before it takes effect first and is replaced on the later
+    day. Search, the documents page and the version history all read "the version in effect" from here: a
+    scheduled version for a narrower audience retires the older one for everyone on its day, as an
+    immediate upload does."""
+    chosen: dict[str, DocumentInfo] = {}
     for info in live:
-        if (info.effective_date or "") <= day and (info.doc_id not in newest or info.version > newest[info.doc_id].version):
-            newest[info.doc_id] = info
-    return newest
+        if (info.effective_date or "") <= day and (
+            info.doc_id not in chosen or effective_key(info) > effective_key(chosen[info.doc_id])
+        ):
+            chosen[info.doc_id] = info
+    return chosen
 
 
 class Catalog:
@@ -193,14 +221,17 @@ class Catalog:
                 ],
             )
 
-    def switch_current(self, doc_id: str, version: int, *, supersedes: bool) -> tuple[list[DocumentInfo], int | None]:
+    def switch_current(
+        self, doc_id: str, version: int, *, supersedes: bool, today: str | None = None
+    ) -> tuple[list[DocumentInfo], int | None]:
         """Make a pending version current, in one transaction with reading what else is current.
 
         Returns (the older current versions it supersedes, which the caller retires; the number of a
         newer version already in effect that supersedes this one, or None). `supersedes` is False for
-        a version scheduled for a later date. Raises RagError when the pending row is gone.
+        a version scheduled for a later date; `today` is the office's day (`office_today`). Raises RagError when
+        the pending row is gone.
         """
-        today = date.today().isoformat()
+        today = today or office_today()
         with self.transaction() as db:
             row = db.execute("SELECT status FROM documents WHERE doc_id=? AND version=?", (doc_id, version)).fetchone()
             if row is None or row[0] != "pending":

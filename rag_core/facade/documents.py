@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..documents.bounds import IngestEstimate, ReindexReport, as_cancel
-from ..documents.catalog import versions_in_effect, visible_to
+from ..documents.catalog import office_today, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
 from ..documents.prepare import PreparedDocument, check_identity, narrower_audience, prepare, rechunk
 from ..documents.redaction import redact_filename
@@ -157,7 +157,8 @@ class DocumentActions:
             return IngestEstimate(filename=exc.filename, error=str(exc))
         except RagError as exc:
             return IngestEstimate(filename=filename, error=f"{filename}: {exc}")
-        unchanged = self.indexer.current_match(prepared, audience_t, effective_date) is not None
+        today = office_today(self._settings.timezone)
+        unchanged = self.indexer.current_match(prepared, audience_t, effective_date, today) is not None
         seconds = 0.0 if unchanged else len(prepared.chunks) * self._settings.ingest_seconds_per_chunk
         return IngestEstimate(
             filename=prepared.parsed.source, doc_id=prepared.doc_id, chunk_count=len(prepared.chunks),
@@ -230,11 +231,11 @@ class DocumentActions:
                     raise IngestError(self._shown_name(filename), f"生效日期 {effective_date!r} 不是 YYYY-MM-DD 格式") from exc
             prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, step=step, may_read=may_replace)
             step("解析与切块", 0.2)
-            today = date.today().isoformat()
+            today = office_today(self._settings.timezone)
             live = [v for v in self.catalog.versions(prepared.doc_id) if v.status == "current"]
             replaced = versions_in_effect(live, today).get(prepared.doc_id)
             report = self.indexer.write(
-                prepared, audience_t, effective_date, step, may_replace=may_replace, cancel=as_cancel(cancel)
+                prepared, audience_t, effective_date, step, may_replace=may_replace, cancel=as_cancel(cancel), today=today
             )
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
             narrower = [] if report.status != "indexed" or replaced is None else narrower_audience(
@@ -282,7 +283,7 @@ class DocumentActions:
         `role` narrows further to one audience label (plus "all"), as a preview of what that audience sees.
         """
         actor = self._acting(actor, "documents.manage")
-        today = date.today().isoformat()
+        today = office_today(self._settings.timezone)
         live = self.catalog.live_versions()
         in_effect = versions_in_effect(live, today)  # chosen for everyone first, as search does
         out: dict[str, DocumentInfo] = {}
@@ -307,7 +308,7 @@ class DocumentActions:
     def document_chunks(self, doc_id: str, *, actor: Principal | None = None) -> list[Chunk]:
         """The stored chunks of a document's live versions the actor may read, in order."""
         actor = self._acting(actor, "documents.manage")
-        today = date.today().isoformat()
+        today = office_today(self._settings.timezone)
         live = [v for v in self.catalog.live_versions() if v.doc_id == doc_id]
         current = versions_in_effect(live, today).get(doc_id)
         shown = {v.version for v in live if (v.effective_date or "") > today} | ({current.version} if current else set())
@@ -349,7 +350,7 @@ class DocumentActions:
         actor = self._acting(actor, "settings")
         report = ReindexReport()
         step = progress or (lambda stage, frac: None)
-        today = date.today().isoformat()
+        today = office_today(self._settings.timezone)
         with self.indexer.lock:
             every = self.catalog.live_versions()
             in_effect = versions_in_effect(every, today)  # an older version a dated one has replaced is not cut again
@@ -364,7 +365,8 @@ class DocumentActions:
                     continue
                 for info, prepared in cut:
                     try:
-                        written = self.indexer.write(prepared, info.audience, info.effective_date, step, keep_scheduled=True)
+                        written = self.indexer.write(prepared, info.audience, info.effective_date, step, keep_scheduled=True,
+                                                     today=today)
                     except RagError as exc:
                         report.failed.append(f"《{info.title}》v{info.version}：{exc}")
                         continue

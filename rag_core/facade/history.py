@@ -19,8 +19,8 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import date
 
+from ..documents.catalog import office_today, versions_in_effect
 from ..errors import StoreDamaged
 from ..storage.account_files import HISTORY as HISTORY_FILE
 from ..storage.account_files import damaged_line
@@ -149,9 +149,10 @@ class HistoryActions:
             return self._changes(doc_id, versions)
 
     def _changes(self, doc_id: str, versions: list) -> list[VersionChange]:
-        today = date.today().isoformat()
-        current = [v.version for v in versions if v.status == "current" and (v.effective_date or "") <= today]
-        current_version = max(current) if current else None
+        today = office_today(self._settings.timezone)
+        live = [v for v in self.catalog.versions(doc_id) if v.status == "current"]  # every reader's, as search chooses
+        in_effect = versions_in_effect(live, today).get(doc_id)
+        current_version = in_effect.version if in_effect is not None else None
         for v in versions:  # a version written before history was kept: its chunks are still there while live
             if v.status == "current" and not self.version_texts.has(doc_id, v.version):
                 chunks = self.catalog.chunks_of(doc_id, v.version)

@@ -19,10 +19,9 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
-from datetime import date
 
 from ..documents.bounds import Cancel, check_cancel
-from ..documents.catalog import Catalog
+from ..documents.catalog import Catalog, office_today, versions_in_effect
 from ..documents.prepare import PreparedDocument, index_text, with_version
 from ..errors import PermissionDenied
 from ..types import Chunk, DocumentInfo, IngestReport
@@ -67,18 +66,21 @@ class Indexer:
     def write(
         self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, step: Progress,
         *, may_replace: MayReplace | None = None, cancel: Cancel | None = None, keep_scheduled: bool = False,
+        today: str | None = None,
     ) -> IngestReport:
         """Store `prepared` as the next version of its document (or report it unchanged).
 
         `may_replace` refuses (PermissionDenied) when a live version of the document is one the
         writer may not replace; `cancel` is checked between embedding batches (IngestCancelled).
         `keep_scheduled` (re-indexing): a version in effect leaves scheduled versions for their own rewrite.
+        `today` is the office's day (`office_today` of `Settings.timezone`), which decides what is scheduled.
         """
         def check() -> None:
             check_cancel(cancel, prepared.parsed.source)
 
         with self._locked(step, check):
-            return self._write(prepared, audience, effective_date, step, may_replace, check, keep_scheduled)
+            return self._write(prepared, audience, effective_date, step, may_replace, check, keep_scheduled,
+                               today or office_today())
 
     def retire(self, old: DocumentInfo) -> None:
         """Take one version out of every store (re-indexing: the scheduled version its re-cut copy replaces)."""
@@ -100,26 +102,27 @@ class Indexer:
         finally:
             self.lock.release()
 
-    def current_match(self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None):
-        """The current version this upload repeats exactly (same text, audience, date), or None."""
+    def current_match(
+        self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, today: str | None = None
+    ) -> DocumentInfo | None:
+        """The version in effect or the newest live one when this upload repeats it exactly (same text, audience, date).
+
+        Comparing with the newest only made re-uploading the file in effect a new immediate version, which
+        cancelled the scheduled one."""
         live = [v for v in self.catalog.versions(prepared.doc_id) if v.status == "current"]
-        newest = live[-1] if live else None
-        if (
-            newest is not None
-            and newest.content_hash == prepared.content_hash
-            and newest.audience == audience
-            and newest.effective_date == effective_date
-        ):
-            return newest
+        in_effect = versions_in_effect(live, today or office_today()).get(prepared.doc_id)
+        for known in [v for v in (live[-1] if live else None, in_effect) if v is not None]:
+            if (known.content_hash, known.audience, known.effective_date) == (prepared.content_hash, audience, effective_date):
+                return known
         return None
 
     def _write(
         self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, step: Progress,
-        may_replace: MayReplace | None, check: Callable[[], None], keep_scheduled: bool = False,
+        may_replace: MayReplace | None, check: Callable[[], None], keep_scheduled: bool, today: str,
     ) -> IngestReport:
         doc_id = prepared.doc_id
         refuse_unreplaceable(self.catalog, doc_id, may_replace)
-        newest = self.current_match(prepared, audience, effective_date)
+        newest = self.current_match(prepared, audience, effective_date, today)
         if newest is not None:
             healed = self._retire_superseded(doc_id)
             step("完成", 1.0)
@@ -130,7 +133,7 @@ class Indexer:
             )
         info, chunks = self._insert_pending(prepared, audience, effective_date)
         version = info.version
-        immediate = not effective_date or effective_date <= date.today().isoformat()
+        immediate = not effective_date or effective_date <= today
 
         def embedded(stage: str, start: float, span: float, unit: str):
             began = time.monotonic()
@@ -159,7 +162,7 @@ class Indexer:
             unreachable = self.vectors.upsert(chunks, vectors)
             self.fail_point("after_vectors")
             check()  # the last moment a cancel is honoured: after the switch the version is live
-            older, newer = self.catalog.switch_current(doc_id, version, supersedes=immediate)
+            older, newer = self.catalog.switch_current(doc_id, version, supersedes=immediate, today=today)
         except BaseException:
             self.vectors.delete([c.chunk_id for c in chunks])
             self._delete_sentence_rows([c.chunk_id for c in chunks])
@@ -168,7 +171,6 @@ class Indexer:
             raise
         self.keywords.add(zip([c.chunk_id for c in chunks], prepared.tokens))
         self.centroid.add(vectors, audience)
-        today = date.today().isoformat()
         if keep_scheduled:
             older = [old for old in older if (old.effective_date or "") <= today]
         for old in older:

@@ -20,7 +20,7 @@ from datetime import date
 
 import numpy as np
 
-from ..documents.catalog import Catalog, Readable, readable_set
+from ..documents.catalog import Catalog, Readable, office_day, readable_set
 from ..documents.prepare import index_text
 from ..settings import Settings
 from ..text.thesaurus import Thesaurus, with_policy_wording
@@ -152,9 +152,12 @@ class HybridRetriever:
         self._mentions_generation = -1
         self._mentions_lock = threading.Lock()
 
-    def visible(self, reader: str | Readable = "all", today: date | None = None) -> Visible:
-        """What `reader` (audience labels, or one label besides "all"; None: everything) may see today."""
-        return self.visibility.get(today or date.today(), reader)
+    def visible(self, reader: str | Readable = "all", today: date | None = None, timezone: str | None = None) -> Visible:
+        """What `reader` (audience labels, or one label besides "all"; None: everything) may see today.
+
+        Today is the office's (`timezone`, `Settings.timezone`), not the server's: a version dated today is in effect
+        from the office's midnight."""
+        return self.visibility.get(today or office_day(timezone), reader)
 
     def search(
         self,
@@ -240,7 +243,7 @@ class HybridRetriever:
         generation = self.catalog.generation()  # read before the rows kept for it (`row_cache`)
         self.keywords.sync()
         readable = readable_set(reader)
-        visible = self.visible(readable, today)
+        visible = self.visible(readable, today or office_day(settings.timezone))  # the office's day, not the server's
         view = self.keywords.view(visible)
         timings["filter_ms"] = _ms(t0)
         result = SearchResult(query=query, hits=[], timings_ms=timings, store_chunks=view.n_docs)
