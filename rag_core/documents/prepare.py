@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from itertools import groupby
 
 from ..errors import DocumentIdConflict, IngestError
@@ -80,6 +80,18 @@ def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterabl
             f"文件名与已有文档“{shown}”对应同一个文档ID {doc_id}。如果它是该文档的新版本，请明确指定文档ID"
             f"（命令行加 --doc-id {doc_id}）；否则请先给文件改名",
         )
+
+
+def effective_day(text: str | None, filename: str) -> str | None:
+    """生效日期 as stored and compared (as text): YYYY-MM-DD, or None for "at once".
+
+    `date.fromisoformat` also takes 20261204 and 2026-W49-5; stored as typed they compared wrongly with ISO dates."""
+    if text is None or not str(text).strip():
+        return None
+    try:
+        return date.fromisoformat(str(text).strip()).isoformat()
+    except ValueError as exc:
+        raise IngestError(filename, f"生效日期 {text!r} 无法识别，请按 YYYY-MM-DD 填写，例如 2026-12-04") from exc
 
 
 def narrower_audience(new: tuple[str, ...], old: DocumentInfo, day: str | None) -> list[str]:

@@ -20,7 +20,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from itertools import groupby
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ from typing import Any
 from ..documents.bounds import IngestEstimate, ReindexReport, as_cancel
 from ..documents.catalog import office_today, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
-from ..documents.prepare import PreparedDocument, check_identity, narrower_audience, prepare, rechunk
+from ..documents.prepare import PreparedDocument, check_identity, effective_day, narrower_audience, prepare, rechunk
 from ..documents.redaction import redact_filename
 from ..documents.safe_read import read_regular_file
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
@@ -150,6 +150,7 @@ class DocumentActions:
         if refusal := self._audience_refusal(actor, audience_t):
             return IngestEstimate(filename=self._shown_name(filename), error=f"{self._shown_name(filename)}: {refusal}")
         try:
+            effective_date = effective_day(effective_date, self._shown_name(filename))
             readable = lambda version: self._readable_by(actor, version.audience)  # noqa: E731
             prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, keep=True, may_read=readable)
             refuse_unreplaceable(self.catalog, prepared.doc_id, readable)
@@ -224,11 +225,7 @@ class DocumentActions:
         step = progress or (lambda stage, frac: None)
         try:
             step("解析与切块", 0.05)
-            if effective_date:
-                try:
-                    date.fromisoformat(effective_date)
-                except ValueError as exc:
-                    raise IngestError(self._shown_name(filename), f"生效日期 {effective_date!r} 不是 YYYY-MM-DD 格式") from exc
+            effective_date = effective_day(effective_date, self._shown_name(filename))
             prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, step=step, may_read=may_replace)
             step("解析与切块", 0.2)
             today = office_today(self._settings.timezone)
