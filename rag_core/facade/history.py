@@ -24,7 +24,7 @@ from ..documents.catalog import office_today, versions_in_effect
 from ..errors import StoreDamaged
 from ..storage.account_files import HISTORY as HISTORY_FILE
 from ..storage.account_files import damaged_line
-from ..types import Chunk, IngestReport, Principal, VersionChange
+from ..types import Chunk, DocumentInfo, IngestReport, Principal, VersionChange
 
 _log = logging.getLogger(__name__)
 DIFF_LINES = 12  # a short diff: enough to see what moved, not the whole document
@@ -88,6 +88,14 @@ def compare(old: list[str], new: list[str]) -> tuple[int, int, int, list[str]]:
             diff.append("…")
             break
     return added, removed, unchanged, diff
+
+
+def _shown_status(info: DocumentInfo, in_effect: int | None, today: str) -> str:
+    """A live version is in effect, waiting for its day, or already replaced by one whose day came (the catalog
+    calls all three "current")."""
+    if info.status != "current" or info.version == in_effect:
+        return info.status
+    return "scheduled" if (info.effective_date or "") > today else "retired"
 
 
 @contextmanager
@@ -163,7 +171,7 @@ class HistoryActions:
         for index, v in enumerate(versions):
             texts = self.version_texts.texts(doc_id, v.version)
             change = VersionChange(
-                version=v.version, status=v.status, ingested_at=v.ingested_at, chunk_count=v.chunk_count,
+                version=v.version, status=_shown_status(v, current_version, today), ingested_at=v.ingested_at, chunk_count=v.chunk_count,
                 is_current=v.version == current_version, source=v.source, effective_date=v.effective_date,
             )
             if texts is not None and index == 0:
