@@ -11,7 +11,7 @@ import streamlit as st
 
 from rag_core import Assistant, DocumentInfo, IngestReport
 from rag_core.errors import StoreDamaged
-from rag_core.types import VersionChange
+from rag_core.types import Chunk, VersionChange
 from ui.doc_identity import ask_about_conflict, remember_conflicts
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
@@ -203,6 +203,19 @@ def version_history(assistant: Assistant, doc: DocumentInfo) -> None:
             st.code("\n".join(change.diff), language="diff", wrap_lines=True)
 
 
+def delete_question(doc: DocumentInfo, live: list[DocumentInfo], shown: list[Chunk]) -> str:
+    """What 确认删除 removes: every live version's chunks (the in-effect one's alone undercounted), and the
+    scheduled versions that will then never take effect. `shown`: the chunks of the in-effect and scheduled ones."""
+    total = sum(v.chunk_count for v in live) or doc.chunk_count
+    waiting = sorted({c.version for c in shown} - (set() if doc.status == "scheduled" else {doc.version}))
+    dates = {v.version: v.effective_date or "—" for v in live}
+    question = f"确定删除《{escape_md(doc.title)}》吗？它的全部版本共 {total} 块都会删除"
+    if waiting:
+        question += "，包括尚未生效的 " + "、".join(f"v{n}（原定 {dates.get(n, '—')} 生效）" for n in waiting)
+        question += "，它们到期也不会再生效"
+    return question + "。删除后这份制度将不再被检索到。"
+
+
 def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
     """Version history, chunk preview and delete-with-confirmation for one document."""
     st.markdown(f"#### {escape_md(doc.title)}（{escape_md(doc.doc_id)}）")
@@ -233,7 +246,8 @@ def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
             st.session_state[PENDING_DELETE_KEY] = doc.doc_id
             st.rerun()
         return
-    st.warning(f"确定删除《{escape_md(doc.title)}》的全部 {doc.chunk_count} 块吗？删除后这份制度将不再被检索到。")
+    live = [v for v in assistant.document_versions(doc.doc_id, actor=actor()) if v.status == "current"]
+    st.warning(delete_question(doc, live, chunks))
     yes, no = st.columns(2)
     if yes.button("确认删除", type="primary", key="confirm_delete"):
         try:
