@@ -5,7 +5,13 @@ Each test failed before its fix (checked by running it on the unfixed code).
 
 from __future__ import annotations
 
+from fakes import fake_assistant
 from test_audience_leaks import ADMIN, HR, MANAGER, QUESTION, SECRET, _with_repeating_llm
+
+from rag_core.types import Principal
+
+EMPLOYEE = Principal("emp_wang", "employee")
+ABSENT = "公司有没有提供班车？"
 
 
 def test_a_dislike_of_a_reworded_follow_up_keeps_the_typed_question_from_hr(tmp_path):
@@ -30,3 +36,21 @@ def test_a_dislike_of_a_managers_answer_is_not_a_gap_hr_sees(tmp_path):
     a.record_feedback(rated, -1, actor=MANAGER, reason="答非所问")
     assert [g.kinds for g in a.knowledge_gaps(actor=ADMIN)] == [{"disliked": 1}]
     assert a.knowledge_gaps(actor=HR) == []
+
+
+def test_retention_zero_keeps_no_question_or_comment_and_purges_what_was_kept(tmp_path):
+    """0 表示不记录: switching to 0 leaves no question text anywhere in the insight log, and a new rating keeps none."""
+    kept = fake_assistant(tmp_path / "s", answer_threshold=0.99)
+    kept.ensure_samples()
+    old = kept.ask(ABSENT, actor=EMPLOYEE, remember=False, user="")
+    kept.record_feedback(old, -1, actor=EMPLOYEE, reason="答非所问", comment="班车的事没人回答")
+    assert kept.insight_log.question_rows() and kept.knowledge_gaps(actor=HR)
+    none = fake_assistant(tmp_path / "s", answer_threshold=0.99, question_retention_days=0)
+    new = none.ask("食堂几点开门？", actor=EMPLOYEE, remember=False, user="")
+    none.record_feedback(new, -1, actor=EMPLOYEE, reason="其他", comment="食堂的事")
+    assert none.knowledge_gaps(actor=HR) == []
+    assert none.insight_log.question_rows(include_tests=True) == []
+    reviews = none.feedback_reviews(actor=HR)
+    assert len(reviews) == 2 and {(e.question, e.comment) for e in reviews} == {("", "")}
+    stored = str([none.feedback_detail(e.id, actor=ADMIN).trace for e in reviews])
+    assert ABSENT not in stored and "食堂几点开门" not in stored

@@ -26,6 +26,7 @@ from ..errors import PermissionDenied, StoreDamaged
 from ..insights.audiences import UNKNOWN, labels_in_use, readable_by, revealed, unreadable_labels
 from ..insights.days import day_window
 from ..insights.export import FORMATS, for_people, to_csv, to_xlsx
+from ..insights.fields import feedback_fields
 from ..insights.gaps import group_gaps
 from ..insights.log import InsightLog
 from ..insights.records import (
@@ -39,15 +40,13 @@ from ..insights.records import (
     InsightError,
     StandardAnswer,
 )
-from ..insights.rows import cited_docs, gap_row, nearest_clause
+from ..insights.rows import cited_docs, gap_row, nearest_clause, without_question
 from ..insights.standard import StandardAnswerError, StandardAnswers
 from ..insights.usage import usage_report
-from ..text.inputs import checked, is_blank
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .access import require
 from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
-MAX_COMMENT_CHARS = 500
 EXPORT_KINDS = {"gaps": "知识缺口", "feedback": "反馈", "usage": "使用情况"}
 _open_lock = threading.Lock()
 
@@ -106,9 +105,12 @@ class InsightActions:
         return float(getattr(self._settings, "question_retention_days", 180.0))
 
     def _expire(self) -> None:
+        """Drop what is older than the retention; at 0 (不记录) every question and a rating's question and comment."""
         days = self._keep_days()
         if days > 0:
             self.insight_log.purge_before(_stamp(_now() - timedelta(days=days)))
+        else:
+            self.insight_log.forget_question_text()
 
     # -- the page guard ----------------------------------------------------------
     def page_allowed(self, page: str, permission: str, *, actor: Principal) -> bool:
@@ -194,25 +196,20 @@ class InsightActions:
                          reviewed: dict[str, Any], traffic: str = PERSON) -> int:
         """Store a rating for review (called by `record_feedback` after its checks; a rating is a person's).
         `reviewed` is `reviewed_trace(trace)`, which the caller also keeps in the catalog's copy."""
-        reason = (reason or "").strip()
-        if reason and reason not in FEEDBACK_REASONS:
-            raise InsightError(f"不认识的原因“{reason}”，可选：{'、'.join(FEEDBACK_REASONS)}")
-        if rating > 0:
-            reason = ""
-        # bounded and valid before masking: a 3M-character comment was masked whole, then cut to 500
-        blank = comment is None or (isinstance(comment, str) and is_blank(comment))  # optional: an invisible one is none
-        comment = "" if blank else checked(comment, what="补充说明", max_chars=MAX_COMMENT_CHARS)
+        reason, comment = feedback_fields(rating, reason, comment)  # checked and bounded before masking
         with feature_store(INSIGHTS_FILE):
             return self._store_feedback(trace, rating, user, reason, comment, reviewed, traffic)
 
     def _store_feedback(self, trace: AskTrace, rating: int, user: str, reason: str, comment: str,
                         data: dict[str, Any], traffic: str = PERSON) -> int:
-        text = self._kept_question(trace)
-        disliked = rating < 0
+        keep = self._keep_days() > 0  # 0 (不记录): the rating and its answer only, no question and no comment
+        text = self._kept_question(trace) if keep else ""
+        disliked = rating < 0 and keep  # a 👎 with no question is no knowledge gap
         nearest = nearest_clause(trace.search) if disliked else {}
         return self.insight_log.add_feedback(
             created_at=_stamp(), user=user, question=text, answer=redact_text(trace.answer), rating=rating,
-            reason=reason, comment=redact_text(comment), docs=cited_docs(trace), trace=data,
+            reason=reason, comment=redact_text(comment) if keep else "", docs=cited_docs(trace),
+            trace=data if keep else without_question(data),
             nearest=nearest, model=self.embedder.model_id if disliked else None,
             vector=self.embedder.embed_query(text) if disliked else None,
             audiences=sorted({*revealed([data, nearest]), *self.context_audiences(trace)}),
@@ -248,11 +245,9 @@ class InsightActions:
 
     def _gap_readable(self, actor: Principal, item: GapItem) -> bool:
         """A 👎 is on the gap page only for who may see the rated answer in 反馈审阅 (its question was asked with it)."""
-        if item.feedback_id is None or actor.readable is None:
-            return True
-        if item.audiences is not None:
-            return readable_by(item.audiences, actor.readable)
-        entry = self.insight_log.feedback_entry(item.feedback_id)
+        if item.feedback_id is None or item.audiences is not None:  # an asked question, or a 👎 that kept them
+            return readable_by(item.audiences or [], actor.readable)
+        entry = self.insight_log.feedback_entry(item.feedback_id)  # an older 👎: as 反馈审阅 decides
         return entry is not None and self._feedback_readable(actor, entry)
 
     # -- knowledge gaps ----------------------------------------------------------
@@ -268,8 +263,6 @@ class InsightActions:
         start, end = day_window(since, until, ZoneInfo(self._settings.timezone))
         items, vectors = self.insight_log.gap_items(self.embedder.model_id, start, end, include_weak=include_weak,
                                                     include_tests=include_tests)
-        if not items:
-            return []
         kept = [(i, v) for i, v in zip(items, vectors, strict=True) if self._gap_readable(actor, i)]
         if not kept:
             return []
@@ -289,6 +282,7 @@ class InsightActions:
         """Rated answers, newest first; filters by rating (1/-1), quoted document, dates and unread (people's
         ratings only unless `include_tests`)."""
         actor = self._acting(actor, "insights")
+        self._expire()
         start, end = day_window(since, until, ZoneInfo(self._settings.timezone))
         entries = self.insight_log.feedback(rating=rating, doc_id=doc_id or None, since=start, until=end,
                                             unread_only=unread_only, include_tests=include_tests)

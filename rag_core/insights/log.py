@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .audiences import UNKNOWN
-from .records import GAP_OUTCOMES, PERSON, TRAFFIC, WEAK_OUTCOME, FeedbackEntry, GapItem
+from .records import GAP_OUTCOMES, PERSON, QUESTION_KEYS, TRAFFIC, WEAK_OUTCOME, FeedbackEntry, GapItem
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS questions (
@@ -131,6 +131,20 @@ class InsightLog:
             gone += self._db.execute("DELETE FROM feedback WHERE created_at < ?", (cutoff,)).rowcount
             self._db.commit()
         return gone
+
+    def forget_question_text(self) -> int:
+        """The retention at 0: delete every question, and blank each rating's question and comment (with its gap
+        vector; the stored trace's question too) — the ratings stay for review."""
+        with self._lock:
+            gone = self._db.execute("DELETE FROM questions").rowcount
+            rows = self._db.execute("SELECT id, trace FROM feedback WHERE question != '' OR comment != ''").fetchall()
+            for row_id, trace in rows:
+                kept = json.loads(trace) if trace else {}
+                kept.update({k: "" for k in QUESTION_KEYS if k in kept})
+                self._db.execute("UPDATE feedback SET question = '', comment = '', model = NULL, vector = NULL,"
+                                 " trace = ? WHERE id = ?", (json.dumps(kept, ensure_ascii=False), row_id))
+            self._db.commit()
+        return gone + len(rows)
 
     def question_rows(self, since: str = "", until: str = "\uffff", *, include_tests: bool = False) -> list[dict[str, Any]]:
         """People's logged questions in [since, until) (with eval and test ones when asked), oldest first, no vectors."""

@@ -27,6 +27,7 @@ OUTCOMES: dict[str, str] = {
 # Usage, gaps and feedback count people only unless asked to include the rest (docs/insights.md).
 PERSON = "person"
 TRAFFIC: tuple[str, ...] = (PERSON, "eval", "test")
+QUESTION_KEYS = ("question", "search_question", "query")  # where a reviewed trace holds the question whole
 GAP_OUTCOMES = ("zero_hit", "refused")  # always on the gap page
 WEAK_OUTCOME = "weak"  # on it when asked for: most such answers are right, and they would crowd out the rest
 

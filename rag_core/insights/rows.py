@@ -7,7 +7,7 @@ from typing import Any
 
 from ..documents.redaction import redact_text
 from ..types import AskTrace, SearchResult
-from .records import GapGroup
+from .records import QUESTION_KEYS, GapGroup
 
 _CITED = re.compile(r"\[资料(\d+)\]")
 
@@ -64,6 +64,11 @@ def reviewed_trace(trace: AskTrace) -> dict[str, Any]:
         for hit in [*kept["hits"], *kept["near_misses"]]:
             hit["scores"] = {**hit["scores"], "why": "", "missing": []}
     return masked(kept)
+
+
+def without_question(trace: dict[str, Any]) -> dict[str, Any]:
+    """A reviewed trace with the question's wordings blanked (kept when the retention is 0: 不记录提问)."""
+    return {**trace, **{k: "" for k in QUESTION_KEYS if k in trace}}
 
 
 def gap_row(group: GapGroup) -> dict[str, Any]:
