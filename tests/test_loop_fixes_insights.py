@@ -5,9 +5,11 @@ Each test failed before its fix (checked by running it on the unfixed code).
 
 from __future__ import annotations
 
-from fakes import fake_assistant
+import pytest
+from fakes import BigramEmbedder, fake_assistant
 from test_audience_leaks import ADMIN, HR, MANAGER, QUESTION, SECRET, _with_repeating_llm
 
+from rag_core.errors import RagError
 from rag_core.types import Principal
 
 EMPLOYEE = Principal("emp_wang", "employee")
@@ -54,3 +56,30 @@ def test_retention_zero_keeps_no_question_or_comment_and_purges_what_was_kept(tm
     assert len(reviews) == 2 and {(e.question, e.comment) for e in reviews} == {("", "")}
     stored = str([none.feedback_detail(e.id, actor=ADMIN).trace for e in reviews])
     assert ABSENT not in stored and "食堂几点开门" not in stored
+
+
+@pytest.mark.parametrize(("fields", "error"), [
+    ({"answer": "\u200b\u2060"}, "标准答复不能为空"),
+    ({"question": "\u200b \u2060"}, "问题不能为空"),
+    ({"answer": "答" * 4001}, "标准答复太长"),
+    ({"clauses": ["条" * 300_000]}, "依据的条款太长"),
+    ({"variants": ["\ud800问法"]}, "其他问法里有无法识别的字符"),
+    ({"variants": [f"班车第{i}问？" for i in range(3001)]}, "其他问法最多 20 条"),
+    ({"clauses": [f"第{i}条" for i in range(21)]}, "依据的条款最多 20 条"),
+])
+def test_a_standard_answer_is_checked_and_bounded_like_other_typed_text(tmp_path, fields, error):
+    embedder = BigramEmbedder()
+    a = fake_assistant(tmp_path / "s", embedder=embedder)
+    typed = {"question": "公司有班车吗？", "answer": "有，早八点发车。", **fields}
+    with pytest.raises(RagError, match=error):
+        a.add_standard_answer(typed.pop("question"), typed.pop("answer"), actor=HR, **typed)
+    assert a.standard_answers(actor=HR) == []
+    assert embedder.queries == []  # refused before anything was embedded
+
+
+def test_blank_lines_among_clauses_and_variants_are_left_out(tmp_path):
+    """The page splits its text areas by line: an empty or invisible line is no clause, not an error."""
+    a = fake_assistant(tmp_path / "s")
+    entry = a.add_standard_answer("公司有班车吗？", "有。", clauses=["", "行政管理办法 第三条", "\u200b"],
+                                  variants=["  ", "有没有班车？"], actor=HR)
+    assert entry.clauses == ["行政管理办法 第三条"] and entry.variants == ["有没有班车？"]

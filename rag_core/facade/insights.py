@@ -41,7 +41,7 @@ from ..insights.records import (
     StandardAnswer,
 )
 from ..insights.rows import cited_docs, gap_row, nearest_clause, without_question
-from ..insights.standard import StandardAnswerError, StandardAnswers
+from ..insights.standard import StandardAnswerError, StandardAnswers, standard_fields
 from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .access import require
@@ -325,6 +325,7 @@ class InsightActions:
         if hidden := unreadable_labels(labels, actor.readable):
             self._audit(actor, "refused", f"标准答复的受众：{'、'.join(hidden)}", "refused", "受众不可见")
             raise PermissionDenied(f"没有权限：不能为看不到的受众（{'、'.join(hidden)}）添加标准答复")
+        question, answer, clauses, variants = standard_fields(question, answer, clauses, variants)  # before masking
         return self.standard_store.add(
             redact_text(question), redact_text(answer), author=actor.user, created_at=_stamp(),
             clauses=[redact_text(c) for c in clauses], variants=[redact_text(v) for v in variants], audience=labels,

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import RagError
+from ..text.inputs import MAX_QUESTION_CHARS, checked, is_blank
 from .matching import STANDARD_AGREEMENT, STANDARD_COSINE, agreement, is_match, wording
 from .records import StandardAnswer, StandardMatch
 
@@ -38,11 +39,31 @@ CREATE TABLE IF NOT EXISTS standard_answers (
 );
 """
 CANDIDATES = 8  # nearest wordings checked against the rule
-MAX_CHARS = 4000
+MAX_CHARS = 4000  # the answer
+MAX_CLAUSE_CHARS = 1000
+MAX_LINES = 20  # clauses, and variants: each variant is embedded (300 took 80 s with the real model)
 
 
 class StandardAnswerError(RagError):
     """A standard answer was refused (empty, too long, unknown id); nothing was stored."""
+
+
+def _lines(texts: Sequence[str], what: str, max_chars: int) -> list[str]:
+    """The non-blank lines of a list field (the page splits a text area by line), each checked; at most MAX_LINES."""
+    kept = [checked(t, what=what, max_chars=max_chars) for t in texts if not (isinstance(t, str) and is_blank(t))]
+    if len(kept) > MAX_LINES:
+        raise StandardAnswerError(f"{what}最多 {MAX_LINES} 条，现在有 {len(kept)} 条，请删去一些后再添加")
+    return kept
+
+
+def standard_fields(question: object, answer: object, clauses: Sequence[str] = (),
+                    variants: Sequence[str] = ()) -> tuple[str, str, list[str], list[str]]:
+    """The fields HR typed, checked like every typed text (`checked`: no invisible or garbled text) and bounded,
+    before they are masked and embedded; a Chinese `RagError` saying which one and why otherwise."""
+    question = checked(question, what="问题", max_chars=MAX_QUESTION_CHARS)
+    answer = checked(answer, what="标准答复", max_chars=MAX_CHARS)
+    return (question, answer, _lines(clauses, "依据的条款", MAX_CLAUSE_CHARS),
+            _lines(variants, "其他问法", MAX_QUESTION_CHARS))
 
 
 class StandardAnswers:
@@ -86,15 +107,11 @@ class StandardAnswers:
     # -- entries -----------------------------------------------------------
     def add(self, question: str, answer: str, *, author: str, created_at: str, clauses: Sequence[str] = (),
             variants: Sequence[str] = (), audience: Sequence[str] = ("all",)) -> StandardAnswer:
-        question, answer = question.strip(), answer.strip()
-        if not question or not answer:
-            raise StandardAnswerError("标准答复需要问题和答复两部分，都不能为空")
-        if len(answer) > MAX_CHARS or len(question) > 200:
-            raise StandardAnswerError(f"问题最多 200 字、答复最多 {MAX_CHARS} 字")
-        extra = [v.strip() for v in variants if v.strip() and v.strip() != question]
+        """Store and index one entry (the facade checks the typed fields before masking; they are checked again)."""
+        question, answer, clauses, variants = standard_fields(question, answer, clauses, variants)
         entry = StandardAnswer(
-            id=uuid.uuid4().hex[:10], question=question, answer=answer,
-            clauses=[c.strip() for c in clauses if c.strip()], variants=list(dict.fromkeys(extra)),
+            id=uuid.uuid4().hex[:10], question=question, answer=answer, clauses=clauses,
+            variants=list(dict.fromkeys(v for v in variants if v != question)),
             audience=tuple(audience) or ("all",), author=author, created_at=created_at,
         )
         self._index(entry)  # first: a failed embedding leaves no row without vectors
