@@ -317,7 +317,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
             return self._acknowledge_only(context, user, remember, on_token)
         result = self._search_turn(context, role=role, actor=reader)
         asked = context.search_question
-        if served := self._serve_standard_answer(asked, question, result, role=role, actor=reader, on_token=on_token):
+        if served := self._serve_standard_answer(asked, question, result, role=role, actor=reader, on_token=on_token,
+                                                 count=traffic == "person"):  # an eval run is no hit of HR's answer
             return self._log_asked(self._finish_turn(served, user, context, [], on_token), user, role, traffic)
         personal = self._personal_search(asked, result, user, role=role, actor=reader, timings=timings)
         result, memories, memory_search = personal.result, personal.memories, personal.memory_search

@@ -83,3 +83,13 @@ def test_blank_lines_among_clauses_and_variants_are_left_out(tmp_path):
     entry = a.add_standard_answer("公司有班车吗？", "有。", clauses=["", "行政管理办法 第三条", "\u200b"],
                                   variants=["  ", "有没有班车？"], actor=HR)
     assert entry.clauses == ["行政管理办法 第三条"] and entry.variants == ["有没有班车？"]
+
+
+def test_eval_and_test_questions_do_not_add_to_a_standard_answers_hits(tmp_path):
+    a = fake_assistant(tmp_path / "s")
+    a.add_standard_answer("公司有班车吗？", "有，早八点发车。", actor=HR)
+    for traffic in ("eval", "test"):
+        assert a.ask("公司有班车吗？", user="", remember=False, actor=HR, traffic=traffic).answerer == "标准答复"
+    assert [e.hits for e in a.standard_answers(actor=HR)] == [0]
+    a.ask("公司有班车吗？", user="", remember=False, actor=HR)
+    assert [e.hits for e in a.standard_answers(actor=HR)] == [1]
