@@ -15,7 +15,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from rag_core import Assistant, Hit, RagError
+from rag_core import Assistant, Hit, RagError, SearchResult
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.progress import question_steps
@@ -50,14 +50,18 @@ CHART_METRICS = ("recall@1", "recall@3", "recall@5", "mrr", "zero_hit_rate")
 CATEGORY_LABELS = {"literal": "原文提问", "paraphrase": "换种说法", "near_miss": "相近但不适用", "absent": "制度未涉及"}
 
 
-def threshold_text(assistant: Assistant) -> str:
-    """The decision a chunk goes through, in words, with the numbers currently in force."""
+def threshold_text(assistant: Assistant, result: SearchResult | None = None) -> str:
+    """The decision a chunk goes through, in words, with the numbers in force: those of the search just run (a
+    store with few visible chunks gets a lower question threshold, and the page said the usual one)."""
     model = assistant.decision
+    used = result.threshold if result is not None and result.query else model.question_threshold
+    small = (f"（能看到的资料不到 {model.small_store} 块时，门槛是 {model.small_question_threshold:.0%}）"
+             if model.small_store and model.small_question_threshold is not None else "")
     return (
         "每个候选块的关键词得分（含覆盖率，口语词按词表换成制度用语）、意思相近程度（整块和最接近的一句）、"
         "排名和“问题里的情形或待遇条款里有没有”一起交给一个拟合好的判断模型。"
-        f"先判断制度是否回答了这个问题：把握低于 **{model.question_threshold:.0%}** 时命中 0 块，"
-        "回答“制度里没有写这一条”；否则把握不低于 "
+        f"先判断制度是否回答了这个问题：把握低于 **{used:.0%}**{'（这次检索用的门槛）' if result else ''}时命中 0 块"
+        f"{small}，回答“制度里没有写这一条”；否则把握不低于 "
         f"**{model.chunk_threshold:.0%}** 的块按把握从高到低取前 {assistant.settings.top_k} 块"
         f"（问题把握 ≥ {model.strong:.0%} 且该块 ≥ 50% 标为“依据充分”，其余为“依据较弱”）。"
     )
@@ -107,7 +111,7 @@ def search_section(assistant: Assistant) -> None:
             st.session_state.pop(SEARCH_KEY, None)
             st.error(f"检索失败：{escape_md(exc)}")
     last = st.session_state.get(SEARCH_KEY)
-    st.info(threshold_text(assistant), icon=":material/rule:")
+    st.info(threshold_text(assistant, last[1].result if last else None), icon=":material/rule:")
     if not last:
         return
     asked_role, found = last

@@ -1,0 +1,39 @@
+"""The 检索测试 page states the threshold the search it just ran used, not only the usual one.
+
+A store with few visible chunks gets its own, lower question threshold; the page said 35% while the
+search had used 10% (found by review).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app_support import point_the_app_at
+from fakes import fake_assistant
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+POLICY = "# 班车制度\n\n第一条 公司每天早上八点从地铁站发一班通勤车。\n"
+
+
+def test_the_page_states_the_threshold_of_the_search_it_ran(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    import ui.state
+
+    assistant = fake_assistant(tmp_path / "store", answer_threshold=None)  # the shipped decision, small store included
+    assert assistant.ingest_bytes(POLICY.encode(), "班车制度.md").ok
+    point_the_app_at(tmp_path / "unused", monkeypatch)
+    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.run()
+    at.switch_page("pages/retrieval_test.py").run()
+    at.text_input(key="rt_question").set_value("公司有班车吗？")
+    next(b for b in at.button if b.label == "检索").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    result = at.session_state["retrieval_chat_search"][1].result
+    model = assistant.decision
+    assert result.store_chunks < model.small_store and result.threshold != model.question_threshold
+    shown = " ".join(i.value for i in at.info)
+    assert f"**{result.threshold:.0%}**（这次检索用的门槛）" in shown
+    assert f"**{model.question_threshold:.0%}**" not in shown.split("不到")[0]
