@@ -254,23 +254,12 @@ def test_a_reopened_conversation_gives_back_each_trace_as_it_was(assistant, tmp_
     assert [s.text for s in trace.sources] == [s.text for s in asked.sources]
 
 
-def test_two_questions_at_once_in_one_conversation_are_both_kept(assistant, monkeypatch):
-    """The turn number was read, then written in another transaction: two questions at once took the
-    same number, one was lost and reported as a damaged file (helper-40 4). Both now land, numbered in order."""
+def test_two_questions_at_once_in_one_conversation_are_both_kept(assistant):
+    """The turn number was read when the question came and written with the answer: two questions at once
+    took the same number, one was lost and reported as a damaged file (helper-40 4). Both now land, in order."""
     import threading
 
-    from rag_core.conversations.store import ConversationStore
-
     assistant.ask("年假有几天？", conversation="c-two")
-    both_read = threading.Barrier(2, timeout=5)
-    original = ConversationStore.next_turn
-
-    def next_turn_in_step(self, conversation_id):  # each asker reads the number before either writes
-        number = original(self, conversation_id)
-        both_read.wait()
-        return number
-
-    monkeypatch.setattr(ConversationStore, "next_turn", next_turn_in_step)
     traces = []
     askers = [threading.Thread(target=lambda q=q: traces.append(assistant.ask(q, conversation="c-two")))
               for q in ("病假要什么证明？", "出差住宿标准是多少？")]
@@ -282,6 +271,35 @@ def test_two_questions_at_once_in_one_conversation_are_both_kept(assistant, monk
     assert [t.turn for t in turns] == [1, 2, 3]
     assert sorted(t.turn for t in traces) == [2, 3]
     assert not [w for t in traces for w in t.search.warnings if "损坏" in w]
+
+
+def test_two_processes_adding_turns_to_one_conversation_lose_none(tmp_path):
+    """Two stores on one file stand for the app and the CLI: each reads the last number outside the other's
+    lock, so they clash on the same number; the clash is retried with the next one (without the retry, 2–7
+    of these 300 turns were refused in every one of five runs)."""
+    import threading
+
+    from rag_core.conversations.store import ConversationStore
+
+    stores = [ConversationStore(tmp_path / "c.sqlite3"), ConversationStore(tmp_path / "c.sqlite3")]
+    stores[0].ensure("c1", "u1", "第一个问题")
+    errors: list[Exception] = []
+
+    def add(store: ConversationStore, who: int) -> None:
+        for i in range(150):
+            try:
+                store.add_turn("c1", f"问题{who}-{i}", "", "回答", {"turn": 0})
+            except Exception as exc:  # collected: a thread's exception would not fail the test
+                errors.append(exc)
+
+    workers = [threading.Thread(target=add, args=(store, who)) for who, store in enumerate(stores)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert errors == []
+    turns = stores[1].turns("c1")
+    assert [t.turn for t in turns] == list(range(1, 301)) and all(t.trace["turn"] == t.turn for t in turns)
 
 
 def test_a_long_follow_up_is_searched_as_typed_rather_than_refused(assistant):

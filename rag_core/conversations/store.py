@@ -227,11 +227,6 @@ class ConversationStore:
         with self._tx() as conn:
             return self._turns(conn, check_id(conversation_id), last)
 
-    def next_turn(self, conversation_id: str) -> int:
-        with self._tx() as conn:
-            last = conn.execute("SELECT COALESCE(MAX(turn), 0) FROM turns WHERE conversation_id = ?", (check_id(conversation_id),))
-            return 1 + last.fetchone()[0]
-
     def add_turn(self, conversation_id: str, question: str, search_question: str, answer: str, trace: dict,
                  turn: int | None = None) -> int:
         """Append a turn (the conversation must exist); returns its number (1-based, the next one unless given).
