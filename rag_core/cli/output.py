@@ -2,8 +2,8 @@
 
 Document titles, doc ids and file names come from uploaded files and options: an
 escape sequence in a `<title>` or `--doc-id` would otherwise reach the terminal and
-move the cursor, recolour or rewrite what was printed. Control and bidi-format
-characters are therefore shown as visible escapes (`\\x1b`, `\\u202e`) in every line
+move the cursor, recolour or rewrite what was printed. Control, bidi-format and
+lone surrogate characters are therefore shown as visible escapes (`\\x1b`, `\\u202e`) in every line
 and every JSON string; newlines and tabs in free text stay as they are.
 """
 
@@ -21,9 +21,10 @@ def _escape(ch: str) -> str:
 
 
 def printable(text: str, *, keep: str = "\n\t") -> str:
-    """`text` with control (Cc) and format (Cf) characters replaced by visible escapes."""
+    """`text` with control (Cc), format (Cf) and lone surrogate (Cs: an argument that was not UTF-8; it cannot be
+    written as UTF-8 at all) characters replaced by visible escapes."""
     return "".join(
-        _escape(ch) if unicodedata.category(ch) in ("Cc", "Cf") and ch not in keep else ch for ch in str(text)
+        _escape(ch) if unicodedata.category(ch) in ("Cc", "Cf", "Cs") and ch not in keep else ch for ch in str(text)
     )
 
 

@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from .records import InsightError
 
 OPEN_END = "\uffff"  # sorts after every ISO stamp
+YEARS = (1900, 9998)  # a day outside has no UTC bound (9999-12-31 + 1 day, 0001-01-01 east of UTC overflow)
 
 
 def parse_day(value: str | date | None, name: str) -> date | None:
@@ -18,13 +19,17 @@ def parse_day(value: str | date | None, name: str) -> date | None:
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    try:
-        return date.fromisoformat(str(value).strip()[:10])
-    except ValueError:
-        raise InsightError(f"{name}日期格式应为 YYYY-MM-DD，例如 2026-03-01：{value}") from None
+        day = value.date()
+    elif isinstance(value, date):
+        day = value
+    else:
+        try:
+            day = date.fromisoformat(str(value).strip()[:10])
+        except ValueError:
+            raise InsightError(f"{name}日期格式应为 YYYY-MM-DD，例如 2026-03-01：{value}") from None
+    if not YEARS[0] <= day.year <= YEARS[1]:
+        raise InsightError(f"{name}日期应在 {YEARS[0]} 到 {YEARS[1]} 年之间：{value}")
+    return day
 
 
 def day_window(since: str | date | None, until: str | date | None, zone: tzinfo) -> tuple[str, str]:
