@@ -29,6 +29,8 @@ def register(commands) -> None:
     add.add_argument("--answer", required=True)
     add.add_argument("--clause", action="append", default=[], help="依据的条款（可多次）")
     add.add_argument("--variant", action="append", default=[], help="同一问题的其他问法（可多次）")
+    add.add_argument("--audience", action="append", default=None, metavar="LABEL",
+                     help="谁问时用这条答复：受众标签，可重复（默认 all，即全员）")
     add.add_argument("--json", action="store_true")
     add.set_defaults(handler=add_faq)
     lst = sub.add_parser("list", help="列出标准答复及命中次数")
@@ -70,7 +72,8 @@ def show_gaps(args: argparse.Namespace, assistant) -> int:
 
 
 def add_faq(args: argparse.Namespace, assistant) -> int:
-    entry = assistant.add_standard_answer(args.question, args.answer, clauses=args.clause, variants=args.variant)
+    entry = assistant.add_standard_answer(args.question, args.answer, clauses=args.clause, variants=args.variant,
+                                          audience=args.audience or ["all"])
     if args.json:
         print_json(entry.to_dict())
     else:
@@ -86,7 +89,7 @@ def list_faq(args: argparse.Namespace, assistant) -> int:
     if not entries:
         say("还没有标准答复。")
     for e in entries:
-        say(f"{e.id}  命中 {e.hits} 次  {e.question}  —— {e.author} {e.created_at[:10]}")
+        say(f"{e.id}  命中 {e.hits} 次  受众 {','.join(e.audience)}  {e.question}  —— {e.author} {e.created_at[:10]}")
     return 0
 
 
