@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import IngestError
+from ..text.pii import IDENTIFIER_CHARS
 from ..types import ParsedDocument, ReadingReport, Section
 from .chinese_codecs import encoding_note
 from .decoding import decode_text
@@ -112,10 +113,7 @@ _TOC_ENTRY = re.compile(r"(?:\.{3,}|…{2,}|·{3,}|\t)[ \t]*\d+$")  # "第一章
 
 
 _HEADING_CHARS = 80
-# what a phone, ID, card or e-mail is written with: a cut inside such a run would keep a part too short to mask
-_NUMBER_RUN = ("0-9０-９A-Za-zＡ-Ｚａ-ｚ@＠._＿\\-－+＋()（）/ \u00a0\u3000。｡"  # and what masking folds or drops:
-               "\u2010-\u2015\u2043\u2212\ufe58\ufe63\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff")  # dashes, zero-width
-_RUN_TAIL = re.compile(f"[{_NUMBER_RUN}]+$")
+_RUN_TAIL = re.compile(f"[{IDENTIFIER_CHARS}]+$")  # a phone, ID, card or e-mail (and what masking folds or drops)
 
 
 def _squash(text: str) -> str:

@@ -90,15 +90,22 @@ _FULLWIDTH_FOLD = FULLWIDTH_FOLD
 _VIEW_FOLD = (
     _FULLWIDTH_FOLD
     | dict.fromkeys([0x09, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F], 0x20)
-    | dict.fromkeys([*range(0x2010, 0x2016), 0x2043, 0x2212, 0xFE58, 0xFE63], 0x2D)
+    | dict.fromkeys(_DASHES := [*range(0x2010, 0x2016), 0x2043, 0x2212, 0xFE58, 0xFE63], 0x2D)
 )
 # A run of 7 or more Chinese digits (幺 is 1 read aloud), maybe spaced or dashed, is read as digits: 手机一三八…
 # Shorter runs, and runs touching ASCII, stay: 张三 beside a number, or 一一一 before 000@0.com, would join it.
+_ZH_DIGIT_CHARS = "零〇一二三四五六七八九幺"
 _ZH_DIGIT_RUN = re.compile(
-    r"(?<![\w@.%+-])[零〇一二三四五六七八九幺](?:[ -]?[零〇一二三四五六七八九幺]){6,}(?![\w@.%+-])", re.ASCII)
-_ZH_DIGITS = str.maketrans("零〇一二三四五六七八九幺", "001234567891")
+    rf"(?<![\w@.%+-])[{_ZH_DIGIT_CHARS}](?:[ -]?[{_ZH_DIGIT_CHARS}]){{6,}}(?![\w@.%+-])", re.ASCII)
+_ZH_DIGITS = str.maketrans(_ZH_DIGIT_CHARS, "001234567891")
 # Length-changing edits: zero-width characters go; a spaced dash, a slash or an underscore between digits: '-'.
-_ZERO_WIDTH = r"[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]+"
+_ZERO_WIDTH_CHARS = r"\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff"
+_ZERO_WIDTH = rf"[{_ZERO_WIDTH_CHARS}]+"
+# What an identifier is written with, as the rules read it (a regex class body): a cut inside such a run (a heading
+# cut to 80 characters) would keep a part too short to be masked, so the cut leaves the run out whole. Chinese
+# digits are not in it: the cut would take 五 off 王五 (a phone in Chinese digits at the cut is not handled).
+IDENTIFIER_CHARS = ("0-9０-９A-Za-zＡ-Ｚａ-ｚ@＠._＿\\-－+＋()（）/ \u00a0\u3000。｡"
+                    + "".join(map(chr, _DASHES)) + _ZERO_WIDTH_CHARS)
 _EDIT_RE = re.compile(rf"(?P<gone>{_ZERO_WIDTH})|(?<=\d)(?P<dash> {{0,2}}[-/_] {{0,2}})(?=\d)")
 # One line break between digits (or before an ID's final X), with the spaces around it, read as a space; or
 # inside an e-mail domain that is not complete before the break (no dot yet, or ending in '.' or '-'): dropped.
