@@ -117,6 +117,10 @@ def search_section(assistant: Assistant) -> None:
     asked_role, found = last
     result = found.result
     st.markdown(f"**问题：** {escape_md(found.question)}　**身份：** {ROLE_LABELS.get(asked_role, asked_role) if asked_role else '当前登录身份'}")
+    if found.chatter:
+        st.info("这句话只是在和助手寒暄（例如“谢谢”“好的”）：问答页会简短回复，不检索制度，也不记住什么。",
+                icon=":material/chat:")
+        return
     if found.told_only:
         st.info("这句话只是在说自己的情况：问答页会记住它并回复“我记住了”，不检索制度。", icon=":material/psychology:")
         return

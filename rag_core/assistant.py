@@ -271,9 +271,11 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         Only a conversation's earlier turns are not read; nothing is counted, logged or remembered."""
         actor = self._acting(actor, "ask")
         text = redact_text(checked(question))
-        asked = split_turn(text).question
+        parts = split_turn(text)
+        asked = parts.question
         if not asked:
-            return PersonalSearch(text, SearchResult(query="", hits=[]), told_only=True)
+            return PersonalSearch(text, SearchResult(query="", hits=[]), told_only=not parts.chatter,
+                                  chatter=parts.chatter)
         result = self.search(asked, role=role, actor=actor)
         served = self._serve_standard_answer(asked, text, result, role=role, actor=actor, count=False)
         if served is not None:

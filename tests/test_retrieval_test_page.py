@@ -37,3 +37,27 @@ def test_the_page_states_the_threshold_of_the_search_it_ran(tmp_path, monkeypatc
     shown = " ".join(i.value for i in at.info)
     assert f"**{result.threshold:.0%}**（这次检索用的门槛）" in shown
     assert f"**{model.question_threshold:.0%}**" not in shown.split("不到")[0]
+
+
+def test_chatter_is_named_as_chatter_and_not_as_something_remembered(tmp_path, monkeypatch):
+    """谢谢 is answered in chat with a short line and nothing remembered; the page said it would be remembered."""
+    from streamlit.testing.v1 import AppTest
+
+    import ui.state
+    from rag_core.types import Principal
+
+    assistant = fake_assistant(tmp_path / "store")
+    found = assistant.search_as_chat("谢谢，我知道了", actor=Principal("u1", "employee"))
+    assert found.chatter and not found.told_only and not found.result.hits
+    said = assistant.ask("谢谢，我知道了", actor=Principal("u1", "employee"), conversation="c1")
+    assert not said.acknowledged  # chat remembers nothing either
+    point_the_app_at(tmp_path / "unused", monkeypatch)
+    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.run()
+    at.switch_page("pages/retrieval_test.py").run()
+    at.text_input(key="rt_question").set_value("谢谢，我知道了")
+    next(b for b in at.button if b.label == "检索").click().run()
+    shown = " ".join(i.value for i in at.info)
+    assert "寒暄" in shown and "记住它" not in shown

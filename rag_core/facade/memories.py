@@ -50,6 +50,7 @@ class PersonalSearch:
     memory_search: str = ""
     timings_ms: dict[str, float] = field(default_factory=dict)  # recall and the memory search, beside the search's own
     told_only: bool = False  # the text only told something about the asker: chat remembers it and searches nothing
+    chatter: bool = False  # only words about the conversation (好的 / 谢谢): chat replies briefly, searches nothing
     standard_answer: dict = field(default_factory=dict)  # HR's standard answer chat would give instead (its to_dict)
 
 
