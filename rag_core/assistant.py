@@ -353,10 +353,9 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         user = actor.user if user is None or user == "default" else user
         if user != actor.user:
             require_owner(actor, user, "feedback.give")
-        # HR's review copy and the catalog's copy keep none of what the asker's memories hold (`reviewed_trace`)
-        reviewed = reviewed_trace(trace)
-        self._review_feedback(trace, int(rating), user, reason, comment, reviewed)  # first: a bad reason stores nothing
-        self.catalog.add_feedback(_utcnow().isoformat(timespec="seconds"), user, trace.question, int(rating), reviewed)
+        # HR's review copy keeps none of what the asker's memories hold (`reviewed_trace`); it is the only copy:
+        # one the catalog also kept ignored the question retention and every purge
+        self._review_feedback(trace, int(rating), user, reason, comment, reviewed_trace(trace))
 
     def run_eval(self, path: str | Path, *, mode: str = "hybrid", role: str | None = None,
                  progress: Callable[[int, int], None] | None = None, actor: Principal | None = None) -> dict:

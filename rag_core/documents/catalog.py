@@ -60,14 +60,10 @@ CREATE TABLE IF NOT EXISTS chunks (
 );
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks (doc_id, version);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS feedback (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    created_at TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    question TEXT NOT NULL,
-    rating INTEGER NOT NULL,
-    trace TEXT NOT NULL
-);
+-- ratings were once copied here too; the insights log keeps them (with the question retention and purges).
+-- Deleted rows are overwritten (secure_delete): a dropped rating or a deleted policy's text stays gone from the file.
+PRAGMA secure_delete = ON;
+DROP TABLE IF EXISTS feedback;
 """
 
 
@@ -346,20 +342,6 @@ class Catalog:
             ).fetchall()
         for cid, tokens in rows:
             yield cid, json.loads(tokens)
-
-    def add_feedback(self, created_at: str, user_id: str, question: str, rating: int, trace: dict) -> None:
-        """One row, outside `transaction`: a rating changes no document, so the generation (which makes search
-        rebuild its keyword index and drop its cached rows) stays where it is."""
-        with self.lock:
-            self._db.execute(
-                "INSERT INTO feedback (created_at, user_id, question, rating, trace) VALUES (?,?,?,?,?)",
-                (created_at, user_id, question, rating, json.dumps(trace, ensure_ascii=False)),
-            )
-            self._db.commit()
-
-    def feedback_count(self) -> int:
-        with self.lock:
-            return self._db.execute("SELECT COUNT(*) FROM feedback").fetchone()[0]
 
     def close(self) -> None:
         with self.lock:
