@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -146,6 +147,26 @@ SLOW_TESTS = frozenset({  # module::function (every parameter of it)
     "test_llm.py::test_make_llm_uses_settings",
     "test_llm.py::test_stream_timeout_raises_llm_error",
 })
+
+
+# Test stores go to RAM when the machine has a tmpfs (/dev/shm): SQLite commits and Chroma writes then cost no
+# fsync, and a sample store builds in about 0.35 s instead of 0.55 s (most tests build one). HR_TESTS_TMPFS=0, or
+# an explicit --basetemp, keeps pytest's own temp dir.
+TMPFS = Path("/dev/shm")
+
+
+def pytest_configure(config):
+    if (config.option.basetemp is None and not hasattr(config, "workerinput")
+            and os.environ.get("HR_TESTS_TMPFS", "1") != "0" and TMPFS.is_dir() and os.access(TMPFS, os.W_OK)):
+        config.option.basetemp = config.stash[_TMPFS_BASE] = tempfile.mkdtemp(prefix="hr-tests-", dir=TMPFS)
+
+
+def pytest_unconfigure(config):
+    if base := config.stash.get(_TMPFS_BASE, None):  # RAM is given back: a failed test's files go with it
+        shutil.rmtree(base, ignore_errors=True)
+
+
+_TMPFS_BASE = pytest.StashKey[str]()
 
 
 def pytest_collection_modifyitems(config, items):
