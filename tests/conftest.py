@@ -149,15 +149,24 @@ SLOW_TESTS = frozenset({  # module::function (every parameter of it)
 })
 
 
-# Test stores go to RAM when the machine has a tmpfs (/dev/shm): SQLite commits and Chroma writes then cost no
-# fsync, and a sample store builds in about 0.35 s instead of 0.55 s (most tests build one). HR_TESTS_TMPFS=0, or
-# an explicit --basetemp, keeps pytest's own temp dir.
+# Test stores go to RAM when the machine has a roomy tmpfs (/dev/shm): SQLite commits and Chroma writes then cost
+# no fsync, and a sample store builds in about 0.35 s instead of 0.55 s (most tests build one). A container's
+# small /dev/shm (64 MB by default) is not used; HR_TESTS_TMPFS=0, or an explicit --basetemp, keeps pytest's own.
 TMPFS = Path("/dev/shm")
+TMPFS_FREE_BYTES = 4 << 30  # the whole suite writes far less; the rest is left to the machine
+
+
+def _roomy_tmpfs() -> bool:
+    try:
+        stats = os.statvfs(TMPFS)
+    except OSError:
+        return False
+    return os.access(TMPFS, os.W_OK) and stats.f_bavail * stats.f_frsize >= TMPFS_FREE_BYTES
 
 
 def pytest_configure(config):
     if (config.option.basetemp is None and not hasattr(config, "workerinput")
-            and os.environ.get("HR_TESTS_TMPFS", "1") != "0" and TMPFS.is_dir() and os.access(TMPFS, os.W_OK)):
+            and os.environ.get("HR_TESTS_TMPFS", "1") != "0" and _roomy_tmpfs()):
         config.option.basetemp = config.stash[_TMPFS_BASE] = tempfile.mkdtemp(prefix="hr-tests-", dir=TMPFS)
 
 
