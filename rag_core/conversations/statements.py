@@ -96,8 +96,10 @@ def second_person(memory: str) -> str:
 CHATTER_REPLY = "好的。有制度问题请直接问我；刚才的回答没说清楚的话，可以换个说法再问一次。"
 
 
-def acknowledgement(remembered: list[str]) -> str:
-    """The reply line for what was remembered (or that nothing could be kept)."""
+def acknowledgement(remembered: list[str], failure: str = "") -> str:
+    """The reply line for what was remembered (or that nothing could be kept, or why it could not be)."""
+    if failure:
+        return "抱歉，记忆库暂时出错，这句话没能记住；请稍后再说一次，或请管理员查看记忆库。"
     if not remembered:
         return "好的，知道了。不过这句话里没有我能记住的个人信息；有制度问题请直接问我。"
     return "好的，我记住了：" + "；".join(second_person(m) for m in remembered) + "。以后回答会参考这些信息（不作为制度依据）。"

@@ -30,12 +30,13 @@ from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_turn
 from ..conversations.store import Conversation, ConversationError, ConversationStore, ForeignConversation
-from ..errors import PermissionDenied, StoreDamaged
+from ..errors import MemoryStoreError, PermissionDenied, StoreDamaged
 from ..insights.audiences import UNKNOWN, revealed
 from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..text.pii import redact_text
 from ..types import ACKNOWLEDGED, AskTrace, Principal, SearchResult
 from .access import require_owner
+from .memories import memory_unreadable
 from .stores import CONVERSATIONS_FILE, Sweep, feature_store, uses_store
 
 CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
@@ -46,6 +47,15 @@ CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
 GLUE_MARGIN = 0.1
 STORE_FILE = CONVERSATIONS_FILE
 CHATTER = "寒暄或对话本身：不检索，不记忆"  # the answerer of a turn that only talks about the conversation
+
+
+class Remembered(list):
+    """The facts a turn kept ({"id", "content"} each), and why none could be kept (a damaged memory store):
+    `ask` passes it on to `_finish_turn`, which puts the failure in the trace's warnings."""
+
+    def __init__(self, facts=(), *, failure: str = "") -> None:
+        super().__init__(facts)
+        self.failure = failure
 
 
 @dataclass
@@ -215,33 +225,43 @@ class ConversationActions:
         """A turn that only tells something about the person: remember it and say so; nothing is searched.
         A turn of chatter (好的，我知道了) is answered with a short line: nothing searched, nothing remembered."""
         told = remember and user and not context.chatter
-        remembered = self._remember_statement(user, context.question) if told else []
-        answer = CHATTER_REPLY if context.chatter else acknowledgement([m["content"] for m in remembered])
+        remembered = self._remember_statement(user, context.question) if told else Remembered()
+        answer = CHATTER_REPLY if context.chatter else acknowledgement([m["content"] for m in remembered],
+                                                                       remembered.failure)
+        if remembered.failure:
+            context.warnings.append(remembered.failure)
         if on_token:
             on_token(answer)
         trace = AskTrace(
             question=context.question, answer=answer, search=SearchResult(query="", hits=[]), memories=[], prompt="",
             sources=[], prompt_tokens=0, token_budget=self._settings.token_budget, dropped_hits=0,
-            answerer=CHATTER if context.chatter else "记住个人信息：不检索", search_question="", acknowledged=remembered, outcome=ACKNOWLEDGED,
+            answerer=CHATTER if context.chatter else "记住个人信息：不检索", search_question="", acknowledged=list(remembered), outcome=ACKNOWLEDGED,
         )
         return self._store_turn(trace, user, context)
 
-    def _remember_statement(self, user: str, text: str, answer: str = "") -> list[dict[str, str]]:
-        """Write the turn back to memory; the facts kept as {"id", "content"}."""
+    def _remember_statement(self, user: str, text: str, answer: str = "") -> Remembered:
+        """Write the turn back to memory; the facts kept as {"id", "content"}. A damaged memory store keeps
+        nothing and says why (`Remembered.failure`): the answer stands without it."""
         from datetime import UTC, datetime
 
-        # the acknowledgement repeats what the person said, not the text of an older row it strengthened
-        results = self.memory.told_facts(user, text, answer, now=datetime.now(UTC), llm=self.llm)
-        return [{"id": memory_id, "content": told} for memory_id, _what, told in results
-                if self.memory.get(memory_id, user_id=user) is not None]
+        try:
+            # the acknowledgement repeats what the person said, not the text of an older row it strengthened
+            results = self.memory.told_facts(user, text, answer, now=datetime.now(UTC), llm=self.llm)
+            return Remembered({"id": memory_id, "content": told} for memory_id, _what, told in results
+                              if self.memory.get(memory_id, user_id=user) is not None)
+        except (MemoryStoreError, sqlite3.Error) as failure:
+            return Remembered(failure=memory_unreadable(failure))
 
     def _finish_turn(self, trace: AskTrace, user: str, context: TurnContext, remembered: list[dict[str, str]],
                      on_token: Callable[[str], None] | None) -> AskTrace:
         """Add the acknowledgement of a statement to the answer, then store the turn."""
         trace.search_question = context.search_question
+        failure = getattr(remembered, "failure", "")
+        if failure:
+            context.warnings.append(failure)
         if context.statement:
-            trace.acknowledged = remembered
-            line = acknowledgement([m["content"] for m in remembered])
+            trace.acknowledged = list(remembered)
+            line = acknowledgement([m["content"] for m in remembered], failure)
             if on_token:
                 on_token("\n\n" + line)
             trace.answer = f"{trace.answer}\n\n{line}"

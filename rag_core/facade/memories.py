@@ -28,6 +28,11 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def memory_unreadable(failure: Exception) -> str:
+    """The trace's line when the memory store cannot be read or written: what failed and what the answer lacks."""
+    return f"记忆库出错，这一轮不参考记住的个人信息，也不记住新的信息：{failure}"
+
+
 def keeps_memory_search(own: SearchResult, found: SearchResult) -> bool:
     """The search with the asker's memories (`found`) leads with another clause than the question's own search,
     one judged more likely to answer, and warns of nothing new: a memory's word the policies never name (手术)
@@ -127,7 +132,13 @@ class MemoryActions:
         here. `touch` off: recall leaves the memories' last use as it was (the test page only looks)."""
         started = time.perf_counter()
         evidence = "\n".join(f"{h.chunk.title} {h.chunk.section} {h.chunk.text}" for h in result.hits)
-        memories = self.recall(user, asked, actor=actor, evidence=evidence, touch=touch) if user else []
+        try:
+            memories = self.recall(user, asked, actor=actor, evidence=evidence, touch=touch) if user else []
+        except (MemoryStoreError, sqlite3.Error) as failure:  # a damaged memory store costs the memories, not the answer
+            memories = []
+            note = memory_unreadable(failure)
+            if note not in result.warnings:
+                result.warnings.append(note)
         timings["memory_ms"] = round((time.perf_counter() - started) * 1000, 2)
         result, searched = self._search_with_memories(asked, memories, result, role=role, actor=actor, timings=timings)
         return PersonalSearch(asked, result, memories, searched, timings)
