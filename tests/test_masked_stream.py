@@ -7,11 +7,12 @@ shown at any moment is a prefix of the masked whole, and at the end it is the ma
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_pii_variants import FORMS, survives
 
-from rag_core.answer.masked_stream import MIN_STEP, MaskedStream, settled_end
+from rag_core.answer.masked_stream import LOOKAHEAD, MIN_STEP, MaskedStream, settled_end
 from rag_core.text.pii import redact_text
 
 CLAUSE = "根据制度，一线城市住宿每晚上限600元[资料1]。"
@@ -61,10 +62,27 @@ def test_masking_needs_what_came_before_and_gets_it() -> None:
 
 
 def test_settled_points_lie_between_two_quiet_characters() -> None:
-    assert settled_end("电话号码是") == 4
-    assert settled_end("电话13812345678") == 1
-    assert settled_end("请拨一三八一二三四") == 1  # numerals are not quiet: 拨|一 is no settled point
-    assert settled_end("abc 123") == 0
+    after = "，" * LOOKAHEAD  # a point is settled only once this much text came after it
+    assert settled_end("电话号码是" + after) == 4
+    assert settled_end("电话号码是") == 0
+    assert settled_end("电话13812345678" + after) == 1
+    assert settled_end("请拨一三八一二三四" + after) == 1  # numerals are not quiet: 拨|一 is no settled point
+    assert settled_end("找王经理幺三八" + after) == 3  # 幺 is 1 read aloud
+    assert settled_end("abc 123" + after) == 0
+
+
+def test_no_point_inside_or_before_an_address_written_in_chinese_is_settled() -> None:
+    after = "，" * LOOKAHEAD
+    assert settled_end("发邮件给王小明@公司.中国" + after) == 0  # not in the domain, nor before the @
+    assert settled_end("请联系人事部。发邮件给王小明@公司.中国" + after) == 5  # 事|部, before the full stop
+
+
+@pytest.mark.parametrize("reply", ["年假为五天[资料1]。如有疑问请发邮件给王小明@公司.中国，谢谢您的来电咨询。",
+                                   "年假为五天[资料1]。有事可找王经理一三八二三四五六七幺幺。谢谢您的来电咨询。"])
+@pytest.mark.parametrize("step", [1, 2, 3, 5])
+def test_addresses_in_chinese_and_phones_with_yao_never_show_unmasked(reply: str, step: int) -> None:
+    moments, final = shown_over_time(reply, list(range(0, len(reply), step)))
+    assert final == redact_text(reply) and all(final.startswith(m) for m in moments)
 
 
 def test_a_long_answer_is_masked_a_few_dozen_times_not_once_per_piece(monkeypatch) -> None:

@@ -16,8 +16,13 @@ from collections.abc import Callable
 
 from ..text.pii import redact_text
 
-# Chinese numerals are not quiet: a phone written 一三八… must not be cut in two
-_NUMERALS = frozenset("零〇一二三四五六七八九十百千万两壹贰叁肆伍陆柒捌玖拾佰仟")
+# Chinese numerals are not quiet: a phone written 一三八… (幺 for 1) must not be cut in two
+_NUMERALS = frozenset("零〇一二三四五六七八九十百千万两壹贰叁肆伍陆柒捌玖拾佰仟幺")
+# An e-mail address may be written in Chinese (王小明@公司.中国): no point after an @ is settled until a
+# character no address holds (a comma, a space, a colon …) has closed it
+_ADDRESS_ENDS = frozenset("，,；;！!？?：:、（）()《》“”\"' \t\n\u3000")
+_AT = frozenset("@＠")
+LOOKAHEAD = 8  # characters seen past a point before it is settled: longer than a Chinese name before an @
 # Text is masked again from its start at each step (masking needs what came before: 电话号码是 …), so steps
 # grow with the text: at least MIN_STEP new characters, or an eighth of what was shown. A 7,500-character
 # answer streamed 4 characters a time is then masked 52 times, 72 ms in all, not 1,875 times.
@@ -29,11 +34,34 @@ def _quiet(char: str) -> bool:
 
 
 def settled_end(text: str, start: int = 0) -> int:
-    """The last position after `start` that lies between two quiet characters (0 when there is none)."""
-    for end in range(len(text) - 1, max(start, 0), -1):
-        if _quiet(text[end - 1]) and _quiet(text[end]):
+    """The last position after `start` that lies between two quiet characters, inside no e-mail address
+    and not before one that may be starting (LOOKAHEAD characters after it are in, none an @ of the same
+    run): 0 when there is none."""
+    for end in range(len(text) - LOOKAHEAD, max(start, 0), -1):
+        if (_quiet(text[end - 1]) and _quiet(text[end]) and not _in_address(text, end)
+                and not _address_ahead(text, end)):
             return end
     return 0
+
+
+def _address_ahead(text: str, end: int) -> bool:
+    """An @ follows `end` before any character no address holds: a Chinese local part (王小明@…) is under way."""
+    for char in text[end : end + LOOKAHEAD]:
+        if char in _AT:
+            return True
+        if char in _ADDRESS_ENDS or char in "。．":  # a local part holds no full stop (a domain may: 公司。中国)
+            return False
+    return False
+
+
+def _in_address(text: str, end: int) -> bool:
+    """An @ stands between `end` and the last character before it that no address holds."""
+    for char in reversed(text[max(0, end - 254) : end]):  # 254: the longest address there is
+        if char in _AT:
+            return True
+        if char in _ADDRESS_ENDS:
+            return False
+    return False
 
 
 class MaskedStream:
@@ -49,9 +77,9 @@ class MaskedStream:
 
     def __call__(self, piece: str) -> None:
         self._raw += piece
-        if len(self._raw) - self._settled < max(MIN_STEP, self._settled // 8):
+        if len(self._raw) - LOOKAHEAD - self._settled < max(MIN_STEP, self._settled // 8):
             return
-        end = settled_end(self._raw, max(self._settled, self._scanned - 1))
+        end = settled_end(self._raw, max(self._settled, self._scanned - 1 - LOOKAHEAD))
         self._scanned = len(self._raw)
         if end > self._settled:
             self._settled = end
