@@ -4,7 +4,8 @@ The answer as a whole is masked before it is stored (`answering.compose_answer`)
 the chat shows the pieces while they arrive: a phone number the model copies from a
 memory would be on screen, unmasked, until the answer ends. Pieces are therefore held
 back until they end at a *settled* point (between two Chinese characters that are not
-numerals: no masked form spans such a point), and what is passed on is the masked text
+numerals, outside and not just before an e-mail address, with a few characters seen past
+it: no masked form spans such a point), and what is passed on is the masked text
 of everything up to that point, less what was already shown. When masking more text
 changes what was already shown (it never has, but a context rule could), nothing more
 is streamed: the stored, masked answer replaces the streamed text when the turn ends.
