@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from ..errors import RagError
 from . import audit, documents, insights, maintenance, memory, search, users
-from .output import say
+from .output import os_error_text, say
 
 __all__ = ["build_parser", "main"]
 
@@ -84,20 +84,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         say("错误：参数里有无法识别的字符（可能是终端编码不是 UTF-8），请删去乱码后重试", err=True)
         return 1
     except OSError as exc:  # a file or folder the arguments name could not be read or written
-        say(f"错误：{_os_error(exc)}", err=True)
+        say(f"错误：{os_error_text(exc)}", err=True)
         return 1
-
-
-_OS_REASONS = (
-    (FileNotFoundError, "找不到这个文件或它所在的文件夹，请检查路径"),
-    (IsADirectoryError, "这是一个文件夹，请给出文件的路径（例如 文件夹/导出.xlsx）"),
-    (FileExistsError, "这里已有一个同名文件，不能当作文件夹使用，请换一个数据目录"),
-    (NotADirectoryError, "路径中有一段是文件而不是文件夹，请检查路径"),
-    (PermissionError, "没有读写权限，请换一个位置或检查权限"),
-)
-
-
-def _os_error(exc: OSError) -> str:
-    """What went wrong with which path, in Chinese."""
-    reason = next((said for kind, said in _OS_REASONS if isinstance(exc, kind)), f"读写失败（{exc.strerror or exc}）")
-    return f"{exc.filename}：{reason}" if exc.filename else reason

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
 
-from .output import print_json, say
+from ..documents.bounds import IngestEstimate
+from ..errors import RagError
+from ..facade.documents import displayable_name
+from ..types import IngestReport
+from .output import os_error_text, print_json, say
+
+Outcome = TypeVar("Outcome", IngestReport, IngestEstimate)
 
 
 def register(commands) -> None:
@@ -46,13 +55,14 @@ def ingest(args: argparse.Namespace, assistant) -> int:
         return estimate(args, assistant, options)
     reports = []
     for path in args.files:
-        first = assistant.estimate_file(path, **options)  # prepared once: the ingest reuses it
+        first = _each(IngestEstimate, assistant.estimate_file, path, options)  # the ingest reuses it
         if first.ok and first.needs_confirmation and not args.json:
             say(f"{first.filename}: {first.chunk_count:,} 块，预计{first.duration}；按 Ctrl-C 可随时取消，不会留下写了一半的版本",
                 err=True)
         shown = first.ok and first.needs_confirmation and not args.json
         try:
-            reports.append(assistant.ingest_file(path, **options, progress=progress_line if shown else None))
+            progress = {"progress": progress_line if shown else None}
+            reports.append(_each(IngestReport, assistant.ingest_file, path, options | progress))
             if shown:
                 say("", err=True)  # end the progress line
         except KeyboardInterrupt:
@@ -71,9 +81,26 @@ def ingest(args: argparse.Namespace, assistant) -> int:
     return 0 if all(report.ok for report in reports) else 1
 
 
+def _each(kind: type[Outcome], action: Callable[..., Outcome], path: str, options: dict) -> Outcome:
+    """`action(path, **options)`, or the file's refusal when something unforeseen stops it: one file never
+    ends the run (the files after it are still tried and every file is reported)."""
+    name = displayable_name(Path(path).name)
+    try:
+        return action(path, **options)
+    except RagError as exc:
+        reason = str(exc)
+    except OSError as exc:
+        reason = os_error_text(exc)
+    except UnicodeError:
+        reason = "文件名里有无法识别的字符，请重命名文件（只用中文、字母和数字）后重试"
+    if kind is IngestReport:
+        return IngestReport(filename=name, status="refused", error=f"{name}: {reason}")
+    return IngestEstimate(filename=name, error=f"{name}: {reason}")
+
+
 def estimate(args: argparse.Namespace, assistant, options: dict) -> int:
     """Chunks and time per file, nothing written; exit 1 when a file would be refused."""
-    estimates = [assistant.estimate_file(path, **options) for path in args.files]
+    estimates = [_each(IngestEstimate, assistant.estimate_file, path, options) for path in args.files]
     if args.json:
         print_json({"estimates": [e.to_dict() for e in estimates]})
     else:

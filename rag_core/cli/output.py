@@ -48,3 +48,18 @@ def say(text: str, err: bool = False) -> None:
     stream = sys.stderr if err else sys.stdout
     stream.buffer.write((printable(text) + "\n").encode("utf-8"))
     stream.flush()
+
+
+_OS_REASONS = (
+    (FileNotFoundError, "找不到这个文件或它所在的文件夹，请检查路径"),
+    (IsADirectoryError, "这是一个文件夹，请给出文件的路径（例如 文件夹/导出.xlsx）"),
+    (FileExistsError, "这里已有一个同名文件，不能当作文件夹使用，请换一个数据目录"),
+    (NotADirectoryError, "路径中有一段是文件而不是文件夹，请检查路径"),
+    (PermissionError, "没有读写权限，请换一个位置或检查权限"),
+)
+
+
+def os_error_text(exc: OSError) -> str:
+    """What went wrong with which path, in Chinese."""
+    reason = next((said for kind, said in _OS_REASONS if isinstance(exc, kind)), f"读写失败（{exc.strerror or exc}）")
+    return f"{exc.filename}：{reason}" if exc.filename else reason

@@ -45,6 +45,15 @@ SYSTEM = Principal(user="system", role="admin")  # first-start indexing of the b
 PREPARED_KEPT = 4  # estimates whose prepared documents wait for their ingest
 
 
+def displayable_name(name: str) -> str:
+    """A file name as valid UTF-8: a byte that was not UTF-8 (a lone surrogate from the command line or the
+    file system) becomes U+FFFD, so the name can be stored, audited and shown (SQLite refuses a surrogate)."""
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate that did not come from a byte (e.g. "\ud800")
+        return name.encode("utf-8", "replace").decode("utf-8")
+
+
 def _audience(audience: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted({a.strip() for a in audience if a.strip()})) or ("all",)
 
@@ -58,7 +67,7 @@ class DocumentActions:
         """Index a file from disk (refused by its size before it is read); see `ingest_bytes`."""
         self._acting(kwargs.get("actor"), "documents.manage")
         path = Path(path)
-        name = kwargs.pop("filename", None) or path.name
+        name = displayable_name(kwargs.pop("filename", None) or path.name)
         try:
             size = path.lstat().st_size  # never blocks (a FIFO), reads nothing; a symlink is judged by read_regular_file
         except OSError:
@@ -79,7 +88,7 @@ class DocumentActions:
         """`estimate_ingest` for a file on disk (read as `ingest_file` reads it: regular files only)."""
         self._acting(kwargs.get("actor"), "documents.manage")
         path = Path(path)
-        name = kwargs.pop("filename", None) or path.name
+        name = displayable_name(kwargs.pop("filename", None) or path.name)
         try:
             data = read_regular_file(path, max_bytes=self._settings.max_file_bytes, name=name)
         except IngestError as exc:
@@ -105,6 +114,7 @@ class DocumentActions:
         batches; a cancelled ingest is reported as refused and leaves nothing written.
         """
         actor = self._acting(actor, "documents.manage")
+        filename = displayable_name(filename)
         if refusal := self._audience_refusal(actor, audience):  # nothing written: HR could neither see nor undo it
             self._audit(actor, "refused", f"document.upload {filename}", "refused", refusal)
             shown = self._shown_name(filename)
@@ -146,6 +156,7 @@ class DocumentActions:
         repeats the current version.
         """
         actor = self._acting(actor, "documents.manage")
+        filename = displayable_name(filename)
         audience_t = _audience(audience)
         if refusal := self._audience_refusal(actor, audience_t):
             return IngestEstimate(filename=self._shown_name(filename), error=f"{self._shown_name(filename)}: {refusal}")
