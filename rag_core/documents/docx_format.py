@@ -196,14 +196,16 @@ def _unwrapped(element: object, tags: tuple[str, ...]) -> Iterator[object]:
     """The children of `element` with one of `tags`, also those inside content controls and custom-XML wrappers.
 
     python-docx's tr_lst, tc_lst and body iteration see direct children only, so a row, cell or
-    paragraph that a template wraps in a w:sdt (or w:customXml) would be dropped.
+    paragraph that a template wraps in a w:sdt (or w:customXml) would be dropped. A control still
+    showing Word's prompt (选择一项。) holds no content: its rows and blocks are skipped, while its
+    cells are kept (read as empty by `_cell_text`) so the row's columns do not shift.
     """
     for child in element.iterchildren():  # type: ignore[attr-defined]
         if child.tag in tags:
             yield child
         elif child.tag == _W + "sdt":
             content = child.find(_W + "sdtContent")
-            if content is not None:
+            if content is not None and (_W + "tc" in tags or not _showing_placeholder(child)):
                 yield from _unwrapped(content, tags)
         elif child.tag == _W + "customXml":
             yield from _unwrapped(child, tags)
@@ -212,6 +214,16 @@ def _unwrapped(element: object, tags: tuple[str, ...]) -> Iterator[object]:
 def _showing_placeholder(sdt: object) -> bool:
     flag = sdt.find(f"{_W}sdtPr/{_W}showingPlcHdr")  # type: ignore[attr-defined]
     return flag is not None and flag.get(_W + "val", "true").lower() not in _OFF
+
+
+def _placeholder_cell(tc: object) -> bool:
+    """Is this cell inside a content control (between it and its row) that still shows its prompt?"""
+    for ancestor in tc.iterancestors():  # type: ignore[attr-defined]
+        if ancestor.tag == _W + "tr":
+            return False
+        if ancestor.tag == _W + "sdt" and _showing_placeholder(ancestor):
+            return True
+    return False
 
 
 def _paragraph_text(element: object) -> str:
@@ -247,6 +259,8 @@ def _cell_text(tc: object, table: object, tables: TableCounter, name: str) -> st
     """A cell's paragraphs, and a table nested in it flattened (cells " | ", rows "；"), which cell.text leaves out."""
     from docx.table import Table
 
+    if _placeholder_cell(tc):
+        return ""
     parts = []
     for block in _docx_blocks(tc, table):
         if isinstance(block, Table):
