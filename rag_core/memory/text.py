@@ -122,26 +122,59 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
 _NOT_A_VALUE = ("我们", "本", "这个", "那个", "哪个", "哪", "贵", "该", "什么")
 
 
+# Who else a fact can be about: 用户同事在研发部 and 用户老婆常驻北京 say nothing of the user's own department or city.
+_OTHERS = re.compile(
+    "同事|老婆|老公|妻子|丈夫|爱人|太太|媳妇|先生|孩子|小孩|儿子|女儿|父亲|母亲|爸|妈|父母|家人|家属|亲戚|朋友|"
+    "哥|姐|弟|妹|岳父|岳母|公公|婆婆|对象|男友|女友|室友|同学|下属|部下|领导|主管|上级|经理|老板|客户|别人|他|她"
+)
+_CLAUSE = re.compile(r"[^，,。；;]+")
+
+
+def about_someone_else(content: str) -> bool:
+    """Whether a fact's subject is another person (用户老婆在杭州, 我同事在研发部), not the user."""
+    first = _CLAUSE.search(content or "")
+    return bool(first) and bool(_OTHERS.search(_subject(first.group(), [m.start() for _, m in _matches(first.group())])))
+
+
+def _matches(clause: str) -> list[tuple[str, re.Match[str]]]:
+    return [(slot, m) for slot, patterns in _SLOT_PATTERNS.items() for pat in patterns for m in pat.finditer(clause)]
+
+
+# where a clause's subject ends: its first verb of being, staying, moving or naming
+_CLAUSE_VERB = re.compile(r"在|是|常驻|常住|驻地|base|工作地|调|转|加入|叫|名|外派")
+
+
+def _subject(clause: str, starts: list[int]) -> str:
+    """The words before a clause's verb (or its first slot): 用户同事 in 用户同事在研发部."""
+    verb = _CLAUSE_VERB.search(clause)
+    return clause[: min([*starts, verb.start() if verb else len(clause)])].strip()
+
+
 def slots(content: str) -> dict[str, str]:
-    """Slot → value found in a fact, e.g. {"department": "研发部", "manager": "李四"}."""
+    """Slot → value found in a fact, e.g. {"department": "研发部", "manager": "李四"}.
+
+    Only the user's own: a slot whose subject is someone else (用户同事在研发部) is no slot of the user's,
+    and a clause without a subject (用户老婆常驻北京，在研发部工作) has the subject of the one before."""
     return dict(_slots(content))
 
 
 @lru_cache(maxsize=65536)  # add() checks every active fact of the user; contents repeat
 def _slots(content: str) -> tuple[tuple[str, str], ...]:
     found: dict[str, str] = {}
-    for slot, patterns in _SLOT_PATTERNS.items():
-        for pat in patterns:
-            m = pat.search(content)
-            if not m:
-                continue
+    other = False  # whether the subject so far is someone else
+    for clause in _CLAUSE.findall(content):
+        matches = _matches(clause)
+        if subject := _subject(clause, [m.start() for _, m in matches]):
+            other = bool(_OTHERS.search(subject))
+        if other:
+            continue
+        for slot, m in matches:
             value = m.group("v").strip()
-            if value.startswith(_NOT_A_VALUE):
+            if slot in found or value.startswith(_NOT_A_VALUE) or _OTHERS.search(clause[: m.start()]):
                 continue
             if slot == "department" and value.endswith("部门") and len(value) > 2:
                 value = value[:-1]  # 研发部门 → 研发部
             found[slot] = value
-            break
     return tuple(found.items())
 
 

@@ -1,0 +1,39 @@
+"""Whose fact it is, and what a fact denies: slots belong to the user only, a denial replaces what it denies."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from memory_support import NOW, make_store
+
+from rag_core.memory.text import slots
+
+U = "u"
+
+
+def active(store) -> list[str]:
+    return sorted(h.content for h in store.list(U, now=NOW))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("用户同事在研发部", {}),
+    ("用户老婆常驻北京", {}),
+    ("用户老婆常驻北京，在研发部工作", {}),  # a clause without a subject has the one before
+    ("用户在财务部工作，老婆常驻北京", {"department": "财务部"}),
+    ("用户老婆的主管是张三", {}),
+    ("用户王五是研发部员工,直属主管是李四", {"department": "研发部", "manager": "李四"}),
+    ("用户在财务部工作，主管是李四", {"department": "财务部", "manager": "李四"}),
+])
+def test_a_slot_is_the_users_own_only(text, expected):
+    assert slots(text) == expected
+
+
+def test_a_colleagues_department_and_a_wifes_city_do_not_replace_mine(tmp_path):
+    store = make_store(tmp_path)
+    store.write_back(U, "我在财务部工作，我常驻杭州", "", now=NOW)
+    store.write_back(U, "我同事在研发部，他出差能报多少", "", now=NOW + timedelta(minutes=1))
+    store.write_back(U, "我老婆常驻北京", "", now=NOW + timedelta(minutes=2))
+    facts = active(store)
+    assert "用户在财务部工作" in facts and "用户常驻杭州" in facts, facts
+    assert "用户同事在研发部" in facts and "用户老婆常驻北京" in facts, facts
