@@ -58,6 +58,33 @@ def test_retention_zero_keeps_no_question_or_comment_and_purges_what_was_kept(tm
     assert ABSENT not in stored and "食堂几点开门" not in stored
 
 
+def test_retention_zero_keeps_none_of_the_questions_words_in_a_rating(tmp_path):
+    """Blanking the question left its words in the trace HR reads on 反馈审阅: why a clause matched (关键词：怀孕),
+    the words it lacks, the thesaurus lines, the unknown words (found by the review of this stop's fixes)."""
+    import json
+
+    words = ("怀孕", "打车")
+    kept = fake_assistant(tmp_path / "s")
+    kept.ensure_samples()
+    old = kept.ask("我怀孕了，打车费能报吗", actor=EMPLOYEE, remember=False, user="")
+    kept.record_feedback(old, -1, actor=EMPLOYEE, reason="答非所问")
+    assert any(w in json.dumps(kept.feedback_detail(e.id, actor=ADMIN).trace, ensure_ascii=False)
+               for e in kept.feedback_reviews(actor=HR) for w in words)  # kept while questions are kept
+    none = fake_assistant(tmp_path / "s", question_retention_days=0)
+    new = none.ask("怀孕了打车上班能报销吗", actor=EMPLOYEE, remember=False, user="")
+    none.record_feedback(new, -1, actor=EMPLOYEE, reason="答非所问")
+    traces = [none.feedback_detail(e.id, actor=ADMIN).trace for e in none.feedback_reviews(actor=HR)]
+    assert len(traces) == 2 and all(t.get("answer") is not None for t in traces)
+
+    def written_by_the_asker(value):  # policy text (clauses, the quoting answer) may hold the words too
+        if isinstance(value, dict):
+            return {k: written_by_the_asker(v) for k, v in value.items() if k not in ("text", "answer", "sources")}
+        return [written_by_the_asker(v) for v in value] if isinstance(value, list) else value
+
+    stored = json.dumps(written_by_the_asker(traces), ensure_ascii=False)
+    assert not [w for w in words if w in stored], stored[:300]
+
+
 @pytest.mark.parametrize(("fields", "error"), [
     ({"answer": "\u200b\u2060"}, "标准答复不能为空"),
     ({"question": "\u200b \u2060"}, "问题不能为空"),

@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from .audiences import UNKNOWN
-from .records import GAP_OUTCOMES, PERSON, QUESTION_KEYS, TRAFFIC, WEAK_OUTCOME, FeedbackEntry, GapItem
+from .records import GAP_OUTCOMES, PERSON, TRAFFIC, WEAK_OUTCOME, FeedbackEntry, GapItem
+from .rows import without_question
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS questions (
@@ -139,8 +140,7 @@ class InsightLog:
             gone = self._db.execute("DELETE FROM questions").rowcount
             rows = self._db.execute("SELECT id, trace FROM feedback WHERE question != '' OR comment != ''").fetchall()
             for row_id, trace in rows:
-                kept = json.loads(trace) if trace else {}
-                kept.update({k: "" for k in QUESTION_KEYS if k in kept})
+                kept = without_question(json.loads(trace) if trace else {})
                 self._db.execute("UPDATE feedback SET question = '', comment = '', model = NULL, vector = NULL,"
                                  " trace = ? WHERE id = ?", (json.dumps(kept, ensure_ascii=False), row_id))
             self._db.commit()

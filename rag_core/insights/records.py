@@ -28,6 +28,10 @@ OUTCOMES: dict[str, str] = {
 PERSON = "person"
 TRAFFIC: tuple[str, ...] = (PERSON, "eval", "test")
 QUESTION_KEYS = ("question", "search_question", "query")  # where a reviewed trace holds the question whole
+# where it holds the question's words, at any depth: why a clause matched (关键词：怀孕), the words it lacks, the
+# thesaurus lines and groups used, unknown words, the rewrite, the second model's reading, the warnings
+QUESTION_WORD_KEYS = frozenset({*QUESTION_KEYS, "why", "missing", "thesaurus", "synonym_groups", "expanded_terms",
+                                "unknown_words", "foreign_subjects", "second_reading", "warnings", "rewrite"})
 GAP_OUTCOMES = ("zero_hit", "refused")  # always on the gap page
 WEAK_OUTCOME = "weak"  # on it when asked for: most such answers are right, and they would crowd out the rest
 

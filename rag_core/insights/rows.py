@@ -7,7 +7,7 @@ from typing import Any
 
 from ..documents.redaction import redact_text
 from ..types import AskTrace, SearchResult
-from .records import QUESTION_KEYS, GapGroup
+from .records import QUESTION_KEYS, QUESTION_WORD_KEYS, GapGroup
 
 _CITED = re.compile(r"\[资料(\d+)\]")
 
@@ -66,9 +66,15 @@ def reviewed_trace(trace: AskTrace) -> dict[str, Any]:
     return masked(kept)
 
 
-def without_question(trace: dict[str, Any]) -> dict[str, Any]:
-    """A reviewed trace with the question's wordings blanked (kept when the retention is 0: 不记录提问)."""
-    return {**trace, **{k: "" for k in QUESTION_KEYS if k in trace}}
+def without_question(trace: Any) -> Any:
+    """A reviewed trace with nothing the question's words are in (kept when the retention is 0: 不记录提问): the
+    question's wordings blanked, and at any depth every field built from its words left out (`QUESTION_WORD_KEYS`)."""
+    if isinstance(trace, dict):
+        return {k: "" if k in QUESTION_KEYS else without_question(v) for k, v in trace.items()
+                if k in QUESTION_KEYS or k not in QUESTION_WORD_KEYS}
+    if isinstance(trace, list):
+        return [without_question(item) for item in trace]
+    return trace
 
 
 def gap_row(group: GapGroup) -> dict[str, Any]:
