@@ -240,11 +240,13 @@ def rename(assistant: Assistant, conversation_id: str) -> None:
     title = st.session_state.get(f"title_{conversation_id}", "")
     try:
         assistant.rename_conversation(conversation_id, title, actor=actor())
+        stored = assistant.get_conversation(conversation_id, actor=actor()).title  # masked: 李娜 [手机号] 的报销
     except Exception as exc:
         st.session_state[RENAME_ERROR_KEY] = str(exc)
         return
     st.session_state[f"rename_popover_{conversation_id}"] = False
-    announce(f"已重命名为“{escape_md(' '.join(title.split()))}”。")
+    st.session_state[f"title_{conversation_id}"] = stored  # the box shows what was kept, not what was typed
+    announce(f"已重命名为“{escape_md(stored)}”。")
 
 
 def render_current_actions(assistant: Assistant, current: Any) -> None:
