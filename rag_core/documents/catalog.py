@@ -93,11 +93,25 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)  # one clock for `office_day`: tests pin it here
 
 
+def utc_stamp() -> str:
+    """Now as the ISO text versions are stamped with (`ingested_at`): the clock `office_day` reads."""
+    return _utc_now().isoformat(timespec="seconds")
+
+
 def office_day(timezone: str | None = None) -> date:
     """Today in the office's time zone (`Settings.timezone`): effective dates are the office's calendar days.
 
     The server's own day (`date.today()`) made a version dated today take effect at 08:00 Beijing on a UTC host."""
     return _utc_now().astimezone(ZoneInfo(timezone or Settings.timezone)).date()
+
+
+def _day_at(stamp: str, zone: ZoneInfo) -> str:
+    """The office's day at an ISO time stored in UTC (a time without an offset is UTC)."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp[:10]
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(zone).date().isoformat()
 
 
 def office_today(timezone: str | None = None) -> str:
@@ -242,15 +256,17 @@ class Catalog:
         newer = [v.version for v in others if v.version > version and (v.effective_date or "") <= today]
         return older, (max(newer) if newer else None)
 
-    def superseded(self, doc_id: str) -> list[DocumentInfo]:
+    def superseded(self, doc_id: str, timezone: str | None = None) -> list[DocumentInfo]:
         """Current versions a newer current one should have retired when it was written.
 
         A version written without a future effective date retires every older version (the indexer's
-        rule); `ingested_at` (UTC) stands for the day it was written. Two processes writing at once
-        once left both current: these are the extra ones.
+        rule); the office's day (`timezone`) at `ingested_at` is the day it was written: the UTC day
+        made a version scheduled for the office's tomorrow immediate west of UTC. Two processes writing
+        at once once left both current: these are the extra ones.
         """
+        zone = ZoneInfo(timezone or Settings.timezone)
         live = [v for v in self.versions(doc_id) if v.status == "current"]
-        immediate = [v.version for v in live if not v.effective_date or v.effective_date <= v.ingested_at[:10]]
+        immediate = [v.version for v in live if not v.effective_date or v.effective_date <= _day_at(v.ingested_at, zone)]
         newest = max(immediate, default=None)
         return [v for v in live if newest is not None and v.version < newest]
 

@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime
+from datetime import date
 from itertools import groupby
 
 from ..errors import DocumentIdConflict, IngestError
@@ -29,6 +29,7 @@ from ..text.records import parse_record
 from ..text.tokenizer import tokenize
 from ..types import Chunk, DocumentInfo, ParsedDocument, ReadingReport, Section
 from .bounds import chunk_cap_error, min_chunks
+from .catalog import utc_stamp
 from .chunking import TextChunk, chunk_document, rejoin
 from .formats import Line
 from .parsing import parse_bytes, safe_filename
@@ -218,7 +219,7 @@ def _text_chunks(parsed: ParsedDocument, settings: Settings) -> list[TextChunk]:
 
 def _prepared(parsed: ParsedDocument, text_chunks: list[TextChunk], doc_id: str, audience: tuple[str, ...],
               settings: Settings, counts: dict[str, int]) -> PreparedDocument:
-    now = datetime.now(UTC).isoformat(timespec="seconds")
+    now = utc_stamp()
     digest = hashlib.sha256(
         ("\x1e".join(c.text for c in text_chunks) + f"|{settings.chunk_size}|{settings.chunk_overlap}").encode("utf-8")
     ).hexdigest()

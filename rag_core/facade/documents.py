@@ -20,13 +20,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
 from itertools import groupby
 from pathlib import Path
 from typing import Any
 
 from ..documents.bounds import IngestEstimate, ReindexReport, as_cancel
-from ..documents.catalog import office_today, versions_in_effect, visible_to
+from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
 from ..documents.prepare import PreparedDocument, check_identity, effective_day, narrower_audience, prepare, rechunk
 from ..documents.redaction import redact_filename
@@ -203,7 +202,7 @@ class DocumentActions:
         if kept is not None:
             if not doc_id:  # the library may have changed since the estimate
                 check_identity(kept.doc_id, kept.parsed.source, sources_of, hidden_of)
-            now = datetime.now(UTC).isoformat(timespec="seconds")
+            now = utc_stamp()
             return replace(kept, chunks=[replace(c, ingested_at=now) for c in kept.chunks])
         step = step or (lambda stage, frac: None)
         with reporting_pages(lambda done, total: step(f"OCR 识别扫描页 {done}/{total}", 0.05 + 0.15 * done / total)):
@@ -243,7 +242,8 @@ class DocumentActions:
             live = [v for v in self.catalog.versions(prepared.doc_id) if v.status == "current"]
             replaced = versions_in_effect(live, today).get(prepared.doc_id)
             report = self.indexer.write(
-                prepared, audience_t, effective_date, step, may_replace=may_replace, cancel=as_cancel(cancel), today=today
+                prepared, audience_t, effective_date, step, may_replace=may_replace, cancel=as_cancel(cancel), today=today,
+                timezone=self._settings.timezone,
             )
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
             narrower = [] if report.status != "indexed" or replaced is None else narrower_audience(
@@ -374,7 +374,7 @@ class DocumentActions:
                 for info, prepared in cut:
                     try:
                         written = self.indexer.write(prepared, info.audience, info.effective_date, step, keep_scheduled=True,
-                                                     today=today)
+                                                     today=today, timezone=self._settings.timezone)
                     except RagError as exc:
                         report.failed.append(f"《{info.title}》v{info.version}：{exc}")
                         continue

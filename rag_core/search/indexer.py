@@ -66,21 +66,22 @@ class Indexer:
     def write(
         self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, step: Progress,
         *, may_replace: MayReplace | None = None, cancel: Cancel | None = None, keep_scheduled: bool = False,
-        today: str | None = None,
+        today: str | None = None, timezone: str | None = None,
     ) -> IngestReport:
         """Store `prepared` as the next version of its document (or report it unchanged).
 
         `may_replace` refuses (PermissionDenied) when a live version of the document is one the
         writer may not replace; `cancel` is checked between embedding batches (IngestCancelled).
         `keep_scheduled` (re-indexing): a version in effect leaves scheduled versions for their own rewrite.
-        `today` is the office's day (`office_today` of `Settings.timezone`), which decides what is scheduled.
+        `today` is the office's day (`office_today` of `Settings.timezone`), which decides what is scheduled;
+        `timezone` is that zone, in which a stored version's `ingested_at` says whether it was scheduled.
         """
         def check() -> None:
             check_cancel(cancel, prepared.parsed.source)
 
         with self._locked(step, check):
             return self._write(prepared, audience, effective_date, step, may_replace, check, keep_scheduled,
-                               today or office_today())
+                               today or office_today(timezone), timezone)
 
     def retire(self, old: DocumentInfo) -> None:
         """Take one version out of every store (re-indexing: the scheduled version its re-cut copy replaces)."""
@@ -119,12 +120,13 @@ class Indexer:
     def _write(
         self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, step: Progress,
         may_replace: MayReplace | None, check: Callable[[], None], keep_scheduled: bool, today: str,
+        timezone: str | None = None,
     ) -> IngestReport:
         doc_id = prepared.doc_id
         refuse_unreplaceable(self.catalog, doc_id, may_replace)
         newest = self.current_match(prepared, audience, effective_date, today)
         if newest is not None:
-            healed = self._retire_superseded(doc_id)
+            healed = self._retire_superseded(doc_id, timezone)
             step("完成", 1.0)
             return IngestReport(
                 filename=prepared.parsed.source, status="unchanged", doc_id=doc_id, version=newest.version,
@@ -208,9 +210,9 @@ class Indexer:
             return info, chunks
         raise AssertionError("unreachable")
 
-    def _retire_superseded(self, doc_id: str) -> list[str]:
+    def _retire_superseded(self, doc_id: str, timezone: str | None = None) -> list[str]:
         """Retire current versions a newer one should have retired (left by two concurrent writers)."""
-        extra = self.catalog.superseded(doc_id)
+        extra = self.catalog.superseded(doc_id, timezone)
         for old in extra:
             self._retire(old)
         if not extra:
