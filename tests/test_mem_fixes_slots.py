@@ -37,3 +37,29 @@ def test_a_colleagues_department_and_a_wifes_city_do_not_replace_mine(tmp_path):
     facts = active(store)
     assert "用户在财务部工作" in facts and "用户常驻杭州" in facts, facts
     assert "用户同事在研发部" in facts and "用户老婆常驻北京" in facts, facts
+
+
+@pytest.mark.parametrize(("first", "denial", "stored"), [
+    ("我常驻杭州", "我已经不在杭州了", "用户已经不在杭州了"),
+    ("我在财务部", "我不在财务部了", "用户不在财务部了"),
+    ("我在财务部工作", "我不在财务部工作了", "用户不在财务部工作了"),
+    ("我对花生过敏", "我对花生不过敏了", "用户对花生不过敏"),
+])
+def test_a_denial_replaces_the_fact_it_denies(tmp_path, first, denial, stored):
+    store = make_store(tmp_path)
+    store.write_back(U, first, "", now=NOW)
+    before = store.list(U, now=NOW)
+    written = store.told_facts(U, denial, "", now=NOW + timedelta(minutes=1))
+    assert [(action, told) for _, action, told in written] == [("replaced", stored)]
+    assert active(store) == [stored]
+    assert store.get(before[0].id).deleted and store.get(before[0].id).importance == before[0].importance
+
+
+def test_another_persons_fact_does_not_strengthen_mine(tmp_path):
+    store = make_store(tmp_path)
+    store.write_back(U, "我常驻杭州", "", now=NOW)
+    importance = store.list(U, now=NOW)[0].importance
+    written = store.told_facts(U, "我老婆在杭州", "", now=NOW + timedelta(minutes=1))
+    assert [action for _, action, _ in written] == ["added"]
+    assert active(store) == ["用户常驻杭州", "用户老婆在杭州"]
+    assert next(h for h in store.list(U, now=NOW) if h.content == "用户常驻杭州").importance == importance

@@ -45,7 +45,7 @@ from .scoring import (
     default_importance,
     freshness_from_age,
 )
-from .text import agreeing_slots, conflicting_slots, same_fact_terms, slots
+from .text import agreeing_slots, conflicting_slots, denies, negated, same_fact_terms, slots
 from .writeback import WriteBackMixin
 
 STRENGTHEN_STEP = 0.05  # seed 004 §4: a repeated fact gains a little, never jumps
@@ -325,13 +325,14 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin):
         cosines = uv.raw @ vec if len(uv.ids) else np.zeros(0)
         near = np.nonzero(cosines >= self.calibration.dedup_cosine)[0]
         # Only slot facts must be compared with every row; anything else only with near-duplicates.
-        candidates = range(len(uv.ids)) if new_slots else near.tolist()
+        # A denial (用户已经不在杭州了) is compared with every row too: it replaces the slot fact it denies.
+        candidates = range(len(uv.ids)) if new_slots or (is_fact and negated(content)) else near.tolist()
         near_set = set(near.tolist())
         for i in candidates:
             if (uv.kinds[i] != "interaction") != is_fact:
                 continue
             old_slots = slots(uv.contents[i]) if is_fact else {}
-            if conflicting_slots(new_slots, old_slots):
+            if conflicting_slots(new_slots, old_slots) or (is_fact and denies(content, uv.contents[i], near=i in near_set)):
                 conflicts.append(i)
                 continue
             same = bool(agreeing_slots(new_slots, old_slots)) or (

@@ -94,10 +94,38 @@ def same_fact_terms(a: str, b: str) -> bool:
     (用户下个月结婚, 用户刚入职) is told apart by its verbs and time words instead, on both sides: an
     empty set is a subset of every set, so 用户下个月结婚 read as a restatement of 用户老婆怀孕了 and
     was merged into it. Two facts with nothing to compare are never the same."""
+    if negated(a) != negated(b) or about_someone_else(a) != about_someone_else(b):
+        return False  # 用户不在杭州了 denies 用户常驻杭州; 用户老婆在杭州 is another person's
+    return _same_terms(a, b)
+
+
+def _same_terms(a: str, b: str) -> bool:
     ka, kb = key_terms(a), key_terms(b)
     if not ka or not kb:
         ka, kb = content_terms(a), content_terms(b)
     return bool(ka) and bool(kb) and (ka <= kb or kb <= ka)
+
+
+# 不/没/未/不再 as a denial, not inside a word (不错, 不过, 不同, 未来): 用户对花生不过敏 denies 用户对花生过敏
+_NEGATION = r"(?:不再|不|没有?|未)(?!错|过(?!敏)|少|同|久|但|仅|管|论|然|如|断|来|准|一定)"
+_NEGATED = re.compile(_NEGATION)
+_NEGATED_BEFORE = re.compile(_NEGATION + r"[\u4e00-\u9fff]{0,2}$")  # 不在 / 不再常驻 / 不是 / 已经不 right before a slot
+
+
+def negated(content: str) -> bool:
+    """Whether a fact says something is not so (用户已经不在杭州了, 用户老婆没工作)."""
+    return bool(_NEGATED.search(content or ""))
+
+
+def denies(new: str, old: str, *, near: bool) -> bool:
+    """Whether `new` says `old` is no longer so: the user's own slot value named after a denial (用户已经不在杭州了
+    against 用户常驻杭州, whatever their similarity), or, for texts close by meaning, the same terms with the
+    denial on one side only (用户对花生不过敏了 against 用户对花生过敏)."""
+    if negated(new) == negated(old) or about_someone_else(new) or about_someone_else(old):
+        return False
+    if negated(new) and any(re.search(_NEGATION + r"[\u4e00-\u9fff]{0,3}?" + re.escape(v), new) for v in slots(old).values()):
+        return True
+    return near and _same_terms(new, old)
 
 
 # ---- slots: facts of which a user has exactly one value at a time -------------------
@@ -170,7 +198,8 @@ def _slots(content: str) -> tuple[tuple[str, str], ...]:
             continue
         for slot, m in matches:
             value = m.group("v").strip()
-            if slot in found or value.startswith(_NOT_A_VALUE) or _OTHERS.search(clause[: m.start()]):
+            before = clause[: m.start()]
+            if slot in found or value.startswith(_NOT_A_VALUE) or _OTHERS.search(before) or _NEGATED_BEFORE.search(before):
                 continue
             if slot == "department" and value.endswith("部门") and len(value) > 2:
                 value = value[:-1]  # 研发部门 → 研发部
