@@ -63,3 +63,18 @@ def test_another_persons_fact_does_not_strengthen_mine(tmp_path):
     assert [action for _, action, _ in written] == ["added"]
     assert active(store) == ["用户常驻杭州", "用户老婆在杭州"]
     assert next(h for h in store.list(U, now=NOW) if h.content == "用户常驻杭州").importance == importance
+
+
+@pytest.mark.parametrize("move", ["我调到上海了", "我外派到上海了", "我调去上海分公司了"])
+def test_moving_to_a_city_replaces_the_old_city(tmp_path, move):
+    store = make_store(tmp_path)
+    store.write_back(U, "我是财务部的李娜，我常驻杭州", "", now=NOW)
+    written = store.told_facts(U, move, "", now=NOW + timedelta(minutes=1))
+    assert [action for _, action, _ in written] == ["replaced"]
+    facts = active(store)
+    assert "用户常驻杭州" not in facts and any("上海" in f for f in facts), facts
+
+
+def test_moving_to_a_department_is_no_city():
+    assert slots("用户调到了研发部") == {"department": "研发部"}
+    assert slots("用户调到上海了，在销售部工作") == {"city": "上海", "department": "销售部"}

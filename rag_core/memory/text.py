@@ -139,6 +139,9 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
     ],
     "city": [
         re.compile(rf"(?:常驻|常住|驻地是|驻地在|base在|工作地点?(?:是|在))\s*(?P<v>[{_CJK}]{{2,4}}?)(?:市)?(?=[，,。；;\s]|$|办公|工作|上班|经常|，)"),
+        # moved to a place (调到上海了): the new city; a unit (调到研发部) is a department, never a city
+        re.compile(rf"(?:调到了?|调去了?|调至|调往|外派到了?|外派去了?|派驻到?|常驻到)\s*(?P<v>[{_CJK}]{{2,4}}?)(?:市)?"
+                   rf"(?=[，,。；;\s]|$|了|办公|工作|上班|分公司|办事处|常驻|长期)(?<!部)(?<!组)(?<!中心)(?<!团队)"),
     ],
     "manager": [
         re.compile(rf"(?:直属主管|直属领导|直属上级|主管|领导|上级|leader)(?:是|为|换成了?|变成了?|改成了?)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
