@@ -70,12 +70,16 @@ class RecallMixin:
                                        uv.kinds, personal, grounded) * base
             idx = np.nonzero(bound >= threshold)[0]
         kw = np.array([keyword_overlap(terms, uv.contents[i]) for i in idx], dtype=np.float64)
-        rel = personal_relevance(np.atleast_1d(relevance(cos[idx], kw, self.calibration)),
-                                 [uv.kinds[i] for i in idx], personal, grounded[idx])
+        own = np.atleast_1d(relevance(cos[idx], kw, self.calibration))
+        rel = personal_relevance(own, [uv.kinds[i] for i in idx], personal, grounded[idx])
         scores = rel * base[idx]
-        rows = zip(idx.tolist(), rel.tolist(), scores.tolist(), strict=True)
-        ranked = sorted(rows, key=lambda t: (-t[2], -uv.created_ts[t[0]], uv.ids[t[0]]))  # ties: newer first
-        return [(uv.ids[i], r, float(fresh[i]), s) for i, r, s in ranked if threshold is None or s >= threshold]
+        # The lift is a floor for selection, not a rank: among lifted facts (all at 0.5) the one the question is
+        # about (常驻杭州 for 住宿标准) must come before newer ones that are not, so the order is the score without
+        # the lift, then the closeness below the calibration's floor (clipped to 0 there), then the lifted score.
+        closeness = cos[idx] + self.calibration.keyword_weight * kw
+        rows = zip(idx.tolist(), rel.tolist(), scores.tolist(), (own * base[idx]).tolist(), closeness.tolist(), strict=True)
+        ranked = sorted(rows, key=lambda t: (-t[3], -t[4], -t[2], -uv.created_ts[t[0]], uv.ids[t[0]]))
+        return [(uv.ids[i], r, float(fresh[i]), s) for i, r, s, *_ in ranked if threshold is None or s >= threshold]
 
     def search(
         self,
