@@ -36,6 +36,8 @@ class Fact:
 
 _CJK = r"\u4e00-\u9fff"
 _CLAUSE_SPLIT = re.compile(r"[，,。！!？?；;\n]+")
+# A clause that supposes (如果我是经理, 我在研发部的话) says nothing of who the person is.
+CONDITIONAL = re.compile(r"^(?:如果|假如|要是|假设|假使|倘若|若是|万一|比如说?)|的话$")
 _UNIT = rf"[{_CJK}A-Za-z0-9]{{1,10}}?(?:事业部|部门|中心|团队|部|组)"
 
 
@@ -74,8 +76,10 @@ def rule_facts(text: str) -> list[Fact]:
         clause = clause.strip()
         if not clause or len(clause) > 60:
             continue
-        if asks(clause) or about_conversation(clause) is not None:  # a question, or words about the conversation
-            _keep_told(told, facts, seen)  # (好的, 我知道了, 我是说休息日加班): nothing about the person
+        # a question, words about the conversation (好的, 我知道了, 我是说休息日加班) or a supposition
+        # (如果我是经理): nothing about the person
+        if asks(clause) or about_conversation(clause) is not None or CONDITIONAL.search(clause):
+            _keep_told(told, facts, seen)
             telling = False
             continue
         telling = telling or opens_with_asker(clause)
