@@ -21,8 +21,8 @@ def test_hr_cannot_publish_a_version_for_an_audience_it_cannot_read(assistant):
     assert assistant.ingest_bytes(V1, "年假制度.md", actor=HR).status == "indexed"
     estimate = assistant.estimate_ingest(V2, "年假制度.md", audience=["managers"], actor=HR)
     report = assistant.ingest_bytes(V2, "年假制度.md", audience=["managers"], actor=HR)
-    assert report.status == "refused" and "managers" in report.error and "看不到的受众" in report.error
-    assert estimate.error and "managers" in estimate.error
+    assert report.status == "refused" and "管理者" in report.error and "看不到的受众" in report.error
+    assert estimate.error and "管理者" in estimate.error
     assert [d.version for d in assistant.list_documents(actor=HR)] == [1]  # nothing written, HR still manages it
     assert [v.version for v in assistant.catalog.versions("年假制度")] == [1]
     mixed = assistant.ingest_bytes(V2, "年假制度.md", audience=["hr", "managers"], actor=HR)

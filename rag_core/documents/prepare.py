@@ -28,6 +28,7 @@ from ..text.pii import REDACTION_CATEGORIES
 from ..text.records import parse_record
 from ..text.tokenizer import tokenize
 from ..types import Chunk, DocumentInfo, ParsedDocument, ReadingReport, Section
+from .audience_names import audience_names
 from .bounds import chunk_cap_error, min_chunks
 from .catalog import utc_stamp
 from .chunking import TextChunk, chunk_document, rejoin
@@ -100,7 +101,7 @@ def narrower_audience(new: tuple[str, ...], old: DocumentInfo, day: str | None) 
     if "all" in new or set(old.audience) <= set(new):
         return []
     when = f"自 {day} 起" if day else "现在起"
-    return [f"注意：这一版的可见范围（{'、'.join(new)}）比它取代的 v{old.version}（{'、'.join(old.audience)}）窄，"
+    return [f"注意：这一版的可见范围（{audience_names(new)}）比它取代的 v{old.version}（{audience_names(old.audience)}）窄，"
             f"{when}其余受众将查不到这份制度；如非本意，请按原来的可见范围重新上传"]
 
 

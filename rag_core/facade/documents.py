@@ -24,6 +24,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+from ..documents.audience_names import AUDIENCE_LABELS, audience_names
 from ..documents.bounds import IngestEstimate, ReindexReport, as_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
@@ -61,6 +62,7 @@ class DocumentActions:
     """Mixin of `Assistant`: everything the documents page and `docs` commands do."""
 
     sample_pack_status = ""  # what the last ensure_samples did with the shipped sample vectors
+    AUDIENCE_LABELS = AUDIENCE_LABELS  # label -> the Chinese name the pages show (owned by documents.audience_names)
 
     def ingest_file(self, path: str | Path, **kwargs) -> IngestReport:
         """Index a file from disk (refused by its size before it is read); see `ingest_bytes`."""
@@ -271,7 +273,7 @@ class DocumentActions:
         hidden = unreadable_labels(_audience(audience), actor.readable)
         if not hidden:
             return ""
-        return (f"没有权限：不能把文档发布给你看不到的受众（{'、'.join(hidden)}），发布后你将无法查看、替换或删除它。"
+        return (f"没有权限：不能把文档发布给你看不到的受众（{audience_names(hidden)}），发布后你将无法查看、替换或删除它。"
                 "请只选择你能看到的受众，或请系统管理员上传")
 
     def delete_document(self, doc_id: str, *, actor: Principal | None = None) -> int:
