@@ -20,13 +20,13 @@ import streamlit as st
 
 from rag_core import Assistant, Principal, Settings
 from rag_core.assistant import SAMPLES_DIR
+from rag_core.types import ROLE_NAMES
 from ui.inert import escape_md
 from ui.progress import FileSteps
 
 # Audience labels -> what a person reads (the retrieval test can preview one audience's view).
 ROLE_LABELS: dict[str, str] = {"all": "员工", "hr": "HR", "managers": "管理者"}
 AUDIENCE_LABELS: dict[str, str] = Assistant.AUDIENCE_LABELS  # the engine's names, as its messages say them
-ROLE_NAMES: dict[str, str] = {"employee": "员工", "hr": "HR", "admin": "管理员"}
 
 PRINCIPAL_KEY = "principal"
 TOKEN_KEY = "session_token"
