@@ -19,6 +19,21 @@ STATEMENT = re.compile(
     r"我转岗到|我的(?:直属)?(?:主管|领导|上级)是|我对.{1,12}过敏|以后(?:请|麻烦|都|尽量)|请(?:以后|都)用|我(?:很|比较|更)?喜欢)"
 )
 
+# A clause that asks for something to be done (帮我看看…, 我想请假, 我要报销打车费) is a request to search, not a fact
+# about the person, though it names no question word. 我要当爸爸了 (a change, with 了) stays a statement, and
+# 我想要用表格回答 a preference.
+_REQUEST = re.compile(r"^(?:请|麻烦)?(?:你|您)?(?:帮|替)(?:我|忙)|^我(?:现在)?(?:想要?|要|需要)(?!.*了$)(?!.*(?:表格|回答|回复))")
+
+
+def requests(clause: str) -> bool:
+    """Whether a clause asks for something to be done rather than telling who the person is."""
+    return bool(_REQUEST.search(clause.strip()))
+
+
+def without_requests(text: str) -> str:
+    """The turn without its request clauses: what write-back may read facts from (我是HR，帮我看看… → 我是HR)."""
+    return "".join(c for c in _CLAUSES.findall(text or "") if not requests(c)).strip()
+
 
 @dataclass(frozen=True)
 class TurnParts:
@@ -69,7 +84,7 @@ def _without_talk(text: str) -> tuple[str, bool, bool]:
 
 
 def _split(text: str) -> TurnParts:
-    if text and not asks(text) and opens_with_asker(text):
+    if text and not asks(text) and opens_with_asker(text) and not any(requests(c) for c in _CLAUSES.findall(text)):
         return TurnParts(text.rstrip("，,。！!；;\n "), "")
     told: list[str] = []
     asked: list[str] = []
@@ -78,7 +93,7 @@ def _split(text: str) -> TurnParts:
         if not body:
             continue
         core = body.rstrip("，,。！!？?；;\n ")
-        if STATEMENT.search(core) and not asks(body):
+        if STATEMENT.search(core) and not asks(body) and not requests(core):
             told.append(core)
         else:
             asked.append(body)

@@ -28,7 +28,7 @@ from ..conversations.followup import (
 )
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
-from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_turn
+from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_turn, without_requests
 from ..conversations.store import Conversation, ConversationError, ConversationStore, ForeignConversation
 from ..errors import MemoryStoreError, PermissionDenied, StoreDamaged
 from ..insights.audiences import UNKNOWN, revealed
@@ -244,6 +244,9 @@ class ConversationActions:
         nothing and says why (`Remembered.failure`): the answer stands without it."""
         from datetime import UTC, datetime
 
+        text = without_requests(text)  # 帮我看看… / 我想请假 ask for something; they tell nothing of the person
+        if not text:
+            return Remembered()
         try:
             # the acknowledgement repeats what the person said, not the text of an older row it strengthened
             results = self.memory.told_facts(user, text, answer, now=datetime.now(UTC), llm=self.llm)
