@@ -218,11 +218,14 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
     st.caption("按当前得分（重要度 × 新鲜度）保留最高的 N 条，其余遗忘。先预览，确认后才执行。")
     keep = st.number_input("保留条数 N", min_value=0, max_value=max(total, 0), value=max(0, total - 1), step=1)
     if st.button("预览将被遗忘的记忆", icon=":material/visibility:"):
-        st.session_state[PREVIEW_KEY] = (int(keep), assistant.preview_forget(int(keep), user=user, actor=actor()))
+        st.session_state[PREVIEW_KEY] = (user, int(keep), assistant.preview_forget(int(keep), user=user, actor=actor()))
     preview = st.session_state.get(PREVIEW_KEY)
+    if preview and preview[0] != user:  # made for another person: 确认遗忘 must never apply it to this one
+        st.session_state.pop(PREVIEW_KEY, None)
+        preview = None
     if not preview:
         return
-    kept_n, doomed = preview
+    _owner, kept_n, doomed = preview
     if not doomed:
         st.info(f"保留 {kept_n} 条时没有需要遗忘的记忆。")
         return
