@@ -335,13 +335,14 @@ class ConversationActions:
 
     @uses_store(STORE_FILE)
     def undo_acknowledged(self, conversation_id: str, turn: int, *, actor: Principal | None = None) -> int:
-        """Forget what a statement turn remembered; returns how many memories were deleted."""
+        """Forget what a statement turn remembered, and bring back the facts it replaced; returns how many memories
+        were deleted."""
         conv = self._owned(conversation_id, actor, "undo", turns=True)
         stored = next((t for t in conv.turns if t.turn == turn), None)
         if stored is None:
             raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
         ids = [m["id"] for m in stored.trace.get("acknowledged", [])]
-        deleted = self.memory.delete(ids, reason="用户撤销", user_id=conv.user) if ids else 0
+        deleted = self.memory.undo(ids, user_id=conv.user) if ids else 0  # what a statement replaced is current again
         trace = {**stored.trace, "acknowledged": [], "acknowledgement_undone": True}
         self.conversations.update_turn(conversation_id, turn, trace=trace)
         return deleted

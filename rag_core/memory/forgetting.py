@@ -57,6 +57,30 @@ class ForgettingMixin:
                 rows += conn.execute(sql, args).fetchall()
             return self._soft_delete(conn, rows, reason, now)
 
+    def undo(self, memory_ids: Iterable[str], *, user_id: str, reason: str = "用户撤销", now: datetime | None = None) -> int:
+        """Take back what a statement wrote: its rows are soft-deleted and the facts they replaced (我在财务部工作
+        before 我调到了人事部) are active again, in one transaction. Returns how many rows were deleted."""
+        ids = [m for m in dict.fromkeys(memory_ids) if m]
+        if not ids:
+            return 0
+        now = as_utc(now) if now else db.utc_now()
+        owner = self._check_user(user_id)
+        with self._tx() as conn:
+            rows = []
+            for part in db.batches(ids):
+                rows += conn.execute(
+                    f"SELECT id, user_id, content FROM memories WHERE id IN ({','.join('?' * len(part))}) "
+                    "AND deleted_at IS NULL AND user_id = ?", [*part, owner]).fetchall()
+            count = self._soft_delete(conn, rows, reason, now)
+            for mid, _uid, _content in rows:  # only a row that was still current gives its place back
+                for old_id, content in conn.execute(
+                        "SELECT id, content FROM memories WHERE replaced_by = ? AND user_id = ? AND delete_reason = 'replaced'",
+                        (mid, owner)).fetchall():
+                    conn.execute("UPDATE memories SET deleted_at = NULL, delete_reason = NULL, replaced_by = NULL WHERE id = ?",
+                                 (old_id,))
+                    db.add_history(conn, old_id, owner, "restored", now, content, f"undone={mid}")
+            return count
+
     def _forget_plan(self, keep: int, user_id: str | None, now: datetime) -> list[tuple[str, float, float]]:
         """(id, freshness, retention) of the memories forget() would drop, lowest retention first."""
         if keep < 0:
