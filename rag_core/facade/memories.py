@@ -84,14 +84,18 @@ class MemoryActions:
     def _memory_sweep(self) -> Sweep:
         return Sweep()
 
-    def _for_owner(self, actor: Principal | None, owner: str, action: str) -> Principal:
-        """Resolve the actor and refuse (with one audit row) unless `owner`'s memories are theirs to touch."""
+    def _for_owner(self, actor: Principal | None, owner: str, action: str, *, audited: bool = False) -> Principal:
+        """Resolve the actor and refuse unless `owner`'s memories are theirs to touch, with one audit row either
+        way: a refusal, or an administrator reading or changing someone else's (as with conversations). `audited`:
+        the caller writes its own row (forget, purge)."""
         actor = self._acting(actor, "memories.own")
         try:
             require_owner(actor, owner)
         except PermissionDenied as exc:
             self._audit(actor, "refused", f"{action} {owner}", "refused", str(exc))
             raise
+        if owner and owner != actor.user and not audited:
+            self._audit(actor, action, f"{owner} 的记忆")
         return actor
 
     def _owners(self, memory_ids: Sequence[str]) -> dict[str, str]:
@@ -204,26 +208,26 @@ class MemoryActions:
         self._audit(actor, "memory.delete", "、".join(ids)[:300], "ok" if count else "failed", f"{count} 条")
         return count
 
-    def _forget_scope(self, actor: Principal | None, user: str | None, action: str) -> Principal:
+    def _forget_scope(self, actor: Principal | None, user: str | None, action: str, *, audited: bool) -> Principal:
         if user is None:
             return self._acting(actor, "memories.all")
-        return self._for_owner(actor, user, action)
+        return self._for_owner(actor, user, action, audited=audited)
 
     def preview_forget(self, keep: int, user: str | None = None, *, actor: Principal | None = None) -> list[MemoryHit]:
         """The memories `forget_memories(keep)` would remove, without removing them."""
-        self._forget_scope(actor, user, "memory.forget")
+        self._forget_scope(actor, user, "memory.forget_preview", audited=False)
         return self.memory.preview_forget(keep, user_id=user, now=_utcnow())
 
     def forget_memories(self, keep: int, user: str | None = None, *, actor: Principal | None = None) -> int:
         """Keep the `keep` best memories by importance × freshness; returns how many were forgotten."""
-        actor = self._forget_scope(actor, user, "memory.forget")
+        actor = self._forget_scope(actor, user, "memory.forget", audited=True)
         count = self.memory.forget(keep, user_id=user, now=_utcnow())
         self._audit(actor, "memory.forget", user or "所有用户", "ok", f"保留 {keep} 条，遗忘 {count} 条")
         return count
 
     def purge_memories(self, user: str, *, actor: Principal | None = None) -> int:
         """Delete every memory of `user` for good."""
-        actor = self._for_owner(actor, user, "memory.purge")
+        actor = self._for_owner(actor, user, "memory.purge", audited=True)
         count = self.memory.purge_user(user)
         self._audit(actor, "memory.purge", user, "ok", f"{count} 条")
         return count
