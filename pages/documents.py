@@ -74,11 +74,14 @@ def upload_section(assistant: Assistant) -> None:
         if not files:
             st.warning("请先选择要上传的文件。")
             return
+        if not audience:  # never widened to 全体员工: HR may have removed it to pick 管理者 and forgotten that
+            st.warning("请选择可见范围：没有选择任何受众，未导入任何文件。需要所有员工都能看到时，请选择“全体员工”，然后重新选择文件导入。")
+            return
         if doc_id.strip() and len(files) > 1:
             st.warning("一次上传多个文件时不能共用一个文档ID，已忽略文档ID。")
             doc_id = ""
         batch = {
-            "files": [(f.name, f.getvalue()) for f in files], "audience": audience or ["all"],
+            "files": [(f.name, f.getvalue()) for f in files], "audience": audience,
             "doc_id": doc_id.strip() or None, "effective_date": effective, "redact_disabled": redact_off,
         }
         with st.spinner("正在解析文件、估算导入时间…"):

@@ -51,7 +51,7 @@ def estimate_uploads(
     """The engine's estimate per file (chunks, seconds, or the reason it would be refused); nothing is written."""
     return [
         assistant.estimate_ingest(
-            data, name, audience=tuple(audience) or ("all",), doc_id=doc_id or None,
+            data, name, audience=tuple(audience), doc_id=doc_id or None,
             effective_date=effective_date.isoformat() if effective_date else None,
             redact_disabled=tuple(redact_disabled), actor=actor(),
         )
@@ -121,7 +121,7 @@ def ingest_uploads(
             report = assistant.ingest_bytes(
                 data,
                 name,
-                audience=tuple(audience) or ("all",),
+                audience=tuple(audience),
                 doc_id=doc_id or None,
                 effective_date=effective_date.isoformat() if effective_date else None,
                 redact_disabled=tuple(redact_disabled),

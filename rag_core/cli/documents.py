@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from ..documents.bounds import IngestEstimate
 from ..errors import RagError
-from ..facade.documents import displayable_name
+from ..facade.upload_input import displayable_name
 from ..types import IngestReport
 from .output import os_error_text, print_json, say
 
@@ -50,7 +50,8 @@ def ingest(args: argparse.Namespace, assistant) -> int:
     A long ingest is announced with its estimate; Ctrl-C stops it between embedding batches and
     leaves nothing half-written (files finished before it stay).
     """
-    options = {"audience": args.audience or ["all"], "doc_id": args.doc_id, "effective_date": args.effective_date}
+    # no --audience: 全体员工 (the documented default); --audience "" is refused by the engine, never widened
+    options = {"audience": args.audience, "doc_id": args.doc_id, "effective_date": args.effective_date}
     if args.estimate:
         return estimate(args, assistant, options)
     reports = []

@@ -24,19 +24,18 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from ..documents.audience_names import AUDIENCE_LABELS, audience_names
+from ..documents.audience_names import AUDIENCE_LABELS
 from ..documents.bounds import IngestEstimate, ReindexReport, as_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
 from ..documents.prepare import PreparedDocument, check_identity, effective_day, narrower_audience, prepare, rechunk
-from ..documents.redaction import redact_filename
 from ..documents.safe_read import read_regular_file
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
-from ..insights.audiences import unreadable_labels
 from ..search.indexer import refuse_unreplaceable
 from ..search.sample_pack import sample_files, seed_from_pack
 from ..search.vector_store import VectorCheck
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
+from .upload_input import UploadInput, audience_of, displayable_name  # noqa: F401 (displayable_name: its old home)
 
 Progress = Callable[[str, float], None]
 SAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "samples"
@@ -45,20 +44,7 @@ SYSTEM = Principal(user="system", role="admin")  # first-start indexing of the b
 PREPARED_KEPT = 4  # estimates whose prepared documents wait for their ingest
 
 
-def displayable_name(name: str) -> str:
-    """A file name as valid UTF-8: a byte that was not UTF-8 (a lone surrogate from the command line or the
-    file system) becomes U+FFFD, so the name can be stored, audited and shown (SQLite refuses a surrogate)."""
-    try:
-        return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    except UnicodeEncodeError:  # a surrogate that did not come from a byte (e.g. "\ud800")
-        return name.encode("utf-8", "replace").decode("utf-8")
-
-
-def _audience(audience: Sequence[str]) -> tuple[str, ...]:
-    return tuple(sorted({a.strip() for a in audience if a.strip()})) or ("all",)
-
-
-class DocumentActions:
+class DocumentActions(UploadInput):
     """Mixin of `Assistant`: everything the documents page and `docs` commands do."""
 
     sample_pack_status = ""  # what the last ensure_samples did with the shipped sample vectors
@@ -101,7 +87,7 @@ class DocumentActions:
         data: bytes,
         filename: str,
         *,
-        audience: Sequence[str] = ("all",),
+        audience: Sequence[str] | None = ("all",),
         doc_id: str | None = None,
         effective_date: str | None = None,
         redact_disabled: Sequence[str] = (),
@@ -112,14 +98,15 @@ class DocumentActions:
         """Index one file as a new version; a refused file leaves the store unchanged (one audit row).
 
         `cancel` (a callable returning True, or a threading.Event) is checked between embedding
-        batches; a cancelled ingest is reported as refused and leaves nothing written.
+        batches; a cancelled ingest is reported as refused and leaves nothing written. `audience`: None (not
+        given) means 全体员工; an explicit empty list is refused, never widened to everyone (`audience_of`).
         """
         actor = self._acting(actor, "documents.manage")
         filename = displayable_name(filename)
         if refusal := self._audience_refusal(actor, audience):  # nothing written: HR could neither see nor undo it
             self._audit(actor, "refused", f"document.upload {filename}", "refused", refusal)
             shown = self._shown_name(filename)
-            return IngestReport(filename=shown, status="refused", audience=_audience(audience), error=f"{shown}: {refusal}")
+            return IngestReport(filename=shown, status="refused", audience=audience_of(audience), error=f"{shown}: {refusal}")
         try:
             report = self._ingest(
                 data, filename, audience=audience, doc_id=doc_id, effective_date=effective_date,
@@ -128,7 +115,7 @@ class DocumentActions:
             )
         except PermissionDenied as exc:  # a live version of this document is not the actor's to replace
             self._audit(actor, "refused", f"document.upload {filename}", "refused", str(exc))
-            return IngestReport(filename=filename, status="refused", audience=_audience(audience), error=f"{filename}: {exc}")
+            return IngestReport(filename=filename, status="refused", audience=audience_of(audience), error=f"{filename}: {exc}")
         except BaseException:  # Ctrl-C, or the page stopped mid-run (取消导入): the indexer removed the pending version
             self._audit(actor, "document.upload", filename, "failed", "导入被中断，未写入任何内容")
             raise
@@ -144,7 +131,7 @@ class DocumentActions:
         data: bytes,
         filename: str,
         *,
-        audience: Sequence[str] = ("all",),
+        audience: Sequence[str] | None = ("all",),
         doc_id: str | None = None,
         effective_date: str | None = None,
         redact_disabled: Sequence[str] = (),
@@ -158,7 +145,7 @@ class DocumentActions:
         """
         actor = self._acting(actor, "documents.manage")
         filename = displayable_name(filename)
-        audience_t = _audience(audience)
+        audience_t = audience_of(audience)
         if refusal := self._audience_refusal(actor, audience_t):
             return IngestEstimate(filename=self._shown_name(filename), error=f"{self._shown_name(filename)}: {refusal}")
         try:
@@ -224,7 +211,7 @@ class DocumentActions:
         data: bytes,
         filename: str,
         *,
-        audience: Sequence[str] = ("all",),
+        audience: Sequence[str] | None = ("all",),
         doc_id: str | None = None,
         effective_date: str | None = None,
         redact_disabled: Sequence[str] = (),
@@ -233,7 +220,7 @@ class DocumentActions:
         may_replace: Callable[[DocumentInfo], bool] | None = None,
     ) -> IngestReport:
         """Prepare and write one file; refusals become reports, PermissionDenied (may_replace) is raised."""
-        audience_t = _audience(audience)
+        audience_t = audience_of(audience)
         step = progress or (lambda stage, frac: None)
         try:
             step("解析与切块", 0.05)
@@ -261,20 +248,8 @@ class DocumentActions:
             shown = self._shown_name(filename)
             return IngestReport(filename=shown, status="refused", error=f"{shown}: {exc}")
 
-    def _shown_name(self, filename: str) -> str:
-        """The file name a refusal may echo: masked as an upload's name is (张三_13812345678.md)."""
-        return redact_filename(filename)[0] if self._settings.redact_pii else filename
-
     def _readable_by(self, actor: Principal, audience: Sequence[str]) -> bool:
         return visible_to(audience, actor.readable)
-
-    def _audience_refusal(self, actor: Principal, audience: Sequence[str]) -> str:
-        """Why an upload for `audience` is refused ("" when it is not): HR manages the audiences it reads only."""
-        hidden = unreadable_labels(_audience(audience), actor.readable)
-        if not hidden:
-            return ""
-        return (f"没有权限：不能把文档发布给你看不到的受众（{audience_names(hidden)}），发布后你将无法查看、替换或删除它。"
-                "请只选择你能看到的受众，或请系统管理员上传")
 
     def delete_document(self, doc_id: str, *, actor: Principal | None = None) -> int:
         """Remove every version of a document from every store; returns the chunks removed."""

@@ -1,0 +1,63 @@
+"""What an upload asks for, checked before anything is read: a storable file name, a chosen audience,
+and the file name as a page, report or refusal may show it (personal data masked).
+
+Split from `facade.documents` (kept under the 400-line limit); `DocumentActions` inherits `UploadInput`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..documents.audience_names import audience_names
+from ..documents.redaction import redact_filename
+from ..insights.audiences import unreadable_labels
+from ..settings import Settings
+from ..types import Principal
+
+NO_AUDIENCE = "请选择可见范围：没有选择任何受众，未写入任何内容。需要所有员工都能看到时，请选择“全体员工”"
+
+
+def displayable_name(name: str) -> str:
+    """A file name as valid UTF-8: a byte that was not UTF-8 (a lone surrogate from the command line or the
+    file system) becomes U+FFFD, so the name can be stored, audited and shown (SQLite refuses a surrogate)."""
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate that did not come from a byte (e.g. "\ud800")
+        return name.encode("utf-8", "replace").decode("utf-8")
+
+
+def audience_of(audience: Sequence[str] | None) -> tuple[str, ...]:
+    """The audience labels, trimmed, deduplicated and sorted.
+
+    None means "not given" (the CLI without --audience, a call without `audience=`) and stands for 全体员工.
+    An explicit list with no label comes back empty and the upload is refused (`NO_AUDIENCE`): widening it
+    to everyone published a file meant for 管理者 to all staff when HR forgot to pick 管理者."""
+    if audience is None:
+        return ("all",)
+    return tuple(sorted({a.strip() for a in audience if a and a.strip()}))
+
+
+class UploadInput:
+    """Mixin of `Assistant` (through `DocumentActions`): the checks and names every upload path shares."""
+
+    _settings: Settings
+
+    def shown_name(self, filename: str) -> str:
+        """The file name as pages, reports and refusals show it: personal data masked (张三_13812345678.md),
+        as the stored name is. Pages call this instead of echoing an uploaded name."""
+        return self._shown_name(displayable_name(filename))
+
+    def _shown_name(self, filename: str) -> str:
+        return redact_filename(filename)[0] if self._settings.redact_pii else filename
+
+    def _audience_refusal(self, actor: Principal, audience: Sequence[str] | None) -> str:
+        """Why an upload for `audience` is refused ("" when it is not): none chosen, or one HR cannot read
+        (HR manages the audiences it reads only)."""
+        labels = audience_of(audience)
+        if not labels:
+            return NO_AUDIENCE
+        hidden = unreadable_labels(labels, actor.readable)
+        if not hidden:
+            return ""
+        return (f"没有权限：不能把文档发布给你看不到的受众（{audience_names(hidden)}），发布后你将无法查看、替换或删除它。"
+                "请只选择你能看到的受众，或请系统管理员上传")
