@@ -33,6 +33,7 @@ from .bounds import chunk_cap_error, min_chunks
 from .catalog import utc_stamp
 from .chunking import TextChunk, chunk_document, rejoin
 from .formats import Line
+from .name_keys import NameKeys
 from .parsing import parse_bytes, safe_filename
 from .reading import attach_captions
 from .redaction import redact, redact_filename
@@ -49,6 +50,7 @@ class PreparedDocument:
     content_hash: str
     redactions: dict[str, int]
     warnings: list[str]
+    name_key: str = ""  # keyed hash of the original file name (`NameKeys`), never the name itself
 
 
 UNREADABLE_NAME = "一份你无权查看的文档"  # how an id clash names a version the uploader may not read
@@ -66,14 +68,25 @@ def _shown(text: str) -> str:
 
 
 def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterable[str]],
-                   hidden_of: Callable[[str], Iterable[str]] | None = None) -> None:
+                   hidden_of: Callable[[str], Iterable[str]] | None = None, name_key: str = "",
+                   keys_of: Callable[[str], Iterable[str]] | None = None) -> None:
     """Refuse a file whose *different* name normalises onto an existing document's id.
 
     "员工手册 v2.md" then "员工手册(v2).md" both become 员工手册_v2; silently making the
     second a new version would retire the first. The caller passes an explicit doc id
     (CLI --doc-id, the page's confirmation) when it really is a new version.
+    Names equal only once masked or cut to length (13812345678_加班审批.md, 13987654321_加班审批.md) are told
+    apart by `name_key` (the original name's keyed hash) against the document's `keys_of`; a document whose
+    versions predate the keys has none, and is matched by its stored name alone.
     """
     known = {name for name in sources_of(doc_id) if name}
+    keys = set(keys_of(doc_id)) if known and name_key and keys_of is not None else set()
+    if known and source in known and keys and name_key not in keys:
+        raise DocumentIdConflict(
+            source, doc_id,
+            f"已有文档 {doc_id} 来自另一个文件：两个文件名去掉个人信息或截断到 120 个字符后相同（{source}）。"
+            f"如果它是该文档的新版本，请明确指定文档ID（命令行加 --doc-id {doc_id}）；否则请先给文件改名",
+        )
     if known and source not in known:
         hidden = set(hidden_of(doc_id)) if hidden_of is not None else set()  # names the uploader may not read
         shown = "、".join(sorted({UNREADABLE_NAME if name in hidden else name for name in known}))
@@ -133,10 +146,15 @@ def prepare(
     redact_disabled: frozenset[str] = frozenset(),
     sources_of: Callable[[str], Iterable[str]] | None = None,
     hidden_of: Callable[[str], Iterable[str]] | None = None,
+    name_keys: NameKeys | None = None,
 ) -> PreparedDocument:
     """Parse, mask and chunk one file. With `sources_of` (doc id → its files' names) and no
-    explicit `doc_id`, a different file name that maps onto an existing document is refused."""
+    explicit `doc_id`, a different file name that maps onto an existing document is refused;
+    `name_keys` also refuses a different file whose name became equal only by masking or cutting."""
     counts: dict[str, int] = {}
+    originals: list[str] = []  # the clean name before masking and the cut: only its keyed hash is kept
+    safe_filename(filename, lambda name: originals.append(name) or name)
+    name_key = name_keys.key(originals[0]) if name_keys is not None and originals else ""
     if unknown := sorted(set(redact_disabled) - set(REDACTION_CATEGORIES)):
         raise IngestError(filename, f"不认识的脱敏类别：{'、'.join(unknown)}；可以保留的类别：{'、'.join(REDACTION_CATEGORIES)}")
 
@@ -173,8 +191,8 @@ def prepare(
     else:
         doc_id = doc_id_for(parsed.source)
         if sources_of is not None:
-            check_identity(doc_id, parsed.source, sources_of, hidden_of)
-    return _prepared(parsed, text_chunks, doc_id, audience, settings, counts)
+            check_identity(doc_id, parsed.source, sources_of, hidden_of, name_key, name_keys.of if name_keys else None)
+    return replace(_prepared(parsed, text_chunks, doc_id, audience, settings, counts), name_key=name_key)
 
 
 def rechunk(chunks: Sequence[Chunk], settings: Settings) -> PreparedDocument:

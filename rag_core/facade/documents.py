@@ -190,7 +190,7 @@ class DocumentActions(UploadInput):
         ]
         if kept is not None:
             if not doc_id:  # the library may have changed since the estimate
-                check_identity(kept.doc_id, kept.parsed.source, sources_of, hidden_of)
+                check_identity(kept.doc_id, kept.parsed.source, sources_of, hidden_of, kept.name_key, self.indexer.name_keys.of)
             now = utc_stamp()
             return replace(kept, chunks=[replace(c, ingested_at=now) for c in kept.chunks])
         step = step or (lambda stage, frac: None)
@@ -198,6 +198,7 @@ class DocumentActions(UploadInput):
             prepared = prepare(
                 data, filename, s, doc_id=doc_id, audience=audience,
                 redact_disabled=frozenset(redact_disabled), sources_of=sources_of, hidden_of=hidden_of,
+                name_keys=self.indexer.name_keys,
             )
         if keep:
             with lock:

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 
 from ..documents.bounds import Cancel, check_cancel
 from ..documents.catalog import Catalog, office_today, versions_in_effect
+from ..documents.name_keys import NameKeys
 from ..documents.prepare import PreparedDocument, index_text, with_version
 from ..errors import PermissionDenied
 from ..types import Chunk, DocumentInfo, IngestReport
@@ -59,6 +60,7 @@ class Indexer:
         self.sentences = sentences
         self.second = second
         self.lock = threading.RLock()
+        self.name_keys = NameKeys(catalog)  # which original file each document's versions came from
 
     def fail_point(self, name: str) -> None:
         """Hook for tests that simulate a crash mid-write; does nothing in production."""
@@ -127,6 +129,7 @@ class Indexer:
         newest = self.current_match(prepared, audience, effective_date, today)
         if newest is not None:
             healed = self._retire_superseded(doc_id, timezone)
+            self.name_keys.add(doc_id, prepared.name_key)
             step("完成", 1.0)
             return IngestReport(
                 filename=prepared.parsed.source, status="unchanged", doc_id=doc_id, version=newest.version,
@@ -171,6 +174,7 @@ class Indexer:
             self.catalog.discard_version(doc_id, version)
             self.keywords.reload()
             raise
+        self.name_keys.add(doc_id, prepared.name_key)
         self.keywords.add(zip([c.chunk_id for c in chunks], prepared.tokens))
         self.centroid.add(vectors, audience)
         if keep_scheduled:
@@ -255,6 +259,7 @@ class Indexer:
             if self.second is not None:
                 self.second.embedder.forget([second_chunk_text(c) for c in chunks])
             self.catalog.delete_document(doc_id)
+            self.name_keys.forget(doc_id)
             self.keywords.remove(ids)
             return len(ids)
 
