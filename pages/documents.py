@@ -117,7 +117,7 @@ def run_batch(assistant: Assistant, batch: dict, summary: str) -> None:
               help="正在导入的文件会在当前这一批向量化结束后停止，不写入任何内容；已完成的文件保留。")
     bar = st.progress(0.0, text=f"准备导入：{summary}")
     st.session_state[REPORTS_KEY] = []
-    st.session_state[RUNNING_KEY] = [name for name, _ in batch["files"]]
+    st.session_state[RUNNING_KEY] = [assistant.shown_name(name) for name, _ in batch["files"]]  # masked, as shown
     reports = ingest_uploads(
         assistant, batch["files"], audience=batch["audience"], doc_id=batch["doc_id"],
         effective_date=batch["effective_date"], redact_disabled=batch["redact_disabled"],

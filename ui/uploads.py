@@ -6,6 +6,7 @@ test can call it with the real facade and then check the page lists the result.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
@@ -33,6 +34,8 @@ REDACTION_LABELS = {
 }
 
 Progress = Callable[[str, float], None]
+LOG = logging.getLogger(__name__)
+UNEXPECTED = "导入时出现意外错误，未写入任何内容，请重试或联系管理员"
 
 
 def audience_text(audience: Sequence[str]) -> str:
@@ -112,10 +115,11 @@ def ingest_uploads(
     reports: list[IngestReport] = []
     total = max(1, len(files))
     for i, (name, data) in enumerate(files):
+        shown = assistant.shown_name(name)  # personal data in a file name is never shown (the bar, a refusal)
 
-        def step(label: str, fraction: float, i: int = i, name: str = name) -> None:
+        def step(label: str, fraction: float, i: int = i, shown: str = shown) -> None:
             if progress is not None:
-                progress(f"（{i + 1}/{total}）{name}：{label}", min(1.0, (i + max(0.0, min(1.0, fraction))) / total))
+                progress(f"（{i + 1}/{total}）{shown}：{label}", min(1.0, (i + max(0.0, min(1.0, fraction))) / total))
 
         try:
             report = assistant.ingest_bytes(
@@ -129,8 +133,9 @@ def ingest_uploads(
                 cancel=cancel,
                 actor=actor(),
             )
-        except Exception as exc:  # the facade should not raise, but one file must never stop the batch
-            report = IngestReport(filename=name, status="refused", audience=tuple(audience), error=str(exc))
+        except Exception:  # the facade should not raise, but one file must never stop the batch
+            LOG.exception("unexpected error importing %s", shown)
+            report = IngestReport(filename=shown, status="refused", audience=tuple(audience), error=f"{shown}：{UNEXPECTED}")
         reports.append(report)
         if on_report is not None:
             on_report(report)

@@ -60,13 +60,13 @@ class DocumentActions(UploadInput):
         except OSError:
             size = 0  # read_regular_file says why
         if size > self._settings.max_file_bytes:
-            limit = self._settings.max_file_mb
+            limit, shown = self._settings.max_file_mb, self._shown_name(name)
             return IngestReport(
-                filename=name, status="refused",
-                error=f"{name}: 文件大小 {size / 1048576:.1f} MB 超过上限 {limit:g} MB",
+                filename=shown, status="refused",
+                error=f"{shown}: 文件大小 {size / 1048576:.1f} MB 超过上限 {limit:g} MB",
             )
         try:  # only a regular file, never more than the size limit (a FIFO, a device, a directory are refused)
-            data = read_regular_file(path, max_bytes=self._settings.max_file_bytes, name=name)
+            data = read_regular_file(path, max_bytes=self._settings.max_file_bytes, name=self._shown_name(name))
         except IngestError as exc:
             return IngestReport(filename=exc.filename, status="refused", error=str(exc))
         return self.ingest_bytes(data, name, **kwargs)
@@ -77,7 +77,7 @@ class DocumentActions(UploadInput):
         path = Path(path)
         name = displayable_name(kwargs.pop("filename", None) or path.name)
         try:
-            data = read_regular_file(path, max_bytes=self._settings.max_file_bytes, name=name)
+            data = read_regular_file(path, max_bytes=self._settings.max_file_bytes, name=self._shown_name(name))
         except IngestError as exc:
             return IngestEstimate(filename=exc.filename, error=str(exc))
         return self.estimate_ingest(data, name, **kwargs)
@@ -115,7 +115,8 @@ class DocumentActions(UploadInput):
             )
         except PermissionDenied as exc:  # a live version of this document is not the actor's to replace
             self._audit(actor, "refused", f"document.upload {filename}", "refused", str(exc))
-            return IngestReport(filename=filename, status="refused", audience=audience_of(audience), error=f"{filename}: {exc}")
+            shown = self._shown_name(filename)
+            return IngestReport(filename=shown, status="refused", audience=audience_of(audience), error=f"{shown}: {exc}")
         except BaseException:  # Ctrl-C, or the page stopped mid-run (取消导入): the indexer removed the pending version
             self._audit(actor, "document.upload", filename, "failed", "导入被中断，未写入任何内容")
             raise
@@ -155,8 +156,8 @@ class DocumentActions(UploadInput):
             refuse_unreplaceable(self.catalog, prepared.doc_id, readable)
         except IngestError as exc:
             return IngestEstimate(filename=exc.filename, error=str(exc))
-        except RagError as exc:
-            return IngestEstimate(filename=filename, error=f"{filename}: {exc}")
+        except RagError as exc:  # PermissionDenied: a document the actor may not replace
+            return IngestEstimate(filename=self._shown_name(filename), error=f"{self._shown_name(filename)}: {exc}")
         today = office_today(self._settings.timezone)
         unchanged = self.indexer.current_match(prepared, audience_t, effective_date, today) is not None
         seconds = 0.0 if unchanged else len(prepared.chunks) * self._settings.ingest_seconds_per_chunk
