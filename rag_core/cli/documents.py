@@ -65,6 +65,7 @@ def ingest(args: argparse.Namespace, assistant) -> int:
             progress = {"progress": progress_line if shown else None}
             reports.append(_each(IngestReport, assistant.ingest_file, path, options | progress))
             if shown:
+                progress_line("完成", 1.0)  # the engine is silent once the version is live
                 say("", err=True)  # end the progress line
         except KeyboardInterrupt:
             say(f"{path}: 导入已取消，这个文件没有写入任何内容" + (f"；之前的 {len(reports)} 个文件已导入" if reports else ""),

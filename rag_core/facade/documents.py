@@ -322,6 +322,8 @@ class DocumentActions(UploadInput):
             if on_progress:
                 on_progress(done, len(files), path.name)
             reports.append(self.ingest_file(path, progress=progress, actor=SYSTEM))
+            if progress:  # the indexer says nothing after a version goes live (a stop there read as "not written")
+                progress("完成", 1.0)
         if on_progress:
             on_progress(len(files), len(files), "")
         return reports
@@ -357,6 +359,7 @@ class DocumentActions(UploadInput):
                     except RagError as exc:
                         report.failed.append(f"《{info.title}》v{info.version}：{exc}")
                         continue
+                    step("完成", 1.0)  # the indexer is silent once the version is live
                     if written.version != info.version and (info.effective_date or "") > today:
                         self.indexer.retire(info)  # its re-cut copy is written: the old scheduled one goes
                     report.chunks += written.chunk_count

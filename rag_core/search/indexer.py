@@ -187,7 +187,8 @@ class Indexer:
         if newer is not None:  # only without the writer lock: another process's newer version won
             self._retire(info)
             warnings.append(f"导入期间同一文档的更新版本 v{newer} 已经生效，这一版随即停用")
-        step("完成", 1.0)
+        # no progress call after the switch: the page's bar is where 取消导入 stops the run, and a stop here
+        # would be reported as "nothing written" while the version is live (the caller's bar ends the file)
         return IngestReport(
             filename=prepared.parsed.source, status="indexed", doc_id=doc_id, version=version,
             chunk_count=len(chunks), audience=audience, redactions=prepared.redactions, warnings=warnings,
