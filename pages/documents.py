@@ -12,7 +12,7 @@ import streamlit as st
 from rag_core import Assistant, DocumentInfo, IngestReport
 from rag_core.errors import StoreDamaged
 from rag_core.types import Chunk, VersionChange
-from ui.doc_identity import ask_about_conflict, remember_conflicts
+from ui.doc_identity import ask_about_conflict, forget_conflicts, remember_conflicts
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.notices import announce, show_notice
@@ -117,6 +117,7 @@ def run_batch(assistant: Assistant, batch: dict, summary: str) -> None:
               help="正在导入的文件会在当前这一批向量化结束后停止，不写入任何内容；已完成的文件保留。")
     bar = st.progress(0.0, text=f"准备导入：{summary}")
     st.session_state[REPORTS_KEY] = []
+    forget_conflicts()
     st.session_state[RUNNING_KEY] = [assistant.shown_name(name) for name, _ in batch["files"]]  # masked, as shown
     reports = ingest_uploads(
         assistant, batch["files"], audience=batch["audience"], doc_id=batch["doc_id"],
@@ -154,10 +155,10 @@ def report_section(assistant: Assistant) -> None:
     st.dataframe(frame, hide_index=True, width="stretch", column_config=REPORT_COLUMNS, row_height=WRAP_ROWS_TALL)
     if frame["说明"].astype(str).str.len().max() > REPORT_NOTE_SHOWN:
         full_text_picker(frame, ["文件"], ["结果", "说明"], key="report_full_text", label="查看某个文件的完整说明")
-    for r in reports:
+    for position, r in enumerate(reports):  # a report's position is its file's in the batch
         if not r.ok:
             st.error(escape_md(r.error or f"{r.filename}：导入失败"))
-            ask_about_conflict(assistant, r, REPORTS_KEY)
+            ask_about_conflict(assistant, position, r, REPORTS_KEY)
         elif r.reading is not None:  # how the file was read, and its chunks as the index sees them
             render_reading(r, assistant.document_chunks(r.doc_id, actor=actor()))
 

@@ -20,25 +20,35 @@ CONFLICTS_KEY = "doc_identity_conflicts"
 
 
 def remember_conflicts(files: Sequence[tuple[str, bytes]], reports: Sequence[IngestReport], **options: Any) -> None:
-    """Keep the bytes and upload options of each refused-for-identity file until the user answers."""
+    """Keep the bytes and upload options of each refused-for-identity file until the user answers.
+
+    Keyed by the file's position in the batch (its report's position): two files of one name in a batch
+    once shared one key, so the second's bytes replaced the first's and its button clashed with the first's."""
     st.session_state[CONFLICTS_KEY] = {
-        report.filename: (name, data, options)
-        for (name, data), report in zip(files, reports, strict=False)
+        position: (name, data, options)
+        for position, ((name, data), report) in enumerate(zip(files, reports, strict=False))
         if report.conflict_doc_id
     }
 
 
-def ask_about_conflict(assistant: Assistant, report: IngestReport, reports_key: str) -> None:
-    """The question and the button for one refused file; a yes re-imports it as a new version."""
-    pending = st.session_state.get(CONFLICTS_KEY, {}).get(report.filename)
+def forget_conflicts() -> None:
+    """A new batch starts: the questions about the last one's files (keyed by position) no longer apply."""
+    st.session_state.pop(CONFLICTS_KEY, None)
+
+
+def ask_about_conflict(assistant: Assistant, position: int, report: IngestReport, reports_key: str) -> None:
+    """The question and the button for the refused file at `position` in the batch; a yes re-imports it as a
+    new version."""
+    pending = st.session_state.get(CONFLICTS_KEY, {}).get(position)
     if not report.conflict_doc_id or pending is None:
         return
     name, data, options = pending
     target = report.conflict_doc_id
     st.warning(f"{escape_md(report.filename)} 和已有文档 {escape_md(target)} 对应同一个文档ID。它是那份文档的新版本吗？")
-    if st.button(f"是新版本：作为 {escape_md(target)} 的下一版导入", key=f"identity_yes_{report.filename}"):
+    if st.button(f"是新版本：作为 {escape_md(target)} 的下一版导入", key=f"identity_yes_{position}"):
         (new,) = ingest_uploads(assistant, [(name, data)], doc_id=target, **options)
-        reports = [new if r is report or r.filename == report.filename else r for r in st.session_state[reports_key]]
+        reports = list(st.session_state[reports_key])
+        reports[position] = new
         st.session_state[reports_key] = reports
-        st.session_state[CONFLICTS_KEY].pop(report.filename, None)
+        st.session_state[CONFLICTS_KEY].pop(position, None)
         st.rerun()
