@@ -159,8 +159,9 @@ def report_section(assistant: Assistant) -> None:
         if not r.ok:
             st.error(escape_md(r.error or f"{r.filename}：导入失败"))
             ask_about_conflict(assistant, position, r, REPORTS_KEY)
-        elif r.reading is not None:  # how the file was read, and its chunks as the index sees them
-            render_reading(r, assistant.document_chunks(r.doc_id, actor=actor()))
+        elif r.reading is not None:  # how the file was read, and this upload's chunks as the index sees them
+            chunks = assistant.document_chunks(r.doc_id, actor=actor())
+            render_reading(r, [c for c in chunks if c.version == r.version])  # not the version it replaces
 
 
 REPORT_NOTE_SHOWN = 60  # about what five wrapped lines of the 说明 column hold
@@ -225,11 +226,14 @@ def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
     st.markdown(f"#### {escape_md(doc.title)}（{escape_md(doc.doc_id)}）")
     with st.expander("版本历史", icon=":material/history:", expanded=True):
         version_history(assistant, doc)
-    chunks = assistant.document_chunks(doc.doc_id, actor=actor())
+    chunks = assistant.document_chunks(doc.doc_id, actor=actor())  # the version in effect and scheduled ones
+    dates = {v.version: v.effective_date for v in assistant.document_versions(doc.doc_id, actor=actor())}
     with st.expander(f"分块预览（{len(chunks)} 块）", icon=":material/view_agenda:"):
         frame = pd.DataFrame(
             [
                 {
+                    "版本": f"v{c.version}",
+                    "生效日期": dates.get(c.version) or "—",
                     "序号": c.index,
                     "章节": c.section,
                     "页码": c.page or "—",
@@ -242,7 +246,7 @@ def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
         )
         st.dataframe(frame, hide_index=True, width="stretch", row_height=WRAP_ROWS_TALL,
                      column_config=CHUNK_COLUMNS)
-        full_text_picker(frame, ["序号", "章节"], ["章节", "文本"], key=f"chunk_full_text_{doc.doc_id}",
+        full_text_picker(frame, ["版本", "序号", "章节"], ["章节", "文本"], key=f"chunk_full_text_{doc.doc_id}",
                          label="查看某一块的全文")
     pending = st.session_state.get(PENDING_DELETE_KEY)
     if pending != doc.doc_id:

@@ -175,7 +175,7 @@ def _widths(**px: int) -> dict[str, st.column_config.Column]:
 
 # Column widths (px) that keep these tables inside the main column at 1280 px; long cells wrap (ui/tables.py).
 DOCUMENT_COLUMNS = _widths(文档ID=110, 标题=150, 文件=115, 版本=45, 可见范围=75, 块数=45, 导入时间=125, 生效日期=85, 状态=60)
-CHUNK_COLUMNS = _widths(序号=45, 章节=160, 页码=45, 字数=45, 重叠字数=65, 文本=400)
+CHUNK_COLUMNS = _widths(版本=45, 生效日期=85, 序号=45, 章节=160, 页码=45, 字数=45, 重叠字数=65, 文本=400)
 REPORT_COLUMNS = _widths(文件=140, 结果=90, 文档ID=110, 版本=45, 块数=45, 可见范围=75, 脱敏处数=60, 说明=240)
 
 

@@ -182,6 +182,8 @@ class Indexer:
         for old in older:
             self._retire(old)
         warnings = prepared.warnings + unreachable_warning(unreachable)
+        if not immediate:  # the upload report says so: until then answers still come from the version in effect
+            warnings.append(f"v{version} 将于 {effective_date} 生效，在此之前问答仍使用当前生效的版本")
         warnings += [f"这一版立即生效并取代了所有旧版本，包括排期中的 v{old.version}（原定 {old.effective_date} 生效）："
                      "如果仍需要它，请重新上传并设好生效日期" for old in older if (old.effective_date or "") > today]
         if newer is not None:  # only without the writer lock: another process's newer version won
