@@ -51,6 +51,10 @@ def ingest(args: argparse.Namespace, assistant) -> int:
     leaves nothing half-written (files finished before it stay).
     """
     # no --audience: 全体员工 (the documented default); --audience "" is refused by the engine, never widened
+    if args.doc_id and len(args.files) > 1:  # each file would become a version of it, and only the last stay
+        say(f"错误：--doc-id 只能用于导入单个文件（这次有 {len(args.files)} 个）。请逐个导入，或去掉 --doc-id 按文件名识别",
+            err=True)
+        return 1
     options = {"audience": args.audience, "doc_id": args.doc_id, "effective_date": args.effective_date}
     if args.estimate:
         return estimate(args, assistant, options)
