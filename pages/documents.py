@@ -36,6 +36,7 @@ from ui.uploads import (
 REPORTS_KEY = "doc_ingest_reports"
 PENDING_DELETE_KEY = "doc_pending_delete"
 PENDING_UPLOAD_KEY = "doc_pending_upload"  # a long ingest waiting for 确认导入
+DOC_ID_CHARS = 120  # as the engine's bound on a doc id (and a file name)
 RUNNING_KEY = "doc_ingest_running"  # the batch being imported; still set on the next run when it was cut short
 
 
@@ -65,7 +66,7 @@ def upload_section(assistant: Assistant) -> None:
         )
         left, right = st.columns(2)
         doc_id = left.text_input(
-            "文档ID（可选）", help="留空则按文件名识别；同一文档再次上传会生成新版本。只在上传单个文件时使用。"
+            "文档ID（可选）", max_chars=DOC_ID_CHARS, help="留空则按文件名识别；同一文档再次上传会生成新版本。只在上传单个文件时使用。"
         )
         effective = right.date_input("生效日期（可选）", value=None, format="YYYY-MM-DD")
         submitted = st.form_submit_button("开始导入", type="primary", icon=":material/upload:")

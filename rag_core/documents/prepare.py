@@ -34,7 +34,7 @@ from .catalog import utc_stamp
 from .chunking import TextChunk, chunk_document, rejoin
 from .formats import Line
 from .name_keys import NameKeys
-from .parsing import parse_bytes, safe_filename
+from .parsing import MAX_NAME_CHARS, parse_bytes, safe_filename
 from .reading import attach_captions
 from .redaction import redact, redact_filename
 
@@ -173,6 +173,9 @@ def prepare(
             return name
 
         filename = safe_filename(filename, masked_name)
+    if doc_id and len(doc_id.strip()) > MAX_NAME_CHARS:  # it is shown, stored in every chunk id and typed again
+        raise IngestError(safe_filename(filename), f"文档ID 太长（{len(doc_id.strip()):,} 个字符），最多 {MAX_NAME_CHARS} 个字符，"
+                          "请换一个短一些的文档ID，或留空按文件名识别")
     parsed = parse_bytes(data, filename, max_bytes=settings.max_file_bytes)
     _mask_reading(parsed.reading, settings, redact_disabled)
     cap = settings.max_chunks_per_file
