@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -51,15 +52,34 @@ def estimate_uploads(
     effective_date: date | None = None,
     redact_disabled: Sequence[str] = (),
 ) -> list[Any]:
-    """The engine's estimate per file (chunks, seconds, or the reason it would be refused); nothing is written."""
-    return [
+    """The engine's estimate per file (chunks, seconds, or the reason it would be refused); nothing is written.
+
+    Each file is estimated against the library as it is; `within_batch` adds what the earlier files of the
+    batch will have written by then."""
+    return within_batch([
         assistant.estimate_ingest(
             data, name, audience=tuple(audience), doc_id=doc_id or None,
             effective_date=effective_date.isoformat() if effective_date else None,
             redact_disabled=tuple(redact_disabled), actor=actor(),
         )
         for name, data in files
-    ]
+    ])
+
+
+def within_batch(estimates: Sequence[Any]) -> list[Any]:
+    """A file whose different name maps onto the doc id of an earlier file in the batch will be refused as an
+    id clash once that one is imported (考勤制度.md then 考勤制度.txt): say so, and count none of its chunks."""
+    first: dict[str, str] = {}  # doc id -> the (shown) name of the batch's first file with it
+    out = []
+    for e in estimates:
+        if e.ok and e.doc_id in first and first[e.doc_id] != e.filename:
+            e = replace(e, chunk_count=0, seconds=0.0, needs_confirmation=False,
+                        error=f"与本批中的“{first[e.doc_id]}”对应同一个文档ID {e.doc_id}，导入时会被拒绝；"
+                              "如果它是那份文档的新版本，请在这批导入后单独上传并确认")
+        elif e.ok:
+            first.setdefault(e.doc_id, e.filename)
+        out.append(e)
+    return out
 
 
 def estimate_text(estimates: Sequence[Any]) -> str:
