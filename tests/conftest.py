@@ -122,6 +122,8 @@ SLOW_MODULES = frozenset({
     "test_memory_recall.py",  # memory_support: the real e5 embedder
     "test_memory_lifecycle.py",
     "test_memory_cli.py",
+    "test_mem_fixes_slots.py",  # memory_support.make_store: the real e5 embedder
+    "test_mem_fixes_recall.py",
 })
 SLOW_TESTS = frozenset({  # module::function (every parameter of it)
     # memory_support.make_store: the real e5 embedder
