@@ -19,7 +19,8 @@ What is checked, per session:
     the .jsonl's own folder); from that turn on the file counts as part of the store;
   * every "expected" substring (1-3 of them, 10-40 characters) and every "lead"
     (6-30 characters) is found verbatim in one line of a corpus .md file or of a file
-    uploaded earlier in the session -- the same thing `grep -F` does;
+    uploaded earlier in the session -- the same thing `grep -F` does -- and holds no
+    markdown the parser drops (**, __, a table's " | "): such a string never matches;
   * after_upload: at least one expected substring is in a file uploaded earlier in
     that session, and there was an upload before it;
   * followup: 1-3 non-empty must_contain words;
@@ -63,11 +64,44 @@ def read(path):
     return _cache[path]
 
 
+# Markdown the parser does not keep: emphasis marks, and a table row's cell separators (a table is read as
+# 列名：值 records). A gold string holding them never occurs in the ingested text.
+MARKUP = ("**", "__", " | ")
+
+
+def markup(sub):
+    return [m for m in MARKUP if m in sub]
+
+
+_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_RULE = re.compile(r"^[\s|:-]+$")
+
+
+def as_read(text):
+    """The lines as the parser keeps them: emphasis marks dropped, and each table row under its header row
+    read as one record (工龄：入职1-5年，年假天数：7天)."""
+    lines, header = [], None
+    for line in text.replace("**", "").replace("__", "").split("\n"):
+        row = _ROW.match(line)
+        if not row:
+            header = None
+            lines.append(line)
+        elif _RULE.match(line):
+            continue
+        elif header is None:
+            header = [c.strip() for c in row.group(1).split("|")]
+            lines.append(line)
+        else:
+            cells = [c.strip() for c in row.group(1).split("|")]
+            lines.append("，".join(f"{h}：{c}" for h, c in zip(header, cells) if c))
+    return lines
+
+
 def found_in(sub, paths):
-    """grep -F semantics: the substring occurs inside one line of one of the files."""
+    """grep -F semantics on the text as read (`as_read`): the substring occurs inside one line of one file."""
     hits = []
     for p in paths:
-        if any(sub in line for line in read(p).split("\n")):
+        if any(sub in line for line in as_read(read(p))):
             hits.append(p)
     return hits
 
@@ -130,6 +164,8 @@ def check_session(sess, jsonl_dir):
                     errs.append(f"{where}: expected {e!r} is {len(e)} chars (want 10-40)")
                 if not found_in(e, store):
                     errs.append(f"{where}: expected {e!r} not found")
+                if markup(e):
+                    errs.append(f"{where}: expected {e!r} holds markdown the parser drops: {markup(e)}")
             if kind == "after_upload":
                 if not uploads:
                     errs.append(f"{where}: after_upload with no earlier upload")
@@ -141,6 +177,8 @@ def check_session(sess, jsonl_dir):
                 errs.append(f"{where}: lead {lead!r} is {len(lead)} chars (want 6-30)")
             if not found_in(lead, store):
                 errs.append(f"{where}: lead {lead!r} not found")
+            if markup(lead):
+                errs.append(f"{where}: lead {lead!r} holds markdown the parser drops: {markup(lead)}")
         if kind == "followup":
             mc = t.get("must_contain")
             if not isinstance(mc, list) or not 1 <= len(mc) <= 3 or not all(isinstance(w, str) and w for w in mc):
