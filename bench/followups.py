@@ -35,8 +35,8 @@ def _answer_offline() -> None:
 
     compose = assistant_module.compose_answer
 
-    def offline(asked, built, _llm, on_token, groups):
-        return compose(asked, built, None, on_token, groups)
+    def offline(asked, built, _llm, *args, **kwargs):  # whatever else ask passes (facts, closeness, typed) stays
+        return compose(asked, built, None, *args, **kwargs)
 
     assistant_module.compose_answer = offline
 

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from ..text.pii import redact_text
 from ..types import ANSWERED, REFUSED, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE, CitationCheck, SourceRef
-from .citations import check_citations
+from .citations import check_citations, cites_a_source
 from .llm import ANSWER_MAX_TOKENS, CUT_NOTE, LLMError
 from .masked_stream import MaskedStream
 from .prompt import NOT_IN_POLICY, BuiltPrompt
@@ -52,8 +52,9 @@ ABANDONED_NOTE = "\n\n——————\n（大模型的回答中途失败，�
 
 def is_refusal(text: str) -> bool:
     """An answer that says the policies do not cover the question. The one place answer text is read for it:
-    a model says so in words (the prompt tells it how), the offline answerer opens with the same words."""
-    return any(marker in text.strip()[:40] for marker in REFUSAL_MARKERS)
+    a model says so in words (the prompt tells it how), the offline answerer opens with the same words. An
+    answer that cites a source ([资料N]) answered from it, whatever its first words (制度没有写明舅舅，但…[资料1])."""
+    return any(marker in text.strip()[:40] for marker in REFUSAL_MARKERS) and not cites_a_source(text)
 
 
 def _weak_model_answer(text: str, sources: list[SourceRef]) -> bool:

@@ -25,6 +25,13 @@ from ..types import CitationCheck, SourceRef
 # [资料3], 【资料3】, ［资料3］ (full-width), [资料 3] and [资料3、4] are all citations a model writes.
 _CITATION = re.compile(r"[\[【［]\s*资料\s*(\d+(?:\s*[、,，]\s*\d+)*)\s*[\]】］]")
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]*|\n")
+
+
+def cites_a_source(text: str) -> bool:
+    """The text cites at least one numbered source, in any of the forms a model writes."""
+    return bool(_CITATION.search(text))
+
+
 _LEADING_CITATIONS = re.compile(r"^\s*((?:[\[【［]\s*资料[^\]】］]*[\]】］]\s*)+)")
 
 _ARABIC = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(万|千|百)?")

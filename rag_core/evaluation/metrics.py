@@ -52,9 +52,21 @@ def load_questions(path: Path) -> list[dict]:
         if not isinstance(row, dict) or "question" not in row or row.get("category") not in CATEGORIES:
             raise QuestionSetError(f"{path}:{n}: 每行应为一个对象，需要 question 和 category（{'/'.join(CATEGORIES)}）")
         row.setdefault("expected", [])
+        if not isinstance(row["question"], str) or not row["question"].strip():
+            raise QuestionSetError(f"{path}:{n}: question 应为非空文本")
+        if not _substrings(row["expected"]) or not (
+                isinstance(row.get("any_of", []), list) and all(_substrings(a) for a in row.get("any_of", []))):
+            # a string would be read character by character: "年假5天" matches any clause holding 年
+            raise QuestionSetError(f"{path}:{n}: expected 应为文本的列表（例如 [\"年假5天\"]），"
+                                   "any_of 应为这样的列表组成的列表")
         row["alternatives"] = [list(a) for a in row.get("any_of", [])] or ([list(row["expected"])] if row["expected"] else [])
         rows.append(row)
     return rows
+
+
+def _substrings(value: object) -> bool:
+    """A list of non-empty texts (the substrings an answering clause holds)."""
+    return isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value)
 
 
 def first_relevant_rank(texts: list[str], alternatives: list[list[str]]) -> int | None:

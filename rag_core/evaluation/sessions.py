@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..answer.answering import WEAK_HEADER
+from ..text.pii import redact_text
 from ..types import REFUSED, WEAK_EVIDENCE
 
 KINDS = ("new_topic", "followup", "statement", "personal", "after_upload", "trap", "absent")
@@ -52,12 +54,22 @@ def load_sessions(path: Path) -> list[dict[str, Any]]:
     for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
-        session = json.loads(line)
-        if not session.get("id") or not session.get("corpus") or not session.get("turns"):
+        try:
+            session = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{n}: 不是合法的 JSON（{exc.msg}）") from None
+        if not isinstance(session, dict) or not session.get("id") or not session.get("corpus") or not session.get("turns"):
             raise ValueError(f"{path}:{n}: 需要 id、corpus 和 turns")
         for turn in session["turns"]:
-            if "upload" not in turn and turn.get("kind") not in KINDS:
+            if "upload" in turn:
+                continue
+            if turn.get("kind") not in KINDS:
                 raise ValueError(f"{path}:{n}: 不认识的 kind {turn.get('kind')!r}")
+            if not isinstance(turn.get("say"), str) or not turn["say"].strip():
+                raise ValueError(f"{path}:{n}: 每一轮需要 say（说了什么）")
+            for name in ("expected", "must_contain"):  # a string would be matched character by character
+                if name in turn and not (isinstance(turn[name], list) and all(isinstance(x, str) and x for x in turn[name])):
+                    raise ValueError(f"{path}:{n}: {name} 应为非空文本的列表")
         sessions.append(session)
     return sessions
 
@@ -72,10 +84,11 @@ def _holds(text: str, substrings: Sequence[str]) -> bool:
 
 
 def first_sentence(answer: str) -> str:
-    """The first line the answer quotes or says after its opening (根据制度：…, 依据较弱：…)."""
+    """The first line the answer quotes or says after its opening (根据制度：…, 依据较弱：…): an opening line ends
+    with a colon (or is the weak-evidence hedge); 根据制度，年假每年5天。 is an answer in one line, not an opening."""
     for line in answer.splitlines():
         text = _BULLET.sub("", line.strip()).strip()
-        if not text or (text.startswith(_OPENERS) and len(text) < 60 and text.endswith(("：", ":", "。"))):
+        if not text or text == WEAK_HEADER or (text.startswith(_OPENERS) and len(text) < 60 and text.endswith(("：", ":"))):
             continue
         for opener in _OPENERS:  # an opening on the same line as the first quote
             if text.startswith(opener) and "：" in text[:40]:
@@ -86,9 +99,10 @@ def first_sentence(answer: str) -> str:
 
 
 def cited_texts(trace) -> list[str]:
-    """Texts of the sources the answer cites ([资料N]); every source in the prompt when it cites none."""
+    """Texts of the sources the answer cites ([资料N]); none when it cites none (an answer citing nothing did
+    not cite the answering clause, whatever the prompt held)."""
     numbers = {int(n) for n in _CITED.findall(trace.answer)}
-    return [s.text for s in trace.sources if not numbers or s.number in numbers]
+    return [s.text for s in trace.sources if s.number in numbers]
 
 
 def score_turn(turn: dict[str, Any], trace) -> dict[str, bool]:
@@ -98,7 +112,10 @@ def score_turn(turn: dict[str, Any], trace) -> dict[str, bool]:
     refused = trace.outcome == REFUSED
     checks: dict[str, bool] = {}
     if kind in COMPLETE:
-        checks["as_typed"] = searched == say
+        # as typed: nothing glued on. The search question is the typed text, masked, maybe without a clause that
+        # only told something (我在郑州上班，…) or only talked (对了，…): a part of what was typed
+        typed = _flat(redact_text(say))
+        checks["as_typed"] = bool(_flat(searched)) and _flat(searched) in typed
     if kind == "followup" and turn.get("must_contain"):
         checks["must_contain"] = all(word in searched for word in turn["must_contain"])
     expected = turn.get("expected") or []
@@ -117,7 +134,7 @@ def score_turn(turn: dict[str, Any], trace) -> dict[str, bool]:
     if kind == "personal" and turn.get("memory"):
         checks["memory"] = any(turn["memory"] in m.content for m in trace.memories)
     if kind == "statement" and turn.get("remember"):
-        checks["remembered"] = any(turn["remember"] in m["content"] for m in trace.acknowledged)
+        checks["remembered"] = any(redact_text(turn["remember"]) in m["content"] for m in trace.acknowledged)
     if turn.get("refuse"):
         checks["refused"] = refused
         if kind == "trap":
