@@ -15,22 +15,28 @@ APP = str(Path(__file__).resolve().parents[1] / "app.py")
 POLICY = "# 班车制度\n\n第一条 公司每天早上八点从地铁站发一班通勤车。\n"
 
 
-def test_the_page_states_the_threshold_of_the_search_it_ran(tmp_path, monkeypatch):
+def searched_on_the_page(assistant, question: str, tmp_path, monkeypatch):
+    """An AppTest of the desktop app on `assistant`, 检索测试 opened and `question` searched there."""
     from streamlit.testing.v1 import AppTest
 
     import ui.state
 
-    assistant = fake_assistant(tmp_path / "store", answer_threshold=None)  # the shipped decision, small store included
-    assert assistant.ingest_bytes(POLICY.encode(), "班车制度.md").ok
     point_the_app_at(tmp_path / "unused", monkeypatch)
     monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
     at.run()
     at.switch_page("pages/retrieval_test.py").run()
-    at.text_input(key="rt_question").set_value("公司有班车吗？")
+    at.text_input(key="rt_question").set_value(question)
     next(b for b in at.button if b.label == "检索").click().run()
     assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_the_page_states_the_threshold_of_the_search_it_ran(tmp_path, monkeypatch):
+    assistant = fake_assistant(tmp_path / "store", answer_threshold=None)  # the shipped decision, small store included
+    assert assistant.ingest_bytes(POLICY.encode(), "班车制度.md").ok
+    at = searched_on_the_page(assistant, "公司有班车吗？", tmp_path, monkeypatch)
     result = at.session_state["retrieval_chat_search"][1].result
     model = assistant.decision
     assert result.store_chunks < model.small_store and result.threshold != model.question_threshold
@@ -41,9 +47,6 @@ def test_the_page_states_the_threshold_of_the_search_it_ran(tmp_path, monkeypatc
 
 def test_chatter_is_named_as_chatter_and_not_as_something_remembered(tmp_path, monkeypatch):
     """谢谢 is answered in chat with a short line and nothing remembered; the page said it would be remembered."""
-    from streamlit.testing.v1 import AppTest
-
-    import ui.state
     from rag_core.types import Principal
 
     assistant = fake_assistant(tmp_path / "store")
@@ -51,13 +54,6 @@ def test_chatter_is_named_as_chatter_and_not_as_something_remembered(tmp_path, m
     assert found.chatter and not found.told_only and not found.result.hits
     said = assistant.ask("谢谢，我知道了", actor=Principal("u1", "employee"), conversation="c1")
     assert not said.acknowledged  # chat remembers nothing either
-    point_the_app_at(tmp_path / "unused", monkeypatch)
-    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.run()
-    at.run()
-    at.switch_page("pages/retrieval_test.py").run()
-    at.text_input(key="rt_question").set_value("谢谢，我知道了")
-    next(b for b in at.button if b.label == "检索").click().run()
+    at = searched_on_the_page(assistant, "谢谢，我知道了", tmp_path, monkeypatch)
     shown = " ".join(i.value for i in at.info)
     assert "寒暄" in shown and "记住它" not in shown
