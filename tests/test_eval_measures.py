@@ -107,3 +107,17 @@ def test_the_followups_bench_answers_offline_with_every_argument_ask_passes(tmp_
     _answer_offline()
     trace = assistant.ask("年假有几天？", user="")
     assert trace.answerer.startswith("extractive")
+
+
+def test_a_refusal_that_explains_itself_with_a_citation_is_still_a_refusal(tmp_path) -> None:
+    """Found by the review of the first fix: the model's 制度里没有写这一条。[资料1] 只规定了… counted as answered."""
+    from fakes import QueuedLLM, fake_assistant
+
+    from rag_core.types import REFUSED
+
+    refusal = "制度里没有写这一条。[资料1] 只规定了员工本人结婚的婚假，没有提到子女结婚。"
+    assert is_refusal(refusal)
+    assert is_refusal("制度没有写明子女的婚假。[资料1]只规定员工本人。")
+    a = fake_assistant(tmp_path / "s", llm=QueuedLLM(refusal))
+    assert a.ingest_bytes("# 假期制度\n\n## 婚假\n\n员工本人依法办理结婚登记的，可享受婚假3天。\n".encode(), "leave.md").ok
+    assert a.ask("子女结婚员工有婚假吗？", user="").outcome == REFUSED

@@ -78,3 +78,31 @@ def test_moving_to_a_city_replaces_the_old_city(tmp_path, move):
 def test_moving_to_a_department_is_no_city():
     assert slots("用户调到了研发部") == {"department": "研发部"}
     assert slots("用户调到上海了，在销售部工作") == {"city": "上海", "department": "销售部"}
+
+
+@pytest.mark.parametrize(("first", "later", "kept"), [
+    ("我常驻杭州", "我不喜欢杭州的天气", "用户常驻杭州"),
+    ("我常驻北京", "我不想再去北京出差了", "用户常驻北京"),
+])
+def test_a_negative_sentence_about_something_else_keeps_the_fact(tmp_path, first, later, kept):
+    """Found by the review of the first fixes: any 不/没 near the city was read as a denial of it."""
+    store = make_store(tmp_path)
+    store.write_back(U, first, "", now=NOW)
+    store.told_facts(U, later, "", now=NOW + timedelta(minutes=1))
+    assert kept in active(store), active(store)
+
+
+def test_moving_from_other_departments_still_replaces_mine(tmp_path):
+    """他 inside 其他 made 我从其他部门调到研发部了 a fact about someone else."""
+    store = make_store(tmp_path)
+    store.write_back(U, "我在财务部工作", "", now=NOW)
+    store.told_facts(U, "我从其他部门调到研发部了", "", now=NOW + timedelta(minutes=1))
+    assert "用户在财务部工作" not in active(store), active(store)
+
+
+def test_a_move_to_a_department_keeps_the_city(tmp_path):
+    """用户调到人事部了 gave the city 人事部了 and replaced 用户常驻杭州 (the add form, an LLM's fact)."""
+    store = make_store(tmp_path)
+    store.add(U, "用户常驻杭州", now=NOW)
+    store.add(U, "用户调到人事部了", now=NOW + timedelta(minutes=1))
+    assert "用户常驻杭州" in active(store), active(store)

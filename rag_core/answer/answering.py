@@ -7,6 +7,7 @@ an absent question can never be answered from a model's general knowledge.
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
@@ -53,8 +54,14 @@ ABANDONED_NOTE = "\n\n——————\n（大模型的回答中途失败，�
 def is_refusal(text: str) -> bool:
     """An answer that says the policies do not cover the question. The one place answer text is read for it:
     a model says so in words (the prompt tells it how), the offline answerer opens with the same words. An
-    answer that cites a source ([资料N]) answered from it, whatever its first words (制度没有写明舅舅，但…[资料1])."""
-    return any(marker in text.strip()[:40] for marker in REFUSAL_MARKERS) and not cites_a_source(text)
+    opening sentence that cites a source answered from it (制度没有写明舅舅，但按[资料1]…可以请丧假3天); one
+    that does not is a refusal, whatever sources the explanation after it cites (制度里没有写这一条。[资料1] 只规定了…)."""
+    opening = _OPENING.match(text.strip())
+    return (any(marker in text.strip()[:40] for marker in REFUSAL_MARKERS)
+            and not (opening and cites_a_source(opening.group())))
+
+
+_OPENING = re.compile(r"[^。！？!?\n]*")  # the first sentence
 
 
 def _weak_model_answer(text: str, sources: list[SourceRef]) -> bool:

@@ -27,7 +27,7 @@ _REQUEST = re.compile(r"^(?:请|麻烦)?(?:你|您)?(?:帮|替)(?:我|忙)|^我(
 
 def requests(clause: str) -> bool:
     """Whether a clause asks for something to be done rather than telling who the person is."""
-    return bool(_REQUEST.search(clause.strip()))
+    return bool(_REQUEST.search(clause.strip().rstrip("，,。！!？?；;～~…").strip()))  # 我要当爸爸了。 tells
 
 
 def without_requests(text: str) -> str:

@@ -110,6 +110,9 @@ def _same_terms(a: str, b: str) -> bool:
 _NEGATION = r"(?:不再|不|没有?|未)(?!错|过(?!敏)|少|同|久|但|仅|管|论|然|如|断|来|准|一定)"
 _NEGATED = re.compile(_NEGATION)
 _NEGATED_BEFORE = re.compile(_NEGATION + r"[\u4e00-\u9fff]{0,2}$")  # 不在 / 不再常驻 / 不是 / 已经不 right before a slot
+# what may stand between a denial and the value it denies: only a slot's own verb (不在杭州, 不再常驻杭州, 不是研发部的);
+# another verb turns it into something else (不喜欢杭州, 不想再去北京, 没有去过研发部)
+_SLOT_VERB = r"再?(?:在|是|常驻|常住|驻|属于|待在|留在)?\s*"
 
 
 def negated(content: str) -> bool:
@@ -123,7 +126,7 @@ def denies(new: str, old: str, *, near: bool) -> bool:
     denial on one side only (用户对花生不过敏了 against 用户对花生过敏)."""
     if negated(new) == negated(old) or about_someone_else(new) or about_someone_else(old):
         return False
-    if negated(new) and any(re.search(_NEGATION + r"[\u4e00-\u9fff]{0,3}?" + re.escape(v), new) for v in slots(old).values()):
+    if negated(new) and any(re.search(_NEGATION + _SLOT_VERB + re.escape(v), new) for v in slots(old).values()):
         return True
     return near and _same_terms(new, old)
 
@@ -141,7 +144,7 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
         re.compile(rf"(?:常驻|常住|驻地是|驻地在|base在|工作地点?(?:是|在))\s*(?P<v>[{_CJK}]{{2,4}}?)(?:市)?(?=[，,。；;\s]|$|办公|工作|上班|经常|，)"),
         # moved to a place (调到上海了): the new city; a unit (调到研发部) is a department, never a city
         re.compile(rf"(?:调到了?|调去了?|调至|调往|外派到了?|外派去了?|派驻到?|常驻到)\s*(?P<v>[{_CJK}]{{2,4}}?)(?:市)?"
-                   rf"(?=[，,。；;\s]|$|了|办公|工作|上班|分公司|办事处|常驻|长期)(?<!部)(?<!组)(?<!中心)(?<!团队)"),
+                   rf"(?=[，,。；;\s]|$|了|办公|工作|上班|分公司|办事处|常驻|长期)(?<!了)(?<!部)(?<!组)(?<!中心)(?<!团队)"),
     ],
     "manager": [
         re.compile(rf"(?:直属主管|直属领导|直属上级|主管|领导|上级|leader)(?:是|为|换成了?|变成了?|改成了?)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
@@ -154,9 +157,10 @@ _NOT_A_VALUE = ("我们", "本", "这个", "那个", "哪个", "哪", "贵", "�
 
 
 # Who else a fact can be about: 用户同事在研发部 and 用户老婆常驻北京 say nothing of the user's own department or city.
+# The other person is the clause's subject, right after 用户 (的): 用户带他的团队 and 用户从其他部门 are the user's own.
 _OTHERS = re.compile(
-    "同事|老婆|老公|妻子|丈夫|爱人|太太|媳妇|先生|孩子|小孩|儿子|女儿|父亲|母亲|爸|妈|父母|家人|家属|亲戚|朋友|"
-    "哥|姐|弟|妹|岳父|岳母|公公|婆婆|对象|男友|女友|室友|同学|下属|部下|领导|主管|上级|经理|老板|客户|别人|他|她"
+    r"^\s*(?:用户)?(?:的)?\s*(?:同事|老婆|老公|妻子|丈夫|爱人|太太|媳妇|先生|孩子|小孩|儿子|女儿|父亲|母亲|爸|妈|父母|家人|"
+    "家属|亲戚|朋友|哥|姐|弟|妹|岳父|岳母|公公|婆婆|对象|男友|女友|室友|同学|下属|部下|领导|主管|上级|经理|老板|客户|别人|他|她)"
 )
 _CLAUSE = re.compile(r"[^，,。；;]+")
 
