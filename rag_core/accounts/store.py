@@ -241,19 +241,47 @@ class AccountStore:
         account, digest = self._account(row), row[-1]
         if account.locked_until and account.locked_until > _iso(now):
             return LoginResult("locked", account)
-        if not _verify(self._hasher, digest, password or ""):
-            failed = account.failed_logins + 1
-            if account.locked_until:  # a lock that ran out: count afresh
-                failed = 1
-            locked = _iso(now + timedelta(minutes=LOCK_MINUTES)) if failed >= MAX_FAILURES else ""
-            account = self._update(account.name, "failed = ?, locked_until = ?", (0 if locked else failed, locked))
-            return LoginResult("locked", account, just_locked=True) if locked else LoginResult("wrong", account)
+        if not _verify(self._hasher, digest, password or ""):  # slow: run outside the lock
+            return self._count_failure(account.name, now)
+        with self._lock:  # another thread's wrong guesses may have locked it while the hash ran
+            row = self._db.execute("SELECT locked_until FROM users WHERE name = ?", (account.name,)).fetchone()
+        if row and row[0] and row[0] > _iso(now):
+            return LoginResult("locked", self.get(account.name))
         if account.disabled or account.name.lower() in RESERVED_NAMES:  # made before the names were reserved
             return LoginResult("disabled", account)
         account = self._update(account.name, "failed = 0, locked_until = ''", ())
         if self._hasher.check_needs_rehash(digest):
             self._update(account.name, "password_hash = ?", (self._hasher.hash(password),))
         return LoginResult("ok", account)
+
+    def _count_failure(self, name: str, now: datetime) -> LoginResult:
+        """One more wrong password, counted in one write transaction (parallel guesses all count).
+
+        Why not read-then-write: twenty guesses in parallel all read the same count and wrote
+        count + 1, so the account never locked. Only the guess that reaches `MAX_FAILURES` locks it.
+        """
+        with self._lock:
+            # one statement: skip an account locked meanwhile; a lock that ran out counts afresh
+            row = self._db.execute(
+                "UPDATE users SET failed = CASE WHEN locked_until != '' THEN 1 ELSE failed + 1 END, locked_until = '' "
+                "WHERE name = ? AND NOT (locked_until != '' AND locked_until > ?) RETURNING failed", (name, _iso(now)),
+            ).fetchone()
+            if row is None:  # locked by a parallel guess while this password was hashed
+                self._db.commit()
+                account = self._db.execute(f"SELECT {self._COLS} FROM users WHERE name = ?", (name,)).fetchone()
+                return LoginResult("locked", self._account(account)) if account else LoginResult("wrong")
+            failed = row[0]
+            locked = failed >= MAX_FAILURES
+            if locked:
+                self._db.execute("UPDATE users SET failed = 0, locked_until = ? WHERE name = ?",
+                                 (_iso(now + timedelta(minutes=LOCK_MINUTES)), name))
+            self._db.commit()
+            account = self._get_locked(name)
+        return LoginResult("locked", account, just_locked=True) if locked else LoginResult("wrong", account)
+
+    def _get_locked(self, name: str) -> Account:
+        """`get` for a caller already holding the lock."""
+        return self._account(self._db.execute(f"SELECT {self._COLS} FROM users WHERE name = ?", (name,)).fetchone())
 
     def stranger(self, typed: str) -> str:
         """How a login name that is no account is recorded: a keyed hash, never the text itself.
