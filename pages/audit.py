@@ -7,7 +7,7 @@ from datetime import timedelta
 import pandas as pd
 import streamlit as st
 
-from rag_core import AuditEntry, RagError
+from rag_core import Assistant, AuditEntry, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import actor, get_assistant, person_name, role_name
@@ -42,6 +42,11 @@ def audit_frame(rows: list[AuditEntry]) -> pd.DataFrame:
     )
 
 
+def audit_csv(assistant: Assistant, frame: pd.DataFrame) -> bytes:
+    """The export of what is shown, through the engine's formula guard (names and details are people's text)."""
+    return assistant.table_csv(frame.to_dict("records"))
+
+
 def main() -> None:
     ensure_chrome()
     assistant = get_assistant()
@@ -66,7 +71,7 @@ def main() -> None:
     st.caption(zone_caption())
     st.dataframe(frame, hide_index=True, use_container_width=True)
     st.download_button(
-        "导出 CSV", frame.to_csv(index=False).encode("utf-8-sig"), file_name=f"audit_{since}_{until}.csv",
+        "导出 CSV", audit_csv(assistant, frame), file_name=f"audit_{since}_{until}.csv",
         mime="text/csv", icon=":material/download:",
     )
 

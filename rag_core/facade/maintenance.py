@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..accounts.audit import AuditLog
 from ..errors import PermissionDenied, RagError
+from ..insights.export import to_csv
 from ..storage.account_files import AUDIT, no_accounts
 from ..storage.backup import BackupReport, backup_data_dir, restore_data_dir
 from ..storage.health import CATALOG, StoreCheck, doctor, set_aside_chroma
@@ -59,6 +62,14 @@ class MaintenanceActions:
         """`doctor` for a data dir no assistant has open (it may be too damaged to open)."""
         _acting_on(Path(data_dir), actor)
         return _doctor(Path(data_dir), embedded_chroma=embedded_chroma)
+
+    @staticmethod
+    def table_csv(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str] | None = None) -> bytes:
+        """CSV a spreadsheet opens as plain text: a file name or detail like =HYPERLINK(...) stays inert.
+
+        Why here: pages export tables (the audit trail) with the engine's one formula guard, not their own.
+        """
+        return to_csv(rows, headers)
 
     @staticmethod
     def backup_data_dir(data_dir: str | Path, dest: str | Path, *, actor: Principal | None = None) -> BackupReport:

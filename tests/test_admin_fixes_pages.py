@@ -1,0 +1,45 @@
+"""Admin page defects found by the review (each test failed before its fix).
+
+The pages' table helpers are run without `main()` (which needs a running Streamlit script).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import types
+from pathlib import Path
+
+from fakes import fake_assistant
+
+from rag_core import Principal
+
+ROOT = Path(__file__).resolve().parent.parent
+ADMIN, HR = Principal("wang", "admin"), Principal("li", "hr")
+
+
+def page_module(name: str) -> types.ModuleType:
+    """A page's functions without running its `main()`."""
+    source = (ROOT / "pages" / name).read_text(encoding="utf-8").rsplit("\nmain()", 1)[0]
+    module = types.ModuleType(name)
+    exec(compile(source, str(ROOT / "pages" / name), "exec"), module.__dict__)
+    return module
+
+
+def team(tmp_path: Path):
+    assistant = fake_assistant(tmp_path / "store")
+    assistant.add_user("wang", "admin", "password123")
+    assistant.add_user("li", "hr", "password123", actor=ADMIN)
+    return assistant
+
+
+def test_audit_csv_export_keeps_formulas_inert(tmp_path):
+    assistant = team(tmp_path)
+    assistant.ingest_bytes("# 考勤制度\n\n第一条 员工每天工作八小时。\n".encode(), "=HYPERLINK(A1)+考勤.md", actor=HR)
+    page = page_module("audit.py")
+    data = page.audit_csv(assistant, page.audit_frame(assistant.audit_entries(actor=ADMIN)))
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    assert rows[0][:2] == ["时间", "操作人"]
+    cells = [c for row in rows for c in row]
+    assert not [c for c in cells if c[:1] in "=+-@"], cells
+    assert "'=HYPERLINK(A1)+考勤.md" in cells  # still there, as text
