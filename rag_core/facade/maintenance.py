@@ -85,12 +85,15 @@ class MaintenanceActions:
         return report
 
     @staticmethod
-    def restore_data_dir(source: str | Path, data_dir: str | Path, *, actor: Principal | None = None) -> BackupReport:
-        """Replace `data_dir` with a verified backup (the old one is kept, renamed). Stop the app first."""
+    def restore_data_dir(source: str | Path, data_dir: str | Path, *, actor: Principal | None = None,
+                         allow_no_accounts: bool = False) -> BackupReport:
+        """Replace `data_dir` with a verified backup (the old one is kept, renamed). Stop the app first.
+
+        `allow_no_accounts`: restore a backup without accounts over a data dir with accounts (login off)."""
         data_dir = Path(data_dir)
         who = _acting_on(data_dir, actor)
         try:
-            report = restore_data_dir(Path(source), data_dir)
+            report = restore_data_dir(Path(source), data_dir, allow_no_accounts=allow_no_accounts)
         except RagError as exc:
             _audit_row(data_dir, who, "restore", str(source), "failed", str(exc))
             raise

@@ -30,7 +30,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
-from ..errors import StoreBusy, StoreDamaged
+from ..errors import RagError, StoreBusy, StoreDamaged
+from .account_files import no_accounts
 from .health import CACHES, CATALOG, CHROMA_DB, CHROMA_DIR, MEMORY, sqlite_problem
 
 MANIFEST = "backup.json"
@@ -254,16 +255,28 @@ def verify_backup(source: Path) -> dict:
     return manifest
 
 
-def restore_data_dir(source: Path, data_dir: Path) -> BackupReport:
+class NoAccountsInBackup(RagError):
+    """The backup would open without a login a data dir that has accounts now."""
+
+
+def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = False) -> BackupReport:
     """Replace the data dir with a verified backup; the old one is kept beside it, renamed.
 
     Stop the app first: an embedded Chroma and open SQLite connections would keep
     writing to the files being replaced. Only the files the manifest lists are copied.
+    A backup from before the first account turns a team install into the no-login desktop
+    mode (anyone acts as the local administrator): refused unless `allow_no_accounts`.
     """
     source, data_dir = Path(source), Path(data_dir)
     if data_dir.exists() and not data_dir.is_dir():
         raise StoreDamaged(f"数据目录 {data_dir} 不是目录（是一个文件）：请用 --data-dir 或 RAG_DATA_DIR 指定数据目录")
     manifest = verify_backup(source)
+    if not allow_no_accounts and data_dir.is_dir() and not no_accounts(data_dir) and no_accounts(source):
+        raise NoAccountsInBackup(
+            f"备份 {source} 里没有任何账户，而当前数据目录已开启账户：恢复后将不再需要登录，任何打开页面的人"
+            "都会以本机管理员身份操作。请选择开启账户之后做的备份；确实要回到免登录的单机模式，"
+            "请加上 --allow-no-accounts（或 allow_no_accounts=True）再恢复。数据目录没有改动。"
+        )
     staging: Path | None = None
     try:
         data_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -306,4 +319,4 @@ def _move_aside(data_dir: Path) -> str:
     raise FileExistsError(17, "太多同名的旧数据目录", str(data_dir))
 
 
-__all__ = ["BackupReport", "backup_data_dir", "restore_data_dir", "verify_backup", "CHROMA_DIR"]
+__all__ = ["BackupReport", "NoAccountsInBackup", "backup_data_dir", "restore_data_dir", "verify_backup", "CHROMA_DIR"]
