@@ -10,7 +10,7 @@ import streamlit as st
 from rag_core import Assistant, AuditEntry, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
-from ui.state import actor, get_assistant, person_name, role_name
+from ui.state import LOCAL_ADMIN, actor, get_assistant, person_name, role_name
 from ui.timefmt import local_time, today, zone_caption
 from ui.timefmt import zone as tz
 
@@ -42,6 +42,12 @@ def audit_frame(rows: list[AuditEntry]) -> pd.DataFrame:
     )
 
 
+def stored_actor(typed: str) -> str:
+    """The name the trail stores for what is typed: the table shows the desktop user as 本机用户 (stored as local)."""
+    typed = typed.strip()
+    return LOCAL_ADMIN.user if typed == person_name(LOCAL_ADMIN.user) else typed
+
+
 def audit_csv(assistant: Assistant, frame: pd.DataFrame) -> bytes:
     """The export of what is shown, through the engine's formula guard (names and details are people's text)."""
     return assistant.table_csv(frame.to_dict("records"))
@@ -57,7 +63,7 @@ def main() -> None:
     until = col2.date_input("截止日期（含）", value=today())
     action = col3.selectbox("操作", list(ACTIONS), format_func=ACTIONS.__getitem__)
     outcome = col4.selectbox("结果", list(OUTCOMES), format_func=OUTCOMES.__getitem__)
-    who = st.text_input("操作人（留空为全部）").strip()
+    who = stored_actor(st.text_input("操作人（留空为全部）"))
     try:
         rows = assistant.audit_entries(
             since=since, until=until, user=who or None,  # whole office days: the engine turns them into UTC

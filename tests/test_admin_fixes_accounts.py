@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from rag_core.accounts.store import MAX_FAILURES, AccountStore
+from rag_core.errors import AccountError
 
 
 def test_parallel_wrong_passwords_lock_the_account(tmp_path):
@@ -32,3 +35,28 @@ def test_sequential_failures_still_lock_at_the_limit(tmp_path):
     store.add("wang", "admin", "password123")
     outcomes = [store.authenticate("wang", "wrong-pass").outcome for _ in range(MAX_FAILURES)]
     assert outcomes == ["wrong"] * (MAX_FAILURES - 1) + ["locked"]
+
+
+@pytest.mark.parametrize("name", ["本机用户", "单点登录"])
+def test_names_the_pages_show_for_system_actors_are_reserved(tmp_path, name):
+    store = AccountStore(tmp_path / "accounts.sqlite3")
+    with pytest.raises(AccountError, match="保留"):
+        store.add(name, "admin", "password123")
+
+
+@pytest.mark.parametrize("email", [
+    "[点我](http://evil.example) " + "x" * 100_000,
+    "a" * 250 + "@example.com",  # over 254 characters
+    "li at example.com",
+    "li@example",
+])
+def test_single_sign_on_email_is_checked_and_bounded(tmp_path, email):
+    store = AccountStore(tmp_path / "accounts.sqlite3")
+    with pytest.raises(AccountError, match="邮箱格式不正确"):
+        store.add("bob", "admin", "password123", email=email)
+    assert store.get("bob") is None
+
+
+def test_plausible_email_is_kept(tmp_path):
+    store = AccountStore(tmp_path / "accounts.sqlite3")
+    assert store.add("bob", "admin", "password123", email=" zhang.san+hr@example.com ").email == "zhang.san+hr@example.com"

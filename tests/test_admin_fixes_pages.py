@@ -43,3 +43,14 @@ def test_audit_csv_export_keeps_formulas_inert(tmp_path):
     cells = [c for row in rows for c in row]
     assert not [c for c in cells if c[:1] in "=+-@"], cells
     assert "'=HYPERLINK(A1)+考勤.md" in cells  # still there, as text
+
+
+def test_audit_filter_finds_the_desktop_user_by_the_name_the_table_shows(tmp_path):
+    assistant = fake_assistant(tmp_path / "store")
+    assistant.act_as_local_administrator()
+    assistant.add_user("wang", "admin", "password123")  # written by the desktop user, stored as local
+    page = page_module("audit.py")
+    assert page.stored_actor(" 本机用户 ") == "local"
+    assert page.stored_actor("wang") == "wang"
+    rows = assistant.audit_entries(user=page.stored_actor("本机用户"), actor=ADMIN)
+    assert [r.action for r in rows] == ["user.add"]

@@ -25,8 +25,12 @@ from ..errors import AccountError
 from ..types import ROLE_NAMES, ROLES, Account
 
 # names the engine itself acts or stores under: the desktop user (LOCAL_ADMIN), ask's default, sample indexing.
-# An account so named would inherit the desktop user's conversations and memories.
-RESERVED_NAMES = frozenset({"local", "default", "system"})
+# An account so named would inherit the desktop user's conversations and memories. 本机用户 and 单点登录 are
+# how the pages and the audit trail show the desktop user and a failed single sign-on: an account so named
+# would pass for them.
+RESERVED_NAMES = frozenset({"local", "default", "system", "本机用户", "单点登录"})
+MAX_EMAIL = 254  # the longest address mail servers carry (RFC 5321 path limit)
+EMAIL_PATTERN = re.compile(r"^[^@\s<>()\[\]{}\\,;:\"`*|!#$%^&=?/~]+@[\w-]+(?:\.[\w-]+)+$")  # no markdown, no spaces
 
 MAX_FAILURES = 5  # consecutive wrong passwords before the account locks
 LOCK_MINUTES = 15
@@ -94,6 +98,17 @@ def check_password(password: str) -> str:
     if len(password) > 256:
         raise AccountError("密码过长（最多 256 个字符）")
     return password
+
+
+def check_email(email: str) -> str:
+    """A single sign-on address that could be one (name@domain.tld, at most `MAX_EMAIL`), or "" for none.
+
+    Why: the address is shown on the 用户管理 page and matched at sign-on; a huge or markdown value is no address.
+    """
+    email = (email or "").strip()
+    if email and (len(email) > MAX_EMAIL or not EMAIL_PATTERN.match(email)):
+        raise AccountError(f"邮箱格式不正确：请填写形如 zhang.san@example.com 的地址（最多 {MAX_EMAIL} 个字符），或留空")
+    return email
 
 
 class AccountStore:
@@ -169,11 +184,11 @@ class AccountStore:
         if not NAME_PATTERN.match(name):
             raise AccountError("用户名须为 2–64 个字母、数字、汉字或 . _ @ -")
         if name.lower() in RESERVED_NAMES:
-            raise AccountError(f"用户名“{name}”是系统保留的（本机使用者、系统任务用它记录对话和记忆），请换一个")
+            raise AccountError(f"用户名“{name}”是系统保留的（本机使用者、单点登录和系统任务用它记录操作、对话和记忆），请换一个")
         if role not in ROLES:
             raise AccountError(f"未知角色：{role}（可选：{'、'.join(f'{r}（{ROLE_NAMES[r]}）' for r in ROLES)}）")
         labels = _audiences(audiences)
-        email = (email or "").strip()
+        email = check_email(email)
         if email and (holders := self.names_with_email(email)):
             raise AccountError(f"邮箱“{email}”已属于用户“{'”“'.join(holders)}”")
         digest = self._hasher.hash(check_password(password))
