@@ -102,7 +102,9 @@ def answer_question(question: str, conversation: str | None, kept: bool = True) 
     started = conversation is None
     conversation = conversation or assistant.new_conversation_id()
     with st.chat_message("user"):
-        st.markdown(escape_md(question))
+        st.markdown(escape_md(assistant.shown_text(question)))  # masked, as it will be kept
+    if started:  # a refresh while the answer is written reopens this conversation, not an empty new one
+        switch_to(conversation)
     with st.chat_message("assistant"):
         try:
             if assistant.settings.llm_configured:
@@ -121,8 +123,6 @@ def answer_question(question: str, conversation: str | None, kept: bool = True) 
             render_answer(trace, f"t{trace.turn}")
             render_trace(trace, f"t{trace.turn}")
             return
-    if started:
-        switch_to(conversation)
     st.rerun()  # the sidebar lists the new turn's conversation; the turn is drawn from the store
 
 
@@ -144,17 +144,21 @@ def record_rating(conversation: str, turn: int) -> None:
     st.toast("已记录评价，谢谢！", icon=":material/check_circle:")
 
 
+FEEDBACK_COMMENT_CHARS = 500  # the engine's bound on a comment (a longer one is refused)
+
+
 def record_reason(conversation: str, turn: int) -> None:
-    """The optional reason of a 👎: updates the rating stored for review."""
-    reason = st.session_state.get(f"reason_{conversation}_{turn}")
+    """The optional reason and comment of a 👎: update the rating stored for review."""
+    reason = st.session_state.get(f"reason_{conversation}_{turn}") or ""
+    comment = st.session_state.get(f"comment_{conversation}_{turn}") or ""
     trace = st.session_state.get(TRACES_KEY, {}).get((conversation, turn))
-    if reason and trace is not None:
+    if (reason or comment.strip()) and trace is not None:
         try:
-            get_assistant().record_feedback(trace, -1, actor=actor(), reason=reason)
+            get_assistant().record_feedback(trace, -1, actor=actor(), reason=reason or None, comment=comment)
         except Exception as exc:  # a failed write must not lose the conversation
             st.toast(f"原因保存失败：{escape_md(exc)}", icon=":material/warning:")
             return
-        st.toast(f"已记录原因：{escape_md(reason)}", icon=":material/check_circle:")
+        st.toast("已记录，谢谢！HR 会在“反馈审阅”里看到。", icon=":material/check_circle:")
 
 
 def undo_statement(conversation: str, turn: int) -> None:
@@ -193,6 +197,9 @@ def render_turn(conversation: str, trace: AskTrace, rating: int | None) -> None:
             st.selectbox("👎 原因（可选）", get_assistant().feedback_reasons, index=None, placeholder="选择原因",
                          key=f"reason_{conversation}_{trace.turn}", on_change=record_reason,
                          args=(conversation, trace.turn))
+            st.text_input("补充说明（可选）", key=f"comment_{conversation}_{trace.turn}", max_chars=FEEDBACK_COMMENT_CHARS,
+                          placeholder="例如：我问的是子女结婚，回答讲的是本人婚假", on_change=record_reason,
+                          args=(conversation, trace.turn))
     st.session_state.setdefault(TRACES_KEY, {})[(conversation, trace.turn)] = trace
 
 
@@ -326,7 +333,8 @@ def main() -> None:
     for trace in traces:
         render_turn(current.id, trace, ratings.get(trace.turn))
     install_citation_links()
-    question = st.chat_input("输入制度问题，或告诉我关于您的信息，例如：打车费能报吗？")
+    question = st.chat_input("输入制度问题，或告诉我关于您的信息，例如：打车费能报吗？",
+                             max_chars=Assistant.MAX_QUESTION_CHARS)
     if question and question.strip():
         answer_question(question.strip(), current.id if current is not None else None, kept)
 

@@ -40,7 +40,7 @@ from .search.sentence_index import SecondModel, SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
 from .settings import LIMITS, SAVED_FILE, Settings, save_changes, with_saved_changes
 from .storage.health import SECOND_CACHE, SECOND_SENTENCES, open_checks
-from .text.inputs import checked
+from .text.inputs import MAX_QUESTION_CHARS, checked
 from .text.pii import redact_text
 from .text.tokenizer import warm_up_tokenizer
 from .types import AskTrace, Principal, SearchResult
@@ -59,6 +59,13 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
     The actions are grouped in mixins under `rag_core.facade` (documents, memories, …);
     each checks the acting `Principal` with `_acting` before it reads or changes data.
     """
+
+    MAX_QUESTION_CHARS = MAX_QUESTION_CHARS  # what a question may hold: the chat box stops typing there
+
+    @staticmethod
+    def shown_text(text: str) -> str:
+        """Typed text as a page may echo it before (or without) the engine keeping it: personal data masked."""
+        return redact_text(str(text))
 
     def __init__(
         self, settings: Settings, *, embedder: Embedder | None = None, second_embedder: Embedder | None = None, llm=None

@@ -23,11 +23,11 @@ def local_time(iso: str, timezone: str = DEFAULT_TIMEZONE) -> str:
 
 
 def cited_sources(trace: dict) -> list[dict]:
-    """The prompt sources the answer cites ([资料N]); all of them when it cites none."""
+    """The prompt sources the answer cites ([资料N]); none when it cites none (a refusal quotes no clause, as the
+    chat page shows it)."""
     sources = trace.get("sources") or []
     cited = {int(n) for n in _CITATION.findall(trace.get("answer") or "")}
-    chosen = [s for s in sources if s.get("number") in cited]
-    return chosen or list(sources)
+    return [s for s in sources if s.get("number") in cited]
 
 
 def _quote(text: str) -> str:

@@ -197,19 +197,32 @@ class InsightLog:
     def add_feedback(self, *, created_at: str, user: str, question: str, answer: str, rating: int, reason: str,
                      comment: str, docs: Sequence[str], trace: dict, nearest: dict, model: str | None,
                      vector: np.ndarray | None, audiences: Sequence[Sequence[str]] = (), traffic: str = PERSON) -> int:
-        """Store a rating; the same person rating the same answer again (👎 then its reason) updates it."""
+        """Store a rating; the same person rating the same turn again (👎 then its reason) updates it. A turn is
+        its conversation and number when the trace has them (the same answer in another conversation is another
+        rating), else its question and answer."""
+        conversation, turn = trace.get("conversation"), trace.get("turn")
         with self._lock:
-            row = self._db.execute(
-                "SELECT id FROM feedback WHERE user_id = ? AND question = ? AND answer = ? ORDER BY id DESC LIMIT 1",
-                (user, question, answer),
-            ).fetchone()
+            if conversation and turn:
+                row = self._db.execute(
+                    "SELECT id FROM feedback WHERE user_id = ? AND json_extract(trace, '$.conversation') = ?"
+                    " AND json_extract(trace, '$.turn') = ? ORDER BY id DESC LIMIT 1", (user, conversation, int(turn)),
+                ).fetchone()
+            else:
+                row = self._db.execute(
+                    "SELECT id FROM feedback WHERE user_id = ? AND question = ? AND answer = ? ORDER BY id DESC LIMIT 1",
+                    (user, question, answer),
+                ).fetchone()
         shown = json.dumps([list(labels) for labels in audiences], ensure_ascii=False)
         if row is not None:
+            # a 👎's reason and its comment come one at a time: an update without one keeps the one stored
             self._write(
-                "UPDATE feedback SET created_at = ?, rating = ?, reason = ?, comment = ?, docs = ?, trace = ?,"
+                "UPDATE feedback SET created_at = ?, rating = ?,"
+                " reason = CASE WHEN ? < 0 AND ? = '' THEN reason ELSE ? END,"
+                " comment = CASE WHEN ? < 0 AND ? = '' THEN comment ELSE ? END, docs = ?, trace = ?,"
                 " nearest = ?, model = ?, vector = ?, audiences = ?, traffic = ?, reviewed_at = NULL,"
                 " reviewed_by = NULL WHERE id = ?",
-                (created_at, int(rating), reason, comment, json.dumps(list(docs), ensure_ascii=False),
+                (created_at, int(rating), int(rating), reason, reason, int(rating), comment, comment,
+                 json.dumps(list(docs), ensure_ascii=False),
                  json.dumps(trace, ensure_ascii=False), json.dumps(nearest, ensure_ascii=False), model,
                  _blob(vector), shown, _traffic(traffic), row[0]),
             )

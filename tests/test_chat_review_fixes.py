@@ -1,0 +1,114 @@
+"""The 问答 page and what it keeps, as a review of stop 49 found them (fake embedder, real stores)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app_support import point_the_app_at
+from fakes import QueuedLLM, fake_assistant
+
+from rag_core.types import Principal
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+QUESTION = "出差住宿标准是多少？"
+
+
+def test_the_same_answer_rated_in_two_conversations_is_two_ratings(tmp_path) -> None:
+    """HR's review kept one rating: the second overwrote the first (matched by question and answer)."""
+    a = fake_assistant(tmp_path / "store")
+    a.ensure_samples()
+    first = a.ask(QUESTION, conversation="c1")
+    a.record_feedback(first, 1)
+    second = a.ask(QUESTION, conversation="c2")
+    a.record_feedback(second, -1)
+    assert sorted(e.rating for e in a.feedback_reviews()) == [-1, 1]
+
+
+def test_a_dislikes_reason_stays_when_its_comment_comes_later(tmp_path) -> None:
+    a = fake_assistant(tmp_path / "store")
+    a.ensure_samples()
+    trace = a.ask(QUESTION, conversation="c1")
+    a.record_feedback(trace, -1, reason="答非所问")
+    a.record_feedback(trace, -1, comment="我问的是住宿，回答讲的是交通")
+    [entry] = a.feedback_reviews()
+    assert (entry.reason, entry.comment) == ("答非所问", "我问的是住宿，回答讲的是交通")
+    a.record_feedback(trace, 1)
+    [entry] = a.feedback_reviews()
+    assert (entry.rating, entry.reason, entry.comment) == (1, "", "")  # a 👍 has no reason
+
+
+def test_the_export_of_a_refusal_quotes_no_clause(tmp_path) -> None:
+    """The page says the near clauses were not cited; the Markdown export listed them as 引用的条款."""
+    a = fake_assistant(tmp_path / "store", llm=QueuedLLM("制度里没有写这一条。"))
+    a.ensure_samples()
+    trace = a.ask("病假工资怎么算？", conversation="c1")
+    assert trace.outcome == "refused" and trace.sources
+    assert "引用的条款" not in a.export_conversation_markdown("c1")
+
+
+def open_chat(assistant, tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    import ui.state
+
+    point_the_app_at(tmp_path / "unused", monkeypatch)
+    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.run()
+    return at
+
+
+def test_a_question_over_the_limit_cannot_be_typed_and_is_echoed_masked(tmp_path, monkeypatch) -> None:
+    """The box took any length, and a question the engine refused stayed on the page as typed, phone number
+    and all (found by review)."""
+    from rag_core.text.inputs import InputError
+
+    a = fake_assistant(tmp_path / "store")
+    at = open_chat(a, tmp_path, monkeypatch)
+    assert at.chat_input[0].max_chars == a.MAX_QUESTION_CHARS
+
+    def refused(question, **kwargs):
+        raise InputError("问题太长：617 个字，最多 500 个字")
+
+    a.ask = refused
+    at.chat_input[0].set_value("我的手机号13812345678，出差住宿标准是多少？").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("问题太长" in e.value for e in at.error)  # refused: the echo is what stays on the page
+    shown = " ".join(m.value for m in at.markdown)
+    assert "手机号" in shown and "13812345678" not in shown
+
+
+def test_a_new_conversation_is_in_the_address_before_the_answer_comes(tmp_path, monkeypatch) -> None:
+    """A refresh while the first answer was written opened an empty new conversation."""
+    import streamlit as st
+
+    a = fake_assistant(tmp_path / "store")
+    a.ensure_samples()
+    at = open_chat(a, tmp_path, monkeypatch)
+    during: list[str] = []
+    real_ask = a.ask
+
+    def ask(question, **kwargs):
+        during.append(st.query_params.get("c", ""))
+        return real_ask(question, **kwargs)
+
+    a.ask = ask
+    at.chat_input[0].set_value(QUESTION).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert during and during[0], during
+
+
+def test_a_dislike_takes_a_comment_on_the_page(tmp_path, monkeypatch) -> None:
+    a = fake_assistant(tmp_path / "store")
+    a.ensure_samples()
+    trace = a.ask(QUESTION, actor=Principal("local", "admin"), conversation="c1")
+    at = open_chat(a, tmp_path, monkeypatch)
+    at.query_params["c"] = "c1"
+    at.run()
+    at.session_state[f"feedback_c1_{trace.turn}"] = 0
+    at.run()
+    comment = next(t for t in at.text_input if t.label == "补充说明（可选）")
+    comment.set_value("回答的是交通费，我问的是住宿").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [e.comment for e in a.feedback_reviews()] == ["回答的是交通费，我问的是住宿"]
