@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pandas as pd
 import streamlit as st
 
@@ -10,11 +12,21 @@ from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.notices import announce, show_notice
 from ui.state import AUDIENCE_LABELS, ROLE_NAMES, actor, get_assistant
-from ui.timefmt import local_time
+from ui.timefmt import local_time, parse_time
 
 ROLES = list(ROLE_NAMES)
 FORM_ROUND_KEY = "users_add_round"  # part of the form's key: a new round after a save starts with empty boxes
 DISABLE_PENDING_KEY = "users_disable_pending"
+
+
+def account_state(account: Account, now: datetime | None = None) -> str:
+    """正常 / 已停用 / 已锁定（至 local time）: a lock that ran out is no lock (the next login unlocks it)."""
+    if account.disabled:
+        return "已停用"
+    until = parse_time(account.locked_until)
+    if until is not None and until > (now or datetime.now(UTC)):
+        return f"已锁定（至 {local_time(until)}）"
+    return "正常"
 
 
 def users_frame(accounts: list[Account]) -> pd.DataFrame:
@@ -25,7 +37,7 @@ def users_frame(accounts: list[Account]) -> pd.DataFrame:
                 "角色": ROLE_NAMES.get(a.role, a.role),
                 "额外受众": "、".join(AUDIENCE_LABELS.get(x, x) for x in a.audiences) or "—",
                 "邮箱（单点登录）": a.email or "—",
-                "状态": "已停用" if a.disabled else ("已锁定" if a.locked_until else "正常"),
+                "状态": account_state(a),
                 "连续失败": a.failed_logins,
                 "创建时间": local_time(a.created_at),
             }

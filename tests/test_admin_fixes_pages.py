@@ -54,3 +54,37 @@ def test_audit_filter_finds_the_desktop_user_by_the_name_the_table_shows(tmp_pat
     assert page.stored_actor("wang") == "wang"
     rows = assistant.audit_entries(user=page.stored_actor("本机用户"), actor=ADMIN)
     assert [r.action for r in rows] == ["user.add"]
+
+
+def _locked_then_expired(tmp_path):
+    """li locked 75 minutes ago (the 15-minute lock ran out), wang locked now."""
+    from datetime import UTC, datetime, timedelta
+
+    assistant = team(tmp_path)
+    past = datetime.now(UTC) - timedelta(minutes=75)
+    for _ in range(5):
+        assistant.accounts.authenticate("li", "wrong-pass", now=past)
+    for _ in range(5):
+        assistant.accounts.authenticate("wang", "wrong-pass")
+    return assistant
+
+
+def test_an_expired_lock_is_not_shown_as_locked_on_the_page(tmp_path):
+    assistant = _locked_then_expired(tmp_path)
+    frame = page_module("users.py").users_frame([assistant.accounts.get("li"), assistant.accounts.get("wang")])
+    assert frame["状态"][0] == "正常"
+    assert frame["状态"][1].startswith("已锁定（至 20")
+
+
+def test_an_expired_lock_is_not_shown_as_locked_by_the_cli(tmp_path, capsys):
+    import argparse
+
+    from rag_core.cli.users import list_users
+
+    assistant = _locked_then_expired(tmp_path)
+    assistant.act_as_local_administrator()
+    capsys.readouterr()
+    list_users(argparse.Namespace(json=False), assistant)
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert lines["li"].endswith("正常"), lines
+    assert "已锁定（至 20" in lines["wang"], lines

@@ -11,9 +11,11 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
+from datetime import UTC, datetime, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import AccountError
-from ..types import ROLES
+from ..types import ROLES, Account
 from .output import print_json, say
 
 LOCAL_NOTE = "命令行以本机管理员身份执行（能运行它的人本来就能读取数据目录）。"
@@ -67,15 +69,38 @@ def add_user(args: argparse.Namespace, assistant) -> int:
     return 0
 
 
+def _zone(name: str) -> tzinfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):  # a bad value is reported by the settings check
+        return UTC
+
+
+def _state(account: Account, zone: tzinfo, now: datetime | None = None) -> str:
+    """正常 / 已停用 / 已锁定（至 local time）: a lock that ran out is no lock (the next login unlocks it)."""
+    if account.disabled:
+        return "已停用"
+    try:
+        until = datetime.fromisoformat(account.locked_until) if account.locked_until else None
+    except ValueError:
+        until = None
+    if until is not None and until.tzinfo is None:
+        until = until.replace(tzinfo=UTC)  # the engine writes UTC
+    if until is not None and until > (now or datetime.now(UTC)):
+        return f"已锁定（至 {until.astimezone(zone):%Y-%m-%d %H:%M}）"
+    return "正常"
+
+
 def list_users(args: argparse.Namespace, assistant) -> int:
     accounts = assistant.list_users()
     if args.json:
         print_json({"users": [a.to_dict() for a in accounts]})
         return 0
+    zone = _zone(assistant.settings.timezone)
     if not accounts:
         say("（还没有账户：桌面模式，网页不需要登录）")
     for a in accounts:
-        state = "已停用" if a.disabled else ("已锁定" if a.locked_until else "正常")
+        state = _state(a, zone)
         say(f"{a.name}  {a.role}  受众 {','.join(a.audiences) or '—'}  {a.email or ''}  {state}")
     return 0
 
