@@ -112,3 +112,15 @@ def test_a_dislike_takes_a_comment_on_the_page(tmp_path, monkeypatch) -> None:
     comment.set_value("回答的是交通费，我问的是住宿").run()
     assert not at.exception, [e.value for e in at.exception]
     assert [e.comment for e in a.feedback_reviews()] == ["回答的是交通费，我问的是住宿"]
+
+
+def test_an_undone_statement_says_so_after_a_refresh(tmp_path) -> None:
+    """The turn kept reading 好的，我记住了 after 撤销, although the memories were deleted (found by review)."""
+    a = fake_assistant(tmp_path / "store")
+    told = a.ask("我是财务部的张三，我常驻杭州", conversation="c1")
+    assert told.acknowledged
+    a.undo_acknowledged("c1", told.turn)
+    a.undo_acknowledged("c1", told.turn)  # a second click says it once
+    [turn] = a.get_conversation("c1").turns
+    assert turn.trace["answer"].count("已撤销") == 1 and not turn.trace["acknowledged"]
+    assert a.list_memories("local") == []

@@ -46,7 +46,8 @@ CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
 # in stop 40 (fresh part: complete questions as typed 0.97 -> 0.98; docs/retrieval.md "Stop 40").
 GLUE_MARGIN = 0.1
 STORE_FILE = CONVERSATIONS_FILE
-CHATTER = "寒暄或对话本身：不检索，不记忆"  # the answerer of a turn that only talks about the conversation
+CHATTER = "寒暄或对话本身：不检索，不记忆"
+UNDONE_NOTE = "（已撤销：上面这些信息已删除，没有保存。）"  # the answerer of a turn that only talks about the conversation
 
 
 class Remembered(list):
@@ -343,7 +344,10 @@ class ConversationActions:
             raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
         ids = [m["id"] for m in stored.trace.get("acknowledged", [])]
         deleted = self.memory.undo(ids, user_id=conv.user) if ids else 0  # what a statement replaced is current again
-        trace = {**stored.trace, "acknowledged": [], "acknowledgement_undone": True}
+        answer = stored.trace.get("answer", "")  # the page shows the turn's answer: it says the undo, after a refresh too
+        if not stored.trace.get("acknowledgement_undone"):
+            answer = f"{answer}\n\n{UNDONE_NOTE}".strip()
+        trace = {**stored.trace, "acknowledged": [], "acknowledgement_undone": True, "answer": answer}
         self.conversations.update_turn(conversation_id, turn, trace=trace)
         return deleted
 
