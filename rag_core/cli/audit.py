@@ -6,16 +6,19 @@ The CLI acts as the local administrator of the data dir it opens.
 from __future__ import annotations
 
 import argparse
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from .output import print_json, say
 
 
 def _day_or_time(text: str) -> str:
+    """The stored form of a bound: the trail holds UTC ISO text and compares it as text, so a time with an
+    offset (+08:00) is turned into UTC first; a time without one is already UTC."""
     try:
         if len(text) == 10:
             return date.fromisoformat(text).isoformat()
-        return datetime.fromisoformat(text).isoformat()
+        moment = datetime.fromisoformat(text)
+        return (moment.astimezone(UTC) if moment.tzinfo else moment).isoformat()
     except ValueError:
         raise argparse.ArgumentTypeError(f"日期格式应为 YYYY-MM-DD 或 ISO 8601：{text}") from None
 
