@@ -300,8 +300,9 @@ def with_saved_changes(settings: Settings) -> tuple[Settings, str, frozenset[str
         saved = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(saved, dict):
             raise ValueError("不是一组设置")
-    except (OSError, ValueError) as exc:
-        return settings, (f"{SAVED_FILE}（设置页保存的修改）无法读取，已按 .env 和默认值启动（{exc}）。"
+    except (OSError, ValueError, RecursionError) as exc:  # a damaged file nested deeper than the parser goes
+        reason = "嵌套层数过多，不是设置页写的格式" if isinstance(exc, RecursionError) else exc
+        return settings, (f"{SAVED_FILE}（设置页保存的修改）无法读取，已按 .env 和默认值启动（{reason}）。"
                           "在设置页保存一次会重写它"), frozenset()
     applied, refused = [], []
     together = [k for k in ("chunk_size", "chunk_overlap") if k in saved]  # each is checked against the other
