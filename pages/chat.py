@@ -131,10 +131,18 @@ def record_rating(conversation: str, turn: int) -> None:
     """st.feedback callback: thumbs 1 -> +1, 0 -> -1; kept with the turn and with the trace for review."""
     value = st.session_state.get(f"feedback_{conversation}_{turn}")
     trace = st.session_state.get(TRACES_KEY, {}).get((conversation, turn))
-    if value is None or trace is None:
+    if trace is None:
+        return
+    assistant = get_assistant()
+    if value is None:  # the thumb clicked again: the rating is taken back
+        try:
+            assistant.withdraw_feedback(trace, actor=actor())
+        except Exception as exc:  # a failed write must not lose the conversation
+            st.toast(f"撤回评价失败：{escape_md(exc)}", icon=":material/warning:")
+            return
+        st.toast("已撤回评价。", icon=":material/undo:")
         return
     rating = 1 if value == 1 else -1
-    assistant = get_assistant()
     try:
         assistant.rate_turn(conversation, turn, rating, actor=actor())
         assistant.record_feedback(trace, rating, actor=actor())

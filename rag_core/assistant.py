@@ -364,6 +364,13 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         # one the catalog also kept ignored the question retention and every purge
         self._review_feedback(trace, int(rating), user, reason, comment, reviewed_trace(trace))
 
+    def withdraw_feedback(self, trace: AskTrace, *, actor: Principal | None = None) -> None:
+        """Take back a rating (the thumb clicked again): the turn keeps none, and HR's review row goes."""
+        actor = self._acting(actor, "feedback.give")
+        if trace.conversation and trace.turn:
+            self.rate_turn(trace.conversation, trace.turn, 0, actor=actor)
+            self.insight_log.withdraw_feedback(actor.user, trace.conversation, trace.turn)
+
     def run_eval(self, path: str | Path, *, mode: str = "hybrid", role: str | None = None,
                  progress: Callable[[int, int], None] | None = None, actor: Principal | None = None) -> dict:
         """Recall / MRR / zero-hit rate per category on a JSONL question set (over what the actor may read).

@@ -124,3 +124,17 @@ def test_an_undone_statement_says_so_after_a_refresh(tmp_path) -> None:
     [turn] = a.get_conversation("c1").turns
     assert turn.trace["answer"].count("已撤销") == 1 and not turn.trace["acknowledged"]
     assert a.list_memories("local") == []
+
+
+def test_a_rating_taken_back_leaves_none(tmp_path) -> None:
+    """Clicking the chosen thumb again cleared the widget but kept the 👎 in the store and in HR's review; the
+    page's callback now calls `withdraw_feedback` when the thumb's value goes back to none."""
+    a = fake_assistant(tmp_path / "store")
+    a.ensure_samples()
+    trace = a.ask(QUESTION, conversation="c1")
+    a.rate_turn("c1", trace.turn, -1)
+    a.record_feedback(trace, -1, reason="答非所问")
+    assert [t.rating for t in a.get_conversation("c1").turns] == [-1] and a.feedback_reviews()
+    a.withdraw_feedback(trace)
+    assert [t.rating for t in a.get_conversation("c1").turns] == [None]
+    assert a.feedback_reviews() == []

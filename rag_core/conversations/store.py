@@ -254,13 +254,14 @@ class ConversationStore:
         raise AssertionError("unreachable")
 
     def update_turn(self, conversation_id: str, turn: int, *, rating: int | None = None, trace: dict | None = None) -> None:
-        """Store a rating (1 / -1) or a changed trace for one turn."""
+        """Store a rating (1 / -1; 0 takes it back) or a changed trace for one turn."""
         cid = check_id(conversation_id)
         with self._tx() as conn:
             if rating is not None:
-                if rating not in (1, -1):
-                    raise ConversationError("评价只能是 1（有用）或 -1（没用）")
-                done = conn.execute("UPDATE turns SET rating = ? WHERE conversation_id = ? AND turn = ?", (rating, cid, turn))
+                if rating not in (1, -1, 0):
+                    raise ConversationError("评价只能是 1（有用）、-1（没用）或 0（撤回）")
+                done = conn.execute("UPDATE turns SET rating = ? WHERE conversation_id = ? AND turn = ?",
+                                    (rating or None, cid, turn))
             if trace is not None:
                 done = conn.execute(
                     "UPDATE turns SET trace = ? WHERE conversation_id = ? AND turn = ?",

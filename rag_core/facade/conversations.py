@@ -330,7 +330,7 @@ class ConversationActions:
 
     @uses_store(STORE_FILE)
     def rate_turn(self, conversation_id: str, turn: int, rating: int, *, actor: Principal | None = None) -> None:
-        """Keep a 👍 (1) / 👎 (-1) with the stored turn."""
+        """Keep a 👍 (1) / 👎 (-1) with the stored turn (0 takes it back)."""
         self._owned(conversation_id, actor, "rate")
         self.conversations.update_turn(conversation_id, turn, rating=rating)
 

@@ -235,6 +235,12 @@ class InsightLog:
              json.dumps(nearest, ensure_ascii=False), model, _blob(vector), shown, _traffic(traffic)),
         )
 
+    def withdraw_feedback(self, user: str, conversation: str, turn: int) -> int:
+        """A rating taken back (the 👍/👎 clicked again): its review row goes; returns how many went."""
+        return self._write(
+            "DELETE FROM feedback WHERE user_id = ? AND json_extract(trace, '$.conversation') = ?"
+            " AND json_extract(trace, '$.turn') = ?", (user, conversation, int(turn)))
+
     _FEEDBACK_COLS = ("id, created_at, user_id, question, answer, rating, reason, comment, docs, reviewed_at,"
                       " reviewed_by, audiences")
 
