@@ -24,6 +24,8 @@ def register(commands) -> None:
     backup_parser.set_defaults(handler=backup, without_store=True)
     restore_parser = commands.add_parser("restore", help="用备份替换数据目录（先停止应用；原目录改名保留）")
     restore_parser.add_argument("source", help="backup 生成的备份目录")
+    restore_parser.add_argument("--allow-no-accounts", action="store_true",
+                                help="备份里没有账户而当前有时也恢复（恢复后不再需要登录，任何人都以本机管理员身份操作）")
     restore_parser.add_argument("--json", action="store_true")
     restore_parser.set_defaults(handler=restore, without_store=True)
     doctor_parser = commands.add_parser("doctor", help="检查数据目录里的每个文件，说明问题和修复办法")
@@ -55,7 +57,8 @@ def backup(args: argparse.Namespace, _assistant=None) -> int:
 
 def restore(args: argparse.Namespace, _assistant=None) -> int:
     """Replace the data dir with a verified backup."""
-    report = _facade().restore_data_dir(args.source, _settings(args).data_dir, actor=LOCAL_ADMIN)
+    report = _facade().restore_data_dir(args.source, _settings(args).data_dir, actor=LOCAL_ADMIN,
+                                        allow_no_accounts=args.allow_no_accounts)
     if args.json:
         print_json(report.to_dict())
     else:

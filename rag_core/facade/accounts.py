@@ -189,6 +189,8 @@ class AccountActions:
         try:
             if role != "admin" and not self.accounts.has_accounts():  # team mode would start with nobody to manage it
                 raise AccountError("第一个账户必须是管理员：新建账户后所有页面都需要登录，只有管理员能在网页上管理账户")
+            if redact_text(str(name)) != str(name):  # a name is shown everywhere: the sidebar, the audit's actor
+                raise AccountError("用户名不能是手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）")
             account = self.accounts.add(name, role, password, audiences, email)
         except AccountError as exc:
             self._audit(actor, "user.add", name, "failed", str(exc))
