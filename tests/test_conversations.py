@@ -274,9 +274,10 @@ def test_two_questions_at_once_in_one_conversation_are_both_kept(assistant):
 
 
 def test_two_processes_adding_turns_to_one_conversation_lose_none(tmp_path):
-    """Two stores on one file stand for the app and the CLI: each reads the last number outside the other's
-    lock, so they clash on the same number; the clash is retried with the next one (without the retry, 2–7
-    of these 300 turns were refused in every one of five runs)."""
+    """Two stores on one file stand for the app and the CLI, each with its own lock: the number is read under
+    the database's write lock (BEGIN IMMEDIATE), so the other waits instead of taking the same one. Without
+    it and without the retry, 2–7 of these 300 turns were refused in every one of five runs; with the retry
+    alone, one of them was in a loaded CI run."""
     import threading
 
     from rag_core.conversations.store import ConversationStore

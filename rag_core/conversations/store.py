@@ -231,13 +231,16 @@ class ConversationStore:
                  turn: int | None = None) -> int:
         """Append a turn (the conversation must exist); returns its number (1-based, the next one unless given).
 
-        The number is taken in the same transaction as the insert (and written into the trace's "turn"), so
-        two questions at once in one conversation both land; another process's clash is retried."""
+        The number is taken in the same write transaction as the insert (and written into the trace's "turn"),
+        so two questions at once in one conversation both land, from one process or two."""
         cid = check_id(conversation_id)
         now = _now()
         for attempt in range(5):
             try:
                 with self._tx() as conn:
+                    # the write lock before the number is read: another process (the CLI beside the app) waits
+                    # instead of taking the same number (five retries ran out under load in CI)
+                    conn.execute("BEGIN IMMEDIATE")
                     number = turn or 1 + conn.execute(
                         "SELECT COALESCE(MAX(turn), 0) FROM turns WHERE conversation_id = ?", (cid,)
                     ).fetchone()[0]
