@@ -152,9 +152,6 @@ def prepare(
     explicit `doc_id`, a different file name that maps onto an existing document is refused;
     `name_keys` also refuses a different file whose name became equal only by masking or cutting."""
     counts: dict[str, int] = {}
-    originals: list[str] = []  # the clean name before masking and the cut: only its keyed hash is kept
-    safe_filename(filename, lambda name: originals.append(name) or name)
-    name_key = name_keys.key(originals[0]) if name_keys is not None and originals else ""
     if unknown := sorted(set(redact_disabled) - set(REDACTION_CATEGORIES)):
         raise IngestError(filename, f"不认识的脱敏类别：{'、'.join(unknown)}；可以保留的类别：{'、'.join(REDACTION_CATEGORIES)}")
 
@@ -166,13 +163,18 @@ def prepare(
             counts[k] = counts.get(k, 0) + v
         return res.text
 
-    if settings.redact_pii:
-        def masked_name(name: str) -> str:  # before the name is cut to length (`safe_filename`)
-            name, found = redact_filename(name, redact_disabled)
-            counts.update({k: counts.get(k, 0) + v for k, v in found.items() if v})
-            return name
+    originals: list[str] = []  # the clean name before masking and the cut: only its keyed hash is kept
 
-        filename = safe_filename(filename, masked_name)
+    def masked_name(name: str) -> str:  # before the name is cut to length (`safe_filename`)
+        originals.append(name)
+        if not settings.redact_pii:
+            return name
+        name, found = redact_filename(name, redact_disabled)
+        counts.update({k: counts.get(k, 0) + v for k, v in found.items() if v})
+        return name
+
+    filename = safe_filename(filename, masked_name)
+    name_key = name_keys.key(originals[0]) if name_keys is not None and originals else ""
     if doc_id and len(doc_id.strip()) > MAX_NAME_CHARS:  # it is shown, stored in every chunk id and typed again
         raise IngestError(safe_filename(filename), f"文档ID 太长（{len(doc_id.strip()):,} 个字符），最多 {MAX_NAME_CHARS} 个字符，"
                           "请换一个短一些的文档ID，或留空按文件名识别")
