@@ -35,7 +35,7 @@ def users_frame(accounts: list[Account]) -> pd.DataFrame:
             {
                 "用户名": a.name,
                 "角色": ROLE_NAMES.get(a.role, a.role),
-                "额外受众": "、".join(AUDIENCE_LABELS.get(x, x) for x in a.audiences) or "—",
+                "额外受众": Assistant.audience_names(a.audiences) or "—",
                 "邮箱（单点登录）": a.email or "—",
                 "状态": account_state(a),
                 "连续失败": a.failed_logins,

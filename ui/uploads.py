@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import Assistant, DocumentInfo, IngestReport
-from ui.state import AUDIENCE_LABELS, actor
+from ui.state import actor
 from ui.timefmt import local_time
 
 STATUS_LABELS = {"indexed": "已索引", "unchanged": "内容未变，未重复索引", "refused": "已拒绝"}
@@ -40,7 +40,7 @@ UNEXPECTED = "导入时出现意外错误，未写入任何内容，请重试或
 
 
 def audience_text(audience: Sequence[str]) -> str:
-    return "、".join(AUDIENCE_LABELS.get(a, a) for a in audience)
+    return Assistant.audience_names(audience)
 
 
 def estimate_uploads(

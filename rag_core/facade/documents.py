@@ -24,7 +24,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from ..documents.audience_names import AUDIENCE_LABELS
+from ..documents.audience_names import AUDIENCE_LABELS, audience_names
 from ..documents.bounds import IngestEstimate, ReindexReport, as_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
@@ -49,6 +49,7 @@ class DocumentActions(UploadInput):
 
     sample_pack_status = ""  # what the last ensure_samples did with the shipped sample vectors
     AUDIENCE_LABELS = AUDIENCE_LABELS  # label -> the Chinese name the pages show (owned by documents.audience_names)
+    audience_names = staticmethod(audience_names)  # labels as people read them, joined with 、 (HR、管理者)
 
     def ingest_file(self, path: str | Path, **kwargs) -> IngestReport:
         """Index a file from disk (refused by its size before it is read); see `ingest_bytes`."""
