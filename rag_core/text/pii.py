@@ -66,12 +66,17 @@ _ID15_RE = re.compile(r"(?<!\d)([1-8]\d{5})(\d{6})(\d{3})(?!\d)", re.ASCII)
 # 16-19 digits: contiguous, groups of 4 (one separator, 1-3 digit tail), or 6 + 10-13.
 _BANK_CARD_RE = re.compile(r"(?<!\d)(\d{4}([ -]?)\d{4}\2\d{4}\2\d{4})(?:\2(\d{1,3}))?(?!\d)", re.ASCII)
 _BANK_CARD_6_RE = re.compile(r"(?<!\d)(\d{6})[ -](\d{10,13})(?!\d)", re.ASCII)
-# Mainland mobile with optional +86/0086; 3-4-4 (or 3-8, 7-4) with any of space/dot/hyphen, 4-4-3 or 4-3-4.
+# Mainland mobile with optional +86/0086/(+86); 3-4-4 (or 3-8, 7-4) with any of space/dot/hyphen, 4-4-3 or 4-3-4.
+_COUNTRY = r"(?:\(\+?(?:00)?86\)|\+86|(?<!\d)0086)[ -]?"
 _MOBILE_RE = re.compile(
-    r"(?:\+86[ -]?|(?<!\d)(?:0086[ -]?|86[ -]?(?=1[3-9]\d{9}(?!\d)))?)(?:1[3-9]\d"
+    rf"(?:{_COUNTRY}|(?<!\d)(?:86[ -]?(?=1[3-9]\d{{9}}(?!\d)))?)(?:1[3-9]\d"
     r"(?:[ .-]?\d{4}[ .-]?\d{4}|\d[ .-]\d{4}[ .-]\d{3}|\d[ .-]\d{3}[ .-]\d{4})|\(1[3-9]\d\) ?\d{4}[ .-]?\d{4})(?!\d)",
     re.ASCII,
 )
+# Other splits in 3-4 groups (3-1-4-3 "138 1 2345 678", 3-3-5), one separator, not inside a longer grouped run.
+_MOBILE_GROUPS_RE = re.compile(
+    rf"(?:{_COUNTRY}|(?<![\d.-])(?<!\d ))(?P<number>(?=1[3-9])\d{{1,5}}([ .-])\d{{1,5}}(?:\2\d{{1,5}}){{1,2}})(?!\d|[ .-]\d)",
+    re.ASCII)
 # Area code (0 + [1-9] + 1-2 digits, or after +86 without the 0), local 7-8 digits (maybe 4-4), extension.
 _LANDLINE_RE = re.compile(
     r"(?:(?:\+86|(?<!\d)0086)[ -]?\(?0?[1-9]\d{1,2}\)?[ -]?|(?<!\d)\(0[1-9]\d{1,2}\) ?|(?<!\d)0[1-9]\d{1,2}[- ]?)"
@@ -192,6 +197,13 @@ def _mobile_split(match: re.Match[str]) -> Span | None:
     return match.span() if re.fullmatch(r"1[3-9]\d{9}", match.group(1) + match.group(2)) else None
 
 
+def _mobile_groups(match: re.Match[str]) -> Span | None:
+    """11 digits with a group of 4+ (an IP address 192.168.100.10 has none), not an amount (…600元)."""
+    groups = re.findall(r"\d+", match.group("number"))
+    unit = _UNIT_AFTER.match(match.string[match.end() :].lstrip(" "))
+    return match.span() if sum(map(len, groups)) == 11 and max(map(len, groups)) >= 4 and not unit else None
+
+
 def _id15(match: re.Match[str]) -> Span | None:
     born = match.group(2)
     return match.span() if birth_date_valid(1900 + int(born[:2]), int(born[2:4]), int(born[4:])) else None
@@ -228,6 +240,7 @@ RULES: tuple[tuple[str, re.Pattern[str], _Decide], ...] = (
     ("bank_card", _TWO_GROUPS_RE, _card_split),
     ("mobile", _MOBILE_RE, _whole),
     ("mobile", _TWO_GROUPS_RE, _mobile_split),
+    ("mobile", _MOBILE_GROUPS_RE, _mobile_groups),
     ("landline", _LANDLINE_RE, _landline),
     ("id_card", _ID15_RE, _id15),
     ("passport", _PASSPORT_RE, _whole),
@@ -308,7 +321,9 @@ def _replace(text: str, spans: list[tuple[str, Span]], mask: _Mask) -> str:
 
 
 # Rules whose own evidence (check char, Luhn digit, mobile shape) may join a number across a line break.
-_JOINABLE = tuple(rule for rule in RULES if rule[0] in ("email", "id_card", "bank_card", "mobile") and rule[1] is not _ID15_RE)
+# Not a loose grouping: split by a break, "13 5\n1234 678" is as likely a table's numbers.
+_JOINABLE = tuple(rule for rule in RULES if rule[0] in ("email", "id_card", "bank_card", "mobile")
+                  and rule[1] not in (_ID15_RE, _MOBILE_GROUPS_RE))
 _BROKEN_RE = re.compile(r"\d *\r?\n *[\dXx]|@[A-Za-z0-9.-]* *\r?\n")
 
 
