@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import streamlit as st
@@ -29,6 +29,10 @@ _DONE = object()
 CONVERSATION_PARAM = "c"  # the open conversation's id in the address: a refresh finds it
 NOTICE_KEY = "chat_notice"  # a confirm-then-done message shown after the rerun that follows it
 TRACES_KEY = "chat_traces"  # (conversation, turn) -> AskTrace of this run, for the rating callback
+# answers given while the conversation store could not be read: nowhere else to redraw them from, so this
+# browser session keeps them (a rerun, opening 技术细节, would otherwise wipe them off the screen)
+UNSAVED_KEY = "chat_unsaved"
+UNSAVED_NOTE = "这轮问答没有保存（对话记录暂时无法读取）：刷新或关闭页面后就看不到了，需要的话请先复制答案。"
 SIDEBAR_LIMIT = 30
 
 
@@ -95,8 +99,8 @@ def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, con
 def answer_question(question: str, conversation: str | None, kept: bool = True) -> None:
     """Ask the facade in this conversation (a new one on the first question), then redraw from the store.
 
-    `kept` False: the conversation store cannot be read, so the turn is drawn from the trace `ask`
-    returned instead (a rerun would redraw from the store and lose the answer).
+    `kept` False: the conversation store cannot be read, so the trace `ask` returned is kept in this
+    session (UNSAVED_KEY) and every run draws it from there.
     """
     assistant = get_assistant()
     started = conversation is None
@@ -119,10 +123,8 @@ def answer_question(question: str, conversation: str | None, kept: bool = True) 
         except Exception as exc:  # show the engine's Chinese message instead of a stack trace
             st.error(f"回答失败：{escape_md(exc)}")
             return
-        if not kept:  # nothing to redraw from: show this answer and its evidence here, as they are
-            render_answer(trace, f"t{trace.turn}")
-            render_trace(trace, f"t{trace.turn}")
-            return
+        if not kept:  # nothing to redraw from in the store: the session keeps it for every later run
+            st.session_state.setdefault(UNSAVED_KEY, []).append(trace)
     st.rerun()  # the sidebar lists the new turn's conversation; the turn is drawn from the store
 
 
@@ -179,8 +181,9 @@ def undo_statement(conversation: str, turn: int) -> None:
     announce(f"已撤销：刚才记住的 {forgotten} 条信息已删除。")
 
 
-def render_turn(conversation: str, trace: AskTrace, rating: int | None) -> None:
-    """The question, then the answer with its trace, the statement's undo and the 👍/👎."""
+def render_exchange(trace: AskTrace, prefix: str, footer: Callable[[], None], conversation: str | None = None) -> None:
+    """The question, then the answer with its trace, the statement's undo (a stored turn: `conversation`) and
+    `footer` in the answer's bubble."""
     with st.chat_message("user"):
         st.markdown(escape_md(trace.question))
     with st.chat_message("assistant"):
@@ -188,27 +191,42 @@ def render_turn(conversation: str, trace: AskTrace, rating: int | None) -> None:
             st.caption(f"原问题：{escape_md(trace.question)} → 检索用的问题：{escape_md(trace.search_question)}")
         if trace.memory_search:  # the asker's memories picked the clauses: say so, with what was searched
             st.caption(f"检索时加上了记住的个人信息：{escape_md(trace.memory_search)}")
-        prefix = f"t{trace.turn}"
         render_answer(trace, prefix)  # then render_trace: the one verdict (answered, weak, refused, 标准答复)
-        if trace.acknowledged:
+        if trace.acknowledged and conversation:
             st.button("撤销：不要记住这些", key=f"undo_{conversation}_{trace.turn}", icon=":material/undo:",
                       on_click=undo_statement, args=(conversation, trace.turn))
         if trace.search.query or trace.hit_count:  # a statement searched nothing: no evidence to show
             render_trace(trace, prefix)
         else:
             st.caption("这句话是关于您的信息，没有检索制度；记住的内容可以在“记忆管理”里查看和删除。")
-        key = f"feedback_{conversation}_{trace.turn}"
-        if rating and key not in st.session_state:
-            st.session_state[key] = 1 if rating > 0 else 0
-        st.feedback("thumbs", key=key, on_change=record_rating, args=(conversation, trace.turn))
-        if st.session_state.get(key) == 0:
-            st.selectbox("👎 原因（可选）", get_assistant().feedback_reasons, index=None, placeholder="选择原因",
-                         key=f"reason_{conversation}_{trace.turn}", on_change=record_reason,
-                         args=(conversation, trace.turn))
-            st.text_input("补充说明（可选）", key=f"comment_{conversation}_{trace.turn}", max_chars=FEEDBACK_COMMENT_CHARS,
-                          placeholder="例如：我问的是子女结婚，回答讲的是本人婚假", on_change=record_reason,
-                          args=(conversation, trace.turn))
+        footer()
+
+
+def render_unsaved() -> None:
+    """The answers of this session the store could not keep: shown as given, each saying it was not saved."""
+    for index, trace in enumerate(st.session_state.get(UNSAVED_KEY, [])):
+        render_exchange(trace, f"u{index}", lambda: st.caption(UNSAVED_NOTE))
+
+
+def render_turn(conversation: str, trace: AskTrace, rating: int | None) -> None:
+    """A stored turn: its exchange, with the 👍/👎 under the answer."""
+    render_exchange(trace, f"t{trace.turn}", lambda: render_rating(conversation, trace, rating), conversation)
     st.session_state.setdefault(TRACES_KEY, {})[(conversation, trace.turn)] = trace
+
+
+def render_rating(conversation: str, trace: AskTrace, rating: int | None) -> None:
+    """The 👍/👎 of a stored turn and, under a 👎, its optional reason and comment."""
+    key = f"feedback_{conversation}_{trace.turn}"
+    if rating and key not in st.session_state:
+        st.session_state[key] = 1 if rating > 0 else 0
+    st.feedback("thumbs", key=key, on_change=record_rating, args=(conversation, trace.turn))
+    if st.session_state.get(key) == 0:
+        st.selectbox("👎 原因（可选）", get_assistant().feedback_reasons, index=None, placeholder="选择原因",
+                     key=f"reason_{conversation}_{trace.turn}", on_change=record_reason,
+                     args=(conversation, trace.turn))
+        st.text_input("补充说明（可选）", key=f"comment_{conversation}_{trace.turn}", max_chars=FEEDBACK_COMMENT_CHARS,
+                      placeholder="例如：我问的是子女结婚，回答讲的是本人婚假", on_change=record_reason,
+                      args=(conversation, trace.turn))
 
 
 # -- the sidebar -------------------------------------------------------------------
@@ -340,6 +358,7 @@ def main() -> None:
     mirror_history(traces, ratings)
     for trace in traces:
         render_turn(current.id, trace, ratings.get(trace.turn))
+    render_unsaved()
     install_citation_links()
     question = st.chat_input("输入制度问题，或告诉我关于您的信息，例如：打车费能报吗？",
                              max_chars=Assistant.MAX_QUESTION_CHARS)
