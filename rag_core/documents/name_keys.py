@@ -28,11 +28,16 @@ class NameKeys:
 
     def key(self, original: str) -> str:
         """The keyed hash of one original (unmasked, uncut) file name."""
-        secret = self.catalog.get_meta(SECRET_META)
-        if not secret:
-            secret = secrets.token_hex(32)
-            self.catalog.set_meta(SECRET_META, secret)
+        secret = self.catalog.get_meta(SECRET_META) or self._create_secret()
         return hmac.new(bytes.fromhex(secret), original.encode("utf-8"), hashlib.sha256).hexdigest()
+
+    def _create_secret(self) -> str:
+        """Insert a secret unless one is there, then read the one that is: compare-and-set under the write
+        lock, so two processes starting at once end with one secret (read-then-write left each its own)."""
+        with self.catalog.transaction() as db:
+            db.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value "
+                       "WHERE meta.value = ''", (SECRET_META, secrets.token_hex(32)))  # an empty one is none
+            return db.execute("SELECT value FROM meta WHERE key=?", (SECRET_META,)).fetchone()[0]
 
     def of(self, doc_id: str) -> set[str]:
         """The keys of the files `doc_id`'s versions came from (empty for versions from before the keys)."""
