@@ -37,7 +37,8 @@ def add_section(assistant: Assistant, audiences: list[str]) -> None:
     with st.container(border=True):
         st.text_input("问题", key=FIELDS["question"])
         st.text_area("标准答复", key=FIELDS["answer"])
-        st.text_area("依据的条款（可选，每行一条）", key=FIELDS["clauses"])
+        st.text_area("依据的条款（可选，每行一条）", key=FIELDS["clauses"],
+                     help="写明文档名，例如《考勤与休假管理制度》第五条：这份文档删除后，这条答复会暂停使用，等你复核")
         st.text_area("其他问法（可选，每行一条）", key=FIELDS["variants"])
         st.multiselect("受众（谁问时用这条答复）", audiences, default=["all"], key=AUDIENCE_KEY,
                        format_func=lambda a: AUDIENCE_LABELS.get(a, a), placeholder="请选择", select_all=False)
@@ -69,6 +70,19 @@ def delete_buttons(assistant: Assistant, entry) -> None:
         st.rerun()
 
 
+def release_button(assistant: Assistant, entry, why: str) -> None:
+    """A held answer: why it is not served, and 恢复使用 once HR has checked it (删除 stays below)."""
+    st.warning(escape_md(why))
+    if st.button("复核无误，恢复使用", key=f"release_standard_{entry.id}", icon=":material/check:"):
+        try:
+            assistant.release_standard_answer(entry.id, actor=actor())
+        except RagError as exc:
+            st.error(escape_md(exc))
+            return
+        announce("standard_answers", f"已恢复使用标准答复：{escape_md(entry.question)}")
+        st.rerun()
+
+
 def main() -> None:
     ensure_chrome()
     assistant = get_assistant()
@@ -79,14 +93,18 @@ def main() -> None:
     try:
         audiences = assistant.standard_audiences(actor=actor())
         entries = assistant.standard_answers(actor=actor())
+        holds = assistant.standard_answer_holds(actor=actor())
     except RagError as exc:  # refused, or standard_answers.sqlite3 damaged (one line naming it)
         st.error(escape_md(exc))
         return
     add_section(assistant, audiences)
-    st.markdown(f"共 **{len(entries)}** 条")
+    st.markdown(f"共 **{len(entries)}** 条" + (f"，其中 **{len(holds)}** 条待复核（暂停使用）" if holds else ""))
     for entry in entries:
-        with st.expander(f"{escape_md(entry.question)} · 命中 {entry.hits} 次",
+        held = "【待复核】" if entry.id in holds else ""
+        with st.expander(f"{held}{escape_md(entry.question)} · 命中 {entry.hits} 次",
                          expanded=st.session_state.get(DELETE_PENDING_KEY) == entry.id):
+            if entry.id in holds:
+                release_button(assistant, entry, holds[entry.id])
             st.markdown(inert_markdown(entry.answer))
             if entry.clauses:
                 st.caption("依据：" + escape_md("；".join(entry.clauses)))

@@ -262,7 +262,9 @@ class DocumentActions(UploadInput):
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见")
             raise PermissionDenied("没有权限：这份文档不面向你的受众")
         removed = self.indexer.delete_document(doc_id)
-        self._audit(actor, "document.delete", doc_id, "ok" if versions else "failed", f"{removed} 块")
+        held = self._hold_standard_answers(doc_id, versions)  # type: ignore[attr-defined]  # StandardReview
+        detail = f"{removed} 块" + (f"；{held} 条依据它的标准答复暂停使用，待复核" if held else "")
+        self._audit(actor, "document.delete", doc_id, "ok" if versions else "failed", detail)
         return removed
 
     def list_documents(self, role: str | None = None, *, actor: Principal | None = None) -> list[DocumentInfo]:

@@ -45,6 +45,7 @@ from ..insights.standard import StandardAnswerError, StandardAnswers, standard_f
 from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .access import require
+from .standard_review import StandardReview
 from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
 EXPORT_KINDS = {"gaps": "知识缺口", "feedback": "反馈", "usage": "使用情况"}
@@ -74,7 +75,7 @@ def _stored_outcome(trace: AskTrace) -> str:
     return WEAK if trace.weak_evidence else ANSWERED
 
 
-class InsightActions:
+class InsightActions(StandardReview):
     """Mixin of `Assistant`: the 知识缺口, 反馈审阅, 标准答复 and 使用情况 pages and the `gaps`/`faq`/`usage` commands."""
 
     feedback_reasons: tuple[str, ...] = FEEDBACK_REASONS  # what chat offers with a 👎
@@ -316,8 +317,9 @@ class InsightActions:
     @uses_store(STANDARD_FILE)
     def add_standard_answer(self, question: str, answer: str, *, clauses: Sequence[str] = (),
                             variants: Sequence[str] = (), audience: Sequence[str] = ("all",),
-                            actor: Principal | None = None) -> StandardAnswer:
-        """HR's authoritative answer to `question` (and its `variants`) for `audience`, served above the match rule.
+                            actor: Principal | None = None, sources: Sequence[str] = ()) -> StandardAnswer:
+        """HR's authoritative answer to `question` (and its `variants`) for `audience`, served above the match rule;
+        `sources`: the documents it was written from (held for review when one is deleted, `StandardReview`).
 
         Only labels the actor may read: an answer for an audience they cannot read would be one they cannot see."""
         actor = self._acting(actor, "insights")
@@ -329,6 +331,7 @@ class InsightActions:
         return self.standard_store.add(
             redact_text(question), redact_text(answer), author=actor.user, created_at=_stamp(),
             clauses=[redact_text(c) for c in clauses], variants=[redact_text(v) for v in variants], audience=labels,
+            sources=sources,
         )
 
     def standard_audiences(self, *, actor: Principal | None = None) -> list[str]:
@@ -339,11 +342,11 @@ class InsightActions:
     def standard_answer_from_gap(self, group: GapGroup, answer: str, *, clauses: Sequence[str] | None = None,
                                  audience: Sequence[str] = ("all",), actor: Principal | None = None) -> StandardAnswer:
         """One step from a gap group: its representative as the question, its wordings as variants."""
+        near = group.nearest
         if clauses is None:
-            near = group.nearest
             clauses = [f"{near.get('title', '')} {near.get('section', '')}".strip()] if near else []
-        return self.add_standard_answer(group.representative, answer, clauses=clauses,
-                                        variants=group.questions, audience=audience, actor=actor)
+        return self.add_standard_answer(group.representative, answer, clauses=clauses, variants=group.questions,
+                                        audience=audience, actor=actor, sources=[near.get("doc_id", "")] if near else [])
 
     @uses_store(STANDARD_FILE)
     def standard_answers(self, *, actor: Principal | None = None) -> list[StandardAnswer]:

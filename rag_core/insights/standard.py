@@ -11,10 +11,12 @@ embedding model changes or the two disagree.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -37,15 +39,43 @@ CREATE TABLE IF NOT EXISTS standard_answers (
     hits INTEGER NOT NULL DEFAULT 0,
     last_hit_at TEXT
 );
+CREATE TABLE IF NOT EXISTS standard_sources (
+    answer_id TEXT NOT NULL,
+    doc_id TEXT NOT NULL,
+    PRIMARY KEY (answer_id, doc_id)
+);
+CREATE TABLE IF NOT EXISTS standard_holds (
+    answer_id TEXT PRIMARY KEY,
+    doc_title TEXT NOT NULL,
+    doc_audience TEXT NOT NULL,
+    held_at TEXT NOT NULL
+);
 """
 CANDIDATES = 8  # nearest wordings checked against the rule
 MAX_CHARS = 4000  # the answer
 MAX_CLAUSE_CHARS = 1000
 MAX_LINES = 20  # clauses, and variants: each variant is embedded (300 took 80 s with the real model)
+QUOTED = re.compile(r"《([^》]{4,})》")  # a document named in a clause as 《考勤与休假管理制度》
 
 
 class StandardAnswerError(RagError):
     """A standard answer was refused (empty, too long, unknown id); nothing was stored."""
+
+
+@dataclass(frozen=True)
+class Hold:
+    """Why a standard answer is not served: a document it rests on was deleted (until HR has checked it)."""
+
+    doc_title: str
+    doc_audience: tuple[str, ...]
+    held_at: str
+
+
+def names_document(clauses: Sequence[str], titles: Sequence[str]) -> bool:
+    """Does a clause name one of `titles`: the whole title in it, or a 《name》 in it that the title contains
+    (HR types 《考勤与休假管理制度》 for 星河科技有限公司考勤与休假管理制度)?"""
+    titles = [t.strip() for t in titles if len(t.strip()) >= 2]
+    return any(t in clause or any(q in t for q in QUOTED.findall(clause)) for clause in clauses for t in titles)
 
 
 def _lines(texts: Sequence[str], what: str, max_chars: int) -> list[str]:
@@ -106,8 +136,9 @@ class StandardAnswers:
 
     # -- entries -----------------------------------------------------------
     def add(self, question: str, answer: str, *, author: str, created_at: str, clauses: Sequence[str] = (),
-            variants: Sequence[str] = (), audience: Sequence[str] = ("all",)) -> StandardAnswer:
-        """Store and index one entry (the facade checks the typed fields before masking; they are checked again)."""
+            variants: Sequence[str] = (), audience: Sequence[str] = ("all",), sources: Sequence[str] = ()) -> StandardAnswer:
+        """Store and index one entry (the facade checks the typed fields before masking; they are checked again).
+        `sources`: ids of the documents it was written from (a gap's nearest clause), held for review on delete."""
         question, answer, clauses, variants = standard_fields(question, answer, clauses, variants)
         entry = StandardAnswer(
             id=uuid.uuid4().hex[:10], question=question, answer=answer, clauses=clauses,
@@ -122,6 +153,8 @@ class StandardAnswers:
                 (entry.id, question, answer, json.dumps(entry.clauses, ensure_ascii=False),
                  json.dumps(entry.variants, ensure_ascii=False), ",".join(entry.audience), author, created_at),
             )
+            self._db.executemany("INSERT OR IGNORE INTO standard_sources (answer_id, doc_id) VALUES (?,?)",
+                                 [(entry.id, d) for d in dict.fromkeys(sources) if d])
             self._db.commit()
         return entry
 
@@ -148,7 +181,40 @@ class StandardAnswers:
         entry = self.get(answer_id)
         self._collection.delete(ids=[f"{entry.id}:{i}" for i in range(len(_wordings(entry)))])
         with self._lock:
-            self._db.execute("DELETE FROM standard_answers WHERE id = ?", (answer_id,))
+            for table, column in (("standard_answers", "id"), ("standard_sources", "answer_id"),
+                                  ("standard_holds", "answer_id")):
+                self._db.execute(f"DELETE FROM {table} WHERE {column} = ?", (answer_id,))
+            self._db.commit()
+
+    # -- answers resting on a deleted document -----------------------------
+    def hold_resting_on(self, doc_id: str, titles: Sequence[str], audience: Sequence[str], at: str) -> list[str]:
+        """Stop serving every entry written from `doc_id` (recorded as its source, or named by title in its
+        clauses) until HR has checked it (`release`); nothing is deleted. Returns the ids newly held."""
+        with self._lock:
+            recorded = {r[0] for r in self._db.execute(
+                "SELECT answer_id FROM standard_sources WHERE doc_id = ?", (doc_id,))}
+            held = set(self.holds())
+            resting = [e.id for e in self.list() if e.id not in held
+                       and (e.id in recorded or names_document(e.clauses, titles))]
+            title = next((t for t in titles if t), doc_id)
+            self._db.executemany(
+                "INSERT OR IGNORE INTO standard_holds (answer_id, doc_title, doc_audience, held_at) VALUES (?,?,?,?)",
+                [(answer_id, title, ",".join(audience), at) for answer_id in resting])
+            self._db.execute("DELETE FROM standard_sources WHERE doc_id = ?", (doc_id,))
+            self._db.commit()
+        return resting
+
+    def holds(self) -> dict[str, Hold]:
+        """The entries not served, by id, with why."""
+        with self._lock:
+            rows = self._db.execute("SELECT answer_id, doc_title, doc_audience, held_at FROM standard_holds").fetchall()
+        return {r[0]: Hold(r[1], tuple(a for a in r[2].split(",") if a), r[3]) for r in rows}
+
+    def release(self, answer_id: str) -> None:
+        """HR has checked the entry: it is served again."""
+        self.get(answer_id)
+        with self._lock:
+            self._db.execute("DELETE FROM standard_holds WHERE answer_id = ?", (answer_id,))
             self._db.commit()
 
     def count_hit(self, answer_id: str, at: str) -> None:
@@ -169,7 +235,8 @@ class StandardAnswers:
             return None
         res = self._collection.query(query_embeddings=np.asarray(vector, dtype=np.float32)[None, :],
                                      n_results=min(CANDIDATES, total), include=["distances", "metadatas"])
-        entries = {e.id: e for e in self.list()}
+        held = self.holds()
+        entries = {e.id: e for e in self.list() if e.id not in held}  # held: a document it rests on was deleted
         asked = wording(question)
         for dist, meta in zip(res["distances"][0], res["metadatas"][0]):
             cosine = 1.0 - float(dist)
