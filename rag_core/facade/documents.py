@@ -121,6 +121,7 @@ class DocumentActions(UploadInput):
         except BaseException:  # Ctrl-C, or the page stopped mid-run (取消导入): the indexer removed the pending version
             self._audit(actor, "document.upload", filename, "failed", "导入被中断，未写入任何内容")
             raise
+        report.warnings.extend(self._same_content(report, actor))  # stored all the same: the upload is not lost
         outcome = "ok" if report.ok else "failed"
         detail = f"{report.doc_id} v{report.version} {report.status}" if report.ok else report.error
         if redact_disabled:

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..documents.audience_names import audience_names
+from ..documents.catalog import Catalog, visible_to
 from ..documents.redaction import redact_filename
 from ..insights.audiences import unreadable_labels
 from ..settings import Settings
-from ..types import Principal
+from ..types import IngestReport, Principal
 
 NO_AUDIENCE = "请选择可见范围：没有选择任何受众，未写入任何内容。需要所有员工都能看到时，请选择“全体员工”"
 
@@ -41,6 +42,7 @@ class UploadInput:
     """Mixin of `Assistant` (through `DocumentActions`): the checks and names every upload path shares."""
 
     _settings: Settings
+    catalog: Catalog
 
     def shown_name(self, filename: str) -> str:
         """The file name as pages, reports and refusals show it: personal data masked (张三_13812345678.md),
@@ -61,3 +63,20 @@ class UploadInput:
             return ""
         return (f"没有权限：不能把文档发布给你看不到的受众（{audience_names(hidden)}），发布后你将无法查看、替换或删除它。"
                 "请只选择你能看到的受众，或请系统管理员上传")
+
+    def _same_content(self, report: IngestReport, actor: Principal) -> list[str]:
+        """The warning for a new version whose text another live document already holds (the same file
+        uploaded under another name); only documents the actor may read are named. The upload stands."""
+        if report.status != "indexed":
+            return []
+        new = next((v for v in self.catalog.versions(report.doc_id) if v.version == report.version), None)
+        if new is None:
+            return []
+        names = list(dict.fromkeys(
+            f"《{v.source}》" for v in self.catalog.live_versions()
+            if v.doc_id != new.doc_id and v.content_hash == new.content_hash and visible_to(v.audience, actor.readable)
+        ))
+        if not names:
+            return []
+        return [f"同样的内容已经存为{'、'.join(names)}，这次仍另存为新文档《{new.source}》（{new.doc_id}）。"
+                "如果只是重复上传，请删除多余的一份，免得回答引用两份相同的制度"]
