@@ -19,7 +19,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -105,13 +105,23 @@ def office_day(timezone: str | None = None) -> date:
     return _utc_now().astimezone(ZoneInfo(timezone or Settings.timezone)).date()
 
 
-def _day_at(stamp: str, zone: ZoneInfo) -> str:
-    """The office's day at an ISO time stored in UTC (a time without an offset is UTC)."""
+def in_zone(stamp: str, zone: tzinfo | None) -> datetime | None:
+    """A stored ISO stamp as the office reads it, in `zone`: rows are stamped in UTC, so a stamp without an
+    offset is UTC too; `zone` None keeps the stamp's own clock. None when it does not parse."""
     try:
         moment = datetime.fromisoformat(stamp)
-    except ValueError:
-        return stamp[:10]
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(zone).date().isoformat()
+    except (TypeError, ValueError):
+        return None
+    if zone is None:
+        return moment
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(zone)
+
+
+def local_day(stamp: str, zone: tzinfo | None) -> str:
+    """'YYYY-MM-DD' of a stored ISO stamp in `zone` (the one owner: catalog dates, insights' per-day counts and
+    filters); the stamp's own date when it does not parse."""
+    moment = in_zone(stamp, zone)
+    return str(stamp)[:10] if moment is None else moment.date().isoformat()
 
 
 def office_today(timezone: str | None = None) -> str:
@@ -266,7 +276,7 @@ class Catalog:
         """
         zone = ZoneInfo(timezone or Settings.timezone)
         live = [v for v in self.versions(doc_id) if v.status == "current"]
-        immediate = [v.version for v in live if not v.effective_date or v.effective_date <= _day_at(v.ingested_at, zone)]
+        immediate = [v.version for v in live if not v.effective_date or v.effective_date <= local_day(v.ingested_at, zone)]
         newest = max(immediate, default=None)
         return [v for v in live if newest is not None and v.version < newest]
 

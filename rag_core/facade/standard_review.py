@@ -14,9 +14,8 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from ..documents.catalog import visible_to
+from ..documents.catalog import local_day, visible_to
 from ..errors import StoreDamaged
-from ..insights.days import local_day
 from ..insights.standard import Hold, StandardAnswerError
 from ..types import DocumentInfo, Principal
 from .stores import STANDARD_FILE, feature_store, uses_store

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
+from ..documents.catalog import in_zone, local_day
 from .records import InsightError
+
+__all__ = ["OPEN_END", "day_window", "local_day", "local_minute", "parse_day"]  # local_day: owned by the catalog
 
 OPEN_END = "\uffff"  # sorts after every ISO stamp
 YEARS = (1900, 9998)  # a day outside has no UTC bound (9999-12-31 + 1 day, 0001-01-01 east of UTC overflow)
@@ -42,22 +45,7 @@ def day_window(since: str | date | None, until: str | date | None, zone: tzinfo)
     return (midnight(start) if start else "", midnight(end + timedelta(days=1)) if end else OPEN_END)
 
 
-def _in_zone(stamp: str, zone: tzinfo | None) -> datetime | None:
-    """A stored ISO stamp as the office reads it (in `zone` when it carries an offset); None when it does not parse."""
-    try:
-        moment = datetime.fromisoformat(stamp)
-    except (TypeError, ValueError):
-        return None
-    return moment.astimezone(zone) if zone is not None and moment.tzinfo else moment
-
-
-def local_day(stamp: str, zone: tzinfo | None) -> str:
-    """'YYYY-MM-DD' of a stored ISO stamp in `zone`; the stamp's own date when it has no zone or does not parse."""
-    moment = _in_zone(stamp, zone)
-    return str(stamp)[:10] if moment is None else moment.date().isoformat()
-
-
 def local_minute(stamp: str, zone: tzinfo | None) -> str:
     """'YYYY-MM-DD HH:MM' of a stored ISO stamp in `zone` (exports); the stamp itself when it does not parse."""
-    moment = _in_zone(stamp, zone)
+    moment = in_zone(stamp, zone)
     return stamp if moment is None else moment.strftime("%Y-%m-%d %H:%M")
