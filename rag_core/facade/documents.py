@@ -104,9 +104,9 @@ class DocumentActions(UploadInput):
         """
         actor = self._acting(actor, "documents.manage")
         filename = displayable_name(filename)
+        shown = self._shown_name(filename)  # the audit names the file as the report does: personal data masked
         if refusal := self._audience_refusal(actor, audience):  # nothing written: HR could neither see nor undo it
-            self._audit(actor, "refused", f"document.upload {filename}", "refused", refusal)
-            shown = self._shown_name(filename)
+            self._audit(actor, "refused", f"document.upload {shown}", "refused", refusal)
             return IngestReport(filename=shown, status="refused", audience=audience_of(audience), error=f"{shown}: {refusal}")
         try:
             report = self._ingest(
@@ -115,18 +115,17 @@ class DocumentActions(UploadInput):
                 may_replace=lambda version: self._readable_by(actor, version.audience),
             )
         except PermissionDenied as exc:  # a live version of this document is not the actor's to replace
-            self._audit(actor, "refused", f"document.upload {filename}", "refused", str(exc))
-            shown = self._shown_name(filename)
+            self._audit(actor, "refused", f"document.upload {shown}", "refused", str(exc))
             return IngestReport(filename=shown, status="refused", audience=audience_of(audience), error=f"{shown}: {exc}")
         except BaseException:  # Ctrl-C, or the page stopped mid-run (取消导入): the indexer removed the pending version
-            self._audit(actor, "document.upload", filename, "failed", "导入被中断，未写入任何内容")
+            self._audit(actor, "document.upload", shown, "failed", "导入被中断，未写入任何内容")
             raise
         report.warnings.extend(self._same_content(report, actor))  # stored all the same: the upload is not lost
         outcome = "ok" if report.ok else "failed"
         detail = f"{report.doc_id} v{report.version} {report.status}" if report.ok else report.error
         if redact_disabled:
             detail += f"；关闭脱敏：{'、'.join(redact_disabled)}"
-        self._audit(actor, "document.upload", filename, outcome, detail)
+        self._audit(actor, "document.upload", shown, outcome, detail)
         return report
 
     def estimate_ingest(
