@@ -202,12 +202,13 @@ def eval_section(assistant: Assistant) -> None:
         except RagError as exc:
             resolved = None
             st.error(escape_md(exc))
-        if resolved is not None:
+        if resolved is not None:  # the file that ran, masked as pages show names (not the text box's value)
+            shown = assistant.shown_name(uploaded.name) if uploaded is not None else assistant.shown_text(resolved)
             bar = st.progress(0.0, text="正在读取题集…")
             try:
                 outcome = assistant.run_eval(resolved, mode=mode, progress=question_steps(bar, "正在逐题检索并回答"),
                                              actor=actor())
-                st.session_state[EVAL_KEY] = (path, mode, outcome)
+                st.session_state[EVAL_KEY] = (shown, mode, outcome)
             except Exception as exc:
                 st.error(f"评测失败：{escape_md(exc)}")
             finally:
@@ -215,7 +216,7 @@ def eval_section(assistant: Assistant) -> None:
     stored = st.session_state.get(EVAL_KEY)
     if not stored:
         return
-    ran_path, ran_mode, outcome = stored
+    ran_file, ran_mode, outcome = stored
     st.caption(f"检索方式：{MODES.get(ran_mode, ran_mode)}")
     frame = metrics_frame(outcome.get("metrics", {}))
     st.dataframe(shown_metrics(frame), hide_index=True, width="stretch")
@@ -223,7 +224,7 @@ def eval_section(assistant: Assistant) -> None:
     with st.expander("技术细节"):
         st.dataframe(pd.DataFrame([{"指标": METRIC_LABELS[k], "技术名称": k} for k in METRIC_LABELS]),
                      hide_index=True, width="stretch")
-        st.caption(f"评测文件：{escape_md(ran_path)}")
+        st.caption(f"评测文件：{escape_md(ran_file)}")
     chart_cols = [METRIC_LABELS[k] for k in CHART_METRICS if METRIC_LABELS[k] in frame.columns]
     if chart_cols:
         st.altair_chart(metrics_chart(frame, chart_cols), width="stretch")
@@ -234,7 +235,7 @@ def eval_section(assistant: Assistant) -> None:
                 pd.DataFrame(
                     [
                         {
-                            "问题": r.get("question"),
+                            "问题": assistant.shown_text(r.get("question") or ""),  # a typed set's data, masked
                             "类别": CATEGORY_LABELS.get(r.get("category"), r.get("category")),
                             "命中数": r.get("hit_count"),
                             "首个相关名次": r.get("rank"),
