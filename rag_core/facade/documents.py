@@ -31,7 +31,7 @@ from ..documents.ocr import reporting_pages
 from ..documents.prepare import PreparedDocument, check_identity, effective_day, narrower_audience, prepare, rechunk
 from ..documents.safe_read import read_regular_file
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
-from ..search.indexer import refuse_unreplaceable
+from ..search.indexer import refuse_stale, refuse_unreplaceable
 from ..search.sample_pack import sample_files, seed_from_pack
 from ..search.vector_store import VectorCheck
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
@@ -355,13 +355,16 @@ class DocumentActions(UploadInput):
                 except RagError as exc:
                     report.failed.append(f"《{versions[-1].title}》（每一版都未改动）：{exc}")
                     continue
+                known = {v.version for v in every if v.doc_id == versions[0].doc_id}  # another writer's is stale
                 for info, prepared in cut:
                     try:
                         written = self.indexer.write(prepared, info.audience, info.effective_date, step, keep_scheduled=True,
-                                                     today=today, timezone=self._settings.timezone)
+                                                     today=today, timezone=self._settings.timezone,
+                                                     guard=lambda info=info, known=known: refuse_stale(self.catalog, info, known))
                     except RagError as exc:
                         report.failed.append(f"《{info.title}》v{info.version}：{exc}")
                         continue
+                    known.add(written.version)
                     step("完成", 1.0)  # the indexer is silent once the version is live
                     if written.version != info.version and (info.effective_date or "") > today:
                         self.indexer.retire(info)  # its re-cut copy is written: the old scheduled one goes

@@ -24,7 +24,7 @@ from ..documents.bounds import Cancel, check_cancel
 from ..documents.catalog import Catalog, office_today, versions_in_effect
 from ..documents.name_keys import NameKeys
 from ..documents.prepare import PreparedDocument, index_text, with_version
-from ..errors import PermissionDenied
+from ..errors import PermissionDenied, RagError
 from ..types import Chunk, DocumentInfo, IngestReport
 from .centroid import CorpusCentroid
 from .embedding import CachedEmbedder
@@ -68,7 +68,7 @@ class Indexer:
     def write(
         self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, step: Progress,
         *, may_replace: MayReplace | None = None, cancel: Cancel | None = None, keep_scheduled: bool = False,
-        today: str | None = None, timezone: str | None = None,
+        today: str | None = None, timezone: str | None = None, guard: Callable[[], None] | None = None,
     ) -> IngestReport:
         """Store `prepared` as the next version of its document (or report it unchanged).
 
@@ -77,11 +77,15 @@ class Indexer:
         `keep_scheduled` (re-indexing): a version in effect leaves scheduled versions for their own rewrite.
         `today` is the office's day (`office_today` of `Settings.timezone`), which decides what is scheduled;
         `timezone` is that zone, in which a stored version's `ingested_at` says whether it was scheduled.
+        `guard` is called holding the data dir's lock, before anything is written, and may raise to refuse
+        (re-indexing: `refuse_stale`, what was read outside the lock may be out of date by now).
         """
         def check() -> None:
             check_cancel(cancel, prepared.parsed.source)
 
         with self._locked(step, check):
+            if guard is not None:
+                guard()
             return self._write(prepared, audience, effective_date, step, may_replace, check, keep_scheduled,
                                today or office_today(timezone), timezone)
 
@@ -299,6 +303,18 @@ def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace 
             f"没有权限：已有文档 {doc_id} 不面向你的受众，不能上传它的新版本。"
             "如果这是另一份文件，请改名或指定新的文档ID后再上传"
         )
+
+
+def refuse_stale(catalog: Catalog, read: DocumentInfo, known: set[int]) -> None:
+    """RagError when `read` is no longer live, or a live version of its document is not one of `known`.
+
+    Re-indexing reads the live versions, then cuts and writes them one by one; another process (a CLI
+    ingest, a second app) may store a new version in between, and writing the old text over it would make
+    the stale policy the newest. Call it holding the writer lock (`Indexer.write(guard=...)`): `known` is
+    the versions read plus the ones this re-index wrote."""
+    live = {v.version for v in catalog.versions(read.doc_id) if v.status == "current"}
+    if read.version not in live or live - known:
+        raise RagError("文档在重建期间被更新，已跳过，请再重建一次")
 
 
 def recover_pending(catalog: Catalog, vectors: ChromaVectorStore) -> None:
