@@ -95,17 +95,22 @@ def shown_value(name: str, current: Any, fallback: Any) -> tuple[Any, str]:
                    "点“应用”会把它改成显示的值。")
 
 
-def field_input(name: str, current: Any, default: Any, container: Any) -> Any:
+def field_input(name: str, current: Any, default: Any, container: Any, *, fitted: float | None = None,
+                use_fitted: bool = False) -> Any:
     """One number input with its plain sentence and measured default under it; its range is the engine's.
 
-    A fitted (None) threshold gets a 'use the fitted value' switch.
+    The optional threshold's 'use the fitted value' switch is drawn outside the form (`fitted_switch`): inside
+    it, unticking re-ran nothing, so the field stayed disabled at a placeholder that 应用 then saved. Unset, the
+    field shows the engine's fitted value (`fitted`), so unticking and applying changes nothing in effect.
     """
     label, kind, step, sentence = FIELDS[name]
     low, high, _ = LIMITS[name]
     shown_default = "实测拟合值" if default is None else f"{default:g}"
     if kind == "optional":
-        use_calibrated = container.checkbox(f"{label}：使用实测拟合值", value=current is None)
-        shown, warning = shown_value(name, current if current is not None else 0.75, 0.75)
+        if default is None and fitted is not None:
+            shown_default = f"实测拟合值（现为 {fitted:.3f}）"
+        fallback = fitted if fitted is not None else (low + high) / 2
+        shown, warning = shown_value(name, current if current is not None else fallback, fallback)
         value: Any = container.number_input(
             label,
             min_value=low,
@@ -113,10 +118,10 @@ def field_input(name: str, current: Any, default: Any, container: Any) -> Any:
             value=float(shown),
             step=step,
             format="%.3f",
-            disabled=use_calibrated,
+            disabled=use_fitted,
             label_visibility="collapsed",
         )
-        value = None if use_calibrated else float(value)
+        value = None if use_fitted else float(value)
     elif kind == "int":
         shown, warning = shown_value(name, current, default)
         value = int(container.number_input(label, min_value=int(low), max_value=None if high is None else int(high),
@@ -131,8 +136,24 @@ def field_input(name: str, current: Any, default: Any, container: Any) -> Any:
     return value
 
 
+def fitted_switch(name: str, current: Any) -> bool:
+    """The optional threshold's 'use the fitted value' box, outside the form so that ticking it re-runs the page
+    and enables or disables the field at once; it takes effect with 应用, like the fields."""
+    label = FIELDS[name][0]
+    use_fitted = st.checkbox(f"{label}：使用实测拟合值", value=current is None,
+                             help="取消勾选后可以在下面的“检索”里填写自己的门槛；勾选与否都在点“应用”后生效。")
+    return bool(use_fitted)
+
+
 def describe(changes: dict[str, Any]) -> str:
-    return "，".join(f"{FIELDS[k][0]} = {'实测拟合值' if v is None else v}" for k, v in changes.items())
+    return "，".join(f"{FIELDS[k][0]} = {shown_number(v)}" for k, v in changes.items())
+
+
+def shown_number(value: Any) -> str:
+    """A knob's value as a person reads it: the fitted threshold by name, a float without 17 digits."""
+    if value is None:
+        return "实测拟合值"
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def apply_changes(assistant: Assistant, changes: dict[str, Any]) -> None:
@@ -246,13 +267,17 @@ def main() -> None:
         st.success(flash)
     saved_section(assistant)
     confirm_rechunk(assistant)
+    optional = [k for k in names if FIELDS[k][1] == "optional"]
+    switches = {k: fitted_switch(k, getattr(settings, k)) for k in optional}
+    fitted = assistant.decision.question_threshold if settings.answer_threshold is None else None
     with st.form("settings_form"):
         wanted: dict[str, Any] = {}
         for group, keys in GROUPS.items():
             st.markdown(f"**{group}**")
             cols = st.columns(3)
             for i, name in enumerate(k for k in keys if k in names):
-                wanted[name] = field_input(name, getattr(settings, name), getattr(defaults, name), cols[i % 3])
+                wanted[name] = field_input(name, getattr(settings, name), getattr(defaults, name), cols[i % 3],
+                                           fitted=fitted, use_fitted=switches.get(name, False))
         submitted = st.form_submit_button("应用", type="primary")
     if submitted:
         apply_changes(assistant, changed_values(settings, wanted))
