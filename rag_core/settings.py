@@ -55,8 +55,16 @@ FIXED_RANGES: dict[str, tuple[float, float, str]] = {
 }
 
 
+def _finite_number(value: Any) -> bool:
+    """A real number, not NaN or infinite. An int is always finite: `math.isfinite` would turn it into a float
+    first, and 10**400 (one line of settings.json, or RAG_TOP_K) raised OverflowError instead of a refusal."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return isinstance(value, int) or math.isfinite(value)
+
+
 def _within(value: Any, low: float, high: float) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and low <= value <= high
+    return _finite_number(value) and low <= value <= high  # int against float bound: exact, never overflows
 
 
 def out_of_limits(name: str, value: Any) -> str:
@@ -64,8 +72,7 @@ def out_of_limits(name: str, value: Any) -> str:
     low, high, label = LIMITS[name]
     if value is None and name == "answer_threshold":
         return ""
-    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value) \
-            or (low is not None and value < low) or (high is not None and value > high):
+    if not _finite_number(value) or (low is not None and value < low) or (high is not None and value > high):
         label += " " if label[-1].isascii() else ""
         return f"{label}须不小于 {low:g}" if high is None else f"{label}须在 {low:g} 到 {high:g} 之间"
     return ""
