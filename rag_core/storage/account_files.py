@@ -18,6 +18,7 @@ import sqlite3
 from pathlib import Path
 
 from .health import RESTORE_HINT, StoreCheck
+from .sqlite_access import connect_ro
 
 ACCOUNTS = "accounts.sqlite3"
 AUDIT = "audit.sqlite3"
@@ -50,7 +51,7 @@ def _read_one(path: Path, sql: str) -> bool | None:
     if not path.exists() or path.stat().st_size == 0:
         return False
     try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        con = connect_ro(path)  # a read-only data dir (snapshot, read-only mount) reads as it is
         try:
             return con.execute(sql).fetchone() is not None
         finally:

@@ -33,6 +33,7 @@ from pathlib import Path, PurePosixPath
 from ..errors import RagError, StoreBusy, StoreDamaged
 from .account_files import no_accounts
 from .health import CACHES, CATALOG, CHROMA_DB, CHROMA_DIR, MEMORY, sqlite_problem
+from .sqlite_access import access_reason, connect_ro, problem_of
 
 MANIFEST = "backup.json"
 COUNTS = ("documents", "chunks", "memories")
@@ -58,11 +59,14 @@ class BackupReport:
 
 
 def _online_copy(source: Path, target: Path) -> None:
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
+    """A consistent copy in rollback-journal mode: a WAL copy cannot even be read on read-only media
+    (its reader needs a `-shm` file beside it); the app turns WAL back on when it opens the file."""
+    src = connect_ro(source)
     try:
         dst = sqlite3.connect(str(target))
         try:
             src.backup(dst)
+            dst.execute("PRAGMA journal_mode=DELETE").fetchone()
         finally:
             dst.close()
     finally:
@@ -87,7 +91,10 @@ def _skipped(relative: Path) -> bool:
 def _count(db: Path, sql: str) -> int:
     if not db.exists():
         return 0
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        con = connect_ro(db)
+    except sqlite3.Error:
+        return 0
     try:
         return int(con.execute(sql).fetchone()[0])
     except sqlite3.Error:
@@ -178,8 +185,10 @@ def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
         except sqlite3.Error as exc:  # a truncated or garbled file: "database disk image is malformed"
             if getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                 raise StoreBusy(f"{name} 正被另一个进程长时间占用，没有生成备份：请稍后再试") from exc
-            problem = f"数据库文件已损坏（{exc}）"
+            problem = problem_of(exc)
         problem = " ".join(problem.split()) if problem else None  # quick_check's report spans lines: one line
+        if problem is not None and access_reason(problem):  # a file this process may not read: not damage
+            raise StoreDamaged(f"{name} {problem}，没有生成备份")
         if problem is None:
             copied.append(name)
         elif _cache_of(name) is not None:
@@ -249,7 +258,7 @@ def verify_backup(source: Path) -> dict:
         if not path.is_file():
             raise StoreDamaged(f"备份缺少文件 {name}：备份不完整，请换一份备份")
         if path.suffix == ".sqlite3" and (problem := sqlite_problem(path)):
-            raise StoreDamaged(f"备份里的 {name} {problem}：请换一份备份")
+            raise StoreDamaged(f"备份里的 {name} {problem}" + ("" if access_reason(problem) else "：请换一份备份"))
     if _counts(source) != {k: manifest[k] for k in COUNTS}:
         raise StoreDamaged(f"{source} 的内容与它的清单不符：备份可能被改动过，请换一份备份")
     return manifest

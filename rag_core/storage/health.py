@@ -11,6 +11,7 @@ is a *lost* catalog, not an empty library, and is refused with that reason.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import time
@@ -19,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import StoreDamaged
+from .sqlite_access import UNREADABLE_FIX, access_reason, connect_ro, problem_of
 
 CATALOG = "catalog.sqlite3"
 MEMORY = "memory.sqlite3"
@@ -40,7 +42,7 @@ class StoreCheck:
     """One file's state: ok, missing, damaged, rebuilt or lost, and what to do."""
 
     file: str
-    status: str  # ok | missing | damaged | rebuilt | lost | inconsistent
+    status: str  # ok | missing | damaged | unreadable | rebuilt | lost | inconsistent
     detail: str = ""
     fix: str = ""
 
@@ -58,22 +60,31 @@ class StoreCheck:
 
 
 def sqlite_problem(path: Path, *, thorough: bool = True) -> str | None:
-    """None when `path` opens as a healthy SQLite database, else the reason (in Chinese)."""
+    """None when `path` opens as a healthy SQLite database, else the reason (in Chinese).
+
+    A file that cannot be reached (read-only or foreign directory, data dir replaced) gets a reason
+    `access_reason` recognises: callers say so and fix permissions, never move or delete the file."""
     try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        con = connect_ro(path)
     except sqlite3.Error as exc:
-        return f"无法打开（{exc}）"
+        return problem_of(exc)
     try:
-        con.execute("SELECT count(*) FROM sqlite_master").fetchone()
         if thorough:
             rows = con.execute("PRAGMA quick_check(3)").fetchall()
             if rows != [("ok",)]:
                 return "数据库文件已损坏（" + "；".join(str(r[0]) for r in rows)[:160] + "）"
-    except sqlite3.DatabaseError as exc:
-        return f"数据库文件已损坏（{exc}）"
+    except sqlite3.Error as exc:
+        return problem_of(exc)
     finally:
         con.close()
     return None
+
+
+def _damage_check(file: str, problem: str, fix: str) -> StoreCheck:
+    """`doctor`'s row for a file with a problem: unreadable (fix permissions) or damaged (`fix`)."""
+    if reason := access_reason(problem):
+        return StoreCheck(file, "unreadable", *reason)
+    return StoreCheck(file, "damaged", problem, fix)
 
 
 def chroma_collections(data_dir: Path) -> dict[str, int]:
@@ -81,7 +92,10 @@ def chroma_collections(data_dir: Path) -> dict[str, int]:
     path = Path(data_dir) / CHROMA_DB
     if not path.exists() or sqlite_problem(path, thorough=False):
         return {}
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    try:
+        con = connect_ro(path)
+    except sqlite3.Error:
+        return {}
     try:
         rows = con.execute(
             "SELECT c.name, (SELECT count(*) FROM embeddings e JOIN segments s ON e.segment_id = s.id "
@@ -110,7 +124,7 @@ def _catalog_chunks(path: Path) -> int | None:
     if not path.exists():
         return None
     try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        con = connect_ro(path)
         try:
             return int(con.execute("SELECT count(*) FROM chunks").fetchone()[0])
         finally:
@@ -184,6 +198,9 @@ def open_checks(data_dir: Path, *, embedded_chroma: bool = True) -> list[str]:
     found them healthy are not read in full again (`_Checked`).
     """
     data_dir = Path(data_dir)
+    if data_dir.is_dir() and not os.access(data_dir, os.W_OK):  # a read-only mount, a snapshot: nothing is damaged
+        raise StoreDamaged(f"数据目录 {data_dir} 无法写入（只读或没有权限），应用需要写入它：{UNREADABLE_FIX}，"
+                           "或用 --data-dir（RAG_DATA_DIR）换一个可以写入的目录。数据没有改动")
     checked = _Checked(data_dir)
     try:
         return _open_checks(data_dir, embedded_chroma, checked)
@@ -195,6 +212,8 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
     catalog = data_dir / CATALOG
     notices: list[str] = []
     if catalog.exists() and (problem := checked.problem(data_dir, CATALOG)):
+        if access_reason(problem):  # a healthy file this process may not reach: nothing to move or delete
+            raise StoreDamaged(f"{CATALOG} {problem}")
         raise StoreDamaged(
             f"{CATALOG} {problem}：文档目录无法读取。请{RESTORE_HINT}；没有备份时把它移走，"
             f"同时删除 {CHROMA_DIR}/ 目录，再重新导入制度文件"
@@ -213,10 +232,16 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
     for name in CACHES:
         path = data_dir / name
         if path.exists() and (problem := checked.problem(data_dir, name)):
+            if access_reason(problem):
+                notices.append(f"{name} {problem}")
+                continue
             moved = _set_aside(path)
             notices.append(f"{name} {problem}：它只是缓存，已移到 {moved.name} 并从文档目录重建，不丢数据")
     chroma_db = data_dir / CHROMA_DB
     if embedded_chroma and chroma_db.exists() and (problem := checked.problem(data_dir, CHROMA_DB)):
+        if access_reason(problem):
+            notices.append(f"{CHROMA_DB} {problem}")
+            return notices
         moved = _set_aside(data_dir / CHROMA_DIR)
         notices.append(f"{CHROMA_DB} {problem}：向量索引只是缓存，已移到 {moved.name} 并从文档目录重建")
     return notices
@@ -233,6 +258,8 @@ def memory_problem(path: Path) -> str | None:
     problem = sqlite_problem(path) if Path(path).exists() else None
     if not problem:
         return None
+    if access_reason(problem):
+        return f"{MEMORY} {problem}"
     return f"{MEMORY} {problem}：记忆无法读取。请{RESTORE_HINT}；没有备份时把它移走（所有人的记忆会清空）"
 
 
@@ -245,7 +272,7 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
     catalog = data_dir / CATALOG
     chroma = chroma_collections(data_dir) if embedded_chroma else {}
     if catalog.exists() and (problem := sqlite_problem(catalog)):
-        checks.append(StoreCheck(CATALOG, "damaged", problem, f"请{RESTORE_HINT}；没有备份时移走它并删除 {CHROMA_DIR}/，再重新导入"))
+        checks.append(_damage_check(CATALOG, problem, f"请{RESTORE_HINT}；没有备份时移走它并删除 {CHROMA_DIR}/，再重新导入"))
     elif not _catalog_chunks(catalog) and sum(chroma.values()):
         state = "是空的" if catalog.exists() else "不见了"
         checks.append(StoreCheck(CATALOG, "lost", f"{state}，但 {CHROMA_DIR}/ 里还有 {sum(chroma.values())} 条向量",
@@ -259,7 +286,7 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
     if not memory.exists():
         checks.append(StoreCheck(MEMORY, "missing", "还没有记忆", "第一次记忆时新建"))
     elif problem := sqlite_problem(memory):
-        checks.append(StoreCheck(MEMORY, "damaged", problem, f"请{RESTORE_HINT}；没有备份时移走它（记忆会清空）"))
+        checks.append(_damage_check(MEMORY, problem, f"请{RESTORE_HINT}；没有备份时移走它（记忆会清空）"))
     else:
         checks.append(StoreCheck(MEMORY, "ok"))
     for name in CACHES:
@@ -267,7 +294,7 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
         if not path.exists():
             checks.append(StoreCheck(name, "missing", "缓存不存在", "启动时自动重建"))
         elif problem := sqlite_problem(path):
-            checks.append(StoreCheck(name, "damaged", problem, "它只是缓存：启动应用或任一命令时会自动移开并重建"))
+            checks.append(_damage_check(name, problem, "它只是缓存：启动应用或任一命令时会自动移开并重建"))
         else:
             checks.append(StoreCheck(name, "ok"))
     if embedded_chroma:
@@ -282,7 +309,7 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
         if path.name not in known:  # stores other parts of the app keep (accounts, audit, conversations …)
             problem = sqlite_problem(path)
             fix = FIXES.get(path.name, f"请{RESTORE_HINT}")
-            checks.append(StoreCheck(path.name, "damaged", problem, fix) if problem else StoreCheck(path.name, "ok"))
+            checks.append(_damage_check(path.name, problem, fix) if problem else StoreCheck(path.name, "ok"))
     return checks
 
 
@@ -294,7 +321,7 @@ def version_problems(catalog: Path) -> list[StoreCheck]:
     `ingested_at` (UTC) stands for the day a version was written, as the catalog's `superseded` does.
     """
     try:
-        con = sqlite3.connect(f"file:{catalog}?mode=ro", uri=True, timeout=30)
+        con = connect_ro(catalog)
         try:
             rows = con.execute(
                 "SELECT doc_id, version, effective_date, ingested_at, chunk_count FROM documents "
@@ -329,7 +356,7 @@ def _chroma_check(data_dir: Path, catalog: Path, collections: dict[str, int]) ->
     if not chroma_db.exists():
         return StoreCheck(CHROMA_DIR + "/", "missing", "向量索引不存在", "启动时从文档目录自动重建")
     if problem := sqlite_problem(chroma_db):
-        return StoreCheck(CHROMA_DB, "damaged", problem, "它只是缓存：启动时会自动移开并从文档目录重建")
+        return _damage_check(CHROMA_DB, problem, "它只是缓存：启动时会自动移开并从文档目录重建")
     chunks = _catalog_chunks(catalog) if catalog.exists() else None
     vectors = sum(collections.values())
     if chunks is not None and vectors != chunks:
