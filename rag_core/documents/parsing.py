@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import IngestError
-from ..text.pii import IDENTIFIER_CHARS
+from ..text.digit_runs import IDENTIFIER_CHARS, number_runs
 from ..types import ParsedDocument, ReadingReport, Section
 from .chinese_codecs import encoding_note
 from .decoding import decode_text
@@ -117,12 +117,16 @@ _RUN_TAIL = re.compile(f"[{IDENTIFIER_CHARS}]+$")  # a phone, ID, card or e-mail
 
 
 def _squash(text: str) -> str:
-    """One line of at most 80 characters; a number the cut would split is left out whole (masking comes later)."""
+    """One line of at most 80 characters; a number the cut would split is left out whole (masking comes later).
+
+    A run of 7+ digits (Arabic or Chinese, 一三八…) across the cut is cut before: a piece of 6 or fewer is read
+    by no recogniser. The run starts where masking reads the number to start, so 王五 keeps its 五."""
     text = " ".join(text.split()).replace(" > ", " ＞ ")
     if len(text) <= _HEADING_CHARS:
         return text
-    head = text[:_HEADING_CHARS]
-    if _RUN_TAIL.match(text[_HEADING_CHARS]):
+    cut = min([start for start, end in number_runs(text) if start < _HEADING_CHARS < end], default=_HEADING_CHARS)
+    head = text[:cut]
+    if _RUN_TAIL.match(text[cut]):
         head = _RUN_TAIL.sub("", head)
     return head.rstrip()
 

@@ -25,7 +25,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
 
-from .checksums import FULLWIDTH_FOLD, birth_date_valid, id_card_valid, luhn_valid
+from .checksums import birth_date_valid, id_card_valid, luhn_valid
+from .digit_runs import VIEW_FOLD as _VIEW_FOLD
+from .digit_runs import ZERO_WIDTH_CHARS, read_chinese_digits
 
 # Key -> placeholder. Insertion order is the application order.
 REDACTION_CATEGORIES: dict[str, str] = {
@@ -89,28 +91,10 @@ _PERMIT_RE = re.compile(r"(?<![A-Za-z0-9])C[0-9A-Z]\d{7}(?![A-Za-z0-9])", re.ASC
 _WXID_RE = re.compile(r"(?<![A-Za-z0-9_])wxid_[A-Za-z0-9_-]{4,30}(?![A-Za-z0-9_])", re.ASCII)
 
 _SEPARATORS_RE = re.compile(r"[ .()+-]")
-_FULLWIDTH_FOLD = FULLWIDTH_FOLD
-# What rules read (one char for one): full-width as ASCII, tab and Unicode spaces as a space, dash look-alikes
-# (U+2010-2015 incl. the non-breaking hyphen and en/em dash, minus, small/full-width hyphen) as '-'.
-_VIEW_FOLD = (
-    _FULLWIDTH_FOLD
-    | dict.fromkeys([0x09, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F], 0x20)
-    | dict.fromkeys(_DASHES := [*range(0x2010, 0x2016), 0x2043, 0x2212, 0xFE58, 0xFE63], 0x2D)
-)
-# A run of 7 or more Chinese digits (幺 is 1 read aloud), maybe spaced or dashed, is read as digits: 手机一三八…
-# Shorter runs, and runs touching ASCII, stay: 张三 beside a number, or 一一一 before 000@0.com, would join it.
-_ZH_DIGIT_CHARS = "零〇一二三四五六七八九幺"
-_ZH_DIGIT_RUN = re.compile(
-    rf"(?<![\w@.%+-])[{_ZH_DIGIT_CHARS}](?:[ -]?[{_ZH_DIGIT_CHARS}]){{6,}}(?![\w@.%+-])", re.ASCII)
-_ZH_DIGITS = str.maketrans(_ZH_DIGIT_CHARS, "001234567891")
-# Length-changing edits: zero-width characters go; a spaced dash, a slash or an underscore between digits: '-'.
-_ZERO_WIDTH_CHARS = r"\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff"
-_ZERO_WIDTH = rf"[{_ZERO_WIDTH_CHARS}]+"
-# What an identifier is written with, as the rules read it (a regex class body): a cut inside such a run (a heading
-# cut to 80 characters) would keep a part too short to be masked, so the cut leaves the run out whole. Chinese
-# digits are not in it: the cut would take 五 off 王五 (a phone in Chinese digits at the cut is not handled).
-IDENTIFIER_CHARS = ("0-9０-９A-Za-zＡ-Ｚａ-ｚ@＠._＿\\-－+＋()（）/ \u00a0\u3000。｡"
-                    + "".join(map(chr, _DASHES)) + _ZERO_WIDTH_CHARS)
+# The fold rules read through, and runs of 7+ Chinese digits read as digits (手机一三八…): digit_runs.py, which
+# a text cut before masking also asks where a number starts. Length-changing edits: zero-width characters go;
+# a spaced dash, a slash or an underscore between digits: '-'.
+_ZERO_WIDTH = rf"[{ZERO_WIDTH_CHARS}]+"
 _EDIT_RE = re.compile(rf"(?P<gone>{_ZERO_WIDTH})|(?<=\d)(?P<dash> {{0,2}}[-/_] {{0,2}})(?=\d)")
 # One line break between digits (or before an ID's final X), with the spaces around it, read as a space; or
 # inside an e-mail domain that is not complete before the break (no dot yet, or ending in '.' or '-'): dropped.
@@ -126,7 +110,7 @@ class _View:
 
     def __init__(self, text: str, joined: bool = False):
         self.joined = joined
-        folded = _ZH_DIGIT_RUN.sub(lambda run: run.group().translate(_ZH_DIGITS), text.translate(_VIEW_FOLD))
+        folded = read_chinese_digits(text.translate(_VIEW_FOLD))
         parts: list[str] = []
         self._view_at, self._text_at = [0], [0]  # edit boundaries: view position -> original position
         position = 0

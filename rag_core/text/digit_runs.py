@@ -1,0 +1,70 @@
+"""What masking reads as a number: the character fold and the runs of digits (Arabic or Chinese) it reads as one.
+
+Split from pii.py (which owns what personal data is) so that a text cut before masking (a heading cut to 80
+characters) asks the same question the masking answers: where does a number that may identify someone start?
+A cut inside one keeps a piece too short for any recogniser, so the cut goes before it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .checksums import FULLWIDTH_FOLD
+
+Span = tuple[int, int]
+
+DASHES = [*range(0x2010, 0x2016), 0x2043, 0x2212, 0xFE58, 0xFE63]
+# What rules read (one char for one): full-width as ASCII, tab and Unicode spaces as a space, dash look-alikes
+# (U+2010-2015 incl. the non-breaking hyphen and en/em dash, minus, small/full-width hyphen) as '-'.
+VIEW_FOLD = (
+    FULLWIDTH_FOLD
+    | dict.fromkeys([0x09, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F], 0x20)
+    | dict.fromkeys(DASHES, 0x2D)
+)
+ZERO_WIDTH_CHARS = r"\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff"
+# A run of 7 or more Chinese digits (幺 is 1 read aloud), maybe spaced or dashed, is read as digits: 手机一三八…
+# Shorter runs, and runs touching ASCII, stay: 张三 beside a number, or 一一一 before 000@0.com, would join it.
+ZH_DIGIT_CHARS = "零〇一二三四五六七八九幺"
+_ZH_DIGIT_RUN = re.compile(
+    rf"(?<![\w@.%+-])[{ZH_DIGIT_CHARS}](?:[ -]?[{ZH_DIGIT_CHARS}]){{6,}}(?![\w@.%+-])", re.ASCII)
+_ZH_DIGITS = str.maketrans(ZH_DIGIT_CHARS, "001234567891")
+_ARABIC_RUN = re.compile(r"(?<!\d)\d(?:[ -]?\d){6,}(?!\d)", re.ASCII)
+_MOBILE = re.compile(r"1[3-9]\d{9}")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+# What an identifier is written with, as the rules read it (a regex class body): a cut inside such a run would
+# keep a part too short to be masked, so the cut leaves the run out whole. Chinese digits are not in it (the cut
+# would take 五 off 王五); `number_runs` finds a number written in them.
+IDENTIFIER_CHARS = ("0-9０-９A-Za-zＡ-Ｚａ-ｚ@＠._＿\\-－+＋()（）/ \u00a0\u3000。｡"
+                    + "".join(map(chr, DASHES)) + ZERO_WIDTH_CHARS)
+
+
+def chinese_digit_runs(folded: str) -> Iterator[Span]:
+    """Runs of 7+ Chinese digits in folded text, read as one number each.
+
+    A name may end in a digit character (王五, 张三): written against a phone in Chinese digits, 王五一三八…
+    is a 12-digit run no rule reads, so when dropping its first one or two characters (after CJK text) leaves
+    exactly a mobile's shape, the run starts after them and the name stays a name."""
+    for run in _ZH_DIGIT_RUN.finditer(folded):
+        start, end = run.span()
+        if start and _CJK.match(folded[start - 1]) and folded[start - 1] not in ZH_DIGIT_CHARS:
+            digits = [i for i in range(start, end) if folded[i] in ZH_DIGIT_CHARS]
+            read = "".join(folded[i] for i in digits).translate(_ZH_DIGITS)
+            start = next((digits[k] for k in (1, 2) if _MOBILE.fullmatch(read[k:])), start)
+        yield start, end
+
+
+def read_chinese_digits(folded: str) -> str:
+    """`folded` with each Chinese-digit run (as `chinese_digit_runs` finds it) written in Arabic digits."""
+    parts, position = [], 0
+    for start, end in chinese_digit_runs(folded):
+        parts += [folded[position:start], folded[start:end].translate(_ZH_DIGITS)]
+        position = end
+    return "".join(parts) + folded[position:]
+
+
+def number_runs(text: str) -> list[Span]:
+    """Where runs of 7+ digits (Arabic, or Chinese as masking reads them) are, maybe spaced or dashed: a
+    phone, an ID or card number may be one, so a cut must not fall inside."""
+    folded = text.translate(VIEW_FOLD)
+    return sorted([*chinese_digit_runs(folded), *(m.span() for m in _ARABIC_RUN.finditer(folded))])
