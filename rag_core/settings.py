@@ -12,6 +12,7 @@ import math
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -291,6 +292,32 @@ def _parse(var: str, raw: str, type_name: Any) -> Any:
 
 
 SAVED_FILE = "settings.json"  # what the settings page changed, in the data dir: applied over .env at every start
+_KEPT_NAME = "settings.original-<时间>.json"  # where a save keeps a file it cannot write back whole
+# json's messages, in the words a person fixing the file needs (the position is added: 第 N 行第 M 列)
+_JSON_PROBLEMS = {"Expecting property name": "应是带双引号的设置名，常见原因是最后一项后面多了逗号",
+                  "Expecting ','": "缺少逗号", "Expecting ':'": "缺少冒号", "Expecting value": "缺少值",
+                  "Extra data": "在设置结束之后还有多余的内容", "Unterminated string": "引号没有成对",
+                  "Invalid control character": "引号里有换行等控制字符"}
+
+
+def _read_saved(path: Path) -> tuple[dict[str, Any], str]:
+    """The saved knobs, or {} and what is wrong with the file in Chinese (never the parser's English)."""
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        what = next((text for start, text in _JSON_PROBLEMS.items() if exc.msg.startswith(start)), "格式有误")
+        return {}, f"第 {exc.lineno} 行第 {exc.colno} 列{what}，不是有效的 JSON"
+    except UnicodeDecodeError:
+        return {}, "不是 UTF-8 编码的文本"
+    except ValueError:  # a number of more than 4300 digits
+        return {}, "有位数过多的数字"
+    except RecursionError:  # a damaged file nested deeper than the parser goes
+        return {}, "嵌套层数过多，不是设置页写的格式"
+    except OSError:
+        return {}, "文件权限或磁盘有问题"
+    if not isinstance(saved, dict):
+        return {}, '不是一组设置（应为 {"top_k": 5} 这样的格式）'
+    return saved, ""
 
 
 def with_saved_changes(settings: Settings) -> tuple[Settings, str, frozenset[str]]:
@@ -299,18 +326,15 @@ def with_saved_changes(settings: Settings) -> tuple[Settings, str, frozenset[str
     The page promised its changes take effect at once; kept only in memory they were gone after a restart, and a
     store re-chunked at the page's chunk size was then mixed with uploads cut at the .env's. Each knob is applied
     on its own (chunk size before overlap, `LIMITS` order): one the code no longer accepts is named and left out,
-    and the next save writes the file without it, instead of one bad value discarding them all."""
+    and the next save writes the file without it (keeping the old file aside, `save_changes`), instead of one bad
+    value discarding them all."""
     path = settings.path(SAVED_FILE)
     if not path.exists():
         return settings, "", frozenset()
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(saved, dict):
-            raise ValueError("不是一组设置")
-    except (OSError, ValueError, RecursionError) as exc:  # a damaged file nested deeper than the parser goes
-        reason = "嵌套层数过多，不是设置页写的格式" if isinstance(exc, RecursionError) else exc
-        return settings, (f"{SAVED_FILE}（设置页保存的修改）无法读取，已按 .env 和默认值启动（{reason}）。"
-                          "在设置页保存一次会重写它"), frozenset()
+    saved, problem = _read_saved(path)
+    if problem:
+        return settings, (f"{SAVED_FILE}（设置页保存的修改）无法读取：{problem}，这次已按 .env 和默认值启动。请修正该处后重启；"
+                          f"或在设置页重新保存，原文件会先原样另存为 {_KEPT_NAME}，不会丢失"), frozenset()
     applied, refused = [], []
     together = [k for k in ("chunk_size", "chunk_overlap") if k in saved]  # each is checked against the other
     for names in [together, *([k] for k in LIMITS if k in saved and k not in together)]:
@@ -319,16 +343,37 @@ def with_saved_changes(settings: Settings) -> tuple[Settings, str, frozenset[str
             applied += names
         except SettingsError:
             refused += names
-    notice = (f"{SAVED_FILE}（设置页保存的修改）里 {'、'.join(refused)} 的值现在不被接受，已按 .env 和默认值使用；"
-              "在设置页保存一次会把它去掉") if refused else ""
+    refused += [str(k)[:40] for k in saved if k not in LIMITS]
+    notice = (f"{SAVED_FILE}（设置页保存的修改）里 {'、'.join(refused)} 的值现在不被接受或不是设置页的设置，"
+              f"已按 .env 和默认值使用；在设置页保存一次会把它去掉，原文件会先另存为 {_KEPT_NAME}") if refused else ""
     return settings, notice, frozenset(applied)
 
 
-def save_changes(settings: Settings, names: Iterable[str]) -> None:
-    """Keep these knobs' values in `settings` for the next start (the whole file, written atomically)."""
+
+def _written_as_is(saved: dict[str, Any], problem: str) -> bool:
+    """Whether a save would write back every value of the file (else it is kept aside first)."""
+    kinds = {spec.name: str(spec.type) for spec in fields(Settings)}
+    return not problem and all(
+        name in LIMITS and not out_of_limits(name, value) and (kinds[name] != "int" or isinstance(value, int))
+        for name, value in saved.items()
+    ) and not ("chunk_size" in saved and "chunk_overlap" in saved and saved["chunk_overlap"] >= saved["chunk_size"])
+
+
+def save_changes(settings: Settings, names: Iterable[str]) -> str:
+    """Keep these knobs' values in `settings` for the next start (the whole file, written atomically).
+
+    A file the start could not use whole (damaged, a value refused, an unknown name) is first moved aside, byte
+    for byte, as `settings.original-<time>.json`, as the thesaurus does: rewriting it dropped what it held with
+    no copy. Returns the kept file's name ("" when nothing needed keeping)."""
     path = settings.path(SAVED_FILE)
     saved = {name: getattr(settings, name) for name in LIMITS if name in set(names)}
     path.parent.mkdir(parents=True, exist_ok=True)
+    kept = ""
+    if path.exists() and not _written_as_is(*_read_saved(path)):
+        target = path.with_name(f"settings.original-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}.json")
+        path.replace(target)
+        kept = target.name
     partial = path.with_name(path.name + ".tmp")
     partial.write_text(json.dumps(saved, ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(partial, path)
+    return kept
