@@ -264,16 +264,17 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         """The one search chat, the retrieval test page, the CLI and the eval all use.
 
         It reads only what the actor may read; `role` narrows that to one audience label
-        (plus "all"), to preview what that audience sees. Never widens it.
+        (plus "all"), to preview what that audience sees. Never widens it. The question is masked
+        (an ID number typed into it is never embedded, searched or echoed).
         """
         actor = self._acting(actor, "ask")
-        question = checked(question)  # bounded and valid text before any model sees it
+        question = redact_text(checked(question))  # bounded, valid and masked before any model sees it
         return self.retriever.search(question, self._settings, reader=actor.reading(role), top_k=top_k, mode=mode)
 
     def search_as_chat(self, question: str, *, role: str | None = None, actor: Principal | None = None,
-                       with_memories: bool = True) -> PersonalSearch:
-        """What chat's search does with `question` asked on its own, for the retrieval test page: the text checked
-        and masked, a statement about the asker left out (a turn that only tells searches nothing), HR's standard
+                       with_memories: bool = True, top_k: int | None = None, mode: str = "hybrid") -> PersonalSearch:
+        """What chat's search does with `question` asked on its own, for the retrieval test page and the CLI: the text
+        checked and masked, a statement about the asker left out (a turn that only tells searches nothing), HR's standard
         answer named when chat would give it instead, else the asker's own memories recalled and searched with.
         Only a conversation's earlier turns are not read; nothing is counted, logged or remembered."""
         actor = self._acting(actor, "ask")
@@ -283,7 +284,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         if not asked:
             return PersonalSearch(text, SearchResult(query="", hits=[]), told_only=not parts.chatter,
                                   chatter=parts.chatter)
-        result = self.search(asked, role=role, actor=actor)
+        result = self.search(asked, role=role, actor=actor, top_k=top_k, mode=mode)
         served = self._serve_standard_answer(asked, text, result, role=role, actor=actor, count=False)
         if served is not None:
             return PersonalSearch(asked, result, standard_answer=served.standard_answer or {})

@@ -40,11 +40,23 @@ def register(commands) -> None:
 
 
 def search(args: argparse.Namespace, assistant) -> int:
-    """The same search chat uses, with every score."""
-    result = assistant.search(args.question, role=args.role, top_k=args.top_k, mode=args.mode)
+    """Chat's own search of the question, as the retrieval test page runs it (no memories), with every score.
+
+    The question is masked, a statement about the asker is left out and HR's standard answer is named when
+    chat would give it instead, so `search` never shows hits `ask` would not search for."""
+    found = assistant.search_as_chat(args.question, role=args.role, with_memories=False, top_k=args.top_k, mode=args.mode)
+    result = found.result
     if args.json:
-        print_json(result.to_dict())
+        print_json({**result.to_dict(), "told_only": found.told_only, "chatter": found.chatter,
+                    "standard_answer": found.standard_answer})
         return 0
+    if found.chatter or found.told_only:
+        say("这句话只是在和助手寒暄，问答不会检索制度" if found.chatter
+            else "这句话只是在说自己的情况：问答会记住它，不检索制度。请换成一个问题再检索")
+        return 0
+    say(f"检索的问题：{found.question}")
+    if found.standard_answer:
+        say(f"问答会直接给出 HR 的标准答复（对应问题：{found.standard_answer.get('question', '')}），下面是制度检索本身的结果")
     say(f"命中 {result.hit_count} 块")
     for number, hit in enumerate(result.hits, 1):
         say(f"[{number}] {hit.chunk.source} ｜ {hit.chunk.section}  ({hit.scores.passed})\n    {hit.chunk.text.strip()[:120]}")

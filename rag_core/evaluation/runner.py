@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from ..text.pii import redact_text
 from ..types import REFUSED
 from .metrics import citation_totals, first_relevant_rank, load_questions, summarise
 
@@ -17,16 +18,18 @@ def run_eval(
 ) -> dict:
     """Search every question as `actor` (what they may read); with `ask`, also answer it (no memory) to measure refusals.
 
-    `progress(done, total)` is called before each question and once at the end."""
+    `progress(done, total)` is called before each question and once at the end. Each question is masked
+    before it is searched, answered or returned (a set may hold real questions with personal data)."""
     results = []
     rows = load_questions(path)
     for row in rows:
         if progress:
             progress(len(results), len(rows))
-        res = assistant.search(row["question"], role=role, mode=mode, actor=actor)
+        question = redact_text(row["question"])
+        res = assistant.search(question, role=role, mode=mode, actor=actor)
         texts = [h.chunk.text for h in res.hits]
         result = {
-            "question": row["question"],
+            "question": question,
             "category": row["category"],
             "expected": row["expected"],
             "alternatives": row["alternatives"],
@@ -38,7 +41,7 @@ def run_eval(
             "refused": None,
         }
         if ask and mode == "hybrid":
-            trace = assistant.ask(row["question"], user="", role=role, remember=False, actor=actor, traffic=EVAL)
+            trace = assistant.ask(question, user="", role=role, remember=False, actor=actor, traffic=EVAL)
             result["answer"] = trace.answer
             result["refused"] = trace.outcome == REFUSED
             result["citations"] = trace.citations.to_dict()
