@@ -38,9 +38,9 @@ from .search.model_cache import MODEL_STATE_DIR
 from .search.retrieval import HybridRetriever, decision_model
 from .search.sentence_index import SecondModel, SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
-from .settings import LIMITS, SAVED_FILE, Settings, save_changes, with_saved_changes
+from .settings import LIMITS, SAVED_FILE, Settings, out_of_limits, save_changes, with_saved_changes
 from .storage.health import SECOND_CACHE, SECOND_SENTENCES, open_checks
-from .text.inputs import MAX_QUESTION_CHARS, checked
+from .text.inputs import MAX_QUESTION_CHARS, InputError, checked
 from .text.pii import redact_text
 from .text.tokenizer import warm_up_tokenizer
 from .types import AskTrace, Principal, SearchResult
@@ -265,10 +265,14 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
 
         It reads only what the actor may read; `role` narrows that to one audience label
         (plus "all"), to preview what that audience sees. Never widens it. The question is masked
-        (an ID number typed into it is never embedded, searched or echoed).
+        (an ID number typed into it is never embedded, searched or echoed). `top_k` None is the setting's;
+        outside the settings' limits it is refused (-1 found nothing and looked like an empty library).
         """
         actor = self._acting(actor, "ask")
         question = redact_text(checked(question))  # bounded, valid and masked before any model sees it
+        if top_k is not None and (type(top_k) is not int or out_of_limits("top_k", top_k)):
+            low, high, _ = LIMITS["top_k"]
+            raise InputError(f"检索条数 top_k 须是 {low:g} 到 {high:g} 之间的整数，请改后重试（不填则用设置里的 {self._settings.top_k}）")
         return self.retriever.search(question, self._settings, reader=actor.reading(role), top_k=top_k, mode=mode)
 
     def search_as_chat(self, question: str, *, role: str | None = None, actor: Principal | None = None,
