@@ -215,10 +215,14 @@ def render_turn(conversation: str, trace: AskTrace, rating: int | None) -> None:
 
 
 def render_rating(conversation: str, trace: AskTrace, rating: int | None) -> None:
-    """The 👍/👎 of a stored turn and, under a 👎, its optional reason and comment."""
+    """The 👍/👎 of a stored turn and, under a 👎, its optional reason and comment.
+
+    The thumbs show the stored rating on every run, not only on the first: another tab on this conversation
+    may have rated or taken it back since (and a rating whose write failed shows what was kept)."""
     key = f"feedback_{conversation}_{trace.turn}"
-    if rating and key not in st.session_state:
-        st.session_state[key] = 1 if rating > 0 else 0
+    stored = None if not rating else 1 if rating > 0 else 0  # st.feedback's thumbs: 1 is 👍, 0 is 👎
+    if st.session_state.get(key) != stored:
+        st.session_state[key] = stored
     st.feedback("thumbs", key=key, on_change=record_rating, args=(conversation, trace.turn))
     if st.session_state.get(key) == 0:
         st.selectbox("👎 原因（可选）", get_assistant().feedback_reasons, index=None, placeholder="选择原因",
