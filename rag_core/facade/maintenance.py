@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 from ..accounts.audit import AuditLog
-from ..errors import PermissionDenied, RagError
+from ..documents.write_lock import WriterLock
+from ..errors import PermissionDenied, RagError, StoreBusy
 from ..insights.export import to_csv
 from ..storage.account_files import AUDIT, no_accounts
 from ..storage.backup import BackupReport, backup_data_dir, restore_data_dir
@@ -93,7 +95,8 @@ class MaintenanceActions:
         data_dir = Path(data_dir)
         who = _acting_on(data_dir, actor)
         try:
-            report = restore_data_dir(Path(source), data_dir, allow_no_accounts=allow_no_accounts)
+            with _no_writer(data_dir):
+                report = restore_data_dir(Path(source), data_dir, allow_no_accounts=allow_no_accounts)
         except RagError as exc:
             _audit_row(data_dir, who, "restore", str(source), "failed", str(exc))
             raise
@@ -128,6 +131,27 @@ class MaintenanceActions:
             _forget_chroma_client(s.path("chroma"))
             self.store_notices.append(set_aside_chroma(Path(s.data_dir), f"{type(exc).__name__}: {exc}"))
             return attempt()
+
+
+WRITE_LOCK = ".catalog.write-lock"  # the catalog's writer lock (documents.catalog: `Catalog.writer`), beside it
+WRITING = "应用正在写入，请稍后再恢复或先停止应用"
+
+
+@contextmanager
+def _no_writer(data_dir: Path) -> Iterator[None]:
+    """Hold the data dir's writer lock for the whole swap, or refuse in one line while the app writes.
+
+    A restore in the middle of an upload replaced the files under the app's open connections: the upload
+    failed with Chroma's English "attempt to write a readonly database" and the audit was called damaged."""
+    with ExitStack() as stack:
+        if data_dir.is_dir():
+            try:
+                taken = stack.enter_context(WriterLock(data_dir / WRITE_LOCK).try_hold())
+            except OSError:  # the lock file cannot be made (a read-only data dir): no app writes there either
+                taken = True
+            if not taken:
+                raise StoreBusy(f"数据目录 {data_dir}：{WRITING}。数据目录没有改动")
+        yield
 
 
 def _acting_on(data_dir: Path, actor: Principal | None) -> Principal:

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from typing import ParamSpec, TypeVar
 
 from ..errors import StoreDamaged
+from ..storage.sqlite_access import access_problem, access_reason
 
 INSIGHTS_FILE = "insights.sqlite3"
 STANDARD_FILE = "standard_answers.sqlite3"
@@ -49,7 +50,12 @@ R = TypeVar("R")
 
 
 def damaged_line(file: str, problem: object) -> str:
-    """The one line a person reads: which file, which feature is off, that asking still works, the fix."""
+    """The one line a person reads: which file, which feature is off, that asking still works, the fix.
+
+    A file that could not be reached (read-only, data dir replaced by a restore) is said as that, not damage."""
+    if isinstance(problem, BaseException) and (reached := access_reason(access_problem(problem))):
+        what, fix = reached
+        return f"{file}（{FEATURES[file]}）{what}：这项功能暂停使用，提问不受影响。{fix}"
     reason = str(problem).strip()[:80] or "无法读取"
     return (f"{file}（{FEATURES[file]}）已损坏（{reason}）：这项功能暂停使用，提问不受影响。"
             "请运行 python -m rag_core doctor 查看修复办法")

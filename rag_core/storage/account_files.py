@@ -18,7 +18,7 @@ import sqlite3
 from pathlib import Path
 
 from .health import RESTORE_HINT, StoreCheck
-from .sqlite_access import connect_ro
+from .sqlite_access import access_problem, access_reason, connect_ro
 
 ACCOUNTS = "accounts.sqlite3"
 AUDIT = "audit.sqlite3"
@@ -40,7 +40,13 @@ EFFECTS: dict[str, str] = {
 
 
 def damaged_line(file: str, problem: object) -> str:
-    """The one line for a damaged account, audit or history file: which file, what stops, the fix."""
+    """The one line for a damaged account, audit or history file: which file, what stops, the fix.
+
+    An error that says the file could not be reached (read-only, data dir replaced by a restore) is
+    said as that, with its own fix: moving a healthy file away would lose its records."""
+    if isinstance(problem, BaseException) and (reached := access_reason(access_problem(problem))):
+        what, fix = reached
+        return f"{file} {what}：{EFFECTS[file]}。{fix}"
     reason = str(problem).strip()[:80] or "无法读取"
     return f"{file} 已损坏（{reason}）：{EFFECTS[file]}。{FIXES[file]}"
 
