@@ -21,6 +21,9 @@ from ui.state import actor, get_assistant, mask_secret
 
 PENDING_KEY = "settings_pending_changes"
 FLASH_KEY = "settings_flash"
+NOTE_KEY = "settings_flash_note"  # a warning shown with the flash: the change replaced one made elsewhere
+DRAWN_KEY = "settings_form_drawn_with"  # (values, fitted threshold) the form's widgets were last drawn with
+SUBMIT_KEY = "settings_form_submitting"  # set by 应用's callback, before the run that handles it
 CHUNK_KEYS = ("chunk_size", "chunk_overlap")
 # field -> (label, kind, step, one plain sentence); its range is the engine's own (rag_core.settings.LIMITS)
 FIELDS: dict[str, tuple[str, str, float, str]] = {
@@ -156,8 +159,8 @@ def shown_number(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def apply_changes(assistant: Assistant, changes: dict[str, Any]) -> None:
-    """Apply non-chunking changes at once; hold chunking changes for confirmation."""
+def apply_changes(assistant: Assistant, changes: dict[str, Any], note: str = "") -> None:
+    """Apply non-chunking changes at once; hold chunking changes for confirmation. `note` is shown with the flash."""
     if not changes:
         st.info("设置没有变化。")
         return
@@ -170,7 +173,34 @@ def apply_changes(assistant: Assistant, changes: dict[str, Any]) -> None:
         st.error(f"设置未生效：{escape_md(exc)}")
         return
     st.session_state[FLASH_KEY] = "设置已生效：" + describe(changes)
+    st.session_state[NOTE_KEY] = note
     st.rerun()
+
+
+def apply_form(assistant: Assistant, drawn: dict[str, Any], wanted: dict[str, Any]) -> None:
+    """Apply what this person changed on the form, measured against the values it was drawn with.
+
+    Compared with the engine's values instead, a page opened before someone else's change lost its own edit
+    ('设置没有变化。') and sent back the stale values of the knobs it did not touch. A knob changed elsewhere since
+    is applied as typed here, with a warning naming the value it replaced; untouched knobs keep the new values."""
+    now = assistant.settings
+    meanwhile = {k: (v, getattr(now, k)) for k, v in drawn.items() if differs(v, getattr(now, k))}
+    changes = changed_values(now, {k: v for k, v in wanted.items() if differs(drawn[k], v)})
+    elsewhere = "；".join(f"{FIELDS[k][0]} {shown_number(old)} → {shown_number(new)}" for k, (old, new) in meanwhile.items())
+    if not changes and meanwhile:
+        st.session_state[NOTE_KEY] = (f"你没有修改任何设置。本页打开后，这些设置已在别处被修改（可能是另一位同事）：{elsewhere}；"
+                                      "下面显示的已是最新的值，需要时请修改后再点“应用”。")
+        st.rerun()
+    note = "；".join(
+        f"{FIELDS[k][0]}在本页打开后已在别处从 {shown_number(meanwhile[k][0])} 改成 {shown_number(meanwhile[k][1])}，"
+        f"现按你填的 {shown_number(v)} 生效，替换了那次修改；如需保留那次的值，请改回后再点“应用”"
+        for k, v in changes.items() if k in meanwhile)
+    apply_changes(assistant, changes, note)
+
+
+def mark_submitted() -> None:
+    """应用's callback: runs before the page, so `main` draws the form with the values the person edited."""
+    st.session_state[SUBMIT_KEY] = True
 
 
 def confirm_rechunk(assistant: Assistant) -> None:
@@ -265,22 +295,31 @@ def main() -> None:
     st.caption("修改立即对所有页面生效，无需重启，重启后仍然有效；修改分块参数会先询问，再重新索引。")
     if flash := st.session_state.pop(FLASH_KEY, None):
         st.success(flash)
+    if note := st.session_state.pop(NOTE_KEY, None):
+        st.warning(note)
     saved_section(assistant)
     confirm_rechunk(assistant)
+    # 应用 reads the widgets as they were drawn (their identity is their value); any other run draws the engine's now
+    drawn = st.session_state.pop(DRAWN_KEY, None)
+    if st.session_state.pop(SUBMIT_KEY, False) and drawn:
+        base, fitted = drawn
+    else:
+        base = {k: getattr(settings, k) for k in names}
+        fitted = assistant.decision.question_threshold if settings.answer_threshold is None else None
+    st.session_state[DRAWN_KEY] = (base, fitted)
     optional = [k for k in names if FIELDS[k][1] == "optional"]
-    switches = {k: fitted_switch(k, getattr(settings, k)) for k in optional}
-    fitted = assistant.decision.question_threshold if settings.answer_threshold is None else None
+    switches = {k: fitted_switch(k, base[k]) for k in optional}
     with st.form("settings_form"):
         wanted: dict[str, Any] = {}
         for group, keys in GROUPS.items():
             st.markdown(f"**{group}**")
             cols = st.columns(3)
             for i, name in enumerate(k for k in keys if k in names):
-                wanted[name] = field_input(name, getattr(settings, name), getattr(defaults, name), cols[i % 3],
+                wanted[name] = field_input(name, base[name], getattr(defaults, name), cols[i % 3],
                                            fitted=fitted, use_fitted=switches.get(name, False))
-        submitted = st.form_submit_button("应用", type="primary")
+        submitted = st.form_submit_button("应用", type="primary", on_click=mark_submitted)
     if submitted:
-        apply_changes(assistant, changed_values(settings, wanted))
+        apply_form(assistant, base, wanted)
     table = pd.DataFrame(
         [
             {

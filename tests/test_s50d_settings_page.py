@@ -64,3 +64,35 @@ def test_unticking_then_typing_a_threshold_applies_the_typed_value(tmp_path, mon
     fitted_box(at).check()
     apply(at)
     assert assistant.settings.answer_threshold is None
+
+
+def test_a_page_opened_before_another_change_does_not_drop_its_value(tmp_path, monkeypatch):
+    """Session B sets top_k 8 after A opened the page; A sets 6 and applies: A's value is applied and A is told,
+    in Chinese with both values, that it replaced the other change (before: '设置没有变化。', A's 6 dropped)."""
+    assistant = fake_assistant(tmp_path / "store", top_k=5)
+    at = settings_page(assistant, tmp_path, monkeypatch)
+    assistant.update_settings(top_k=8)  # session B
+    next(n for n in at.number_input if n.label == "每次检索返回条数").set_value(6)
+    apply(at)
+    assert assistant.settings.top_k == 6
+    shown = " ".join(m.value for m in [*at.success, *at.info, *at.warning])
+    assert "没有变化" not in shown and "8" in shown and "6" in shown and "5" in shown, shown
+
+
+def test_a_stale_page_does_not_revert_a_knob_it_did_not_touch(tmp_path, monkeypatch):
+    assistant = fake_assistant(tmp_path / "store")
+    at = settings_page(assistant, tmp_path, monkeypatch)
+    assistant.update_settings(candidates=40, memory_top_k=5)  # session B
+    next(n for n in at.number_input if n.label == "每次检索返回条数").set_value(7)
+    apply(at)
+    assert (assistant.settings.top_k, assistant.settings.candidates, assistant.settings.memory_top_k) == (7, 40, 5)
+    assert next(n for n in at.number_input if n.label == "初选条数").value == 40  # the page shows B's value now
+
+
+def test_a_stale_page_with_nothing_changed_shows_the_new_values(tmp_path, monkeypatch):
+    assistant = fake_assistant(tmp_path / "store", top_k=5)
+    at = settings_page(assistant, tmp_path, monkeypatch)
+    assistant.update_settings(top_k=8)  # session B
+    apply(at)
+    assert assistant.settings.top_k == 8
+    assert next(n for n in at.number_input if n.label == "每次检索返回条数").value == 8
