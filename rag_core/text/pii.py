@@ -68,11 +68,14 @@ _ID15_RE = re.compile(r"(?<!\d)([1-8]\d{5})(\d{6})(\d{3})(?!\d)", re.ASCII)
 # 16-19 digits: contiguous, groups of 4 (one separator, 1-3 digit tail), or 6 + 10-13.
 _BANK_CARD_RE = re.compile(r"(?<!\d)(\d{4}([ -]?)\d{4}\2\d{4}\2\d{4})(?:\2(\d{1,3}))?(?!\d)", re.ASCII)
 _BANK_CARD_6_RE = re.compile(r"(?<!\d)(\d{6})[ -](\d{10,13})(?!\d)", re.ASCII)
-# Mainland mobile with optional +86/0086/(+86); 3-4-4 (or 3-8, 7-4) with any of space/dot/hyphen, 4-4-3 or 4-3-4.
-_COUNTRY = r"(?:\(\+?(?:00)?86\)|\+86|(?<!\d)0086)[ -]?"
+# Mainland mobile with optional +86/0086/(+86)/[+86], or a bare 86 (not 0.86) before a whole mobile, joined to
+# 11 digits or spaced/dashed from a grouped one (86-138-1234-5678; 86150 3000 2000 is a salary table's row);
+# 3-4-4 (or 3-8, 7-4) with any of space/dot/hyphen, 4-4-3 or 4-3-4.
+_COUNTRY = r"(?:\(\+?(?:00)?86\)|[\[【]\+?(?:00)?86[\]】]|\+86|(?<!\d)0086)[ -]?"
+_MOBILE_BODY = r"1[3-9]\d(?:[ .-]?\d{4}[ .-]?\d{4}|\d[ .-]\d{4}[ .-]\d{3}|\d[ .-]\d{3}[ .-]\d{4})"
 _MOBILE_RE = re.compile(
-    rf"(?:{_COUNTRY}|(?<!\d)(?:86[ -]?(?=1[3-9]\d{{9}}(?!\d)))?)(?:1[3-9]\d"
-    r"(?:[ .-]?\d{4}[ .-]?\d{4}|\d[ .-]\d{4}[ .-]\d{3}|\d[ .-]\d{3}[ .-]\d{4})|\(1[3-9]\d\) ?\d{4}[ .-]?\d{4})(?!\d)",
+    rf"(?:{_COUNTRY}|(?<![\d.])86(?:(?=1[3-9]\d{{9}}(?!\d))|[ -](?={_MOBILE_BODY}(?!\d)))|(?<!\d))"
+    rf"(?:{_MOBILE_BODY}|\(1[3-9]\d\) ?\d{{4}}[ .-]?\d{{4}})(?!\d)",
     re.ASCII,
 )
 # Other splits in 3-4 groups (3-1-4-3 "138 1 2345 678", 3-3-5), one separator, not inside a longer grouped run.
