@@ -83,7 +83,7 @@ def _copy_file(path: Path, out: Path) -> None:
     out.chmod(stat.S_IMODE(path.stat().st_mode))
 
 
-def _skipped(relative: Path) -> bool:
+def _skipped(relative: PurePosixPath | Path) -> bool:
     """SQLite side files (the online backup includes them), caches set aside, hidden files."""
     return relative.name.endswith(_SKIP_SUFFIXES) or any(".damaged-" in p or p.startswith(".") for p in relative.parts)
 
@@ -232,7 +232,10 @@ def _read_manifest(source: Path) -> dict:
         relative = PurePosixPath(name)
         if relative.is_absolute() or ".." in relative.parts:  # inside, once verify_backup finds no symlink
             raise StoreDamaged(f"{MANIFEST} 里的 {name[:80]} 指向备份之外：这份备份不可信，请换一份备份")
-    if CATALOG not in files:
+    # names `backup` never writes (hidden files, SQLite side files, caches set aside): a foreign backup
+    # could plant `.open_checks.json` or a `-wal` beside the catalog; they are not restored
+    manifest["files"] = [name for name in files if not _skipped(PurePosixPath(name))]
+    if CATALOG not in manifest["files"]:
         raise StoreDamaged(f"{MANIFEST} 里没有 {CATALOG}：备份不完整，请换一份备份")
     return manifest
 

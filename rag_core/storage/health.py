@@ -145,9 +145,11 @@ class _Checked:
     def __init__(self, data_dir: Path):
         self.path = data_dir / CHECKED
         try:
-            self.stamps: dict[str, list[int]] = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            self.stamps = {}
+            stamps = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            stamps = {}
+        # valid JSON of another shape ([], null, "x": a hand edit, a foreign file) stopped every start
+        self.stamps: dict[str, list[int]] = stamps if isinstance(stamps, dict) else {}
         self.changed = False
 
     @staticmethod
