@@ -21,6 +21,7 @@ from .documents.catalog import Catalog
 from .errors import PermissionDenied, SettingsError
 from .facade.access import LOCAL_ADMIN, allowed, require, require_owner
 from .facade.accounts import ANONYMOUS, AccountActions
+from .facade.audience_preview import checked_preview
 from .facade.conversations import ConversationActions
 from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
 from .facade.history import HistoryActions
@@ -270,6 +271,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         """
         actor = self._acting(actor, "ask")
         question = redact_text(checked(question))  # bounded, valid and masked before any model sees it
+        role = checked_preview(role, self.catalog)  # "HR" or 管理者 previewed silently as nobody's audience
         if top_k is not None and (type(top_k) is not int or out_of_limits("top_k", top_k)):
             low, high, _ = LIMITS["top_k"]
             raise InputError(f"检索条数 top_k 须是 {low:g} 到 {high:g} 之间的整数，请改后重试（不填则用设置里的 {self._settings.top_k}）")
@@ -319,6 +321,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         if not user and conversation is not None and not allowed(actor, "memories.all"):
             raise PermissionDenied("只能在自己的对话里提问：请不要把提问人留空")
         question = redact_text(checked(question))  # bounded, valid, and no personal data searched, stored or echoed
+        role = checked_preview(role, self.catalog)  # refused before anything of the turn is kept
         timings: dict[str, float] = {}
         started = time.perf_counter()
         try:
