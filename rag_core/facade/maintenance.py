@@ -18,6 +18,7 @@ from ..accounts.audit import AuditLog
 from ..documents.write_lock import WriterLock
 from ..errors import PermissionDenied, RagError, StoreBusy
 from ..insights.export import to_csv
+from ..settings import SAVED_FILE, Settings, with_saved_changes
 from ..storage.account_files import AUDIT, no_accounts
 from ..storage.backup import BackupReport, backup_data_dir, restore_data_dir
 from ..storage.health import CATALOG, StoreCheck, doctor, set_aside_chroma
@@ -239,7 +240,21 @@ class EvalFiles:
 
 
 def _doctor(data_dir: Path, *, embedded_chroma: bool) -> list[StoreCheck]:
-    """The stores' checks, then HR's thesaurus file (not a store, but a damaged one leaves entries unused)."""
+    """The stores' checks, then HR's thesaurus file (not a store, but a damaged one leaves entries unused)
+    and the settings page's saved changes (a damaged file is ignored at start, with a warning)."""
     checks = doctor(data_dir, embedded_chroma=embedded_chroma)
-    thesaurus = thesaurus_check(data_dir) if data_dir.is_dir() else None
-    return [*checks, thesaurus] if thesaurus is not None else checks
+    if not data_dir.is_dir():
+        return checks
+    extra = [thesaurus_check(data_dir), _settings_check(data_dir)]
+    return [*checks, *(check for check in extra if check is not None)]
+
+
+def _settings_check(data_dir: Path) -> StoreCheck | None:
+    """`settings.json` read as a start reads it (`with_saved_changes`): the start's notice, or ok; None when absent."""
+    if not (data_dir / SAVED_FILE).exists():
+        return None
+    _, notice, _ = with_saved_changes(Settings(data_dir=data_dir))
+    if not notice:
+        return StoreCheck(SAVED_FILE, "ok")
+    status = "damaged" if "无法读取" in notice else "inconsistent"  # unreadable, or knobs no longer accepted
+    return StoreCheck(SAVED_FILE, status, redact_text(notice.removeprefix(SAVED_FILE)))  # its fix is in the notice
