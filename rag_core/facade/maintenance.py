@@ -7,6 +7,7 @@ calls the class-level methods without constructing an `Assistant`.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
@@ -225,18 +226,44 @@ class EvalFiles:
         raise RagError(f"只能打开数据目录里的评测文件或在本页上传的文件：{text[:80]}")
 
     def save_eval_upload(self, filename: str, data: bytes, *, actor: Principal | None = None) -> Path:
-        """Keep an uploaded question set under `<data dir>/eval_uploads/` and return its path."""
+        """Keep an uploaded question set under `<data dir>/eval_uploads/` and return its path.
+
+        The questions and the name are masked before they reach the disk (`masked_question_set`)."""
         from ..documents.parsing import safe_filename
 
         self._acting(actor, "retrieval.test")
-        name = safe_filename(filename)
+        name = safe_filename(filename, mask=redact_text)
         if not name.endswith((".jsonl", ".json")):
             name += ".jsonl"
         folder = Path(self._settings.data_dir) / EVAL_UPLOADS
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / name
-        target.write_bytes(bytes(data))
+        target.write_bytes(masked_question_set(bytes(data)))
         return target
+
+
+def masked_question_set(data: bytes) -> bytes:
+    """An uploaded JSONL question set with personal data masked in each question, still the same JSONL.
+
+    A question like "我手机13812345678，年假几天" was kept on disk as typed; the run masks it only when it asks.
+    A row whose question holds nothing personal keeps its bytes; a line that is not a question row (the loader
+    refuses it by its number, so line count and bytes that are not UTF-8 are kept) is masked as plain text."""
+    text = data.decode("utf-8", "surrogateescape")
+    lines = []
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        try:
+            row = json.loads(body) if body.strip() else None
+        except (ValueError, RecursionError):
+            row = None
+        if isinstance(row, dict) and isinstance(row.get("question"), str):
+            masked = redact_text(row["question"])
+            if masked != row["question"]:
+                body = json.dumps(row | {"question": masked}, ensure_ascii=False)
+        elif body.strip():
+            body = redact_text(body)
+        lines.append(body + line[len(line.rstrip("\r\n")):])
+    return "".join(lines).encode("utf-8", "surrogateescape")
 
 
 def _doctor(data_dir: Path, *, embedded_chroma: bool) -> list[StoreCheck]:
