@@ -10,7 +10,6 @@ from typing import TypeVar
 
 from ..documents.bounds import IngestEstimate
 from ..errors import RagError
-from ..facade.upload_input import displayable_name
 from ..types import IngestReport
 from .output import os_error_text, print_json, say
 
@@ -60,19 +59,19 @@ def ingest(args: argparse.Namespace, assistant) -> int:
         return estimate(args, assistant, options)
     reports = []
     for path in args.files:
-        first = _each(IngestEstimate, assistant.estimate_file, path, options)  # the ingest reuses it
+        first = _each(IngestEstimate, assistant.estimate_file, path, options, assistant.shown_name)  # the ingest reuses it
         if first.ok and first.needs_confirmation and not args.json:
             say(f"{first.filename}: {first.chunk_count:,} 块，预计{first.duration}；按 Ctrl-C 可随时取消，不会留下写了一半的版本",
                 err=True)
         shown = first.ok and first.needs_confirmation and not args.json
         try:
             progress = {"progress": progress_line if shown else None}
-            reports.append(_each(IngestReport, assistant.ingest_file, path, options | progress))
+            reports.append(_each(IngestReport, assistant.ingest_file, path, options | progress, assistant.shown_name))
             if shown:
                 progress_line("完成", 1.0)  # the engine is silent once the version is live
                 say("", err=True)  # end the progress line
         except KeyboardInterrupt:
-            say(f"{path}: 导入已取消，这个文件没有写入任何内容" + (f"；之前的 {len(reports)} 个文件已导入" if reports else ""),
+            say(f"{assistant.shown_name(Path(path).name)}: 导入已取消，这个文件没有写入任何内容" + (f"；之前的 {len(reports)} 个文件已导入" if reports else ""),
                 err=True)
             return 130
     if args.json:
@@ -82,15 +81,20 @@ def ingest(args: argparse.Namespace, assistant) -> int:
             if report.ok:
                 state = "已索引" if report.status == "indexed" else "内容未变"
                 say(f"{report.filename}: {state} {report.doc_id} v{report.version}，{report.chunk_count} 块")
+                for warning in report.warnings:  # e.g. the same text already stored under another name
+                    say(f"{report.filename}: 注意：{warning}", err=True)
             else:
                 say(f"{report.error}", err=True)
     return 0 if all(report.ok for report in reports) else 1
 
 
-def _each(kind: type[Outcome], action: Callable[..., Outcome], path: str, options: dict) -> Outcome:
+def _each(
+    kind: type[Outcome], action: Callable[..., Outcome], path: str, options: dict, shown: Callable[[str], str],
+) -> Outcome:
     """`action(path, **options)`, or the file's refusal when something unforeseen stops it: one file never
-    ends the run (the files after it are still tried and every file is reported)."""
-    name = displayable_name(Path(path).name)
+    ends the run (the files after it are still tried and every file is reported). `shown` is the facade's
+    `shown_name`: the refusal names the file as the engine's reports do, personal data masked."""
+    name = shown(Path(path).name)
     try:
         return action(path, **options)
     except RagError as exc:
@@ -106,7 +110,7 @@ def _each(kind: type[Outcome], action: Callable[..., Outcome], path: str, option
 
 def estimate(args: argparse.Namespace, assistant, options: dict) -> int:
     """Chunks and time per file, nothing written; exit 1 when a file would be refused."""
-    estimates = [_each(IngestEstimate, assistant.estimate_file, path, options) for path in args.files]
+    estimates = [_each(IngestEstimate, assistant.estimate_file, path, options, assistant.shown_name) for path in args.files]
     if args.json:
         print_json({"estimates": [e.to_dict() for e in estimates]})
     else:

@@ -53,7 +53,7 @@ class DocumentActions(UploadInput):
 
     def ingest_file(self, path: str | Path, **kwargs) -> IngestReport:
         """Index a file from disk (refused by its size before it is read); see `ingest_bytes`."""
-        self._acting(kwargs.get("actor"), "documents.manage")
+        actor = self._acting(kwargs.get("actor"), "documents.manage")
         path = Path(path)
         name = displayable_name(kwargs.pop("filename", None) or path.name)
         try:
@@ -62,13 +62,13 @@ class DocumentActions(UploadInput):
             size = 0  # read_regular_file says why
         if size > self._settings.max_file_bytes:
             limit, shown = self._settings.max_file_mb, self._shown_name(name)
-            return IngestReport(
-                filename=shown, status="refused",
-                error=f"{shown}: 文件大小 {size / 1048576:.1f} MB 超过上限 {limit:g} MB",
-            )
+            refused = f"文件大小 {size / 1048576:.1f} MB 超过上限 {limit:g} MB"
+            self._audit(actor, "refused", f"document.upload {shown}", "refused", refused)  # as ingest_bytes does
+            return IngestReport(filename=shown, status="refused", error=f"{shown}: {refused}")
         try:  # only a regular file, never more than the size limit (a FIFO, a device, a directory are refused)
             data = read_regular_file(path, max_bytes=self._settings.max_file_bytes, name=self._shown_name(name))
         except IngestError as exc:
+            self._audit(actor, "refused", f"document.upload {exc.filename}", "refused", exc.reason)
             return IngestReport(filename=exc.filename, status="refused", error=str(exc))
         return self.ingest_bytes(data, name, **kwargs)
 
