@@ -5,11 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from ..text.inputs import InputError, checked
 from ..text.pii import redact_text
 from ..types import REFUSED
-from .metrics import citation_totals, first_relevant_rank, load_questions, summarise
+from .metrics import QuestionSetError, citation_totals, first_relevant_rank, load_questions, summarise
 
 EVAL = "eval"  # the traffic mark of every question asked here: left out of usage, gaps and feedback
+MAX_QUESTIONS = 2000
+"""Questions one run takes. Each is searched and answered (about a second on a CPU) and a run cannot be stopped
+between questions, so a 7 MB upload of 100,000 questions held the page for a day; the shipped set has under a
+hundred, and a larger one is split into several files."""
 
 
 def run_eval(
@@ -21,11 +26,11 @@ def run_eval(
     `progress(done, total)` is called before each question and once at the end. Each question is masked
     before it is searched, answered or returned (a set may hold real questions with personal data)."""
     results = []
-    rows = load_questions(path)
+    rows = checked_questions(path, load_questions(path))
     for row in rows:
         if progress:
             progress(len(results), len(rows))
-        question = redact_text(row["question"])
+        question = row["question"]
         res = assistant.search(question, role=role, mode=mode, actor=actor)
         texts = [h.chunk.text for h in res.hits]
         result = {
@@ -49,3 +54,19 @@ def run_eval(
     if progress:
         progress(len(results), len(rows))
     return {"mode": mode, "metrics": summarise(results), "citations": citation_totals(results), "results": results}
+
+
+def checked_questions(path: Path, rows: list[dict]) -> list[dict]:
+    """`rows` with each question checked (as chat checks it) and masked, before any is searched: a question the
+    search would refuse is named by its line (it ended the run halfway, without one), and a set over
+    `MAX_QUESTIONS` is refused whole."""
+    if len(rows) > MAX_QUESTIONS:
+        raise QuestionSetError(f"{path}: 有 {len(rows):,} 道题，一次最多评测 {MAX_QUESTIONS:,} 道。请拆成几个文件分别评测")
+    # load_questions keeps every non-blank line as one row, in order: the same rule gives each row its line
+    lines = [n for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1) if line.strip()]
+    for row, line in zip(rows, lines, strict=True):
+        try:
+            row["question"] = redact_text(checked(row["question"]))
+        except InputError as exc:
+            raise QuestionSetError(f"{path}:{line}: {exc}") from None
+    return rows
