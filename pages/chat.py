@@ -208,24 +208,44 @@ def render_unsaved() -> None:
         render_exchange(trace, f"u{index}", lambda: st.caption(UNSAVED_NOTE))
 
 
-def render_turn(conversation: str, trace: AskTrace, rating: int | None) -> None:
-    """A stored turn: its exchange, with the 👍/👎 under the answer."""
-    render_exchange(trace, f"t{trace.turn}", lambda: render_rating(conversation, trace, rating), conversation)
+def render_turn(conversation: str, trace: AskTrace, rating: int | None, kept: Any = None) -> None:
+    """A stored turn: its exchange, with the 👍/👎 under the answer (and `kept`, the reason given with a 👎)."""
+    render_exchange(trace, f"t{trace.turn}", lambda: render_rating(conversation, trace, rating, kept), conversation)
     st.session_state.setdefault(TRACES_KEY, {})[(conversation, trace.turn)] = trace
 
 
-def render_rating(conversation: str, trace: AskTrace, rating: int | None) -> None:
+def own_feedback(assistant: Assistant, conversation: Any) -> dict[int, Any]:
+    """The reasons and comments the asker gave with this conversation's 👎s (none read when there is no 👎).
+
+    A refresh starts a new session: without them the boxes under a kept 👎 came back empty, as if lost."""
+    if not any((turn.rating or 0) < 0 for turn in conversation.turns):
+        return {}
+    try:
+        return assistant.turn_feedback(conversation.id, actor=actor())
+    except Exception:  # the insights store damaged (main shows its notice): the 👎 still shows, its reason not
+        return {}
+
+
+def render_rating(conversation: str, trace: AskTrace, rating: int | None, kept: Any = None) -> None:
     """The 👍/👎 of a stored turn and, under a 👎, its optional reason and comment.
 
     The thumbs show the stored rating on every run, not only on the first: another tab on this conversation
-    may have rated or taken it back since (and a rating whose write failed shows what was kept)."""
+    may have rated or taken it back since (and a rating whose write failed shows what was kept). The reason
+    and comment boxes start from what was kept (`kept`) when this session has not drawn them yet."""
     key = f"feedback_{conversation}_{trace.turn}"
     stored = None if not rating else 1 if rating > 0 else 0  # st.feedback's thumbs: 1 is 👍, 0 is 👎
     if st.session_state.get(key) != stored:
         st.session_state[key] = stored
     st.feedback("thumbs", key=key, on_change=record_rating, args=(conversation, trace.turn))
     if st.session_state.get(key) == 0:
-        st.selectbox("👎 原因（可选）", get_assistant().feedback_reasons, index=None, placeholder="选择原因",
+        reasons = get_assistant().feedback_reasons
+        if kept is not None and kept.rating < 0:
+            reason_key, comment_key = f"reason_{conversation}_{trace.turn}", f"comment_{conversation}_{trace.turn}"
+            if reason_key not in st.session_state and kept.reason in reasons:
+                st.session_state[reason_key] = kept.reason
+            if comment_key not in st.session_state and kept.comment:
+                st.session_state[comment_key] = kept.comment[:FEEDBACK_COMMENT_CHARS]  # a text box, so inert
+        st.selectbox("👎 原因（可选）", reasons, index=None, placeholder="选择原因",
                      key=f"reason_{conversation}_{trace.turn}", on_change=record_reason,
                      args=(conversation, trace.turn))
         st.text_input("补充说明（可选）", key=f"comment_{conversation}_{trace.turn}", max_chars=FEEDBACK_COMMENT_CHARS,
@@ -360,8 +380,9 @@ def main() -> None:
     ratings = {t.turn: t.rating for t in current.turns} if current is not None else {}
     st.session_state[TRACES_KEY] = {}
     mirror_history(traces, ratings)
+    given = own_feedback(assistant, current) if current is not None else {}
     for trace in traces:
-        render_turn(current.id, trace, ratings.get(trace.turn))
+        render_turn(current.id, trace, ratings.get(trace.turn), given.get(trace.turn))
     render_unsaved()
     install_citation_links()
     question = st.chat_input("输入制度问题，或告诉我关于您的信息，例如：打车费能报吗？",

@@ -45,6 +45,7 @@ from ..insights.standard import StandardAnswerError, StandardAnswers, standard_f
 from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .access import require
+from .own_feedback import OwnFeedback
 from .standard_review import StandardReview
 from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
@@ -75,7 +76,7 @@ def _stored_outcome(trace: AskTrace) -> str:
     return WEAK if trace.weak_evidence else ANSWERED
 
 
-class InsightActions(StandardReview):
+class InsightActions(StandardReview, OwnFeedback):
     """Mixin of `Assistant`: the 知识缺口, 反馈审阅, 标准答复 and 使用情况 pages and the `gaps`/`faq`/`usage` commands."""
 
     feedback_reasons: tuple[str, ...] = FEEDBACK_REASONS  # what chat offers with a 👎

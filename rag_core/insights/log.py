@@ -12,7 +12,7 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -58,6 +58,14 @@ CREATE TABLE IF NOT EXISTS feedback (
 );
 CREATE INDEX IF NOT EXISTS feedback_time ON feedback (created_at);
 """
+
+
+class TurnFeedback(NamedTuple):
+    """One turn's rating as its rater gave it: the chat page shows the reason and comment under a kept 👎."""
+
+    rating: int
+    reason: str
+    comment: str
 
 
 def _people(include_tests: bool, column: str = "traffic") -> str:
@@ -240,6 +248,13 @@ class InsightLog:
         return self._write(
             "DELETE FROM feedback WHERE user_id = ? AND json_extract(trace, '$.conversation') = ?"
             " AND json_extract(trace, '$.turn') = ?", (user, conversation, int(turn)))
+
+    def turn_feedback(self, user: str, conversation: str) -> dict[int, TurnFeedback]:
+        """`user`'s ratings of the turns of one conversation, by turn (the latest row when one was kept twice)."""
+        rows = self._rows(
+            "SELECT json_extract(trace, '$.turn'), rating, reason, comment FROM feedback WHERE user_id = ?"
+            " AND json_extract(trace, '$.conversation') = ? ORDER BY id", (user, conversation))
+        return {int(turn): TurnFeedback(int(rating), reason, comment) for turn, rating, reason, comment in rows if turn}
 
     _FEEDBACK_COLS = ("id, created_at, user_id, question, answer, rating, reason, comment, docs, reviewed_at,"
                       " reviewed_by, audiences")
