@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..errors import StoreDamaged
 from .sqlite_access import UNREADABLE_FIX, access_reason, connect_ro, problem_of
+from .vector_probe import probe_vectors, segment_files, segments_stamp
 
 CATALOG = "catalog.sqlite3"
 MEMORY = "memory.sqlite3"
@@ -32,6 +33,7 @@ SECOND_CACHE = "second_embedding_cache.sqlite3"  # the second ranking model's ve
 SECOND_SENTENCES = "second_sentences.sqlite3"
 CACHES = (EMBEDDING_CACHE, SENTENCES, SECOND_CACHE, SECOND_SENTENCES)  # rebuilt from the catalog when damaged
 COLLECTION_PREFIX = "policy_chunks_"
+SEGMENTS = "chroma/segments"  # the HNSW segment files' stamp in CHECKED (`_Checked.segments_problem`)
 CHECKED = ".open_checks.json"  # files found healthy at a start, by size and mtime (see _Checked)
 SETTLED_NS = 2_000_000_000  # a file written less than this long ago is checked in full at every start
 RESTORE_HINT = "用 python -m rag_core restore <备份目录> 从备份恢复"
@@ -181,6 +183,23 @@ class _Checked:
         self.changed = True
         return problem
 
+    def segments_problem(self, data_dir: Path) -> str | None:
+        """Chroma's HNSW segments fail to load (`vector_probe`), probed only when they changed since they passed."""
+        chroma = data_dir / CHROMA_DIR
+        try:
+            before = segments_stamp(chroma)
+        except OSError:
+            return None  # a file vanished while listed: the open that follows says what is wrong
+        if not before or self.stamps.get(SEGMENTS) == before:
+            return None
+        problem = probe_vectors(chroma)
+        if problem is None:
+            self.stamps[SEGMENTS] = before
+        else:
+            self.stamps.pop(SEGMENTS, None)
+        self.changed = True
+        return problem
+
     def save(self) -> None:
         if not self.changed:
             return
@@ -246,6 +265,8 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
             return notices
         moved = _set_aside(data_dir / CHROMA_DIR)
         notices.append(f"{CHROMA_DB} {problem}：向量索引只是缓存，已移到 {moved.name} 并从文档目录重建")
+    elif embedded_chroma and (problem := checked.segments_problem(data_dir)):
+        notices.append(set_aside_chroma(data_dir, problem))
     return notices
 
 
@@ -359,6 +380,8 @@ def _chroma_check(data_dir: Path, catalog: Path, collections: dict[str, int]) ->
         return StoreCheck(CHROMA_DIR + "/", "missing", "向量索引不存在", "启动时从文档目录自动重建")
     if problem := sqlite_problem(chroma_db):
         return _damage_check(CHROMA_DB, problem, "它只是缓存：启动时会自动移开并从文档目录重建")
+    if segment_files(data_dir / CHROMA_DIR) and (problem := probe_vectors(data_dir / CHROMA_DIR)):
+        return StoreCheck(CHROMA_DIR + "/", "damaged", problem, "它只是缓存：启动时会自动移开并从文档目录重建")
     chunks = _catalog_chunks(catalog) if catalog.exists() else None
     vectors = sum(collections.values())
     if chunks is not None and vectors != chunks:

@@ -1,0 +1,70 @@
+"""Does Chroma's on-disk vector index load? Asked in a child process.
+
+A garbled HNSW file (`chroma/<segment>/data_level0.bin`) is read by Chroma's native code, which
+crashes the whole process (a segfault) the first time it loads the segment: no `except` clause
+catches that, so the app died on its first question, or at start in `count()`. A child process that
+opens every collection and asks one nearest neighbour tells a healthy index from a crash, and the
+index (a cache of the catalog) can then be set aside and rebuilt before this process touches it.
+
+Only stores big enough for Chroma to have written an HNSW segment are probed (a few hundred chunks
+live in Chroma's SQLite queue alone), and a start probes only when those files changed since the last
+probe found them healthy (`health._Checked`): about 1–2 s once after each upload, none otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HNSW_DATA = "data_level0.bin"  # the file that holds the vectors and the graph: present once a segment is persisted
+PROBE_SECONDS = 300  # a slow disk may take long to load a big index; past this, nothing is concluded
+_PROBE = """
+import sys
+import chromadb
+from chromadb.config import Settings
+
+client = chromadb.PersistentClient(path=sys.argv[1], settings=Settings(anonymized_telemetry=False))
+for listed in client.list_collections():
+    collection = client.get_collection(getattr(listed, "name", listed))
+    if collection.count():
+        first = collection.get(limit=1, include=["embeddings"])["embeddings"]
+        collection.query(query_embeddings=[list(first[0])], n_results=1)
+"""
+
+
+def segment_files(chroma_dir: Path) -> list[Path]:
+    """The persisted HNSW segments' files, in a stable order; [] when no segment was written yet."""
+    chroma_dir = Path(chroma_dir)
+    if not any(chroma_dir.glob(f"*/{HNSW_DATA}")):
+        return []
+    return sorted(p for p in chroma_dir.glob("*/*") if p.is_file())
+
+
+def segments_stamp(chroma_dir: Path) -> list[int]:
+    """Size and modification time of every segment file: any write or damage changes it."""
+    stamp: list[int] = []
+    for path in segment_files(chroma_dir):
+        st = path.stat()
+        stamp += [st.st_size, st.st_mtime_ns]
+    return stamp
+
+
+def probe_vectors(chroma_dir: Path) -> str | None:
+    """Why the index does not load, in Chinese, or None when it loads (or the probe could not tell).
+
+    A probe that runs out of time or cannot start says nothing: setting a healthy index aside on a slow
+    machine would cost a full re-embedding for no reason."""
+    env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
+    try:
+        done = subprocess.run([sys.executable, "-c", _PROBE, str(chroma_dir)], capture_output=True, text=True,
+                              timeout=PROBE_SECONDS, env=env, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode == 0:
+        return None
+    if done.returncode < 0:
+        return f"读取向量索引文件时进程崩溃（信号 {-done.returncode}），索引文件已损坏"
+    last = next((line for line in reversed(done.stderr.splitlines()) if line.strip()), "")
+    return f"向量索引文件无法读取（{last.strip()[:120] or f'退出码 {done.returncode}'}）"

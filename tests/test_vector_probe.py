@@ -1,0 +1,104 @@
+"""A garbled HNSW segment (Chroma's on-disk vector index) is found before it crashes the app.
+
+Before, a start probed only `count()` in process: random bytes in `data_level0.bin` segfaulted the
+app at start or on its first question, and `doctor` said all was well. The store here is made big
+enough (about 1,400 chunks) for Chroma to persist an HNSW segment; the fake embedder keeps it fast.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rag_core.storage import health, vector_probe
+from rag_core.storage.health import doctor, open_checks
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+BUILD = """
+import sys
+sys.path[:0] = [{root!r}, {tests!r}]
+from fakes import fake_assistant
+a = fake_assistant(sys.argv[1], chunk_size=120, chunk_overlap=0)
+body = "# 福利发放办法\\n\\n" + "\\n\\n".join(
+    f"第{{i}}条 员工第{{i}}项福利按月发放，标准为{{i}}元，由人力资源部负责核算与审批。" for i in range(1, 1400))
+assert a.ingest_bytes(body.encode(), "big.md").ok
+"""
+ASK = """
+import sys
+sys.path[:0] = [{root!r}, {tests!r}]
+from fakes import fake_assistant
+a = fake_assistant(sys.argv[1], chunk_size=120, chunk_overlap=0)
+print("NOTICES", a.store_notices)
+print("HITS", a.search("第7项福利的标准是多少").hit_count)
+"""
+
+
+def _run(script: str, data_dir: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False"}
+    code = script.format(root=str(ROOT), tests=str(TESTS))
+    return subprocess.run([sys.executable, "-c", code, str(data_dir)], capture_output=True, text=True, env=env,
+                          timeout=600, check=False)
+
+
+@pytest.fixture(scope="module")
+def big_store(tmp_path_factory) -> Path:
+    store = tmp_path_factory.mktemp("hnsw") / "store"
+    built = _run(BUILD, store)
+    assert built.returncode == 0, built.stderr[-2000:]
+    assert vector_probe.segment_files(store / "chroma"), "the store is too small for Chroma to persist a segment"
+    return store
+
+
+def _garbled_copy(big_store: Path, tmp_path: Path) -> Path:
+    import shutil
+
+    store = tmp_path / "store"
+    shutil.copytree(big_store, store)
+    data = next((store / "chroma").glob(f"*/{vector_probe.HNSW_DATA}"))
+    data.write_bytes(os.urandom(data.stat().st_size))
+    return store
+
+
+def test_a_garbled_segment_is_set_aside_at_start_and_answers_still_come(big_store, tmp_path):
+    store = _garbled_copy(big_store, tmp_path)
+    asked = _run(ASK, store)
+    assert asked.returncode == 0, f"the app died ({asked.returncode}): {asked.stderr[-1500:]}"
+    assert "向量索引" in asked.stdout and "chroma.damaged-" in asked.stdout
+    assert "HITS 0" not in asked.stdout
+
+
+def test_doctor_names_a_garbled_segment(big_store, tmp_path):
+    store = _garbled_copy(big_store, tmp_path)
+    chroma = next(c for c in doctor(store) if c.file == "chroma/")
+    assert chroma.status == "damaged" and "向量索引" in chroma.detail
+    assert next(c for c in doctor(big_store) if c.file == "chroma/").ok
+
+
+def test_a_healthy_segment_is_probed_once_until_it_changes(big_store, tmp_path, monkeypatch):
+    import shutil
+
+    store = tmp_path / "store"
+    shutil.copytree(big_store, store)
+    probes: list[Path] = []
+    real = vector_probe.probe_vectors
+    monkeypatch.setattr(health, "probe_vectors", lambda path: probes.append(path) or real(path))
+    assert open_checks(store) == []
+    assert open_checks(store) == []
+    assert len(probes) == 1  # the second start trusts the stamp
+    segment = next((store / "chroma").glob("*/header.bin"))
+    os.utime(segment, ns=(segment.stat().st_atime_ns, segment.stat().st_mtime_ns + 5_000_000_000))
+    assert open_checks(store) == []
+    assert len(probes) == 2  # a changed segment is probed again
+
+
+def test_a_probe_that_cannot_tell_sets_nothing_aside(tmp_path, monkeypatch):
+    def too_slow(*_args, **_kwargs):
+        raise subprocess.TimeoutExpired("probe", vector_probe.PROBE_SECONDS)
+
+    monkeypatch.setattr(vector_probe.subprocess, "run", too_slow)
+    assert vector_probe.probe_vectors(tmp_path) is None
