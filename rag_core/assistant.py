@@ -210,7 +210,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
             if fixed := sorted(set(changes) - set(LIMITS)):  # the data dir, the models, the LLM: .env and a restart
                 raise SettingsError(f"这些设置不能在运行中修改：{'、'.join(fixed)}；请改 .env 后重启")
             new = self._settings.with_changes(**changes)
-            save_changes(new, self._saved | set(changes))
+            save_changes(new, self._saved | set(changes), self._env_settings)
             self._saved = self._saved | set(changes)
         except Exception as exc:
             self._audit(actor, "settings.change", ", ".join(sorted(changes)), "failed", str(exc))

@@ -349,30 +349,30 @@ def with_saved_changes(settings: Settings) -> tuple[Settings, str, frozenset[str
     return settings, notice, frozenset(applied)
 
 
+def _kept_if_refused(base: Settings) -> str:
+    """Move settings.json aside, byte for byte, when the start could not use all of it; the copy's name or "".
 
-def _written_as_is(saved: dict[str, Any], problem: str) -> bool:
-    """Whether a save would write back every value of the file (else it is kept aside first)."""
-    kinds = {spec.name: str(spec.type) for spec in fields(Settings)}
-    return not problem and all(
-        name in LIMITS and not out_of_limits(name, value) and (kinds[name] != "int" or isinstance(value, int))
-        for name, value in saved.items()
-    ) and not ("chunk_size" in saved and "chunk_overlap" in saved and saved["chunk_overlap"] >= saved["chunk_size"])
+    Decided by the start's own check (`with_saved_changes` over `base`, the .env and defaults): judged on the file
+    alone, an overlap refused against the .env's chunk size looked fine and was rewritten with no copy."""
+    path = base.path(SAVED_FILE)
+    if not path.exists() or not with_saved_changes(base)[1]:
+        return ""
+    target = path.with_name(f"settings.original-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}.json")
+    path.replace(target)
+    return target.name
 
 
-def save_changes(settings: Settings, names: Iterable[str]) -> str:
+def save_changes(settings: Settings, names: Iterable[str], base: Settings | None = None) -> str:
     """Keep these knobs' values in `settings` for the next start (the whole file, written atomically).
 
     A file the start could not use whole (damaged, a value refused, an unknown name) is first moved aside, byte
     for byte, as `settings.original-<time>.json`, as the thesaurus does: rewriting it dropped what it held with
-    no copy. Returns the kept file's name ("" when nothing needed keeping)."""
+    no copy. `base` is what the start applied the file over (.env and defaults; `settings` when not given).
+    Returns the kept file's name ("" when nothing needed keeping)."""
     path = settings.path(SAVED_FILE)
     saved = {name: getattr(settings, name) for name in LIMITS if name in set(names)}
     path.parent.mkdir(parents=True, exist_ok=True)
-    kept = ""
-    if path.exists() and not _written_as_is(*_read_saved(path)):
-        target = path.with_name(f"settings.original-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}.json")
-        path.replace(target)
-        kept = target.name
+    kept = _kept_if_refused(base or settings)
     partial = path.with_name(path.name + ".tmp")
     partial.write_text(json.dumps(saved, ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(partial, path)
