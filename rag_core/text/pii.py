@@ -78,9 +78,12 @@ _MOBILE_RE = re.compile(
     rf"(?:{_MOBILE_BODY}|\(1[3-9]\d\) ?\d{{4}}[ .-]?\d{{4}})(?!\d)",
     re.ASCII,
 )
-# Other splits in 3-4 groups (3-1-4-3 "138 1 2345 678", 3-3-5), one separator, not inside a longer grouped run.
+# Other splits in 3-4 groups (3-1-4-3 "138 1 2345 678", 3-3-5), one separator, not inside a longer grouped run, maybe
+# after a bare 86 with the same separator. A loose split starts with the 3-digit prefix (or is 2-4-5 "13 8123 45678"):
+# "工号 13 2 1500 3000" is a row of values that merely adds up to 11 digits.
 _MOBILE_GROUPS_RE = re.compile(
-    rf"(?:{_COUNTRY}|(?<![\d.-])(?<!\d ))(?P<number>(?=1[3-9])\d{{1,5}}([ .-])\d{{1,5}}(?:\2\d{{1,5}}){{1,2}})(?!\d|[ .-]\d)",
+    rf"(?:{_COUNTRY}|(?<![\d.])86(?P<pre>[ -])(?=1[3-9]\d?(?P=pre))|(?<![\d.-])(?<!\d ))(?P<number>(?:1[3-9]\d"
+    rf"|1[3-9](?=[ .-]\d{{4}}[ .-]\d{{5}}(?![\d.-])))(?P<sep>[ .-])\d{{1,5}}(?:(?P=sep)\d{{1,5}}){{1,2}})(?!\d|[ .-]\d)",
     re.ASCII)
 # Area code (0 + [1-9] + 1-2 digits, or after +86 without the 0), local 7-8 digits (maybe 4-4), extension.
 _LANDLINE_RE = re.compile(
@@ -332,6 +335,8 @@ def _one_pass(text: str, mask: _Mask, joined: bool) -> str:
     view = _View(text, joined)
     for category, pattern, decide in _JOINABLE if joined else RULES:
         found = [(category, span) for match in pattern.finditer(view.text) if (span := decide(match))]
+        if pattern is _MOBILE_GROUPS_RE:  # a loose split is never read across a tab (a table's cells)
+            found = [(category, span) for category, span in found if "\t" not in text[slice(*view.origin(span))]]
         masked = _run_rule(text, found, mask, view)
         if masked != text:  # the next rule reads the text as masked so far
             text, view = masked, _View(masked, joined)
