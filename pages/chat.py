@@ -21,16 +21,18 @@ from rag_core import AskTrace, Assistant
 from rag_core.errors import StoreDamaged
 from ui.inert import escape_md, inert_markdown
 from ui.layout import ensure_chrome
-from ui.state import actor, current_role, current_user, get_assistant, history, person_name
+from ui.state import CONVERSATION_PARAM, actor, current_role, current_user, get_assistant, history, person_name
 from ui.timefmt import export_for_people
 from ui.trace_view import install_citation_links, render_answer, render_trace
 
 _DONE = object()
-CONVERSATION_PARAM = "c"  # the open conversation's id in the address: a refresh finds it
+# every session-state key of this page starts with "chat_" (or a widget prefix in ui.state.CHAT_STATE_PREFIXES):
+# ui.login drops them all when the person logs out, before anyone else logs in on the tab
 NOTICE_KEY = "chat_notice"  # a confirm-then-done message shown after the rerun that follows it
 TRACES_KEY = "chat_traces"  # (conversation, turn) -> AskTrace of this run, for the rating callback
 # answers given while the conversation store could not be read: nowhere else to redraw them from, so this
-# browser session keeps them (a rerun, opening 技术细节, would otherwise wipe them off the screen)
+# browser session keeps them (a rerun, opening 技术细节, would otherwise wipe them off the screen), by
+# (user, conversation): only the asker sees them, only in the conversation they were asked in
 UNSAVED_KEY = "chat_unsaved"
 UNSAVED_NOTE = "这轮问答没有保存（对话记录暂时无法读取）：刷新或关闭页面后就看不到了，需要的话请先复制答案。"
 SIDEBAR_LIMIT = 30
@@ -100,7 +102,7 @@ def answer_question(question: str, conversation: str | None, kept: bool = True) 
     """Ask the facade in this conversation (a new one on the first question), then redraw from the store.
 
     `kept` False: the conversation store cannot be read, so the trace `ask` returned is kept in this
-    session (UNSAVED_KEY) and every run draws it from there.
+    session (UNSAVED_KEY, under the asker and the conversation) and every run in that conversation draws it.
     """
     assistant = get_assistant()
     started = conversation is None
@@ -124,7 +126,8 @@ def answer_question(question: str, conversation: str | None, kept: bool = True) 
             st.error(f"回答失败：{escape_md(exc)}")
             return
         if not kept:  # nothing to redraw from in the store: the session keeps it for every later run
-            st.session_state.setdefault(UNSAVED_KEY, []).append(trace)
+            unsaved = st.session_state.setdefault(UNSAVED_KEY, {})
+            unsaved.setdefault((current_user(), conversation), []).append(trace)
     st.rerun()  # the sidebar lists the new turn's conversation; the turn is drawn from the store
 
 
@@ -202,9 +205,12 @@ def render_exchange(trace: AskTrace, prefix: str, footer: Callable[[], None], co
         footer()
 
 
-def render_unsaved() -> None:
-    """The answers of this session the store could not keep: shown as given, each saying it was not saved."""
-    for index, trace in enumerate(st.session_state.get(UNSAVED_KEY, [])):
+def render_unsaved(user: str, conversation: str | None) -> None:
+    """The answers `user` was given in `conversation` that the store could not keep: shown as given, each saying
+    it was not saved (another person's, or another conversation's, are not drawn)."""
+    if conversation is None:
+        return
+    for index, trace in enumerate(st.session_state.get(UNSAVED_KEY, {}).get((user, conversation), [])):
         render_exchange(trace, f"u{index}", lambda: st.caption(UNSAVED_NOTE))
 
 
@@ -383,12 +389,14 @@ def main() -> None:
     given = own_feedback(assistant, current) if current is not None else {}
     for trace in traces:
         render_turn(current.id, trace, ratings.get(trace.turn), given.get(trace.turn))
-    render_unsaved()
+    render_unsaved(current_user(), current.id if current is not None else current_conversation())
     install_citation_links()
     question = st.chat_input("输入制度问题，或告诉我关于您的信息，例如：打车费能报吗？",
                              max_chars=Assistant.MAX_QUESTION_CHARS)
     if question and question.strip():
-        answer_question(question.strip(), current.id if current is not None else None, kept)
+        # the store unreadable: a follow-up stays in the conversation the address names, with its unsaved answers
+        conversation = current.id if current is not None else None if kept else current_conversation()
+        answer_question(question.strip(), conversation, kept)
 
 
 main()

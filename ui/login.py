@@ -16,7 +16,7 @@ import streamlit as st
 
 from rag_core import AccountError, Assistant, Principal
 from ui.inert import escape_md
-from ui.state import LOCAL_ADMIN, PRINCIPAL_KEY, SESSION_COOKIE, TOKEN_KEY
+from ui.state import CONVERSATION_PARAM, LOCAL_ADMIN, PRINCIPAL_KEY, SESSION_COOKIE, TOKEN_KEY, forget_chat_state
 
 COOKIE_HOURS = 12
 _COOKIE_PENDING = "_session_cookie_pending"
@@ -64,8 +64,11 @@ def _cookie_token() -> str | None:
 
 
 def forget_login() -> None:
+    """End this browser session's login, and with it what the pages keep for that person (the next one to log
+    in on this tab saw the previous person's unsaved answers)."""
     for key in (PRINCIPAL_KEY, TOKEN_KEY):
         st.session_state.pop(key, None)
+    forget_chat_state()
 
 
 def render_login_form(assistant: Assistant) -> None:
@@ -155,6 +158,8 @@ def _set_cookie(value: str, max_age: int) -> None:
 def logout(assistant: Assistant, principal: Principal) -> None:
     assistant.logout(st.session_state.get(TOKEN_KEY), actor=principal)
     forget_login()
+    if CONVERSATION_PARAM in st.query_params:  # the open conversation was theirs: the next person starts anew
+        del st.query_params[CONVERSATION_PARAM]
     st.session_state["_logged_out"] = True
     if _sso_configured() and _sso_signed_in():
         try:

@@ -31,6 +31,10 @@ AUDIENCE_LABELS: dict[str, str] = Assistant.AUDIENCE_LABELS  # the engine's name
 PRINCIPAL_KEY = "principal"
 TOKEN_KEY = "session_token"
 HISTORY_KEY = "chat_history"
+CONVERSATION_PARAM = "c"  # the 问答 page's open conversation id in the address (?c=…): a refresh finds it
+# what the 问答 page keeps in a browser session for the person logged in (its own keys start with "chat_"; its
+# widgets' with these): cleared when that person logs out or their session ends, before anyone else logs in
+CHAT_STATE_PREFIXES = ("chat_", "feedback_", "reason_", "comment_", "title_", "rename_popover_")
 SESSION_COOKIE = "hr_assistant_session"
 LOCAL_ADMIN = Principal(user="local", role="admin")  # the facade's desktop default, named for the pages
 
@@ -117,6 +121,12 @@ def get_assistant() -> Assistant:
 def init_session() -> None:
     """Defaults for the keys the sidebar and the pages read."""
     st.session_state.setdefault(HISTORY_KEY, [])
+
+
+def forget_chat_state() -> None:
+    """Drop the chat page's per-person state (unsaved answers, traces, ratings and comments being typed)."""
+    for key in [k for k in st.session_state if str(k).startswith(CHAT_STATE_PREFIXES)]:
+        st.session_state.pop(key, None)
 
 
 def current_principal() -> Principal | None:
