@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .checksums import FULLWIDTH_FOLD
+from .checksums import FULLWIDTH_FOLD, id_card_valid, luhn_valid
 
 Span = tuple[int, int]
 
@@ -30,7 +30,11 @@ _ZH_DIGIT_RUN = re.compile(
     rf"(?<![\w@.%+-])[{ZH_DIGIT_CHARS}](?:[ -]?[{ZH_DIGIT_CHARS}]){{6,}}(?![\w@.%+-])", re.ASCII)
 _ZH_DIGITS = str.maketrans(ZH_DIGIT_CHARS, "001234567891")
 _ARABIC_RUN = re.compile(r"(?<!\d)\d(?:[ -]?\d){6,}(?!\d)", re.ASCII)
+# What a run that starts after a name's last character may be, read whole: pii's mobile, a landline (a real area
+# code, a local number from 2-9: not 二〇二四一二… less its 二), an ID or card only with its check digit.
 _MOBILE = re.compile(r"1[3-9]\d{9}")
+_LANDLINE = re.compile(r"(?:010|02\d|0[3-9]\d\d)[2-9]\d{6,7}")
+_CARD = re.compile(r"[3-69]\d{15,18}")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 # What an identifier is written with, as the rules read it (a regex class body): a cut inside such a run would
 # keep a part too short to be masked, so the cut leaves the run out whole. Chinese digits are not in it (the cut
@@ -39,18 +43,27 @@ IDENTIFIER_CHARS = ("0-9０-９A-Za-zＡ-Ｚａ-ｚ@＠._＿\\-－+＋()（）/ 
                     + "".join(map(chr, DASHES)) + ZERO_WIDTH_CHARS)
 
 
+def _identifier(digits: str) -> bool:
+    """A whole number some rule masks on its own evidence (shape, check digit): worth taking a name's 五 off."""
+    if _MOBILE.fullmatch(digits) or _LANDLINE.fullmatch(digits):
+        return True
+    return id_card_valid(digits) or (_CARD.fullmatch(digits) is not None and luhn_valid(digits))
+
+
 def chinese_digit_runs(folded: str) -> Iterator[Span]:
     """Runs of 7+ Chinese digits in folded text, read as one number each.
 
-    A name may end in a digit character (王五, 张三): written against a phone in Chinese digits, 王五一三八…
-    is a 12-digit run no rule reads, so when dropping its first one or two characters (after CJK text) leaves
-    exactly a mobile's shape, the run starts after them and the name stays a name."""
+    A name may end in a digit character (王五, 张三): written against a number in Chinese digits, 王五一三八…
+    is a 12-digit run no rule reads, so when the run is no identifier but dropping its first one or two
+    characters (after CJK text) leaves exactly one (mobile, landline, ID or card), the run starts after them
+    and the name stays a name."""
     for run in _ZH_DIGIT_RUN.finditer(folded):
         start, end = run.span()
         if start and _CJK.match(folded[start - 1]) and folded[start - 1] not in ZH_DIGIT_CHARS:
             digits = [i for i in range(start, end) if folded[i] in ZH_DIGIT_CHARS]
             read = "".join(folded[i] for i in digits).translate(_ZH_DIGITS)
-            start = next((digits[k] for k in (1, 2) if _MOBILE.fullmatch(read[k:])), start)
+            if not _identifier(read):
+                start = next((digits[k] for k in (1, 2) if _identifier(read[k:])), start)
         yield start, end
 
 
