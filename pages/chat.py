@@ -35,6 +35,9 @@ TRACES_KEY = "chat_traces"  # (conversation, turn) -> AskTrace of this run, for 
 # (user, conversation): only the asker sees them, only in the conversation they were asked in
 UNSAVED_KEY = "chat_unsaved"
 UNSAVED_NOTE = "这轮问答没有保存（对话记录暂时无法读取）：刷新或关闭页面后就看不到了，需要的话请先复制答案。"
+# (conversation, turn) whose 👎 reason or comment was typed after another tab changed the rating: not recorded,
+# kept in its boxes (drawn under whatever rating is stored) until a 👎 given here sends it along
+PENDING_REASON_KEY = "chat_reason_pending"
 SIDEBAR_LIMIT = 30
 
 
@@ -145,32 +148,59 @@ def record_rating(conversation: str, turn: int) -> None:
         except Exception as exc:  # a failed write must not lose the conversation
             st.toast(f"撤回评价失败：{escape_md(exc)}", icon=":material/warning:")
             return
+        st.session_state.get(PENDING_REASON_KEY, set()).discard((conversation, turn))
         st.toast("已撤回评价。", icon=":material/undo:")
         return
     rating = 1 if value == 1 else -1
+    pending = st.session_state.setdefault(PENDING_REASON_KEY, set())
+    said: dict[str, Any] = {}
+    if rating < 0 and (conversation, turn) in pending:  # the reason typed after another tab's change goes along
+        said = {"reason": st.session_state.get(f"reason_{conversation}_{turn}") or None,
+                "comment": st.session_state.get(f"comment_{conversation}_{turn}") or ""}
     try:
         assistant.rate_turn(conversation, turn, rating, actor=actor())
-        assistant.record_feedback(trace, rating, actor=actor())
+        assistant.record_feedback(trace, rating, actor=actor(), **said)
     except Exception as exc:  # a failed write must not lose the conversation
         st.toast(f"评价保存失败：{escape_md(exc)}", icon=":material/warning:")
         return
+    pending.discard((conversation, turn))
     st.toast("已记录评价，谢谢！", icon=":material/check_circle:")
 
 
 FEEDBACK_COMMENT_CHARS = 500  # the engine's bound on a comment (a longer one is refused)
 
 
+def stored_rating(assistant: Assistant, conversation: str, turn: int) -> int | None:
+    """The rating kept with a turn now (another tab may have changed it since this one drew it)."""
+    turns = assistant.get_conversation(conversation, actor=actor()).turns
+    return next((t.rating for t in turns if t.turn == turn), None)
+
+
+def changed_elsewhere(rating: int | None) -> str:
+    now = "改成了 👍" if (rating or 0) > 0 else "撤回了"
+    return f"这条回答的评价已在另一个窗口{now}，原因和说明没有提交，仍留在框里；要提交请在这里再点一次 👎。"
+
+
 def record_reason(conversation: str, turn: int) -> None:
-    """The optional reason and comment of a 👎: update the rating stored for review."""
+    """The optional reason and comment of a 👎: update the rating stored for review — only while the stored rating
+    is still that 👎 (a stale tab wrote a 👎 for HR over the 👍 another tab gave; the text then waits in its box)."""
     reason = st.session_state.get(f"reason_{conversation}_{turn}") or ""
     comment = st.session_state.get(f"comment_{conversation}_{turn}") or ""
     trace = st.session_state.get(TRACES_KEY, {}).get((conversation, turn))
     if (reason or comment.strip()) and trace is not None:
+        assistant = get_assistant()
+        pending = st.session_state.setdefault(PENDING_REASON_KEY, set())
         try:
-            get_assistant().record_feedback(trace, -1, actor=actor(), reason=reason or None, comment=comment)
+            rating = stored_rating(assistant, conversation, turn)
+            if (rating or 0) >= 0:
+                pending.add((conversation, turn))
+                st.toast(changed_elsewhere(rating), icon=":material/sync_problem:")
+                return
+            assistant.record_feedback(trace, -1, actor=actor(), reason=reason or None, comment=comment)
         except Exception as exc:  # a failed write must not lose the conversation
             st.toast(f"原因保存失败：{escape_md(exc)}", icon=":material/warning:")
             return
+        pending.discard((conversation, turn))
         st.toast("已记录，谢谢！HR 会在“反馈审阅”里看到。", icon=":material/check_circle:")
 
 
@@ -243,7 +273,10 @@ def render_rating(conversation: str, trace: AskTrace, rating: int | None, kept: 
     if st.session_state.get(key) != stored:
         st.session_state[key] = stored
     st.feedback("thumbs", key=key, on_change=record_rating, args=(conversation, trace.turn))
-    if st.session_state.get(key) == 0:
+    waiting = (conversation, trace.turn) in st.session_state.get(PENDING_REASON_KEY, set())
+    if waiting and stored != 0:  # typed after another tab changed the rating: kept in the boxes, not recorded
+        st.caption(changed_elsewhere(rating))
+    if st.session_state.get(key) == 0 or waiting:
         reasons = get_assistant().feedback_reasons
         if kept is not None and kept.rating < 0:
             reason_key, comment_key = f"reason_{conversation}_{trace.turn}", f"comment_{conversation}_{trace.turn}"
