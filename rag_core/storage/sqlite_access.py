@@ -10,6 +10,9 @@ the fix is a restart, not a restore either.
 
 `connect_ro` reads such a file anyway: when `mode=ro` cannot open it and its directory
 cannot be written (so nobody here writes it), `immutable=1` reads it without the `-shm`.
+Not when a non-empty `-wal` or `-journal` lies beside it: `immutable` ignores both, so a
+copy of a live store read as an empty library (its documents still in the `-wal`), and
+doctor advised deleting chroma/. Such a file is `PendingWrites`, never a partial read.
 """
 
 from __future__ import annotations
@@ -22,13 +25,28 @@ UNREADABLE = "无法读取（只读或没有权限）"
 UNREADABLE_FIX = "请检查目录权限"
 REPLACED = "数据目录已被替换"
 REPLACED_FIX = "请重启应用"
+READ_ONLY_PENDING = "有尚未写回的改动（-wal 或 -journal 文件），在只读目录里无法完整读取"
+READ_ONLY_PENDING_FIX = "请把整个数据目录复制到可以写入的位置再操作，或先在可以写入时启动一次应用，让这些改动写回"
 
 _ACCESS_CODES = {sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH}
-_REASONS = {UNREADABLE: UNREADABLE_FIX, REPLACED: REPLACED_FIX}
+_REASONS = {UNREADABLE: UNREADABLE_FIX, REPLACED: REPLACED_FIX, READ_ONLY_PENDING: READ_ONLY_PENDING_FIX}
+_SIDE_FILES = ("-wal", "-journal")  # writes SQLite replays or rolls back before a read; `immutable` ignores them
+
+
+class PendingWrites(sqlite3.OperationalError):
+    """The file has writes SQLite must first replay or roll back, and this connection cannot: reading
+    around them would show an older or half-written store, so the read is refused with `problem`."""
+
+    def __init__(self, what: str, fix: str, code: int) -> None:
+        super().__init__(f"{what}：{fix}")
+        self.problem = f"{what}：{fix}"
+        self.sqlite_errorcode = code
 
 
 def access_problem(exc: BaseException) -> str | None:
     """The Chinese reason when `exc` says the file could not be reached (not damage), else None."""
+    if isinstance(exc, PendingWrites):
+        return exc.problem
     code = getattr(exc, "sqlite_errorcode", None)
     if not isinstance(code, int):
         return None
@@ -56,10 +74,22 @@ def _writable(folder: Path) -> bool:
     return os.access(folder, os.W_OK)
 
 
+def _pending(path: Path) -> bool:
+    """A non-empty `-wal` or `-journal` beside `path`: writes an `immutable` read would silently skip."""
+    for side in _SIDE_FILES:
+        try:
+            if path.with_name(path.name + side).stat().st_size > 0:
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def connect_ro(path: Path, *, timeout: float = 30) -> sqlite3.Connection:
     """A read-only connection that has opened `path` (sqlite_master read), immutable in a read-only directory.
 
-    Raises what SQLite raises otherwise: damage stays damage, and a file no one may read stays unreadable."""
+    `PendingWrites` when only an immutable read would open it but writes wait beside it. Raises what SQLite
+    raises otherwise: damage stays damage, and a file no one may read stays unreadable."""
     path = Path(path)
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=timeout)
     try:
@@ -69,6 +99,9 @@ def connect_ro(path: Path, *, timeout: float = 30) -> sqlite3.Connection:
         con.close()
         if access_problem(exc) is None or _writable(path.parent) or not os.access(path, os.R_OK):
             raise
+        if _pending(path):
+            code = getattr(exc, "sqlite_errorcode", sqlite3.SQLITE_CANTOPEN)
+            raise PendingWrites(READ_ONLY_PENDING, READ_ONLY_PENDING_FIX, code) from exc
     con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, timeout=timeout)
     try:
         con.execute("SELECT count(*) FROM sqlite_master").fetchone()
