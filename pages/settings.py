@@ -159,6 +159,13 @@ def shown_number(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def kept_copy(assistant: Assistant) -> str:
+    """Where this save or clear kept the old settings.json, for the flash ("" when nothing needed keeping): the
+    start's notice promised the copy, and without its name nobody knew where it went."""
+    notice = getattr(assistant, "settings_notice", "")
+    return f"；{escape_md(notice)}" if notice else ""
+
+
 def apply_changes(assistant: Assistant, changes: dict[str, Any], note: str = "") -> None:
     """Apply non-chunking changes at once; hold chunking changes for confirmation. `note` is shown with the flash."""
     if not changes:
@@ -172,7 +179,7 @@ def apply_changes(assistant: Assistant, changes: dict[str, Any], note: str = "")
     except Exception as exc:
         st.error(f"设置未生效：{escape_md(exc)}")
         return
-    st.session_state[FLASH_KEY] = "设置已生效：" + describe(changes)
+    st.session_state[FLASH_KEY] = "设置已生效：" + describe(changes) + kept_copy(assistant)
     st.session_state[NOTE_KEY] = note
     st.rerun()
 
@@ -230,7 +237,7 @@ def confirm_rechunk(assistant: Assistant) -> None:
     except Exception as exc:
         st.error(f"设置未生效：{escape_md(exc)}")
         return
-    message = "设置已生效：" + describe(changes)
+    message = "设置已生效：" + describe(changes) + kept_copy(assistant)
     if needs_reindex:
         bar = st.progress(0.0, text="正在按新设置重新索引…")
         total = len(assistant.list_documents(actor=actor()))
@@ -251,7 +258,7 @@ def saved_section(assistant: Assistant) -> None:
     st.info(f"以下设置是在本页保存的（数据目录里的 settings.json），每次启动都优先于 .env 里的同名设置：{shown}")
     if st.button("清除本页保存的修改，改回 .env 和默认值", icon=":material/undo:"):
         needs_reindex = assistant.forget_saved_settings(actor=actor())
-        message = "已改回 .env 和默认值"
+        message = "已改回 .env 和默认值" + kept_copy(assistant)
         if needs_reindex:
             bar = st.progress(0.0, text="正在按新设置重新索引…")
             total = len(assistant.list_documents(actor=actor()))

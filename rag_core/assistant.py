@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from . import settings as saved_file  # settings.json: the settings page's changes
 from .answer.answering import compose_answer
 from .answer.prompt import build_prompt
 from .conversations.statements import split_turn
@@ -39,7 +40,7 @@ from .search.model_cache import MODEL_STATE_DIR
 from .search.retrieval import HybridRetriever, decision_model
 from .search.sentence_index import SecondModel, SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
-from .settings import LIMITS, SAVED_FILE, Settings, out_of_limits, save_changes, with_saved_changes
+from .settings import LIMITS, Settings, out_of_limits, with_saved_changes
 from .storage.health import SECOND_CACHE, SECOND_SENTENCES, open_checks
 from .text.inputs import MAX_QUESTION_CHARS, InputError, checked
 from .text.pii import redact_text
@@ -62,6 +63,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
     """
 
     MAX_QUESTION_CHARS = MAX_QUESTION_CHARS  # what a question may hold: the chat box stops typing there
+    settings_notice = ""  # where the last save or clear kept the old settings.json (the settings page shows it)
 
     @staticmethod
     def shown_text(text: str) -> str:
@@ -75,8 +77,8 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         # a damaged or lost catalog is refused with one line; damaged caches are set aside and rebuilt
         self.store_notices: list[str] = open_checks(Path(settings.data_dir), embedded_chroma=not settings.chroma_host)
         self._env_settings = settings  # .env and defaults, before the settings page's saved changes
-        self._settings, notice, self._saved = with_saved_changes(settings)  # the page's changes outlive a restart
-        self.store_notices += [notice] if notice else []
+        self._settings, self._saved_notice, self._saved = with_saved_changes(settings)  # the page's changes outlive a restart
+        self.store_notices += [self._saved_notice] if self._saved_notice else []
         settings = self._settings
         self.catalog = Catalog(settings.path("catalog.sqlite3"))
         inner = embedder or load_embedder(settings.embedding_model, state_dir=settings.path(MODEL_STATE_DIR))
@@ -210,17 +212,20 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
             if fixed := sorted(set(changes) - set(LIMITS)):  # the data dir, the models, the LLM: .env and a restart
                 raise SettingsError(f"这些设置不能在运行中修改：{'、'.join(fixed)}；请改 .env 后重启")
             new = self._settings.with_changes(**changes)
-            save_changes(new, self._saved | set(changes), self._env_settings)
+            kept = saved_file.save_changes(new, self._saved | set(changes), self._env_settings)
             self._saved = self._saved | set(changes)
         except Exception as exc:
             self._audit(actor, "settings.change", ", ".join(sorted(changes)), "failed", str(exc))
             raise
-        def shown(name: str, value) -> object:
-            return "***" if "key" in name or "secret" in name else value
-
-        detail = "；".join(f"{k}: {shown(k, getattr(self._settings, k, ''))} → {shown(k, v)}" for k, v in changes.items())
-        self._audit(actor, "settings.change", ", ".join(sorted(changes)), "ok", detail)
+        self._audit(actor, "settings.change", ", ".join(sorted(changes)), "ok", saved_file.change_detail(self._settings, changes, kept))
+        self._saved_file_handled(kept)
         return self._put_in_force(new)
+
+    def _saved_file_handled(self, kept: str) -> None:
+        """settings.json was rewritten or removed: the start's notice about it is stale, and the copy is named."""
+        if self._saved_notice in self.store_notices:
+            self.store_notices.remove(self._saved_notice)
+        self.settings_notice = saved_file.kept_notice(kept)
 
     def _put_in_force(self, new: Settings) -> bool:
         """Put `new` in force now; True when chunking changed (re-index needed)."""
@@ -241,10 +246,11 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         """Back to .env and the defaults: the page's saved changes are removed; True when chunking changed."""
         actor = self._acting(actor, "settings")
         forgotten = sorted(self._saved)
-        self._settings.path(SAVED_FILE).unlink(missing_ok=True)
+        kept = saved_file.forget_changes(self._env_settings)  # a file the start could not use whole is kept aside, not deleted
         self._saved = frozenset()
         needs_reindex = self._put_in_force(self._env_settings)
-        self._audit(actor, "settings.change", ", ".join(forgotten), "ok", "清除设置页保存的修改，改回 .env 和默认值")
+        self._saved_file_handled(kept)
+        self._audit(actor, "settings.change", ", ".join(forgotten), "ok", "清除设置页保存的修改，改回 .env 和默认值" + (f"；{self.settings_notice}" if kept else ""))
         return needs_reindex
 
     @property

@@ -377,3 +377,22 @@ def save_changes(settings: Settings, names: Iterable[str], base: Settings | None
     partial.write_text(json.dumps(saved, ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(partial, path)
     return kept
+
+
+def forget_changes(base: Settings) -> str:
+    """Remove settings.json, back to `base` (.env and defaults); one the start could not use whole is moved aside
+    instead of deleted, since it may hold the only copy of a value to fix. The copy's name, or ""."""
+    kept = _kept_if_refused(base)
+    base.path(SAVED_FILE).unlink(missing_ok=True)
+    return kept
+
+
+def change_detail(old: Settings, changes: dict[str, Any], kept: str) -> str:
+    """The audit row of a settings change: each knob's old → new value (a secret masked), and where the old file went."""
+    shown = {k: ("***", "***") if "key" in k or "secret" in k else (getattr(old, k, ""), v) for k, v in changes.items()}
+    return "；".join(f"{k}: {was} → {now}" for k, (was, now) in shown.items()) + (f"；{kept_notice(kept)}" if kept else "")
+
+
+def kept_notice(kept: str) -> str:
+    """The Chinese line naming the copy a save or a clear kept ("" when none was)."""
+    return f"原来的 {SAVED_FILE} 已原样另存为 {kept}，没有丢失" if kept else ""
