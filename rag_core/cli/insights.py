@@ -1,14 +1,18 @@
 """`python -m rag_core gaps | faq … | usage | insights-export`: the HR team's loop from the command line.
 
-Talks only to the facade (knowledge_gaps, add/list/delete standard answers, usage,
-export_insights). `--json` prints UTF-8 JSON; messages are Chinese.
+Talks only to the facade (knowledge_gaps, add/list/delete/release standard answers, usage,
+export_insights). `--json` prints UTF-8 JSON; messages are Chinese; dates are the office's days
+(`Settings.timezone`), as the pages show them, not UTC's.
 """
 
 from __future__ import annotations
 
 import argparse
+from datetime import UTC, tzinfo
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from ..documents.catalog import local_day
 from .output import print_json, say
 
 
@@ -22,7 +26,7 @@ def register(commands) -> None:
     gaps.add_argument("--json", action="store_true")
     gaps.set_defaults(handler=show_gaps)
 
-    faq = commands.add_parser("faq", help="标准答复：添加、列出、删除")
+    faq = commands.add_parser("faq", help="标准答复：添加、列出、删除、复核后恢复使用")
     sub = faq.add_subparsers(dest="faq_command", required=True)
     add = sub.add_parser("add", help="为一个问题添加标准答复")
     add.add_argument("question")
@@ -39,6 +43,9 @@ def register(commands) -> None:
     delete = sub.add_parser("delete", help="删除一条标准答复")
     delete.add_argument("id", metavar="ID")
     delete.set_defaults(handler=delete_faq)
+    release = sub.add_parser("release", help="复核无误，恢复使用一条暂停（待复核）的标准答复")
+    release.add_argument("id", metavar="ID")
+    release.set_defaults(handler=release_faq)
 
     usage = commands.add_parser("usage", help="使用情况：各文档被引用次数、从未被引用的文档、每日提问数")
     usage.add_argument("--include-tests", action="store_true", help="也算上评测和检索测试的提问（默认只算员工的提问）")
@@ -81,21 +88,49 @@ def add_faq(args: argparse.Namespace, assistant) -> int:
     return 0
 
 
+def _office_zone(assistant) -> tzinfo:
+    """The office's time zone (a bad setting is reported by the settings check; UTC meanwhile)."""
+    try:
+        return ZoneInfo(assistant.settings.timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
 def list_faq(args: argparse.Namespace, assistant) -> int:
+    """Each entry with its hits; a held one (not served: a document it rests on was deleted) is marked
+    【待复核】 with the facade's line saying why and what to do (`faq release` or `faq delete`)."""
     entries = assistant.standard_answers()
+    holds = assistant.standard_answer_holds()
     if args.json:
-        print_json({"standard_answers": [e.to_dict() for e in entries]})
+        print_json({"standard_answers": [{**e.to_dict(), "held": holds.get(e.id)} for e in entries]})
         return 0
     if not entries:
         say("还没有标准答复。")
+    zone = _office_zone(assistant)
     for e in entries:
-        say(f"{e.id}  命中 {e.hits} 次  受众 {','.join(e.audience)}  {e.question}  —— {e.author} {e.created_at[:10]}")
+        mark = "【待复核】" if e.id in holds else ""
+        say(f"{mark}{e.id}  命中 {e.hits} 次  受众 {','.join(e.audience)}  {e.question}  —— "
+            f"{e.author} {local_day(e.created_at, zone)}")
+        if e.id in holds:
+            say(f"    {holds[e.id]}（恢复：faq release {e.id}）")
     return 0
 
 
 def delete_faq(args: argparse.Namespace, assistant) -> int:
     assistant.delete_standard_answer(args.id)
     say(f"已删除标准答复 {args.id}")
+    return 0
+
+
+def release_faq(args: argparse.Namespace, assistant) -> int:
+    """HR checked a held entry and it still holds: served again (the facade checks who acts, as on the page)."""
+    if args.id in assistant.standard_answer_holds():
+        assistant.release_standard_answer(args.id)
+        say(f"已恢复使用标准答复 {args.id}")
+        return 0
+    if args.id not in {e.id for e in assistant.standard_answers()}:
+        assistant.release_standard_answer(args.id)  # unknown or another audience's: the facade's refusal
+    say(f"标准答复 {args.id} 没有暂停使用，无需恢复")
     return 0
 
 
