@@ -287,8 +287,10 @@ def _parse(var: str, raw: str, type_name: Any) -> Any:
         if "float" in kind:
             return float(raw)
         return raw
-    except ValueError as exc:
-        raise SettingsError(f"环境变量 {var}={raw!r} 无法解析: {exc}") from exc
+    except ValueError as exc:  # Python's English (and a 5,000-digit value quoted whole) is no refusal to show
+        reason = "数字位数过多" if "digits" in str(exc) else "应为整数" if "int" in kind else "应为数字" if "float" in kind else exc
+        shown = raw if len(raw) <= 20 else raw[:20] + "…"
+        raise SettingsError(f"环境变量 {var}={shown!r} 无法解析: {reason}") from exc
 
 
 SAVED_FILE = "settings.json"  # what the settings page changed, in the data dir: applied over .env at every start
