@@ -3,9 +3,14 @@
 A preview narrows what is read to "all" plus one label. A label nobody uses ("HR" for "hr", the
 Chinese name 管理者) used to preview silently as "all" only, so an administrator checking what HR
 sees was told HR sees nothing: only labels the engine names or a live document carries are taken.
+Only within what the actor may read (`Principal.readable`): the refusal lists those alone, and a label
+beyond them is refused with the unknown label's words, so an employee never learns another audience's
+label (董事会-裁员项目组) exists. An administrator reads every label, so previews every one.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from ..documents.audience_names import AUDIENCE_LABELS
 from ..documents.catalog import Catalog
@@ -13,17 +18,25 @@ from ..text.inputs import InputError
 from ..text.pii import redact_text
 
 
-def preview_labels(catalog: Catalog) -> list[str]:
-    """The engine's labels first, then every other label a live document carries (an administrator's own)."""
+def preview_labels(catalog: Catalog, readable: Iterable[str] | None = None) -> list[str]:
+    """The engine's labels first, then every other label a live document carries (an administrator's own),
+    keeping only those in `readable` (the actor's `Principal.readable`; None: every label, an administrator)."""
     carried = {label for info in catalog.live_versions() for label in info.audience}
-    return [*AUDIENCE_LABELS, *sorted(carried - set(AUDIENCE_LABELS))]
+    labels = [*AUDIENCE_LABELS, *sorted(carried - set(AUDIENCE_LABELS))]
+    if readable is None:
+        return labels
+    reach = set(readable)
+    return [label for label in labels if label in reach]
 
 
-def checked_preview(role: str | None, catalog: Catalog) -> str | None:
-    """`role` when it is a label one may preview (None: no preview), else InputError naming the valid ones."""
+def checked_preview(role: str | None, catalog: Catalog, readable: Iterable[str] | None = None) -> str | None:
+    """`role` when it is a label the actor may preview (None: no preview), else InputError naming the valid ones.
+
+    Callers pass the actor's `readable` (None only for one who reads every label): a label out of the actor's
+    reach gets the same refusal as a label nobody uses, never a hint that it exists."""
     if role is None:
         return None
-    labels = preview_labels(catalog)
+    labels = preview_labels(catalog, readable)
     if role in labels:
         return role
     shown = "、".join(f"{label}（{AUDIENCE_LABELS[label]}）" if label in AUDIENCE_LABELS else label for label in labels)
