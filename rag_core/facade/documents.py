@@ -35,6 +35,7 @@ from ..search.indexer import refuse_stale, refuse_unreplaceable
 from ..search.sample_pack import sample_files, seed_from_pack
 from ..search.vector_store import VectorCheck
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
+from .replaced import said_replaced
 from .upload_input import UploadInput, audience_of, displayable_name  # noqa: F401 (displayable_name: its old home)
 
 Progress = Callable[[str, float], None]
@@ -233,10 +234,11 @@ class DocumentActions(UploadInput):
             today = office_today(self._settings.timezone)
             live = [v for v in self.catalog.versions(prepared.doc_id) if v.status == "current"]
             replaced = versions_in_effect(live, today).get(prepared.doc_id)
-            report = self.indexer.write(
-                prepared, audience_t, effective_date, step, may_replace=may_replace, cancel=as_cancel(cancel), today=today,
-                timezone=self._settings.timezone,
-            )
+            with said_replaced():  # a restore swapped the data dir under this process: one line, not Chroma's English
+                report = self.indexer.write(
+                    prepared, audience_t, effective_date, step, may_replace=may_replace, cancel=as_cancel(cancel),
+                    today=today, timezone=self._settings.timezone,
+                )
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
             narrower = [] if report.status != "indexed" or replaced is None else narrower_audience(
                 audience_t, replaced, effective_date if (effective_date or "") > today else None)
@@ -261,7 +263,8 @@ class DocumentActions(UploadInput):
         if any(not self._readable_by(actor, v.audience) for v in versions):
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见")
             raise PermissionDenied("没有权限：这份文档不面向你的受众")
-        removed = self.indexer.delete_document(doc_id)
+        with said_replaced():
+            removed = self.indexer.delete_document(doc_id)
         held = self._hold_standard_answers(doc_id, versions)  # type: ignore[attr-defined]  # StandardReview
         detail = f"{removed} 块" + (f"；{held} 条依据它的标准答复暂停使用，待复核" if held else "")
         self._audit(actor, "document.delete", doc_id, "ok" if versions else "failed", detail)
@@ -343,7 +346,7 @@ class DocumentActions(UploadInput):
         report = ReindexReport()
         step = progress or (lambda stage, frac: None)
         today = office_today(self._settings.timezone)
-        with self.indexer.lock:
+        with self.indexer.lock, said_replaced():
             every = self.catalog.live_versions()
             in_effect = versions_in_effect(every, today)  # an older version a dated one has replaced is not cut again
             live = sorted((v for v in every if in_effect.get(v.doc_id) is v or (v.effective_date or "") > today),

@@ -27,6 +27,7 @@ from ..text.pii import redact_text
 from ..types import Principal
 from .access import LOCAL_ADMIN, require
 from .accounts import ANONYMOUS
+from .open_lock import hold_open, no_app
 from .thesaurus import thesaurus_check
 
 _log = logging.getLogger(__name__)
@@ -91,13 +92,13 @@ class MaintenanceActions:
     @staticmethod
     def restore_data_dir(source: str | Path, data_dir: str | Path, *, actor: Principal | None = None,
                          allow_no_accounts: bool = False) -> BackupReport:
-        """Replace `data_dir` with a verified backup (the old one is kept, renamed). Stop the app first.
+        """Replace `data_dir` with a verified backup (the old one is kept, renamed); refused while an app has it open.
 
         `allow_no_accounts`: restore a backup without accounts over a data dir with accounts (login off)."""
         data_dir = Path(data_dir)
         who = _acting_on(data_dir, actor)
         try:
-            with _no_writer(data_dir):
+            with _no_writer(data_dir), no_app(data_dir):  # an upload in progress, then any app with it open
                 report = restore_data_dir(Path(source), data_dir, allow_no_accounts=allow_no_accounts)
         except RagError as exc:
             _audit_row(data_dir, who, "restore", str(source), "failed", str(exc))
@@ -107,11 +108,23 @@ class MaintenanceActions:
         _audit_row(data_dir, who, "restore", str(source), "ok", _summary(report))
         return report
 
+    def release_data_dir(self) -> None:
+        """Let go of the data dir's open lock before this assistant is collected: a restore may then replace it
+        (once no other assistant holds it). Its stores must not be used afterwards."""
+        release = self.__dict__.get("_release_data_dir")
+        if release is not None:
+            release()
+
     def _open_vectors(self):
-        """Chroma for this store; an embedded one that fails to open is a cache: set aside, rebuilt."""
+        """Chroma for this store; an embedded one that fails to open is a cache: set aside, rebuilt.
+
+        First the data dir's open lock is taken for this assistant's lifetime (`open_lock`): a restore then
+        refuses instead of swapping the files under it."""
         from ..search.vector_store import ChromaVectorStore
 
         s = self._settings
+        if "_release_data_dir" not in self.__dict__:
+            self._release_data_dir = hold_open(self, Path(s.data_dir))
 
         def attempt() -> ChromaVectorStore:
             return ChromaVectorStore(
