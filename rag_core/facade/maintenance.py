@@ -17,7 +17,7 @@ from typing import Any
 
 from ..accounts.audit import AuditLog
 from ..documents.write_lock import WriterLock
-from ..errors import PermissionDenied, RagError, StoreBusy
+from ..errors import PermissionDenied, RagError, SettingsError, StoreBusy
 from ..insights.export import to_csv
 from ..settings import SAVED_FILE, Settings, with_saved_changes
 from ..storage.account_files import AUDIT, no_accounts
@@ -59,7 +59,8 @@ class MaintenanceActions:
     def doctor(self, *, actor: Principal | None = None) -> list[StoreCheck]:
         """Every store file checked: what is wrong and the fix (nothing is changed)."""
         self._acting(actor, "maintenance")
-        return _doctor(Path(self._settings.data_dir), embedded_chroma=not self._settings.chroma_host)
+        started = getattr(self, "_env_settings", self._settings)  # what this start applied settings.json to
+        return _doctor(Path(self._settings.data_dir), embedded_chroma=not self._settings.chroma_host, settings=started)
 
     @staticmethod
     def doctor_data_dir(data_dir: str | Path, *, embedded_chroma: bool = True,
@@ -279,21 +280,31 @@ def masked_question_set(data: bytes) -> bytes:
     return "".join(lines).encode("utf-8", "surrogateescape")
 
 
-def _doctor(data_dir: Path, *, embedded_chroma: bool) -> list[StoreCheck]:
+def _doctor(data_dir: Path, *, embedded_chroma: bool, settings: Settings | None = None) -> list[StoreCheck]:
     """The stores' checks, then HR's thesaurus file (not a store, but a damaged one leaves entries unused)
-    and the settings page's saved changes (a damaged file is ignored at start, with a warning)."""
+    and the settings page's saved changes (a damaged file is ignored at start, with a warning).
+
+    `settings`: the environment and .env the saved changes apply to (None: read them as a start would)."""
     checks = doctor(data_dir, embedded_chroma=embedded_chroma)
     if not data_dir.is_dir():
         return checks
-    extra = [thesaurus_check(data_dir), _settings_check(data_dir)]
+    extra = [thesaurus_check(data_dir), _settings_check(data_dir, settings)]
     return [*checks, *(check for check in extra if check is not None)]
 
 
-def _settings_check(data_dir: Path) -> StoreCheck | None:
-    """`settings.json` read as a start reads it (`with_saved_changes`): the start's notice, or ok; None when absent."""
+def _settings_check(data_dir: Path, settings: Settings | None = None) -> StoreCheck | None:
+    """`settings.json` read as a start reads it (`with_saved_changes`): the start's notice, or ok; None when absent.
+
+    Applied to the environment and .env the app runs with, not the defaults: {"chunk_overlap": 300} with
+    RAG_CHUNK_SIZE=800 starts fine, and doctor called it no longer accepted."""
     if not (data_dir / SAVED_FILE).exists():
         return None
-    _, notice, _ = with_saved_changes(Settings(data_dir=data_dir))
+    if settings is None:
+        try:
+            settings = Settings.from_env(data_dir=data_dir)
+        except SettingsError:  # the environment itself is refused (the start says so): the saved file alone
+            settings = Settings(data_dir=data_dir)
+    _, notice, _ = with_saved_changes(settings)
     if not notice:
         return StoreCheck(SAVED_FILE, "ok")
     status = "damaged" if "无法读取" in notice else "inconsistent"  # unreadable, or knobs no longer accepted
