@@ -31,6 +31,20 @@ class QuestionSetError(RagError, ValueError):
     """A question set that cannot be read; one Chinese line naming the file (and the line)."""
 
 
+# json's messages in the words a person fixing the row needs (as settings.json's are said); the position is added
+_JSON_PROBLEMS = {"Expecting property name": "应是带双引号的字段名，常见原因是最后一项后面多了逗号",
+                  "Expecting ','": "缺少逗号", "Expecting ':'": "缺少冒号", "Expecting value": "缺少值",
+                  "Extra data": "这一行的对象结束之后还有多余的内容", "Unterminated string": "引号没有成对",
+                  "Invalid control character": "引号里有换行等控制字符", "Invalid \\escape": "反斜杠转义写法有误",
+                  "Invalid \\uXXXX escape": "\\u 转义应为四位十六进制数"}
+
+
+def json_problem(exc: json.JSONDecodeError, line: int) -> str:
+    """Where and what, in Chinese: the parser's English ("Unterminated string starting at") meant nothing to HR."""
+    what = next((text for start, text in _JSON_PROBLEMS.items() if exc.msg.startswith(start)), "格式有误")
+    return f"第 {line} 行第 {exc.colno} 列{what}"
+
+
 def load_questions(path: Path) -> list[dict]:
     """Rows of a JSONL question set, each with `alternatives` (lists of substrings, any one list must match)."""
     try:
@@ -48,7 +62,7 @@ def load_questions(path: Path) -> list[dict]:
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise QuestionSetError(f"{path}:{n}: 不是合法的 JSON（{exc.msg}）") from exc
+            raise QuestionSetError(f"{path}:{n}: 不是合法的 JSON（{json_problem(exc, n)}）") from exc
         if not isinstance(row, dict) or "question" not in row or row.get("category") not in CATEGORIES:
             raise QuestionSetError(f"{path}:{n}: 每行应为一个对象，需要 question 和 category（{'/'.join(CATEGORIES)}）")
         row.setdefault("expected", [])

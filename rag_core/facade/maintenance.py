@@ -273,11 +273,23 @@ def masked_question_set(data: bytes) -> bytes:
         if isinstance(row, dict) and isinstance(row.get("question"), str):
             masked = redact_text(row["question"])
             if masked != row["question"]:
-                body = json.dumps(row | {"question": masked}, ensure_ascii=False)
+                body = _one_line(json.dumps(row | {"question": masked}, ensure_ascii=False))
         elif body.strip():
             body = redact_text(body)
         lines.append(body + line[len(line.rstrip("\r\n")):])
     return "".join(lines).encode("utf-8", "surrogateescape")
+
+
+# characters JSON leaves raw that `str.splitlines` (the loader) breaks a line at: kept escaped, as uploaded
+_LINE_BREAKS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"}
+
+
+def _one_line(dumped: str) -> str:
+    """A dumped row that stays one JSONL line: an escaped U+2028 in a question was written raw, the loader split
+    the row there and the saved upload was refused as not JSON."""
+    for raw, escaped in _LINE_BREAKS.items():
+        dumped = dumped.replace(raw, escaped)
+    return dumped
 
 
 def _doctor(data_dir: Path, *, embedded_chroma: bool, settings: Settings | None = None) -> list[StoreCheck]:
