@@ -20,7 +20,7 @@ from ..documents.write_lock import WriterLock
 from ..errors import PermissionDenied, RagError, SettingsError, StoreBusy
 from ..insights.export import to_csv
 from ..settings import SAVED_FILE, Settings, with_saved_changes
-from ..storage.account_files import AUDIT, no_accounts
+from ..storage.account_files import AUDIT, damaged_line, no_accounts
 from ..storage.backup import BackupReport, backup_data_dir, restore_data_dir
 from ..storage.health import CATALOG, StoreCheck, doctor, set_aside_chroma
 from ..text.pii import redact_text
@@ -192,8 +192,8 @@ def _audit_row(data_dir: Path, actor: Principal, action: str, target: str, outco
     try:
         AuditLog(data_dir / AUDIT).record(actor.user, actor.role, action, redact_text(target), outcome,
                                           redact_text(detail))
-    except (sqlite3.Error, OSError) as exc:
-        _log.warning("audit row not written (%s %s %s): %s", actor.user, action, outcome, exc)
+    except (sqlite3.Error, OSError) as exc:  # said as the app says it: a read-only data dir, not SQLite's English
+        _log.warning("audit row not written (%s %s %s): %s", actor.user, action, outcome, damaged_line(AUDIT, exc))
 
 
 def _summary(report: BackupReport) -> str:
