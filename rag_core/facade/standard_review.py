@@ -2,9 +2,11 @@
 
 A standard answer is served before search, so one resting on a deleted document would keep
 quoting a policy that no longer exists. Deleting a document (`DocumentActions.delete_document`)
-therefore holds every standard answer that recorded it as its source, or names it in its clauses:
-it is not served, nothing is deleted, and the 标准答复 page says why until HR releases or
-deletes it. Split from `facade.insights` (kept under the 400-line limit); `InsightActions`
+therefore holds every standard answer that recorded it as its source, or names it in its clauses
+(`insights.standard.references`: a whole 《title》 or a bare title standing apart, never a substring),
+unless a live document every reader of the answer can read still carries what it names (a
+duplicate deleted): it is not served, nothing is deleted, and the 标准答复 page says why until HR
+releases or deletes it. Split from `facade.insights` (kept under the 400-line limit); `InsightActions`
 inherits `StandardReview`.
 """
 
@@ -27,6 +29,7 @@ class StandardReview:
     """Mixin of `Assistant` (through `InsightActions`): holding, explaining and releasing standard answers."""
 
     _settings: Any
+    catalog: Any
     standard_store: Any
     store_notices: list[str]
 
@@ -39,9 +42,11 @@ class StandardReview:
             return 0  # no standard answer was ever stored: nothing to hold
         titles = list(dict.fromkeys(v.title for v in reversed(versions)))  # the newest title first
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        # a copy still live with the title (a duplicate HR deleted) keeps an answer naming it served
+        live = [(v.doc_id, v.title, v.audience) for v in self.catalog.live_versions() if v.doc_id != doc_id]
         try:
             with feature_store(STANDARD_FILE):
-                return len(self.standard_store.hold_resting_on(doc_id, titles, versions[-1].audience, stamp))
+                return len(self.standard_store.hold_resting_on(doc_id, titles, versions[-1].audience, stamp, live))
         except StoreDamaged as damage:
             if str(damage) not in self.store_notices:
                 self.store_notices.append(str(damage))

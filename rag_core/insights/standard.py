@@ -71,11 +71,32 @@ class Hold:
     held_at: str
 
 
+def references(clauses: Sequence[str], title: str) -> set[str]:
+    """The references in `clauses` that name the document titled `title`: a 《name》 that is the title or ends
+    it (HR types 《考勤与休假管理制度》 for 星河科技有限公司考勤与休假管理制度), or the bare title standing apart
+    outside any 《》 (start, space or punctuation before; end, space, punctuation or 第 after).
+
+    Never any substring: a document titled 考勤 is not 《考勤与休假管理制度》, so deleting it holds nothing."""
+    title = title.strip()
+    if len(title) < 2:
+        return set()
+    bare = re.compile(rf"(?<!\w){re.escape(title)}(?=$|[^\w]|第)")
+    found: set[str] = set()
+    for clause in clauses:
+        found |= {f"《{q}》" for q in QUOTED.findall(clause) if title.endswith(q)}
+        if bare.search(QUOTED.sub(" ", clause)):
+            found.add(title)
+    return found
+
+
 def names_document(clauses: Sequence[str], titles: Sequence[str]) -> bool:
-    """Does a clause name one of `titles`: the whole title in it, or a 《name》 in it that the title contains
-    (HR types 《考勤与休假管理制度》 for 星河科技有限公司考勤与休假管理制度)?"""
-    titles = [t.strip() for t in titles if len(t.strip()) >= 2]
-    return any(t in clause or any(q in t for q in QUOTED.findall(clause)) for clause in clauses for t in titles)
+    """Does a clause name one of `titles` (`references`)?"""
+    return any(references(clauses, t) for t in titles)
+
+
+def _readable_to_all(doc_audience: Sequence[str], answer_audience: Sequence[str]) -> bool:
+    """Can every reader the answer is served to read the document ("all" plus each of the answer's labels)?"""
+    return all(not {"all", label}.isdisjoint(doc_audience) for label in answer_audience or ("all",))
 
 
 def _lines(texts: Sequence[str], what: str, max_chars: int) -> list[str]:
@@ -187,20 +208,41 @@ class StandardAnswers:
             self._db.commit()
 
     # -- answers resting on a deleted document -----------------------------
-    def hold_resting_on(self, doc_id: str, titles: Sequence[str], audience: Sequence[str], at: str) -> list[str]:
-        """Stop serving every entry written from `doc_id` (recorded as its source, or named by title in its
-        clauses) until HR has checked it (`release`); nothing is deleted. Returns the ids newly held."""
+    def hold_resting_on(self, doc_id: str, titles: Sequence[str], audience: Sequence[str], at: str,
+                        live: Sequence[tuple[str, str, Sequence[str]]] = ()) -> list[str]:
+        """Stop serving every entry written from `doc_id` until HR has checked it (`release`); nothing is deleted.
+        Returns the ids newly held.
+
+        `live`: (doc_id, title, audience) of the documents still live. An entry still rests on a live document
+        when each reference to the deleted one (`references`) also names a live document that every reader of the
+        entry can read, and a recorded source is kept only by a live document with the identical title (the copy
+        HR kept after deleting a duplicate), which becomes the recorded source."""
+        deleted = [t for t in titles if t and t.strip()]
         with self._lock:
             recorded = {r[0] for r in self._db.execute(
                 "SELECT answer_id FROM standard_sources WHERE doc_id = ?", (doc_id,))}
             held = set(self.holds())
-            resting = [e.id for e in self.list() if e.id not in held
-                       and (e.id in recorded or names_document(e.clauses, titles))]
-            title = next((t for t in titles if t), doc_id)
+            resting: list[str] = []
+            moved: list[tuple[str, str]] = []
+            for e in self.list():
+                if e.id in held:
+                    continue
+                kept = [(d, t) for d, t, aud in live if d != doc_id and _readable_to_all(aud, e.audience)]
+                named = set().union(*(references(e.clauses, t) for t in deleted))
+                if named - set().union(*(references(e.clauses, t) for _, t in kept)):
+                    resting.append(e.id)
+                elif e.id in recorded:
+                    copy = next((d for d, t in kept if t in deleted), None)
+                    if copy is None:
+                        resting.append(e.id)
+                    else:
+                        moved.append((e.id, copy))
+            title = next(iter(deleted), doc_id)
             self._db.executemany(
                 "INSERT OR IGNORE INTO standard_holds (answer_id, doc_title, doc_audience, held_at) VALUES (?,?,?,?)",
                 [(answer_id, title, ",".join(audience), at) for answer_id in resting])
             self._db.execute("DELETE FROM standard_sources WHERE doc_id = ?", (doc_id,))
+            self._db.executemany("INSERT OR IGNORE INTO standard_sources (answer_id, doc_id) VALUES (?,?)", moved)
             self._db.commit()
         return resting
 
