@@ -15,10 +15,11 @@ If both files are gone together, nothing is left to tell; docs/deploy.md says so
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 from pathlib import Path
 
 from .health import RESTORE_HINT, StoreCheck
-from .sqlite_access import access_problem, access_reason, connect_ro
+from .sqlite_access import access_problem, access_reason, connect_ro, copy_rolled_back, interrupted, problem_of
 
 ACCOUNTS = "accounts.sqlite3"
 AUDIT = "audit.sqlite3"
@@ -51,11 +52,26 @@ def damaged_line(file: str, problem: object) -> str:
     return f"{file} 已损坏（{reason}）：{EFFECTS[file]}。{FIXES[file]}"
 
 
-def _read_one(path: Path, sql: str) -> bool | None:
+def _read_one(path: Path, sql: str) -> bool | str:
     """Whether `sql` finds a row in the database at `path`: False for a missing, empty or table-less file,
-    None when the file cannot be read. Read-only: nothing is created or changed."""
+    the reason (as doctor words it) when the file cannot be read. Read-only: nothing is created or changed.
+
+    A crash's hot journal is rolled back in a private copy beside the file, so the verdict is the one the
+    app sees once it has opened the file (doctor calls that file 上次异常退出…, not damaged)."""
     if not path.exists() or path.stat().st_size == 0:
         return False
+    found = _query(path, sql)
+    if isinstance(found, str) and interrupted(found):
+        try:
+            with tempfile.TemporaryDirectory(prefix=".rolled-back-", dir=path.parent) as folder:
+                copy_rolled_back(path, Path(folder) / path.name)
+                return _query(Path(folder) / path.name, sql)
+        except (OSError, sqlite3.Error):
+            return found
+    return found
+
+
+def _query(path: Path, sql: str) -> bool | str:
     try:
         con = connect_ro(path)  # a read-only data dir (snapshot, read-only mount) reads as it is
         try:
@@ -63,9 +79,9 @@ def _read_one(path: Path, sql: str) -> bool | None:
         finally:
             con.close()
     except sqlite3.OperationalError as exc:
-        return False if "no such table" in str(exc) else None
-    except sqlite3.DatabaseError:
-        return None
+        return False if "no such table" in str(exc) else problem_of(exc)
+    except sqlite3.DatabaseError as exc:
+        return problem_of(exc)
 
 
 def no_accounts(data_dir: Path) -> bool:
@@ -90,9 +106,12 @@ def lost_accounts(data_dir: Path) -> tuple[str, str] | None:
         state = "是空的"
     else:
         state = "里没有任何账户"
-    if used:
+    if used is True:
         detail = f"{ACCOUNTS} {state}，但 {AUDIT} 里有建立账户和登录的记录：这里开启过账户，账户文件丢了"
         fix = f"请{RESTORE_HINT}；没有备份时用 {NEW_ADMIN} 重新建立管理员账户，登录后再为同事开通账户"
+    elif reached := access_reason(used):  # not damage: said as doctor says it of the audit file, with its fix
+        detail = f"{ACCOUNTS} {state}，而 {AUDIT} {reached[0]}，暂时无法确认这里是否开启过账户"
+        fix = reached[1]
     else:
         detail = f"{ACCOUNTS} {state}，而 {AUDIT} 已损坏，无法确认这里是否开启过账户"
         fix = (f"请{RESTORE_HINT}；没有备份时用 {NEW_ADMIN} 重新建立管理员账户；"

@@ -33,7 +33,7 @@ from pathlib import Path, PurePosixPath
 from ..errors import RagError, StoreBusy, StoreDamaged
 from .account_files import no_accounts
 from .health import CACHES, CATALOG, CHROMA_DB, CHROMA_DIR, MEMORY, sqlite_problem
-from .sqlite_access import access_reason, connect_ro, problem_of
+from .sqlite_access import PendingWrites, access_reason, connect_ro, copy_rolled_back, interrupted, problem_of
 
 MANIFEST = "backup.json"
 COUNTS = ("documents", "chunks", "memories")
@@ -60,8 +60,17 @@ class BackupReport:
 
 def _online_copy(source: Path, target: Path) -> None:
     """A consistent copy in rollback-journal mode: a WAL copy cannot even be read on read-only media
-    (its reader needs a `-shm` file beside it); the app turns WAL back on when it opens the file."""
-    src = connect_ro(source)
+    (its reader needs a `-shm` file beside it); the app turns WAL back on when it opens the file.
+
+    A crash's hot journal is rolled back in the copy (`copy_rolled_back`): a backup never writes the
+    store it copies, and SQLite's own rollback in place would need the folder writable and the lock."""
+    try:
+        src = connect_ro(source)
+    except PendingWrites as exc:
+        if not interrupted(exc.problem):
+            raise
+        copy_rolled_back(source, target)
+        return
     try:
         dst = sqlite3.connect(str(target))
         try:

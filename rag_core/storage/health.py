@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import StoreDamaged
-from .sqlite_access import UNREADABLE_FIX, access_reason, connect_ro, problem_of
+from .sqlite_access import UNREADABLE_FIX, access_reason, connect_ro, interrupted, problem_of, roll_back_interrupted
 from .vector_probe import probe_vectors, segment_files, segments_stamp
 
 CATALOG = "catalog.sqlite3"
@@ -44,13 +44,13 @@ class StoreCheck:
     """One file's state: ok, missing, damaged, rebuilt or lost, and what to do."""
 
     file: str
-    status: str  # ok | missing | damaged | unreadable | rebuilt | lost | inconsistent
+    status: str  # ok | missing | damaged | unreadable | interrupted (rolled back on start) | rebuilt | lost | inconsistent
     detail: str = ""
     fix: str = ""
 
     @property
     def ok(self) -> bool:
-        return self.status in ("ok", "missing", "rebuilt")
+        return self.status in ("ok", "missing", "rebuilt", "interrupted")
 
     def line(self) -> str:
         """The one Chinese line the CLI and the pages show."""
@@ -85,7 +85,7 @@ def sqlite_problem(path: Path, *, thorough: bool = True) -> str | None:
 def _damage_check(file: str, problem: str, fix: str) -> StoreCheck:
     """`doctor`'s row for a file with a problem: unreadable (fix permissions) or damaged (`fix`)."""
     if reason := access_reason(problem):
-        return StoreCheck(file, "unreadable", *reason)
+        return StoreCheck(file, "interrupted" if interrupted(problem) else "unreadable", *reason)
     return StoreCheck(file, "damaged", problem, fix)
 
 
@@ -232,6 +232,8 @@ def open_checks(data_dir: Path, *, embedded_chroma: bool = True) -> list[str]:
 def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> list[str]:
     catalog = data_dir / CATALOG
     notices: list[str] = []
+    for name in (CATALOG, MEMORY, *CACHES, *([CHROMA_DB] if embedded_chroma else [])):
+        roll_back_interrupted(data_dir / name)  # a crash's journal, as opening would: the checks see that store
     if catalog.exists() and (problem := checked.problem(data_dir, CATALOG)):
         if access_reason(problem):  # a healthy file this process may not reach: nothing to move or delete
             raise StoreDamaged(f"{CATALOG} {problem}")

@@ -13,11 +13,18 @@ cannot be written (so nobody here writes it), `immutable=1` reads it without the
 Not when a non-empty `-wal` or `-journal` lies beside it: `immutable` ignores both, so a
 copy of a live store read as an empty library (its documents still in the `-wal`), and
 doctor advised deleting chroma/. Such a file is `PendingWrites`, never a partial read.
+
+A process killed mid-transaction leaves a hot `-journal`: `mode=ro` cannot roll it back and
+says SQLITE_READONLY_ROLLBACK, which read as a permission problem in a writable folder (backup
+refused, doctor and the start said 请检查目录权限). It is `INTERRUPTED`: the start rolls it back
+in place (`roll_back_interrupted`), as any read-write open would; readers that change nothing
+read a copy rolled back instead (`copy_rolled_back`).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -29,7 +36,10 @@ READ_ONLY_PENDING = "有尚未写回的改动（-wal 或 -journal 文件），�
 READ_ONLY_PENDING_FIX = "请把整个数据目录复制到可以写入的位置再操作，或先在可以写入时启动一次应用，让这些改动写回"
 
 _ACCESS_CODES = {sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH}
-_REASONS = {UNREADABLE: UNREADABLE_FIX, REPLACED: REPLACED_FIX, READ_ONLY_PENDING: READ_ONLY_PENDING_FIX}
+INTERRUPTED = "上次异常退出留下了未完成的写入"
+INTERRUPTED_FIX = "启动应用时会自动恢复"
+_REASONS = {UNREADABLE: UNREADABLE_FIX, REPLACED: REPLACED_FIX, READ_ONLY_PENDING: READ_ONLY_PENDING_FIX,
+            INTERRUPTED: INTERRUPTED_FIX}
 _SIDE_FILES = ("-wal", "-journal")  # writes SQLite replays or rolls back before a read; `immutable` ignores them
 
 
@@ -50,6 +60,8 @@ def access_problem(exc: BaseException) -> str | None:
     code = getattr(exc, "sqlite_errorcode", None)
     if not isinstance(code, int):
         return None
+    if code == sqlite3.SQLITE_READONLY_ROLLBACK:  # a hot journal (a crash), not permissions: see connect_ro
+        return f"{INTERRUPTED}：{INTERRUPTED_FIX}"
     if code == sqlite3.SQLITE_READONLY_DBMOVED:  # checked before the primary code: it is a READONLY too
         return f"{REPLACED}：{REPLACED_FIX}"
     if code & 0xFF in _ACCESS_CODES:
@@ -63,6 +75,11 @@ def access_reason(problem: str | None) -> tuple[str, str] | None:
         if problem and problem.startswith(what):
             return what, fix
     return None
+
+
+def interrupted(problem: str | None) -> bool:
+    """Whether `problem` is a crash's unfinished write (`INTERRUPTED`): neither damage nor permissions."""
+    return bool(problem) and str(problem).startswith(INTERRUPTED)
 
 
 def problem_of(exc: sqlite3.Error) -> str:
@@ -97,6 +114,9 @@ def connect_ro(path: Path, *, timeout: float = 30) -> sqlite3.Connection:
         return con
     except sqlite3.Error as exc:
         con.close()
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code == sqlite3.SQLITE_READONLY_ROLLBACK and _writable(path.parent):
+            raise PendingWrites(INTERRUPTED, INTERRUPTED_FIX, code) from exc
         if access_problem(exc) is None or _writable(path.parent) or not os.access(path, os.R_OK):
             raise
         if _pending(path):
@@ -109,3 +129,53 @@ def connect_ro(path: Path, *, timeout: float = 30) -> sqlite3.Connection:
         con.close()
         raise
     return con
+
+
+def _journal(path: Path) -> Path:
+    return path.with_name(path.name + "-journal")
+
+
+def roll_back_interrupted(path: Path, *, timeout: float = 5) -> None:
+    """Roll a crash's hot `-journal` back in place, as the app's first read-write open does anyway: run at
+    start before the checks, so they read the store the app will see. Failures are left to the checks."""
+    journal = _journal(Path(path))
+    if not journal.is_file() or journal.stat().st_size == 0:
+        return
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=timeout)
+        try:
+            con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        pass
+
+
+def copy_rolled_back(source: Path, target: Path, *, timeout: float = 30) -> None:
+    """Copy `source` with its hot `-journal` to `target` (rollback-journal mode) and roll the journal back
+    there: the store as it was before the interrupted write, read without writing `source` (backup, doctor).
+
+    A source recovered or written while it was copied may mix two states: SQLITE_BUSY, try again."""
+    source, target = Path(source), Path(target)
+    def stamps() -> list[tuple[int, int]]:
+        return [(p.stat().st_size, p.stat().st_mtime_ns) for p in (source, _journal(source))]
+
+    try:
+        before = stamps()
+        shutil.copyfile(source, target)
+        shutil.copyfile(_journal(source), _journal(target))
+        unchanged = stamps() == before
+    except FileNotFoundError:  # the journal went: someone rolled it back meanwhile
+        unchanged = False
+    if not unchanged:
+        target.unlink(missing_ok=True)
+        _journal(target).unlink(missing_ok=True)
+        busy = sqlite3.OperationalError("database is locked")
+        busy.sqlite_errorcode = sqlite3.SQLITE_BUSY
+        raise busy
+    con = sqlite3.connect(f"file:{target}?mode=rw", uri=True, timeout=timeout)
+    try:
+        con.execute("SELECT count(*) FROM sqlite_master").fetchone()  # rolls the copied journal back
+        con.execute("PRAGMA journal_mode=DELETE").fetchone()
+    finally:
+        con.close()
