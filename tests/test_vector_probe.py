@@ -102,3 +102,11 @@ def test_a_probe_that_cannot_tell_sets_nothing_aside(tmp_path, monkeypatch):
 
     monkeypatch.setattr(vector_probe.subprocess, "run", too_slow)
     assert vector_probe.probe_vectors(tmp_path) is None
+
+
+def test_a_directory_that_cannot_be_written_is_not_probed(tmp_path, monkeypatch):
+    """Chroma opens its database for writing: on a read-only mount the probe failed and doctor called a
+    healthy index damaged. Such a directory is not probed (the probe could not tell)."""
+    monkeypatch.setattr(vector_probe.os, "access", lambda path, mode: mode != os.W_OK)
+    monkeypatch.setattr(vector_probe.subprocess, "run", lambda *a, **k: pytest.fail("probed a read-only directory"))
+    assert vector_probe.probe_vectors(tmp_path) is None

@@ -55,7 +55,10 @@ def probe_vectors(chroma_dir: Path) -> str | None:
     """Why the index does not load, in Chinese, or None when it loads (or the probe could not tell).
 
     A probe that runs out of time or cannot start says nothing: setting a healthy index aside on a slow
-    machine would cost a full re-embedding for no reason."""
+    machine would cost a full re-embedding for no reason. Nor does one on a directory this process cannot
+    write (a read-only mount): Chroma cannot open it there at all, which says nothing of the files."""
+    if not os.access(chroma_dir, os.W_OK):  # Chroma opens its database for writing: a read-only copy fails whole
+        return None
     env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
     try:
         done = subprocess.run([sys.executable, "-c", _PROBE, str(chroma_dir)], capture_output=True, text=True,
