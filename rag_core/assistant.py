@@ -277,7 +277,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         """
         actor = self._acting(actor, "ask")
         question = redact_text(checked(question))  # bounded, valid and masked before any model sees it
-        role = checked_preview(role, self.catalog)  # "HR" or 管理者 previewed silently as nobody's audience
+        role = checked_preview(role, self.catalog, actor.readable)  # never a label beyond the actor's reach
         if top_k is not None and (type(top_k) is not int or out_of_limits("top_k", top_k)):
             low, high, _ = LIMITS["top_k"]
             raise InputError(f"检索条数 top_k 须是 {low:g} 到 {high:g} 之间的整数，请改后重试（不填则用设置里的 {self._settings.top_k}）")
@@ -327,7 +327,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         if not user and conversation is not None and not allowed(actor, "memories.all"):
             raise PermissionDenied("只能在自己的对话里提问：请不要把提问人留空")
         question = redact_text(checked(question))  # bounded, valid, and no personal data searched, stored or echoed
-        role = checked_preview(role, self.catalog)  # refused before anything of the turn is kept
+        role = checked_preview(role, self.catalog, reader.readable)  # refused before anything of the turn is kept
         timings: dict[str, float] = {}
         started = time.perf_counter()
         try:
