@@ -77,7 +77,10 @@ def test_a_replaced_data_dir_is_said_as_replaced_not_damaged() -> None:
 
 
 def test_the_app_after_a_restore_under_it_says_restart(app, tmp_path: Path, caplog) -> None:
-    """The real sequence: a CLI restore while the app is idle, then the app's next audit row."""
+    """A restore under a live app: the app's next audit row says restart. A running app now holds the data dir
+    open (`facade/open_lock.py`) and a restore is refused while it does; this app lets go first, as one whose
+    hold was lost would."""
+    app.release_data_dir()
     done = _cli_restore(tmp_path / "backup", Path(app.settings.data_dir))
     assert done.returncode == 0, done.stderr
     with caplog.at_level(logging.WARNING):
