@@ -3,9 +3,10 @@
 A preview narrows what is read to "all" plus one label. A label nobody uses ("HR" for "hr", the
 Chinese name 管理者) used to preview silently as "all" only, so an administrator checking what HR
 sees was told HR sees nothing: only labels the engine names or a live document carries are taken.
-Only within what the actor may read (`Principal.readable`): the refusal lists those alone, and a label
-beyond them is refused with the unknown label's words, so an employee never learns another audience's
-label (董事会-裁员项目组) exists. An administrator reads every label, so previews every one.
+A label a document carries counts only within what the actor may read (`Principal.readable`): the refusal
+lists those alone, and one beyond them is refused with the unknown label's words, so an employee never learns
+another audience's label (董事会-裁员项目组) exists. The engine's own labels (all, hr, managers) are no secret and
+stay: previewing one never widens what is read (`Principal.reading`). An administrator previews every label.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ def preview_labels(catalog: Catalog, readable: Iterable[str] | None = None) -> l
     labels = [*AUDIENCE_LABELS, *sorted(carried - set(AUDIENCE_LABELS))]
     if readable is None:
         return labels
-    reach = set(readable)
-    return [label for label in labels if label in reach]
+    reach = set(readable)  # the engine's own labels are no secret, and a preview never widens what is read
+    return [label for label in labels if label in reach or label in AUDIENCE_LABELS]
 
 
 def checked_preview(role: str | None, catalog: Catalog, readable: Iterable[str] | None = None) -> str | None:
