@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..errors import StoreDamaged
 from .sqlite_access import UNREADABLE_FIX, access_reason, connect_ro, interrupted, problem_of, roll_back_interrupted
-from .vector_probe import probe_vectors, segment_files, segments_stamp
+from .vector_probe import checked_segments, probe_vectors, segment_files
 
 CATALOG = "catalog.sqlite3"
 MEMORY = "memory.sqlite3"
@@ -33,7 +33,6 @@ SECOND_CACHE = "second_embedding_cache.sqlite3"  # the second ranking model's ve
 SECOND_SENTENCES = "second_sentences.sqlite3"
 CACHES = (EMBEDDING_CACHE, SENTENCES, SECOND_CACHE, SECOND_SENTENCES)  # rebuilt from the catalog when damaged
 COLLECTION_PREFIX = "policy_chunks_"
-SEGMENTS = "chroma/segments"  # the HNSW segment files' stamp in CHECKED (`_Checked.segments_problem`)
 CHECKED = ".open_checks.json"  # files found healthy at a start, by size and mtime (see _Checked)
 SETTLED_NS = 2_000_000_000  # a file written less than this long ago is checked in full at every start
 RESTORE_HINT = "用 python -m rag_core restore <备份目录> 从备份恢复"
@@ -184,20 +183,10 @@ class _Checked:
         return problem
 
     def segments_problem(self, data_dir: Path) -> str | None:
-        """Chroma's HNSW segments fail to load (`vector_probe`), probed only when they changed since they passed."""
-        chroma = data_dir / CHROMA_DIR
-        try:
-            before = segments_stamp(chroma)
-        except OSError:
-            return None  # a file vanished while listed: the open that follows says what is wrong
-        if not before or self.stamps.get(SEGMENTS) == before:
-            return None
-        problem = probe_vectors(chroma)
-        if problem is None:
-            self.stamps[SEGMENTS] = before
-        else:
-            self.stamps.pop(SEGMENTS, None)
-        self.changed = True
+        """Chroma's HNSW segments fail to load (`vector_probe`), probed only when their bytes changed."""
+        before = dict(self.stamps)
+        problem = checked_segments(data_dir / CHROMA_DIR, self.stamps, probe_vectors)
+        self.changed = self.changed or self.stamps != before
         return problem
 
     def save(self) -> None:

@@ -7,8 +7,9 @@ opens every collection and asks one nearest neighbour tells a healthy index from
 index (a cache of the catalog) can then be set aside and rebuilt before this process touches it.
 
 Only stores big enough for Chroma to have written an HNSW segment are probed (a few hundred chunks
-live in Chroma's SQLite queue alone), and a start probes only when those files changed since the last
-probe found them healthy (`health._Checked`): about 1–2 s once after each upload, none otherwise.
+live in Chroma's SQLite queue alone), and a start probes only when those files' bytes changed since the
+last probe found them healthy (`checked_segments`, stamps kept by `health._Checked`): about 0.9 s once after
+the index grows; otherwise a stat of each file, and a CRC-32 of them when their times changed.
 """
 
 from __future__ import annotations
@@ -16,8 +17,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import zlib
+from collections.abc import Callable
 from pathlib import Path
 
+REWRITTEN_ON_LOAD = frozenset({"length.bin"})  # other bytes after a process loads an unchanged index
+SEGMENT_TIMES = "chroma/segments"  # the stamps' keys in health's CHECKED file
+SEGMENT_BYTES = "chroma/segment-bytes"
 HNSW_DATA = "data_level0.bin"  # the file that holds the vectors and the graph: present once a segment is persisted
 PROBE_SECONDS = 300  # a slow disk may take long to load a big index; past this, nothing is concluded
 _PROBE = """
@@ -42,13 +48,57 @@ def segment_files(chroma_dir: Path) -> list[Path]:
     return sorted(p for p in chroma_dir.glob("*/*") if p.is_file())
 
 
-def segments_stamp(chroma_dir: Path) -> list[int]:
-    """Size and modification time of every segment file: any write or damage changes it."""
+def segments_times(chroma_dir: Path) -> list[int]:
+    """Size and modification time of every segment file: the cheap stamp, read at every start."""
     stamp: list[int] = []
     for path in segment_files(chroma_dir):
         st = path.stat()
         stamp += [st.st_size, st.st_mtime_ns]
     return stamp
+
+
+def segments_stamp(chroma_dir: Path) -> list[int]:
+    """Size and CRC-32 of every segment file: changes with their bytes, not with a rewrite of the same bytes.
+
+    `length.bin` is written with other bytes by a process that merely loads the index: only its size counts
+    (damage to it alone does no harm)."""
+    stamp: list[int] = []
+    for path in segment_files(chroma_dir):
+        stamp.append(path.stat().st_size)
+        if path.name not in REWRITTEN_ON_LOAD:
+            crc = 0
+            with path.open("rb") as file:
+                while block := file.read(1 << 20):
+                    crc = zlib.crc32(block, crc)
+            stamp.append(crc)
+    return stamp
+
+
+def checked_segments(chroma_dir: Path, stamps: dict[str, list[int]],
+                     probe: Callable[[Path], str | None]) -> str | None:
+    """Why the segments do not load, probing only when their bytes changed since they passed; updates `stamps`.
+
+    Unchanged times: nothing is read. Changed times but the same bytes (Chroma rewrote them): no probe. The
+    stamps are taken after a probe, since the probe's own load writes the files again; stamped before it,
+    every start saw a change and probed (0.7 s per CLI command)."""
+    try:
+        times = segments_times(chroma_dir)
+        if not times or stamps.get(SEGMENT_TIMES) == times:
+            return None
+        if stamps.get(SEGMENT_BYTES) == segments_stamp(chroma_dir):
+            stamps[SEGMENT_TIMES] = times
+            return None
+    except OSError:
+        return None  # a file vanished while listed: the open that follows says what is wrong
+    problem = probe(chroma_dir)
+    stamps.pop(SEGMENT_TIMES, None)
+    stamps.pop(SEGMENT_BYTES, None)
+    if problem is None:
+        try:
+            stamps[SEGMENT_TIMES], stamps[SEGMENT_BYTES] = segments_times(chroma_dir), segments_stamp(chroma_dir)
+        except OSError:
+            pass
+    return problem
 
 
 def probe_vectors(chroma_dir: Path) -> str | None:
