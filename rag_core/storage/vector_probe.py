@@ -15,6 +15,7 @@ the index grows; otherwise a stat of each file, and a CRC-32 of them when their 
 from __future__ import annotations
 
 import os
+import struct
 import subprocess
 import sys
 import zlib
@@ -41,11 +42,30 @@ for listed in client.list_collections():
 
 
 def segment_files(chroma_dir: Path) -> list[Path]:
-    """The persisted HNSW segments' files, in a stable order; [] when no segment was written yet."""
+    """The persisted HNSW segments' files, in a stable order; [] when no segment holds a vector yet.
+
+    Chroma keeps new vectors in its SQLite log and writes them into the segment in batches (a thousand at
+    a time): below that, the segment files exist but hold no element, are never walked, and damage to them
+    does nothing. Such a store (the samples, every test store) is not probed."""
     chroma_dir = Path(chroma_dir)
-    if not any(chroma_dir.glob(f"*/{HNSW_DATA}")):
+    segments = [data.parent for data in chroma_dir.glob(f"*/{HNSW_DATA}")]
+    if not any(_may_hold_vectors(segment) for segment in segments):
         return []
     return sorted(p for p in chroma_dir.glob("*/*") if p.is_file())
+
+
+# hnswlib's header.bin as Chroma writes it: version, offsetLevel0, max_elements, cur_element_count, …
+_HEADER = struct.Struct("<i3Q")
+
+
+def _may_hold_vectors(segment: Path) -> bool:
+    """The segment's header says it holds an element, or cannot be read as a header at all (then it may)."""
+    try:
+        with (segment / "header.bin").open("rb") as file:
+            version, _offset, capacity, count = _HEADER.unpack(file.read(_HEADER.size))
+    except (OSError, struct.error):
+        return True
+    return version != 1 or count != 0 or capacity == 0
 
 
 def segments_times(chroma_dir: Path) -> list[int]:
