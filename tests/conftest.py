@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import rag_core.accounts.store as account_store
 from rag_core.settings import ALIASES
 
 # Set at import, not only in the fixtures: session fixtures load the model before any
@@ -44,6 +45,19 @@ def session_environment():
     """The isolation for the session fixtures (the sample store), which run before any test's own fixtures."""
     with pytest.MonkeyPatch.context() as patch:
         isolate_environment(patch)
+        yield
+
+
+# argon2id as shipped costs about 0.1 s a hash; the suite hashes hundreds of passwords. The same algorithm and
+# code at the lowest costs; `test_accounts.py` checks that the shipped costs (SHIPPED_HASH) are the library's.
+SHIPPED_HASH = dict(account_store.HASH_PARAMETERS)
+TEST_HASH = {"time_cost": 1, "memory_cost": 64, "parallelism": 1}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cheap_password_hashes():
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(account_store, "HASH_PARAMETERS", TEST_HASH)
         yield
 
 
@@ -124,8 +138,25 @@ SLOW_MODULES = frozenset({
     "test_memory_cli.py",
     "test_mem_fixes_slots.py",  # memory_support.make_store: the real e5 embedder
     "test_mem_fixes_recall.py",
+    # child processes: the Chroma probe, CLI commands, read-only mounts, killed writers
+    "test_vector_probe.py",
+    "test_s50m_restore_open_lock.py",
+    "test_s50l_interrupted_journal.py",
 })
 SLOW_TESTS = frozenset({  # module::function (every parameter of it)
+    # child processes (a CLI command, a read-only bind mount)
+    "test_s50m_doctor_settings_env.py::test_cli_doctor_with_the_environment_says_ok",
+    "test_s50m_audit_row_chinese.py::test_cli_backup_of_a_read_only_data_dir_says_it_in_chinese",
+    "test_s50l_unmerged_wal.py::test_doctor_on_a_live_copy_on_a_read_only_mount_advises_no_deletion",
+    "test_s50l_unmerged_wal.py::test_backup_of_a_live_copy_on_a_read_only_mount_is_refused",
+    "test_s50e_restore_lock.py::test_the_app_after_a_restore_under_it_says_restart",
+    "test_s50e_restore_lock.py::test_cli_restore_is_refused_while_the_app_holds_the_writer_lock",
+    "test_s50e_read_only.py::test_the_app_on_a_read_only_data_dir_advises_no_deletion",
+    "test_s50e_read_only.py::test_restore_from_a_backup_on_read_only_media",
+    "test_s50e_read_only.py::test_doctor_on_a_read_only_data_dir_finds_nothing_damaged",
+    "test_s50e_read_only.py::test_backup_from_a_read_only_data_dir",
+    "test_s50e_doctor_settings.py::test_cli_doctor_exits_1_on_a_damaged_settings_file",
+    "test_s50d_settings_limits.py::test_the_command_line_says_which_variable_is_out_of_range",
     # memory_support.make_store: the real e5 embedder
     "test_memory_restatements.py::test_distinct_facts_the_embedding_blurs_are_both_kept",
     "test_memory_restatements.py::test_a_restated_fact_is_fresh_again_and_a_recall_is_not_a_restatement",

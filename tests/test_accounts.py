@@ -32,6 +32,23 @@ def test_the_password_is_stored_as_an_argon2id_hash_only(store, tmp_path):
     assert "hash" not in json.dumps(store.get("zhang").to_dict())
 
 
+def test_the_shipped_hash_costs_are_argon2s_own(tmp_path, monkeypatch):
+    """The suite hashes at the lowest costs (conftest.TEST_HASH); the shipped store uses argon2-cffi's defaults
+    (64 MiB, 3 passes, 4 lanes), and a password hashed cheaply is rehashed at those costs on its next login."""
+    from conftest import SHIPPED_HASH
+
+    import rag_core.accounts.store as account_store
+
+    cheap = AccountStore(tmp_path / "accounts.sqlite3")
+    cheap.add("zhang", "employee", "correct horse")
+    monkeypatch.setattr(account_store, "HASH_PARAMETERS", SHIPPED_HASH)
+    shipped = AccountStore(tmp_path / "accounts.sqlite3")
+    assert shipped.authenticate("zhang", "correct horse").ok
+    with sqlite3.connect(tmp_path / "accounts.sqlite3") as db:
+        (digest,) = db.execute("SELECT password_hash FROM users WHERE name = 'zhang'").fetchone()
+    assert digest.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+
+
 def test_a_wrong_password_is_refused_and_the_right_one_accepted(store):
     assert store.authenticate("zhang", "wrong horse").outcome == "wrong"
     assert store.authenticate("nobody", "correct horse").outcome == "wrong"  # same answer: names are not revealed
