@@ -14,6 +14,7 @@ Where `fcntl` is missing (Windows) nothing is locked.
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 import weakref
@@ -32,6 +33,7 @@ OPEN_LOCK = ".app-open.lock"  # hidden and *.lock: backups skip it
 RUNNING = "应用正在运行：请先停止应用再恢复"
 RESTORING = "数据目录正在从备份恢复：请等恢复完成后再启动"
 
+_HELD_ELSEWHERE = {errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES}  # flock's "someone holds it"; others: no flock
 _guard = threading.Lock()
 _held: dict[tuple[int, int], list[int]] = {}  # (st_dev, st_ino) of a lock file -> [descriptor, assistants]
 
@@ -67,9 +69,11 @@ def hold_open(owner: object, data_dir: Path) -> Callable[[], None]:
         else:
             try:
                 fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            except OSError:
+            except OSError as exc:
                 os.close(fd)
-                raise StoreBusy(f"数据目录 {data_dir}：{RESTORING}") from None
+                if exc.errno in _HELD_ELSEWHERE:
+                    raise StoreBusy(f"数据目录 {data_dir}：{RESTORING}") from None
+                return lambda: None  # a file system without flock (some network mounts): the app still starts
             _held[key] = [fd, 1]
     return weakref.finalize(owner, _let_go, key)
 
@@ -103,9 +107,17 @@ def no_app(data_dir: Path) -> Iterator[None]:
             fd = entry[0]
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            _back(fd, entry)
-            raise StoreBusy(f"数据目录 {data_dir}：{RUNNING}。数据目录没有改动") from None
+            locked = True
+        except OSError as exc:
+            if exc.errno in _HELD_ELSEWHERE:
+                _back(fd, entry)
+                raise StoreBusy(f"数据目录 {data_dir}：{RUNNING}。数据目录没有改动") from None
+            locked = False  # no flock on this file system: nothing was ever locked, as before this lock
+            if entry is None:
+                os.close(fd)
+    if not locked:
+        yield
+        return
     try:
         yield
     finally:
