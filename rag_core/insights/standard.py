@@ -71,27 +71,60 @@ class Hold:
     held_at: str
 
 
-def references(clauses: Sequence[str], title: str) -> set[str]:
-    """The references in `clauses` that name the document titled `title`: a 《name》 that is the title or ends
-    it (HR types 《考勤与休假管理制度》 for 星河科技有限公司考勤与休假管理制度), or the bare title standing apart
-    outside any 《》 (start, space or punctuation before; end, space, punctuation or 第 after).
+# a bare title followed at once by more of a longer document's name (考勤 in 考勤与休假管理制度第五条, 休假管理制度 in
+# 休假管理制度补充规定): the run of name characters up to a document word, not 有关/相关 规定 or a conjunction
+_NAME_END = "制度|规定|办法|细则|手册|条例|守则|规程|规范|指引|须知"
+CONTINUED = re.compile(rf"(?!有关|相关|等|中|之)[^\W及和或的第]*?(?:{_NAME_END})(?=$|\W|第|及|和|或|的)")
 
-    Never any substring: a document titled 考勤 is not 《考勤与休假管理制度》, so deleting it holds nothing."""
+
+def _covered(text: str, title: str, known: Sequence[str]) -> list[tuple[int, int]]:
+    """Spans of `text` holding a longer known title that contains `title`, or a tail of one (at least four
+    characters, as in 《》: HR leaves out the company's name) that still contains it."""
+    spans: list[tuple[int, int]] = []
+    for longer in {k.strip() for k in known}:
+        if len(longer) <= len(title) or title not in longer:
+            continue
+        for start in range(len(longer)):
+            tail = longer[start:]
+            if len(tail) <= len(title) or title not in tail or (start and len(tail) < 4):
+                break
+            spans += [(m.start(), m.start() + len(tail)) for m in re.finditer(f"(?={re.escape(tail)})", text)]
+    return spans
+
+
+def _bare(text: str, title: str, known: Sequence[str]) -> bool:
+    """Does `title` occur in `text` anywhere (Chinese has no word breaks: 依据考勤与休假管理制度第五条, 按…执行), save
+    inside a longer known title containing it (`_covered`) or running on into a longer document name (`CONTINUED`)?"""
+    covered = _covered(text, title, known)
+    for m in re.finditer(f"(?={re.escape(title)})", text):
+        start, end = m.start(), m.start() + len(title)
+        if any(a <= start and end <= b for a, b in covered) or CONTINUED.match(text, end):
+            continue
+        return True
+    return False
+
+
+def references(clauses: Sequence[str], title: str, known: Sequence[str] = ()) -> set[str]:
+    """The references in `clauses` that name the document titled `title`: a 《name》 that is the title or ends
+    it (HR types 《考勤与休假管理制度》 for 星河科技有限公司考勤与休假管理制度), or the bare title anywhere outside
+    any 《》 (`_bare`), unless that occurrence is part of a longer name: one of the `known` titles (the catalog's,
+    live or deleted) containing it, or a longer document name it runs on into.
+
+    A document titled 考勤 is not 《考勤与休假管理制度》 nor 考勤与休假管理制度第五条, so deleting it holds nothing."""
     title = title.strip()
     if len(title) < 2:
         return set()
-    bare = re.compile(rf"(?<!\w){re.escape(title)}(?=$|[^\w]|第)")
     found: set[str] = set()
     for clause in clauses:
         found |= {f"《{q}》" for q in QUOTED.findall(clause) if title.endswith(q)}
-        if bare.search(QUOTED.sub(" ", clause)):
+        if _bare(QUOTED.sub(" ", clause), title, known):
             found.add(title)
     return found
 
 
-def names_document(clauses: Sequence[str], titles: Sequence[str]) -> bool:
-    """Does a clause name one of `titles` (`references`)?"""
-    return any(references(clauses, t) for t in titles)
+def names_document(clauses: Sequence[str], titles: Sequence[str], known: Sequence[str] = ()) -> bool:
+    """Does a clause name one of `titles` (`references`; `known`: the other titles the catalog knows)?"""
+    return any(references(clauses, t, [*titles, *known]) for t in titles)
 
 
 def _readable_to_all(doc_audience: Sequence[str], answer_audience: Sequence[str]) -> bool:
@@ -218,6 +251,7 @@ class StandardAnswers:
         entry can read, and a recorded source is kept only by a live document with the identical title (the copy
         HR kept after deleting a duplicate), which becomes the recorded source."""
         deleted = [t for t in titles if t and t.strip()]
+        known = [*deleted, *(t for _, t, _ in live if t)]  # a bare title inside a longer one names the longer
         with self._lock:
             recorded = {r[0] for r in self._db.execute(
                 "SELECT answer_id FROM standard_sources WHERE doc_id = ?", (doc_id,))}
@@ -228,8 +262,8 @@ class StandardAnswers:
                 if e.id in held:
                     continue
                 kept = [(d, t) for d, t, aud in live if d != doc_id and _readable_to_all(aud, e.audience)]
-                named = set().union(*(references(e.clauses, t) for t in deleted))
-                if named - set().union(*(references(e.clauses, t) for _, t in kept)):
+                named = set().union(*(references(e.clauses, t, known) for t in deleted))
+                if named - set().union(*(references(e.clauses, t, known) for _, t in kept)):
                     resting.append(e.id)
                 elif e.id in recorded:
                     copy = next((d for d, t in kept if t in deleted), None)
