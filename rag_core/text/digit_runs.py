@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import chain
 
 from .checksums import FULLWIDTH_FOLD, id_card_valid, luhn_valid
 
@@ -81,3 +82,10 @@ def number_runs(text: str) -> list[Span]:
     phone, an ID or card number may be one, so a cut must not fall inside."""
     folded = text.translate(VIEW_FOLD)
     return sorted([*chinese_digit_runs(folded), *(m.span() for m in _ARABIC_RUN.finditer(folded))])
+
+
+def private_use_chars(text: str) -> Iterator[str]:
+    """Stand-ins for values masking holds back: never digits (no rule reads them as part of a number), never
+    already in the input."""
+    ranges = (range(0xE000, 0xF900), range(0xF0000, 0xFFFFE), range(0x100000, 0x10FFFE))
+    return (char for char in map(chr, chain(*ranges)) if char not in text)

@@ -23,11 +23,11 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import chain
 
 from .checksums import birth_date_valid, id_card_valid, luhn_valid
 from .digit_runs import VIEW_FOLD as _VIEW_FOLD
-from .digit_runs import ZERO_WIDTH_CHARS, read_chinese_digits
+from .digit_runs import ZERO_WIDTH_CHARS, private_use_chars, read_chinese_digits
+from .mobile_cue import phone_cue_before
 
 # Key -> placeholder. Insertion order is the application order.
 REDACTION_CATEGORIES: dict[str, str] = {
@@ -85,6 +85,10 @@ _MOBILE_GROUPS_RE = re.compile(
     rf"(?:{_COUNTRY}|(?<![\d.])86(?P<pre>[ -])(?=1[3-9]\d?(?P=pre))|(?<![\d.-])(?<!\d ))(?P<number>(?:1[3-9]\d"
     rf"|1[3-9](?=[ .-]\d{{4}}[ .-]\d{{5}}(?![\d.-])))(?P<sep>[ .-])\d{{1,5}}(?:(?P=sep)\d{{1,5}}){{1,2}})(?!\d|[ .-]\d)",
     re.ASCII)
+# Other loose splits (5-3-3 "13812 345 678", 2-2-4-3) only after a phone word or country code: `_mobile_loose`.
+_MOBILE_LOOSE_RE = re.compile(
+    rf"(?:(?P<cc>{_COUNTRY}|(?<![\d.])86(?P<pre>[ -])(?=\d{{1,5}}(?P=pre)))|(?<![\d.-])(?<!\d ))"
+    rf"(?P<number>\d{{1,5}}(?P<sep>[ .-])\d{{1,5}}(?:(?P=sep)\d{{1,5}}){{1,3}})(?!\d|[ .-]\d)", re.ASCII)
 # Area code (0 + [1-9] + 1-2 digits, or after +86 without the 0), local 7-8 digits (maybe 4-4), extension.
 _LANDLINE_RE = re.compile(
     r"(?:(?:\+86|(?<!\d)0086)[ -]?\(?0?[1-9]\d{1,2}\)?[ -]?|(?<!\d)\(0[1-9]\d{1,2}\) ?|(?<!\d)0[1-9]\d{1,2}[- ]?)"
@@ -194,6 +198,15 @@ def _mobile_groups(match: re.Match[str]) -> Span | None:
     return match.span() if sum(map(len, groups)) == 11 and max(map(len, groups)) >= 4 and not unit else None
 
 
+def _mobile_loose(match: re.Match[str]) -> Span | None:
+    """1[3-9] + 9 digits not led by the 3-digit prefix (`_mobile_groups`' own), after a country code or phone word."""
+    groups = re.findall(r"\d+", match.group("number"))
+    if len(groups[0]) == 3 or not re.match(r"1[3-9]", groups[0] + groups[1]):
+        return None
+    cue = match.group("cc") or phone_cue_before(match.string, match.start(), _PLACEHOLDER_RE)
+    return _mobile_groups(match) if cue else None
+
+
 def _id15(match: re.Match[str]) -> Span | None:
     born = match.group(2)
     return match.span() if birth_date_valid(1900 + int(born[:2]), int(born[2:4]), int(born[4:])) else None
@@ -231,6 +244,7 @@ RULES: tuple[tuple[str, re.Pattern[str], _Decide], ...] = (
     ("mobile", _MOBILE_RE, _whole),
     ("mobile", _TWO_GROUPS_RE, _mobile_split),
     ("mobile", _MOBILE_GROUPS_RE, _mobile_groups),
+    ("mobile", _MOBILE_LOOSE_RE, _mobile_loose),
     ("landline", _LANDLINE_RE, _landline),
     ("id_card", _ID15_RE, _id15),
     ("passport", _PASSPORT_RE, _whole),
@@ -289,12 +303,6 @@ def _context_matches(view: str) -> Iterator[tuple[str, Span]]:
 # ---------------------------------------------------------------- the pass
 
 
-def _private_use_chars(text: str) -> Iterator[str]:
-    """Stand-ins for held-back values: never digits, never already in the input."""
-    ranges = (range(0xE000, 0xF900), range(0xF0000, 0xFFFFE), range(0x100000, 0x10FFFE))
-    return (char for char in map(chr, chain(*ranges)) if char not in text)
-
-
 _Mask = Callable[[str, str], str]  # (category, original span) -> placeholder or stand-in
 
 
@@ -313,7 +321,7 @@ def _replace(text: str, spans: list[tuple[str, Span]], mask: _Mask) -> str:
 # Rules whose own evidence (check char, Luhn digit, mobile shape) may join a number across a line break.
 # Not a loose grouping: split by a break, "13 5\n1234 678" is as likely a table's numbers.
 _JOINABLE = tuple(rule for rule in RULES if rule[0] in ("email", "id_card", "bank_card", "mobile")
-                  and rule[1] not in (_ID15_RE, _MOBILE_GROUPS_RE))
+                  and rule[1] not in (_ID15_RE, _MOBILE_GROUPS_RE, _MOBILE_LOOSE_RE))
 _BROKEN_RE = re.compile(r"\d *\r?\n *[\dXx]|@[A-Za-z0-9.-]* *\r?\n")
 
 
@@ -335,7 +343,7 @@ def _one_pass(text: str, mask: _Mask, joined: bool) -> str:
     view = _View(text, joined)
     for category, pattern, decide in _JOINABLE if joined else RULES:
         found = [(category, span) for match in pattern.finditer(view.text) if (span := decide(match))]
-        if pattern is _MOBILE_GROUPS_RE:  # a loose split is never read across a tab (a table's cells)
+        if pattern in (_MOBILE_GROUPS_RE, _MOBILE_LOOSE_RE):  # a loose split is never read across a tab (a table's cells)
             found = [(category, span) for category, span in found if "\t" not in text[slice(*view.origin(span))]]
         masked = _run_rule(text, found, mask, view)
         if masked != text:  # the next rule reads the text as masked so far
@@ -356,7 +364,7 @@ def redact(text: str, disabled: frozenset[str] | set[str] = frozenset()) -> Reda
         raise ValueError(f"unknown redaction categories: {sorted(unknown)}")
     counts = dict.fromkeys(REDACTION_CATEGORIES, 0)
     held: dict[str, str] = {}
-    free_chars = _private_use_chars(text)
+    free_chars = private_use_chars(text)
 
     def hold(original: str) -> str:
         char = next(free_chars)
