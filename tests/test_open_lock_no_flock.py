@@ -1,6 +1,6 @@
 """A data dir on a file system without flock (some network mounts) still opens, and restore still works.
 
-The open lock (`facade/open_lock.py`) read any flock error as "a restore holds it": on such a mount the app
+The open lock (`storage/open_lock.py`) read any flock error as "a restore holds it": on such a mount the app
 refused to start, saying a restore was running. Only "someone holds it" (EWOULDBLOCK/EAGAIN/EACCES) counts.
 """
 
@@ -13,7 +13,7 @@ import pytest
 from fakes import fake_assistant
 
 from rag_core.errors import StoreBusy
-from rag_core.facade import open_lock
+from rag_core.storage import open_lock
 
 
 class _Flock:

@@ -78,7 +78,7 @@ def test_a_replaced_data_dir_is_said_as_replaced_not_damaged() -> None:
 
 def test_the_app_after_a_restore_under_it_says_restart(app, tmp_path: Path, caplog) -> None:
     """A restore under a live app: the app's next audit row says restart. A running app now holds the data dir
-    open (`facade/open_lock.py`) and a restore is refused while it does; this app lets go first, as one whose
+    open (`storage/open_lock.py`) and a restore is refused while it does; this app lets go first, as one whose
     hold was lost would."""
     app.release_data_dir()
     done = _cli_restore(tmp_path / "backup", Path(app.settings.data_dir))

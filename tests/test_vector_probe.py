@@ -146,3 +146,24 @@ def test_a_store_whose_segment_holds_no_vector_yet_is_not_probed(tmp_path, monke
     assert vector_probe.segment_files(store / "chroma") == []
     monkeypatch.setattr(health, "probe_vectors", lambda path: pytest.fail("probed a segment with no vector"))
     assert fake_assistant(store).search("年假几天").hit_count
+
+
+def test_a_data_dir_an_assistant_has_open_is_not_probed(big_store, tmp_path):
+    """A probe during another process's compaction crashed on a healthy index, and the start set the live index
+    aside under the app. While any assistant holds the data dir open, neither a start nor doctor probes."""
+    from rag_core.storage.open_lock import hold_open, in_use
+
+    store = _garbled_copy(big_store, tmp_path)  # a probe would find it: so none may run
+
+    class App:
+        pass
+
+    app = App()
+    hold_open(app, store)
+    assert in_use(store)
+    assert open_checks(store) == []
+    chroma = next(c for c in doctor(store) if c.file == "chroma/")
+    assert chroma.ok and "应用正在运行" in chroma.detail
+    del app
+    assert not in_use(store)
+    assert "向量索引" in " ".join(open_checks(store))

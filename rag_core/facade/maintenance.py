@@ -27,7 +27,7 @@ from ..text.pii import redact_text
 from ..types import Principal
 from .access import LOCAL_ADMIN, require
 from .accounts import ANONYMOUS
-from .open_lock import hold_open, no_app
+from ..storage.open_lock import hold_open, no_app
 from .thesaurus import thesaurus_check
 
 _log = logging.getLogger(__name__)

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import StoreDamaged
+from .open_lock import in_use
 from .sqlite_access import UNREADABLE_FIX, access_reason, connect_ro, interrupted, problem_of, roll_back_interrupted
 from .vector_probe import checked_segments, probe_vectors, segment_files
 
@@ -183,7 +184,10 @@ class _Checked:
         return problem
 
     def segments_problem(self, data_dir: Path) -> str | None:
-        """Chroma's HNSW segments fail to load (`vector_probe`), probed only when their bytes changed."""
+        """Chroma's HNSW segments fail to load (`vector_probe`), probed only when their bytes changed and no
+        assistant has the data dir open (a compaction under way crashed a healthy probe: set aside live)."""
+        if in_use(data_dir):
+            return None
         before = dict(self.stamps)
         problem = checked_segments(data_dir / CHROMA_DIR, self.stamps, probe_vectors)
         self.changed = self.changed or self.stamps != before
@@ -371,11 +375,13 @@ def _chroma_check(data_dir: Path, catalog: Path, collections: dict[str, int]) ->
         return StoreCheck(CHROMA_DIR + "/", "missing", "向量索引不存在", "启动时从文档目录自动重建")
     if problem := sqlite_problem(chroma_db):
         return _damage_check(CHROMA_DB, problem, "它只是缓存：启动时会自动移开并从文档目录重建")
-    if segment_files(data_dir / CHROMA_DIR) and (problem := probe_vectors(data_dir / CHROMA_DIR)):
+    live = in_use(data_dir)  # files another process may be writing: a probe would say nothing of damage
+    if not live and segment_files(data_dir / CHROMA_DIR) and (problem := probe_vectors(data_dir / CHROMA_DIR)):
         return StoreCheck(CHROMA_DIR + "/", "damaged", problem, "它只是缓存：启动时会自动移开并从文档目录重建")
     chunks = _catalog_chunks(catalog) if catalog.exists() else None
     vectors = sum(collections.values())
     if chunks is not None and vectors != chunks:
         return StoreCheck(CHROMA_DIR + "/", "inconsistent", f"{vectors} 条向量，文档目录有 {chunks} 块",
                           "启动时自动按文档目录重建")
-    return StoreCheck(CHROMA_DIR + "/", "ok", f"{vectors} 条向量")
+    note = "（应用正在运行，向量索引文件留到下次启动时检查）" if live and segment_files(data_dir / CHROMA_DIR) else ""
+    return StoreCheck(CHROMA_DIR + "/", "ok", f"{vectors} 条向量{note}")

@@ -137,3 +137,29 @@ def _back(fd: int, entry: list[int] | None) -> None:
         return
     fcntl.flock(fd, fcntl.LOCK_UN)
     os.close(fd)
+
+
+def in_use(data_dir: Path) -> bool:
+    """Some assistant, in this process or another, has `data_dir` open now (its open lock is held).
+
+    Chroma's files are then live: another process may be writing them (a compaction) or this one has them
+    loaded, so what a fresh reader finds says nothing of damage (`vector_probe`). False where nothing can tell
+    (no data dir, no lock file, no flock)."""
+    path = Path(data_dir) / OPEN_LOCK
+    if fcntl is None or not path.exists():
+        return False
+    fd = _open(path)
+    if fd is None:
+        return False
+    try:
+        with _guard:
+            if _identity(fd) in _held:
+                return True
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                return exc.errno in _HELD_ELSEWHERE
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            return False
+    finally:
+        os.close(fd)
