@@ -8,6 +8,7 @@ The fix is a restart, and the line says so.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -26,7 +27,9 @@ def replaced_dir(exc: BaseException) -> bool:
     if isinstance(code, int):
         return code == _MOVED
     text = str(exc)
-    return f"code: {_MOVED})" in text or "attempt to write a readonly database" in text
+    if codes := re.findall(r"code: (\d+)\)", text):  # Chroma names the code: only 1032 is a swapped dir
+        return str(_MOVED) in codes
+    return "attempt to write a readonly database" in text
 
 
 @contextmanager
