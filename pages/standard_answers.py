@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from rag_core import Assistant, RagError
@@ -58,13 +60,8 @@ def delete_buttons(assistant: Assistant, entry) -> None:
     yes, no = st.columns(2)
     if yes.button("确认删除", type="primary", key=f"delete_standard_yes_{entry.id}"):
         st.session_state.pop(DELETE_PENDING_KEY, None)
-        try:
-            assistant.delete_standard_answer(entry.id, actor=actor())
-        except RagError as exc:
-            st.error(escape_md(exc))
-            return
-        announce("standard_answers", f"已删除标准答复：{escape_md(entry.question)}")
-        st.rerun()
+        carry_out(lambda: assistant.delete_standard_answer(entry.id, actor=actor()),
+                  f"已删除标准答复：{escape_md(entry.question)}")
     if no.button("取消", key=f"delete_standard_no_{entry.id}"):
         st.session_state.pop(DELETE_PENDING_KEY, None)
         st.rerun()
@@ -74,13 +71,19 @@ def release_button(assistant: Assistant, entry, why: str) -> None:
     """A held answer: why it is not served, and 恢复使用 once HR has checked it (删除 stays below)."""
     st.warning(escape_md(why))
     if st.button("复核无误，恢复使用", key=f"release_standard_{entry.id}", icon=":material/check:"):
-        try:
-            assistant.release_standard_answer(entry.id, actor=actor())
-        except RagError as exc:
-            st.error(escape_md(exc))
-            return
-        announce("standard_answers", f"已恢复使用标准答复：{escape_md(entry.question)}")
-        st.rerun()
+        carry_out(lambda: assistant.release_standard_answer(entry.id, actor=actor()),
+                  f"已恢复使用标准答复：{escape_md(entry.question)}")
+
+
+def carry_out(action: Callable[[], object], done: str) -> None:
+    """Run an action on one answer: its refusal in one line, or the success line shown after the rerun."""
+    try:
+        action()
+    except RagError as exc:
+        st.error(escape_md(exc))
+        return
+    announce("standard_answers", done)
+    st.rerun()
 
 
 def main() -> None:
