@@ -23,11 +23,11 @@ from ..settings import SAVED_FILE, Settings, with_saved_changes
 from ..storage.account_files import AUDIT, damaged_line, no_accounts
 from ..storage.backup import BackupReport, backup_data_dir, restore_data_dir
 from ..storage.health import CATALOG, StoreCheck, doctor, set_aside_chroma
+from ..storage.open_lock import hold_open, no_app
 from ..text.pii import redact_text
 from ..types import Principal
 from .access import LOCAL_ADMIN, require
 from .accounts import ANONYMOUS
-from ..storage.open_lock import hold_open, no_app
 from .thesaurus import thesaurus_check
 
 _log = logging.getLogger(__name__)
