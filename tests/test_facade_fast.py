@@ -90,7 +90,7 @@ def test_a_refused_file_leaves_the_store_unchanged(assistant):
 
 def test_audience_limits_listing_and_search(assistant):
     assistant.ingest_bytes("# 薪酬制度\n\n第一条 海豚补贴每月 77 元。\n".encode(), "pay.md", audience=["hr"])
-    assert "pay" not in [doc.doc_id for doc in assistant.list_documents(role="staff")]
+    assert "pay" not in [doc.doc_id for doc in assistant.list_documents(role="managers")]
     assert "pay" in [doc.doc_id for doc in assistant.list_documents(role="hr")]
     assert assistant.search("海豚补贴", role="managers").hit_count == 0
     assert assistant.search("海豚补贴", role="hr").hits[0].chunk.doc_id == "pay"

@@ -25,6 +25,7 @@ from typing import Any
 from ..answer.answering import WEAK_HEADER
 from ..text.pii import redact_text
 from ..types import REFUSED, WEAK_EVIDENCE
+from .metrics import json_problem
 
 KINDS = ("new_topic", "followup", "statement", "personal", "after_upload", "trap", "absent")
 # a question that carries its own subject: it must be searched exactly as typed
@@ -57,7 +58,7 @@ def load_sessions(path: Path) -> list[dict[str, Any]]:
         try:
             session = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{n}: 不是合法的 JSON（{exc.msg}）") from None
+            raise ValueError(f"{path}:{n}: 不是合法的 JSON（{json_problem(exc, n)}）") from None
         if not isinstance(session, dict) or not session.get("id") or not session.get("corpus") or not session.get("turns"):
             raise ValueError(f"{path}:{n}: 需要 id、corpus 和 turns")
         for turn in session["turns"]:

@@ -35,6 +35,7 @@ from ..search.indexer import refuse_stale, refuse_unreplaceable
 from ..search.sample_pack import sample_files, seed_from_pack
 from ..search.vector_store import VectorCheck
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
+from .audience_preview import checked_preview
 from .replaced import said_replaced
 from .upload_input import UploadInput, audience_of, displayable_name  # noqa: F401 (displayable_name: its old home)
 
@@ -276,6 +277,7 @@ class DocumentActions(UploadInput):
         `role` narrows further to one audience label (plus "all"), as a preview of what that audience sees.
         """
         actor = self._acting(actor, "documents.manage")
+        role = checked_preview(role, self.catalog, actor.readable)  # a made-up label listed nothing, silently
         today = office_today(self._settings.timezone)
         live = self.catalog.live_versions()
         in_effect = versions_in_effect(live, today)  # chosen for everyone first, as search does

@@ -24,6 +24,7 @@ from ..storage.account_files import AUDIT, damaged_line, no_accounts
 from ..storage.backup import BackupReport, backup_data_dir, restore_data_dir
 from ..storage.health import CATALOG, StoreCheck, doctor, set_aside_chroma
 from ..storage.open_lock import hold_open, no_app
+from ..text.inputs import InputError
 from ..text.pii import redact_text
 from ..types import Principal
 from .access import LOCAL_ADMIN, require
@@ -82,6 +83,8 @@ class MaintenanceActions:
         """`backup` without opening the assistant (no model load; the app may keep running)."""
         data_dir = Path(data_dir)
         who = _acting_on(data_dir, actor)
+        if not str(dest).strip():  # Path("") is "." : a blank box or `backup ""` wrote into the working directory
+            raise InputError("请给出备份目录（例如 /backups/hr-今天的日期），它应当还不存在")
         try:
             report = backup_data_dir(data_dir, Path(dest))
         except RagError as exc:
