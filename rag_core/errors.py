@@ -45,3 +45,18 @@ class PermissionDenied(RagError):
 
 class AccountError(RagError):
     """An account action or a login was refused (bad name, weak password, locked, unknown)."""
+
+
+# json's messages, in the words a person fixing the file needs; {name}: what a key is in that file (设置名 in
+# settings.json, 字段名 in a question set), {whole}: what one document of it is (the position is the caller's)
+_JSON_PROBLEMS = {"Expecting property name": "应是带双引号的{name}，常见原因是最后一项后面多了逗号",
+                  "Expecting ','": "缺少逗号", "Expecting ':'": "缺少冒号", "Expecting value": "缺少值",
+                  "Extra data": "{whole}结束之后还有多余的内容", "Unterminated string": "引号没有成对",
+                  "Invalid control character": "引号里有换行等控制字符", "Invalid \\escape": "反斜杠转义写法有误",
+                  "Invalid \\uXXXX escape": "\\u 转义应为四位十六进制数"}
+
+
+def explain_json_error(message: str, *, name: str = "字段名", whole: str = "这一行的对象") -> str:
+    """What a `json.JSONDecodeError.msg` means, in Chinese ("Unterminated string starting at" meant nothing to HR)."""
+    what = next((text for start, text in _JSON_PROBLEMS.items() if message.startswith(start)), "格式有误")
+    return what.format(name=name, whole=whole)

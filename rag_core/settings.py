@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .errors import SettingsError
+from .errors import SettingsError, explain_json_error
 
 DEFAULT_DATA_DIR = Path("data") / "store"
 # The embedding models shipped in packages of requirements.txt, by the names EMBEDDING_MODEL accepts;
@@ -295,11 +295,6 @@ def _parse(var: str, raw: str, type_name: Any) -> Any:
 
 SAVED_FILE = "settings.json"  # what the settings page changed, in the data dir: applied over .env at every start
 _KEPT_NAME = "settings.original-<时间>.json"  # where a save keeps a file it cannot write back whole
-# json's messages, in the words a person fixing the file needs (the position is added: 第 N 行第 M 列)
-_JSON_PROBLEMS = {"Expecting property name": "应是带双引号的设置名，常见原因是最后一项后面多了逗号",
-                  "Expecting ','": "缺少逗号", "Expecting ':'": "缺少冒号", "Expecting value": "缺少值",
-                  "Extra data": "在设置结束之后还有多余的内容", "Unterminated string": "引号没有成对",
-                  "Invalid control character": "引号里有换行等控制字符"}
 
 
 def _read_saved(path: Path) -> tuple[dict[str, Any], str]:
@@ -307,7 +302,7 @@ def _read_saved(path: Path) -> tuple[dict[str, Any], str]:
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        what = next((text for start, text in _JSON_PROBLEMS.items() if exc.msg.startswith(start)), "格式有误")
+        what = explain_json_error(exc.msg, name="设置名", whole="在设置")
         return {}, f"第 {exc.lineno} 行第 {exc.colno} 列{what}，不是有效的 JSON"
     except UnicodeDecodeError:
         return {}, "不是 UTF-8 编码的文本"

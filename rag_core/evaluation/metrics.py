@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 
 from ..answer.answering import is_refusal  # noqa: F401 - the benches and tests read refusals of stored answers here
-from ..errors import RagError
+from ..errors import RagError, explain_json_error
 
 CATEGORIES = ("literal", "paraphrase", "near_miss", "absent")
 
@@ -32,17 +32,9 @@ class QuestionSetError(RagError, ValueError):
 
 
 # json's messages in the words a person fixing the row needs (as settings.json's are said); the position is added
-_JSON_PROBLEMS = {"Expecting property name": "应是带双引号的字段名，常见原因是最后一项后面多了逗号",
-                  "Expecting ','": "缺少逗号", "Expecting ':'": "缺少冒号", "Expecting value": "缺少值",
-                  "Extra data": "这一行的对象结束之后还有多余的内容", "Unterminated string": "引号没有成对",
-                  "Invalid control character": "引号里有换行等控制字符", "Invalid \\escape": "反斜杠转义写法有误",
-                  "Invalid \\uXXXX escape": "\\u 转义应为四位十六进制数"}
-
-
 def json_problem(exc: json.JSONDecodeError, line: int) -> str:
-    """Where and what, in Chinese: the parser's English ("Unterminated string starting at") meant nothing to HR."""
-    what = next((text for start, text in _JSON_PROBLEMS.items() if exc.msg.startswith(start)), "格式有误")
-    return f"第 {line} 行第 {exc.colno} 列{what}"
+    """Where and what, in Chinese, for a line of a JSONL file (the parser counts one line only)."""
+    return f"第 {line} 行第 {exc.colno} 列{explain_json_error(exc.msg)}"
 
 
 def load_questions(path: Path) -> list[dict]:
