@@ -37,6 +37,8 @@ def checked_preview(role: str | None, catalog: Catalog, readable: Iterable[str] 
     reach gets the same refusal as a label nobody uses, never a hint that it exists."""
     if role is None:
         return None
+    if role in AUDIENCE_LABELS:  # always previewable (see `preview_labels`): no read of every live version per search
+        return role
     labels = preview_labels(catalog, readable)
     if role in labels:
         return role
