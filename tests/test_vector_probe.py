@@ -105,7 +105,8 @@ def test_a_probe_that_cannot_tell_sets_nothing_aside(tmp_path, monkeypatch):
         raise subprocess.TimeoutExpired("probe", vector_probe.PROBE_SECONDS)
 
     monkeypatch.setattr(vector_probe.subprocess, "run", too_slow)
-    assert vector_probe.probe_vectors(tmp_path) is None
+    found = vector_probe.probe_vectors(tmp_path)
+    assert found.outcome == vector_probe.UNKNOWN and not found.problem  # nor is it called healthy (review 51)
 
 
 def test_a_directory_that_cannot_be_written_is_not_probed(tmp_path, monkeypatch):
@@ -113,7 +114,8 @@ def test_a_directory_that_cannot_be_written_is_not_probed(tmp_path, monkeypatch)
     healthy index damaged. Such a directory is not probed (the probe could not tell)."""
     monkeypatch.setattr(vector_probe.os, "access", lambda path, mode: mode != os.W_OK)
     monkeypatch.setattr(vector_probe.subprocess, "run", lambda *a, **k: pytest.fail("probed a read-only directory"))
-    assert vector_probe.probe_vectors(tmp_path) is None
+    found = vector_probe.probe_vectors(tmp_path)
+    assert found.outcome == vector_probe.UNKNOWN and not found.problem
 
 
 def test_reopening_an_unchanged_store_does_not_probe_again(big_store, tmp_path, monkeypatch):

@@ -377,12 +377,15 @@ def _chroma_check(data_dir: Path, catalog: Path, collections: dict[str, int]) ->
         return _damage_check(CHROMA_DB, problem, "它只是缓存：启动时会自动移开并从文档目录重建")
     live = in_use(data_dir)  # files another process may be writing: a probe would say nothing of damage
     segments = bool(segment_files(data_dir / CHROMA_DIR))
-    if not live and segments and (problem := probe_vectors(data_dir / CHROMA_DIR)):
-        return StoreCheck(CHROMA_DIR + "/", "damaged", problem, "它只是缓存：启动时会自动移开并从文档目录重建")
+    found = probe_vectors(data_dir / CHROMA_DIR) if not live and segments else None
+    if found and found.problem:
+        return StoreCheck(CHROMA_DIR + "/", "damaged", found.problem, "它只是缓存：启动时会自动移开并从文档目录重建")
     chunks = _catalog_chunks(catalog) if catalog.exists() else None
     vectors = sum(collections.values())
     if chunks is not None and vectors != chunks:
         return StoreCheck(CHROMA_DIR + "/", "inconsistent", f"{vectors} 条向量，文档目录有 {chunks} 块",
                           "启动时自动按文档目录重建")
     note = "（应用正在运行，向量索引文件留到下次启动时检查）" if live and segments else ""
+    if found and found.note:  # could not tell: neither damaged nor known to load
+        note = f"（向量索引文件这次没能检查：{found.note}；下次启动时会再检查）"
     return StoreCheck(CHROMA_DIR + "/", "ok", f"{vectors} 条向量{note}")

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 REWRITTEN_ON_LOAD = frozenset({"length.bin"})  # other bytes after a process loads an unchanged index
@@ -27,6 +28,8 @@ SEGMENT_TIMES = "chroma/segments"  # the stamps' keys in health's CHECKED file
 SEGMENT_BYTES = "chroma/segment-bytes"
 HNSW_DATA = "data_level0.bin"  # the file that holds the vectors and the graph: present once a segment is persisted
 PROBE_SECONDS = 300  # a slow disk may take long to load a big index; past this, nothing is concluded
+LOADS, DAMAGED, UNKNOWN = "loads", "damaged", "unknown"  # a probe's outcomes
+_LOADED = "LOADED"  # the child prints it once every collection loaded and answered
 _PROBE = """
 import sys
 import chromadb
@@ -39,6 +42,23 @@ for listed in client.list_collections():
         first = collection.get(limit=1, include=["embeddings"])["embeddings"]
         collection.query(query_embeddings=[list(first[0])], n_results=1)
 """
+_PROBE += f"print({_LOADED!r}, flush=True)\n"  # reached only when nothing above crashed or raised
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What the probe found: the index loads, is damaged (`problem` says why) or it could not tell (`note`).
+
+    Three outcomes, not "a reason or None": "could not tell" read as "loads" stamped a garbled index as
+    checked, so it was never probed again and every later start crashed on it."""
+
+    outcome: str
+    problem: str = ""  # DAMAGED: why the index does not load, in Chinese
+    note: str = ""  # UNKNOWN: why nothing could be told, in Chinese (never a reason to set anything aside)
+
+    @property
+    def loads(self) -> bool:
+        return self.outcome == LOADS
 
 
 def segment_files(chroma_dir: Path) -> list[Path]:
@@ -95,12 +115,13 @@ def segments_stamp(chroma_dir: Path) -> list[int]:
 
 
 def checked_segments(chroma_dir: Path, stamps: dict[str, list[int]],
-                     probe: Callable[[Path], str | None]) -> str | None:
+                     probe: Callable[[Path], Probe]) -> str | None:
     """Why the segments do not load, probing only when their bytes changed since they passed; updates `stamps`.
 
     Unchanged times: nothing is read. Changed times but the same bytes (Chroma rewrote them): no probe. The
     stamps are taken after a probe, since the probe's own load writes the files again; stamped before it,
-    every start saw a change and probed (0.7 s per CLI command)."""
+    every start saw a change and probed (0.7 s per CLI command). Only a probe whose child loaded everything
+    stamps: one that could not tell (timed out, killed mid-load) leaves them unstamped, probed next start."""
     try:
         times = segments_times(chroma_dir)
         if not times or stamps.get(SEGMENT_TIMES) == times:
@@ -110,34 +131,39 @@ def checked_segments(chroma_dir: Path, stamps: dict[str, list[int]],
             return None
     except OSError:
         return None  # a file vanished while listed: the open that follows says what is wrong
-    problem = probe(chroma_dir)
+    found = probe(chroma_dir)
     stamps.pop(SEGMENT_TIMES, None)
     stamps.pop(SEGMENT_BYTES, None)
-    if problem is None:
+    if found.loads:
         try:
             stamps[SEGMENT_TIMES], stamps[SEGMENT_BYTES] = segments_times(chroma_dir), segments_stamp(chroma_dir)
         except OSError:
             pass
-    return problem
+    return found.problem or None
 
 
-def probe_vectors(chroma_dir: Path) -> str | None:
-    """Why the index does not load, in Chinese, or None when it loads (or the probe could not tell).
+def probe_vectors(chroma_dir: Path) -> Probe:
+    """Whether the index loads, asked of a child process; UNKNOWN when the child could not tell.
 
-    A probe that runs out of time or cannot start says nothing: setting a healthy index aside on a slow
-    machine would cost a full re-embedding for no reason. Nor does one on a directory this process cannot
-    write (a read-only mount): Chroma cannot open it there at all, which says nothing of the files."""
+    A probe that runs out of time or cannot start concludes nothing: setting a healthy index aside on a slow
+    machine would cost a full re-embedding for no reason, and calling it healthy hid a garbled one for good.
+    Nor does one on a directory this process cannot write (a read-only mount): Chroma cannot open it there
+    at all, which says nothing of the files. The index loads only when the child got to its last line."""
     if not os.access(chroma_dir, os.W_OK):  # Chroma opens its database for writing: a read-only copy fails whole
-        return None
+        return Probe(UNKNOWN, note="向量索引目录无法写入，没有检查")
     env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
     try:
         done = subprocess.run([sys.executable, "-c", _PROBE, str(chroma_dir)], capture_output=True, text=True,
                               timeout=PROBE_SECONDS, env=env, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
+    except subprocess.TimeoutExpired:
+        return Probe(UNKNOWN, note=f"检查超过 {PROBE_SECONDS} 秒没有结束")
+    except OSError as exc:
+        return Probe(UNKNOWN, note=f"检查进程没能启动（{exc.strerror or exc}）")
     if done.returncode == 0:
-        return None
+        if _LOADED in done.stdout.splitlines():
+            return Probe(LOADS)
+        return Probe(UNKNOWN, note="检查进程没有读完全部索引就退出了")
     if done.returncode < 0:
-        return f"读取向量索引文件时进程崩溃（信号 {-done.returncode}），索引文件已损坏"
+        return Probe(DAMAGED, f"读取向量索引文件时进程崩溃（信号 {-done.returncode}），索引文件已损坏")
     last = next((line for line in reversed(done.stderr.splitlines()) if line.strip()), "")
-    return f"向量索引文件无法读取（{last.strip()[:120] or f'退出码 {done.returncode}'}）"
+    return Probe(DAMAGED, f"向量索引文件无法读取（{last.strip()[:120] or f'退出码 {done.returncode}'}）")
