@@ -5,7 +5,8 @@ st.info/warning/error/success/toast, in the labels of expanders, tabs, buttons, 
 checkboxes, radios and metrics, in help tooltips and in progress texts. Every such place
 that shows a question, comment, title, clause, standard answer, name, memory, or an
 engine message quoting one of them, passes the text through `escape_md` (shown literally)
-or `inert_markdown` (lists and bold kept). Plain-text sinks need nothing: st.text, st.code,
+or `inert_markdown` (lists and bold kept: a model's or HR's own formatting). Text the engine
+assembled around quotes keeps only its own '- ' bullets (`escape_quoted_lines`). Plain-text sinks need nothing: st.text, st.code,
 st.json, st.dataframe cells, chart labels and selectbox/multiselect options.
 
 Escaping the markdown characters stops `[x](…)`, `![](…)`, `<…>`, `$…$` and `:red[…]`,
@@ -46,3 +47,20 @@ def inert_markdown(text: str) -> str:
     """
     text = _INERT_SPECIAL.sub(r"\\\1", _break_autolinks(text))
     return re.sub(r"(?i)(www)\.", r"\1\\.", text)  # the case as written
+
+
+ENGINE_BULLET = "- "
+
+
+def escape_quoted_lines(text: str, *, at_line_start: bool = True) -> str:
+    """Text the engine assembled around quotes (the offline answer, an acknowledgement, a refusal): every line
+    shown literally (`escape_md`) except the engine's own '- ' bullet that opens a line, so a quoted
+    '# 标题', '*强调*', '`代码`', '1. ' or '---' stays text inside its list item. `at_line_start`: whether
+    `text` begins a line of the whole answer (a piece after a [资料N] link does not)."""
+    lines = text.split("\n")
+    return "\n".join(
+        ENGINE_BULLET + escape_md(line[len(ENGINE_BULLET):])
+        if line.startswith(ENGINE_BULLET) and (i > 0 or at_line_start)
+        else escape_md(line)
+        for i, line in enumerate(lines)
+    )

@@ -18,12 +18,12 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import AskTrace, Hit, MemoryHit, SearchResult
-from rag_core.types import STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE
+from rag_core.types import ACKNOWLEDGED, STANDARD, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE
 from ui.chunk_text import records_frame, render_chunk_text  # noqa: F401 (records_frame: re-exported)
-from ui.inert import escape_md, inert_markdown
+from ui.inert import escape_md, escape_quoted_lines, inert_markdown
 from ui.tables import WRAP_ROWS
 from ui.timefmt import local_time, relative_age
-from ui.verdict import NO_HIT_REASON, Verdict, cited_numbers, render_verdict, verdict_of
+from ui.verdict import NO_HIT_REASON, Verdict, cited_numbers, outcome_of, render_verdict, verdict_of
 
 TECH_LABEL = "技术细节"
 UNSUPPORTED_MARK = "未在资料中找到"
@@ -34,7 +34,9 @@ STRENGTH: dict[str, tuple[str, str]] = {
     WEAK_EVIDENCE: (f"{WEAK_EVIDENCE}，请核对原文", "orange"),
     "": ("未采用：与问题不够相关", "gray"),
 }
-_ENGINE_MARKS = re.compile(r"\[资料(\d+)\]|( :orange-badge\[:material/warning: 未在资料中找到\])")
+_CITATION = re.compile(r"\[资料(\d+)\]")
+# drawn only where the citation check flagged a sentence (`link_citations`), never recognised by its text
+UNSUPPORTED_BADGE = f" :orange-badge[:material/warning: {UNSUPPORTED_MARK}]"
 
 # Known timing keys (without the "_ms" suffix) -> Chinese stage names; unknown keys are shown as they come.
 STAGE_LABELS: dict[str, str] = {
@@ -55,7 +57,8 @@ STAGE_LABELS: dict[str, str] = {
 }
 
 
-ANSWERER_LABELS = {"extractive": "离线抽取式（摘录原文）"}
+OFFLINE_ANSWERER = "extractive"  # the offline quoter's name in `AskTrace.answerer`
+ANSWERER_LABELS = {OFFLINE_ANSWERER: "离线抽取式（摘录原文）"}
 
 
 def anchor_id(prefix: str, index: int) -> str:
@@ -63,21 +66,51 @@ def anchor_id(prefix: str, index: int) -> str:
     return f"{prefix}-chunk-{index}"
 
 
-def link_citations(answer: str, anchors: dict[int, str]) -> str:
-    """Each [资料N] the engine wrote becomes a same-page link to its chunk card; the rest is inert text."""
+def keeps_formatting(trace: AskTrace) -> bool:
+    """Whether the answer's own markdown (lists, bold) is kept: a model's answer, or HR's 标准答复. Text the
+    engine assembled (the offline quotes, an acknowledgement repeating what was typed, a refusal naming a
+    heading) is shown literally, so a document or a person cannot format it."""
+    outcome = outcome_of(trace)
+    if outcome == STANDARD:
+        return True
+    offline = trace.answerer == OFFLINE_ANSWERER or trace.answerer.startswith(f"{OFFLINE_ANSWERER}（")
+    # no model is called without sources: 无命中 refusals, acknowledgements and chatter are the engine's words
+    return outcome != ACKNOWLEDGED and bool(trace.sources) and not offline
+
+
+def unsupported_ends(answer: str, sentences: Sequence[str]) -> list[int]:
+    """Where each sentence the citation check flagged ends in the answer (its first occurrence)."""
+    return [at + len(sentence) for sentence in sentences if sentence and (at := answer.find(sentence)) >= 0]
+
+
+def link_citations(answer: str, anchors: dict[int, str], unsupported: Sequence[str] = (), *,
+                   literal: bool = False) -> str:
+    """The answer as markdown: each [资料N] the engine wrote links to its chunk card, a 未在资料中找到 badge
+    follows each `unsupported` sentence, the rest is inert text (`literal`: shown as written but for the
+    engine's '- ' bullets). The badge goes where the check flagged a sentence, never where its text appears,
+    so a clause or a model writing the badge's markup shows it as text."""
+    marks: list[tuple[int, int, str]] = []  # (start, end, the markdown the engine puts there)
+    for match in _CITATION.finditer(answer):
+        target = anchors.get(int(match.group(1)))
+        label = f"\\[资料{match.group(1)}\\]"
+        marks.append((match.start(), match.end(), f"[{label}](#{target})" if target else label))
+    for end in unsupported_ends(answer, unsupported):
+        end = next((e for s, e, _ in marks if s < end < e), end)  # never inside a [资料N]: after it
+        marks.append((end, end, UNSUPPORTED_BADGE))
     parts: list[str] = []
     position = 0
-    for match in _ENGINE_MARKS.finditer(answer):
-        parts.append(inert_markdown(answer[position : match.start()]))
-        if match.group(1) is None:
-            parts.append(match.group(0))  # the 未在资料中找到 badge mark_unsupported added
-        else:
-            target = anchors.get(int(match.group(1)))
-            label = f"\\[资料{match.group(1)}\\]"
-            parts.append(f"[{label}](#{target})" if target else label)
-        position = match.end()
-    parts.append(inert_markdown(answer[position:]))
+    for start, end, mark in sorted(marks, key=lambda m: (m[0], m[1])):
+        parts += [_inert(answer, position, start, literal), mark]
+        position = end
+    parts.append(_inert(answer, position, len(answer), literal))
     return "".join(parts)
+
+
+def _inert(answer: str, start: int, end: int, literal: bool) -> str:
+    text = answer[start:end]
+    if not literal:
+        return inert_markdown(text)
+    return escape_quoted_lines(text, at_line_start=start == 0 or answer[start - 1] == "\n")
 
 
 def _fmt(value: float | None, digits: int) -> str:
@@ -280,16 +313,6 @@ def citation_anchors(trace: AskTrace, prefix: str) -> dict[int, str]:
     return anchors
 
 
-def mark_unsupported(answer: str, sentences: Sequence[str]) -> str:
-    """The answer with a 未在资料中找到 badge after each sentence the citation check flagged."""
-    for sentence in sentences:
-        at = answer.find(sentence)
-        if at >= 0:
-            end = at + len(sentence)
-            answer = f"{answer[:end]} :orange-badge[:material/warning: {UNSUPPORTED_MARK}]{answer[end:]}"
-    return answer
-
-
 WEAK_LLM_NOTE = "依据较弱：回答所依据的条款与问题只是相近，请核对原文。"
 
 
@@ -303,7 +326,7 @@ def render_answer(trace: AskTrace, prefix: str) -> None:
     """The answer text with [资料N] linked, then a one-line source list for reading at a glance."""
     anchors = citation_anchors(trace, prefix)
     check = trace.citations
-    st.markdown(link_citations(mark_unsupported(trace.answer, check.unsupported), anchors))
+    st.markdown(link_citations(trace.answer, anchors, check.unsupported, literal=not keeps_formatting(trace)))
     if weak_llm_answer(trace):
         st.caption(WEAK_LLM_NOTE)
     if check.unsupported:
