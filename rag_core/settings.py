@@ -6,6 +6,7 @@ deployment only has to point `RAG_DATA_DIR` (or `--data-dir`) somewhere else.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -350,42 +351,42 @@ def _kept_path(path: Path) -> Path:
     return path.with_name(f"settings.original-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}.json")
 
 
-def _kept_if_unknown(base: Settings) -> str:
-    """Move settings.json aside, byte for byte, when `_worth_keeping` says so; the copy's name or ""."""
-    path = base.path(SAVED_FILE)
-    if _worth_keeping(base) is None:
-        return ""
-    target = _kept_path(path)
-    path.replace(target)
-    return target.name
-
-
 def save_changes(settings: Settings, names: Iterable[str], base: Settings | None = None) -> str:
-    """Keep these knobs' values in `settings` for the next start (the whole file, written atomically).
+    """Keep these knobs' values in `settings` for the next start (written atomically); the kept copy's name or "".
 
-    A file this process did not load or write, or one the start could not use whole (damaged, a value refused, an
-    unknown name), is first kept aside, byte for byte, as `settings.original-<time>.json`, as the thesaurus does:
-    rewriting it dropped what it held with no copy. `base` is what the start applied the file over (.env and
-    defaults; `settings` when not given). Returns the kept file's name ("" when nothing needed keeping)."""
+    A file `_worth_keeping` names is kept aside byte for byte as `settings.original-<time>.json`, as the thesaurus
+    does. The new file is written first: moved aside before a write that failed (a full disk), the old file was gone
+    and the next start lost its knobs; now a failure raises SettingsError with it untouched. `base`: what the start
+    applied the file over (.env and defaults; `settings` when not given)."""
     path = settings.path(SAVED_FILE)
-    saved = {name: getattr(settings, name) for name in LIMITS if name in set(names)}
-    data = json.dumps(saved, ensure_ascii=False, indent=1).encode("utf-8")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    kept = _kept_if_unknown(base or settings)
-    partial = path.with_name(path.name + ".tmp")
-    partial.write_bytes(data)
-    os.replace(partial, path)
+    data = json.dumps({k: getattr(settings, k) for k in LIMITS if k in set(names)}, ensure_ascii=False, indent=1).encode()
+    partial, kept = path.with_name(path.name + ".tmp"), None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(data)
+        if (old := _worth_keeping(base or settings)) is not None:
+            (kept := _kept_path(path)).write_bytes(old)  # a copy: the old file stays until the replace below
+        os.replace(partial, path)
+    except OSError as exc:
+        for leftover in (partial, kept):  # a directory in the way (not ours) is left alone
+            with contextlib.suppress(OSError):
+                if leftover is not None:
+                    leftover.unlink()
+        raise SettingsError(f"设置没有保存：数据目录里的 {SAVED_FILE} 写不进去（磁盘已满或没有写权限），原来的设置没有改动，"
+                            "这次的修改也没有生效。请腾出磁盘空间或检查数据目录的写权限后再保存") from exc
     _KNOWN[path.resolve()] = hashlib.sha256(data).hexdigest()
-    return kept
+    return kept.name if kept else ""
 
 
 def forget_changes(base: Settings) -> str:
     """Remove settings.json, back to `base` (.env and defaults); one a save would keep aside (`_worth_keeping`) is
     moved aside instead of deleted, since it may hold the only copy of a value to fix. The copy's name, or ""."""
-    kept = _kept_if_unknown(base)
-    base.path(SAVED_FILE).unlink(missing_ok=True)
-    _KNOWN[base.path(SAVED_FILE).resolve()] = ""  # no file, as this process left it
-    return kept
+    path = base.path(SAVED_FILE)
+    if (kept := _kept_path(path) if _worth_keeping(base) is not None else None) is not None:
+        path.replace(kept)  # moved whole: a clear needs no disk space
+    path.unlink(missing_ok=True)
+    _KNOWN[path.resolve()] = ""  # no file, as this process left it
+    return kept.name if kept else ""
 
 
 def change_detail(old: Settings, changes: dict[str, Any], kept: str) -> str:
