@@ -53,7 +53,8 @@ _JSON_PROBLEMS = {"Expecting property name": "应是带双引号的{name}，常�
                   "Expecting ','": "缺少逗号", "Expecting ':'": "缺少冒号", "Expecting value": "缺少值",
                   "Extra data": "{whole}结束之后还有多余的内容", "Unterminated string": "引号没有成对",
                   "Invalid control character": "引号里有换行等控制字符", "Invalid \\escape": "反斜杠转义写法有误",
-                  "Invalid \\uXXXX escape": "\\u 转义应为四位十六进制数"}
+                  "Invalid \\uXXXX escape": "\\u 转义应为四位十六进制数",
+                  "Unexpected UTF-8 BOM": "文件开头有 BOM（UTF-8 签名），请另存为不带 BOM 的 UTF-8 后重试"}
 
 
 def explain_json_error(message: str, *, name: str = "字段名", whole: str = "这一行的对象") -> str:

@@ -193,11 +193,10 @@ class Settings:
             load_dotenv(env_file, override=False)
         values: dict[str, Any] = {}
         for spec in fields(cls):
-            raw = env_value(spec.name)
-            if raw is None or spec.name == "data_dir":
-                continue
-            values[spec.name] = _parse(env_name(spec.name), raw, spec.type)
-        values["data_dir"] = Path(data_dir or env_value("data_dir") or DEFAULT_DATA_DIR)
+            var, raw = env_source(spec.name)
+            if var and spec.name != "data_dir":
+                values[spec.name] = _parse(var, raw, spec.type)
+        values["data_dir"] = Path(data_dir or env_source("data_dir")[1] or DEFAULT_DATA_DIR)
         values.update(overrides)
         settings = cls(**values)
         settings.validate()
@@ -215,13 +214,14 @@ def env_name(field_name: str) -> str:
     return "RAG_" + field_name.upper()
 
 
-def env_value(field_name: str) -> str | None:
-    """The raw value for a field from the environment (its RAG_ name, else its alias); None when unset or blank."""
+def env_source(field_name: str) -> tuple[str, str]:
+    """The variable a field is read from (its RAG_ name, else its alias: a refusal names the one the admin set) and
+    its raw value; ("", "") when neither is set or both are blank."""
     for var in (env_name(field_name), ALIASES.get(field_name)):
         raw = os.environ.get(var) if var else None
         if raw is not None and raw.strip():
-            return raw.strip()
-    return None
+            return var, raw.strip()
+    return "", ""
 
 
 def _wrong_types(settings: Settings) -> list[str]:
@@ -278,7 +278,7 @@ def _read_saved(data: bytes | None) -> tuple[dict[str, Any], str]:
     if data is None:
         return {}, "文件权限或磁盘有问题"
     try:
-        saved = json.loads(data.decode("utf-8"))
+        saved = json.loads(data.decode("utf-8-sig"))  # a BOM (Windows Notepad's UTF-8) is harmless
     except json.JSONDecodeError as exc:
         what = explain_json_error(exc.msg, name="设置名", whole="在设置")
         return {}, f"第 {exc.lineno} 行第 {exc.colno} 列{what}，不是有效的 JSON"
