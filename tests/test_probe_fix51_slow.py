@@ -2,19 +2,24 @@
 
 Child processes (the probe's, the store's build), so slow. A probe that timed out once stamped a garbled
 index as checked: the next start on an idle machine did not probe, and the app died on its first question.
+And an app started during another start's probe opened the data dir under it: chroma/ was then set aside
+under that live process.
 """
 
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
-from test_vector_probe import BUILD, _run
+from test_vector_probe import BUILD, ROOT, TESTS, _run
 
-from rag_core.storage import vector_probe
+from rag_core.storage import health, vector_probe
 from rag_core.storage.health import open_checks
 
 pytestmark = pytest.mark.slow
@@ -50,3 +55,49 @@ def test_a_healthy_index_loads_in_the_child_and_is_stamped(big_store, tmp_path):
     store = tmp_path / "store"
     shutil.copytree(big_store, store)
     assert vector_probe.probe_vectors(store / "chroma").loads
+
+
+OPEN_APP = """
+import sys, time
+sys.path[:0] = [{root!r}, {tests!r}]
+from fakes import fake_assistant
+a = fake_assistant(sys.argv[1], chunk_size=120, chunk_overlap=0)
+print("OPEN", time.monotonic_ns(), flush=True)
+sys.stdin.read()
+"""
+
+
+def test_an_app_started_during_the_probe_opens_only_after_chroma_is_set_aside(big_store, tmp_path, monkeypatch):
+    store = tmp_path / "store"
+    shutil.copytree(big_store, store)
+    data = next((store / "chroma").glob(f"*/{vector_probe.HNSW_DATA}"))
+    data.write_bytes(os.urandom(data.stat().st_size))
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False"}
+    apps: list[subprocess.Popen] = []
+    set_aside_at: list[int] = []
+    real_run, real_set_aside = subprocess.run, health._set_aside
+
+    def probe(*args, **kwargs):
+        app = subprocess.Popen([sys.executable, "-c", OPEN_APP.format(root=str(ROOT), tests=str(TESTS)), str(store)],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+        apps.append(app)
+        select.select([app.stdout], [], [], 20)  # an app that may open during the probe has (no assertion on time)
+        return real_run(*args, **kwargs)
+
+    def set_aside(path: Path) -> Path:
+        moved = real_set_aside(path)
+        set_aside_at.append(time.monotonic_ns())
+        return moved
+
+    monkeypatch.setattr(vector_probe.subprocess, "run", probe)
+    monkeypatch.setattr(health, "_set_aside", set_aside)
+    try:
+        notices = " ".join(open_checks(store))
+        assert "chroma.damaged-" in notices, notices
+        line = apps[0].stdout.readline().split()  # the app opens once the start has let go
+        assert line[:1] == ["OPEN"], f"the app did not open: {line}"
+        assert int(line[1]) > set_aside_at[0], "the app opened the data dir while chroma/ was probed and set aside"
+    finally:
+        for app in apps:
+            app.kill()
+            app.wait()

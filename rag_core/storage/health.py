@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import StoreDamaged
-from .open_lock import in_use
+from .open_lock import alone
 from .sqlite_access import UNREADABLE_FIX, access_reason, connect_ro, interrupted, problem_of, roll_back_interrupted
 from .vector_probe import checked_segments, probe_vectors, segment_files
 
@@ -183,15 +183,19 @@ class _Checked:
         self.changed = True
         return problem
 
-    def segments_problem(self, data_dir: Path) -> str | None:
-        """Chroma's HNSW segments fail to load (`vector_probe`), probed only when their bytes changed and no
-        assistant has the data dir open (a compaction under way crashed a healthy probe: set aside live)."""
-        if in_use(data_dir):
-            return None
-        before = dict(self.stamps)
-        problem = checked_segments(data_dir / CHROMA_DIR, self.stamps, probe_vectors)
-        self.changed = self.changed or self.stamps != before
-        return problem
+    def segments_notice(self, data_dir: Path) -> str | None:
+        """Chroma's HNSW segments fail to load (`vector_probe`): set aside, and the line that says so.
+
+        Probed only when their bytes changed, and probed and set aside only while this start holds the data
+        dir alone (`open_lock.alone`): a probe during another process's compaction crashed on a healthy index,
+        and chroma/ was moved away under a process that opened it during the probe."""
+        with alone(data_dir) as held:
+            if not held:
+                return None
+            before = dict(self.stamps)
+            problem = checked_segments(data_dir / CHROMA_DIR, self.stamps, probe_vectors)
+            self.changed = self.changed or self.stamps != before
+            return set_aside_chroma(data_dir, problem) if problem else None
 
     def save(self) -> None:
         if not self.changed:
@@ -260,8 +264,8 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
             return notices
         moved = _set_aside(data_dir / CHROMA_DIR)
         notices.append(f"{CHROMA_DB} {problem}：向量索引只是缓存，已移到 {moved.name} 并从文档目录重建")
-    elif embedded_chroma and (problem := checked.segments_problem(data_dir)):
-        notices.append(set_aside_chroma(data_dir, problem))
+    elif embedded_chroma and (notice := checked.segments_notice(data_dir)):
+        notices.append(notice)
     return notices
 
 
@@ -375,9 +379,10 @@ def _chroma_check(data_dir: Path, catalog: Path, collections: dict[str, int]) ->
         return StoreCheck(CHROMA_DIR + "/", "missing", "向量索引不存在", "启动时从文档目录自动重建")
     if problem := sqlite_problem(chroma_db):
         return _damage_check(CHROMA_DB, problem, "它只是缓存：启动时会自动移开并从文档目录重建")
-    live = in_use(data_dir)  # files another process may be writing: a probe would say nothing of damage
-    segments = bool(segment_files(data_dir / CHROMA_DIR))
-    found = probe_vectors(data_dir / CHROMA_DIR) if not live and segments else None
+    live, found = False, None
+    if segment_files(data_dir / CHROMA_DIR):
+        with alone(data_dir) as held:  # files another process may be writing: a probe would say nothing of damage
+            live, found = not held, probe_vectors(data_dir / CHROMA_DIR) if held else None
     if found and found.problem:
         return StoreCheck(CHROMA_DIR + "/", "damaged", found.problem, "它只是缓存：启动时会自动移开并从文档目录重建")
     chunks = _catalog_chunks(catalog) if catalog.exists() else None
@@ -385,7 +390,7 @@ def _chroma_check(data_dir: Path, catalog: Path, collections: dict[str, int]) ->
     if chunks is not None and vectors != chunks:
         return StoreCheck(CHROMA_DIR + "/", "inconsistent", f"{vectors} 条向量，文档目录有 {chunks} 块",
                           "启动时自动按文档目录重建")
-    note = "（应用正在运行，向量索引文件留到下次启动时检查）" if live and segments else ""
+    note = "（应用正在运行，向量索引文件留到下次启动时检查）" if live else ""
     if found and found.note:  # could not tell: neither damaged nor known to load
         note = f"（向量索引文件这次没能检查：{found.note}；下次启动时会再检查）"
     return StoreCheck(CHROMA_DIR + "/", "ok", f"{vectors} 条向量{note}")

@@ -9,6 +9,7 @@ process ends, kill -9 included), and `restore` takes it exclusively without wait
 One process holds one descriptor per lock file, shared by its assistants (a flock taken twice by one
 process on two descriptors conflicts with itself): a restore in a process whose own assistants have
 the data dir open converts that descriptor, so it never waits on its own lock.
+A start that probes Chroma's index holds it exclusively for the probe (`alone`); an app opening meanwhile waits.
 Where `fcntl` is missing (Windows) nothing is locked.
 """
 
@@ -30,6 +31,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 OPEN_LOCK = ".app-open.lock"  # hidden and *.lock: backups skip it
+PROBE_LOCK = ".app-probe.lock"  # held with the open lock by a start that probes: an app opening meanwhile waits
 RUNNING = "应用正在运行：请先停止应用再恢复"
 RESTORING = "数据目录正在从备份恢复：请等恢复完成后再启动"
 
@@ -57,25 +59,63 @@ def _identity(fd: int) -> tuple[int, int]:
 def hold_open(owner: object, data_dir: Path) -> Callable[[], None]:
     """Hold `data_dir`'s open lock (shared) until `owner` is collected, the returned call, or the process ends.
 
-    StoreBusy while a restore replaces the data dir."""
+    Waits while a start probes the data dir's index (`alone`, a second or so); StoreBusy while a restore
+    replaces the data dir."""
     fd = _open(Path(data_dir) / OPEN_LOCK) if fcntl is not None else None
     if fd is None:
         return lambda: None
     with _guard:
         key = _identity(fd)
-        if key in _held:
+        taken = key in _held or _try(fd, fcntl.LOCK_SH)
+        if taken:
+            _count(key, fd)
+    if taken is None:
+        os.close(fd)
+        return lambda: None  # a file system without flock (some network mounts): the app still starts
+    if not taken:
+        if not _after_probe(fd, Path(data_dir)):
             os.close(fd)
-            _held[key][1] += 1
-        else:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            except OSError as exc:
-                os.close(fd)
-                if exc.errno in _HELD_ELSEWHERE:
-                    raise StoreBusy(f"数据目录 {data_dir}：{RESTORING}") from None
-                return lambda: None  # a file system without flock (some network mounts): the app still starts
-            _held[key] = [fd, 1]
+            raise StoreBusy(f"数据目录 {data_dir}：{RESTORING}")
+        with _guard:
+            _count(key, fd)
     return weakref.finalize(owner, _let_go, key)
+
+
+def _try(fd: int, operation: int) -> bool | None:
+    """flock without waiting: True when taken, False while held elsewhere, None where flock does not work."""
+    try:
+        fcntl.flock(fd, operation | fcntl.LOCK_NB)
+    except OSError as exc:
+        return False if exc.errno in _HELD_ELSEWHERE else None
+    return True
+
+
+def _count(key: tuple[int, int], fd: int) -> None:
+    """One assistant more on the lock file; the process keeps one descriptor (a second one's flock conflicts)."""
+    if key in _held:
+        if _held[key][0] != fd:
+            os.close(fd)
+        _held[key][1] += 1
+    else:
+        _held[key] = [fd, 1]
+
+
+def _after_probe(fd: int, data_dir: Path) -> bool:
+    """Take the open lock shared once a start's probe has let go of it; False when no probe holds it (a restore).
+
+    Refused as "restoring", an app or CLI command started during another start's probe did not open at all."""
+    marker = _open(data_dir / PROBE_LOCK)
+    probing = False
+    if marker is not None:
+        try:
+            probing = _try(marker, fcntl.LOCK_SH) is False
+        finally:
+            os.close(marker)
+    try:  # a probe ends (its child is killed after PROBE_SECONDS); otherwise once more, in case it just ended
+        fcntl.flock(fd, fcntl.LOCK_SH if probing else fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
 
 
 def _let_go(key: tuple[int, int]) -> None:
@@ -163,3 +203,35 @@ def in_use(data_dir: Path) -> bool:
             return False
     finally:
         os.close(fd)
+
+
+@contextmanager
+def alone(data_dir: Path) -> Iterator[bool]:
+    """Hold `data_dir`'s open lock exclusively for the block, without waiting: True inside when held (or where
+    flock does not work: unlocked, as before this lock), False while an assistant here or elsewhere has it open.
+
+    A start probes Chroma's index and sets it aside inside: checked once and let go (`in_use`), another app or
+    CLI command could open the data dir and write during the probe, and chroma/ was moved away under it. An
+    app opening meanwhile waits (`hold_open`); a second start at the same time does not probe too."""
+    held: list[int] = []
+    try:
+        yield _take_alone(Path(data_dir), held)
+    finally:
+        for fd in reversed(held):  # the open lock first, then the marker: an opening app waits, never refused
+            os.close(fd)  # closing the only descriptor of an open drops its flock
+
+
+def _take_alone(data_dir: Path, held: list[int]) -> bool:
+    if fcntl is None or not data_dir.is_dir():
+        return True
+    for name in (PROBE_LOCK, OPEN_LOCK):  # the marker first: an app finding the open lock taken sees a probe
+        fd = _open(data_dir / name)
+        if fd is None:
+            continue  # neither made nor readable: nothing can tell, as before the lock
+        held.append(fd)
+        with _guard:
+            if name == OPEN_LOCK and _identity(fd) in _held:
+                return False  # this process's own assistants have it open
+            if _try(fd, fcntl.LOCK_EX) is False:
+                return False
+    return True
