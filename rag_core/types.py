@@ -1,7 +1,5 @@
-"""Plain data records passed between pipeline stages and returned by the facade.
-
-They carry no behaviour so that every stage, the CLI and the pages can share them without importing each other.
-"""
+"""Plain data records passed between pipeline stages and returned by the facade: no behaviour, so every stage,
+the CLI and the pages share them without importing each other."""
 
 from __future__ import annotations
 
@@ -19,6 +17,12 @@ STANDARD = "standard"  # HR's 标准答复 was served
 ACKNOWLEDGED = "acknowledged"  # a statement about the person: remembered, nothing searched
 OUTCOMES: tuple[str, ...] = (ANSWERED, WEAK, REFUSED, STANDARD, ACKNOWLEDGED)
 STRONG_EVIDENCE, WEAK_EVIDENCE = "依据充分", "依据较弱"  # a hit's verdict (`HitScores.verdict`; "" for a near miss)
+OFFLINE_ANSWERER = "extractive"  # `AskTrace.answerer` of the offline quoter; "extractive（大模型不可用：…）" after a model failed
+
+
+def quoted_offline(answerer: str) -> bool:
+    """The offline quoter assembled the answer from verbatim sentences (`AskTrace.answerer`): no model wrote its words."""
+    return answerer.split("（")[0] == OFFLINE_ANSWERER
 
 
 @dataclass(frozen=True)
@@ -184,18 +188,9 @@ class Hit:
 
     def to_dict(self) -> dict[str, Any]:
         c = self.chunk
-        return {
-            "doc_id": c.doc_id,
-            "chunk_id": c.chunk_id,
-            "version": c.version,
-            "source": c.source,
-            "title": c.title,
-            "section": c.section,
-            "page": c.page,
-            "audience": list(c.audience),  # who may read it: insights show a trace only to readers of every clause
-            "text": c.text,
-            "scores": asdict(self.scores),
-        }
+        return {"doc_id": c.doc_id, "chunk_id": c.chunk_id, "version": c.version, "source": c.source, "title": c.title,
+                "section": c.section, "page": c.page, "text": c.text, "scores": asdict(self.scores),
+                "audience": list(c.audience)}  # who may read it: insights show a trace only to readers of every clause
 
 
 _SEARCH_FIELDS = ("expanded_terms", "thesaurus", "threshold", "answerable", "unknown_share", "unknown_words",
@@ -292,7 +287,7 @@ class AskTrace:
     prompt_tokens: int
     token_budget: int
     dropped_hits: int  # hits left out of the prompt by the token budget
-    answerer: str  # "extractive" or the LLM model id
+    answerer: str  # OFFLINE_ANSWERER (maybe with why the model was not used) or the LLM model id
     timings_ms: dict[str, float] = field(default_factory=dict)
     citations: CitationCheck = field(default_factory=CitationCheck)
     search_question: str = ""  # what was searched: a follow-up rewritten standalone, else the question
@@ -310,6 +305,10 @@ class AskTrace:
     @property
     def hit_count(self) -> int:
         return self.search.hit_count
+
+    @property
+    def quoted_offline(self) -> bool:
+        return quoted_offline(self.answerer)
 
     def to_dict(self) -> dict[str, Any]:
         out = self.search.to_dict()

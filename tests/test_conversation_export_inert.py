@@ -63,3 +63,21 @@ def test_a_setext_underline_or_a_heading_in_a_list_item_forges_no_heading() -> N
     assert inert_markdown("- # x") == "- \\# x"
     assert inert_markdown("1. # x") == "1. \\# x" and inert_markdown("- - # x") == "- - \\# x"
     assert inert_markdown("- 列表项\n- 第二项") == "- 列表项\n- 第二项"  # lists stay lists
+
+
+def test_an_offline_answer_exports_a_quoted_clause_as_text_and_a_model_answer_keeps_its_bold() -> None:
+    """The offline quoter's lines are a document's words: *强调* and `代码` in a clause stay text (the page does the same,
+    `ui.trace_view.keeps_formatting`); a model's **bold** is its own formatting and stays."""
+    quoted = "根据制度：\n- 事假期间*不发*工资，`扣款`按日计算。 [资料1]"
+
+    def exported(answerer: str) -> str:
+        trace = {"answer": quoted, "answerer": answerer, "sources": []}
+        turn = Turn(turn=1, question="事假发工资吗", search_question="事假发工资吗", answer=quoted, trace=trace,
+                    rating=None, created_at="2026-01-01T00:00:00+00:00")
+        conversation = Conversation(id="c", user="u", title="t", created_at=turn.created_at, updated_at=turn.created_at,
+                                    turns=[turn])
+        return to_markdown(conversation)
+
+    for answerer in ("extractive", "extractive（大模型不可用：超时）"):
+        assert "- 事假期间\\*不发\\*工资，\\`扣款\\`按日计算。" in exported(answerer)
+    assert "- 事假期间*不发*工资，`扣款`按日计算。" in exported("qwen2.5-7b-instruct")

@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import AskTrace, Hit, MemoryHit, SearchResult
-from rag_core.types import ACKNOWLEDGED, STANDARD, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE
+from rag_core.types import ACKNOWLEDGED, OFFLINE_ANSWERER, STANDARD, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE
 from ui.chunk_text import records_frame, render_chunk_text  # noqa: F401 (records_frame: re-exported)
 from ui.inert import escape_md, escape_quoted_lines, inert_markdown
 from ui.tables import WRAP_ROWS
@@ -57,7 +57,6 @@ STAGE_LABELS: dict[str, str] = {
 }
 
 
-OFFLINE_ANSWERER = "extractive"  # the offline quoter's name in `AskTrace.answerer`
 ANSWERER_LABELS = {OFFLINE_ANSWERER: "离线抽取式（摘录原文）"}
 
 
@@ -73,7 +72,7 @@ def keeps_formatting(trace: AskTrace) -> bool:
     outcome = outcome_of(trace)
     if outcome == STANDARD:
         return True
-    offline = trace.answerer == OFFLINE_ANSWERER or trace.answerer.startswith(f"{OFFLINE_ANSWERER}（")
+    offline = trace.quoted_offline
     # no model is called without sources: 无命中 refusals, acknowledgements and chatter are the engine's words
     return outcome != ACKNOWLEDGED and bool(trace.sources) and not offline
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..text.instructions import OMITTED
 from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, split_sentences
-from ..types import SourceRef
+from ..types import OFFLINE_ANSWERER, SourceRef
 from .answering import WEAK_EVIDENCE, WEAK_HEADER, Closeness
 from .asks import asked_pattern, gives_asked, says_asked
 from .headers import HEADER, header
@@ -140,7 +140,7 @@ def _refusal(terms: list[str], parts: list[list[str]], first: SourceRef, groups:
 class ExtractiveAnswerer:
     """Picks whole sentences from the sources by term overlap with the question."""
 
-    name = "extractive"
+    name = OFFLINE_ANSWERER
 
     def answer(
         self, question: str, sources: list[SourceRef], max_sentences: int = 3, groups: Mapping[str, set[str]] | None = None,

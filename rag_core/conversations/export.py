@@ -6,7 +6,8 @@ import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from ..text.markdown import escape_md, inert_markdown, one_line
+from ..text.markdown import escape_md, inert_markdown, one_line, quoted_lines
+from ..types import quoted_offline
 from .store import Conversation
 
 _CITATION = re.compile(r"\[资料(\d+)\]")
@@ -63,7 +64,9 @@ def to_markdown(conversation: Conversation, timezone: str = DEFAULT_TIMEZONE) ->
         lines += [f"## 第 {turn.turn} 轮 · {local_time(turn.created_at, timezone)}", "", f"**问：** {_field(turn.question)}", ""]
         if turn.search_question and turn.search_question != turn.question:
             lines += [f"*检索用的问题：{_field(turn.search_question)}*", ""]
-        lines += ["**答：**", "", inert_markdown(turn.answer.strip()), ""]
+        answer = turn.answer.strip()  # the offline quoter's sentences are a document's words: no formatting of theirs
+        offline = quoted_offline(str(turn.trace.get("answerer", "")))
+        lines += ["**答：**", "", quoted_lines(answer) if offline else inert_markdown(answer), ""]
         sources = cited_sources(turn.trace)
         if sources:
             lines += ["**引用的条款：**", ""]

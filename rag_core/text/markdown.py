@@ -36,6 +36,14 @@ def inert_markdown(text: str) -> str:
     return _LINE_START.sub(r"\1\\\2", text)
 
 
+def quoted_lines(text: str, bullet: str = "- ") -> str:
+    """Text the engine assembled around verbatim quotes (the offline answer): each line literal (`escape_md`) but
+    for the engine's own bullet opening it, so a quoted '# 标题', '*强调*' or '1. ' stays text (`ui/inert.py`'s
+    `escape_quoted_lines` is the page's twin)."""
+    return "\n".join(bullet + escape_md(line[len(bullet):]) if line.startswith(bullet) else escape_md(line)
+                     for line in text.split("\n"))
+
+
 def one_line(text: object) -> str:
     """Every run of whitespace, newlines included, as one space."""
     return " ".join(str(text).split())
