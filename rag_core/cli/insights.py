@@ -34,7 +34,7 @@ def register(commands) -> None:
     add.add_argument("--clause", action="append", default=[], help="依据的条款（可多次）")
     add.add_argument("--variant", action="append", default=[], help="同一问题的其他问法（可多次）")
     add.add_argument("--audience", action="append", default=None, metavar="LABEL",
-                     help="谁问时用这条答复：受众标签，可重复（默认 all，即全员）")
+                     help="谁问时用这条答复：受众标签，可重复（不写时为 all，即全员；写了空标签会被拒绝）")
     add.add_argument("--json", action="store_true")
     add.set_defaults(handler=add_faq)
     lst = sub.add_parser("list", help="列出标准答复及命中次数")
@@ -80,7 +80,7 @@ def show_gaps(args: argparse.Namespace, assistant) -> int:
 
 def add_faq(args: argparse.Namespace, assistant) -> int:
     entry = assistant.add_standard_answer(args.question, args.answer, clauses=args.clause, variants=args.variant,
-                                          audience=args.audience or ["all"])
+                                          audience=args.audience)  # None: everyone; blank: refused
     if args.json:
         print_json(entry.to_dict())
     else:

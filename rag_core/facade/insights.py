@@ -46,6 +46,7 @@ from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .access import require
 from .own_feedback import OwnFeedback
+from .standard_input import standard_audience
 from .standard_review import StandardReview
 from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
@@ -317,14 +318,14 @@ class InsightActions(StandardReview, OwnFeedback):
     # -- standard answers --------------------------------------------------------
     @uses_store(STANDARD_FILE)
     def add_standard_answer(self, question: str, answer: str, *, clauses: Sequence[str] = (),
-                            variants: Sequence[str] = (), audience: Sequence[str] = ("all",),
+                            variants: Sequence[str] = (), audience: Sequence[str] | None = None,
                             actor: Principal | None = None, sources: Sequence[str] = ()) -> StandardAnswer:
         """HR's authoritative answer to `question` (and its `variants`) for `audience`, served above the match rule;
         `sources`: the documents it was written from (held for review when one is deleted, `StandardReview`).
 
         Only labels the actor may read: an answer for an audience they cannot read would be one they cannot see."""
         actor = self._acting(actor, "insights")
-        labels = tuple(dict.fromkeys(a.strip() for a in audience if a.strip())) or ("all",)
+        labels = standard_audience(audience)  # None: everyone; given but blank: refused, as for an upload
         if hidden := unreadable_labels(labels, actor.readable):
             self._audit(actor, "refused", f"标准答复的受众：{'、'.join(hidden)}", "refused", "受众不可见")
             raise PermissionDenied(f"没有权限：不能为看不到的受众（{'、'.join(hidden)}）添加标准答复")
@@ -341,7 +342,7 @@ class InsightActions(StandardReview, OwnFeedback):
         return labels_in_use([d.audience for d in self.catalog.live_versions()], actor.readable)
 
     def standard_answer_from_gap(self, group: GapGroup, answer: str, *, clauses: Sequence[str] | None = None,
-                                 audience: Sequence[str] = ("all",), actor: Principal | None = None) -> StandardAnswer:
+                                 audience: Sequence[str] | None = None, actor: Principal | None = None) -> StandardAnswer:
         """One step from a gap group: its representative as the question, its wordings as variants."""
         near = group.nearest
         if clauses is None:
