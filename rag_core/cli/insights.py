@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 from datetime import UTC, tzinfo
-from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..documents.catalog import local_day
+from .out_file import checked_destination, write_replacing
 from .output import print_json, say
 
 
@@ -55,7 +55,8 @@ def register(commands) -> None:
     export = commands.add_parser("insights-export", help="导出知识缺口、反馈或使用情况（CSV 或 Excel）")
     export.add_argument("kind", choices=("gaps", "feedback", "usage"))
     export.add_argument("--format", choices=("csv", "xlsx"), default="xlsx")
-    export.add_argument("--out", required=True, help="输出文件路径")
+    export.add_argument("--out", required=True, help="输出文件路径（须在数据目录之外）")
+    export.add_argument("--force", action="store_true", help="文件已存在时替换它（默认不覆盖，报错退出）")
     export.add_argument("--since", default=None)
     export.add_argument("--until", default=None)
     export.add_argument("--include-tests", action="store_true", help="也算上评测和检索测试的提问（默认只算员工的提问）")
@@ -148,8 +149,10 @@ def show_usage(args: argparse.Namespace, assistant) -> int:
 
 
 def export_insights(args: argparse.Namespace, assistant) -> int:
+    """Refuses a destination in the data dir and, without --force, an existing file before building the export."""
+    target = checked_destination(args.out, assistant.settings.data_dir, force=args.force)
     data = assistant.export_insights(args.kind, args.format, since=args.since, until=args.until,
                                      include_tests=args.include_tests)
-    Path(args.out).write_bytes(data)
+    write_replacing(target, data)
     say(f"已导出到 {args.out}（{len(data)} 字节）")
     return 0
