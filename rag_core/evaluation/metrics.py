@@ -37,6 +37,14 @@ def json_problem(exc: json.JSONDecodeError, line: int) -> str:
     return f"第 {line} 行第 {exc.colno} 列{explain_json_error(exc.msg)}"
 
 
+def jsonl_lines(text: str) -> list[str]:
+    """The lines of a JSONL text, split at "\n" only (a "\r" before it is JSON whitespace, left to the parser).
+
+    json.dumps(..., ensure_ascii=False) writes U+2028/U+2029/U+0085 raw inside a string, which is valid JSONL;
+    str.splitlines broke the row there and a good set was refused as 引号没有成对. Line n is item n - 1."""
+    return text.split("\n")
+
+
 def load_questions(path: Path) -> list[dict]:
     """Rows of a JSONL question set, each with `alternatives` (lists of substrings, any one list must match)."""
     try:
@@ -48,7 +56,7 @@ def load_questions(path: Path) -> list[dict]:
     except OSError as exc:
         raise QuestionSetError(f"{path}: 无法读取（{exc.strerror or exc}）") from None
     rows = []
-    for n, line in enumerate(text.splitlines(), start=1):
+    for n, line in enumerate(jsonl_lines(text), start=1):
         if not line.strip():
             continue
         try:

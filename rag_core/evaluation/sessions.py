@@ -25,7 +25,7 @@ from typing import Any
 from ..answer.answering import WEAK_HEADER
 from ..text.pii import redact_text
 from ..types import REFUSED, WEAK_EVIDENCE
-from .metrics import json_problem
+from .metrics import json_problem, jsonl_lines
 
 KINDS = ("new_topic", "followup", "statement", "personal", "after_upload", "trap", "absent")
 # a question that carries its own subject: it must be searched exactly as typed
@@ -52,7 +52,7 @@ class TurnResult:
 def load_sessions(path: Path) -> list[dict[str, Any]]:
     """Sessions of a JSONL file; a malformed line is refused with its number."""
     sessions = []
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+    for n, line in enumerate(jsonl_lines(Path(path).read_text(encoding="utf-8")), start=1):
         if not line.strip():
             continue
         try:

@@ -18,6 +18,7 @@ from typing import Any
 from ..accounts.audit import AuditLog
 from ..documents.write_lock import WriterLock
 from ..errors import PermissionDenied, RagError, SettingsError, StoreBusy
+from ..evaluation.metrics import jsonl_lines
 from ..insights.export import to_csv
 from ..settings import SAVED_FILE, Settings, with_saved_changes
 from ..storage.account_files import AUDIT, damaged_line, no_accounts
@@ -264,32 +265,33 @@ def masked_question_set(data: bytes) -> bytes:
 
     A question like "我手机13812345678，年假几天" was kept on disk as typed; the run masks it only when it asks.
     A row whose question holds nothing personal keeps its bytes; a line that is not a question row (the loader
-    refuses it by its number, so line count and bytes that are not UTF-8 are kept) is masked as plain text."""
+    refuses it by its number, so line count and bytes that are not UTF-8 are kept) is masked as plain text.
+    Lines are split as the loader splits them (`jsonl_lines`); a row with a raw U+2028 in a string is written
+    back with it escaped, so a line-based tool (or reader) still sees one row a line."""
     text = data.decode("utf-8", "surrogateescape")
     lines = []
-    for line in text.splitlines(keepends=True):
-        body = line.rstrip("\r\n")
+    for line in jsonl_lines(text):
+        body = line.removesuffix("\r")
         try:
             row = json.loads(body) if body.strip() else None
         except (ValueError, RecursionError):
             row = None
         if isinstance(row, dict) and isinstance(row.get("question"), str):
             masked = redact_text(row["question"])
-            if masked != row["question"]:
+            if masked != row["question"] or any(raw in body for raw in _LINE_BREAKS):
                 body = _one_line(json.dumps(row | {"question": masked}, ensure_ascii=False))
         elif body.strip():
             body = redact_text(body)
-        lines.append(body + line[len(line.rstrip("\r\n")):])
-    return "".join(lines).encode("utf-8", "surrogateescape")
+        lines.append(body + line[len(line.removesuffix("\r")):])
+    return "\n".join(lines).encode("utf-8", "surrogateescape")
 
 
-# characters JSON leaves raw that `str.splitlines` (the loader) breaks a line at: kept escaped, as uploaded
+# characters JSON leaves raw that `str.splitlines` (editors, other tools) breaks a line at: written escaped
 _LINE_BREAKS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"}
 
 
 def _one_line(dumped: str) -> str:
-    """A dumped row that stays one JSONL line: an escaped U+2028 in a question was written raw, the loader split
-    the row there and the saved upload was refused as not JSON."""
+    """A dumped row that stays one line for any reader: json.dumps(ensure_ascii=False) writes U+2028 raw."""
     for raw, escaped in _LINE_BREAKS.items():
         dumped = dumped.replace(raw, escaped)
     return dumped
