@@ -261,29 +261,42 @@ class EvalFiles:
 
 
 def masked_question_set(data: bytes) -> bytes:
-    """An uploaded JSONL question set with personal data masked in each question, still the same JSONL.
+    """An uploaded JSONL question set with personal data masked in every text of each row, still the same JSONL.
 
-    A question like "我手机13812345678，年假几天" was kept on disk as typed; the run masks it only when it asks.
-    A row whose question holds nothing personal keeps its bytes; a line that is not a question row (the loader
-    refuses it by its number, so line count and bytes that are not UTF-8 are kept) is masked as plain text.
+    A question like "我手机13812345678，年假几天" was kept on disk (and in every backup) as typed, and `expected`,
+    `any_of` and any other field still are unless masked here; masked expected substrings match chunks, which
+    are masked too. A row holding nothing personal keeps its bytes; a line that is not JSON (the loader refuses
+    it by its number, so line count and bytes that are not UTF-8 are kept) is masked as plain text.
     Lines are split as the loader splits them (`jsonl_lines`); a row with a raw U+2028 in a string is written
     back with it escaped, so a line-based tool (or reader) still sees one row a line."""
     text = data.decode("utf-8", "surrogateescape")
     lines = []
     for line in jsonl_lines(text):
         body = line.removesuffix("\r")
+        ending = line[len(body):]  # a CRLF file stays CRLF
         try:
             row = json.loads(body) if body.strip() else None
+            masked = _masked(row)
         except (ValueError, RecursionError):
-            row = None
-        if isinstance(row, dict) and isinstance(row.get("question"), str):
-            masked = redact_text(row["question"])
-            if masked != row["question"] or any(raw in body for raw in _LINE_BREAKS):
-                body = _one_line(json.dumps(row | {"question": masked}, ensure_ascii=False))
+            row = masked = None
+        if isinstance(row, dict | list):
+            if masked != row or any(raw in body for raw in _LINE_BREAKS):
+                body = _one_line(json.dumps(masked, ensure_ascii=False))
         elif body.strip():
             body = redact_text(body)
-        lines.append(body + line[len(line.removesuffix("\r")):])
+        lines.append(body + ending)
     return "\n".join(lines).encode("utf-8", "surrogateescape")
+
+
+def _masked(value: Any) -> Any:
+    """`value` with every text in it (field names too) masked, lists and objects followed."""
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, list):
+        return [_masked(item) for item in value]
+    if isinstance(value, dict):
+        return {redact_text(key): _masked(item) for key, item in value.items()}
+    return value
 
 
 # characters JSON leaves raw that `str.splitlines` (editors, other tools) breaks a line at: written escaped
