@@ -83,10 +83,15 @@ def matches(memory: MemoryHit, query: str) -> bool:
     return not words or any(w in memory.content.lower() for w in words)
 
 
+def owner_label(user: str) -> str:
+    """Whose memories, as the page draws it: personal data in a name kept before the engine refused such names is masked."""
+    return escape_md(Assistant.shown_text(person_name(user)))
+
+
 def count_heading(user: str, shown: int, total: int) -> str:
     """共 N 条, and 筛选自 M 条 whenever a search or a kind filter hides some."""
     count = f"共 {shown} 条" + (f"（筛选自 {total} 条）" if shown != total else "")
-    return f"{escape_md(person_name(user))} 的记忆：{count}"
+    return f"{owner_label(user)} 的记忆：{count}"
 
 
 def edit_text_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
@@ -192,20 +197,20 @@ def delete_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
 def purge_section(assistant: Assistant, user: str, total: int) -> None:
     """Everything the assistant remembers about this user, gone after one confirmation."""
     st.subheader("清空全部记忆")
-    st.caption(f"删除助手记住的关于 {escape_md(person_name(user))} 的全部 {total} 条记忆，不能撤销。"
+    st.caption(f"删除助手记住的关于 {owner_label(user)} 的全部 {total} 条记忆，不能撤销。"
                "问答页的对话记录里说过的话不在其中：要删除它们，请在问答页删除对应的对话。")
     if not st.session_state.get(PURGE_PENDING_KEY):
         if st.button("清空全部记忆", icon=":material/delete_forever:", disabled=total == 0):
             st.session_state[PURGE_PENDING_KEY] = True
             st.rerun()
         return
-    st.warning(f"确定清空 {escape_md(person_name(user))} 的全部 {total} 条记忆吗？此操作不能撤销。")
+    st.warning(f"确定清空 {owner_label(user)} 的全部 {total} 条记忆吗？此操作不能撤销。")
     yes, no = st.columns(2)
     if yes.button("确认清空", type="primary"):
         removed = assistant.purge_memories(user, actor=actor())
         st.session_state.pop(PURGE_PENDING_KEY, None)
         st.session_state.pop(PREVIEW_KEY, None)
-        announce("memories", f"已清空 {escape_md(person_name(user))} 的全部记忆（{removed} 条）。")
+        announce("memories", f"已清空 {owner_label(user)} 的全部记忆（{removed} 条）。")
         st.rerun()
     if no.button("取消", key="memory_purge_cancel"):
         st.session_state.pop(PURGE_PENDING_KEY, None)
@@ -257,7 +262,7 @@ def main() -> None:
     except RagError as exc:  # memory.sqlite3 damaged: one line naming it, the other pages still work
         st.error(escape_md(exc))
         return
-    st.caption(f"当前用户：{escape_md(person_name(user))}。记忆只用于个性化回答，不作为制度依据。")
+    st.caption(f"当前用户：{owner_label(user)}。记忆只用于个性化回答，不作为制度依据。")
     add_memory_form(assistant, user)
     left, right = st.columns([2, 1])
     query = left.text_input("搜索记忆", placeholder="输入关键词（多个用空格分开），只列出含有这些词的记忆")

@@ -22,6 +22,7 @@ from .documents.catalog import Catalog
 from .errors import PermissionDenied, SettingsError
 from .facade.access import LOCAL_ADMIN, allowed, require, require_owner
 from .facade.accounts import ANONYMOUS, AccountActions
+from .facade.asker import AskerActions
 from .facade.audience_preview import checked_preview
 from .facade.conversations import ConversationActions
 from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
@@ -29,6 +30,7 @@ from .facade.history import HistoryActions
 from .facade.insights import InsightActions
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions, PersonalSearch
+from .facade.owner_names import checked_person, fresh_conversation_id
 from .facade.thesaurus import THESAURUS_FILE, ThesaurusActions
 from .insights.rows import reviewed_trace
 from .search.answerability import Model
@@ -54,7 +56,7 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, ConversationActions, MaintenanceActions, EvalFiles,
+class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, MemoryActions, ConversationActions, MaintenanceActions, EvalFiles,
                 InsightActions, ThesaurusActions):
     """Owns the stores and the models; safe to share between threads (one per process).
 
@@ -63,6 +65,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
     """
 
     MAX_QUESTION_CHARS = MAX_QUESTION_CHARS  # what a question may hold: the chat box stops typing there
+    new_conversation_id = staticmethod(fresh_conversation_id)  # one `ask` accepts (owner_names)
     settings_notice = ""  # where the last save or clear kept the old settings.json (the settings page shows it)
 
     @staticmethod
@@ -169,30 +172,6 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         except PermissionDenied as exc:
             self._audit(actor or ANONYMOUS, "refused", permission, "refused", str(exc))
             raise
-
-    def _asker(self, actor: Principal | None, user: str | None) -> tuple[Principal, str, Principal]:
-        """Who asks, whose turn it is (their memories, their conversation), and whose reading searches it.
-
-        One's own; an administrator may name anyone, and the search then reads only what that person
-        may read, since the turn is kept where they read it. Naming nobody ("") asks with no memories
-        (the evaluations); only an administrator may keep such a turn in a conversation, which then
-        belongs to nobody. Desktop mode has one person and one reading.
-        """
-        actor = self._acting(actor, "ask")
-        if user is None or user == "default":
-            user = actor.user
-        if not user or user == actor.user:
-            return actor, user, actor
-        try:
-            require_owner(actor, user)
-        except PermissionDenied as exc:
-            self._audit(actor, "refused", f"ask as {user}", "refused", str(exc))
-            raise
-        if not self.team_mode:
-            return actor, user, actor
-        account = self.accounts.get(user)
-        named = account is not None and not account.disabled
-        return actor, user, Principal(user, account.role, account.audiences) if named else Principal(user)
 
     @classmethod
     def open(cls, data_dir: str | Path | None = None, *, env_file: str | Path | None = ".env", **overrides) -> Assistant:
@@ -323,7 +302,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
         A statement about the person is acknowledged with what was remembered.
         `traffic` says who asks: "person", or "eval" / "test" (logged, left out of the statistics).
         """
-        actor, user, reader = self._asker(actor, user)
+        actor, user, reader = self._asker(actor, user, conversation)
         if not user and conversation is not None and not allowed(actor, "memories.all"):
             raise PermissionDenied("只能在自己的对话里提问：请不要把提问人留空")
         question = redact_text(checked(question))  # bounded, valid, and no personal data searched, stored or echoed
@@ -371,7 +350,7 @@ class Assistant(AccountActions, HistoryActions, DocumentActions, MemoryActions, 
                         actor: Principal | None = None, reason: str | None = None, comment: str = "") -> None:
         """Store a 👍 (1) or 👎 (-1) with the full trace it rates, under the rater's own name."""
         actor = self._acting(actor, "feedback.give")
-        user = actor.user if user is None or user == "default" else user
+        user = checked_person(actor.user if user is None or user == "default" else user)
         if user != actor.user:
             require_owner(actor, user, "feedback.give")
         # HR's review copy keeps none of what the asker's memories hold (`reviewed_trace`); it is the only copy:

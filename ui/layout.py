@@ -143,7 +143,7 @@ def memory_owner(assistant: Assistant) -> str:
     me = actor()
     if not assistant.can(me, "memories.all"):
         return me.user
-    known = [person_name(u) for u in assistant.memory_users(actor=me)]
+    known = [assistant.shown_text(person_name(u)) for u in assistant.memory_users(actor=me)]  # older names masked
     if OWNER_BOX_KEY not in st.session_state:  # keyed: the box keeps what was typed across reruns
         st.session_state[OWNER_BOX_KEY] = person_name(st.session_state.get(OWNER_KEY, me.user))
     name = st.text_input(
@@ -152,4 +152,4 @@ def memory_owner(assistant: Assistant) -> str:
     ).strip() or me.user
     name = LOCAL_ADMIN.user if name == person_name(LOCAL_ADMIN.user) else name
     st.session_state[OWNER_KEY] = name
-    return name
+    return assistant.checked_memory_owner(name)  # a phone number or e-mail as a name: a RagError the page shows

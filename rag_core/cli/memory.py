@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import RagError
 from ..memory.scoring import KINDS
+from ..text.pii import redact_text
 from ..types import MemoryHit, Principal
 from .output import print_json, say
 
@@ -148,14 +149,15 @@ def add_memory(args: argparse.Namespace, assistant) -> int:
 def search_memories(args: argparse.Namespace, assistant) -> int:
     """The memories that pass the threshold for a question."""
     hits = assistant.recall(args.user, args.query)
-    _print_hits(hits, args.json, {"user": args.user, "query": args.query}, "（没有相关记忆）")
+    # echoed as the engine searched it: a phone number typed into the question is not printed back
+    _print_hits(hits, args.json, {"user": redact_text(args.user), "query": redact_text(args.query)}, "（没有相关记忆）")
     return 0
 
 
 def list_memories(args: argparse.Namespace, assistant) -> int:
     """Every memory of one user."""
     hits = assistant.list_memories(args.user, query=args.query, kind=args.kind)
-    _print_hits(hits, args.json, {"user": args.user}, "（该用户没有记忆）")
+    _print_hits(hits, args.json, {"user": redact_text(args.user)}, "（该用户没有记忆）")
     return 0
 
 
@@ -193,5 +195,5 @@ def forget_memories(args: argparse.Namespace, assistant) -> int:
 def purge_memories(args: argparse.Namespace, assistant) -> int:
     """Delete every memory of one user for good (right to be forgotten)."""
     count = assistant.purge_memories(args.user)
-    say(f"已彻底删除用户 {args.user} 的 {count} 条记忆及其历史")
+    say(f"已彻底删除用户 {redact_text(args.user)} 的 {count} 条记忆及其历史")  # a name kept before names were checked
     return 0

@@ -21,6 +21,7 @@ from ..memory.text import with_facts
 from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
+from .owner_names import checked_person
 from .stores import Sweep
 
 
@@ -84,11 +85,20 @@ class MemoryActions:
     def _memory_sweep(self) -> Sweep:
         return Sweep()
 
-    def _for_owner(self, actor: Principal | None, owner: str, action: str, *, audited: bool = False) -> Principal:
+    def checked_memory_owner(self, name: str) -> str:
+        """The owner name as typed (the memories page's 查看谁的记忆), or `InputError` when it carries personal data:
+        the page stops there instead of showing or keeping it."""
+        return checked_person(name)
+
+    def _for_owner(self, actor: Principal | None, owner: str, action: str, *, audited: bool = False,
+                   stored: bool = False) -> Principal:
         """Resolve the actor and refuse unless `owner`'s memories are theirs to touch, with one audit row either
         way: a refusal, or an administrator reading or changing someone else's (as with conversations). `audited`:
-        the caller writes its own row (forget, purge)."""
+        the caller writes its own row (forget, purge). An owner name carrying personal data is refused
+        (`owner_names`), unless `stored`: memories kept under it before that rule may still be purged."""
         actor = self._acting(actor, "memories.own")
+        if not (stored and owner in self.memory.users()):
+            checked_person(owner)
         try:
             require_owner(actor, owner)
         except PermissionDenied as exc:
@@ -227,7 +237,7 @@ class MemoryActions:
 
     def purge_memories(self, user: str, *, actor: Principal | None = None) -> int:
         """Delete every memory of `user` for good."""
-        actor = self._for_owner(actor, user, "memory.purge", audited=True)
+        actor = self._for_owner(actor, user, "memory.purge", audited=True, stored=True)
         count = self.memory.purge_user(user)
         self._audit(actor, "memory.purge", user, "ok", f"{count} 条")
         return count

@@ -1,0 +1,44 @@
+"""Who asks a question, whose turn it is and whose reading searches it (`Assistant.ask`'s first step).
+
+Kept apart from `assistant.py` (which stays under 400 lines); the facade's permission table
+(`access.py`) and the name rule (`owner_names.py`) decide, this mixin only applies them.
+"""
+
+from __future__ import annotations
+
+from ..errors import PermissionDenied
+from ..types import Principal
+from .access import require_owner
+from .owner_names import checked_conversation, checked_person
+
+
+class AskerActions:
+    """Mixin of `Assistant`: resolving the asker of `ask`."""
+
+    def _asker(self, actor: Principal | None, user: str | None,
+               conversation: str | None = None) -> tuple[Principal, str, Principal]:
+        """Who asks, whose turn it is (their memories, their conversation), and whose reading searches it.
+
+        One's own; an administrator may name anyone, and the search then reads only what that person
+        may read, since the turn is kept where they read it. Naming nobody ("") asks with no memories
+        (the evaluations); only an administrator may keep such a turn in a conversation, which then
+        belongs to nobody. Desktop mode has one person and one reading. A name or conversation id
+        carrying personal data is refused before anything is read or kept (`owner_names`).
+        """
+        actor = self._acting(actor, "ask")
+        if user is None or user == "default":
+            user = actor.user
+        checked_person(user)
+        checked_conversation(conversation)
+        if not user or user == actor.user:
+            return actor, user, actor
+        try:
+            require_owner(actor, user)
+        except PermissionDenied as exc:
+            self._audit(actor, "refused", f"ask as {user}", "refused", str(exc))
+            raise
+        if not self.team_mode:
+            return actor, user, actor
+        account = self.accounts.get(user)
+        named = account is not None and not account.disabled
+        return actor, user, Principal(user, account.role, account.audiences) if named else Principal(user)

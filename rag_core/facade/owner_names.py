@@ -1,0 +1,55 @@
+"""Names and conversation ids a caller types: refused when they carry personal data.
+
+`add_user` refuses an account name that `redact_text` would change, because a name is kept and shown
+everywhere. A memory owner, an asker named with `ask(user=…)` (the CLI's --user) and a conversation id
+are kept and shown the same way (memory.sqlite3, the gaps page, conversations.sqlite3), so they meet the
+same rule here before anything is stored. Masking them instead would merge two people under one masked
+name or make a conversation unreachable by the id its owner typed.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from ..text.inputs import InputError
+from ..text.pii import redact_text
+
+NAME_REFUSED = "用户名不能含手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）"
+CONVERSATION_REFUSED = "对话编号不能含手机号、邮箱、证件号或银行卡号：请换一个编号，或不填让系统自动生成"
+
+
+def carries_personal_data(text: str) -> bool:
+    """True when masking would change `text`: it holds a phone number, an e-mail, an ID or a card number."""
+    return redact_text(text) != text
+
+
+def checked_person(name: str) -> str:
+    """`name` as given, or `InputError` when it carries personal data (nothing read, stored or audited raw)."""
+    if not isinstance(name, str):
+        raise InputError("用户名应为文字")
+    if carries_personal_data(name):
+        raise InputError(NAME_REFUSED)
+    return name
+
+
+def checked_conversation(conversation: str | None) -> str | None:
+    """A conversation id as given (None: no conversation), or `InputError` when it carries personal data."""
+    if conversation is None:
+        return None
+    if not isinstance(conversation, str):
+        raise InputError("对话编号应为文字")
+    if carries_personal_data(conversation):
+        raise InputError(CONVERSATION_REFUSED)
+    return conversation
+
+
+def fresh_conversation_id() -> str:
+    """A new conversation id that `checked_conversation` accepts.
+
+    About one 12-character hex id in 500 reads as a phone or landline number to `redact_text`
+    (19461922995d, 026074783338): such a one is drawn again instead of being refused mid-chat.
+    """
+    while True:
+        candidate = uuid.uuid4().hex[:12]
+        if not carries_personal_data(candidate):
+            return candidate
