@@ -50,8 +50,9 @@ class MaintenanceActions:
     def backup(self, dest: str | Path, *, actor: Principal | None = None) -> BackupReport:
         """A consistent copy of the whole data dir into `dest`, safe while the app runs."""
         who = self._acting(actor, "maintenance")
+        target = _backup_dest(dest)
         try:
-            report = backup_data_dir(Path(self._settings.data_dir), Path(dest))
+            report = backup_data_dir(Path(self._settings.data_dir), target)
         except RagError as exc:
             self._audit(who, "backup", str(dest), "failed", str(exc))
             raise
@@ -84,10 +85,9 @@ class MaintenanceActions:
         """`backup` without opening the assistant (no model load; the app may keep running)."""
         data_dir = Path(data_dir)
         who = _acting_on(data_dir, actor)
-        if not str(dest).strip():  # Path("") is "." : a blank box or `backup ""` wrote into the working directory
-            raise InputError("请给出备份目录（例如 /backups/hr-今天的日期），它应当还不存在")
+        target = _backup_dest(dest)
         try:
-            report = backup_data_dir(data_dir, Path(dest))
+            report = backup_data_dir(data_dir, target)
         except RagError as exc:
             _audit_row(data_dir, who, "backup", str(dest), "failed", str(exc))
             raise
@@ -151,6 +151,16 @@ class MaintenanceActions:
             _forget_chroma_client(s.path("chroma"))
             self.store_notices.append(set_aside_chroma(Path(s.data_dir), f"{type(exc).__name__}: {exc}"))
             return attempt()
+
+
+def _backup_dest(dest: str | Path) -> Path:
+    """The backup directory, or InputError for a blank one (both backups refuse it, the same way).
+
+    Path("") is "." and Path("   ") a folder named three spaces: a blank box or `backup ""` copied the store,
+    password hashes included, into (or beside) whatever directory the app was started in."""
+    if not str(dest).strip():
+        raise InputError("请给出备份目录（例如 /backups/hr-今天的日期），它应当还不存在")
+    return Path(dest)
 
 
 WRITE_LOCK = ".catalog.write-lock"  # the catalog's writer lock (documents.catalog: `Catalog.writer`), beside it
