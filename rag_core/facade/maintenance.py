@@ -251,7 +251,8 @@ class EvalFiles:
             inside = resolved.is_relative_to(root) or resolved == SAMPLE_EVAL
             if inside and resolved.suffix in (".jsonl", ".json") and resolved.is_file():
                 return resolved
-        raise RagError(f"只能打开数据目录里的评测文件或在本页上传的文件：{text[:80]}")
+        # masked whole, then cut: a typed path may hold a name, a phone or an ID number, shown on the page
+        raise RagError(f"只能打开数据目录里的评测文件或在本页上传的文件：{redact_text(text)[:80]}")
 
     def save_eval_upload(self, filename: str, data: bytes, *, actor: Principal | None = None) -> Path:
         """Keep an uploaded question set under `<data dir>/eval_uploads/` and return its path.
