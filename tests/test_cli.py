@@ -71,7 +71,7 @@ def test_ingest_new_version_and_delete(store_copy, tmp_path, run):
     run(store_copy, "ingest", str(f), "--audience", "hr")
     docs = {d["doc_id"]: d for d in run(store_copy, "docs", "list", "--json").json()["documents"]}
     assert docs["policy"]["version"] == 2 and docs["policy"]["audience"] == ["hr"]
-    hidden = run(store_copy, "search", "海豚补贴", "--json").json()
+    hidden = run(store_copy, "search", "海豚补贴", "--role", "all", "--json").json()
     assert hidden["hit_count"] == 0
     assert all(h["doc_id"] != "policy" for h in hidden["near_misses"])
     shown = run(store_copy, "search", "海豚补贴", "--role", "hr", "--json").json()

@@ -7,13 +7,15 @@ import argparse
 from .output import print_json, say
 
 MODES = ["hybrid", "bm25", "vector"]
+# None, as the chat page passes: what the acting person may read. A label ("all" included) only previews it.
+ROLE_HELP = "只看这个受众能看到的文档（预览，例如 all 即全体员工）；默认不限，即执行命令的人能看到的全部文档，与问答页面相同"
 
 
 def register(commands) -> None:
     """Add the search commands to the main parser."""
     search_parser = commands.add_parser("search", help="检索")
     search_parser.add_argument("question")
-    search_parser.add_argument("--role", default="all")
+    search_parser.add_argument("--role", default=None, help=ROLE_HELP)
     search_parser.add_argument("--top-k", type=int, default=None)
     search_parser.add_argument("--mode", choices=MODES, default="hybrid")
     search_parser.add_argument("--json", action="store_true")
@@ -21,7 +23,7 @@ def register(commands) -> None:
 
     ask_parser = commands.add_parser("ask", help="问答")
     ask_parser.add_argument("question")
-    ask_parser.add_argument("--role", default="all")
+    ask_parser.add_argument("--role", default=None, help=ROLE_HELP)
     ask_parser.add_argument("--user", default="default")
     ask_parser.add_argument("--conversation", default=None, help="接着这个对话问（任意编号，第一次使用时新建）")
     ask_parser.add_argument("--json", action="store_true")
