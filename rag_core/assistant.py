@@ -307,6 +307,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
             raise PermissionDenied("只能在自己的对话里提问：请不要把提问人留空")
         question = redact_text(checked(question))  # bounded, valid, and no personal data searched, stored or echoed
         role = checked_preview(role, self.catalog, reader.readable)  # refused before anything of the turn is kept
+        self._audit_asked_as(actor, user, conversation)  # their memories and earlier turns are read from here on
         timings: dict[str, float] = {}
         started = time.perf_counter()
         try:

@@ -42,3 +42,10 @@ class AskerActions:
         account = self.accounts.get(user)
         named = account is not None and not account.disabled
         return actor, user, Principal(user, account.role, account.audiences) if named else Principal(user)
+
+    def _audit_asked_as(self, actor: Principal, user: str, conversation: str | None) -> None:
+        """One row when an administrator asks as someone else: the turn reads that person's memories and earlier
+        turns (SECURITY.md promises a row for that). Team mode reads them as that person, so the memory and
+        conversation rows never fire; desktop mode writes this row too, so both modes leave the same trail."""
+        if user and user != actor.user:
+            self._audit(actor, "ask.as", user, "ok", f"对话 {conversation}" if conversation else "不在对话中")
