@@ -15,6 +15,8 @@ from pathlib import Path
 
 from ..types import AuditEntry
 
+_SQLITE_MAX_INT = 2**63 - 1  # a larger LIMIT is no SQLite integer ("datatype mismatch")
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS audit (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -86,8 +88,14 @@ class AuditLog:
         outcome: str | None = None,
         limit: int | None = None,
     ) -> list[AuditEntry]:
-        """Rows newest first; `since`/`until` are ISO dates or times (UTC), inclusive of `since`."""
-        where, params = [], []
+        """Rows newest first; `since`/`until` are ISO dates or times (UTC), inclusive of `since`.
+
+        `limit` (None: every row) is bound as a parameter, capped at SQLite's largest integer; below 1 it asks for
+        no rows (it read as "every row" before, and a number past SQLite's range as a damaged store)."""
+        if limit is not None and limit < 1:
+            return []
+        where: list[str] = []
+        params: list[str | int] = []
         for column, op, value in (("at", ">=", since), ("at", "<", until), ("actor", "=", actor),
                                   ("action", "=", action), ("outcome", "=", outcome)):
             if value:
@@ -97,8 +105,9 @@ class AuditLog:
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY id DESC"
-        if limit:
-            sql += f" LIMIT {int(limit)}"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(min(int(limit), _SQLITE_MAX_INT))
         with self._lock:
             rows = self._db.execute(sql, params).fetchall()
         return [AuditEntry(*row) for row in rows]

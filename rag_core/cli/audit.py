@@ -21,6 +21,24 @@ def _day_or_time(text: str) -> str:
         return (moment.astimezone(UTC) if moment.tzinfo else moment).isoformat()
     except ValueError:
         raise argparse.ArgumentTypeError(f"日期格式应为 YYYY-MM-DD 或 ISO 8601：{text}") from None
+    except OverflowError:  # 0001-01-01T00:00:00+08:00 has no UTC form (it falls before year 1)
+        raise argparse.ArgumentTypeError(
+            f"时间超出范围：{text} 换算成 UTC 后早于公元 1 年或晚于 9999 年，请给出一个实际的日期") from None
+
+
+MAX_LIMIT = 1_000_000
+
+
+def _row_limit(text: str) -> int:
+    """--limit: a whole number of rows from 1 to MAX_LIMIT. 0 and -1 printed every row and a 20-digit number
+    reached SQLite as a damaged-store error; leaving --limit out is how to list every row."""
+    try:
+        count = int(text)
+    except ValueError:  # also a number too long to convert at all
+        count = 0
+    if not 1 <= count <= MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"条数应为 1 到 {MAX_LIMIT} 之间的整数（不写 --limit 则列出全部）：{text[:40]}")
+    return count
 
 
 def register(commands) -> None:
@@ -32,7 +50,7 @@ def register(commands) -> None:
     audit.add_argument("--until", type=_day_or_time, default=None, help="截止日期（不含，UTC）")
     audit.add_argument("--user", default=None, help="只看某个人的操作")
     audit.add_argument("--action", default=None, help="只看某类操作，例如 login、document.delete、refused")
-    audit.add_argument("--limit", type=int, default=None)
+    audit.add_argument("--limit", type=_row_limit, default=None, help=f"最多列出多少条（1–{MAX_LIMIT}，默认全部）")
     audit.add_argument("--json", action="store_true")
     audit.set_defaults(handler=show_audit)
 
