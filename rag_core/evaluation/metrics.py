@@ -75,6 +75,9 @@ def load_questions(path: Path) -> list[dict]:
                                    "any_of 应为这样的列表组成的列表")
         row["alternatives"] = [list(a) for a in row.get("any_of", [])] or ([list(row["expected"])] if row["expected"] else [])
         rows.append(row)
+    if not rows:  # a run over nothing "passed" and printed a table without a row
+        raise QuestionSetError(f"{path}: 题集里没有题目（文件是空的或只有空行）：请每行写一道题，例如 "
+                               '{"question": "年假有几天？", "category": "literal", "expected": ["年假"]}')
     return rows
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from ..answer.answering import WEAK_HEADER
 from ..text.pii import redact_text
 from ..types import REFUSED, WEAK_EVIDENCE
-from .metrics import json_problem, jsonl_lines
+from .metrics import QuestionSetError, json_problem, jsonl_lines
 
 KINDS = ("new_topic", "followup", "statement", "personal", "after_upload", "trap", "absent")
 # a question that carries its own subject: it must be searched exactly as typed
@@ -72,6 +72,8 @@ def load_sessions(path: Path) -> list[dict[str, Any]]:
                 if name in turn and not (isinstance(turn[name], list) and all(isinstance(x, str) and x for x in turn[name])):
                     raise ValueError(f"{path}:{n}: {name} 应为非空文本的列表")
         sessions.append(session)
+    if not sessions:  # a run over nothing reported no failures
+        raise QuestionSetError(f"{path}: 文件里没有会话（文件是空的或只有空行）：请每行写一个会话，需要 id、corpus 和 turns")
     return sessions
 
 
