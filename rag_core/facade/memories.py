@@ -127,10 +127,22 @@ class MemoryActions:
 
     def remember(self, user: str, content: str, kind: str = "profile", importance: float | None = None,
                  created_at: datetime | None = None, *, actor: Principal | None = None) -> tuple[str, str]:
-        """Store a memory for `user`; returns (memory id, what happened: added/reinforced/replaced)."""
-        self._for_owner(actor, user, "memory.add")
-        content = checked(content, what="记忆内容", max_chars=None)  # the store keeps its own length limit
-        return self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at, now=_utcnow())
+        """Store a memory for `user`; returns (memory id, what happened: added/reinforced/replaced).
+
+        An administrator's row for someone else's memory is written after the store answered, with its real
+        outcome: a refused text (empty, too long, not UTF-8) is 'failed', never 'ok'."""
+        actor = self._for_owner(actor, user, "memory.add", audited=True)
+        try:
+            content = checked(content, what="记忆内容", max_chars=None)  # the store keeps its own length limit
+            added = self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at,
+                                    now=_utcnow())
+        except Exception as exc:  # a damaged store too: the row says it failed
+            if user and user != actor.user:
+                self._audit(actor, "memory.add", f"{user} 的记忆", "failed", str(exc))
+            raise
+        if user and user != actor.user:
+            self._audit(actor, "memory.add", f"{user} 的记忆")
+        return added
 
     def recall(self, user: str, query: str, now: datetime | None = None, *, actor: Principal | None = None,
                evidence: str = "", touch: bool = True) -> list[MemoryHit]:
