@@ -8,7 +8,7 @@ from pathlib import Path
 from ..text.inputs import InputError, checked
 from ..text.pii import redact_text
 from ..types import REFUSED
-from .metrics import QuestionSetError, citation_totals, first_relevant_rank, load_questions, summarise
+from .metrics import QuestionSetError, citation_totals, first_relevant_rank, jsonl_lines, load_questions, summarise
 
 EVAL = "eval"  # the traffic mark of every question asked here: left out of usage, gaps and feedback
 MAX_QUESTIONS = 2000
@@ -63,7 +63,7 @@ def checked_questions(path: Path, rows: list[dict]) -> list[dict]:
     if len(rows) > MAX_QUESTIONS:
         raise QuestionSetError(f"{path}: 有 {len(rows):,} 道题，一次最多评测 {MAX_QUESTIONS:,} 道。请拆成几个文件分别评测")
     # load_questions keeps every non-blank line as one row, in order: the same rule gives each row its line
-    lines = [n for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1) if line.strip()]
+    lines = [n for n, line in enumerate(jsonl_lines(Path(path).read_text(encoding="utf-8")), start=1) if line.strip()]
     for row, line in zip(rows, lines, strict=True):
         try:
             row["question"] = redact_text(checked(row["question"]))
