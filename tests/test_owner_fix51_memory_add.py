@@ -38,3 +38,21 @@ def test_cli_memory_add_too_long_is_not_audited_ok(capsys, tmp_path, monkeypatch
     r = invoke(capsys, "--data-dir", str(store), "memory", "add", "长" * 1001, "--user", "bob")
     assert r.exit_code == 1
     assert [outcome for _target, outcome in add_rows(fake_assistant(store))] == ["failed"]
+
+
+def test_a_creation_time_in_the_future_is_refused(tmp_path):
+    a = fake_assistant(tmp_path / "store")
+    with pytest.raises(RagError, match="晚于现在"):
+        a.remember("local", "我家有一只猫", created_at=datetime(9999, 12, 31, tzinfo=UTC), actor=LOCAL)
+    assert a.list_memories("local", actor=LOCAL) == []
+    a.remember("local", "我在上海办公室", created_at=datetime.now(UTC) + timedelta(minutes=1), actor=LOCAL)  # clock skew
+    a.remember("local", "我喜欢喝茶", created_at=datetime(2024, 3, 1), actor=LOCAL)  # naive: taken as UTC
+    assert len(a.list_memories("local", actor=LOCAL)) == 2
+
+
+def test_cli_memory_add_created_at_in_the_future_says_why(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli, "open_assistant", lambda args: fake_assistant(Path(args.data_dir)))
+    r = invoke(capsys, "--data-dir", str(tmp_path / "store"), "memory", "add", "我家有一只猫", "--user", "zed",
+               "--created-at", "9999-12-31T00:00:00+00:00")
+    assert r.exit_code == 1 and "晚于现在" in r.stderr

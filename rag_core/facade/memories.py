@@ -14,11 +14,12 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from ..errors import MemoryStoreError, PermissionDenied, RagError
+from ..memory.scoring import as_utc
 from ..memory.text import with_facts
-from ..text.inputs import MAX_QUESTION_CHARS, checked
+from ..text.inputs import MAX_QUESTION_CHARS, InputError, checked
 from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
 from .owner_names import checked_person
@@ -27,6 +28,18 @@ from .stores import Sweep
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+CLOCK_SKEW = timedelta(minutes=5)  # another machine's clock (an import's source) may run a little ahead
+
+
+def checked_created_at(created_at: datetime | None) -> datetime | None:
+    """An imported memory's creation time, refused when it lies in the future: freshness counts such a memory
+    as new (1.00) until that day, so it would outrank everything the person says meanwhile."""
+    if created_at is not None and as_utc(created_at) > _utcnow() + CLOCK_SKEW:
+        raise InputError(f"记忆的创建时间 {created_at.isoformat()} 晚于现在：请填写过去的时间（导入历史记忆时填它原来的时间），"
+                         "或不填，用现在的时间")
+    return created_at
 
 
 def memory_unreadable(failure: Exception) -> str:
@@ -134,6 +147,7 @@ class MemoryActions:
         actor = self._for_owner(actor, user, "memory.add", audited=True)
         try:
             content = checked(content, what="记忆内容", max_chars=None)  # the store keeps its own length limit
+            created_at = checked_created_at(created_at)
             added = self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at,
                                     now=_utcnow())
         except Exception as exc:  # a damaged store too: the row says it failed
