@@ -29,6 +29,7 @@ _USAGE_ERRORS = (
     (re.compile(r"unrecognized arguments: (.+)"), r"不认识的参数：\1"),
     (re.compile(r"argument (\S+): expected one argument"), r"参数 \1 后面需要一个值"),
     (re.compile(r"argument (\S+): invalid (\w+) value: (.+)"), r"参数 \1 的值 \3 不是有效的 \2"),
+    (re.compile(r"argument (\S+): (.*[\u4e00-\u9fff].*)", re.S), r"参数 \1：\2"),  # an argument type's own Chinese refusal
 )
 
 
