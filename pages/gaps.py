@@ -103,7 +103,7 @@ def standard_form(assistant: Assistant, group: Any, number: int, audiences: list
                                 select_all=False)
         if st.form_submit_button("设为标准答复", icon=":material/verified:"):
             try:
-                entry = assistant.standard_answer_from_gap(group, answer, audience=chosen or ["all"], actor=actor())
+                entry = assistant.standard_answer_from_gap(group, answer, audience=chosen, actor=actor())
             except RagError as exc:
                 st.error(escape_md(exc))
             else:

@@ -26,7 +26,7 @@ def add_entry(assistant: Assistant) -> None:
     try:
         entry = assistant.add_standard_answer(typed["question"], typed["answer"], clauses=typed["clauses"].splitlines(),
                                               variants=typed["variants"].splitlines(),
-                                              audience=st.session_state.get(AUDIENCE_KEY) or ["all"], actor=actor())
+                                              audience=st.session_state.get(AUDIENCE_KEY), actor=actor())
     except RagError as exc:
         st.session_state[ERROR_KEY] = str(exc)
         return
