@@ -15,6 +15,18 @@ from .output import os_error_text, print_json, say
 
 Outcome = TypeVar("Outcome", IngestReport, IngestEstimate)
 
+# embedded Chroma: the running app's in-memory index would not see what this command writes until it restarts
+APP_RUNNING = "错误：应用正在运行：请在网页的文档页{verb}（或先停止应用再用命令行{verb}）。" \
+              "命令行写入的向量，运行中的应用要重启后才能检索到；这次没有改动任何文档"
+
+
+def _beside_app(assistant, verb: str) -> bool:
+    """Say so and True when an app in another process has the data dir open with embedded Chroma."""
+    if assistant.index_open_elsewhere():
+        say(APP_RUNNING.format(verb=verb), err=True)
+        return True
+    return False
+
 
 def register(commands) -> None:
     """Add the document commands to the main parser."""
@@ -57,6 +69,8 @@ def ingest(args: argparse.Namespace, assistant) -> int:
     options = {"audience": args.audience, "doc_id": args.doc_id, "effective_date": args.effective_date}
     if args.estimate:
         return estimate(args, assistant, options)
+    if _beside_app(assistant, "上传"):
+        return 1
     reports = []
     for path in args.files:
         first = _each(IngestEstimate, assistant.estimate_file, path, options, assistant.shown_name)  # the ingest reuses it
@@ -135,6 +149,8 @@ def list_documents(args: argparse.Namespace, assistant) -> int:
 
 def delete_document(args: argparse.Namespace, assistant) -> int:
     """Remove every version of one document."""
+    if _beside_app(assistant, "删除"):
+        return 1
     removed = assistant.delete_document(args.doc_id)
     if not removed and not assistant.document_versions(args.doc_id):
         say(f"错误：没有文档 {args.doc_id}", err=True)

@@ -24,7 +24,7 @@ from ..settings import SAVED_FILE, Settings, with_saved_changes
 from ..storage.account_files import AUDIT, damaged_line, no_accounts
 from ..storage.backup import BackupReport, backup_data_dir, restore_data_dir
 from ..storage.health import CATALOG, StoreCheck, doctor, set_aside_chroma
-from ..storage.open_lock import hold_open, no_app
+from ..storage.open_lock import hold_open, no_app, others_open
 from ..text.inputs import InputError
 from ..text.pii import redact_text
 from ..types import Principal
@@ -119,6 +119,17 @@ class MaintenanceActions:
         release = self.__dict__.get("_release_data_dir")
         if release is not None:
             release()
+
+    def index_open_elsewhere(self) -> bool:
+        """True when another process (the app) has this data dir open with embedded Chroma.
+
+        Embedded Chroma keeps its index in memory per process: a document a CLI command writes (or deletes) is not
+        found (or still found) by the running app's vector search until it restarts, though its count says
+        otherwise. With a Chroma server every process reads the same index: False. False too where no lock
+        can tell (no flock)."""
+        if self._settings.chroma_host:
+            return False
+        return others_open(Path(self._settings.data_dir))
 
     def _open_vectors(self):
         """Chroma for this store; an embedded one that fails to open is a cache: set aside, rebuilt.

@@ -10,6 +10,8 @@ One process holds one descriptor per lock file, shared by its assistants (a floc
 process on two descriptors conflicts with itself): a restore in a process whose own assistants have
 the data dir open converts that descriptor, so it never waits on its own lock.
 A start that probes Chroma's index holds it exclusively for the probe (`alone`); an app opening meanwhile waits.
+`others_open` tells a CLI command whether an app in another process has the data dir open (its in-memory index
+would not see what the command writes).
 Where `fcntl` is missing (Windows) nothing is locked.
 """
 
@@ -32,12 +34,14 @@ except ImportError:  # pragma: no cover - Windows
 
 OPEN_LOCK = ".app-open.lock"  # hidden and *.lock: backups skip it
 PROBE_LOCK = ".app-probe.lock"  # held with the open lock by a start that probes: an app opening meanwhile waits
+PRESENT_LOCK = ".app-present.lock"  # held shared beside the open lock; tried alone to tell if another process is here
 RUNNING = "应用正在运行：请先停止应用再恢复"
 RESTORING = "数据目录正在从备份恢复：请等恢复完成后再启动"
 
 _HELD_ELSEWHERE = {errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES}  # flock's "someone holds it"; others: no flock
 _guard = threading.Lock()
-_held: dict[tuple[int, int], list[int]] = {}  # (st_dev, st_ino) of a lock file -> [descriptor, assistants]
+# (st_dev, st_ino) of a lock file -> [descriptor, assistants, PRESENT_LOCK descriptor or -1 (cannot tell)]
+_held: dict[tuple[int, int], list[int]] = {}
 
 
 def _open(path: Path) -> int | None:
@@ -68,7 +72,7 @@ def hold_open(owner: object, data_dir: Path) -> Callable[[], None]:
         key = _identity(fd)
         taken = key in _held or _try(fd, fcntl.LOCK_SH)
         if taken:
-            _count(key, fd)
+            _count(key, fd, Path(data_dir))
     if taken is None:
         os.close(fd)
         return lambda: None  # a file system without flock (some network mounts): the app still starts
@@ -77,7 +81,7 @@ def hold_open(owner: object, data_dir: Path) -> Callable[[], None]:
             os.close(fd)
             raise StoreBusy(f"数据目录 {data_dir}：{RESTORING}")
         with _guard:
-            _count(key, fd)
+            _count(key, fd, Path(data_dir))
     return weakref.finalize(owner, _let_go, key)
 
 
@@ -90,14 +94,27 @@ def _try(fd: int, operation: int) -> bool | None:
     return True
 
 
-def _count(key: tuple[int, int], fd: int) -> None:
+def _count(key: tuple[int, int], fd: int, data_dir: Path) -> None:
     """One assistant more on the lock file; the process keeps one descriptor (a second one's flock conflicts)."""
     if key in _held:
         if _held[key][0] != fd:
             os.close(fd)
         _held[key][1] += 1
     else:
-        _held[key] = [fd, 1]
+        _held[key] = [fd, 1, _present(data_dir)]
+
+
+def _present(data_dir: Path) -> int:
+    """PRESENT_LOCK held shared for this process (waiting out another's instant `others_open` check); -1 without flock."""
+    fd = _open(data_dir / PRESENT_LOCK)
+    if fd is None:
+        return -1
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)
+    except OSError:
+        os.close(fd)
+        return -1
+    return fd
 
 
 def _after_probe(fd: int, data_dir: Path) -> bool:
@@ -129,6 +146,8 @@ def _let_go(key: tuple[int, int]) -> None:
             del _held[key]
             fcntl.flock(entry[0], fcntl.LOCK_UN)
             os.close(entry[0])
+            if entry[2] >= 0:
+                os.close(entry[2])  # its only descriptor: the shared flock goes with it
 
 
 @contextmanager
@@ -203,6 +222,41 @@ def in_use(data_dir: Path) -> bool:
             return False
     finally:
         os.close(fd)
+
+
+def others_open(data_dir: Path) -> bool:
+    """Another process has `data_dir` open now, beside this one's assistants (False where nothing can tell).
+
+    Embedded Chroma keeps its index in memory per process: what one process writes, another running one does
+    not find until it restarts. Asked on PRESENT_LOCK, not the open lock: a shared flock turned exclusive is let
+    go when the conversion fails (Linux), and for that instant a restore or a start's probe could have taken the
+    open lock alone. Losing PRESENT_LOCK for that instant only makes a second check at that moment answer "alone".
+    Without an assistant here, `in_use` answers."""
+    path = Path(data_dir) / OPEN_LOCK
+    if fcntl is None or not path.exists():
+        return False
+    fd = _open(path)
+    if fd is None:
+        return False
+    with _guard:
+        entry = _held.get(_identity(fd))
+        os.close(fd)
+        if entry is not None:
+            return _tried_alone(entry[2]) is False
+    return in_use(data_dir)
+
+
+def _tried_alone(present: int) -> bool | None:
+    """PRESENT_LOCK taken exclusively and given back shared: True when nobody else held it, False when another
+    process did, None where flock does not work (or no descriptor)."""
+    if present < 0:
+        return None
+    taken = _try(present, fcntl.LOCK_EX)
+    try:
+        fcntl.flock(present, fcntl.LOCK_SH)  # down from exclusive, or again after the failed conversion dropped it
+    except OSError:
+        pass
+    return taken
 
 
 @contextmanager
