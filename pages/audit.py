@@ -14,18 +14,9 @@ from ui.state import LOCAL_ADMIN, actor, get_assistant, person_name, role_name
 from ui.timefmt import local_time, today, zone_caption
 from ui.timefmt import zone as tz
 
-ACTIONS = {
-    "": "全部", "login": "登录", "logout": "退出登录", "document.upload": "上传文档", "document.delete": "删除文档",
-    "document.reindex": "重新切块", "settings.change": "修改设置", "thesaurus.change": "修改词表",
-    "memory.delete": "删除记忆", "memory.importance": "修改记忆重要性", "memory.edit": "修改记忆内容",
-    "memory.forget": "遗忘记忆",
-    "memory.purge": "清除用户记忆", "user.add": "新增用户", "user.disable": "停用用户", "user.enable": "启用用户",
-    "user.role": "修改角色", "user.password": "重置密码", "conversation.list": "查看他人对话列表",
-    "conversation.read": "查看他人对话", "conversation.export": "导出他人对话", "conversation.rename": "重命名他人对话",
-    "conversation.delete": "删除他人对话", "conversation.rate": "评价他人对话", "conversation.undo": "撤销他人记忆",
-    "backup": "备份", "restore": "恢复备份", "refused": "被拒绝的操作",
-}
-OUTCOMES = {"": "全部", "ok": "成功", "failed": "失败", "locked": "已锁定", "refused": "拒绝"}
+_ACTION_NAMES, _OUTCOME_NAMES = Assistant.audit_names()  # the engine names every action it records
+ACTIONS = {"": "全部", **_ACTION_NAMES}
+OUTCOMES = {"": "全部", **_OUTCOME_NAMES}
 
 
 def audit_frame(rows: list[AuditEntry]) -> pd.DataFrame:

@@ -35,26 +35,19 @@ CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
 BEGIN SELECT RAISE(ABORT, 'audit trail is append-only'); END;
 """
 
-# action -> what the audit page calls it
+# Every action the trail records, as the audit page and its CSV name it (one table: the page reads it through
+# the facade, `Assistant.audit_names`). Actions on someone else's records are named as such.
 ACTION_NAMES: dict[str, str] = {
-    "login": "登录",
-    "logout": "退出登录",
-    "document.upload": "上传文档",
-    "document.delete": "删除文档",
-    "document.reindex": "重新切块",
-    "settings.change": "修改设置",
-    "thesaurus.change": "修改词表",
-    "memory.delete": "删除记忆",
-    "memory.importance": "修改记忆重要性",
-    "memory.edit": "修改记忆内容",
-    "memory.forget": "遗忘记忆",
-    "memory.purge": "清除用户记忆",
-    "user.add": "新增用户",
-    "user.disable": "停用用户",
-    "user.enable": "启用用户",
-    "user.role": "修改角色",
-    "user.password": "重置密码",
-    "refused": "被拒绝的操作",
+    "login": "登录", "logout": "退出登录", "document.upload": "上传文档", "document.delete": "删除文档",
+    "document.reindex": "重新切块", "settings.change": "修改设置", "thesaurus.change": "修改词表",
+    "memory.add": "为他人添加记忆", "memory.recall": "提问时读取他人记忆", "memory.list": "查看他人记忆",
+    "memory.delete": "删除记忆", "memory.importance": "修改记忆重要性", "memory.edit": "修改记忆内容",
+    "memory.forget": "遗忘记忆", "memory.purge": "清除用户记忆", "ask.as": "以他人身份提问",
+    "user.add": "新增用户", "user.disable": "停用用户", "user.enable": "启用用户", "user.role": "修改角色",
+    "user.password": "重置密码", "conversation.list": "查看他人对话列表", "conversation.read": "查看他人对话",
+    "conversation.export": "导出他人对话", "conversation.rename": "重命名他人对话", "conversation.delete": "删除他人对话",
+    "conversation.rate": "评价他人对话", "conversation.undo": "撤销他人记忆", "standard.release": "恢复标准答复",
+    "backup": "备份", "restore": "恢复备份", "refused": "被拒绝的操作",
 }
 OUTCOME_NAMES: dict[str, str] = {"ok": "成功", "failed": "失败", "locked": "已锁定", "refused": "拒绝"}
 

@@ -24,7 +24,7 @@ from datetime import date
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from ..accounts.audit import AuditLog
+from ..accounts.audit import ACTION_NAMES, OUTCOME_NAMES, AuditLog
 from ..accounts.serving import REFUSAL, is_local
 from ..accounts.store import AccountStore
 from ..errors import AccountError, StoreBusy, StoreDamaged
@@ -230,6 +230,11 @@ class AccountActions:
         return account
 
     # -- audit -------------------------------------------------------------------
+    @staticmethod
+    def audit_names() -> tuple[dict[str, str], dict[str, str]]:
+        """What the trail's actions and outcomes are called in Chinese (the audit page, its filter and CSV)."""
+        return dict(ACTION_NAMES), dict(OUTCOME_NAMES)
+
     def audit_entries(
         self,
         *,
