@@ -30,7 +30,7 @@ from .facade.history import HistoryActions
 from .facade.insights import InsightActions
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions, PersonalSearch
-from .facade.owner_names import checked_person, fresh_conversation_id
+from .facade.owner_names import checked_person
 from .facade.thesaurus import THESAURUS_FILE, ThesaurusActions
 from .insights.rows import reviewed_trace
 from .search.answerability import Model
@@ -65,7 +65,6 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
     """
 
     MAX_QUESTION_CHARS = MAX_QUESTION_CHARS  # what a question may hold: the chat box stops typing there
-    new_conversation_id = staticmethod(fresh_conversation_id)  # one `ask` accepts (owner_names)
     settings_notice = ""  # where the last save or clear kept the old settings.json (the settings page shows it)
 
     @staticmethod

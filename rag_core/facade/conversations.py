@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import sqlite3
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -37,6 +36,7 @@ from ..text.pii import redact_text
 from ..types import ACKNOWLEDGED, AskTrace, Principal, SearchResult
 from .access import require_owner
 from .memories import memory_unreadable
+from .owner_names import fresh_conversation_id
 from .stores import CONVERSATIONS_FILE, Sweep, feature_store, uses_store
 
 CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
@@ -117,9 +117,7 @@ class ConversationActions:
             return [UNKNOWN]
         return revealed([t.trace for t in earlier[-CONTEXT_TURNS:]])
 
-    @staticmethod
-    def new_conversation_id() -> str:
-        return uuid.uuid4().hex[:12]
+    new_conversation_id = staticmethod(fresh_conversation_id)  # an id `ask` accepts (`owner_names`)
 
     def _owned(self, conversation_id: str, actor: Principal | None, verb: str, *, turns: bool = False) -> Conversation:
         actor = self._acting(actor, "ask")
