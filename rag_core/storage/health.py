@@ -15,13 +15,13 @@ import os
 import shutil
 import sqlite3
 import time
-from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import StoreDamaged
 from .open_lock import alone
 from .sqlite_access import UNREADABLE_FIX, access_reason, connect_ro, interrupted, problem_of, roll_back_interrupted
+from .store_check import StoreCheck, exposed, not_a_directory, private_if_new
 from .vector_probe import checked_segments, probe_vectors, segment_files
 
 CATALOG = "catalog.sqlite3"
@@ -37,28 +37,6 @@ COLLECTION_PREFIX = "policy_chunks_"
 CHECKED = ".open_checks.json"  # files found healthy at a start, by size and mtime (see _Checked)
 SETTLED_NS = 2_000_000_000  # a file written less than this long ago is checked in full at every start
 RESTORE_HINT = "用 python -m rag_core restore <备份目录> 从备份恢复"
-
-
-@dataclass
-class StoreCheck:
-    """One file's state: ok, missing, damaged, rebuilt or lost, and what to do."""
-
-    file: str
-    status: str  # ok | missing | damaged | unreadable | interrupted (rolled back on start) | rebuilt | lost | inconsistent
-    detail: str = ""
-    fix: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.status in ("ok", "missing", "rebuilt", "interrupted")
-
-    def line(self) -> str:
-        """The one Chinese line the CLI and the pages show."""
-        text = f"{self.file}：{self.detail}" if self.detail else self.file
-        return f"{text}。{self.fix}" if self.fix else text
-
-    def to_dict(self) -> dict:
-        return asdict(self) | {"ok": self.ok}
 
 
 def sqlite_problem(path: Path, *, thorough: bool = True) -> str | None:
@@ -216,6 +194,7 @@ def open_checks(data_dir: Path, *, embedded_chroma: bool = True) -> list[str]:
     found them healthy are not read in full again (`_Checked`).
     """
     data_dir = Path(data_dir)
+    private_if_new(data_dir)
     if data_dir.is_dir() and not os.access(data_dir, os.W_OK):  # a read-only mount, a snapshot: nothing is damaged
         raise StoreDamaged(f"数据目录 {data_dir} 无法写入（只读或没有权限），应用需要写入它：{UNREADABLE_FIX}，"
                            "或用 --data-dir（RAG_DATA_DIR）换一个可以写入的目录。数据没有改动")
@@ -291,6 +270,10 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
     checks: list[StoreCheck] = []
     if not data_dir.exists():
         return [StoreCheck(str(data_dir), "missing", "数据目录不存在", f"首次启动会新建；要找回数据请{RESTORE_HINT}")]
+    if wrong := not_a_directory(data_dir):
+        return [wrong]
+    if warning := exposed(data_dir):
+        checks.append(warning)
     catalog = data_dir / CATALOG
     chroma = chroma_collections(data_dir) if embedded_chroma else {}
     if catalog.exists() and (problem := sqlite_problem(catalog)):
