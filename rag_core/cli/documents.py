@@ -141,6 +141,8 @@ def list_documents(args: argparse.Namespace, assistant) -> int:
     docs = assistant.list_documents()
     if args.json:
         print_json({"documents": [doc.to_dict() for doc in docs]})
+    elif not docs:  # an empty library said nothing, as a mistyped --data-dir does (faq list and memory list say so)
+        say("（还没有文档）")
     else:
         for doc in docs:
             say(f"{doc.doc_id}\tv{doc.version}\t{','.join(doc.audience)}\t{doc.chunk_count} 块\t{doc.title}")
