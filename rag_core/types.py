@@ -301,6 +301,7 @@ class AskTrace:
     followup: str = ""  # why the search question differs from the typed one, or why it does not ("" first turn)
     verdict: str = ""  # 可以 / 不可以 the offline answer states for a yes/no question ("" otherwise)
     memory_search: str = ""  # what was searched with the asker's memories added, when that search was used
+    engine_tail: str = ""  # the engine's line after the answer (a statement's acknowledgement): shown as typed, never formatted
 
     @property
     def hit_count(self) -> int:
@@ -328,6 +329,7 @@ class AskTrace:
                 "conversation": self.conversation, "turn": self.turn, "acknowledged": self.acknowledged,
                 "standard_answer": self.standard_answer, "weak_evidence": self.weak_evidence,
                 "outcome": self.outcome, "followup": self.followup, "verdict": self.verdict, "memory_search": self.memory_search,
+                "engine_tail": self.engine_tail,
                 "timings_ms": {**out["timings_ms"], **self.timings_ms},
             }
         )

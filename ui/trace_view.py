@@ -325,7 +325,11 @@ def render_answer(trace: AskTrace, prefix: str) -> None:
     """The answer text with [资料N] linked, then a one-line source list for reading at a glance."""
     anchors = citation_anchors(trace, prefix)
     check = trace.citations
-    st.markdown(link_citations(trace.answer, anchors, check.unsupported, literal=not keeps_formatting(trace)))
+    answer, tail = trace.answer, trace.engine_tail
+    own = bool(tail) and answer.endswith(tail)  # the acknowledgement repeats what was typed: never formatted
+    body = answer[: len(answer) - len(tail)] if own else answer
+    st.markdown(link_citations(body, anchors, check.unsupported, literal=not keeps_formatting(trace))
+                + (escape_quoted_lines(tail) if own else ""))
     if weak_llm_answer(trace):
         st.caption(WEAK_LLM_NOTE)
     if check.unsupported:

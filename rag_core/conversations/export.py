@@ -7,7 +7,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from ..text.markdown import escape_md, inert_markdown, one_line, quoted_lines
-from ..types import quoted_offline
+from ..types import ACKNOWLEDGED, quoted_offline
 from .store import Conversation
 
 _CITATION = re.compile(r"\[资料(\d+)\]")
@@ -46,6 +46,16 @@ def _name(text: object) -> str:
     return inert_markdown(one_line(text))
 
 
+def _answer(answer: str, trace: dict) -> str:
+    """The answer as the chat page shows it: the offline quoter's sentences (a document's words) and what the engine
+    says back about a statement (the person's words) literally, a model's or HR's formatting kept."""
+    tail = str(trace.get("engine_tail") or "")
+    if tail and answer.endswith(tail):
+        return f"{_answer(answer[: -len(tail)].rstrip(), trace)}\n\n{quoted_lines(tail)}"
+    literal = quoted_offline(str(trace.get("answerer", ""))) or trace.get("outcome") == ACKNOWLEDGED
+    return quoted_lines(answer) if literal else inert_markdown(answer)
+
+
 def to_markdown(conversation: Conversation, timezone: str = DEFAULT_TIMEZONE) -> str:
     """The whole conversation, readable on its own (the clauses are quoted, not linked).
 
@@ -64,9 +74,7 @@ def to_markdown(conversation: Conversation, timezone: str = DEFAULT_TIMEZONE) ->
         lines += [f"## 第 {turn.turn} 轮 · {local_time(turn.created_at, timezone)}", "", f"**问：** {_field(turn.question)}", ""]
         if turn.search_question and turn.search_question != turn.question:
             lines += [f"*检索用的问题：{_field(turn.search_question)}*", ""]
-        answer = turn.answer.strip()  # the offline quoter's sentences are a document's words: no formatting of theirs
-        offline = quoted_offline(str(turn.trace.get("answerer", "")))
-        lines += ["**答：**", "", quoted_lines(answer) if offline else inert_markdown(answer), ""]
+        lines += ["**答：**", "", _answer(turn.answer.strip(), turn.trace), ""]
         sources = cited_sources(turn.trace)
         if sources:
             lines += ["**引用的条款：**", ""]

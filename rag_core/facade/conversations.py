@@ -266,7 +266,7 @@ class ConversationActions:
             line = acknowledgement([m["content"] for m in remembered], failure)
             if on_token:
                 on_token("\n\n" + line)
-            trace.answer = f"{trace.answer}\n\n{line}"
+            trace.answer, trace.engine_tail = f"{trace.answer}\n\n{line}", line
         return self._store_turn(trace, user, context)
 
     def _store_turn(self, trace: AskTrace, user: str, context: TurnContext) -> AskTrace:
