@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..answer.answering import is_refusal  # noqa: F401 - the benches and tests read refusals of stored answers here
 from ..errors import RagError, explain_json_error
+from ..text.pii import redact_text
 
 CATEGORIES = ("literal", "paraphrase", "near_miss", "absent")
 
@@ -91,7 +92,19 @@ def first_relevant_rank(texts: list[str], alternatives: list[list[str]]) -> int 
     if alternatives and isinstance(alternatives[0], str):  # a plain list of substrings
         alternatives = [alternatives]  # type: ignore[list-item]
     for rank, text in enumerate(texts, start=1):
-        if any(alt and all(e in text for e in alt) for alt in alternatives):
+        masked = None  # an uploaded set's substrings are masked whole (`masked_question_set`); a clause kept a
+        # category its uploader chose not to mask (redact_disabled): a placeholder is looked for in it masked too
+
+        def holds(part: str, text: str = text) -> bool:
+            nonlocal masked
+            if part in text:
+                return True
+            if "[" not in part:
+                return False
+            masked = redact_text(text) if masked is None else masked
+            return part in masked
+
+        if any(alt and all(holds(e) for e in alt) for alt in alternatives):
             return rank
     return None
 
