@@ -160,8 +160,18 @@ class MaintenanceActions:
             if isinstance(exc, KeyboardInterrupt | SystemExit):
                 raise
             _forget_chroma_client(s.path("chroma"))
-            self.store_notices.append(set_aside_chroma(Path(s.data_dir), f"{type(exc).__name__}: {exc}"))
+            self.store_notices.append(self._chroma_aside(f"{type(exc).__name__}: {exc}"))
             return attempt()
+
+    def _chroma_aside(self, reason: str) -> str:
+        """`set_aside_chroma` with this assistant's own hold let go for it (held, it could never be alone), and
+        taken again after: moved only while no other assistant, here or in another process, has the data dir open."""
+        data_dir = Path(self._settings.data_dir)
+        self.__dict__.pop("_release_data_dir")()
+        try:
+            return set_aside_chroma(data_dir, reason)
+        finally:
+            self._release_data_dir = hold_open(self, data_dir)
 
 
 def _backup_dest(dest: str | Path) -> Path:

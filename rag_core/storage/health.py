@@ -37,6 +37,8 @@ COLLECTION_PREFIX = "policy_chunks_"
 CHECKED = ".open_checks.json"  # files found healthy at a start, by size and mtime (see _Checked)
 SETTLED_NS = 2_000_000_000  # a file written less than this long ago is checked in full at every start
 RESTORE_HINT = "用 python -m rag_core restore <备份目录> 从备份恢复"
+CHROMA_IN_USE = ("向量索引已损坏，但另一个进程（运行中的应用或命令行）正打开着数据目录，所以没有移走它，文件都没有改动。"
+                 "请先停止应用和其他命令再启动：向量索引只是缓存，会自动移开并从文档目录重建")
 
 
 def sqlite_problem(path: Path, *, thorough: bool = True) -> str | None:
@@ -173,7 +175,7 @@ class _Checked:
             before = dict(self.stamps)
             problem = checked_segments(data_dir / CHROMA_DIR, self.stamps, probe_vectors)
             self.changed = self.changed or self.stamps != before
-            return set_aside_chroma(data_dir, problem) if problem else None
+            return _chroma_aside(data_dir, problem) if problem else None
 
     def save(self) -> None:
         if not self.changed:
@@ -241,7 +243,10 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
         if access_reason(problem):
             notices.append(f"{CHROMA_DB} {problem}")
             return notices
-        moved = _set_aside(data_dir / CHROMA_DIR)
+        with alone(data_dir) as held:  # never moved away under another process that has it open
+            if not held:
+                raise StoreDamaged(f"{CHROMA_DB} {problem}：{CHROMA_IN_USE}")
+            moved = _set_aside(data_dir / CHROMA_DIR)
         notices.append(f"{CHROMA_DB} {problem}：向量索引只是缓存，已移到 {moved.name} 并从文档目录重建")
     elif embedded_chroma and (notice := checked.segments_notice(data_dir)):
         notices.append(notice)
@@ -249,7 +254,18 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
 
 
 def set_aside_chroma(data_dir: Path, reason: str) -> str:
-    """Chroma failed to open although its database looked healthy: move it aside, say so."""
+    """Chroma failed to open although its database looked healthy: move it aside, say so.
+
+    Only while this process holds the data dir alone (`open_lock.alone`; the caller lets go of its own hold):
+    moved under another process that has it open, that process would go on writing into the set-aside copy.
+    StoreDamaged otherwise, the files left as they are."""
+    with alone(Path(data_dir)) as held:
+        if held:
+            return _chroma_aside(Path(data_dir), reason)
+    raise StoreDamaged(f"{CHROMA_DIR}/ 无法打开（{reason[:120]}）：{CHROMA_IN_USE}")
+
+
+def _chroma_aside(data_dir: Path, reason: str) -> str:
     moved = _set_aside(Path(data_dir) / CHROMA_DIR)
     return f"{CHROMA_DIR}/ 无法打开（{reason[:120]}）：向量索引只是缓存，已移到 {moved.name} 并从文档目录重建"
 
