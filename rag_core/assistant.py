@@ -75,7 +75,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
     def __init__(
         self, settings: Settings, *, embedder: Embedder | None = None, second_embedder: Embedder | None = None, llm=None
     ):
-        Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
+        Path(settings.data_dir).mkdir(mode=0o700, parents=True, exist_ok=True)  # for its owner only (SECURITY.md)
         # a damaged or lost catalog is refused with one line; damaged caches are set aside and rebuilt
         self.store_notices: list[str] = open_checks(Path(settings.data_dir), embedded_chroma=not settings.chroma_host)
         self._env_settings = settings  # .env and defaults, before the settings page's saved changes

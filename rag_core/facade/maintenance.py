@@ -181,7 +181,7 @@ def _backup_dest(dest: str | Path) -> Path:
     password hashes included, into (or beside) whatever directory the app was started in."""
     if not str(dest).strip():
         raise InputError("请给出备份目录（例如 /backups/hr-今天的日期），它应当还不存在")
-    return Path(dest)
+    return Path(str(dest).strip())  # " /backups/x" pasted with a space is /backups/x, not a folder under the working one
 
 
 WRITE_LOCK = ".catalog.write-lock"  # the catalog's writer lock (documents.catalog: `Catalog.writer`), beside it
