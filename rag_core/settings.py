@@ -142,9 +142,7 @@ class Settings:
     def masked_api_key(self) -> str:
         """For display: enough to recognise the key, not enough to use it."""
         key = self.llm_api_key
-        if not key:
-            return ""
-        return key[:3] + "…" + key[-2:] if len(key) > 8 else "…"
+        return key[:3] + "…" + key[-2:] if len(key) > 8 else ("…" if key else "")
 
     @property
     def max_file_bytes(self) -> int:
@@ -185,11 +183,9 @@ class Settings:
         """Settings from the environment after loading `.env` (existing variables win), then `overrides`.
 
         One rule names every variable: ``RAG_`` + the field name in upper case (``RAG_TOP_K``, ``RAG_LLM_API_KEY``
-        …). The well-known names in ``ALIASES`` (``LLM_API_KEY`` …) are read too when the ``RAG_`` name is not set.
-        """
+        …); the well-known names in ``ALIASES`` (``LLM_API_KEY`` …) are read too when the ``RAG_`` name is not set."""
         if env_file:
             from dotenv import load_dotenv
-
             load_dotenv(env_file, override=False)
         values: dict[str, Any] = {}
         for spec in fields(cls):
@@ -197,8 +193,7 @@ class Settings:
             if var and spec.name != "data_dir":
                 values[spec.name] = _parse(var, raw, spec.type)
         values["data_dir"] = Path(data_dir or env_source("data_dir")[1] or DEFAULT_DATA_DIR)
-        values.update(overrides)
-        settings = cls(**values)
+        settings = cls(**{**values, **overrides})
         settings.validate()
         return settings
 
@@ -243,7 +238,6 @@ _KINDS = {"bool": "开/关（true/false）", "int": "整数", "float": "数字",
 
 def _known_timezone(name: str) -> bool:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
     try:
         return ZoneInfo(name) is not None
     except (ZoneInfoNotFoundError, ValueError):
@@ -258,11 +252,7 @@ def _parse(var: str, raw: str, type_name: Any) -> Any:
             if raw.lower() not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
                 raise ValueError("应为 true/false")
             return raw.lower() in ("1", "true", "yes", "on")
-        if "int" in kind:
-            return int(raw)
-        if "float" in kind:
-            return float(raw)
-        return raw
+        return int(raw) if "int" in kind else float(raw) if "float" in kind else raw
     except ValueError as exc:  # Python's English (and a 5,000-digit value quoted whole) is no refusal to show
         reason = "数字位数过多" if "digits" in str(exc) else "应为整数" if "int" in kind else "应为数字" if "float" in kind else exc
         shown = raw if len(raw) <= 20 else raw[:20] + "…"
@@ -290,20 +280,19 @@ def _read_saved(data: bytes | None) -> tuple[dict[str, Any], str]:
     return saved, ""
 
 
-# settings.json as this process knows it, by path: the sha256 of the bytes its start read ("" for no file) or it
-# last wrote. The page writes its own view, so a file that differs (fixed by hand after the start, saved by another
-# process) is kept aside before it is replaced. Only the start's read counts: doctor reads the file as a start does.
+# settings.json as this process knows it, by path: the sha256 of the bytes its start read ("" for no file) or it last
+# wrote. The page writes its own view, so a file that differs (a hand fix after the start, another process's save) is
+# kept aside before it is replaced. Only the start's read counts: doctor reads the file as a start does.
 _KNOWN: dict[Path, str] = {}
 
 
 def with_saved_changes(settings: Settings) -> tuple[Settings, str, frozenset[str]]:
     """`settings` with the settings page's saved changes applied, a Chinese notice, and the knobs applied.
 
-    The page promised its changes take effect at once; kept only in memory they were gone after a restart, and a
-    store re-chunked at the page's chunk size was then mixed with uploads cut at the .env's. Each knob is applied
-    on its own (chunk size before overlap, `LIMITS` order): one the code no longer accepts is named and left out,
-    and the next save writes the file without it (keeping the old file aside, `save_changes`), instead of one bad
-    value discarding them all."""
+    Kept only in memory, the page's changes were gone after a restart (a store re-chunked at the page's chunk size
+    was then mixed with uploads cut at the .env's). Each knob is applied on its own (chunk size before overlap,
+    `LIMITS` order): one the code no longer accepts is named and left out, and the next save writes the file without
+    it (keeping the old file aside, `save_changes`), instead of one bad value discarding them all."""
     path = settings.path(SAVED_FILE)
     if not path.exists():
         _KNOWN.setdefault(path.resolve(), "")
@@ -336,15 +325,18 @@ def _applied(settings: Settings, data: bytes | None) -> tuple[Settings, str, fro
     return settings, notice, frozenset(applied)
 
 
-def _worth_keeping(base: Settings) -> bytes | None:
-    """settings.json's bytes when a save or a clear must keep them aside before replacing them, else None: they
-    differ from what this process loaded or wrote (`_KNOWN`), or the start's own check over `base` (.env and
-    defaults) cannot use all of them (judged alone, an overlap refused against the .env's size looked fine)."""
+def _worth_keeping(base: Settings) -> bytes | bool:
+    """What a save or a clear must keep aside before replacing settings.json: its bytes when they differ from what
+    this process loaded or wrote (`_KNOWN`), or the start's own check over `base` (.env and defaults) cannot use all
+    of them (judged alone, an overlap refused against the .env's size looked fine); True when it may not be read
+    (another user's 0600 file: the start's notice promised a copy, so it is moved aside whole); else False."""
     path = base.path(SAVED_FILE)
-    data = path.read_bytes() if path.exists() else None
-    if data is None or (_KNOWN.get(path.resolve()) == hashlib.sha256(data).hexdigest() and not _applied(base, data)[1]):
-        return None
-    return data
+    try:
+        data = path.read_bytes() if path.exists() else None
+    except PermissionError:  # a rename needs only the folder's write permission; a directory in the way still raises
+        return True
+    known = data is not None and _KNOWN.get(path.resolve()) == hashlib.sha256(data).hexdigest()
+    return False if data is None or (known and not _applied(base, data)[1]) else data
 
 
 def _kept_path(path: Path) -> Path:
@@ -354,24 +346,28 @@ def _kept_path(path: Path) -> Path:
 def save_changes(settings: Settings, names: Iterable[str], base: Settings | None = None) -> str:
     """Keep these knobs' values in `settings` for the next start (written atomically); the kept copy's name or "".
 
-    A file `_worth_keeping` names is kept aside byte for byte as `settings.original-<time>.json`, as the thesaurus
-    does. The new file is written first: moved aside before a write that failed (a full disk), the old file was gone
-    and the next start lost its knobs; now a failure raises SettingsError with it untouched. `base`: what the start
-    applied the file over (.env and defaults; `settings` when not given)."""
+    A file `_worth_keeping` names is kept aside whole as `settings.original-<time>.json` (copied; moved if unreadable).
+    The new file is written first: moved aside before a failed write (a full disk), the old file was lost with the
+    next start's knobs; now a failure raises SettingsError with it in place (a moved one is put back). `base`: what
+    the start applied the file over (.env and defaults; `settings` when not given)."""
     path = settings.path(SAVED_FILE)
     data = json.dumps({k: getattr(settings, k) for k in LIMITS if k in set(names)}, ensure_ascii=False, indent=1).encode()
-    partial, kept = path.with_name(path.name + ".tmp"), None
+    partial, kept, old = path.with_name(path.name + ".tmp"), None, False
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial.write_bytes(data)
-        if (old := _worth_keeping(base or settings)) is not None:
+        if (old := _worth_keeping(base or settings)) is True:  # unreadable: moved aside, the new file put in its place
+            path.replace(kept := _kept_path(path))
+        elif old is not False:
             (kept := _kept_path(path)).write_bytes(old)  # a copy: the old file stays until the replace below
         os.replace(partial, path)
     except OSError as exc:
-        for leftover in (partial, kept):  # a directory in the way (not ours) is left alone
+        with contextlib.suppress(OSError):
+            if old is True and kept is not None:  # the only copy of the unreadable file goes back in place
+                kept.replace(path)
+        for leftover in filter(None, (partial, None if old is True else kept)):  # a directory in the way: left alone
             with contextlib.suppress(OSError):
-                if leftover is not None:
-                    leftover.unlink()
+                leftover.unlink()
         raise SettingsError(f"设置没有保存：数据目录里的 {SAVED_FILE} 写不进去（磁盘已满或没有写权限），原来的设置没有改动，"
                             "这次的修改也没有生效。请腾出磁盘空间或检查数据目录的写权限后再保存") from exc
     _KNOWN[path.resolve()] = hashlib.sha256(data).hexdigest()
@@ -381,10 +377,14 @@ def save_changes(settings: Settings, names: Iterable[str], base: Settings | None
 def forget_changes(base: Settings) -> str:
     """Remove settings.json, back to `base` (.env and defaults); one a save would keep aside (`_worth_keeping`) is
     moved aside instead of deleted, since it may hold the only copy of a value to fix. The copy's name, or ""."""
-    path = base.path(SAVED_FILE)
-    if (kept := _kept_path(path) if _worth_keeping(base) is not None else None) is not None:
-        path.replace(kept)  # moved whole: a clear needs no disk space
-    path.unlink(missing_ok=True)
+    path, kept = base.path(SAVED_FILE), None
+    try:
+        if _worth_keeping(base) is not False:
+            path.replace(kept := _kept_path(path))  # moved whole: a clear needs no disk space, nor to read the file
+        path.unlink(missing_ok=True)
+    except OSError as exc:
+        raise SettingsError(f"设置页保存的修改没有清除：数据目录里的 {SAVED_FILE} 无法移走或删除（多半是运行助手的账户没有"
+                            "数据目录的写权限），设置没有改动。请给该账户数据目录的写权限后再清除，或在服务器上删除该文件后重启助手") from exc
     _KNOWN[path.resolve()] = ""  # no file, as this process left it
     return kept.name if kept else ""
 
