@@ -91,7 +91,11 @@ def evaluate(args: argparse.Namespace, assistant) -> int:
 
 
 def check(args: argparse.Namespace, assistant) -> int:
-    """Read the whole vector store back; exit 1 if a chunk stays unreachable."""
+    """Read the whole vector store back; exit 1 if a chunk stays unreachable. Repairs rewrite vectors, which an app
+    running in another process would not see (embedded Chroma keeps its index in memory): refused beside one."""
+    if not args.no_repair and assistant.index_open_elsewhere():
+        say("错误：应用正在运行：请先停止应用再检查并修复向量（或加 --no-repair 只检查）。这次没有改动任何向量", err=True)
+        return 1
     report = assistant.check_vectors(repair=not args.no_repair)
     if args.json:
         print_json({"checked": report.checked, "rewritten": report.rewritten, "unreachable": report.unreachable})
