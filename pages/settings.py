@@ -257,7 +257,11 @@ def saved_section(assistant: Assistant) -> None:
     shown = "，".join(f"{FIELDS[k][0] if k in FIELDS else k}：{v}" for k, v in saved.items())
     st.info(f"以下设置是在本页保存的（数据目录里的 settings.json），每次启动都优先于 .env 里的同名设置：{shown}")
     if st.button("清除本页保存的修改，改回 .env 和默认值", icon=":material/undo:"):
-        needs_reindex = assistant.forget_saved_settings(actor=actor())
+        try:  # settings.json that cannot be moved or deleted: the engine says what to do
+            needs_reindex = assistant.forget_saved_settings(actor=actor())
+        except RagError as exc:
+            st.error(escape_md(exc))
+            return
         message = "已改回 .env 和默认值" + kept_copy(assistant)
         if needs_reindex:
             bar = st.progress(0.0, text="正在按新设置重新索引…")
