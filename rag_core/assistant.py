@@ -224,7 +224,11 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         """Back to .env and the defaults: the page's saved changes are removed; True when chunking changed."""
         actor = self._acting(actor, "settings")
         forgotten = sorted(self._saved)
-        kept = saved_file.forget_changes(self._env_settings)  # a file the start could not use whole is kept aside, not deleted
+        try:  # a file the start could not use whole is kept aside, not deleted
+            kept = saved_file.forget_changes(self._env_settings)
+        except SettingsError as exc:
+            self._audit(actor, "settings.change", ", ".join(forgotten), "failed", str(exc))
+            raise
         self._saved = frozenset()
         needs_reindex = self._put_in_force(self._env_settings)
         self._saved_file_handled(kept)
