@@ -19,7 +19,7 @@ import streamlit as st
 
 from rag_core import AskTrace, Assistant
 from rag_core.errors import StoreDamaged
-from ui.inert import escape_md, inert_markdown
+from ui.inert import escape_md, escape_quoted_lines, inert_markdown
 from ui.layout import ensure_chrome
 from ui.state import CONVERSATION_PARAM, actor, current_role, current_user, get_assistant, history, person_name
 from ui.timefmt import export_for_people
@@ -92,9 +92,11 @@ def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, con
     worker = threading.Thread(target=work, name="ask-stream", daemon=True)
     worker.start()
     shown, text = st.empty(), ""
+    # the offline quoter streams a document's sentences: shown as written, as the finished answer is (trace_view)
+    draw = escape_quoted_lines if assistant.llm is None else inert_markdown
     for piece in stream():
         text += piece
-        shown.markdown(inert_markdown(text))
+        shown.markdown(draw(text))
     worker.join()
     if "error" in outcome:
         raise outcome["error"]

@@ -1,0 +1,58 @@
+"""While the offline quoter streams a document's sentences, they are drawn as written (a quoted '# 标题' or *强调* is no
+markup even for the moment before the finished answer replaces them); a model's stream keeps its formatting.
+
+`ask_streaming` is taken from pages/chat.py as written (the module runs its page when imported) and run with a
+stand-in for the two Streamlit calls it makes."""
+
+from __future__ import annotations
+
+import ast
+import queue
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from fakes import QueuedLLM, fake_assistant
+
+from rag_core import Principal
+from ui.inert import escape_md, escape_quoted_lines, inert_markdown
+
+LOCAL = Principal(user="local", role="admin")
+CHAT = Path(__file__).resolve().parents[1] / "pages" / "chat.py"
+CLAUSE = "事假制度\n\n第一条 事假须提前申请。# 事假工资 事假期间*不发*工资。\n"
+
+
+class _Placeholder:
+    def __init__(self, drawn: list[str]) -> None:
+        self.drawn = drawn
+
+    def markdown(self, text: str, **_: Any) -> None:
+        self.drawn.append(text)
+
+
+def _ask_streaming(drawn: list[str]):
+    tree = ast.parse(CHAT.read_text(encoding="utf-8"))
+    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "ask_streaming")
+    stand_in = type("St", (), {"empty": staticmethod(lambda: _Placeholder(drawn))})
+    namespace = {"st": stand_in, "queue": queue, "threading": threading, "Iterator": Iterator, "Any": Any,
+                 "_DONE": object(), "actor": lambda: LOCAL, "escape_quoted_lines": escape_quoted_lines,
+                 "inert_markdown": inert_markdown, "escape_md": escape_md, "AskTrace": object, "Assistant": object}
+    exec(compile(ast.Module([function], type_ignores=[]), str(CHAT), "exec"), namespace)
+    return namespace["ask_streaming"]
+
+
+def test_an_offline_stream_is_drawn_as_written(tmp_path) -> None:
+    assistant = fake_assistant(tmp_path / "s")
+    assert assistant.ingest_bytes(CLAUSE.encode(), "事假.txt", actor=LOCAL).ok
+    drawn: list[str] = []
+    _ask_streaming(drawn)(assistant, "事假期间发工资吗？", "local", None, assistant.new_conversation_id())
+    assert drawn and "\\# 事假工资" in drawn[-1] and "\\*不发\\*" in drawn[-1], drawn[-1]
+
+
+def test_a_model_stream_keeps_its_formatting(tmp_path) -> None:
+    assistant = fake_assistant(tmp_path / "s", llm=QueuedLLM("事假期间**不发**工资 [资料1]。"))
+    assert assistant.ingest_bytes(CLAUSE.encode(), "事假.txt", actor=LOCAL).ok
+    drawn: list[str] = []
+    _ask_streaming(drawn)(assistant, "事假期间发工资吗？", "local", None, assistant.new_conversation_id())
+    assert drawn and "**不发**" in drawn[-1], drawn[-1]
