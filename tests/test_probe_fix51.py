@@ -15,7 +15,6 @@ import json
 import os
 import sqlite3
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -66,32 +65,9 @@ def test_a_probe_that_could_not_tell_stamps_nothing_and_the_next_start_probes_ag
     monkeypatch.setattr(vector_probe.subprocess, "run", cannot_tell)  # a busy machine
     assert open_checks(store) == []  # nothing set aside, no alarm
     assert not _stamped(store)
-    if cannot_tell is _timed_out:  # not at the very next start (test_a_timed_out_probe_waits_a_day): a day later
-        later = time.time() + vector_probe.RETRY_AFTER_TIMEOUT + 1
-        monkeypatch.setattr(vector_probe.time, "time", lambda: later)
     monkeypatch.setattr(vector_probe.subprocess, "run", _child(CRASHED))  # the next start, on an idle machine
     notices = open_checks(store)
     assert "向量索引" in " ".join(notices) and "chroma.damaged-" in " ".join(notices), notices
-
-
-def test_a_timed_out_probe_waits_a_day_before_probing_the_same_bytes_again(tmp_path, monkeypatch):
-    """Each probe that runs out of time holds the data dir alone for PROBE_SECONDS: repeated at every start, every
-    app and CLI start waited that long (review 51d, 6)."""
-    store = _store(tmp_path)
-    probes: list[int] = []
-
-    def timed_out(*args, **kwargs):
-        probes.append(1)
-        return _timed_out()
-
-    monkeypatch.setattr(vector_probe.subprocess, "run", timed_out)
-    for _ in range(3):
-        assert open_checks(store) == []
-    assert len(probes) == 1
-    later = time.time() + vector_probe.RETRY_AFTER_TIMEOUT + 1
-    monkeypatch.setattr(vector_probe.time, "time", lambda: later)
-    open_checks(store)
-    assert len(probes) == 2
 
 
 def test_a_folder_the_probe_cannot_write_stamps_nothing(tmp_path, monkeypatch):

@@ -18,7 +18,6 @@ import os
 import struct
 import subprocess
 import sys
-import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,8 +26,6 @@ from pathlib import Path
 REWRITTEN_ON_LOAD = frozenset({"length.bin"})  # other bytes after a process loads an unchanged index
 SEGMENT_TIMES = "chroma/segments"  # the stamps' keys in health's CHECKED file
 SEGMENT_BYTES = "chroma/segment-bytes"
-SEGMENT_TIMED_OUT = "chroma/segment-bytes-timed-out"  # the bytes a probe ran out of time on, and when
-RETRY_AFTER_TIMEOUT = 24 * 3600  # seconds before the same bytes are probed again after a probe ran out of time
 HNSW_DATA = "data_level0.bin"  # the file that holds the vectors and the graph: present once a segment is persisted
 PROBE_SECONDS = 300  # a slow disk may take long to load a big index; past this, nothing is concluded
 LOADS, DAMAGED, UNKNOWN = "loads", "damaged", "unknown"  # a probe's outcomes
@@ -58,7 +55,6 @@ class Probe:
     outcome: str
     problem: str = ""  # DAMAGED: why the index does not load, in Chinese
     note: str = ""  # UNKNOWN: why nothing could be told, in Chinese (never a reason to set anything aside)
-    timed_out: bool = False  # UNKNOWN because the child ran out of time (PROBE_SECONDS)
 
     @property
     def loads(self) -> bool:
@@ -125,32 +121,24 @@ def checked_segments(chroma_dir: Path, stamps: dict[str, list[int]],
     Unchanged times: nothing is read. Changed times but the same bytes (Chroma rewrote them): no probe. The
     stamps are taken after a probe, since the probe's own load writes the files again; stamped before it,
     every start saw a change and probed (0.7 s per CLI command). Only a probe whose child loaded everything
-    stamps: one that could not tell (killed mid-load, not started) leaves them unstamped, probed next start, except
-    one that ran out of time, which is repeated on the same bytes only after `RETRY_AFTER_TIMEOUT`."""
+    stamps: one that could not tell (timed out, killed mid-load) leaves them unstamped, probed next start."""
     try:
         times = segments_times(chroma_dir)
         if not times or stamps.get(SEGMENT_TIMES) == times:
             return None
-        current = segments_stamp(chroma_dir)
-        if stamps.get(SEGMENT_BYTES) == current:
+        if stamps.get(SEGMENT_BYTES) == segments_stamp(chroma_dir):
             stamps[SEGMENT_TIMES] = times
             return None
-        timed_out = stamps.get(SEGMENT_TIMED_OUT) or [0]
-        if timed_out[:-1] == current and time.time() - timed_out[-1] < RETRY_AFTER_TIMEOUT:
-            return None  # these bytes took a probe past PROBE_SECONDS: not at every start, each holding the data
-            # dir alone that long, but once a day (a child killed mid-load may have left them damaged)
     except OSError:
         return None  # a file vanished while listed: the open that follows says what is wrong
     found = probe(chroma_dir)
-    for key in (SEGMENT_TIMES, SEGMENT_BYTES, SEGMENT_TIMED_OUT):
-        stamps.pop(key, None)
-    try:
-        if found.loads:
+    stamps.pop(SEGMENT_TIMES, None)
+    stamps.pop(SEGMENT_BYTES, None)
+    if found.loads:
+        try:
             stamps[SEGMENT_TIMES], stamps[SEGMENT_BYTES] = segments_times(chroma_dir), segments_stamp(chroma_dir)
-        elif found.timed_out:
-            stamps[SEGMENT_TIMED_OUT] = [*segments_stamp(chroma_dir), int(time.time())]
-    except OSError:
-        pass
+        except OSError:
+            pass
     return found.problem or None
 
 
@@ -168,7 +156,7 @@ def probe_vectors(chroma_dir: Path) -> Probe:
         done = subprocess.run([sys.executable, "-c", _PROBE, str(chroma_dir)], capture_output=True, text=True,
                               timeout=PROBE_SECONDS, env=env, check=False)
     except subprocess.TimeoutExpired:
-        return Probe(UNKNOWN, note=f"检查超过 {PROBE_SECONDS} 秒没有结束", timed_out=True)
+        return Probe(UNKNOWN, note=f"检查超过 {PROBE_SECONDS} 秒没有结束")
     except OSError as exc:
         return Probe(UNKNOWN, note=f"检查进程没能启动（{exc.strerror or exc}）")
     if done.returncode == 0:
