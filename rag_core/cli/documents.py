@@ -28,6 +28,16 @@ def _beside_app(assistant, verb: str) -> bool:
     return False
 
 
+OPENED_MEANWHILE = "注意：{verb}期间应用启动了：请重启应用，它才能按语义检索到这次的改动（关键词检索已经生效）"
+
+
+def _opened_meanwhile(assistant, verb: str) -> None:
+    """Warn when an app opened the data dir while this command wrote (the check before it cannot see the future:
+    an e5 ingest takes minutes), since that app's in-memory index misses what was written."""
+    if assistant.index_open_elsewhere():
+        say(OPENED_MEANWHILE.format(verb=verb), err=True)
+
+
 def register(commands) -> None:
     """Add the document commands to the main parser."""
     ingest_parser = commands.add_parser("ingest", help="导入制度文件（同名文件生成新版本）")
@@ -88,6 +98,8 @@ def ingest(args: argparse.Namespace, assistant) -> int:
             say(f"{assistant.shown_name(Path(path).name)}: 导入已取消，这个文件没有写入任何内容" + (f"；之前的 {len(reports)} 个文件已导入" if reports else ""),
                 err=True)
             return 130
+    if any(report.ok and report.status == "indexed" for report in reports):
+        _opened_meanwhile(assistant, "上传")
     if args.json:
         print_json({"reports": [report.to_dict() for report in reports]})
     else:
@@ -154,6 +166,8 @@ def delete_document(args: argparse.Namespace, assistant) -> int:
     if _beside_app(assistant, "删除"):
         return 1
     removed = assistant.delete_document(args.doc_id)
+    if removed:
+        _opened_meanwhile(assistant, "删除")
     if not removed and not assistant.document_versions(args.doc_id):
         say(f"错误：没有文档 {args.doc_id}", err=True)
         return 1
