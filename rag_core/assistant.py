@@ -30,7 +30,6 @@ from .facade.history import HistoryActions
 from .facade.insights import InsightActions
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions, PersonalSearch
-from .facade.owner_names import checked_person
 from .facade.thesaurus import THESAURUS_FILE, ThesaurusActions
 from .insights.rows import reviewed_trace
 from .search.answerability import Model
@@ -354,7 +353,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
                         actor: Principal | None = None, reason: str | None = None, comment: str = "") -> None:
         """Store a 👍 (1) or 👎 (-1) with the full trace it rates, under the rater's own name."""
         actor = self._acting(actor, "feedback.give")
-        user = checked_person(actor.user if user is None or user == "default" else user)
+        user = self._typed_person(actor.user if user is None or user == "default" else user, actor)
         if user != actor.user:
             require_owner(actor, user, "feedback.give")
         # HR's review copy keeps none of what the asker's memories hold (`reviewed_trace`); it is the only copy:

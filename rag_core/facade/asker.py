@@ -9,10 +9,10 @@ from __future__ import annotations
 from ..errors import PermissionDenied
 from ..types import Principal
 from .access import require_owner
-from .owner_names import checked_conversation, checked_person
+from .owner_names import KnownNames
 
 
-class AskerActions:
+class AskerActions(KnownNames):
     """Mixin of `Assistant`: resolving the asker of `ask`."""
 
     def _asker(self, actor: Principal | None, user: str | None,
@@ -22,14 +22,15 @@ class AskerActions:
         One's own; an administrator may name anyone, and the search then reads only what that person
         may read, since the turn is kept where they read it. Naming nobody ("") asks with no memories
         (the evaluations); only an administrator may keep such a turn in a conversation, which then
-        belongs to nobody. Desktop mode has one person and one reading. A name or conversation id
-        carrying personal data is refused before anything is read or kept (`owner_names`).
+        belongs to nobody. Desktop mode has one person and one reading. A name or conversation id typed anew
+        carrying personal data is refused before anything is read or kept (`owner_names`); one's own name, a
+        name already kept and an existing conversation are not.
         """
         actor = self._acting(actor, "ask")
         if user is None or user == "default":
             user = actor.user
-        checked_person(user)
-        checked_conversation(conversation)
+        self._typed_person(user, actor)
+        self._typed_conversation(conversation)
         if not user or user == actor.user:
             return actor, user, actor
         try:

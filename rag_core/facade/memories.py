@@ -22,7 +22,7 @@ from ..memory.text import with_facts
 from ..text.inputs import MAX_QUESTION_CHARS, InputError, checked
 from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
-from .owner_names import checked_person
+from .owner_names import KnownNames
 from .stores import Sweep
 
 
@@ -73,7 +73,7 @@ class PersonalSearch:
     standard_answer: dict = field(default_factory=dict)  # HR's standard answer chat would give instead (its to_dict)
 
 
-class MemoryActions:
+class MemoryActions(KnownNames):
     """Mixin of `Assistant`: everything the memories page and `memory` commands do."""
 
     @property
@@ -99,19 +99,17 @@ class MemoryActions:
         return Sweep()
 
     def checked_memory_owner(self, name: str) -> str:
-        """The owner name as typed (the memories page's 查看谁的记忆), or `InputError` when it carries personal data:
-        the page stops there instead of showing or keeping it."""
-        return checked_person(name)
+        """The owner name as typed (the memories page's 查看谁的记忆), or `InputError` when it carries personal data
+        and nobody is kept under it: the page stops there instead of showing or keeping it."""
+        return self._typed_person(name)
 
-    def _for_owner(self, actor: Principal | None, owner: str, action: str, *, audited: bool = False,
-                   stored: bool = False) -> Principal:
+    def _for_owner(self, actor: Principal | None, owner: str, action: str, *, audited: bool = False) -> Principal:
         """Resolve the actor and refuse unless `owner`'s memories are theirs to touch, with one audit row either
         way: a refusal, or an administrator reading or changing someone else's (as with conversations). `audited`:
         the caller writes its own row (forget, purge). An owner name carrying personal data is refused
-        (`owner_names`), unless `stored`: memories kept under it before that rule may still be purged."""
+        (`owner_names`), unless it is the actor's own or already kept (an account, or memories stored before that rule)."""
         actor = self._acting(actor, "memories.own")
-        if not (stored and owner in self.memory.users()):
-            checked_person(owner)
+        self._typed_person(owner, actor)
         try:
             require_owner(actor, owner)
         except PermissionDenied as exc:
@@ -263,7 +261,7 @@ class MemoryActions:
 
     def purge_memories(self, user: str, *, actor: Principal | None = None) -> int:
         """Delete every memory of `user` for good."""
-        actor = self._for_owner(actor, user, "memory.purge", audited=True, stored=True)
+        actor = self._for_owner(actor, user, "memory.purge", audited=True)
         count = self.memory.purge_user(user)
         self._audit(actor, "memory.purge", user, "ok", f"{count} 条")
         return count

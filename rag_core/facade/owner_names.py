@@ -5,14 +5,21 @@ everywhere. A memory owner, an asker named with `ask(user=…)` (the CLI's --use
 are kept and shown the same way (memory.sqlite3, the gaps page, conversations.sqlite3), so they meet the
 same rule here before anything is stored. Masking them instead would merge two people under one masked
 name or make a conversation unreachable by the id its owner typed.
+
+The rule is for what is typed anew: the acting person's own name, a name already kept (an account made, or
+memories stored, before names were restricted; there is no rename) and a conversation that already exists are
+used as they are (`KnownNames`), or such a person could log in but no longer ask, see or purge their memories.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import uuid
 
+from ..errors import RagError
 from ..text.inputs import InputError
 from ..text.pii import redact_text
+from ..types import Principal
 
 NAME_REFUSED = "用户名不能含手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）"
 CONVERSATION_REFUSED = "对话编号不能含手机号、邮箱、证件号或银行卡号：请换一个编号，或不填让系统自动生成"
@@ -53,3 +60,34 @@ def fresh_conversation_id() -> str:
         candidate = uuid.uuid4().hex[:12]
         if not carries_personal_data(candidate):
             return candidate
+
+
+class KnownNames:
+    """Mixin of `Assistant`: the name rule applied to a typed name or id, sparing those that already exist."""
+
+    def _typed_person(self, name: str, actor: Principal | None = None) -> str:
+        """`name` as given when it is `actor`'s own or an existing account's or memory owner's, else `checked_person`."""
+        if isinstance(name, str) and carries_personal_data(name) and (
+                (actor is not None and name == actor.user) or self._known_person(name)):
+            return name
+        return checked_person(name)
+
+    def _known_person(self, name: str) -> bool:
+        """An account or a memory owner kept under `name` (only asked for a name the rule would refuse)."""
+        try:
+            if self.accounts.get(name) is not None:
+                return True
+            return name in self.memory.users()
+        except (RagError, sqlite3.Error):  # a damaged store vouches for nobody: the rule applies
+            return False
+
+    def _typed_conversation(self, conversation: str | None) -> str | None:
+        """`conversation` as given when it already exists (an id drawn before new ids were redrawn), else
+        `checked_conversation`; whose it is is checked when its turns are read (`ForeignConversation`)."""
+        if isinstance(conversation, str) and carries_personal_data(conversation):
+            try:
+                if self.conversations.get(conversation) is not None:
+                    return conversation
+            except (RagError, sqlite3.Error):  # a damaged store: treated as a new id
+                pass
+        return checked_conversation(conversation)
