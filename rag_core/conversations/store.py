@@ -256,8 +256,9 @@ class ConversationStore:
                     raise ConversationError(f"对话 {cid} 的第 {number} 轮已存在，这一轮没有保存") from None
         raise AssertionError("unreachable")
 
-    def update_turn(self, conversation_id: str, turn: int, *, rating: int | None = None, trace: dict | None = None) -> None:
-        """Store a rating (1 / -1; 0 takes it back) or a changed trace for one turn."""
+    def update_turn(self, conversation_id: str, turn: int, *, rating: int | None = None, trace: dict | None = None,
+                    answer: str | None = None) -> None:
+        """Store a rating (1 / -1; 0 takes it back), a changed trace or a changed answer (an undo's note) for one turn."""
         cid = check_id(conversation_id)
         with self._tx() as conn:
             if rating is not None:
@@ -270,7 +271,10 @@ class ConversationStore:
                     "UPDATE turns SET trace = ? WHERE conversation_id = ? AND turn = ?",
                     (json.dumps(trace, ensure_ascii=False), cid, turn),
                 )
-            if (rating is not None or trace is not None) and not done.rowcount:
+            if answer is not None:
+                done = conn.execute("UPDATE turns SET answer = ? WHERE conversation_id = ? AND turn = ?",
+                                    (answer, cid, turn))
+            if (rating is not None or trace is not None or answer is not None) and not done.rowcount:
                 raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
 
     # -- retention ---------------------------------------------------------------

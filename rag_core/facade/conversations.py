@@ -343,10 +343,14 @@ class ConversationActions:
         ids = [m["id"] for m in stored.trace.get("acknowledged", [])]
         deleted = self.memory.undo(ids, user_id=conv.user) if ids else 0  # what a statement replaced is current again
         answer = stored.trace.get("answer", "")  # the page shows the turn's answer: it says the undo, after a refresh too
+        tail = str(stored.trace.get("engine_tail") or "")
         if not stored.trace.get("acknowledgement_undone"):
+            if answer.endswith(tail):  # the note is the engine's too: the acknowledgement before it stays literal
+                tail = f"{tail}\n\n{UNDONE_NOTE}".strip()
             answer = f"{answer}\n\n{UNDONE_NOTE}".strip()
-        trace = {**stored.trace, "acknowledged": [], "acknowledgement_undone": True, "answer": answer}
-        self.conversations.update_turn(conversation_id, turn, trace=trace)
+        trace = {**stored.trace, "acknowledged": [], "acknowledgement_undone": True, "answer": answer, "engine_tail": tail}
+        # the turn's answer too: the export reads it, and must say the undo as the page does
+        self.conversations.update_turn(conversation_id, turn, trace=trace, answer=answer)
         return deleted
 
     @uses_store(STORE_FILE)
