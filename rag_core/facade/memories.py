@@ -35,8 +35,16 @@ CLOCK_SKEW = timedelta(minutes=5)  # another machine's clock (an import's source
 
 def checked_created_at(created_at: datetime | None) -> datetime | None:
     """An imported memory's creation time, refused when it lies in the future: freshness counts such a memory
-    as new (1.00) until that day, so it would outrank everything the person says meanwhile."""
-    if created_at is not None and as_utc(created_at) > _utcnow() + CLOCK_SKEW:
+    as new (1.00) until that day, so it would outrank everything the person says meanwhile. One with no UTC form
+    (9999-12-31T23:00-05:00 falls after year 9999) is refused too: every age and freshness reads it in UTC."""
+    if created_at is None:
+        return None
+    try:
+        utc = as_utc(created_at)
+    except OverflowError:
+        raise InputError(f"记忆的创建时间 {created_at.isoformat()} 超出范围：换算成 UTC 后早于公元 1 年或晚于 9999 年。"
+                         "请填写一个实际的过去时间，或不填，用现在的时间") from None
+    if utc > _utcnow() + CLOCK_SKEW:
         raise InputError(f"记忆的创建时间 {created_at.isoformat()} 晚于现在：请填写过去的时间（导入历史记忆时填它原来的时间），"
                          "或不填，用现在的时间")
     return created_at
