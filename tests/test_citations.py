@@ -44,7 +44,8 @@ def test_chinese_numerals_are_read_by_value(text, value):
 
 def test_numbers_are_compared_by_value_in_any_spelling():
     values = {v for _, vs in numbers_in("年假 5 天，加班 150%，报销 1,000 元或一千元，3万元，百分之八十") for v in vs}
-    assert {5.0, 150.0, 1000.0, 3.0, 30000.0, 80.0} <= values
+    assert {5.0, 150.0, 1000.0, 30000.0, 80.0} <= values
+    assert 3.0 not in values  # 3万 is 30000 only, or 3万元 would support 3元 (review 51f 1)
     assert numbers_in("一线城市统一标准") == []  # 一 without a unit is a word, not a number
     assert numbers_in("见 [资料3]") == []  # a citation number is not a stated number
 

@@ -9,9 +9,9 @@ Two checks, both on text alone (no model):
   prompt). A sentence that does not is recorded as unsupported, so the page can
   mark it 未在资料中找到 and `eval` can count it.
 
-Numbers are compared by value: 500、五百、1,000、一千、3万、80% and 百分之八十 all match
-their other spellings. Chinese numerals count only next to a unit (五天、三个月),
-so words such as 一线城市 or 统一 are not read as the number one.
+Numbers are compared by value after scale and by the kind of their unit (`stated_numbers`):
+500、五百、1,000、一千、3万、30000元、80% and 百分之八十 all match their other spellings,
+but 2万 is never 2, 第五条 is no five of anything, and 5天 is not supported by 5元.
 """
 
 from __future__ import annotations
@@ -19,8 +19,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..text.numerals import CN_NUMERAL, QUANTITY_UNITS, chinese_numeral
+from ..text.numerals import chinese_numeral
 from ..types import CitationCheck, SourceRef
+from .stated_numbers import Quantity, quantities_in, supports
+
+__all__ = ["check_citations", "chinese_numeral", "cites_a_source", "numbers_in", "remove_unknown_citations",
+           "unsupported_sentences"]
 
 # [资料3], 【资料3】, ［资料3］ (full-width), [资料 3] and [资料3、4] are all citations a model writes.
 _CITATION = re.compile(r"[\[【［]\s*资料\s*(\d+(?:\s*[、,，]\s*\d+)*)\s*[\]】］]")
@@ -34,43 +38,14 @@ def cites_a_source(text: str) -> bool:
 
 _LEADING_CITATIONS = re.compile(r"^\s*((?:[\[【［]\s*资料[^\]】］]*[\]】］]\s*)+)")
 
-_ARABIC = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(万|千|百)?")
-_PERCENT_CN = re.compile(rf"百分之([{CN_NUMERAL}]+)")
-_CHINESE = re.compile(rf"([{CN_NUMERAL}]+)(?=[{QUANTITY_UNITS}])")
-_SCALE = {"万": 10000, "千": 1000, "百": 100}
-
-
-def _value(number: str) -> float:
-    return float(number.replace(",", ""))
+def _quantities(text: str) -> list[Quantity]:
+    """The quantities stated outside citations (资料1-3 names sources, not amounts)."""
+    return quantities_in(_CITATION.sub(" ", text))
 
 
 def numbers_in(text: str) -> list[tuple[str, set[float]]]:
-    """Each number the text states: (as written, the values it may mean)."""
-    text = _CITATION.sub(" ", text)
-    found: list[tuple[str, set[float]]] = []
-    for match in _ARABIC.finditer(text):
-        base = _value(match.group(1))
-        values = {base}
-        if match.group(2):
-            values.add(base * _SCALE[match.group(2)])
-        found.append((match.group(0).strip(), values))
-    taken: list[tuple[int, int]] = []
-    for match in _PERCENT_CN.finditer(text):
-        value = chinese_numeral(match.group(1))
-        if value is not None:
-            found.append((match.group(0), {float(value)}))
-            taken.append(match.span())
-    for match in _CHINESE.finditer(text):
-        if any(start <= match.start() < end for start, end in taken):
-            continue
-        value = chinese_numeral(match.group(1))
-        if value is not None:
-            found.append((match.group(1), {float(value)}))
-    return found
-
-
-def _values(text: str) -> set[float]:
-    return {v for _, values in numbers_in(text) for v in values}
+    """Each number the text states: (as written, its value after scale), ordinals and citations left out."""
+    return [(q.written, {q.value}) for q in _quantities(text)]
 
 
 def _cited(sentence: str) -> list[int]:
@@ -116,12 +91,12 @@ def unsupported_sentences(answer: str, sources: Sequence[SourceRef]) -> list[str
     every = [s for s in sources]
     unsupported: list[str] = []
     for sentence in _sentences(answer):
-        stated = numbers_in(sentence)
+        stated = _quantities(sentence)
         if not stated:
             continue
         cited = [by_number[n] for n in _cited(sentence) if n in by_number] or every
-        clause_values = set().union(*(_values(f"{s.source} {s.section} {s.text}") for s in cited)) if cited else set()
-        if any(not (values & clause_values) for _, values in stated):
+        clause = [q for s in cited for q in _quantities(f"{s.source} {s.section} {s.text}")]
+        if any(not any(supports(c, q) for c in clause) for q in stated):
             unsupported.append(sentence.strip())
     return unsupported
 

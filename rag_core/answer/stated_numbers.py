@@ -1,0 +1,144 @@
+"""The quantities a text states, for the citation check: value after scale, and the kind of unit.
+
+An answer's number is held against its clause's numbers, so each must mean one thing:
+2万 is 20000 (never 2, or 2千 would pass a clause of 2 万元), 第五条 is the fifth
+clause (no five of anything), and 5天 is a count of days that 5元 does not support.
+A number with no unit after it (a table cell, 2024-01-01) has no kind and is compared
+by value alone, so a correct answer is not flagged for a spelling the clause lacks.
+
+Chinese numerals count only next to a unit (五天、三个月) or as a scaled amount (两万),
+so words such as 一线城市, 统一 or 千万 are not read as numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ..text.numerals import CN_DIGITS, CN_NUMERAL, QUANTITY_UNITS, chinese_numeral
+
+
+class Quantity(NamedTuple):
+    written: str
+    value: float
+    unit: str | None  # "money", "day", … ; None when no unit follows
+
+
+# The kind of each unit a policy states an amount in; the order matters (周岁 before 周, 个月 before 月).
+_UNITS = (
+    ("money", "元|块|圆"),
+    ("percent", "%|％"),
+    ("day", "个?工作日|个?自然日|天|日"),
+    ("month", "个?自然月|个月|月"),
+    ("age", "周岁|岁"),
+    ("year", "周年|年"),
+    ("hour", "个?小时|个?钟头"),
+    ("week", "个?星期|周"),
+)
+_UNIT = re.compile(r"\s*(?:" + "|".join(f"(?P<{kind}>{words})" for kind, words in _UNITS) + ")")
+_SCALE = {"万": 10000, "千": 1000, "百": 100, "亿": 100_000_000}
+_ARABIC = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(万|千|百|亿))?")
+_CHINESE = re.compile(rf"[{CN_NUMERAL}亿]+")
+_PERCENT_CN = re.compile(rf"百分之([{CN_NUMERAL}]+)")
+# Between the two ends of a range (1-2万元, 5至10天) or the items of an ordinal list (第五、六条).
+_RANGE = re.compile(r"\s*[-–—~～－至到]\s*")
+_LIST = re.compile(r"\s*[、,，和及]\s*")
+
+
+def _kind(text: str, at: int) -> str | None:
+    match = _UNIT.match(text, at)
+    return match.lastgroup if match else None
+
+
+def _ordinal(text: str, start: int) -> bool:
+    """第5条, 第 十二 章, 第二次: the number says which one, not how many."""
+    return text[:start].rstrip().endswith("第")
+
+
+def _chinese_value(run: str) -> float | None:
+    """十五 → 15, 两万 → 20000, 三亿 → 300000000; None for what is no numeral."""
+    if "亿" in run:
+        high, _, low = run.partition("亿")
+        high_value = chinese_numeral(high) if high else None
+        low_value = chinese_numeral(low) if low else 0
+        return None if high_value is None or low_value is None else float(high_value * 100_000_000 + low_value)
+    value = chinese_numeral(run)
+    return None if value is None else float(value)
+
+
+def _chinese_counts(run: str, text: str, end: int) -> bool:
+    """A run of numeral characters is a number when a unit follows (五天) or it is a scaled amount (两万):
+    it starts with a digit or 十, so 千万 (by all means) and 数万 are not read."""
+    if not (run[0] in CN_DIGITS or run[0] == "十"):
+        return False
+    return (end < len(text) and text[end] in QUANTITY_UNITS) or (len(run) > 1 and run[-1] in "万千百亿")
+
+
+class _Found(NamedTuple):
+    start: int
+    end: int
+    written: str
+    value: float
+    scale: str
+    unit: str | None
+    ordinal: bool
+
+
+def _arabic(text: str) -> list[_Found]:
+    found = []
+    for match in _ARABIC.finditer(text):
+        scale = match.group(2) or ""
+        value = round(float(match.group(1).replace(",", "")) * _SCALE.get(scale, 1), 6)
+        found.append(_Found(match.start(), match.end(), match.group(0).strip(), value, scale,
+                            _kind(text, match.end()), _ordinal(text, match.start())))
+    return found
+
+
+def _chinese(text: str) -> list[_Found]:
+    found: list[_Found] = []
+    taken: list[tuple[int, int]] = []
+    for match in _PERCENT_CN.finditer(text):
+        value = chinese_numeral(match.group(1))
+        if value is not None:
+            found.append(_Found(match.start(), match.end(), match.group(0), float(value), "", "percent", False))
+            taken.append(match.span())
+    for match in _CHINESE.finditer(text):
+        run = match.group(0)
+        if any(start <= match.start() < end for start, end in taken) or not _chinese_counts(run, text, match.end()):
+            continue
+        value = _chinese_value(run)
+        if value is not None:
+            scale = run[-1] if run[-1] in _SCALE else ""
+            found.append(_Found(match.start(), match.end(), run, value, scale, _kind(text, match.end()),
+                                _ordinal(text, match.start())))
+    return found
+
+
+def _joined(found: list[_Found], text: str) -> list[_Found]:
+    """The first end of a range takes the second's scale and unit (1-2万元 is 1万 to 2万 元, 5至10天 both days)
+    unless it would then exceed the second (2000～1万元 is 2000 to 10000);
+    the items after an ordinal are ordinals too (第5-7条, 第五、六条)."""
+    out = list(found)
+    for i in range(1, len(out)):
+        first, second = out[i - 1], out[i]
+        between = text[first.end : second.start]
+        if first.ordinal and (_RANGE.fullmatch(between) or _LIST.fullmatch(between)):
+            out[i] = second._replace(ordinal=True)
+        elif _RANGE.fullmatch(between) and not first.scale and first.unit is None:
+            scaled = round(first.value * _SCALE.get(second.scale, 1), 6)
+            if scaled > second.value:  # 2000～1万元: the low end is written out in full
+                out[i - 1] = first._replace(unit=second.unit)
+            else:
+                out[i - 1] = first._replace(value=scaled, scale=second.scale, unit=second.unit)
+    return out
+
+
+def quantities_in(text: str) -> list[Quantity]:
+    """Each quantity the text states, in order, without ordinals (cut citations out first)."""
+    found = sorted(_arabic(text) + _chinese(text))
+    return [Quantity(f.written, f.value, f.unit) for f in _joined(found, text) if not f.ordinal]
+
+
+def supports(clause: Quantity, stated: Quantity) -> bool:
+    """The clause's quantity is the stated one: the same value, and the same kind of unit where both name one."""
+    return clause.value == stated.value and (clause.unit is None or stated.unit is None or clause.unit == stated.unit)
