@@ -12,6 +12,8 @@ Two checks, both on text alone (no model):
 Numbers are compared by value after scale and by the kind of their unit (`stated_numbers`):
 500、五百、1,000、一千、3万、30000元、80% and 百分之八十 all match their other spellings,
 but 2万 is never 2, 第五条 is no five of anything, and 5天 is not supported by 5元.
+Citations are read in every form a model writes ([资料1-3], [资料1、资料9]) before any
+number is, so a citation's numbers are never taken for amounts.
 """
 
 from __future__ import annotations
@@ -26,8 +28,12 @@ from .stated_numbers import Quantity, quantities_in, supports
 __all__ = ["check_citations", "chinese_numeral", "cites_a_source", "numbers_in", "remove_unknown_citations",
            "unsupported_sentences"]
 
-# [资料3], 【资料3】, ［资料3］ (full-width), [资料 3] and [资料3、4] are all citations a model writes.
-_CITATION = re.compile(r"[\[【［]\s*资料\s*(\d+(?:\s*[、,，]\s*\d+)*)\s*[\]】］]")
+# [资料3], 【资料3】, ［资料3］ (full-width), [资料 3], [资料3、4], [资料1、资料9], [资料1-3] and [资料1～资料3]
+# are all citations a model writes.
+_REF = r"\d+(?:\s*[-–—~～－至到]\s*(?:资料\s*)?\d+)?"
+_CITATION = re.compile(rf"[\[【［]\s*资料\s*({_REF}(?:\s*[、,，]\s*(?:资料\s*)?{_REF})*)\s*[\]】］]")
+_ITEM = re.compile(r"\s*[、,，]\s*")
+_MAX_RANGE = 50  # [资料1-999999] is no list of sources: only its ends are read
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]*|\n")
 
 
@@ -48,10 +54,20 @@ def numbers_in(text: str) -> list[tuple[str, set[float]]]:
     return [(q.written, {q.value}) for q in _quantities(text)]
 
 
+def _citation_numbers(inside: str) -> list[int]:
+    """The source numbers of one citation's inside: 1、资料9 → [1, 9]; 1-3 → [1, 2, 3]."""
+    numbers: list[int] = []
+    for item in _ITEM.split(inside):
+        ends = [int(n) for n in re.findall(r"\d+", item)]
+        low, high = min(ends), max(ends)
+        numbers.extend(range(low, high + 1) if high - low <= _MAX_RANGE else (low, high))
+    return list(dict.fromkeys(numbers))
+
+
 def _cited(sentence: str) -> list[int]:
     numbers: list[int] = []
     for match in _CITATION.finditer(sentence):
-        numbers.extend(int(n) for n in re.split(r"\s*[、,，]\s*", match.group(1)))
+        numbers.extend(_citation_numbers(match.group(1)))
     return numbers
 
 
@@ -75,7 +91,7 @@ def remove_unknown_citations(answer: str, sources: Sequence[SourceRef]) -> tuple
     removed: list[int] = []
 
     def keep_known(match: re.Match[str]) -> str:
-        numbers = [int(n) for n in re.split(r"\s*[、,，]\s*", match.group(1))]
+        numbers = _citation_numbers(match.group(1))
         good = [n for n in numbers if n in known]
         removed.extend(n for n in numbers if n not in known)
         return "".join(f"[资料{n}]" for n in good)
