@@ -1,7 +1,10 @@
 """The guarded prompt: rules, memories, numbered sources, question.
 
 Sources are packed in rank order under a token budget; a chunk that does not
-fit is dropped whole, never cut. Text from documents and memories is data:
+fit is dropped whole, never cut. The clauses come first: when the rules,
+memories and earlier turns leave no room for the best clause, the oldest turns
+and then the least relevant memories are left out (and the prompt says so), so
+a long conversation never turns a found clause into 制度里没有写这一条. Text from documents and memories is data:
 bracket markers that could impersonate the prompt's own sections (【资料】,
 【问题】), citation markers in any bracket, width or spacing variant (［资料9］,
 [资 料9], [Source 9]) and chat-template tokens (<|im_start|>) are neutralised
@@ -57,7 +60,9 @@ class BuiltPrompt:
     text: str
     sources: list[SourceRef]
     tokens: int
-    dropped: int
+    dropped: int  # clauses left out by the budget
+    dropped_turns: int = 0  # earlier turns left out so that the best clause fits
+    dropped_memories: int = 0  # memories left out so that the best clause fits
 
 
 def _source_block(n: int, hit: Hit) -> str:
@@ -90,7 +95,12 @@ def _cut_to(text: str, tokens: int) -> str:
     return head
 
 
-TURN_CHARS = 120  # each earlier answer is shortened: it helps read the question, it is not evidence
+TURN_CHARS = 120  # each earlier question and answer is shortened: it helps read the question, it is not evidence
+CROWDED_TURNS = "（更早的 {n} 轮对话超出提示词预算，已略去）"
+CROWDED_MEMORIES = "（{n} 条记忆超出提示词预算，已略去）"
+NO_MEMORIES = "（没有相关记忆）"
+_EDGE_HEAD = re.compile(r"[0-9０-９.．%％]+$")  # 上限 1500 元 cut to 上限 15 reads as 15
+_EDGE_TAIL = re.compile(r"^[0-9０-９.．%％]+")
 
 
 def without_hedge(answer: str) -> str:
@@ -99,16 +109,39 @@ def without_hedge(answer: str) -> str:
     return rest if first.startswith(WEAK_EVIDENCE) and rest.strip() else answer
 
 
-def dialogue_block(turns: Sequence[tuple[str, str]]) -> str:
-    """The last turns (question, answer) as a prompt section; "" when there are none."""
-    if not turns:
+def _shortened(text: str, *, keep_end: bool) -> str:
+    """`text` in at most TURN_CHARS characters (plus ……), never ending or starting inside a number.
+
+    A question keeps its start and its end (the ask is usually last); an answer its start.
+    """
+    if len(text) <= TURN_CHARS:
+        return text
+    if not keep_end:
+        return _EDGE_HEAD.sub("", text[:TURN_CHARS]) + "……"
+    half = TURN_CHARS // 2
+    return _EDGE_HEAD.sub("", text[:half]) + "……" + _EDGE_TAIL.sub("", text[-(TURN_CHARS - half):])
+
+
+def dialogue_block(turns: Sequence[tuple[str, str]], left_out: int = 0) -> str:
+    """The last turns (question, answer) as a prompt section, after a note on `left_out` older ones; "" for none."""
+    if not turns and not left_out:
         return ""
-    lines = []
+    lines = [CROWDED_TURNS.format(n=left_out)] if left_out else []
     for asked, answered in turns:
-        answer = " ".join(without_hedge(answered).split())
-        short = answer[:TURN_CHARS] + ("……" if len(answer) > TURN_CHARS else "")
-        lines += [f"用户：{neutralise(' '.join(asked.split()))}", f"助手：{neutralise(short)}"]
+        question = _shortened(" ".join(asked.split()), keep_end=True)
+        answer = _shortened(" ".join(without_hedge(answered).split()), keep_end=False)
+        lines += [f"用户：{neutralise(question)}", f"助手：{neutralise(answer)}"]
     return "【之前的对话】（只用来理解问题，不能作为制度依据）\n" + "\n".join(lines) + "\n\n"
+
+
+def _head(memories: list[MemoryHit], turns: list[tuple[str, str]], left_turns: int, left_memories: int) -> str:
+    """Rules, memories and earlier turns before 【资料】, the oldest turns and last memories left out."""
+    lines = [f"- {neutralise(redact_text(m.content))}" for m in memories[: len(memories) - left_memories]]
+    if left_memories:
+        lines.append(f"- {CROWDED_MEMORIES.format(n=left_memories)}")
+    memory_lines = "\n".join(lines) or f"- {NO_MEMORIES}"
+    dialogue = dialogue_block(turns[left_turns:], left_turns)
+    return f"{RULES}\n\n【关于用户的记忆】\n{memory_lines}\n\n{dialogue}【资料】\n"
 
 
 def build_prompt(
@@ -117,9 +150,19 @@ def build_prompt(
     """`question` is the standalone (search) question; `turns` the last (question, answer) pairs before it."""
     # a memory that gives the assistant orders (one stored before the store refused them) never reaches the model
     kept = [m for m in memories if not addressed_to_assistant(m.content)]
-    memory_lines = "\n".join(f"- {neutralise(redact_text(m.content))}" for m in kept) or "- （没有相关记忆）"
-    head = f"{RULES}\n\n【关于用户的记忆】\n{memory_lines}\n\n{dialogue_block(turns)}【资料】\n"
+    earlier = list(turns)
     tail = f"\n\n【问题】{neutralise(redact_text(question.strip()))}"
+    # the best clause first: the oldest turns, then the least relevant memories, give way until it fits whole
+    # (or nothing is left to give way, and it is cut below as before)
+    need = estimate_tokens(_source_block(1, hits[0])) + 1 + estimate_tokens(tail) if hits else 0
+    left_turns = left_memories = 0
+    head = _head(kept, earlier, 0, 0)
+    while hits and estimate_tokens(head) + need > budget and left_turns + left_memories < len(earlier) + len(kept):
+        if left_turns < len(earlier):
+            left_turns += 1
+        else:
+            left_memories += 1
+        head = _head(kept, earlier, left_turns, left_memories)
     used = estimate_tokens(head) + estimate_tokens(tail)
     blocks: list[str] = []
     sources: list[SourceRef] = []
@@ -142,4 +185,5 @@ def build_prompt(
         sources.append(SourceRef(len(sources) + 1, text, c.source, c.section, c.chunk_id, hit.scores.verdict))
     body = "\n\n".join(blocks) if blocks else "（未检索到任何通过阈值的条款）"
     text = head + body + tail
-    return BuiltPrompt(text=text, sources=sources, tokens=estimate_tokens(text), dropped=dropped)
+    return BuiltPrompt(text=text, sources=sources, tokens=estimate_tokens(text), dropped=dropped,
+                       dropped_turns=left_turns, dropped_memories=left_memories)
