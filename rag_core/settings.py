@@ -34,7 +34,7 @@ LIMITS: dict[str, tuple[float | None, float | None, str]] = {
     "answer_threshold": (0.001, 0.999, "采用阈值"),  # None (the fitted model's) is accepted too
     "chunk_size": (40, 4000, "块大小 chunk_size"),  # 16x the measured default; cutting cost grows with it
     "chunk_overlap": (0, None, "重叠 chunk_overlap"),  # and below the chunk size
-    "token_budget": (200, 200_000, "提示词预算"),
+    "token_budget": (800, 200_000, "提示词预算"),  # the guard rules take ~440 tokens: less left no clause room
     "memory_half_life_days": (0.01, 36500, "记忆半衰期（天数）"),
     "memory_threshold": (0.0, 1.0, "记忆阈值"),
     "memory_top_k": (0, 50, "每次使用的记忆条数 memory_top_k"),
