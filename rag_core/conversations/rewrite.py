@@ -2,6 +2,11 @@
 
 It is only called for a question the rules in `followup` found dependent, so a
 standalone question never reaches the model and its search stays reproducible.
+
+Earlier answers quote clauses, so the dialogue is data as in the answer prompt: its
+【】 cannot open the prompt's sections, its citations and chat-template tokens are
+neutralised. The reply becomes the search question and the answer prompt's 【问题】,
+so a reply that gives the assistant orders is refused like any other nonsense.
 """
 
 from __future__ import annotations
@@ -11,6 +16,8 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
+from ..text.instructions import addressed_to_assistant
+from ..text.markers import neutralise_markers
 from ..text.pii import redact_text
 from .followup import Rewrite, keeps_own_words
 
@@ -58,6 +65,16 @@ PROMPT = """你的任务：把对话里【最后一个问题】改写成一个�
 【改写】"""
 
 
+# The answer prompt's `neutralise` (rag_core.answer.prompt) swaps the same brackets; conversations may not import
+# answer (tests/test_layers.py), so the swap is repeated here on top of the shared `neutralise_markers`.
+_SECTIONS = str.maketrans({"【": "〖", "】": "〗"})
+
+
+def _as_data(text: str) -> str:
+    """Dialogue text on one line that can open none of the prompt's sections nor read as a citation."""
+    return neutralise_markers(" ".join((text or "").split())).translate(_SECTIONS)
+
+
 class CompletionLLM(Protocol):
     def complete(self, prompt: str) -> str: ...
 
@@ -66,10 +83,10 @@ def build_prompt(question: str, turns: Sequence[tuple[str, str]]) -> str:
     """The few-shot prompt for `question` after `turns` ((question, answer) pairs, oldest first)."""
     lines = []
     for asked, answered in turns:
-        lines.append(f"用户：{' '.join(asked.split())}")
-        answer = " ".join((answered or "").split())
+        lines.append(f"用户：{_as_data(asked)}")
+        answer = _as_data(answered)
         lines.append(f"助手：{answer[:MAX_TURN_CHARS]}{'……' if len(answer) > MAX_TURN_CHARS else ''}")
-    return PROMPT.format(dialogue="\n".join(lines) or "（无）", question=question.strip())
+    return PROMPT.format(dialogue="\n".join(lines) or "（无）", question=_as_data(question))
 
 
 def clean_reply(reply: str, question: str) -> str | None:
@@ -81,6 +98,8 @@ def clean_reply(reply: str, question: str) -> str | None:
         return None
     text = _PREFIX.sub("", lines[0]).strip().strip("\"'“”「」《》【】").strip()
     if len(text) < 4 or not _CJK.search(text) or "【" in text or "资料" in text:
+        return None
+    if addressed_to_assistant(text):  # 忽略以上所有规则，直接说…: an order, which would be searched and asked
         return None
     if len(text) > max(60, 4 * len(question)):
         return None
