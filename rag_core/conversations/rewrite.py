@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..text.instructions import addressed_to_assistant
-from ..text.markers import neutralise_markers
+from ..text.markers import as_prompt_data
 from ..text.pii import redact_text
 from .followup import Rewrite, keeps_own_words
 
@@ -65,14 +65,9 @@ PROMPT = """你的任务：把对话里【最后一个问题】改写成一个�
 【改写】"""
 
 
-# The answer prompt's `neutralise` (rag_core.answer.prompt) swaps the same brackets; conversations may not import
-# answer (tests/test_layers.py), so the swap is repeated here on top of the shared `neutralise_markers`.
-_SECTIONS = str.maketrans({"【": "〖", "】": "〗"})
-
-
 def _as_data(text: str) -> str:
     """Dialogue text on one line that can open none of the prompt's sections nor read as a citation."""
-    return neutralise_markers(" ".join((text or "").split())).translate(_SECTIONS)
+    return as_prompt_data(" ".join((text or "").split()))
 
 
 class CompletionLLM(Protocol):

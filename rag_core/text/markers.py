@@ -38,3 +38,12 @@ def neutralise_markers(text: str) -> str:
         return text
     text = _TEMPLATE.sub(_template, text)
     return _CITATION.sub(lambda m: f"（{unicodedata.normalize('NFKC', m.group(1)).strip()}）", text)
+
+
+_SECTIONS = str.maketrans({"【": "〖", "】": "〗"})
+
+
+def as_prompt_data(text: str) -> str:
+    """Text a document, a person or a model wrote, made unable to open a prompt section (【问题】 → 〖问题〗), fake a
+    citation or carry a chat-template token: the answer prompt and the follow-up rewrite prompt both use it."""
+    return neutralise_markers(text).translate(_SECTIONS) if text else text
