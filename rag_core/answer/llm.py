@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import RagError
+from .deadline import DeadlinePassed, Register, within
 from .prompt import NOT_IN_POLICY  # noqa: F401  (re-exported: the refusal line has one owner, prompt.py)
 
 if TYPE_CHECKING:
@@ -35,6 +36,10 @@ ANSWER_MAX_TOKENS = 1024
 CUT_BY_SERVICE = frozenset({"content_filter", "error", "abort", "cancelled"})
 # what ends an answer the model stopped for its length (finish_reason "length") or the engine cut
 CUT_NOTE = "（回答过长，已在此截断；完整内容请查看所引条款原文。）"
+# A call for a short reply (at most SHORT_REPLY_TOKENS: a follow-up rewritten as a question) only helps the
+# search, and rules stand in for it: it may take SHORT_CALL_S at most, not the whole `llm_timeout_s`.
+SHORT_REPLY_TOKENS = 128
+SHORT_CALL_S = 6.0
 
 
 class LLMError(RagError):
@@ -96,6 +101,7 @@ class OpenAICompatibleClient:
         self.model = model
         self.base_url = base_url
         self.system = system
+        self.timeout_s = timeout_s
         self._secret = api_key
         self._client = openai.OpenAI(
             api_key=api_key,
@@ -126,26 +132,48 @@ class OpenAICompatibleClient:
         messages.append({"role": "user", "content": prompt})
         return messages
 
-    def complete(self, prompt: str, max_tokens: int | None = None) -> str:
+    def _deadline(self, max_tokens: int | None, deadline_s: float | None) -> float:
+        """The call's wall-clock limit: `deadline_s`, else `SHORT_CALL_S` for a short reply, else the timeout."""
+        if deadline_s is not None:
+            return deadline_s
+        if max_tokens is not None and max_tokens <= SHORT_REPLY_TOKENS:
+            return min(self.timeout_s, SHORT_CALL_S)
+        return self.timeout_s
+
+    def complete(self, prompt: str, max_tokens: int | None = None, deadline_s: float | None = None) -> str:
         """One reply; `max_tokens` bounds it (the answer step sends `ANSWER_MAX_TOKENS`, a rewrite far fewer).
 
         A blank reply, or a body that is not a chat completion (an HTML error page with status 200), is an
-        LLMError; a reply the model stopped for its length ends with `CUT_NOTE`."""
+        LLMError; a reply the model stopped for its length ends with `CUT_NOTE`. The call ends by `deadline_s`
+        (see `_deadline`) even when the server keeps the body coming a byte at a time: an LLMError too."""
         openai = _sdk()
         bound = {"max_tokens": max_tokens} if max_tokens else {}
-        try:
-            response = self._client.chat.completions.create(
+
+        def produce(register: Register) -> Iterator[object]:
+            with self._client.chat.completions.with_streaming_response.create(
                 model=self.model,
                 messages=self._messages(prompt),  # type: ignore[arg-type]
                 temperature=0,
                 **bound,
-            )
+            ) as raw:
+                register(raw.http_response)  # closed at the deadline: the body's read ends
+                yield raw.parse()
+
+        call = within(self._deadline(max_tokens, deadline_s), produce)
+        try:
+            response = next(call)
+        except DeadlinePassed:
+            raise self._timeout() from None
         except openai.OpenAIError as exc:
             raise self._translate(exc) from None
         except ValueError:  # json.JSONDecodeError: a proxy's error page instead of JSON
             raise self._unreadable() from None
+        except Exception as exc:  # the HTTP layer's own errors while the body is read
+            raise self._broken(exc) from None
+        finally:
+            call.close()
         try:
-            choices = response.choices
+            choices = response.choices  # type: ignore[attr-defined]
             if not choices:
                 raise LLMError(f"大模型 {self.model} 没有返回任何内容", kind="response")
             text, finish = choices[0].message.content or "", choices[0].finish_reason
@@ -155,16 +183,20 @@ class OpenAICompatibleClient:
             raise self._blank()
         return f"{text}\n\n{CUT_NOTE}" if finish == "length" else text
 
-    def stream(self, prompt: str, max_tokens: int | None = ANSWER_MAX_TOKENS) -> Iterator[str]:
+    def stream(
+        self, prompt: str, max_tokens: int | None = ANSWER_MAX_TOKENS, deadline_s: float | None = None
+    ) -> Iterator[str]:
         """Yield text deltas as they arrive; errors surface on iteration as LLMError.
 
         Only a stream the model finished (finish_reason "stop") is a whole answer. One that ends without
         a finish reason was cut off (a dropped connection, a proxy's timeout): LLMError, so the caller does
         not store half an answer as a whole one. One the model stopped for its length ends with `CUT_NOTE`:
-        what came is a real answer, only shortened. A blank stream is an LLMError."""
+        what came is a real answer, only shortened. A blank stream is an LLMError, and so is one still going
+        at the deadline (`_deadline`): chunks with no answer text (a reasoning model's) do not keep it open."""
         openai = _sdk()
         bound = {"max_tokens": max_tokens} if max_tokens else {}
-        try:
+
+        def produce(register: Register) -> Iterator[object]:
             chunks = self._client.chat.completions.create(
                 model=self.model,
                 messages=self._messages(prompt),  # type: ignore[arg-type]
@@ -172,29 +204,29 @@ class OpenAICompatibleClient:
                 stream=True,
                 **bound,
             )
-        except openai.OpenAIError as exc:
-            raise self._translate(exc) from None
-        except ValueError:
-            raise self._unreadable() from None
+            register(chunks)  # closed at the deadline, or when the caller stops reading
+            yield from chunks
+
         finish, written = None, False
+        calls = within(self._deadline(max_tokens, deadline_s), produce)
         try:
-            for chunk in chunks:
-                if not chunk.choices:  # e.g. a trailing usage-only chunk
+            for chunk in calls:
+                if not chunk.choices:  # type: ignore[attr-defined]  # e.g. a trailing usage-only chunk
                     continue
-                choice = chunk.choices[0]
+                choice = chunk.choices[0]  # type: ignore[attr-defined]
                 finish = choice.finish_reason or finish
                 piece = choice.delta.content if choice.delta is not None else None
                 if piece:
                     written = written or bool(piece.strip())
                     yield piece
+        except DeadlinePassed:
+            raise self._timeout() from None
         except openai.OpenAIError as exc:
             raise self._translate(exc) from None
         except Exception as exc:  # the HTTP layer can raise its own read errors mid-stream
-            raise LLMError(
-                self._scrub(f"大模型 {self.model} 的流式回复中断:{type(exc).__name__}"), kind="connection"
-            ) from None
+            raise self._broken(exc) from None
         finally:
-            chunks.close()
+            calls.close()
         if finish is None:
             raise LLMError(f"大模型 {self.model} 的流式回复没有正常结束（连接被中断），回答不完整", kind="connection")
         if not written:
@@ -206,6 +238,13 @@ class OpenAICompatibleClient:
                            kind="response")
 
     # -- errors --------------------------------------------------------------
+
+    def _timeout(self) -> LLMError:
+        where = _redact_url(self.base_url) or "默认 OpenAI 地址"
+        return LLMError(f"大模型 {self.model} 响应超时({where}),请稍后重试或调大超时时间", kind="timeout")
+
+    def _broken(self, exc: Exception) -> LLMError:
+        return LLMError(self._scrub(f"大模型 {self.model} 的回复中断:{type(exc).__name__}"), kind="connection")
 
     def _blank(self) -> LLMError:
         return LLMError(f"大模型 {self.model} 返回了空白回复", kind="response")
@@ -232,7 +271,7 @@ class OpenAICompatibleClient:
         where = _redact_url(self.base_url) or "默认 OpenAI 地址"
         model = self.model
         if isinstance(exc, openai.APITimeoutError):
-            return LLMError(f"大模型 {model} 响应超时({where}),请稍后重试或调大超时时间", kind="timeout")
+            return self._timeout()
         if isinstance(exc, openai.APIConnectionError):
             return LLMError(f"无法连接大模型服务({where}),请检查 LLM_BASE_URL 和网络", kind="connection")
         if isinstance(exc, openai.APIStatusError):
