@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import fake_assistant
+from fakes import QueuedLLM, fake_assistant
 
 from rag_core.answer import llm as llm_module
-from rag_core.answer.answering import MODEL_DOWN_NOTE
-from rag_core.answer.llm import LLMError, OpenAICompatibleClient
+from rag_core.answer.answering import ANSWER_MAX_CHARS, MODEL_DOWN_NOTE, compose_answer
+from rag_core.answer.llm import CUT_NOTE, LLMError, OpenAICompatibleClient
 from rag_core.answer.prompt import BuiltPrompt
 from rag_core.conversations.followup import Rewrite
 from rag_core.conversations.rewrite import llm_rewrite
@@ -201,3 +201,51 @@ def test_fact_extraction_has_a_short_deadline_and_falls_back_to_the_rules(server
     srv = server(_trickle_then(_completion('{"content": "用户在研发部", "kind": "profile"}')))
     facts, method = extract_facts("我在研发部", "", _client(srv.url))
     assert method == "rules" and [f.content for f in facts] == ["用户在研发部工作"]
+
+
+# -- 2: a reply cut off never ends in part of a number ------------------------------------------------------
+
+
+def _stream_cut(pieces: list[str]) -> Serve:
+    def serve(h: _Handler, body: dict[str, Any]) -> None:
+        h.start_stream()
+        for piece in pieces:
+            h.event({"content": piece})
+        h.event({}, "length")
+        h.done()
+
+    return serve
+
+
+@pytest.mark.parametrize("number", [ID[:17], "一三九一二三四五六七"])
+def test_a_stream_stopped_for_its_length_inside_a_number_drops_the_part(server, number):
+    srv = server(_stream_cut(["员工张三的证件", "号码为", number[:6], number[6:]]))
+    shown: list[str] = []
+    composed = compose_answer("q", ONE, _client(srv.url), on_token=shown.append)
+    for text in (composed.text, "".join(shown)):
+        assert number not in text and number[:7] not in text, text
+        assert text.startswith("员工张三的证件号码为") and text.endswith(CUT_NOTE)
+
+
+def test_a_reply_stopped_for_its_length_without_streaming_drops_the_part(server):
+    srv = server(lambda h, body: h.send_json(_completion("请联系王五1391234567", finish="length")))
+    assert _client(srv.url).complete("问题") == f"请联系王五\n\n{CUT_NOTE}"
+
+
+def test_a_whole_stream_ending_in_a_number_is_shown_whole(server):
+    def serve(h: _Handler, body: dict[str, Any]) -> None:
+        h.start_stream()
+        for piece in ["每晚上限", "6", "00"]:
+            h.event({"content": piece})
+        h.event({}, "stop")
+        h.done()
+
+    assert "".join(_client(server(serve).url).stream("问题")) == "每晚上限600"
+
+
+def test_the_engine_cap_never_leaves_most_of_a_mobile_number():
+    shown: list[str] = []
+    reply = "甲" * (ANSWER_MAX_CHARS - 15) + "联系人王五13912345678"
+    composed = compose_answer("q", ONE, QueuedLLM(reply, piece_chars=7), on_token=shown.append)
+    for text in (composed.text, "".join(shown)):
+        assert "1391234" not in text and text.endswith(f"联系人王五\n\n{CUT_NOTE}"), text[-40:]

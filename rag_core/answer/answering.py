@@ -14,6 +14,7 @@ from typing import NamedTuple
 from ..text.pii import redact_text
 from ..types import ANSWERED, REFUSED, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE, CitationCheck, SourceRef
 from .citations import check_citations, cites_a_source
+from .cut_number import number_in_progress, without_cut_number
 from .llm import ANSWER_MAX_TOKENS, CUT_NOTE, LLMError
 from .masked_stream import MaskedStream
 from .prompt import NOT_IN_POLICY, BuiltPrompt
@@ -118,36 +119,44 @@ def compose_answer(
 
 def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str]) -> str:
     """The model's answer, streamed through `on_token` (pieces shown are kept in `shown`), at most
-    `ANSWER_MAX_CHARS` of it (then `CUT_NOTE` ends it and the rest is not read). A blank one is an LLMError."""
+    `ANSWER_MAX_CHARS` of it (then `CUT_NOTE` ends it, after a number it was cut inside is dropped, and the rest
+    is not read; so a number at the end of what came is held back until more shows it ended). A blank one is
+    an LLMError."""
     if on_token:
         pieces: Iterator[str] = iter(llm.stream(prompt))
     else:
         pieces = iter([_complete(llm, prompt)])
-    kept, size = [], 0
+    body, passed, cut = "", 0, False  # passed: how much of body went to `masked`
     masked = MaskedStream(on_token) if on_token else None  # pieces are shown masked, never as the model wrote them
+
+    def pass_on(upto: int) -> None:
+        nonlocal passed
+        if masked and upto > passed:
+            shown.append(body[passed:upto])
+            masked(body[passed:upto])
+            passed = upto
+
     try:
         for piece in pieces:
-            piece = piece[: ANSWER_MAX_CHARS - size]
-            kept.append(piece)
-            size += len(piece)
-            if masked and piece:
-                shown.append(piece)
-                masked(piece)
-            if size >= ANSWER_MAX_CHARS:
-                kept.append(f"\n\n{CUT_NOTE}")
+            body += piece[: ANSWER_MAX_CHARS - len(body)]
+            if len(body) >= ANSWER_MAX_CHARS:
+                body, cut = without_cut_number(body), True
                 break
+            pass_on(passed + number_in_progress(body[passed:]))
+        pass_on(len(body))  # what arrived is shown, masked with all of it, before a note or the offline answer
     finally:
         close = getattr(pieces, "close", None)
         if close is not None:  # a generator over an HTTP stream: its connection is closed, not read to the end
             close()
-        if masked:  # what arrived is shown, masked with all of it, before a note or the offline answer follows
+        if masked:
             masked.flush()
-    if on_token and size >= ANSWER_MAX_CHARS:
-        on_token(kept[-1])
-    raw = "".join(kept)
-    if not raw.strip():
+    if not body.strip():
         raise LLMError(f"大模型 {getattr(llm, 'name', '')} 返回了空白回复", kind="response")
-    return raw
+    if not cut:
+        return body
+    if on_token:
+        on_token(f"\n\n{CUT_NOTE}")
+    return f"{body}\n\n{CUT_NOTE}"
 
 
 def _complete(llm, prompt: str) -> str:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import RagError
+from .cut_number import number_in_progress, without_cut_number
 from .deadline import DeadlinePassed, Register, within
 from .prompt import NOT_IN_POLICY  # noqa: F401  (re-exported: the refusal line has one owner, prompt.py)
 
@@ -181,7 +182,7 @@ class OpenAICompatibleClient:
             raise self._unreadable() from None
         if not text.strip():
             raise self._blank()
-        return f"{text}\n\n{CUT_NOTE}" if finish == "length" else text
+        return f"{without_cut_number(text)}\n\n{CUT_NOTE}" if finish == "length" else text
 
     def stream(
         self, prompt: str, max_tokens: int | None = ANSWER_MAX_TOKENS, deadline_s: float | None = None
@@ -191,7 +192,8 @@ class OpenAICompatibleClient:
         Only a stream the model finished (finish_reason "stop") is a whole answer. One that ends without
         a finish reason was cut off (a dropped connection, a proxy's timeout): LLMError, so the caller does
         not store half an answer as a whole one. One the model stopped for its length ends with `CUT_NOTE`:
-        what came is a real answer, only shortened. A blank stream is an LLMError, and so is one still going
+        what came is a real answer, only shortened, less a number it was cut inside (so a number at the end
+        of a piece is held back until the next one). A blank stream is an LLMError, and so is one still going
         at the deadline (`_deadline`): chunks with no answer text (a reasoning model's) do not keep it open."""
         openai = _sdk()
         bound = {"max_tokens": max_tokens} if max_tokens else {}
@@ -207,7 +209,7 @@ class OpenAICompatibleClient:
             register(chunks)  # closed at the deadline, or when the caller stops reading
             yield from chunks
 
-        finish, written = None, False
+        finish, written, held = None, False, ""
         calls = within(self._deadline(max_tokens, deadline_s), produce)
         try:
             for chunk in calls:
@@ -218,7 +220,11 @@ class OpenAICompatibleClient:
                 piece = choice.delta.content if choice.delta is not None else None
                 if piece:
                     written = written or bool(piece.strip())
-                    yield piece
+                    held += piece
+                    ready = number_in_progress(held)
+                    if ready:
+                        yield held[:ready]
+                        held = held[ready:]
         except DeadlinePassed:
             raise self._timeout() from None
         except openai.OpenAIError as exc:
@@ -232,10 +238,12 @@ class OpenAICompatibleClient:
         if not written:
             raise self._blank()
         if finish == "length":
-            yield f"\n\n{CUT_NOTE}"
+            yield f"{without_cut_number(held)}\n\n{CUT_NOTE}"
         elif finish in CUT_BY_SERVICE:  # the service cut the answer; other reasons (eos_token, stop_sequence) end it
             raise LLMError(self._scrub(f"大模型 {self.model} 的回复被服务中止（{str(finish)[:40]}），回答不完整"),
                            kind="response")
+        elif held:
+            yield held
 
     # -- errors --------------------------------------------------------------
 
