@@ -249,3 +249,21 @@ def test_the_engine_cap_never_leaves_most_of_a_mobile_number():
     composed = compose_answer("q", ONE, QueuedLLM(reply, piece_chars=7), on_token=shown.append)
     for text in (composed.text, "".join(shown)):
         assert "1391234" not in text and text.endswith(f"联系人王五\n\n{CUT_NOTE}"), text[-40:]
+
+
+# -- 3: a content that is not a string ----------------------------------------------------------------------
+
+
+def test_a_content_of_text_parts_is_joined(server):
+    parts = [{"type": "text", "text": "一线城市每晚上限600元"}, {"type": "text", "text": "[资料1]。"}]
+    assert _client(server(lambda h, body: h.send_json(_completion(parts))).url).complete("问题") == REPLY
+
+
+@pytest.mark.parametrize("content", [{"text": REPLY}, 600, [{"type": "image_url", "image_url": {"url": "x"}}]])
+def test_a_content_that_is_no_text_is_unreadable_and_answered_offline(tmp_path, server, content):
+    url = server(lambda h, body: h.send_json(_completion(content))).url
+    with pytest.raises(LLMError) as info:
+        _client(url).complete("问题")
+    assert info.value.kind == "response"
+    t = _store(tmp_path, _client(url)).ask(FOUND, user="")  # no on_token: the CLI and eval path
+    assert t.answer.endswith(MODEL_DOWN_NOTE) and "大模型不可用" in t.answerer

@@ -43,6 +43,25 @@ SHORT_REPLY_TOKENS = 128
 SHORT_CALL_S = 6.0
 
 
+def _text_of(content: object) -> str | None:
+    """A message's text: a string, or the text parts of a list (some gateways send
+    `[{"type": "text", "text": …}]`); None when it is neither, so the reply is unreadable."""
+    if content is None or isinstance(content, str):
+        return content or ""
+    if not isinstance(content, list):
+        return None
+    texts = []
+    for part in content:
+        if isinstance(part, str):
+            texts.append(part)
+        elif isinstance(part, dict):
+            if part.get("type", "text") == "text" and isinstance(part.get("text"), str):
+                texts.append(part["text"])  # other parts (an image) carry no answer text
+        else:
+            return None
+    return "".join(texts)
+
+
 class LLMError(RagError):
     """The LLM call failed; the message is safe to show (no secrets)."""
 
@@ -177,9 +196,11 @@ class OpenAICompatibleClient:
             choices = response.choices  # type: ignore[attr-defined]
             if not choices:
                 raise LLMError(f"大模型 {self.model} 没有返回任何内容", kind="response")
-            text, finish = choices[0].message.content or "", choices[0].finish_reason
+            text, finish = _text_of(choices[0].message.content), choices[0].finish_reason
         except (AttributeError, TypeError, IndexError):  # JSON, but not a chat completion
             raise self._unreadable() from None
+        if text is None:  # a content that is neither text nor text parts
+            raise self._unreadable()
         if not text.strip():
             raise self._blank()
         return f"{without_cut_number(text)}\n\n{CUT_NOTE}" if finish == "length" else text
@@ -217,7 +238,9 @@ class OpenAICompatibleClient:
                     continue
                 choice = chunk.choices[0]  # type: ignore[attr-defined]
                 finish = choice.finish_reason or finish
-                piece = choice.delta.content if choice.delta is not None else None
+                piece = _text_of(choice.delta.content) if choice.delta is not None else ""
+                if piece is None:
+                    raise self._unreadable()
                 if piece:
                     written = written or bool(piece.strip())
                     held += piece
@@ -225,6 +248,8 @@ class OpenAICompatibleClient:
                     if ready:
                         yield held[:ready]
                         held = held[ready:]
+        except LLMError:
+            raise
         except DeadlinePassed:
             raise self._timeout() from None
         except openai.OpenAIError as exc:
