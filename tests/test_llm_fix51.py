@@ -267,3 +267,13 @@ def test_a_content_that_is_no_text_is_unreadable_and_answered_offline(tmp_path, 
     assert info.value.kind == "response"
     t = _store(tmp_path, _client(url)).ask(FOUND, user="")  # no on_token: the CLI and eval path
     assert t.answer.endswith(MODEL_DOWN_NOTE) and "大模型不可用" in t.answerer
+
+
+# -- 4: a reply of only citations the prompt never had ------------------------------------------------------
+
+
+@pytest.mark.parametrize("reply", ["[资料7]", "[资料3][资料4]。", " [资料2]，[资料9]！"])
+def test_a_reply_of_only_unknown_citations_is_answered_offline(reply):
+    composed = compose_answer(FOUND, ONE, QueuedLLM(reply), on_token=lambda piece: None)
+    assert composed.text.endswith(MODEL_DOWN_NOTE) and "600" in composed.text
+    assert composed.answerer.startswith("extractive") and "大模型不可用" in composed.answerer

@@ -98,6 +98,11 @@ def compose_answer(
         shown: list[str] = []
         try:
             raw = _model_reply(llm, built.text, on_token, shown)
+            # a model may write personal data it read anywhere (a clause, a memory, its own invention): masked as
+            # the question and the memories are, before the answer is stored or shown again
+            answer, check = check_citations(redact_text(raw.strip()), built.sources)
+            if not any(char.isalnum() for char in answer):  # only citations the prompt never had ([资料7]。)
+                raise LLMError(f"大模型 {llm.name} 的回复只有无效的资料引用，没有内容", kind="response")
         except LLMError as failure:  # the clauses are at hand: quote them rather than lose the turn
             if on_token and shown:
                 on_token(ABANDONED_NOTE)
@@ -106,9 +111,6 @@ def compose_answer(
                 on_token(f"\n\n{MODEL_DOWN_NOTE}")
             return offline._replace(text=f"{offline.text}\n\n{MODEL_DOWN_NOTE}",
                                     answerer=f"{offline.answerer}（大模型不可用：{failure}）")
-        # a model may write personal data it read anywhere (a clause, a memory, its own invention): masked as
-        # the question and the memories are, before the answer is stored or shown again
-        answer, check = check_citations(redact_text(raw.strip()), built.sources)
         return ComposedAnswer(answer, llm.name, check, _weak_model_answer(answer, built.sources), is_refusal(answer))
     from .headers import stated_verdict
 
