@@ -31,6 +31,19 @@ class DeadlinePassed(Exception):
 _ITEM, _END, _ERROR = "item", "end", "error"
 
 
+class Deadline:
+    """When a call must end. A stream that shows answer text is making progress: `renew` gives it the whole time
+    again from now, so a slow model writing a long answer is not cut at the limit, while one that only thinks
+    (or a gateway's keep-alive bytes) still ends there."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.ends_at = time.monotonic() + seconds
+
+    def renew(self) -> None:
+        self.ends_at = time.monotonic() + self.seconds
+
+
 def _close(handle: Closable) -> None:
     try:
         handle.close()
@@ -38,8 +51,9 @@ def _close(handle: Closable) -> None:
         pass
 
 
-def within(seconds: float, produce: Callable[[Register], Iterable[T]]) -> Iterator[T]:
-    """The items of `produce(register)`, read on a worker thread, until `seconds` after this call began.
+def within(seconds: float | Deadline, produce: Callable[[Register], Iterable[T]]) -> Iterator[T]:
+    """The items of `produce(register)`, read on a worker thread, until `seconds` after this call began (a
+    `Deadline`: until it ends, renewed by the caller).
 
     `produce` registers what must be closed to stop it (the HTTP response) as soon as it has it. Its errors
     are raised here; when the deadline passes before it ends, `DeadlinePassed` is, and what it registered is
@@ -71,11 +85,11 @@ def within(seconds: float, produce: Callable[[Register], Iterable[T]]) -> Iterat
         except BaseException as exc:  # handed to the caller, who raises it (or has left)
             items.put((_ERROR, exc))
 
-    ends_at = time.monotonic() + seconds
+    deadline = seconds if isinstance(seconds, Deadline) else Deadline(seconds)
     threading.Thread(target=work, name="llm-call", daemon=True).start()
     try:
         while True:
-            left = ends_at - time.monotonic()
+            left = deadline.ends_at - time.monotonic()
             if left <= 0:
                 raise DeadlinePassed
             try:

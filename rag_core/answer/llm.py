@@ -14,7 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import RagError
 from .cut_number import number_in_progress, without_cut_number
-from .deadline import DeadlinePassed, Register, within
+from .deadline import Deadline, DeadlinePassed, Register, within
 from .prompt import NOT_IN_POLICY  # noqa: F401  (re-exported: the refusal line has one owner, prompt.py)
 
 if TYPE_CHECKING:
@@ -214,8 +214,9 @@ class OpenAICompatibleClient:
         a finish reason was cut off (a dropped connection, a proxy's timeout): LLMError, so the caller does
         not store half an answer as a whole one. One the model stopped for its length ends with `CUT_NOTE`:
         what came is a real answer, only shortened, less a number it was cut inside (so a number at the end
-        of a piece is held back until the next one). A blank stream is an LLMError, and so is one still going
-        at the deadline (`_deadline`): chunks with no answer text (a reasoning model's) do not keep it open."""
+        of a piece is held back until the next one). A blank stream is an LLMError, and so is one that shows no
+        answer text for the whole limit (`_deadline`): chunks without it (a reasoning model's thinking) do not
+        keep it open, while each piece of answer text gives the limit again (a slow model writing a long answer)."""
         openai = _sdk()
         bound = {"max_tokens": max_tokens} if max_tokens else {}
 
@@ -231,7 +232,8 @@ class OpenAICompatibleClient:
             yield from chunks
 
         finish, written, held = None, False, ""
-        calls = within(self._deadline(max_tokens, deadline_s), produce)
+        limit = Deadline(self._deadline(max_tokens, deadline_s))  # renewed by each piece of answer text
+        calls = within(limit, produce)
         try:
             for chunk in calls:
                 if not chunk.choices:  # type: ignore[attr-defined]  # e.g. a trailing usage-only chunk
@@ -242,6 +244,8 @@ class OpenAICompatibleClient:
                 if piece is None:
                     raise self._unreadable()
                 if piece:
+                    if piece.strip():
+                        limit.renew()
                     written = written or bool(piece.strip())
                     held += piece
                     ready = number_in_progress(held)
