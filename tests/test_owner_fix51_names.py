@@ -12,13 +12,13 @@ from app_support import point_the_app_at
 from cli_support import invoke
 from fakes import fake_assistant
 from streamlit.testing.v1 import AppTest
+from test_inert_pages import markdown_strings
 
 import rag_core.cli as cli
 import rag_core.facade.owner_names as owner_names
 import ui.state
 from rag_core import Principal
 from rag_core.text.inputs import InputError
-from test_inert_pages import markdown_strings
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 LOCAL = Principal(user="local", role="admin")
