@@ -60,7 +60,8 @@ def threshold_text(assistant: Assistant, result: SearchResult | None = None) -> 
     return (
         "每个候选块的关键词得分（含覆盖率，口语词按词表换成制度用语）、意思相近程度（整块和最接近的一句）、"
         "排名和“问题里的情形或待遇条款里有没有”一起交给一个拟合好的判断模型。"
-        f"先判断制度是否回答了这个问题：把握低于 **{used:.0%}**{'（这次检索用的门槛）' if result else ''}时命中 0 块"
+        # a space after the closing ** when 时 follows: after "%" it closes only before a space or punctuation
+        f"先判断制度是否回答了这个问题：把握低于 **{used:.0%}**{'（这次检索用的门槛）' if result else ' '}时命中 0 块"
         f"{small}，回答“制度里没有写这一条”；否则把握不低于 "
         f"**{model.chunk_threshold:.0%}** 的块按把握从高到低取前 {assistant.settings.top_k} 块"
         f"（问题把握 ≥ {model.strong:.0%} 且该块 ≥ 50% 标为“依据充分”，其余为“依据较弱”）。"
@@ -99,7 +100,7 @@ def search_section(assistant: Assistant) -> None:
     with st.form("retrieval_form"):
         question = st.text_input("问题", placeholder="例如：打车费能报吗？", key="rt_question")
         personal = st.checkbox("加上我记住的个人信息（和问答页一样）", value=True, key="rt_personal")
-        st.caption("输入员工会怎么问，就怎么写；用左侧边栏当前选择的身份检索，和问答页完全一样（每个问题单独检索，不接上一个问题）。")
+        st.caption("输入员工会怎么问，就怎么写；用当前登录的身份检索，能看到的资料和问答页完全一样（每个问题单独检索，不接上一个问题）。")
         submitted = st.form_submit_button("检索", type="primary", icon=":material/search:")
     if submitted and not question.strip():
         st.warning("请先输入要检索的问题。")

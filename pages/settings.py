@@ -254,7 +254,7 @@ def saved_section(assistant: Assistant) -> None:
     saved = assistant.saved_settings
     if not saved:
         return
-    shown = "，".join(f"{FIELDS[k][0] if k in FIELDS else k}：{v}" for k, v in saved.items())
+    shown = "，".join(f"{FIELDS[k][0] if k in FIELDS else k}：{shown_number(v)}" for k, v in saved.items())
     st.info(f"以下设置是在本页保存的（数据目录里的 settings.json），每次启动都优先于 .env 里的同名设置：{shown}")
     if st.button("清除本页保存的修改，改回 .env 和默认值", icon=":material/undo:"):
         try:  # settings.json that cannot be moved or deleted: the engine says what to do

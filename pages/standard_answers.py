@@ -10,7 +10,7 @@ from rag_core import Assistant, RagError
 from ui.inert import escape_md, inert_markdown
 from ui.layout import ensure_chrome
 from ui.notices import announce, show_notice
-from ui.state import AUDIENCE_LABELS, actor, get_assistant
+from ui.state import AUDIENCE_LABELS, actor, get_assistant, person_name
 from ui.timefmt import local_time
 
 FIELDS = {"question": "standard_question", "answer": "standard_answer", "clauses": "standard_clauses",
@@ -115,7 +115,7 @@ def main() -> None:
                 st.caption("其他问法：" + escape_md("；".join(entry.variants)))
             last = f"，最近命中 {local_time(entry.last_hit_at)}" if entry.last_hit_at else ""
             st.caption("受众：" + escape_md("、".join(AUDIENCE_LABELS.get(a, a) for a in entry.audience)))
-            st.caption(f"{escape_md(entry.author)} · {local_time(entry.created_at)}{last} · 编号 {escape_md(entry.id)}")
+            st.caption(f"{escape_md(person_name(entry.author))} · {local_time(entry.created_at)}{last} · 编号 {escape_md(entry.id)}")
             delete_buttons(assistant, entry)
 
 

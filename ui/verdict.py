@@ -15,6 +15,7 @@ import streamlit as st
 
 from rag_core.types import ACKNOWLEDGED, ANSWERED, OUTCOMES, REFUSED, STANDARD, WEAK, AskTrace, Hit
 from ui.inert import escape_md
+from ui.state import person_name
 from ui.timefmt import local_time
 
 NO_HIT_REASON = "没有资料通过阈值"
@@ -84,7 +85,8 @@ def verdict_of(trace: AskTrace) -> Verdict:
 def _standard_note(trace: AskTrace) -> str:
     """Who wrote the standard answer, when, and what it rests on (their words, shown inert)."""
     s = trace.standard_answer or {}
-    note = f"HR 写好的答复 · {escape_md(s.get('author', ''))} · {local_time(s.get('created_at', ''), fmt='%Y-%m-%d')}"
+    author = person_name(str(s.get("author", "")))
+    note = f"HR 写好的答复 · {escape_md(author)} · {local_time(s.get('created_at', ''), fmt='%Y-%m-%d')}"
     return note + (f" · 依据：{escape_md('；'.join(s['clauses']))}" if s.get("clauses") else "")
 
 
