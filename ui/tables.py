@@ -9,6 +9,7 @@ and read its long columns whole, with `st.text` (plain text: inert, wraps).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import pandas as pd
@@ -35,3 +36,23 @@ def full_text_picker(frame: pd.DataFrame, title: Sequence[str], columns: Sequenc
             continue
         st.caption(column)
         st.text(str(value))
+
+
+LABEL_CHARS = 14  # what the chart's axis shows of a label before it cuts it
+
+
+def chart_labels(titles: list[str]) -> list[str]:
+    """The part of each title that tells it from the others (星河科技有限公司考勤与休假管理制度 → 考勤与休假管理制度): the
+    chart cut every full title of one company to the same 星河科技有限公…; a label shared by two documents is numbered."""
+    prefix = os.path.commonprefix(titles) if len(titles) > 1 else ""
+    labels = []
+    for title in titles:
+        rest = title[len(prefix):].strip() or title
+        label = rest if len(rest) <= LABEL_CHARS else rest[: LABEL_CHARS - 1] + "…"
+        labels.append(label)
+    seen: dict[str, int] = {}
+    for i, label in enumerate(labels):
+        seen[label] = seen.get(label, 0) + 1
+        if seen[label] > 1:
+            labels[i] = f"{label}（{seen[label]}）"
+    return labels
