@@ -98,12 +98,20 @@ def standard_form(assistant: Assistant, group: Any, number: int, audiences: list
     with st.form(key=f"gap_to_standard_{number}"):
         st.markdown("**写一条标准答复**：之后同样意思的问题直接用它回答。")
         answer = st.text_area("标准答复", key=f"gap_answer_{number}")
+        clauses = st.text_area("依据的条款（可选，每行一条）", key=f"gap_clauses_{number}", height=80,
+                               placeholder="例如：《考勤与休假管理制度》第五条",
+                               help="员工看到答复时会一并看到这里写的依据；不写就不显示依据。")
+        near = group.nearest
+        if near:  # the clause that came closest did not answer the question: HR decides whether it is the basis
+            hint = f"{near.get('title', '')} {near.get('section', '')}".strip()
+            st.caption(f"最接近的条款（没有答上这个问题，确实是依据时再复制到上面）：{escape_md(hint)}")
         chosen = st.multiselect("受众（谁问时用这条答复）", audiences, default=["all"], key=f"gap_audience_{number}",
                                 format_func=lambda a: AUDIENCE_LABELS.get(a, a), placeholder="请选择",
                                 select_all=False)
         if st.form_submit_button("设为标准答复", icon=":material/verified:"):
             try:
-                entry = assistant.standard_answer_from_gap(group, answer, audience=chosen, actor=actor())
+                entry = assistant.standard_answer_from_gap(group, answer, clauses=clauses.splitlines(),
+                                                           audience=chosen, actor=actor())
             except RagError as exc:
                 st.error(escape_md(exc))
             else:

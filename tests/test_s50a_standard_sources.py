@@ -52,8 +52,9 @@ def test_deleting_the_document_a_clause_names_holds_the_answer_until_hr_releases
 def test_an_answer_from_a_gap_records_its_document_and_another_documents_delete_leaves_it(assistant):
     doc_id = bus_id(assistant)
     group = GapGroup(representative=QUESTION, count=1, first_seen="", last_seen="", questions=[QUESTION], kinds={},
-                     nearest={"doc_id": doc_id, "title": "班车", "section": "第三条"})  # a title no clause names
-    entry = assistant.standard_answer_from_gap(group, "有，早八点发车。", actor=HR)
+                     nearest={"doc_id": doc_id, "title": "班车", "section": "第三条"})  # not the document's title
+    # HR copied the nearest clause (the page's hint) into 依据的条款: that records its document
+    entry = assistant.standard_answer_from_gap(group, "有，早八点发车。", clauses=["班车 第三条"], actor=HR)
     other = next(d.doc_id for d in assistant.list_documents(actor=ADMIN) if d.doc_id != doc_id)
     assistant.delete_document(other, actor=HR)
     assert served(assistant) and assistant.standard_answer_holds(actor=HR) == {}

@@ -81,8 +81,8 @@ def test_an_answer_recording_a_deleted_duplicate_moves_to_the_live_copy_of_the_s
     assert assistant.ingest_bytes(LEAVE, "leave-copy.md", actor=ADMIN).ok
     first, copy = doc_ids(assistant, "星河科技有限公司考勤与休假管理制度")
     group = GapGroup(representative=QUESTION, count=1, first_seen="", last_seen="", questions=[QUESTION], kinds={},
-                     nearest={"doc_id": copy, "title": "年假", "section": "第五条"})  # no clause names a title
-    entry = assistant.standard_answer_from_gap(group, "五天。", actor=HR)
+                     nearest={"doc_id": copy, "title": "年假", "section": "第五条"})  # no document's title
+    entry = assistant.standard_answer_from_gap(group, "五天。", clauses=["年假 第五条"], actor=HR)  # the hint, copied
     assistant.delete_document(copy, actor=HR)
     assert served(assistant) and assistant.standard_answer_holds(actor=HR) == {}
     assistant.delete_document(doc_ids(assistant, "考勤")[0], actor=HR)  # another document: nothing to do with it

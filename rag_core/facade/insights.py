@@ -41,7 +41,7 @@ from ..insights.records import (
     StandardAnswer,
 )
 from ..insights.rows import cited_docs, gap_row, nearest_clause, without_question
-from ..insights.standard import StandardAnswerError, StandardAnswers, standard_fields
+from ..insights.standard import StandardAnswerError, StandardAnswers, gap_sources, standard_fields
 from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .access import require
@@ -341,14 +341,12 @@ class InsightActions(StandardReview, OwnFeedback):
         actor = self._acting(actor, "insights")
         return labels_in_use([d.audience for d in self.catalog.live_versions()], actor.readable)
 
-    def standard_answer_from_gap(self, group: GapGroup, answer: str, *, clauses: Sequence[str] | None = None,
+    def standard_answer_from_gap(self, group: GapGroup, answer: str, *, clauses: Sequence[str] = (),
                                  audience: Sequence[str] | None = None, actor: Principal | None = None) -> StandardAnswer:
-        """One step from a gap group: its representative as the question, its wordings as variants."""
-        near = group.nearest
-        if clauses is None:
-            clauses = [f"{near.get('title', '')} {near.get('section', '')}".strip()] if near else []
+        """One step from a gap group: its representative as the question, its wordings as variants, and only the
+        clauses HR chose (the group's nearest clause did not answer it: a hint for HR, never a basis unasked)."""
         return self.add_standard_answer(group.representative, answer, clauses=clauses, variants=group.questions,
-                                        audience=audience, actor=actor, sources=[near.get("doc_id", "")] if near else [])
+                                        audience=audience, actor=actor, sources=gap_sources(group.nearest, clauses))
 
     @uses_store(STANDARD_FILE)
     def standard_answers(self, *, actor: Principal | None = None) -> list[StandardAnswer]:

@@ -127,6 +127,13 @@ def names_document(clauses: Sequence[str], titles: Sequence[str], known: Sequenc
     return any(references(clauses, t, [*titles, *known]) for t in titles)
 
 
+def gap_sources(nearest: dict, clauses: Sequence[str]) -> list[str]:
+    """The document an answer written from a knowledge gap is recorded as resting on: its nearest clause's, only when
+    a clause HR chose names it. That clause is the one that did not answer the question: a hint, no basis."""
+    doc_id, title = nearest.get("doc_id", ""), nearest.get("title", "")
+    return [doc_id] if doc_id and title and names_document(clauses, [title]) else []
+
+
 def _readable_to_all(doc_audience: Sequence[str], answer_audience: Sequence[str]) -> bool:
     """Can every reader the answer is served to read the document ("all" plus each of the answer's labels)?"""
     return all(not {"all", label}.isdisjoint(doc_audience) for label in answer_audience or ("all",))
