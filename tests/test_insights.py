@@ -184,7 +184,8 @@ def test_exports_open_in_a_spreadsheet(strict):
     gaps = list(load_workbook(io.BytesIO(strict.export_insights("gaps", "xlsx", actor=HR))).worksheets[0].values)
     header = gaps[0]
     assert gaps[1][header.index("代表问题")] == ABSENT  # Chinese column names, as HR reads them
-    assert gaps[1][header.index("次数")] == 3  # two zero-hit questions and one 👎
+    assert gaps[1][header.index("次数")] == 2  # two questions asked; the 👎 of the second marks it, no third
+    assert gaps[1][header.index("类型")] == "没有命中 2，👎 评价 1"
     usage_book = load_workbook(io.BytesIO(strict.export_insights("usage", "xlsx", actor=HR)))
     assert usage_book.sheetnames == ["文档引用", "每日提问", "从未引用"]
     csv_text = strict.export_insights("gaps", "csv", actor=HR)

@@ -28,7 +28,7 @@ from ..insights.days import day_window
 from ..insights.export import FORMATS, for_people, to_csv, to_xlsx
 from ..insights.fields import feedback_fields
 from ..insights.gaps import group_gaps
-from ..insights.log import InsightLog
+from ..insights.log import InsightLog, unfold_kinds
 from ..insights.records import (
     FEEDBACK_REASONS,
     GAP_OUTCOMES,
@@ -191,7 +191,7 @@ class InsightActions(StandardReview, OwnFeedback):
             hit_count=trace.hit_count, cited_docs=[] if outcome in ("zero_hit", "refused") else cited_docs(trace),
             nearest=nearest_clause(trace.search) if gap else {}, standard_id=standard.get("id"),
             model=self.embedder.model_id if gap else None, vector=self.embedder.embed_query(text) if gap else None,
-            traffic=traffic,
+            traffic=traffic, conversation=trace.conversation, turn=trace.turn,
         )
         self._expire()
 
@@ -274,7 +274,8 @@ class InsightActions(StandardReview, OwnFeedback):
                 item.nearest = {}
         import numpy as np
 
-        return group_gaps([i for i, _ in kept], np.vstack([v for _, v in kept]), with_users=actor.role == "admin")
+        groups = group_gaps([i for i, _ in kept], np.vstack([v for _, v in kept]), with_users=actor.role == "admin")
+        return [unfold_kinds(g) for g in groups]  # a turn rated 👎 counted once, its 👎 a mark
 
     # -- feedback review ---------------------------------------------------------
     @uses_store(INSIGHTS_FILE)

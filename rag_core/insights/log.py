@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .audiences import UNKNOWN
-from .records import GAP_OUTCOMES, PERSON, TRAFFIC, WEAK_OUTCOME, FeedbackEntry, GapItem
+from .records import GAP_OUTCOMES, PERSON, TRAFFIC, WEAK_OUTCOME, FeedbackEntry, GapGroup, GapItem
 from .rows import without_question
 
 SCHEMA = """
@@ -34,7 +34,9 @@ CREATE TABLE IF NOT EXISTS questions (
     standard_id TEXT,
     model TEXT,
     vector BLOB,
-    traffic TEXT NOT NULL DEFAULT 'person'  -- person | eval | test (records.TRAFFIC)
+    traffic TEXT NOT NULL DEFAULT 'person',  -- person | eval | test (records.TRAFFIC)
+    conversation TEXT,                -- the turn asked, when it was kept in a conversation: what a 👎 rates
+    turn INTEGER
 );
 CREATE INDEX IF NOT EXISTS questions_time ON questions (asked_at);
 CREATE TABLE IF NOT EXISTS feedback (
@@ -58,6 +60,25 @@ CREATE TABLE IF NOT EXISTS feedback (
 );
 CREATE INDEX IF NOT EXISTS feedback_time ON feedback (created_at);
 """
+
+
+DISLIKED = "disliked"  # a gap item's kind: a 👎 rating (of a question asked outside the window, or answered)
+ALSO_DISLIKED = f"+{DISLIKED}"  # suffix of an asked turn's kind when its asker also rated it 👎 (`unfold_kinds`)
+
+
+def unfold_kinds(group: GapGroup) -> GapGroup:
+    """The group's kinds as the page shows them: a rated turn under its outcome, its 👎 as a mark beside it (the
+    turn counted once in `count`, as it was asked once)."""
+    kinds: dict[str, int] = {}
+    marks = 0
+    for kind, n in group.kinds.items():
+        base, rated, _ = kind.partition("+")
+        kinds[base] = kinds.get(base, 0) + n
+        marks += n if rated else 0
+    if marks:
+        kinds[DISLIKED] = kinds.get(DISLIKED, 0) + marks
+    group.kinds = kinds
+    return group
 
 
 class TurnFeedback(NamedTuple):
@@ -95,6 +116,10 @@ class InsightLog:
         for table in ("questions", "feedback"):  # a store from before traffic was kept: its rows count as people's
             if "traffic" not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
                 self._db.execute(f"ALTER TABLE {table} ADD COLUMN traffic TEXT NOT NULL DEFAULT '{PERSON}'")
+        if "turn" not in {row[1] for row in self._db.execute("PRAGMA table_info(questions)")}:  # kept since fix51
+            self._db.execute("ALTER TABLE questions ADD COLUMN conversation TEXT")
+            self._db.execute("ALTER TABLE questions ADD COLUMN turn INTEGER")
+        self._db.execute("CREATE INDEX IF NOT EXISTS questions_turn ON questions (conversation, turn)")
         if self._db.execute("PRAGMA user_version").fetchone()[0] < 1:
             self._restrict_old_standard_ratings()
             self._db.execute("PRAGMA user_version = 1")
@@ -125,12 +150,15 @@ class InsightLog:
     # -- questions ---------------------------------------------------------
     def log_question(self, *, asked_at: str, user: str, role: str, question: str, outcome: str, hit_count: int,
                      cited_docs: Sequence[str], nearest: dict, standard_id: str | None = None,
-                     model: str | None = None, vector: np.ndarray | None = None, traffic: str = PERSON) -> int:
+                     model: str | None = None, vector: np.ndarray | None = None, traffic: str = PERSON,
+                     conversation: str | None = None, turn: int = 0) -> int:
+        """Keep one asked question; `conversation` and `turn` (when it was kept in one) tie a later 👎 to it."""
         return self._write(
             "INSERT INTO questions (asked_at, user_id, role, question, outcome, hit_count, cited_docs, nearest,"
-            " standard_id, model, vector, traffic) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            " standard_id, model, vector, traffic, conversation, turn) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (asked_at, user, role, question, outcome, hit_count, json.dumps(list(cited_docs), ensure_ascii=False),
-             json.dumps(nearest, ensure_ascii=False), standard_id, model, _blob(vector), _traffic(traffic)),
+             json.dumps(nearest, ensure_ascii=False), standard_id, model, _blob(vector), _traffic(traffic),
+             conversation if conversation and turn else None, int(turn) if conversation and turn else None),
         )
 
     def purge_before(self, cutoff: str) -> int:
@@ -180,26 +208,54 @@ class InsightLog:
         include_tests: bool = False,
     ) -> tuple[list[GapItem], list[np.ndarray]]:
         """People's unanswered questions and 👎 answers in the window (and weak-evidence answers when asked; eval
-        and test traffic too with `include_tests`), each with its vector (of `model` only)."""
+        and test traffic too with `include_tests`), each with its vector (of `model` only).
+
+        Each asked turn is one item: a 👎 of a turn listed here marks that turn's kind (`ALSO_DISLIKED`) and is
+        no item of its own; a 👎 of an answered turn, or of one asked before the window, is one."""
         outcomes = (*GAP_OUTCOMES, WEAK_OUTCOME) if include_weak else GAP_OUTCOMES
         marks = ",".join("?" * len(outcomes))
-        rows = self._rows(
-            "SELECT question, asked_at, outcome, user_id, nearest, NULL, NULL, vector FROM questions"
+        asked = self._rows(
+            "SELECT question, asked_at, outcome, user_id, nearest, NULL, NULL, vector, id FROM questions"
             f" WHERE outcome IN ({marks}) AND model = ? AND vector IS NOT NULL AND asked_at >= ? AND asked_at < ?"
             f"{_people(include_tests)}",
             (*outcomes, model, since, until),
         )
-        rows += self._rows(  # a 👎 row keeps its id and audiences: the facade shows it only to who may read them
-            "SELECT question, created_at, 'disliked', user_id, nearest, id, audiences, vector FROM feedback"
+        disliked = self._rows(  # a 👎 row keeps its id and audiences: the facade shows it only to who may read them
+            f"SELECT question, created_at, '{DISLIKED}', user_id, nearest, id, audiences, vector FROM feedback"
             " WHERE rating < 0 AND model = ? AND vector IS NOT NULL AND created_at >= ? AND created_at < ?"
             f"{_people(include_tests)}",
             (model, since, until),
         )
+        listed = {row[-1] for row in asked}
+        rates = self._rated_turns([row[5] for row in disliked])  # 👎 id -> the asked turn's row id
+        rows = [(*row[:2], row[2] + ALSO_DISLIKED if row[-1] in rates.values() else row[2], *row[3:8])
+                for row in asked]
+        rows += [row for row in disliked if rates.get(row[5]) not in listed]
         items = [GapItem(text=q, when=t, kind=k, user=u, nearest=json.loads(n), feedback_id=f,
                          audiences=None if a is None else [tuple(x) for x in json.loads(a)])
                  for q, t, k, u, n, f, a, _ in rows]
         vectors = [np.frombuffer(blob, dtype=np.float32) for *_, blob in rows]
         return items, vectors
+
+    def _rated_turns(self, feedback_ids: Sequence[int]) -> dict[int, int]:
+        """The asked question (its row id) each 👎 rates: the row of its conversation and turn when both kept them,
+        else the latest not yet taken with its question asked at or before the rating, by its rater or by nobody
+        named (asked with no name, rated under the asker's)."""
+        found: dict[int, int] = {}
+        for feedback_id in feedback_ids:
+            [(text, at, user, conversation, turn)] = self._rows(
+                "SELECT question, created_at, user_id, json_extract(trace, '$.conversation'),"
+                " json_extract(trace, '$.turn') FROM feedback WHERE id = ?", (feedback_id,))
+            rows = self._rows("SELECT id FROM questions WHERE conversation = ? AND turn = ? AND asked_at <= ?"
+                              " ORDER BY id DESC LIMIT 1", (conversation, int(turn), at)) if conversation and turn else []
+            if not rows:
+                rows = [r for r in self._rows(
+                    "SELECT id FROM questions WHERE question = ? AND asked_at <= ? AND user_id IN (?, '')"
+                    " AND turn IS NULL ORDER BY user_id = ? DESC, asked_at DESC, id DESC", (text, at, user, user),
+                ) if r[0] not in found.values()]
+            if rows:
+                found[feedback_id] = rows[0][0]
+        return found
 
     # -- feedback ----------------------------------------------------------
     def add_feedback(self, *, created_at: str, user: str, question: str, answer: str, rating: int, reason: str,
