@@ -21,7 +21,17 @@ from rag_core import AskTrace, Assistant
 from rag_core.errors import StoreDamaged
 from ui.inert import escape_md, escape_quoted_lines, inert_markdown
 from ui.layout import ensure_chrome
-from ui.state import CONVERSATION_PARAM, actor, current_role, current_user, get_assistant, history, person_name
+from ui.state import (
+    CONVERSATION_PARAM,
+    actor,
+    answering,
+    current_role,
+    current_user,
+    get_assistant,
+    history,
+    person_name,
+    start_answering,
+)
 from ui.timefmt import export_for_people
 from ui.trace_view import install_citation_links, render_answer, render_trace
 
@@ -64,12 +74,15 @@ def show_notice() -> None:
 
 
 # -- asking ------------------------------------------------------------------------
-def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, conversation: str) -> AskTrace:
+def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, conversation: str,
+                  finished: Callable[[], None] | None = None) -> AskTrace:
     """Run `ask` in a worker thread and show its tokens as they come.
 
     `ask` only reports tokens through a callback; a queue bridges it to the script
     thread without touching Streamlit from the worker. The text so far is redrawn
     inert (a model quoting a link or an image from a policy shows it as text).
+    `finished` is called by the worker when the ask has ended: a refresh, Back or a click stops this run
+    while the worker goes on answering (and storing the turn).
     """
     asker = actor()  # read in the script thread: the worker has no session
     tokens: queue.Queue[Any] = queue.Queue()
@@ -83,6 +96,8 @@ def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, con
         except Exception as exc:  # re-raised in the script thread below
             outcome["error"] = exc
         finally:
+            if finished is not None:  # before _DONE: the rerun that follows must not find the ask still listed
+                finished()
             tokens.put(_DONE)
 
     def stream() -> Iterator[str]:
@@ -112,27 +127,38 @@ def answer_question(question: str, conversation: str | None, kept: bool = True) 
     assistant = get_assistant()
     started = conversation is None
     conversation = conversation or assistant.new_conversation_id()
-    with st.chat_message("user"):
-        st.markdown(escape_md(assistant.shown_text(question)))  # masked, as it will be kept
-    if started:  # a refresh while the answer is written reopens this conversation, not an empty new one
-        switch_to(conversation)
-    with st.chat_message("assistant"):
-        try:
-            if assistant.settings.llm_configured:
-                slot = st.empty()
-                with slot.container():
-                    trace = ask_streaming(assistant, question, current_user(), current_role(), conversation)
-                slot.empty()
-            else:
-                with st.spinner("正在检索制度并组织回答…"):
-                    trace = assistant.ask(question, user=current_user(), role=current_role(), actor=actor(),
-                                          conversation=conversation)
-        except Exception as exc:  # show the engine's Chinese message instead of a stack trace
-            st.error(f"回答失败：{escape_md(exc)}")
-            return
-        if not kept:  # nothing to redraw from in the store: the session keeps it for every later run
-            unsaved = st.session_state.setdefault(UNSAVED_KEY, {})
-            unsaved.setdefault((current_user(), conversation), []).append(trace)
+    shown = assistant.shown_text(question)  # masked, as it will be kept
+    # listed before the address names the conversation: a refresh or Back while the answer is written finds it
+    # being answered (load_current), not deleted; ended once the ask has (the streaming worker's, if it runs)
+    finished = start_answering(current_user(), conversation, shown)
+    worker: list[bool] = []  # set when the streaming worker has taken `finished` over
+    try:
+        with st.chat_message("user"):
+            st.markdown(escape_md(shown))
+        if started:  # a refresh while the answer is written reopens this conversation, not an empty new one
+            switch_to(conversation)
+        with st.chat_message("assistant"):
+            try:
+                if assistant.settings.llm_configured:
+                    slot = st.empty()
+                    with slot.container():
+                        worker.append(True)  # no Streamlit call before ask_streaming starts its worker
+                        trace = ask_streaming(assistant, question, current_user(), current_role(), conversation,
+                                              finished)
+                    slot.empty()
+                else:
+                    with st.spinner("正在检索制度并组织回答…"):
+                        trace = assistant.ask(question, user=current_user(), role=current_role(), actor=actor(),
+                                              conversation=conversation)
+            except Exception as exc:  # show the engine's Chinese message instead of a stack trace
+                st.error(f"回答失败：{escape_md(exc)}")
+                return
+            if not kept:  # nothing to redraw from in the store: the session keeps it for every later run
+                unsaved = st.session_state.setdefault(UNSAVED_KEY, {})
+                unsaved.setdefault((current_user(), conversation), []).append(trace)
+    finally:  # this run asked itself, or was stopped before the worker started: the ask has ended
+        if not worker:
+            finished()
     st.rerun()  # the sidebar lists the new turn's conversation; the turn is drawn from the store
 
 
@@ -375,6 +401,32 @@ def render_current_actions(assistant: Assistant, current: Any) -> None:
 
 
 # -- the page ------------------------------------------------------------------------
+ANSWERING_NOTE = "正在回答上一个问题…请稍候再刷新：回答写完后会自动显示在这里，也可以点“刷新”。"
+
+
+def render_answering(user: str, conversation: str | None) -> bool:
+    """The questions still being answered in the open conversation (a refresh, Back or another tab while the answer
+    is written): shown with a notice, redrawn from the store once their turns land. True while any is."""
+    questions = answering(user, conversation) if conversation else []
+    if not questions:
+        return False
+    for question in questions:  # masked when listed
+        with st.chat_message("user"):
+            st.markdown(escape_md(question))
+    with st.chat_message("assistant"):
+        st.info(ANSWERING_NOTE, icon=":material/hourglass_top:")
+        st.button("刷新", key="chat_answering_refresh", icon=":material/refresh:")
+    watch_answering(user, conversation)
+    return True
+
+
+@st.fragment(run_every=2)
+def watch_answering(user: str, conversation: str | None) -> None:
+    """Every 2 s: once the ask has ended, the whole page runs again and draws the stored turn."""
+    if conversation and not answering(user, conversation):
+        st.rerun()
+
+
 def mirror_history(traces: list[AskTrace], ratings: dict[int, int | None]) -> None:
     """The open conversation as session-state messages too (what other pages and tests read)."""
     messages = history()
@@ -391,11 +443,15 @@ def load_current(assistant: Assistant) -> tuple[Any | None, list[AskTrace]]:
     conversation_id = current_conversation()
     if not conversation_id:
         return None, []
+    # read first: an ask ends after its turn is stored, so an id neither stored nor listed here is gone
+    being_answered = bool(answering(current_user(), conversation_id))
     try:
         return assistant.open_conversation(conversation_id, actor=actor())
     except StoreDamaged:  # shown once by main; the conversation may well still be there after a repair
         return None, []
     except Exception:  # deleted, purged by retention, or another person's: say so and start afresh
+        if being_answered:  # its first answer is still being written (a refresh or Back meanwhile): stored then
+            return None, []
         switch_to(None)
         st.info("这个对话不存在或已被删除，已为您开始一个新对话。", icon=":material/info:")
         return None, []
@@ -425,9 +481,10 @@ def main() -> None:
     for trace in traces:
         render_turn(current.id, trace, ratings.get(trace.turn), given.get(trace.turn))
     render_unsaved(current_user(), current.id if current is not None else current_conversation())
+    waiting = render_answering(current_user(), current_conversation()) if kept else False
     install_citation_links()
     question = st.chat_input("输入制度问题，或告诉我关于您的信息，例如：打车费能报吗？",
-                             max_chars=Assistant.MAX_QUESTION_CHARS)
+                             max_chars=Assistant.MAX_QUESTION_CHARS, disabled=waiting)
     if question and question.strip():
         # the store unreadable: a follow-up stays in the conversation the address names, with its unsaved answers
         conversation = current.id if current is not None else None if kept else current_conversation()

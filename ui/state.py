@@ -13,7 +13,9 @@ a new Streamlit session; the signed session token in a cookie brings the login b
 
 from __future__ import annotations
 
+import itertools
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -155,6 +157,38 @@ def current_role() -> None:
 def history() -> list[dict[str, Any]]:
     """Chat messages of this browser session: {"role", "content", "trace"?, "turn"?, "rating"?}."""
     return st.session_state.setdefault(HISTORY_KEY, [])
+
+
+# -- answers being written ------------------------------------------------------------------
+# (user, conversation) -> {ask number: the masked question}: the asks this server process is answering now. A
+# conversation is stored only when its first answer is, and a refresh or Back meanwhile runs the page again (a
+# refresh in a new session: st.session_state is gone) — without this it took the conversation for a deleted one.
+_ANSWERING: dict[tuple[str, str], dict[int, str]] = {}
+_ANSWERING_LOCK = threading.Lock()
+_ASK_NUMBERS = itertools.count()
+
+
+def start_answering(user: str, conversation: str, question: str) -> Callable[[], None]:
+    """List `question` (masked) as being answered for `user` in `conversation`, until the returned function is called
+    (once the ask has ended, stored or failed; calling it again does nothing)."""
+    key, number = (user, conversation), next(_ASK_NUMBERS)
+    with _ANSWERING_LOCK:
+        _ANSWERING.setdefault(key, {})[number] = question
+
+    def done() -> None:
+        with _ANSWERING_LOCK:
+            asks = _ANSWERING.get(key, {})
+            asks.pop(number, None)
+            if not asks:
+                _ANSWERING.pop(key, None)
+
+    return done
+
+
+def answering(user: str, conversation: str) -> list[str]:
+    """The questions `user` is being answered in `conversation` right now (in any tab), oldest first."""
+    with _ANSWERING_LOCK:
+        return list(_ANSWERING.get((user, conversation), {}).values())
 
 
 def mask_secret(secret: str) -> str:
