@@ -9,7 +9,7 @@ under that live process.
 from __future__ import annotations
 
 import os
-import select
+import selectors
 import shutil
 import subprocess
 import sys
@@ -81,7 +81,9 @@ def test_an_app_started_during_the_probe_opens_only_after_chroma_is_set_aside(bi
         app = subprocess.Popen([sys.executable, "-c", OPEN_APP.format(root=str(ROOT), tests=str(TESTS)), str(store)],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
         apps.append(app)
-        select.select([app.stdout], [], [], 20)  # an app that may open during the probe has (no assertion on time)
+        with selectors.DefaultSelector() as ready:  # epoll: select() refuses a descriptor above 1024 (a long run)
+            ready.register(app.stdout, selectors.EVENT_READ)
+            ready.select(20)  # an app that may open during the probe has (no assertion on time)
         return real_run(*args, **kwargs)
 
     def set_aside(path: Path) -> Path:
