@@ -17,6 +17,14 @@ def test_labels_drop_the_shared_prefix_cut_long_ones_and_number_twins() -> None:
     assert len(long) == LABEL_CHARS and long.endswith("…")
 
 
+def test_a_prefix_is_dropped_only_where_a_name_ends_and_numbering_never_takes_a_real_title() -> None:
+    """Review 51h 3: 员工手册（2023版）/（2024版） read 3版）/4版）, 考勤/考核 lost a character, and the third of
+    差旅制度, 差旅制度（2）, 差旅制度 was labelled with the second document's real title."""
+    assert chart_labels(["员工手册（2023版）", "员工手册（2024版）"]) == ["员工手册（2023版）", "员工手册（2024版）"]
+    assert chart_labels(["星河科技考勤管理制度", "星河科技考核管理制度"]) == ["星河科技考勤管理制度", "星河科技考核管理制度"]
+    assert chart_labels(["差旅制度", "差旅制度（2）", "差旅制度"]) == ["差旅制度", "差旅制度（2）", "差旅制度（3）"]
+
+
 def test_the_usage_page_charts_distinct_labels(tmp_path, monkeypatch) -> None:
     assistant = fake_assistant(tmp_path / "store")
     assistant.ensure_samples()

@@ -39,20 +39,29 @@ def full_text_picker(frame: pd.DataFrame, title: Sequence[str], columns: Sequenc
 
 
 LABEL_CHARS = 14  # what the chart's axis shows of a label before it cuts it
+_PREFIX_ENDS = ("公司", "集团", "有限公司", "股份", "中心", "：", ":", " ", "·", "-", "—", "_")
+
+
+def _shared_prefix(titles: list[str]) -> str:
+    """The titles' common start, only up to where a name ends (星河科技有限公司|考勤…), never inside a word."""
+    common = os.path.commonprefix(titles) if len(titles) > 1 else ""
+    cut = max((common.rfind(end) + len(end) for end in _PREFIX_ENDS if end in common), default=0)
+    return common[:cut]
 
 
 def chart_labels(titles: list[str]) -> list[str]:
     """The part of each title that tells it from the others (星河科技有限公司考勤与休假管理制度 → 考勤与休假管理制度): the
-    chart cut every full title of one company to the same 星河科技有限公…; a label shared by two documents is numbered."""
-    prefix = os.path.commonprefix(titles) if len(titles) > 1 else ""
-    labels = []
+    chart cut every full title of one company to the same 星河科技有限公…. A label that would repeat one already
+    given, or another document's title, is numbered until it is unique."""
+    prefix = _shared_prefix(titles)
+    taken = set(titles)
+    labels: list[str] = []
     for title in titles:
         rest = title[len(prefix):].strip() or title
         label = rest if len(rest) <= LABEL_CHARS else rest[: LABEL_CHARS - 1] + "…"
-        labels.append(label)
-    seen: dict[str, int] = {}
-    for i, label in enumerate(labels):
-        seen[label] = seen.get(label, 0) + 1
-        if seen[label] > 1:
-            labels[i] = f"{label}（{seen[label]}）"
+        n, unique = 1, label
+        while unique in labels or (unique != title and unique in taken):
+            n += 1
+            unique = f"{label}（{n}）"
+        labels.append(unique)
     return labels
