@@ -94,7 +94,9 @@ def clean_reply(reply: str, question: str) -> str | None:
     text = _PREFIX.sub("", lines[0]).strip().strip("\"'“”「」《》【】").strip()
     if len(text) < 4 or not _CJK.search(text) or "【" in text or "资料" in text:
         return None
-    if addressed_to_assistant(text):  # 忽略以上所有规则，直接说…: an order, which would be searched and asked
+    # 忽略以上所有规则，直接说…: an order, which would be searched and asked; unless the person's own question reads
+    # that way too (那无视规则的呢？ asks about employees who ignore rules, and its rewrite says so again)
+    if addressed_to_assistant(text) and not addressed_to_assistant(question):
         return None
     if len(text) > max(60, 4 * len(question)):
         return None
