@@ -8,6 +8,8 @@ by value alone, so a correct answer is not flagged for a spelling the clause lac
 
 Chinese numerals count only next to a unit (五天、三个月) or as a scaled amount (两万),
 so words such as 一线城市, 统一 or 千万 are not read as numbers.
+An amount written with two scales (1万5千, 1万2, 一万五) is one quantity, 15000 or 12000: read as 10000 and
+5000 it would flag a correct answer to a clause of 15000元 (review 51h 3).
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ _UNITS = (
     ("week", "个?星期|周"),
 )
 _UNIT = re.compile(r"\s*(?:" + "|".join(f"(?P<{kind}>{words})" for kind, words in _UNITS) + ")")
-_SCALE = {"万": 10000, "千": 1000, "百": 100, "亿": 100_000_000}
-_ARABIC = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(万|千|百|亿))?")
+_SCALE = {"万": 10000, "千": 1000, "百": 100, "亿": 100_000_000, "千万": 10_000_000, "百万": 1_000_000}
+_ARABIC = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(千万|百万|万|千|百|亿))?")
 _CHINESE = re.compile(rf"[{CN_NUMERAL}亿]+")
 _PERCENT_CN = re.compile(rf"百分之([{CN_NUMERAL}]+)")
 # Between the two ends of a range (1-2万元, 5至10天) or the items of an ordinal list (第五、六条).
@@ -56,7 +58,13 @@ def _ordinal(text: str, start: int) -> bool:
 
 
 def _chinese_value(run: str) -> float | None:
-    """十五 → 15, 两万 → 20000, 三亿 → 300000000; None for what is no numeral."""
+    """十五 → 15, 两万 → 20000, 三亿 → 300000000, 一万五 → 15000 (as said: a lone digit after 万 or 亿 counts
+    in the next lower place, not ones; 一万零五 is 10005); None for what is no numeral."""
+    for scale, value in (("亿", 100_000_000), ("万", 10_000)):
+        high, found, low = run.partition(scale)
+        if found and low in CN_DIGITS and CN_DIGITS[low]:
+            high_value = _chinese_value(high) if high else 1
+            return None if high_value is None else float(high_value * value + CN_DIGITS[low] * value // 10)
     if "亿" in run:
         high, _, low = run.partition("亿")
         high_value = chinese_numeral(high) if high else None
@@ -114,6 +122,27 @@ def _chinese(text: str) -> list[_Found]:
     return found
 
 
+def _one_amount(found: list[_Found]) -> list[_Found]:
+    """A scaled number written right against a smaller one is one amount: 1万5千 is 15000, 1万2 is 12000 (a lone
+    digit counts in the next lower place, as said), 1万2500 is 12500, 1万2千5百 is 12500; it keeps the first's
+    scale (for a range: 1-1万5千元) and the last's unit."""
+    out: list[_Found] = []
+    last_scale = ""  # the smallest scale of the amount at the end of `out`
+    for item in found:
+        first = out[-1] if out else None
+        if (first is None or not last_scale or item.start != first.end or item.ordinal
+                or item.value >= _SCALE[last_scale]):
+            out.append(item)
+            last_scale = item.scale
+            continue
+        lone_digit = not item.scale and len(item.written) == 1
+        value = item.value * _SCALE[last_scale] // 10 if lone_digit else item.value
+        out[-1] = first._replace(end=item.end, written=first.written + item.written,
+                                 value=round(first.value + value, 6), unit=item.unit)
+        last_scale = item.scale
+    return out
+
+
 def _joined(found: list[_Found], text: str) -> list[_Found]:
     """The first end of a range takes the second's scale and unit (1-2万元 is 1万 to 2万 元, 5至10天 both days)
     unless it would then exceed the second (2000～1万元 is 2000 to 10000);
@@ -135,7 +164,7 @@ def _joined(found: list[_Found], text: str) -> list[_Found]:
 
 def quantities_in(text: str) -> list[Quantity]:
     """Each quantity the text states, in order, without ordinals (cut citations out first)."""
-    found = sorted(_arabic(text) + _chinese(text))
+    found = _one_amount(sorted(_arabic(text) + _chinese(text)))
     return [Quantity(f.written, f.value, f.unit) for f in _joined(found, text) if not f.ordinal]
 
 
