@@ -128,7 +128,8 @@ def shared_assistant(sample_store):
 # - by the session fixtures above, which index the samples with the real e5 model;
 # - by module or by test, for the tests that do one of those things without either.
 SLOW_MARKERS = frozenset({"integration", "browser", "server"})
-SLOW_FIXTURES = frozenset({"sample_store", "store_copy", "shared_assistant"})
+# `server`: a loopback OpenAI-compatible server on a thread (test_llm_fix51.py and the tests reusing it): a server starts
+SLOW_FIXTURES = frozenset({"sample_store", "store_copy", "shared_assistant", "server"})
 SLOW_MODULES = frozenset({
     "test_real_llm_server.py",  # llama.cpp's server and a 135M model
     "test_embedding.py",  # e5, USE and a sentence-transformers model
