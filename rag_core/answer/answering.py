@@ -6,11 +6,11 @@ an absent question can never be answered from a model's general knowledge.
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
+from ..text.completion import complete
 from ..text.pii import redact_text
 from ..types import ANSWERED, REFUSED, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE, CitationCheck, SourceRef
 from .citations import check_citations, cites_a_source
@@ -127,7 +127,7 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str]) -
     if on_token:
         pieces: Iterator[str] = iter(llm.stream(prompt))
     else:
-        pieces = iter([_complete(llm, prompt)])
+        pieces = iter([complete(llm, prompt, max_tokens=ANSWER_MAX_TOKENS)])
     body, passed, cut = "", 0, False  # passed: how much of body went to `masked`
     masked = MaskedStream(on_token) if on_token else None  # pieces are shown masked, never as the model wrote them
 
@@ -159,15 +159,6 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str]) -
     if on_token:
         on_token(f"\n\n{CUT_NOTE}")
     return f"{body}\n\n{CUT_NOTE}"
-
-
-def _complete(llm, prompt: str) -> str:
-    """`llm.complete` bounded to `ANSWER_MAX_TOKENS` when the client takes `max_tokens`."""
-    try:
-        accepts = "max_tokens" in inspect.signature(llm.complete).parameters
-    except (TypeError, ValueError):
-        accepts = False
-    return llm.complete(prompt, max_tokens=ANSWER_MAX_TOKENS) if accepts else llm.complete(prompt)
 
 
 def _offline(

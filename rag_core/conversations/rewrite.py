@@ -11,11 +11,10 @@ so a reply that gives the assistant orders is refused like any other nonsense.
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Sequence
-from typing import Protocol
 
+from ..text.completion import CompletionLLM, complete
 from ..text.instructions import addressed_to_assistant
 from ..text.markers import as_prompt_data
 from ..text.pii import redact_text
@@ -70,10 +69,6 @@ def _as_data(text: str) -> str:
     return as_prompt_data(" ".join((text or "").split()))
 
 
-class CompletionLLM(Protocol):
-    def complete(self, prompt: str) -> str: ...
-
-
 def build_prompt(question: str, turns: Sequence[tuple[str, str]]) -> str:
     """The few-shot prompt for `question` after `turns` ((question, answer) pairs, oldest first)."""
     lines = []
@@ -107,15 +102,6 @@ def clean_reply(reply: str, question: str) -> str | None:
     return redact_text(text)
 
 
-def _complete(llm: CompletionLLM, prompt: str) -> str:
-    """Ask with a bounded reply when the client takes `max_tokens` (the prompt asks for one line anyway)."""
-    try:
-        accepts = "max_tokens" in inspect.signature(llm.complete).parameters
-    except (TypeError, ValueError):
-        accepts = False
-    return llm.complete(prompt, max_tokens=MAX_TOKENS) if accepts else llm.complete(prompt)  # type: ignore[call-arg]
-
-
 def llm_rewrite(
     llm: CompletionLLM, question: str, turns: Sequence[tuple[str, str]], reason: str, fallback: Rewrite | None = None
 ) -> Rewrite:
@@ -127,7 +113,7 @@ def llm_rewrite(
     """
     on_failure = fallback if fallback is not None else Rewrite(question.strip(), "")
     try:
-        reply = _complete(llm, build_prompt(question, turns))
+        reply = complete(llm, build_prompt(question, turns), max_tokens=MAX_TOKENS)
     except Exception:  # a failing model must not cost the answer
         return on_failure
     cleaned = clean_reply(reply, question)

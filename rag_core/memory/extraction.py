@@ -9,14 +9,13 @@ never costs the explicit statements (我在研发部 …) the rules would have c
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from ..text.asking import asks, opens_with_asker, third_person
+from ..text.completion import CompletionLLM, complete
 from ..text.discourse import about_conversation
 from .scoring import KINDS
 
@@ -25,10 +24,6 @@ MIN_FACT_CHARS = 4  # 我是 / 我在 alone say nothing
 # The most a model may take to list facts: the turn is answered already and the rules stand in for the model, so
 # a slow server (a reasoning model, a gateway's keep-alive bytes) costs seconds, not the whole llm_timeout_s.
 FACTS_DEADLINE_S = 6.0
-
-
-class CompletionLLM(Protocol):
-    def complete(self, prompt: str) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -161,7 +156,8 @@ def extract_facts(question: str, answer: str, llm: CompletionLLM | None = None) 
     """(facts, method) where method is "llm" or "rules" (for the audit trail)."""
     if llm is not None:
         try:
-            reply = _complete(llm, LLM_PROMPT.format(question=question[:1000], answer=(answer or "")[:1000]))
+            reply = complete(llm, LLM_PROMPT.format(question=question[:1000], answer=(answer or "")[:1000]),
+                             deadline_s=FACTS_DEADLINE_S)
         except Exception:  # any client failure: the rules still run
             reply = ""
         offered = parse_llm_facts(reply)
@@ -171,12 +167,3 @@ def extract_facts(question: str, answer: str, llm: CompletionLLM | None = None) 
         if facts or reply.strip().upper().startswith("NONE"):
             return facts, "llm"
     return rule_facts(question), "rules"
-
-
-def _complete(llm: CompletionLLM, prompt: str) -> str:
-    """`llm.complete` within `FACTS_DEADLINE_S` when the client takes a deadline (the real one does)."""
-    try:
-        accepts = "deadline_s" in inspect.signature(llm.complete).parameters
-    except (TypeError, ValueError):
-        accepts = False
-    return llm.complete(prompt, deadline_s=FACTS_DEADLINE_S) if accepts else llm.complete(prompt)  # type: ignore[call-arg]
