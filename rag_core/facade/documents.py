@@ -29,7 +29,6 @@ from ..documents.bounds import IngestEstimate, ReindexReport, as_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
 from ..documents.prepare import PreparedDocument, check_identity, effective_day, narrower_audience, prepare, rechunk
-from ..documents.safe_read import read_regular_file
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
 from ..search.indexer import refuse_stale, refuse_unreplaceable
 from ..search.sample_pack import sample_files, seed_from_pack
@@ -37,7 +36,8 @@ from ..search.vector_store import VectorCheck
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
 from .audience_preview import checked_preview
 from .replaced import said_replaced
-from .upload_input import UploadInput, audience_of, displayable_name  # noqa: F401 (displayable_name: its old home)
+from .server_files import ServerFiles
+from .upload_input import audience_of, displayable_name  # noqa: F401 (displayable_name: its old home)
 
 Progress = Callable[[str, float], None]
 SAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "samples"
@@ -46,44 +46,12 @@ SYSTEM = Principal(user="system", role="admin")  # first-start indexing of the b
 PREPARED_KEPT = 4  # estimates whose prepared documents wait for their ingest
 
 
-class DocumentActions(UploadInput):
+class DocumentActions(ServerFiles):
     """Mixin of `Assistant`: everything the documents page and `docs` commands do."""
 
     sample_pack_status = ""  # what the last ensure_samples did with the shipped sample vectors
     AUDIENCE_LABELS = AUDIENCE_LABELS  # label -> the Chinese name the pages show (owned by documents.audience_names)
     audience_names = staticmethod(audience_names)  # labels as people read them, joined with 、 (HR、管理者)
-
-    def ingest_file(self, path: str | Path, **kwargs) -> IngestReport:
-        """Index a file from disk (refused by its size before it is read); see `ingest_bytes`."""
-        actor = self._acting(kwargs.get("actor"), "documents.manage")
-        path = Path(path)
-        name = displayable_name(kwargs.pop("filename", None) or path.name)
-        try:
-            size = path.lstat().st_size  # never blocks (a FIFO), reads nothing; a symlink is judged by read_regular_file
-        except OSError:
-            size = 0  # read_regular_file says why
-        if size > self._settings.max_file_bytes:
-            limit, shown = self._settings.max_file_mb, self._shown_name(name)
-            refused = f"文件大小 {size / 1048576:.1f} MB 超过上限 {limit:g} MB"
-            self._audit(actor, "refused", f"document.upload {shown}", "refused", refused)  # as ingest_bytes does
-            return IngestReport(filename=shown, status="refused", error=f"{shown}: {refused}")
-        try:  # only a regular file, never more than the size limit (a FIFO, a device, a directory are refused)
-            data = read_regular_file(path, max_bytes=self._settings.max_file_bytes, name=self._shown_name(name))
-        except IngestError as exc:
-            self._audit(actor, "refused", f"document.upload {exc.filename}", "refused", exc.reason)
-            return IngestReport(filename=exc.filename, status="refused", error=str(exc))
-        return self.ingest_bytes(data, name, **kwargs)
-
-    def estimate_file(self, path: str | Path, **kwargs) -> IngestEstimate:
-        """`estimate_ingest` for a file on disk (read as `ingest_file` reads it: regular files only)."""
-        self._acting(kwargs.get("actor"), "documents.manage")
-        path = Path(path)
-        name = displayable_name(kwargs.pop("filename", None) or path.name)
-        try:
-            data = read_regular_file(path, max_bytes=self._settings.max_file_bytes, name=self._shown_name(name))
-        except IngestError as exc:
-            return IngestEstimate(filename=exc.filename, error=str(exc))
-        return self.estimate_ingest(data, name, **kwargs)
 
     def ingest_bytes(
         self,
