@@ -369,13 +369,14 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
 
     def run_eval(self, path: str | Path, *, mode: str = "hybrid", role: str | None = None,
                  progress: Callable[[int, int], None] | None = None, actor: Principal | None = None) -> dict:
-        """Recall / MRR / zero-hit rate per category on a JSONL question set (over what the actor may read).
+        """Recall / MRR / zero-hit rate per category on a JSONL question set (over what the actor may read); a
+        logged-in person names one in the data dir (`_eval_source`), not any file on the server.
 
         `progress(done, total)`: questions done so far (before the first and after each)."""
         from .evaluation.runner import run_eval
 
         actor = self._acting(actor, "retrieval.test")
-        return run_eval(self, Path(path), mode=mode, role=role, actor=actor, progress=progress)
+        return run_eval(self, self._eval_source(path, actor), mode=mode, role=role, actor=actor, progress=progress)
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)

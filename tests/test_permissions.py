@@ -127,10 +127,9 @@ def test_hr_manages_only_the_documents_whose_audience_it_reads(assistant):
 
 
 def test_eval_reads_only_what_the_actor_may_read(assistant, tmp_path):
-    questions = tmp_path / "q.jsonl"
-    questions.write_text(
-        '{"question": "海豚补贴每月多少钱？", "category": "literal", "expected": ["海豚补贴"]}\n', encoding="utf-8"
-    )
+    # a logged-in person's question set is one in the data dir (uploaded), not any file on the server (review 51i)
+    row = '{"question": "海豚补贴每月多少钱？", "category": "literal", "expected": ["海豚补贴"]}\n'
+    questions = assistant.save_eval_upload("q.jsonl", row.encode(), actor=HR)
     as_hr = assistant.run_eval(questions, actor=HR)
     assert as_hr["results"][0]["rank"] == 1
     as_admin_viewing_staff = assistant.run_eval(questions, role="all", actor=ADMIN)

@@ -275,6 +275,16 @@ class EvalFiles:
         # masked whole, then cut: a typed path may hold a name, a phone or an ID number, shown on the page
         raise RagError(f"只能打开数据目录里的评测文件或在本页上传的文件：{redact_text(text)[:80]}")
 
+    def _eval_source(self, path: str | Path, actor: Principal) -> Path:
+        """The question set `run_eval` reads: the path as given only for the data dir's owner at the machine (the
+        CLI's `eval FILE`, or a desktop data dir without accounts); every logged-in person gets `resolve_eval_file`.
+
+        Why: run_eval took any path, so HR could hang it on a FIFO or learn whether /etc/... exists and its first
+        character; only the retrieval test page checked the path before calling it."""
+        if self._local_admin_process or not self.accounts.has_accounts():
+            return Path(path)
+        return self.resolve_eval_file(path, actor=actor)
+
     def save_eval_upload(self, filename: str, data: bytes, *, actor: Principal | None = None) -> Path:
         """Keep an uploaded question set under `<data dir>/eval_uploads/` and return its path.
 
