@@ -20,7 +20,7 @@ from .conversations.statements import split_turn
 from .conversations.store import ForeignConversation
 from .documents.catalog import Catalog
 from .errors import PermissionDenied, SettingsError
-from .facade.access import LOCAL_ADMIN, allowed, require, require_owner
+from .facade.access import LOCAL_ADMIN, allowed, require
 from .facade.accounts import ANONYMOUS, AccountActions
 from .facade.asker import AskerActions
 from .facade.audience_preview import checked_preview
@@ -30,8 +30,8 @@ from .facade.history import HistoryActions
 from .facade.insights import InsightActions
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions, PersonalSearch
+from .facade.ratings import RatingActions
 from .facade.thesaurus import THESAURUS_FILE, ThesaurusActions
-from .insights.rows import reviewed_trace
 from .search.answerability import Model
 from .search.centroid import CorpusCentroid
 from .search.embedding import CachedEmbedder, Embedder, load_embedder, load_second_embedder
@@ -56,7 +56,7 @@ def _utcnow() -> datetime:
 
 
 class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, MemoryActions, ConversationActions, MaintenanceActions, EvalFiles,
-                InsightActions, ThesaurusActions):
+                InsightActions, ThesaurusActions, RatingActions):
     """Owns the stores and the models; safe to share between threads (one per process).
 
     The actions are grouped in mixins under `rag_core.facade` (documents, memories, …);
@@ -348,24 +348,6 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
             weak_evidence=composed.weak, outcome=composed.outcome, verdict=composed.verdict, memory_search=memory_search,
         )
         return self._log_asked(self._finish_turn(trace, user, context, remembered, on_token), user, role, traffic)
-
-    def record_feedback(self, trace: AskTrace, rating: int, user: str | None = None, *,
-                        actor: Principal | None = None, reason: str | None = None, comment: str = "") -> None:
-        """Store a 👍 (1) or 👎 (-1) with the full trace it rates, under the rater's own name."""
-        actor = self._acting(actor, "feedback.give")
-        user = self._typed_person(actor.user if user is None or user == "default" else user, actor)
-        if user != actor.user:
-            require_owner(actor, user, "feedback.give")
-        # HR's review copy keeps none of what the asker's memories hold (`reviewed_trace`); it is the only copy:
-        # one the catalog also kept ignored the question retention and every purge
-        self._review_feedback(trace, int(rating), user, reason, comment, reviewed_trace(trace))
-
-    def withdraw_feedback(self, trace: AskTrace, *, actor: Principal | None = None) -> None:
-        """Take back a rating (the thumb clicked again): the turn keeps none, and HR's review row goes."""
-        actor = self._acting(actor, "feedback.give")
-        if trace.conversation and trace.turn:
-            self.rate_turn(trace.conversation, trace.turn, 0, actor=actor)
-            self.insight_log.withdraw_feedback(actor.user, trace.conversation, trace.turn)
 
     def run_eval(self, path: str | Path, *, mode: str = "hybrid", role: str | None = None,
                  progress: Callable[[int, int], None] | None = None, actor: Principal | None = None) -> dict:

@@ -1,0 +1,61 @@
+"""Rating an answer and taking the rating back: under whose name, and the audit row when it is someone else's.
+
+Split from `assistant.py` (kept under the 400-line limit). A rating is the rater's own; only an administrator
+rates (or withdraws) for someone else, and that leaves an audit row, as reading another person's conversation
+does: the chat page shows the reason and comment back as the owner's own words. A refusal leaves one too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import PermissionDenied
+from ..insights.rows import reviewed_trace
+from ..types import AskTrace, Principal
+from .access import require_owner
+
+
+class RatingActions:
+    """Mixin of `Assistant`: 👍 / 👎 with the trace they rate, and withdrawing one."""
+
+    _acting: Callable[..., Principal]
+    _audit: Callable[..., None]
+    _typed_person: Callable[..., str]
+    _review_feedback: Callable[..., int]
+    rate_turn: Callable[..., None]
+    conversations: Any
+    insight_log: Any
+
+    def record_feedback(self, trace: AskTrace, rating: int, user: str | None = None, *,
+                        actor: Principal | None = None, reason: str | None = None, comment: str = "") -> None:
+        """Store a 👍 (1) or 👎 (-1) with the full trace it rates, under the rater's own name."""
+        actor = self._acting(actor, "feedback.give")
+        user = self._typed_person(actor.user if user is None or user == "default" else user, actor)
+        if user != actor.user:
+            self._for_someone_else(actor, user, trace, "代为评价")
+        # HR's review copy keeps none of what the asker's memories hold (`reviewed_trace`); it is the only copy:
+        # one the catalog also kept ignored the question retention and every purge
+        self._review_feedback(trace, int(rating), user, reason, comment, reviewed_trace(trace))
+
+    def withdraw_feedback(self, trace: AskTrace, *, actor: Principal | None = None) -> None:
+        """Take back a rating (the thumb clicked again): the turn keeps none, and HR's review row of the
+        conversation's owner goes (an administrator withdrawing it withdraws the owner's, not their own)."""
+        actor = self._acting(actor, "feedback.give")
+        if trace.conversation and trace.turn:
+            self.rate_turn(trace.conversation, trace.turn, 0, actor=actor)  # refused (and audited) unless allowed
+            conv = self.conversations.get(trace.conversation)
+            owner = conv.user if conv is not None else actor.user
+            if owner and owner != actor.user:
+                self._for_someone_else(actor, owner, trace, "代为撤回评价")
+            self.insight_log.withdraw_feedback(owner, trace.conversation, trace.turn)
+
+    def _for_someone_else(self, actor: Principal, owner: str, trace: AskTrace, what: str) -> None:
+        """Refuse a rating of another person's unless the actor may act on everyone's; one audit row either way."""
+        target = f"{owner} 的对话 {trace.conversation or '（无）'} 第 {trace.turn} 轮"
+        try:
+            require_owner(actor, owner, "feedback.give")
+        except PermissionDenied as exc:
+            self._audit(actor, "refused", f"feedback.give {target}", "refused", str(exc))
+            raise
+        self._audit(actor, "feedback.give", target, "ok", what)

@@ -1,0 +1,57 @@
+"""Review 51i: refusals that left no audit row, an eval that opened any server path, an administrator's rating for
+someone else, an unchecked public read of a conversation's audiences (fake embedder, real stores, team mode)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fakes import fake_assistant
+
+from rag_core import Assistant, PermissionDenied, Principal
+
+ADMIN, HR = Principal("wang", "admin"), Principal("li", "hr")
+EMP, BOSS = Principal("zhang", "employee"), Principal("boss", "employee", ("董事会",))
+LAYOFF = "# 裁员方案\n\n第一条 企鹅计划裁撤三成岗位，补偿 N+3。\n"
+
+
+@pytest.fixture()
+def a(tmp_path: Path) -> Assistant:
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes("# 休假制度\n\n第一条 年假 5 天。\n".encode(), "leave.md").ok
+    assert a.ingest_bytes(LAYOFF.encode(), "layoff.md", audience=["董事会"]).ok
+    for p in (ADMIN, HR, EMP, BOSS):
+        a.add_user(p.user, p.role, "correct horse", p.audiences, actor=ADMIN)
+    return a
+
+
+def refused(a: Assistant) -> list:
+    return [e for e in a.audit_entries(actor=ADMIN) if e.outcome == "refused"]
+
+
+# -- 2. and 4. ratings for someone else ---------------------------------------------------------------
+def test_a_refused_rating_for_another_person_is_audited(a) -> None:
+    t = a.ask("年假几天", actor=BOSS, conversation="b1")
+    before = len(refused(a))
+    with pytest.raises(PermissionDenied):
+        a.record_feedback(t, -1, user="boss", actor=EMP)
+    rows = refused(a)
+    assert len(rows) == before + 1 and rows[0].actor == "zhang"
+
+
+def test_an_administrators_rating_for_someone_else_is_audited(a) -> None:
+    t = a.ask("年假几天", actor=EMP, conversation="e1")
+    a.record_feedback(t, -1, user="zhang", actor=ADMIN, reason="答非所问", comment="管理员代评")
+    rows = [e for e in a.audit_entries(actor=ADMIN) if e.actor == "wang" and e.action == "feedback.give"]
+    assert len(rows) == 1 and "zhang" in rows[0].target and rows[0].outcome == "ok"
+    a.record_feedback(t, 1, actor=EMP)  # one's own rating: no row
+    assert not [e for e in a.audit_entries(actor=ADMIN) if e.actor == "zhang" and e.action == "feedback.give"]
+
+
+def test_an_administrator_withdraws_the_owners_rating(a) -> None:
+    t = a.ask("年假几天", actor=EMP, conversation="e1")
+    a.rate_turn("e1", t.turn, -1, actor=EMP)
+    a.record_feedback(t, -1, actor=EMP, reason="答非所问", comment="mine")
+    a.withdraw_feedback(t, actor=ADMIN)
+    assert a.get_conversation("e1", actor=EMP).turns[0].rating in (None, 0)
+    assert a.feedback_reviews(actor=ADMIN) == []
