@@ -67,6 +67,15 @@ DROP TABLE IF EXISTS feedback;
 """
 
 
+SAMPLES_SEEDED = "samples_seeded"  # '1' once the bundled samples were indexed, or the store was in use without them
+# At a store's first open with this row: a catalog any write ever changed (generation > 0) was in use, even when HR
+# has since deleted every document, so its samples never come back; a fresh one waits for `ensure_samples`.
+SAMPLES_AT_OPEN = """
+INSERT OR IGNORE INTO meta SELECT ?, CASE WHEN EXISTS (SELECT 1 FROM documents)
+    OR EXISTS (SELECT 1 FROM meta WHERE key='generation' AND CAST(value AS INTEGER) > 0) THEN '1' ELSE '0' END
+"""
+
+
 def _aud(text: str) -> tuple[str, ...]:
     return tuple(a for a in text.split(",") if a)
 
@@ -157,6 +166,7 @@ class Catalog:
         self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
+        self._db.execute(SAMPLES_AT_OPEN, (SAMPLES_SEEDED,))
         self._db.commit()
         self.lock = threading.RLock()
         self.writer = WriterLock(Path(path).with_name(".catalog.write-lock"))  # hidden: backups skip it
@@ -190,6 +200,13 @@ class Catalog:
         with self.lock:
             self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
             self._db.commit()
+
+    def samples_seeded(self) -> bool:
+        """Whether the bundled samples were ever indexed here (or the store was in use without them)."""
+        return self.get_meta(SAMPLES_SEEDED) == "1"
+
+    def mark_samples_seeded(self) -> None:
+        self.set_meta(SAMPLES_SEEDED, "1")
 
     # -- documents ---------------------------------------------------------
     def _info(self, row) -> DocumentInfo:

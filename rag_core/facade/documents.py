@@ -21,7 +21,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from itertools import groupby
-from pathlib import Path
 from typing import Any
 
 from ..documents.audience_names import AUDIENCE_LABELS, audience_names
@@ -31,25 +30,21 @@ from ..documents.ocr import reporting_pages
 from ..documents.prepare import PreparedDocument, check_identity, effective_day, narrower_audience, prepare, rechunk
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
 from ..search.indexer import refuse_stale, refuse_unreplaceable
-from ..search.sample_pack import sample_files, seed_from_pack
 from ..search.vector_store import VectorCheck
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
 from .audience_preview import checked_preview
 from .replaced import said_replaced
+from .samples import SAMPLE_PACK, SAMPLES_DIR, SYSTEM, SampleSeeding  # noqa: F401 (their old home)
 from .server_files import ServerFiles
 from .upload_input import audience_of, displayable_name  # noqa: F401 (displayable_name: its old home)
 
 Progress = Callable[[str, float], None]
-SAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "samples"
-SAMPLE_PACK = SAMPLES_DIR.parent / "sample_vectors.npz"  # their e5 vectors, made by bench/sample_pack.py
-SYSTEM = Principal(user="system", role="admin")  # first-start indexing of the bundled samples
 PREPARED_KEPT = 4  # estimates whose prepared documents wait for their ingest
 
 
-class DocumentActions(ServerFiles):
+class DocumentActions(SampleSeeding, ServerFiles):
     """Mixin of `Assistant`: everything the documents page and `docs` commands do."""
 
-    sample_pack_status = ""  # what the last ensure_samples did with the shipped sample vectors
     AUDIENCE_LABELS = AUDIENCE_LABELS  # label -> the Chinese name the pages show (owned by documents.audience_names)
     audience_names = staticmethod(audience_names)  # labels as people read them, joined with 、 (HR、管理者)
 
@@ -276,33 +271,6 @@ class DocumentActions(ServerFiles):
         current = versions_in_effect(live, today).get(doc_id)
         shown = {v.version for v in live if (v.effective_date or "") > today} | ({current.version} if current else set())
         return [c for c in self.catalog.chunks_of(doc_id) if c.version in shown and self._readable_by(actor, c.audience)]
-
-    def ensure_samples(
-        self, directory: Path | None = None, progress: Progress | None = None, *,
-        on_progress: Callable[[int, int, str], None] | None = None, pack: Path | None = SAMPLE_PACK,
-    ) -> list[IngestReport]:
-        """Index the bundled sample policies on first start (no-op when documents exist).
-
-        The shipped sample vectors (`pack`, see `search.sample_pack`) fill the embedding cache
-        first when they fit this model and these files, so the model embeds nothing;
-        `sample_pack_status` says whether they were used. `on_progress(done, total, file name)`
-        is called before each file and once at the end; `progress` is each file's own.
-        """
-        if self.catalog.live_versions():
-            return []
-        folder = directory or SAMPLES_DIR
-        files = sample_files(folder)
-        self.sample_pack_status = "" if pack is None else seed_from_pack(pack, folder, self._settings, self.embedder)
-        reports = []
-        for done, path in enumerate(files):
-            if on_progress:
-                on_progress(done, len(files), path.name)
-            reports.append(self.ingest_file(path, progress=progress, actor=SYSTEM))
-            if progress:  # the indexer says nothing after a version goes live (a stop there read as "not written")
-                progress("完成", 1.0)
-        if on_progress:
-            on_progress(len(files), len(files), "")
-        return reports
 
     def reindex(self, progress: Progress | None = None, *, actor: Principal | None = None) -> ReindexReport:
         """Re-chunk every live version with the current settings (new versions; one audit row).
