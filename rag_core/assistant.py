@@ -306,7 +306,9 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         """
         actor, user, reader = self._asker(actor, user, conversation)
         if not user and conversation is not None and not allowed(actor, "memories.all"):
-            raise PermissionDenied("只能在自己的对话里提问：请不要把提问人留空")
+            nobody = PermissionDenied("只能在自己的对话里提问：请不要把提问人留空")
+            self._audit(actor, "refused", f"ask in {conversation}", "refused", str(nobody))  # as every refusal
+            raise nobody
         question = redact_text(checked(question))  # bounded, valid, and no personal data searched, stored or echoed
         role = checked_preview(role, self.catalog, reader.readable)  # refused before anything of the turn is kept
         self._audit_asked_as(actor, user, conversation)  # their memories and earlier turns are read from here on

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ..errors import RagError
+from ..errors import PermissionDenied, RagError
 
 TITLE_CHARS = 24
 MAX_ID_CHARS = 64
@@ -63,8 +63,11 @@ class ConversationError(RagError):
     """A conversation could not be found, named or changed; the message is for the user."""
 
 
-class ForeignConversation(ConversationError):
-    """Asking in a conversation that belongs to someone else: refused, and audited by the facade."""
+class ForeignConversation(ConversationError, PermissionDenied):
+    """Asking in a conversation that belongs to someone else: refused, and audited by the facade.
+
+    A refusal of who acts, so a `PermissionDenied` too (a caller handling refusals catches it); still a
+    `ConversationError` for the callers that say a conversation could not be used."""
 
 
 @dataclass
