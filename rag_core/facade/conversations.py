@@ -12,7 +12,7 @@ import functools
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
 from ..conversations.followup import (
@@ -82,6 +82,27 @@ class TurnContext:
         return "；".join(part for part in (self.rewrite.explained, self.rewrite.decision) if part)
 
 
+class _WithConversations(Protocol):
+    @property
+    def conversations(self) -> ConversationStore: ...
+
+
+def context_audiences(facade: _WithConversations, trace: AskTrace) -> list[tuple[str, ...]]:
+    """The audiences of every clause the turns before `trace`'s showed: they were in its prompt (an answer may
+    repeat them) and an LLM's rewrite may have folded them into its search question. A store that cannot be
+    read counts as unknown (administrators only).
+
+    Engine-internal, for the insights log's audience tags (`facade.insights`): it reads any person's conversation
+    unchecked, so it is a function of this module, not a public facade method (review 51i)."""
+    if not trace.conversation or trace.turn <= 1:
+        return []
+    try:
+        earlier = [t for t in facade.conversations.turns(trace.conversation) if t.turn < trace.turn]
+    except (StoreDamaged, ConversationError, sqlite3.Error):
+        return [UNKNOWN]
+    return revealed([t.trace for t in earlier[-CONTEXT_TURNS:]])
+
+
 class ConversationActions:
     """Mixin of `Assistant`: conversations that last, and the follow-up and statement steps of `ask`."""
 
@@ -104,18 +125,6 @@ class ConversationActions:
             with feature_store(STORE_FILE):
                 self._conversations.purge_older_than()
         return self._conversations
-
-    def context_audiences(self, trace: AskTrace) -> list[tuple[str, ...]]:
-        """The audiences of every clause the turns before `trace`'s showed: they were in its prompt (an answer may
-        repeat them) and an LLM's rewrite may have folded them into its search question. A store that cannot be
-        read counts as unknown (administrators only)."""
-        if not trace.conversation or trace.turn <= 1:
-            return []
-        try:
-            earlier = [t for t in self.conversations.turns(trace.conversation) if t.turn < trace.turn]
-        except (StoreDamaged, ConversationError, sqlite3.Error):
-            return [UNKNOWN]
-        return revealed([t.trace for t in earlier[-CONTEXT_TURNS:]])
 
     new_conversation_id = staticmethod(fresh_conversation_id)  # an id `ask` accepts (`owner_names`)
 

@@ -41,10 +41,11 @@ from ..insights.records import (
     StandardAnswer,
 )
 from ..insights.rows import cited_docs, gap_row, nearest_clause, without_question
-from ..insights.standard import StandardAnswerError, StandardAnswers, gap_sources, standard_fields
+from ..insights.standard import StandardAnswers, gap_sources, standard_fields
 from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .access import require
+from .conversations import context_audiences
 from .own_feedback import OwnFeedback
 from .standard_input import standard_audience
 from .standard_review import StandardReview
@@ -178,7 +179,7 @@ class InsightActions(StandardReview, OwnFeedback):
     def _kept_question(self, trace: AskTrace) -> str:
         """The (masked) question kept for HR: the search question, but the one typed when the search question was
         written from earlier turns that showed restricted clauses (it may carry their words; SECURITY.md)."""
-        restricted = trace.search_question != trace.question and any("all" not in a for a in self.context_audiences(trace))
+        restricted = trace.search_question != trace.question and any("all" not in a for a in context_audiences(self, trace))
         return redact_text(trace.question if restricted else trace.search_question or trace.question)
 
     def _log_question(self, trace: AskTrace, user: str, role: str | None, traffic: str = PERSON) -> None:
@@ -215,7 +216,7 @@ class InsightActions(StandardReview, OwnFeedback):
             trace=data if keep else without_question(data),
             nearest=nearest, model=self.embedder.model_id if disliked else None,
             vector=self.embedder.embed_query(text) if disliked else None,
-            audiences=sorted({*revealed([data, nearest]), *self.context_audiences(trace)}),
+            audiences=sorted({*revealed([data, nearest]), *context_audiences(self, trace)}),
             traffic=traffic,
         )
 
@@ -359,8 +360,7 @@ class InsightActions(StandardReview, OwnFeedback):
     def delete_standard_answer(self, answer_id: str, *, actor: Principal | None = None) -> None:
         """Delete one the actor may read (another audience's answer is refused as unknown)."""
         actor = self._acting(actor, "insights")
-        if not visible_to(self.standard_store.get(answer_id).audience, actor.readable):
-            raise StandardAnswerError(f"没有编号为 {answer_id} 的标准答复")  # as for an unknown id: no hint it exists
+        self._visible_standard(answer_id, actor, "delete")  # refused as an unknown id, with its audit row
         self.standard_store.delete(answer_id)
 
     # -- usage and export --------------------------------------------------------

@@ -73,7 +73,13 @@ class StandardReview:
     def release_standard_answer(self, answer_id: str, *, actor: Principal | None = None) -> None:
         """HR checked a held answer and it still holds: serve it again (one audit row)."""
         actor = self._acting(actor, "insights")  # type: ignore[attr-defined]
-        if not visible_to(self.standard_store.get(answer_id).audience, actor.readable):
-            raise StandardAnswerError(f"没有编号为 {answer_id} 的标准答复")  # as for an unknown id: no hint it exists
+        self._visible_standard(answer_id, actor, "release")
         self.standard_store.release(answer_id)
         self._audit(actor, "standard.release", answer_id, "ok", "复核无误，恢复使用")  # type: ignore[attr-defined]
+
+    def _visible_standard(self, answer_id: str, actor: Principal, verb: str) -> None:
+        """Refuse another audience's standard answer as an unknown id (no hint it exists), with a refused audit row
+        as `delete_document` writes: the trail shows who tried, the answer stays unnamed to them."""
+        if not visible_to(self.standard_store.get(answer_id).audience, actor.readable):
+            self._audit(actor, "refused", f"standard.{verb} {answer_id}", "refused", "受众不可见")  # type: ignore[attr-defined]
+            raise StandardAnswerError(f"没有编号为 {answer_id} 的标准答复")
