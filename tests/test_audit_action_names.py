@@ -15,7 +15,8 @@ ADMIN = Principal(user="local", role="admin")
 def test_every_action_an_administrator_leaves_on_someone_elses_records_has_a_chinese_name(tmp_path) -> None:
     assistant = fake_assistant(tmp_path / "store")
     assistant.ensure_samples()
-    assistant.ask("我在杭州工作，年假有几天？", user="bob", conversation="bob-1", actor=ADMIN)
+    trace = assistant.ask("我在杭州工作，年假有几天？", user="bob", conversation="bob-1", actor=ADMIN)
+    assistant.record_feedback(trace, -1, user="bob", actor=ADMIN)  # an administrator rating for bob
     assistant.remember("bob", "我常驻杭州", actor=ADMIN)
     assistant.list_memories("bob", actor=ADMIN)
     assistant.preview_forget(0, user="bob", actor=ADMIN)  # the memories page's 预览 for someone else
@@ -23,7 +24,7 @@ def test_every_action_an_administrator_leaves_on_someone_elses_records_has_a_chi
     actions, outcomes = assistant.audit_names()
     rows = assistant.audit_entries(actor=ADMIN)
     recorded = {row.action for row in rows}
-    assert {"ask.as", "memory.add", "memory.list", "memory.forget_preview"} <= recorded, recorded
+    assert {"ask.as", "memory.add", "memory.list", "memory.forget_preview", "feedback.give"} <= recorded, recorded
     assert all(row.action in actions for row in rows), [row.action for row in rows if row.action not in actions]
     assert recorded <= set(actions), sorted(recorded - set(actions))
     assert {row.outcome for row in rows} <= set(outcomes)
