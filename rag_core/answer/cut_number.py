@@ -61,7 +61,7 @@ def number_in_progress(text: str) -> int:
     (`without_cut_number`). A trailing ASCII word is held too: an @ may come next (wangwu.hr | @starc)."""
     folded = text.translate(VIEW_FOLD)
     start = len(text)
-    while start and ((char := folded[start - 1]) in _NUMBER_CHARS or char.isspace()):
+    while start and folded[start - 1] in _NUMBER_CHARS:  # a line break ends a number: masking reads none across one
         start -= 1
     local = _LOCAL_ASCII.search(folded)
     start = min(start, local.start() if local else start, _address_start(folded))
