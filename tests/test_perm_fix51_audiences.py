@@ -6,28 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fakes import fake_assistant
+from perm_support import BOSS, team_store
 
-from rag_core import Assistant, Principal
+from rag_core import Assistant
 from rag_core.types import AskTrace, SearchResult
-
-ADMIN, HR = Principal("wang", "admin"), Principal("li", "hr")
-EMP, BOSS = Principal("zhang", "employee"), Principal("boss", "employee", ("董事会",))
-LAYOFF = "# 裁员方案\n\n第一条 企鹅计划裁撤三成岗位，补偿 N+3。\n"
 
 
 @pytest.fixture()
 def a(tmp_path: Path) -> Assistant:
-    a = fake_assistant(tmp_path / "s")
-    assert a.ingest_bytes("# 休假制度\n\n第一条 年假 5 天。\n".encode(), "leave.md").ok
-    assert a.ingest_bytes(LAYOFF.encode(), "layoff.md", audience=["董事会"]).ok
-    for p in (ADMIN, HR, EMP, BOSS):
-        a.add_user(p.user, p.role, "correct horse", p.audiences, actor=ADMIN)
-    return a
-
-
-def refused(a: Assistant) -> list:
-    return [e for e in a.audit_entries(actor=ADMIN) if e.outcome == "refused"]
+    return team_store(tmp_path)
 
 
 # -- 5. the audiences a conversation showed are read only inside the engine ---------------------------------
