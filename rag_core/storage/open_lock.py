@@ -198,16 +198,20 @@ def _back(fd: int, entry: list[int] | None) -> None:
     os.close(fd)
 
 
+def _existing_open_lock(data_dir: Path) -> int | None:
+    """A descriptor on `data_dir`'s open lock when one was ever made; None where nothing can tell (no lock file,
+    none readable, no flock)."""
+    path = Path(data_dir) / OPEN_LOCK
+    return _open(path) if fcntl is not None and path.exists() else None
+
+
 def in_use(data_dir: Path) -> bool:
     """Some assistant, in this process or another, has `data_dir` open now (its open lock is held).
 
     Chroma's files are then live: another process may be writing them (a compaction) or this one has them
     loaded, so what a fresh reader finds says nothing of damage (`vector_probe`). False where nothing can tell
     (no data dir, no lock file, no flock)."""
-    path = Path(data_dir) / OPEN_LOCK
-    if fcntl is None or not path.exists():
-        return False
-    fd = _open(path)
+    fd = _existing_open_lock(data_dir)
     if fd is None:
         return False
     try:
@@ -232,10 +236,7 @@ def others_open(data_dir: Path) -> bool:
     go when the conversion fails (Linux), and for that instant a restore or a start's probe could have taken the
     open lock alone. Losing PRESENT_LOCK for that instant only makes a second check at that moment answer "alone".
     Without an assistant here, `in_use` answers."""
-    path = Path(data_dir) / OPEN_LOCK
-    if fcntl is None or not path.exists():
-        return False
-    fd = _open(path)
+    fd = _existing_open_lock(data_dir)
     if fd is None:
         return False
     with _guard:
