@@ -228,7 +228,8 @@ class InsightLog:
         )
         listed = {row[-1] for row in asked}
         rates = self._rated_turns([row[5] for row in disliked])  # 👎 id -> the asked turn's row id
-        rows = [(*row[:2], row[2] + ALSO_DISLIKED if row[-1] in rates.values() else row[2], *row[3:8])
+        rated = set(rates.values())  # looked up once per asked row
+        rows = [(*row[:2], row[2] + ALSO_DISLIKED if row[-1] in rated else row[2], *row[3:8])
                 for row in asked]
         rows += [row for row in disliked if rates.get(row[5]) not in listed]
         items = [GapItem(text=q, when=t, kind=k, user=u, nearest=json.loads(n), feedback_id=f,
