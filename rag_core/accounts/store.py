@@ -13,7 +13,8 @@ import re
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -23,12 +24,8 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from ..errors import AccountError
 from ..types import ROLE_NAMES, ROLES, Account
+from .names import check_name, is_reserved, refuse_lookalike
 
-# names the engine itself acts or stores under: the desktop user (LOCAL_ADMIN), ask's default, sample indexing.
-# An account so named would inherit the desktop user's conversations and memories. 本机用户 and 单点登录 are
-# how the pages and the audit trail show the desktop user and a failed single sign-on: an account so named
-# would pass for them.
-RESERVED_NAMES = frozenset({"local", "default", "system", "本机用户", "单点登录"})
 MAX_EMAIL = 254  # the longest address mail servers carry (RFC 5321 path limit)
 EMAIL_PATTERN = re.compile(r"^[^@\s<>()\[\]{}\\,;:\"`*|!#$%^&=?/~]+@[\w-]+(?:\.[\w-]+)+$")  # no markdown, no spaces
 
@@ -36,7 +33,6 @@ MAX_FAILURES = 5  # consecutive wrong passwords before the account locks
 LOCK_MINUTES = 15
 SESSION_HOURS = 12
 MIN_PASSWORD = 8
-NAME_PATTERN = re.compile(r"^[\w.@-]{2,64}$")  # \w includes Chinese characters
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
@@ -186,11 +182,8 @@ class AccountStore:
         return [self._account(r) for r in rows]
 
     def add(self, name: str, role: str, password: str, audiences: Iterable[str] = (), email: str = "") -> Account:
-        name = (name or "").strip()
-        if not NAME_PATTERN.match(name):
-            raise AccountError("用户名须为 2–64 个字母、数字、汉字或 . _ @ -")
-        if name.lower() in RESERVED_NAMES:
-            raise AccountError(f"用户名“{name}”是系统保留的（本机使用者、单点登录和系统任务用它记录操作、对话和记忆），请换一个")
+        """A new account; a name that reads as an existing one (Admin, ＡＤＭＩＮ, аdmin beside admin) is refused."""
+        name = check_name(name)
         if role not in ROLES:
             raise AccountError(f"未知角色：{role}（可选：{'、'.join(f'{r}（{ROLE_NAMES[r]}）' for r in ROLES)}）")
         labels = _audiences(audiences)
@@ -198,17 +191,30 @@ class AccountStore:
         if email and (holders := self.names_with_email(email)):
             raise AccountError(f"邮箱“{email}”已属于用户“{'”“'.join(holders)}”")
         digest = self._hasher.hash(check_password(password))
-        with self._lock:
-            try:
+        try:
+            with self._write():  # the look-alike check and the insert in one write: another process cannot slip between
+                refuse_lookalike(name, (row[0] for row in self._db.execute("SELECT name FROM users")))
                 self._db.execute(
                     "INSERT INTO users (name, role, audiences, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (name, role, ",".join(labels), email, digest, _iso(_now())),
                 )
-                self._db.commit()
-            except sqlite3.IntegrityError as exc:
-                raise AccountError(f"用户“{name}”或邮箱已存在") from exc
+        except sqlite3.IntegrityError as exc:
+            raise AccountError(f"用户“{name}”或邮箱已存在") from exc
         self._any = True
         return self.get(name)  # type: ignore[return-value]
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction that takes SQLite's write lock first (BEGIN IMMEDIATE): what it reads
+        cannot change before it writes, even from another process on the same file; rolled back on error."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._db.rollback()
+                raise
+            self._db.commit()
 
     def _update(self, name: str, sql: str, params: tuple, *, leaves_admin: bool = False) -> Account:
         """`leaves_admin`: the change ends `name`'s administration, refused if no other active admin remains."""
@@ -268,7 +274,7 @@ class AccountStore:
             row = self._db.execute("SELECT locked_until FROM users WHERE name = ?", (account.name,)).fetchone()
         if row and row[0] and row[0] > _iso(now):
             return LoginResult("locked", self.get(account.name))
-        if account.disabled or account.name.lower() in RESERVED_NAMES:  # made before the names were reserved
+        if account.disabled or is_reserved(account.name):  # made before the names were reserved
             return LoginResult("disabled", account)
         account = self._update(account.name, "failed = 0, locked_until = ''", ())
         if self._hasher.check_needs_rehash(digest):

@@ -1,0 +1,88 @@
+"""What an account name may be, and when two names are one.
+
+Why a canonical key: the sidebar, the audit trail and every owner column show a name as text, and
+Admin, ＡＤＭＩＮ and аdmin (Cyrillic а) all read as admin there. So names are compared by a key
+(NFKC, casefold, look-alike letters mapped to one), for duplicates and for the reserved names alike.
+Names are stored as typed; only new names are checked, so a store that already holds such a pair opens.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from ..errors import AccountError
+
+# names the engine itself acts or stores under: the desktop user (LOCAL_ADMIN), ask's default, sample indexing.
+# An account so named would inherit the desktop user's conversations and memories. 本机用户 and 单点登录 are
+# how the pages and the audit trail show the desktop user and a failed single sign-on: an account so named
+# would pass for them.
+RESERVED_NAMES = frozenset({"local", "default", "system", "本机用户", "单点登录"})
+NAME_PATTERN = re.compile(r"^[\w.@-]{2,64}$")  # \w includes Chinese characters
+
+# Cyrillic and Greek letters drawn like Latin ones, and the traditional / Japanese forms of the reserved
+# names' characters (本機用戶 is 本机用户 on screen to any reader); applied after NFKC and casefold.
+_LOOKALIKE = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
+    "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l",
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
+    "υ": "u", "χ": "x", "ϲ": "c", "ω": "w",
+    "機": "机", "戶": "户", "戸": "户", "單": "单", "単": "单", "點": "点", "錄": "录", "録": "录",
+})
+_FOREIGN_SCRIPTS = ("CYRILLIC", "GREEK")
+
+
+def name_key(name: str) -> str:
+    """The form two names are compared in: equal keys are one name to a reader."""
+    return unicodedata.normalize("NFKC", name).casefold().translate(_LOOKALIKE)
+
+
+def _scripts(name: str) -> set[str]:
+    """The alphabets (LATIN, CYRILLIC, GREEK) whose letters `name` uses."""
+    found = set()
+    for char in unicodedata.normalize("NFKC", name):
+        if char.isalpha():
+            script = unicodedata.name(char, "").split(" ")[0]
+            if script in ("LATIN", *_FOREIGN_SCRIPTS):
+                found.add(script)
+    return found
+
+
+def is_reserved(name: str) -> bool:
+    """True for the reserved names in any case, width or look-alike spelling."""
+    return name_key(name) in _RESERVED_KEYS
+
+
+_RESERVED_KEYS = frozenset(name_key(n) for n in RESERVED_NAMES)
+
+
+def check_name(name: str) -> str:
+    """A name a new account may take (stripped); raises `AccountError` in Chinese.
+
+    Refused: outside `NAME_PATTERN`, reserved in any spelling, or mixing Latin with Cyrillic or Greek
+    letters (no real name does; a look-alike of an existing one does).
+    """
+    name = (name or "").strip()
+    if not NAME_PATTERN.match(name):
+        raise AccountError("用户名须为 2–64 个字母、数字、汉字或 . _ @ -")
+    if is_reserved(name):
+        raise AccountError(f"用户名“{name}”是系统保留的（本机使用者、单点登录和系统任务用它记录操作、对话和记忆），请换一个")
+    scripts = _scripts(name)
+    if "LATIN" in scripts and scripts & set(_FOREIGN_SCRIPTS):
+        raise AccountError(f"用户名“{name}”混用了拉丁字母和西里尔/希腊字母，看起来像别的名字：请只用一种字母")
+    return name
+
+
+def lookalike(name: str, existing: Iterable[str]) -> str | None:
+    """The existing name `name` reads the same as (case, width, look-alike letters), or None."""
+    key = name_key(name)
+    return next((other for other in existing if name_key(other) == key), None)
+
+
+def refuse_lookalike(name: str, existing: Iterable[str]) -> None:
+    """Raise `AccountError` when `name` reads as an existing account's name."""
+    other = lookalike(name, existing)
+    if other is not None:
+        raise AccountError(f"用户名“{name}”与已有用户“{other}”太相似（只差大小写、全角半角或形近字母），"
+                           "容易被当成同一个人：请换一个名字")
