@@ -321,6 +321,13 @@ class AccountStore:
         return f"未知用户#{digest.hexdigest()[:8]}"
 
     # -- sessions ----------------------------------------------------------------
+    # sessions.id holds sha256(session id), never the id: the file (and every backup of it) holds the signing
+    # secret too, so a raw id beside it was a live token for whoever read a copy. Sessions stored the old way
+    # (raw ids) no longer resolve: those people simply log in again.
+    @staticmethod
+    def _row_id(session_id: str) -> str:
+        return hashlib.sha256(session_id.encode("ascii", "replace")).hexdigest()
+
     def _sign(self, session_id: str) -> str:
         return hmac.new(self._secret, session_id.encode("ascii"), hashlib.sha256).hexdigest()[:32]
 
@@ -332,7 +339,7 @@ class AccountStore:
             self._db.execute("DELETE FROM sessions WHERE expires_at < ?", (_iso(now),))
             self._db.execute(
                 "INSERT INTO sessions VALUES (?, ?, ?, ?)",
-                (session_id, name, _iso(now), _iso(now + timedelta(hours=hours))),
+                (self._row_id(session_id), name, _iso(now), _iso(now + timedelta(hours=hours))),
             )
             self._db.commit()
         return f"{session_id}.{self._sign(session_id)}"
@@ -346,7 +353,7 @@ class AccountStore:
             return None
         with self._lock:
             row = self._db.execute(
-                "SELECT user FROM sessions WHERE id = ? AND expires_at > ?", (session_id, _iso(now or _now()))
+                "SELECT user FROM sessions WHERE id = ? AND expires_at > ?", (self._row_id(session_id), _iso(now or _now()))
             ).fetchone()
         account = self.get(row[0]) if row else None
         if account is None or account.disabled:
@@ -356,7 +363,7 @@ class AccountStore:
     def close_session(self, token: str | None) -> None:
         if token and "." in token:
             with self._lock:
-                self._db.execute("DELETE FROM sessions WHERE id = ?", (token.split(".")[0],))
+                self._db.execute("DELETE FROM sessions WHERE id = ?", (self._row_id(token.split(".")[0]),))
                 self._db.commit()
 
     def end_sessions(self, name: str) -> None:
