@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 from ..errors import RagError, StoreBusy, StoreDamaged
-from .account_files import no_accounts
+from .account_files import lost_accounts, no_accounts
 from .health import CACHES, CATALOG, CHROMA_DB, CHROMA_DIR, MEMORY, sqlite_problem
 from .sqlite_access import PendingWrites, access_reason, connect_ro, copy_rolled_back, interrupted, problem_of
 
@@ -259,12 +259,28 @@ def _symlink_in(source: Path) -> str | None:
     return None
 
 
+def _unlisted_store(source: Path, files: list[str]) -> str | None:
+    """A database in the backup its manifest leaves out, or None: restore copies only what the manifest names,
+    so a manifest without accounts.sqlite3 would restore a team install as the no-login desktop mode."""
+    listed = {PurePosixPath(name).as_posix() for name in files}
+    for path in sorted(source.rglob("*.sqlite3")):
+        relative = path.relative_to(source)
+        if path.is_file() and not _skipped(relative) and relative.as_posix() not in listed:
+            return relative.as_posix()
+    return None
+
+
 def verify_backup(source: Path) -> dict:
     """The manifest of a complete, readable backup; StoreDamaged with the reason otherwise."""
     source = Path(source)
     manifest = _read_manifest(source)
     if link := _symlink_in(source):
         raise StoreDamaged(f"备份里的 {link} 是符号链接：备份里只应有真实的文件，请换一份备份")
+    if unlisted := _unlisted_store(source, manifest["files"]):
+        raise StoreDamaged(
+            f"备份里的 {unlisted} 没有列在 {MANIFEST} 里，恢复时会漏掉它（例如账户文件）："
+            "清单可能被改动过，请换一份备份"
+        )
     for name in manifest["files"]:
         path = source / name
         if not path.is_file():
@@ -284,20 +300,16 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
     """Replace the data dir with a verified backup; the old one is kept beside it, renamed.
 
     Stop the app first: an embedded Chroma and open SQLite connections would keep
-    writing to the files being replaced. Only the files the manifest lists are copied.
-    A backup from before the first account turns a team install into the no-login desktop
-    mode (anyone acts as the local administrator): refused unless `allow_no_accounts`.
+    writing to the files being replaced. Only the files the manifest lists are copied, so
+    the account checks run on the copy about to be swapped in. A backup from before the
+    first account turns a team install into the no-login desktop mode (anyone acts as the
+    local administrator): refused unless `allow_no_accounts`. A copy whose accounts were
+    lost (audit trail says they existed) is always refused: it would stop every page.
     """
     source, data_dir = Path(source), Path(data_dir)
     if data_dir.exists() and not data_dir.is_dir():
         raise StoreDamaged(f"数据目录 {data_dir} 不是目录（是一个文件）：请用 --data-dir 或 RAG_DATA_DIR 指定数据目录")
     manifest = verify_backup(source)
-    if not allow_no_accounts and data_dir.is_dir() and not no_accounts(data_dir) and no_accounts(source):
-        raise NoAccountsInBackup(
-            f"备份 {source} 里没有任何账户，而当前数据目录已开启账户：恢复后将不再需要登录，任何打开页面的人"
-            "都会以本机管理员身份操作。请选择开启账户之后做的备份；确实要回到免登录的单机模式，"
-            "请加上 --allow-no-accounts（或 allow_no_accounts=True）再恢复。数据目录没有改动。"
-        )
     staging: Path | None = None
     try:
         data_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -305,6 +317,7 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
         copied = list(manifest["files"])
         for name in copied:
             _copy_file(source / name, staging / name)
+        _check_accounts(staging, source, data_dir, allow_no_accounts)  # what will be restored, not the backup dir
         previous = _move_aside(data_dir)
         try:
             staging.rename(data_dir)
@@ -322,6 +335,19 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
             shutil.rmtree(staging, ignore_errors=True)
         raise
     return BackupReport(str(data_dir), copied, previous=previous, **_counts(data_dir))
+
+
+def _check_accounts(staging: Path, source: Path, data_dir: Path, allow_no_accounts: bool) -> None:
+    """Refuse, before the swap, a restore whose copied files would lose the accounts (every page stopped) or,
+    over a data dir with accounts, open without a login (anyone acts as administrator)."""
+    if lost := lost_accounts(staging):
+        raise StoreDamaged(f"备份 {source} 不能恢复：{lost[0]}。请换一份账户完好的备份。数据目录没有改动。")
+    if not allow_no_accounts and data_dir.is_dir() and not no_accounts(data_dir) and no_accounts(staging):
+        raise NoAccountsInBackup(
+            f"备份 {source} 里没有任何账户，而当前数据目录已开启账户：恢复后将不再需要登录，任何打开页面的人"
+            "都会以本机管理员身份操作。请选择开启账户之后做的备份；确实要回到免登录的单机模式，"
+            "请加上 --allow-no-accounts（或 allow_no_accounts=True）再恢复。数据目录没有改动。"
+        )
 
 
 def _move_aside(data_dir: Path) -> str:
