@@ -218,12 +218,13 @@ class AccountStore:
 
     def _update(self, name: str, sql: str, params: tuple, *, leaves_admin: bool = False) -> Account:
         """`leaves_admin`: the change ends `name`'s administration, refused if no other active admin remains."""
-        with self._lock:  # checked and written under one lock: two admins cannot demote each other at once
+        # checked and written in one write transaction: two admins (or two app processes on one file)
+        # cannot demote each other at once; the second waits for the first's write, then sees it
+        with self._write():
             if leaves_admin and self._last_active_admin(name):
                 raise AccountError(f"“{name}”是最后一位在用的管理员：不能停用或改为其他角色，否则没有人能管理账户。"
                                    "请先把另一个账户设为管理员。")
             changed = self._db.execute(f"UPDATE users SET {sql} WHERE name = ?", (*params, name)).rowcount
-            self._db.commit()
         if not changed:
             raise AccountError(f"找不到用户：{name}")
         return self.get(name)  # type: ignore[return-value]
