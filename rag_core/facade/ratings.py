@@ -24,31 +24,34 @@ class RatingActions:
     _typed_person: Callable[..., str]
     _review_feedback: Callable[..., int]
     rate_turn: Callable[..., None]
-    conversations: Any
     insight_log: Any
 
     def record_feedback(self, trace: AskTrace, rating: int, user: str | None = None, *,
                         actor: Principal | None = None, reason: str | None = None, comment: str = "") -> None:
         """Store a 👍 (1) or 👎 (-1) with the full trace it rates, under the rater's own name."""
         actor = self._acting(actor, "feedback.give")
-        user = self._typed_person(actor.user if user is None or user == "default" else user, actor)
-        if user != actor.user:
-            self._for_someone_else(actor, user, trace, "代为评价")
+        user = self._rater(actor, user, trace, "代为评价")
         # HR's review copy keeps none of what the asker's memories hold (`reviewed_trace`); it is the only copy:
         # one the catalog also kept ignored the question retention and every purge
         self._review_feedback(trace, int(rating), user, reason, comment, reviewed_trace(trace))
 
-    def withdraw_feedback(self, trace: AskTrace, *, actor: Principal | None = None) -> None:
-        """Take back a rating (the thumb clicked again): the turn keeps none, and HR's review row of the
-        conversation's owner goes (an administrator withdrawing it withdraws the owner's, not their own)."""
+    def withdraw_feedback(self, trace: AskTrace, user: str | None = None, *,
+                          actor: Principal | None = None) -> None:
+        """Take back a rating (the thumb clicked again): the turn keeps none, and the review row the same call of
+        `record_feedback` would have written goes — the actor's own unless `user` names someone else, so an
+        administrator undoing their own 👎 never deletes the owner's (their comment is theirs to take back)."""
         actor = self._acting(actor, "feedback.give")
         if trace.conversation and trace.turn:
+            rater = self._rater(actor, user, trace, "代为撤回评价")
             self.rate_turn(trace.conversation, trace.turn, 0, actor=actor)  # refused (and audited) unless allowed
-            conv = self.conversations.get(trace.conversation)
-            owner = conv.user if conv is not None else actor.user
-            if owner and owner != actor.user:
-                self._for_someone_else(actor, owner, trace, "代为撤回评价")
-            self.insight_log.withdraw_feedback(owner, trace.conversation, trace.turn)
+            self.insight_log.withdraw_feedback(rater, trace.conversation, trace.turn)
+
+    def _rater(self, actor: Principal, user: str | None, trace: AskTrace, what: str) -> str:
+        """Whose review row a rating (or its withdrawal) is: one rule for both calls, so an undo hits its own row."""
+        rater = self._typed_person(actor.user if user is None or user == "default" else user, actor)
+        if rater != actor.user:
+            self._for_someone_else(actor, rater, trace, what)
+        return rater
 
     def _for_someone_else(self, actor: Principal, owner: str, trace: AskTrace, what: str) -> None:
         """Refuse a rating of another person's unless the actor may act on everyone's; one audit row either way."""
