@@ -58,18 +58,18 @@ def _ordinal(text: str, start: int) -> bool:
 
 
 def _chinese_value(run: str) -> float | None:
-    """十五 → 15, 两万 → 20000, 三亿 → 300000000, 一万五 → 15000 (as said: a lone digit after 万 or 亿 counts
-    in the next lower place, not ones; 一万零五 is 10005); None for what is no numeral."""
-    for scale, value in (("亿", 100_000_000), ("万", 10_000)):
-        high, found, low = run.partition(scale)
-        if found and low in CN_DIGITS and CN_DIGITS[low]:
-            high_value = _chinese_value(high) if high else 1
-            return None if high_value is None else float(high_value * value + CN_DIGITS[low] * value // 10)
+    """十五 → 15, 两万 → 20000, 三亿 → 300000000, 三千五 → 3500, 三亿五 → 350000000 (as said: a lone final digit
+    after a place counts in the next lower place, not ones, as `chinese_numeral` reads it below 亿; 一千零五 is
+    1005); None for what is no numeral."""
     if "亿" in run:
         high, _, low = run.partition("亿")
-        high_value = chinese_numeral(high) if high else None
+        high_value = _chinese_value(high) if high else 1
         low_value = chinese_numeral(low) if low else 0
-        return None if high_value is None or low_value is None else float(high_value * 100_000_000 + low_value)
+        if high_value is None or low_value is None:
+            return None
+        if low in CN_DIGITS and low_value:  # 三亿五: 50000000, not 5
+            low_value *= 10_000_000
+        return float(high_value * 100_000_000 + low_value)
     value = chinese_numeral(run)
     return None if value is None else float(value)
 

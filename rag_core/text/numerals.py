@@ -18,7 +18,11 @@ _DIGITS = "零一二三四五六七八九"
 
 
 def chinese_numeral(text: str) -> int | None:
-    """Value of a Chinese numeral such as 十五, 二十, 一百五十, 三万; None when it is not one."""
+    """Value of a Chinese numeral such as 十五, 二十, 一百五十, 三万; None when it is not one.
+
+    A lone final digit right after a place counts in the next lower place, as said (三千五 is 3500, 一百五 is 150,
+    一万五 is 15000), or a correct 三千五元 would be checked against 3005; after 零 it is ones (一千零五 is 1005).
+    """
     if not text or any(ch not in CN_NUMERAL for ch in text):
         return None
     if "万" in text:
@@ -27,19 +31,21 @@ def chinese_numeral(text: str) -> int | None:
         low_value = chinese_numeral(low) if low else 0
         if high_value is None or low_value is None:
             return None
+        if low in CN_DIGITS and low_value:  # 一万五: 5000, not 5
+            low_value *= 1000
         return high_value * 10000 + low_value
-    total, digit = 0, None
+    total, digit, place = 0, None, 1  # place: the unit written right before the digit (1 after 零 or at the start)
     for ch in text:
         if ch in "零〇":  # a placeholder: 一千零五 is 1005
-            digit = None
+            digit, place = None, 1
         elif ch in CN_DIGITS:
             if digit is not None:  # 一五 is not a numeral we read (only positional spelling)
                 return None
             digit = CN_DIGITS[ch]
         else:
             total += (1 if digit is None else digit) * CN_UNITS[ch]
-            digit = None
-    return total + (digit or 0)
+            digit, place = None, CN_UNITS[ch]
+    return total + (digit or 0) * max(place // 10, 1)
 
 
 def chinese_spelling(value: int) -> str:
