@@ -32,6 +32,10 @@ EMAIL_PATTERN = re.compile(r"^[^@\s<>()\[\]{}\\,;:\"`*|!#$%^&=?/~]+@[\w-]+(?:\.[
 MAX_FAILURES = 5  # consecutive wrong passwords before the account locks
 LOCK_MINUTES = 15
 SESSION_HOURS = 12
+# one answer for a wrong name, a wrong password and a locked account (SECURITY.md): telling them apart names real accounts
+WRONG_LOGIN = (f"用户名或密码不正确。同一账户连续输错 {MAX_FAILURES} 次会锁定 {LOCK_MINUTES} 分钟：请核对后重试；"
+               "若已锁定，请稍后再试或请管理员重置密码")
+LOCKED_NOTE = f"连续 {MAX_FAILURES} 次密码错误，账户已锁定 {LOCK_MINUTES} 分钟"
 MIN_PASSWORD = 8
 
 _SCHEMA = """
@@ -79,12 +83,16 @@ class LoginResult:
 
     @property
     def message(self) -> str:
-        return {
-            "ok": "登录成功",
-            "wrong": "用户名或密码不正确",
-            "locked": f"连续 {MAX_FAILURES} 次密码错误，账户已锁定 {LOCK_MINUTES} 分钟；请稍后再试或请管理员重置密码",
-            "disabled": "该账户已停用，请联系管理员",
-        }[self.outcome]
+        """What the person is told. A lock is not named: an unknown name never locks, so "locked" would
+        tell a guesser which names are real; the one answer says that locks exist instead."""
+        return {"ok": "登录成功", "disabled": "该账户已停用，请联系管理员"}.get(self.outcome, WRONG_LOGIN)
+
+    @property
+    def audit_detail(self) -> str:
+        """What the audit trail records (for the administrator, who may see that an account locked)."""
+        if self.outcome == "locked":
+            return LOCKED_NOTE if self.just_locked else "账户锁定期间尝试登录"
+        return "" if self.ok else {"wrong": "用户名或密码不正确"}.get(self.outcome, self.message)
 
 
 def check_password(password: str) -> str:

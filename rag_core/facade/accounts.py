@@ -134,10 +134,7 @@ class AccountActions:
         who = result.account.principal if result.account else Principal(
             user=self.accounts.stranger(typed) if typed else "（空用户名）", role="")
         outcome = {"ok": "ok", "wrong": "failed", "disabled": "failed", "locked": "locked"}[result.outcome]
-        detail = "" if result.ok else result.message
-        if result.outcome == "locked" and not result.just_locked:
-            detail = "账户锁定期间尝试登录"
-        self._audit(who, "login", who.user, outcome, detail)
+        self._audit(who, "login", who.user, outcome, result.audit_detail)
         if not result.ok:
             raise AccountError(result.message)
         return self.accounts.open_session(result.account.name)  # type: ignore[union-attr]
