@@ -20,7 +20,7 @@ def test_team_mode_ask_as_someone_else_is_audited(tmp_path):
     a = fake_assistant(tmp_path / "store")
     assert a.ingest_bytes(ANNUAL.encode(), "年假.md", actor=LOCAL).ok
     a.add_user("root", "admin", "pw-admin-123456", actor=LOCAL)
-    a.add_user("carol", "employee", "pw-carol-123456", actor=LOCAL)
+    a.add_user("carol", "employee", "pw-employee-123456", actor=LOCAL)
     root, carol = Principal("root", "admin"), Principal("carol", "employee")
     a.remember("carol", "我在上海分公司工作", actor=carol)
     a.ask("我下个月要离职，年假几天", actor=carol, conversation="cc1")
@@ -39,7 +39,7 @@ def test_desktop_mode_ask_as_someone_else_is_audited_the_same_way(tmp_path):
 def test_a_refused_ask_as_leaves_no_ok_row(tmp_path):
     a = fake_assistant(tmp_path / "store")
     a.add_user("root", "admin", "pw-admin-123456", actor=LOCAL)
-    a.add_user("carol", "employee", "pw-carol-123456", actor=LOCAL)
+    a.add_user("carol", "employee", "pw-employee-123456", actor=LOCAL)
     try:
         a.ask("年假几天", user="root", actor=Principal("carol", "employee"))
     except PermissionDenied:

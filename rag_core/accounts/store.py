@@ -25,6 +25,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from ..errors import AccountError
 from ..types import ROLE_NAMES, ROLES, Account
 from .names import check_name, is_reserved, refuse_lookalike
+from .passwords import check_password
 
 MAX_EMAIL = 254  # the longest address mail servers carry (RFC 5321 path limit)
 EMAIL_PATTERN = re.compile(r"^[^@\s<>()\[\]{}\\,;:\"`*|!#$%^&=?/~]+@[\w-]+(?:\.[\w-]+)+$")  # no markdown, no spaces
@@ -36,7 +37,6 @@ SESSION_HOURS = 12
 WRONG_LOGIN = (f"用户名或密码不正确。同一账户连续输错 {MAX_FAILURES} 次会锁定 {LOCK_MINUTES} 分钟：请核对后重试；"
                "若已锁定，请稍后再试或请管理员重置密码")
 LOCKED_NOTE = f"连续 {MAX_FAILURES} 次密码错误，账户已锁定 {LOCK_MINUTES} 分钟"
-MIN_PASSWORD = 8
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
@@ -93,15 +93,6 @@ class LoginResult:
         if self.outcome == "locked":
             return LOCKED_NOTE if self.just_locked else "账户锁定期间尝试登录"
         return "" if self.ok else {"wrong": "用户名或密码不正确"}.get(self.outcome, self.message)
-
-
-def check_password(password: str) -> str:
-    """A password long enough to be worth hashing; raises `AccountError` in Chinese."""
-    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
-        raise AccountError(f"密码至少需要 {MIN_PASSWORD} 个字符")
-    if len(password) > 256:
-        raise AccountError("密码过长（最多 256 个字符）")
-    return password
 
 
 def check_email(email: str) -> str:
@@ -198,7 +189,7 @@ class AccountStore:
         email = check_email(email)
         if email and (holders := self.names_with_email(email)):
             raise AccountError(f"邮箱“{email}”已属于用户“{'”“'.join(holders)}”")
-        digest = self._hasher.hash(check_password(password))
+        digest = self._hasher.hash(check_password(password, name))
         try:
             with self._write():  # the look-alike check and the insert in one write: another process cannot slip between
                 refuse_lookalike(name, (row[0] for row in self._db.execute("SELECT name FROM users")))
@@ -257,7 +248,7 @@ class AccountStore:
 
     def reset_password(self, name: str, password: str) -> Account:
         """New password; unlocks the account and ends its sessions."""
-        digest = self._hasher.hash(check_password(password))
+        digest = self._hasher.hash(check_password(password, name))
         account = self._update(name, "password_hash = ?, failed = 0, locked_until = ''", (digest,))
         self.end_sessions(name)
         return account
