@@ -198,6 +198,7 @@ class DocumentActions(SampleSeeding, ServerFiles):
             today = office_today(self._settings.timezone)
             live = [v for v in self.catalog.versions(prepared.doc_id) if v.status == "current"]
             replaced = versions_in_effect(live, today).get(prepared.doc_id)
+            basis = self._standard_basis(replaced)  # type: ignore[attr-defined]  # StandardReview: read before retired
             with said_replaced():  # a restore swapped the data dir under this process: one line, not Chroma's English
                 report = self.indexer.write(
                     prepared, audience_t, effective_date, step, may_replace=may_replace, cancel=as_cancel(cancel),
@@ -206,7 +207,8 @@ class DocumentActions(SampleSeeding, ServerFiles):
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
             narrower = [] if report.status != "indexed" or replaced is None else narrower_audience(
                 audience_t, replaced, effective_date if (effective_date or "") > today else None)
-            return replace(report, reading=reading, warnings=[*reading.notes, *report.warnings, *narrower])
+            held = self._held_by_version(report, prepared, replaced, basis, effective_date, today)
+            return replace(report, reading=reading, warnings=[*reading.notes, *report.warnings, *narrower, *held])
         except DocumentIdConflict as exc:
             return IngestReport(filename=exc.filename, status="refused", error=str(exc), conflict_doc_id=exc.doc_id)
         except IngestError as exc:  # IngestCancelled included: the pending version is already gone
@@ -216,6 +218,17 @@ class DocumentActions(SampleSeeding, ServerFiles):
         except RagError as exc:
             shown = self._shown_name(filename)
             return IngestReport(filename=shown, status="refused", error=f"{shown}: {exc}")
+
+    def _held_by_version(self, report: IngestReport, prepared: PreparedDocument, replaced: DocumentInfo | None,
+                         basis: list[Chunk], effective_date: str | None, today: str) -> list[str]:
+        """A new version in effect now holds the standard answers it no longer supports (StandardReview); one
+        scheduled for later leaves them served until then, as the version it replaces is."""
+        if report.status != "indexed" or replaced is None or not basis or (effective_date or "") > today:
+            return []
+        new = next((v for v in self.catalog.versions(prepared.doc_id) if v.version == report.version), None)
+        if new is None or new.status != "current":  # another process's newer version won meanwhile
+            return []
+        return self._hold_outdated_standard(new, prepared.chunks, replaced, basis)  # type: ignore[attr-defined]
 
     def _readable_by(self, actor: Principal, audience: Sequence[str]) -> bool:
         return visible_to(audience, actor.readable)

@@ -1,4 +1,5 @@
-"""Standard answers held for review: a document one was written from was deleted.
+"""Standard answers held for review: a document one was written from was deleted, or replaced by a version
+that no longer supports it (narrowed to fewer readers, or without the clause it quotes: `insights.standard_versions`).
 
 A standard answer is served before search, so one resting on a deleted document would keep
 quoting a policy that no longer exists. Deleting a document (`DocumentActions.delete_document`)
@@ -17,10 +18,12 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from ..documents.audience_names import audience_names
 from ..documents.catalog import local_day, visible_to
 from ..errors import StoreDamaged
 from ..insights.standard import Hold, StandardAnswerError
-from ..types import DocumentInfo, Principal
+from ..insights.standard_versions import CHANGED, NARROWED, outdated
+from ..types import Chunk, DocumentInfo, Principal
 from .stores import STANDARD_FILE, feature_store, uses_store
 
 RELEASE_HINT = "请核对这条答复：仍然正确就点“复核无误，恢复使用”，已不适用就删除它。"
@@ -34,12 +37,42 @@ class StandardReview:
     standard_store: Any
     store_notices: list[str]
 
+    def _standard_stored(self) -> bool:
+        """Was a standard answer ever stored? If not, nothing can be held (and the file is not created)."""
+        return self.__dict__.get("_standard_store") is not None or self._settings.path(STANDARD_FILE).exists()
+
+    def _standard_basis(self, replaced: DocumentInfo | None) -> list[Chunk]:
+        """The chunks of the version an upload is about to replace, read before the write retires them: what the
+        standard answers quoted (`_hold_outdated_standard`). Empty when there is nothing to check."""
+        if replaced is None or not self._standard_stored():
+            return []
+        return self.catalog.chunks_of(replaced.doc_id, replaced.version)
+
+    def _hold_outdated_standard(self, new: DocumentInfo, chunks: list[Chunk], replaced: DocumentInfo,
+                                basis: list[Chunk]) -> list[str]:
+        """After `new` (its `chunks`) took effect in place of `replaced` (`basis`): hold the standard answers it no
+        longer supports; the upload report's warning, if any. A damaged file does not undo the upload."""
+        titles = list(dict.fromkeys(t for t in (new.title, replaced.title) if t))
+        known = [v.title for v in self.catalog.live_versions() if v.doc_id != new.doc_id and v.title]
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        try:
+            with feature_store(STANDARD_FILE):
+                store = self.standard_store
+                reasons = outdated(store.list(), store.recorded_for(new.doc_id), titles, basis, chunks,
+                                   new.audience, known)
+                held = store.hold(reasons, Hold(new.title or new.doc_id, new.audience, stamp)) if reasons else []
+        except StoreDamaged as damage:
+            if str(damage) not in self.store_notices:
+                self.store_notices.append(str(damage))
+            return []
+        return [f"{len(held)} 条依据这份文档上一版的标准答复已暂停使用（这一版缩小了可见范围或改动了它引用的条款），"
+                "请到“标准答复”页核对后恢复或删除"] if held else []
+
     def _hold_standard_answers(self, doc_id: str, versions: list[DocumentInfo]) -> int:
         """After `doc_id` is deleted: hold the standard answers resting on it; how many were held.
 
         A damaged standard-answers file does not undo the delete: its line goes to the store notices."""
-        if not versions or (self.__dict__.get("_standard_store") is None
-                            and not self._settings.path(STANDARD_FILE).exists()):
+        if not versions or not self._standard_stored():
             return 0  # no standard answer was ever stored: nothing to hold
         titles = list(dict.fromkeys(v.title for v in reversed(versions)))  # the newest title first
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
@@ -65,9 +98,16 @@ class StandardReview:
 
     def _hold_line(self, hold: Hold, actor: Principal) -> str:
         day = local_day(hold.held_at, ZoneInfo(self._settings.timezone))
-        named = f"《{hold.doc_title}》" if visible_to(hold.doc_audience, actor.readable) else "（你看不到的受众的文档）"
-        return (f"待复核：它依据的文档{named}已于 {day} 删除，这条答复暂停使用，同类问题改按制度检索回答。"
-                + RELEASE_HINT)
+        visible = visible_to(hold.doc_audience, actor.readable)
+        named = f"《{hold.doc_title}》" if visible else "（你看不到的受众的文档）"
+        if hold.reason == NARROWED:
+            only = f"（只给{audience_names(hold.doc_audience)}看）" if visible else ""
+            why = f"于 {day} 上传的新版本缩小了可见范围{only}，这条答复的部分读者已看不到它"
+        elif hold.reason == CHANGED:
+            why = f"于 {day} 上传的新版本改动或删去了这条答复引用的条款"
+        else:
+            why = f"已于 {day} 删除"
+        return f"待复核：它依据的文档{named}{why}，这条答复暂停使用，同类问题改按制度检索回答。" + RELEASE_HINT
 
     @uses_store(STANDARD_FILE)
     def release_standard_answer(self, answer_id: str, *, actor: Principal | None = None) -> None:

@@ -48,7 +48,8 @@ CREATE TABLE IF NOT EXISTS standard_holds (
     answer_id TEXT PRIMARY KEY,
     doc_title TEXT NOT NULL,
     doc_audience TEXT NOT NULL,
-    held_at TEXT NOT NULL
+    held_at TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT 'deleted'
 );
 """
 CANDIDATES = 8  # nearest wordings checked against the rule
@@ -64,11 +65,13 @@ class StandardAnswerError(RagError):
 
 @dataclass(frozen=True)
 class Hold:
-    """Why a standard answer is not served: a document it rests on was deleted (until HR has checked it)."""
+    """Why a standard answer is not served (until HR has checked it): a document it rests on was deleted, or
+    replaced by a version narrowed to fewer readers or without the clause it quotes (`standard_versions`)."""
 
     doc_title: str
-    doc_audience: tuple[str, ...]
+    doc_audience: tuple[str, ...]  # the deleted version's, or the new version's
     held_at: str
+    reason: str = "deleted"  # or standard_versions.NARROWED / CHANGED
 
 
 # a bare title followed at once by more of a longer document's name (考勤 in 考勤与休假管理制度第五条, 休假管理制度 in
@@ -134,7 +137,7 @@ def gap_sources(nearest: dict, clauses: Sequence[str]) -> list[str]:
     return [doc_id] if doc_id and title and names_document(clauses, [title]) else []
 
 
-def _readable_to_all(doc_audience: Sequence[str], answer_audience: Sequence[str]) -> bool:
+def readable_to_all(doc_audience: Sequence[str], answer_audience: Sequence[str]) -> bool:
     """Can every reader the answer is served to read the document ("all" plus each of the answer's labels)?"""
     return all(not {"all", label}.isdisjoint(doc_audience) for label in answer_audience or ("all",))
 
@@ -163,6 +166,8 @@ class StandardAnswers:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         self._db.executescript(SCHEMA)
+        if "reason" not in {r[1] for r in self._db.execute("PRAGMA table_info(standard_holds)")}:  # before stop 52
+            self._db.execute("ALTER TABLE standard_holds ADD COLUMN reason TEXT NOT NULL DEFAULT 'deleted'")
         self._db.commit()
         self._lock = threading.RLock()
         self._client, self._name, self.model_id, self._embed = client, collection, model_id, embed
@@ -268,7 +273,7 @@ class StandardAnswers:
             for e in self.list():
                 if e.id in held:
                     continue
-                kept = [(d, t) for d, t, aud in live if d != doc_id and _readable_to_all(aud, e.audience)]
+                kept = [(d, t) for d, t, aud in live if d != doc_id and readable_to_all(aud, e.audience)]
                 named = set().union(*(references(e.clauses, t, known) for t in deleted))
                 if named - set().union(*(references(e.clauses, t, known) for _, t in kept)):
                     resting.append(e.id)
@@ -287,11 +292,29 @@ class StandardAnswers:
             self._db.commit()
         return resting
 
+    def recorded_for(self, doc_id: str) -> set[str]:
+        """The entries recorded as written from `doc_id`."""
+        with self._lock:
+            return {r[0] for r in self._db.execute("SELECT answer_id FROM standard_sources WHERE doc_id = ?", (doc_id,))}
+
+    def hold(self, reasons: dict[str, str], hold: Hold) -> list[str]:
+        """Stop serving the entries in `reasons` (id -> `Hold.reason`) until HR has checked them; the ids newly held."""
+        with self._lock:
+            held = set(self.holds())
+            fresh = [answer_id for answer_id in reasons if answer_id not in held]
+            self._db.executemany(
+                "INSERT OR IGNORE INTO standard_holds (answer_id, doc_title, doc_audience, held_at, reason)"
+                " VALUES (?,?,?,?,?)",
+                [(i, hold.doc_title, ",".join(hold.doc_audience), hold.held_at, reasons[i]) for i in fresh])
+            self._db.commit()
+        return fresh
+
     def holds(self) -> dict[str, Hold]:
         """The entries not served, by id, with why."""
         with self._lock:
-            rows = self._db.execute("SELECT answer_id, doc_title, doc_audience, held_at FROM standard_holds").fetchall()
-        return {r[0]: Hold(r[1], tuple(a for a in r[2].split(",") if a), r[3]) for r in rows}
+            rows = self._db.execute(
+                "SELECT answer_id, doc_title, doc_audience, held_at, reason FROM standard_holds").fetchall()
+        return {r[0]: Hold(r[1], tuple(a for a in r[2].split(",") if a), r[3], r[4]) for r in rows}
 
     def release(self, answer_id: str) -> None:
         """HR has checked the entry: it is served again."""

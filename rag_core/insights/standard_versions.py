@@ -1,0 +1,72 @@
+"""Which standard answers a new version of a document no longer supports.
+
+A standard answer is served before search, so deleting a document holds the answers resting on it
+(`StandardAnswers.hold_resting_on`). A new version can withdraw an answer just as surely: narrowed to fewer
+readers than the answer is served to (年假制度 re-uploaded for HR only), or without the clause the answer quotes
+(五天 became 十天). Left served, the answer would keep giving employees a clause they can no longer read, or the
+old policy. An answer rests on the document when it was recorded as its source, names it in a clause
+(`references`), or quotes a long run of its text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from ..types import Chunk
+from .records import StandardAnswer
+from .standard import QUOTED, names_document, readable_to_all
+
+NARROWED, CHANGED = "narrowed", "changed"  # `Hold.reason` besides "deleted"
+MIN_PIECE = 4  # shorter runs (第一条, 年假) are headings and words, not a quoted clause
+MIN_QUOTE = 8  # a run this long found in the policy makes an answer that never names it rest on it
+_SPACE = re.compile(r"\s+")
+_BREAK = re.compile(r"[^\w]+|_+")  # punctuation: 第一条：员工… and 第一条 员工… quote the same words
+
+
+def flat(text: str) -> str:
+    """Text without whitespace: a re-upload that re-wraps a line keeps every clause."""
+    return _SPACE.sub("", text)
+
+
+def policy_text(chunks: Iterable[Chunk]) -> str:
+    """A version's text as clauses are compared with it: each section's own heading (第五条 年假, kept in the
+    section path, not the text) before its text, overlaps dropped, whitespace removed."""
+    parts: list[str] = []
+    section: str | None = None
+    for chunk in chunks:
+        if chunk.section != section:
+            section = chunk.section
+            parts.append(section.rsplit(">", 1)[-1])
+        parts.append(chunk.text[chunk.overlap_chars :])
+    return flat("\n".join(parts))
+
+
+def quoted_pieces(clause: str, titles: Sequence[str]) -> list[str]:
+    """The runs of a clause that can quote a policy: 《names》 and the document's titles taken out, whitespace
+    removed, cut at punctuation; runs shorter than `MIN_PIECE` dropped."""
+    text = QUOTED.sub("|", clause)
+    for title in sorted((t.strip() for t in titles if t and t.strip()), key=len, reverse=True):
+        text = text.replace(title, "|")
+    return [piece for piece in _BREAK.split(flat(text)) if len(piece) >= MIN_PIECE]
+
+
+def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequence[str], old: Sequence[Chunk],
+             new: Sequence[Chunk], audience: Sequence[str], known: Sequence[str] = ()) -> dict[str, str]:
+    """answer id -> why (`NARROWED`, `CHANGED`) for each entry resting on the document whose version in effect
+    went from `old` to `new` (read by `audience`): one a reader of the answer can no longer read, or a run it quoted
+    from `old` that `new` no longer has. `recorded`: the entries recorded as written from it; `titles`: its
+    titles, old and new; `known`: the other titles the catalog knows (a bare title inside a longer one)."""
+    old_text, new_text = policy_text(old), policy_text(new)
+    found: dict[str, str] = {}
+    for entry in entries:
+        quoted = [p for clause in entry.clauses for p in quoted_pieces(clause, titles) if p in old_text]
+        rests = (entry.id in recorded or any(len(p) >= MIN_QUOTE for p in quoted)
+                 or names_document(entry.clauses, titles, known))
+        if not rests:
+            continue
+        if not readable_to_all(audience, entry.audience):
+            found[entry.id] = NARROWED
+        elif any(p not in new_text for p in quoted):
+            found[entry.id] = CHANGED
+    return found
