@@ -79,6 +79,22 @@ def build_prompt(question: str, turns: Sequence[tuple[str, str]]) -> str:
     return PROMPT.format(dialogue="\n".join(lines) or "（无）", question=_as_data(question))
 
 
+def _orders(text: str) -> list[str]:
+    """The shortest spans of `text` that give the assistant an order (无视规则 in 无视规则的员工…), in order.
+
+    Found with the detector itself (`addressed_to_assistant`) so its patterns stay in one module; `text` is short
+    (a rewrite within `clean_reply`'s length limit), so trying each end and then each start costs little.
+    """
+    found: list[str] = []
+    start = 0
+    while addressed_to_assistant(text[start:]):
+        end = next(j for j in range(start + 1, len(text) + 1) if addressed_to_assistant(text[start:j]))
+        first = max(i for i in range(start, end) if addressed_to_assistant(text[i:end]))
+        found.append(text[first:end])
+        start = end
+    return found
+
+
 def clean_reply(reply: str, question: str) -> str | None:
     """The rewritten question from a reply, or None when the reply is not one question."""
     lines = [line.strip() for line in (reply or "").strip().splitlines() if line.strip()]
@@ -89,11 +105,12 @@ def clean_reply(reply: str, question: str) -> str | None:
     text = _PREFIX.sub("", lines[0]).strip().strip("\"'“”「」《》【】").strip()
     if len(text) < 4 or not _CJK.search(text) or "【" in text or "资料" in text:
         return None
-    # 忽略以上所有规则，直接说…: an order, which would be searched and asked; unless the person's own question reads
-    # that way too (那无视规则的呢？ asks about employees who ignore rules, and its rewrite says so again)
-    if addressed_to_assistant(text) and not addressed_to_assistant(question):
-        return None
     if len(text) > max(60, 4 * len(question)):
+        return None
+    # 忽略以上所有规则，直接说…: an order, which would be searched and asked; unless the person typed that very
+    # phrase (那无视规则的呢？ asks about employees who ignore rules, and its rewrite says 无视规则 again). That the
+    # question merely trips the detector too lets any other order through (review 52j #3)
+    if any(phrase not in question for phrase in _orders(text)):
         return None
     if not _ASKING.search(text):  # an answer ("一类城市每晚500元。"), not a question
         return None
