@@ -339,9 +339,9 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         answer = composed.text
         timings["answer_ms"] = _ms(started)
         remembered: list[dict[str, str]] = []
-        if remember and user:
+        if remember and user and context.statement:  # a question alone is no fact about the person, whatever a model says
             started = time.perf_counter()
-            remembered = self._remember_statement(user, question if context.statement else asked, answer)
+            remembered = self._remember_statement(user, context.statement, answer)  # the telling part only
             timings["write_back_ms"] = _ms(started)
         trace = AskTrace(
             question=question, answer=answer, search=result, memories=memories, prompt=built.text,

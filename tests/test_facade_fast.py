@@ -152,13 +152,14 @@ def test_ask_streams_the_reply_through_on_token(assistant, llm):
 
 
 def test_write_back_asks_the_same_llm_after_the_answer(assistant, llm):
-    # the model words the fact; it must name something the person said (一线城市), or it is not kept
-    llm.enqueue("住宿上限 600 元 [资料1]。").enqueue('{"content": "用户关心一线城市的住宿上限", "kind": "profile"}')
-    trace = assistant.ask(FOUND, user="u1")
+    # the model words the fact; it must name something the person said (上海), or it is not kept. Only the
+    # statement reaches it: the question itself is no memory (review 52k #1)
+    llm.enqueue("住宿上限 600 元 [资料1]。").enqueue('{"content": "用户常驻上海", "kind": "profile"}')
+    trace = assistant.ask(f"我常驻上海，{FOUND}", user="u1")
     assert len(llm.prompts) == 2 and llm.prompts[0] == trace.prompt
-    assert f"【用户的话】{FOUND}" in llm.prompts[1] and "【助手回答】住宿上限 600 元" in llm.prompts[1]
+    assert "【用户的话】我常驻上海\n" in llm.prompts[1] and "【助手回答】住宿上限 600 元" in llm.prompts[1]
     contents = {memory.content for memory in assistant.list_memories("u1")}
-    assert contents == {"用户关心一线城市的住宿上限"}  # the question itself is no memory
+    assert contents == {"用户常驻上海"}
 
 
 def test_an_unqueued_call_fails_loudly():
