@@ -25,6 +25,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from ..accounts.audit import ACTION_NAMES, OUTCOME_NAMES, AuditLog
+from ..accounts.names import check_name
 from ..accounts.serving import REFUSAL, is_local
 from ..accounts.store import AccountStore
 from ..errors import AccountError, StoreBusy, StoreDamaged
@@ -183,14 +184,22 @@ class AccountActions:
                  actor: Principal | None = None) -> Account:
         """Create an account (the first one turns on team mode)."""
         actor = self._acting(actor, "users")
+        recorded = str(name)
         try:
             if role != "admin" and not self.accounts.has_accounts():  # team mode would start with nobody to manage it
                 raise AccountError("第一个账户必须是管理员：新建账户后所有页面都需要登录，只有管理员能在网页上管理账户")
-            if redact_text(str(name)) != str(name):  # a name is shown everywhere: the sidebar, the audit's actor
-                raise AccountError("用户名不能是手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）")
+            try:
+                if redact_text(str(name)) != str(name):  # a name is shown everywhere: the sidebar, the audit's actor
+                    raise AccountError("用户名不能是手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）")
+                check_name(name)
+            except AccountError:
+                # no name, so maybe a password typed in the wrong box: recorded as login records unknown names
+                recorded = self.accounts.stranger(str(name).strip()) if str(name).strip() else "（空用户名）"
+                raise
             account = self.accounts.add(name, role, password, audiences, email)
         except AccountError as exc:
-            self._audit(actor, "user.add", name, "failed", str(exc))
+            detail = str(exc) if recorded == str(name) else str(exc).replace(str(name).strip(), recorded)
+            self._audit(actor, "user.add", recorded, "failed", detail)
             raise
         self._audit(actor, "user.add", account.name, "ok", f"角色 {role}；受众 {','.join(account.audiences) or '—'}")
         return account
