@@ -10,6 +10,7 @@ and read its long columns whole, with `st.text` (plain text: inert, wraps).
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Sequence
 
 import pandas as pd
@@ -49,19 +50,41 @@ def _shared_prefix(titles: list[str]) -> str:
     return common[:cut]
 
 
+def _cut_end(text: str) -> str:
+    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
+
+
+def _cut_middle(text: str) -> str:
+    """Head and tail of a long title (员工考勤…2024年修订版）): versions and years are told apart at the end."""
+    if len(text) <= LABEL_CHARS:
+        return text
+    head = LABEL_CHARS // 3
+    return text[:head] + "…" + text[-(LABEL_CHARS - 1 - head):]
+
+
+def _numbered(label: str, n: int) -> str:
+    """`label` with （n） on the end, cut first so that the whole stays within LABEL_CHARS."""
+    suffix = f"（{n}）"
+    if len(label) + len(suffix) <= LABEL_CHARS:
+        return label + suffix
+    return label[: max(LABEL_CHARS - len(suffix) - 1, 1)] + "…" + suffix
+
+
 def chart_labels(titles: list[str]) -> list[str]:
     """The part of each title that tells it from the others (星河科技有限公司考勤与休假管理制度 → 考勤与休假管理制度): the
-    chart cut every full title of one company to the same 星河科技有限公…. A label that would repeat one already
-    given, or another document's title, is numbered until it is unique."""
+    chart cut every full title of one company to the same 星河科技有限公…. Long titles that would still be cut to the
+    same label keep head and tail instead (…2023年修订版） / …2024年修订版）). A label that would repeat one already
+    given, or another document's title, is numbered until it is unique, within LABEL_CHARS."""
     prefix = _shared_prefix(titles)
     taken = set(titles)
+    rests = [title[len(prefix):].strip() or title for title in titles]
+    cut_alike = Counter(_cut_end(rest) for rest in set(rests))
     labels: list[str] = []
-    for title in titles:
-        rest = title[len(prefix):].strip() or title
-        label = rest if len(rest) <= LABEL_CHARS else rest[: LABEL_CHARS - 1] + "…"
+    for title, rest in zip(titles, rests, strict=True):
+        label = _cut_end(rest) if cut_alike[_cut_end(rest)] == 1 else _cut_middle(rest)
         n, unique = 1, label
         while unique in labels or (unique != title and unique in taken):
             n += 1
-            unique = f"{label}（{n}）"
+            unique = _numbered(label, n)
         labels.append(unique)
     return labels
