@@ -10,6 +10,8 @@ from typing import TypeVar
 
 from ..documents.bounds import IngestEstimate
 from ..errors import RagError
+from ..search.disk_full import DISK_FULL, disk_full
+from ..text.pii import redact_text
 from ..types import IngestReport
 from .output import os_error_text, print_json, say
 
@@ -125,13 +127,24 @@ def _each(
         return action(path, **options)
     except RagError as exc:
         reason = str(exc)
-    except OSError as exc:
-        reason = os_error_text(exc)
     except UnicodeError:
         reason = "文件名里有无法识别的字符，请重命名文件（只用中文、字母和数字）后重试"
+    except Exception as exc:  # noqa: BLE001 - a traceback ended the run and named nothing a person can act on
+        reason = unexpected_reason(exc)
     if kind is IngestReport:
         return IngestReport(filename=name, status="refused", error=f"{name}: {reason}")
     return IngestEstimate(filename=name, error=f"{name}: {reason}")
+
+
+def unexpected_reason(exc: Exception) -> str:
+    """One Chinese line for an error the engine did not turn into a refusal (a full disk, a path, anything else)."""
+    if disk_full(exc):
+        return DISK_FULL
+    if isinstance(exc, OSError):
+        return os_error_text(exc)
+    detail = redact_text(str(exc))[:120]  # for whoever fixes it; personal data masked like every shown text
+    return (f"导入时发生意外错误（{type(exc).__name__}：{detail}），这个文件可能没有写入。"
+            "请运行 python -m rag_core doctor 检查数据目录，并把这行转给系统管理员")
 
 
 def estimate(args: argparse.Namespace, assistant, options: dict) -> int:

@@ -14,29 +14,35 @@ interrupt) removes the pending version from every store, so nothing is half-writ
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextlib import contextmanager
 
+from ..documents import write_lock
 from ..documents.bounds import Cancel, check_cancel
 from ..documents.catalog import Catalog, office_today, versions_in_effect
 from ..documents.name_keys import NameKeys
 from ..documents.prepare import PreparedDocument, index_text, with_version
-from ..errors import PermissionDenied, RagError
+from ..errors import IngestError, PermissionDenied, RagError
 from ..types import Chunk, DocumentInfo, IngestReport
 from .centroid import CorpusCentroid
+from .disk_full import DISK_FULL, disk_full
 from .embedding import CachedEmbedder
 from .keyword_index import KeywordIndex
 from .sentence_index import SecondModel, SentenceIndex, second_chunk_text, vector_rows
-from .vector_store import REPAIR_ATTEMPTS, ChromaVectorStore, VectorCheck
+from .throughput import throughput_label
+from .unreachable import unreachable_warning
+from .vector_store import ChromaVectorStore, VectorCheck
 
 Progress = Callable[[str, float], None]
 MayReplace = Callable[[DocumentInfo], bool]  # may the writer replace this existing version?
 SECOND_SLICE = 256  # chunks per second-model call, so a cancel is seen between slices
 WAITING = "等待另一个导入完成"
 VERSION_ATTEMPTS = 5
+_log = logging.getLogger(__name__)
 
 
 class Indexer:
@@ -60,6 +66,7 @@ class Indexer:
         self.sentences = sentences
         self.second = second
         self.lock = threading.RLock()
+        self._exclusive = False  # this thread holds the data dir's writer lock (across processes), see `_locked`
         self.name_keys = NameKeys(catalog)  # which original file each document's versions came from
 
     def fail_point(self, name: str) -> None:
@@ -105,7 +112,11 @@ class Indexer:
             check()
         try:
             with self.catalog.writer.hold(waiting=lambda: step(WAITING, 0.2), cancel=check):
-                yield
+                self._exclusive = write_lock.fcntl is not None  # no other writer anywhere until released
+                try:
+                    yield
+                finally:
+                    self._exclusive = False
         finally:
             self.lock.release()
 
@@ -140,7 +151,13 @@ class Indexer:
                 chunk_count=newest.chunk_count, audience=audience, redactions=prepared.redactions,
                 warnings=["内容与当前版本完全相同，未生成新版本", *healed],
             )
-        info, chunks = self._insert_pending(prepared, audience, effective_date)
+        self._drop_leftovers(doc_id)
+        try:
+            info, chunks = self._insert_pending(prepared, audience, effective_date)
+        except Exception as exc:  # the catalog's transaction rolled back: nothing was written
+            if disk_full(exc):
+                raise IngestError(prepared.parsed.source, DISK_FULL) from exc
+            raise
         version = info.version
         immediate = not effective_date or effective_date <= today
 
@@ -172,11 +189,10 @@ class Indexer:
             self.fail_point("after_vectors")
             check()  # the last moment a cancel is honoured: after the switch the version is live
             older, newer = self.catalog.switch_current(doc_id, version, supersedes=immediate, today=today)
-        except BaseException:
-            self.vectors.delete([c.chunk_id for c in chunks])
-            self._delete_sentence_rows([c.chunk_id for c in chunks])
-            self.catalog.discard_version(doc_id, version)
-            self.keywords.reload()
+        except BaseException as exc:
+            self._discard(info, [c.chunk_id for c in chunks])
+            if isinstance(exc, Exception) and disk_full(exc):  # the previous version keeps answering
+                raise IngestError(prepared.parsed.source, DISK_FULL) from exc
             raise
         self.name_keys.add(doc_id, prepared.name_key)
         self.keywords.add(zip([c.chunk_id for c in chunks], prepared.tokens))
@@ -220,6 +236,25 @@ class Indexer:
                 continue
             return info, chunks
         raise AssertionError("unreachable")
+
+    def _discard(self, info: DocumentInfo, ids: list[str]) -> None:
+        """Take a pending version out of every store, each step on its own: on a full disk the vector delete
+        failed too, and skipping `discard_version` left a 写入中 version in the catalog until a restart."""
+        steps = (lambda: self.vectors.delete(ids), lambda: self._delete_sentence_rows(ids),
+                 lambda: self.catalog.discard_version(info.doc_id, info.version), self.keywords.reload)
+        for undo in steps:
+            try:
+                undo()
+            except Exception:  # noqa: BLE001 - the write's own error is raised; the next write or start retries
+                _log.warning("discarding pending %s v%s: a step failed", info.doc_id, info.version, exc_info=True)
+
+    def _drop_leftovers(self, doc_id: str) -> None:
+        """Discard this document's pending versions whose cleanup failed (a full disk cannot even delete): holding
+        the writer lock no one else is writing them, so the retry after freeing space does not wait for a restart."""
+        if not self._exclusive:  # only the thread lock (no fcntl): a pending version may be another's write
+            return
+        for left in [v for v in self.catalog.pending() if v.doc_id == doc_id]:
+            self._discard(left, [c.chunk_id for c in self.catalog.chunks_of(doc_id, left.version)])
 
     def _retire_superseded(self, doc_id: str, timezone: str | None = None) -> list[str]:
         """Retire current versions a newer one should have retired (left by two concurrent writers)."""
@@ -275,19 +310,6 @@ class Indexer:
         with self.lock:
             self.keywords.sync()
             return self.vectors.verify(repair=repair, known=self.keywords.has)
-
-
-def throughput_label(stage: str, done: int, total: int, elapsed: float, unit: str) -> str:
-    """向量化 120/400 段 · 每秒 8.3 段 · 约剩 34 秒: how fast a long upload goes and how long is left.
-
-    The rate is measured on this upload so far (no estimate until one batch is done)."""
-    label = f"{stage} {done:,}/{total:,} {unit}"
-    if done <= 0 or elapsed <= 0 or done >= total:
-        return label
-    rate = done / elapsed
-    left = (total - done) / rate
-    remaining = f"约剩 {left:.0f} 秒" if left < 90 else f"约剩 {left / 60:.0f} 分钟"
-    return f"{label} · 每秒 {rate:.1f} {unit} · {remaining}"
 
 
 def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace | None) -> None:
@@ -371,15 +393,3 @@ def backfill_sentences(catalog: Catalog, sentences: SentenceIndex, embedder: Cac
 def backfill_second(catalog: Catalog, second: SecondModel) -> int:
     """The second model's rows."""
     return backfill_rows(catalog, second.index, second.rows)
-
-
-def unreachable_warning(chunk_ids: Sequence[str]) -> list[str]:
-    """A write the vector index still cannot find after repair: the chunks stay findable by keywords only."""
-    if not chunk_ids:
-        return []
-    shown = "、".join(chunk_ids[:3]) + ("等" if len(chunk_ids) > 3 else "")
-    return [
-        f"{len(chunk_ids)} 个块写入向量库后仍无法被向量检索找到（已自动重写 {REPAIR_ATTEMPTS} 次；"
-        f"块很多的库里也可能是近似检索本身的局限）：{shown}。"
-        "这些块目前只能通过关键词命中，请把这条提示转给系统管理员"
-    ]

@@ -1,4 +1,4 @@
-"""A store file that cannot be *reached* is not a damaged one: the two are told apart here.
+"""A store file that cannot be *reached* (or written: a full disk) is not a damaged one: the two are told apart here.
 
 SQLite reports a read-only or foreign-owned directory as "unable to open database file"
 (SQLITE_CANTOPEN) or SQLITE_READONLY*: a WAL database opened `mode=ro` needs its `-shm`
@@ -38,8 +38,11 @@ READ_ONLY_PENDING_FIX = "请把整个数据目录复制到可以写入的位置�
 _ACCESS_CODES = {sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH}
 INTERRUPTED = "上次异常退出留下了未完成的写入"
 INTERRUPTED_FIX = "启动应用时会自动恢复"
+# SQLITE_FULL: the file is healthy, the disk under it is not; moving or restoring the file would lose records
+DISK_FULL = "无法写入：磁盘空间已满"
+DISK_FULL_FIX = "请腾出磁盘空间后重试（文件本身完好，留在原处即可）"
 _REASONS = {UNREADABLE: UNREADABLE_FIX, REPLACED: REPLACED_FIX, READ_ONLY_PENDING: READ_ONLY_PENDING_FIX,
-            INTERRUPTED: INTERRUPTED_FIX}
+            INTERRUPTED: INTERRUPTED_FIX, DISK_FULL: DISK_FULL_FIX}
 _SIDE_FILES = ("-wal", "-journal")  # writes SQLite replays or rolls back before a read; `immutable` ignores them
 
 
@@ -64,6 +67,8 @@ def access_problem(exc: BaseException) -> str | None:
         return f"{INTERRUPTED}：{INTERRUPTED_FIX}"
     if code == sqlite3.SQLITE_READONLY_DBMOVED:  # checked before the primary code: it is a READONLY too
         return f"{REPLACED}：{REPLACED_FIX}"
+    if code & 0xFF == sqlite3.SQLITE_FULL:
+        return f"{DISK_FULL}：{DISK_FULL_FIX}"
     if code & 0xFF in _ACCESS_CODES:
         return f"{UNREADABLE}：{UNREADABLE_FIX}"
     return None
