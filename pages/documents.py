@@ -170,26 +170,40 @@ REPORT_NOTE_SHOWN = 60  # about what five wrapped lines of the 说明 column hol
 VERSION_STATUS = {"current": "生效中", "retired": "已被新版本取代", "scheduled": "待生效", "pending": "写入中"}
 
 
+def audience_change(change: VersionChange, before: VersionChange | None) -> str:
+    """可见范围由…改为… when this version's audience differs from the one before it, else "".
+
+    Restricting a policy to HR (or widening it again) stores the same text: without this the history
+    read 内容与上一版相同, as if the upload had done nothing."""
+    if before is None or not change.audience or not before.audience or set(change.audience) == set(before.audience):
+        return ""
+    return f"可见范围由 {Assistant.audience_names(before.audience)} 改为 {Assistant.audience_names(change.audience)}"
+
+
 def versions_frame(changes: list[VersionChange]) -> pd.DataFrame:
-    """Newest first; the version search uses today is marked, and each row says what changed."""
+    """Newest first; the version search uses today is marked, and each row says what changed (text and audience)."""
     rows = []
-    for c in changes:
+    for position, c in enumerate(changes):
+        widened = audience_change(c, changes[position + 1] if position + 1 < len(changes) else None)
         if not c.known:
             changed = "（这一版导入时还没有记录全文，无法比较）"
         elif c.removed == 0 and c.unchanged == 0:
             changed = f"首个版本，共 {c.added} 块"
         elif c.added == 0 and c.removed == 0:
-            changed = "内容与上一版相同"
+            changed = f"内容未变，{widened}" if widened else "内容与上一版相同"
+            widened = ""
         else:
             changed = f"新增 {c.added} 块，删除 {c.removed} 块，未变 {c.unchanged} 块"
         rows.append(
             {
                 "版本": f"v{c.version}" + ("（当前）" if c.is_current else ""),
                 "状态": VERSION_STATUS.get(c.status, c.status),
+                "可见范围": Assistant.audience_names(c.audience) or "—",
+                "文件": c.source or "—",
                 "导入时间": local_time(c.ingested_at),
                 "生效日期": c.effective_date or "—",
                 "块数": c.chunk_count,
-                "与上一版相比": changed,
+                "与上一版相比": "；".join(part for part in (changed, widened) if part),
             }
         )
     return pd.DataFrame(rows)

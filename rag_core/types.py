@@ -1,5 +1,4 @@
-"""Plain data records passed between pipeline stages and returned by the facade: no behaviour, so every stage,
-the CLI and the pages share them without importing each other."""
+"""Plain data records shared by every stage, the CLI and the pages: no behaviour, so none imports another."""
 
 from __future__ import annotations
 
@@ -374,8 +373,9 @@ class VersionChange:
     removed: int = 0  # chunks of the previous version whose text is gone
     unchanged: int = 0
     diff: list[str] = field(default_factory=list)  # a short line diff: "- old", "+ new"
-    source: str = ""
+    source: str = ""  # the file this version came from
     effective_date: str | None = None
+    audience: tuple[str, ...] = ()  # who may read this version (labels); () when the builder did not say
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
