@@ -67,9 +67,23 @@ def _shown(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf") or ch == "\t")
 
 
+def id_form(doc_id: str) -> str:
+    """What two doc ids are compared by: HR-Leave and hr-leave, 年假制度2024 and 年假制度２０２４ are one name."""
+    return unicodedata.normalize("NFKC", doc_id).casefold()
+
+
+def _names(doc_id: str, sources_of: Callable[[str], Iterable[str]],
+           hidden_of: Callable[[str], Iterable[str]] | None) -> str:
+    """A document's file names as a clash shows them: a version the uploader may not read is not named."""
+    known = {name for name in sources_of(doc_id) if name}
+    hidden = set(hidden_of(doc_id)) if hidden_of is not None else set()
+    return "、".join(sorted({UNREADABLE_NAME if name in hidden else name for name in known})) or doc_id
+
+
 def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterable[str]],
                    hidden_of: Callable[[str], Iterable[str]] | None = None, name_key: str = "",
-                   keys_of: Callable[[str], Iterable[str]] | None = None) -> None:
+                   keys_of: Callable[[str], Iterable[str]] | None = None,
+                   doc_ids: Callable[[], Iterable[str]] | None = None) -> None:
     """Refuse a file whose *different* name normalises onto an existing document's id.
 
     "员工手册 v2.md" then "员工手册(v2).md" both become 员工手册_v2; silently making the
@@ -78,8 +92,18 @@ def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterabl
     Names equal only once masked or cut to length (13812345678_加班审批.md, 13987654321_加班审批.md) are told
     apart by `name_key` (the original name's keyed hash) against the document's `keys_of`; a document whose
     versions predate the keys has none, and is matched by its stored name alone.
+    A new id equal to a stored one but for letter case or full-width characters (`id_form`; `doc_ids`: the
+    stored ids) is refused naming the stored one: made a second document, the old policy kept answering.
     """
     known = {name for name in sources_of(doc_id) if name}
+    twin = next((d for d in sorted(doc_ids()) if d != doc_id and id_form(d) == id_form(doc_id)), None) \
+        if not known and doc_ids is not None else None
+    if twin is not None:
+        raise DocumentIdConflict(
+            source, twin,
+            f"文件名与已有文档“{_names(twin, sources_of, hidden_of)}”只差大小写或全角/半角字符（文档ID {twin}）。"
+            f"如果它是该文档的新版本，请明确指定文档ID（命令行加 --doc-id {twin}）；否则请先给文件改名",
+        )
     keys = set(keys_of(doc_id)) if known and name_key and keys_of is not None else set()
     if known and source in known and keys and name_key not in keys:
         raise DocumentIdConflict(
@@ -88,11 +112,9 @@ def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterabl
             f"如果它是该文档的新版本，请明确指定文档ID（命令行加 --doc-id {doc_id}）；否则请先给文件改名",
         )
     if known and source not in known:
-        hidden = set(hidden_of(doc_id)) if hidden_of is not None else set()  # names the uploader may not read
-        shown = "、".join(sorted({UNREADABLE_NAME if name in hidden else name for name in known}))
         raise DocumentIdConflict(
             source, doc_id,
-            f"文件名与已有文档“{shown}”对应同一个文档ID {doc_id}。如果它是该文档的新版本，请明确指定文档ID"
+            f"文件名与已有文档“{_names(doc_id, sources_of, hidden_of)}”对应同一个文档ID {doc_id}。如果它是该文档的新版本，请明确指定文档ID"
             f"（命令行加 --doc-id {doc_id}）；否则请先给文件改名",
         )
 
@@ -147,10 +169,12 @@ def prepare(
     sources_of: Callable[[str], Iterable[str]] | None = None,
     hidden_of: Callable[[str], Iterable[str]] | None = None,
     name_keys: NameKeys | None = None,
+    doc_ids: Callable[[], Iterable[str]] | None = None,
 ) -> PreparedDocument:
     """Parse, mask and chunk one file. With `sources_of` (doc id → its files' names) and no
     explicit `doc_id`, a different file name that maps onto an existing document is refused;
-    `name_keys` also refuses a different file whose name became equal only by masking or cutting."""
+    `name_keys` also refuses a different file whose name became equal only by masking or cutting,
+    `doc_ids` (the stored ids) one whose id differs from a stored one only in case or width."""
     counts: dict[str, int] = {}
     if unknown := sorted(set(redact_disabled) - set(REDACTION_CATEGORIES)):
         raise IngestError(filename, f"不认识的脱敏类别：{'、'.join(unknown)}；可以保留的类别：{'、'.join(REDACTION_CATEGORIES)}")
@@ -196,7 +220,8 @@ def prepare(
     else:
         doc_id = doc_id_for(parsed.source)
         if sources_of is not None:
-            check_identity(doc_id, parsed.source, sources_of, hidden_of, name_key, name_keys.of if name_keys else None)
+            check_identity(doc_id, parsed.source, sources_of, hidden_of, name_key, name_keys.of if name_keys else None,
+                           doc_ids)
     return replace(_prepared(parsed, text_chunks, doc_id, audience, settings, counts), name_key=name_key)
 
 

@@ -155,9 +155,11 @@ class DocumentActions(SampleSeeding, ServerFiles):
         hidden_of = lambda known: [  # noqa: E731
             v.source for v in self.catalog.versions(known) if may_read is not None and not may_read(v)
         ]
+        doc_ids = lambda: {v.doc_id for v in self.catalog.live_versions()}  # noqa: E731
         if kept is not None:
             if not doc_id:  # the library may have changed since the estimate
-                check_identity(kept.doc_id, kept.parsed.source, sources_of, hidden_of, kept.name_key, self.indexer.name_keys.of)
+                check_identity(kept.doc_id, kept.parsed.source, sources_of, hidden_of, kept.name_key,
+                               self.indexer.name_keys.of, doc_ids)
             now = utc_stamp()
             return replace(kept, chunks=[replace(c, ingested_at=now) for c in kept.chunks])
         step = step or (lambda stage, frac: None)
@@ -165,7 +167,7 @@ class DocumentActions(SampleSeeding, ServerFiles):
             prepared = prepare(
                 data, filename, s, doc_id=doc_id, audience=audience,
                 redact_disabled=frozenset(redact_disabled), sources_of=sources_of, hidden_of=hidden_of,
-                name_keys=self.indexer.name_keys,
+                name_keys=self.indexer.name_keys, doc_ids=doc_ids,
             )
         if keep:
             with lock:
