@@ -85,9 +85,10 @@ def without_cut_number(text: str) -> str:
     """A reply cut for its length, less the number or e-mail address it was cut inside: 17 of an ID's 18
     digits, 10 of a mobile's 11, or an address without its domain are too short for any masking rule, and
     上限 600 cut to 上限 60 (or 1.5 to 1.) reads as another amount. Like `prompt._cut_to`, the cut goes before
-    the run (Arabic or Chinese digits, as masking reads them)."""
+    the run (Arabic or Chinese digits, as masking reads them). A number followed by a line break is finished
+    (as `number_in_progress` treats it): only spaces and tabs after it are looked past."""
     folded = text.translate(VIEW_FOLD)
-    end = len(folded.rstrip(" -\t\n\r\f\v"))
+    end = len(folded.rstrip(" -\t"))  # never past a line break: 15000\n was written whole (review 52j #5)
     address = _address_start(folded[:end])
     if address < end:
         return text[:address].rstrip()
