@@ -246,11 +246,11 @@ class AccountStore:
         self.end_sessions(name)  # a changed role takes effect at the next login
         return account
 
-    def reset_password(self, name: str, password: str) -> Account:
-        """New password; unlocks the account and ends its sessions."""
+    def reset_password(self, name: str, password: str, keep: str | None = None) -> Account:
+        """New password; unlocks the account and ends its sessions but the one of token `keep`."""
         digest = self._hasher.hash(check_password(password, name))
         account = self._update(name, "password_hash = ?, failed = 0, locked_until = ''", (digest,))
-        self.end_sessions(name)
+        self.end_sessions(name, keep=keep)
         return account
 
     # -- login -------------------------------------------------------------------
@@ -366,9 +366,11 @@ class AccountStore:
                 self._db.execute("DELETE FROM sessions WHERE id = ?", (self._row_id(token.split(".")[0]),))
                 self._db.commit()
 
-    def end_sessions(self, name: str) -> None:
+    def end_sessions(self, name: str, keep: str | None = None) -> None:
+        """End `name`'s sessions; `keep`: a token of the person's own (the browser that changed the password)."""
+        kept = self._row_id(keep.split(".")[0]) if keep and "." in keep else ""
         with self._lock:
-            self._db.execute("DELETE FROM sessions WHERE user = ?", (name,))
+            self._db.execute("DELETE FROM sessions WHERE user = ? AND id != ?", (name, kept))
             self._db.commit()
 
 

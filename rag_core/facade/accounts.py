@@ -35,6 +35,7 @@ from ..text.pii import redact_text
 from ..types import Account, AuditEntry, Principal
 from .access import allowed
 
+OWN_PASSWORD = "password.change"  # the audit action of a person changing their own password
 ANONYMOUS = Principal(user="（未登录）", role="")
 _OPENING = threading.RLock()  # lazy opening of the account and audit stores
 _log = logging.getLogger(__name__)
@@ -225,6 +226,33 @@ class AccountActions:
         """New password; unlocks the account and ends its sessions."""
         actor = self._acting(actor, "users")
         return self._account_change(actor, "user.password", name, lambda: self.accounts.reset_password(name, password))
+
+    def change_own_password(self, old: str, new: str, *, actor: Principal | None = None,
+                            keep_token: str | None = None) -> Account:
+        """The acting person's new password, given the current one: an administrator need not know it.
+
+        Ends the person's other sessions (a stolen session ends with the old password), keeping
+        `keep_token`'s (the browser that changed it). A wrong current password counts toward the lock
+        like a wrong login, so the form is no way round it. One audit row either way.
+        """
+        actor = self._acting(actor, "ask")  # every logged-in person
+        detail = ""  # what the audit row says, when it is more than the refusal (an account that just locked)
+        try:
+            if self.accounts.get(actor.user) is None:
+                raise AccountError("桌面模式没有账户密码：建立账户后，每个人登录后都可以在“我的账户”里修改自己的密码")
+            checked = self.accounts.authenticate(actor.user, old)
+            if not checked.ok:
+                detail = checked.audit_detail
+                raise AccountError("当前密码不正确，请重新输入（连续输错会锁定账户）" if checked.outcome == "wrong"
+                                   else checked.message)
+            if new == old:
+                raise AccountError("新密码与当前密码相同：请换一个新密码")
+            account = self.accounts.reset_password(actor.user, new, keep=keep_token)
+        except AccountError as exc:
+            self._audit(actor, OWN_PASSWORD, actor.user, "failed", detail or str(exc))
+            raise
+        self._audit(actor, OWN_PASSWORD, actor.user, "ok", "本人修改密码；其他登录已退出")
+        return account
 
     def _account_change(self, actor: Principal, action: str, name: str, change, detail: str = "") -> Account:
         try:
