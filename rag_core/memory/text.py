@@ -139,21 +139,37 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
     "department": [
         re.compile(rf"(?:调到了?|调去了?|调至|转到了?|转岗到了?|调岗到了?|加入了?)\s*(?P<v>{_UNIT})"),
         re.compile(rf"(?:在|是)\s*(?P<v>{_UNIT})(?:的|员工|工作|上班|任职|同事|$|[，,。；;])"),
+        # verbs of going (去, 换到, 回, 归): a move only when the unit ends the clause (我去人事部了), not an errand
+        # there (我去人事部办手续)
+        re.compile(rf"(?:去了?|换到了?|换去了?|回到?了?|归到?了?)\s*(?P<v>{_UNIT})(?=了?(?:工作|上班|任职|管)?了?(?:$|[，,。；;\s]))"),
     ],
     "city": [
-        re.compile(rf"(?:常驻|常住|驻地是|驻地在|base在|工作地点?(?:是|在))\s*(?P<v>[{_CJK}]{{2,4}}?)(?:市)?(?=[，,。；;\s]|$|办公|工作|上班|经常|，)"),
+        re.compile(rf"(?:常驻|常住|驻地是|驻地在|base在?|工作地点?(?:是|在))\s*(?P<v>[{_CJK}]{{2,4}}?)(?:市)?(?=[，,。；;\s]|$|了|办公|工作|上班|经常)"),
         # moved to a place (调到上海了): the new city; a unit (调到研发部) is a department, never a city
         re.compile(rf"(?:调到了?|调去了?|调至|调往|外派到了?|外派去了?|派驻到?|常驻到)\s*(?P<v>[{_CJK}]{{2,4}}?)(?:市)?"
                    rf"(?=[，,。；;\s]|$|了|办公|工作|上班|分公司|办事处|常驻|长期)(?<!了)(?<!部)(?<!组)(?<!中心)(?<!团队)"),
+        # everyday wordings of where one is now (在上海上班, 搬到上海了, 住在上海, 回上海了, 我在上海): these verbs take
+        # any place (在公司上班, 回老家, 住在宿舍), so the value must be a place name (`_PLACE_ONLY`)
+        re.compile(rf"(?:在|住在|搬到了?|搬去了?|搬回了?|回到?了?)\s*(?P<v>(?!在)[{_CJK}]{{2,4}}?)(?:市)?"
+                   rf"(?=工作|上班|办公|定居|生活|了?(?:$|[，,。；;\s]))"),
     ],
     "manager": [
         re.compile(rf"(?:直属主管|直属领导|直属上级|主管|领导|上级|leader)(?:是|为|换成了?|变成了?|改成了?)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
     ],
     "name": [
-        re.compile(rf"(?:我叫|名叫|名字是|姓名是)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$)"),
+        re.compile(rf"(?:我叫|名叫|名字是|姓名是)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
     ],
 }
 _NOT_A_VALUE = ("我们", "本", "这个", "那个", "哪个", "哪", "贵", "该", "什么")
+# the patterns whose verb takes any place: their city must be one jieba tags a place name (ns), or one said with 市
+_PLACE_ONLY = frozenset({_SLOT_PATTERNS["city"][-1]})
+
+
+def _a_place(m: re.Match[str]) -> bool:
+    if m.re not in _PLACE_ONLY or m.group(0).endswith("市"):
+        return True
+    words = tagged(m.group("v"))
+    return len(words) == 1 and words[0][1] == "ns"
 
 
 # Who else a fact can be about: 用户同事在研发部 and 用户老婆常驻北京 say nothing of the user's own department or city.
@@ -205,8 +221,12 @@ def _slots(content: str) -> tuple[tuple[str, str], ...]:
             continue
         for slot, m in matches:
             value = m.group("v").strip()
+            if len(value) > 2 and value.endswith("了"):  # a change told with 了 (常驻上海了, 改名叫李丽了): the value is before it
+                value = value[:-1]
             before = clause[: m.start()]
             if slot in found or value.startswith(_NOT_A_VALUE) or _OTHERS.search(before) or _NEGATED_BEFORE.search(before):
+                continue
+            if slot == "city" and not _a_place(m):
                 continue
             if slot == "department" and value.endswith("部门") and len(value) > 2:
                 value = value[:-1]  # 研发部门 → 研发部
