@@ -217,6 +217,20 @@ def purge_section(assistant: Assistant, user: str, total: int) -> None:
         st.rerun()
 
 
+def forgotten_notice(done, kept_n: int) -> str:
+    """What 确认遗忘 did (`Assistant.forget_previewed`'s answer), and, when the memories changed after the preview,
+    that only the listed ones went."""
+    if not done.changed and done.count == done.listed:
+        return f"已遗忘 {done.count} 条记忆，保留得分最高的 {kept_n} 条。"
+    parts = [f"已遗忘 {done.count} 条记忆：只遗忘了预览中列出的记忆。"]
+    if done.count < done.listed:
+        parts.append(f"预览中另有 {done.listed - done.count} 条在确认前已被删除，没有再处理。")
+    if done.changed:
+        parts.append(f"预览之后记忆有变化（例如在别的页面新增或修改了记忆），没有列在预览中的记忆都保留着；"
+                     f"如果仍要精简到 {kept_n} 条，请重新预览后再确认。")
+    return "".join(parts)
+
+
 def forget_section(assistant: Assistant, user: str, total: int) -> None:
     """Preview which memories would go (lowest score first) and why, then forget on confirm."""
     st.subheader("精简到 N 条")
@@ -243,9 +257,10 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
     st.dataframe(frame, hide_index=True, width="stretch", row_height=WRAP_ROWS)
     yes, no = st.columns(2)
     if yes.button("确认遗忘", type="primary"):
-        removed = assistant.forget_memories(kept_n, user=user, actor=actor())
+        # exactly the rows listed above: a memory added or changed since (another tab, a chat turn) was never shown
+        done = assistant.forget_previewed([m.id for m in doomed], kept_n, user=user, actor=actor())
         st.session_state.pop(PREVIEW_KEY, None)
-        announce("memories", f"已遗忘 {removed} 条记忆，保留得分最高的 {kept_n} 条。")
+        announce("memories", forgotten_notice(done, kept_n))
         st.rerun()
     if no.button("取消"):
         st.session_state.pop(PREVIEW_KEY, None)

@@ -81,6 +81,16 @@ class PersonalSearch:
     standard_answer: dict = field(default_factory=dict)  # HR's standard answer chat would give instead (its to_dict)
 
 
+@dataclass(frozen=True)
+class Forgotten:
+    """What 确认遗忘 did: how many of the previewed memories went, how many the preview listed, and whether the
+    memories changed since (forgetting down to the same N now would list others): the page says so."""
+
+    count: int
+    listed: int
+    changed: bool
+
+
 class MemoryActions(KnownNames):
     """Mixin of `Assistant`: everything the memories page and `memory` commands do."""
 
@@ -266,6 +276,16 @@ class MemoryActions(KnownNames):
         count = self.memory.forget(keep, user_id=user, now=_utcnow())
         self._audit(actor, "memory.forget", user or "所有用户", "ok", f"保留 {keep} 条，遗忘 {count} 条")
         return count
+
+    def forget_previewed(self, previewed: Sequence[str], keep: int, user: str | None = None, *,
+                         actor: Principal | None = None) -> Forgotten:
+        """确认遗忘: forget exactly the memories `preview_forget(keep)` listed (their ids), never a memory added
+        or changed since, which nobody was shown; says how many went and whether the plan differs now."""
+        actor = self._forget_scope(actor, user, "memory.forget", audited=True)
+        ids = list(dict.fromkeys(previewed))
+        count, changed = self.memory.forget_listed(ids, keep, user_id=user, now=_utcnow())
+        self._audit(actor, "memory.forget", user or "所有用户", "ok", f"保留 {keep} 条，遗忘 {count} 条（预览列出 {len(ids)} 条）")
+        return Forgotten(count, len(ids), changed)
 
     def purge_memories(self, user: str, *, actor: Principal | None = None) -> int:
         """Delete every memory of `user` for good."""

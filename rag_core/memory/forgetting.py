@@ -47,15 +47,20 @@ class ForgettingMixin:
         now = as_utc(now) if now else db.utc_now()
         owner = self._check_user(user_id) if user_id is not None else None
         with self._tx() as conn:
-            rows = []
-            for part in db.batches(ids):
-                sql = f"SELECT id, user_id, content FROM memories WHERE id IN ({','.join('?' * len(part))}) AND deleted_at IS NULL"
-                args = list(part)
-                if owner is not None:
-                    sql += " AND user_id = ?"
-                    args.append(owner)
-                rows += conn.execute(sql, args).fetchall()
-            return self._soft_delete(conn, rows, reason, now)
+            return self._soft_delete(conn, self._active_rows(conn, ids, owner), reason, now)
+
+    @staticmethod
+    def _active_rows(conn, ids: list[str], owner: str | None) -> list[tuple[str, str, str]]:
+        """(id, user_id, content) of the ids still active, only `owner`'s when one is named."""
+        rows = []
+        for part in db.batches(ids):
+            sql = f"SELECT id, user_id, content FROM memories WHERE id IN ({','.join('?' * len(part))}) AND deleted_at IS NULL"
+            args = list(part)
+            if owner is not None:
+                sql += " AND user_id = ?"
+                args.append(owner)
+            rows += conn.execute(sql, args).fetchall()
+        return rows
 
     def undo(self, memory_ids: Iterable[str], *, user_id: str, reason: str = "用户撤销", now: datetime | None = None) -> int:
         """Take back what a statement wrote: its rows are soft-deleted and the facts they replaced (我在财务部工作
@@ -121,6 +126,18 @@ class ForgettingMixin:
                 marks = ",".join("?" * len(part))
                 rows += conn.execute(f"SELECT id, user_id, content FROM memories WHERE id IN ({marks})", part).fetchall()
             return self._soft_delete(conn, rows, "forgotten", now)
+
+    def forget_listed(self, memory_ids: Iterable[str], keep: int, *, user_id: str | None = None,
+                      now: datetime | None = None) -> tuple[int, bool]:
+        """Forget exactly the memories a preview listed (`preview_forget(keep)`), not a plan computed again now: a
+        memory added, edited or re-weighed since (another tab, a chat turn) was never shown, so it never goes unseen.
+        Returns (how many were forgotten, whether the plan for `keep` now differs from the list)."""
+        ids = [m for m in dict.fromkeys(memory_ids) if m]
+        now = as_utc(now) if now else db.utc_now()
+        owner = self._check_user(user_id) if user_id is not None else None
+        with self._tx() as conn:  # the comparison and the removal see the same rows
+            changed = {p[0] for p in self._forget_plan(keep, owner, now)} != set(ids)
+            return self._soft_delete(conn, self._active_rows(conn, ids, owner), "forgotten", now), changed
 
     def expire(self, now: datetime | None = None) -> int:
         """Soft-delete low-importance interaction echoes older than interaction_ttl_days."""
