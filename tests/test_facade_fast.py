@@ -207,7 +207,7 @@ def test_cli_ingest_version_list_and_delete(cli_store, tmp_path):
     assert cli("ingest", str(policy), "--audience", "hr").stdout == "policy.md: 已索引 policy v2，1 块\n"
     docs = {doc["doc_id"]: doc for doc in cli("docs", "list", "--json").json()["documents"]}
     assert (docs["policy"]["version"], docs["policy"]["audience"]) == (2, ["hr"])
-    assert "policy\tv2\thr\t1 块\t试行制度\n" in cli("docs", "list").stdout
+    assert "policy\tv2\tHR\t1 块\t试行制度\n" in cli("docs", "list").stdout  # audience display names (review 52m #3)
     assert cli("search", "海豚补贴", "--role", "all", "--json").json()["hit_count"] == 0
     shown = cli("search", "海豚补贴", "--role", "hr", "--json").json()
     assert shown["hit_count"] == 1 and "88" in shown["hits"][0]["text"]

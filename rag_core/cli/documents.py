@@ -162,15 +162,17 @@ def estimate(args: argparse.Namespace, assistant, options: dict) -> int:
 
 
 def list_documents(args: argparse.Namespace, assistant) -> int:
-    """Each document's version in effect today."""
+    """Each document's version in effect today, or its scheduled one (marked 待生效 with its date)."""
     docs = assistant.list_documents()
     if args.json:
         print_json({"documents": [doc.to_dict() for doc in docs]})
     elif not docs:  # an empty library said nothing, as a mistyped --data-dir does (faq list and memory list say so)
         say("（还没有文档）")
     else:
-        for doc in docs:
-            say(f"{doc.doc_id}\tv{doc.version}\t{','.join(doc.audience)}\t{doc.chunk_count} 块\t{doc.title}")
+        for doc in docs:  # a scheduled document is not answering yet: said, as the documents page says it
+            when = f" 待生效（{doc.effective_date}）" if doc.status == "scheduled" else ""
+            audience = assistant.audience_names(doc.audience)  # 全体员工、HR, not the stored labels all/hr
+            say(f"{doc.doc_id}\tv{doc.version}{when}\t{audience}\t{doc.chunk_count} 块\t{doc.title}")
     return 0
 
 
