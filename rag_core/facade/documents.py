@@ -151,23 +151,17 @@ class DocumentActions(SampleSeeding, ServerFiles):
         lock = self.__dict__.setdefault("_prepared_lock", threading.Lock())
         with lock:
             kept = memo.pop(key, None)
-        sources_of = lambda known: [v.source for v in self.catalog.versions(known)]  # noqa: E731
-        hidden_of = lambda known: [  # noqa: E731
-            v.source for v in self.catalog.versions(known) if may_read is not None and not may_read(v)
-        ]
-        doc_ids = lambda: {v.doc_id for v in self.catalog.live_versions()}  # noqa: E731
         if kept is not None:
             if not doc_id:  # the library may have changed since the estimate
-                check_identity(kept.doc_id, kept.parsed.source, sources_of, hidden_of, kept.name_key,
-                               self.indexer.name_keys.of, doc_ids)
+                self._recheck_identity(kept, may_read)
             now = utc_stamp()
             return replace(kept, chunks=[replace(c, ingested_at=now) for c in kept.chunks])
         step = step or (lambda stage, frac: None)
         with reporting_pages(lambda done, total: step(f"OCR 识别扫描页 {done}/{total}", 0.05 + 0.15 * done / total)):
             prepared = prepare(
                 data, filename, s, doc_id=doc_id, audience=audience,
-                redact_disabled=frozenset(redact_disabled), sources_of=sources_of, hidden_of=hidden_of,
-                name_keys=self.indexer.name_keys, doc_ids=doc_ids,
+                redact_disabled=frozenset(redact_disabled), name_keys=self.indexer.name_keys,
+                **self._identity_lookups(may_read),
             )
         if keep:
             with lock:
@@ -175,6 +169,22 @@ class DocumentActions(SampleSeeding, ServerFiles):
                 while len(memo) > PREPARED_KEPT:
                     memo.popitem(last=False)
         return prepared
+
+    def _identity_lookups(self, may_read: Callable[[DocumentInfo], bool] | None) -> dict[str, Callable[..., Any]]:
+        """What `check_identity` reads of the library: each document's file names, the ones `may_read` hides, the ids."""
+        return {
+            "sources_of": lambda known: [v.source for v in self.catalog.versions(known)],
+            "hidden_of": lambda known: [v.source for v in self.catalog.versions(known)
+                                        if may_read is not None and not may_read(v)],
+            "doc_ids": lambda: {v.doc_id for v in self.catalog.live_versions()},
+        }
+
+    def _recheck_identity(self, prepared: PreparedDocument, may_read: Callable[[DocumentInfo], bool] | None) -> None:
+        """`check_identity` against the library as it is now: a file prepared earlier (an estimate's, or one that
+        waited for the writer lock while another upload of a clashing name was written) is refused as it would be now."""
+        look = self._identity_lookups(may_read)
+        check_identity(prepared.doc_id, prepared.parsed.source, look["sources_of"], look["hidden_of"],
+                       prepared.name_key, self.indexer.name_keys.of, look["doc_ids"])
 
     def _ingest(
         self,
@@ -205,6 +215,7 @@ class DocumentActions(SampleSeeding, ServerFiles):
                 report = self.indexer.write(
                     prepared, audience_t, effective_date, step, may_replace=may_replace, cancel=as_cancel(cancel),
                     today=today, timezone=self._settings.timezone,
+                    guard=None if doc_id else lambda: self._recheck_identity(prepared, may_replace),
                 )
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
             narrower = [] if report.status != "indexed" or replaced is None else narrower_audience(
