@@ -9,16 +9,26 @@ MemoryStore; relies on its ``_vectors``, ``_centres_for_model``, ``_freshness``,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 import numpy as np
 
 from ..text.asking import speaks_of_asker
+from ..text.pii import redact_text
 from ..types import MemoryHit
 from . import db
 from .centres import centre_rows
 from .scoring import as_utc, personal_relevance, relevance
 from .text import grounded_in, keyword_overlap, keyword_terms
+
+
+def read_out(row: tuple) -> db.MemoryRecord:
+    """A stored row as every reader gets it: text and source masked. A row kept before masking (or written into
+    the file by hand) holds raw numbers; masking here, where rows are read, keeps them off the page, out of the
+    trace and out of the conversation store, which copies each turn's memories (`redact_text` is idempotent)."""
+    rec = db.record_from_row(row)
+    return replace(rec, content=redact_text(rec.content), source=redact_text(rec.source))
 
 
 class RecallMixin:
@@ -30,7 +40,7 @@ class RecallMixin:
         with self._lock:
             for part in db.batches(list(ids)):
                 sql = f"SELECT {db.COLUMNS} FROM memories WHERE id IN ({','.join('?' * len(part))})"
-                by_id.update((r[0], db.record_from_row(r)) for r in self._conn.execute(sql, part))
+                by_id.update((r[0], read_out(r)) for r in self._conn.execute(sql, part))
         out = []
         for mid in ids:
             rec = by_id[mid]
@@ -150,7 +160,7 @@ class RecallMixin:
         """The stored row with its audit fields (deleted ones too); None if unknown or not this user's."""
         with self._lock:
             row = self._conn.execute(f"SELECT {db.COLUMNS} FROM memories WHERE id = ?", (memory_id,)).fetchone()
-        rec = db.record_from_row(row) if row else None
+        rec = read_out(row) if row else None
         return rec if rec and (user_id is None or rec.user_id == user_id) else None
 
     def history(self, user_id: str, memory_id: str | None = None) -> list[dict]:
@@ -162,7 +172,8 @@ class RecallMixin:
             args.append(memory_id)
         with self._lock:
             rows = self._conn.execute(sql + " ORDER BY seq", args).fetchall()
-        return [dict(zip(("memory_id", "action", "content", "detail", "at"), r, strict=True)) for r in rows]
+        return [{"memory_id": mid, "action": action, "content": redact_text(content), "detail": detail, "at": at}
+                for mid, action, content, detail, at in rows]
 
     def users(self) -> list[str]:
         with self._lock:
