@@ -56,20 +56,23 @@ def split_turn(text: str) -> TurnParts:
     of nothing else is chatter. Then a turn that asks nothing and opens with the person
     (我参加工作12年了, 我老婆下个月就要生了) is a statement as a whole, whatever its wording.
     """
-    text, clarifies, talked = _without_talk((text or "").strip())
+    text, meant, talked = _without_talk((text or "").strip())
     if not text:
         return TurnParts("", "", chatter=talked)
-    parts = _split(text)
+    clarifies = bool(meant)
+    parts = _split(text, meant)
     # what was meant, when it is a whole question itself (我想问一下年假有几天), is simply that question
     clarifies = clarifies and bool(parts.question) and not asks(parts.question)
     return TurnParts(parts.statement, parts.question, clarifies=clarifies)
 
 
-def _without_talk(text: str) -> tuple[str, bool, bool]:
+def _without_talk(text: str) -> tuple[str, frozenset[str], bool]:
     """The turn without its clauses about the conversation (a clarification replaced by what it meant);
-    whether one was a clarification; whether there were any."""
+    what the clarifications meant (asked, never told: 我是新员工，想问问年假 tells 我是新员工 and asks 年假);
+    whether there were any."""
     kept: list[str] = []
-    clarifies = talked = False
+    meant_all: set[str] = set()
+    talked = False
     for clause in _CLAUSES.findall(text):
         body = clause.strip()
         meant = about_conversation(body)
@@ -79,13 +82,17 @@ def _without_talk(text: str) -> tuple[str, bool, bool]:
         talked = True
         if meant:
             kept.append(meant + body[len(body.rstrip("，,。！!？?；;\n ")):])
-            clarifies = True
-    return ("".join(kept).strip(), clarifies, talked) if talked else (text, False, False)
+            meant_all.add(meant.rstrip("，,。！!？?；;\n "))
+    return ("".join(kept).strip(), frozenset(meant_all), talked) if talked else (text, frozenset(), False)
 
 
-def _split(text: str) -> TurnParts:
-    if text and not asks(text) and opens_with_asker(text) and not any(requests(c) for c in _CLAUSES.findall(text)):
-        return TurnParts(text.rstrip("，,。！!；;\n "), "")
+def _split(text: str, meant: frozenset[str] = frozenset()) -> TurnParts:
+    """`meant`: clauses that say what the person wants to know; asked wherever they stand."""
+    clauses = _CLAUSES.findall(text or "")
+    told_all = "".join(c for c in clauses if c.strip().rstrip("，,。！!？?；;\n ") not in meant).strip()
+    if told_all and not asks(told_all) and opens_with_asker(told_all) and not any(requests(c) for c in clauses):
+        wanted = "".join(c for c in clauses if c.strip().rstrip("，,。！!？?；;\n ") in meant).strip()
+        return TurnParts(told_all.rstrip("，,。！!；;\n "), wanted)
     told: list[str] = []
     asked: list[str] = []
     for clause in _CLAUSES.findall((text or "").strip()):
@@ -93,7 +100,7 @@ def _split(text: str) -> TurnParts:
         if not body:
             continue
         core = body.rstrip("，,。！!？?；;\n ")
-        if STATEMENT.search(core) and not asks(body) and not requests(core):
+        if STATEMENT.search(core) and not asks(body) and not requests(core) and core not in meant:
             told.append(core)
         else:
             asked.append(body)

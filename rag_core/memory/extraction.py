@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..text.asking import asks, opens_with_asker, third_person
 from ..text.completion import CompletionLLM, complete
-from ..text.discourse import about_conversation
+from ..text.discourse import about_conversation, asks_or_knows
 from .scoring import KINDS
 
 MAX_FACT_CHARS = 200
@@ -77,7 +77,8 @@ def rule_facts(text: str) -> list[Fact]:
             continue
         # a question, words about the conversation (好的, 我知道了, 我是说休息日加班) or a supposition
         # (如果我是经理): nothing about the person
-        if asks(clause) or about_conversation(clause) is not None or CONDITIONAL.search(clause):
+        # A verb of asking, knowing or thinking (我问过HR了, 我觉得年假太少) tells nothing of who the person is either.
+        if asks(clause) or about_conversation(clause) is not None or CONDITIONAL.search(clause) or asks_or_knows(clause):
             _keep_told(told, facts, seen)
             telling = False
             continue
@@ -161,7 +162,7 @@ def extract_facts(question: str, answer: str, llm: CompletionLLM | None = None) 
         except Exception:  # any client failure: the rules still run
             reply = ""
         offered = parse_llm_facts(reply)
-        facts = [fact for fact in offered if told_by(fact.content, question)]
+        facts = [fact for fact in offered if told_by(fact.content, question) and not asks_or_knows(fact.content)]
         if len(facts) < len(offered):  # a fact was dropped: the rules may still read what it tried to say
             facts += [fact for fact in rule_facts(question) if fact.content not in {f.content for f in facts}]
         if facts or reply.strip().upper().startswith("NONE"):

@@ -28,21 +28,32 @@ from .tokenizer import tagged
 _RESPONSE = (r"好的?|好吧|嗯+|哦+|噢+|喔+|行|对|是的?|ok|okay|谢谢|多谢|感谢|收到|明白|知道|了解|懂|清楚|可以|没问题|不对|"
              r"不是|辛苦")
 ACKNOWLEDGEMENT = re.compile(rf"^(?:(?:{_RESPONSE})(?:了|啦|呀|啊|哈|吧|的|您|你|呢|哈哈)*[ ，,。！!~～]*)+$", re.IGNORECASE)
-SPEECH_VERBS = frozenset("说 问 讲 指 意思 问问 说说 提问 问错 说错 打错 写错 说明".split())
-COGNITION_VERBS = frozenset("知道 明白 懂 理解 了解 清楚 同意 认同 赞同 看到 看懂 听懂 搞懂 弄懂 看错 听错 记住".split())
+SPEECH_VERBS = frozenset("说 问 讲 指 意思 问问 说说 提问 问错 说错 打错 写错 说明 咨询".split())
+COGNITION_VERBS = frozenset("知道 明白 懂 理解 了解 清楚 同意 认同 赞同 看到 看懂 听懂 搞懂 弄懂 看错 听错 记住 觉得 认为".split())
+# the potential form of understanding (看不懂, 听不明白, 搞得清楚): jieba keeps it one word, a cognition verb too
+_UNDERSTANDS = re.compile(r"^[看听读搞弄想][不得]?(?:懂|明白|清楚)$")
+# Verbs of asking, knowing and thinking: a clause with one says how the person takes the conversation or what
+# they want to know, never who they are (我问过HR了, 我觉得年假太少), so memory keeps no fact holding one.
+_ASKING_OR_KNOWING = frozenset("问 问问 问过 提问 咨询 了解 知道 觉得 认为".split())
 # Words that may stand between 我 and the verb: adverbs of time, degree and negation, the copula and the
 # particle of a cleft (我是说, 我的意思), volition (我想问).
-_BETWEEN = frozenset("是 的 想 要 就 就是 只是 还是 其实 刚才 刚刚 之前 本来 也 都 还 又 真的 确实 完全 有点 有些 一直 "
-                     "不 没 没有 不太 太 不大 并 所 可能".split())
+# 来 of purpose (我是来问…), 在 of the progressive (我在问…), 刚 (我刚问的是…) and 随便 (我是随便问问) are adverbs too.
+_BETWEEN = frozenset("是 的 想 要 就 就是 只是 还是 其实 刚 刚才 刚刚 之前 本来 也 都 还 又 真的 确实 完全 有点 有些 一直 "
+                     "不 没 没有 不太 太 不大 并 所 可能 来 在 随便".split())
 _OBJECT = re.compile(r"^(?:了|过|的|啊|呀|吧|啦|一下)+|[了啊呀吧啦。！!~～ ]+$")  # particles around no object at all
 _ABOUT_THE_ANSWER = ("这个答案", "这个回答", "这些回答", "这样", "那样", "你", "您", "上面", "刚才的", "答案", "回答")
 _RESPONSES = re.compile(rf"(?:谢谢你|谢谢您|哈+|{_RESPONSE})")  # 我明白了谢谢: thanks are no object either
-_WISH = re.compile(r"^(?:还|也|就|只)?(?:想|要)?(?:了解|知道|问问?|咨询)(?:一下|下)")  # asking to know X
+# asking to know X: a wish or purpose (是想/是来/想/要 + 了解/知道/问/咨询) or the verb with 一下; with no subject of its own
+# it goes on from the clause before (我是新员工，想问问年假)
+_WISH = re.compile(r"^是?(?:还|也|就|只)?(?:(?:想|要|来)+(?:了解|知道|问问?|咨询)(?:一下|下)?|(?:了解|知道|问问?|咨询)(?:一下|下))")
+# 我有个问题 / 我还有几个疑问(想问一下)：X: announces a question, X (after a colon or 想问) is what is asked
+_HAS_QUESTION = re.compile(r"^(?:还|又|也)?有(?:一?个|几个|些|一些|点|一点)?小?(?:问题|疑问)"
+                           r"(?P<sep>(?:想|要)(?:问问?|请教|咨询)(?:一下|下)?[:：]?|[:：])?(?P<what>.*)$")
 _WANTED = re.compile(r"^(?:一下|下)[，,：: ]*")
 _PARTICLES = re.compile(r"[了吗呢啊呀吧啦？?！!。，, ]")  # 我明白了吗 embeds no question of its own
 _MEANT = re.compile(
-    r"^(?:刚才|刚刚|其实|只是|就是|本来)?(?:是(?:想|要)?(?:说|问|讲|指)(?:的是)?|(?:想|要)(?:问|说)(?:的是)?|"
-    r"(?:说|问|讲|指)的(?:是|其实是)|的意思是)[:：，, ]*(?:一下)?(?P<what>.*)$"
+    r"^(?:刚才|刚刚|刚|其实|只是|就是|本来)?(?:是(?:想|要)?(?:说|问|讲|指)(?:的是)?|(?:想|要)(?:问|说)(?:的是)?|"
+    r"(?:说|问|讲|指)的(?:是|其实是)|在(?:说|问|讲|指)(?:你|您)?|的意思是)[:：，, ]*(?:一下)?(?P<what>.*)$"
 )
 
 
@@ -58,21 +69,26 @@ def about_conversation(clause: str) -> str | None:
     if acknowledges(text):
         return ""
     match = FIRST_PERSON.match(text)
-    if not match:
+    if not match and not _WISH.match(text):
         return None
-    rest = text[match.end():]
+    rest = text[match.end():] if match else text
+    announced = _HAS_QUESTION.match(rest)
+    if announced and (announced["sep"] or not announced["what"]):
+        return announced["what"].strip()
     at, verb = 0, ""
     for word, _ in tagged(rest):
         if word.strip() and word not in _BETWEEN:
             verb = word
             break
         at += len(word)
-    if verb not in SPEECH_VERBS and verb not in COGNITION_VERBS:
+    if verb not in SPEECH_VERBS and verb not in COGNITION_VERBS and not _UNDERSTANDS.match(verb):
         return None
     said = rest[at + len(verb):].strip("，,：: ")
     if verb in COGNITION_VERBS and asks(said) and len(_PARTICLES.sub("", said)) >= 2:
         return said  # an embedded question (我不知道怎么请病假, 我想知道试用期多久) is the question itself
     wanted = _WANTED.sub("", said)
+    if rest.startswith("是") and wanted.endswith("的"):
+        wanted = wanted[:-1]  # the 是…的 of purpose: 我是来问年假的 asks about 年假
     if _WISH.match(rest) and len(_PARTICLES.sub("", wanted)) >= 2:
         return wanted  # 我想了解一下报销流程, 我问一下加班费: what they want to know is what is asked
     meant = _MEANT.match(rest) if verb in SPEECH_VERBS else None
@@ -81,3 +97,10 @@ def about_conversation(clause: str) -> str | None:
     # the verb's own object says what the clause is about: none (我知道了, 我刚才问错了) or the answer itself
     # (我不同意这个答案) is talk; anything else (我同意调岗了, 我看到通知说年会放假) is a fact or a question's topic
     return "" if not _OBJECT.sub("", _RESPONSES.sub("", said)) or said.startswith(_ABOUT_THE_ANSWER) else None
+
+
+def asks_or_knows(text: str) -> bool:
+    """Whether a text holds a verb of asking, knowing or thinking (用户想问问年假, 用户觉得年假太少, 用户看不懂):
+    what the person wants to know or thinks of an answer, never a fact about them. jieba's words, so 顾问 and 问题
+    are not 问."""
+    return any(word in _ASKING_OR_KNOWING or _UNDERSTANDS.match(word) for word, _ in tagged(text or ""))
