@@ -82,31 +82,64 @@ class AuditLog:
         action: str | None = None,
         outcome: str | None = None,
         limit: int | None = None,
-    ) -> list[AuditEntry]:
+        offset: int = 0,
+    ) -> AuditRows:
         """Rows newest first; `since`/`until` are ISO dates or times (UTC), inclusive of `since`.
 
         `limit` (None: every row) is bound as a parameter, capped at SQLite's largest integer; below 1 it asks for
-        no rows (it read as "every row" before, and a number past SQLite's range as a damaged store)."""
-        if limit is not None and limit < 1:
-            return []
-        where: list[str] = []
-        params: list[str | int] = []
-        for column, op, value in (("at", ">=", since), ("at", "<", until), ("actor", "=", actor),
-                                  ("action", "=", action), ("outcome", "=", outcome)):
-            if value:
-                where.append(f"{column} {op} ?")
-                params.append(value)
-        sql = "SELECT id, at, actor, role, action, target, outcome, detail FROM audit"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY id DESC"
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(min(int(limit), _SQLITE_MAX_INT))
+        no rows (it read as "every row" before, and a number past SQLite's range as a damaged store). `offset`
+        skips that many of the newest rows: with `limit`, one page of a trail too long to load whole (the audit
+        page reads 100,000 rows a month). The result's `total` counts every row the filters match, so a page
+        can say 共 N 条 without loading them."""
+        where, matching = _filters(since, until, actor, action, outcome)
+        params = list(matching)
+        sql = "SELECT id, at, actor, role, action, target, outcome, detail FROM audit" + where + " ORDER BY id DESC"
+        offset = min(max(int(offset), 0), _SQLITE_MAX_INT)
+        paged = limit is not None or offset > 0
+        if paged:
+            sql += " LIMIT ? OFFSET ?"  # -1: no limit, only the offset
+            params += [-1 if limit is None else min(int(limit), _SQLITE_MAX_INT), offset]
         with self._lock:
-            rows = self._db.execute(sql, params).fetchall()
-        return [AuditEntry(*row) for row in rows]
+            rows = [] if limit is not None and limit < 1 else self._db.execute(sql, params).fetchall()
+            total = self._count(where, matching) if paged else len(rows)
+        return AuditRows([AuditEntry(*row) for row in rows], total=total)
 
-    def count(self) -> int:
+    def count(
+        self,
+        *,
+        since: str | None = None,
+        until: str | None = None,
+        actor: str | None = None,
+        action: str | None = None,
+        outcome: str | None = None,
+    ) -> int:
+        """How many rows the filters (those of `entries`) match; every row without filters."""
+        where, params = _filters(since, until, actor, action, outcome)
         with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM audit").fetchone()[0])
+            return self._count(where, params)
+
+    def _count(self, where: str, params: list[str | int]) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM audit" + where, params).fetchone()[0])
+
+
+class AuditRows(list[AuditEntry]):
+    """A page of the trail (a plain list of its rows) that also knows how many rows match in all: the facade
+    passes the trail's result on as it is, so the page gets its 共 N 条 from the same call."""
+
+    def __init__(self, rows: list[AuditEntry], *, total: int) -> None:
+        super().__init__(rows)
+        self.total = total
+
+
+def _filters(
+    since: str | None, until: str | None, actor: str | None, action: str | None, outcome: str | None
+) -> tuple[str, list[str | int]]:
+    """The WHERE clause (with its leading space, "" for none) and its parameters; empty filters are left out."""
+    where: list[str] = []
+    params: list[str | int] = []
+    for column, op, value in (("at", ">=", since), ("at", "<", until), ("actor", "=", actor),
+                              ("action", "=", action), ("outcome", "=", outcome)):
+        if value:
+            where.append(f"{column} {op} ?")
+            params.append(value)
+    return (" WHERE " + " AND ".join(where) if where else ""), params
