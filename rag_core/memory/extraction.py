@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ..text.asking import asks, opens_with_asker, third_person
 from ..text.completion import CompletionLLM, complete
 from ..text.discourse import about_conversation, asks_or_knows
+from ..text.tokenizer import tagged
 from .scoring import KINDS
 
 MAX_FACT_CHARS = 200
@@ -44,13 +45,24 @@ def _dept(v: str) -> str:
     return v[:-1] if v.endswith("部门") and len(v) > 2 else v
 
 
-# (pattern, builder, kind, importance); builders turn the match into third-person text.
-_RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str], str, float | None]] = [
+def _dept_and_name(m: re.Match[str]) -> tuple[str, ...]:
+    """我是财务部的李娜: the department and the name as two facts, so that a move (我调到人事部了) replaces the
+    department alone. Only a person's name (jieba nr) after 的: 我是财务部的经理 is left to the rules below."""
+    words = tagged(m["n"])
+    if not words or not words[-1][1].startswith("nr"):
+        return ()
+    return f"用户在{_dept(m['d'])}工作", f"用户名叫{m['n']}"
+
+
+# (pattern, builder, kind, importance); builders turn the match into third-person text, or several facts, or
+# none (the rule does not apply after all: the next one is tried).
+_RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str | tuple[str, ...]], str, float | None]] = [
     (re.compile(rf"我叫(?P<v>[{_CJK}A-Za-z]{{2,4}})$"), lambda m: f"用户名叫{m['v']}", "profile", None),
     (re.compile(r"我(?:已经|刚刚?|最近)?(?:调到了?|调去了?|调至|转到了?|转岗到了?|调岗到了?)" + rf"(?P<v>{_UNIT})"),
      lambda m: f"用户在{_dept(m['v'])}工作", "profile", None),
     (re.compile(r"我(?:现在|目前)?(?:在|是)" + rf"(?P<v>{_UNIT})(?:的)?(?:员工|工作|上班|任职|同事)?$"),
      lambda m: f"用户在{_dept(m['v'])}工作", "profile", None),
+    (re.compile(rf"我(?:现在|目前)?是(?P<d>{_UNIT})的(?P<n>[{_CJK}]{{2,4}})$"), _dept_and_name, "profile", None),
     (re.compile(rf"我(?:现在|目前)?(?:常驻|常住|base在|长期在)(?P<v>[{_CJK}]{{2,4}}?)(?:市)?(?:办公|工作|上班)?$"),
      lambda m: f"用户常驻{m['v']}", "profile", None),
     (re.compile(rf"(?:我的)?(?:直属主管|直属领导|直属上级|主管|领导|上级)(?:是|换成了?|变成了?)(?P<v>[{_CJK}A-Za-z]{{2,4}})$"),
@@ -89,11 +101,15 @@ def rule_facts(text: str) -> list[Fact]:
                 continue
             if kind == "profile" and asks(clause):
                 break  # "我是不是可以…", "我在研发部能报多少" ask, they do not state
-            content = build(m).strip()[:MAX_FACT_CHARS]
-            if content not in seen:
-                seen.add(content)
-                facts.append(Fact(content, kind, importance))
-            break  # one fact per clause: the first, most specific rule wins
+            built = build(m)
+            if not built:
+                continue
+            for content in (built,) if isinstance(built, str) else built:
+                content = content.strip()[:MAX_FACT_CHARS]
+                if content not in seen:
+                    seen.add(content)
+                    facts.append(Fact(content, kind, importance))
+            break  # one rule per clause: the first, most specific one wins
         else:  # no pattern: a clause about the person (or one that goes on telling) is kept as said
             if telling:
                 told.append(clause)
