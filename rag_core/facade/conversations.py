@@ -344,19 +344,22 @@ class ConversationActions:
     @uses_store(STORE_FILE)
     def undo_acknowledged(self, conversation_id: str, turn: int, *, actor: Principal | None = None) -> int:
         """Forget what a statement turn remembered, and bring back the facts it replaced; returns how many memories
-        were deleted."""
+        were taken back (deleted, or a restatement's strengthening undone: the fact told before stays as it was)."""
         conv = self._owned(conversation_id, actor, "undo", turns=True)
         stored = next((t for t in conv.turns if t.turn == turn), None)
         if stored is None:
             raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
         ids = [m["id"] for m in stored.trace.get("acknowledged", [])]
         deleted = self.memory.undo(ids, user_id=conv.user) if ids else 0  # what a statement replaced is current again
+        told_before = sum(1 for i in ids if (kept := self.memory.get(i, user_id=conv.user)) and not kept.deleted)
+        note = UNDONE_NOTE if not told_before else (  # a restatement: the fact told earlier is kept, as it was
+            f"（已撤销：这次说的没有保存；其中 {told_before} 条以前就记住了，保留以前的记录，可在“记忆管理”页删除。）")
         answer = stored.trace.get("answer", "")  # the page shows the turn's answer: it says the undo, after a refresh too
         tail = str(stored.trace.get("engine_tail") or "")
         if not stored.trace.get("acknowledgement_undone"):
             if answer.endswith(tail):  # the note is the engine's too: the acknowledgement before it stays literal
-                tail = f"{tail}\n\n{UNDONE_NOTE}".strip()
-            answer = f"{answer}\n\n{UNDONE_NOTE}".strip()
+                tail = f"{tail}\n\n{note}".strip()
+            answer = f"{answer}\n\n{note}".strip()
         trace = {**stored.trace, "acknowledged": [], "acknowledgement_undone": True, "answer": answer, "engine_tail": tail}
         # the turn's answer too: the export reads it, and must say the undo as the page does
         self.conversations.update_turn(conversation_id, turn, trace=trace, answer=answer)

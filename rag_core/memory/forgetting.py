@@ -10,6 +10,7 @@ Mixed into MemoryStore; relies on its ``_tx``, ``_lock``, ``_conn``, ``_cache``,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
@@ -21,6 +22,29 @@ from . import db
 from .scoring import as_utc
 
 EXPIRE_MAX_IMPORTANCE = 0.2  # expiry only touches interaction items at or below this
+
+
+UNSTRENGTHENED = "unstrengthened"  # history: an undo took a restatement back
+_OLD_IMPORTANCE = re.compile(r"importance ([0-9.]+)→")  # the detail `add` writes for a restatement
+
+
+def _before_restatement(conn, memory_id: str) -> tuple[float, str] | None:
+    """(importance, created_at) the row had before its last restatement that no undo took back yet, or None when
+    its last telling is the one that added it. Both come from its history: a restatement's row names the importance
+    it started from, and the telling before it (added, or an earlier restatement) was when the row was last told,
+    which its created_at then said (`MemoryStore.add`)."""
+    told: list[tuple[str, str, str]] = []
+    for action, detail, at in conn.execute(
+            "SELECT action, detail, at FROM memory_history WHERE memory_id = ? AND action IN "
+            f"('added', 'strengthened', '{UNSTRENGTHENED}') ORDER BY seq", (memory_id,)):
+        if action == UNSTRENGTHENED:
+            if told and told[-1][0] == "strengthened":
+                told.pop()
+        else:
+            told.append((action, detail, at))
+    if len(told) < 2 or told[-1][0] != "strengthened" or not (old := _OLD_IMPORTANCE.search(told[-1][1])):
+        return None
+    return float(old.group(1)), told[-2][2]
 
 
 class ForgettingMixin:
@@ -63,28 +87,33 @@ class ForgettingMixin:
         return rows
 
     def undo(self, memory_ids: Iterable[str], *, user_id: str, reason: str = "用户撤销", now: datetime | None = None) -> int:
-        """Take back what a statement wrote: its rows are soft-deleted and the facts they replaced (我在财务部工作
-        before 我调到了人事部) are active again, in one transaction. Returns how many rows were deleted."""
+        """Take back what a statement wrote, in one transaction: a row it added is soft-deleted and the facts it
+        replaced (我在财务部工作 before 我调到了人事部) are active again; a row it only strengthened (the fact told
+        again, weeks after it was first told) gets back its importance and age from before, and stays. Returns how
+        many rows were taken back."""
         ids = [m for m in dict.fromkeys(memory_ids) if m]
         if not ids:
             return 0
         now = as_utc(now) if now else db.utc_now()
         owner = self._check_user(user_id)
         with self._tx() as conn:
-            rows = []
-            for part in db.batches(ids):
-                rows += conn.execute(
-                    f"SELECT id, user_id, content FROM memories WHERE id IN ({','.join('?' * len(part))}) "
-                    "AND deleted_at IS NULL AND user_id = ?", [*part, owner]).fetchall()
-            count = self._soft_delete(conn, rows, reason, now)
-            for mid, _uid, _content in rows:  # only a row that was still current gives its place back
+            rows = self._active_rows(conn, ids, owner)
+            restated = {mid: before for mid, _uid, _content in rows if (before := _before_restatement(conn, mid))}
+            added = [row for row in rows if row[0] not in restated]
+            count = self._soft_delete(conn, added, reason, now)
+            for mid, _uid, _content in added:  # only a row that was still current gives its place back
                 for old_id, content in conn.execute(
                         "SELECT id, content FROM memories WHERE replaced_by = ? AND user_id = ? AND delete_reason = 'replaced'",
                         (mid, owner)).fetchall():
                     conn.execute("UPDATE memories SET deleted_at = NULL, delete_reason = NULL, replaced_by = NULL WHERE id = ?",
                                  (old_id,))
                     db.add_history(conn, old_id, owner, "restored", now, content, f"undone={mid}")
-            return count
+            for mid, _uid, content in (row for row in rows if row[0] in restated):
+                importance, created_at = restated[mid]
+                conn.execute("UPDATE memories SET importance = ?, created_at = ? WHERE id = ?", (importance, created_at, mid))
+                db.add_history(conn, mid, owner, UNSTRENGTHENED, now, content,
+                               f"{reason}：importance →{importance:.2f}，created_at →{created_at}")
+            return count + len(restated)
 
     def _forget_plan(self, keep: int, user_id: str | None, now: datetime) -> list[tuple[str, float, float]]:
         """(id, freshness, retention) of the memories forget() would drop, lowest retention first."""
