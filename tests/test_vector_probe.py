@@ -169,3 +169,41 @@ def test_a_data_dir_an_assistant_has_open_is_not_probed(big_store, tmp_path):
     del app
     assert not in_use(store)
     assert "向量索引" in " ".join(open_checks(store))
+
+
+def test_a_segment_chroma_never_saved_is_not_probed_however_its_bytes_change(big_store, tmp_path, monkeypatch):
+    """Between a hundred and a thousand records, Chroma rebuilds a segment from its log at every open and writes
+    its files with new random graph levels: counted, they made a third of warm starts probe again (0.9 s on a
+    10k store with a 620-chunk `hr` partition). Such a segment is never loaded from disk: its bytes do not matter."""
+    import shutil
+
+    from fakes import fake_assistant
+
+    store = tmp_path / "store"
+    shutil.copytree(big_store, store)
+    body = "# 人事福利\n\n" + "\n\n".join(f"第{i}条 人事第{i}项津贴标准为{i}元。" for i in range(1, 400))
+    opened = fake_assistant(store, chunk_size=120, chunk_overlap=0)
+    assert opened.ingest_bytes(body.encode(), "hr.md", audience=["hr"]).ok
+    del opened
+    fake_assistant(store, chunk_size=120, chunk_overlap=0).search("第7项福利")  # an open rebuilds it from the log
+    unsaved = [d.parent for d in (store / "chroma").glob(f"*/{vector_probe.HNSW_DATA}")
+               if not (d.parent / "index_metadata.pickle").exists()]
+    assert unsaved and (unsaved[0] / vector_probe.HNSW_DATA).stat().st_size, "no unsaved segment with bytes"
+    listed = vector_probe.segment_files(store / "chroma")
+    assert listed and not any(p.parent == unsaved[0] for p in listed)
+    data = unsaved[0] / vector_probe.HNSW_DATA
+    data.write_bytes(os.urandom(data.stat().st_size))  # what a rebuild at the next open may do
+    monkeypatch.setattr(health, "probe_vectors", lambda path: pytest.fail("probed a segment Chroma never saved"))
+    assert fake_assistant(store, chunk_size=120, chunk_overlap=0).search("第7项福利的标准是多少").hit_count
+
+
+def test_a_saved_segment_that_lost_its_id_map_is_still_probed(big_store, tmp_path):
+    """The id map missing from a segment Chroma saved fails every open: such a segment is listed and probed."""
+    import shutil
+
+    store = tmp_path / "store"
+    shutil.copytree(big_store, store)
+    for pickle in (store / "chroma").glob("*/index_metadata.pickle"):
+        pickle.unlink()
+    assert vector_probe.segment_files(store / "chroma")
+    assert not vector_probe.probe_vectors(store / "chroma").loads

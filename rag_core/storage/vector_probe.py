@@ -62,16 +62,43 @@ class Probe:
 
 
 def segment_files(chroma_dir: Path) -> list[Path]:
-    """The persisted HNSW segments' files, in a stable order; [] when no segment holds a vector yet.
+    """The files of the HNSW segments Chroma loads from disk, in a stable order; [] when none holds a vector.
 
-    Chroma keeps new vectors in its SQLite log and writes them into the segment in batches (a thousand at
-    a time): below that, the segment files exist but hold no element, are never walked, and damage to them
-    does nothing. Such a store (the samples, every test store) is not probed."""
+    Chroma keeps new vectors in its SQLite log and saves a segment once a thousand records piled up. Until a
+    segment's first save it has no id map (`index_metadata.pickle`) and no saved position in the log, and every
+    open rebuilds it from the log, writing its files anew with other random graph levels: its bytes are never
+    read, damage to them does nothing, and counting them made the probe run again at about a third of warm
+    starts on a 10k store whose `hr` partition held 620 records (docs/benchmarks.md, "Stop 52"). Nor does a
+    segment whose header says it holds no element. A store with neither (the samples, every test store) is
+    not probed."""
     chroma_dir = Path(chroma_dir)
+    saved = _saved_segments(chroma_dir)
     segments = [data.parent for data in chroma_dir.glob(f"*/{HNSW_DATA}")]
-    if not any(_may_hold_vectors(segment) for segment in segments):
-        return []
-    return sorted(p for p in chroma_dir.glob("*/*") if p.is_file())
+    loaded = sorted(s for s in segments if _may_hold_vectors(s) and _loaded_from_disk(s, saved))
+    return sorted(p for segment in loaded for p in segment.iterdir() if p.is_file())
+
+
+_ID_MAP = "index_metadata.pickle"  # written at a segment's first save, with the graph
+
+
+def _saved_segments(chroma_dir: Path) -> set[str] | None:
+    """The segments Chroma recorded a saved log position for, read from its database; None when unreadable."""
+    import sqlite3
+
+    try:
+        con = sqlite3.connect(f"file:{chroma_dir / 'chroma.sqlite3'}?mode=ro", uri=True)
+        try:
+            return {str(row[0]) for row in con.execute("SELECT segment_id FROM max_seq_id")}
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None
+
+
+def _loaded_from_disk(segment: Path, saved: set[str] | None) -> bool:
+    """Chroma loads the segment's files (it has an id map, or a saved log position whose id map went missing —
+    then the open fails, which the probe must see); a segment never saved is rebuilt from the log instead."""
+    return (segment / _ID_MAP).exists() or saved is None or segment.name in saved
 
 
 # hnswlib's header.bin as Chroma writes it: version, offsetLevel0, max_elements, cur_element_count, …
