@@ -233,12 +233,17 @@ class MemoryActions(KnownNames):
         return self.memory.users()
 
     def update_memory_importance(self, memory_id: str, importance: float, *, actor: Principal | None = None) -> None:
-        """Set a memory's importance (0–1)."""
+        """Set a memory's importance (0–1). A number typed as text ("0.3") is converted before anything is written:
+        the audit row is written after the store, and must never fail on the value the store accepted."""
+        try:
+            value = float(importance)
+        except (TypeError, ValueError):
+            raise InputError(f"重要度须是 0 到 1 之间的数字（例如 0.3），收到：{importance!r}。请改后重试") from None
         actor = self._check_ids(actor, [memory_id], "memory.importance")
         if memory_id not in self._owners([memory_id]):
             raise MemoryStoreError(f"找不到记忆：{memory_id}")
-        self.memory.update_importance(memory_id, importance)
-        self._audit(actor, "memory.importance", memory_id, "ok", f"{importance:.2f}")
+        self.memory.update_importance(memory_id, value)  # the store refuses a value outside 0–1 (or NaN)
+        self._audit(actor, "memory.importance", memory_id, "ok", f"{value:.2f}")
 
     def update_memory_text(self, memory_id: str, text: str, *, actor: Principal | None = None) -> str:
         """Correct a memory's text; personal data is masked before it is stored. Returns the stored text."""
