@@ -27,7 +27,11 @@ from .tokenizer import tagged
 
 _RESPONSE = (r"好的?|好吧|嗯+|哦+|噢+|喔+|行|对|是的?|ok|okay|谢谢|多谢|感谢|收到|明白|知道|了解|懂|清楚|可以|没问题|不对|"
              r"不是|辛苦")
-ACKNOWLEDGEMENT = re.compile(rf"^(?:(?:{_RESPONSE})(?:了|啦|呀|啊|哈|吧|的|您|你|呢|哈哈)*[ ，,。！!~～]*)+$", re.IGNORECASE)
+# Greetings and laughter open or fill a conversation and ask nothing: a closed class like the response words.
+# 在吗 asks only whether the assistant is there.
+_GREETING = r"你好|您好|大家好|hi|hello|hey|嗨|哈喽|哈啰|早上好|上午好|中午好|下午好|晚上好|早安|午安|晚安|在吗|在么|在嘛|在不在|哈+|呵+|嘿+"
+ACKNOWLEDGEMENT = re.compile(rf"^(?:(?:{_RESPONSE}|{_GREETING})(?:了|啦|呀|啊|哈|吧|的|您|你|呢|哈哈)*[ ，,。！!~～]*)+$",
+                             re.IGNORECASE)
 SPEECH_VERBS = frozenset("说 问 讲 指 意思 问问 说说 提问 问错 说错 打错 写错 说明 咨询".split())
 COGNITION_VERBS = frozenset("知道 明白 懂 理解 了解 清楚 同意 认同 赞同 看到 看懂 听懂 搞懂 弄懂 看错 听错 记住 觉得 认为".split())
 # the potential form of understanding (看不懂, 听不明白, 搞得清楚): jieba keeps it one word, a cognition verb too
