@@ -383,7 +383,9 @@ def render_current_actions(assistant: Assistant, current: Any) -> None:
         if error := st.session_state.pop(RENAME_ERROR_KEY, None):
             st.error(escape_md(error))
     with st.popover("删除", icon=":material/delete:", width="stretch"):
-        st.warning("删除后，这个对话的全部问答和依据记录都会一起删除，无法恢复。")
+        # HR's review keeps its own copy of every rated turn (`record_feedback`): the conversation's delete leaves it
+        st.warning("删除后，这个对话的问答和依据记录会一起删除，无法恢复。已经给出的评价（👍/👎）不会删除："
+                   "被评价的那一问一答会保留在“反馈审阅”里，供 HR 查看。")
         if st.button("确认删除", type="primary", key=f"delete_{current.id}"):
             gone = assistant.delete_conversation(current.id, actor=actor())
             switch_to(None)
