@@ -14,7 +14,7 @@ NUMBERS = ("6222021234567890123", "13812345678")
 
 def old_row(a, user: str = "u1") -> str:
     """A row written straight into memory.sqlite3, as a store from before masking holds it."""
-    a.memory  # opens (and creates) the store
+    assert a.memory is not None  # opens (and creates) the store
     with sqlite3.connect(a.settings.path("memory.sqlite3")) as conn:
         conn.execute("INSERT INTO memories (id, user_id, content, kind, importance, created_at, source) "
                      "VALUES ('old1', ?, ?, 'profile', 0.9, '2026-01-01T00:00:00+00:00', ?)", (user, RAW, f"rules: {RAW}"))
