@@ -18,6 +18,7 @@ from ..text.asking import asks, opens_with_asker, third_person
 from ..text.completion import CompletionLLM, complete
 from ..text.discourse import about_conversation, asks_or_knows
 from ..text.tokenizer import tagged
+from .content import says_something
 from .scoring import KINDS
 
 MAX_FACT_CHARS = 200
@@ -150,7 +151,7 @@ def parse_llm_facts(reply: str) -> list[Fact]:
         if not isinstance(obj, dict):
             continue
         content, kind = obj.get("content"), obj.get("kind", "profile")
-        if not isinstance(content, str) or not content.strip() or kind not in KINDS or kind == "interaction":
+        if not isinstance(content, str) or not says_something(content) or kind not in KINDS or kind == "interaction":
             continue
         facts.append(Fact(content.strip()[:MAX_FACT_CHARS], kind))
     return facts
