@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
-import pytest
 from app_support import logged_in_with
 from fakes import fake_assistant
 
-from rag_core.types import Principal, VersionChange
+from rag_core.types import Principal
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 ADMIN = Principal("wang", "admin")
 FIVE = "# 年假制度\n\n第一条 员工每年享有五天带薪年假，需提前三天申请。\n".encode()
 TEN = "# 年假制度\n\n第一条 员工每年享有十天带薪年假，需提前一周申请。\n".encode()
-
-
-def _filled(a) -> None:
-    """Until the facade fills `VersionChange.audience` (rag_core/facade/history.py), the page is given it here."""
-    real = a.document_changes
-
-    def changes(doc_id: str, *, actor=None) -> list[VersionChange]:
-        audiences = {v.version: v.audience for v in a.document_versions(doc_id, actor=actor)}
-        return [c if c.audience else replace(c, audience=audiences.get(c.version, ())) for c in real(doc_id, actor=actor)]
-
-    a.document_changes = changes
 
 
 def test_fix52m2_version_history_shows_audience_file_and_the_audience_change(tmp_path, monkeypatch):
@@ -34,7 +21,6 @@ def test_fix52m2_version_history_shows_audience_file_and_the_audience_change(tmp
     assert a.ingest_bytes(FIVE, "年假制度.md", actor=ADMIN).ok
     assert a.ingest_bytes(FIVE, "年假制度.md", audience=["hr"], actor=ADMIN).version == 2   # restricted
     assert a.ingest_bytes(TEN, "年假制度.md", audience=["hr", "managers"], actor=ADMIN).version == 3
-    _filled(a)
     at = logged_in_with(a, APP, "wang", "correct horse", tmp_path, monkeypatch)
     at.switch_page("pages/documents.py").run()
     at.main.selectbox[0].set_value("年假制度").run()
@@ -48,7 +34,6 @@ def test_fix52m2_version_history_shows_audience_file_and_the_audience_change(tmp
     assert "可见范围" not in rows.loc["v1", "与上一版相比"]
 
 
-@pytest.mark.xfail(strict=True, reason="rag_core/facade/history.py must pass audience=v.audience to VersionChange")
 def test_fix52m2_the_facade_fills_each_versions_audience(tmp_path):
     a = fake_assistant(tmp_path / "s")
     assert a.ingest_bytes(FIVE, "年假制度.md", actor=ADMIN).ok

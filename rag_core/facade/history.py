@@ -173,6 +173,7 @@ class HistoryActions:
             change = VersionChange(
                 version=v.version, status=_shown_status(v, current_version, today), ingested_at=v.ingested_at, chunk_count=v.chunk_count,
                 is_current=v.version == current_version, source=v.source, effective_date=v.effective_date,
+                audience=tuple(v.audience),
             )
             if texts is not None and index == 0:
                 change.added, change.unchanged = len(texts), 0
