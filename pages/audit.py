@@ -65,9 +65,8 @@ def _turn(step: int) -> None:
 
 def read_page(assistant: Assistant, filters: dict, page: int) -> tuple[list[AuditEntry], int]:
     """The rows of one page and how many rows the filters match in all (the engine counts them)."""
-    # TODO(facade offset): once Assistant.audit_entries passes `offset` on, ask for limit=PAGE, offset=page * PAGE
-    rows = assistant.audit_entries(**filters, limit=(page + 1) * PAGE, actor=actor())
-    return rows[page * PAGE:], int(getattr(rows, "total", len(rows)))  # the trail's rows carry their total
+    rows = assistant.audit_entries(**filters, limit=PAGE, offset=page * PAGE, actor=actor())
+    return list(rows), int(getattr(rows, "total", len(rows)))  # the trail's rows carry their total
 
 
 def pager(page: int, pages: int) -> None:

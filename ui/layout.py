@@ -95,6 +95,7 @@ def render_chrome(page_path: str | None = None) -> Assistant:
         st.divider()
         if assistant.team_mode:
             st.markdown(f"**{escape_md(principal.user)}** · {escape_md(ROLE_NAMES.get(principal.role, principal.role))}")
+            st.page_link("pages/account.py", label="我的账户", icon=":material/account_circle:")
             st.button("退出登录", icon=":material/logout:", on_click=logout, args=(assistant, principal))
         else:
             st.markdown("**本机管理员** · 桌面模式")

@@ -38,7 +38,7 @@ BEGIN SELECT RAISE(ABORT, 'audit trail is append-only'); END;
 # Every action the trail records, as the audit page and its CSV name it (one table: the page reads it through
 # the facade, `Assistant.audit_names`). Actions on someone else's records are named as such.
 ACTION_NAMES: dict[str, str] = {
-    "login": "登录", "logout": "退出登录", "document.upload": "上传文档", "document.delete": "删除文档",
+    "login": "登录", "logout": "退出登录", "password.change": "修改本人密码", "document.upload": "上传文档", "document.delete": "删除文档",
     "document.reindex": "重新切块", "settings.change": "修改设置", "thesaurus.change": "修改词表",
     "memory.add": "为他人添加记忆", "memory.recall": "提问时读取他人记忆", "memory.list": "查看他人记忆",
     "memory.delete": "删除记忆", "memory.importance": "修改记忆重要性", "memory.edit": "修改记忆内容",

@@ -278,6 +278,7 @@ class AccountActions:
         action: str | None = None,
         outcome: str | None = None,
         limit: int | None = None,
+        offset: int = 0,
         actor: Principal | None = None,
     ) -> list[AuditEntry]:
         """The audit trail, newest first, filtered. A `date` is a whole day of the office's zone (`until`
@@ -288,4 +289,5 @@ class AccountActions:
             since = day_window(since, None, zone)[0] if isinstance(since, date) else since
             until = day_window(None, until, zone)[1] if isinstance(until, date) else until
         with _damage_named(AUDIT):
-            return self.audit_log.entries(since=since, until=until, actor=user, action=action, outcome=outcome, limit=limit)
+            return self.audit_log.entries(since=since, until=until, actor=user, action=action, outcome=outcome, limit=limit,
+                                        offset=offset)
