@@ -22,7 +22,8 @@ from rag_core.memory.text import conflicting_slots, keyword_overlap, keyword_ter
         ("我喜欢简洁的回答", [("用户喜欢简洁的回答", "preference")]),
         ("我是试用期员工", [("用户是试用期员工", "profile")]),
         ("我是研发部的张三，我常驻杭州，请问出差住宿能报多少？",
-         [("用户是研发部的张三", "profile"), ("用户常驻杭州", "profile")]),
+         # department and name are two facts, so a move replaces the department alone (review 52k1 #3)
+         [("用户在研发部工作", "profile"), ("用户名叫张三", "profile"), ("用户常驻杭州", "profile")]),
     ],
 )
 def test_rules_turn_first_person_statements_into_facts(said, expected):
