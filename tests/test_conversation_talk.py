@@ -147,3 +147,8 @@ def test_a_clarification_takes_the_glued_search_when_it_reads_more_answerable(st
     a.ask("加班费怎么算？", user="u1", conversation="pay", remember=False)
     other = a.ask("我是想问年假", user="u1", conversation="pay", remember=False)  # a new topic: searched as meant
     assert other.search_question == "年假", other.followup
+
+
+def test_the_reply_to_a_greeting_or_thanks_does_not_open_with_an_agreement():
+    """好的 answered 你好 as if it were a request; the one reply fits a greeting and thanks alike."""
+    assert not CHATTER_REPLY.startswith(("好的", "好，", "嗯")) and "问" in CHATTER_REPLY

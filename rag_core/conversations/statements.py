@@ -115,7 +115,8 @@ def second_person(memory: str) -> str:
     return re.sub(r"^用户", "您", memory.strip())
 
 
-CHATTER_REPLY = "好的。有制度问题请直接问我；刚才的回答没说清楚的话，可以换个说法再问一次。"
+# one reply for thanks and greetings alike (好的 answered 你好 oddly): what to ask, and what to do when unclear
+CHATTER_REPLY = "有制度方面的问题请直接问我，例如：年假有几天？刚才的回答没说清楚的话，可以换个说法再问一次。"
 
 
 def acknowledgement(remembered: list[str], failure: str = "") -> str:
