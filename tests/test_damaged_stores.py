@@ -31,10 +31,10 @@ def fast_cli(monkeypatch):
     monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: fake_assistant(args.data_dir))
 
 
-@pytest.fixture()
-def store(tmp_path: Path) -> Path:
-    """A data dir with one document and one memory, closed again."""
-    data = tmp_path / "store"
+@pytest.fixture(scope="module")
+def built_store(tmp_path_factory) -> Path:
+    """A data dir with one document and one memory, closed again: built once, copied for each test."""
+    data = tmp_path_factory.mktemp("damaged") / "store"
     assistant = fake_assistant(data)
     assert assistant.ingest_bytes(POLICY.encode(), "leave.md").ok
     assistant.remember("u1", "用户在研发部工作")
@@ -42,6 +42,14 @@ def store(tmp_path: Path) -> Path:
     del assistant
     gc.collect()
     return data
+
+
+@pytest.fixture()
+def store(built_store: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the built store: each test damages its own (a copy costs ~20 ms, a build ~0.8 s)."""
+    import shutil
+
+    return Path(shutil.copytree(built_store, tmp_path / "store"))
 
 
 def truncate(path: Path, size: int | None = None) -> None:
