@@ -7,7 +7,7 @@
 Every measurement runs this tree's `bench/perf_child.py` in a fresh process, with
 `BENCH_CODE_ROOT` pointing at the tree whose `rag_core` it measures, so both sides
 are timed by the same code; "before" and "after" alternate round by round and the
-load average is printed with each. The stores must be readable by both trees
+load average is printed with each. Each tree gets its own copy of each store (under --work-dir); the stores must be readable by both trees
 (grown by `perf_child.py build`, as bench_perf.py does). Search results are compared
 question by question (every hit and near miss with all its scores and features, roles
 hr and all): any difference is listed.
@@ -54,6 +54,12 @@ def measure(trees: dict[str, Path], stores: dict[str, Path], work: Path, rounds:
                  "trees": {k: str(v) for k, v in trees.items()}, "stores": {k: str(v) for k, v in stores.items()},
                  "cold": [], "warm": [], "search": [], "command": " ".join(sys.argv)}
     question = questions(1)[0]
+    # each tree restarts on its own copy: on one shared store the two trees' start checks (which differ in what they
+    # stamp) would each see the other's stamps as a change and probe at every switch — a cost of the alternation
+    own = {(side, size): _own_copy(store, work / f"store_{side}_{size}") for side in trees for size, store in stores.items()}
+    for side, tree in trees.items():  # untimed: compiles the tree's modules and settles its stamps, as any earlier run has
+        for size in stores:
+            _ask(tree, own[side, size], question)
     for r in range(rounds):
         for side, tree in trees.items():
             env = {CODE_ROOT_VAR: str(tree)}
@@ -65,31 +71,44 @@ def measure(trees: dict[str, Path], stores: dict[str, Path], work: Path, rounds:
                 res = run_child(["startup", "--data-dir", cold, "--cold"], env=env)
                 out["cold"].append({"side": side, "round": r, "wall_s": time.perf_counter() - t0, "load": before,
                                     **res})
-            for size, store in stores.items():
+            for size in stores:
                 log(f"round {r + 1} {side}: warm restart {size}")
                 before = load()
-                wall, proc = timed_command([PYTHON, "-m", "rag_core", "--data-dir", str(store), "ask", question,
-                                            "--user", "bench"], env={"PYTHONPATH": str(tree)}, cwd=tree)
-                if proc.returncode != 0:
-                    raise RuntimeError(proc.stderr[-2000:])
+                wall = _ask(tree, own[side, size], question)
                 out["warm"].append({"side": side, "round": r, "size": size, "wall_s": wall, "load": before})
                 log(f"round {r + 1} {side}: search {size}")
                 before = load()
-                res = run_child(["search", "--data-dir", store, "--reps", reps, "--roles", "all", "hr"], env=env,
+                res = run_child(["search", "--data-dir", own[side, size], "--reps", reps, "--roles", "all", "hr"], env=env,
                                 timeout=7200)
                 out["search"].append({"side": side, "round": r, "size": size, "load": before, **res})
     out["same_results"] = {}
-    for size, store in stores.items():
+    for size in stores:
         files = {}
         for side, tree in trees.items():
             log(f"{side}: search results on {size}")
             files[side] = work / f"results_{side}_{size}.json"
-            run_child(["results", "--data-dir", store, "--out", files[side]], env={CODE_ROOT_VAR: str(tree)},
+            run_child(["results", "--data-dir", own[side, size], "--out", files[side]], env={CODE_ROOT_VAR: str(tree)},
                       timeout=7200)
         a, b = (json.loads(f.read_text(encoding="utf-8")) for f in files.values())
         out["same_results"][size] = {"compared": len(a), "different": sorted(k for k in a if a[k] != b.get(k))}
     out["load_at_end"] = [round(x, 2) for x in load_average()]
     return out
+
+
+def _own_copy(store: Path, copy: Path) -> Path:
+    """A fresh copy of `store` for one tree (the original stays as built)."""
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(store, copy)
+    return copy
+
+
+def _ask(tree: Path, store: Path, question: str) -> float:
+    """Wall seconds of `python -m rag_core ask` with `tree`'s code on `store`: spawn to exit."""
+    wall, proc = timed_command([PYTHON, "-m", "rag_core", "--data-dir", str(store), "ask", question, "--user", "bench"],
+                               env={"PYTHONPATH": str(tree)}, cwd=tree)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr[-2000:])
+    return wall
 
 
 def _median(rows: list[dict], key) -> float:
