@@ -14,7 +14,7 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -128,13 +128,12 @@ class AccountStore:
         self._hasher = PasswordHasher(**HASH_PARAMETERS)
         self._dummy: str | None = None  # a hash to verify against for unknown names (equal work)
         self._any = False
-        with self._lock:
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
+        if row is None:
+            secret = secrets.token_hex(32)
+            with self._write():  # OR IGNORE: another process or thread opening the same new file may have written it first
+                self._db.execute("INSERT OR IGNORE INTO meta VALUES ('secret', ?)", (secret,))
             row = self._db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
-            if row is None:
-                # OR IGNORE: another process or thread opening the same new file may have written it first
-                self._db.execute("INSERT OR IGNORE INTO meta VALUES ('secret', ?)", (secrets.token_hex(32),))
-                self._db.commit()
-                row = self._db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
         self._secret = bytes.fromhex(row[0])
         try:
             self.path.chmod(0o600)
@@ -204,16 +203,24 @@ class AccountStore:
 
     @contextmanager
     def _write(self) -> Iterator[None]:
-        """One write transaction that takes SQLite's write lock first (BEGIN IMMEDIATE): what it reads
-        cannot change before it writes, even from another process on the same file; rolled back on error."""
+        """Every write's one transaction, taking SQLite's write lock first (BEGIN IMMEDIATE): what it reads
+        cannot change before it writes, even from another process on the same file.
+
+        Rolled back on any error, a failed COMMIT included ("database is locked" while another process
+        reads): left open, it held the lock, refused every later BEGIN and was saved by the next commit.
+        """
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
+            if self._db.in_transaction:  # never BEGIN inside, nor commit, what an earlier failure left
                 self._db.rollback()
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                yield
+                self._db.commit()
+            except BaseException:
+                if self._db.in_transaction:
+                    with suppress(sqlite3.Error):  # the first error is the one to report
+                        self._db.rollback()
                 raise
-            self._db.commit()
 
     def _update(self, name: str, sql: str, params: tuple, *, leaves_admin: bool = False) -> Account:
         """`leaves_admin`: the change ends `name`'s administration, refused if no other active admin remains."""
@@ -287,28 +294,20 @@ class AccountStore:
         Why not read-then-write: twenty guesses in parallel all read the same count and wrote
         count + 1, so the account never locked. Only the guess that reaches `MAX_FAILURES` locks it.
         """
-        with self._lock:
+        with self._write():
             # one statement: skip an account locked meanwhile; a lock that ran out counts afresh
             row = self._db.execute(
                 "UPDATE users SET failed = CASE WHEN locked_until != '' THEN 1 ELSE failed + 1 END, locked_until = '' "
                 "WHERE name = ? AND NOT (locked_until != '' AND locked_until > ?) RETURNING failed", (name, _iso(now)),
             ).fetchone()
-            if row is None:  # locked by a parallel guess while this password was hashed
-                self._db.commit()
-                account = self._db.execute(f"SELECT {self._COLS} FROM users WHERE name = ?", (name,)).fetchone()
-                return LoginResult("locked", self._account(account)) if account else LoginResult("wrong")
-            failed = row[0]
-            locked = failed >= MAX_FAILURES
+            locked = row is not None and row[0] >= MAX_FAILURES
             if locked:
                 self._db.execute("UPDATE users SET failed = 0, locked_until = ? WHERE name = ?",
                                  (_iso(now + timedelta(minutes=LOCK_MINUTES)), name))
-            self._db.commit()
-            account = self._get_locked(name)
-        return LoginResult("locked", account, just_locked=True) if locked else LoginResult("wrong", account)
-
-    def _get_locked(self, name: str) -> Account:
-        """`get` for a caller already holding the lock."""
-        return self._account(self._db.execute(f"SELECT {self._COLS} FROM users WHERE name = ?", (name,)).fetchone())
+            account = self._db.execute(f"SELECT {self._COLS} FROM users WHERE name = ?", (name,)).fetchone()
+        if row is None:  # locked by a parallel guess while this password was hashed
+            return LoginResult("locked", self._account(account)) if account else LoginResult("wrong")
+        return LoginResult("locked" if locked else "wrong", self._account(account), just_locked=locked)
 
     def stranger(self, typed: str) -> str:
         """How a login name that is no account is recorded: a keyed hash, never the text itself.
@@ -335,13 +334,12 @@ class AccountStore:
         """A signed token for a new session of `name` (the cookie value)."""
         now = now or _now()
         session_id = secrets.token_urlsafe(24)
-        with self._lock:
+        with self._write():
             self._db.execute("DELETE FROM sessions WHERE expires_at < ?", (_iso(now),))
             self._db.execute(
                 "INSERT INTO sessions VALUES (?, ?, ?, ?)",
                 (self._row_id(session_id), name, _iso(now), _iso(now + timedelta(hours=hours))),
             )
-            self._db.commit()
         return f"{session_id}.{self._sign(session_id)}"
 
     def resolve_session(self, token: str | None, now: datetime | None = None) -> Account | None:
@@ -362,16 +360,14 @@ class AccountStore:
 
     def close_session(self, token: str | None) -> None:
         if token and "." in token:
-            with self._lock:
+            with self._write():
                 self._db.execute("DELETE FROM sessions WHERE id = ?", (self._row_id(token.split(".")[0]),))
-                self._db.commit()
 
     def end_sessions(self, name: str, keep: str | None = None) -> None:
         """End `name`'s sessions; `keep`: a token of the person's own (the browser that changed the password)."""
         kept = self._row_id(keep.split(".")[0]) if keep and "." in keep else ""
-        with self._lock:
+        with self._write():
             self._db.execute("DELETE FROM sessions WHERE user = ? AND id != ?", (name, kept))
-            self._db.commit()
 
 
 def _audiences(audiences: Iterable[str]) -> list[str]:
