@@ -223,8 +223,10 @@ def forgotten_notice(done, kept_n: int) -> str:
     if not done.changed and done.count == done.listed:
         return f"已遗忘 {done.count} 条记忆，保留得分最高的 {kept_n} 条。"
     parts = [f"已遗忘 {done.count} 条记忆：只遗忘了预览中列出的记忆。"]
-    if done.count < done.listed:
-        parts.append(f"预览中另有 {done.listed - done.count} 条在确认前已被删除，没有再处理。")
+    if done.kept_changed:
+        parts.append(f"预览中有 {done.kept_changed} 条在预览后被修改过（内容、重要度或又被提及），已保留，没有遗忘。")
+    if gone := done.listed - done.count - done.kept_changed:
+        parts.append(f"预览中另有 {gone} 条在确认前已被删除，没有再处理。")
     if done.changed:
         parts.append(f"预览之后记忆有变化（例如在别的页面新增或修改了记忆），没有列在预览中的记忆都保留着；"
                      f"如果仍要精简到 {kept_n} 条，请重新预览后再确认。")
@@ -257,8 +259,9 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
     st.dataframe(frame, hide_index=True, width="stretch", row_height=WRAP_ROWS)
     yes, no = st.columns(2)
     if yes.button("确认遗忘", type="primary"):
-        # exactly the rows listed above: a memory added or changed since (another tab, a chat turn) was never shown
-        done = assistant.forget_previewed([m.id for m in doomed], kept_n, user=user, actor=actor())
+        # exactly the rows listed above, as listed: a memory added or changed since (another tab, a chat turn) was
+        # never shown, so the hits go back with what they showed and a changed one stays
+        done = assistant.forget_previewed(doomed, kept_n, user=user, actor=actor())
         st.session_state.pop(PREVIEW_KEY, None)
         announce("memories", forgotten_notice(done, kept_n))
         st.rerun()

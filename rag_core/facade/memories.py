@@ -83,12 +83,14 @@ class PersonalSearch:
 
 @dataclass(frozen=True)
 class Forgotten:
-    """What 确认遗忘 did: how many of the previewed memories went, how many the preview listed, and whether the
-    memories changed since (forgetting down to the same N now would list others): the page says so."""
+    """What 确认遗忘 did: how many of the previewed memories went, how many the preview listed, how many listed ones
+    were kept because they were edited, re-weighed or told again since (nobody saw them as they are now), and
+    whether the memories changed since (forgetting down to the same N now would list others): the page says so."""
 
     count: int
     listed: int
     changed: bool
+    kept_changed: int = 0
 
 
 class MemoryActions(KnownNames):
@@ -282,15 +284,18 @@ class MemoryActions(KnownNames):
         self._audit(actor, "memory.forget", user or "所有用户", "ok", f"保留 {keep} 条，遗忘 {count} 条")
         return count
 
-    def forget_previewed(self, previewed: Sequence[str], keep: int, user: str | None = None, *,
+    def forget_previewed(self, previewed: Sequence[MemoryHit | str], keep: int, user: str | None = None, *,
                          actor: Principal | None = None) -> Forgotten:
-        """确认遗忘: forget exactly the memories `preview_forget(keep)` listed (their ids), never a memory added
-        or changed since, which nobody was shown; says how many went and whether the plan differs now."""
+        """确认遗忘: forget exactly the memories `preview_forget(keep)` listed, and only while each is still what it
+        showed (pass its hits: text, importance and age are compared; a bare id only checks the plan still drops
+        it), never a memory added or changed since, which nobody was shown; says how many went and what changed."""
         actor = self._forget_scope(actor, user, "memory.forget", audited=True)
-        ids = list(dict.fromkeys(previewed))
-        count, changed = self.memory.forget_listed(ids, keep, user_id=user, now=_utcnow())
-        self._audit(actor, "memory.forget", user or "所有用户", "ok", f"保留 {keep} 条，遗忘 {count} 条（预览列出 {len(ids)} 条）")
-        return Forgotten(count, len(ids), changed)
+        listed = len({m if isinstance(m, str) else m.id for m in previewed} - {""})
+        count, kept, changed = self.memory.forget_listed(previewed, keep, user_id=user, now=_utcnow())
+        note = f"，{kept} 条预览后有改动而保留" if kept else ""
+        self._audit(actor, "memory.forget", user or "所有用户", "ok",
+                    f"保留 {keep} 条，遗忘 {count} 条（预览列出 {listed} 条{note}）")
+        return Forgotten(count, listed, changed, kept)
 
     def purge_memories(self, user: str, *, actor: Principal | None = None) -> int:
         """Delete every memory of `user` for good."""

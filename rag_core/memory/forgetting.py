@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from ..errors import MemoryStoreError
+from ..text.pii import redact_text
 from ..types import MemoryHit
 from . import db
 from .scoring import as_utc
@@ -45,6 +46,23 @@ def _before_restatement(conn, memory_id: str) -> tuple[float, str] | None:
     if len(told) < 2 or told[-1][0] != "strengthened" or not (old := _OLD_IMPORTANCE.search(told[-1][1])):
         return None
     return float(old.group(1)), told[-2][2]
+
+
+def _versions(conn, ids: list[str]) -> dict[str, tuple[str, float, str]]:
+    """id -> (text as shown, importance, created_at): what a preview's hit showed of a row (`read_out` masks the
+    text), so a confirm can tell whether the row is still that."""
+    found: dict[str, tuple[str, float, str]] = {}
+    for part in db.batches(ids):
+        sql = f"SELECT id, content, importance, created_at FROM memories WHERE id IN ({','.join('?' * len(part))})"
+        found.update((mid, (redact_text(content), float(imp), created)) for mid, content, imp, created in conn.execute(sql, part))
+    return found
+
+
+def _as_shown(hit: MemoryHit | None, version: tuple[str, float, str], planned: bool) -> bool:
+    """Whether a listed row may go: unchanged since its preview's hit, or, for a bare id, still in the plan."""
+    if hit is None:
+        return planned
+    return (hit.content, float(hit.importance), hit.created_at) == version
 
 
 class ForgettingMixin:
@@ -156,17 +174,28 @@ class ForgettingMixin:
                 rows += conn.execute(f"SELECT id, user_id, content FROM memories WHERE id IN ({marks})", part).fetchall()
             return self._soft_delete(conn, rows, "forgotten", now)
 
-    def forget_listed(self, memory_ids: Iterable[str], keep: int, *, user_id: str | None = None,
-                      now: datetime | None = None) -> tuple[int, bool]:
-        """Forget exactly the memories a preview listed (`preview_forget(keep)`), not a plan computed again now: a
-        memory added, edited or re-weighed since (another tab, a chat turn) was never shown, so it never goes unseen.
-        Returns (how many were forgotten, whether the plan for `keep` now differs from the list)."""
-        ids = [m for m in dict.fromkeys(memory_ids) if m]
+    def forget_listed(self, previewed: Iterable[MemoryHit | str], keep: int, *, user_id: str | None = None,
+                      now: datetime | None = None) -> tuple[int, int, bool]:
+        """Forget exactly the memories a preview listed (`preview_forget(keep)`), not a plan computed again now, and
+        only while each is still what the preview showed: a memory added, edited, re-weighed or told again since
+        (another tab, a chat turn) was never shown, so it never goes unseen. A preview's hit carries its version (text,
+        importance, age); a bare id carries none, so it goes only while forgetting down to `keep` would still drop it.
+        Returns (how many were forgotten, how many listed rows were kept because they changed since, whether the
+        plan for `keep` now differs from the list)."""
+        shown: dict[str, MemoryHit | None] = {}
+        for item in previewed:
+            mid = item if isinstance(item, str) else item.id
+            if mid and mid not in shown:
+                shown[mid] = None if isinstance(item, str) else item
         now = as_utc(now) if now else db.utc_now()
         owner = self._check_user(user_id) if user_id is not None else None
         with self._tx() as conn:  # the comparison and the removal see the same rows
-            changed = {p[0] for p in self._forget_plan(keep, owner, now)} != set(ids)
-            return self._soft_delete(conn, self._active_rows(conn, ids, owner), "forgotten", now), changed
+            plan = {p[0] for p in self._forget_plan(keep, owner, now)}
+            rows = self._active_rows(conn, list(shown), owner)
+            current = _versions(conn, [row[0] for row in rows])
+            still = [row for row in rows if _as_shown(shown[row[0]], current[row[0]], row[0] in plan)]
+            count = self._soft_delete(conn, still, "forgotten", now)
+            return count, len(rows) - len(still), plan != set(shown) or len(still) < len(rows)
 
     def expire(self, now: datetime | None = None) -> int:
         """Soft-delete low-importance interaction echoes older than interaction_ttl_days."""
