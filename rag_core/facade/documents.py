@@ -220,7 +220,7 @@ class DocumentActions(SampleSeeding, ServerFiles):
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
             narrower = [] if report.status != "indexed" or replaced is None else narrower_audience(
                 audience_t, replaced, effective_date if (effective_date or "") > today else None)
-            held = self._held_by_version(report, prepared, replaced, basis, effective_date, today)
+            held = self._held_by_version(report, prepared, replaced, basis)
             return replace(report, reading=reading, warnings=[*reading.notes, *report.warnings, *narrower, *held])
         except DocumentIdConflict as exc:
             return IngestReport(filename=exc.filename, status="refused", error=str(exc), conflict_doc_id=exc.doc_id)
@@ -233,10 +233,15 @@ class DocumentActions(SampleSeeding, ServerFiles):
             return IngestReport(filename=shown, status="refused", error=f"{shown}: {exc}")
 
     def _held_by_version(self, report: IngestReport, prepared: PreparedDocument, replaced: DocumentInfo | None,
-                         basis: list[Chunk], effective_date: str | None, today: str) -> list[str]:
-        """A new version in effect now holds the standard answers it no longer supports (StandardReview); one
-        scheduled for later leaves them served until then, as the version it replaces is."""
-        if report.status != "indexed" or replaced is None or not basis or (effective_date or "") > today:
+                         basis: list[Chunk]) -> list[str]:
+        """A new version holds the standard answers it no longer supports (StandardReview): at once when it is in
+        effect now, from its effective day when scheduled (nothing runs on that day, so the check is made now; until
+        then they are served, as the version it replaces is). A scheduled version an immediate one retired, or one
+        dated the same day that replaced it, takes its holds with it (`_keep_pending_holds`)."""
+        if report.status != "indexed":
+            return []
+        self._keep_pending_holds(prepared.doc_id)  # type: ignore[attr-defined]
+        if replaced is None or not basis:
             return []
         new = next((v for v in self.catalog.versions(prepared.doc_id) if v.version == report.version), None)
         if new is None or new.status != "current":  # another process's newer version won meanwhile
@@ -335,6 +340,7 @@ class DocumentActions(SampleSeeding, ServerFiles):
                     step("完成", 1.0)  # the indexer is silent once the version is live
                     if written.version != info.version and (info.effective_date or "") > today:
                         self.indexer.retire(info)  # its re-cut copy is written: the old scheduled one goes
+                        self._move_pending_holds(info, written.version)  # type: ignore[attr-defined]
                     report.chunks += written.chunk_count
                     report.documents += 1
         detail = f"{report.chunks} 块" + (f"；未能重新索引：{'；'.join(report.failed)}" if report.failed else "")

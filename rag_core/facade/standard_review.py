@@ -19,9 +19,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..documents.audience_names import audience_names
-from ..documents.catalog import local_day, visible_to
+from ..documents.catalog import local_day, office_today, versions_in_effect, visible_to
 from ..errors import StoreDamaged
 from ..insights.standard import Hold, StandardAnswerError
+from ..insights.standard_pending import office_midnight
 from ..insights.standard_versions import CHANGED, NARROWED, outdated
 from ..types import Chunk, DocumentInfo, Principal
 from .stores import STANDARD_FILE, feature_store, uses_store
@@ -41,6 +42,11 @@ class StandardReview:
         """Was a standard answer ever stored? If not, nothing can be held (and the file is not created)."""
         return self.__dict__.get("_standard_store") is not None or self._settings.path(STANDARD_FILE).exists()
 
+    def _note_damage(self, damage: StoreDamaged) -> None:
+        """A damaged standard-answers file does not undo a document change: its line goes to the store notices."""
+        if str(damage) not in self.store_notices:
+            self.store_notices.append(str(damage))
+
     def _standard_basis(self, replaced: DocumentInfo | None) -> list[Chunk]:
         """The chunks of the version an upload is about to replace, read before the write retires them: what the
         standard answers quoted (`_hold_outdated_standard`). Empty when there is nothing to check."""
@@ -50,8 +56,12 @@ class StandardReview:
 
     def _hold_outdated_standard(self, new: DocumentInfo, chunks: list[Chunk], replaced: DocumentInfo,
                                 basis: list[Chunk]) -> list[str]:
-        """After `new` (its `chunks`) took effect in place of `replaced` (`basis`): hold the standard answers it no
-        longer supports; the upload report's warning, if any. A damaged file does not undo the upload."""
+        """After `new` (its `chunks`) took effect in place of `replaced` (`basis`), or was scheduled to: hold the
+        standard answers it no longer supports, from its effective day when that is still to come (nothing runs on
+        that day: `insights.standard_pending`); the upload report's warning, if any. A damaged file does not undo
+        the upload."""
+        day = new.effective_date if (new.effective_date or "") > office_today(self._settings.timezone) else None
+        starts = (new.doc_id, new.version, office_midnight(day, self._settings.timezone)) if day else None
         titles = list(dict.fromkeys(t for t in (new.title, replaced.title) if t))
         known = [v.title for v in self.catalog.live_versions() if v.doc_id != new.doc_id and v.title]
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
@@ -60,13 +70,41 @@ class StandardReview:
                 store = self.standard_store
                 reasons = outdated(store.list(), store.recorded_for(new.doc_id), titles, basis, chunks,
                                    new.audience, known)
-                held = store.hold(reasons, Hold(new.title or new.doc_id, new.audience, stamp)) if reasons else []
+                hold = Hold(new.title or new.doc_id, new.audience, stamp, effective=day or "")
+                held = store.hold(reasons, hold, starts) if reasons else []
         except StoreDamaged as damage:
-            if str(damage) not in self.store_notices:
-                self.store_notices.append(str(damage))
+            self._note_damage(damage)
             return []
+        if held and day:
+            return [f"{len(held)} 条依据这份文档当前版本的标准答复将于 {day} 新版本生效时自动暂停使用（新版本缩小了可见范围或"
+                    "改动了它引用的条款），在此之前照常使用；届时请到“标准答复”页核对后恢复或删除"]
         return [f"{len(held)} 条依据这份文档上一版的标准答复已暂停使用（这一版缩小了可见范围或改动了它引用的条款），"
                 "请到“标准答复”页核对后恢复或删除"] if held else []
+
+    def _keep_pending_holds(self, doc_id: str) -> None:
+        """After `doc_id`'s versions changed: forget the holds waiting for a scheduled version that will no longer
+        take effect (retired by a later upload, or replaced on its day by another dated the same day)."""
+        if not self._standard_stored():
+            return
+        live = [v for v in self.catalog.versions(doc_id) if v.status == "current"]
+        today = office_today(self._settings.timezone)
+        coming = {v.version for v in live if (v.effective_date or "") > today
+                  and versions_in_effect(live, v.effective_date or today).get(doc_id) is v}
+        try:
+            with feature_store(STANDARD_FILE):
+                self.standard_store.pending.keep_versions(doc_id, coming)
+        except StoreDamaged as damage:
+            self._note_damage(damage)
+
+    def _move_pending_holds(self, old: DocumentInfo, new: int) -> None:
+        """Re-indexing wrote the scheduled `old` again as v`new`: the holds waiting for it wait for the copy."""
+        if not self._standard_stored():
+            return
+        try:
+            with feature_store(STANDARD_FILE):
+                self.standard_store.pending.move(old.doc_id, old.version, new)
+        except StoreDamaged as damage:
+            self._note_damage(damage)
 
     def _hold_standard_answers(self, doc_id: str, versions: list[DocumentInfo]) -> int:
         """After `doc_id` is deleted: hold the standard answers resting on it; how many were held.
@@ -82,8 +120,7 @@ class StandardReview:
             with feature_store(STANDARD_FILE):
                 return len(self.standard_store.hold_resting_on(doc_id, titles, versions[-1].audience, stamp, live))
         except StoreDamaged as damage:
-            if str(damage) not in self.store_notices:
-                self.store_notices.append(str(damage))
+            self._note_damage(damage)
             return 0
 
     @uses_store(STANDARD_FILE)
@@ -98,13 +135,14 @@ class StandardReview:
 
     def _hold_line(self, hold: Hold, actor: Principal) -> str:
         day = local_day(hold.held_at, ZoneInfo(self._settings.timezone))
+        version = f"{day} 上传、{hold.effective} 生效的新版本" if hold.effective else f"{day} 上传的新版本"
         visible = visible_to(hold.doc_audience, actor.readable)
         named = f"《{hold.doc_title}》" if visible else "（你看不到的受众的文档）"
         if hold.reason == NARROWED:
             only = f"（只给{audience_names(hold.doc_audience)}看）" if visible else ""
-            why = f"于 {day} 上传的新版本缩小了可见范围{only}，这条答复的部分读者已看不到它"
+            why = f"于 {version}缩小了可见范围{only}，这条答复的部分读者已看不到它"
         elif hold.reason == CHANGED:
-            why = f"于 {day} 上传的新版本改动或删去了这条答复引用的条款"
+            why = f"于 {version}改动或删去了这条答复引用的条款"
         else:
             why = f"已于 {day} 删除"
         return f"待复核：它依据的文档{named}{why}，这条答复暂停使用，同类问题改按制度检索回答。" + RELEASE_HINT

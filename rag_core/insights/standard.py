@@ -25,6 +25,7 @@ from ..errors import RagError
 from ..text.inputs import MAX_QUESTION_CHARS, checked, is_blank
 from .matching import STANDARD_AGREEMENT, STANDARD_COSINE, agreement, is_match, wording
 from .records import StandardAnswer, StandardMatch
+from .standard_pending import PendingHolds
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS standard_answers (
@@ -72,6 +73,7 @@ class Hold:
     doc_audience: tuple[str, ...]  # the deleted version's, or the new version's
     held_at: str
     reason: str = "deleted"  # or standard_versions.NARROWED / CHANGED
+    effective: str = ""  # a scheduled version's effective day: it holds the answer from then (`standard_pending`)
 
 
 # a bare title followed at once by more of a longer document's name (考勤 in 考勤与休假管理制度第五条, 休假管理制度 in
@@ -168,8 +170,9 @@ class StandardAnswers:
         self._db.executescript(SCHEMA)
         if "reason" not in {r[1] for r in self._db.execute("PRAGMA table_info(standard_holds)")}:  # before stop 52
             self._db.execute("ALTER TABLE standard_holds ADD COLUMN reason TEXT NOT NULL DEFAULT 'deleted'")
-        self._db.commit()
         self._lock = threading.RLock()
+        self.pending = PendingHolds(self._db, self._lock)  # holds that start when a scheduled version takes effect
+        self._db.commit()
         self._client, self._name, self.model_id, self._embed = client, collection, model_id, embed
         self._collection = self._open()
         self.cosine_floor, self.agreement_floor = STANDARD_COSINE, STANDARD_AGREEMENT
@@ -250,6 +253,7 @@ class StandardAnswers:
             for table, column in (("standard_answers", "id"), ("standard_sources", "answer_id"),
                                   ("standard_holds", "answer_id")):
                 self._db.execute(f"DELETE FROM {table} WHERE {column} = ?", (answer_id,))
+            self.pending.forget_answer(answer_id)
             self._db.commit()
 
     # -- answers resting on a deleted document -----------------------------
@@ -289,6 +293,7 @@ class StandardAnswers:
                 [(answer_id, title, ",".join(audience), at) for answer_id in resting])
             self._db.execute("DELETE FROM standard_sources WHERE doc_id = ?", (doc_id,))
             self._db.executemany("INSERT OR IGNORE INTO standard_sources (answer_id, doc_id) VALUES (?,?)", moved)
+            self.pending.forget_document(doc_id)
             self._db.commit()
         return resting
 
@@ -297,11 +302,18 @@ class StandardAnswers:
         with self._lock:
             return {r[0] for r in self._db.execute("SELECT answer_id FROM standard_sources WHERE doc_id = ?", (doc_id,))}
 
-    def hold(self, reasons: dict[str, str], hold: Hold) -> list[str]:
-        """Stop serving the entries in `reasons` (id -> `Hold.reason`) until HR has checked them; the ids newly held."""
+    def hold(self, reasons: dict[str, str], hold: Hold, starts: tuple[str, int, str] | None = None) -> list[str]:
+        """Stop serving the entries in `reasons` (id -> `Hold.reason`) until HR has checked them; the ids newly held.
+
+        `starts` (doc_id, version, UTC instant): from when that scheduled version takes effect, not now."""
         with self._lock:
             held = set(self.holds())
             fresh = [answer_id for answer_id in reasons if answer_id not in held]
+            if starts is not None:
+                self.pending.add(fresh, reasons, *starts, hold.effective, hold.doc_title, ",".join(hold.doc_audience),
+                                 hold.held_at)
+                self._db.commit()
+                return fresh
             self._db.executemany(
                 "INSERT OR IGNORE INTO standard_holds (answer_id, doc_title, doc_audience, held_at, reason)"
                 " VALUES (?,?,?,?,?)",
@@ -310,17 +322,20 @@ class StandardAnswers:
         return fresh
 
     def holds(self) -> dict[str, Hold]:
-        """The entries not served, by id, with why."""
+        """The entries not served, by id, with why: held now, or by a scheduled version that has taken effect."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT answer_id, doc_title, doc_audience, held_at, reason FROM standard_holds").fetchall()
-        return {r[0]: Hold(r[1], tuple(a for a in r[2].split(",") if a), r[3], r[4]) for r in rows}
+            due = self.pending.due()
+        rows += [r for answer_id, r in due.items() if answer_id not in {row[0] for row in rows}]
+        return {r[0]: Hold(r[1], tuple(a for a in r[2].split(",") if a), *r[3:]) for r in rows}
 
     def release(self, answer_id: str) -> None:
         """HR has checked the entry: it is served again."""
         self.get(answer_id)
         with self._lock:
             self._db.execute("DELETE FROM standard_holds WHERE answer_id = ?", (answer_id,))
+            self.pending.release(answer_id)
             self._db.commit()
 
     def count_hit(self, answer_id: str, at: str) -> None:
