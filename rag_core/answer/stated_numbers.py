@@ -75,11 +75,31 @@ def _chinese_value(run: str) -> float | None:
 
 
 def _chinese_counts(run: str, text: str, end: int) -> bool:
-    """A run of numeral characters is a number when a unit follows (五天) or it is a scaled amount (两万):
-    it starts with a digit or 十, so 千万 (by all means) and 数万 are not read."""
+    """A run of numeral characters is a number when a unit follows (五天), it is a scaled amount (两万), it ends in
+    a digit said in the place below one (九千五, 三百五: 每月补贴九千五 must be held against a clause of 1500元), or it
+    is the first end of a range whose second end counts (一千五至两千元, 十五至二十天: it takes that end's unit).
+    It starts with a digit or 十, so 千万 (by all means) and 数万 are not read; 五一 and 十一五 are no numeral."""
     if not (run[0] in CN_DIGITS or run[0] == "十"):
         return False
-    return (end < len(text) and text[end] in QUANTITY_UNITS) or (len(run) > 1 and run[-1] in "万千百亿")
+    if (end < len(text) and text[end] in QUANTITY_UNITS) or (len(run) > 1 and run[-1] in "万千百亿"):
+        return True
+    if len(run) > 2 and run[-1] in CN_DIGITS and run[-2] in "万千百":
+        return True
+    start = end - len(run)
+    if run == "一" and start and "\u4e00" <= text[start - 1] <= "\u9fff":  # 统一至、唯一、之一: a word, no range start
+        return False
+    return _range_end_counts(text, end)
+
+
+def _range_end_counts(text: str, end: int) -> bool:
+    """A range's second end follows `end` (至两千元, -2000, 到二十天) and counts as a number itself."""
+    between = _RANGE.match(text, end)
+    if not between:
+        return False
+    if between.end() < len(text) and text[between.end()].isdigit():
+        return True
+    second = _CHINESE.match(text, between.end())
+    return bool(second) and _chinese_counts(second.group(0), text, second.end())
 
 
 class _Found(NamedTuple):

@@ -22,9 +22,13 @@ def chinese_numeral(text: str) -> int | None:
 
     A lone final digit right after a place counts in the next lower place, as said (三千五 is 3500, 一百五 is 150,
     一万五 is 15000), or a correct 三千五元 would be checked against 3005; after 零 it is ones (一千零五 is 1005).
+    Digits with 〇 or 零 and no place are read digit by digit, as years are written (二〇〇五 is 2005, not 5);
+    digits alone without either (五一, 一五) are no numeral we read.
     """
     if not text or any(ch not in CN_NUMERAL for ch in text):
         return None
+    if len(text) > 1 and all(ch in CN_DIGITS for ch in text) and any(ch in "零〇" for ch in text):
+        return int("".join(str(CN_DIGITS[ch]) for ch in text))
     if "万" in text:
         high, _, low = text.partition("万")
         high_value = chinese_numeral(high) if high else 1
