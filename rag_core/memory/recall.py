@@ -172,7 +172,9 @@ class RecallMixin:
             args.append(memory_id)
         with self._lock:
             rows = self._conn.execute(sql + " ORDER BY seq", args).fetchall()
-        return [{"memory_id": mid, "action": action, "content": redact_text(content), "detail": detail, "at": at}
+        # detail too: an added row's is its source line (rules: 我的工资卡是…), as raw as the text it came from
+        return [{"memory_id": mid, "action": action, "content": redact_text(content), "detail": redact_text(detail),
+                 "at": at}
                 for mid, action, content, detail, at in rows]
 
     def users(self) -> list[str]:
