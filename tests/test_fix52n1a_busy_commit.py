@@ -75,3 +75,18 @@ def test_a_leftover_transaction_is_never_committed_by_the_next_write(store: Acco
     store.open_session("wang", now=datetime.now(UTC) - timedelta(minutes=1))
     assert not store._db.in_transaction
     assert store.get("li").role == "hr"
+
+
+@pytest.mark.parametrize("change", ["set_disabled", "set_role", "reset_password"])
+def test_a_change_and_the_end_of_its_sessions_are_one_write(store: AccountStore, change: str) -> None:
+    """Ending the sessions failed after the change was saved: reported as failed, the new password (or the
+    disabling) stood while the sessions it should have ended went on. Now both or neither."""
+    token = store.open_session("li")
+    store._db.executescript("CREATE TRIGGER refuse BEFORE DELETE ON sessions BEGIN SELECT RAISE(ABORT, 'refused'); END;")
+    before = _state(store.path)
+    call = {"set_disabled": lambda: store.set_disabled("li"), "set_role": lambda: store.set_role("li", "employee"),
+            "reset_password": lambda: store.reset_password("li", "Another-horse-7")}[change]
+    with pytest.raises(sqlite3.Error):
+        call()
+    assert _state(store.path) == before and not store.get("li").disabled
+    assert store.resolve_session(token) is not None

@@ -222,8 +222,11 @@ class AccountStore:
                         self._db.rollback()
                 raise
 
-    def _update(self, name: str, sql: str, params: tuple, *, leaves_admin: bool = False) -> Account:
-        """`leaves_admin`: the change ends `name`'s administration, refused if no other active admin remains."""
+    def _update(self, name: str, sql: str, params: tuple, *, leaves_admin: bool = False,
+                ends_sessions: bool = False, keep: str | None = None) -> Account:
+        """`leaves_admin`: the change ends `name`'s administration, refused if no other active admin remains.
+        `ends_sessions`: `name`'s sessions (but `keep`'s) end in the same transaction, so a busy file cannot
+        save the change and keep the sessions it should have ended."""
         # checked and written in one write transaction: two admins (or two app processes on one file)
         # cannot demote each other at once; the second waits for the first's write, then sees it
         with self._write():
@@ -231,6 +234,8 @@ class AccountStore:
                 raise AccountError(f"“{name}”是最后一位在用的管理员：不能停用或改为其他角色，否则没有人能管理账户。"
                                    "请先把另一个账户设为管理员。")
             changed = self._db.execute(f"UPDATE users SET {sql} WHERE name = ?", (*params, name)).rowcount
+            if ends_sessions:
+                self._db.execute("DELETE FROM sessions WHERE user = ? AND id != ?", (name, self._kept(keep)))
         if not changed:
             raise AccountError(f"找不到用户：{name}")
         return self.get(name)  # type: ignore[return-value]
@@ -240,25 +245,20 @@ class AccountStore:
         return admins == [name]
 
     def set_disabled(self, name: str, disabled: bool = True) -> Account:
-        account = self._update(name, "disabled = ?", (int(disabled),), leaves_admin=disabled)
-        if disabled:
-            self.end_sessions(name)
-        return account
+        return self._update(name, "disabled = ?", (int(disabled),), leaves_admin=disabled, ends_sessions=disabled)
 
     def set_role(self, name: str, role: str, audiences: Iterable[str] = ()) -> Account:
         if role not in ROLES:
             raise AccountError(f"未知角色：{role}")
-        account = self._update(name, "role = ?, audiences = ?", (role, ",".join(_audiences(audiences))),
-                               leaves_admin=role != "admin")
-        self.end_sessions(name)  # a changed role takes effect at the next login
-        return account
+        # a changed role takes effect at the next login
+        return self._update(name, "role = ?, audiences = ?", (role, ",".join(_audiences(audiences))),
+                            leaves_admin=role != "admin", ends_sessions=True)
 
     def reset_password(self, name: str, password: str, keep: str | None = None) -> Account:
         """New password; unlocks the account and ends its sessions but the one of token `keep`."""
         digest = self._hasher.hash(check_password(password, name))
-        account = self._update(name, "password_hash = ?, failed = 0, locked_until = ''", (digest,))
-        self.end_sessions(name, keep=keep)
-        return account
+        return self._update(name, "password_hash = ?, failed = 0, locked_until = ''", (digest,), ends_sessions=True,
+                            keep=keep)
 
     # -- login -------------------------------------------------------------------
     def authenticate(self, name: str, password: str, now: datetime | None = None) -> LoginResult:
@@ -365,9 +365,12 @@ class AccountStore:
 
     def end_sessions(self, name: str, keep: str | None = None) -> None:
         """End `name`'s sessions; `keep`: a token of the person's own (the browser that changed the password)."""
-        kept = self._row_id(keep.split(".")[0]) if keep and "." in keep else ""
         with self._write():
-            self._db.execute("DELETE FROM sessions WHERE user = ? AND id != ?", (name, kept))
+            self._db.execute("DELETE FROM sessions WHERE user = ? AND id != ?", (name, self._kept(keep)))
+
+    def _kept(self, keep: str | None) -> str:
+        """The sessions row of token `keep`, or "" (no row has it)."""
+        return self._row_id(keep.split(".")[0]) if keep and "." in keep else ""
 
 
 def _audiences(audiences: Iterable[str]) -> list[str]:
