@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag_core import AccountError
+from rag_core import RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.state import ROLE_NAMES, TOKEN_KEY, actor, get_assistant
@@ -35,7 +35,7 @@ if submitted:
     else:
         try:
             assistant.change_own_password(old, new, actor=me, keep_token=st.session_state.get(TOKEN_KEY))
-        except AccountError as exc:
+        except RagError as exc:  # refused, or accounts.sqlite3 busy: one Chinese line
             st.error(escape_md(exc))
         else:
             st.success("密码已修改。其他设备和浏览器上的登录已退出，下次请用新密码登录。", icon=":material/check_circle:")

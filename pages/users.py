@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pandas as pd
 import streamlit as st
 
-from rag_core import Account, AccountError, Assistant, PermissionDenied
+from rag_core import Account, Assistant, PermissionDenied, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.notices import announce, show_notice
@@ -64,7 +64,7 @@ def add_form(assistant: Assistant) -> None:
                 return
             try:
                 account = assistant.add_user(name, role, first, audiences, email, actor=actor())
-            except (AccountError, PermissionDenied) as exc:
+            except RagError as exc:  # refused, or accounts.sqlite3 busy: one Chinese line
                 st.error(escape_md(exc))
             else:
                 st.session_state[FORM_ROUND_KEY] = st.session_state.get(FORM_ROUND_KEY, 0) + 1
@@ -120,7 +120,7 @@ def change_form(assistant: Assistant, accounts: list[Account]) -> None:
                 else:
                     assistant.reset_user_password(name, first, actor=actor())
                     st.success("密码已重置，锁定已解除，原有会话已结束")
-    except (AccountError, PermissionDenied) as exc:
+    except RagError as exc:  # refused, or accounts.sqlite3 busy: one Chinese line
         st.error(escape_md(exc))
 
 

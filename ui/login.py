@@ -14,7 +14,7 @@ import time
 
 import streamlit as st
 
-from rag_core import AccountError, Assistant, Principal
+from rag_core import Assistant, Principal, RagError
 from ui.inert import escape_md
 from ui.state import CONVERSATION_PARAM, LOCAL_ADMIN, PRINCIPAL_KEY, SESSION_COOKIE, TOKEN_KEY, forget_chat_state
 
@@ -46,7 +46,7 @@ def resolve_principal(assistant: Assistant) -> Principal | None:
         email, verified = identity
         try:
             token = assistant.login_by_email(email, verified=verified)
-        except AccountError as exc:
+        except RagError as exc:  # refused, or accounts.sqlite3 busy: one Chinese line
             st.session_state["_sso_error"] = str(exc)
         else:
             st.session_state[TOKEN_KEY] = token
@@ -82,7 +82,7 @@ def render_login_form(assistant: Assistant) -> None:
     if submitted:
         try:
             token = assistant.login(name, password)
-        except AccountError as exc:
+        except RagError as exc:  # refused, or accounts.sqlite3 busy: one Chinese line
             st.error(escape_md(exc), icon=":material/lock:")
         else:
             st.session_state[TOKEN_KEY] = token

@@ -53,6 +53,20 @@ def _damage_named(file: str) -> Iterator[None]:
 
 
 _BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)  # "database is locked": a healthy file someone is writing
+ACCOUNTS_BUSY = f"{ACCOUNTS} 正被另一个进程占用，请稍后再试"
+
+
+@contextmanager
+def _accounts_busy() -> Iterator[None]:
+    """"database is locked" from the account store becomes `StoreBusy` with one Chinese line: the pages and the
+    CLI show `RagError`s as that line, where an `OperationalError` reached people as an English traceback.
+    Only busy: any other SQLite error is no busy file and stays what it is."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        if (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF not in _BUSY:  # extended codes: SQLITE_BUSY_*
+            raise
+        raise StoreBusy(ACCOUNTS_BUSY) from exc
 
 
 class AccountActions:
@@ -129,17 +143,40 @@ class AccountActions:
 
     # -- login -------------------------------------------------------------------
     def login(self, name: str, password: str) -> str:
-        """A session token for a right password; raises `AccountError` with the reason (audited either way)."""
-        result = self.accounts.authenticate(name, password)
-        # the typed name is recorded only when it is an account: otherwise it may be a password typed there
+        """A session token for a right password; raises `AccountError` with the reason, `StoreBusy` while
+        another process holds the account file (audited either way)."""
         typed = (name or "").strip()
-        who = result.account.principal if result.account else Principal(
-            user=self.accounts.stranger(typed) if typed else "（空用户名）", role="")
+        result = None
+        try:
+            with _accounts_busy():
+                result = self.accounts.authenticate(name, password)
+                token = self.accounts.open_session(result.account.name) if result.ok else ""  # type: ignore[union-attr]
+        except StoreBusy as exc:
+            who = result.account.principal if result and result.account else self._login_actor(typed)
+            self._audit(who, "login", who.user, "failed", str(exc))
+            raise
+        # the typed name is recorded only when it is an account: otherwise it may be a password typed there
+        who = result.account.principal if result.account else self._login_actor(typed)
         outcome = {"ok": "ok", "wrong": "failed", "disabled": "failed", "locked": "locked"}[result.outcome]
         self._audit(who, "login", who.user, outcome, result.audit_detail)
         if not result.ok:
             raise AccountError(result.message)
-        return self.accounts.open_session(result.account.name)  # type: ignore[union-attr]
+        return token
+
+    def _login_actor(self, typed: str) -> Principal:
+        """Who a login that named no account (or could not read it) is recorded as: the account when `typed`
+        is one, else a keyed tag, never the text (it may be a password typed in the name box)."""
+        try:
+            store = self.accounts
+        except StoreDamaged:  # busy even to open: no key to make a tag with
+            return ANONYMOUS
+        try:
+            account = store.get(typed) if typed else None
+        except sqlite3.Error:  # busy still: the tag
+            account = None
+        if account is not None:
+            return account.principal
+        return Principal(user=store.stranger(typed) if typed else "（空用户名）", role="")
 
     def login_by_email(self, email: str, *, verified: bool = False) -> str:
         """Single sign-on: the identity provider vouched for `email`; it must be on an account (the allow-list).
@@ -187,18 +224,19 @@ class AccountActions:
         actor = self._acting(actor, "users")
         recorded = str(name)
         try:
-            if role != "admin" and not self.accounts.has_accounts():  # team mode would start with nobody to manage it
-                raise AccountError("第一个账户必须是管理员：新建账户后所有页面都需要登录，只有管理员能在网页上管理账户")
-            try:
-                if redact_text(str(name)) != str(name):  # a name is shown everywhere: the sidebar, the audit's actor
-                    raise AccountError("用户名不能是手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）")
-                check_name(name)
-            except AccountError:
-                # no name, so maybe a password typed in the wrong box: recorded as login records unknown names
-                recorded = self.accounts.stranger(str(name).strip()) if str(name).strip() else "（空用户名）"
-                raise
-            account = self.accounts.add(name, role, password, audiences, email)
-        except AccountError as exc:
+            with _accounts_busy():
+                if role != "admin" and not self.accounts.has_accounts():  # team mode would start with nobody to manage it
+                    raise AccountError("第一个账户必须是管理员：新建账户后所有页面都需要登录，只有管理员能在网页上管理账户")
+                try:
+                    if redact_text(str(name)) != str(name):  # a name is shown everywhere: the sidebar, the audit's actor
+                        raise AccountError("用户名不能是手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）")
+                    check_name(name)
+                except AccountError:
+                    # no name, so maybe a password typed in the wrong box: recorded as login records unknown names
+                    recorded = self.accounts.stranger(str(name).strip()) if str(name).strip() else "（空用户名）"
+                    raise
+                account = self.accounts.add(name, role, password, audiences, email)
+        except (AccountError, StoreBusy) as exc:
             detail = str(exc) if recorded == str(name) else str(exc).replace(str(name).strip(), recorded)
             self._audit(actor, "user.add", recorded, "failed", detail)
             raise
@@ -238,17 +276,18 @@ class AccountActions:
         actor = self._acting(actor, "ask")  # every logged-in person
         detail = ""  # what the audit row says, when it is more than the refusal (an account that just locked)
         try:
-            if self.accounts.get(actor.user) is None:
-                raise AccountError("桌面模式没有账户密码：建立账户后，每个人登录后都可以在“我的账户”里修改自己的密码")
-            checked = self.accounts.authenticate(actor.user, old)
-            if not checked.ok:
-                detail = checked.audit_detail
-                raise AccountError("当前密码不正确，请重新输入（连续输错会锁定账户）" if checked.outcome == "wrong"
-                                   else checked.message)
-            if new == old:
-                raise AccountError("新密码与当前密码相同：请换一个新密码")
-            account = self.accounts.reset_password(actor.user, new, keep=keep_token)
-        except AccountError as exc:
+            with _accounts_busy():
+                if self.accounts.get(actor.user) is None:
+                    raise AccountError("桌面模式没有账户密码：建立账户后，每个人登录后都可以在“我的账户”里修改自己的密码")
+                checked = self.accounts.authenticate(actor.user, old)
+                if not checked.ok:
+                    detail = checked.audit_detail
+                    raise AccountError("当前密码不正确，请重新输入（连续输错会锁定账户）" if checked.outcome == "wrong"
+                                       else checked.message)
+                if new == old:
+                    raise AccountError("新密码与当前密码相同：请换一个新密码")
+                account = self.accounts.reset_password(actor.user, new, keep=keep_token)
+        except (AccountError, StoreBusy) as exc:
             self._audit(actor, OWN_PASSWORD, actor.user, "failed", detail or str(exc))
             raise
         self._audit(actor, OWN_PASSWORD, actor.user, "ok", "本人修改密码；其他登录已退出")
@@ -256,8 +295,9 @@ class AccountActions:
 
     def _account_change(self, actor: Principal, action: str, name: str, change, detail: str = "") -> Account:
         try:
-            account = change()
-        except AccountError as exc:
+            with _accounts_busy():
+                account = change()
+        except (AccountError, StoreBusy) as exc:
             self._audit(actor, action, name, "failed", str(exc))
             raise
         self._audit(actor, action, name, "ok", detail)
