@@ -274,6 +274,7 @@ class AccountStore:
             return LoginResult("wrong")
         account, digest = self._account(row), row[-1]
         if account.locked_until and account.locked_until > _iso(now):
+            _verify(self._hasher, digest, password or "")  # one hash like every answer: a quick one names the account
             return LoginResult("locked", account)
         if not _verify(self._hasher, digest, password or ""):  # slow: run outside the lock
             return self._count_failure(account.name, now)
