@@ -29,7 +29,7 @@ def test_unexpected_error_is_masked_and_in_chinese(facade, monkeypatch):  # noqa
     monkeypatch.setattr(facade, "ingest_bytes", boom)
     (report,) = ui.uploads.ingest_uploads(facade, [(NAME, policy(3))])
     assert PHONE not in report.filename + report.error
-    assert "导入时出现意外错误，未写入任何内容，请重试或联系管理员" in report.error and "CUDA" not in report.error
+    assert "导入时出现意外错误，这份文件可能没有导入完成" in report.error and "CUDA" not in report.error
 
 
 def test_interrupted_message_masks_the_name(facade, monkeypatch):  # noqa: F811

@@ -36,7 +36,8 @@ REDACTION_LABELS = {
 
 Progress = Callable[[str, float], None]
 LOG = logging.getLogger(__name__)
-UNEXPECTED = "导入时出现意外错误，未写入任何内容，请重试或联系管理员"
+# the error may come after the new version went live: the page cannot say nothing was written
+UNEXPECTED = "导入时出现意外错误，这份文件可能没有导入完成：请在文档列表中查看它是否有了新版本，没有就重试，仍不行请联系管理员"
 
 
 def audience_text(audience: Sequence[str]) -> str:

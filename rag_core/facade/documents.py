@@ -16,6 +16,7 @@ that follows does not parse (or OCR) the file twice.
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -40,6 +41,9 @@ from .upload_input import audience_of, displayable_name  # noqa: F401 (displayab
 
 Progress = Callable[[str, float], None]
 PREPARED_KEPT = 4  # estimates whose prepared documents wait for their ingest
+AFTER_WRITE_FAILED = ("新版本已生效，但导入后的核对（依据它的标准答复、重复内容）出错没有完成；"
+                      "请到“标准答复”页检查依据这份文档的答复，仍有问题请联系管理员查看日志")
+_log = logging.getLogger(__name__)
 
 
 class DocumentActions(SampleSeeding, ServerFiles):
@@ -85,7 +89,7 @@ class DocumentActions(SampleSeeding, ServerFiles):
         except BaseException:  # Ctrl-C, or the page stopped mid-run (取消导入): the indexer removed the pending version
             self._audit(actor, "document.upload", shown, "failed", "导入被中断，未写入任何内容")
             raise
-        report.warnings.extend(self._same_content(report, actor))  # stored all the same: the upload is not lost
+        report.warnings.extend(self._after_write(lambda: self._same_content(report, actor)))  # stored all the same
         outcome = "ok" if report.ok else "failed"
         detail = f"{report.doc_id} v{report.version} {report.status}" if report.ok else report.error
         if redact_disabled:
@@ -220,7 +224,7 @@ class DocumentActions(SampleSeeding, ServerFiles):
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
             narrower = [] if report.status != "indexed" or replaced is None else narrower_audience(
                 audience_t, replaced, effective_date if (effective_date or "") > today else None)
-            held = self._held_by_version(report, prepared, replaced, basis)
+            held = self._after_write(lambda: self._held_by_version(report, prepared, replaced, basis))
             return replace(report, reading=reading, warnings=[*reading.notes, *report.warnings, *narrower, *held])
         except DocumentIdConflict as exc:
             return IngestReport(filename=exc.filename, status="refused", error=str(exc), conflict_doc_id=exc.doc_id)
@@ -247,6 +251,16 @@ class DocumentActions(SampleSeeding, ServerFiles):
         if new is None or new.status != "current":  # another process's newer version won meanwhile
             return []
         return self._hold_outdated_standard(new, prepared.chunks, replaced, basis)  # type: ignore[attr-defined]
+
+    @staticmethod
+    def _after_write(check: Callable[[], list[str]]) -> list[str]:
+        """A check made once the new version may be live: its failure is a warning in the report, never an error
+        (the page and the audit would say nothing was written while the new version answers)."""
+        try:
+            return check()
+        except Exception:  # noqa: BLE001 - logged; the report says what to check
+            _log.warning("a check after the write failed", exc_info=True)
+            return [AFTER_WRITE_FAILED]
 
     def _readable_by(self, actor: Principal, audience: Sequence[str]) -> bool:
         return visible_to(audience, actor.readable)

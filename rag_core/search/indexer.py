@@ -28,6 +28,8 @@ from ..documents.name_keys import NameKeys
 from ..documents.prepare import PreparedDocument, index_text, with_version
 from ..errors import IngestError, PermissionDenied, RagError
 from ..types import Chunk, DocumentInfo, IngestReport
+from .after_switch import run_each, unfinished
+from .backfill import backfill_rows, backfill_second, backfill_sentences  # noqa: F401 (their old home)
 from .centroid import CorpusCentroid
 from .disk_full import DISK_FULL, disk_full
 from .embedding import CachedEmbedder
@@ -194,21 +196,24 @@ class Indexer:
             if isinstance(exc, Exception) and disk_full(exc):  # the previous version keeps answering
                 raise IngestError(prepared.parsed.source, DISK_FULL) from exc
             raise
-        self.name_keys.add(doc_id, prepared.name_key)
-        self.keywords.add(zip([c.chunk_id for c in chunks], prepared.tokens))
-        self.centroid.add(vectors, audience)
         if keep_scheduled:
             older = [old for old in older if (old.effective_date or "") <= today]
-        for old in older:
-            self._retire(old)
+        # the new version answers from here on: a step failing (a full disk) leaves the others to run (`after_switch`)
+        undone = run_each([
+            ("记录原始文件名", lambda: self.name_keys.add(doc_id, prepared.name_key)),
+            ("关键词索引", lambda: self._add_keywords(chunks, prepared.tokens)),
+            ("语料统计", lambda: self.centroid.add(vectors, audience)),
+            *((f"停用旧版本 v{old.version}", lambda old=old: self._retire(old)) for old in older),
+        ], f"{doc_id} v{version}")
         warnings = prepared.warnings + unreachable_warning(unreachable)
         if not immediate:  # the upload report says so: until then answers still come from the version in effect
             warnings.append(f"v{version} 将于 {effective_date} 生效，在此之前问答仍使用当前生效的版本")
         warnings += [f"这一版立即生效并取代了所有旧版本，包括排期中的 v{old.version}（原定 {old.effective_date} 生效）："
                      "如果仍需要它，请重新上传并设好生效日期" for old in older if (old.effective_date or "") > today]
         if newer is not None:  # only without the writer lock: another process's newer version won
-            self._retire(info)
+            undone += run_each([(f"停用这一版 v{version}", lambda: self._retire(info))], f"{doc_id} v{version}")
             warnings.append(f"导入期间同一文档的更新版本 v{newer} 已经生效，这一版随即停用")
+        warnings += unfinished(version, undone)
         # no progress call after the switch: the page's bar is where 取消导入 stops the run, and a stop here
         # would be reported as "nothing written" while the version is live (the caller's bar ends the file)
         return IngestReport(
@@ -266,6 +271,15 @@ class Indexer:
         shown = "、".join(f"v{v.version}" for v in extra)
         return [f"同时生效的旧版本 {shown} 已停用（两个导入同时进行时留下的）"]
 
+    def _add_keywords(self, chunks: list[Chunk], tokens: list[list[str]]) -> None:
+        """Index the new chunks' words; on a failure rebuild from the catalog's tokens (written with the version),
+        since retiring the old version marks the index as up to date and no search would reload it."""
+        try:
+            self.keywords.add(zip([c.chunk_id for c in chunks], tokens))
+        except Exception:  # noqa: BLE001 - the reload is the repair; if it fails too, that error is reported
+            _log.warning("keyword index: adding %d chunks failed, reloading", len(chunks), exc_info=True)
+            self.keywords.reload()
+
     def _embed_sentences(self, progress: Callable[[int, int], None]):
         def embed(texts: list[str]):
             return self.embedder.embed_passages(texts, progress=progress)
@@ -278,14 +292,19 @@ class Indexer:
             self.second.index.delete(ids)
 
     def _retire(self, old: DocumentInfo) -> None:
+        """Take `old` out of every store. Each step is tried even when one fails (a full disk), so it is marked
+        retired whenever the catalog can still be written; the first error is raised after them all."""
         old_chunks = self.catalog.chunks_of(old.doc_id, old.version)
         ids = [c.chunk_id for c in old_chunks]
-        self.centroid.remove(old_chunks)
-        self.vectors.delete(ids)
-        self._delete_sentence_rows(ids)
-        self.catalog.delete_chunks(old.doc_id, old.version)
-        self.catalog.set_status(old.doc_id, old.version, "retired")
-        self.keywords.remove(ids)
+        failed = run_each([
+            ("centroid", lambda: self.centroid.remove(old_chunks)), ("vectors", lambda: self.vectors.delete(ids)),
+            ("sentences", lambda: self._delete_sentence_rows(ids)),
+            ("chunks", lambda: self.catalog.delete_chunks(old.doc_id, old.version)),
+            ("status", lambda: self.catalog.set_status(old.doc_id, old.version, "retired")),
+            ("keywords", lambda: self.keywords.remove(ids)),
+        ], f"retiring {old.doc_id} v{old.version}")
+        if failed:
+            raise failed[0][1]
 
     def delete_document(self, doc_id: str) -> int:
         """Remove every version's chunks from Chroma, BM25, the catalog and the embedding cache."""
@@ -361,35 +380,3 @@ def reembed_all(catalog: Catalog, vectors: ChromaVectorStore, embedder: CachedEm
     catalog.set_meta("centroid", "")
     if chunks:
         vectors.upsert(chunks, embedder.embed_passages([index_text(c) for c in chunks]))
-
-
-def backfill_rows(catalog: Catalog, index: SentenceIndex, rows: Callable[[list[Chunk]], list]) -> int:
-    """Give every stored chunk its row in `index` (stores from before it, or a lost file); `rows` embeds a batch.
-
-    Rows are written and deleted with their chunks, so equal counts mean nothing to do; only then is
-    the whole catalog read (at 10k chunks the read, not the check, was the cost of a restart).
-    """
-    index.drop_other_models()
-    if index.count() == catalog.chunk_count():
-        return 0
-    have = index.ids()
-    chunks = list(catalog.all_chunks())
-    index.delete(have - {c.chunk_id for c in chunks})
-    todo = [c for c in chunks if c.chunk_id not in have]
-    for start in range(0, len(todo), 256):
-        index.put(rows(todo[start : start + 256]))
-    return len(todo)
-
-
-def backfill_sentences(catalog: Catalog, sentences: SentenceIndex, embedder: CachedEmbedder) -> int:
-    """The e5 sentence rows (small-to-big); chunk vectors come from the cache, no model call for known chunks."""
-
-    def rows(part: list[Chunk]) -> list:
-        return vector_rows(part, embedder.embed_passages([index_text(c) for c in part]), embedder.embed_passages)
-
-    return backfill_rows(catalog, sentences, rows)
-
-
-def backfill_second(catalog: Catalog, second: SecondModel) -> int:
-    """The second model's rows."""
-    return backfill_rows(catalog, second.index, second.rows)
