@@ -73,7 +73,7 @@ def test_asking_to_know_something_asks_it(said: str, asked: str) -> None:
     ("我知道公司有年假，能休几天", "我知道公司有年假，能休几天", ""),
     ("我同意调岗了", "", "我同意调岗了"),
     ("我不同意公司的调岗安排", "", "我不同意公司的调岗安排"),
-    ("我问过领导了，他同意我调休", "", "我问过领导了，他同意我调休"),
+    ("我问过领导了，他同意我调休", "我问过领导了，他同意我调休", ""),  # memory keeps nothing of it: searched (review 52n2 #1)
     ("我看到这个月工资少了200，为什么", "我看到这个月工资少了200，为什么", ""),
 ])
 def test_an_understanding_or_speech_verb_with_an_object_of_its_own_is_no_talk(said: str, question: str,

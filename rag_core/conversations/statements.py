@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..text.asking import asks, opens_with_asker
-from ..text.discourse import about_conversation
+from ..text.discourse import WISH_AFTER_SPACE, about_conversation, tells_of_the_person
 
 _CLAUSES = re.compile(r"[^，,。！!？?；;\n]+[，,。！!？?；;\n]*")
 STATEMENT = re.compile(
@@ -56,7 +56,7 @@ def split_turn(text: str) -> TurnParts:
     of nothing else is chatter. Then a turn that asks nothing and opens with the person
     (我参加工作12年了, 我老婆下个月就要生了) is a statement as a whole, whatever its wording.
     """
-    text, meant, talked = _without_talk((text or "").strip())
+    text, meant, talked = _without_talk(WISH_AFTER_SPACE.sub("，", (text or "").strip()))
     if not text:
         return TurnParts("", "", chatter=talked)
     clarifies = bool(meant)
@@ -89,18 +89,22 @@ def _without_talk(text: str) -> tuple[str, frozenset[str], bool]:
 def _split(text: str, meant: frozenset[str] = frozenset()) -> TurnParts:
     """`meant`: clauses that say what the person wants to know; asked wherever they stand."""
     clauses = _CLAUSES.findall(text or "")
-    told_all = "".join(c for c in clauses if c.strip().rstrip("，,。！!？?；;\n ") not in meant).strip()
-    if told_all and not asks(told_all) and opens_with_asker(told_all) and not any(requests(c) for c in clauses):
-        wanted = "".join(c for c in clauses if c.strip().rstrip("，,。！!？?；;\n ") in meant).strip()
-        return TurnParts(told_all.rstrip("，,。！!；;\n "), wanted)
+    rest = "".join(c for c in clauses if _core(c) not in meant).strip()
+    if rest and not asks(rest) and opens_with_asker(rest) and not any(requests(c) for c in clauses):
+        # asked, never told: what was meant, and a clause memory keeps nothing from (我看不懂工资条, 我觉得加班费算错了)
+        wanted = [c for c in clauses if _core(c) in meant or not tells_of_the_person(_core(c))]
+        told_all = "".join(c for c in clauses if c not in wanted).strip()
+        if told_all and opens_with_asker(told_all):  # 我问过领导了，他同意我调休: nothing left of the person
+            return TurnParts(told_all.rstrip("，,。！!；;\n "), "".join(wanted).strip())
     told: list[str] = []
     asked: list[str] = []
     for clause in _CLAUSES.findall((text or "").strip()):
         body = clause.strip()
         if not body:
             continue
-        core = body.rstrip("，,。！!？?；;\n ")
-        if STATEMENT.search(core) and not asks(body) and not requests(core) and core not in meant:
+        core = _core(body)
+        if STATEMENT.search(core) and not asks(body) and not requests(core) and core not in meant \
+                and tells_of_the_person(core):
             told.append(core)
         else:
             asked.append(body)
@@ -108,6 +112,10 @@ def _split(text: str, meant: frozenset[str] = frozenset()) -> TurnParts:
         return TurnParts("", (text or "").strip())
     question = "".join(asked).strip().lstrip("，,。；; ")
     return TurnParts("，".join(told), question)
+
+
+def _core(clause: str) -> str:
+    return clause.strip().rstrip("，,。！!？?；;\n ")
 
 
 def second_person(memory: str) -> str:

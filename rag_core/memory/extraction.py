@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..text.asking import asks, opens_with_asker, third_person
 from ..text.completion import CompletionLLM, complete
-from ..text.discourse import about_conversation, asks_or_knows
+from ..text.discourse import WISH_AFTER_SPACE, asks_or_knows, tells_of_the_person
 from ..text.tokenizer import tagged
 from .content import says_something
 from .scoring import KINDS
@@ -37,8 +37,6 @@ class Fact:
 
 _CJK = r"\u4e00-\u9fff"
 _CLAUSE_SPLIT = re.compile(r"[，,。！!？?；;\n]+")
-# A clause that supposes (如果我是经理, 我在研发部的话) says nothing of who the person is.
-CONDITIONAL = re.compile(r"^(?:如果|假如|要是|假设|假使|倘若|若是|万一|比如说?)|的话$")
 _UNIT = rf"[{_CJK}A-Za-z0-9]{{1,10}}?(?:事业部|部门|中心|团队|部|组)"
 
 
@@ -84,14 +82,13 @@ def rule_facts(text: str) -> list[Fact]:
     seen: set[str] = set()
     told: list[str] = []  # clauses about the person no pattern took: kept as said, in the third person
     telling = False  # the last clause spoke of the person without asking
-    for clause in _CLAUSE_SPLIT.split(text or ""):
+    for clause in _CLAUSE_SPLIT.split(WISH_AFTER_SPACE.sub("，", text or "")):
         clause = clause.strip()
         if not clause or len(clause) > 60:
             continue
-        # a question, words about the conversation (好的, 我知道了, 我是说休息日加班) or a supposition
-        # (如果我是经理): nothing about the person
-        # A verb of asking, knowing or thinking (我问过HR了, 我觉得年假太少) tells nothing of who the person is either.
-        if asks(clause) or about_conversation(clause) is not None or CONDITIONAL.search(clause) or asks_or_knows(clause):
+        # a question, words about the conversation (好的, 我知道了, 我是说休息日加班), a supposition (如果我是经理) or
+        # a verb of asking, knowing or thinking (我问过HR了, 我觉得年假太少): nothing about the person
+        if not tells_of_the_person(clause):
             _keep_told(told, facts, seen)
             telling = False
             continue

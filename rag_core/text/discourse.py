@@ -53,6 +53,10 @@ _WISH = re.compile(r"^是?(?:还|也|就|只)?(?:(?:想|要|来)+(?:了解|知�
 # 我有个问题 / 我还有几个疑问(想问一下)：X: announces a question, X (after a colon or 想问) is what is asked
 _HAS_QUESTION = re.compile(r"^(?:还|又|也)?有(?:一?个|几个|些|一些|点|一点)?小?(?:问题|疑问)"
                            r"(?P<sep>(?:想|要)(?:问问?|请教|咨询)(?:一下|下)?[:：]?|[:：])?(?P<what>.*)$")
+# a wish to know after a space, not a comma (我是新员工 想问下试用期): a clause of its own all the same
+WISH_AFTER_SPACE = re.compile(r"\s+(?=(?:还|也|就|只)?(?:想|要)(?:了解|知道|问|咨询|请教))")
+# A clause that supposes (如果我是经理, 我在研发部的话) says nothing of who the person is.
+CONDITIONAL = re.compile(r"^(?:如果|假如|要是|假设|假使|倘若|若是|万一|比如说?)|的话$")
 _WANTED = re.compile(r"^(?:一下|下)[，,：: ]*")
 _PARTICLES = re.compile(r"[了吗呢啊呀吧啦？?！!。，, ]")  # 我明白了吗 embeds no question of its own
 _MEANT = re.compile(
@@ -108,3 +112,12 @@ def asks_or_knows(text: str) -> bool:
     what the person wants to know or thinks of an answer, never a fact about them. jieba's words, so 顾问 and 问题
     are not 问."""
     return any(word in _ASKING_OR_KNOWING or _UNDERSTANDS.match(word) for word, _ in tagged(text or ""))
+
+
+def tells_of_the_person(clause: str) -> bool:
+    """Whether memory may keep something from a clause: not a question, not words about the conversation, not a
+    supposition (如果我是经理) and no verb of asking, knowing or thinking (我看不懂工资条, 我觉得加班费算错了).
+    One test for both sides of a turn: a clause memory would drop is searched instead, so no turn is neither
+    remembered nor searched."""
+    return not (asks(clause) or about_conversation(clause) is not None or CONDITIONAL.search(clause)
+                or asks_or_knows(clause))
