@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -61,10 +62,10 @@ def lose(path: Path, how: str) -> None:
         path.with_name(path.name + suffix).unlink(missing_ok=True)
 
 
-@pytest.fixture()
-def team(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def built_team(tmp_path_factory) -> Path:
     """A team-mode data dir: a document (two versions), memories, an administrator who logged in once."""
-    data = tmp_path / "store"
+    data = tmp_path_factory.mktemp("team") / "store"
     assistant = fake_assistant(data)
     assert assistant.ingest_bytes(POLICY.encode(), "leave.md").ok
     assistant.add_user("wang", "admin", PASSWORD)  # the first account: team mode from here on
@@ -75,15 +76,27 @@ def team(tmp_path: Path) -> Path:
     return data
 
 
-@pytest.fixture()
-def desktop(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def built_desktop(tmp_path_factory) -> Path:
     """A desktop data dir: used without accounts (the audit trail holds the local administrator's rows)."""
-    data = tmp_path / "desk"
+    data = tmp_path_factory.mktemp("desk") / "desk"
     assistant = fake_assistant(data)
     assert assistant.ingest_bytes(POLICY.encode(), "leave.md").ok
     assert not assistant.team_mode
     close(assistant)
     return data
+
+
+@pytest.fixture()
+def team(built_team: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the team data dir for each test (built once per module: a copy ~20 ms, a build ~0.8 s)."""
+    return Path(shutil.copytree(built_team, tmp_path / "store"))
+
+
+@pytest.fixture()
+def desktop(built_desktop: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the desktop data dir for each test."""
+    return Path(shutil.copytree(built_desktop, tmp_path / "desk"))
 
 
 def app_on(assistant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, page: str | None = None) -> AppTest:
