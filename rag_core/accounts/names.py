@@ -27,10 +27,14 @@ _LOOKALIKE = str.maketrans({
     "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
     "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l",
     "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
-    "υ": "u", "χ": "x", "ϲ": "c", "ω": "w",
+    "υ": "u", "χ": "x", "ϲ": "c", "ω": "w", "ı": "i",  # dotless ı: Latin Extended-A, so allowed, but it reads as i
     "機": "机", "戶": "户", "戸": "户", "單": "单", "単": "单", "點": "点", "錄": "录", "録": "录",
 })
 _FOREIGN_SCRIPTS = ("CYRILLIC", "GREEK")
+# the Latin a name may use: Basic Latin, Latin-1 and Latin Extended-A (José, Müller, Łukasz, Strauß). Beyond them
+# lie the small capitals, IPA and other letters drawn like plain ones (ꜱystem, ɑdmin, ʟocal): refusing them beside
+# Latin is simpler and complete, where mapping each look-alike never is.
+_LAST_COMMON_LATIN = 0x17F
 
 
 def name_key(name: str) -> str:
@@ -49,6 +53,15 @@ def _scripts(name: str) -> set[str]:
     return found
 
 
+def _uncommon_letter(name: str) -> str | None:
+    """In a name with Latin letters, the first letter beyond `_LAST_COMMON_LATIN` that is not a Chinese character."""
+    letters = [c for c in unicodedata.normalize("NFKC", name) if c.isalpha()]
+    if not any(unicodedata.name(c, "").startswith("LATIN") for c in letters):
+        return None
+    return next((c for c in letters if ord(c) > _LAST_COMMON_LATIN and not unicodedata.name(c, "").startswith("CJK")),
+                None)
+
+
 def is_reserved(name: str) -> bool:
     """True for the reserved names in any case, width or look-alike spelling."""
     return name_key(name) in _RESERVED_KEYS
@@ -60,8 +73,9 @@ _RESERVED_KEYS = frozenset(name_key(n) for n in RESERVED_NAMES)
 def check_name(name: str) -> str:
     """A name a new account may take (stripped); raises `AccountError` in Chinese.
 
-    Refused: outside `NAME_PATTERN`, reserved in any spelling, or mixing Latin with Cyrillic or Greek
-    letters (no real name does; a look-alike of an existing one does).
+    Refused: outside `NAME_PATTERN`, reserved in any spelling, mixing Latin with Cyrillic or Greek
+    letters (no real name does; a look-alike of an existing one does), or Latin beside letters beyond
+    Latin Extended-A (ꜱystem, ɑdmin).
     """
     name = (name or "").strip()
     if not NAME_PATTERN.match(name):
@@ -71,6 +85,9 @@ def check_name(name: str) -> str:
     scripts = _scripts(name)
     if "LATIN" in scripts and scripts & set(_FOREIGN_SCRIPTS):
         raise AccountError(f"用户名“{name}”混用了拉丁字母和西里尔/希腊字母，看起来像别的名字：请只用一种字母")
+    if (letter := _uncommon_letter(name)) is not None:
+        raise AccountError(f"用户名“{name}”里的“{letter}”是不常见的字母变体，看起来像普通字母，容易被当成别的名字："
+                           "请只用常见字母（可带重音，如 José、Müller）、数字或汉字")
     return name
 
 
