@@ -91,14 +91,15 @@ class ThesaurusActions:
         line saying what was added.
         """
         actor = self._acting(actor, "thesaurus")
-        if isinstance(terms, str):
-            terms = terms.replace("、", " ").replace("，", " ").replace(",", " ").split()
-        raw = [str(t).strip() for t in terms if str(t).strip()]
+        text = terms if isinstance(terms, str) else " ".join(str(t) for t in terms)
         try:
-            _within_size(str(word) + "".join(raw))  # before masking: an oversized term is refused at once
-            head, wanted = redact_text(str(word).strip()), [redact_text(t) for t in raw]
+            _within_size(str(word) + text)  # before masking: an oversized term is refused at once
+            # mask the whole text before splitting it, as the editor masks a whole line: split first,
+            # a number typed in groups (138 1234 5678) is pieces no masking rule recognises
+            head, masked = redact_text(str(word).strip()), redact_text(text)
+            wanted = masked.replace("、", " ").replace("，", " ").replace(",", " ").split()
             known = self.thesaurus.entries.get(head, ())
-            merged = tuple(dict.fromkeys([*known, *(t for term in wanted for t in term.split())]))
+            merged = tuple(dict.fromkeys([*known, *wanted]))
             if not head or not wanted or any(c.isspace() for c in head) or head.startswith("#"):
                 raise SettingsError("同义词需要一个口语词（不含空格）和至少一个制度用语")
             entry = parse_entries(f"{head}\t{' '.join(merged)}", "同义词")
