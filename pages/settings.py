@@ -22,9 +22,10 @@ from ui.state import actor, get_assistant, mask_secret
 PENDING_KEY = "settings_pending_changes"
 FLASH_KEY = "settings_flash"
 NOTE_KEY = "settings_flash_note"  # a warning shown with the flash: the change replaced one made elsewhere
-DRAWN_KEY = "settings_form_drawn_with"  # (values, fitted threshold) the form's widgets were last drawn with
+DRAWN_KEY = "settings_form_drawn_with"  # (values, fitted thresholds) the form's widgets were last drawn with
 SUBMIT_KEY = "settings_form_submitting"  # set by 应用's callback, before the run that handles it
 CHUNK_KEYS = ("chunk_size", "chunk_overlap")
+Fitted = tuple[float, int, float | None]  # fitted threshold, store size below which…, …the small store's own one
 # field -> (label, kind, step, one plain sentence); its range is the engine's own (rag_core.settings.LIMITS)
 FIELDS: dict[str, tuple[str, str, float, str]] = {
     "top_k": ("每次检索返回条数", "int", 1, "每个问题最多拿几段制度条款来回答；多了答案更全，也更容易混进不相干的条款。"),
@@ -98,21 +99,38 @@ def shown_value(name: str, current: Any, fallback: Any) -> tuple[Any, str]:
                    "点“应用”会把它改成显示的值。")
 
 
-def field_input(name: str, current: Any, default: Any, container: Any, *, fitted: float | None = None,
+def fitted_values(assistant: Assistant) -> Fitted:
+    """The fitted threshold in force: the usual one, and a small store's own when the model has one."""
+    model = assistant.decision
+    small = model.small_question_threshold if model.small_store else None
+    return model.question_threshold, model.small_store, small
+
+
+def fitted_text(fitted: Fitted) -> str:
+    """The fitted threshold in words: a small store gets its own (lower) one, and the page once showed only
+    the usual 0.350 where 0.100 was in effect."""
+    usual, small_store, small = fitted
+    if small is None:
+        return f"实测拟合值（现为 {usual:.3f}）"
+    return f"实测拟合值（提问人能看到的资料不少于 {small_store} 块时为 {usual:.3f}，不到 {small_store} 块时为 {small:.3f}）"
+
+
+def field_input(name: str, current: Any, default: Any, container: Any, *, fitted: Fitted | None = None,
                 use_fitted: bool = False) -> Any:
     """One number input with its plain sentence and measured default under it; its range is the engine's.
 
     The optional threshold's 'use the fitted value' switch is drawn outside the form (`fitted_switch`): inside
     it, unticking re-ran nothing, so the field stayed disabled at a placeholder that 应用 then saved. Unset, the
-    field shows the engine's fitted value (`fitted`), so unticking and applying changes nothing in effect.
+    field shows the engine's usual fitted value and returns None (still fitted) unless the number was edited:
+    saving the shown number set a threshold for every store, so a small store's lower one (0.10) became 0.35.
     """
     label, kind, step, sentence = FIELDS[name]
     low, high, _ = LIMITS[name]
     shown_default = "实测拟合值" if default is None else f"{default:g}"
     if kind == "optional":
         if default is None and fitted is not None:
-            shown_default = f"实测拟合值（现为 {fitted:.3f}）"
-        fallback = fitted if fitted is not None else (low + high) / 2
+            shown_default = fitted_text(fitted)
+        fallback = fitted[0] if fitted is not None else (low + high) / 2
         shown, warning = shown_value(name, current if current is not None else fallback, fallback)
         value: Any = container.number_input(
             label,
@@ -124,7 +142,12 @@ def field_input(name: str, current: Any, default: Any, container: Any, *, fitted
             disabled=use_fitted,
             label_visibility="collapsed",
         )
-        value = None if use_fitted else float(value)
+        # the fitted value in force and the number left as shown: nothing was chosen, the fitted value stays
+        unedited = current is None and not differs(float(value), float(shown))
+        value = None if use_fitted or unedited else float(value)
+        if not use_fitted and current is None and fitted is not None:
+            replaced = f"，也替换资料不到 {fitted[1]} 块时的 {fitted[2]:.3f}" if fitted[2] is not None else ""
+            container.caption(f"数字不改就点“应用”，仍使用实测拟合值；改了数字，无论资料多少都按你填的门槛{replaced}。")
     elif kind == "int":
         shown, warning = shown_value(name, current, default)
         value = int(container.number_input(label, min_value=int(low), max_value=None if high is None else int(high),
@@ -316,7 +339,7 @@ def main() -> None:
         base, fitted = drawn
     else:
         base = {k: getattr(settings, k) for k in names}
-        fitted = assistant.decision.question_threshold if settings.answer_threshold is None else None
+        fitted = fitted_values(assistant) if settings.answer_threshold is None else None
     st.session_state[DRAWN_KEY] = (base, fitted)
     optional = [k for k in names if FIELDS[k][1] == "optional"]
     switches = {k: fitted_switch(k, base[k]) for k in optional}
@@ -330,6 +353,9 @@ def main() -> None:
                                            fitted=fitted, use_fitted=switches.get(name, False))
         submitted = st.form_submit_button("应用", type="primary", on_click=mark_submitted)
     if submitted:
+        for name in optional:  # unticked, number untouched: say why nothing changed (a threshold is set by editing it)
+            if not switches[name] and base[name] is None and wanted.get(name) is None:
+                st.info(f"{FIELDS[name][0]}的数字没有改，仍使用实测拟合值；要自己定门槛，请改动数字后再点“应用”。")
         apply_form(assistant, base, wanted)
     table = pd.DataFrame(
         [
