@@ -107,11 +107,36 @@ def about_conversation(clause: str) -> str | None:
     return "" if not _OBJECT.sub("", _RESPONSES.sub("", said)) or said.startswith(_ABOUT_THE_ANSWER) else None
 
 
+_CLAUSE = re.compile(r"[^，,。！!？?；;\n]+")
+_SUBJECT = re.compile(rf"^\s*(?:{FIRST_PERSON.pattern}|用户)")
+
+
 def asks_or_knows(text: str) -> bool:
-    """Whether a text holds a verb of asking, knowing or thinking (用户想问问年假, 用户觉得年假太少, 用户看不懂):
-    what the person wants to know or thinks of an answer, never a fact about them. jieba's words, so 顾问 and 问题
-    are not 问."""
-    return any(word in _ASKING_OR_KNOWING or _UNDERSTANDS.match(word) for word, _ in tagged(text or ""))
+    """Whether a clause of the text has a verb of asking, knowing or thinking as its main verb (用户想问问年假,
+    用户觉得年假太少, 用户看不懂, 我刚问过HR了): what the person wants to know or thinks of an answer, never a
+    fact about them. jieba's words, so 顾问 and 问题 are not 问; and the main verb, so a verb inside a noun phrase
+    (我是咨询顾问, 我在咨询公司上班) names a job or a place, which is a fact."""
+    return any(_main_verb_asks(clause) for clause in _CLAUSE.findall(text or ""))
+
+
+def _main_verb_asks(clause: str) -> bool:
+    """The first word after the subject (如 about_conversation; adverbs and time words skipped too) asks or knows,
+    and is not the first word of a noun phrase: after 是 a noun follows it and no 的 of purpose closes the clause
+    (我是咨询顾问, but 我是来咨询年假的), or after 在 a noun and then the clause's own verb follow (我在咨询公司上班,
+    but 我在咨询年假)."""
+    subject = _SUBJECT.match(clause)
+    words = [(w, f) for w, f in tagged(clause[subject.end():] if subject else clause) if w.strip()]
+    at = next((i for i, (w, f) in enumerate(words) if w not in _BETWEEN and not f.startswith(("d", "t"))), len(words))
+    if at == len(words) or not (words[at][0] in _ASKING_OR_KNOWING or _UNDERSTANDS.match(words[at][0])):
+        return False
+    before, after = {w for w, _ in words[:at]}, words[at + 1:]
+    if not after or not after[0][1].startswith(("n", "eng")):
+        return True  # no noun after it: the verb itself (我问过HR了, 我觉得…, 我了解了)
+    if "是" in before and words[-1][0] != "的":
+        return False  # 我是咨询顾问: the copula's noun phrase
+    if "在" in before and any(f.startswith("v") for _, f in after[1:]):
+        return False  # 我在咨询公司上班: where one works, the clause's verb after it
+    return True
 
 
 def tells_of_the_person(clause: str) -> bool:
