@@ -167,16 +167,23 @@ class AccountActions:
         """Who a login that named no account (or could not read it) is recorded as: the account when `typed`
         is one, else a keyed tag, never the text (it may be a password typed in the name box)."""
         try:
-            store = self.accounts
-        except StoreDamaged:  # busy even to open: no key to make a tag with
-            return ANONYMOUS
-        try:
-            account = store.get(typed) if typed else None
+            account = self._accounts.get(typed) if typed and self._accounts is not None else None
         except sqlite3.Error:  # busy still: the tag
             account = None
-        if account is not None:
-            return account.principal
-        return Principal(user=store.stranger(typed) if typed else "（空用户名）", role="")
+        return account.principal if account is not None else Principal(user=self._unnamed(typed), role="")
+
+    def _unnamed(self, typed: str) -> str:
+        """How a typed name not (yet) accepted as an account's is recorded: a keyed tag (`AccountStore.stranger`),
+        never the text, which may be a password typed in the name box."""
+        if not typed:
+            return "（空用户名）"
+        store = self._accounts  # the tag needs only the store's key, no read: a busy file still has one
+        if store is None:
+            try:
+                store = self.accounts
+            except StoreDamaged:  # not even opened: no key, and the text is never written
+                return "（用户名未记录）"
+        return store.stranger(typed)
 
     def login_by_email(self, email: str, *, verified: bool = False) -> str:
         """Single sign-on: the identity provider vouched for `email`; it must be on an account (the allow-list).
@@ -222,22 +229,21 @@ class AccountActions:
                  actor: Principal | None = None) -> Account:
         """Create an account (the first one turns on team mode)."""
         actor = self._acting(actor, "users")
-        recorded = str(name)
+        accepted = False  # until the name passes its checks it may be a password typed in the wrong box
         try:
             with _accounts_busy():
                 if role != "admin" and not self.accounts.has_accounts():  # team mode would start with nobody to manage it
                     raise AccountError("第一个账户必须是管理员：新建账户后所有页面都需要登录，只有管理员能在网页上管理账户")
-                try:
-                    if redact_text(str(name)) != str(name):  # a name is shown everywhere: the sidebar, the audit's actor
-                        raise AccountError("用户名不能是手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）")
-                    check_name(name)
-                except AccountError:
-                    # no name, so maybe a password typed in the wrong box: recorded as login records unknown names
-                    recorded = self.accounts.stranger(str(name).strip()) if str(name).strip() else "（空用户名）"
-                    raise
+                if redact_text(str(name)) != str(name):  # a name is shown everywhere: the sidebar, the audit's actor
+                    raise AccountError("用户名不能是手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）")
+                check_name(name)
+                accepted = True
                 account = self.accounts.add(name, role, password, audiences, email)
         except (AccountError, StoreBusy) as exc:
-            detail = str(exc) if recorded == str(name) else str(exc).replace(str(name).strip(), recorded)
+            # a name not accepted is recorded as login records unknown names: a tag, in the target and the detail
+            typed = str(name).strip()
+            recorded = str(name) if accepted else self._unnamed(typed)
+            detail = str(exc).replace(typed, recorded) if typed and not accepted else str(exc)
             self._audit(actor, "user.add", recorded, "failed", detail)
             raise
         self._audit(actor, "user.add", account.name, "ok", f"角色 {role}；受众 {','.join(account.audiences) or '—'}")
