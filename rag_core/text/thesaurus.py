@@ -8,7 +8,8 @@ the terms count as finding the question term (coverage, answer guard).
 The shipped table (`resources/thesaurus.tsv`, ≥ 600 entries) was written from
 general HR and labour-law vocabulary, never from evaluation questions. HR can
 add or override entries in `<data dir>/thesaurus.tsv` (the settings page edits
-it); one line per entry: ``口语词<TAB>制度用语 制度用语 …``.
+it); one line per entry: ``口语词<TAB>制度用语 制度用语 …``. HR's ``#`` comment lines are kept
+(after the header a save writes); a word on two lines is a problem named with both line numbers.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ MAX_TERM_CHARS = 20
 MAX_CUSTOM_CHARS = 100_000
 MAX_CUSTOM_BYTES = 4 * MAX_CUSTOM_CHARS  # read no larger file (UTF-8 Chinese is 3 bytes a character)
 CUSTOM_ENCODINGS = ("utf-8-sig", "gb18030")  # what HR's editors save (Notepad's "ANSI" on a Chinese Windows)
+CUSTOM_HEADER = "# 自定义词表：口语词<Tab>制度用语（空格分隔）；与内置词表同名的口语词以这里为准"
 
 
 def parse_entries(text: str, origin: str = "词表") -> dict[str, tuple[str, ...]]:
@@ -44,6 +46,7 @@ def parse_entries(text: str, origin: str = "词表") -> dict[str, tuple[str, ...
 def parse_lines(text: str) -> tuple[dict[str, tuple[str, ...]], list[str]]:
     """The entries of the lines that parse, and one Chinese problem per line (or for the text) that does not."""
     table: dict[str, tuple[str, ...]] = {}
+    first: dict[str, int] = {}  # head → its line: a repeat is named, never silently replaces the first line
     problems: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -61,11 +64,21 @@ def parse_lines(text: str) -> tuple[dict[str, tuple[str, ...]], list[str]]:
             problems.append(f"第 {number} 行的制度用语超过 {MAX_TERMS} 个")
         elif long := next((t for t in terms if len(t) > MAX_TERM_CHARS), None):
             problems.append(f"第 {number} 行的制度用语「{long[:MAX_TERM_CHARS]}…」超过 {MAX_TERM_CHARS} 个字")
+        elif head in first:
+            problems.append(
+                f"第 {number} 行的口语词「{head}」与第 {first[head]} 行重复（同一个口语词请写在一行，制度用语用空格隔开）"
+            )
         else:
-            table[head] = terms
+            table[head], first[head] = terms, number
     if len(text) > MAX_CUSTOM_CHARS:  # nothing of an oversized text is used
         return {}, [f"共 {len(text)} 个字，超过上限 {MAX_CUSTOM_CHARS} 字", *problems]
     return table, problems
+
+
+def hr_comments(text: str) -> tuple[str, ...]:
+    """HR's own ``#`` lines, in order (the header a save writes is not one): a save keeps them."""
+    lines = (line.strip() for line in text.splitlines())
+    return tuple(line for line in lines if line.startswith("#") and line != CUSTOM_HEADER)
 
 
 def _joined(problems: list[str]) -> str:
@@ -79,11 +92,14 @@ class CustomFile:
     entries: dict[str, tuple[str, ...]] = field(default_factory=dict)
     problem: str = ""  # Chinese: why some or all of the file is not used ("" when every line is)
     encoding: str = "utf-8"  # how it was decoded ("" when it could not be)
+    comments: tuple[str, ...] = ()  # HR's '#' lines, which a save keeps (after its header, before the entries)
+    exact: bool = True  # the bytes are exactly what saving these entries and comments writes back
 
     @property
     def clean(self) -> bool:
-        """The file is exactly what saving writes back: UTF-8 and every line used (else keep a copy first)."""
-        return not self.problem and self.encoding in ("utf-8", "utf-8-sig")
+        """Saving over the file loses nothing: every line used and the bytes what a save writes (else keep a copy
+        first). A comment's place, the lines' order, another encoding, a BOM or CRLF all differ from that."""
+        return not self.problem and self.exact
 
 
 def read_custom(path: Path, mask: Callable[[str], str] = lambda line: line) -> CustomFile:
@@ -110,9 +126,12 @@ def read_custom(path: Path, mask: Callable[[str], str] = lambda line: line) -> C
             break
     else:
         return CustomFile(problem="不是 UTF-8 或 GB18030 编码的文本文件", encoding="")
-    table, problems = parse_lines("\n".join(mask(line) for line in text.splitlines()))
+    masked = "\n".join(mask(line) for line in text.splitlines())
+    table, problems = parse_lines(masked)
     encoding = "utf-8" if encoding == "utf-8-sig" and not data.startswith(b"\xef\xbb\xbf") else encoding
-    return CustomFile(table, _joined(problems) if problems else "", encoding)
+    comments = hr_comments(masked)
+    exact = data == custom_text(table, comments).encode("utf-8")
+    return CustomFile(table, _joined(problems) if problems else "", encoding, comments, exact)
 
 
 def shipped_entries() -> dict[str, tuple[str, ...]]:
@@ -238,8 +257,8 @@ def default_thesaurus() -> Thesaurus:
     return Thesaurus(shipped_entries())
 
 
-def custom_text(entries: dict[str, tuple[str, ...]]) -> str:
-    """The custom table as the file the settings page edits."""
-    lines = ["# 自定义词表：口语词<Tab>制度用语（空格分隔）；与内置词表同名的口语词以这里为准"]
+def custom_text(entries: dict[str, tuple[str, ...]], comments: Iterable[str] = ()) -> str:
+    """The custom table as the file the settings page edits (HR's comment lines after the header)."""
+    lines = [CUSTOM_HEADER, *comments]
     lines += [f"{head}\t{' '.join(terms)}" for head, terms in sorted(entries.items())]
     return "\n".join(lines) + "\n"
