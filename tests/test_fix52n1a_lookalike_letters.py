@@ -42,3 +42,11 @@ def test_dotless_i_reads_as_i_beside_an_existing_name(store: AccountStore) -> No
                                   "Дмитрий", "Αλέξης", "zhang.san@hr", "wang_01"])
 def test_real_names_are_still_accepted(store: AccountStore, name: str) -> None:
     assert store.add(name, "employee", PASSWORD).name == name
+
+
+def test_names_with_accented_letters_beyond_extended_a_are_accepted():
+    """Vietnamese (ễ), Romanian (ș) and pinyin (ǚ) letters carry a visible accent on a plain letter: real names."""
+    from rag_core.accounts.names import check_name
+
+    for name in ("Nguyễn", "Ștefan", "Lǚ.wei", "Trần_Thị"):
+        assert check_name(name) == name

@@ -58,8 +58,15 @@ def _uncommon_letter(name: str) -> str | None:
     letters = [c for c in unicodedata.normalize("NFKC", name) if c.isalpha()]
     if not any(unicodedata.name(c, "").startswith("LATIN") for c in letters):
         return None
-    return next((c for c in letters if ord(c) > _LAST_COMMON_LATIN and not unicodedata.name(c, "").startswith("CJK")),
-                None)
+    return next((c for c in letters if ord(c) > _LAST_COMMON_LATIN and not unicodedata.name(c, "").startswith("CJK")
+                 and not _marked_letter(c)), None)
+
+
+def _marked_letter(char: str) -> bool:
+    """A plain letter carrying a visible accent (ễ, ș, ǚ: Vietnamese, Romanian, pinyin names), which no reader takes
+    for the plain letter — unlike the small capitals and IPA letters, which have no plain letter inside them."""
+    parts = unicodedata.normalize("NFD", char)
+    return len(parts) > 1 and parts[0].isascii() and parts[0].isalpha()
 
 
 def is_reserved(name: str) -> bool:
