@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..text.places import is_city
 from ..text.tokenizer import tagged, tokenize
 
 # Words every memory or question shares; they distinguish nothing.
@@ -151,7 +152,7 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
         # everyday wordings of where one is now (在上海上班, 搬到上海了, 住在上海, 回上海了, 我在上海): these verbs take
         # any place (在公司上班, 回老家, 住在宿舍), so the value must be a place name (`_PLACE_ONLY`)
         re.compile(rf"(?:在|住在|搬到了?|搬去了?|搬回了?|回到?了?)\s*(?P<v>(?!在)[{_CJK}]{{2,4}}?)(?:市)?"
-                   rf"(?=工作|上班|办公|定居|生活|了?(?:$|[，,。；;\s]))"),
+                   rf"(?=工作|上班|办公|定居|生活|分公司|办事处|了?(?:$|[，,。；;\s]))"),
     ],
     "manager": [
         re.compile(rf"(?:直属主管|直属领导|直属上级|主管|领导|上级|leader)(?:是|为|换成了?|变成了?|改成了?)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
@@ -160,16 +161,19 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
         re.compile(rf"(?:我叫|名叫|名字是|姓名是)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
     ],
 }
-_NOT_A_VALUE = ("我们", "本", "这个", "那个", "哪个", "哪", "贵", "该", "什么")
-# the patterns whose verb takes any place: their city must be one jieba tags a place name (ns), or one said with 市
+# Words that point at a place or unit instead of naming one (我们公司, 哪个部门, 本公司, 贵司, 该市): whole words, so a
+# city that merely begins with the same character (贵阳, 本溪) is still a value.
+_NOT_A_VALUE = re.compile(r"^(?:我们|这个|那个|这里|那里|哪|什么|(?:本|贵|该|此)(?:公司|司|集团|单位|部门|部|中心|团队|组|市|地|处))")
+# the patterns whose verb takes any place: their city must be a known city (`text.places`), one jieba tags a place
+# name (ns), or one said with 市 or as a branch's seat (在北京分公司上班)
 _PLACE_ONLY = frozenset({_SLOT_PATTERNS["city"][-1]})
 
 
 def _a_place(m: re.Match[str]) -> bool:
-    if m.re not in _PLACE_ONLY or m.group(0).endswith("市"):
+    if m.re not in _PLACE_ONLY or m.group(0).endswith("市") or m.string.startswith(("分公司", "办事处"), m.end()):
         return True
     words = tagged(m.group("v"))
-    return len(words) == 1 and words[0][1] == "ns"
+    return is_city(m.group("v")) or (len(words) == 1 and words[0][1] == "ns")
 
 
 # Who else a fact can be about: 用户同事在研发部 and 用户老婆常驻北京 say nothing of the user's own department or city.
@@ -224,7 +228,7 @@ def _slots(content: str) -> tuple[tuple[str, str], ...]:
             if len(value) > 2 and value.endswith("了"):  # a change told with 了 (常驻上海了, 改名叫李丽了): the value is before it
                 value = value[:-1]
             before = clause[: m.start()]
-            if slot in found or value.startswith(_NOT_A_VALUE) or _OTHERS.search(before) or _NEGATED_BEFORE.search(before):
+            if slot in found or _NOT_A_VALUE.match(value) or _OTHERS.search(before) or _NEGATED_BEFORE.search(before):
                 continue
             if slot == "city" and not _a_place(m):
                 continue
