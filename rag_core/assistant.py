@@ -43,6 +43,7 @@ from .search.retrieval import HybridRetriever, decision_model
 from .search.sentence_index import SecondModel, SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
 from .settings import LIMITS, Settings, out_of_limits, with_saved_changes
+from .storage.backup import VECTOR_SERVER
 from .storage.health import SECOND_CACHE, SECOND_SENTENCES, open_checks
 from .text.inputs import MAX_QUESTION_CHARS, InputError, checked
 from .text.pii import redact_text
@@ -94,6 +95,9 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
                 if self._vectors_stale():  # another process may have rebuilt it while this one waited
                     reembed_all(self.catalog, self.vectors, self.embedder)
         self.catalog.set_meta("vector_layout", VECTOR_LAYOUT)
+        server = f"{settings.chroma_host}:{settings.chroma_port}" if settings.chroma_host else ""
+        if (self.catalog.get_meta(VECTOR_SERVER) or "") != server:  # a backup says its vectors are not in it
+            self.catalog.set_meta(VECTOR_SERVER, server)
         self.sentences = SentenceIndex(settings.path("sentences.sqlite3"), self.embedder.model_id)
         backfill_sentences(self.catalog, self.sentences, self.embedder)
         self.second = self._open_second(settings, embedder, second_embedder)
@@ -115,11 +119,21 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         warm_up_tokenizer()  # jieba loads its dictionary lazily: 0.5 s the first question would pay
 
     def _vectors_stale(self) -> bool:
-        return (
+        """Another model, layout or count, or (on a Chroma server) other chunk ids: rebuild from the embedding cache.
+
+        A server outlives the data dir: a restored (or copied) catalog can meet the vectors of a later edit of
+        the same size, so there the ids are compared too (ids only; the catalog's chunks read once at start)."""
+        count = self.catalog.chunk_count()
+        if (
             self.vectors.model_id != self.embedder.model_id
-            or self.vectors.count() != self.catalog.chunk_count()
-            or bool(self.catalog.get_meta("vector_layout") != VECTOR_LAYOUT and self.catalog.chunk_count())
-        )
+            or self.vectors.count() != count
+            or bool(self.catalog.get_meta("vector_layout") != VECTOR_LAYOUT and count)
+        ):
+            return True
+        if not self._settings.chroma_host or not count:
+            return False
+        ids = set(self.vectors.ids())
+        return len(ids) != count or len(self.catalog.chunks_by_id(ids)) != count
 
     def _open_second(
         self, settings: Settings, embedder: Embedder | None, second_embedder: Embedder | None

@@ -3,10 +3,10 @@
 Every SQLite file (catalog, memories, caches, and whatever store another part of
 the app adds) is copied with SQLite's online backup API: a consistent snapshot
 even while a writer is active, WAL included. The Chroma directory is copied with
-its own database backed up the same way; it is a cache of the catalog, so when a
-snapshot taken mid-write does not match the catalog, the restored store notices
-the different count on start and rebuilds the vectors from the catalog and the
-embedding cache (no model calls for known text). A manifest records what was
+its own database backed up the same way; it is a cache of the catalog (on a Chroma
+server it is not in the backup at all), so a restore marks the store and its first
+start rebuilds the vectors from the catalog and the embedding cache (no model calls
+for known text): a count check missed an edit of the same size. A manifest records what was
 copied and the counts `restore` checks.
 
 The data dir holds password hashes and the session secret (`accounts.sqlite3`,
@@ -155,6 +155,7 @@ def _backup(data_dir: Path, dest: Path, staging: Path) -> BackupReport:
     try:
         staging.chmod(PRIVATE)  # whatever the umask
         copied, notices = _copy_stores(data_dir, staging)
+        notices += _vectors_elsewhere(staging / CATALOG)
         counts = _counts(staging)
         manifest = {"created_at": datetime.now(UTC).isoformat(timespec="seconds"), "files": copied, **counts}
         if notices:
@@ -169,6 +170,34 @@ def _backup(data_dir: Path, dest: Path, staging: Path) -> BackupReport:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return BackupReport(str(dest), copied, notices=notices, **counts)
+
+
+VECTOR_SERVER = "vector_server"  # catalog meta: the Chroma server the vectors live on ("" embedded), set at start
+VECTORS_ELSEWHERE = "向量在 Chroma 服务器上，未包含在备份中；恢复后会从嵌入缓存重建"
+
+
+def _vectors_elsewhere(catalog: Path) -> list[str]:
+    """The notice that the vectors are not in this backup (a store on a Chroma server), or none."""
+    try:
+        con = sqlite3.connect(str(catalog))
+        try:
+            row = con.execute("SELECT value FROM meta WHERE key = ?", (VECTOR_SERVER,)).fetchone()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return []
+    return [f"{VECTORS_ELSEWHERE}（{row[0]}）"] if row and row[0] else []
+
+
+def _mark_for_rebuild(catalog: Path) -> None:
+    """The restored vectors are rebuilt at the next start: a server's (or a snapshot's) vectors may hold another
+    version with the same chunk count, which the start's count check alone took for the restored one."""
+    con = sqlite3.connect(str(catalog))
+    try:
+        con.execute("DELETE FROM meta WHERE key = 'vector_layout'")  # rebuilt from the embedding cache
+        con.commit()
+    finally:
+        con.close()
 
 
 def _tidy(staging: Path) -> None:
@@ -317,6 +346,7 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
         copied = list(manifest["files"])
         for name in copied:
             _copy_file(source / name, staging / name)
+        _mark_for_rebuild(staging / CATALOG)
         _check_accounts(staging, source, data_dir, allow_no_accounts)  # what will be restored, not the backup dir
         previous = _move_aside(data_dir)
         try:
