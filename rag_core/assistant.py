@@ -158,13 +158,18 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         return f"{self.second.embedder.model_id}（只用于排序）" if self.second is not None else "（不用）"
 
     def _store_id(self) -> str:
-        """A per-catalog id, so several stores can share one Chroma server without collisions."""
+        """A per-catalog id, so several stores can share one Chroma server without collisions.
+
+        Made once, in one write transaction that keeps an id another process made first: two replicas
+        opening a fresh data dir at once each made their own (read, then write) and wrote two collections."""
         store_id = self.catalog.get_meta("store_id")
         if not store_id:
             import uuid
 
-            store_id = uuid.uuid4().hex[:12]
-            self.catalog.set_meta("store_id", store_id)
+            with self.catalog.transaction() as db:  # BEGIN IMMEDIATE: the other replica's id, or none yet
+                db.execute("INSERT INTO meta VALUES ('store_id', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value "
+                           "WHERE value = ''", (uuid.uuid4().hex[:12],))
+                store_id = db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()[0]
         return store_id
 
     # -- who acts --------------------------------------------------------------
