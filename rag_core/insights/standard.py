@@ -23,9 +23,10 @@ import numpy as np
 
 from ..errors import RagError
 from ..text.inputs import MAX_QUESTION_CHARS, checked, is_blank
-from .matching import STANDARD_AGREEMENT, STANDARD_COSINE, agreement, is_match, wording
+from .matching import STANDARD_AGREEMENT, STANDARD_COSINE
 from .records import StandardAnswer, StandardMatch
 from .standard_pending import PendingHolds
+from .standard_search import nearest_match
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS standard_answers (
@@ -53,7 +54,6 @@ CREATE TABLE IF NOT EXISTS standard_holds (
     reason TEXT NOT NULL DEFAULT 'deleted'
 );
 """
-CANDIDATES = 8  # nearest wordings checked against the rule
 MAX_CHARS = 4000  # the answer
 MAX_CLAUSE_CHARS = 1000
 MAX_LINES = 20  # clauses, and variants: each variant is embedded (300 took 80 s with the real model)
@@ -350,26 +350,14 @@ class StandardAnswers:
         return self._collection.count()
 
     def match(self, question: str, vector: np.ndarray, visible: Callable[[tuple[str, ...]], bool]) -> StandardMatch | None:
-        """The entry whose wording passes the rule with the highest cosine, among those `visible` allows."""
-        total = self._collection.count()
-        if not total:
-            return None
-        res = self._collection.query(query_embeddings=np.asarray(vector, dtype=np.float32)[None, :],
-                                     n_results=min(CANDIDATES, total), include=["distances", "metadatas"])
+        """The entry whose wording passes the rule with the highest cosine, among those `visible` allows and not
+        held (a document it rests on was deleted); only those are searched (`standard_search`), so the wordings of
+        entries the reader is not served never crowd out the one meant for them."""
         held = self.holds()
-        entries = {e.id: e for e in self.list() if e.id not in held}  # held: a document it rests on was deleted
-        asked = wording(question)
-        for dist, meta in zip(res["distances"][0], res["metadatas"][0]):
-            cosine = 1.0 - float(dist)
-            if cosine < self.cosine_floor:
-                break  # nearest first: nothing further can pass
-            entry = entries.get(meta["answer_id"])
-            if entry is None or not visible(entry.audience):
-                continue
-            agree = agreement(asked, wording(meta["wording"]))
-            if is_match(cosine, agree, cosine_floor=self.cosine_floor, agreement_floor=self.agreement_floor):
-                return StandardMatch(entry=entry, wording=meta["wording"], cosine=cosine, agreement=agree)
-        return None
+        served = {e.id: e for e in self.list() if e.id not in held and visible(e.audience)}
+        return nearest_match(self._collection, question, vector, served,
+                             served_wordings=sum(len(_wordings(e)) for e in served.values()),
+                             cosine_floor=self.cosine_floor, agreement_floor=self.agreement_floor)
 
     def close(self) -> None:
         with self._lock:
