@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .digit_runs import ZERO_WIDTH_CHARS
 from .sentences import split_sentences
 
 # Each pattern is a way a text gives orders to the reader that answers with it: overriding what came
@@ -33,12 +34,15 @@ _ADDRESSED = re.compile(
     r"|you\s+are\s+now|disregard\s+(?:all\s+)?(?:previous|above)|act\s+as\s+(?:an?\s+)?(?:assistant|ai)",
     re.IGNORECASE,
 )
+# invisible characters (zero-width space, joiners, soft hyphen, BOM) read as nothing: 忽\u200b略以上所有规则 is 忽略以上所有规则
+_INVISIBLE = re.compile(f"[{ZERO_WIDTH_CHARS}]")
 OMITTED = "（此处一句话是对助手的指令，不是制度条文，已略去）"
 
 
 def addressed_to_assistant(sentence: str) -> bool:
-    """The sentence gives the assistant orders (忽略以上指令, 你现在是…助手, 回答：…)."""
-    return bool(_ADDRESSED.search(sentence or ""))
+    """The sentence gives the assistant orders (忽略以上指令, 你现在是…助手, 回答：…), read as shown: without the
+    invisible characters that would split its words."""
+    return bool(_ADDRESSED.search(_INVISIBLE.sub("", sentence or "")))
 
 
 def instruction_sentences(text: str) -> list[str]:
