@@ -7,7 +7,6 @@ calls the class-level methods without constructing an `Assistant`.
 
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
@@ -18,7 +17,6 @@ from typing import Any
 from ..accounts.audit import AuditLog
 from ..documents.write_lock import WriterLock
 from ..errors import PermissionDenied, RagError, SettingsError, StoreBusy
-from ..evaluation.metrics import jsonl_lines
 from ..insights.export import to_csv
 from ..settings import SAVED_FILE, Settings, with_saved_changes
 from ..storage.account_files import AUDIT, damaged_line, no_accounts
@@ -30,6 +28,7 @@ from ..text.pii import redact_text
 from ..types import Principal
 from .access import LOCAL_ADMIN, require
 from .accounts import ANONYMOUS
+from .eval_upload import masked_question_set, refuse_oversized
 from .thesaurus import thesaurus_check
 
 _log = logging.getLogger(__name__)
@@ -288,10 +287,12 @@ class EvalFiles:
     def save_eval_upload(self, filename: str, data: bytes, *, actor: Principal | None = None) -> Path:
         """Keep an uploaded question set under `<data dir>/eval_uploads/` and return its path.
 
-        The questions and the name are masked before they reach the disk (`masked_question_set`)."""
+        The questions and the name are masked before they reach the disk (`masked_question_set`); a set too large
+        to run is refused first, with nothing masked or written (`refuse_oversized`)."""
         from ..documents.parsing import safe_filename
 
         self._acting(actor, "retrieval.test")
+        refuse_oversized(bytes(data))  # before masking and writing: 50,000 rows took 22 s and stayed on disk
         name = safe_filename(filename, mask=redact_text)
         if not name.endswith((".jsonl", ".json")):
             name += ".jsonl"
@@ -300,56 +301,6 @@ class EvalFiles:
         target = folder / name
         target.write_bytes(masked_question_set(bytes(data)))
         return target
-
-
-def masked_question_set(data: bytes) -> bytes:
-    """An uploaded JSONL question set with personal data masked in every text of each row, still the same JSONL.
-
-    A question like "我手机13812345678，年假几天" was kept on disk (and in every backup) as typed, and `expected`,
-    `any_of` and any other field still are unless masked here; masked expected substrings match chunks, which
-    are masked too. A row holding nothing personal keeps its bytes; a line that is not JSON (the loader refuses
-    it by its number, so line count and bytes that are not UTF-8 are kept) is masked as plain text.
-    Lines are split as the loader splits them (`jsonl_lines`); a row with a raw U+2028 in a string is written
-    back with it escaped, so a line-based tool (or reader) still sees one row a line."""
-    text = data.decode("utf-8", "surrogateescape")
-    lines = []
-    for line in jsonl_lines(text):
-        body = line.removesuffix("\r")
-        ending = line[len(body):]  # a CRLF file stays CRLF
-        try:
-            row = json.loads(body) if body.strip() else None
-            masked = _masked(row)
-        except (ValueError, RecursionError):
-            row = masked = None
-        if isinstance(row, dict | list):
-            if masked != row or any(raw in body for raw in _LINE_BREAKS):
-                body = _one_line(json.dumps(masked, ensure_ascii=False))
-        elif body.strip():
-            body = redact_text(body)
-        lines.append(body + ending)
-    return "\n".join(lines).encode("utf-8", "surrogateescape")
-
-
-def _masked(value: Any) -> Any:
-    """`value` with every text in it (field names too) masked, lists and objects followed."""
-    if isinstance(value, str):
-        return redact_text(value)
-    if isinstance(value, list):
-        return [_masked(item) for item in value]
-    if isinstance(value, dict):
-        return {redact_text(key): _masked(item) for key, item in value.items()}
-    return value
-
-
-# characters JSON leaves raw that `str.splitlines` (editors, other tools) breaks a line at: written escaped
-_LINE_BREAKS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"}
-
-
-def _one_line(dumped: str) -> str:
-    """A dumped row that stays one line for any reader: json.dumps(ensure_ascii=False) writes U+2028 raw."""
-    for raw, escaped in _LINE_BREAKS.items():
-        dumped = dumped.replace(raw, escaped)
-    return dumped
 
 
 def _doctor(data_dir: Path, *, embedded_chroma: bool, settings: Settings | None = None) -> list[StoreCheck]:

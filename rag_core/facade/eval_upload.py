@@ -1,0 +1,81 @@
+"""An uploaded question set before it is kept: refused when too large to run, then masked row by row.
+
+Why its own module: the retrieval test page's upload is checked here, in the engine, before any of it is
+masked or written (`EvalFiles.save_eval_upload`), and the masking keeps the file the same JSONL.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..evaluation.metrics import QuestionSetError, jsonl_lines
+from ..evaluation.runner import MAX_QUESTIONS
+from ..text.pii import redact_text
+
+MB = 1024 * 1024
+MAX_UPLOAD_BYTES = 4 * MB
+"""An uploaded set's size: 2,000 rows of a 500-character question and its expected clauses are under 3 MB; a
+20 MB upload (the page's own limit) was masked for about 90 s, showing nothing, before its count refused it."""
+
+
+def refuse_oversized(data: bytes) -> None:
+    """QuestionSetError, in Chinese and naming the limit, for a set over `MAX_UPLOAD_BYTES` or `MAX_QUESTIONS`
+    questions (its non-blank lines, counted as the loader counts its rows); checked before masking or writing."""
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise QuestionSetError(f"题集文件有 {len(data) / MB:.1f} MB，超过上传上限 {MAX_UPLOAD_BYTES // MB} MB"
+                               f"（一次最多评测 {MAX_QUESTIONS:,} 道题）。请拆成几个文件分别上传；这个文件没有保存")
+    questions = sum(1 for line in jsonl_lines(data.decode("utf-8", "surrogateescape")) if line.strip())
+    if questions > MAX_QUESTIONS:
+        raise QuestionSetError(f"题集有 {questions:,} 道题，一次最多评测 {MAX_QUESTIONS:,} 道。"
+                               "请拆成几个文件分别上传；这个文件没有保存")
+
+
+def masked_question_set(data: bytes) -> bytes:
+    """An uploaded JSONL question set with personal data masked in every text of each row, still the same JSONL.
+
+    A question like "我手机13812345678，年假几天" was kept on disk (and in every backup) as typed, and `expected`,
+    `any_of` and any other field still are unless masked here; masked expected substrings match chunks, which
+    are masked too. A row holding nothing personal keeps its bytes; a line that is not JSON (the loader refuses
+    it by its number, so line count and bytes that are not UTF-8 are kept) is masked as plain text.
+    Lines are split as the loader splits them (`jsonl_lines`); a row with a raw U+2028 in a string is written
+    back with it escaped, so a line-based tool (or reader) still sees one row a line."""
+    text = data.decode("utf-8", "surrogateescape")
+    lines = []
+    for line in jsonl_lines(text):
+        body = line.removesuffix("\r")
+        ending = line[len(body):]  # a CRLF file stays CRLF
+        try:
+            row = json.loads(body) if body.strip() else None
+            masked = _masked(row)
+        except (ValueError, RecursionError):
+            row = masked = None
+        if isinstance(row, dict | list):
+            if masked != row or any(raw in body for raw in _LINE_BREAKS):
+                body = _one_line(json.dumps(masked, ensure_ascii=False))
+        elif body.strip():
+            body = redact_text(body)
+        lines.append(body + ending)
+    return "\n".join(lines).encode("utf-8", "surrogateescape")
+
+
+def _masked(value: Any) -> Any:
+    """`value` with every text in it (field names too) masked, lists and objects followed."""
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, list):
+        return [_masked(item) for item in value]
+    if isinstance(value, dict):
+        return {redact_text(key): _masked(item) for key, item in value.items()}
+    return value
+
+
+# characters JSON leaves raw that `str.splitlines` (editors, other tools) breaks a line at: written escaped
+_LINE_BREAKS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"}
+
+
+def _one_line(dumped: str) -> str:
+    """A dumped row that stays one line for any reader: json.dumps(ensure_ascii=False) writes U+2028 raw."""
+    for raw, escaped in _LINE_BREAKS.items():
+        dumped = dumped.replace(raw, escaped)
+    return dumped
