@@ -31,6 +31,14 @@ class StoreBusy(StoreDamaged):
     but said as busy, never as damage to move away."""
 
 
+class VectorServerDown(RagError):
+    """The Chroma server (CHROMA_HOST) cannot be reached: one Chinese line saying to start it, never httpx's words."""
+
+    def __init__(self, address: str):
+        self.address = address
+        super().__init__(f"向量库服务器 {address} 连不上：请先启动 chroma run（见 docs/deploy.md）")
+
+
 class SettingsError(RagError):
     """A setting value was rejected; the previous settings stay in force."""
 

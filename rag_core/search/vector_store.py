@@ -30,6 +30,10 @@ re-upserting the record made it reachable every time (compare
 chroma-core/chroma#7758, the same symptom). So `upsert` queries each written
 vector and re-writes the records that do not come back; what still does not
 after `REPAIR_ATTEMPTS` is returned to the caller, which warns.
+
+With a server, every public call goes through `chroma_server.call`: a server that is down is `VectorServerDown` (one
+Chinese line), and the collections are opened again at the next call, so a server that came back is used
+without a restart; one that came back empty is reopened and the call retried at once (`chroma_server`).
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from typing import Protocol
 import numpy as np
 
 from ..types import Chunk
+from .chroma_server import call, through_server
 
 COLLECTION = "policy_chunks"
 # Over-fetching k results costs ~1.2 ms at k=30, 3.6 ms at k=1,000 and 5.5 ms at k=2,000 on a 10k
@@ -166,6 +171,9 @@ def partition_suffix(audience: tuple[str, ...]) -> str:
 
 
 class ChromaVectorStore:
+    server = ""  # "host:port" with a Chroma server, "" embedded: no connection to lose (`chroma_server.call`)
+    stale = False  # a server call failed: open the collections again before the next one
+
     def __init__(
         self, path: Path | None = None, host: str = "", port: int = 8000, model_id: str = "", name: str = COLLECTION
     ):
@@ -173,21 +181,31 @@ class ChromaVectorStore:
         from chromadb.config import Settings as ChromaSettings
 
         chroma_settings = ChromaSettings(anonymized_telemetry=False)
-        if host:
-            self.client = chromadb.HttpClient(host=host, port=port, settings=chroma_settings)
-            self.location = f"http://{host}:{port}"
-        else:
+        self.name = name
+        self.repaired = 0  # records re-written because a query could not find them (module docstring)
+        self._lock = threading.Lock()
+        if not host:
             assert path is not None
             Path(path).mkdir(parents=True, exist_ok=True)
             self.client = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
             self.location = str(path)
-        self.name = name
-        self.repaired = 0  # records re-written because a query could not find them (module docstring)
-        self._lock = threading.Lock()
+            self.reopen(model_id)
+            return
+
+        def connect() -> None:
+            self.client = chromadb.HttpClient(host=host, port=port, settings=chroma_settings)
+            self.reopen(model_id)
+
+        self.location, self.server = f"http://{host}:{port}", f"{host}:{port}"
+        call(self, connect, retry=False)
+
+    def reopen(self, model_id: str) -> None:
+        """(Re)open the base collection and find the partitions: at start, and after the server was lost."""
         self._collection = self._open("", ("all",), model_id)
         # replaced, never mutated (copy on write): readers iterate a snapshot while another thread adds
         self._partitions: dict[tuple[str, ...], object] = {("all",): self._collection}
         self._discover()
+        self.stale = False
 
     def _open(self, suffix: str, audience: tuple[str, ...], model_id: str):
         return self.client.get_or_create_collection(
@@ -230,6 +248,7 @@ class ChromaVectorStore:
         meta = self._collection.metadata or {}
         return meta.get("embedding_model")
 
+    @through_server()
     def reset(self, model_id: str) -> None:
         """Drop every vector of every partition and record a new model (before a full re-embed)."""
         self._discover()
@@ -241,6 +260,7 @@ class ChromaVectorStore:
         self._collection = self._open("", ("all",), model_id)
         self._partitions = {("all",): self._collection}
 
+    @through_server()
     def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> list[str]:
         """Write the chunks' vectors; returns the ids a query still cannot find after repair (normally none)."""
         if not chunks:
@@ -275,6 +295,7 @@ class ChromaVectorStore:
             missing = [missing[i] for i in still]
         return [ids[i] for i in missing]
 
+    @through_server()
     def verify(self, repair: bool = True, batch: int = 1000, known: Callable[[str], bool] | None = None) -> VectorCheck:
         """Query every stored vector with itself; re-write (if `repair`) what a query cannot find.
 
@@ -302,6 +323,7 @@ class ChromaVectorStore:
         report.rewritten = self.repaired - before
         return report
 
+    @through_server()
     def delete(self, chunk_ids: Sequence[str]) -> None:
         ids = list(chunk_ids)
         if not ids:
@@ -311,6 +333,7 @@ class ChromaVectorStore:
             for start in range(0, len(ids), 1000):
                 col.delete(ids=ids[start : start + 1000])
 
+    @through_server(retry=False)  # search answers by keywords at once (`retrieval`)
     def query(self, vector: np.ndarray, n: int, scope: VectorScope = EVERYTHING) -> list[VectorMatch]:
         """The n nearest chunks the scope allows, across its partitions."""
         if n <= 0:
@@ -346,6 +369,7 @@ class ChromaVectorStore:
         matches.sort(key=lambda m: (-m.cosine, m.chunk_id))
         return matches[:n]
 
+    @through_server()
     def get_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         ids = list(chunk_ids)
@@ -358,10 +382,12 @@ class ChromaVectorStore:
                     out[cid] = np.asarray(emb, dtype=np.float32)
         return out
 
+    @through_server()
     def count(self) -> int:
         self._discover()
         return sum(col.count() for col in self._partitions.values())
 
+    @through_server()
     def ids(self) -> list[str]:
         self._discover()
         out: list[str] = []

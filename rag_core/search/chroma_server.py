@@ -1,0 +1,90 @@
+"""Telling a Chroma server that is down, or that came back without this store's collections, from other errors.
+
+With `CHROMA_HOST` every vector round trip goes over HTTP: a stopped server raises httpx's ConnectError (or the
+client's ValueError wrapping it), and a server restarted on an empty directory answers NotFoundError for the
+collections opened before. Both are the same situation for a person — the server needs attention — and both
+are recovered from by opening the collections again once the server answers (`ChromaVectorStore`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+from ..errors import VectorServerDown
+
+Result = TypeVar("Result")
+
+# The search result's notice when the vector query could not run: keyword search still answers.
+KEYWORDS_ONLY = "向量库服务器暂时连不上，这次只按关键词检索；请检查 chroma run 是否在运行"
+
+
+def not_found(exc: BaseException) -> bool:
+    """A collection the server no longer has (it restarted on an empty or another directory)."""
+    from chromadb.errors import NotFoundError
+
+    return any(isinstance(e, NotFoundError) for e in _chain(exc))
+
+
+def server_lost(exc: BaseException) -> bool:
+    """The server cannot be reached (down, restarting, connection cut) or lost this store's collections."""
+    import httpx
+
+    return any(isinstance(e, httpx.TransportError | ConnectionError) for e in _chain(exc)) or not_found(exc)
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """The exception and those it was raised from or while handling (chromadb re-raises ConnectError as ValueError)."""
+    seen: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and all(current is not e for e in seen) and len(seen) < 10:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen
+
+
+class ServerStore(Protocol):
+    """What `call` needs of a vector store: its server ("" embedded), whether to reopen, and how."""
+
+    server: str
+    stale: bool
+    model_id: str | None
+
+    def reopen(self, model_id: str) -> None: ...
+
+
+def call(store: ServerStore, action: Callable[[], Result], retry: bool = True) -> Result:
+    """Run one use of the server; a lost server is `VectorServerDown` and the next call reopens the collections.
+
+    A collection the server no longer has (restarted empty) is reopened and, if `retry`, the action run again
+    at once: writes and counts then go to the server as it is now, instead of failing until a restart."""
+    if not store.server:
+        return action()
+    for attempt in range(2):
+        try:
+            if store.stale:
+                store.reopen(store.model_id or "")
+            return action()
+        except VectorServerDown:
+            raise
+        except Exception as exc:
+            if not server_lost(exc):
+                raise
+            store.stale = True
+            if not (retry and attempt == 0 and not_found(exc)):
+                raise VectorServerDown(store.server) from exc
+    raise AssertionError("unreachable")
+
+
+def through_server(retry: bool = True) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+    """A store method run by `call`, so no httpx or Chroma error about the server reaches a page or the CLI."""
+
+    def wrap(method: Callable[..., Result]) -> Callable[..., Result]:
+        @functools.wraps(method)
+        def run(store: ServerStore, *args: Any, **kwargs: Any) -> Result:
+            return call(store, lambda: method(store, *args, **kwargs), retry)
+
+        return run
+
+    return wrap
