@@ -22,6 +22,7 @@ import numpy as np
 
 from ..documents.catalog import Catalog, Readable, office_day, readable_set
 from ..documents.prepare import index_text
+from ..errors import VectorServerDown
 from ..settings import Settings
 from ..text.thesaurus import Thesaurus, with_policy_wording
 from ..text.tokenizer import dictionary_nouns, foreign_nouns, is_word, tagged
@@ -42,6 +43,7 @@ from .answerability import (
 )
 from .bm25 import TopScores
 from .centroid import CorpusCentroid
+from .chroma_server import KEYWORDS_ONLY
 from .embedding import Embedder
 from .explain import why_matched
 from .fusion import Candidate, coverage, ranks
@@ -269,7 +271,12 @@ class HybridRetriever:
             qvec = self.embedder.embed_query(query)
             timings["embed_ms"] = _ms(t)
             t = time.perf_counter()
-            for m in self.vectors.query(qvec, settings.candidates, visible.scope):
+            try:
+                matches = self.vectors.query(qvec, settings.candidates, visible.scope)
+            except VectorServerDown:  # the keyword candidates keep their cosines (the sentence index is local)
+                matches = []
+                result.warnings.append(KEYWORDS_ONLY)
+            for m in matches:
                 # only versions visible in this snapshot, and only committed chunks (a version still
                 # being written is in Chroma but not yet indexed): the partitions are not the only guard
                 if key_of_chunk(m.chunk_id) in visible.keys and self.keywords.has(m.chunk_id):

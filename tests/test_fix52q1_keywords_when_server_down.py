@@ -1,0 +1,51 @@
+"""With the Chroma server (CHROMA_HOST) down or back empty, questions are answered by keywords and say so once.
+
+Review 52q #1: with the server stopped every question failed with httpx's English ConnectError although the
+keyword index could answer, and a server that came back empty failed with NotFoundError until a restart.
+Each test starts its own `chroma run` on loopback (slow tier).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_core.search.chroma_server import KEYWORDS_ONLY
+from tests.test_fix52q1_server_support import running_chroma, team
+
+
+@pytest.fixture()
+def chroma(tmp_path):
+    yield from running_chroma(tmp_path)
+
+
+def test_with_the_server_down_a_question_is_answered_by_keywords_and_says_so_once(tmp_path, chroma):
+    assistant = team(tmp_path, chroma)
+    before = assistant.search("年假几天")
+    assert before.hits and KEYWORDS_ONLY not in before.warnings
+    chroma.stop()
+
+    result = assistant.search("年假几天")
+    assert result.warnings.count(KEYWORDS_ONLY) == 1
+    assert result.hits and result.hits[0].chunk.doc_id == "nianjia"
+    assert result.hits[0].scores.bm25 > 0 and result.answerable > 0
+    # a keyword candidate's cosine is still its own, from the local sentence index (float16 rows), not made up
+    assert result.hits[0].scores.cosine == pytest.approx(before.hits[0].scores.cosine, abs=1e-3)
+    assert assistant.search("宿舍有空调吗").warnings.count(KEYWORDS_ONLY) <= 1
+
+    chroma.start()  # back with its data: used again without a restart
+    again = assistant.search("年假几天")
+    assert KEYWORDS_ONLY not in again.warnings and again.hits[0].scores.cosine_rank is not None
+
+
+def test_a_server_that_came_back_empty_is_reopened_at_the_next_call(tmp_path, chroma):
+    assistant = team(tmp_path, chroma)
+    chroma.stop()
+    chroma.start(tmp_path / "empty-server")  # restarted on an empty directory: the old collections are gone
+
+    first = assistant.search("年假几天")
+    assert first.hits and first.warnings.count(KEYWORDS_ONLY) == 1
+    second = assistant.search("年假几天")  # the collections were opened again on the server as it is now
+    assert second.hits and KEYWORDS_ONLY not in second.warnings
+    assert assistant.delete_document("nianjia") > 0  # writes go to the new collections, no NotFoundError
+
+
