@@ -44,3 +44,17 @@ def test_the_turn_is_searched_or_remembered(assistant, turn):
     memories = [m.content for m in assistant.list_memories(user)]
     assert trace.search.query or memories, trace.answer
     assert "没有我能记住的个人信息" not in trace.answer
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("我想知道的是病假工资", "病假工资"), ("我想了解的是报销流程", "报销流程"), ("我要咨询的其实是婚假", "婚假"),
+    ("我想问的是婚假", "婚假"), ("我想知道一下怎么请假", "怎么请假"),
+])
+def test_what_was_meant_is_searched_without_the_cleft(said, meant):
+    """Review 52n2 #5: 我想知道的是X searched the literal 的是X."""
+    assert split_turn(said).question == meant
+
+
+def test_a_wish_after_a_statement_is_searched_without_the_cleft():
+    parts = split_turn("我是新员工，想知道的是试用期多久")
+    assert (parts.statement, parts.question) == ("我是新员工", "试用期多久")

@@ -32,13 +32,14 @@ _RESPONSE = (r"好的?|好吧|嗯+|哦+|噢+|喔+|行|对|是的?|ok|okay|谢谢
 _GREETING = r"你好|您好|大家好|hi|hello|hey|嗨|哈喽|哈啰|早上好|上午好|中午好|下午好|晚上好|早安|午安|晚安|在吗|在么|在嘛|在不在|哈+|呵+|嘿+"
 ACKNOWLEDGEMENT = re.compile(rf"^(?:(?:{_RESPONSE}|{_GREETING})(?:了|啦|呀|啊|哈|吧|的|您|你|呢|哈哈)*[ ，,。！!~～]*)+$",
                              re.IGNORECASE)
-SPEECH_VERBS = frozenset("说 问 讲 指 意思 问问 说说 提问 问错 说错 打错 写错 说明 咨询".split())
+# 想问 and 想说 are one word to jieba (我想问的是婚假): the verb with its volition, a speech verb all the same
+SPEECH_VERBS = frozenset("说 问 讲 指 意思 问问 说说 提问 问错 说错 打错 写错 说明 咨询 想问 想说".split())
 COGNITION_VERBS = frozenset("知道 明白 懂 理解 了解 清楚 同意 认同 赞同 看到 看懂 听懂 搞懂 弄懂 看错 听错 记住 觉得 认为".split())
 # the potential form of understanding (看不懂, 听不明白, 搞得清楚): jieba keeps it one word, a cognition verb too
 _UNDERSTANDS = re.compile(r"^[看听读搞弄想][不得]?(?:懂|明白|清楚)$")
 # Verbs of asking, knowing and thinking: a clause with one says how the person takes the conversation or what
 # they want to know, never who they are (我问过HR了, 我觉得年假太少), so memory keeps no fact holding one.
-_ASKING_OR_KNOWING = frozenset("问 问问 问过 提问 咨询 了解 知道 觉得 认为".split())
+_ASKING_OR_KNOWING = frozenset("问 问问 问过 想问 提问 咨询 了解 知道 觉得 认为".split())
 # Words that may stand between 我 and the verb: adverbs of time, degree and negation, the copula and the
 # particle of a cleft (我是说, 我的意思), volition (我想问).
 # 来 of purpose (我是来问…), 在 of the progressive (我在问…), 刚 (我刚问的是…) and 随便 (我是随便问问) are adverbs too.
@@ -57,7 +58,8 @@ _HAS_QUESTION = re.compile(r"^(?:还|又|也)?有(?:一?个|几个|些|一些|�
 WISH_AFTER_SPACE = re.compile(r"\s+(?=(?:还|也|就|只)?(?:想|要)(?:了解|知道|问|咨询|请教))")
 # A clause that supposes (如果我是经理, 我在研发部的话) says nothing of who the person is.
 CONDITIONAL = re.compile(r"^(?:如果|假如|要是|假设|假使|倘若|若是|万一|比如说?)|的话$")
-_WANTED = re.compile(r"^(?:一下|下)[，,：: ]*")
+# 一下 of a wish (我想了解一下…), or the cleft 的是 (我想知道的是病假工资): not what is wanted
+_WANTED = re.compile(r"^(?:一下|下|的(?:是|其实是))[，,：: ]*")
 _PARTICLES = re.compile(r"[了吗呢啊呀吧啦？?！!。，, ]")  # 我明白了吗 embeds no question of its own
 _MEANT = re.compile(
     r"^(?:刚才|刚刚|刚|其实|只是|就是|本来)?(?:是(?:想|要)?(?:说|问|讲|指)(?:的是)?|(?:想|要)(?:问|说)(?:的是)?|"
@@ -92,9 +94,9 @@ def about_conversation(clause: str) -> str | None:
     if verb not in SPEECH_VERBS and verb not in COGNITION_VERBS and not _UNDERSTANDS.match(verb):
         return None
     said = rest[at + len(verb):].strip("，,：: ")
-    if verb in COGNITION_VERBS and asks(said) and len(_PARTICLES.sub("", said)) >= 2:
-        return said  # an embedded question (我不知道怎么请病假, 我想知道试用期多久) is the question itself
     wanted = _WANTED.sub("", said)
+    if verb in COGNITION_VERBS and asks(said) and len(_PARTICLES.sub("", said)) >= 2:
+        return wanted  # an embedded question (我不知道怎么请病假, 我想知道试用期多久) is the question itself
     if rest.startswith("是") and wanted.endswith("的"):
         wanted = wanted[:-1]  # the 是…的 of purpose: 我是来问年假的 asks about 年假
     if _WISH.match(rest) and len(_PARTICLES.sub("", wanted)) >= 2:
