@@ -32,6 +32,7 @@ from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions, PersonalSearch
 from .facade.prompt_memories import memories_in_prompt
 from .facade.ratings import RatingActions
+from .facade.shared_settings import on_file_now, saving
 from .facade.thesaurus import THESAURUS_FILE, ThesaurusActions
 from .search.answerability import Model
 from .search.centroid import CorpusCentroid
@@ -203,14 +204,18 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         return self._settings
 
     def update_settings(self, *, actor: Principal | None = None, **changes) -> bool:
-        """Apply validated changes now; True when chunking changed (re-index needed). One audit row."""
+        """Apply validated changes now; True when chunking changed (re-index needed). One audit row.
+
+        The save merges with settings.json as it is now (`shared_settings`): another replica's saves are kept."""
         actor = self._acting(actor, "settings")
         try:
             if fixed := sorted(set(changes) - set(LIMITS)):  # the data dir, the models, the LLM: .env and a restart
                 raise SettingsError(f"这些设置不能在运行中修改：{'、'.join(fixed)}；请改 .env 后重启")
-            new = self._settings.with_changes(**changes)
-            kept = saved_file.save_changes(new, self._saved | set(changes), self._env_settings)
-            self._saved = self._saved | set(changes)
+            with saving(self._settings.data_dir):  # another replica's saves since this start are kept
+                base, saved = on_file_now(self._env_settings, self._settings, self._saved)
+                new = base.with_changes(**changes)
+                kept = saved_file.save_changes(new, saved | set(changes), self._env_settings)
+            self._saved = saved | set(changes)
         except Exception as exc:
             self._audit(actor, "settings.change", ", ".join(sorted(changes)), "failed", str(exc))
             raise
