@@ -49,3 +49,16 @@ def test_a_server_that_came_back_empty_is_reopened_at_the_next_call(tmp_path, ch
     assert assistant.delete_document("nianjia") > 0  # writes go to the new collections, no NotFoundError
 
 
+
+
+def test_chat_answers_from_keywords_with_a_standard_answer_on_file_while_the_server_is_down(tmp_path, chroma):
+    """The standard answers' wordings live on the server too: down, they are skipped (no standard answer), never
+    an English ConnectError in place of the answer; back, the standard answer is served again."""
+    assistant = team(tmp_path, chroma)
+    assistant.add_standard_answer("宿舍有空调吗？", "宿舍每间都有空调。")
+    assert assistant.ask("宿舍有空调吗？", remember=False).answerer == "标准答复"
+    chroma.stop()
+    down = assistant.ask("年假几天", remember=False)
+    assert down.answerer != "标准答复" and down.search.hits and KEYWORDS_ONLY in down.search.warnings
+    chroma.start()
+    assert assistant.ask("宿舍有空调吗？", remember=False).answerer == "标准答复"

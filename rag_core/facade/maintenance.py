@@ -20,7 +20,7 @@ from ..errors import PermissionDenied, RagError, SettingsError, StoreBusy
 from ..insights.export import to_csv
 from ..settings import SAVED_FILE, Settings, with_saved_changes
 from ..storage.account_files import AUDIT, damaged_line, no_accounts
-from ..storage.backup import BackupReport, backup_data_dir, restore_data_dir
+from ..storage.backup import VECTORS_ELSEWHERE, BackupReport, backup_data_dir, restore_data_dir
 from ..storage.health import CATALOG, StoreCheck, doctor, set_aside_chroma
 from ..storage.open_lock import hold_open, no_app, others_open
 from ..text.inputs import InputError
@@ -231,7 +231,8 @@ def _audit_row(data_dir: Path, actor: Principal, action: str, target: str, outco
 
 
 def _summary(report: BackupReport) -> str:
-    left_out = f"；{len(report.notices)} 个损坏的缓存未放进备份" if report.notices else ""
+    damaged = [n for n in report.notices if not n.startswith(VECTORS_ELSEWHERE)]  # the server's vectors: no damage
+    left_out = f"；{len(damaged)} 个损坏的缓存未放进备份" if damaged else ""
     return f"{report.documents} 份文档、{report.chunks} 块、{report.memories} 条记忆，共 {len(report.files)} 个文件{left_out}"
 
 

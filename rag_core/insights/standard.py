@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import RagError
+from ..search.chroma_server import server_lost
 from ..text.inputs import MAX_QUESTION_CHARS, checked, is_blank
 from .matching import STANDARD_AGREEMENT, STANDARD_COSINE
 from .records import StandardAnswer, StandardMatch
@@ -174,12 +175,26 @@ class StandardAnswers:
         self.pending = PendingHolds(self._db, self._lock)  # holds that start when a scheduled version takes effect
         self._db.commit()
         self._client, self._name, self.model_id, self._embed = client, collection, model_id, embed
-        self._collection = self._open()
         self.cosine_floor, self.agreement_floor = STANDARD_COSINE, STANDARD_AGREEMENT
-        entries = self.list()
-        wordings = sum(len(_wordings(e)) for e in entries)
-        if (self._collection.metadata or {}).get("embedding_model") != model_id or self._collection.count() != wordings:
-            self._rebuild(entries)
+        self._collection = None
+        self._live()
+
+    def _live(self):
+        """The wordings' collection, opened (and rebuilt if it lags the table) once the Chroma server answers;
+        None while a server cannot be reached: questions then get no standard answer, never an error."""
+        if self._collection is None:
+            try:
+                self._collection = self._open()
+                entries = self.list()
+                wordings = sum(len(_wordings(e)) for e in entries)
+                if ((self._collection.metadata or {}).get("embedding_model") != self.model_id
+                        or self._collection.count() != wordings):
+                    self._rebuild(entries)
+            except Exception as exc:
+                self._collection = None
+                if not server_lost(exc):
+                    raise
+        return self._collection
 
     def _open(self):
         return self._client.get_or_create_collection(
@@ -347,7 +362,13 @@ class StandardAnswers:
     # -- matching ----------------------------------------------------------
     def count(self) -> int:
         """Stored wordings (0: nothing to match, so no question needs embedding for it)."""
-        return self._collection.count()
+        try:
+            return (live := self._live()) and live.count() or 0
+        except Exception as exc:
+            self._collection = None  # reopened at the next question
+            if not server_lost(exc):
+                raise
+            return 0
 
     def match(self, question: str, vector: np.ndarray, visible: Callable[[tuple[str, ...]], bool]) -> StandardMatch | None:
         """The entry whose wording passes the rule with the highest cosine, among those `visible` allows and not
@@ -355,9 +376,17 @@ class StandardAnswers:
         entries the reader is not served never crowd out the one meant for them."""
         held = self.holds()
         served = {e.id: e for e in self.list() if e.id not in held and visible(e.audience)}
-        return nearest_match(self._collection, question, vector, served,
-                             served_wordings=sum(len(_wordings(e)) for e in served.values()),
-                             cosine_floor=self.cosine_floor, agreement_floor=self.agreement_floor)
+        if (live := self._live()) is None:
+            return None
+        try:
+            return nearest_match(live, question, vector, served,
+                                 served_wordings=sum(len(_wordings(e)) for e in served.values()),
+                                 cosine_floor=self.cosine_floor, agreement_floor=self.agreement_floor)
+        except Exception as exc:
+            self._collection = None
+            if not server_lost(exc):
+                raise
+            return None
 
     def close(self) -> None:
         with self._lock:
