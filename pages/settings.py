@@ -23,6 +23,7 @@ PENDING_KEY = "settings_pending_changes"
 FLASH_KEY = "settings_flash"
 NOTE_KEY = "settings_flash_note"  # a warning shown with the flash: the change replaced one made elsewhere
 DRAWN_KEY = "settings_form_drawn_with"  # (values, fitted thresholds) the form's widgets were last drawn with
+FAILED_KEY = "settings_reindex_failed"  # what the last re-cut could not cut, shown as an error under the flash
 SUBMIT_KEY = "settings_form_submitting"  # set by 应用's callback, before the run that handles it
 CHUNK_KEYS = ("chunk_size", "chunk_overlap")
 Fitted = tuple[float, int, float | None]  # fitted threshold, store size below which…, …the small store's own one
@@ -262,14 +263,46 @@ def confirm_rechunk(assistant: Assistant) -> None:
         return
     message = "设置已生效：" + describe(changes) + kept_copy(assistant)
     if needs_reindex:
-        bar = st.progress(0.0, text="正在按新设置重新索引…")
-        total = len(assistant.list_documents(actor=actor()))
-        done = assistant.reindex(progress=FileSteps(bar, total, "正在按新设置重新索引"), actor=actor())
-        message += f"；已按新设置重新索引 {done.documents} 个版本，共 {done.chunks} 块。"
-        if done.failed:  # named, so HR knows which documents still have the old chunking
-            message += f"以下版本未能重新索引，仍按原来的切块检索：{escape_md('；'.join(done.failed))}"
+        message += run_reindex(assistant, "已按新设置重新索引")
     st.session_state[FLASH_KEY] = message
     st.rerun()
+
+
+def run_reindex(assistant: Assistant, done_text: str) -> str:
+    """Re-cut with a progress bar; what it did, for the flash ("" when it cut nothing). What it could not cut (a vector server that is down)
+    is kept for an error under the flash: it used to be an exception that replaced the page, with the new chunk size
+    saved and nothing cut. `recut_section` then offers 重新切块 until every version is cut."""
+    bar = st.progress(0.0, text="正在按新设置重新索引…")
+    try:
+        total = len(assistant.list_documents(actor=actor()))
+        done = assistant.reindex(progress=FileSteps(bar, total, "正在按新设置重新索引"), actor=actor())
+    except RagError as exc:
+        st.session_state[FAILED_KEY] = f"重新切块没有完成：{escape_md(exc)}。请处理后在本页点“重新切块”再试。"
+        return ""
+    if done.failed:  # named, so HR knows which documents still have the old chunking
+        st.session_state[FAILED_KEY] = f"以下版本未能重新索引，仍按原来的切块检索：{escape_md('；'.join(done.failed))}"
+    return f"；{done_text} {done.documents} 个版本，共 {done.chunks} 块。" if done.documents or not done.failed else ""
+
+
+def recut_section(assistant: Assistant) -> None:
+    """重新切块 whenever a live version is cut at another chunk size or overlap than the settings in force: a re-cut
+    that stopped (the vector server down) left them so, and there was no way to try again."""
+    if st.session_state.get(PENDING_KEY):
+        return
+    try:
+        stale = assistant.versions_to_recut(actor=actor())
+    except RagError as exc:
+        st.error(escape_md(exc))
+        return
+    if not stale:
+        return
+    shown = "、".join(stale[:5]) + (f" 等 {len(stale)} 个版本" if len(stale) > 5 else "")
+    st.warning(f"有 {len(stale)} 个版本仍按以前的每段字数或相邻段重复字数切块，检索用的还是旧的切块：{escape_md(shown)}。"
+               "上次重新切块可能没有完成（例如向量库服务器连不上）；确认服务器正常后点“重新切块”。")
+    if st.button("重新切块", icon=":material/refresh:"):
+        if said := run_reindex(assistant, "已按当前设置重新切块"):
+            st.session_state[FLASH_KEY] = said.removeprefix("；")
+        st.rerun()
 
 
 def saved_section(assistant: Assistant) -> None:
@@ -287,12 +320,7 @@ def saved_section(assistant: Assistant) -> None:
             return
         message = "已改回 .env 和默认值" + kept_copy(assistant)
         if needs_reindex:
-            bar = st.progress(0.0, text="正在按新设置重新索引…")
-            total = len(assistant.list_documents(actor=actor()))
-            done = assistant.reindex(progress=FileSteps(bar, total, "正在按新设置重新索引"), actor=actor())
-            message += f"；已重新索引 {done.documents} 个版本，共 {done.chunks} 块。"
-            if done.failed:
-                message += f"以下版本未能重新索引，仍按原来的切块检索：{escape_md('；'.join(done.failed))}"
+            message += run_reindex(assistant, "已重新索引")
         st.session_state[FLASH_KEY] = message
         st.rerun()
 
@@ -329,10 +357,13 @@ def main() -> None:
     st.caption("修改立即对所有页面生效，无需重启，重启后仍然有效；修改分块参数会先询问，再重新索引。")
     if flash := st.session_state.pop(FLASH_KEY, None):
         st.success(flash)
+    if failed := st.session_state.pop(FAILED_KEY, None):
+        st.error(failed)
     if note := st.session_state.pop(NOTE_KEY, None):
         st.warning(note)
     saved_section(assistant)
     confirm_rechunk(assistant)
+    recut_section(assistant)
     # 应用 reads the widgets as they were drawn (their identity is their value); any other run draws the engine's now
     drawn = st.session_state.pop(DRAWN_KEY, None)
     if st.session_state.pop(SUBMIT_KEY, False) and drawn:

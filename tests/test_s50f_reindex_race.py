@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fakes import fake_assistant
 
-import rag_core.facade.documents as documents_facade
+import rag_core.facade.reindex as documents_facade  # where reindex cuts (rechunk) since review 52q3
 from rag_core.types import Principal
 
 ADMIN = Principal("boss", "admin")

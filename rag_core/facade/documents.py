@@ -21,19 +21,19 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from itertools import groupby
 from typing import Any
 
 from ..documents.audience_names import AUDIENCE_LABELS, audience_names
-from ..documents.bounds import IngestEstimate, ReindexReport, as_cancel
+from ..documents.bounds import IngestEstimate, as_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
-from ..documents.prepare import PreparedDocument, check_identity, effective_day, narrower_audience, prepare, rechunk
+from ..documents.prepare import PreparedDocument, check_identity, effective_day, narrower_audience, prepare
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
-from ..search.indexer import refuse_stale, refuse_unreplaceable
+from ..search.indexer import refuse_unreplaceable
 from ..search.vector_store import VectorCheck
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
 from .audience_preview import checked_preview
+from .reindex import Reindexing
 from .replaced import said_replaced
 from .samples import SAMPLE_PACK, SAMPLES_DIR, SYSTEM, SampleSeeding  # noqa: F401 (their old home)
 from .server_files import ServerFiles
@@ -46,7 +46,7 @@ AFTER_WRITE_FAILED = ("新版本已生效，但导入后的核对（依据它的
 _log = logging.getLogger(__name__)
 
 
-class DocumentActions(SampleSeeding, ServerFiles):
+class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
     """Mixin of `Assistant`: everything the documents page and `docs` commands do."""
 
     AUDIENCE_LABELS = AUDIENCE_LABELS  # label -> the Chinese name the pages show (owned by documents.audience_names)
@@ -316,56 +316,6 @@ class DocumentActions(SampleSeeding, ServerFiles):
         current = versions_in_effect(live, today).get(doc_id)
         shown = {v.version for v in live if (v.effective_date or "") > today} | ({current.version} if current else set())
         return [c for c in self.catalog.chunks_of(doc_id) if c.version in shown and self._readable_by(actor, c.audience)]
-
-    def reindex(self, progress: Progress | None = None, *, actor: Principal | None = None) -> ReindexReport:
-        """Re-chunk every live version with the current settings (new versions; one audit row).
-
-        Each version keeps its title, file name, sections and masking (`rechunk`). A document is cut again only
-        when every live version of it can be: all are cut before any is written, so a refusal (the chunk cap at
-        a smaller size) leaves the whole document as it was, and is named. The version in effect is written
-        first and leaves a scheduled one in place (`keep_scheduled`); the scheduled one is retired only after
-        its re-cut copy is written, so a failure never loses it."""
-        actor = self._acting(actor, "settings")
-        report = ReindexReport()
-        step = progress or (lambda stage, frac: None)
-        today = office_today(self._settings.timezone)
-        with self.indexer.lock, said_replaced():
-            every = self.catalog.live_versions()
-            in_effect = versions_in_effect(every, today)  # an older version a dated one has replaced is not cut again
-            live = sorted((v for v in every if in_effect.get(v.doc_id) is v or (v.effective_date or "") > today),
-                          key=lambda v: (v.doc_id, bool((v.effective_date or "") > today), v.version))
-            for _, group in groupby(live, key=lambda v: v.doc_id):
-                versions = list(group)
-                try:
-                    cut = [(info, rechunk(self._chunks_or_refuse(info), self._settings)) for info in versions]
-                except RagError as exc:
-                    report.failed.append(f"《{versions[-1].title}》（每一版都未改动）：{exc}")
-                    continue
-                known = {v.version for v in every if v.doc_id == versions[0].doc_id}  # another writer's is stale
-                for info, prepared in cut:
-                    try:
-                        written = self.indexer.write(prepared, info.audience, info.effective_date, step, keep_scheduled=True,
-                                                     today=today, timezone=self._settings.timezone,
-                                                     guard=lambda info=info, known=known: refuse_stale(self.catalog, info, known))
-                    except RagError as exc:
-                        report.failed.append(f"《{info.title}》v{info.version}：{exc}")
-                        continue
-                    known.add(written.version)
-                    step("完成", 1.0)  # the indexer is silent once the version is live
-                    if written.version != info.version and (info.effective_date or "") > today:
-                        self.indexer.retire(info)  # its re-cut copy is written: the old scheduled one goes
-                        self._move_pending_holds(info, written.version)  # type: ignore[attr-defined]
-                    report.chunks += written.chunk_count
-                    report.documents += 1
-        detail = f"{report.chunks} 块" + (f"；未能重新索引：{'；'.join(report.failed)}" if report.failed else "")
-        self._audit(actor, "document.reindex", "全部文档", "failed" if report.failed else "ok", detail)
-        return report
-
-    def _chunks_or_refuse(self, info: DocumentInfo) -> list[Chunk]:
-        chunks = self.catalog.chunks_of(info.doc_id, info.version)
-        if not chunks:
-            raise RagError(f"v{info.version} 没有找到内容")
-        return chunks
 
     def check_vectors(self, repair: bool = True, *, actor: Principal | None = None) -> VectorCheck:
         """Can every stored chunk still be found by vector search? Re-writes the ones that cannot."""
