@@ -29,6 +29,7 @@ from ..types import Principal
 from .access import LOCAL_ADMIN, require
 from .accounts import ANONYMOUS
 from .eval_upload import masked_question_set, refuse_oversized
+from .server_doctor import server_check
 from .thesaurus import thesaurus_check
 
 _log = logging.getLogger(__name__)
@@ -62,14 +63,21 @@ class MaintenanceActions:
         """Every store file checked: what is wrong and the fix (nothing is changed)."""
         self._acting(actor, "maintenance")
         started = getattr(self, "_env_settings", self._settings)  # what this start applied settings.json to
-        return _doctor(Path(self._settings.data_dir), embedded_chroma=not self._settings.chroma_host, settings=started)
+        s = self._settings
+        return _doctor(Path(s.data_dir), embedded_chroma=not s.chroma_host, settings=started,
+                       server=(s.chroma_host, s.chroma_port) if s.chroma_host else None)
 
     @staticmethod
-    def doctor_data_dir(data_dir: str | Path, *, embedded_chroma: bool = True,
+    def doctor_data_dir(data_dir: str | Path, *, embedded_chroma: bool = True, server: tuple[str, int] | None = None,
                         actor: Principal | None = None) -> list[StoreCheck]:
-        """`doctor` for a data dir no assistant has open (it may be too damaged to open)."""
+        """`doctor` for a data dir no assistant has open (it may be too damaged to open).
+
+        Not embedded: the Chroma server is asked too — `server` (host, port), else CHROMA_HOST/CHROMA_PORT as a
+        start reads them; without it doctor never contacted the server and said 正常 with it down."""
         _acting_on(Path(data_dir), actor)
-        return _doctor(Path(data_dir), embedded_chroma=embedded_chroma)
+        if not embedded_chroma and server is None:
+            server = _server_of(Path(data_dir))
+        return _doctor(Path(data_dir), embedded_chroma=embedded_chroma, server=server)
 
     @staticmethod
     def table_csv(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str] | None = None) -> bytes:
@@ -304,16 +312,28 @@ class EvalFiles:
         return target
 
 
-def _doctor(data_dir: Path, *, embedded_chroma: bool, settings: Settings | None = None) -> list[StoreCheck]:
-    """The stores' checks, then HR's thesaurus file (not a store, but a damaged one leaves entries unused)
-    and the settings page's saved changes (a damaged file is ignored at start, with a warning).
+def _doctor(data_dir: Path, *, embedded_chroma: bool, settings: Settings | None = None,
+            server: tuple[str, int] | None = None) -> list[StoreCheck]:
+    """The stores' checks, then HR's thesaurus file (not a store, but a damaged one leaves entries unused),
+    the settings page's saved changes (a damaged file is ignored at start, with a warning) and, with `server`
+    (host, port), the Chroma server: reachable, and holding this store's collections (`server_check`).
 
     `settings`: the environment and .env the saved changes apply to (None: read them as a start would)."""
     checks = doctor(data_dir, embedded_chroma=embedded_chroma)
     if not data_dir.is_dir():
         return checks
-    extra = [thesaurus_check(data_dir), _settings_check(data_dir, settings)]
+    extra = [thesaurus_check(data_dir), _settings_check(data_dir, settings),
+             server_check(data_dir, *server) if server else None]
     return [*checks, *(check for check in extra if check is not None)]
+
+
+def _server_of(data_dir: Path) -> tuple[str, int] | None:
+    """CHROMA_HOST and CHROMA_PORT as a start reads them (environment, .env); None when none is set."""
+    try:
+        s = Settings.from_env(data_dir=data_dir)
+    except SettingsError:  # the start refuses the environment and says so; there is no server to name
+        return None
+    return (s.chroma_host, s.chroma_port) if s.chroma_host else None
 
 
 def _settings_check(data_dir: Path, settings: Settings | None = None) -> StoreCheck | None:
