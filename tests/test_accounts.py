@@ -133,15 +133,16 @@ def test_single_sign_on_opens_only_an_allow_listed_verified_enabled_account(tmp_
     for claim in (False, "false", "true", 1, None):  # only a real True opens an account
         with pytest.raises(AccountError, match="没有确认这个邮箱"):
             facade.login_by_email("li@example.com", verified=claim)
-    for email in ("stranger@example.com", "zhao@example.com"):
-        with pytest.raises(AccountError, match="没有对应的账户"):
-            facade.login_by_email(email, verified=True)
+    with pytest.raises(AccountError, match="没有对应的账户"):
+        facade.login_by_email("stranger@example.com", verified=True)
+    with pytest.raises(AccountError, match="该账户已停用"):  # as a password login is told (review 52q3 #3)
+        facade.login_by_email("zhao@example.com", verified=True)
     with pytest.raises(AccountError, match="没有提供邮箱"):
         facade.login_by_email("", verified=True)
     rows = list(reversed(facade.audit_entries(action="login", actor=ADMIN)))
     # one row per attempt; the addresses are masked in the target and in the actor column alike
     assert [(r.actor, r.target, r.outcome) for r in rows] == (
-        [("li", "li", "ok")] + [("[邮箱]", "[邮箱]", "failed")] * 7 + [("单点登录", "", "failed")]
+        [("li", "li", "ok")] + [("[邮箱]", "[邮箱]", "failed")] * 6 + [("zhao", "zhao", "failed"), ("单点登录", "", "failed")]
     )
 
 

@@ -136,13 +136,14 @@ def test_an_email_on_an_account_signs_in_with_that_accounts_role(tab, store: Pat
 
 NO_ACCOUNT = "该邮箱没有对应的账户，请联系管理员开通"
 NOT_VERIFIED = "身份提供方没有确认这个邮箱"
+DISABLED = "该账户已停用，请联系管理员"  # as a password login by it is told (review 52q3 #3)
 
 
 @pytest.mark.parametrize(
     ("subject", "message"),
     [
         ("stranger@example.com", NO_ACCOUNT),
-        ("zhao@example.com", NO_ACCOUNT),  # disabled
+        ("zhao@example.com", DISABLED),
         ("unverified", NOT_VERIFIED),  # li's address, email_verified: false
         ("typed@example.com", NOT_VERIFIED),  # no email_verified claim at all (RAG_SSO_TRUST_UNVERIFIED_CLAIM off)
     ],
@@ -157,4 +158,5 @@ def test_an_identity_without_a_usable_account_is_refused(tab, store: Path, subje
     expect(tab.get_by_text("薪酬保密制度")).to_have_count(0)
     expect(tab.get_by_role("button", name="换一个单点登录账号")).to_be_visible()
     rows = login_rows(store)[before:]
-    assert [r.outcome for r in rows] == ["failed"] and "邮箱" in rows[0].detail, rows
+    assert [r.outcome for r in rows] == ["failed"], rows
+    assert ("已停用" if message == DISABLED else "邮箱") in rows[0].detail, rows

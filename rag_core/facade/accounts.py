@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 from ..accounts.audit import ACTION_NAMES, OUTCOME_NAMES, AuditLog
 from ..accounts.names import check_name
 from ..accounts.serving import REFUSAL, is_local
-from ..accounts.store import AccountStore
+from ..accounts.store import AccountStore, LoginResult
 from ..errors import AccountError, StoreBusy, StoreDamaged
 from ..insights.days import day_window
 from ..storage.account_files import ACCOUNTS, AUDIT, damaged_line, lost_accounts_line
@@ -186,7 +186,7 @@ class AccountActions:
         return store.stranger(typed)
 
     def login_by_email(self, email: str, *, verified: bool = False) -> str:
-        """Single sign-on: the identity provider vouched for `email`; it must be on an account (the allow-list).
+        """Single sign-on: the identity provider vouched for `email`; it must be on an enabled account (the allow-list).
 
         `verified` must be True: the provider confirmed the address (its `email_verified`
         claim). An unconfirmed address could be anyone's, so it opens nothing. Refused
@@ -204,9 +204,13 @@ class AccountActions:
             self._audit(stranger, "login", email, "failed", "多个账户使用同一邮箱，请管理员只保留一个")
             raise AccountError("这个邮箱属于多个账户，无法确定是谁；请联系管理员")
         account = self.accounts.by_email(email)
-        if account is None or account.disabled:
+        if account is None:
             self._audit(stranger, "login", email, "failed", "单点登录邮箱不在允许名单")
             raise AccountError("该邮箱没有对应的账户，请联系管理员开通")
+        if account.disabled:  # said and audited as a password login by it is: "no account" sent them to ask for one
+            refused = LoginResult("disabled", account)
+            self._audit(account.principal, "login", account.name, "failed", f"单点登录：{refused.audit_detail}")
+            raise AccountError(refused.message)
         self._audit(account.principal, "login", account.name, "ok", "单点登录")
         return self.accounts.open_session(account.name)
 
