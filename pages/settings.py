@@ -26,7 +26,8 @@ DRAWN_KEY = "settings_form_drawn_with"  # (values, fitted thresholds) the form's
 FAILED_KEY = "settings_reindex_failed"  # what the last re-cut could not cut, shown as an error under the flash
 SUBMIT_KEY = "settings_form_submitting"  # set by 应用's callback, before the run that handles it
 CHUNK_KEYS = ("chunk_size", "chunk_overlap")
-Fitted = tuple[float, int, float | None]  # fitted threshold, store size below which…, …the small store's own one
+# fitted threshold, store size below which…, …the small store's own one, the one this person's questions meet now
+Fitted = tuple[float, int, float | None, float]
 # field -> (label, kind, step, one plain sentence); its range is the engine's own (rag_core.settings.LIMITS)
 FIELDS: dict[str, tuple[str, str, float, str]] = {
     "top_k": ("每次检索返回条数", "int", 1, "每个问题最多拿几段制度条款来回答；多了答案更全，也更容易混进不相干的条款。"),
@@ -101,19 +102,21 @@ def shown_value(name: str, current: Any, fallback: Any) -> tuple[Any, str]:
 
 
 def fitted_values(assistant: Assistant) -> Fitted:
-    """The fitted threshold in force: the usual one, and a small store's own when the model has one."""
+    """The fitted threshold in force: the usual one, a small store's own when the model has one, and the one that
+    applies to the chunks this person may read (the engine's decision)."""
     model = assistant.decision
     small = model.small_question_threshold if model.small_store else None
-    return model.question_threshold, model.small_store, small
+    return model.question_threshold, model.small_store, small, assistant.question_threshold_in_effect(actor=actor())
 
 
 def fitted_text(fitted: Fitted) -> str:
     """The fitted threshold in words: a small store gets its own (lower) one, and the page once showed only
-    the usual 0.350 where 0.100 was in effect."""
-    usual, small_store, small = fitted
+    the usual 0.350 where 0.100 was in effect; then both, without saying which one applies (现为)."""
+    usual, small_store, small, now = fitted
     if small is None:
-        return f"实测拟合值（现为 {usual:.3f}）"
-    return f"实测拟合值（提问人能看到的资料不少于 {small_store} 块时为 {usual:.3f}，不到 {small_store} 块时为 {small:.3f}）"
+        return f"实测拟合值（现为 {now:.3f}）"
+    return (f"实测拟合值（提问人能看到的资料不少于 {small_store} 块时为 {usual:.3f}，不到 {small_store} 块时为 {small:.3f}；"
+            f"按你能看到的资料，现为 {now:.3f}）")
 
 
 def field_input(name: str, current: Any, default: Any, container: Any, *, fitted: Fitted | None = None,

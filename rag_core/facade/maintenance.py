@@ -67,6 +67,14 @@ class MaintenanceActions:
         return _doctor(Path(s.data_dir), embedded_chroma=not s.chroma_host, settings=started,
                        server=(s.chroma_host, s.chroma_port) if s.chroma_host else None)
 
+    def question_threshold_in_effect(self, *, actor: Principal | None = None) -> float:
+        """The question threshold the acting person's questions meet now: the one set on the settings page, else the
+        fitted model's for the chunks they may read (its small-store one below `small_store`). The page showed both
+        fitted values but not which applies. Counted by the retriever's own path (an empty query reads no index)."""
+        actor = self._acting(actor, "settings")
+        result, *_ = self.retriever.candidates("", self._settings, reader=actor.reading(None))
+        return self.decision.question_threshold_for(result.store_chunks)
+
     @staticmethod
     def doctor_data_dir(data_dir: str | Path, *, embedded_chroma: bool = True, server: tuple[str, int] | None = None,
                         actor: Principal | None = None) -> list[StoreCheck]:
