@@ -165,12 +165,19 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
 # city that merely begins with the same character (贵阳, 本溪) is still a value.
 _NOT_A_VALUE = re.compile(r"^(?:我们|这个|那个|这里|那里|哪|什么|(?:本|贵|该|此)(?:公司|司|集团|单位|部门|部|中心|团队|组|市|地|处))")
 # the patterns whose verb takes any place: their city must be a known city (`text.places`), one jieba tags a place
-# name (ns), or one said with 市 or as a branch's seat (在北京分公司上班)
+# name (ns), or one said with 市
 _PLACE_ONLY = frozenset({_SLOT_PATTERNS["city"][-1]})
 
 
 def _a_place(m: re.Match[str]) -> bool:
-    if m.re not in _PLACE_ONLY or m.group(0).endswith("市") or m.string.startswith(("分公司", "办事处"), m.end()):
+    """Whether a city pattern's value names a city. A branch (分公司/办事处) is named by a region, an ordinal or a
+    function as often as by a city (华东分公司, 第二分公司, 海外办事处, 销售办事处), and jieba tags regions (华东) and
+    新区 as places too: so before one, only the gazetteer's cities count."""
+    if m.group(0).endswith("市"):
+        return True
+    if m.string.startswith(("分公司", "办事处"), m.end()):
+        return is_city(m.group("v"))
+    if m.re not in _PLACE_ONLY:
         return True
     words = tagged(m.group("v"))
     return is_city(m.group("v")) or (len(words) == 1 and words[0][1] == "ns")
