@@ -133,6 +133,7 @@ SLOW_FIXTURES = frozenset({"sample_store", "store_copy", "shared_assistant", "se
 SLOW_MODULES = frozenset({
     "test_fix52q1_keywords_when_server_down.py",  # `chroma run` on loopback
     "test_fix52q1_server_down_errors.py",  # `chroma run` on loopback
+    "test_fix52q3_doctor_server_live.py",  # `chroma run` on loopback
     "test_real_llm_server.py",  # llama.cpp's server and a 135M model
     "test_embedding.py",  # e5, USE and a sentence-transformers model
     "test_ocr.py",  # RapidOCR's models

@@ -62,3 +62,20 @@ def test_chat_answers_from_keywords_with_a_standard_answer_on_file_while_the_ser
     assert down.answerer != "标准答复" and down.search.hits and KEYWORDS_ONLY in down.search.warnings
     chroma.start()
     assert assistant.ask("宿舍有空调吗？", remember=False).answerer == "标准答复"
+
+
+def test_standard_answers_are_added_and_deleted_after_an_outage_and_refused_in_chinese_during_it(tmp_path, chroma):
+    """After an outage the wordings' collection is opened again by a write too (it was left None: AttributeError
+    until someone asked); during one, a write is one Chinese line (VectorServerDown), never httpx's words."""
+    from rag_core.errors import VectorServerDown
+
+    assistant = team(tmp_path, chroma)
+    kept = assistant.add_standard_answer("宿舍有空调吗？", "宿舍每间都有空调。")
+    chroma.stop()
+    assert assistant.ask("宿舍有空调吗？", remember=False).answerer != "标准答复"  # the collection is dropped here
+    with pytest.raises(VectorServerDown):
+        assistant.add_standard_answer("食堂几点开门？", "早上七点。")
+    chroma.start()
+    assistant.add_standard_answer("班车几点发车？", "早上八点。")
+    assistant.delete_standard_answer(kept.id)
+    assert assistant.ask("班车几点发车？", remember=False).answerer == "标准答复"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fakes import fake_assistant
 
-from rag_core.insights.standard import names_document
+from rag_core.insights.standard_refs import names_document
 from rag_core.types import Principal
 
 ADMIN = Principal("boss", "admin")

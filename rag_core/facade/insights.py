@@ -41,7 +41,8 @@ from ..insights.records import (
     StandardAnswer,
 )
 from ..insights.rows import cited_docs, gap_row, nearest_clause, without_question
-from ..insights.standard import StandardAnswers, gap_sources, standard_fields
+from ..insights.standard import StandardAnswers, standard_fields
+from ..insights.standard_refs import gap_sources
 from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .access import require

@@ -4,7 +4,7 @@ that no longer supports it (narrowed to fewer readers, or without the clause it 
 A standard answer is served before search, so one resting on a deleted document would keep
 quoting a policy that no longer exists. Deleting a document (`DocumentActions.delete_document`)
 therefore holds every standard answer that recorded it as its source, or names it in its clauses
-(`insights.standard.references`: a whole 《title》, or the bare title anywhere in a sentence except inside a
+(`insights.standard_refs.references`: a whole 《title》, or the bare title anywhere in a sentence except inside a
 longer name: a title the catalog knows that contains it, or a longer document name it runs on into),
 unless a live document every reader of the answer can read still carries what it names (a
 duplicate deleted): it is not served, nothing is deleted, and the 标准答复 page says why until HR

@@ -11,7 +11,6 @@ embedding model changes or the two disagree.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import threading
 import uuid
@@ -21,12 +20,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import RagError
+from ..errors import RagError, VectorServerDown
 from ..search.chroma_server import server_lost
 from ..text.inputs import MAX_QUESTION_CHARS, checked, is_blank
 from .matching import STANDARD_AGREEMENT, STANDARD_COSINE
 from .records import StandardAnswer, StandardMatch
 from .standard_pending import PendingHolds
+from .standard_refs import readable_to_all, references
 from .standard_search import nearest_match
 
 SCHEMA = """
@@ -58,7 +58,6 @@ CREATE TABLE IF NOT EXISTS standard_holds (
 MAX_CHARS = 4000  # the answer
 MAX_CLAUSE_CHARS = 1000
 MAX_LINES = 20  # clauses, and variants: each variant is embedded (300 took 80 s with the real model)
-QUOTED = re.compile(r"《([^》]{4,})》")  # a document named in a clause as 《考勤与休假管理制度》
 
 
 class StandardAnswerError(RagError):
@@ -79,72 +78,6 @@ class Hold:
 
 # a bare title followed at once by more of a longer document's name (考勤 in 考勤与休假管理制度第五条, 休假管理制度 in
 # 休假管理制度补充规定): the run of name characters up to a document word, not 有关/相关 规定 or a conjunction
-_NAME_END = "制度|规定|办法|细则|手册|条例|守则|规程|规范|指引|须知"
-CONTINUED = re.compile(rf"(?!有关|相关|等|中|之)[^\W及和或的第]*?(?:{_NAME_END})(?=$|\W|第|及|和|或|的)")
-
-
-def _covered(text: str, title: str, known: Sequence[str]) -> list[tuple[int, int]]:
-    """Spans of `text` holding a longer known title that contains `title`, or a tail of one (at least four
-    characters, as in 《》: HR leaves out the company's name) that still contains it."""
-    spans: list[tuple[int, int]] = []
-    for longer in {k.strip() for k in known}:
-        if len(longer) <= len(title) or title not in longer:
-            continue
-        for start in range(len(longer)):
-            tail = longer[start:]
-            if len(tail) <= len(title) or title not in tail or (start and len(tail) < 4):
-                break
-            spans += [(m.start(), m.start() + len(tail)) for m in re.finditer(f"(?={re.escape(tail)})", text)]
-    return spans
-
-
-def _bare(text: str, title: str, known: Sequence[str]) -> bool:
-    """Does `title` occur in `text` anywhere (Chinese has no word breaks: 依据考勤与休假管理制度第五条, 按…执行), save
-    inside a longer known title containing it (`_covered`) or running on into a longer document name (`CONTINUED`)?"""
-    covered = _covered(text, title, known)
-    for m in re.finditer(f"(?={re.escape(title)})", text):
-        start, end = m.start(), m.start() + len(title)
-        if any(a <= start and end <= b for a, b in covered) or CONTINUED.match(text, end):
-            continue
-        return True
-    return False
-
-
-def references(clauses: Sequence[str], title: str, known: Sequence[str] = ()) -> set[str]:
-    """The references in `clauses` that name the document titled `title`: a 《name》 that is the title or ends
-    it (HR types 《考勤与休假管理制度》 for 星河科技有限公司考勤与休假管理制度), or the bare title anywhere outside
-    any 《》 (`_bare`), unless that occurrence is part of a longer name: one of the `known` titles (the catalog's,
-    live or deleted) containing it, or a longer document name it runs on into.
-
-    A document titled 考勤 is not 《考勤与休假管理制度》 nor 考勤与休假管理制度第五条, so deleting it holds nothing."""
-    title = title.strip()
-    if len(title) < 2:
-        return set()
-    found: set[str] = set()
-    for clause in clauses:
-        found |= {f"《{q}》" for q in QUOTED.findall(clause) if title.endswith(q)}
-        if _bare(QUOTED.sub(" ", clause), title, known):
-            found.add(title)
-    return found
-
-
-def names_document(clauses: Sequence[str], titles: Sequence[str], known: Sequence[str] = ()) -> bool:
-    """Does a clause name one of `titles` (`references`; `known`: the other titles the catalog knows)?"""
-    return any(references(clauses, t, [*titles, *known]) for t in titles)
-
-
-def gap_sources(nearest: dict, clauses: Sequence[str]) -> list[str]:
-    """The document an answer written from a knowledge gap is recorded as resting on: its nearest clause's, only when
-    a clause HR chose names it. That clause is the one that did not answer the question: a hint, no basis."""
-    doc_id, title = nearest.get("doc_id", ""), nearest.get("title", "")
-    return [doc_id] if doc_id and title and names_document(clauses, [title]) else []
-
-
-def readable_to_all(doc_audience: Sequence[str], answer_audience: Sequence[str]) -> bool:
-    """Can every reader the answer is served to read the document ("all" plus each of the answer's labels)?"""
-    return all(not {"all", label}.isdisjoint(doc_audience) for label in answer_audience or ("all",))
-
-
 def _lines(texts: Sequence[str], what: str, max_chars: int) -> list[str]:
     """The non-blank lines of a list field (the page splits a text area by line), each checked; at most MAX_LINES."""
     kept = [checked(t, what=what, max_chars=max_chars) for t in texts if not (isinstance(t, str) and is_blank(t))]
@@ -213,10 +146,25 @@ class StandardAnswers:
 
     def _index(self, entry: StandardAnswer) -> None:
         texts = _wordings(entry)
-        self._collection.upsert(
+        self._write(lambda col: col.upsert(
             ids=[f"{entry.id}:{i}" for i in range(len(texts))], embeddings=self._embed(texts),
             metadatas=[{"answer_id": entry.id, "wording": t} for t in texts],
-        )
+        ))
+
+    def _write(self, change: Callable) -> None:
+        """`change` applied to the wordings' collection; a Chroma server that cannot be reached is one Chinese
+        line (VectorServerDown), and the collection is opened again at the next use."""
+        try:
+            live = self._collection if self._collection is not None else self._live()
+            if live is None:
+                raise ConnectionError("the Chroma server did not answer")
+            change(live)
+        except Exception as exc:
+            if not server_lost(exc):
+                raise
+            self._collection = None
+            settings = self._client.get_settings()
+            raise VectorServerDown(f"{settings.chroma_server_host}:{settings.chroma_server_http_port}") from exc
 
     # -- entries -----------------------------------------------------------
     def add(self, question: str, answer: str, *, author: str, created_at: str, clauses: Sequence[str] = (),
@@ -263,7 +211,7 @@ class StandardAnswers:
 
     def delete(self, answer_id: str) -> None:
         entry = self.get(answer_id)
-        self._collection.delete(ids=[f"{entry.id}:{i}" for i in range(len(_wordings(entry)))])
+        self._write(lambda col: col.delete(ids=[f"{entry.id}:{i}" for i in range(len(_wordings(entry)))]))
         with self._lock:
             for table, column in (("standard_answers", "id"), ("standard_sources", "answer_id"),
                                   ("standard_holds", "answer_id")):

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from ..types import Chunk
 from .records import StandardAnswer
-from .standard import QUOTED, names_document, readable_to_all
+from .standard_refs import QUOTED, names_document, readable_to_all
 
 NARROWED, CHANGED = "narrowed", "changed"  # `Hold.reason` besides "deleted"
 MIN_PIECE = 4  # shorter runs (第一条, 年假) are headings and words, not a quoted clause
