@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -17,8 +19,9 @@ from ..types import AuditEntry
 
 _SQLITE_MAX_INT = 2**63 - 1  # a larger LIMIT is no SQLite integer ("datatype mismatch")
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS audit (
+# One statement each: they run one by one inside `AuditLog._write` (executescript would COMMIT first).
+_SCHEMA: tuple[str, ...] = (
+    """CREATE TABLE IF NOT EXISTS audit (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     at TEXT NOT NULL,
     actor TEXT NOT NULL,
@@ -27,13 +30,14 @@ CREATE TABLE IF NOT EXISTS audit (
     target TEXT NOT NULL,
     outcome TEXT NOT NULL,
     detail TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX IF NOT EXISTS audit_at ON audit (at);
-CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
-BEGIN SELECT RAISE(ABORT, 'audit trail is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
-BEGIN SELECT RAISE(ABORT, 'audit trail is append-only'); END;
-"""
+)""",
+    "CREATE INDEX IF NOT EXISTS audit_at ON audit (at)",
+    """CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
+BEGIN SELECT RAISE(ABORT, 'audit trail is append-only'); END""",
+    """CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
+BEGIN SELECT RAISE(ABORT, 'audit trail is append-only'); END""",
+)
+_SCHEMA_NAMES = ("audit", "audit_at", "audit_no_update", "audit_no_delete")
 
 # Every action the trail records, as the audit page and its CSV name it (one table: the page reads it through
 # the facade, `Assistant.audit_names`). Actions on someone else's records are named as such.
@@ -59,18 +63,40 @@ class AuditLog:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, check_same_thread=False)
-        self._db.executescript(_SCHEMA)
         self._lock = threading.Lock()
+        have = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE name IN (?, ?, ?, ?)", _SCHEMA_NAMES)}
+        if have != set(_SCHEMA_NAMES):  # an existing trail is only read on opening: no write lock taken
+            with self._write():
+                for statement in _SCHEMA:
+                    self._db.execute(statement)
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """Every write's one transaction, as `AccountStore._write`: SQLite's write lock first (BEGIN IMMEDIATE),
+        the commit inside, and a rollback on any error, a failed COMMIT included ("database is locked" while
+        another process reads the trail). Left open, that transaction held the lock until this process wrote its
+        next row, and every other process on the data dir was refused, the healthy trail read as damaged."""
+        with self._lock:
+            if self._db.in_transaction:  # never BEGIN inside, nor commit, what an earlier failure left
+                self._db.rollback()
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                yield
+                self._db.commit()
+            except BaseException:
+                if self._db.in_transaction:
+                    with suppress(sqlite3.Error):  # the first error is the one to report
+                        self._db.rollback()
+                raise
 
     def record(self, actor: str, role: str, action: str, target: str = "", outcome: str = "ok", detail: str = "") -> int:
-        """Append one row; returns its id."""
+        """Append one row; returns its id. A row whose write fails is not kept: the error says so at once."""
         at = datetime.now(UTC).isoformat(timespec="seconds")
-        with self._lock:
+        with self._write():
             cur = self._db.execute(
                 "INSERT INTO audit (at, actor, role, action, target, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (at, actor, role, action, target[:300], outcome, detail[:1000]),
             )
-            self._db.commit()
         return int(cur.lastrowid or 0)
 
     def entries(
