@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 
 from ..text.asking import asks, opens_with_asker
-from ..text.discourse import WISH_AFTER_SPACE, about_conversation, tells_of_the_person
+from ..text.discourse import WISH_AFTER_SPACE, WISH_START, about_conversation, tells_of_the_person
+from ..text.tokenizer import tagged
 
 _CLAUSES = re.compile(r"[^，,。！!？?；;\n]+[，,。！!？?；;\n]*")
 STATEMENT = re.compile(
@@ -56,7 +57,7 @@ def split_turn(text: str) -> TurnParts:
     of nothing else is chatter. Then a turn that asks nothing and opens with the person
     (我参加工作12年了, 我老婆下个月就要生了) is a statement as a whole, whatever its wording.
     """
-    text, meant, talked = _without_talk(WISH_AFTER_SPACE.sub("，", (text or "").strip()))
+    text, meant, talked = _without_talk(_wishes_apart(WISH_AFTER_SPACE.sub("，", (text or "").strip())))
     if not text:
         return TurnParts("", "", chatter=talked)
     clarifies = bool(meant)
@@ -64,6 +65,26 @@ def split_turn(text: str) -> TurnParts:
     # what was meant, when it is a whole question itself (我想问一下年假有几天), is simply that question
     clarifies = clarifies and bool(parts.question) and not asks(parts.question)
     return TurnParts(parts.statement, parts.question, clarifies=clarifies)
+
+
+def _wishes_apart(text: str) -> str:
+    """The turn with a wish to know that follows a statement with no mark between (我是新员工想问下试用期, as typed
+    or once a pasted zero-width space is dropped) made a clause of its own, as after a comma: the statement is told
+    and the wish asked, never the whole remembered. Only at a word's start (我是理想问题专家 is one fact) and after a
+    statement that says something (我是想问… is the wish itself)."""
+    return "".join(_wish_apart(clause) for clause in _CLAUSES.findall(text)) if WISH_START.search(text) else text
+
+
+def _wish_apart(clause: str) -> str:
+    at = 0
+    for word, _ in tagged(clause):
+        if at and WISH_START.match(clause, at):
+            before = clause[:at].rstrip()
+            opener = STATEMENT.search(before)
+            if opener and opener.end() < len(before) and tells_of_the_person(before):
+                return before + "，" + clause[at:]
+        at += len(word)
+    return clause
 
 
 def _without_talk(text: str) -> tuple[str, frozenset[str], bool]:

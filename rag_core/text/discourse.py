@@ -54,8 +54,10 @@ _WISH = re.compile(r"^是?(?:还|也|就|只)?(?:(?:想|要|来)+(?:了解|知�
 # 我有个问题 / 我还有几个疑问(想问一下)：X: announces a question, X (after a colon or 想问) is what is asked
 _HAS_QUESTION = re.compile(r"^(?:还|又|也)?有(?:一?个|几个|些|一些|点|一点)?小?(?:问题|疑问)"
                            r"(?P<sep>(?:想|要)(?:问问?|请教|咨询)(?:一下|下)?[:：]?|[:：])?(?P<what>.*)$")
+# the start of a wish to know (想问下试用期, 也想了解一下…): a clause of its own wherever it stands
+WISH_START = re.compile(r"(?:还|也|就|只)?(?:想|要)(?:了解|知道|问|咨询|请教)")
 # a wish to know after a space, not a comma (我是新员工 想问下试用期): a clause of its own all the same
-WISH_AFTER_SPACE = re.compile(r"\s+(?=(?:还|也|就|只)?(?:想|要)(?:了解|知道|问|咨询|请教))")
+WISH_AFTER_SPACE = re.compile(rf"\s+(?={WISH_START.pattern})")
 # A clause that supposes (如果我是经理, 我在研发部的话) says nothing of who the person is.
 CONDITIONAL = re.compile(r"^(?:如果|假如|要是|假设|假使|倘若|若是|万一|比如说?)|的话$")
 # 一下 of a wish (我想了解一下…), or the cleft 的是 (我想知道的是病假工资): not what is wanted

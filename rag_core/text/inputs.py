@@ -12,6 +12,7 @@ import re
 import unicodedata
 
 from ..errors import RagError
+from .digit_runs import ZERO_WIDTH_CHARS
 
 # The longest question in the nine question sets has 62 characters (median about 20). Time grows with
 # length and e5 reads 512 tokens at most, so text past that changes nothing but the wait:
@@ -20,6 +21,10 @@ MAX_QUESTION_CHARS = 500
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _BLANK_LOOKING = frozenset("\u2800\u3164\u115f\u1160\uffa0")  # braille blank, hangul fillers: letters that show nothing
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Zero-width characters (ZWSP, joiners, soft hyphen, BOM: copied along from WeChat or a web page) show nothing but
+# split words (试用\u200b期 is not 试用期 to the tokenizer, the statement rules or search); direction overrides and
+# isolates reorder what is shown. Masking reads through them either way, so dropping them first hides no number.
+INVISIBLE = re.compile(f"[\u202a-\u202e\u2066-\u2069{ZERO_WIDTH_CHARS}]")
 
 
 class InputError(RagError):
@@ -36,7 +41,8 @@ def checked(text: object, *, what: str = "问题", max_chars: int | None = MAX_Q
     """`text` stripped, or `InputError` naming `what` and the reason.
 
     Bytes must be UTF-8. Lone surrogates (invalid UTF-8 smuggled through a command
-    line) are refused; other control characters become spaces. `max_chars=None`
+    line) are refused; invisible characters (`INVISIBLE`) are dropped, so the text is
+    worked on as it is shown; other control characters become spaces. `max_chars=None`
     leaves the length to the store that keeps its own limit (memories, titles).
     """
     if isinstance(text, bytes | bytearray):
@@ -48,7 +54,7 @@ def checked(text: object, *, what: str = "问题", max_chars: int | None = MAX_Q
         raise InputError(f"{what}应为文字")
     if _SURROGATE.search(text):
         raise InputError(f"{what}里有无法识别的字符（可能是编码错误），请删去乱码后重新输入")
-    text = _CONTROL.sub(" ", text).strip()
+    text = _CONTROL.sub(" ", INVISIBLE.sub("", text)).strip()
     if is_blank(text):  # only spaces, zero-width or direction marks: nothing anyone could read
         text = ""
     if not text:
