@@ -198,10 +198,9 @@ class Settings:
         return settings
 
 
-# Older or widely used names, read when the RAG_ name is absent (RAG_ wins).
-ALIASES: dict[str, str] = {name: name.upper() for name in (  # LLM_API_KEY …: each is the field's name in upper case
-    "llm_api_key", "llm_base_url", "llm_model_id", "chroma_host", "chroma_port", "embedding_model",
-    "memory_half_life_days", "memory_threshold")}
+# Older or widely used names (LLM_API_KEY …: the field's name in upper case), read when the RAG_ name is absent (RAG_ wins).
+ALIASES: dict[str, str] = {name: name.upper() for name in ("llm_api_key", "llm_base_url", "llm_model_id", "chroma_host",
+                                                          "chroma_port", "embedding_model", "memory_half_life_days", "memory_threshold")}
 
 
 def env_name(field_name: str) -> str:
@@ -261,6 +260,7 @@ def _parse(var: str, raw: str, type_name: Any) -> Any:
 
 SAVED_FILE = "settings.json"  # what the settings page changed, in the data dir: applied over .env at every start
 _KEPT_NAME = "settings.original-<时间>.json"  # where a save keeps a file it cannot write back whole
+_SAVE_FORM: dict[str, Any] = {"ensure_ascii": False, "indent": 1}  # json.dumps as a save writes: any other form is a hand edit
 
 
 def _read_saved(data: bytes | None) -> tuple[dict[str, Any], str]:
@@ -280,29 +280,30 @@ def _read_saved(data: bytes | None) -> tuple[dict[str, Any], str]:
     return saved, ""
 
 
-# settings.json as this process knows it, by path: the sha256 of the bytes its start read ("" for no file) or it last
-# wrote. The page writes its own view, so a file that differs (a hand fix after the start, another process's save) is
-# kept aside before it is replaced. Only the start's read counts: doctor reads the file as a start does.
+# settings.json as this process knows it, by path: the sha256 of the bytes its start read ("" for no file), it last wrote,
+# or a save read whole in a save's form (another replica's). Any other file (a hand fix) is kept aside before it is replaced.
 _KNOWN: dict[Path, str] = {}
 
 
-def with_saved_changes(settings: Settings) -> tuple[Settings, str, frozenset[str]]:
+def with_saved_changes(settings: Settings, *, now: bool = False) -> tuple[Settings, str, frozenset[str]]:
     """`settings` with the settings page's saved changes applied, a Chinese notice, and the knobs applied.
 
     Kept only in memory, the page's changes were gone after a restart (a store re-chunked at the page's chunk size
     was then mixed with uploads cut at the .env's). Each knob is applied on its own (chunk size before overlap,
     `LIMITS` order): one the code no longer accepts is named and left out, and the next save writes the file without
-    it (keeping the old file aside, `save_changes`), instead of one bad value discarding them all."""
+    it (keeping the old file aside, `save_changes`), instead of one bad value discarding them all. `now`: a save's read
+    (`shared_settings.on_file_now`), after which a file another replica saved is known: rewritten whole, no copy kept."""
     path = settings.path(SAVED_FILE)
     if not path.exists():
         _KNOWN.setdefault(path.resolve(), "")
         return settings, "", frozenset()
-    try:
-        data: bytes | None = path.read_bytes()
-        _KNOWN.setdefault(path.resolve(), hashlib.sha256(data).hexdigest())
-    except OSError:
-        data = None
-    return _applied(settings, data)
+    data: bytes | None = None
+    with contextlib.suppress(OSError):
+        data = path.read_bytes()
+    found = _applied(settings, data)
+    if data is not None and (path.resolve() not in _KNOWN or now and not found[1] and json.dumps(_read_saved(data)[0], **_SAVE_FORM).encode() == data):
+        _KNOWN[path.resolve()] = hashlib.sha256(data).hexdigest()
+    return found
 
 
 def _applied(settings: Settings, data: bytes | None) -> tuple[Settings, str, frozenset[str]]:
@@ -326,10 +327,9 @@ def _applied(settings: Settings, data: bytes | None) -> tuple[Settings, str, fro
 
 
 def _worth_keeping(base: Settings) -> bytes | bool:
-    """What a save or a clear must keep aside before replacing settings.json: its bytes when they differ from what
-    this process loaded or wrote (`_KNOWN`), or the start's own check over `base` (.env and defaults) cannot use all
-    of them (judged alone, an overlap refused against the .env's size looked fine); True when it may not be read
-    (another user's 0600 file: the start's notice promised a copy, so it is moved aside whole); else False."""
+    """What a save or a clear must keep aside before replacing settings.json: its bytes when this process does not
+    know them (`_KNOWN`) or the start's check over `base` (.env and defaults) cannot use them all; True when it may
+    not be read (another user's 0600 file: the start's notice promised a copy, so it is moved aside whole); else False."""
     path = base.path(SAVED_FILE)
     try:
         data = path.read_bytes() if path.exists() else None
@@ -351,7 +351,7 @@ def save_changes(settings: Settings, names: Iterable[str], base: Settings | None
     next start's knobs; now a failure raises SettingsError with it in place (a moved one is put back). `base`: what
     the start applied the file over (.env and defaults; `settings` when not given)."""
     path = settings.path(SAVED_FILE)
-    data = json.dumps({k: getattr(settings, k) for k in LIMITS if k in set(names)}, ensure_ascii=False, indent=1).encode()
+    data = json.dumps({k: getattr(settings, k) for k in LIMITS if k in set(names)}, **_SAVE_FORM).encode()
     partial, kept, old = path.with_name(path.name + ".tmp"), None, False
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -34,7 +34,7 @@ def on_file_now(env: Settings, in_force: Settings, saved: frozenset[str]) -> tup
     """What a save starts from: `env` (.env and defaults) with settings.json as it is now, another replica's
     saves included, and the knobs it holds; this process's view when the file cannot be used at all
     (unreadable, or nothing in it accepted: the save keeps that file aside whole, `settings.save_changes`)."""
-    current, notice, applied = with_saved_changes(env)
+    current, notice, applied = with_saved_changes(env, now=True)  # read whole: no copy of it kept aside
     if notice and not applied:
         return in_force, saved
     return current, applied
