@@ -60,7 +60,7 @@ def test_a_wish_right_after_a_statement_is_asked(typed, told, asked):
     assert parts.statement == told and asked in parts.question
 
 
-@pytest.mark.parametrize("typed", ["我是理想问题专家", "我是想问下试用期", "我想问下试用期"])
+@pytest.mark.parametrize("typed", ["我是理想问题专家", "我是想问下试用期", "我想问下试用期", "我是来问下试用期"])
 def test_no_wish_is_cut_out_of_a_word_or_off_its_own_opener(typed):
     parts = split_turn(typed)
     assert parts.statement in ("", typed) and (parts.statement == typed or "试用期" in parts.question)

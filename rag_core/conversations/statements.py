@@ -71,18 +71,19 @@ def _wishes_apart(text: str) -> str:
     """The turn with a wish to know that follows a statement with no mark between (我是新员工想问下试用期, as typed
     or once a pasted zero-width space is dropped) made a clause of its own, as after a comma: the statement is told
     and the wish asked, never the whole remembered. Only at a word's start (我是理想问题专家 is one fact) and after a
-    statement that says something (我是想问… is the wish itself)."""
+    statement that says something of its own, two characters at least (我是想问…, 我是来问下… are the wish itself)."""
     return "".join(_wish_apart(clause) for clause in _CLAUSES.findall(text)) if WISH_START.search(text) else text
 
 
 def _wish_apart(clause: str) -> str:
     at = 0
     for word, _ in tagged(clause):
-        if at and WISH_START.match(clause, at):
+        if at and WISH_START.match(clause, at):  # the first one only: 想问下 is one wish, not 想 + 问下
             before = clause[:at].rstrip()
             opener = STATEMENT.search(before)
-            if opener and opener.end() < len(before) and tells_of_the_person(before):
+            if opener and len(before) - opener.end() >= 2 and tells_of_the_person(before):
                 return before + "，" + clause[at:]
+            return clause
         at += len(word)
     return clause
 

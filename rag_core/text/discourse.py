@@ -33,13 +33,13 @@ _GREETING = r"你好|您好|大家好|hi|hello|hey|嗨|哈喽|哈啰|早上好|�
 ACKNOWLEDGEMENT = re.compile(rf"^(?:(?:{_RESPONSE}|{_GREETING})(?:了|啦|呀|啊|哈|吧|的|您|你|呢|哈哈)*[ ，,。！!~～]*)+$",
                              re.IGNORECASE)
 # 想问 and 想说 are one word to jieba (我想问的是婚假): the verb with its volition, a speech verb all the same
-SPEECH_VERBS = frozenset("说 问 讲 指 意思 问问 说说 提问 问错 说错 打错 写错 说明 咨询 想问 想说".split())
+SPEECH_VERBS = frozenset("说 问 讲 指 意思 问问 说说 提问 问错 说错 打错 写错 说明 咨询 请教 想问 想说".split())
 COGNITION_VERBS = frozenset("知道 明白 懂 理解 了解 清楚 同意 认同 赞同 看到 看懂 听懂 搞懂 弄懂 看错 听错 记住 觉得 认为".split())
 # the potential form of understanding (看不懂, 听不明白, 搞得清楚): jieba keeps it one word, a cognition verb too
 _UNDERSTANDS = re.compile(r"^[看听读搞弄想][不得]?(?:懂|明白|清楚)$")
 # Verbs of asking, knowing and thinking: a clause with one says how the person takes the conversation or what
 # they want to know, never who they are (我问过HR了, 我觉得年假太少), so memory keeps no fact holding one.
-_ASKING_OR_KNOWING = frozenset("问 问问 问过 想问 提问 咨询 了解 知道 觉得 认为".split())
+_ASKING_OR_KNOWING = frozenset("问 问问 问过 想问 提问 咨询 请教 了解 知道 觉得 认为".split())
 # Words that may stand between 我 and the verb: adverbs of time, degree and negation, the copula and the
 # particle of a cleft (我是说, 我的意思), volition (我想问).
 # 来 of purpose (我是来问…), 在 of the progressive (我在问…), 刚 (我刚问的是…) and 随便 (我是随便问问) are adverbs too.
@@ -50,14 +50,23 @@ _ABOUT_THE_ANSWER = ("这个答案", "这个回答", "这些回答", "这样", "
 _RESPONSES = re.compile(rf"(?:谢谢你|谢谢您|哈+|{_RESPONSE})")  # 我明白了谢谢: thanks are no object either
 # asking to know X: a wish or purpose (是想/是来/想/要 + 了解/知道/问/咨询) or the verb with 一下; with no subject of its own
 # it goes on from the clause before (我是新员工，想问问年假)
-_WISH = re.compile(r"^是?(?:还|也|就|只)?(?:(?:想|要|来)+(?:了解|知道|问问?|咨询)(?:一下|下)?|(?:了解|知道|问问?|咨询)(?:一下|下))")
-# 我有个问题 / 我还有几个疑问(想问一下)：X: announces a question, X (after a colon or 想问) is what is asked
-_HAS_QUESTION = re.compile(r"^(?:还|又|也)?有(?:一?个|几个|些|一些|点|一点)?小?(?:问题|疑问)"
+_WISH = re.compile(r"^是?(?:还|也|就|只)?(?:(?:想|要|来)+(?:了解|知道|问问?|咨询|请教)(?:一下|下)?|"
+                   r"(?:了解|知道|问问?|咨询|请教)(?:一下|下))")
+# 我有个问题 / 想问个问题 / 我还有几个疑问(想问一下)：X: announces a question, X (after a colon or 想问) is what is
+# asked. With a subject or without one (我是新员工，有个问题): it says nothing of the person either way. Without a
+# subject, 有 needs a count: 有问题 / 有点问题 say something is wrong (电脑有点问题), not that one asks.
+_COUNT = r"(?:一?个|几个|些|一些)"
+_HAS_QUESTION = re.compile(r"^(?:还|又|也)?(?:有|(?:想|要)?(?:问|请教|咨询))(?:一?个|几个|些|一些|点|一点)?小?(?:问题|疑问)"
                            r"(?P<sep>(?:想|要)(?:问问?|请教|咨询)(?:一下|下)?[:：]?|[:：])?(?P<what>.*)$")
-# the start of a wish to know (想问下试用期, 也想了解一下…): a clause of its own wherever it stands
-WISH_START = re.compile(r"(?:还|也|就|只)?(?:想|要)(?:了解|知道|问|咨询|请教)")
-# a wish to know after a space, not a comma (我是新员工 想问下试用期): a clause of its own all the same
-WISH_AFTER_SPACE = re.compile(rf"\s+(?={WISH_START.pattern})")
+_ANNOUNCED_ALONE = re.compile(rf"^(?:还|又|也)?(?:有{_COUNT}小?(?:问题|疑问)|有(?:问题|疑问)(?=(?:想|要)?(?:问|请教|咨询))|"
+                              rf"(?:想|要)?(?:问|请教|咨询){_COUNT}?小?(?:问题|疑问))")
+# the start of a wish to know or of an announced question (想问下试用期, 也想了解一下…, 有个问题, 请教一下): a clause
+# of its own wherever it stands
+WISH_START = re.compile(rf"(?:还|也|就|只|又)?(?:(?:想|要)(?:了解|知道|问|咨询|请教)|有{_COUNT}小?(?:问题|疑问)|"
+                        r"(?:问|请教|咨询)一?下)")
+# a wish to know after a space, not a comma (我是新员工 想问下试用期): a clause of its own all the same; not after
+# a bare pronoun (我 有个问题 is one clause, its subject and what it says)
+WISH_AFTER_SPACE = re.compile(rf"(?<![我您你们])\s+(?={WISH_START.pattern})")
 # A clause that supposes (如果我是经理, 我在研发部的话) says nothing of who the person is.
 CONDITIONAL = re.compile(r"^(?:如果|假如|要是|假设|假使|倘若|若是|万一|比如说?)|的话$")
 # 一下 of a wish (我想了解一下…), or the cleft 的是 (我想知道的是病假工资): not what is wanted
@@ -81,9 +90,9 @@ def about_conversation(clause: str) -> str | None:
     if acknowledges(text):
         return ""
     match = FIRST_PERSON.match(text)
-    if not match and not _WISH.match(text):
+    if not match and not _WISH.match(text) and not _ANNOUNCED_ALONE.match(text):
         return None
-    rest = text[match.end():] if match else text
+    rest = text[match.end():].lstrip() if match else text  # 我 有个问题: the space after the subject is none of it
     announced = _HAS_QUESTION.match(rest)
     if announced and (announced["sep"] or not announced["what"]):
         return announced["what"].strip()
