@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
 from ..types import AuditEntry
+from .transaction import one_write
 
 _SQLITE_MAX_INT = 2**63 - 1  # a larger LIMIT is no SQLite integer ("datatype mismatch")
 
@@ -70,24 +69,9 @@ class AuditLog:
                 for statement in _SCHEMA:
                     self._db.execute(statement)
 
-    @contextmanager
-    def _write(self) -> Iterator[None]:
-        """Every write's one transaction, as `AccountStore._write`: SQLite's write lock first (BEGIN IMMEDIATE),
-        the commit inside, and a rollback on any error, a failed COMMIT included ("database is locked" while
-        another process reads the trail). Left open, that transaction held the lock until this process wrote its
-        next row, and every other process on the data dir was refused, the healthy trail read as damaged."""
-        with self._lock:
-            if self._db.in_transaction:  # never BEGIN inside, nor commit, what an earlier failure left
-                self._db.rollback()
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                yield
-                self._db.commit()
-            except BaseException:
-                if self._db.in_transaction:
-                    with suppress(sqlite3.Error):  # the first error is the one to report
-                        self._db.rollback()
-                raise
+    def _write(self):
+        """Every write's one transaction (`transaction.one_write`: write lock first, rolled back on any error)."""
+        return one_write(self._db, self._lock)
 
     def record(self, actor: str, role: str, action: str, target: str = "", outcome: str = "ok", detail: str = "") -> int:
         """Append one row; returns its id. A row whose write fails is not kept: the error says so at once."""

@@ -13,8 +13,7 @@ import re
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -26,6 +25,7 @@ from ..errors import AccountError
 from ..types import ROLE_NAMES, ROLES, Account
 from .names import check_name, is_reserved, refuse_lookalike
 from .passwords import check_password
+from .transaction import one_write
 
 MAX_EMAIL = 254  # the longest address mail servers carry (RFC 5321 path limit)
 EMAIL_PATTERN = re.compile(r"^[^@\s<>()\[\]{}\\,;:\"`*|!#$%^&=?/~]+@[\w-]+(?:\.[\w-]+)+$")  # no markdown, no spaces
@@ -201,26 +201,9 @@ class AccountStore:
         self._any = True
         return self.get(name)  # type: ignore[return-value]
 
-    @contextmanager
-    def _write(self) -> Iterator[None]:
-        """Every write's one transaction, taking SQLite's write lock first (BEGIN IMMEDIATE): what it reads
-        cannot change before it writes, even from another process on the same file.
-
-        Rolled back on any error, a failed COMMIT included ("database is locked" while another process
-        reads): left open, it held the lock, refused every later BEGIN and was saved by the next commit.
-        """
-        with self._lock:
-            if self._db.in_transaction:  # never BEGIN inside, nor commit, what an earlier failure left
-                self._db.rollback()
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                yield
-                self._db.commit()
-            except BaseException:
-                if self._db.in_transaction:
-                    with suppress(sqlite3.Error):  # the first error is the one to report
-                        self._db.rollback()
-                raise
+    def _write(self):
+        """Every write's one transaction (`transaction.one_write`: write lock first, rolled back on any error)."""
+        return one_write(self._db, self._lock)
 
     def _update(self, name: str, sql: str, params: tuple, *, leaves_admin: bool = False,
                 ends_sessions: bool = False, keep: str | None = None) -> Account:
