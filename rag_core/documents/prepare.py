@@ -32,6 +32,7 @@ from .audience_names import audience_names
 from .bounds import chunk_cap_error, min_chunks
 from .catalog import utc_stamp
 from .chunking import TextChunk, chunk_document, rejoin
+from .cut_record import cut_digest
 from .formats import Line
 from .name_keys import NameKeys
 from .parsing import MAX_NAME_CHARS, parse_bytes, safe_filename
@@ -269,9 +270,7 @@ def _text_chunks(parsed: ParsedDocument, settings: Settings) -> list[TextChunk]:
 def _prepared(parsed: ParsedDocument, text_chunks: list[TextChunk], doc_id: str, audience: tuple[str, ...],
               settings: Settings, counts: dict[str, int]) -> PreparedDocument:
     now = utc_stamp()
-    digest = hashlib.sha256(
-        ("\x1e".join(c.text for c in text_chunks) + f"|{settings.chunk_size}|{settings.chunk_overlap}").encode("utf-8")
-    ).hexdigest()
+    digest = cut_digest((c.text for c in text_chunks), settings.chunk_size, settings.chunk_overlap)
     chunks = [
         Chunk(
             chunk_id=f"{doc_id}@v0#{i}",
