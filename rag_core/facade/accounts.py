@@ -85,7 +85,8 @@ class AccountActions:
             with _OPENING:  # two first requests at once must share one store, not race to create it
                 if self._accounts is None:
                     # read before opening (opening creates an empty file), once per opened store: the
-                    # audit trail only grows, and a file that failed to open is read again next time
+                    # audit trail only grows, and a file that failed to open is read again next time. A busy
+                    # account or audit file is no verdict: StoreBusy leaves nothing kept, the next action reads again
                     lost = lost_accounts_line(Path(self._settings.data_dir)) or ""
                     with _damage_named(ACCOUNTS):
                         store = AccountStore(self._settings.path(ACCOUNTS))

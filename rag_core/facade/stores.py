@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import ParamSpec, TypeVar
 
 from ..errors import StoreDamaged
-from ..storage.sqlite_access import access_problem, access_reason
+from ..storage.sqlite_access import access_problem, access_reason, busy_line, is_busy
 
 INSIGHTS_FILE = "insights.sqlite3"
 STANDARD_FILE = "standard_answers.sqlite3"
@@ -52,7 +52,10 @@ R = TypeVar("R")
 def damaged_line(file: str, problem: object) -> str:
     """The one line a person reads: which file, which feature is off, that asking still works, the fix.
 
-    A file that could not be reached (read-only, data dir replaced by a restore) is said as that, not damage."""
+    A file that could not be reached (read-only, data dir replaced by a restore) is said as that, not damage;
+    one another process holds (busy, locked) is only busy: try again, nothing to repair."""
+    if isinstance(problem, BaseException) and is_busy(problem):
+        return f"{busy_line(file)}（{FEATURES[file]}暂时无法使用，提问不受影响）"
     if isinstance(problem, BaseException) and (reached := access_reason(access_problem(problem))):
         what, fix = reached
         return f"{file}（{FEATURES[file]}）{what}：这项功能暂停使用，提问不受影响。{fix}"

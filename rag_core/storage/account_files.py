@@ -10,6 +10,8 @@ disabled). An audit trail holding such a row while the account file holds no
 account means the accounts were lost. An audit trail too damaged to read cannot
 vouch for a desktop install either, so it is treated the same way (fail closed).
 If both files are gone together, nothing is left to tell; docs/deploy.md says so.
+A file another process holds (busy) tells nothing yet either: `lost_accounts_line` raises `StoreBusy`,
+which no caller keeps, so the next action reads again.
 """
 
 from __future__ import annotations
@@ -18,14 +20,27 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
+from ..errors import StoreBusy
 from .health import RESTORE_HINT, StoreCheck
-from .sqlite_access import access_problem, access_reason, connect_ro, copy_rolled_back, interrupted, problem_of
+from .sqlite_access import (
+    access_problem,
+    access_reason,
+    busy,
+    busy_line,
+    connect_ro,
+    copy_rolled_back,
+    interrupted,
+    is_busy,
+    problem_of,
+)
 
 ACCOUNTS = "accounts.sqlite3"
 AUDIT = "audit.sqlite3"
 HISTORY = "document_history.sqlite3"
 NEW_ADMIN = "python -m rag_core users add 你的名字 --role admin"
 TEAM_ROWS = "SELECT 1 FROM audit WHERE outcome = 'ok' AND action IN ('user.add', 'login') LIMIT 1"
+USERS = "SELECT 1 FROM users LIMIT 1"
+READ_WAIT = 30.0  # seconds a read waits for another process's lock before the file is called busy
 
 # what a damaged file stops, and the fix (doctor and the pages say the same)
 FIXES: dict[str, str] = {
@@ -44,7 +59,9 @@ def damaged_line(file: str, problem: object) -> str:
     """The one line for a damaged account, audit or history file: which file, what stops, the fix.
 
     An error that says the file could not be reached (read-only, data dir replaced by a restore) is
-    said as that, with its own fix: moving a healthy file away would lose its records."""
+    said as that, with its own fix: moving a healthy file away would lose its records. A busy one is only busy."""
+    if (is_busy(problem) if isinstance(problem, BaseException) else busy(problem)):
+        return busy_line(file)
     if isinstance(problem, BaseException) and (reached := access_reason(access_problem(problem))):
         what, fix = reached
         return f"{file} {what}：{EFFECTS[file]}。{fix}"
@@ -73,7 +90,7 @@ def _read_one(path: Path, sql: str) -> bool | str:
 
 def _query(path: Path, sql: str) -> bool | str:
     try:
-        con = connect_ro(path)  # a read-only data dir (snapshot, read-only mount) reads as it is
+        con = connect_ro(path, timeout=READ_WAIT)  # a read-only data dir (snapshot, read-only mount) reads as it is
         try:
             return con.execute(sql).fetchone() is not None
         finally:
@@ -86,16 +103,27 @@ def _query(path: Path, sql: str) -> bool | str:
 
 def no_accounts(data_dir: Path) -> bool:
     """True when the data dir has no account and lost none (the no-login desktop mode); unreadable is not."""
-    return _read_one(Path(data_dir) / ACCOUNTS, "SELECT 1 FROM users LIMIT 1") is False and lost_accounts(data_dir) is None
+    return _read_one(Path(data_dir) / ACCOUNTS, USERS) is False and lost_accounts(data_dir) is None
 
 
 def lost_accounts(data_dir: Path) -> tuple[str, str] | None:
     """(what is wrong, the fix) when the account file holds no account although the data dir was
-    used with accounts (or its audit trail cannot tell); None otherwise (a damaged account file
-    is reported as damaged, not here)."""
-    data_dir = Path(data_dir)
+    used with accounts (or its audit trail cannot tell, busy included); None otherwise (a damaged
+    or busy account file is reported as that, not here)."""
+    try:
+        lost = _lost(Path(data_dir))
+    except StoreBusy:  # the account file itself: doctor's row for it says busy
+        return None
+    return lost[:2] if lost else None
+
+
+def _lost(data_dir: Path) -> tuple[str, str, bool] | None:
+    """`lost_accounts`, and whether its verdict waits on a busy audit trail; `StoreBusy` for a busy account file."""
     path = data_dir / ACCOUNTS
-    if _read_one(path, "SELECT 1 FROM users LIMIT 1") is not False:
+    accounts = _read_one(path, USERS)
+    if busy(accounts):
+        raise StoreBusy(busy_line(ACCOUNTS))
+    if accounts is not False:
         return None
     used = _read_one(data_dir / AUDIT, TEAM_ROWS)
     if used is False:
@@ -109,23 +137,29 @@ def lost_accounts(data_dir: Path) -> tuple[str, str] | None:
     if used is True:
         detail = f"{ACCOUNTS} {state}，但 {AUDIT} 里有建立账户和登录的记录：这里开启过账户，账户文件丢了"
         fix = f"请{RESTORE_HINT}；没有备份时用 {NEW_ADMIN} 重新建立管理员账户，登录后再为同事开通账户"
-    elif reached := access_reason(used):  # not damage: said as doctor says it of the audit file, with its fix
+    elif reached := access_reason(used):  # not damage (busy too): said as doctor says it of the audit file
         detail = f"{ACCOUNTS} {state}，而 {AUDIT} {reached[0]}，暂时无法确认这里是否开启过账户"
         fix = reached[1]
     else:
         detail = f"{ACCOUNTS} {state}，而 {AUDIT} 已损坏，无法确认这里是否开启过账户"
         fix = (f"请{RESTORE_HINT}；没有备份时用 {NEW_ADMIN} 重新建立管理员账户；"
                f"确定这里从未开启过账户，就把 {AUDIT} 移走")
-    return detail, fix
+    return detail, fix, busy(used)
 
 
 def lost_accounts_line(data_dir: Path) -> str | None:
-    """The one line the pages show instead of opening without a login, or None."""
-    lost = lost_accounts(data_dir)
+    """The one line the pages show instead of opening without a login, or None.
+
+    `StoreBusy` (with that line) while the account or audit file is held by another process: no verdict
+    yet, neither lost nor not lost, so the caller keeps none and the next action reads again."""
+    lost = _lost(Path(data_dir))
     if lost is None:
         return None
-    detail, fix = lost
-    return f"{detail}。为安全起见，不会改成免登录的单机模式，所有页面暂停使用。{fix}"
+    detail, fix, waiting = lost
+    line = f"{detail}。为安全起见，不会改成免登录的单机模式，所有页面暂停使用。{fix}"
+    if waiting:
+        raise StoreBusy(line)
+    return line
 
 
 def lost_accounts_check(data_dir: Path) -> StoreCheck | None:

@@ -19,6 +19,9 @@ says SQLITE_READONLY_ROLLBACK, which read as a permission problem in a writable 
 refused, doctor and the start said 请检查目录权限). It is `INTERRUPTED`: the start rolls it back
 in place (`roll_back_interrupted`), as any read-write open would; readers that change nothing
 read a copy rolled back instead (`copy_rolled_back`).
+
+SQLITE_BUSY / SQLITE_LOCKED ("database is locked") means another process holds a healthy file for a moment:
+it is `BUSY` (try again), never damage. Said as damage, people were told to restore or move the file away.
 """
 
 from __future__ import annotations
@@ -41,8 +44,13 @@ INTERRUPTED_FIX = "启动应用时会自动恢复"
 # SQLITE_FULL: the file is healthy, the disk under it is not; moving or restoring the file would lose records
 DISK_FULL = "无法写入：磁盘空间已满"
 DISK_FULL_FIX = "请腾出磁盘空间后重试（文件本身完好，留在原处即可）"
+# SQLITE_BUSY / SQLITE_LOCKED: another process is writing (or holds) a healthy file; nothing to repair
+BUSY = "正被另一个进程占用"
+BUSY_FIX = "请稍后再试"
+_BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+_BUSY_WORDS = ("database is locked", "database table is locked")  # an error built without a code
 _REASONS = {UNREADABLE: UNREADABLE_FIX, REPLACED: REPLACED_FIX, READ_ONLY_PENDING: READ_ONLY_PENDING_FIX,
-            INTERRUPTED: INTERRUPTED_FIX, DISK_FULL: DISK_FULL_FIX}
+            INTERRUPTED: INTERRUPTED_FIX, DISK_FULL: DISK_FULL_FIX, BUSY: BUSY_FIX}
 _SIDE_FILES = ("-wal", "-journal")  # writes SQLite replays or rolls back before a read; `immutable` ignores them
 
 
@@ -56,10 +64,30 @@ class PendingWrites(sqlite3.OperationalError):
         self.sqlite_errorcode = code
 
 
+def is_busy(exc: BaseException) -> bool:
+    """Whether `exc` is SQLite's busy or locked error (extended codes too): the one test of "busy", not damage."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in _BUSY_CODES
+    return isinstance(exc, sqlite3.OperationalError) and str(exc).startswith(_BUSY_WORDS)
+
+
+def busy(problem: object) -> bool:
+    """Whether `problem` (a reason `access_problem` wrote) says the file is busy: ask again later, keep no verdict."""
+    return bool(problem) and str(problem).startswith(BUSY)
+
+
+def busy_line(file: str) -> str:
+    """The one line for a busy store file, wherever it is said (pages, CLI, notices, logs)."""
+    return f"{file} {BUSY}，{BUSY_FIX}"
+
+
 def access_problem(exc: BaseException) -> str | None:
-    """The Chinese reason when `exc` says the file could not be reached (not damage), else None."""
+    """The Chinese reason when `exc` says the file could not be reached or is busy (not damage), else None."""
     if isinstance(exc, PendingWrites):
         return exc.problem
+    if is_busy(exc):
+        return f"{BUSY}，{BUSY_FIX}"
     code = getattr(exc, "sqlite_errorcode", None)
     if not isinstance(code, int):
         return None
@@ -122,8 +150,8 @@ def connect_ro(path: Path, *, timeout: float = 30) -> sqlite3.Connection:
         code = getattr(exc, "sqlite_errorcode", None)
         if code == sqlite3.SQLITE_READONLY_ROLLBACK and _writable(path.parent):
             raise PendingWrites(INTERRUPTED, INTERRUPTED_FIX, code) from exc
-        if access_problem(exc) is None or _writable(path.parent) or not os.access(path, os.R_OK):
-            raise
+        if access_problem(exc) is None or is_busy(exc) or _writable(path.parent) or not os.access(path, os.R_OK):
+            raise  # busy: an `immutable` read would skip the lock and may read a half-written file
         if _pending(path):
             code = getattr(exc, "sqlite_errorcode", sqlite3.SQLITE_CANTOPEN)
             raise PendingWrites(READ_ONLY_PENDING, READ_ONLY_PENDING_FIX, code) from exc
