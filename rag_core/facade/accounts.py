@@ -31,6 +31,7 @@ from ..accounts.store import AccountStore, LoginResult
 from ..errors import AccountError, StoreBusy, StoreDamaged
 from ..insights.days import day_window
 from ..storage.account_files import ACCOUNTS, AUDIT, damaged_line, lost_accounts_line
+from ..storage.sqlite_access import is_busy
 from ..text.pii import redact_text
 from ..types import Account, AuditEntry, Principal
 from .access import allowed
@@ -47,12 +48,11 @@ def _damage_named(file: str) -> Iterator[None]:
     try:
         yield
     except sqlite3.DatabaseError as exc:  # "file is not a database", "database disk image is malformed"
-        if getattr(exc, "sqlite_errorcode", None) in _BUSY:  # another process holds it: not damage, say so
+        if is_busy(exc):  # another process holds it: not damage, say so
             raise StoreBusy(f"{file} 正被另一个进程占用，请稍后再试") from exc
         raise StoreDamaged(damaged_line(file, exc)) from exc
 
 
-_BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)  # "database is locked": a healthy file someone is writing
 ACCOUNTS_BUSY = f"{ACCOUNTS} 正被另一个进程占用，请稍后再试"
 
 
@@ -64,7 +64,7 @@ def _accounts_busy() -> Iterator[None]:
     try:
         yield
     except sqlite3.OperationalError as exc:
-        if (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF not in _BUSY:  # extended codes: SQLITE_BUSY_*
+        if not is_busy(exc):
             raise
         raise StoreBusy(ACCOUNTS_BUSY) from exc
 

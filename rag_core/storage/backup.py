@@ -33,7 +33,7 @@ from pathlib import Path, PurePosixPath
 from ..errors import RagError, StoreBusy, StoreDamaged
 from .account_files import lost_accounts, no_accounts
 from .health import CACHES, CATALOG, CHROMA_DB, CHROMA_DIR, MEMORY, sqlite_problem
-from .sqlite_access import PendingWrites, access_reason, connect_ro, copy_rolled_back, interrupted, problem_of
+from .sqlite_access import PendingWrites, access_reason, connect_ro, copy_rolled_back, interrupted, is_busy, problem_of
 
 MANIFEST = "backup.json"
 COUNTS = ("documents", "chunks", "memories")
@@ -221,7 +221,7 @@ def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
             _copy_file(path, staging / relative)
             problem = sqlite_problem(staging / relative) if path.suffix == ".sqlite3" else None
         except sqlite3.Error as exc:  # a truncated or garbled file: "database disk image is malformed"
-            if getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            if is_busy(exc):
                 raise StoreBusy(f"{name} 正被另一个进程长时间占用，没有生成备份：请稍后再试") from exc
             problem = problem_of(exc)
         problem = " ".join(problem.split()) if problem else None  # quick_check's report spans lines: one line
