@@ -149,6 +149,8 @@ SLOW_MODULES = frozenset({
 })
 SLOW_TESTS = frozenset({  # module::function (every parameter of it)
     # child processes (a CLI command, a read-only bind mount)
+    "test_fix52n1a_busy_actions.py::test_the_cli_says_busy_in_one_line",
+    "test_fix52l2_restore_accounts.py::test_cli_restore_refuses_a_manifest_that_leaves_out_the_account_files",
     "test_s50m_doctor_settings_env.py::test_cli_doctor_with_the_environment_says_ok",
     "test_s50m_audit_row_chinese.py::test_cli_backup_of_a_read_only_data_dir_says_it_in_chinese",
     "test_s50l_unmerged_wal.py::test_doctor_on_a_live_copy_on_a_read_only_mount_advises_no_deletion",
