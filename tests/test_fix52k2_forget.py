@@ -53,17 +53,23 @@ def test_someone_elses_ids_are_refused_and_kept(tmp_path) -> None:
     assert len(a.list_memories("zhang", actor=ADMIN)) == 3
 
 
-def test_the_page_confirms_what_it_showed_and_says_the_memories_changed(tmp_path, monkeypatch) -> None:
+def previewed_on_the_page(a, keep: int, tmp_path, monkeypatch) -> AppTest:
+    """The memories page on `a`, with 遗忘 previewed down to `keep`."""
     import ui.state
 
-    a = seeded(tmp_path)
     point_the_app_at(tmp_path / "unused", monkeypatch)
     monkeypatch.setattr(ui.state, "open_assistant", lambda settings: a)
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
     at.switch_page("pages/memories.py").run()
-    next(n for n in at.number_input if n.label == "保留条数 N").set_value(2).run()
+    next(n for n in at.number_input if n.label == "保留条数 N").set_value(keep).run()
     next(b for b in at.button if b.label == "预览将被遗忘的记忆").click().run()
+    return at
+
+
+def test_the_page_confirms_what_it_showed_and_says_the_memories_changed(tmp_path, monkeypatch) -> None:
+    a = seeded(tmp_path)
+    at = previewed_on_the_page(a, 2, tmp_path, monkeypatch)
     assert any("以下 1 条将被遗忘" in w.value for w in at.warning)
     a.remember("local", LATE[0], importance=LATE[1])  # another tab, after the preview
     next(b for b in at.button if b.label == "确认遗忘").click().run()

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_support import point_the_app_at
 from fakes import fake_assistant
-from streamlit.testing.v1 import AppTest
+from test_fix52k2_forget import previewed_on_the_page
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 KEPT = (("我在北京研发中心工作", 0.9), ("我喜欢表格形式的回答", 0.8), ("我下个月要休婚假", 0.3))
@@ -58,16 +57,8 @@ def test_an_unchanged_preview_still_forgets_what_it_listed(tmp_path) -> None:
 
 
 def test_the_page_keeps_a_memory_edited_after_its_preview_and_says_so(tmp_path, monkeypatch) -> None:
-    import ui.state
-
     a = seeded(tmp_path)
-    point_the_app_at(tmp_path / "unused", monkeypatch)
-    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: a)
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    at.switch_page("pages/memories.py").run()
-    next(n for n in at.number_input if n.label == "保留条数 N").set_value(2).run()
-    next(b for b in at.button if b.label == "预览将被遗忘的记忆").click().run()
+    at = previewed_on_the_page(a, 2, tmp_path, monkeypatch)
     target = a.preview_forget(2, user="local")[0]
     a.update_memory_text(target.id, "我对青霉素过敏")  # another tab, after the preview
     next(b for b in at.button if b.label == "确认遗忘").click().run()

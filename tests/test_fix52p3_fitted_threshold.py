@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 from fakes import fake_assistant
-from streamlit.testing.v1 import AppTest
+from test_s50d_settings_page import apply, fitted_box, settings_page
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
 QUESTION = "通勤车从哪里出发？"
 
 
@@ -22,30 +21,6 @@ def small_store(tmp_path: Path):
     report = assistant.ingest_bytes("# 班车制度\n\n第一条 公司每天早上八点从地铁站发一班通勤车。\n".encode(), "班车制度.md")
     assert report.ok
     return assistant
-
-
-def settings_page(assistant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
-    from app_support import point_the_app_at
-
-    import ui.state
-
-    point_the_app_at(tmp_path / "unused", monkeypatch)
-    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    at.switch_page("pages/settings.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def fitted_box(at: AppTest):
-    return next(box for box in at.checkbox if "使用实测拟合值" in box.label)
-
-
-def apply(at: AppTest) -> AppTest:
-    next(b for b in at.button if b.label == "应用").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def test_unticking_and_applying_an_untouched_number_keeps_the_small_store_threshold(tmp_path, monkeypatch):
