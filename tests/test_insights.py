@@ -139,7 +139,8 @@ def test_a_dislike_with_a_reason_appears_in_the_review_list_unread_then_read(ass
     assert len(assistant.feedback_reviews(actor=HR)) == 2
     assert assistant.feedback_reviews(doc_id="01_attendance_leave", actor=HR)
     assert assistant.feedback_reviews(doc_id="02_overtime", actor=HR) == []
-    tomorrow = (datetime.now(UTC) + timedelta(days=1)).date().isoformat()
+    # the office's tomorrow (`since` is a day of the office's zone): UTC's tomorrow is the office's today from 16:00 UTC
+    tomorrow = (datetime.now(ZoneInfo(assistant.settings.timezone)) + timedelta(days=1)).date().isoformat()
     assert assistant.feedback_reviews(since=tomorrow, actor=HR) == []
     detail = assistant.feedback_detail(disliked[0].id, actor=HR)
     assert detail.trace["question"] == "年假有几天？" and detail.trace["hits"]
