@@ -30,7 +30,6 @@ from .facade.history import HistoryActions
 from .facade.insights import InsightActions
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions, PersonalSearch
-from .facade.prompt_memories import memories_in_prompt
 from .facade.ratings import RatingActions
 from .facade.shared_settings import on_file_now, saving
 from .facade.thesaurus import THESAURUS_FILE, ThesaurusActions
@@ -355,7 +354,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         personal = self._personal_search(asked, result, user, role=role, actor=reader, timings=timings)
         result, memories, memory_search = personal.result, personal.memories, personal.memory_search
         built = build_prompt(asked, result.hits, memories, self._settings.token_budget, context.turns)
-        memories = memories_in_prompt(memories, built)  # the trace and the answer step: only what the prompt holds
+        memories = built.memories  # the trace and the answer step: only what the prompt holds
         started = time.perf_counter()
         groups = {word: set(terms) for word, terms in result.synonym_groups.items()}
         # what the person told about themself (memories used) can pick the band a rule states for them

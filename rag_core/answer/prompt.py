@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..text.instructions import addressed_to_assistant, without_instructions
 from ..text.markers import as_prompt_data
@@ -61,6 +61,7 @@ class BuiltPrompt:
     dropped: int  # clauses left out by the budget
     dropped_turns: int = 0  # earlier turns left out so that the best clause fits
     dropped_memories: int = 0  # memories left out so that the best clause fits
+    memories: list[MemoryHit] = field(default_factory=list)  # those in the prompt: what the trace and answer name
 
 
 def _source_block(n: int, hit: Hit) -> str:
@@ -184,4 +185,5 @@ def build_prompt(
     body = "\n\n".join(blocks) if blocks else "（未检索到任何通过阈值的条款）"
     text = head + body + tail
     return BuiltPrompt(text=text, sources=sources, tokens=estimate_tokens(text), dropped=dropped,
-                       dropped_turns=left_turns, dropped_memories=left_memories)
+                       dropped_turns=left_turns, dropped_memories=left_memories,
+                       memories=kept[: len(kept) - left_memories])
