@@ -69,3 +69,14 @@ def explain_json_error(message: str, *, name: str = "字段名", whole: str = "�
     """What a `json.JSONDecodeError.msg` means, in Chinese ("Unterminated string starting at" meant nothing to HR)."""
     what = next((text for start, text in _JSON_PROBLEMS.items() if message.startswith(start)), "格式有误")
     return what.format(name=name, whole=whole)
+
+
+def exception_chain(exc: BaseException, limit: int = 10) -> list[BaseException]:
+    """`exc` and those it was raised from or while handling, nearest first (cycle-safe, at most `limit`): libraries
+    re-raise a cause under another type (chromadb wraps httpx's ConnectError, SQLite's full disk, in its own)."""
+    seen: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and all(current is not e for e in seen) and len(seen) < limit:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from ..errors import VectorServerDown
+from ..errors import VectorServerDown, exception_chain
 
 Result = TypeVar("Result")
 
@@ -24,24 +24,14 @@ def not_found(exc: BaseException) -> bool:
     """A collection the server no longer has (it restarted on an empty or another directory)."""
     from chromadb.errors import NotFoundError
 
-    return any(isinstance(e, NotFoundError) for e in _chain(exc))
+    return any(isinstance(e, NotFoundError) for e in exception_chain(exc))
 
 
 def server_lost(exc: BaseException) -> bool:
     """The server cannot be reached (down, restarting, connection cut) or lost this store's collections."""
     import httpx
 
-    return any(isinstance(e, httpx.TransportError | ConnectionError) for e in _chain(exc)) or not_found(exc)
-
-
-def _chain(exc: BaseException) -> list[BaseException]:
-    """The exception and those it was raised from or while handling (chromadb re-raises ConnectError as ValueError)."""
-    seen: list[BaseException] = []
-    current: BaseException | None = exc
-    while current is not None and all(current is not e for e in seen) and len(seen) < 10:
-        seen.append(current)
-        current = current.__cause__ or current.__context__
-    return seen
+    return any(isinstance(e, httpx.TransportError | ConnectionError) for e in exception_chain(exc)) or not_found(exc)
 
 
 class ServerStore(Protocol):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import errno
 import re
 
+from ..errors import exception_chain
+
 SQLITE_FULL = 13  # primary result code; extended codes keep it in the low byte
 DISK_FULL = "磁盘空间已满，这次导入没有写入（之前的版本继续使用）；请腾出磁盘空间后重试"
 _NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
@@ -19,10 +21,7 @@ _SAID = re.compile(r"\(code: 13\)|database or disk is full|no space left on devi
 
 def disk_full(exc: BaseException) -> bool:
     """Whether `exc` (or an exception it was raised from) says the disk is full."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
+    for current in exception_chain(exc):
         code = getattr(current, "sqlite_errorcode", None)
         if isinstance(code, int) and code & 0xFF == SQLITE_FULL:
             return True
@@ -30,5 +29,4 @@ def disk_full(exc: BaseException) -> bool:
             return True
         if _SAID.search(str(current)):
             return True
-        current = current.__cause__ or current.__context__
     return False
