@@ -21,6 +21,7 @@ import errno
 import os
 import threading
 import weakref
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -42,6 +43,22 @@ _HELD_ELSEWHERE = {errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES}  # flock's "so
 _guard = threading.Lock()
 # (st_dev, st_ino) of a lock file -> [descriptor, assistants, PRESENT_LOCK descriptor or -1 (cannot tell)]
 _held: dict[tuple[int, int], list[int]] = {}
+# Assistants collected while the guard was taken: a finalizer runs wherever the garbage collector does, also
+# inside `with _guarded()` on the same thread, where waiting for the guard would wait forever (a full test
+# tier hung there). Their keys wait here and are let go at the next guarded step.
+_collected: deque[tuple[int, int]] = deque()
+
+
+@contextmanager
+def _guarded() -> Iterator[None]:
+    """The guard, with what was collected meanwhile let go before and after the block."""
+    with _guard:
+        _let_go_collected()
+        try:
+            yield
+        finally:
+            _let_go_collected()
+    _try_let_go()
 
 
 def _open(path: Path) -> int | None:
@@ -68,7 +85,7 @@ def hold_open(owner: object, data_dir: Path) -> Callable[[], None]:
     fd = _open(Path(data_dir) / OPEN_LOCK) if fcntl is not None else None
     if fd is None:
         return lambda: None
-    with _guard:
+    with _guarded():
         key = _identity(fd)
         taken = key in _held or _try(fd, fcntl.LOCK_SH)
         if taken:
@@ -80,7 +97,7 @@ def hold_open(owner: object, data_dir: Path) -> Callable[[], None]:
         if not _after_probe(fd, Path(data_dir)):
             os.close(fd)
             raise StoreBusy(f"数据目录 {data_dir}：{RESTORING}")
-        with _guard:
+        with _guarded():
             _count(key, fd, Path(data_dir))
     return weakref.finalize(owner, _let_go, key)
 
@@ -136,11 +153,25 @@ def _after_probe(fd: int, data_dir: Path) -> bool:
 
 
 def _let_go(key: tuple[int, int]) -> None:
-    """One assistant fewer; the last one of this process unlocks and closes the descriptor."""
-    with _guard:
-        entry = _held.get(key)
+    """One assistant fewer (a finalizer: it never waits for the guard, which its own thread may hold)."""
+    _collected.append(key)
+    _try_let_go()
+
+
+def _try_let_go() -> None:
+    while _collected and _guard.acquire(blocking=False):
+        try:
+            _let_go_collected()
+        finally:
+            _guard.release()
+
+
+def _let_go_collected() -> None:
+    """Under the guard: the last assistant of this process on a lock file unlocks and closes its descriptor."""
+    while _collected:
+        entry = _held.get(key := _collected.popleft())
         if entry is None:
-            return
+            continue
         entry[1] -= 1
         if entry[1] <= 0:
             del _held[key]
@@ -159,7 +190,7 @@ def no_app(data_dir: Path) -> Iterator[None]:
     if fd is None:
         yield
         return
-    with _guard:
+    with _guarded():
         entry = _held.get(_identity(fd))
         if entry is not None:
             os.close(fd)
@@ -180,7 +211,7 @@ def no_app(data_dir: Path) -> Iterator[None]:
     try:
         yield
     finally:
-        with _guard:
+        with _guarded():
             _back(fd, entry)
 
 
@@ -215,7 +246,7 @@ def in_use(data_dir: Path) -> bool:
     if fd is None:
         return False
     try:
-        with _guard:
+        with _guarded():
             if _identity(fd) in _held:
                 return True
             try:
@@ -239,7 +270,7 @@ def others_open(data_dir: Path) -> bool:
     fd = _existing_open_lock(data_dir)
     if fd is None:
         return False
-    with _guard:
+    with _guarded():
         entry = _held.get(_identity(fd))
         os.close(fd)
         if entry is not None:
@@ -284,7 +315,7 @@ def _take_alone(data_dir: Path, held: list[int]) -> bool:
         if fd is None:
             continue  # neither made nor readable: nothing can tell, as before the lock
         held.append(fd)
-        with _guard:
+        with _guarded():
             if name == OPEN_LOCK and _identity(fd) in _held:
                 return False  # this process's own assistants have it open
             if _try(fd, fcntl.LOCK_EX) is False:
