@@ -51,3 +51,33 @@ def test_a_finalizer_inside_the_guard_neither_hangs_nor_keeps_the_lock(tmp_path,
     monkeypatch.setattr(open_lock, "_present", present)
     assert not open_lock.in_use(first)  # the collected owner's lock was let go at the next guarded step
     assert open_lock.in_use(second)
+
+
+def _taken_by_another_descriptor(data_dir) -> bool:
+    """Whether a fresh descriptor (another open file, as another process has) finds the open lock taken."""
+    import fcntl
+    import os
+
+    fd = os.open(data_dir / open_lock.OPEN_LOCK, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def test_a_restore_keeps_its_lock_when_the_last_assistant_is_collected_during_it(tmp_path):
+    gc.disable()
+    try:
+        owner = Owner()
+        open_lock.hold_open(owner, tmp_path)
+        with open_lock.no_app(tmp_path):
+            del owner
+            gc.collect()  # the process's last assistant goes while the restore holds the lock alone
+            assert _taken_by_another_descriptor(tmp_path), "an app could open the data dir in the middle of a restore"
+        assert not _taken_by_another_descriptor(tmp_path)  # the restore and the assistant have both let go
+        assert not open_lock.in_use(tmp_path)
+    finally:
+        gc.enable()

@@ -191,20 +191,24 @@ def no_app(data_dir: Path) -> Iterator[None]:
         yield
         return
     with _guarded():
-        entry = _held.get(_identity(fd))
+        key = _identity(fd)
+        entry = _held.get(key)
         if entry is not None:
             os.close(fd)
             fd = entry[0]
+            entry[1] += 1  # the block counts as a holder: an assistant collected meanwhile cannot close the descriptor
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             locked = True
         except OSError as exc:
             if exc.errno in _HELD_ELSEWHERE:
-                _back(fd, entry)
+                _back(fd, key, entry)
                 raise StoreBusy(f"数据目录 {data_dir}：{RUNNING}。数据目录没有改动") from None
             locked = False  # no flock on this file system: nothing was ever locked, as before this lock
             if entry is None:
                 os.close(fd)
+            else:
+                _collected.append(key)  # the block's count, given back at the guard's end
     if not locked:
         yield
         return
@@ -212,18 +216,20 @@ def no_app(data_dir: Path) -> Iterator[None]:
         yield
     finally:
         with _guarded():
-            _back(fd, entry)
+            _back(fd, key, entry)
 
 
-def _back(fd: int, entry: list[int] | None) -> None:
+def _back(fd: int, key: tuple[int, int], entry: list[int] | None) -> None:
     """Return the descriptor to its state before `no_app`: shared for this process's assistants, else closed.
 
-    A failed conversion has already dropped the shared lock (Linux), so it is taken again."""
+    A failed conversion has already dropped the shared lock (Linux), so it is taken again. The block's own count
+    is given back at the guard's end (`_guarded`), so the last assistant collected during it lets go then."""
     if entry is not None:
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except OSError:  # another restore took it meanwhile; the assistants here are on a replaced dir anyway
             pass
+        _collected.append(key)
         return
     fcntl.flock(fd, fcntl.LOCK_UN)
     os.close(fd)
