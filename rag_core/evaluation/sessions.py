@@ -47,6 +47,7 @@ class TurnResult:
     say: str
     searched: str
     checks: dict[str, bool] = field(default_factory=dict)  # measure -> held (confident: True is the failure)
+    answer: str = ""  # what was answered, for reading an open set's failures (the sealed part writes no turns)
 
 
 def load_sessions(path: Path) -> list[dict[str, Any]]:
@@ -159,7 +160,7 @@ def run_session(assistant, session: dict[str, Any], base: Path, *, user: str | N
             continue
         trace = assistant.ask(turn["say"], user=user, conversation=conversation, traffic="eval")
         result = TurnResult(session["id"], index, turn["kind"], turn["say"], trace.search_question,
-                            score_turn(turn, trace))
+                            score_turn(turn, trace), trace.answer)
         results.append(result)
         if on_turn:
             on_turn(result)
