@@ -11,8 +11,14 @@ import re
 from dataclasses import dataclass
 
 from ..text.asking import asks, opens_with_asker
-from ..text.discourse import WISH_AFTER_SPACE, WISH_START, about_conversation, tells_of_the_person
-from ..text.tokenizer import tagged
+from ..text.discourse import (
+    WISH_AFTER_SPACE,
+    WISH_START,
+    about_conversation,
+    tells_before_a_wish,
+    tells_of_the_person,
+)
+from ..text.tokenizer import is_word, tagged
 
 _CLAUSES = re.compile(r"[^，,。！!？?；;\n]+[，,。！!？?；;\n]*")
 STATEMENT = re.compile(
@@ -76,16 +82,27 @@ def _wishes_apart(text: str) -> str:
 
 
 def _wish_apart(clause: str) -> str:
+    """A wish starts at a word's start, or inside a word jieba guessed and does not list (了想 in 我怀孕了想问下,
+    职想 in 我刚入职想问下); never inside a listed word (理想 in 我是理想问题专家)."""
     at = 0
     for word, _ in tagged(clause):
-        if at and WISH_START.match(clause, at):  # the first one only: 想问下 is one wish, not 想 + 问下
-            before = clause[:at].rstrip()
-            opener = STATEMENT.search(before)
-            if opener and len(before) - opener.end() >= 2 and tells_of_the_person(before):
-                return before + "，" + clause[at:]
-            return clause
+        starts = range(at, at + len(word)) if len(word) > 1 and not is_word(word) else (at,)
+        for start in starts:
+            if start and WISH_START.match(clause, start):  # the first one only: 想问下 is one wish, not 想 + 问下
+                before = clause[:start].rstrip()
+                return before + "，" + clause[start:] if _tells_before(before) else clause
         at += len(word)
     return clause
+
+
+def _tells_before(before: str) -> bool:
+    """Whether what stands before a wish is a statement of its own: one with a statement's opener and two
+    characters after it (我是新员工), or any saying of the person (我怀孕了, 我刚入职; `tells_before_a_wish`); never a
+    request (我要请假想问下流程 is searched whole)."""
+    if not tells_of_the_person(before) or requests(before):
+        return False
+    opener = STATEMENT.search(before)
+    return bool(opener and len(before) - opener.end() >= 2) or tells_before_a_wish(before)
 
 
 def _without_talk(text: str) -> tuple[str, frozenset[str], bool]:

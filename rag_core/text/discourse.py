@@ -74,7 +74,7 @@ _WANTED = re.compile(r"^(?:一下|下|的(?:是|其实是))[，,：: ]*")
 _PARTICLES = re.compile(r"[了吗呢啊呀吧啦？?！!。，, ]")  # 我明白了吗 embeds no question of its own
 _MEANT = re.compile(
     r"^(?:刚才|刚刚|刚|其实|只是|就是|本来)?(?:是(?:想|要)?(?:说|问|讲|指)(?:的是)?|(?:想|要)(?:问|说)(?:的是)?|"
-    r"(?:说|问|讲|指)的(?:是|其实是)|在(?:说|问|讲|指)(?:你|您)?|的意思是)[:：，, ]*(?:一下)?(?P<what>.*)$"
+    r"(?:说|问|讲|指)的(?:是|其实是)|在(?:说|问|讲|指)(?:你|您)?|的意思是)[:：，, ]*(?:一下|(?<=问)下(?![周个午班次月]))?(?P<what>.*)$"
 )
 
 
@@ -150,6 +150,21 @@ def _main_verb_asks(clause: str) -> bool:
     if "在" in before and any(f.startswith("v") for _, f in after[1:]):
         return False  # 我在咨询公司上班: where one works, the clause's verb after it
     return True
+
+
+def tells_before_a_wish(text: str) -> bool:
+    """Whether the words before a wish to know, with no mark between (我怀孕了想问下产假, 我刚入职有几个疑问), say
+    something of the person on their own, as a statement after a comma would: 我, then two characters at least,
+    with a verb or adjective that is not an adverb, the copula or volition (我是来问下…, 我刚才想问… are the wish
+    itself), or a change told with 了 (我生病了). A bare person (我老公想了解一下…) is only whose wish it is."""
+    match = FIRST_PERSON.match((text or "").strip())
+    if not match or match["who"] != "我":
+        return False
+    rest = text.strip()[match.end():].strip()
+    content = [(w, f) for w, f in tagged(rest) if w.strip() and w not in _BETWEEN]
+    if len("".join(w for w, _ in content)) < 2:
+        return False
+    return rest.endswith("了") or any(f.startswith(("v", "a")) for _, f in content)
 
 
 def tells_of_the_person(clause: str) -> bool:
