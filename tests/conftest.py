@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import sys
 import tempfile
 from pathlib import Path
 
@@ -59,6 +60,18 @@ def cheap_password_hashes():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(account_store, "HASH_PARAMETERS", TEST_HASH)
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def sample_templates(tmp_path_factory):
+    """Where `fakes.fake_assistant_with_samples` keeps the samples this process indexed once (with the fake embedder).
+
+    Test modules import tests/fakes.py as `fakes` or as `tests.fakes`, two modules: both get the same folder and
+    the same table of templates, so the samples are indexed once, whichever name a test imported."""
+    root, templates = tmp_path_factory.mktemp("sample_templates"), {}
+    for name in ("fakes", "tests.fakes"):
+        if (module := sys.modules.get(name)) is not None:
+            module.TEMPLATE_ROOT, module.TEMPLATES = root, templates
 
 
 @pytest.fixture(autouse=True)
