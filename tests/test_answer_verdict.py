@@ -103,10 +103,9 @@ def test_the_technical_details_count_agrees_with_the_chat(outcome: str) -> None:
 
 @pytest.fixture(scope="module")
 def fake_store(tmp_path_factory: pytest.TempPathFactory):
-    from fakes import fake_assistant
+    from fakes import fake_assistant_with_samples
 
-    assistant = fake_assistant(tmp_path_factory.mktemp("verdict") / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path_factory.mktemp("verdict") / "store")
     return assistant
 
 

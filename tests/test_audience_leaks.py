@@ -9,7 +9,7 @@ served the standard answer, and each reader listed the managers' text).
 from __future__ import annotations
 
 import pytest
-from fakes import fake_assistant
+from fakes import fake_assistant, fake_assistant_with_samples
 
 from rag_core.errors import RagError
 from rag_core.types import Principal
@@ -25,8 +25,7 @@ QUESTION = "部门经理年终奖是年薪的多少？"
 
 @pytest.fixture()
 def assistant(tmp_path):
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     assert a.ingest_bytes(BONUS_POLICY, "管理层绩效奖金办法.txt", audience=("managers",), actor=ADMIN).ok
     return a
 
@@ -72,8 +71,7 @@ def test_feedback_on_a_managers_answer_is_not_shown_to_hr(assistant):
 def test_a_rating_of_a_managers_standard_answer_is_not_shown_to_hr(tmp_path):
     """The answer is HR's own text, not a clause: its audience was not counted, and the search's sample clauses
     (for everyone) let HR read the managers' answer in 反馈审阅 and its export (helper-31 A1)."""
-    assistant = fake_assistant(tmp_path / "store")  # no managers' document: only the answer is theirs
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")  # no managers' document: only the answer is theirs
     hidden = "管理层口径：部门经理年终奖为年薪的百分之四十"
     assistant.add_standard_answer(QUESTION, hidden, audience=("managers",), actor=ADMIN)
     trace = assistant.ask(QUESTION, user="", remember=False, actor=MANAGER)
@@ -90,8 +88,7 @@ def test_an_older_rating_of_a_standard_answer_is_shown_to_administrators_only(tm
     """A row stored before the standard answer's audience was kept is restricted when the store opens."""
     from rag_core.insights.log import InsightLog
 
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     a.add_standard_answer(QUESTION, "管理层口径", audience=("managers",), actor=ADMIN)
     trace = a.ask(QUESTION, user="", remember=False, actor=MANAGER)
     a.record_feedback(trace, -1, actor=MANAGER)
@@ -166,8 +163,7 @@ class _Repeating:
 
 
 def _with_repeating_llm(tmp_path):
-    a = fake_assistant(tmp_path / "llm", llm=_Repeating())
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "llm", llm=_Repeating())
     assert a.ingest_bytes(BONUS_POLICY, "管理层绩效奖金办法.txt", audience=("managers",), actor=ADMIN).ok
     first = a.ask(QUESTION, user="mgr_zhou", actor=MANAGER, conversation="m1")
     assert SECRET in first.answer

@@ -4,7 +4,7 @@ engine's table was read by nobody."""
 
 from __future__ import annotations
 
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 from test_pages_forms import open_page
 
 from rag_core import Principal
@@ -13,8 +13,7 @@ ADMIN = Principal(user="local", role="admin")
 
 
 def test_every_action_an_administrator_leaves_on_someone_elses_records_has_a_chinese_name(tmp_path) -> None:
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     trace = assistant.ask("我在杭州工作，年假有几天？", user="bob", conversation="bob-1", actor=ADMIN)
     assistant.record_feedback(trace, -1, user="bob", actor=ADMIN)  # an administrator rating for bob
     assistant.remember("bob", "我常驻杭州", actor=ADMIN)
@@ -31,8 +30,7 @@ def test_every_action_an_administrator_leaves_on_someone_elses_records_has_a_chi
 
 
 def test_the_audit_page_names_actions_from_the_engine(tmp_path, monkeypatch) -> None:
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     assistant.ask("年假有几天？", user="bob", conversation="bob-1", actor=ADMIN)
     at = open_page(assistant, tmp_path, monkeypatch, "pages/audit.py")
     assert not at.exception

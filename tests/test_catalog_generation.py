@@ -11,10 +11,9 @@ from rag_core.documents.catalog import Catalog
 
 
 def test_a_rating_is_kept_without_moving_the_generation(tmp_path) -> None:
-    from fakes import fake_assistant
+    from fakes import fake_assistant_with_samples
 
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     before = assistant.catalog.generation()
     trace = assistant.ask("年假有几天？", conversation="c1")
     assistant.record_feedback(trace, -1, reason="答非所问")

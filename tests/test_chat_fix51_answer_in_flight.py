@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from app_support import point_the_app_at
-from fakes import QueuedLLM, fake_assistant
+from fakes import QueuedLLM, fake_assistant, fake_assistant_with_samples
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 from streamlit.testing.v1 import AppTest
@@ -74,8 +74,7 @@ def refresh(at: AppTest) -> AppTest:
 
 def test_a_refresh_while_the_first_answer_is_written_shows_it_being_answered(tmp_path, monkeypatch) -> None:
     """The offline answerer, held mid-ask in one tab; the refresh is a new session on the same address."""
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     asked, release, where = threading.Event(), threading.Event(), {}
     real_ask = a.ask
 
@@ -137,8 +136,7 @@ def test_back_while_a_model_writes_the_first_answer_shows_it_being_answered(tmp_
     import ui.inert
 
     llm = HeldLLM(FIRST, REST)
-    a = fake_assistant(tmp_path / "store", llm=llm, llm_api_key="test-key", llm_model_id="test-model")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store", llm=llm, llm_api_key="test-key", llm_model_id="test-model")
     real_inert = ui.inert.inert_markdown
     stopped: list[bool] = []
 

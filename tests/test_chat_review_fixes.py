@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app_support import point_the_app_at
-from fakes import QueuedLLM, fake_assistant
+from fakes import QueuedLLM, fake_assistant, fake_assistant_with_samples
 
 from rag_core.types import Principal
 
@@ -15,8 +15,7 @@ QUESTION = "出差住宿标准是多少？"
 
 def test_the_same_answer_rated_in_two_conversations_is_two_ratings(tmp_path) -> None:
     """HR's review kept one rating: the second overwrote the first (matched by question and answer)."""
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     first = a.ask(QUESTION, conversation="c1")
     a.record_feedback(first, 1)
     second = a.ask(QUESTION, conversation="c2")
@@ -25,8 +24,7 @@ def test_the_same_answer_rated_in_two_conversations_is_two_ratings(tmp_path) -> 
 
 
 def test_a_dislikes_reason_stays_when_its_comment_comes_later(tmp_path) -> None:
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     trace = a.ask(QUESTION, conversation="c1")
     a.record_feedback(trace, -1, reason="答非所问")
     a.record_feedback(trace, -1, comment="我问的是住宿，回答讲的是交通")
@@ -39,8 +37,7 @@ def test_a_dislikes_reason_stays_when_its_comment_comes_later(tmp_path) -> None:
 
 def test_the_export_of_a_refusal_quotes_no_clause(tmp_path) -> None:
     """The page says the near clauses were not cited; the Markdown export listed them as 引用的条款."""
-    a = fake_assistant(tmp_path / "store", llm=QueuedLLM("制度里没有写这一条。"))
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store", llm=QueuedLLM("制度里没有写这一条。"))
     trace = a.ask("病假工资怎么算？", conversation="c1")
     assert trace.outcome == "refused" and trace.sources
     assert "引用的条款" not in a.export_conversation_markdown("c1")
@@ -83,8 +80,7 @@ def test_a_new_conversation_is_in_the_address_before_the_answer_comes(tmp_path, 
     """A refresh while the first answer was written opened an empty new conversation."""
     import streamlit as st
 
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     at = open_chat(a, tmp_path, monkeypatch)
     during: list[str] = []
     real_ask = a.ask
@@ -100,8 +96,7 @@ def test_a_new_conversation_is_in_the_address_before_the_answer_comes(tmp_path, 
 
 
 def test_a_dislike_takes_a_comment_on_the_page(tmp_path, monkeypatch) -> None:
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     a.ask(QUESTION, actor=Principal("local", "admin"), conversation="c1")
     at = open_chat(a, tmp_path, monkeypatch)
     at.query_params["c"] = "c1"
@@ -128,8 +123,7 @@ def test_an_undone_statement_says_so_after_a_refresh(tmp_path) -> None:
 def test_a_rating_taken_back_leaves_none(tmp_path) -> None:
     """Clicking the chosen thumb again cleared the widget but kept the 👎 in the store and in HR's review; the
     page's callback now calls `withdraw_feedback` when the thumb's value goes back to none."""
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     trace = a.ask(QUESTION, conversation="c1")
     a.rate_turn("c1", trace.turn, -1)
     a.record_feedback(trace, -1, reason="答非所问")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 
 from rag_core.conversations.export import to_markdown
 from rag_core.conversations.store import Conversation, ConversationError, Turn, check_id
@@ -46,8 +46,7 @@ def test_a_conversation_id_with_a_control_character_is_refused(bad: str) -> None
 
 
 def test_the_facade_export_escapes_a_question_and_a_title(tmp_path) -> None:
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     assistant.ask(FORGED, user="g", conversation="exp", remember=False)
     assistant.rename_conversation("exp", "![t](http://a.example/t.png)<b>x</b>")
     markdown = assistant.export_conversation_markdown("exp")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import open_assistant
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 
 from rag_core.conversations.followup import CLARIFIES, clarify
 from rag_core.conversations.statements import CHATTER_REPLY, split_turn
@@ -108,8 +108,7 @@ def test_what_was_meant_stands_in_for_what_it_corrects(meant: str, previous: str
 
 @pytest.fixture()
 def assistant(tmp_path):
-    facade = fake_assistant(tmp_path / "store")
-    facade.ensure_samples()
+    facade = fake_assistant_with_samples(tmp_path / "store")
     return facade
 
 

@@ -94,7 +94,7 @@ def test_the_followups_bench_answers_offline_with_every_argument_ask_passes(tmp_
     import sys
     from pathlib import Path
 
-    from fakes import QueuedLLM, fake_assistant
+    from fakes import QueuedLLM, fake_assistant_with_samples
 
     import rag_core.assistant as assistant_module
 
@@ -102,8 +102,7 @@ def test_the_followups_bench_answers_offline_with_every_argument_ask_passes(tmp_
     from bench.followups import _answer_offline
 
     monkeypatch.setattr(assistant_module, "compose_answer", assistant_module.compose_answer)  # undone after
-    assistant = fake_assistant(tmp_path / "store", llm=QueuedLLM())
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store", llm=QueuedLLM())
     _answer_offline()
     trace = assistant.ask("年假有几天？", user="")
     assert trace.answerer.startswith("extractive")

@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 
 from rag_core.evaluation.runner import run_eval
 
 
 def test_a_set_with_a_raw_line_separator_runs_by_path(tmp_path: Path) -> None:
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     path = tmp_path / "set.jsonl"
     rows = [{"question": "年假有几天？\u2028（从网页复制）", "category": "literal", "expected": ["年假"]},
             {"question": "病假工资怎么算？\u0085", "category": "literal", "expected": ["病假"]}]

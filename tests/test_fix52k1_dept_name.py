@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rag_core.memory.extraction import rule_facts
-from tests.fakes import fake_assistant
+from tests.fakes import fake_assistant_with_samples
 
 
 def test_department_and_name_are_two_facts():
@@ -15,8 +15,7 @@ def test_a_role_after_the_department_is_no_name():
 
 
 def test_a_department_change_keeps_the_name(tmp_path):
-    a = fake_assistant(tmp_path / "s")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "s")
     a.ask("我是财务部的李娜", user="u1", conversation="c1")
     a.ask("我调到人事部了", user="u1", conversation="c1")
     contents = [m.content for m in a.list_memories("u1")]

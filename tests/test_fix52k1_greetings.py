@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rag_core.conversations.statements import split_turn
-from tests.fakes import fake_assistant
+from tests.fakes import fake_assistant_with_samples
 
 GREETINGS = ["你好", "您好！", "早上好", "下午好呀", "在吗", "在吗？", "哈哈", "hi", "Hello", "嗨，你好", "晚上好"]
 
@@ -27,8 +27,7 @@ def test_what_only_starts_like_a_greeting_is_not_one(text):
 
 
 def test_a_greeting_is_not_searched(tmp_path):
-    a = fake_assistant(tmp_path / "s")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "s")
     trace = a.ask("你好", user="u1", conversation="c1")
     assert trace.search_question == "" and not trace.sources
     assert a.list_memories("u1") == []

@@ -5,13 +5,12 @@ from __future__ import annotations
 import pytest
 
 from rag_core.memory.text import slots
-from tests.fakes import fake_assistant
+from tests.fakes import fake_assistant_with_samples
 
 
 @pytest.fixture(scope="module")
 def assistant(tmp_path_factory):
-    a = fake_assistant(tmp_path_factory.mktemp("moves") / "s")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path_factory.mktemp("moves") / "s")
     return a
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from rag_core.conversations.statements import split_turn
 from rag_core.memory.extraction import rule_facts
-from tests.fakes import fake_assistant
+from tests.fakes import fake_assistant_with_samples
 
 ASKED = ["我是想了解一下年假", "我是来问年假的", "我想问问年假", "我是来咨询年假的", "我是想知道年假"]
 TALK = ["我有个问题", "我看不懂", "我在问你年假的事", "我刚问的是年假", "我是随便问问", "我觉得你回答得不对",
@@ -46,8 +46,7 @@ def test_facts_that_only_look_alike_are_kept(text):
 
 @pytest.fixture(scope="module")
 def assistant(tmp_path_factory):
-    a = fake_assistant(tmp_path_factory.mktemp("talk") / "s")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path_factory.mktemp("talk") / "s")
     return a
 
 

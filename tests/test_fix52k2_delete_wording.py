@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app_support import point_the_app_at
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 
 from rag_core.types import Principal
 
@@ -18,8 +18,7 @@ def test_the_delete_popover_says_given_ratings_stay_for_review(tmp_path, monkeyp
 
     import ui.state
 
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     liked = a.ask("出差住宿标准是多少？", actor=LOCAL, conversation="c1")
     disliked = a.ask("病假工资怎么算？", actor=LOCAL, conversation="c1")
     a.record_feedback(liked, 1, actor=LOCAL)

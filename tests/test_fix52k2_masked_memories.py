@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from fakes import fake_assistant
+from fakes import fake_assistant, fake_assistant_with_samples
 
 RAW = "用户的工资卡是6222021234567890123，手机13812345678"
 NUMBERS = ("6222021234567890123", "13812345678")
@@ -39,8 +39,7 @@ def test_listing_get_and_history_mask_an_old_row(tmp_path) -> None:
 
 
 def test_recall_the_trace_and_the_stored_turn_are_masked(tmp_path) -> None:
-    a = fake_assistant(tmp_path / "s", memory_threshold=0.0)
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "s", memory_threshold=0.0)
     old_row(a)
     trace = a.ask("工资卡是哪家银行的，工资几号发？", user="u1", conversation="c1")
     assert [m.id for m in trace.memories] == ["old1"]

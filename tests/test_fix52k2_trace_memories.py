@@ -3,7 +3,7 @@ still says how many the budget left out."""
 
 from __future__ import annotations
 
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 
 import rag_core.assistant as assistant_module
 
@@ -19,8 +19,7 @@ FACTS = [
 
 
 def test_the_trace_lists_only_the_memories_the_prompt_kept(tmp_path, monkeypatch) -> None:
-    a = fake_assistant(tmp_path / "s", memory_threshold=0.0, memory_top_k=3, token_budget=800)
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "s", memory_threshold=0.0, memory_top_k=3, token_budget=800)
     for fact in FACTS:
         a.remember("u1", fact, importance=0.9)
     given: list[list[str]] = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 
 from rag_core.memory.extraction import LLM_PROMPT
 
@@ -30,8 +30,7 @@ class ScriptedLLM:
 
 def test_plain_question_is_not_remembered_even_when_the_model_offers_a_fact(tmp_path):
     llm = ScriptedLLM('{"content": "用户想了解加班费怎么算", "kind": "episode"}')
-    a = fake_assistant(tmp_path / "s", llm=llm)
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "s", llm=llm)
     trace = a.ask("加班费怎么算？", user="u1", conversation="c1")
     assert trace.acknowledged == []
     assert [m.content for m in a.list_memories("u1")] == []
@@ -40,8 +39,7 @@ def test_plain_question_is_not_remembered_even_when_the_model_offers_a_fact(tmp_
 
 def test_a_statement_with_a_question_remembers_the_statement_only(tmp_path):
     llm = ScriptedLLM('{"content": "用户常驻杭州", "kind": "profile"}\n{"content": "用户想了解加班费怎么算", "kind": "episode"}')
-    a = fake_assistant(tmp_path / "s", llm=llm)
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "s", llm=llm)
     trace = a.ask("我常驻杭州，加班费怎么算？", user="u1", conversation="c1")
     contents = [m.content for m in a.list_memories("u1")]
     assert contents == ["用户常驻杭州"]

@@ -6,7 +6,7 @@ a wish to know after a space (我是新员工 想问下试用期) is a clause of
 from __future__ import annotations
 
 import pytest
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 
 from rag_core.conversations.statements import split_turn
 from rag_core.memory.extraction import rule_facts
@@ -14,8 +14,7 @@ from rag_core.memory.extraction import rule_facts
 
 @pytest.fixture(scope="module")
 def assistant(tmp_path_factory):
-    a = fake_assistant(tmp_path_factory.mktemp("n2a") / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path_factory.mktemp("n2a") / "store")
     return a
 
 

@@ -6,7 +6,7 @@ and bank-card numbers reached thesaurus.tsv, the audit and chat's caption unmask
 
 from __future__ import annotations
 
-from fakes import fake_assistant
+from fakes import fake_assistant, fake_assistant_with_samples
 
 from rag_core.types import Principal
 
@@ -14,8 +14,7 @@ E = Principal("e1", "employee")
 
 
 def test_grouped_phone_and_card_numbers_are_masked_before_the_terms_are_split(tmp_path):
-    a = fake_assistant(tmp_path / "s")
-    a.ensure_samples()  # chat shows the words it used only when the store has policies
+    a = fake_assistant_with_samples(tmp_path / "s")  # chat shows the words it used only when the store has policies
     a.add_thesaurus_entry("滴滴叫车", "出租车 138 1234 5678")
     a.add_thesaurus_entry("工资卡", "6222 0212 3456 7890 128")
     on_disk = (tmp_path / "s" / "thesaurus.tsv").read_text(encoding="utf-8")

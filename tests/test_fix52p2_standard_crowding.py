@@ -3,7 +3,7 @@ the nearest-wording search has, so they cannot keep a reader from the standard a
 
 from __future__ import annotations
 
-from fakes import fake_assistant
+from fakes import fake_assistant, fake_assistant_with_samples
 
 from rag_core.insights import standard_search
 from rag_core.types import Principal
@@ -16,8 +16,7 @@ SPACED = [Q[:i] + " " + Q[i:] for i in range(1, 8)]  # seven more wordings as ne
 
 
 def _with_everyone_answer(tmp_path):
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     a.add_standard_answer(Q + "？", "【全员】年假按工龄5到15天。", audience=["all"])
     assert a.ask(Q, actor=E, remember=False).answer == "【全员】年假按工龄5到15天。"
     return a

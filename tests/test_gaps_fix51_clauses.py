@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 from streamlit.testing.v1 import AppTest
 from test_pages_forms import open_page
 
@@ -26,8 +26,7 @@ ANSWER = "公司没有班车，请自行通勤。"
 @pytest.fixture()
 def strict(tmp_path: Path):
     """Every question below the answer threshold: each one asked is a gap with a nearest clause."""
-    a = fake_assistant(tmp_path / "store", answer_threshold=0.99)
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store", answer_threshold=0.99)
     a.ask(ABSENT, actor=EMPLOYEE)
     return a
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 from streamlit.testing.v1 import AppTest
 from test_pages_forms import open_page
 
@@ -24,8 +24,7 @@ ABSENT = "公司有没有提供班车？"
 @pytest.fixture()
 def strict(tmp_path: Path):
     """Every question below the answer threshold: each one asked is a gap."""
-    a = fake_assistant(tmp_path / "store", answer_threshold=0.99)
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store", answer_threshold=0.99)
     return a
 
 
@@ -57,8 +56,7 @@ def test_a_turn_asked_without_a_name_and_rated_by_its_asker_counts_once(strict):
 
 
 def test_a_dislike_of_an_answered_question_is_still_a_gap_of_its_own(tmp_path: Path):
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     trace = a.ask("出差住宿标准是多少？", actor=EMPLOYEE)
     a.record_feedback(trace, -1, actor=EMPLOYEE)
     [group] = a.knowledge_gaps(actor=HR)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from app_support import logged_in_with
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 from streamlit.testing.v1 import AppTest
 
 from rag_core import PermissionDenied, Principal
@@ -31,8 +31,7 @@ CLAUSE = "第十一条 出差期间餐费补贴"
 
 @pytest.fixture(scope="module")
 def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    assistant = fake_assistant(tmp_path_factory.mktemp("hr_tools") / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path_factory.mktemp("hr_tools") / "store")
     assistant.add_user("wang", "admin", PASSWORD)
     assistant.add_user("li", "hr", PASSWORD, actor=ADMIN)
     assistant.add_user("zhang", "employee", PASSWORD, actor=ADMIN)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from cli_support import invoke
-from fakes import BigramEmbedder, fake_assistant
+from fakes import BigramEmbedder, fake_assistant, fake_assistant_with_samples
 
 from rag_core.errors import RagError
 from rag_core.text.inputs import MAX_QUESTION_CHARS, InputError, checked
@@ -29,8 +29,7 @@ def embedder() -> BigramEmbedder:
 
 @pytest.fixture()
 def assistant(tmp_path, embedder):
-    a = fake_assistant(tmp_path / "store", embedder=embedder)
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store", embedder=embedder)
     return a
 
 

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 from openpyxl import load_workbook
 
 from rag_core.errors import PermissionDenied, RagError
@@ -25,16 +25,14 @@ ABSENT = "公司有没有提供班车？"
 
 @pytest.fixture()
 def assistant(tmp_path):
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     return a
 
 
 @pytest.fixture()
 def strict(tmp_path):
     """Every question below the (very high) answer threshold: zero hits, so every question is a gap."""
-    a = fake_assistant(tmp_path / "strict", answer_threshold=0.99)
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "strict", answer_threshold=0.99)
     return a
 
 
@@ -95,8 +93,7 @@ def test_retention_drops_old_questions_and_zero_keeps_none(strict, tmp_path):
     assert len(strict.insight_log.question_rows()) == 2
     strict.knowledge_gaps(actor=HR)  # reading applies the retention too
     assert [r["question"] for r in strict.insight_log.question_rows()] == [ABSENT]
-    none_kept = fake_assistant(tmp_path / "none", answer_threshold=0.99, question_retention_days=0)
-    none_kept.ensure_samples()
+    none_kept = fake_assistant_with_samples(tmp_path / "none", answer_threshold=0.99, question_retention_days=0)
     none_kept.ask(ABSENT, actor=EMPLOYEE)
     assert none_kept.insight_log.question_rows() == []
 

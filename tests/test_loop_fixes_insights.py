@@ -6,7 +6,7 @@ Each test failed before its fix (checked by running it on the unfixed code).
 from __future__ import annotations
 
 import pytest
-from fakes import BigramEmbedder, fake_assistant
+from fakes import BigramEmbedder, fake_assistant, fake_assistant_with_samples
 from test_audience_leaks import ADMIN, HR, MANAGER, QUESTION, SECRET, _with_repeating_llm
 
 from rag_core.errors import RagError
@@ -42,8 +42,7 @@ def test_a_dislike_of_a_managers_answer_is_not_a_gap_hr_sees(tmp_path):
 
 def test_retention_zero_keeps_no_question_or_comment_and_purges_what_was_kept(tmp_path):
     """0 表示不记录: switching to 0 leaves no question text anywhere in the insight log, and a new rating keeps none."""
-    kept = fake_assistant(tmp_path / "s", answer_threshold=0.99)
-    kept.ensure_samples()
+    kept = fake_assistant_with_samples(tmp_path / "s", answer_threshold=0.99)
     old = kept.ask(ABSENT, actor=EMPLOYEE, remember=False, user="")
     kept.record_feedback(old, -1, actor=EMPLOYEE, reason="答非所问", comment="班车的事没人回答")
     assert kept.insight_log.question_rows() and kept.knowledge_gaps(actor=HR)
@@ -64,8 +63,7 @@ def test_retention_zero_keeps_none_of_the_questions_words_in_a_rating(tmp_path):
     import json
 
     words = ("怀孕", "打车")
-    kept = fake_assistant(tmp_path / "s")
-    kept.ensure_samples()
+    kept = fake_assistant_with_samples(tmp_path / "s")
     old = kept.ask("我怀孕了，打车费能报吗", actor=EMPLOYEE, remember=False, user="")
     kept.record_feedback(old, -1, actor=EMPLOYEE, reason="答非所问")
     assert any(w in json.dumps(kept.feedback_detail(e.id, actor=ADMIN).trace, ensure_ascii=False)

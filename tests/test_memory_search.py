@@ -32,12 +32,11 @@ def test_facts_are_added_to_the_question_in_the_first_person():
 
 def test_a_question_that_does_not_say_i_is_searched_with_its_memories_too(tmp_path):
     """Recall already judged the memories relevant to the question: 回来以后多久内要报完 leans on 经常要出差 as much."""
-    from fakes import fake_assistant
+    from fakes import fake_assistant_with_samples
 
     from rag_core.types import MemoryHit
 
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     question = "出差回来以后多久内要报完？"
     own = assistant.search(question)
     memory = MemoryHit(id="m1", content="用户经常要去上海出差", kind="profile", importance=0.8, relevance=0.5,
@@ -50,10 +49,9 @@ def test_a_question_that_does_not_say_i_is_searched_with_its_memories_too(tmp_pa
 
 def test_the_retrieval_test_search_masks_the_question_and_leaves_a_statement_out(tmp_path):
     """`search_as_chat` searches what chat searches: personal data masked, the asker's statement left out."""
-    from fakes import fake_assistant
+    from fakes import fake_assistant_with_samples
 
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     found = assistant.search_as_chat("我常驻杭州，手机13812345678，出差住宿标准是多少？", actor=Principal("u1", "employee"))
     assert "13812345678" not in found.question and "常驻杭州" not in found.question
     assert "出差住宿标准是多少" in found.question and found.result.query == found.question
@@ -63,10 +61,9 @@ def test_the_retrieval_test_search_masks_the_question_and_leaves_a_statement_out
 def test_the_retrieval_test_search_does_what_chat_does_with_a_statement_and_a_standard_answer(tmp_path):
     """A turn that only tells searches nothing; a question HR answered is named with that answer, not counted;
     the page's recall leaves the memories' last use alone (found by review)."""
-    from fakes import fake_assistant
+    from fakes import fake_assistant_with_samples
 
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     tester = Principal("u1", "employee")
     told = assistant.search_as_chat("我在郑州上班", actor=tester)
     assert told.told_only and not told.result.hits and told.result.query == ""
@@ -85,10 +82,9 @@ def test_the_retrieval_test_search_does_what_chat_does_with_a_statement_and_a_st
 
 def test_a_second_search_that_fails_leaves_the_first(tmp_path):
     """The search with memories is extra: if it fails, the question's own search answers (found by review)."""
-    from fakes import fake_assistant
+    from fakes import fake_assistant_with_samples
 
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     assistant.ask("我是销售部的", user="u1", conversation="c1")
     search = assistant.search
 

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from app_support import point_the_app_at
-from fakes import fake_assistant
+from fakes import fake_assistant, fake_assistant_with_samples
 from streamlit.testing.v1 import AppTest
 
 from ui.timefmt import export_for_people, localized
@@ -48,8 +48,7 @@ def test_the_json_export_says_benji_yonghu_and_local_time() -> None:
 
 
 def test_a_real_export_carries_no_utc_time(tmp_path) -> None:
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     assistant.ask("年假有几天", user="local", conversation="c1")
     text = str(export_for_people(assistant.export_history("local")))
     assert "+00:00" not in text and "'local'" not in text and "本机用户" in text

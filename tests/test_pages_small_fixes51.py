@@ -3,7 +3,7 @@ author read as the technical name local, and the retrieval test page printed lit
 
 from __future__ import annotations
 
-from fakes import fake_assistant
+from fakes import fake_assistant, fake_assistant_with_samples
 from markdown_it import MarkdownIt
 from test_pages_forms import LOCAL, open_page
 
@@ -17,8 +17,7 @@ def test_a_saved_fitted_threshold_reads_as_such_not_none(tmp_path, monkeypatch) 
 
 
 def test_a_standard_answer_by_the_desktop_user_names_them_as_pages_do(tmp_path, monkeypatch) -> None:
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     assistant.add_standard_answer("公司有班车吗？", "没有班车。", actor=LOCAL)
     at = open_page(assistant, tmp_path, monkeypatch, "pages/standard_answers.py")
     captions = " ".join(c.value for c in at.caption)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 
 from rag_core.conversations.statements import split_turn
 from rag_core.memory.extraction import rule_facts
@@ -54,8 +54,7 @@ def test_profile_facts_are_relevant_to_a_question_about_the_asker() -> None:
 
 
 def test_a_personal_question_uses_the_persons_statement(tmp_path) -> None:
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     told = assistant.ask("我参加工作12年了", user="u1", conversation="c1")
     assert [m["content"] for m in told.acknowledged] == ["用户参加工作12年了"]
     trace = assistant.ask("我一年能休几天年假", user="u1", conversation="c1")
@@ -88,8 +87,7 @@ def test_a_fact_is_grounded_by_the_names_it_rests_on(fact: str, sources: str, gr
 
 
 def test_a_question_that_does_not_speak_of_the_asker_uses_the_fact_its_sources_name(tmp_path) -> None:
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     assistant.ask("我常驻广州", user="u1", conversation="c1")
     trace = assistant.ask("一类城市包括哪些", user="u1", conversation="c1")
     assert "广州" in "".join(h.chunk.text for h in trace.search.hits), "the city table is a source"
@@ -99,8 +97,7 @@ def test_a_question_that_does_not_speak_of_the_asker_uses_the_fact_its_sources_n
 
 
 def test_a_question_leaves_no_memory(tmp_path) -> None:
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     assistant.ask("年假有几天？", user="u1")
     assistant.ask("加班餐费怎么报？", user="u1")
     assert assistant.list_memories("u1") == []

@@ -6,7 +6,7 @@ import gc
 from pathlib import Path
 
 from app_support import point_the_app_at
-from fakes import fake_assistant
+from fakes import fake_assistant, fake_assistant_with_samples
 from streamlit.testing.v1 import AppTest
 
 from rag_core import Principal
@@ -42,8 +42,7 @@ def garble(path: Path) -> None:
 
 def with_damaged_conversations(tmp_path: Path):
     data = tmp_path / "store"
-    a = fake_assistant(data)
-    a.ensure_samples()
+    a = fake_assistant_with_samples(data)
     a.ask(QUESTION, actor=LOCAL, conversation="c1")
     a.memory.close()
     del a

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 from test_s50b_chat import LOCAL, QUESTION, open_chat
 
 
 def test_a_second_tab_shows_the_rating_given_in_the_first(tmp_path, monkeypatch) -> None:
     """Tab 2 kept showing no rating after tab 1 rated: the widget's state was only read from the store once."""
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     a.ask(QUESTION, actor=LOCAL, conversation="c1")
     first = open_chat(a, tmp_path, monkeypatch, "c1")
     second = open_chat(a, tmp_path, monkeypatch, "c1")
@@ -27,8 +26,7 @@ def test_a_second_tab_shows_the_rating_given_in_the_first(tmp_path, monkeypatch)
 
 
 def test_a_rating_taken_back_in_one_tab_is_taken_back_in_the_other(tmp_path, monkeypatch) -> None:
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     a.ask(QUESTION, actor=LOCAL, conversation="c1")
     first = open_chat(a, tmp_path, monkeypatch, "c1")
     first.feedback[0].set_value(1).run()

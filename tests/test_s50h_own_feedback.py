@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from app_support import point_the_app_at
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 from streamlit.testing.v1 import AppTest
 
 from rag_core.errors import PermissionDenied
@@ -36,8 +36,7 @@ def open_chat(assistant, tmp_path: Path, monkeypatch, conversation: str) -> AppT
 
 
 def test_a_dislikes_reason_and_comment_show_again_after_a_refresh(tmp_path, monkeypatch) -> None:
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     a.ask(QUESTION, actor=LOCAL, conversation="c1")
     reason = a.feedback_reasons[0]
     at = open_chat(a, tmp_path, monkeypatch, "c1")
@@ -53,8 +52,7 @@ def test_a_dislikes_reason_and_comment_show_again_after_a_refresh(tmp_path, monk
 
 
 def test_only_the_asker_reads_back_their_ratings(tmp_path) -> None:
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     bob, eve = Principal("bob", "employee"), Principal("eve", "employee")
     trace = a.ask(QUESTION, user="bob", actor=bob, conversation="c-bob")
     a.rate_turn("c-bob", trace.turn, -1, actor=bob)

@@ -5,7 +5,7 @@ the other tab (found by review). Now the stored rating is read first; the commen
 
 from __future__ import annotations
 
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 from test_s50b_chat import LOCAL, QUESTION, open_chat
 
 COMMENT = "我问的是住宿，回答讲的是交通"
@@ -16,8 +16,7 @@ def comment_box(at):
 
 
 def two_tabs_after_a_like_elsewhere(tmp_path, monkeypatch):
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     a.ask(QUESTION, actor=LOCAL, conversation="c1")
     first = open_chat(a, tmp_path, monkeypatch, "c1")
     first.feedback[0].set_value(0).run()  # tab 1: 👎
@@ -52,8 +51,7 @@ def test_the_kept_comment_goes_with_a_dislike_given_again(tmp_path, monkeypatch)
 
 
 def test_a_comment_while_the_dislike_still_stands_is_recorded(tmp_path, monkeypatch) -> None:
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     a.ask(QUESTION, actor=LOCAL, conversation="c1")
     first = open_chat(a, tmp_path, monkeypatch, "c1")
     first.feedback[0].set_value(0).run()

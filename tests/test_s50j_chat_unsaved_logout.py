@@ -9,7 +9,7 @@ import gc
 from pathlib import Path
 
 from app_support import logged_in_with, submit_login
-from fakes import fake_assistant
+from fakes import fake_assistant, fake_assistant_with_samples
 from test_s50b_chat import APP, QUESTION, garble
 
 from rag_core import Principal
@@ -21,8 +21,7 @@ OTHER_QUESTION = "年假有几天？"
 
 def team_with_damaged_conversations(tmp_path: Path):
     data = tmp_path / "store"
-    a = fake_assistant(data)
-    a.ensure_samples()
+    a = fake_assistant_with_samples(data)
     a.add_user("wang", "admin", PASSWORD)
     a.add_user("zhang", "employee", PASSWORD, actor=ADMIN)
     a.add_user("li", "employee", PASSWORD, actor=ADMIN)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 
 from rag_core.evaluation.sessions import (
     KINDS,
@@ -42,8 +42,7 @@ def test_the_first_sentence_skips_the_opening() -> None:
 
 
 def test_a_session_is_scored_turn_by_turn(tmp_path) -> None:
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     session = {"id": "t1", "corpus": "samples", "turns": [
         {"say": "出差住宿标准是多少？", "kind": "new_topic", "expected": ["一类城市500元"], "lead": "普通员工出差住宿费上限"},
         {"say": "那一线城市呢？", "kind": "followup", "must_contain": ["住宿"], "expected": ["一类城市500元"]},

@@ -6,7 +6,7 @@ import chromadb
 import numpy as np
 import pytest
 from chromadb.config import Settings as ChromaSettings
-from fakes import BigramEmbedder, fake_assistant
+from fakes import BigramEmbedder, fake_assistant_with_samples
 
 from rag_core.errors import RagError
 from rag_core.insights.matching import agreement, is_match, wording
@@ -81,8 +81,7 @@ def test_the_collection_is_rebuilt_when_the_model_changes_or_vectors_are_lost(st
 
 
 def test_rating_the_same_answer_again_updates_it_instead_of_adding(tmp_path):
-    a = fake_assistant(tmp_path / "store")
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "store")
     trace = a.ask("年假有几天？", actor=Principal("emp", "employee"))
     a.record_feedback(trace, -1, actor=Principal("emp", "employee"))
     a.record_feedback(trace, -1, actor=Principal("emp", "employee"), reason="答非所问")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from app_support import point_the_app_at
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 from streamlit.testing.v1 import AppTest
 
 from rag_core.evaluation.followups import run_followups
@@ -35,8 +35,7 @@ EVAL_ROWS = [
 @pytest.fixture()
 def strict(tmp_path):
     """Every question below the (very high) answer threshold: zero hits, so every question is a gap."""
-    a = fake_assistant(tmp_path / "strict", answer_threshold=0.99)
-    a.ensure_samples()
+    a = fake_assistant_with_samples(tmp_path / "strict", answer_threshold=0.99)
     return a
 
 

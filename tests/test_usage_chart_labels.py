@@ -3,7 +3,7 @@ was cut by the chart to the same 星河科技有限公… (review 51g 4)."""
 
 from __future__ import annotations
 
-from fakes import fake_assistant
+from fakes import fake_assistant_with_samples
 from test_pages_forms import LOCAL, open_page
 
 from ui.tables import LABEL_CHARS, chart_labels
@@ -26,8 +26,7 @@ def test_a_prefix_is_dropped_only_where_a_name_ends_and_numbering_never_takes_a_
 
 
 def test_the_usage_page_charts_distinct_labels(tmp_path, monkeypatch) -> None:
-    assistant = fake_assistant(tmp_path / "store")
-    assistant.ensure_samples()
+    assistant = fake_assistant_with_samples(tmp_path / "store")
     assistant.ask("年假有几天？", remember=False, actor=LOCAL)
     at = open_page(assistant, tmp_path, monkeypatch, "pages/usage.py")
     assert not at.exception
