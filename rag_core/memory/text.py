@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..text.places import is_city
+from ..text.places import branch_city, is_city
 from ..text.tokenizer import tagged, tokenize
 
 # Words every memory or question shares; they distinguish nothing.
@@ -169,18 +169,19 @@ _NOT_A_VALUE = re.compile(r"^(?:我们|这个|那个|这里|那里|哪|什么|(?
 _PLACE_ONLY = frozenset({_SLOT_PATTERNS["city"][-1]})
 
 
-def _a_place(m: re.Match[str]) -> bool:
-    """Whether a city pattern's value names a city. A branch (分公司/办事处) is named by a region, an ordinal or a
-    function as often as by a city (华东分公司, 第二分公司, 海外办事处, 销售办事处), and jieba tags regions (华东) and
-    新区 as places too: so before one, only the gazetteer's cities count."""
+def _place(m: re.Match[str], value: str) -> str | None:
+    """The city a city pattern's value names, or None. A branch (分公司/办事处) is named by a region, an ordinal or a
+    function as often as by a city (华东分公司, 第二分公司, 海外办事处, 销售办事处), and jieba tags regions (华东),
+    provinces and districts as places too: before one, `places.branch_city` decides (新加坡, 上海浦东 → 上海)."""
     if m.group(0).endswith("市"):
-        return True
+        return value
     if m.string.startswith(("分公司", "办事处"), m.end()):
-        return is_city(m.group("v"))
+        words = tagged(value)
+        return branch_city(value, len(words) == 1 and words[0][1] == "ns")
     if m.re not in _PLACE_ONLY:
-        return True
-    words = tagged(m.group("v"))
-    return is_city(m.group("v")) or (len(words) == 1 and words[0][1] == "ns")
+        return value
+    words = tagged(value)
+    return value if is_city(value) or (len(words) == 1 and words[0][1] == "ns") else None
 
 
 # Who else a fact can be about: 用户同事在研发部 and 用户老婆常驻北京 say nothing of the user's own department or city.
@@ -237,7 +238,7 @@ def _slots(content: str) -> tuple[tuple[str, str], ...]:
             before = clause[: m.start()]
             if slot in found or _NOT_A_VALUE.match(value) or _OTHERS.search(before) or _NEGATED_BEFORE.search(before):
                 continue
-            if slot == "city" and not _a_place(m):
+            if slot == "city" and not (value := _place(m, value)):
                 continue
             if slot == "department" and value.endswith("部门") and len(value) > 2:
                 value = value[:-1]  # 研发部门 → 研发部

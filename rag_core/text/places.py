@@ -64,3 +64,33 @@ CITIES: frozenset[str] = frozenset((_PREFECTURES + _COUNTY_CITIES).split()) - _A
 def is_city(name: str) -> bool:
     """Whether a name (without 市) is a Chinese city or prefecture: 合肥, 石家庄, 义乌."""
     return (name or "").strip().removesuffix("市") in CITIES
+
+
+# Names a branch (分公司/办事处) is called by that are no city, though jieba tags many a place (ns): regions and
+# directions (华东分公司, 东区办事处), new districts, provinces and countries (a province's branch says nothing against
+# 常驻南京), and the districts of the large cities most often named alone (浦东分公司 is in Shanghai).
+_NOT_A_CITY = frozenset("""
+华东 华南 华北 华中 华西 西南 西北 东北 东南 江南 江北 长三角 珠三角 京津冀 大湾区 湾区 新区 城东 城西 城南 城北
+东区 西区 南区 北区 中区 亚太 北美 南美 欧洲 亚洲 非洲 美洲 东南亚 中东 海外 国际 境外 国外 全国 华夏 内地 大陆
+河北 山西 辽宁 黑龙江 江苏 浙江 安徽 福建 江西 山东 河南 湖北 湖南 广东 海南 四川 贵州 云南 陕西 甘肃 青海 台湾
+内蒙古 广西 西藏 宁夏 新疆 日本 越南 印度 印尼 巴西 意大利 西班牙 加拿大 澳洲 澳大利亚 俄罗斯 马来西亚 菲律宾
+墨西哥 土耳其 埃及 南非 新西兰 荷兰 瑞士 瑞典 以色列 沙特 阿联酋 柬埔寨 缅甸 老挝 蒙古 朝鲜 欧盟
+浦东 浦西 闵行 徐汇 静安 黄浦 长宁 普陀 虹口 杨浦 宝山 嘉定 松江 青浦 奉贤 崇明 海淀 东城 西城 丰台 通州 顺义
+昌平 大兴 亦庄 望京 南山 福田 罗湖 宝安 龙岗 龙华 前海 天河 越秀 海珠 番禺 滨江 西湖 余杭 萧山 江宁 光谷 渝中
+""".split())
+
+
+def branch_city(name: str, single_place: bool) -> str | None:
+    """The city a branch's name (what stands before 分公司/办事处) gives: a known city (合肥), a known city with its
+    district (上海浦东 → 上海), or a single place name jieba tags (`single_place`: 新加坡, 东京, 纽约) that is no
+    region, province, country or district (`_NOT_A_CITY`, or a name in 国/省/洲/区: 华南区). A branch named by an
+    ordinal or a function (第二, 销售, 合资) is no place to jieba, so gives none."""
+    name = (name or "").strip().removesuffix("市")
+    if is_city(name):
+        return name
+    if name in _NOT_A_CITY or name.endswith(("国", "省", "洲", "区")):
+        return None
+    prefix = next((name[:k] for k in range(len(name) - 1, 1, -1) if is_city(name[:k])), None)
+    if prefix:
+        return prefix
+    return name if single_place else None
