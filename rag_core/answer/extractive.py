@@ -35,6 +35,7 @@ from .subject import (
     scope_conflicts,
     states_quantity,
 )
+from .table_cells import AskedNumber
 
 __all__ = ["HEADER", "WEAK_HEADER", "ExtractiveAnswerer", "Quote", "split_sentences"]
 
@@ -172,7 +173,9 @@ class ExtractiveAnswerer:
             yield _refusal(terms, parts, sources[0], groups)
             return
         asks = asks or question
-        quantity = required_quantity(asks)
+        # the asked kind of number, also stated by a table cell whose column the question names (午餐：30)
+        asked_kind = required_quantity(asks)
+        quantity = AskedNumber(asked_kind, question, tuple(terms), groups) if asked_kind is not None else None
         clauses = [(src.text, src.section) for src in governing]
         if governing and quantity is not None and not states_quantity(quantity, terms, clauses, groups):
             yield f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(governing[0])}）没有写明具体的数字或标准。"
@@ -226,7 +229,7 @@ class ExtractiveAnswerer:
 
     # -- selection -------------------------------------------------------------
 
-    def _with_stated_number(self, sources: list[SourceRef], picked: list[Quote], quantity: re.Pattern) -> list[Quote]:
+    def _with_stated_number(self, sources: list[SourceRef], picked: list[Quote], quantity: AskedNumber) -> list[Quote]:
         """The picked sentences plus the one right after them that states the asked number
         (女职工生育享受产假。→ 顺产的，98天), so an answer to 几天 shows the days."""
         every = self._collect(sources)
@@ -237,7 +240,7 @@ class ExtractiveAnswerer:
         return picked
 
     def _stating_number(
-        self, question: str, sources: list[SourceRef], quantity: re.Pattern, extra: Sequence[str]
+        self, question: str, sources: list[SourceRef], quantity: AskedNumber, extra: Sequence[str]
     ) -> Quote | None:
         """In the best source, the sentence stating the asked kind of number that best matches the question.
 

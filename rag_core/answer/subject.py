@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from ..text.tokenizer import tokenize
 from ..text.vocabulary import NOT_BENEFITS, governs, is_benefit, names, narrows_scope
 from ..text.word_pieces import glues_a_function_word, unguessed
+from .table_cells import AskedNumber
 
 # 么 ends a yes/no question (能报么) but is also the end of 什么 / 怎么 / 为什么 / 这么 / 那么 / 多么
 _YES_NO = re.compile(r"(吗|(?<![什怎为这那多])么)[？?。！!\s]*$|能不能|可不可以|是否|能否|可否|行不行|算不算|会不会|是不是|有没有|给不给|报不报")
@@ -195,7 +196,8 @@ _QUANTITIES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
 
 
 def states_quantity(
-    quantity: re.Pattern, terms: Sequence[str], clauses: Sequence[tuple[str, str]], groups: Mapping[str, set[str]]
+    quantity: re.Pattern | AskedNumber, terms: Sequence[str], clauses: Sequence[tuple[str, str]],
+    groups: Mapping[str, set[str]],
 ) -> bool:
     """Some (clause, heading) states the asked kind of number for the question's subject.
 
@@ -204,11 +206,16 @@ def states_quantity(
     in a clause that mentions 婚丧假 elsewhere. Otherwise the best source (the first) may state it
     anywhere, and any other must state it in a sentence naming a question word or in the one after it:
     公司组织的疗养能去几天 is not answered by a second source's 提前三十日以书面形式通知. Words every HR
-    text uses (公司, 员工, 可以) do not count.
+    text uses (公司, 员工, 可以) do not count. A table row states it in a cell under a column the question names
+    (`AskedNumber.in_cell`: 午餐：30 for 成都午餐补多少钱), unless the row names another benefit than the one asked.
     """
     groups = with_joined_words(terms, groups)
     subject = [t for t in terms if narrows(t)]
     own = subject or [t for t in terms if t not in _GENERIC]
+    if isinstance(quantity, AskedNumber):
+        rows = [row for clause, _ in clauses for row in clause.split("\n") if quantity.in_cell(row)]
+        if any(not (subject and _other_benefit(row, own, groups)) for row in rows):
+            return True
     if not subject and clauses and quantity.search(clauses[0][0]):
         return True
     for clause, heading in clauses if subject else clauses[1:]:
