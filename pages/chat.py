@@ -29,8 +29,11 @@ from ui.state import (
     current_user,
     get_assistant,
     history,
+    next_question,
     person_name,
     start_answering,
+    wait_turn,
+    waiting_questions,
 )
 from ui.timefmt import export_for_people
 from ui.trace_view import install_citation_links, render_answer, render_trace
@@ -118,11 +121,13 @@ def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, con
     return outcome["trace"]
 
 
-def answer_question(question: str, conversation: str | None, kept: bool = True) -> None:
+def answer_question(question: str, conversation: str | None, kept: bool = True,
+                    finished: Callable[[], None] | None = None) -> None:
     """Ask the facade in this conversation (a new one on the first question), then redraw from the store.
 
     `kept` False: the conversation store cannot be read, so the trace `ask` returned is kept in this
     session (UNSAVED_KEY, under the asker and the conversation) and every run in that conversation draws it.
+    `finished`: the question waited its turn and is already listed as being answered (ui.state.next_question).
     """
     assistant = get_assistant()
     started = conversation is None
@@ -130,7 +135,8 @@ def answer_question(question: str, conversation: str | None, kept: bool = True) 
     shown = assistant.shown_text(question)  # masked, as it will be kept
     # listed before the address names the conversation: a refresh or Back while the answer is written finds it
     # being answered (load_current), not deleted; ended once the ask has (the streaming worker's, if it runs)
-    finished = start_answering(current_user(), conversation, shown)
+    if finished is None:
+        finished = start_answering(current_user(), conversation, shown)
     worker: list[bool] = []  # set when the streaming worker has taken `finished` over
     try:
         with st.chat_message("user"):
@@ -404,21 +410,30 @@ def render_current_actions(assistant: Assistant, current: Any) -> None:
 
 # -- the page ------------------------------------------------------------------------
 ANSWERING_NOTE = "正在回答上一个问题…请稍候再刷新：回答写完后会自动显示在这里，也可以点“刷新”。"
+WAITING_NOTE = "上一个问题还在回答，这个问题会接着回答："
 
 
-def render_answering(user: str, conversation: str | None) -> bool:
-    """The questions still being answered in the open conversation (a refresh, Back or another tab while the answer
-    is written): shown with a notice, redrawn from the store once their turns land. True while any is."""
-    questions = answering(user, conversation) if conversation else []
-    if not questions:
+def render_answering(user: str, conversation: str | None, in_flight: bool = True) -> bool:
+    """The questions still being answered in the open conversation (a refresh, Back, another tab or a question sent
+    meanwhile), then those waiting their turn: shown with a notice, redrawn from the store once their turns land.
+    True while any is (`in_flight` False: this run is asking the next one itself, drawn by answer_question)."""
+    questions = answering(user, conversation) if conversation and in_flight else []
+    waiting = waiting_questions(user, conversation) if conversation else []
+    if not questions and not waiting:
         return False
     for question in questions:  # masked when listed
         with st.chat_message("user"):
             st.markdown(escape_md(question))
-    with st.chat_message("assistant"):
-        st.info(ANSWERING_NOTE, icon=":material/hourglass_top:")
-        st.button("刷新", key="chat_answering_refresh", icon=":material/refresh:")
-    watch_answering(user, conversation)
+    if questions:
+        with st.chat_message("assistant"):
+            st.info(ANSWERING_NOTE, icon=":material/hourglass_top:")
+            st.button("刷新", key="chat_answering_refresh", icon=":material/refresh:")
+    for question in waiting:  # masked when kept
+        with st.chat_message("user"):
+            st.markdown(escape_md(question))
+        with st.chat_message("assistant"):
+            st.info(WAITING_NOTE + escape_md(question), icon=":material/schedule:")
+    watch_answering(user, conversation)  # also after a waiting question whose ask failed: the next one is asked
     return True
 
 
@@ -483,14 +498,31 @@ def main() -> None:
     for trace in traces:
         render_turn(current.id, trace, ratings.get(trace.turn), given.get(trace.turn))
     render_unsaved(current_user(), current.id if current is not None else current_conversation())
-    waiting = render_answering(current_user(), current_conversation()) if kept else False
-    install_citation_links()
-    question = st.chat_input("输入制度问题，或告诉我关于您的信息，例如：打车费能报吗？",
-                             max_chars=Assistant.MAX_QUESTION_CHARS, disabled=waiting)
+    address = current_conversation()
+    # a question that waited its turn (sent while the answer before it was written) is asked by this run
+    follow = next_question(current_user(), address) if kept and address else None
+    try:
+        waiting = render_answering(current_user(), address, follow is None) if kept else False
+        install_citation_links()
+        # never disabled: a disabled box returns None, and Streamlit's fast reruns run the page again while an answer
+        # is written, so a question sent then was cleared from the box and lost; it waits its turn instead
+        question = st.chat_input("输入制度问题，或告诉我关于您的信息，例如：打车费能报吗？",
+                                 max_chars=Assistant.MAX_QUESTION_CHARS)
+    except BaseException:  # this run stopped (a click, a refresh): the question taken waits again, first in line
+        if follow is not None:
+            wait_turn(current_user(), address, follow[0], follow[1], first=True)
+            follow[2]()
+        raise
+    # the store unreadable, or the first answer still written: the conversation the address names
+    conversation = current.id if current is not None else address if not kept or waiting or follow else None
     if question and question.strip():
-        # the store unreadable: a follow-up stays in the conversation the address names, with its unsaved answers
-        conversation = current.id if current is not None else None if kept else current_conversation()
-        answer_question(question.strip(), conversation, kept)
-
+        if conversation and (waiting or follow):  # asked after the answers before it: a follow-up needs them
+            wait_turn(current_user(), conversation, question.strip(), assistant.shown_text(question.strip()))
+            if follow is None:
+                st.rerun()  # drawn waiting its turn, with the notice
+        else:
+            answer_question(question.strip(), conversation, kept)
+    if follow is not None:
+        answer_question(follow[0], address, kept, follow[2])
 
 main()

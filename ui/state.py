@@ -171,9 +171,14 @@ _ASK_NUMBERS = itertools.count()
 def start_answering(user: str, conversation: str, question: str) -> Callable[[], None]:
     """List `question` (masked) as being answered for `user` in `conversation`, until the returned function is called
     (once the ask has ended, stored or failed; calling it again does nothing)."""
-    key, number = (user, conversation), next(_ASK_NUMBERS)
     with _ANSWERING_LOCK:
-        _ANSWERING.setdefault(key, {})[number] = question
+        return _listed((user, conversation), question)
+
+
+def _listed(key: tuple[str, str], question: str) -> Callable[[], None]:
+    """List an ask (the caller holds _ANSWERING_LOCK); the function returned ends it."""
+    number = next(_ASK_NUMBERS)
+    _ANSWERING.setdefault(key, {})[number] = question
 
     def done() -> None:
         with _ANSWERING_LOCK:
@@ -189,6 +194,42 @@ def answering(user: str, conversation: str) -> list[str]:
     """The questions `user` is being answered in `conversation` right now (in any tab), oldest first."""
     with _ANSWERING_LOCK:
         return list(_ANSWERING.get((user, conversation), {}).values())
+
+
+# (user, conversation) -> [(question, masked question)]: questions asked while an answer in that conversation was
+# still being written (Streamlit's fast reruns run the page again mid-ask). Each waits its turn — a follow-up needs
+# the answer before it — and is asked by the next page run that finds no ask in flight, in this tab or any other (a
+# refresh keeps them: they live in the server process, as the asks in flight do).
+_WAITING: dict[tuple[str, str], list[tuple[str, str]]] = {}
+
+
+def wait_turn(user: str, conversation: str, question: str, shown: str, first: bool = False) -> None:
+    """Keep `question` (`shown`: masked) to be asked in `conversation` once the answers before it are written
+    (`first`: before the others — one taken by next_question whose run was stopped before asking it)."""
+    with _ANSWERING_LOCK:
+        queue = _WAITING.setdefault((user, conversation), [])
+        queue.insert(0 if first else len(queue), (question, shown))
+
+
+def waiting_questions(user: str, conversation: str) -> list[str]:
+    """The masked questions waiting their turn in `conversation`, oldest first."""
+    with _ANSWERING_LOCK:
+        return [shown for _question, shown in _WAITING.get((user, conversation), [])]
+
+
+def next_question(user: str, conversation: str) -> tuple[str, str, Callable[[], None]] | None:
+    """The oldest waiting question (and its masked text), now listed as being answered, with the function that ends
+    that — None while an ask in `conversation` is in flight or none waits. Taken and listed at once: two tabs never
+    both ask it."""
+    key = (user, conversation)
+    with _ANSWERING_LOCK:
+        queue = _WAITING.get(key)
+        if _ANSWERING.get(key) or not queue:
+            return None
+        question, shown = queue.pop(0)
+        if not queue:
+            _WAITING.pop(key, None)
+        return question, shown, _listed(key, shown)
 
 
 def mask_secret(secret: str) -> str:
