@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.layout import LOGIN_PAGE, PAGES, mark_drawn_by_entry, render_chrome
+from ui.layout import LOGIN_PAGE, PAGE_ICON, PAGES, mark_drawn_by_entry, render_chrome
 
 ACCOUNT_PAGE = "pages/account.py"  # 我的账户: every logged-in person (own password); no permission of its own
 
+# The menu is hidden (ui.layout draws its own, with the Material icons of PAGES from Streamlit's bundled font): an
+# st.Page icon shows only as the tab's favicon, so every page has the app's emoji (a Material one would be fetched).
 ENTRIES = [
-    (st.Page(path, title=title, icon=icon, default=(i == 0)), path) for i, (path, title, icon, _permission) in enumerate(PAGES)
-] + [(st.Page(LOGIN_PAGE, title="登录", icon=":material/login:"), LOGIN_PAGE),
-      (st.Page(ACCOUNT_PAGE, title="我的账户", icon=":material/account_circle:"), ACCOUNT_PAGE)]
+    (st.Page(path, title=title, icon=PAGE_ICON, default=(i == 0)), path) for i, (path, title, _icon, _permission) in enumerate(PAGES)
+] + [(st.Page(LOGIN_PAGE, title="登录", icon=PAGE_ICON), LOGIN_PAGE),
+      (st.Page(ACCOUNT_PAGE, title="我的账户", icon=PAGE_ICON), ACCOUNT_PAGE)]
 page = st.navigation([entry for entry, _path in ENTRIES], position="hidden")
 render_chrome(next((path for entry, path in ENTRIES if entry.url_path == page.url_path), None))  # login gate first
 mark_drawn_by_entry()

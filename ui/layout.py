@@ -41,6 +41,10 @@ PAGES: list[tuple[str, str, str, str]] = [
     ("pages/audit.py", "审计日志", ":material/receipt_long:", "audit"),
 ]
 LOGIN_PAGE = "pages/login.py"  # not in the menu; the gate draws the same form on any page
+# The tab's icon (favicon): an emoji, which the browser draws itself. A ":material/…:" favicon is fetched from
+# fonts.gstatic.com (Streamlit's frontend builds that URL; in-page icons use its bundled font), so offline it fails
+# and online it contacts Google. st.navigation makes the current page's st.Page icon the favicon too (app.py).
+PAGE_ICON = "📋"
 
 
 def page_permission(path: str | None) -> str | None:
@@ -66,7 +70,7 @@ def render_chrome(page_path: str | None = None) -> Assistant:
     login form is drawn and the script stops; a page the person may not use stops
     with a refusal, whether reached from the menu or typed as a URL.
     """
-    st.set_page_config(page_title="HR 制度助手", page_icon=":material/policy:", layout="wide")
+    st.set_page_config(page_title="HR 制度助手", page_icon=PAGE_ICON, layout="wide")
     init_session()
     assistant = get_assistant()
     try:
