@@ -20,6 +20,8 @@ from ..types import OFFLINE_ANSWERER, SourceRef
 from .answering import WEAK_EVIDENCE, WEAK_HEADER, Closeness
 from .asks import asked_pattern, gives_asked, says_asked
 from .headers import HEADER, header
+from .headings import AMOUNT as _AMOUNT
+from .headings import is_heading, is_title
 from .prompt import NOT_IN_POLICY
 from .ranges import band_sentence, stated_amounts
 from .sentence_terms import match_terms
@@ -46,10 +48,6 @@ _CLOSERS = CLOSERS
 _SENTENCE_RE = SENTENCE_RE
 
 _WORD_CHAR_RE = WORD_CHAR_RE
-_HEADING_RE = re.compile(
-    r"^\s*(?:#{1,6}\s*|第[零〇一二三四五六七八九十百千万\d]+[章节条款部篇]|[一二三四五六七八九十]+[、.．]|[（(][一二三四五六七八九十\d]+[)）])"
-)
-_HEADING_MAX_CHARS = 30
 
 _RELATIVE_FLOOR = 0.3  # an extra sentence must add at least this share of the best score
 _COVERED_FACTOR = 0.5  # a term already quoted still counts, at half weight
@@ -84,18 +82,7 @@ class Selection(NamedTuple):
     spare: list[Quote]
 
 
-def _is_heading(sentence: str, section: str) -> bool:
-    """A heading line: no end punctuation, short, and numbered like a heading or named in the section path."""
-    if len(sentence) > _HEADING_MAX_CHARS or any(c in _END_CHARS for c in sentence):
-        return False
-    if _HEADING_RE.match(sentence):
-        return True
-    parts = {p.strip() for p in re.split(r"[>/]", section) if p.strip()}
-    return sentence.lstrip("# ").strip() in parts
-
-
 _NORMATIVE = re.compile(r"应当|应|须|不得|不予|可以|按照|标准|不超过|不低于|以内|每")
-_AMOUNT = re.compile(r"\d+(?:\.\d+)?\s*(?:元|天|日|个月|小时|%|倍)|[一二三四五六七八九十百千两]+(?:元|天|日|个月|小时|倍)")
 
 
 def _source_text(src: SourceRef) -> str:
@@ -345,17 +332,21 @@ class ExtractiveAnswerer:
         for src in sorted(sources, key=lambda s: s.number):
             pieces = list(_SENTENCE_RE.finditer(src.text))
             position = 0
+            opens = True  # the chunk's first line: a document's title stands there (`headings.is_title`)
             for match in pieces:
                 raw = match.group(0)
                 text = raw.strip()
                 if not text or not _WORD_CHAR_RE.search(text) or OMITTED in text:  # an order left out of the source
                     continue
+                own_line, opens_chunk, opens = raw.rstrip(" \t\r").endswith("\n"), opens, False
                 key = re.sub(r"\s+", "", text)
                 if key in seen:
                     continue
                 seen.add(key)
-                complete = raw.rstrip(" \t\r").endswith("\n") or text[-1] in _END_CHARS or text[-1] in _CLOSERS
-                out.append(Quote(text, src.number, position, _is_heading(text, src.section), complete))
+                complete = own_line or text[-1] in _END_CHARS or text[-1] in _CLOSERS
+                heading = is_heading(text, src.section) or is_title(text, src.source, opens_chunk=opens_chunk,
+                                                                     own_line=own_line)
+                out.append(Quote(text, src.number, position, heading, complete))
                 position += 1
         return out
 

@@ -1,0 +1,46 @@
+"""Which lines of a source are headings, not sentences: the offline answer never quotes them as a rule.
+
+A numbered heading (第十一条 出差期间餐费补贴) or one the section path names is plain. A document's title
+is not numbered and the section path leaves it out: a PDF's first chunk starts with 哺乳期工作安排规定 on a
+line of its own, which the answer quoted as a sentence, in place of the rule 第一条 … 每天可享受一小时哺乳时间。
+(review 53 #2). A line is a title when it is the file's name, or when it opens the chunk, is short, ends on a
+line break with no end punctuation, and holds no field separator and no amount (城市：成都，… and 年假5天 stay
+sentences).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+
+from ..text.sentences import END_CHARS
+
+HEADING_RE = re.compile(
+    r"^\s*(?:#{1,6}\s*|第[零〇一二三四五六七八九十百千万\d]+[章节条款部篇]|[一二三四五六七八九十]+[、.．]|[（(][一二三四五六七八九十\d]+[)）])"
+)
+HEADING_MAX_CHARS = 30
+# An amount or limit a line states (年假5天): such a line is a rule, even short and unpunctuated.
+AMOUNT = re.compile(r"\d+(?:\.\d+)?\s*(?:元|天|日|个月|小时|%|倍)|[一二三四五六七八九十百千两]+(?:元|天|日|个月|小时|倍)")
+_FIELDS = re.compile(r"[，,：:；;、]")  # a record line or a list: content, not a title
+_SPACES = re.compile(r"\s+")
+
+
+def is_heading(sentence: str, section: str) -> bool:
+    """A heading line: no end punctuation, short, and numbered like a heading or named in the section path."""
+    if len(sentence) > HEADING_MAX_CHARS or any(c in END_CHARS for c in sentence):
+        return False
+    if HEADING_RE.match(sentence):
+        return True
+    parts = {p.strip() for p in re.split(r"[>/]", section) if p.strip()}
+    return sentence.lstrip("# ").strip() in parts
+
+
+def is_title(sentence: str, source: str, *, opens_chunk: bool, own_line: bool) -> bool:
+    """The document's title: the file's name (哺乳期工作安排规定 of 哺乳期工作安排规定.pdf), or a short line
+    with no end punctuation, field separator or amount that opens the chunk on a line of its own."""
+    if len(sentence) > HEADING_MAX_CHARS or any(c in END_CHARS for c in sentence):
+        return False
+    bare = _SPACES.sub("", sentence.lstrip("# "))
+    if bare and bare == _SPACES.sub("", PurePath(source).stem):
+        return True
+    return opens_chunk and own_line and not _FIELDS.search(sentence) and not AMOUNT.search(sentence)
