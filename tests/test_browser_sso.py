@@ -30,7 +30,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="需要 Debian 的 chromium：/usr/bin/chromium 不存在"),
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="需要 playwright Python 包")
-oidc_mock = pytest.importorskip("oidc_provider_mock", reason="需要 oidc-provider-mock（requirements-dev.txt 固定版本）")
 sync_api.expect.set_options(timeout=30_000)  # a wait on a busy 2-core machine, not a timing claim
 
 
@@ -40,7 +39,9 @@ VERIFIED = ("li@example.com", "stranger@example.com", "zhao@example.com")
 @pytest.fixture(scope="module")
 def provider() -> Iterator[str]:
     """The mock identity provider. Predefined users carry `email_verified`; a typed subject gets only
-    `email` (= the subject), like a provider that does not say whether it checked the address."""
+    `email` (= the subject), like a provider that does not say whether it checked the address.
+    Imported here, not at collection: the fast tier collects this module without running it."""
+    oidc_mock = pytest.importorskip("oidc_provider_mock", reason="需要 oidc-provider-mock（requirements-dev.txt 固定版本）")
     users = [oidc_mock.User(sub=email, claims={"email": email, "email_verified": True}) for email in VERIFIED]
     users.append(oidc_mock.User(sub="unverified", claims={"email": "li@example.com", "email_verified": False}))
     with oidc_mock.run_server_in_thread(user_claims=users) as server:
