@@ -9,7 +9,7 @@ from rag_core import RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, include_tests_box
 from ui.state import actor, get_assistant
-from ui.tables import chart_labels
+from ui.tables import chart_labels, labelled_bar_chart
 
 OUTCOMES = {"answered": "已回答", "weak": "已回答（依据较弱）", "standard": "标准答复", "refused": "制度里没有写",
             "zero_hit": "没有命中"}
@@ -40,8 +40,8 @@ def main() -> None:
     st.subheader("各文档被引用次数")
     docs = pd.DataFrame(report["documents"], columns=["title", "cited_30d", "cited_90d", "cited_total"])
     docs.columns = ["文档", "近30天", "近90天", "保留期内"]
-    chart = docs[["近30天"]].set_index(pd.Index(chart_labels(list(docs["文档"])), name="文档"))
-    st.bar_chart(chart, horizontal=True)
+    chart = pd.DataFrame({"文档": chart_labels(list(docs["文档"])), "近30天": docs["近30天"]})
+    st.altair_chart(labelled_bar_chart(chart, "文档", "近30天"), width="stretch")
     st.dataframe(docs, hide_index=True, width="stretch")
     if report["never_cited"]:
         st.subheader("从未被引用的文档")

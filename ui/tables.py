@@ -9,10 +9,10 @@ and read its long columns whole, with `st.text` (plain text: inert, wraps).
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Sequence
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -39,15 +39,30 @@ def full_text_picker(frame: pd.DataFrame, title: Sequence[str], columns: Sequenc
         st.text(str(value))
 
 
-LABEL_CHARS = 14  # what the chart's axis shows of a label before it cuts it
+LABEL_CHARS = 14  # the longest label chart_labels gives; the axis is drawn wide enough for it (label_limit_px)
+# Streamlit's chart theme draws axis labels at 12 px and cuts them at 100 px (labelLimit): about 7 Chinese characters,
+# so 星河科技有限公司… titles all read 星河科技有限公…. A CJK glyph is 1 em wide; a pixel each of slack.
+AXIS_LABEL_PX = 13
 _PREFIX_ENDS = ("公司", "集团", "有限公司", "股份", "中心", "：", ":", " ", "·", "-", "—", "_")
 
 
+def label_limit_px() -> int:
+    """The axis labelLimit that shows a label of LABEL_CHARS whole."""
+    return LABEL_CHARS * AXIS_LABEL_PX
+
+
+def _name_prefixes(title: str) -> set[str]:
+    """Each start of `title` that ends where a name ends (星河科技有限公司|…, 人力资源部：|…)."""
+    return {title[: i + len(end)] for end in _PREFIX_ENDS for i in range(len(title)) if title.startswith(end, i)}
+
+
 def _shared_prefix(titles: list[str]) -> str:
-    """The titles' common start, only up to where a name ends (星河科技有限公司|考勤…), never inside a word."""
-    common = os.path.commonprefix(titles) if len(titles) > 1 else ""
-    cut = max((common.rfind(end) + len(end) for end in _PREFIX_ENDS if end in common), default=0)
-    return common[:cut]
+    """The start most titles share, only up to where a name ends (星河科技有限公司|考勤…), never inside a word: one
+    document uploaded without the company's name (员工宠物友好办公制度) must not bring the name back on all others.
+    Shared by at least two titles and by more than half; the most shared, then the longest."""
+    counts = Counter(prefix for title in titles for prefix in _name_prefixes(title))
+    shared = [(n, len(prefix), prefix) for prefix, n in counts.items() if n >= 2 and n * 2 > len(titles)]
+    return max(shared)[2] if shared else ""
 
 
 def _cut_end(text: str) -> str:
@@ -72,12 +87,13 @@ def _numbered(label: str, n: int) -> str:
 
 def chart_labels(titles: list[str]) -> list[str]:
     """The part of each title that tells it from the others (星河科技有限公司考勤与休假管理制度 → 考勤与休假管理制度): the
-    chart cut every full title of one company to the same 星河科技有限公…. Long titles that would still be cut to the
+    chart cut every full title of one company to the same 星河科技有限公… (the prefix most titles share goes, from
+    the titles that have it). Long titles that would still be cut to the
     same label keep head and tail instead (…2023年修订版） / …2024年修订版）). A label that would repeat one already
     given, or another document's title, is numbered until it is unique, within LABEL_CHARS."""
     prefix = _shared_prefix(titles)
     taken = set(titles)
-    rests = [title[len(prefix):].strip() or title for title in titles]
+    rests = [(title[len(prefix):].strip() if prefix and title.startswith(prefix) else title) or title for title in titles]
     cut_alike = Counter(_cut_end(rest) for rest in set(rests))
     labels: list[str] = []
     for title, rest in zip(titles, rests, strict=True):
@@ -88,3 +104,13 @@ def chart_labels(titles: list[str]) -> list[str]:
             unique = _numbered(label, n)
         labels.append(unique)
     return labels
+
+
+def labelled_bar_chart(frame: pd.DataFrame, label: str, value: str) -> alt.Chart:
+    """Horizontal bars of `value`, one per row, named by `label` (from chart_labels), in the frame's order, the axis
+    wide enough for a whole label: st.bar_chart keeps the theme's 100 px, which cut distinct labels to the same."""
+    return alt.Chart(frame).mark_bar().encode(
+        x=alt.X(f"{value}:Q", title=value),
+        y=alt.Y(f"{label}:N", title=label, sort=None, axis=alt.Axis(labelLimit=label_limit_px())),
+        tooltip=[alt.Tooltip(f"{label}:N"), alt.Tooltip(f"{value}:Q")],
+    )
