@@ -394,6 +394,11 @@ def redact(text: str, disabled: frozenset[str] | set[str] = frozenset()) -> Reda
     return RedactionResult(text=text, counts=counts)
 
 
+def holds_mask(text: str) -> bool:
+    """The text holds a placeholder of masked personal data ([手机号], [邮箱], …)."""
+    return bool(_PLACEHOLDER_RE.search(text or ""))
+
+
 def redact_text(text: str) -> str:
     """The masked text alone, every category on (memories, questions, prompts, names)."""
     return redact(text).text if text else text
