@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag_core.text.tokenizer import tokenize
-from rag_core.text.word_pieces import dictionary_pieces, in_dictionary, unguessed
+from rag_core.text.tokenizer import is_word, tokenize
+from rag_core.text.word_pieces import dictionary_pieces, unguessed
 
 
 def never_used(_word: str) -> bool:
@@ -18,8 +18,8 @@ def never_used(_word: str) -> bool:
 
 def test_a_guess_is_not_a_dictionary_word() -> None:
     assert "能补" in tokenize("出差吃饭能补多少"), "jieba no longer guesses 能补: pick another example"
-    assert not in_dictionary("能补")
-    assert in_dictionary("饭钱") and in_dictionary("打车")
+    assert not is_word("能补")
+    assert is_word("饭钱") and is_word("打车")
 
 
 @pytest.mark.parametrize(("guess", "pieces"), [("能补", ["补"]), ("要交票", ["票"]), ("能发", [])])

@@ -16,14 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from .tokenizer import is_stopword, jieba_tokenizer
+from .tokenizer import is_stopword, is_word, jieba_tokenizer
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def in_dictionary(word: str) -> bool:
-    """jieba (or the HR user dictionary) knows the word, as opposed to its HMM having guessed it."""
-    return bool(jieba_tokenizer().FREQ.get(word))
 
 
 def _cut(word: str) -> list[str]:
@@ -47,7 +42,7 @@ def unguessed(tokens: Sequence[str], used: Callable[[str], bool]) -> list[str]:
     """`tokens` with each guessed word `used` does not keep replaced by its dictionary pieces."""
     out: list[str] = []
     for token in tokens:
-        if used(token) or in_dictionary(token) or not _CJK.search(token):
+        if used(token) or is_word(token) or not _CJK.search(token):
             out.append(token)
             continue
         out.extend(p for p in dictionary_pieces(token) if p not in out)
