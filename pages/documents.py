@@ -95,11 +95,14 @@ def upload_section(assistant: Assistant) -> None:
     pending = st.session_state.get(PENDING_UPLOAD_KEY)
     if not pending:
         return
-    # file names and reasons are the uploader's text: each line inert, one per line
-    st.warning("  \n".join(escape_md(line) for line in pending["question"].splitlines()))
-    go, drop = st.columns(2)
+    asked = st.empty()  # the question and its buttons go once confirmed: the import's bar and 取消导入 take over
+    with asked.container():
+        # file names and reasons are the uploader's text: each line inert, one per line
+        st.warning("  \n".join(escape_md(line) for line in pending["question"].splitlines()))
+        go, drop = st.columns(2)
     if go.button("确认导入", type="primary", key="confirm_upload", icon=":material/upload:"):
         st.session_state.pop(PENDING_UPLOAD_KEY, None)
+        asked.empty()
         run_batch(assistant, {k: v for k, v in pending.items() if k not in ("question", "summary")}, pending["summary"])
     elif drop.button("放弃这次导入", key="drop_upload"):
         st.session_state.pop(PENDING_UPLOAD_KEY, None)
@@ -112,10 +115,12 @@ def run_batch(assistant: Assistant, batch: dict, summary: str) -> None:
 
     Clicking 取消导入 makes Streamlit stop this run at its next progress update (between two
     embedding batches); the engine then removes the half-written version, so the file being
-    imported leaves nothing behind. Finished files stay; the next run says what happened.
+    imported leaves nothing behind. Finished files stay; the next run says what happened. The button is drawn in
+    a slot emptied when the batch ends: it stayed on the page, doing nothing, until the next rerun.
     """
-    st.button("取消导入", key="cancel_upload", icon=":material/cancel:",
-              help="正在导入的文件会在当前这一批向量化结束后停止，不写入任何内容；已完成的文件保留。")
+    cancel = st.empty()
+    cancel.button("取消导入", key="cancel_upload", icon=":material/cancel:",
+                  help="正在导入的文件会在当前这一批向量化结束后停止，不写入任何内容；已完成的文件保留。")
     bar = st.progress(0.0, text=f"准备导入：{summary}")
     st.session_state[REPORTS_KEY] = []
     forget_conflicts()
@@ -126,6 +131,7 @@ def run_batch(assistant: Assistant, batch: dict, summary: str) -> None:
         progress=lambda label, fraction: bar.progress(fraction, text=escape_md(label)),
         on_report=st.session_state[REPORTS_KEY].append,
     )
+    cancel.empty()
     st.session_state.pop(RUNNING_KEY, None)
     bar.progress(1.0, text="导入结束")
     st.session_state[REPORTS_KEY] = reports
