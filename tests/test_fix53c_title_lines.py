@@ -86,3 +86,11 @@ def test_fix53c_a_first_line_with_fields_or_an_amount_is_still_a_sentence(first)
     chunk = _chunk(f"{first}\n第二条 哺乳时间可以分两次使用，也可以合并使用。\n", "scan_0042.pdf")
     assert first in _quoted(ExtractiveAnswerer().answer("哺乳期每天有多长时间？", [chunk]) + "\n"
                             + ExtractiveAnswerer().answer("成都午餐多少钱？", [chunk]))
+
+
+def test_fix53c_a_wrapped_sentence_opening_a_chunk_is_no_title():
+    """A long line cut out of a sentence by the PDF's wrapping and the chunking still reads as the rule."""
+    wrapped = "不低于劳动合同规定的劳动者本人日或小时工资标准的２００％支付"
+    chunk = _chunk(f"{wrapped}\n劳动者工资；\n（三）法定休假日安排劳动者工作的，按照不低于劳动合同规定的劳动者本人日或小时"
+                   "工资标准的３００％支付劳动者工资。", "工资支付规定.pdf", section="第十三条")
+    assert wrapped in _quoted(ExtractiveAnswerer().answer("休息日加班工资按工资标准的百分之多少支付？", [chunk]))

@@ -4,8 +4,8 @@ A numbered heading (第十一条 出差期间餐费补贴) or one the section pa
 is not numbered and the section path leaves it out: a PDF's first chunk starts with 哺乳期工作安排规定 on a
 line of its own, which the answer quoted as a sentence, in place of the rule 第一条 … 每天可享受一小时哺乳时间。
 (review 53 #2). A line is a title when it is the file's name, or when it opens the chunk, is short, ends on a
-line break with no end punctuation, and holds no field separator and no amount (城市：成都，… and 年假5天 stay
-sentences).
+line break with no end punctuation, and holds no field separator and no number (城市：成都，… and 年假5天 stay
+sentences; so does a long line there, often a sentence the PDF wrapped and chunking cut).
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ HEADING_MAX_CHARS = 30
 # An amount or limit a line states (年假5天): such a line is a rule, even short and unpunctuated.
 AMOUNT = re.compile(r"\d+(?:\.\d+)?\s*(?:元|天|日|个月|小时|%|倍)|[一二三四五六七八九十百千两]+(?:元|天|日|个月|小时|倍)")
 _FIELDS = re.compile(r"[，,：:；;、]")  # a record line or a list: content, not a title
+# A title opening a chunk is short; a longer line there is as often a sentence wrapped by the PDF and cut by
+# chunking (不低于…工资标准的２００％支付 ⏎ 劳动者工资；), which still reads as the rule.
+TITLE_MAX_CHARS = 20
 _SPACES = re.compile(r"\s+")
 
 
@@ -37,10 +40,11 @@ def is_heading(sentence: str, section: str) -> bool:
 
 def is_title(sentence: str, source: str, *, opens_chunk: bool, own_line: bool) -> bool:
     """The document's title: the file's name (哺乳期工作安排规定 of 哺乳期工作安排规定.pdf), or a short line
-    with no end punctuation, field separator or amount that opens the chunk on a line of its own."""
+    with no end punctuation, field separator or number that opens the chunk on a line of its own."""
     if len(sentence) > HEADING_MAX_CHARS or any(c in END_CHARS for c in sentence):
         return False
     bare = _SPACES.sub("", sentence.lstrip("# "))
     if bare and bare == _SPACES.sub("", PurePath(source).stem):
         return True
-    return opens_chunk and own_line and not _FIELDS.search(sentence) and not AMOUNT.search(sentence)
+    return (opens_chunk and own_line and len(bare) <= TITLE_MAX_CHARS and not _FIELDS.search(sentence)
+            and not AMOUNT.search(sentence) and not re.search(r"\d|[%％]", sentence))
