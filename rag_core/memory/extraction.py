@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..text.asking import asks, opens_with_asker, third_person
 from ..text.completion import CompletionLLM, complete
 from ..text.discourse import WISH_AFTER_SPACE, asks_or_knows, tells_of_the_person
-from ..text.pii import holds_mask, redact_text
+from ..text.pii import PLACEHOLDERS, redact_text
 from ..text.tokenizer import tagged
 from .content import says_something
 from .scoring import KINDS
@@ -87,7 +87,7 @@ def rule_facts(text: str) -> list[Fact]:
         clause = clause.strip()
         if not clause or len(clause) > 60:
             continue
-        if holds_mask(redact_text(clause)):  # 我的手机号是[手机号]: the masked number is no fact anyone could use later
+        if PLACEHOLDERS.search(redact_text(clause)):  # 我的手机号是[手机号]: the masked number is no fact anyone could use later
             continue
         # a question, words about the conversation (好的, 我知道了, 我是说休息日加班), a supposition (如果我是经理) or
         # a verb of asking, knowing or thinking (我问过HR了, 我觉得年假太少): nothing about the person
@@ -180,7 +180,7 @@ def extract_facts(question: str, answer: str, llm: CompletionLLM | None = None) 
             reply = ""
         offered = parse_llm_facts(reply)
         facts = [fact for fact in offered
-                 if told_by(fact.content, question) and not asks_or_knows(fact.content) and not holds_mask(fact.content)]
+                 if told_by(fact.content, question) and not asks_or_knows(fact.content) and not PLACEHOLDERS.search(fact.content)]
         if len(facts) < len(offered):  # a fact was dropped: the rules may still read what it tried to say
             facts += [fact for fact in rule_facts(question) if fact.content not in {f.content for f in facts}]
         if facts or reply.strip().upper().startswith("NONE"):

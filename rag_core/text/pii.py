@@ -44,7 +44,8 @@ REDACTION_CATEGORIES: dict[str, str] = {
 # 32+ lowercase hex characters with at least one letter, standing alone: uuid4().hex, sha256 — ids the
 # app makes. Shorter runs stay subject to every rule (b3000000000000004 is a letter and a card number).
 _HEX_ID_RE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-f]*[a-f])[0-9a-f]{32,}(?![0-9A-Za-z])")
-_PLACEHOLDER_RE = re.compile("|".join(re.escape(p) for p in REDACTION_CATEGORIES.values()))
+PLACEHOLDERS = re.compile(  # what masked personal data reads as ([手机号], [邮箱], …)
+    "|".join(re.escape(p) for p in REDACTION_CATEGORIES.values()))
 
 _CJK = "\u4e00-\u9fff"
 # E-mail: an ASCII or Chinese local part, ASCII or IDN domain (CJK labels, a few CJK TLDs, xn--); a label is
@@ -203,7 +204,7 @@ def _mobile_loose(match: re.Match[str]) -> Span | None:
     groups = re.findall(r"\d+", match.group("number"))
     if len(groups[0]) == 3 or not re.match(r"1[3-9]", groups[0] + groups[1]):
         return None
-    cue = match.group("cc") or phone_cue_before(match.string, match.start(), _PLACEHOLDER_RE)
+    cue = match.group("cc") or phone_cue_before(match.string, match.start(), PLACEHOLDERS)
     return _mobile_groups(match) if cue else None
 
 
@@ -292,7 +293,7 @@ def _context_category(category: str, value: str) -> str | None:
 
 def _context_matches(view: str) -> Iterator[tuple[str, Span]]:
     """Identifier-shaped values right after a context word (placeholders are not context)."""
-    view = _PLACEHOLDER_RE.sub(lambda m: "\x00" * len(m.group()), view)
+    view = PLACEHOLDERS.sub(lambda m: "\x00" * len(m.group()), view)
     for pattern, category in _CONTEXT_RES:
         for match in pattern.finditer(view):
             resolved = _context_category(category, match.group("value"))
@@ -392,11 +393,6 @@ def redact(text: str, disabled: frozenset[str] | set[str] = frozenset()) -> Reda
     if held:
         text = text.translate({ord(char): value for char, value in held.items()})
     return RedactionResult(text=text, counts=counts)
-
-
-def holds_mask(text: str) -> bool:
-    """The text holds a placeholder of masked personal data ([手机号], [邮箱], …)."""
-    return bool(_PLACEHOLDER_RE.search(text or ""))
 
 
 def redact_text(text: str) -> str:
