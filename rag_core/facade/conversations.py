@@ -233,7 +233,8 @@ class ConversationActions:
         """A turn that only tells something about the person: remember it and say so; nothing is searched.
         A turn of chatter (好的，我知道了) is answered with a short line: nothing searched, nothing remembered."""
         told = remember and user and not context.chatter
-        remembered = self._remember_statement(user, context.question) if told else Remembered()
+        # the telling part: 我怀孕了有些问题想问 keeps 用户怀孕了, not the announcement of a question after it
+        remembered = self._remember_statement(user, context.statement or context.question) if told else Remembered()
         answer = CHATTER_REPLY if context.chatter else acknowledgement([m["content"] for m in remembered],
                                                                        remembered.failure)
         if remembered.failure:
