@@ -70,9 +70,10 @@ def test_fix53c_a_named_column_states_the_amount_its_number_is():
     assert "- 城市：北京，早餐：20，午餐：40，晚餐：40 [资料1]" in answer.split("\n")
 
 
-@pytest.mark.parametrize("question", ["成都住宿多少钱？", "成都午餐补几天？", "成都午餐能报几次？"])
+@pytest.mark.parametrize("question", ["成都住宿多少钱？", "成都午餐补几天？", "成都午餐能报几次？", "上海午餐补多少钱？"])
 def test_fix53c_a_bare_number_states_no_other_item_and_no_other_kind(question):
-    """Near-keyword traps stay refused: a column the question does not name, or an amount read as days or times."""
+    """Near-keyword traps stay refused: a column the question does not name, an amount read as days or times,
+    or a city the table does not list (its rows are for other cities)."""
     answer = ExtractiveAnswerer().answer(question, [MEALS])
     assert answer.startswith(NOT_IN_POLICY) and "没有写明具体的数字或标准" in answer
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
+from ..text.places import CITIES, is_city
 from ..text.records import parse_record
 from ..text.vocabulary import names
 
@@ -69,10 +71,20 @@ class AskedNumber:
         """`text` states the asked number: written with its unit, or in a named column's cell."""
         return bool(self.pattern.search(text)) or self.in_cell(text)
 
+    @cached_property
+    def cities(self) -> frozenset[str]:
+        """The cities the question names (成都 of 成都午餐补多少钱)."""
+        return frozenset(city for city in CITIES if city in self.question)
+
     def in_cell(self, text: str) -> bool:
-        """A record line of `text` has a bare number of the asked kind under a column the question names."""
+        """A record line of `text` has a bare number of the asked kind under a column the question names, in a
+        row for the city asked when the question names one (上海午餐 is not answered by 城市：成都，午餐：30)."""
         for line in text.split("\n"):
-            for header, value in parse_record(line) or ():
+            pairs = parse_record(line) or []
+            row_cities = {v.strip().removesuffix("市") for _, v in pairs if is_city(v.strip())}
+            if self.cities and row_cities and not row_cities & self.cities:
+                continue
+            for header, value in pairs:
                 value = value.strip()
                 if (_BARE_NUMBER.match(value) and column_named(header, self.question, self.terms, self.groups)
                         and self.pattern.search(f"{value}{_unit(header)}")):
