@@ -20,13 +20,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..text.tokenizer import tokenize
+from ..text.asking import a_not_a
+from ..text.tokenizer import is_word, tokenize
 from ..text.vocabulary import NOT_BENEFITS, governs, is_benefit, names, narrows_scope
 from ..text.word_pieces import glues_a_function_word, unguessed
 from .table_cells import AskedNumber
 
 # 么 ends a yes/no question (能报么) but is also the end of 什么 / 怎么 / 为什么 / 这么 / 那么 / 多么
-_YES_NO = re.compile(r"(吗|(?<![什怎为这那多])么)[？?。！!\s]*$|能不能|可不可以|是否|能否|可否|行不行|算不算|会不会|是不是|有没有|给不给|报不报")
+# a yes/no question: 吗 at the end, 是否/能否/可否, 有没有; or any A-not-A (补不补, 可不可以: `text.asking.a_not_a`)
+_YES_NO = re.compile(r"(吗|(?<![什怎为这那多])么)[？?。！!\s]*$|是否|能否|可否|有没有")
 _DENY = re.compile(r"不得|不予|不能|不可以|禁止|不允许|不属于|无权|不再|不计入|不享受")
 # a condition ("…不能安排补休的，") says when the rule applies, not whether it allows: only the rest counts
 _CONDITION = re.compile(r"[^，,；;。]*的[，,]")
@@ -61,6 +63,8 @@ def question_terms(question: str) -> list[str]:
     guard sees 保密费 and 护理假 rather than only 保密 and 护理.
     """
     # 能补 in 一个月能补几次 is jieba's guess, not a word asked; 管饭 is a guess too, and is asked
+    # an A-not-A is its verb said once, a word of its own: 要不要贴发票 asks about 发票, not 「不要贴」
+    question = a_not_a(question, is_word)[0]
     words = unguessed(tokenize(question), lambda word: not glues_a_function_word(word))
     joined = [
         a + b for a, b in zip(words, words[1:], strict=False)
@@ -340,7 +344,7 @@ def answers_value(term: str, clauses: Sequence[tuple[str, str]], groups: Mapping
 
 
 def is_yes_no(question: str) -> bool:
-    return bool(_YES_NO.search(question.strip()))
+    return bool(_YES_NO.search(question.strip())) or a_not_a(question, is_word)[1]
 
 
 def polarity(sentence: str) -> str:
