@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from .matching import STANDARD_AGREEMENT, STANDARD_COSINE
 from .records import StandardAnswer, StandardMatch
 from .standard_pending import PendingHolds
 from .standard_refs import readable_to_all, references
-from .standard_search import nearest_match
+from .standard_search import StandardIndexUnreadable, nearest_match
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS standard_answers (
@@ -110,6 +111,7 @@ class StandardAnswers:
         self._client, self._name, self.model_id, self._embed = client, collection, model_id, embed
         self.cosine_floor, self.agreement_floor = STANDARD_COSINE, STANDARD_AGREEMENT
         self._collection = None
+        self._stale = False  # a Chroma error on the collection: rebuilt from the table when next opened
         self._live()
 
     def _live(self):
@@ -120,9 +122,10 @@ class StandardAnswers:
                 self._collection = self._open()
                 entries = self.list()
                 wordings = sum(len(_wordings(e)) for e in entries)
-                if ((self._collection.metadata or {}).get("embedding_model") != self.model_id
+                if (self._stale or (self._collection.metadata or {}).get("embedding_model") != self.model_id
                         or self._collection.count() != wordings):
                     self._rebuild(entries)
+                    self._stale = False
             except Exception as exc:
                 self._collection = None
                 if not server_lost(exc):
@@ -315,7 +318,7 @@ class StandardAnswers:
         except Exception as exc:
             self._collection = None  # reopened at the next question
             if not server_lost(exc):
-                raise
+                self._unreadable(exc)
             return 0
 
     def match(self, question: str, vector: np.ndarray, visible: Callable[[tuple[str, ...]], bool]) -> StandardMatch | None:
@@ -324,17 +327,26 @@ class StandardAnswers:
         entries the reader is not served never crowd out the one meant for them."""
         held = self.holds()
         served = {e.id: e for e in self.list() if e.id not in held and visible(e.audience)}
-        if (live := self._live()) is None:
-            return None
         try:
+            if (live := self._live()) is None:
+                return None
             return nearest_match(live, question, vector, served,
                                  served_wordings=sum(len(_wordings(e)) for e in served.values()),
                                  cosine_floor=self.cosine_floor, agreement_floor=self.agreement_floor)
         except Exception as exc:
             self._collection = None
             if not server_lost(exc):
-                raise
+                self._unreadable(exc)
             return None
+
+    def _unreadable(self, exc: Exception) -> NoReturn:
+        """A Chroma error that is not a lost server: the handle is dropped and the collection rebuilt from the table
+        when next opened (reopening alone meets the same error in this process). The table's own damage (SQLite)
+        and the engine's errors go on as they are: they name the file and what to do."""
+        if isinstance(exc, sqlite3.Error | RagError):
+            raise exc
+        self._collection, self._stale = None, True
+        raise StandardIndexUnreadable() from exc
 
     def close(self) -> None:
         with self._lock:

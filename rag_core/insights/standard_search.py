@@ -13,12 +13,25 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..errors import StoreDamaged
 from .matching import agreement, is_match, wording
 from .records import StandardAnswer, StandardMatch
 
 CANDIDATES = 8  # nearest wordings checked against the rule at first
 WIDEN = 4  # then this many times as many, while the furthest is still above the floor
 MAX_FILTER_IDS = 1000  # more served entries than this: the query is not filtered, the widening still serves
+
+UNREADABLE = ("标准答复的检索索引暂时读不出（多半是应用运行时用命令行改动了标准答复）：这个问题已按制度回答；"
+              "下一个问题前会自动从标准答复重建索引，无需操作。若反复出现，请重启应用")
+
+
+class StandardIndexUnreadable(StoreDamaged):
+    """Chroma failed on the wordings' collection (embedded Chroma after another process wrote to it: "Nothing found
+    on disk"): handled as damage is (the question is answered from the policies, the line shown once), and the
+    collection is rebuilt from the table before the next question instead of failing every question until a restart."""
+
+    def __init__(self) -> None:
+        super().__init__(UNREADABLE)
 
 
 def nearest_match(collection, question: str, vector: np.ndarray, served: Mapping[str, StandardAnswer], *,
