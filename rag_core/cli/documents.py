@@ -13,32 +13,10 @@ from ..errors import RagError
 from ..search.disk_full import DISK_FULL, disk_full
 from ..text.pii import redact_text
 from ..types import IngestReport
+from .beside_app import beside_app, opened_meanwhile
 from .output import os_error_text, print_json, say
 
 Outcome = TypeVar("Outcome", IngestReport, IngestEstimate)
-
-# embedded Chroma: the running app's in-memory index would not see what this command writes until it restarts
-APP_RUNNING = "错误：应用正在运行：请在网页的文档页{verb}（或先停止应用再用命令行{verb}）。" \
-              "命令行写入的向量，运行中的应用要重启后才能检索到；这次没有改动任何文档"
-
-
-def _beside_app(assistant, verb: str) -> bool:
-    """Say so and True when an app in another process has the data dir open with embedded Chroma."""
-    if assistant.index_open_elsewhere():
-        say(APP_RUNNING.format(verb=verb), err=True)
-        return True
-    return False
-
-
-OPENED_MEANWHILE = "注意：{verb}期间应用启动了：请重启应用，它才能按语义检索到这次的改动（关键词检索已经生效）"
-
-
-def _opened_meanwhile(assistant, verb: str) -> None:
-    """Warn when an app opened the data dir while this command wrote (the check before it cannot see the future:
-    an e5 ingest takes minutes), since that app's in-memory index misses what was written."""
-    if assistant.index_open_elsewhere():
-        say(OPENED_MEANWHILE.format(verb=verb), err=True)
-
 
 def register(commands) -> None:
     """Add the document commands to the main parser."""
@@ -81,7 +59,7 @@ def ingest(args: argparse.Namespace, assistant) -> int:
     options = {"audience": args.audience, "doc_id": args.doc_id, "effective_date": args.effective_date}
     if args.estimate:
         return estimate(args, assistant, options)
-    if _beside_app(assistant, "上传"):
+    if beside_app(assistant, "上传"):
         return 1
     reports = []
     for path in args.files:
@@ -101,7 +79,7 @@ def ingest(args: argparse.Namespace, assistant) -> int:
                 err=True)
             return 130
     if any(report.ok and report.status == "indexed" for report in reports):
-        _opened_meanwhile(assistant, "上传")
+        opened_meanwhile(assistant, "上传")
     if args.json:
         print_json({"reports": [report.to_dict() for report in reports]})
     else:
@@ -178,11 +156,11 @@ def list_documents(args: argparse.Namespace, assistant) -> int:
 
 def delete_document(args: argparse.Namespace, assistant) -> int:
     """Remove every version of one document."""
-    if _beside_app(assistant, "删除"):
+    if beside_app(assistant, "删除"):
         return 1
     removed = assistant.delete_document(args.doc_id)
     if removed:
-        _opened_meanwhile(assistant, "删除")
+        opened_meanwhile(assistant, "删除")
     if not removed and not assistant.document_versions(args.doc_id):
         say(f"错误：没有文档 {args.doc_id}", err=True)
         return 1

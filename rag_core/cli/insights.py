@@ -12,6 +12,7 @@ from datetime import UTC, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..documents.catalog import local_day
+from .beside_app import beside_app
 from .out_file import checked_destination, write_replacing
 from .output import print_json, say
 
@@ -79,7 +80,13 @@ def show_gaps(args: argparse.Namespace, assistant) -> int:
     return 0
 
 
+FAQ_PAGE = {"page": "标准答复页", "what": "标准答复"}
+
+
 def add_faq(args: argparse.Namespace, assistant) -> int:
+    """Refused beside a running app: its in-memory index of the wordings would break (review 53 #1)."""
+    if beside_app(assistant, "添加", **FAQ_PAGE):
+        return 1
     entry = assistant.add_standard_answer(args.question, args.answer, clauses=args.clause, variants=args.variant,
                                           audience=args.audience)  # None: everyone; blank: refused
     if args.json:
@@ -118,6 +125,8 @@ def list_faq(args: argparse.Namespace, assistant) -> int:
 
 
 def delete_faq(args: argparse.Namespace, assistant) -> int:
+    if beside_app(assistant, "删除", **FAQ_PAGE):
+        return 1
     assistant.delete_standard_answer(args.id)
     say(f"已删除标准答复 {args.id}")
     return 0
@@ -125,6 +134,8 @@ def delete_faq(args: argparse.Namespace, assistant) -> int:
 
 def release_faq(args: argparse.Namespace, assistant) -> int:
     """HR checked a held entry and it still holds: served again (the facade checks who acts, as on the page)."""
+    if beside_app(assistant, "恢复使用", **FAQ_PAGE):
+        return 1
     if args.id in assistant.standard_answer_holds():
         assistant.release_standard_answer(args.id)
         say(f"已恢复使用标准答复 {args.id}")

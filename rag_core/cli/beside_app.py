@@ -1,0 +1,30 @@
+"""Commands that write vectors refuse to run beside an app that has the data dir open with embedded Chroma.
+
+Embedded Chroma keeps its index in memory per process: what a command writes (documents, standard answers) is not
+seen by the running app until it restarts, and a standard answer added beside it broke every question the app was
+asked (review 53 #1). Each writing command asks here first, and says what to do in one Chinese line.
+"""
+
+from __future__ import annotations
+
+from .output import say
+
+APP_RUNNING = ("错误：应用正在运行：请在网页的{page}{verb}（或先停止应用再用命令行{verb}）。"
+               "命令行写入的向量，运行中的应用要重启后才能检索到；这次没有改动任何{what}")
+
+OPENED_MEANWHILE = "注意：{verb}期间应用启动了：请重启应用，它才能按语义检索到这次的改动（关键词检索已经生效）"
+
+
+def beside_app(assistant, verb: str, *, page: str = "文档页", what: str = "文档") -> bool:
+    """Say so and True when an app in another process has the data dir open with embedded Chroma."""
+    if assistant.index_open_elsewhere():
+        say(APP_RUNNING.format(page=page, verb=verb, what=what), err=True)
+        return True
+    return False
+
+
+def opened_meanwhile(assistant, verb: str) -> None:
+    """Warn when an app opened the data dir while this command wrote (the check before it cannot see the future:
+    an e5 ingest takes minutes), since that app's in-memory index misses what was written."""
+    if assistant.index_open_elsewhere():
+        say(OPENED_MEANWHILE.format(verb=verb), err=True)
