@@ -18,7 +18,7 @@ from ..text.discourse import (
     tells_before_a_wish,
     tells_of_the_person,
 )
-from ..text.tokenizer import is_word, tagged
+from ..text.tokenizer import NOUN_TAGS, is_word, tagged
 
 _CLAUSES = re.compile(r"[^，,。！!？?；;\n]+[，,。！!？?；;\n]*")
 STATEMENT = re.compile(
@@ -63,7 +63,9 @@ def split_turn(text: str) -> TurnParts:
     of nothing else is chatter. Then a turn that asks nothing and opens with the person
     (我参加工作12年了, 我老婆下个月就要生了) is a statement as a whole, whatever its wording.
     """
-    text, meant, talked = _without_talk(_wishes_apart(WISH_AFTER_SPACE.sub("，", (text or "").strip())))
+    # a space before a wish is no mark of its own: what stands before it is a statement only when it tells something
+    # (我是新员工 想问下试用期), not when it names someone else (我们部门 想问下团建费 kept 用户所在的部门): `_wish_apart`
+    text, meant, talked = _without_talk(_wishes_apart(WISH_AFTER_SPACE.sub("", (text or "").strip())))
     if not text:
         return TurnParts("", "", chatter=talked)
     clarifies = bool(meant)
@@ -90,7 +92,10 @@ def _wish_apart(clause: str) -> str:
         for start in starts:
             if start and WISH_START.match(clause, start):  # the first one only: 想问下 is one wish, not 想 + 问下
                 before = clause[:start].rstrip()
-                return before + "，" + clause[start:] if _tells_before(before) else clause
+                if _tells_before(before):
+                    return before + "，" + clause[start:]
+                # 我老公想了解一下陪产假: someone else's wish, asked for them; nothing is told of the person
+                return clause[start:] if _names_someone(before) else clause
         at += len(word)
     return clause
 
@@ -103,6 +108,12 @@ def _tells_before(before: str) -> bool:
         return False
     opener = STATEMENT.search(before)
     return bool(opener and len(before) - opener.end() >= 2) or tells_before_a_wish(before)
+
+
+def _names_someone(before: str) -> bool:
+    """我老公, 我们部门, 我同事: the person typing, then only a noun (whose wish follows), no verb of their own."""
+    words = tagged(before)
+    return (len(words) >= 2 and words[0][0] in ("我", "我们") and all(tag in NOUN_TAGS for _, tag in words[1:]))
 
 
 def _without_talk(text: str) -> tuple[str, frozenset[str], bool]:
