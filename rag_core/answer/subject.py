@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..text.asking import a_not_a
-from ..text.tokenizer import is_word, tokenize
+from ..text.tokenizer import tokenize
 from ..text.vocabulary import NOT_BENEFITS, governs, is_benefit, names, narrows_scope
 from ..text.word_pieces import glues_a_function_word, unguessed
 from .table_cells import AskedNumber
@@ -64,7 +64,7 @@ def question_terms(question: str) -> list[str]:
     """
     # 能补 in 一个月能补几次 is jieba's guess, not a word asked; 管饭 is a guess too, and is asked
     # an A-not-A is its verb said once, a word of its own: 要不要贴发票 asks about 发票, not 「不要贴」
-    question = a_not_a(question, is_word)[0]
+    question = a_not_a(question)[0]
     words = unguessed(tokenize(question), lambda word: not glues_a_function_word(word))
     joined = [
         a + b for a, b in zip(words, words[1:], strict=False)
@@ -344,7 +344,7 @@ def answers_value(term: str, clauses: Sequence[tuple[str, str]], groups: Mapping
 
 
 def is_yes_no(question: str) -> bool:
-    return bool(_YES_NO.search(question.strip())) or a_not_a(question, is_word)[1]
+    return bool(_YES_NO.search(question.strip())) or a_not_a(question)[1]
 
 
 def polarity(sentence: str) -> str:

@@ -8,7 +8,8 @@ are about the asker) read them here instead of each keeping its own pattern.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+
+from .tokenizer import is_word, tagged
 
 # A question mark, a sentence-final question particle or a question word.
 ASKING = re.compile(r"[?？]|吗|呢|是否|是不是|能不能|可不可以|什么|怎么|多少|几|哪|谁|如何|多久|多长|咋|啥|有没有")
@@ -28,15 +29,20 @@ def asks(text: str) -> bool:
     return bool(ASKING.search(text or ""))
 
 
-def a_not_a(text: str, is_word: Callable[[str], bool]) -> tuple[str, bool]:
+def a_not_a(text: str) -> tuple[str, bool]:
     """The text with each A-not-A question said once, as a word of its own (要不要贴发票 → " 要贴发票", 周六补不补 →
     "周六 补"), and whether it had one: its words are then the asked verb's, not 不要贴 or 补不补 (nor a word jieba
-    would guess across the verb, 周六补), and it asks yes or no.
-    `is_word` tells a two-character word (包括, 可以) from a verb before the next word (算 + 加班)."""
+    would guess across the verb, 周六补), and it asks yes or no. The dictionary tells a two-character word (包括,
+    可以) from a verb before the next word (算 + 加班); an A-not-A that modifies the verb after it asks nothing
+    (时不时要加班: jieba tags it an adverb; 动不动就加班: 就 follows)."""
     found = False
 
     def once(match: re.Match[str]) -> str:
         nonlocal found
+        said = match.group(0)
+        if match.re is _A_NOT_A and (match.string[match.end():match.end() + 1] == "就" and said != "是不是"
+                                     or tagged(said) == [(said, "d")]):
+            return said
         found = True
         return " " + (match.group(0)[0] if match.re is _A_NOT_A else match.group("ab"))
 
