@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from datetime import UTC, date, datetime
 
-from .output import print_json, say
+from .output import field, print_json, say
 
 
 def _day_or_time(text: str) -> str:
@@ -63,5 +63,6 @@ def show_audit(args: argparse.Namespace, assistant) -> int:
     if not rows:
         say("（没有符合条件的审计记录）")
     for r in rows:
-        say(f"{r.at}  {r.actor}({r.role or '—'})  {r.action}  {r.target}  {r.outcome}  {r.detail}")
+        shown = (field(v) for v in (r.at, f"{r.actor}({r.role or '—'})", r.action, r.target, r.outcome, r.detail))
+        say("  ".join(shown))  # each field on the record's one line: a newline in a name cannot forge a row
     return 0

@@ -14,7 +14,7 @@ from ..search.disk_full import DISK_FULL, disk_full
 from ..text.pii import redact_text
 from ..types import IngestReport
 from .beside_app import beside_app, opened_meanwhile
-from .output import os_error_text, print_json, say
+from .output import field, os_error_text, print_json, say
 
 Outcome = TypeVar("Outcome", IngestReport, IngestEstimate)
 
@@ -150,7 +150,7 @@ def list_documents(args: argparse.Namespace, assistant) -> int:
         for doc in docs:  # a scheduled document is not answering yet: said, as the documents page says it
             when = f" 待生效（{doc.effective_date}）" if doc.status == "scheduled" else ""
             audience = assistant.audience_names(doc.audience)  # 全体员工、HR, not the stored labels all/hr
-            say(f"{doc.doc_id}\tv{doc.version}{when}\t{audience}\t{doc.chunk_count} 块\t{doc.title}")
+            say(f"{field(doc.doc_id)}\tv{doc.version}{when}\t{field(audience)}\t{doc.chunk_count} 块\t{field(doc.title)}")
     return 0
 
 

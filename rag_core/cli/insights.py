@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..documents.catalog import local_day
 from .beside_app import beside_app
 from .out_file import checked_destination, write_replacing
-from .output import print_json, say
+from .output import field, print_json, say
 
 
 def register(commands) -> None:
@@ -74,9 +74,10 @@ def show_gaps(args: argparse.Namespace, assistant) -> int:
         say("没有知识缺口：所选时间内的问题都有制度可答。")
     for g in groups:
         near = g.nearest.get("title", "") + " " + g.nearest.get("section", "") if g.nearest else "（无）"
-        say(f"{g.count} 次  {g.representative}  （{g.first_seen[:10]} – {g.last_seen[:10]}；最近的条款：{near.strip()}）")
+        say(f"{g.count} 次  {field(g.representative)}  （{g.first_seen[:10]} – {g.last_seen[:10]}；"
+            f"最近的条款：{field(near.strip())}）")
         for q in g.questions:
-            say(f"    · {q}")
+            say(f"    · {field(q)}")
     return 0
 
 
@@ -117,10 +118,10 @@ def list_faq(args: argparse.Namespace, assistant) -> int:
     zone = _office_zone(assistant)
     for e in entries:
         mark = "【待复核】" if e.id in holds else ""
-        say(f"{mark}{e.id}  命中 {e.hits} 次  受众 {','.join(e.audience)}  {e.question}  —— "
-            f"{e.author} {local_day(e.created_at, zone)}")
+        say(f"{mark}{field(e.id)}  命中 {e.hits} 次  受众 {field(','.join(e.audience))}  {field(e.question)}  —— "
+            f"{field(e.author)} {local_day(e.created_at, zone)}")
         if e.id in holds:
-            say(f"    {holds[e.id]}（恢复：faq release {e.id}）")
+            say(f"    {field(holds[e.id])}（恢复：faq release {field(e.id)}）")
     return 0
 
 
@@ -153,9 +154,9 @@ def show_usage(args: argparse.Namespace, assistant) -> int:
         return 0
     say(f"保留期内共 {report['questions']} 个提问")
     for row in report["documents"]:
-        say(f"{row['cited_30d']:>4} / {row['cited_90d']:>4}  {row['title']}（近30天 / 近90天被引用）")
+        say(f"{row['cited_30d']:>4} / {row['cited_90d']:>4}  {field(row['title'])}（近30天 / 近90天被引用）")
     if report["never_cited"]:
-        say("从未被引用：" + "、".join(d["title"] for d in report["never_cited"]))
+        say("从未被引用：" + "、".join(field(d["title"]) for d in report["never_cited"]))
     return 0
 
 

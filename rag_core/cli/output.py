@@ -28,6 +28,13 @@ def printable(text: str, *, keep: str = "\n\t") -> str:
     )
 
 
+def field(text: object) -> str:
+    """One field of a one-line-per-record listing (audit, docs list, faq list …): a newline or tab in a file name,
+    a title or a typed user name is shown as `\\n`/`\\t` too, else it would print a line of its own that reads
+    as another record (a forged audit row)."""
+    return printable(str(text), keep="")
+
+
 def _clean(obj: Any) -> Any:
     if isinstance(obj, str):
         return printable(obj)

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import AccountError
 from ..types import ROLES, Account
-from .output import print_json, say
+from .output import field, print_json, say
 
 LOCAL_NOTE = "命令行以本机管理员身份执行（能运行它的人本来就能读取数据目录）。"
 
@@ -101,7 +101,7 @@ def list_users(args: argparse.Namespace, assistant) -> int:
         say("（还没有账户：桌面模式，网页不需要登录）")
     for a in accounts:
         state = _state(a, zone)
-        say(f"{a.name}  {a.role}  受众 {','.join(a.audiences) or '—'}  {a.email or ''}  {state}")
+        say(f"{field(a.name)}  {a.role}  受众 {field(','.join(a.audiences)) or '—'}  {field(a.email or '')}  {state}")
     return 0
 
 
