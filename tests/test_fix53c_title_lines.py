@@ -67,7 +67,8 @@ def test_fix53c_a_second_source_adds_its_rule_not_its_title():
 
 
 def _chunk(text: str, source: str, number: int = 1, section: str = "第一条") -> SourceRef:
-    return SourceRef(number=number, text=text, source=source, section=section, chunk_id=f"doc@v1#{number}")
+    """Source N is the document's chunk N-1: ids count from 0, and a title stands only in chunk 0 (headings.is_title)."""
+    return SourceRef(number=number, text=text, source=source, section=section, chunk_id=f"doc@v1#{number - 1}")
 
 
 def test_fix53c_the_line_naming_the_file_is_a_heading():

@@ -21,7 +21,8 @@ from .answering import WEAK_EVIDENCE, WEAK_HEADER, Closeness
 from .asks import asked_pattern, gives_asked, says_asked
 from .headers import HEADER, header
 from .headings import AMOUNT as _AMOUNT
-from .headings import is_heading, is_title
+from .headings import NORMATIVE as _NORMATIVE
+from .headings import first_chunk, is_heading, is_title
 from .prompt import NOT_IN_POLICY
 from .ranges import band_sentence, stated_amounts
 from .sentence_terms import match_terms
@@ -80,9 +81,6 @@ class Selection(NamedTuple):
 
     picked: list[Quote]
     spare: list[Quote]
-
-
-_NORMATIVE = re.compile(r"应当|应|须|不得|不予|可以|按照|标准|不超过|不低于|以内|每")
 
 
 def _source_text(src: SourceRef) -> str:
@@ -332,7 +330,7 @@ class ExtractiveAnswerer:
         for src in sorted(sources, key=lambda s: s.number):
             pieces = list(_SENTENCE_RE.finditer(src.text))
             position = 0
-            opens = True  # the chunk's first line: a document's title stands there (`headings.is_title`)
+            opens, first = True, first_chunk(src.chunk_id)  # a document's title opens its first chunk (`is_title`)
             for match in pieces:
                 raw = match.group(0)
                 text = raw.strip()
@@ -345,7 +343,7 @@ class ExtractiveAnswerer:
                 seen.add(key)
                 complete = own_line or text[-1] in _END_CHARS or text[-1] in _CLOSERS
                 heading = is_heading(text, src.section) or is_title(text, src.source, opens_chunk=opens_chunk,
-                                                                     own_line=own_line)
+                                                                     own_line=own_line, first=first)
                 out.append(Quote(text, src.number, position, heading, complete))
                 position += 1
         return out
