@@ -18,7 +18,7 @@ def test_check_with_repairs_is_refused_beside_a_running_app(tmp_path: Path) -> N
     assert _cli(tmp_path, store, "ingest", str(tmp_path / "nianjia.md")).returncode == 0
     app = fake_assistant(store)
     refused = _cli(tmp_path, store, "check")
-    assert refused.returncode == 1 and "应用正在运行" in refused.stderr, refused.stderr
+    assert refused.returncode == 1 and "正在使用这个数据目录" in refused.stderr, refused.stderr
     assert _cli(tmp_path, store, "check", "--no-repair").returncode == 0
     app.release_data_dir()
     assert _cli(tmp_path, store, "check").returncode == 0

@@ -30,7 +30,7 @@ def test_faq_writes_beside_a_running_app_are_refused_and_change_nothing(capsys, 
     for args in (("add", QUESTION, "--answer", "有。"), ("delete", kept.id), ("release", kept.id)):
         refused = run(*args)
         assert refused.exit_code == 1, (args, refused)
-        assert "应用正在运行" in refused.stderr and "标准答复页" in refused.stderr, refused.stderr
+        assert "正在使用这个数据目录" in refused.stderr and "标准答复页" in refused.stderr, refused.stderr
         assert len(refused.stderr.strip().splitlines()) == 1 and not refused.stdout
     assert [e.id for e in assistant.standard_answers(actor=ADMIN)] == [kept.id]
 

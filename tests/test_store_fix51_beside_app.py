@@ -64,7 +64,7 @@ def test_a_cli_upload_while_the_app_runs_is_refused_and_allowed_once_it_stopped(
     app = fake_assistant(store)
     done = _cli(tmp_path, store, "ingest", str(tmp_path / "chanjia.md"))
     assert done.returncode == 1
-    assert "应用正在运行" in done.stderr and "文档页上传" in done.stderr
+    assert "正在使用这个数据目录" in done.stderr and "文档页上传" in done.stderr
     deleted = _cli(tmp_path, store, "docs", "delete", "nianjia")
     assert deleted.returncode == 1 and "文档页删除" in deleted.stderr
     assert [d.doc_id for d in app.list_documents()] == ["nianjia"]  # nothing written beside the app

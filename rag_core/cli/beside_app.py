@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from .output import say
 
-APP_RUNNING = ("错误：应用正在运行：请在网页的{page}{verb}（或先停止应用再用命令行{verb}）。"
-               "命令行写入的向量，运行中的应用要重启后才能检索到；这次没有改动任何{what}")
+# the lock tells only that another process has the data dir open: the app, or another command (an ingest) still running
+IN_USE = "错误：另一个进程（应用或另一条命令）正在使用这个数据目录，这次没有改动任何{what}。"
+APP_RUNNING = (IN_USE + "若是另一条命令，请等它结束后重试；若是应用在运行，请在网页的{page}{verb}，"
+               "或先停止应用再用命令行{verb}（运行中的应用看不到命令行写入的向量，要重启后才能检索到）")
+CHECK_REFUSED = (IN_USE.format(what="向量") + "若是另一条命令，请等它结束后重试；若是应用在运行，请先停止应用再检查并修复向量"
+                 "（或加 --no-repair 只检查）")
 
 OPENED_MEANWHILE = "注意：{verb}期间应用启动了：请重启应用，它才能按语义检索到这次的改动（关键词检索已经生效）"
 
@@ -19,6 +23,14 @@ def beside_app(assistant, verb: str, *, page: str = "文档页", what: str = "�
     """Say so and True when an app in another process has the data dir open with embedded Chroma."""
     if assistant.index_open_elsewhere():
         say(APP_RUNNING.format(page=page, verb=verb, what=what), err=True)
+        return True
+    return False
+
+
+def check_beside_app(assistant) -> bool:
+    """`check` (with repairs) beside another process: said, and True."""
+    if assistant.index_open_elsewhere():
+        say(CHECK_REFUSED, err=True)
         return True
     return False
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from .beside_app import check_beside_app
 from .output import print_json, say
 
 MODES = ["hybrid", "bm25", "vector"]
@@ -93,8 +94,7 @@ def evaluate(args: argparse.Namespace, assistant) -> int:
 def check(args: argparse.Namespace, assistant) -> int:
     """Read the whole vector store back; exit 1 if a chunk stays unreachable. Repairs rewrite vectors, which an app
     running in another process would not see (embedded Chroma keeps its index in memory): refused beside one."""
-    if not args.no_repair and assistant.index_open_elsewhere():
-        say("错误：应用正在运行：请先停止应用再检查并修复向量（或加 --no-repair 只检查）。这次没有改动任何向量", err=True)
+    if not args.no_repair and check_beside_app(assistant):
         return 1
     report = assistant.check_vectors(repair=not args.no_repair)
     if args.json:
