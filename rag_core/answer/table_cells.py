@@ -5,7 +5,8 @@ its unit in the column's name (住宿标准（元/晚）) or nowhere at all (午
 (`subject.required_quantity`) looks for a number with its unit (30元), so such a row never stated the
 asked amount and 成都午餐补多少钱 was refused. A cell counts only when the question names its column:
 the column's name is the item, the number its amount. A bare number under a column the question does
-not name (城市：成都，早餐：15 for 成都住宿多少钱) states nothing about the question.
+not name (城市：成都，早餐：15 for 成都住宿多少钱) states nothing about the question, and nor does a cell whose
+value the question itself gives: 职级：5 for 职级5的员工住宿标准是多少钱 is the row's key, not 5元.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ..text.numerals import CN_NUMERAL, chinese_spelling
 from ..text.places import CITIES, is_city
 from ..text.records import parse_record
 from ..text.vocabulary import names
@@ -57,6 +59,17 @@ def column_named(header: str, question: str, terms: tuple[str, ...], groups: Map
     return bool(core) and any(len(t) >= 2 and t not in _TOO_GENERAL and names(t, core, groups) for t in terms)
 
 
+def gives_value(value: str, question: str) -> bool:
+    """The question states this whole number itself (职级5, 五级 for the cell 5): it picks the row, it is not asked."""
+    digits = value.lstrip("¥￥$ ").replace(",", "")
+    if not digits.isdigit():
+        return False
+    if re.search(rf"(?<![\d.]){int(digits)}(?![\d.])", question):
+        return True
+    spelled = chinese_spelling(int(digits))
+    return bool(spelled) and bool(re.search(rf"(?<![{CN_NUMERAL}]){spelled}(?![{CN_NUMERAL}])", question))
+
+
 @dataclass(frozen=True)
 class AskedNumber:
     """The kind of number a question asks for (`pattern`), which a table cell under a column the question
@@ -78,7 +91,9 @@ class AskedNumber:
 
     def in_cell(self, text: str) -> bool:
         """A record line of `text` has a bare number of the asked kind under a column the question names, in a
-        row for the city asked when the question names one (上海午餐 is not answered by 城市：成都，午餐：30)."""
+        row for the city asked when the question names one (上海午餐 is not answered by 城市：成都，午餐：30).
+        A column the question gives a number for (职级5的…: 职级：5, and 职级：6 of the next row) is the rows'
+        key, and none of its cells answers."""
         for line in text.split("\n"):
             pairs = parse_record(line) or []
             row_cities = {v.strip().removesuffix("市") for _, v in pairs if is_city(v.strip())}
@@ -87,6 +102,13 @@ class AskedNumber:
             for header, value in pairs:
                 value = value.strip()
                 if (_BARE_NUMBER.match(value) and column_named(header, self.question, self.terms, self.groups)
-                        and self.pattern.search(f"{value}{_unit(header)}")):
+                        and not self.keyed(header, value) and self.pattern.search(f"{value}{_unit(header)}")):
                     return True
         return False
+
+    def keyed(self, header: str, value: str) -> bool:
+        """The question gives this cell's number (职级5 for 职级：5) or a number right after the column's name
+        (职级5, 职级为6 for any cell of 职级): it picks the row, it is not what is asked."""
+        core = _column_core(header)
+        return gives_value(value, self.question) or bool(
+            len(core) >= 2 and re.search(rf"{re.escape(core)}\s*[为是:：]?\s*第?\s*[\d{CN_NUMERAL}]", self.question))
