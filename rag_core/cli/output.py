@@ -9,9 +9,11 @@ and every JSON string; newlines and tabs in free text stay as they are.
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 import unicodedata
+from pathlib import Path
 from typing import Any
 
 
@@ -64,9 +66,29 @@ _OS_REASONS = (
     (NotADirectoryError, "路径中有一段是文件而不是文件夹，请检查路径"),
     (PermissionError, "没有读写权限，请换一个位置或检查权限"),
 )
+_ERRNO_REASONS = {
+    errno.ENAMETOOLONG: "路径或文件名太长，请缩短后重试",
+    errno.ELOOP: "路径里的符号链接形成了循环，请检查路径",
+    errno.EROFS: "这个位置是只读的，请换一个位置",
+    errno.ENOSPC: "磁盘已满，请清理空间后重试",
+    errno.EIO: "磁盘读写出错，请检查磁盘后重试",
+}
 
 
 def os_error_text(exc: OSError) -> str:
     """What went wrong with which path, in Chinese."""
-    reason = next((said for kind, said in _OS_REASONS if isinstance(exc, kind)), f"读写失败（{exc.strerror or exc}）")
+    reason = next((said for kind, said in _OS_REASONS if isinstance(exc, kind)), None) \
+        or _ERRNO_REASONS.get(exc.errno or 0) or f"读写失败（错误码 {exc.errno}）"
     return f"{exc.filename}：{reason}" if exc.filename else reason
+
+
+def unreadable(path: str) -> str | None:
+    """Why the file at `path` cannot be read, in Chinese (`os_error_text`), or None: readable, or a folder (each
+    command says what it wanted instead of a folder)."""
+    try:
+        Path(path).open("rb").close()
+    except IsADirectoryError:
+        return None
+    except OSError as exc:
+        return os_error_text(exc)
+    return None

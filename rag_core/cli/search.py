@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .beside_app import check_beside_app
-from .output import print_json, say
+from .output import print_json, say, unreadable
 
 MODES = ["hybrid", "bm25", "vector"]
 # None, as the chat page passes: what the acting person may read. A label ("all" included) only previews it.
@@ -83,6 +83,9 @@ def evaluate(args: argparse.Namespace, assistant) -> int:
     """Per-category recall, MRR and zero-hit rate on a JSONL question set."""
     from ..evaluation.metrics import metrics_table
 
+    if problem := unreadable(args.file):  # the engine's refusal carried the OS's English reason
+        say(f"错误：题目集 {problem}", err=True)
+        return 1
     report = assistant.run_eval(args.file, mode=args.mode)
     if args.json:
         print_json(report)
