@@ -161,6 +161,8 @@ SLOW_MODULES = frozenset({
     "test_s50l_interrupted_journal.py",
 })
 SLOW_TESTS = frozenset({  # module::function (every parameter of it)
+    # a second process adds a standard answer beside a running assistant
+    "test_fix53e_standard_index.py::test_a_standard_answer_added_by_another_process_never_breaks_the_running_app",
     # child processes (a CLI command, a read-only bind mount)
     "test_fix52n1a_busy_actions.py::test_the_cli_says_busy_in_one_line",
     "test_fix52l2_restore_accounts.py::test_cli_restore_refuses_a_manifest_that_leaves_out_the_account_files",
