@@ -23,10 +23,12 @@ from ui.inert import escape_md, escape_quoted_lines, inert_markdown
 from ui.layout import ensure_chrome
 from ui.state import (
     CONVERSATION_PARAM,
+    WAITING_LIMIT,
     actor,
     answering,
     current_role,
     current_user,
+    forget_waiting,
     get_assistant,
     history,
     next_question,
@@ -42,6 +44,7 @@ _DONE = object()
 # every session-state key of this page starts with "chat_" (or a widget prefix in ui.state.CHAT_STATE_PREFIXES):
 # ui.login drops them all when the person logs out, before anyone else logs in on the tab
 NOTICE_KEY = "chat_notice"  # a confirm-then-done message shown after the rerun that follows it
+QUEUE_FULL_KEY = "chat_queue_full"  # a question not kept (WAITING_LIMIT wait already), said after the rerun
 TRACES_KEY = "chat_traces"  # (conversation, turn) -> AskTrace of this run, for the rating callback
 # answers given while the conversation store could not be read: nowhere else to redraw them from, so this
 # browser session keeps them (a rerun, opening 技术细节, would otherwise wipe them off the screen), by
@@ -74,6 +77,19 @@ def announce(message: str) -> None:
 def show_notice() -> None:
     if message := st.session_state.pop(NOTICE_KEY, None):
         st.success(message, icon=":material/check_circle:")
+    if refused := st.session_state.pop(QUEUE_FULL_KEY, None):
+        st.warning(queue_full(refused), icon=":material/block:")
+
+
+def queue_full(shown: str) -> str:
+    """What a person reads when a question sent meanwhile is not kept: which one, and what to do."""
+    return (f"已有 {WAITING_LIMIT} 个问题在排队等待回答，这个问题没有加入：“{escape_md(shown)}”。"
+            "请等前面的回答写完后再发送（可以先复制下来）。")
+
+
+def dropped_note(dropped: int) -> str:
+    """The questions that waited their turn in a conversation that went away: not asked, so say so."""
+    return f"排队等待回答的 {dropped} 个问题没有提问，需要的话请重新发送。" if dropped else ""
 
 
 # -- asking ------------------------------------------------------------------------
@@ -394,8 +410,10 @@ def render_current_actions(assistant: Assistant, current: Any) -> None:
                    "被评价的那一问一答会保留在“反馈审阅”里，供 HR 查看。")
         if st.button("确认删除", type="primary", key=f"delete_{current.id}"):
             gone = assistant.delete_conversation(current.id, actor=actor())
+            # asked later (by this tab or another still on its address), they stored it again under its id
+            dropped = forget_waiting(current_user(), current.id)
             switch_to(None)
-            announce(f"已删除对话“{escape_md(current.title)}”（{gone} 轮问答）。")
+            announce(f"已删除对话“{escape_md(current.title)}”（{gone} 轮问答）。{dropped_note(dropped)}")
             st.rerun()
     asker = actor()
 
@@ -469,8 +487,10 @@ def load_current(assistant: Assistant) -> tuple[Any | None, list[AskTrace]]:
     except Exception:  # deleted, purged by retention, or another person's: say so and start afresh
         if being_answered:  # its first answer is still being written (a refresh or Back meanwhile): stored then
             return None, []
+        # deleted in another replica or by the CLI, or its first ask failed: what waited its turn there is not asked
+        dropped = forget_waiting(current_user(), conversation_id)
         switch_to(None)
-        st.info("这个对话不存在或已被删除，已为您开始一个新对话。", icon=":material/info:")
+        st.info(f"这个对话不存在或已被删除，已为您开始一个新对话。{dropped_note(dropped)}", icon=":material/info:")
         return None, []
 
 
@@ -499,8 +519,9 @@ def main() -> None:
         render_turn(current.id, trace, ratings.get(trace.turn), given.get(trace.turn))
     render_unsaved(current_user(), current.id if current is not None else current_conversation())
     address = current_conversation()
-    # a question that waited its turn (sent while the answer before it was written) is asked by this run
-    follow = next_question(current_user(), address) if kept and address else None
+    # a question that waited its turn (sent while the answer before it was written) is asked by this run — only in a
+    # conversation found stored now (its first ask ended since load_current looked: the next run looks again)
+    follow = next_question(current_user(), address) if kept and address and current is not None else None
     try:
         waiting = render_answering(current_user(), address, follow is None) if kept else False
         install_citation_links()
@@ -517,7 +538,9 @@ def main() -> None:
     conversation = current.id if current is not None else address if not kept or waiting or follow else None
     if question and question.strip():
         if conversation and (waiting or follow):  # asked after the answers before it: a follow-up needs them
-            wait_turn(current_user(), conversation, question.strip(), assistant.shown_text(question.strip()))
+            masked = assistant.shown_text(question.strip())
+            if not wait_turn(current_user(), conversation, question.strip(), masked):
+                st.session_state[QUEUE_FULL_KEY] = masked
             if follow is None:
                 st.rerun()  # drawn waiting its turn, with the notice
         else:

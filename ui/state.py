@@ -201,14 +201,28 @@ def answering(user: str, conversation: str) -> list[str]:
 # the answer before it — and is asked by the next page run that finds no ask in flight, in this tab or any other (a
 # refresh keeps them: they live in the server process, as the asks in flight do).
 _WAITING: dict[tuple[str, str], list[tuple[str, str]]] = {}
+# at most this many wait in one conversation: a person pasting 100 questions while one is answered is told to wait
+# (each is answered in turn, one ask at a time; the list lives in server memory)
+WAITING_LIMIT = 5
 
 
-def wait_turn(user: str, conversation: str, question: str, shown: str, first: bool = False) -> None:
+def wait_turn(user: str, conversation: str, question: str, shown: str, first: bool = False) -> bool:
     """Keep `question` (`shown`: masked) to be asked in `conversation` once the answers before it are written
-    (`first`: before the others — one taken by next_question whose run was stopped before asking it)."""
+    (`first`: before the others — one taken by next_question whose run was stopped before asking it, always kept).
+    False, and nothing kept, when WAITING_LIMIT questions already wait there."""
     with _ANSWERING_LOCK:
         queue = _WAITING.setdefault((user, conversation), [])
+        if not first and len(queue) >= WAITING_LIMIT:
+            return False
         queue.insert(0 if first else len(queue), (question, shown))
+        return True
+
+
+def forget_waiting(user: str, conversation: str) -> int:
+    """Drop the questions waiting in `conversation` (deleted, or found gone): asked later, they stored the deleted
+    conversation again under its id. Returns how many were dropped."""
+    with _ANSWERING_LOCK:
+        return len(_WAITING.pop((user, conversation), []))
 
 
 def waiting_questions(user: str, conversation: str) -> list[str]:
