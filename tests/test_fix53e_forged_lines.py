@@ -11,7 +11,7 @@ from cli_support import invoke
 from fakes import QueuedLLM, fake_assistant
 
 import rag_core.cli as cli
-from rag_core.facade.asker import NAME_CONTROL_REFUSED
+from rag_core.facade.owner_names import NAME_CONTROL_REFUSED
 from rag_core.text.inputs import InputError
 from rag_core.types import Principal
 
@@ -50,3 +50,12 @@ def test_a_user_name_with_a_newline_is_refused_in_chinese(run) -> None:
     assert not any(line.startswith("2026-01-01T00:00:00") for line in run("audit").stdout.splitlines())
     with pytest.raises(InputError):
         run.assistant.ask("年假几天", user="dave\tx", actor=ADMIN)
+
+
+def test_every_typed_person_name_is_refused_with_a_control_character(tmp_path):
+    """The rule sits with the other name rules (owner_names.checked_person), so memory and export commands get it too."""
+    a = fake_assistant(tmp_path / "store")
+    with pytest.raises(InputError, match="控制字符"):
+        a.checked_memory_owner("dave\n2026-01-01  forged")
+    with pytest.raises(InputError, match="控制字符"):
+        a.list_memories("dave\tforged")

@@ -6,24 +6,10 @@ Kept apart from `assistant.py` (which stays under 400 lines); the facade's permi
 
 from __future__ import annotations
 
-import unicodedata
-
 from ..errors import PermissionDenied
-from ..text.inputs import InputError
 from ..types import Principal
 from .access import require_owner
 from .owner_names import KnownNames
-
-NAME_CONTROL_REFUSED = "用户名不能含换行、制表符等控制字符：请只用字母、数字、汉字或 . _ @ -（与新建账户的规则相同）"
-
-
-def _without_controls(name: str) -> str:
-    """`name`, or `InputError` when it holds a control or format character: a newline in `--user` printed a
-    line of its own in the audit listing that read as another record (review 53 #2). Accounts never hold one
-    (`users add` refuses it), so only a name typed for this question can."""
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in name):
-        raise InputError(NAME_CONTROL_REFUSED)
-    return name
 
 
 class AskerActions(KnownNames):
@@ -43,8 +29,6 @@ class AskerActions(KnownNames):
         actor = self._acting(actor, "ask")
         if user is None or user == "default":
             user = actor.user
-        if isinstance(user, str) and user != actor.user:
-            _without_controls(user)
         self._typed_person(user, actor)
         self._typed_conversation(conversation)
         if not user or user == actor.user:

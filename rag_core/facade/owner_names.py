@@ -14,6 +14,7 @@ used as they are (`KnownNames`), or such a person could log in but no longer ask
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
 import uuid
 
 from ..errors import RagError
@@ -22,6 +23,7 @@ from ..text.pii import redact_text
 from ..types import Principal
 
 NAME_REFUSED = "用户名不能含手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）"
+NAME_CONTROL_REFUSED = "用户名不能含换行、制表符等控制字符：请只用字母、数字、汉字或 . _ @ -（与新建账户的规则相同）"
 CONVERSATION_REFUSED = "对话编号不能含手机号、邮箱、证件号或银行卡号：请换一个编号，或不填让系统自动生成"
 
 
@@ -31,9 +33,13 @@ def carries_personal_data(text: str) -> bool:
 
 
 def checked_person(name: str) -> str:
-    """`name` as given, or `InputError` when it carries personal data (nothing read, stored or audited raw)."""
+    """`name` as given, or `InputError` when it carries personal data (nothing read, stored or audited raw) or a
+    control character (a newline in a typed name printed a line of its own in the audit listing that read as
+    another record; accounts never hold one: `users add` refuses it)."""
     if not isinstance(name, str):
         raise InputError("用户名应为文字")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in name):
+        raise InputError(NAME_CONTROL_REFUSED)
     if carries_personal_data(name):
         raise InputError(NAME_REFUSED)
     return name
