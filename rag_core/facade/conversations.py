@@ -59,6 +59,9 @@ class Remembered(list):
         self.failure = failure
 
 
+DELETED_MEANWHILE = "这个对话在回答期间已被删除，这一轮没有保存"
+
+
 @dataclass
 class TurnContext:
     """What `ask` needs from the conversation before it searches."""
@@ -71,6 +74,7 @@ class TurnContext:
     conversation: str | None = None
     warnings: list[str] = field(default_factory=list)  # e.g. the conversation store is damaged: not kept
     chatter: bool = False  # only words about the conversation (好的 / 谢谢 / 我不明白): no search, no memory
+    went_on: bool = False  # the conversation held turns when the question came: gone at the end, it was deleted
 
     @property
     def search_question(self) -> str:
@@ -171,7 +175,8 @@ class ConversationActions:
                 rewrite = llm_rewrite(self.llm, asked, pairs, rewrite.reason, fallback=rewrite)
         if len(rewrite.question) > MAX_QUESTION_CHARS:  # a long question with its context would be refused whole
             rewrite = Rewrite(asked, "", decision="结合上文后问题超过长度上限，按原问题检索")
-        return TurnContext(question, asked, parts.statement, rewrite, pairs, conversation, warnings, parts.chatter)
+        return TurnContext(question, asked, parts.statement, rewrite, pairs, conversation, warnings, parts.chatter,
+                           went_on=bool(turns))
 
     def _earlier_turns(self, conversation: str, user: str) -> list[tuple[str, str, bool]]:
         """The last (searched question, answer, only told something) turns of the asker's own conversation.
@@ -288,6 +293,9 @@ class ConversationActions:
         question = context.question
         try:
             with feature_store(STORE_FILE):
+                if context.went_on and self.conversations.get(context.conversation) is None:
+                    trace.search.warnings.append(DELETED_MEANWHILE)  # deleted while answered: not brought back
+                    return trace
                 self.conversations.ensure(context.conversation, user or "", question)
                 turn = self.conversations.add_turn(
                     context.conversation, question, trace.search_question or question, trace.answer,
