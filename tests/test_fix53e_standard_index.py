@@ -83,3 +83,20 @@ def test_a_standard_answer_added_by_another_process_never_breaks_the_running_app
     assert _ask(app, "年假几天").answer
     served = _ask(app)
     assert served.answerer == "标准答复" and served.answer == ANSWER
+
+
+class FailingWrites(FailingQueries):
+    """The collection as this process saw it after another wrote to it: writes fail too."""
+
+    def upsert(self, **_: object):
+        raise RuntimeError("Error executing plan: Internal error: Error creating hnsw segment reader: "
+                           "Nothing found on disk")
+
+
+def test_adding_a_standard_answer_on_a_collection_changed_elsewhere_rebuilds_it_and_adds(tmp_path: Path) -> None:
+    assistant = fake_assistant(tmp_path / "store")
+    assert assistant.ingest_bytes(BUS, "bus.md", actor=ADMIN).ok
+    store = assistant.standard_store
+    store._collection = FailingWrites(store._live())
+    assistant.add_standard_answer(QUESTION, ANSWER, actor=ADMIN)  # raised Chroma's English error before
+    assert _ask(assistant).answer == ANSWER

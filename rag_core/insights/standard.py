@@ -154,9 +154,11 @@ class StandardAnswers:
             metadatas=[{"answer_id": entry.id, "wording": t} for t in texts],
         ))
 
-    def _write(self, change: Callable) -> None:
+    def _write(self, change: Callable, *, again: bool = True) -> None:
         """`change` applied to the wordings' collection; a Chroma server that cannot be reached is one Chinese
-        line (VectorServerDown), and the collection is opened again at the next use."""
+        line (VectorServerDown), and the collection is opened again at the next use. Another Chroma error (its
+        files changed under this process, as by a CLI write beside the app) rebuilds the collection from the
+        table once and applies `change` again."""
         try:
             live = self._collection if self._collection is not None else self._live()
             if live is None:
@@ -164,7 +166,11 @@ class StandardAnswers:
             change(live)
         except Exception as exc:
             if not server_lost(exc):
-                raise
+                if not again or isinstance(exc, sqlite3.Error | RagError):
+                    raise
+                self._collection, self._stale = None, True
+                self._write(change, again=False)
+                return
             self._collection = None
             settings = self._client.get_settings()
             raise VectorServerDown(f"{settings.chroma_server_host}:{settings.chroma_server_http_port}") from exc
