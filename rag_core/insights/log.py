@@ -110,21 +110,29 @@ class InsightLog:
         self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(feedback)")}
-        if "audiences" not in columns:  # a store from before audiences were kept
-            self._db.execute("ALTER TABLE feedback ADD COLUMN audiences TEXT")
-        for table in ("questions", "feedback"):  # a store from before traffic was kept: its rows count as people's
-            if "traffic" not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
-                self._db.execute(f"ALTER TABLE {table} ADD COLUMN traffic TEXT NOT NULL DEFAULT '{PERSON}'")
-        if "turn" not in {row[1] for row in self._db.execute("PRAGMA table_info(questions)")}:  # kept since fix51
-            self._db.execute("ALTER TABLE questions ADD COLUMN conversation TEXT")
-            self._db.execute("ALTER TABLE questions ADD COLUMN turn INTEGER")
-        self._db.execute("CREATE INDEX IF NOT EXISTS questions_turn ON questions (conversation, turn)")
-        if self._db.execute("PRAGMA user_version").fetchone()[0] < 1:
-            self._restrict_old_standard_ratings()
-            self._db.execute("PRAGMA user_version = 1")
-        self._db.commit()
+        # an older store's columns, added in one transaction, each only when missing: a kill between two ALTERs
+        # (each its own commit outside a transaction) had left `conversation` without `turn`, and every later
+        # open failed on the duplicate column, with the gaps, usage and feedback pages off for good
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._add_missing("feedback", "audiences", "TEXT")  # a store from before audiences were kept
+            for table in ("questions", "feedback"):  # a store from before traffic was kept: its rows count as people's
+                self._add_missing(table, "traffic", f"TEXT NOT NULL DEFAULT '{PERSON}'")
+            self._add_missing("questions", "conversation", "TEXT")  # kept since fix51
+            self._add_missing("questions", "turn", "INTEGER")
+            self._db.execute("CREATE INDEX IF NOT EXISTS questions_turn ON questions (conversation, turn)")
+            if self._db.execute("PRAGMA user_version").fetchone()[0] < 1:
+                self._restrict_old_standard_ratings()
+                self._db.execute("PRAGMA user_version = 1")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
         self._lock = threading.RLock()
+
+    def _add_missing(self, table: str, column: str, declaration: str) -> None:
+        if column not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
+            self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
 
     def _restrict_old_standard_ratings(self) -> None:
         """Ratings of a standard answer stored before its audience was kept in the trace counted only the search's
