@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PermissionDenied, RagError
+from ..text.shown import shown, shown_tree
 
 TITLE_CHARS = 24
 MAX_ID_CHARS = 64
@@ -44,6 +45,11 @@ CREATE TABLE IF NOT EXISTS turns (
     PRIMARY KEY (conversation_id, turn)
 );
 """
+
+
+def _conversation(row: tuple) -> Conversation:
+    """A stored conversation row; its title masked by today's masker (an older version's may have missed some)."""
+    return Conversation(row[0], row[1], shown(row[2]), *row[3:])
 
 
 def _trace(row: tuple) -> dict:
@@ -163,7 +169,7 @@ class ConversationStore:
             ).fetchone()
             if row is None or row[0] is None:
                 return None
-            conv = Conversation(*row)
+            conv = _conversation(row)
             if with_turns:
                 conv.turns = self._turns(conn, cid)
         return conv
@@ -190,7 +196,7 @@ class ConversationStore:
                 "ORDER BY c.updated_at DESC, c.created_at DESC, c.id",
                 (user,),
             ).fetchall()
-        return [Conversation(*row) for row in rows]
+        return [_conversation(row) for row in rows]
 
     def users(self) -> list[str]:
         with self._tx() as conn:
@@ -217,18 +223,23 @@ class ConversationStore:
         return gone
 
     # -- turns -------------------------------------------------------------------
-    def _turns(self, conn: sqlite3.Connection, cid: str, last: int | None = None) -> list[Turn]:
+    def _turns(self, conn: sqlite3.Connection, cid: str, last: int | None = None, *,
+               masked_traces: bool = True) -> list[Turn]:
+        """The turns as read out: texts masked by today's masker (a row an older version stored may hold what its
+        masker missed); whole traces too unless `masked_traces` is False (an engine step reading only its tags)."""
         sql = "SELECT turn, question, search_question, answer, trace, rating, created_at FROM turns WHERE conversation_id = ?"
         if last is None:
             rows = conn.execute(sql + " ORDER BY turn", (cid,)).fetchall()
         else:
             rows = conn.execute(sql + " ORDER BY turn DESC LIMIT ?", (cid, last)).fetchall()[::-1]
-        return [Turn(r[0], r[1], r[2], r[3], _trace(r), r[5], r[6]) for r in rows]
+        return [Turn(r[0], shown(r[1]), shown(r[2]), shown(r[3]),
+                     shown_tree(_trace(r)) if masked_traces else _trace(r), r[5], r[6]) for r in rows]
 
-    def turns(self, conversation_id: str, last: int | None = None) -> list[Turn]:
-        """The turns oldest first; `last` keeps only the most recent ones."""
+    def turns(self, conversation_id: str, last: int | None = None, *, masked_traces: bool = True) -> list[Turn]:
+        """The turns oldest first; `last` keeps only the most recent ones. `masked_traces=False` skips masking
+        each trace (the costly part) for a step that reads only a trace's tags (answerer, outcome, audiences)."""
         with self._tx() as conn:
-            return self._turns(conn, check_id(conversation_id), last)
+            return self._turns(conn, check_id(conversation_id), last, masked_traces=masked_traces)
 
     def add_turn(self, conversation_id: str, question: str, search_question: str, answer: str, trace: dict,
                  turn: int | None = None) -> int:

@@ -101,7 +101,8 @@ def context_audiences(facade: _WithConversations, trace: AskTrace) -> list[tuple
     if not trace.conversation or trace.turn <= 1:
         return []
     try:
-        earlier = [t for t in facade.conversations.turns(trace.conversation) if t.turn < trace.turn]
+        earlier = [t for t in facade.conversations.turns(trace.conversation, masked_traces=False)
+                   if t.turn < trace.turn]
     except (StoreDamaged, ConversationError, sqlite3.Error):
         return [UNKNOWN]
     return revealed([t.trace for t in earlier[-CONTEXT_TURNS:]])
@@ -191,7 +192,8 @@ class ConversationActions:
                 return []
             if conv.user != (user or ""):
                 raise ForeignConversation("这个对话属于其他用户，不能在这里继续")
-            turns = [t for t in self.conversations.turns(conversation, CONTEXT_TURNS + 2)
+            # questions and answers masked (they reach the prompt); the traces are read only for their tags
+            turns = [t for t in self.conversations.turns(conversation, CONTEXT_TURNS + 2, masked_traces=False)
                      if t.trace.get("answerer") != CHATTER][-CONTEXT_TURNS:]
             return [(t.search_question or t.question, t.answer, t.trace.get("outcome") == ACKNOWLEDGED) for t in turns]
 
