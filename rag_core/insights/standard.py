@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import RagError, VectorServerDown
 from ..search.chroma_server import server_lost
 from ..text.inputs import MAX_QUESTION_CHARS, checked, is_blank
+from ..text.shown import shown
 from .matching import STANDARD_AGREEMENT, STANDARD_COSINE
 from .records import StandardAnswer, StandardMatch
 from .standard_pending import PendingHolds
@@ -206,7 +207,9 @@ class StandardAnswers:
                 " FROM standard_answers ORDER BY created_at DESC, id"
             ).fetchall()
         return [
-            StandardAnswer(id=r[0], question=r[1], answer=r[2], clauses=json.loads(r[3]), variants=json.loads(r[4]),
+            # masked by today's masker as read out: an entry an older version kept may hold what its masker missed
+            StandardAnswer(id=r[0], question=shown(r[1]), answer=shown(r[2]), clauses=[shown(c) for c in json.loads(r[3])],
+                           variants=[shown(v) for v in json.loads(r[4])],
                            audience=tuple(a for a in r[5].split(",") if a), author=r[6], created_at=r[7],
                            hits=r[8], last_hit_at=r[9])
             for r in rows
