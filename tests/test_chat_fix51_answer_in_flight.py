@@ -72,19 +72,26 @@ def refresh(at: AppTest) -> AppTest:
     return at
 
 
+def held(assistant: Any, monkeypatch: Any) -> tuple[threading.Event, threading.Event, dict[str, Any]]:
+    """`ask` held before it starts, until `release` is set (the first question only)."""
+    asked, release, where = threading.Event(), threading.Event(), {}
+    real_ask = assistant.ask
+
+    def held_ask(*args: Any, **kwargs: Any):
+        if not asked.is_set():
+            where["conversation"] = kwargs["conversation"]
+            asked.set()
+            release.wait(PATIENCE_S)
+        return real_ask(*args, **kwargs)
+
+    monkeypatch.setattr(assistant, "ask", held_ask)
+    return asked, release, where
+
+
 def test_a_refresh_while_the_first_answer_is_written_shows_it_being_answered(tmp_path, monkeypatch) -> None:
     """The offline answerer, held mid-ask in one tab; the refresh is a new session on the same address."""
     a = fake_assistant_with_samples(tmp_path / "store")
-    asked, release, where = threading.Event(), threading.Event(), {}
-    real_ask = a.ask
-
-    def held_ask(*args: Any, **kwargs: Any):
-        where["conversation"] = kwargs["conversation"]
-        asked.set()
-        release.wait(PATIENCE_S)
-        return real_ask(*args, **kwargs)
-
-    monkeypatch.setattr(a, "ask", held_ask)
+    asked, release, where = held(a, monkeypatch)
     tab = open_chat(a, monkeypatch, tmp_path)
     asking = threading.Thread(target=lambda: tab.chat_input[0].set_value(QUESTION).run(), daemon=True)
     asking.start()

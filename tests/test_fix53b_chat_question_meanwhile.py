@@ -19,6 +19,7 @@ from test_chat_fix51_answer_in_flight import (
     PATIENCE_S,
     QUESTION,
     WAITING,
+    held,
     open_chat,
     shown,
     wait_until_answered,
@@ -26,22 +27,6 @@ from test_chat_fix51_answer_in_flight import (
 
 FOLLOW_UP = "那一线城市呢？"
 WAITS = "上一个问题还在回答，这个问题会接着回答"
-
-
-def held(assistant: Any, monkeypatch: Any) -> tuple[threading.Event, threading.Event, dict[str, Any]]:
-    """`ask` held before it starts, until `release` is set."""
-    asked, release, where = threading.Event(), threading.Event(), {}
-    real_ask = assistant.ask
-
-    def held_ask(*args: Any, **kwargs: Any):
-        if not asked.is_set():  # only the first question is held
-            where["conversation"] = kwargs["conversation"]
-            asked.set()
-            release.wait(PATIENCE_S)
-        return real_ask(*args, **kwargs)
-
-    monkeypatch.setattr(assistant, "ask", held_ask)
-    return asked, release, where
 
 
 def notices(at: Any) -> list[str]:
