@@ -23,7 +23,6 @@ from ..text.instructions import addressed_to_assistant, without_instructions
 from ..text.markers import as_prompt_data
 from ..text.pii import redact_text
 from ..text.records import as_markdown
-from ..text.shown import shown
 from ..types import WEAK_EVIDENCE, Hit, MemoryHit, SourceRef
 
 NOT_IN_POLICY = "制度里没有写这一条"
@@ -67,16 +66,15 @@ class BuiltPrompt:
 
 def _source_block(n: int, hit: Hit) -> str:
     c = hit.chunk
-    # a chunk indexed by an older version holds what its masker missed: today's masks it as it enters the prompt
-    where = f"来源：{neutralise(shown(c.source))}"
+    where = f"来源：{neutralise(c.source)}"
     if c.section:
-        where += f" ｜ 章节：{neutralise(shown(c.section))}"
+        where += f" ｜ 章节：{neutralise(c.section)}"
     if c.page:
         where += f" ｜ 第 {c.page} 页"
     if hit.scores.verdict:
         where += f" ｜ 检索判断：{hit.scores.verdict}"
     # table rows as a small table; a sentence giving the assistant orders is left out (text.instructions)
-    return f"[资料{n}] {where}\n{neutralise(as_markdown(without_instructions(shown(c.text.strip()))))}"
+    return f"[资料{n}] {where}\n{neutralise(as_markdown(without_instructions(c.text.strip())))}"
 
 
 CUT_NOTE = "……（这一条超出提示词预算，后文已截去）"
@@ -182,9 +180,8 @@ def build_prompt(
         used += cost
         blocks.append(block)
         c = hit.chunk
-        text = without_instructions(shown(c.text.strip()))  # the offline answerer never quotes an order to the assistant
-        sources.append(SourceRef(len(sources) + 1, text, shown(c.source), shown(c.section), c.chunk_id,
-                                 hit.scores.verdict))
+        text = without_instructions(c.text.strip())  # the offline answerer never quotes an order to the assistant
+        sources.append(SourceRef(len(sources) + 1, text, c.source, c.section, c.chunk_id, hit.scores.verdict))
     body = "\n\n".join(blocks) if blocks else "（未检索到任何通过阈值的条款）"
     text = head + body + tail
     return BuiltPrompt(text=text, sources=sources, tokens=estimate_tokens(text), dropped=dropped,
