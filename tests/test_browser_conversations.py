@@ -90,10 +90,17 @@ def test_three_turns_refresh_export_and_a_statement(server: str, context: object
     expect(tab.get_by_test_id("stSidebar").get_by_role("button", name="出差住宿标准是多少？")).to_be_visible()
 
     # export downloads Markdown holding the cited clause
-    with tab.expect_download() as download_info:
-        tab.get_by_test_id("stSidebar").get_by_role("button", name=re.compile("导出本对话")).click()
     saved = tmp_path / "conversation.md"
-    download_info.value.save_as(saved)
+    for attempt in range(3):  # a click that lands while the page reruns fetches a download the rerun replaced
+        wait_idle(tab)
+        try:
+            with tab.expect_download(timeout=30_000) as download_info:
+                tab.get_by_test_id("stSidebar").get_by_role("button", name=re.compile("导出本对话")).click()
+            download_info.value.save_as(saved)
+            break
+        except sync_api.TimeoutError:
+            if attempt == 2:
+                raise
     markdown = saved.read_text(encoding="utf-8")
     assert "那一线城市呢？" in markdown and "一类城市500元" in markdown and "03_travel_expense.md" in markdown
 
