@@ -21,16 +21,17 @@ OPENED_MEANWHILE = "注意：{verb}期间应用启动了：请重启应用，它
 
 def beside_app(assistant, verb: str, *, page: str = "文档页", what: str = "文档") -> bool:
     """Say so and True when an app in another process has the data dir open with embedded Chroma."""
-    if assistant.index_open_elsewhere():
-        say(APP_RUNNING.format(page=page, verb=verb, what=what), err=True)
-        return True
-    return False
+    return _refused(assistant, APP_RUNNING.format(page=page, verb=verb, what=what))
 
 
 def check_beside_app(assistant) -> bool:
     """`check` (with repairs) beside another process: said, and True."""
+    return _refused(assistant, CHECK_REFUSED)
+
+
+def _refused(assistant, message: str) -> bool:
     if assistant.index_open_elsewhere():
-        say(CHECK_REFUSED, err=True)
+        say(message, err=True)
         return True
     return False
 
