@@ -74,7 +74,7 @@ class TurnContext:
     conversation: str | None = None
     warnings: list[str] = field(default_factory=list)  # e.g. the conversation store is damaged: not kept
     chatter: bool = False  # only words about the conversation (好的 / 谢谢 / 我不明白): no search, no memory
-    went_on: bool = False  # the conversation held turns when the question came: gone at the end, it was deleted
+    went_on: bool = False  # the conversation was stored when the question came: gone at the end, it was deleted
 
     @property
     def search_question(self) -> str:
@@ -158,9 +158,10 @@ class ConversationActions:
         parts = split_turn(question)
         turns: list[tuple[str, str, bool]] = []
         warnings: list[str] = []
+        stored = False  # the conversation was kept when the question came, even if its turns were all chatter
         if conversation is not None:
             try:
-                turns = self._earlier_turns(conversation, user)
+                stored, turns = self._earlier_turns(conversation, user)
             except StoreDamaged as damage:  # answered as a question of its own, and not kept
                 warnings.append(f"{damage}（这一轮按单独的问题回答，不会保存）")
                 conversation = None
@@ -177,10 +178,12 @@ class ConversationActions:
         if len(rewrite.question) > MAX_QUESTION_CHARS:  # a long question with its context would be refused whole
             rewrite = Rewrite(asked, "", decision="结合上文后问题超过长度上限，按原问题检索")
         return TurnContext(question, asked, parts.statement, rewrite, pairs, conversation, warnings, parts.chatter,
-                           went_on=bool(turns))
+                           went_on=stored)
 
-    def _earlier_turns(self, conversation: str, user: str) -> list[tuple[str, str, bool]]:
-        """The last (searched question, answer, only told something) turns of the asker's own conversation.
+    def _earlier_turns(self, conversation: str, user: str) -> tuple[bool, list[tuple[str, str, bool]]]:
+        """Whether the asker's own conversation is stored, and its last (searched question, answer, only told
+        something) turns. Whether it is stored is told apart from the turns: a conversation of only chatter has
+        none to show, yet deleted while answered it must not be brought back (`TurnContext.went_on`).
 
         A turn that only told something about the person (我是销售部的) searched nothing: what is
         asked next leans on that statement, which memory carries, not on the question before it,
@@ -189,13 +192,14 @@ class ConversationActions:
         with feature_store(STORE_FILE):
             conv = self.conversations.get(conversation)
             if conv is None:
-                return []
+                return False, []
             if conv.user != (user or ""):
                 raise ForeignConversation("这个对话属于其他用户，不能在这里继续")
             # questions and answers masked (they reach the prompt); the traces are read only for their tags
             turns = [t for t in self.conversations.turns(conversation, CONTEXT_TURNS + 2, masked_traces=False)
                      if t.trace.get("answerer") != CHATTER][-CONTEXT_TURNS:]
-            return [(t.search_question or t.question, t.answer, t.trace.get("outcome") == ACKNOWLEDGED) for t in turns]
+            return True, [(t.search_question or t.question, t.answer, t.trace.get("outcome") == ACKNOWLEDGED)
+                          for t in turns]
 
     def _search_turn(self, context: TurnContext, *, role: str | None, actor: Principal) -> SearchResult:
         """Search the turn. A tentative rewrite (a question that reads like a fragment but may stand alone) is
