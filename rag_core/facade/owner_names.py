@@ -38,11 +38,20 @@ def checked_person(name: str) -> str:
     another record; accounts never hold one: `users add` refuses it)."""
     if not isinstance(name, str):
         raise InputError("用户名应为文字")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in name):
-        raise InputError(NAME_CONTROL_REFUSED)
-    if carries_personal_data(name):
-        raise InputError(NAME_REFUSED)
+    refusal = name_refusal(name)
+    if refusal:
+        raise InputError(refusal)
     return name
+
+
+def name_refusal(name: str) -> str:
+    """Why a typed `name` is refused ("" when it is not): one list of the rules, so the exemption for names
+    already kept (`KnownNames._typed_person`) spares a name from all of them, not from some."""
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in name):
+        return NAME_CONTROL_REFUSED
+    if carries_personal_data(name):
+        return NAME_REFUSED
+    return ""
 
 
 def checked_conversation(conversation: str | None) -> str | None:
@@ -72,14 +81,16 @@ class KnownNames:
     """Mixin of `Assistant`: the name rule applied to a typed name or id, sparing those that already exist."""
 
     def _typed_person(self, name: str, actor: Principal | None = None) -> str:
-        """`name` as given when it is `actor`'s own or an existing account's or memory owner's, else `checked_person`."""
-        if isinstance(name, str) and carries_personal_data(name) and (
+        """`name` as given when it is `actor`'s own or an existing account's or memory owner's, else `checked_person`:
+        a name kept before a rule came (personal data, or a control character older CLIs took) must stay readable
+        and erasable; only a name typed anew meets the rules."""
+        if isinstance(name, str) and name_refusal(name) and (
                 (actor is not None and name == actor.user) or self._known_person(name)):
             return name
         return checked_person(name)
 
     def _known_person(self, name: str) -> bool:
-        """An account or a memory owner kept under `name` (only asked for a name the rule would refuse)."""
+        """An account or a memory owner kept under `name` (only asked for a name the rules would refuse)."""
         try:
             if self.accounts.get(name) is not None:
                 return True
