@@ -30,6 +30,7 @@ from .records import StandardAnswer, StandardMatch
 from .standard_pending import PendingHolds
 from .standard_refs import readable_to_all, references
 from .standard_search import StandardIndexUnreadable, nearest_match
+from .standard_unwritable import StandardIndexUnwritable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS standard_answers (
@@ -113,11 +114,16 @@ class StandardAnswers:
         self.cosine_floor, self.agreement_floor = STANDARD_COSINE, STANDARD_AGREEMENT
         self._collection = None
         self._stale = False  # a Chroma error on the collection: rebuilt from the table when next opened
-        self._live()
+        try:
+            self._live()
+        except StandardIndexUnreadable:  # the entries stay readable; the rebuild is tried again at the next use
+            pass
 
     def _live(self):
         """The wordings' collection, opened (and rebuilt if it lags the table) once the Chroma server answers;
-        None while a server cannot be reached: questions then get no standard answer, never an error."""
+        None while a server cannot be reached: questions then get no standard answer, never an error. Another
+        Chroma error (a rebuild that cannot write) is `StandardIndexUnreadable`, and the rebuild is tried again
+        at the next use, not here: one try per call, whatever the error."""
         if self._collection is None:
             try:
                 self._collection = self._open()
@@ -129,8 +135,12 @@ class StandardAnswers:
                     self._stale = False
             except Exception as exc:
                 self._collection = None
-                if not server_lost(exc):
+                if server_lost(exc):
+                    return None
+                if isinstance(exc, sqlite3.Error | RagError):
                     raise
+                self._stale = True
+                raise StandardIndexUnreadable() from exc
         return self._collection
 
     def _open(self):
@@ -140,26 +150,30 @@ class StandardAnswers:
         )
 
     def _rebuild(self, entries: list[StandardAnswer]) -> None:
+        """Every entry written straight to a new collection: never through `_write`, whose retry rebuilds, so an
+        error that stays (a read-only database) ends the rebuild instead of recursing into another."""
         try:
             self._client.delete_collection(self._name)
         except Exception:  # noqa: BLE001 - absent collection is fine
             pass
         self._collection = self._open()
         for entry in entries:
-            self._index(entry)
+            self._upsert(self._collection, entry)
+
+    def _upsert(self, collection, entry: StandardAnswer) -> None:
+        texts = _wordings(entry)
+        collection.upsert(ids=[f"{entry.id}:{i}" for i in range(len(texts))], embeddings=self._embed(texts),
+                          metadatas=[{"answer_id": entry.id, "wording": t} for t in texts])
 
     def _index(self, entry: StandardAnswer) -> None:
-        texts = _wordings(entry)
-        self._write(lambda col: col.upsert(
-            ids=[f"{entry.id}:{i}" for i in range(len(texts))], embeddings=self._embed(texts),
-            metadatas=[{"answer_id": entry.id, "wording": t} for t in texts],
-        ))
+        self._write(lambda col: self._upsert(col, entry))
 
     def _write(self, change: Callable, *, again: bool = True) -> None:
         """`change` applied to the wordings' collection; a Chroma server that cannot be reached is one Chinese
         line (VectorServerDown), and the collection is opened again at the next use. Another Chroma error (its
         files changed under this process, as by a CLI write beside the app) rebuilds the collection from the
-        table once and applies `change` again."""
+        table once and applies `change` again; when that fails too, it is `StandardIndexUnwritable` (Chinese:
+        nothing was saved), not Chroma's English words."""
         try:
             live = self._collection if self._collection is not None else self._live()
             if live is None:
@@ -167,9 +181,13 @@ class StandardAnswers:
             change(live)
         except Exception as exc:
             if not server_lost(exc):
-                if not again or isinstance(exc, sqlite3.Error | RagError):
+                if isinstance(exc, StandardIndexUnreadable):  # the rebuild failed: said as a write not saved
+                    raise StandardIndexUnwritable() from exc
+                if isinstance(exc, sqlite3.Error | RagError):
                     raise
                 self._collection, self._stale = None, True
+                if not again:
+                    raise StandardIndexUnwritable() from exc
                 self._write(change, again=False)
                 return
             self._collection = None
