@@ -1,5 +1,6 @@
 """Review 53i: a conversation an older version stored with a phone its masker missed (Chinese digits) is read
-out masked by today's masker: list, get, open, both exports; the stored row is not rewritten."""
+out masked by today's masker: list, get, open, both exports; the stored row is not rewritten. (A clause the
+trace quotes is a document's and stays as stored: tests/test_fix54_kept_clauses.py.)"""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def old_conversation(a, user: str = "u1", cid: str = "old1") -> None:
     """Rows written straight into conversations.sqlite3, as stop 41's masker left them."""
     assert a.conversations is not None  # opens (and creates) the store
     trace = {"question": f"我的{OLD}，年假几天？", "answer": f"好的，{OLD}。年假 5 天 [资料1]", "conversation": cid,
-             "turn": 1, "sources": [{"number": 1, "text": f"联系人{OLD}", "source": "手册", "section": "",
+             "turn": 1, "sources": [{"number": 1, "text": "联系人见人事部", "source": "手册", "section": "",
                                      "chunk_id": "d#1"}], "prompt": f"【问题】{OLD}"}
     with sqlite3.connect(a.settings.path("conversations.sqlite3")) as conn:
         conn.execute("INSERT INTO conversations VALUES (?, ?, ?, '2026-01-01T00:00:00+00:00', "

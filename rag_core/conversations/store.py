@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PermissionDenied, RagError
-from ..text.shown import shown, shown_tree
+from ..text.shown import shown, shown_answer, shown_trace
 
 TITLE_CHARS = 24
 MAX_ID_CHARS = 64
@@ -225,15 +225,20 @@ class ConversationStore:
     # -- turns -------------------------------------------------------------------
     def _turns(self, conn: sqlite3.Connection, cid: str, last: int | None = None, *,
                masked_traces: bool = True) -> list[Turn]:
-        """The turns as read out: texts masked by today's masker (a row an older version stored may hold what its
-        masker missed); whole traces too unless `masked_traces` is False (an engine step reading only its tags)."""
+        """The turns as read out: what the person wrote masked by today's masker (a row an older version stored may
+        hold what its masker missed), in the trace too unless `masked_traces` is False (an engine step reading only
+        its tags); the answer's and the trace's clauses as stored (`text.shown`)."""
         sql = "SELECT turn, question, search_question, answer, trace, rating, created_at FROM turns WHERE conversation_id = ?"
         if last is None:
             rows = conn.execute(sql + " ORDER BY turn", (cid,)).fetchall()
         else:
             rows = conn.execute(sql + " ORDER BY turn DESC LIMIT ?", (cid, last)).fetchall()[::-1]
-        return [Turn(r[0], shown(r[1]), shown(r[2]), shown(r[3]),
-                     shown_tree(_trace(r)) if masked_traces else _trace(r), r[5], r[6]) for r in rows]
+        out = []
+        for r in rows:
+            trace = _trace(r)
+            out.append(Turn(r[0], shown(r[1]), shown(r[2]), shown_answer(r[3], trace),
+                            shown_trace(trace) if masked_traces else trace, r[5], r[6]))
+        return out
 
     def turns(self, conversation_id: str, last: int | None = None, *, masked_traces: bool = True) -> list[Turn]:
         """The turns oldest first; `last` keeps only the most recent ones. `masked_traces=False` skips masking

@@ -3,7 +3,12 @@
 A store keeps what an older version wrote: its masker may have missed a category today's catches (a phone
 in Chinese digits). Readers mask what they show, export or put in a prompt (as `memory.recall.read_out`
 does), so an upgrade masks old rows without rewriting them. Cached: a page shown again (every Streamlit
-rerun) and a clause repeated in a trace's hits, sources and prompt are masked once.
+rerun) and a repeated text are masked once.
+
+Only what a person wrote is masked again: a question, a title, a memory, a comment. A document's clauses (an
+answer quoting them, a trace's sources, hits and prompt, a gap's nearest clause) stay as stored: they keep the
+personal-data categories HR chose to keep at upload (a hotline's landline), or all of them with
+RAG_REDACT_PII=false, which today's masker would undo (`answer.prompt` does not mask them again either).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from ..types import quoted_offline
 from .pii import redact_text
 
 
@@ -33,3 +39,36 @@ def shown_tree(value: Any) -> Any:
     if isinstance(value, list):
         return [shown_tree(item) for item in value]
     return value
+
+
+
+# Keys of a stored trace (`AskTrace.to_dict`) that hold a document's clauses (and their titles and sections).
+CLAUSE_KEYS = frozenset({"sources", "hits", "near_misses"})
+
+
+def shown_trace(trace: dict[str, Any]) -> dict[str, Any]:
+    """A stored trace as read out: what a person wrote masked (`shown_tree`), the clauses as stored, in the
+    prompt too, and the answer as `shown_answer` reads it."""
+    out = {key: item if key in CLAUSE_KEYS else shown_tree(item) for key, item in trace.items()}
+    if isinstance(trace.get("prompt"), str):
+        clauses = [item.get("text") for key in CLAUSE_KEYS for item in trace.get(key) or () if isinstance(item, dict)]
+        out["prompt"] = with_clauses(trace["prompt"], [c for c in clauses if isinstance(c, str)])
+    if isinstance(trace.get("answer"), str):
+        out["answer"] = shown_answer(trace["answer"], trace)
+    return out
+
+
+def with_clauses(text: str, clauses: list[str]) -> str:
+    """`text` masked, each of `clauses` it quotes put back as stored (a prompt: the question and memories masked,
+    a hotline HR kept in a clause kept)."""
+    masked = shown(text)
+    for clause in sorted(set(clauses), key=len, reverse=True):
+        if (again := shown(clause)) != clause:
+            masked = masked.replace(again, clause)
+    return masked
+
+
+def shown_answer(answer: str, trace: dict[str, Any]) -> str:
+    """A stored answer as read out: the offline quoter's as stored (a document's sentences: `quoted_offline`),
+    any other (a model's, an acknowledgement that repeats what the person told) masked."""
+    return answer if quoted_offline(str(trace.get("answerer", ""))) else shown(answer)

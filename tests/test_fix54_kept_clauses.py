@@ -1,0 +1,66 @@
+"""Review 54a #1: a conversation read out again (a rerun of the chat page, reopening it, an export, the next
+prompt) masks what the person wrote by today's masker, but leaves the document's clauses as stored: a hotline HR
+kept at upload, or every category with RAG_REDACT_PII=false, is shown as the live answer showed it."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from fakes import QueuedLLM, fake_assistant
+
+HOTLINE = "010-62345678"
+POLICY = f"# 员工关怀制度\n\n## 第一章 心理援助\n\n第一条 员工心理援助热线电话为 {HOTLINE}，工作日接听。\n"
+
+
+def _with_kept_hotline(tmp_path, **overrides):
+    a = fake_assistant(tmp_path / "s", **overrides)
+    assert a.ingest_bytes(POLICY.encode(), "关怀.md", redact_disabled=["landline"]).ok
+    return a
+
+
+def test_fix54_a_kept_hotline_is_shown_again_as_the_live_answer_showed_it(tmp_path) -> None:
+    a = _with_kept_hotline(tmp_path)
+    live = a.ask("心理援助热线电话是多少？", user="u1", conversation="c1")
+    assert HOTLINE in live.answer
+    _conv, traces = a.open_conversation("c1")
+    again = traces[-1]
+    assert HOTLINE in again.answer
+    assert all(HOTLINE in s.text for s in again.sources) and HOTLINE in again.prompt
+    assert HOTLINE in a.get_conversation("c1").turns[0].answer
+    assert "62345678" in a.export_conversation_markdown("c1")  # escaped for Markdown: 010\\-62345678
+
+
+def test_fix54_with_masking_off_a_clause_is_not_masked_on_reading(tmp_path) -> None:
+    a = fake_assistant(tmp_path / "s", redact_pii=False)
+    assert a.ingest_bytes("# 报销办法\n\n第一条 报销单据请发送至 finance@example.com 由财务部审核。\n".encode(), "报销.md").ok
+    assert "finance@example.com" in a.ask("报销单据发到哪个邮箱？", user="u1", conversation="c1").answer
+    assert "finance@example.com" in a.get_conversation("c1").turns[0].answer
+
+
+def test_fix54_what_the_person_wrote_is_still_masked_beside_a_kept_clause(tmp_path) -> None:
+    """A question an older masker let through (Chinese digits) is masked in the turn, the trace and the prompt,
+    while the clause the prompt quotes keeps its hotline."""
+    a = _with_kept_hotline(tmp_path)
+    a.ask("心理援助热线电话是多少？", user="u1", conversation="c1")
+    raw = "一三八一二三四五六七八"
+    with sqlite3.connect(a.settings.path("conversations.sqlite3")) as conn:
+        trace = json.loads(conn.execute("SELECT trace FROM turns").fetchone()[0])
+        trace["question"] = f"我的手机{raw}，热线是多少？"
+        trace["prompt"] = trace["prompt"] + f"\n【问题】{trace['question']}"
+        conn.execute("UPDATE turns SET question = ?, trace = ?", (trace["question"], json.dumps(trace, ensure_ascii=False)))
+    turn = a.get_conversation("c1").turns[0]
+    assert raw not in turn.question and raw not in json.dumps(turn.trace, ensure_ascii=False)
+    assert HOTLINE in turn.trace["prompt"] and "[手机号]" in turn.trace["prompt"]
+
+
+def test_fix54_a_model_answer_is_masked_on_reading(tmp_path) -> None:
+    """A model's answer is its words, not a clause's: an older version's masker may have missed what it
+    repeated, so it is masked again as read out."""
+    a = _with_kept_hotline(tmp_path, llm_base_url="http://127.0.0.1:9")
+    a.llm = QueuedLLM("热线是 010-62345678 [资料1]。")
+    a.ask("心理援助热线电话是多少？", user="u1", conversation="c1")
+    raw = "一三八一二三四五六七八"
+    with sqlite3.connect(a.settings.path("conversations.sqlite3")) as conn:
+        conn.execute("UPDATE turns SET answer = ?", (f"您可以打 {raw} [资料1]",))
+    assert raw not in a.get_conversation("c1").turns[0].answer
