@@ -62,6 +62,14 @@ CREATE TABLE IF NOT EXISTS feedback (
 CREATE INDEX IF NOT EXISTS feedback_time ON feedback (created_at);
 """
 
+# columns added after the first stores were made, in the order they came (table, column, declaration)
+ADDED_COLUMNS = (
+    ("feedback", "audiences", "TEXT"),  # a store from before audiences were kept
+    ("questions", "traffic", f"TEXT NOT NULL DEFAULT '{PERSON}'"),  # before traffic was kept: rows are people's
+    ("feedback", "traffic", f"TEXT NOT NULL DEFAULT '{PERSON}'"),
+    ("questions", "conversation", "TEXT"),  # kept since fix51
+    ("questions", "turn", "INTEGER"),
+)
 
 DISLIKED = "disliked"  # a gap item's kind: a 👎 rating (of a question asked outside the window, or answered)
 ALSO_DISLIKED = f"+{DISLIKED}"  # suffix of an asked turn's kind when its asker also rated it 👎 (`unfold_kinds`)
@@ -111,16 +119,27 @@ class InsightLog:
         self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
-        # an older store's columns, added in one transaction, each only when missing: a kill between two ALTERs
-        # (each its own commit outside a transaction) had left `conversation` without `turn`, and every later
-        # open failed on the duplicate column, with the gaps, usage and feedback pages off for good
+        if self._outdated():  # read first: an up-to-date store opens without waiting for another writer
+            self._migrate()
+        self._lock = threading.RLock()
+
+    def _outdated(self) -> bool:
+        """Whether a column, the turn index or the user_version step is missing: read without a write lock."""
+        have = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+                for table in ("questions", "feedback")}
+        return (any(column not in have[table] for table, column, _ in ADDED_COLUMNS)
+                or self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'questions_turn'").fetchone() is None
+                or self._db.execute("PRAGMA user_version").fetchone()[0] < 1)
+
+    def _migrate(self) -> None:
+        """An older store's columns, added in one transaction, each only when missing (checked again under the
+        lock: another process may have migrated meanwhile). A kill between two ALTERs (each its own commit outside
+        a transaction) had left `conversation` without `turn`, and every later open failed on the duplicate
+        column, with the gaps, usage and feedback pages off for good."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            self._add_missing("feedback", "audiences", "TEXT")  # a store from before audiences were kept
-            for table in ("questions", "feedback"):  # a store from before traffic was kept: its rows count as people's
-                self._add_missing(table, "traffic", f"TEXT NOT NULL DEFAULT '{PERSON}'")
-            self._add_missing("questions", "conversation", "TEXT")  # kept since fix51
-            self._add_missing("questions", "turn", "INTEGER")
+            for table, column, declaration in ADDED_COLUMNS:
+                self._add_missing(table, column, declaration)
             self._db.execute("CREATE INDEX IF NOT EXISTS questions_turn ON questions (conversation, turn)")
             if self._db.execute("PRAGMA user_version").fetchone()[0] < 1:
                 self._restrict_old_standard_ratings()
@@ -129,7 +148,6 @@ class InsightLog:
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
-        self._lock = threading.RLock()
 
     def _add_missing(self, table: str, column: str, declaration: str) -> None:
         if column not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
