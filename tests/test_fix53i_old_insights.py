@@ -16,7 +16,7 @@ def old_rows(a) -> None:
     """Rows written with the log's own writers, past the facade's masking: as stop 41's masker left them."""
     log, now = a.insight_log, datetime.now(UTC).isoformat(timespec="seconds")
     vector = a.embedder.embed_query(OLD) if hasattr(a.embedder, "embed_query") else a.embedder.vector(OLD)
-    nearest = {"text": f"联系人手机：{RAW}", "doc_id": "d", "audience": []}
+    nearest = {"text": "联系人见人事部", "doc_id": "d", "audience": []}  # a clause stays as stored
     log.log_question(asked_at=now, user="u1", role="employee", question=OLD, outcome="zero_hit", hit_count=0,
                      cited_docs=[], nearest=nearest, model=a.embedder.model_id, vector=vector)
     log.add_feedback(created_at=now, user="u1", question=OLD, answer=f"请拨打 {RAW} 咨询", rating=-1, reason="不对",

@@ -64,3 +64,20 @@ def test_fix54_a_model_answer_is_masked_on_reading(tmp_path) -> None:
     with sqlite3.connect(a.settings.path("conversations.sqlite3")) as conn:
         conn.execute("UPDATE turns SET answer = ?", (f"您可以打 {raw} [资料1]",))
     assert raw not in a.get_conversation("c1").turns[0].answer
+
+
+def test_fix54_a_gap_shows_its_nearest_clause_as_stored(tmp_path) -> None:
+    """HR's knowledge gaps show the nearest clause as the document keeps it (a hotline kept at upload), while the
+    question the person typed is masked by today's masker."""
+    from datetime import UTC, datetime
+
+    a = fake_assistant(tmp_path / "s")
+    raw = "一三八一二三四五六七八"
+    question = f"我的手机{raw}，热线是多少"
+    a.insight_log.log_question(
+        asked_at=datetime.now(UTC).isoformat(timespec="seconds"), user="u1", role="employee", question=question,
+        outcome="zero_hit", hit_count=0, cited_docs=[], model=a.embedder.model_id,
+        nearest={"text": f"第一条 员工心理援助热线电话为 {HOTLINE}。", "doc_id": "d", "audience": []},
+        vector=a.embedder.embed_query(question))
+    dump = json.dumps([g.to_dict() for g in a.knowledge_gaps()], ensure_ascii=False)
+    assert HOTLINE in dump and raw not in dump

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..text.shown import shown, shown_tree
+from ..text.shown import shown, shown_trace
 from .audiences import UNKNOWN
 from .records import GAP_OUTCOMES, PERSON, TRAFFIC, WEAK_OUTCOME, FeedbackEntry, GapGroup, GapItem
 from .rows import without_question
@@ -260,8 +260,9 @@ class InsightLog:
         rows = [(*row[:2], row[2] + ALSO_DISLIKED if row[-1] in rated else row[2], *row[3:8])
                 for row in asked]
         rows += [row for row in disliked if rates.get(row[5]) not in listed]
-        # masked by today's masker as read out: a row an older version logged may hold what its masker missed
-        items = [GapItem(text=shown(q), when=t, kind=k, user=u, nearest=shown_tree(json.loads(n)), feedback_id=f,
+        # the question masked by today's masker as read out (a row an older version logged may hold what its masker
+        # missed); the nearest clause is a document's, as stored (`text.shown`)
+        items = [GapItem(text=shown(q), when=t, kind=k, user=u, nearest=json.loads(n), feedback_id=f,
                          audiences=None if a is None else [tuple(x) for x in json.loads(a)])
                  for q, t, k, u, n, f, a, _ in rows]
         vectors = [np.frombuffer(blob, dtype=np.float32) for *_, blob in rows]
@@ -347,12 +348,13 @@ class InsightLog:
                       " reviewed_by, audiences")
 
     def _entry(self, row: tuple, trace: str | None = None) -> FeedbackEntry:
-        """A feedback row as read out: its texts (and trace, when read) masked by today's masker."""
+        """A feedback row as read out: its texts masked by today's masker, and the trace's (when read) but its
+        clauses, which stay as stored (`text.shown`)."""
         return FeedbackEntry(
             id=row[0], created_at=row[1], user=row[2], question=shown(row[3]), answer=shown(row[4]), rating=row[5],
             reason=row[6], comment=shown(row[7]), docs=json.loads(row[8]), reviewed_at=row[9], reviewed_by=row[10],
             audiences=None if row[11] is None else [tuple(a) for a in json.loads(row[11])],
-            trace=shown_tree(json.loads(trace)) if trace else {},
+            trace=shown_trace(json.loads(trace)) if trace else {},
         )
 
     def feedback(self, *, rating: int | None = None, doc_id: str | None = None, since: str = "",
