@@ -49,14 +49,14 @@ def sqlite_problem(path: Path, *, thorough: bool = True) -> str | None:
     try:
         con = connect_ro(path)
     except sqlite3.Error as exc:
-        return problem_of(exc)
+        return problem_of(exc, Path(path).parent)
     try:
         if thorough:
             rows = con.execute("PRAGMA quick_check(3)").fetchall()
             if rows != [("ok",)]:
                 return "数据库文件已损坏（" + "；".join(str(r[0]) for r in rows)[:160] + "）"
     except sqlite3.Error as exc:
-        return problem_of(exc)
+        return problem_of(exc, Path(path).parent)
     finally:
         con.close()
     return None

@@ -31,6 +31,8 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+from .disk_space import out_of_space
+
 UNREADABLE = "无法读取（只读或没有权限）"
 UNREADABLE_FIX = "请检查目录权限"
 REPLACED = "数据目录已被替换"
@@ -41,7 +43,8 @@ READ_ONLY_PENDING_FIX = "请把整个数据目录复制到可以写入的位置�
 _ACCESS_CODES = {sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH}
 INTERRUPTED = "上次异常退出留下了未完成的写入"
 INTERRUPTED_FIX = "启动应用时会自动恢复"
-# SQLITE_FULL: the file is healthy, the disk under it is not; moving or restoring the file would lose records
+# SQLITE_FULL, or an I/O error a full volume causes (`disk_space`): the file is healthy, the disk under it is not;
+# moving or restoring the file would lose records
 DISK_FULL = "无法写入：磁盘空间已满"
 DISK_FULL_FIX = "请腾出磁盘空间后重试（文件本身完好，留在原处即可）"
 # SQLITE_BUSY / SQLITE_LOCKED: another process is writing (or holds) a healthy file; nothing to repair
@@ -82,12 +85,16 @@ def busy_line(file: str) -> str:
     return f"{file} {BUSY}，{BUSY_FIX}"
 
 
-def access_problem(exc: BaseException) -> str | None:
-    """The Chinese reason when `exc` says the file could not be reached or is busy (not damage), else None."""
+def access_problem(exc: BaseException, folder: Path | None = None) -> str | None:
+    """The Chinese reason when `exc` says the file could not be reached or is busy (not damage), else None.
+
+    `folder`: the file's directory, so an I/O error on a full volume is said as a full disk (`disk_space`)."""
     if isinstance(exc, PendingWrites):
         return exc.problem
     if is_busy(exc):
         return f"{BUSY}，{BUSY_FIX}"
+    if out_of_space(exc, folder):
+        return f"{DISK_FULL}：{DISK_FULL_FIX}"
     code = getattr(exc, "sqlite_errorcode", None)
     if not isinstance(code, int):
         return None
@@ -95,8 +102,6 @@ def access_problem(exc: BaseException) -> str | None:
         return f"{INTERRUPTED}：{INTERRUPTED_FIX}"
     if code == sqlite3.SQLITE_READONLY_DBMOVED:  # checked before the primary code: it is a READONLY too
         return f"{REPLACED}：{REPLACED_FIX}"
-    if code & 0xFF == sqlite3.SQLITE_FULL:
-        return f"{DISK_FULL}：{DISK_FULL_FIX}"
     if code & 0xFF in _ACCESS_CODES:
         return f"{UNREADABLE}：{UNREADABLE_FIX}"
     return None
@@ -115,9 +120,9 @@ def interrupted(problem: str | None) -> bool:
     return bool(problem) and str(problem).startswith(INTERRUPTED)
 
 
-def problem_of(exc: sqlite3.Error) -> str:
-    """The one reason for a failed read: not reachable (see `access_problem`), or damaged."""
-    return access_problem(exc) or f"数据库文件已损坏（{exc}）"
+def problem_of(exc: sqlite3.Error, folder: Path | None = None) -> str:
+    """The one reason for a failed read: not reachable or a full disk (see `access_problem`), or damaged."""
+    return access_problem(exc, folder) or f"数据库文件已损坏（{exc}）"
 
 
 def _writable(folder: Path) -> bool:
