@@ -16,12 +16,14 @@ from typing import Any
 
 from ..accounts.audit import AuditLog
 from ..documents.write_lock import WriterLock
-from ..errors import PermissionDenied, RagError, SettingsError, StoreBusy
+from ..errors import PermissionDenied, RagError, SettingsError, StoreBusy, StoreDamaged
 from ..insights.export import to_csv
+from ..search.disk_full import disk_full
 from ..settings import SAVED_FILE, Settings, with_saved_changes
 from ..storage.account_files import AUDIT, damaged_line, no_accounts
 from ..storage.backup import VECTORS_ELSEWHERE, BackupReport, backup_data_dir, restore_data_dir
-from ..storage.health import CATALOG, StoreCheck, doctor, set_aside_chroma
+from ..storage.disk_space import full_line, out_of_space
+from ..storage.health import CATALOG, CHROMA_DIR, StoreCheck, doctor, set_aside_chroma
 from ..storage.open_lock import hold_open, no_app, others_open
 from ..text.inputs import InputError
 from ..text.pii import redact_text
@@ -175,6 +177,9 @@ class MaintenanceActions:
             if isinstance(exc, KeyboardInterrupt | SystemExit):
                 raise
             _forget_chroma_client(s.path("chroma"))
+            if disk_full(exc) or out_of_space(exc, Path(s.data_dir)):  # healthy, the disk is full: nothing moved
+                _log.warning("chroma/ not opened, disk full: %s: %s", type(exc).__name__, exc)
+                raise StoreDamaged(full_line(f"{CHROMA_DIR}/")) from exc
             self.store_notices.append(self._chroma_aside(f"{type(exc).__name__}: {exc}"))
             return attempt()
 

@@ -26,6 +26,8 @@ from pathlib import Path
 
 from ..errors import exception_chain
 
+DISK_FULL = "无法写入：磁盘空间已满"
+DISK_FULL_FIX = "请腾出磁盘空间后重试（文件本身完好，留在原处即可）"
 LOW_SPACE = 1 << 20  # bytes free under which a volume counts as full: less than SQLite needs to open a WAL store
 _SPACE_CODES = {sqlite3.SQLITE_IOERR_SHMSIZE, sqlite3.SQLITE_IOERR_WRITE}
 _NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
@@ -65,3 +67,8 @@ def out_of_space(exc: BaseException, folder: Path | None = None) -> bool:
         if "disk I/O error" in str(current) and low_space(folder):
             return True
     return False
+
+
+def full_line(file: str) -> str:
+    """The one line for a store that failed on a full disk: healthy, left in place, nothing to delete."""
+    return f"{file} {DISK_FULL}：{DISK_FULL_FIX}"

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import StoreDamaged
+from .disk_space import full_line, low_space
 from .open_lock import alone
+from .set_aside import set_aside as _set_aside
 from .sqlite_access import UNREADABLE_FIX, access_reason, connect_ro, interrupted, problem_of, roll_back_interrupted
 from .store_check import StoreCheck, exposed, not_a_directory, private_if_new
 from .vector_probe import checked_segments, probe_vectors, segment_files
@@ -89,17 +89,6 @@ def chroma_collections(data_dir: Path) -> dict[str, int]:
     finally:
         con.close()
     return {name: int(count) for name, count in rows}
-
-
-def _set_aside(path: Path) -> Path:
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-    target = path.with_name(f"{path.name}.damaged-{stamp}")
-    shutil.move(str(path), str(target))
-    for suffix in ("-wal", "-shm"):
-        side = path.with_name(path.name + suffix)
-        if side.exists():
-            shutil.move(str(side), str(target) + suffix)
-    return target
 
 
 def _catalog_chunks(path: Path) -> int | None:
@@ -266,6 +255,9 @@ def set_aside_chroma(data_dir: Path, reason: str) -> str:
 
 
 def _chroma_aside(data_dir: Path, reason: str) -> str:
+    """Move chroma/ aside, unless the disk is full: then it failed for want of room, and a rebuild would too."""
+    if low_space(Path(data_dir)):
+        raise StoreDamaged(full_line(f"{CHROMA_DIR}/"))
     moved = _set_aside(Path(data_dir) / CHROMA_DIR)
     return f"{CHROMA_DIR}/ 无法打开（{reason[:120]}）：向量索引只是缓存，已移到 {moved.name} 并从文档目录重建"
 

@@ -31,7 +31,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from .disk_space import out_of_space
+from .disk_space import DISK_FULL, DISK_FULL_FIX, out_of_space
 
 UNREADABLE = "无法读取（只读或没有权限）"
 UNREADABLE_FIX = "请检查目录权限"
@@ -45,8 +45,6 @@ INTERRUPTED = "上次异常退出留下了未完成的写入"
 INTERRUPTED_FIX = "启动应用时会自动恢复"
 # SQLITE_FULL, or an I/O error a full volume causes (`disk_space`): the file is healthy, the disk under it is not;
 # moving or restoring the file would lose records
-DISK_FULL = "无法写入：磁盘空间已满"
-DISK_FULL_FIX = "请腾出磁盘空间后重试（文件本身完好，留在原处即可）"
 # SQLITE_BUSY / SQLITE_LOCKED: another process is writing (or holds) a healthy file; nothing to repair
 BUSY = "正被另一个进程占用"
 BUSY_FIX = "请稍后再试"

@@ -1,0 +1,40 @@
+"""Moving a damaged store file (or chroma/) aside under a name no other move has taken.
+
+The name had a one-second stamp: two set-asides in the same second (a page rerun after a failed start)
+made `shutil.move` nest the second into the first (…/chroma.damaged-<stamp>/chroma) and the start then
+failed with its English "Destination path … already exists". The stamp now has microseconds, and a name
+already taken gets a counter.
+"""
+
+from __future__ import annotations
+
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+_SIDES = ("-wal", "-shm", "-journal")  # SQLite's files that belong to the one set aside
+
+
+def free_name(path: Path, label: str = "damaged") -> Path:
+    """`<name>.<label>-<UTC stamp with microseconds>` beside `path`, with a counter when that name (or one of
+    its side files) already exists: the target of a move is never an existing directory to move into."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+    for number in range(1000):
+        suffix = f"-{number}" if number else ""
+        target = path.with_name(f"{path.name}.{label}-{stamp}{suffix}")
+        taken = [target, *(target.with_name(target.name + side) for side in _SIDES)]
+        if not any(p.exists() or p.is_symlink() for p in taken):
+            return target
+    raise FileExistsError(f"{path}: no free name to set it aside")
+
+
+def set_aside(path: Path, label: str = "damaged") -> Path:
+    """Move `path` (with its -wal, -shm, -journal) to a free name beside it; the new path."""
+    path = Path(path)
+    target = free_name(path, label)
+    shutil.move(str(path), str(target))
+    for side in _SIDES:
+        source = path.with_name(path.name + side)
+        if source.exists():
+            shutil.move(str(source), str(target) + side)
+    return target
