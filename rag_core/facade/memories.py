@@ -12,13 +12,15 @@ from __future__ import annotations
 import functools
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from ..errors import MemoryStoreError, PermissionDenied, RagError
 from ..memory.scoring import as_utc
 from ..memory.text import with_facts
+from ..storage.sqlite_access import access_problem
 from ..text.inputs import MAX_QUESTION_CHARS, InputError, checked
 from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
@@ -50,9 +52,34 @@ def checked_created_at(created_at: datetime | None) -> datetime | None:
     return created_at
 
 
+MEMORY_FILE = "memory.sqlite3"
+
+
+def memory_problem(exc: sqlite3.Error) -> str:
+    """SQLite's failure on the memory store as one Chinese line: a full disk or another process holding the file
+    is said as `sqlite_access` says it (the file is fine, nothing to restore); anything else may be damage."""
+    problem = access_problem(exc)
+    if problem:
+        return f"记忆库（{MEMORY_FILE}）{problem}"
+    return f"记忆库（{MEMORY_FILE}）读写出错，可能已损坏：请运行 python -m rag_core doctor 查看修复办法"
+
+
+@contextmanager
+def memory_writes() -> Iterator[None]:
+    """A memory action's SQLite error becomes `MemoryStoreError` with `memory_problem`'s line: the pages and the
+    CLI show `RagError`s as that line, where SQLite's English ("database or disk is full") reached people as a
+    traceback. The SQLite error stays its cause, for the logs."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise MemoryStoreError(memory_problem(exc)) from exc
+
+
 def memory_unreadable(failure: Exception) -> str:
-    """The trace's line when the memory store cannot be read or written: what failed and what the answer lacks."""
-    return f"记忆库出错，这一轮不参考记住的个人信息，也不记住新的信息：{failure}"
+    """The trace's line when the memory store cannot be read or written: what failed and what the answer lacks,
+    in Chinese (an SQLite error is said by `memory_problem`, never in its own English)."""
+    said = memory_problem(failure) if isinstance(failure, sqlite3.Error) else str(failure)
+    return f"记忆库出错，这一轮不参考记住的个人信息，也不记住新的信息：{said}"
 
 
 def keeps_memory_search(own: SearchResult, found: SearchResult) -> bool:
@@ -166,8 +193,9 @@ class MemoryActions(KnownNames):
         try:
             content = checked(content, what="记忆内容", max_chars=None)  # the store keeps its own length limit
             created_at = checked_created_at(created_at)
-            added = self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at,
-                                    now=_utcnow())
+            with memory_writes():  # a full disk: 磁盘空间已满, audited and shown in Chinese
+                added = self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at,
+                                        now=_utcnow())
         except Exception as exc:  # a damaged store too: the row says it failed
             if user and user != actor.user:
                 self._audit(actor, "memory.add", f"{user} 的记忆", "failed", str(exc))
@@ -244,7 +272,8 @@ class MemoryActions(KnownNames):
         actor = self._check_ids(actor, [memory_id], "memory.importance")
         if memory_id not in self._owners([memory_id]):
             raise MemoryStoreError(f"找不到记忆：{memory_id}")
-        self.memory.update_importance(memory_id, value)  # the store refuses a value outside 0–1 (or NaN)
+        with memory_writes():
+            self.memory.update_importance(memory_id, value)  # the store refuses a value outside 0–1 (or NaN)
         self._audit(actor, "memory.importance", memory_id, "ok", f"{value:.2f}")
 
     def update_memory_text(self, memory_id: str, text: str, *, actor: Principal | None = None) -> str:
@@ -254,7 +283,8 @@ class MemoryActions(KnownNames):
             raise MemoryStoreError(f"找不到记忆：{memory_id}")
         text = checked(text, what="记忆内容", max_chars=None)  # the store keeps its own length limit
         owner = None if allowed(actor, "memories.all") else actor.user
-        stored = self.memory.update_text(memory_id, text, now=_utcnow(), user_id=owner)
+        with memory_writes():
+            stored = self.memory.update_text(memory_id, text, now=_utcnow(), user_id=owner)
         self._audit(actor, "memory.edit", memory_id, "ok", f"{len(stored)} 字")
         return stored
 
@@ -263,7 +293,8 @@ class MemoryActions(KnownNames):
         ids = list(memory_ids)
         actor = self._check_ids(actor, ids, "memory.delete")
         owner = None if allowed(actor, "memories.all") else actor.user
-        count = self.memory.delete(ids, now=_utcnow(), user_id=owner)
+        with memory_writes():
+            count = self.memory.delete(ids, now=_utcnow(), user_id=owner)
         self._audit(actor, "memory.delete", "、".join(ids)[:300], "ok" if count else "failed", f"{count} 条")
         return count
 
@@ -280,7 +311,8 @@ class MemoryActions(KnownNames):
     def forget_memories(self, keep: int, user: str | None = None, *, actor: Principal | None = None) -> int:
         """Keep the `keep` best memories by importance × freshness; returns how many were forgotten."""
         actor = self._forget_scope(actor, user, "memory.forget", audited=True)
-        count = self.memory.forget(keep, user_id=user, now=_utcnow())
+        with memory_writes():
+            count = self.memory.forget(keep, user_id=user, now=_utcnow())
         self._audit(actor, "memory.forget", user or "所有用户", "ok", f"保留 {keep} 条，遗忘 {count} 条")
         return count
 
@@ -291,7 +323,8 @@ class MemoryActions(KnownNames):
         it), never a memory added or changed since, which nobody was shown; says how many went and what changed."""
         actor = self._forget_scope(actor, user, "memory.forget", audited=True)
         listed = len({m if isinstance(m, str) else m.id for m in previewed} - {""})
-        count, kept, changed = self.memory.forget_listed(previewed, keep, user_id=user, now=_utcnow())
+        with memory_writes():
+            count, kept, changed = self.memory.forget_listed(previewed, keep, user_id=user, now=_utcnow())
         note = f"，{kept} 条预览后有改动而保留" if kept else ""
         self._audit(actor, "memory.forget", user or "所有用户", "ok",
                     f"保留 {keep} 条，遗忘 {count} 条（预览列出 {listed} 条{note}）")
@@ -300,6 +333,7 @@ class MemoryActions(KnownNames):
     def purge_memories(self, user: str, *, actor: Principal | None = None) -> int:
         """Delete every memory of `user` for good."""
         actor = self._for_owner(actor, user, "memory.purge", audited=True)
-        count = self.memory.purge_user(user)
+        with memory_writes():
+            count = self.memory.purge_user(user)
         self._audit(actor, "memory.purge", user, "ok", f"{count} 条")
         return count

@@ -122,11 +122,14 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin):
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
+                self._conn.execute("COMMIT")
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                # a failed COMMIT (a full disk, SQLITE_BUSY) may leave the transaction open: the next write would
+                # join it and never commit. SQLite may also have rolled it back itself, then there is nothing to do.
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
                 self._generation += 1
                 raise
-            self._conn.execute("COMMIT")
             self._generation += invalidate
 
     def _centres_for_model(self) -> tuple[np.ndarray, np.ndarray]:

@@ -12,6 +12,7 @@ Nothing here downloads: HF_HUB_OFFLINE is forced on before sentence-transformers
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import sqlite3
 import threading
@@ -22,6 +23,7 @@ from typing import Protocol
 
 import numpy as np
 
+_log = logging.getLogger(__name__)
 QUERY_CACHE = 256  # recent questions whose vectors are kept in memory (a few hundred KB)
 
 # Counts real model loads in this process; the app test checks a second question adds none.
@@ -223,15 +225,12 @@ class CachedEmbedder:
             unique_missing.setdefault(hashes[i], i)
         todo = list(unique_missing.items())
         total = len(todo)
+        caching = True
         for start in range(0, total, self.batch_size):
             batch = todo[start : start + self.batch_size]
             vecs = self.inner.embed_passages([texts[i] for _, i in batch])
-            with self._lock:
-                self._db.executemany(
-                    "INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)",
-                    [(self.model_id, h, v.astype(np.float32).tobytes()) for (h, _), v in zip(batch, vecs)],
-                )
-                self._db.commit()
+            if caching:
+                caching = self._store(batch, vecs)
             for (h, _), v in zip(batch, vecs):
                 cached[h] = v
             self.computed += len(batch)
@@ -240,6 +239,26 @@ class CachedEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.vstack([cached[h] for h in hashes]).astype(np.float32)
+
+    def _store(self, batch: list[tuple[str, int]], vecs: np.ndarray) -> bool:
+        """Cache one batch's vectors; False when the cache cannot be written (a full disk, another process holding
+        the file, a read-only folder): the cache only saves work, so the caller keeps the vectors and stops caching
+        for this call instead of failing a save (a memory, an upload) on the cache's account."""
+        with self._lock:
+            try:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)",
+                    [(self.model_id, h, v.astype(np.float32).tobytes()) for (h, _), v in zip(batch, vecs)],
+                )
+                self._db.commit()
+                return True
+            except sqlite3.OperationalError as exc:
+                try:
+                    self._db.rollback()
+                except sqlite3.Error:
+                    pass  # nothing open to roll back, or the file is gone: the next write starts afresh
+                _log.warning("embedding cache not written, vectors used uncached: %s", exc)
+                return False
 
     def preload(self, hashes: Sequence[str], vectors: np.ndarray) -> int:
         """Store vectors computed elsewhere (the shipped sample vectors) for these content hashes.
