@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..errors import StoreDamaged
 from .disk_space import full_line, low_space
+from .empty_stores import RESTORE_HINT, empty_check, set_aside_empty, truncated
 from .open_lock import alone
 from .set_aside import set_aside as _set_aside
 from .sqlite_access import UNREADABLE_FIX, access_reason, connect_ro, interrupted, problem_of, roll_back_interrupted
@@ -36,7 +37,6 @@ CACHES = (EMBEDDING_CACHE, SENTENCES, SECOND_CACHE, SECOND_SENTENCES)  # rebuilt
 COLLECTION_PREFIX = "policy_chunks_"
 CHECKED = ".open_checks.json"  # files found healthy at a start, by size and mtime (see _Checked)
 SETTLED_NS = 2_000_000_000  # a file written less than this long ago is checked in full at every start
-RESTORE_HINT = "用 python -m rag_core restore <备份目录> 从备份恢复"
 CHROMA_IN_USE = ("向量索引已损坏，但另一个进程（运行中的应用或命令行）正打开着数据目录，所以没有移走它，文件都没有改动。"
                  "请先停止应用和其他命令再启动：向量索引只是缓存，会自动移开并从文档目录重建")
 
@@ -217,6 +217,7 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
                 f"{CATALOG} {state}，但 {CHROMA_DIR}/ 里还有 {len(orphans)} 个文档集合（{sum(orphans.values())} 条向量）："
                 f"文档库并不是空的，目录丢了。请{RESTORE_HINT}；确定要从空库重新开始，就删除 {CHROMA_DIR}/ 目录"
             )
+    notices += set_aside_empty(data_dir, (CATALOG, *CACHES))  # a truncated store is not opened as a new one
     if (problem := memory_problem(data_dir / MEMORY)) is not None:
         notices.append(problem)  # not a cache: reported, never moved; the memory actions refuse with the same line
     for name in CACHES:
@@ -298,6 +299,8 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
     memory = data_dir / MEMORY
     if not memory.exists():
         checks.append(StoreCheck(MEMORY, "missing", "还没有记忆", "第一次记忆时新建"))
+    elif truncated(memory):
+        checks.append(empty_check(MEMORY))
     elif problem := sqlite_problem(memory):
         checks.append(_damage_check(MEMORY, problem, f"请{RESTORE_HINT}；没有备份时移走它（记忆会清空）"))
     else:
@@ -319,7 +322,9 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
         checks.append(lost)
         known.add(lost.file)
     for path in sorted(data_dir.glob("*.sqlite3")):
-        if path.name not in known:  # stores other parts of the app keep (accounts, audit, conversations …)
+        if path.name not in known and truncated(path):
+            checks.append(empty_check(path.name))
+        elif path.name not in known:  # stores other parts of the app keep (accounts, audit, conversations …)
             problem = sqlite_problem(path)
             fix = FIXES.get(path.name, f"请{RESTORE_HINT}")
             checks.append(_damage_check(path.name, problem, fix) if problem else StoreCheck(path.name, "ok"))

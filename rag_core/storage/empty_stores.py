@@ -1,0 +1,63 @@
+"""A store file of 0 bytes was cut off, not new: it is said, kept aside, and a new one is made.
+
+SQLite opens a 0-byte file as an empty database, so a truncated memory store (or conversations, insights,
+standard answers, audit trail …) read as new and empty: everyone's memories gone, no word on any page, and
+doctor said 正常. The app never leaves such a file: each store writes SQLite's header when it is created
+(checked for every store), and readers open with mode=ro, which creates nothing. The catalog is checked
+by `health` (an empty catalog beside Chroma's vectors is a lost one), caches are rebuilt anyway.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .open_lock import alone
+from .set_aside import set_aside
+from .store_check import StoreCheck
+
+RESTORE_HINT = "用 python -m rag_core restore <备份目录> 从备份恢复"
+TRUNCATED = "是空的（0 字节），可能被截断"
+# what each store held, said in the notice (a store not named here is said as 以前的记录)
+HELD = {"memory.sqlite3": "所有人的记忆", "conversations.sqlite3": "对话记录", "insights.sqlite3": "知识缺口与使用统计",
+        "standard_answers.sqlite3": "标准答复", "audit.sqlite3": "审计日志", "accounts.sqlite3": "账户",
+        "document_history.sqlite3": "文档的版本历史"}
+
+
+def truncated(path: Path) -> bool:
+    """Whether `path` is an existing regular file of 0 bytes (a store the app would have written a header to)."""
+    try:
+        return Path(path).is_file() and Path(path).stat().st_size == 0
+    except OSError:
+        return False
+
+
+def empty_stores(data_dir: Path, skip: tuple[str, ...]) -> list[Path]:
+    """The data dir's 0-byte store files, but those named in `skip` (checked elsewhere, or caches)."""
+    return [p for p in sorted(Path(data_dir).glob("*.sqlite3")) if p.name not in skip and truncated(p)]
+
+
+def set_aside_empty(data_dir: Path, skip: tuple[str, ...]) -> list[str]:
+    """Move each 0-byte store aside before it is opened as new; one notice line each for the pages.
+
+    Only while this start holds the data dir alone (`open_lock.alone`): another process may have just created
+    the file and be about to write its header. Then the file is left and the line says so."""
+    found = empty_stores(data_dir, skip)
+    if not found:
+        return []
+    with alone(Path(data_dir)) as held:
+        if not held:
+            return [f"{p.name} {TRUNCATED}：另一个进程正打开着数据目录，这次没有移动它。"
+                    f"请停止应用和其他命令后重新启动，再{RESTORE_HINT}" for p in found]
+        return [_moved_line(p.name, set_aside(p)) for p in found]
+
+
+def _moved_line(name: str, moved: Path) -> str:
+    held = HELD.get(name, "以前的记录")
+    return (f"{name} {TRUNCATED}：{held}没有了。已把它移到 {moved.name} 并新建了一个空的；"
+            f"要找回{held}，请{RESTORE_HINT}")
+
+
+def empty_check(name: str) -> StoreCheck:
+    """`doctor`'s row for a 0-byte store file."""
+    return StoreCheck(name, "damaged", f"{TRUNCATED}，{HELD.get(name, '以前的记录')}都读不到了",
+                      f"请{RESTORE_HINT}；没有备份时，启动应用会把它移开并新建一个空的")
