@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import ParamSpec, TypeVar
 
 from ..errors import StoreDamaged
-from ..storage.sqlite_access import access_problem, access_reason, busy_line, is_busy
+from ..storage.sqlite_access import access_problem, access_reason, busy_line, damage_reason, is_busy
 
 INSIGHTS_FILE = "insights.sqlite3"
 STANDARD_FILE = "standard_answers.sqlite3"
@@ -59,7 +59,7 @@ def damaged_line(file: str, problem: object) -> str:
     if isinstance(problem, BaseException) and (reached := access_reason(access_problem(problem))):
         what, fix = reached
         return f"{file}（{FEATURES[file]}）{what}：这项功能暂停使用，提问不受影响。{fix}"
-    reason = str(problem).strip()[:80] or "无法读取"
+    reason = damage_reason(problem)  # SQLite's English goes to the log, the person reads Chinese
     return (f"{file}（{FEATURES[file]}）已损坏（{reason}）：这项功能暂停使用，提问不受影响。"
             "请运行 python -m rag_core doctor 查看修复办法")
 

@@ -21,9 +21,19 @@ from .disk_space import full_line, low_space
 from .empty_stores import RESTORE_HINT, empty_check, set_aside_empty, truncated
 from .open_lock import alone
 from .set_aside import set_aside as _set_aside
-from .sqlite_access import UNREADABLE_FIX, access_reason, connect_ro, interrupted, problem_of, roll_back_interrupted
+from .sqlite_access import (
+    CORRUPT_INSIDE,
+    UNREADABLE_FIX,
+    access_reason,
+    connect_ro,
+    damage_reason,
+    interrupted,
+    problem_of,
+    roll_back_interrupted,
+)
 from .store_check import StoreCheck, exposed, not_a_directory, private_if_new
 from .vector_probe import checked_segments, probe_vectors, segment_files
+from .version_check import version_problems
 
 CATALOG = "catalog.sqlite3"
 MEMORY = "memory.sqlite3"
@@ -53,8 +63,8 @@ def sqlite_problem(path: Path, *, thorough: bool = True) -> str | None:
     try:
         if thorough:
             rows = con.execute("PRAGMA quick_check(3)").fetchall()
-            if rows != [("ok",)]:
-                return "数据库文件已损坏（" + "；".join(str(r[0]) for r in rows)[:160] + "）"
+            if rows != [("ok",)]:  # SQLite's rows ("On tree page 7 cell 12 …") go to the log only
+                return f"数据库文件已损坏（{damage_reason('; '.join(str(r[0]) for r in rows), CORRUPT_INSIDE)}）"
     except sqlite3.Error as exc:
         return problem_of(exc, Path(path).parent)
     finally:
@@ -328,44 +338,6 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
             problem = sqlite_problem(path)
             fix = FIXES.get(path.name, f"请{RESTORE_HINT}")
             checks.append(_damage_check(path.name, problem, fix) if problem else StoreCheck(path.name, "ok"))
-    return checks
-
-
-def version_problems(catalog: Path) -> list[StoreCheck]:
-    """A document with more than one version in effect: a newer current version written without a
-    future effective date should have retired every older one (two processes writing at once once
-    left both current, each chunk live twice). A version scheduled for later is not counted.
-
-    `ingested_at` (UTC) stands for the day a version was written, as the catalog's `superseded` does.
-    """
-    try:
-        con = connect_ro(catalog)
-        try:
-            rows = con.execute(
-                "SELECT doc_id, version, effective_date, ingested_at, chunk_count FROM documents "
-                "WHERE status='current' ORDER BY doc_id, version"
-            ).fetchall()
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return []
-    by_doc: dict[str, list[tuple]] = {}
-    for row in rows:
-        by_doc.setdefault(row[0], []).append(row)
-    checks = []
-    for doc_id, versions in by_doc.items():
-        immediate = [v for _, v, eff, at, _ in versions if not eff or eff <= (at or "")[:10]]
-        if not immediate:
-            continue
-        extra = [(v, n) for _, v, _, _, n in versions if v < max(immediate)]
-        if extra:
-            shown = "、".join(f"v{v}" for v, _ in extra)
-            checks.append(StoreCheck(
-                CATALOG, "inconsistent",
-                f"文档 {doc_id} 有 {len(extra) + 1} 个同时生效的版本（{shown} 和 v{max(immediate)}），"
-                f"旧版本的 {sum(n for _, n in extra)} 块仍在索引里",
-                "把这份文档的文件重新导入一次即可（内容相同也可以），较旧的版本会被停用",
-            ))
     return checks
 
 

@@ -26,6 +26,7 @@ it is `BUSY` (try again), never damage. Said as damage, people were told to rest
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import sqlite3
@@ -33,6 +34,7 @@ from pathlib import Path
 
 from .disk_space import DISK_FULL, DISK_FULL_FIX, out_of_space
 
+_log = logging.getLogger(__name__)
 UNREADABLE = "无法读取（只读或没有权限）"
 UNREADABLE_FIX = "请检查目录权限"
 REPLACED = "数据目录已被替换"
@@ -118,9 +120,22 @@ def interrupted(problem: str | None) -> bool:
     return bool(problem) and str(problem).startswith(INTERRUPTED)
 
 
+# SQLite's English for damage, said in a few Chinese words; its own text goes to the log only
+_DAMAGE_WORDS = (("file is not a database", "文件头不是数据库"), ("malformed", "内部结构损坏"),
+                 ("disk I/O error", "读取时出现磁盘错误"), ("no such table", "缺少应有的数据表"))
+CORRUPT_INSIDE = "内部结构损坏"  # PRAGMA quick_check found faults ("*** in database main *** On tree page 7 …")
+
+
+def damage_reason(problem: object, otherwise: str = "无法读取") -> str:
+    """A short Chinese reason for SQLite's damage error (or text), logged with SQLite's own words."""
+    text = str(problem)
+    _log.warning("store damage: %s", text)
+    return next((said for words, said in _DAMAGE_WORDS if words in text), otherwise)
+
+
 def problem_of(exc: sqlite3.Error, folder: Path | None = None) -> str:
     """The one reason for a failed read: not reachable or a full disk (see `access_problem`), or damaged."""
-    return access_problem(exc, folder) or f"数据库文件已损坏（{exc}）"
+    return access_problem(exc, folder) or f"数据库文件已损坏（{damage_reason(exc)}）"
 
 
 def _writable(folder: Path) -> bool:
