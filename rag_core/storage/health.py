@@ -11,7 +11,6 @@ is a *lost* catalog, not an empty library, and is refused with that reason.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from pathlib import Path
@@ -23,7 +22,6 @@ from .open_lock import alone
 from .set_aside import set_aside as _set_aside
 from .sqlite_access import (
     CORRUPT_INSIDE,
-    UNREADABLE_FIX,
     access_reason,
     connect_ro,
     damage_reason,
@@ -31,7 +29,7 @@ from .sqlite_access import (
     problem_of,
     roll_back_interrupted,
 )
-from .store_check import StoreCheck, exposed, not_a_directory, private_if_new
+from .store_check import StoreCheck, exposed, not_a_directory, private_if_new, unwritable
 from .vector_probe import checked_segments, probe_vectors, segment_files
 from .version_check import version_problems
 
@@ -196,9 +194,8 @@ def open_checks(data_dir: Path, *, embedded_chroma: bool = True) -> list[str]:
     """
     data_dir = Path(data_dir)
     private_if_new(data_dir)
-    if data_dir.is_dir() and not os.access(data_dir, os.W_OK):  # a read-only mount, a snapshot: nothing is damaged
-        raise StoreDamaged(f"数据目录 {data_dir} 无法写入（只读或没有权限），应用需要写入它：{UNREADABLE_FIX}，"
-                           "或用 --data-dir（RAG_DATA_DIR）换一个可以写入的目录。数据没有改动")
+    if wrong := unwritable(data_dir):  # a read-only mount, a snapshot: nothing is damaged
+        raise StoreDamaged(f"数据目录 {data_dir} {wrong.detail}：{wrong.fix}。数据没有改动")
     checked = _Checked(data_dir)
     try:
         return _open_checks(data_dir, embedded_chroma, checked)
@@ -291,8 +288,7 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
         return [StoreCheck(str(data_dir), "missing", "数据目录不存在", f"首次启动会新建；要找回数据请{RESTORE_HINT}")]
     if wrong := not_a_directory(data_dir):
         return [wrong]
-    if warning := exposed(data_dir):
-        checks.append(warning)
+    checks += [check for check in (exposed(data_dir), unwritable(data_dir)) if check]  # the start's own refusal
     catalog = data_dir / CATALOG
     chroma = chroma_collections(data_dir) if embedded_chroma else {}
     if catalog.exists() and (problem := sqlite_problem(catalog)):

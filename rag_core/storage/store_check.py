@@ -5,11 +5,16 @@ Here, not in `health`, so that module stays small: the data dir is checked befor
 
 from __future__ import annotations
 
+import os
 import stat
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .sqlite_access import UNREADABLE_FIX
+
 PRIVATE_DIR = 0o700  # the data dir: HR-only text and everyone's memories, for the owner alone
+UNWRITABLE = "无法写入（只读或没有权限），应用需要写入它"
+UNWRITABLE_FIX = f"{UNREADABLE_FIX}，或用 --data-dir（RAG_DATA_DIR）换一个可以写入的目录"
 
 
 @dataclass
@@ -66,3 +71,15 @@ def exposed(data_dir: Path) -> StoreCheck | None:
     return StoreCheck(str(data_dir), "exposed",
                       f"同组或其他本机用户可以进入数据目录（权限 {mode:04o}），能读到仅限人事的文档、每个人的记忆和对话",
                       f"请运行 chmod 700 {data_dir}（应用以数据目录的所有者身份运行，不受影响）")
+
+
+def _writable(folder: Path) -> bool:
+    return os.access(folder, os.W_OK)
+
+
+def unwritable(data_dir: Path) -> StoreCheck | None:
+    """A data dir this process cannot write (a read-only mount, a snapshot, another owner): nothing starts, though
+    every file in it is healthy. The start refuses with this reason and doctor shows it as a row."""
+    if Path(data_dir).is_dir() and not _writable(Path(data_dir)):
+        return StoreCheck(str(data_dir), "unreadable", UNWRITABLE, UNWRITABLE_FIX)
+    return None
