@@ -12,12 +12,17 @@ import zipfile
 from collections.abc import Iterator
 
 from ..errors import IngestError
+from .docx_styles import ParagraphStyle, StyleTable
 from .formats import MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, MB, Line, TableCounter, _paragraph_lines
 from .tables import Grid, plain_rows
 
 DOCX_MAX_UNCOMPRESSED = 200 * MB  # sum of member sizes declared in the zip directory
 DOCX_MAX_RATIO = 100  # per member; real document.xml stays well below this
 DOCX_MAX_MEMBERS = 5000
+# Paragraphs in word/document.xml, counted before python-docx loads it: a 300-page handbook has about 10,000.
+# 11 MB of tiny paragraphs (5.7 million) held 3 GB and a core for over ten minutes before any other limit applied.
+DOCX_MAX_PARAGRAPHS = 100_000
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 _KINDS = {
@@ -50,6 +55,48 @@ def check_zip(data: bytes, name: str, main_part: str = "word/document.xml") -> z
     if main_part not in archive.namelist():
         raise IngestError(name, f"文件已损坏或不是有效的 {kind}，缺少 {main_part}")
     return archive
+
+
+class _TooManyParagraphs(Exception):
+    pass
+
+
+class _ParagraphCount:
+    """An lxml parser target: counts w:p starts and builds no tree, so the count costs no memory."""
+
+    def __init__(self) -> None:
+        self.paragraphs = 0
+
+    def start(self, tag: str, attrib: object) -> None:
+        if tag == _W + "p":
+            self.paragraphs += 1
+            if self.paragraphs > DOCX_MAX_PARAGRAPHS:
+                raise _TooManyParagraphs
+
+    def close(self) -> int:
+        return self.paragraphs
+
+
+def check_paragraphs(archive: zipfile.ZipFile, name: str) -> None:
+    """Refuse word/document.xml with more than DOCX_MAX_PARAGRAPHS paragraphs, streamed before python-docx loads it.
+
+    The zip checks bound bytes, not paragraphs, and the chunk cap applies only after parsing; read by namespace,
+    so a prefix other than w: is counted too. Malformed XML is left to python-docx's own refusal.
+    """
+    from lxml import etree
+
+    parser = etree.XMLParser(target=_ParagraphCount(), resolve_entities=False, no_network=True)
+    try:
+        with archive.open("word/document.xml") as stream:
+            while block := stream.read(1 << 16):
+                parser.feed(block)
+        parser.close()
+    except _TooManyParagraphs:
+        raise IngestError(
+            name, f"Word 文档的段落超过 {DOCX_MAX_PARAGRAPHS:,} 个的上限（疑似异常文件），请删除多余内容或拆分后再上传"
+        ) from None
+    except (etree.XMLSyntaxError, zipfile.BadZipFile, OSError, EOFError, ValueError):
+        return
 
 
 _ZH_DIGITS = "零一二三四五六七八九"
@@ -125,10 +172,9 @@ class _Numbering:
             if ref is not None:
                 self._num_to_abstract[num.get(qn("w:numId"), "")] = ref.get(qn("w:val"), "")
 
-    def _num_pr(self, paragraph: object) -> tuple[str, int] | None:
+    def _num_pr(self, p: object, style: ParagraphStyle) -> tuple[str, int] | None:
         qn = self._qn
-        for owner in (paragraph._p, getattr(paragraph.style, "element", None)):  # type: ignore[attr-defined]
-            ppr = owner.find(qn("w:pPr")) if owner is not None else None
+        for ppr in (p.find(qn("w:pPr")), style.ppr):  # type: ignore[attr-defined]
             num_pr = ppr.find(qn("w:numPr")) if ppr is not None else None
             if num_pr is not None:
                 num_id = num_pr.find(qn("w:numId"))
@@ -138,9 +184,9 @@ class _Numbering:
                 return num_id.get(qn("w:val"), "0"), int(ilvl.get(qn("w:val"), "0")) if ilvl is not None else 0
         return None
 
-    def label(self, paragraph: object) -> str:
-        """The rendered label plus its separator, or "" when not numbered or not renderable."""
-        found = self._num_pr(paragraph)
+    def label(self, p: object, style: ParagraphStyle) -> str:
+        """The rendered label of w:p `p` plus its separator, or "" when not numbered or not renderable."""
+        found = self._num_pr(p, style)
         if not found or found[0] == "0":
             return ""
         abstract = self._num_to_abstract.get(found[0], "")
@@ -164,19 +210,17 @@ class _Numbering:
         return text + ("" if levels[ilvl][3] == "nothing" else " ")
 
 
-def _docx_level(paragraph: object) -> int | None:
+def _docx_level(p: object, style: ParagraphStyle) -> int | None:
     """Heading level from the style name (Title = 0, Heading N / 标题 N) or the outline level."""
     from docx.oxml.ns import qn
 
-    style = paragraph.style  # type: ignore[attr-defined]
-    name = (style.name or "") if style is not None else ""
+    name = style.name
     if name == "Title":
         return 0
     match = re.fullmatch(r"(?i)(?:heading|标题)\s*([1-9])", name.strip())
     if match:
         return min(int(match.group(1)), 6)
-    for owner in (paragraph._p, getattr(style, "element", None)):  # type: ignore[attr-defined]
-        ppr = owner.find(qn("w:pPr")) if owner is not None else None
+    for ppr in (p.find(qn("w:pPr")), style.ppr):  # type: ignore[attr-defined]
         outline = ppr.find(qn("w:outlineLvl")) if ppr is not None else None
         if outline is not None:
             value = int(outline.get(qn("w:val"), "9"))
@@ -184,7 +228,6 @@ def _docx_level(paragraph: object) -> int | None:
     return None
 
 
-_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 # Inline wrappers whose runs are part of the text; w:del and w:moveFrom (text that has left) are not among them.
 _RUN_WRAPPERS = frozenset(
     _W + t for t in ("hyperlink", "ins", "moveTo", "smartTag", "fldSimple", "customXml", "dir", "bdo")
@@ -325,23 +368,26 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None) -> tu
     import docx
     from docx.table import Table
 
-    check_zip(data, name).close()
+    with check_zip(data, name) as archive:
+        check_paragraphs(archive, name)  # before python-docx builds an object per element
     try:
         document = docx.Document(io.BytesIO(data))
     except Exception as exc:
         raise IngestError(name, "文件已损坏或不是有效的 Word 文档（.docx）") from exc
     counter = tables if tables is not None else TableCounter()
     numbering = _Numbering(document)
+    styles = StyleTable(document)  # once: python-docx's paragraph.style scans every style at each read
     lines: list[Line] = []
     for block in _docx_blocks(document.element.body, document._body):
         if isinstance(block, Table):
             lines += counter.lines(docx_grid(block, counter, name))
             continue
-        style = block.style.name if block.style is not None else ""
-        if (style or "").lower().startswith("toc"):
+        p = block._p  # type: ignore[attr-defined]
+        style = styles.of(p)
+        if style.name.lower().startswith("toc"):
             continue  # table-of-contents entries would read as a run of empty headings
-        label = numbering.label(block)  # numbered empty paragraphs still advance the counter
-        text = _paragraph_text(block._p)
-        lines += _paragraph_lines(label + text if text.strip() else text, _docx_level(block))
+        label = numbering.label(p, style)  # numbered empty paragraphs still advance the counter
+        text = _paragraph_text(p)
+        lines += _paragraph_lines(label + text if text.strip() else text, _docx_level(p, style))
     title = (document.core_properties.title or "").strip()
     return lines, title
