@@ -37,7 +37,7 @@ from .formats import Line
 from .name_keys import NameKeys
 from .parsing import MAX_NAME_CHARS, parse_bytes, safe_filename
 from .reading import attach_captions
-from .redaction import redact, redact_filename
+from .redaction import redact, redact_filename, redact_text
 
 _DOC_ID_BAD = re.compile(r"[^\w\u4e00-\u9fff.-]+")
 
@@ -203,7 +203,7 @@ def prepare(
     if doc_id and len(doc_id.strip()) > MAX_NAME_CHARS:  # it is shown, stored in every chunk id and typed again
         raise IngestError(safe_filename(filename), f"文档ID 太长（{len(doc_id.strip()):,} 个字符），最多 {MAX_NAME_CHARS} 个字符，"
                           "请换一个短一些的文档ID，或留空按文件名识别")
-    parsed = parse_bytes(data, filename, max_bytes=settings.max_file_bytes)
+    parsed = _parsed(data, filename, settings)
     _mask_reading(parsed.reading, settings, redact_disabled)
     cap = settings.max_chunks_per_file
     if (least := min_chunks((s.text for s in parsed.sections), settings.chunk_size)) > cap:
@@ -224,6 +224,18 @@ def prepare(
             check_identity(doc_id, parsed.source, sources_of, hidden_of, name_key, name_keys.of if name_keys else None,
                            doc_ids)
     return replace(_prepared(parsed, text_chunks, doc_id, audience, settings, counts), name_key=name_key)
+
+
+def _parsed(data: bytes, filename: str, settings: Settings) -> ParsedDocument:
+    """`parse_bytes` with its refusal masked: a reason may quote the file's own words (a sheet or part name,
+    张三13812345678), and it is shown on the page, in the estimate, the CLI and the audit log."""
+    try:
+        return parse_bytes(data, filename, max_bytes=settings.max_file_bytes)
+    except IngestError as exc:
+        reason = redact_text(exc.reason)
+        if reason == exc.reason:
+            raise
+        raise IngestError(exc.filename, reason) from None  # the unmasked one is not kept as the cause
 
 
 def rechunk(chunks: Sequence[Chunk], settings: Settings) -> PreparedDocument:
