@@ -24,12 +24,14 @@ VIEW_FOLD = (
     | dict.fromkeys(DASHES, 0x2D)
 )
 ZERO_WIDTH_CHARS = r"\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff"
-# A run of 7 or more Chinese digits (幺 is 1 read aloud), maybe spaced or dashed, is read as digits: 手机一三八…
-# Shorter runs, and runs touching ASCII, stay: 张三 beside a number, or 一一一 before 000@0.com, would join it.
-ZH_DIGIT_CHARS = "零〇一二三四五六七八九幺"
+# A run of 7 or more Chinese digits (幺 is 1 read aloud; the financial capitals 壹贰叁…, also 貳參陸, as on
+# contracts and receipts), maybe spaced or dashed, is read as digits: 手机一三八…, 壹叁捌….
+# Shorter runs, and runs touching ASCII, stay: 张三 beside a number, or 一一一 before 000@0.com, would join it;
+# an amount (壹万元, 贰仟伍佰元) is broken by its scales and stays too.
+ZH_DIGIT_CHARS = "零〇一二三四五六七八九幺壹贰叁肆伍陆柒捌玖貳參陸"
 _ZH_DIGIT_RUN = re.compile(
     rf"(?<![\w@.%+-])[{ZH_DIGIT_CHARS}](?:[ -]?[{ZH_DIGIT_CHARS}]){{6,}}(?![\w@.%+-])", re.ASCII)
-_ZH_DIGITS = str.maketrans(ZH_DIGIT_CHARS, "001234567891")
+_ZH_DIGITS = str.maketrans(ZH_DIGIT_CHARS, "001234567891" "123456789" "236")
 _ARABIC_RUN = re.compile(r"(?<!\d)\d(?:[ -]?\d){6,}(?!\d)", re.ASCII)
 # What a run that starts after a name's last character may be, read whole: pii's mobile, a landline (a real area
 # code, a local number from 2-9: not 二〇二四一二… less its 二), an ID or card only with its check digit.
