@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from ..errors import MemoryStoreError, PermissionDenied, RagError
 from ..memory.scoring import as_utc
@@ -55,10 +56,11 @@ def checked_created_at(created_at: datetime | None) -> datetime | None:
 MEMORY_FILE = "memory.sqlite3"
 
 
-def memory_problem(exc: sqlite3.Error) -> str:
+def memory_problem(exc: sqlite3.Error, folder: Path | None = None) -> str:
     """SQLite's failure on the memory store as one Chinese line: a full disk or another process holding the file
-    is said as `sqlite_access` says it (the file is fine, nothing to restore); anything else may be damage."""
-    problem = access_problem(exc)
+    is said as `sqlite_access` says it (the file is fine, nothing to restore); anything else may be damage.
+    `folder`: the data dir, so an I/O error on a full volume is said as a full disk."""
+    problem = access_problem(exc, folder)
     if problem:
         return f"记忆库（{MEMORY_FILE}）{problem}"
     return f"记忆库（{MEMORY_FILE}）读写出错，可能已损坏：请运行 python -m rag_core doctor 查看修复办法"
@@ -131,10 +133,16 @@ class MemoryActions(KnownNames):
             from ..memory import MemoryStore
 
             s = self._settings
-            self._memory = MemoryStore(
-                s.path("memory.sqlite3"), self.embedder, half_life_days=s.memory_half_life_days,
-                threshold=s.memory_threshold, top_k=s.memory_top_k, retention_days=s.memory_retention_days,
-            )
+            try:
+                self._memory = MemoryStore(
+                    s.path("memory.sqlite3"), self.embedder, half_life_days=s.memory_half_life_days,
+                    threshold=s.memory_threshold, top_k=s.memory_top_k, retention_days=s.memory_retention_days,
+                )
+            except MemoryStoreError as failure:  # a full disk or a busy file is no damage: never "move it away"
+                cause = failure.__cause__
+                if isinstance(cause, sqlite3.Error) and access_problem(cause, Path(s.data_dir)):
+                    raise MemoryStoreError(memory_problem(cause, Path(s.data_dir))) from cause
+                raise
         if self._memory_sweep.due():
             now = _utcnow()
             self._memory.expire(now)

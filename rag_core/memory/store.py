@@ -94,10 +94,11 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin):
             if (check := self._conn.execute("PRAGMA quick_check(1)").fetchone()[0]) != "ok":
                 raise sqlite3.DatabaseError(check)
         except sqlite3.DatabaseError as exc:  # a garbled file: one line naming it and the way out
+            # SQLite's own words stay the cause: a full disk or a busy file is no damage, and the facade says so
             raise MemoryStoreError(
-                f"{self.db_path.name} 已损坏（{exc}）：记忆无法读取。请用 python -m rag_core restore <备份目录> 从备份恢复；"
+                f"{self.db_path.name} 已损坏：记忆无法读取。请用 python -m rag_core restore <备份目录> 从备份恢复；"
                 "没有备份时把它移走（所有人的记忆会清空），再重新启动"
-            ) from None
+            ) from exc
         self._centres: tuple[np.ndarray, np.ndarray] | None = None
         self._cache: OrderedDict[str, tuple[tuple[int, int], _UserVectors]] = OrderedDict()
         self._generation = 0

@@ -1,0 +1,46 @@
+"""The memory store opened on a full disk (or beside a process holding it) is no damage: the facade says the disk
+is full and never advises moving memory.sqlite3 away, which would clear everyone's memories (review 54f, left
+alone). A store that is really damaged is still said so, in Chinese."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from fakes import fake_assistant
+
+from rag_core.errors import MemoryStoreError
+from rag_core.memory import store as memory_store
+
+
+def _failing_open(code: int, message: str):
+    def connect(path):
+        error = sqlite3.OperationalError(message)
+        error.sqlite_errorcode = code
+        raise error
+    return connect
+
+
+@pytest.mark.parametrize(("code", "message", "said"), [
+    (sqlite3.SQLITE_IOERR_SHMSIZE, "disk I/O error", "磁盘空间已满"),
+    (sqlite3.SQLITE_FULL, "database or disk is full", "磁盘空间已满"),
+    (sqlite3.SQLITE_BUSY, "database is locked", "占用"),
+])
+def test_fix54_a_full_or_busy_memory_store_is_not_called_damaged(tmp_path, monkeypatch, code, message, said) -> None:
+    a = fake_assistant(tmp_path / "s")
+    monkeypatch.setattr(memory_store.db, "connect", _failing_open(code, message))
+    with pytest.raises(MemoryStoreError) as caught:
+        a.memory  # noqa: B018 - opening is the act
+    text = str(caught.value)
+    assert said in text and "移走" not in text and "已损坏" not in text
+    assert not any(word in text for word in ("disk", "database", "locked"))
+
+
+def test_fix54_a_damaged_memory_store_is_said_in_chinese(tmp_path) -> None:
+    a = fake_assistant(tmp_path / "s")
+    (tmp_path / "s").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "s" / "memory.sqlite3").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(MemoryStoreError) as caught:
+        a.memory  # noqa: B018
+    text = str(caught.value)
+    assert "已损坏" in text and "file is not a database" not in text
