@@ -44,3 +44,20 @@ def test_fix54_a_damaged_memory_store_is_said_in_chinese(tmp_path) -> None:
         a.memory  # noqa: B018
     text = str(caught.value)
     assert "已损坏" in text and "file is not a database" not in text
+
+
+def test_fix54_a_memory_sweep_on_a_full_disk_does_not_stop_the_memories(tmp_path, monkeypatch) -> None:
+    """The hourly sweep (expire, purge) is housekeeping: a full disk while it runs is logged and the memories are
+    still read, instead of SQLite's English reaching the page."""
+    a = fake_assistant(tmp_path / "s")
+    a.remember("zhangsan", "我常驻杭州")
+    store = a.memory
+
+    def full(*_args, **_kwargs):
+        error = sqlite3.OperationalError("database or disk is full")
+        error.sqlite_errorcode = sqlite3.SQLITE_FULL
+        raise error
+
+    monkeypatch.setattr(store, "expire", full)
+    monkeypatch.setattr(a._memory_sweep, "due", lambda: True)
+    assert [m.content for m in a.list_memories("zhangsan")]

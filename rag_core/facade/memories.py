@@ -10,6 +10,7 @@ may act on everyone's.
 from __future__ import annotations
 
 import functools
+import logging
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
@@ -33,6 +34,7 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+_log = logging.getLogger(__name__)
 CLOCK_SKEW = timedelta(minutes=5)  # another machine's clock (an import's source) may run a little ahead
 
 
@@ -145,8 +147,11 @@ class MemoryActions(KnownNames):
                 raise
         if self._memory_sweep.due():
             now = _utcnow()
-            self._memory.expire(now)
-            self._memory.purge_deleted(now)
+            try:
+                self._memory.expire(now)
+                self._memory.purge_deleted(now)
+            except sqlite3.Error as exc:  # housekeeping: a full disk or a busy file waits for the next sweep
+                _log.warning("memory sweep skipped: %s", memory_problem(exc, Path(self._settings.data_dir)))
         return self._memory
 
     @functools.cached_property
