@@ -81,3 +81,22 @@ def test_fix54_a_gap_shows_its_nearest_clause_as_stored(tmp_path) -> None:
         vector=a.embedder.embed_query(question))
     dump = json.dumps([g.to_dict() for g in a.knowledge_gaps()], ensure_ascii=False)
     assert HOTLINE in dump and raw not in dump
+
+
+def test_fix54_the_question_words_a_hit_lacks_are_masked_beside_its_kept_clause(tmp_path) -> None:
+    """A hit's scores (the question words it lacks, why it matched) are the person's words: masked on reading,
+    while the hit's clause keeps its hotline (review 54h #3)."""
+    a = _with_kept_hotline(tmp_path)
+    a.ask("心理援助热线电话是多少？", user="u1", conversation="c1")
+    raw = "一三八一二三四五六七八"
+    with sqlite3.connect(a.settings.path("conversations.sqlite3")) as conn:
+        trace = json.loads(conn.execute("SELECT trace FROM turns").fetchone()[0])
+        assert trace["hits"]
+        for hit in trace["hits"]:
+            hit["scores"]["missing"] = [raw]
+            hit["scores"]["why"] = f"条款里没有：{raw}"
+        conn.execute("UPDATE turns SET trace = ?", (json.dumps(trace, ensure_ascii=False),))
+    turn = a.get_conversation("c1").turns[0]
+    dumped = json.dumps(turn.trace, ensure_ascii=False)
+    assert raw not in dumped
+    assert all(HOTLINE in hit["text"] for hit in turn.trace["hits"])

@@ -42,14 +42,24 @@ def shown_tree(value: Any) -> Any:
 
 
 
-# Keys of a stored trace (`AskTrace.to_dict`) that hold a document's clauses (and their titles and sections).
+# Keys of a stored trace (`AskTrace.to_dict`) whose items are a document's clauses, and the fields of an item
+# that the document wrote; the others (a hit's scores: the question's words it lacks, why it matched) are the
+# person's words or numbers, masked as the rest of the trace is.
 CLAUSE_KEYS = frozenset({"sources", "hits", "near_misses"})
+DOCUMENT_FIELDS = frozenset({"text", "title", "section", "source"})
+
+
+def _clause_shown(item: Any) -> Any:
+    if not isinstance(item, dict):
+        return shown_tree(item)
+    return {key: value if key in DOCUMENT_FIELDS else shown_tree(value) for key, value in item.items()}
 
 
 def shown_trace(trace: dict[str, Any]) -> dict[str, Any]:
     """A stored trace as read out: what a person wrote masked (`shown_tree`), the clauses as stored, in the
     prompt too, and the answer as `shown_answer` reads it."""
-    out = {key: item if key in CLAUSE_KEYS else shown_tree(item) for key, item in trace.items()}
+    out = {key: [_clause_shown(item) for item in item_list] if key in CLAUSE_KEYS and isinstance(item_list, list)
+           else shown_tree(item_list) for key, item_list in trace.items()}
     if isinstance(trace.get("prompt"), str):
         clauses = [item.get("text") for key in CLAUSE_KEYS for item in trace.get(key) or () if isinstance(item, dict)]
         out["prompt"] = with_clauses(trace["prompt"], [c for c in clauses if isinstance(c, str)])
