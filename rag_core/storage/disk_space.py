@@ -7,11 +7,11 @@ the catalog away and delete chroma/, and a start moved a healthy Chroma index as
 
 Which I/O errors are a full disk:
 - SQLITE_IOERR_SHMSIZE: growing the `-shm` (one byte written per page) failed: no space (or a full quota);
-- SQLITE_IOERR_WRITE: a write() that failed without ENOSPC (ENOSPC is SQLITE_FULL), i.e. EDQUOT, or a
-  posix_fallocate size hint that found no room;
-- any other I/O error (a read, an fsync, an unnamed "disk I/O error") when the volume under the file has
-  less than `LOW_SPACE` free: an fsync reports ENOSPC on some file systems, and nothing is judged damaged
-  while the disk is full.
+  always, as callers without a folder rely on it;
+- any other I/O error (a write, a read, an fsync, an unnamed "disk I/O error") only when the volume under the
+  file has less than `LOW_SPACE` free, or the error chain carries ENOSPC/EDQUOT. SQLITE_IOERR_WRITE is any
+  write() that failed without ENOSPC (ENOSPC is SQLITE_FULL): EDQUOT, but also EIO from a failing disk, which
+  was said as a full disk on a volume with plenty of room (`sqlite_access` says it as a disk I/O error).
 
 `search.disk_full` answers the same question for the write path (it may not import storage, nor storage it).
 """
@@ -29,7 +29,7 @@ from ..errors import exception_chain
 DISK_FULL = "无法写入：磁盘空间已满"
 DISK_FULL_FIX = "请腾出磁盘空间后重试（文件本身完好，留在原处即可）"
 LOW_SPACE = 1 << 20  # bytes free under which a volume counts as full: less than SQLite needs to open a WAL store
-_SPACE_CODES = {sqlite3.SQLITE_IOERR_SHMSIZE, sqlite3.SQLITE_IOERR_WRITE}
+_SPACE_CODES = {sqlite3.SQLITE_IOERR_SHMSIZE}  # IOERR_WRITE is full only on a full volume
 _NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
 _CODE = re.compile(r"\(code: (\d+)\)")  # Chroma's Rust layer: "error returned from database: (code: 4874) disk I/O error"
 _FULL_WORDS = re.compile(r"database or disk is full|no space left on device|disk quota exceeded", re.I)

@@ -50,10 +50,13 @@ INTERRUPTED_FIX = "启动应用时会自动恢复"
 # SQLITE_BUSY / SQLITE_LOCKED: another process is writing (or holds) a healthy file; nothing to repair
 BUSY = "正被另一个进程占用"
 BUSY_FIX = "请稍后再试"
+# SQLITE_IOERR_WRITE with room left (EIO from a failing disk, a full quota): neither a full disk nor damage
+WRITE_FAILED = "读写出错（磁盘 I/O 错误）"
+WRITE_FAILED_FIX = "请检查磁盘（空间、配额或硬件故障）后重试，再运行 python -m rag_core doctor 确认"
 _BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 _BUSY_WORDS = ("database is locked", "database table is locked")  # an error built without a code
 _REASONS = {UNREADABLE: UNREADABLE_FIX, REPLACED: REPLACED_FIX, READ_ONLY_PENDING: READ_ONLY_PENDING_FIX,
-            INTERRUPTED: INTERRUPTED_FIX, DISK_FULL: DISK_FULL_FIX, BUSY: BUSY_FIX}
+            INTERRUPTED: INTERRUPTED_FIX, DISK_FULL: DISK_FULL_FIX, BUSY: BUSY_FIX, WRITE_FAILED: WRITE_FAILED_FIX}
 _SIDE_FILES = ("-wal", "-journal")  # writes SQLite replays or rolls back before a read; `immutable` ignores them
 
 
@@ -86,7 +89,8 @@ def busy_line(file: str) -> str:
 
 
 def access_problem(exc: BaseException, folder: Path | None = None) -> str | None:
-    """The Chinese reason when `exc` says the file could not be reached or is busy (not damage), else None.
+    """The Chinese reason when `exc` says the file could not be reached or written, or is busy (not damage),
+    else None.
 
     `folder`: the file's directory, so an I/O error on a full volume is said as a full disk (`disk_space`)."""
     if isinstance(exc, PendingWrites):
@@ -98,6 +102,8 @@ def access_problem(exc: BaseException, folder: Path | None = None) -> str | None
     code = getattr(exc, "sqlite_errorcode", None)
     if not isinstance(code, int):
         return None
+    if code == sqlite3.SQLITE_IOERR_WRITE:  # a write failed with room left: the file is not known to be damaged
+        return f"{WRITE_FAILED}：{WRITE_FAILED_FIX}"
     if code == sqlite3.SQLITE_READONLY_ROLLBACK:  # a hot journal (a crash), not permissions: see connect_ro
         return f"{INTERRUPTED}：{INTERRUPTED_FIX}"
     if code == sqlite3.SQLITE_READONLY_DBMOVED:  # checked before the primary code: it is a READONLY too
