@@ -10,10 +10,10 @@ in what the glued search finds (`followup.keeps_own_words`, checked by the facad
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..types import SearchResult
+from .followup import CONTENT_TAGS, content_words, without_lead
 
 # The glued text contains the last (answerable) question, so a tie says nothing: it must read this much more
 # answerable. First chosen for 那… questions (open sessions: 4 of 5 such follow-ups against 0 of 8 complete
@@ -31,12 +31,27 @@ class Reading:
     top_doc: str = ""  # the document of its best hit ("" when none)
 
 
-def stays_on_topic(typed: Reading, glued: Reading, earlier_docs: Sequence[str]) -> bool:
-    """Glued, the question finds its best clause where the last answer's came from; alone, somewhere else."""
-    return bool(glued.top_doc) and glued.top_doc in earlier_docs and typed.top_doc not in earlier_docs
+@dataclass(frozen=True)
+class LastAnswer:
+    """Where the last question's answer came from: its best hits' documents and clauses."""
+
+    docs: tuple[str, ...] = ()
+    text: str = ""
 
 
-def reads_better(typed: Reading, glued: Reading, earlier_docs: Sequence[str], *, clarifies: bool = False) -> bool:
+def names_nothing_new(question: str, last: LastAnswer) -> bool:
+    """Every content word of `question` (its opening 那 / 要是 … aside) is in the last answer's clauses."""
+    return all(word in last.text for word in content_words(without_lead(question), CONTENT_TAGS))
+
+
+def stays_on_topic(question: str, typed: Reading, glued: Reading, last: LastAnswer) -> bool:
+    """Glued, the question finds its best clause where the last answer's came from; alone, somewhere else; and
+    it names nothing the last answer's clauses do not."""
+    return (bool(glued.top_doc) and glued.top_doc in last.docs and typed.top_doc not in last.docs
+            and names_nothing_new(question, last))
+
+
+def reads_better(question: str, typed: Reading, glued: Reading, last: LastAnswer, *, clarifies: bool = False) -> bool:
     """The glued reading is the better one (before `keeps_own_words`). A clarification (我是说二线城市) says
     itself that it corrects the last question, so it needs only to read more answerable, by any margin."""
     if not glued.hit_count:
@@ -44,7 +59,7 @@ def reads_better(typed: Reading, glued: Reading, earlier_docs: Sequence[str], *,
     if clarifies:
         return glued.answerable > typed.answerable
     return glued.answerable >= typed.answerable + GLUE_MARGIN or (
-        stays_on_topic(typed, glued, earlier_docs) and glued.answerable >= typed.answerable - GLUE_MARGIN)
+        stays_on_topic(question, typed, glued, last) and glued.answerable > typed.answerable)
 
 
 def reading(result: SearchResult) -> Reading:
@@ -52,10 +67,11 @@ def reading(result: SearchResult) -> Reading:
     return Reading(result.answerable, result.hit_count, result.hits[0].chunk.doc_id if result.hits else "")
 
 
-def answered_from(trace: dict) -> tuple[str, ...]:
-    """The documents of a stored turn's best hits (`AskTrace.to_dict`): where its answer came from."""
-    return tuple(dict.fromkeys(h.get("doc_id", "") for h in (trace.get("hits") or [])[:EARLIER_HITS]
-                               if isinstance(h, dict)))
+def answered_from(trace: dict) -> LastAnswer:
+    """Where a stored turn's answer came from (`AskTrace.to_dict`): its best hits' documents and clauses."""
+    hits = [h for h in (trace.get("hits") or [])[:EARLIER_HITS] if isinstance(h, dict)]
+    return LastAnswer(tuple(dict.fromkeys(str(h.get("doc_id", "")) for h in hits)),
+                      "\n".join(f"{h.get('section', '')} {h.get('text', '')}" for h in hits))
 
 
 EARLIER_HITS = 3  # the last turn's best hits whose documents count as its topic

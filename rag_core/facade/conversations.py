@@ -25,7 +25,7 @@ from ..conversations.followup import (
     names_unknown_subject,
     rule_rewrite,
 )
-from ..conversations.glue import STAYS, answered_from, reading, reads_better, stays_on_topic
+from ..conversations.glue import STAYS, LastAnswer, answered_from, reading, reads_better, stays_on_topic
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_turn, without_requests
@@ -71,7 +71,7 @@ class TurnContext:
     warnings: list[str] = field(default_factory=list)  # e.g. the conversation store is damaged: not kept
     chatter: bool = False  # only words about the conversation (好的 / 谢谢 / 我不明白): no search, no memory
     went_on: bool = False  # the conversation was stored when the question came: gone at the end, it was deleted
-    earlier_docs: tuple[str, ...] = ()  # where the last question's answer came from (`conversations.glue`)
+    last_answer: LastAnswer = field(default_factory=LastAnswer)  # where it came from (`conversations.glue`)
 
     @property
     def search_question(self) -> str:
@@ -153,7 +153,7 @@ class ConversationActions:
     def _prepare_turn(self, question: str, user: str, conversation: str | None) -> TurnContext:
         """Split off a statement, then make a follow-up standalone (LLM when configured, else rules)."""
         parts = split_turn(question)
-        turns: list[tuple[str, str, bool, tuple[str, ...]]] = []
+        turns: list[tuple[str, str, bool, LastAnswer]] = []
         warnings: list[str] = []
         stored = False  # the conversation was kept when the question came, even if its turns were all chatter
         if conversation is not None:
@@ -175,9 +175,9 @@ class ConversationActions:
         if len(rewrite.question) > MAX_QUESTION_CHARS:  # a long question with its context would be refused whole
             rewrite = Rewrite(asked, "", decision="结合上文后问题超过长度上限，按原问题检索")
         return TurnContext(question, asked, parts.statement, rewrite, pairs, conversation, warnings, parts.chatter,
-                           went_on=stored, earlier_docs=turns[-1][3] if previous else ())
+                           went_on=stored, last_answer=turns[-1][3] if previous else LastAnswer())
 
-    def _earlier_turns(self, conversation: str, user: str) -> tuple[bool, list[tuple[str, str, bool, tuple[str, ...]]]]:
+    def _earlier_turns(self, conversation: str, user: str) -> tuple[bool, list[tuple[str, str, bool, LastAnswer]]]:
         """Whether the asker's own conversation is stored, and its last (searched question, answer, only told
         something) turns. Whether it is stored is told apart from the turns: a conversation of only chatter has
         none to show, yet deleted while answered it must not be brought back (`TurnContext.went_on`).
@@ -215,12 +215,12 @@ class ConversationActions:
             context.rewrite = Rewrite(asked, "", decision=f"问题里有制度没有用过的名词，是新话题，不改写{unused}")
             return typed
         glued = self.search(rewrite.question, role=role, actor=actor)
-        more_answerable = reads_better(reading(typed), reading(glued), context.earlier_docs,
+        more_answerable = reads_better(asked, reading(typed), reading(glued), context.last_answer,
                                        clarifies=rewrite.reason == CLARIFIES)
         scores = f"（能回答的把握：原问题 {typed.answerable:.2f}，结合上文 {glued.answerable:.2f}）"
         found = [f"{h.chunk.section} {h.chunk.text}" for h in glued.hits[:3]]
         if more_answerable and keeps_own_words(asked, found):
-            stays = stays_on_topic(reading(typed), reading(glued), context.earlier_docs)
+            stays = stays_on_topic(asked, reading(typed), reading(glued), context.last_answer)
             context.rewrite = replace(rewrite, tentative=False, decision=(STAYS if stays else "结合上文后更像制度回答的问题") + scores)
             return glued
         if more_answerable:
