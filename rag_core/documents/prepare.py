@@ -123,13 +123,15 @@ def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterabl
 def effective_day(text: str | None, filename: str) -> str | None:
     """生效日期 as stored and compared (as text): YYYY-MM-DD, or None for "at once".
 
-    `date.fromisoformat` also takes 20261204 and 2026-W49-5; stored as typed they compared wrongly with ISO dates."""
+    `date.fromisoformat` also takes 20261204 and 2026-W49-5; stored as typed they compared wrongly with ISO dates.
+    The typed text is echoed masked: the refusal reaches the page and the CLI."""
     if text is None or not str(text).strip():
         return None
     try:
         return date.fromisoformat(str(text).strip()).isoformat()
     except ValueError as exc:
-        raise IngestError(filename, f"生效日期 {text!r} 无法识别，请按 YYYY-MM-DD 填写，例如 2026-12-04") from exc
+        typed = redact_text(str(text))
+        raise IngestError(filename, f"生效日期 {typed!r} 无法识别，请按 YYYY-MM-DD 填写，例如 2026-12-04") from exc
 
 
 def narrower_audience(new: tuple[str, ...], old: DocumentInfo, day: str | None) -> list[str]:
@@ -177,8 +179,9 @@ def prepare(
     `name_keys` also refuses a different file whose name became equal only by masking or cutting,
     `doc_ids` (the stored ids) one whose id differs from a stored one only in case or width."""
     counts: dict[str, int] = {}
-    if unknown := sorted(set(redact_disabled) - set(REDACTION_CATEGORIES)):
-        raise IngestError(filename, f"不认识的脱敏类别：{'、'.join(unknown)}；可以保留的类别：{'、'.join(REDACTION_CATEGORIES)}")
+    if unknown := sorted(set(redact_disabled) - set(REDACTION_CATEGORIES)):  # typed: echoed masked
+        typed = "、".join(redact_text(str(name)) for name in unknown)
+        raise IngestError(filename, f"不认识的脱敏类别：{typed}；可以保留的类别：{'、'.join(REDACTION_CATEGORIES)}")
 
     def masked(text: str) -> str:
         if not settings.redact_pii:
