@@ -138,7 +138,7 @@ def test_a_clarification_is_searched_in_place_of_the_question_it_corrects(assist
 @pytest.mark.integration
 def test_a_clarification_takes_the_glued_search_when_it_reads_more_answerable(store_copy) -> None:
     """Real e5: 二线城市 has no counterpart in 出差住宿标准多少, so the glued text is tentative; it reads more answerable
-    (not by glue.GLUE_MARGIN: the clarification says itself that it corrects the last question), so it is taken."""
+    (not by GLUE_MARGIN: the clarification says itself that it corrects the last question), so it is taken."""
     a = open_assistant(store_copy)
     a.ask("出差住宿标准多少？", user="u1", conversation="trip", remember=False)
     trace = a.ask("我是说二线城市", user="u1", conversation="trip", remember=False)

@@ -140,11 +140,6 @@ def subject_words(question: str) -> list[str]:
     return content_words(question, SUBJECT_TAGS)
 
 
-def without_lead(question: str) -> str:
-    """The question without its end marks and an opening 那 / 要是 / 如果 … (what it says of its own)."""
-    return _strip_lead(_strip(question))[0]
-
-
 def _strip(question: str) -> str:
     return question.strip().rstrip(_END).strip()
 
