@@ -5,12 +5,13 @@ the work dir, with the shipped models) and asks its turns in one conversation of
 its own user, uploading files where the session does. Prints the acceptance
 figures and a table per kind of turn.
 
-    .venv/bin/python bench/sessions.py [--work-dir DIR] [--set open|sealed] [--failures] [--json FILE]
+    .venv/bin/python bench/sessions.py [--work-dir DIR] [--set open|fresh|followups|sealed] [--failures] [--json FILE]
 
 The sealed part is run once per stop for its figures: `--set sealed` prints
 aggregates only and refuses `--failures` (nobody reads its failures). The fresh
 part is a validation part: run as often as needed to check a rule written on the
-open set, its aggregates only, never its failures.
+open set, its aggregates only, never its failures. The followups part (stop 54) is a second validation part:
+24 conversations of follow-ups and topic switches on corpora already in the repository.
 """
 
 from __future__ import annotations
@@ -39,9 +40,10 @@ SETS = {
     "open": SESSIONS / "open.jsonl",
     "fresh": SESSIONS / "fresh" / "fresh.jsonl",
     "sealed": SESSIONS / "sealed" / "sealed.jsonl",
+    "followups": SESSIONS / "followups" / "followups.jsonl",  # stop 54: follow-ups and topic switches, validation
 }
 NOT_POLICIES = ("SOURCE.md", "README.md")  # a corpus folder's notes on its sources, not a policy
-FIGURES_ONLY = ("fresh", "sealed")  # parts whose failures nobody on the team reads
+FIGURES_ONLY = ("fresh", "sealed", "followups")  # parts whose failures nobody on the team reads
 CHECK_NAMES = ("as_typed", "must_contain", "top3", "cited", "sure", "lead", "verdict", "verdict_wrong", "memory",
                "remembered", "refused", "confident")
 
