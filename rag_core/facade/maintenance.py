@@ -22,10 +22,9 @@ from ..search.disk_full import disk_full
 from ..settings import SAVED_FILE, Settings, with_saved_changes
 from ..storage.account_files import AUDIT, damaged_line, no_accounts
 from ..storage.backup import VECTORS_ELSEWHERE, BackupReport, backup_data_dir, restore_data_dir
-from ..storage.disk_space import full_line, out_of_space, write_failed
+from ..storage.disk_space import full_line, out_of_space
 from ..storage.health import CATALOG, CHROMA_DIR, StoreCheck, doctor, set_aside_chroma
 from ..storage.open_lock import hold_open, no_app, others_open
-from ..storage.sqlite_access import WRITE_FAILED, WRITE_FAILED_FIX
 from ..text.inputs import InputError
 from ..text.pii import redact_text
 from ..types import Principal
@@ -181,9 +180,6 @@ class MaintenanceActions:
             if disk_full(exc) or out_of_space(exc, Path(s.data_dir)):  # healthy, the disk is full: nothing moved
                 _log.warning("chroma/ not opened, disk full: %s: %s", type(exc).__name__, exc)
                 raise StoreDamaged(full_line(f"{CHROMA_DIR}/")) from exc
-            if write_failed(exc):  # a failing disk: a rebuild would fail too, and set aside at every page run
-                _log.warning("chroma/ not opened, write failed: %s: %s", type(exc).__name__, exc)
-                raise StoreDamaged(f"{CHROMA_DIR}/ {WRITE_FAILED}：{WRITE_FAILED_FIX}") from exc
             self.store_notices.append(self._chroma_aside(f"{type(exc).__name__}: {exc}"))
             return attempt()
 

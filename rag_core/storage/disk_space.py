@@ -69,12 +69,6 @@ def out_of_space(exc: BaseException, folder: Path | None = None) -> bool:
     return False
 
 
-def write_failed(exc: BaseException) -> bool:
-    """Whether `exc` (or what it was raised from) is a write SQLite could not make (SQLITE_IOERR_WRITE: EIO from a
-    failing disk, a full quota): the file is not known to be damaged, and a copy set aside would fail the same way."""
-    return any(code == sqlite3.SQLITE_IOERR_WRITE for current in exception_chain(exc) for code in _codes(current))
-
-
 def full_line(file: str) -> str:
     """The one line for a store that failed on a full disk: healthy, left in place, nothing to delete."""
     return f"{file} {DISK_FULL}：{DISK_FULL_FIX}"
