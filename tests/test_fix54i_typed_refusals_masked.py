@@ -40,3 +40,15 @@ def test_fix54i_unknown_redaction_category_is_masked(tmp_path):
 @pytest.mark.parametrize("typed", ["2026-13-01", "明天"])
 def test_fix54i_date_without_personal_data_is_still_echoed(tmp_path, typed):
     assert typed in _refusal(tmp_path, effective_date=typed)
+
+
+def test_fix54_a_runaway_typed_value_is_echoed_cut(tmp_path) -> None:
+    """A refusal repeats at most ECHOED_CHARS of a typed value (review 54j #3: 200,000 characters came back)."""
+    from fakes import fake_assistant
+
+    a = fake_assistant(tmp_path / "s")
+    doc = "# 制度\n\n第一条 测试。\n".encode()
+    date_refused = a.ingest_bytes(doc, "a.md", effective_date="9" * 200_000)
+    names_refused = a.ingest_bytes(doc, "b.md", redact_disabled=["手机" * 100_000, *[f"x{i}" for i in range(50)]])
+    assert not date_refused.ok and len(date_refused.error) < 200 and "…" in date_refused.error
+    assert not names_refused.ok and len(names_refused.error) < 600

@@ -130,8 +130,16 @@ def effective_day(text: str | None, filename: str) -> str | None:
     try:
         return date.fromisoformat(str(text).strip()).isoformat()
     except ValueError as exc:
-        typed = redact_text(str(text))
+        typed = redact_text(_echoed(str(text)))
         raise IngestError(filename, f"生效日期 {typed!r} 无法识别，请按 YYYY-MM-DD 填写，例如 2026-12-04") from exc
+
+
+ECHOED_CHARS = 40  # of a typed value a refusal repeats: enough to recognise it, never a runaway input's whole
+ECHOED_NAMES = 5  # unknown category names a refusal repeats
+
+
+def _echoed(typed: str) -> str:
+    return typed if len(typed) <= ECHOED_CHARS else typed[:ECHOED_CHARS] + "…"
 
 
 def narrower_audience(new: tuple[str, ...], old: DocumentInfo, day: str | None) -> list[str]:
@@ -180,7 +188,7 @@ def prepare(
     `doc_ids` (the stored ids) one whose id differs from a stored one only in case or width."""
     counts: dict[str, int] = {}
     if unknown := sorted(set(redact_disabled) - set(REDACTION_CATEGORIES)):  # typed: echoed masked
-        typed = "、".join(redact_text(str(name)) for name in unknown)
+        typed = "、".join(redact_text(_echoed(str(name))) for name in unknown[:ECHOED_NAMES])
         raise IngestError(filename, f"不认识的脱敏类别：{typed}；可以保留的类别：{'、'.join(REDACTION_CATEGORIES)}")
 
     def masked(text: str) -> str:
