@@ -61,3 +61,22 @@ def test_fix54_a_memory_sweep_on_a_full_disk_does_not_stop_the_memories(tmp_path
     monkeypatch.setattr(store, "expire", full)
     monkeypatch.setattr(a._memory_sweep, "due", lambda: True)
     assert [m.content for m in a.list_memories("zhangsan")]
+
+
+def test_fix54_damage_the_memory_sweep_meets_is_said(tmp_path, monkeypatch) -> None:
+    """Only a full disk or a busy file lets the sweep wait: damage it meets is said in Chinese, as when the store
+    opens, not logged while forgotten memories past retention stay on disk (review 54j #1)."""
+    a = fake_assistant(tmp_path / "s")
+    a.remember("zhangsan", "我常驻杭州")
+    store = a.memory
+
+    def garbled(*_args, **_kwargs):
+        error = sqlite3.DatabaseError("database disk image is malformed")
+        error.sqlite_errorcode = sqlite3.SQLITE_CORRUPT
+        raise error
+
+    monkeypatch.setattr(store, "purge_deleted", garbled)
+    monkeypatch.setattr(a._memory_sweep, "due", lambda: True)
+    with pytest.raises(MemoryStoreError) as caught:
+        a.list_memories("zhangsan")
+    assert "已损坏" in str(caught.value) and "malformed" not in str(caught.value)

@@ -151,7 +151,10 @@ class MemoryActions(KnownNames):
                 self._memory.expire(now)
                 self._memory.purge_deleted(now)
             except sqlite3.Error as exc:  # housekeeping: a full disk or a busy file waits for the next sweep
-                _log.warning("memory sweep skipped: %s", memory_problem(exc, Path(self._settings.data_dir)))
+                folder = Path(self._settings.data_dir)
+                if access_problem(exc, folder) is None:  # damage: said, as when the store opens
+                    raise MemoryStoreError(memory_problem(exc, folder)) from exc
+                _log.warning("memory sweep skipped: %s", memory_problem(exc, folder))
         return self._memory
 
     @functools.cached_property
