@@ -13,12 +13,17 @@ from rag_core.errors import MemoryStoreError
 from rag_core.memory import store as memory_store
 
 
-def _failing_open(code: int, message: str):
-    def connect(path):
-        error = sqlite3.OperationalError(message)
+def _failing(code: int, message: str, kind: type[sqlite3.Error] = sqlite3.OperationalError):
+    """A stand-in for a store call that fails as SQLite does, with its error code."""
+    def fail(*_args, **_kwargs):
+        error = kind(message)
         error.sqlite_errorcode = code
         raise error
-    return connect
+    return fail
+
+
+def _failing_open(code: int, message: str):
+    return _failing(code, message)
 
 
 @pytest.mark.parametrize(("code", "message", "said"), [
@@ -51,14 +56,7 @@ def test_fix54_a_memory_sweep_on_a_full_disk_does_not_stop_the_memories(tmp_path
     still read, instead of SQLite's English reaching the page."""
     a = fake_assistant(tmp_path / "s")
     a.remember("zhangsan", "我常驻杭州")
-    store = a.memory
-
-    def full(*_args, **_kwargs):
-        error = sqlite3.OperationalError("database or disk is full")
-        error.sqlite_errorcode = sqlite3.SQLITE_FULL
-        raise error
-
-    monkeypatch.setattr(store, "expire", full)
+    monkeypatch.setattr(a.memory, "expire", _failing(sqlite3.SQLITE_FULL, "database or disk is full"))
     monkeypatch.setattr(a._memory_sweep, "due", lambda: True)
     assert [m.content for m in a.list_memories("zhangsan")]
 
@@ -68,14 +66,8 @@ def test_fix54_damage_the_memory_sweep_meets_is_said(tmp_path, monkeypatch) -> N
     opens, not logged while forgotten memories past retention stay on disk (review 54j #1)."""
     a = fake_assistant(tmp_path / "s")
     a.remember("zhangsan", "我常驻杭州")
-    store = a.memory
-
-    def garbled(*_args, **_kwargs):
-        error = sqlite3.DatabaseError("database disk image is malformed")
-        error.sqlite_errorcode = sqlite3.SQLITE_CORRUPT
-        raise error
-
-    monkeypatch.setattr(store, "purge_deleted", garbled)
+    garbled = _failing(sqlite3.SQLITE_CORRUPT, "database disk image is malformed", sqlite3.DatabaseError)
+    monkeypatch.setattr(a.memory, "purge_deleted", garbled)
     monkeypatch.setattr(a._memory_sweep, "due", lambda: True)
     with pytest.raises(MemoryStoreError) as caught:
         a.list_memories("zhangsan")
