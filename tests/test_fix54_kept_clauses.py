@@ -100,3 +100,32 @@ def test_fix54_the_question_words_a_hit_lacks_are_masked_beside_its_kept_clause(
     dumped = json.dumps(turn.trace, ensure_ascii=False)
     assert raw not in dumped
     assert all(HOTLINE in hit["text"] for hit in turn.trace["hits"])
+
+
+def test_fix54_a_model_quoting_a_kept_hotline_keeps_it_live_streamed_and_reread(tmp_path) -> None:
+    """A model's answer keeps a value its source's document kept (the hotline), as the source beside it shows it:
+    in the stored answer, in the pieces streamed, and when the conversation is read again; a number the model
+    wrote that no source holds is still masked (review 54h #2)."""
+    a = _with_kept_hotline(tmp_path)
+    a.llm = QueuedLLM(f"心理援助热线电话为 {HOTLINE} [资料1]，也可以打 13812345678。")
+    pieces: list[str] = []
+    live = a.ask("心理援助热线电话是多少？", user="u1", conversation="c1", on_token=pieces.append)
+    assert live.answerer == a.llm.name
+    for text in (live.answer, "".join(pieces), a.get_conversation("c1").turns[0].answer):
+        assert HOTLINE in text and "13812345678" not in text and "[手机号]" in text
+
+
+def test_fix54_a_model_repeating_a_number_no_source_kept_masks_it(tmp_path) -> None:
+    """Only what the answer's own sources hold is kept: the same hotline, when no source quotes it, is masked."""
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes("# 考勤制度\n\n第一条 员工每日应打卡两次。\n".encode(), "考勤.md").ok
+    a.llm = QueuedLLM(f"请打卡，也可以拨打 {HOTLINE} [资料1]。")
+    trace = a.ask("每天要打卡几次？", user="u1", conversation="c1")
+    assert HOTLINE not in trace.answer and HOTLINE not in a.get_conversation("c1").turns[0].answer
+
+
+def test_fix54_kept_values_are_what_masking_would_replace() -> None:
+    from rag_core.text.kept import kept_values, masked_keeping
+
+    assert kept_values([f"热线 {HOTLINE}，工作日接听。", "年假5天，补贴300元。"]) == frozenset({HOTLINE})
+    assert masked_keeping(f"打 {HOTLINE} 或 13812345678", frozenset({HOTLINE})) == f"打 {HOTLINE} 或 [手机号]"

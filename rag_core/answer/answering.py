@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from ..text.completion import complete
-from ..text.pii import redact_text
+from ..text.kept import kept_values, masked_keeping
 from ..types import ANSWERED, REFUSED, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE, CitationCheck, SourceRef
 from .citations import check_citations, cites_a_source
 from .cut_number import number_in_progress, without_cut_number
@@ -97,10 +97,12 @@ def compose_answer(
     if llm is not None:
         shown: list[str] = []
         try:
-            raw = _model_reply(llm, built.text, on_token, shown)
             # a model may write personal data it read anywhere (a clause, a memory, its own invention): masked as
-            # the question and the memories are, before the answer is stored or shown again
-            answer, check = check_citations(redact_text(raw.strip()), built.sources)
+            # the question and the memories are, before the answer is stored or shown again; a value a source's
+            # document kept (a hotline) stays, as the source shows it (`text.kept`)
+            kept = kept_values(source.text for source in built.sources)
+            raw = _model_reply(llm, built.text, on_token, shown, kept)
+            answer, check = check_citations(masked_keeping(raw.strip(), kept), built.sources)
             if not any(char.isalnum() for char in answer):  # only citations the prompt never had ([资料7]。)
                 raise LLMError(f"大模型 {llm.name} 的回复只有无效的资料引用，没有内容", kind="response")
         except LLMError as failure:  # the clauses are at hand: quote them rather than lose the turn
@@ -119,7 +121,7 @@ def compose_answer(
                           stated_verdict(answer))
 
 
-def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str]) -> str:
+def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str], kept: frozenset[str] = frozenset()) -> str:
     """The model's answer, streamed through `on_token` (pieces shown are kept in `shown`), at most
     `ANSWER_MAX_CHARS` of it (then `CUT_NOTE` ends it, after a number it was cut inside is dropped, and the rest
     is not read; so a number at the end of what came is held back until more shows it ended). A blank one is
@@ -129,7 +131,8 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str]) -
     else:
         pieces = iter([complete(llm, prompt, max_tokens=ANSWER_MAX_TOKENS)])
     body, passed, cut = "", 0, False  # passed: how much of body went to `masked`
-    masked = MaskedStream(on_token) if on_token else None  # pieces are shown masked, never as the model wrote them
+    # pieces are shown masked, never as the model wrote them (but for the values its sources kept)
+    masked = MaskedStream(on_token, lambda text: masked_keeping(text, kept)) if on_token else None
 
     def pass_on(upto: int) -> None:
         nonlocal passed

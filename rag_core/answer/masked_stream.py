@@ -68,8 +68,9 @@ def _in_address(text: str, end: int) -> bool:
 class MaskedStream:
     """Wraps an `on_token` callback: what it passes on is always a prefix of the masked whole."""
 
-    def __init__(self, on_token: Callable[[str], None]) -> None:
+    def __init__(self, on_token: Callable[[str], None], mask: Callable[[str], str] = redact_text) -> None:
         self._on_token = on_token
+        self._mask = mask  # the answer's masker (`text.kept`: values its sources kept stay)
         self._raw = ""
         self._settled = 0  # how much of the raw text was masked and passed on
         self._shown = ""  # the masked text passed on so far
@@ -84,12 +85,12 @@ class MaskedStream:
         self._scanned = len(self._raw)
         if end > self._settled:
             self._settled = end
-            self._show(redact_text(self._raw[:end]))
+            self._show(self._mask(self._raw[:end]))
 
     def flush(self) -> None:
         """The stream ended: the rest, masked with the whole."""
         self._settled = len(self._raw)
-        self._show(redact_text(self._raw))
+        self._show(self._mask(self._raw))
 
     @property
     def shown(self) -> str:

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..types import quoted_offline
+from .kept import kept_values, masked_keeping
 from .pii import redact_text
 
 
@@ -80,5 +81,10 @@ def with_clauses(text: str, clauses: list[str]) -> str:
 
 def shown_answer(answer: str, trace: dict[str, Any]) -> str:
     """A stored answer as read out: the offline quoter's as stored (a document's sentences: `quoted_offline`),
-    any other (a model's, an acknowledgement that repeats what the person told) masked."""
-    return answer if quoted_offline(str(trace.get("answerer", ""))) else shown(answer)
+    any other (a model's, an acknowledgement that repeats what the person told) masked, a model's but for the
+    values its sources' documents kept (`text.kept`), as it was written."""
+    if quoted_offline(str(trace.get("answerer", ""))):
+        return answer
+    clauses = [item.get("text") for item in trace.get("sources") or () if isinstance(item, dict)]
+    kept = kept_values(c for c in clauses if isinstance(c, str))
+    return masked_keeping(answer, kept) if kept else shown(answer)
