@@ -129,3 +129,14 @@ def test_fix54_kept_values_are_what_masking_would_replace() -> None:
 
     assert kept_values([f"热线 {HOTLINE}，工作日接听。", "年假5天，补贴300元。"]) == frozenset({HOTLINE})
     assert masked_keeping(f"打 {HOTLINE} 或 13812345678", frozenset({HOTLINE})) == f"打 {HOTLINE} 或 [手机号]"
+
+
+def test_fix54_a_kept_hotline_in_a_neutralised_clause_stays_in_the_reread_prompt(tmp_path) -> None:
+    """The prompt gives a clause another form (【】 neutralised as 〖〗): the hotline it kept stays when the
+    conversation is read again, by value, not by the clause's whole text (review 54h #4)."""
+    a = fake_assistant(tmp_path / "s")
+    policy = f"# 员工关怀制度\n\n第一条 【心理援助热线】电话为 {HOTLINE}，工作日接听。\n"
+    assert a.ingest_bytes(policy.encode(), "关怀.md", redact_disabled=["landline"]).ok
+    live = a.ask("心理援助热线电话是多少？", user="u1", conversation="c1")
+    assert HOTLINE in live.prompt
+    assert HOTLINE in a.get_conversation("c1").turns[0].trace["prompt"]

@@ -70,13 +70,10 @@ def shown_trace(trace: dict[str, Any]) -> dict[str, Any]:
 
 
 def with_clauses(text: str, clauses: list[str]) -> str:
-    """`text` masked, each of `clauses` it quotes put back as stored (a prompt: the question and memories masked,
-    a hotline HR kept in a clause kept)."""
-    masked = shown(text)
-    for clause in sorted(set(clauses), key=len, reverse=True):
-        if (again := shown(clause)) != clause:
-            masked = masked.replace(again, clause)
-    return masked
+    """`text` masked but for the values `clauses` kept (`text.kept`): a prompt's question and memories masked, a
+    hotline HR kept in a clause kept, whatever form the prompt gave the clause (a table, 【】 neutralised)."""
+    kept = kept_values(clauses)
+    return masked_keeping(text, kept) if kept else shown(text)
 
 
 def shown_answer(answer: str, trace: dict[str, Any]) -> str:
