@@ -140,3 +140,13 @@ def test_fix54_a_kept_hotline_in_a_neutralised_clause_stays_in_the_reread_prompt
     live = a.ask("心理援助热线电话是多少？", user="u1", conversation="c1")
     assert HOTLINE in live.prompt
     assert HOTLINE in a.get_conversation("c1").turns[0].trace["prompt"]
+
+
+def test_fix54_a_kept_value_inside_a_longer_number_is_not_kept() -> None:
+    """A kept mobile's digits inside a longer run (a bank card written without spaces) keep nothing of it: the
+    longer number is masked whole."""
+    from rag_core.text.kept import masked_keeping
+
+    card = "6222021381234567890"
+    out = masked_keeping(f"卡号 {card}，热线 13812345678", frozenset({"13812345678"}))
+    assert card not in out and "1381234567" not in out.split("热线")[0] and out.endswith("13812345678")

@@ -10,6 +10,7 @@ They were in the person's sources already: no value reaches anyone who could not
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -43,9 +44,11 @@ def masked_keeping(text: str, kept: frozenset[str]) -> str:
     held: dict[str, str] = {}
     stand_ins = private_use_chars(text)
     for value in sorted(kept, key=len, reverse=True):
-        if value in text:
+        # the value whole, not a run inside a longer number (a kept mobile's digits inside a bank card's)
+        whole = re.compile(rf"(?<![0-9A-Za-z０-９＠@.]){re.escape(value)}(?![0-9A-Za-z０-９＠@])")
+        if whole.search(text):
             char = next(stand_ins)
             held[char] = value
-            text = text.replace(value, char)
+            text = whole.sub(char, text)
     masked = redact_text(text)
     return masked.translate({ord(char): value for char, value in held.items()}) if held else masked
