@@ -150,3 +150,28 @@ def test_fix54_a_kept_value_inside_a_longer_number_is_not_kept() -> None:
     card = "6222021381234567890"
     out = masked_keeping(f"卡号 {card}，热线 13812345678", frozenset({"13812345678"}))
     assert card not in out and "1381234567" not in out.split("热线")[0] and out.endswith("13812345678")
+
+
+def test_fix54_kept_values_are_whole_runs_never_pieces() -> None:
+    """Review 54k #1 and #2: a kept 12345 (a QQ) or 62345678 (a hotline without its area code) keeps no mobile that
+    holds its digits; two hotlines written one after the other are one run, kept only together; an address is kept
+    only whole."""
+    from rag_core.text.kept import kept_values, masked_keeping
+
+    qq = kept_values(["第一条 员工服务QQ：12345，工作日在线答复。"])
+    assert masked_keeping("QQ为 12345，也可以打 13812345678。", qq) == "QQ为 12345，也可以打 [手机号]。"
+    assert "13862345678" not in masked_keeping("热线 62345678，或 13862345678", kept_values(["热线电话：62345678，工作日"]))
+    two = kept_values(["A：138 1234 5678 B：139 8765 4321 "])
+    assert two == frozenset({"138 1234 5678", "139 8765 4321"})
+    assert masked_keeping("您登记的手机 186 8765 4321", two) == "您登记的手机 [手机号]"
+    mail = kept_values(["报销单据请发送至 finance@example.com 由财务部审核。"])
+    assert masked_keeping("发到 a.finance@example.com", mail) == "发到 [邮箱]"
+
+
+def test_fix54_a_citation_taken_out_does_not_join_a_number_into_the_answer(tmp_path) -> None:
+    """Review 54k: the guard took out a citation the prompt never had (139123[资料9]45678), which joined two runs of
+    digits into a mobile after masking; the answer is masked again after the guard."""
+    a = _with_kept_hotline(tmp_path)
+    a.llm = QueuedLLM("请拨打 139123[资料9]45678 咨询 [资料1]。")
+    trace = a.ask("心理援助热线电话是多少？", user="u1", conversation="c1")
+    assert "13912345678" not in trace.answer and "13912345678" not in a.get_conversation("c1").turns[0].answer

@@ -103,6 +103,8 @@ def compose_answer(
             kept = kept_values(source.text for source in built.sources)
             raw = _model_reply(llm, built.text, on_token, shown, kept)
             answer, check = check_citations(masked_keeping(raw.strip(), kept), built.sources)
+            # a citation the guard took out may have joined two runs of digits into one number: masked again
+            answer = masked_keeping(answer, kept)
             if not any(char.isalnum() for char in answer):  # only citations the prompt never had ([资料7]。)
                 raise LLMError(f"大模型 {llm.name} 的回复只有无效的资料引用，没有内容", kind="response")
         except LLMError as failure:  # the clauses are at hand: quote them rather than lose the turn
