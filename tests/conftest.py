@@ -207,7 +207,7 @@ SLOW_TESTS = frozenset({  # module::function (every parameter of it)
 # no fsync, and a sample store builds in about 0.35 s instead of 0.55 s (most tests build one). A container's
 # small /dev/shm (64 MB by default) is not used; HR_TESTS_TMPFS=0, or an explicit --basetemp, keeps pytest's own.
 TMPFS = Path("/dev/shm")
-TMPFS_FREE_BYTES = 4 << 30  # the whole suite writes far less; the rest is left to the machine
+TMPFS_FREE_BYTES = 4 << 30  # a passing test's files go at its teardown (pyproject: tmp_path_retention_policy)
 
 
 def _roomy_tmpfs() -> bool:
