@@ -13,6 +13,7 @@ RAG_REDACT_PII=false, which today's masker would undo (`answer.prompt` does not 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -42,7 +43,6 @@ def shown_tree(value: Any) -> Any:
     return value
 
 
-
 # Keys of a stored trace (`AskTrace.to_dict`) whose items are a document's clauses, and the fields of an item
 # that the document wrote; the others (a hit's scores: the question's words it lacks, why it matched) are the
 # person's words or numbers, masked as the rest of the trace is.
@@ -62,8 +62,7 @@ def shown_trace(trace: dict[str, Any]) -> dict[str, Any]:
     out = {key: [_clause_shown(item) for item in item_list] if key in CLAUSE_KEYS and isinstance(item_list, list)
            else shown_tree(item_list) for key, item_list in trace.items()}
     if isinstance(trace.get("prompt"), str):
-        clauses = [item.get("text") for key in CLAUSE_KEYS for item in trace.get(key) or () if isinstance(item, dict)]
-        out["prompt"] = with_clauses(trace["prompt"], [c for c in clauses if isinstance(c, str)])
+        out["prompt"] = with_clauses(trace["prompt"], _clause_texts(trace, CLAUSE_KEYS))
     if isinstance(trace.get("answer"), str):
         out["answer"] = shown_answer(trace["answer"], trace)
     return out
@@ -82,6 +81,10 @@ def shown_answer(answer: str, trace: dict[str, Any]) -> str:
     values its sources' documents kept (`text.kept`), as it was written."""
     if quoted_offline(str(trace.get("answerer", ""))):
         return answer
-    clauses = [item.get("text") for item in trace.get("sources") or () if isinstance(item, dict)]
-    kept = kept_values(c for c in clauses if isinstance(c, str))
-    return masked_keeping(answer, kept) if kept else shown(answer)
+    return with_clauses(answer, _clause_texts(trace, ("sources",)))
+
+
+def _clause_texts(trace: dict[str, Any], keys: Iterable[str]) -> list[str]:
+    """The clause texts a stored trace holds under `keys` (sources, hits, near misses)."""
+    return [item["text"] for key in keys for item in trace.get(key) or ()
+            if isinstance(item, dict) and isinstance(item.get("text"), str)]
