@@ -137,7 +137,7 @@ class MemoryActions(KnownNames):
             s = self._settings
             try:
                 self._memory = MemoryStore(
-                    s.path("memory.sqlite3"), self.embedder, half_life_days=s.memory_half_life_days,
+                    s.path(MEMORY_FILE), self.embedder, half_life_days=s.memory_half_life_days,
                     threshold=s.memory_threshold, top_k=s.memory_top_k, retention_days=s.memory_retention_days,
                 )
             except MemoryStoreError as failure:  # a full disk or a busy file is no damage: never "move it away"
