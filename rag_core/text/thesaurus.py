@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -135,7 +135,14 @@ def read_custom(path: Path, mask: Callable[[str], str] = lambda line: line) -> C
 
 
 def shipped_entries() -> dict[str, tuple[str, ...]]:
-    """The table that ships with the engine."""
+    """The table that ships with the engine (a copy: the caller may change it)."""
+    return dict(_shipped_table())
+
+
+@cache
+def _shipped_table() -> dict[str, tuple[str, ...]]:
+    """Read and parsed once per process: the package's file does not change while it runs (every assistant
+    opened, every settings save, read it again before)."""
     text = resources.files("rag_core.text.resources").joinpath("thesaurus.tsv").read_text(encoding="utf-8")
     return parse_entries(text, "内置词表")
 
