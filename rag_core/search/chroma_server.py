@@ -78,3 +78,16 @@ def through_server(retry: bool = True) -> Callable[[Callable[..., Result]], Call
         return run
 
     return wrap
+
+
+@functools.cache
+def _client_defaults() -> Any:
+    from chromadb.config import Settings as ChromaSettings
+
+    return ChromaSettings(anonymized_telemetry=False)
+
+
+def client_settings() -> Any:
+    """Chroma's client settings, telemetry off: a copy of one read per process. Building them reads the environment
+    and ./.env again (~3 ms a store opened), and a client writes its path into the copy it got."""
+    return _client_defaults().model_copy()

@@ -49,7 +49,7 @@ from typing import Protocol
 import numpy as np
 
 from ..types import Chunk
-from .chroma_server import call, through_server
+from .chroma_server import call, client_settings, through_server
 
 COLLECTION = "policy_chunks"
 # Over-fetching k results costs ~1.2 ms at k=30, 3.6 ms at k=1,000 and 5.5 ms at k=2,000 on a 10k
@@ -178,9 +178,8 @@ class ChromaVectorStore:
         self, path: Path | None = None, host: str = "", port: int = 8000, model_id: str = "", name: str = COLLECTION
     ):
         import chromadb
-        from chromadb.config import Settings as ChromaSettings
 
-        chroma_settings = ChromaSettings(anonymized_telemetry=False)
+        chroma_settings = client_settings()
         self.name = name
         self.repaired = 0  # records re-written because a query could not find them (module docstring)
         self._lock = threading.Lock()
