@@ -18,6 +18,7 @@ FIELDS = {"question": "standard_question", "answer": "standard_answer", "clauses
 AUDIENCE_KEY = "standard_audience"
 ERROR_KEY = "standard_add_error"
 DELETE_PENDING_KEY = "standard_delete_pending"
+RELEASE_ERROR_KEY = "standard_release_error"
 
 
 def add_entry(assistant: Assistant) -> None:
@@ -70,9 +71,21 @@ def delete_buttons(assistant: Assistant, entry) -> None:
 def release_button(assistant: Assistant, entry, why: str) -> None:
     """A held answer: why it is not served, and 恢复使用 once HR has checked it (删除 stays below)."""
     st.warning(escape_md(why))
-    if st.button("复核无误，恢复使用", key=f"release_standard_{entry.id}", icon=":material/check:"):
-        carry_out(lambda: assistant.release_standard_answer(entry.id, actor=actor()),
-                  f"已恢复使用标准答复：{escape_md(entry.question)}")
+    st.button("复核无误，恢复使用", key=f"release_standard_{entry.id}", icon=":material/check:",
+              on_click=release_entry, args=(assistant, entry.id, entry.question, why))
+    if error := st.session_state.get(RELEASE_ERROR_KEY, {}).pop(entry.id, None):
+        st.error(escape_md(error))
+
+
+def release_entry(assistant: Assistant, answer_id: str, question: str, why: str) -> None:
+    """恢复使用 callback: `why` is the line HR read when the page was drawn (a callback keeps the clicked run's
+    arguments), so a reason that arrived since makes the engine refuse instead of releasing it unread."""
+    try:
+        assistant.release_standard_answer(answer_id, seen=why, actor=actor())
+    except RagError as exc:
+        st.session_state.setdefault(RELEASE_ERROR_KEY, {})[answer_id] = str(exc)
+        return
+    announce("standard_answers", f"已恢复使用标准答复：{escape_md(question)}")
 
 
 def carry_out(action: Callable[[], object], done: str) -> None:

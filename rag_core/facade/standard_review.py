@@ -130,10 +130,15 @@ class StandardReview:
         The deleted document is named only to who may read its audience."""
         actor = self._acting(actor, "insights")  # type: ignore[attr-defined]
         shown = {e.id for e in self.standard_store.list() if visible_to(e.audience, actor.readable)}
-        return {answer_id: self._hold_line(hold, actor) for answer_id, hold in self.standard_store.holds().items()
-                if answer_id in shown}
+        return {answer_id: self._hold_line(holds, actor)
+                for answer_id, holds in self.standard_store.hold_reasons().items() if answer_id in shown}
 
-    def _hold_line(self, hold: Hold, actor: Principal) -> str:
+    def _hold_line(self, holds: list[Hold], actor: Principal) -> str:
+        """One line naming every reason the answer is held (HR checks them all before releasing it)."""
+        reasons = list(dict.fromkeys(self._hold_reason(hold, actor) for hold in holds))
+        return f"待复核：{'；'.join(reasons)}，这条答复暂停使用，同类问题改按制度检索回答。" + RELEASE_HINT
+
+    def _hold_reason(self, hold: Hold, actor: Principal) -> str:
         day = local_day(hold.held_at, ZoneInfo(self._settings.timezone))
         version = f"{day} 上传、{hold.effective} 生效的新版本" if hold.effective else f"{day} 上传的新版本"
         visible = visible_to(hold.doc_audience, actor.readable)
@@ -145,13 +150,21 @@ class StandardReview:
             why = f"于 {version}改动或删去了这条答复引用的条款"
         else:
             why = f"已于 {day} 删除"
-        return f"待复核：它依据的文档{named}{why}，这条答复暂停使用，同类问题改按制度检索回答。" + RELEASE_HINT
+        return f"它依据的文档{named}{why}"
 
     @uses_store(STANDARD_FILE)
-    def release_standard_answer(self, answer_id: str, *, actor: Principal | None = None) -> None:
-        """HR checked a held answer and it still holds: serve it again (one audit row)."""
+    def release_standard_answer(self, answer_id: str, *, seen: str | None = None,
+                                actor: Principal | None = None) -> None:
+        """HR checked a held answer and it still holds: serve it again (one audit row).
+
+        `seen`: the hold line (`standard_answer_holds`) HR was shown when deciding; refused when it no longer reads
+        so (a reason arrived since, as from another tab or an upload), so no reason is released unchecked."""
         actor = self._acting(actor, "insights")  # type: ignore[attr-defined]
         self._visible_standard(answer_id, actor, "release")
+        now = self.standard_answer_holds(actor=actor).get(answer_id)
+        if seen is not None and now is not None and now != seen:
+            raise StandardAnswerError("这条标准答复在你打开页面后又有了新的暂停原因，未恢复使用。请刷新页面，核对全部原因后再决定"
+                                      "恢复或删除。现在的原因：" + now)
         self.standard_store.release(answer_id)
         self._audit(actor, "standard.release", answer_id, "ok", "复核无误，恢复使用")  # type: ignore[attr-defined]
 

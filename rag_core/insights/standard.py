@@ -15,7 +15,6 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
@@ -27,6 +26,7 @@ from ..text.inputs import MAX_QUESTION_CHARS, checked, is_blank
 from ..text.shown import shown
 from .matching import STANDARD_AGREEMENT, STANDARD_COSINE
 from .records import StandardAnswer, StandardMatch
+from .standard_holds import Hold, HoldTable, hold_of
 from .standard_pending import PendingHolds
 from .standard_refs import readable_to_all, references
 from .standard_search import StandardIndexUnreadable, nearest_match
@@ -50,13 +50,6 @@ CREATE TABLE IF NOT EXISTS standard_sources (
     doc_id TEXT NOT NULL,
     PRIMARY KEY (answer_id, doc_id)
 );
-CREATE TABLE IF NOT EXISTS standard_holds (
-    answer_id TEXT PRIMARY KEY,
-    doc_title TEXT NOT NULL,
-    doc_audience TEXT NOT NULL,
-    held_at TEXT NOT NULL,
-    reason TEXT NOT NULL DEFAULT 'deleted'
-);
 """
 MAX_CHARS = 4000  # the answer
 MAX_CLAUSE_CHARS = 1000
@@ -65,18 +58,6 @@ MAX_LINES = 20  # clauses, and variants: each variant is embedded (300 took 80 s
 
 class StandardAnswerError(RagError):
     """A standard answer was refused (empty, too long, unknown id); nothing was stored."""
-
-
-@dataclass(frozen=True)
-class Hold:
-    """Why a standard answer is not served (until HR has checked it): a document it rests on was deleted, or
-    replaced by a version narrowed to fewer readers or without the clause it quotes (`standard_versions`)."""
-
-    doc_title: str
-    doc_audience: tuple[str, ...]  # the deleted version's, or the new version's
-    held_at: str
-    reason: str = "deleted"  # or standard_versions.NARROWED / CHANGED
-    effective: str = ""  # a scheduled version's effective day: it holds the answer from then (`standard_pending`)
 
 
 # a bare title followed at once by more of a longer document's name (考勤 in 考勤与休假管理制度第五条, 休假管理制度 in
@@ -105,9 +86,8 @@ class StandardAnswers:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         self._db.executescript(SCHEMA)
-        if "reason" not in {r[1] for r in self._db.execute("PRAGMA table_info(standard_holds)")}:  # before stop 52
-            self._db.execute("ALTER TABLE standard_holds ADD COLUMN reason TEXT NOT NULL DEFAULT 'deleted'")
         self._lock = threading.RLock()
+        self.held = HoldTable(self._db, self._lock)  # every reason an answer is held, each its own row
         self.pending = PendingHolds(self._db, self._lock)  # holds that start when a scheduled version takes effect
         self._db.commit()
         self._client, self._name, self.model_id, self._embed = client, collection, model_id, embed
@@ -243,9 +223,9 @@ class StandardAnswers:
         entry = self.get(answer_id)
         self._write(lambda col: col.delete(ids=[f"{entry.id}:{i}" for i in range(len(_wordings(entry)))]))
         with self._lock:
-            for table, column in (("standard_answers", "id"), ("standard_sources", "answer_id"),
-                                  ("standard_holds", "answer_id")):
+            for table, column in (("standard_answers", "id"), ("standard_sources", "answer_id")):
                 self._db.execute(f"DELETE FROM {table} WHERE {column} = ?", (answer_id,))
+            self.held.forget(answer_id)
             self.pending.forget_answer(answer_id)
             self._db.commit()
 
@@ -253,7 +233,7 @@ class StandardAnswers:
     def hold_resting_on(self, doc_id: str, titles: Sequence[str], audience: Sequence[str], at: str,
                         live: Sequence[tuple[str, str, Sequence[str]]] = ()) -> list[str]:
         """Stop serving every entry written from `doc_id` until HR has checked it (`release`); nothing is deleted.
-        Returns the ids newly held.
+        Returns the ids held for it, an entry already held for another reason too (each reason is kept).
 
         `live`: (doc_id, title, audience) of the documents still live. An entry still rests on a live document
         when each reference to the deleted one (`references`) also names a live document that every reader of the
@@ -264,12 +244,9 @@ class StandardAnswers:
         with self._lock:
             recorded = {r[0] for r in self._db.execute(
                 "SELECT answer_id FROM standard_sources WHERE doc_id = ?", (doc_id,))}
-            held = set(self.holds())
             resting: list[str] = []
             moved: list[tuple[str, str]] = []
             for e in self.list():
-                if e.id in held:
-                    continue
                 kept = [(d, t) for d, t, aud in live if d != doc_id and readable_to_all(aud, e.audience)]
                 named = set().union(*(references(e.clauses, t, known) for t in deleted))
                 if named - set().union(*(references(e.clauses, t, known) for _, t in kept)):
@@ -281,9 +258,7 @@ class StandardAnswers:
                     else:
                         moved.append((e.id, copy))
             title = next(iter(deleted), doc_id)
-            self._db.executemany(
-                "INSERT OR IGNORE INTO standard_holds (answer_id, doc_title, doc_audience, held_at) VALUES (?,?,?,?)",
-                [(answer_id, title, ",".join(audience), at) for answer_id in resting])
+            self.held.add(resting, "deleted", title, ",".join(audience), at)
             self._db.execute("DELETE FROM standard_sources WHERE doc_id = ?", (doc_id,))
             self._db.executemany("INSERT OR IGNORE INTO standard_sources (answer_id, doc_id) VALUES (?,?)", moved)
             self.pending.forget_document(doc_id)
@@ -296,38 +271,38 @@ class StandardAnswers:
             return {r[0] for r in self._db.execute("SELECT answer_id FROM standard_sources WHERE doc_id = ?", (doc_id,))}
 
     def hold(self, reasons: dict[str, str], hold: Hold, starts: tuple[str, int, str] | None = None) -> list[str]:
-        """Stop serving the entries in `reasons` (id -> `Hold.reason`) until HR has checked them; the ids newly held.
+        """Stop serving the entries in `reasons` (id -> `Hold.reason`) until HR has checked them; the ids held for
+        it. An entry already held gets this reason too: releasing it after checking only the first would serve a
+        clause this version withdrew.
 
         `starts` (doc_id, version, UTC instant): from when that scheduled version takes effect, not now."""
+        audience = ",".join(hold.doc_audience)
         with self._lock:
-            held = set(self.holds())
-            fresh = [answer_id for answer_id in reasons if answer_id not in held]
             if starts is not None:
-                self.pending.add(fresh, reasons, *starts, hold.effective, hold.doc_title, ",".join(hold.doc_audience),
-                                 hold.held_at)
-                self._db.commit()
-                return fresh
-            self._db.executemany(
-                "INSERT OR IGNORE INTO standard_holds (answer_id, doc_title, doc_audience, held_at, reason)"
-                " VALUES (?,?,?,?,?)",
-                [(i, hold.doc_title, ",".join(hold.doc_audience), hold.held_at, reasons[i]) for i in fresh])
+                self.pending.add(reasons, reasons, *starts, hold.effective, hold.doc_title, audience, hold.held_at)
+            else:
+                self.held.add(reasons, reasons, hold.doc_title, audience, hold.held_at)
             self._db.commit()
-        return fresh
+        return list(reasons)
+
+    def hold_reasons(self) -> dict[str, list[Hold]]:
+        """Every reason each entry is not served: held now, or by a scheduled version that has taken effect."""
+        with self._lock:
+            found = self.held.all()
+            due = self.pending.due()
+        for answer_id, row in due.items():
+            found.setdefault(answer_id, []).append(hold_of(row[1:]))
+        return found
 
     def holds(self) -> dict[str, Hold]:
-        """The entries not served, by id, with why: held now, or by a scheduled version that has taken effect."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT answer_id, doc_title, doc_audience, held_at, reason FROM standard_holds").fetchall()
-            due = self.pending.due()
-        rows += [r for answer_id, r in due.items() if answer_id not in {row[0] for row in rows}]
-        return {r[0]: Hold(r[1], tuple(a for a in r[2].split(",") if a), *r[3:]) for r in rows}
+        """The entries not served, by id, with the first reason (`hold_reasons`: all of them)."""
+        return {answer_id: reasons[0] for answer_id, reasons in self.hold_reasons().items()}
 
     def release(self, answer_id: str) -> None:
-        """HR has checked the entry: it is served again."""
+        """HR has checked the entry against every reason it was held for: it is served again."""
         self.get(answer_id)
         with self._lock:
-            self._db.execute("DELETE FROM standard_holds WHERE answer_id = ?", (answer_id,))
+            self.held.forget(answer_id)
             self.pending.release(answer_id)
             self._db.commit()
 
