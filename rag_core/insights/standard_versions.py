@@ -5,7 +5,9 @@ A standard answer is served before search, so deleting a document holds the answ
 readers than the answer is served to (年假制度 re-uploaded for HR only), or without the clause the answer quotes
 (五天 became 十天). Left served, the answer would keep giving employees a clause they can no longer read, or the
 old policy. An answer rests on the document when it was recorded as its source, names it in a clause
-(`references`), or quotes a long run of its text.
+(`references`), or quotes a long run of its text. A clause naming the document and an article (《年假制度》第一条)
+quotes no text to compare, so that article's text is compared between the versions (`standard_articles`); one
+naming the document without an article found in it is held whenever the document's text changed.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from ..types import Chunk
 from .records import StandardAnswer
+from .standard_articles import article_texts, named_articles
 from .standard_refs import QUOTED, names_document, readable_to_all
 
 NARROWED, CHANGED = "narrowed", "changed"  # `Hold.reason` besides "deleted"
@@ -58,6 +61,7 @@ def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequ
     from `old` that `new` no longer has. `recorded`: the entries recorded as written from it; `titles`: its
     titles, old and new; `known`: the other titles the catalog knows (a bare title inside a longer one)."""
     old_text, new_text = policy_text(old), policy_text(new)
+    old_articles, new_articles = article_texts(old), article_texts(new)
     found: dict[str, str] = {}
     for entry in entries:
         quoted = [p for clause in entry.clauses for p in quoted_pieces(clause, titles) if p in old_text]
@@ -69,4 +73,18 @@ def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequ
             found[entry.id] = NARROWED
         elif any(p not in new_text for p in quoted):
             found[entry.id] = CHANGED
+        elif old_text != new_text and any(
+                _article_changed(named_articles(clause, titles, known), old_articles, new_articles)
+                for clause in entry.clauses):
+            found[entry.id] = CHANGED
     return found
+
+
+def _article_changed(named: set[object] | None, old: dict[object, str], new: dict[object, str]) -> bool:
+    """Does the clause (`named`: the articles it names in this document; None: it does not name it) rest on text
+    this version changed? Its articles' text compared, or, none found in the old version, the whole document."""
+    if named is None:
+        return False
+    if not named or any(a not in old for a in named):
+        return True  # the caller checked that the document's text changed
+    return any(old[a] != new.get(a) for a in named)
