@@ -36,6 +36,15 @@ def empty_stores(data_dir: Path, skip: tuple[str, ...]) -> list[Path]:
     return [p for p in sorted(Path(data_dir).glob("*.sqlite3")) if p.name not in skip and truncated(p)]
 
 
+def kept_aside(data_dir: Path, name: str) -> list[Path]:
+    """The copies of store `name` a start set aside (`set_aside`'s `<name>.damaged-<stamp>`), side files left out.
+
+    Outlives the notice: the account mode reads it, as a truncated account or audit file leaves nothing else
+    to say that accounts existed here."""
+    sides = ("-wal", "-shm", "-journal")
+    return [p for p in sorted(Path(data_dir).glob(f"{name}.damaged-*")) if not p.name.endswith(sides)]
+
+
 def set_aside_empty(data_dir: Path, skip: tuple[str, ...]) -> list[str]:
     """Move each 0-byte store aside before it is opened as new; one notice line each for the pages.
 
