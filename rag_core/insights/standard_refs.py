@@ -8,7 +8,21 @@ from collections.abc import Sequence
 
 QUOTED = re.compile(r"《([^》]{4,})》")  # a document named in a clause as 《考勤与休假管理制度》
 _NAME_END = "制度|规定|办法|细则|手册|条例|守则|规程|规范|指引|须知"
+# an edition or status after a title (年假制度（2023年修订）, 年假制度(试行), 年假制度2024版): HR names the policy without it
+EDITION = re.compile(r"(?:[\s_-]*(?:[（(][^（）()]{1,20}[)）]|修订版|修订稿|征求意见稿|试行|暂行|草案|\d{4}年?(?:修订)?版?))+$")
 CONTINUED = re.compile(rf"(?!有关|相关|等|中|之)[^\W及和或的第]*?(?:{_NAME_END})(?=$|\W|第|及|和|或|的)")
+
+
+def without_edition(title: str) -> str:
+    """The title with a trailing edition or status (`EDITION`) taken off; the title itself when nothing is left."""
+    return EDITION.sub("", title).strip() or title
+
+
+def _names(quoted: str, title: str) -> bool:
+    """Does 《quoted》 name the document `title`: its end (the company's name left out), or the same with an
+    edition or status left off either (《年假制度》 for 年假制度（2023年修订）)?"""
+    base = without_edition(quoted)
+    return title.endswith(quoted) or (len(base) >= 4 and without_edition(title).endswith(base))
 
 
 def _covered(text: str, title: str, known: Sequence[str]) -> list[tuple[int, int]]:
@@ -40,7 +54,8 @@ def _bare(text: str, title: str, known: Sequence[str]) -> bool:
 
 def references(clauses: Sequence[str], title: str, known: Sequence[str] = ()) -> set[str]:
     """The references in `clauses` that name the document titled `title`: a 《name》 that is the title or ends
-    it (HR types 《考勤与休假管理制度》 for 星河科技有限公司考勤与休假管理制度), or the bare title anywhere outside
+    it (HR types 《考勤与休假管理制度》 for 星河科技有限公司考勤与休假管理制度) once an edition or status is left off
+    (《年假制度》 for 年假制度（2023年修订）: `_names`), or the bare title (or without its edition) anywhere outside
     any 《》 (`_bare`), unless that occurrence is part of a longer name: one of the `known` titles (the catalog's,
     live or deleted) containing it, or a longer document name it runs on into.
 
@@ -48,10 +63,12 @@ def references(clauses: Sequence[str], title: str, known: Sequence[str] = ()) ->
     title = title.strip()
     if len(title) < 2:
         return set()
+    base = without_edition(title)
     found: set[str] = set()
     for clause in clauses:
-        found |= {f"《{q}》" for q in QUOTED.findall(clause) if title.endswith(q)}
-        if _bare(QUOTED.sub(" ", clause), title, known):
+        found |= {f"《{q}》" for q in QUOTED.findall(clause) if _names(q, title)}
+        bare = QUOTED.sub(" ", clause)
+        if _bare(bare, title, known) or (base != title and _bare(bare, base, [*known, title])):
             found.add(title)
     return found
 
