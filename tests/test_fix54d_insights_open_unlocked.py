@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 
-from rag_core.insights.log import InsightLog
+from rag_core.insights.log import STORE_VERSION, InsightLog
 
 OPENS_WITHIN = 20.0  # seconds the thread is given; opening takes milliseconds, a wait for the lock 30 s
 
@@ -40,7 +40,7 @@ def test_an_up_to_date_log_opens_while_another_connection_writes(tmp_path):
     InsightLog(path)._db.close()
     done = _open_beside_a_writer(path)
     assert len(done) == 1 and isinstance(done[0], InsightLog), done
-    assert done[0]._db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert done[0]._db.execute("PRAGMA user_version").fetchone()[0] == STORE_VERSION
 
 
 def test_an_old_log_is_still_migrated_when_it_opens(tmp_path):
@@ -50,5 +50,5 @@ def test_an_old_log_is_still_migrated_when_it_opens(tmp_path):
         db.execute("PRAGMA user_version = 0")
         db.execute("DROP INDEX questions_turn")
     log = InsightLog(path)
-    assert log._db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert log._db.execute("PRAGMA user_version").fetchone()[0] == STORE_VERSION
     assert log._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'questions_turn'").fetchone()

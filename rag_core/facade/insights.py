@@ -40,7 +40,7 @@ from ..insights.records import (
     InsightError,
     StandardAnswer,
 )
-from ..insights.rows import cited_docs, gap_row, nearest_clause, without_question
+from ..insights.rows import cited_docs, gap_row, nearest_clause, policy_answer, told_only, without_question
 from ..insights.standard import StandardAnswers, standard_fields
 from ..insights.standard_refs import gap_sources
 from ..insights.usage import usage_report
@@ -208,11 +208,11 @@ class InsightActions(StandardReview, OwnFeedback):
     def _store_feedback(self, trace: AskTrace, rating: int, user: str, reason: str, comment: str,
                         data: dict[str, Any], traffic: str = PERSON) -> int:
         keep = self._keep_days() > 0  # 0 (不记录): the rating and its answer only, no question and no comment
-        text = self._kept_question(trace) if keep else ""
+        text = self._kept_question(trace) if keep and not told_only(trace) else ""  # a statement asked nothing
         disliked = rating < 0 and keep  # a 👎 with no question is no knowledge gap
         nearest = nearest_clause(trace.search) if disliked else {}
         return self.insight_log.add_feedback(
-            created_at=_stamp(), user=user, question=text, answer=redact_text(trace.answer), rating=rating,
+            created_at=_stamp(), user=user, question=text, answer=redact_text(policy_answer(trace)), rating=rating,
             reason=reason, comment=redact_text(comment) if keep else "", docs=cited_docs(trace),
             trace=data if keep else without_question(data),
             nearest=nearest, model=self.embedder.model_id if disliked else None,

@@ -20,6 +20,7 @@ from ..text.shown import shown, shown_trace
 from .audiences import UNKNOWN
 from .records import GAP_OUTCOMES, PERSON, TRAFFIC, WEAK_OUTCOME, FeedbackEntry, GapGroup, GapItem
 from .rows import without_question
+from .told import scrub_told
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS questions (
@@ -71,6 +72,7 @@ ADDED_COLUMNS = (
     ("questions", "turn", "INTEGER"),
 )
 
+STORE_VERSION = 2  # PRAGMA user_version: 1 old standard ratings restricted, 2 what askers told taken out (`told`)
 DISLIKED = "disliked"  # a gap item's kind: a 👎 rating (of a question asked outside the window, or answered)
 ALSO_DISLIKED = f"+{DISLIKED}"  # suffix of an asked turn's kind when its asker also rated it 👎 (`unfold_kinds`)
 
@@ -129,7 +131,7 @@ class InsightLog:
                 for table in ("questions", "feedback")}
         return (any(column not in have[table] for table, column, _ in ADDED_COLUMNS)
                 or self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'questions_turn'").fetchone() is None
-                or self._db.execute("PRAGMA user_version").fetchone()[0] < 1)
+                or self._db.execute("PRAGMA user_version").fetchone()[0] < STORE_VERSION)
 
     def _migrate(self) -> None:
         """An older store's columns, added in one transaction, each only when missing (checked again under the
@@ -141,9 +143,12 @@ class InsightLog:
             for table, column, declaration in ADDED_COLUMNS:
                 self._add_missing(table, column, declaration)
             self._db.execute("CREATE INDEX IF NOT EXISTS questions_turn ON questions (conversation, turn)")
-            if self._db.execute("PRAGMA user_version").fetchone()[0] < 1:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version < 1:
                 self._restrict_old_standard_ratings()
-                self._db.execute("PRAGMA user_version = 1")
+            if version < STORE_VERSION:
+                scrub_told(self._db)
+                self._db.execute(f"PRAGMA user_version = {STORE_VERSION}")
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ..documents.redaction import redact_text
-from ..types import AskTrace, SearchResult
+from ..types import ACKNOWLEDGED, AskTrace, SearchResult
 from .records import QUESTION_KEYS, QUESTION_WORD_KEYS, GapGroup
 
 _CITED = re.compile(r"\[资料(\d+)\]")
@@ -45,17 +45,44 @@ def masked(value: Any) -> Any:
     return value
 
 
-# What a rated trace never keeps for HR's review: the asker's memories, and the prompt and search text that held them.
-_PRIVATE = ("memories", "prompt", "memory_search")
+# What a rated trace never keeps for HR's review: the asker's memories, and the prompt and search text that held them;
+# the memories the turn stored of what the asker told about themself, and the engine's line that repeated them.
+_PRIVATE = ("memories", "prompt", "memory_search", "acknowledged", "engine_tail")
 # Of a search that ran on the question with the asker's memories added (`AskTrace.memory_search`), only these numbers
 # and the clauses found are kept: everything else it derived from that text (warnings, unknown words, the second
 # reading, why each clause matched) could show what the memories hold.
 _SEARCH_NUMBERS = ("hit_count", "threshold", "answerable", "unknown_share", "second_best", "store_chunks", "timings_ms")
 
 
+def told_only(trace: AskTrace) -> bool:
+    """A turn that asked nothing (a statement about the person, or chatter): its words and its reply are the
+    asker's and the engine's, never a question for HR."""
+    return trace.outcome == ACKNOWLEDGED
+
+
+def policy_answer(trace: AskTrace) -> str:
+    """The answer as the policies gave it, for HR's review: without the engine's line after it (`engine_tail`, the
+    acknowledgement repeating what the asker told about themself), and nothing of a turn that only told."""
+    if told_only(trace):
+        return ""
+    tail = trace.engine_tail
+    return trace.answer[: -len(tail)].rstrip() if tail and trace.answer.endswith(tail) else trace.answer
+
+
+def reviewed_question(trace: AskTrace) -> str:
+    """The typed question as HR reviews it: the searched one when the turn also told something about the asker
+    (我常驻杭州，… keeps only what was asked), none when it only told."""
+    if told_only(trace):
+        return ""
+    return (trace.search_question or trace.question) if trace.engine_tail else trace.question
+
+
 def reviewed_trace(trace: AskTrace) -> dict[str, Any]:
-    """The rated trace as HR reviews it, personal data masked."""
+    """The rated trace as HR reviews it, personal data masked, with nothing of what the asker told about themself."""
     kept = {k: v for k, v in trace.to_dict().items() if k not in _PRIVATE}
+    kept["question"], kept["answer"] = reviewed_question(trace), policy_answer(trace)
+    if told_only(trace):
+        kept["search_question"] = ""
     if getattr(trace, "memory_search", ""):
         search_keys = set(SearchResult(query="", hits=[]).to_dict())
         for key in search_keys - {"hits", "near_misses", *_SEARCH_NUMBERS}:
