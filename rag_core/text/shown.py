@@ -5,7 +5,8 @@ in Chinese digits). Readers mask what they show, export or put in a prompt (as `
 does), so an upgrade masks old rows without rewriting them. Cached: a page shown again (every Streamlit
 rerun) and a repeated text are masked once.
 
-Only what a person wrote is masked again: a question, a title, a memory, a comment. A document's clauses (an
+Only what a person wrote is masked again: a question, a title, a memory, a comment, and in an offline answer the
+acknowledgement after the quotes (`engine_tail`) and the question's words a refusal names. A document's clauses (an
 answer quoting them, a trace's sources, hits and prompt, a gap's nearest clause) stay as stored: they keep the
 personal-data categories HR chose to keep at upload (a hotline's landline), or all of them with
 RAG_REDACT_PII=false, which today's masker would undo (`answer.prompt` does not mask them again either).
@@ -13,6 +14,7 @@ RAG_REDACT_PII=false, which today's masker would undo (`answer.prompt` does not 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -76,12 +78,22 @@ def with_clauses(text: str, clauses: list[str]) -> str:
 
 
 def shown_answer(answer: str, trace: dict[str, Any]) -> str:
-    """A stored answer as read out: the offline quoter's as stored (a document's sentences: `quoted_offline`),
-    any other (a model's, an acknowledgement that repeats what the person told) masked, a model's but for the
-    values its sources' documents kept (`text.kept`), as it was written."""
-    if quoted_offline(str(trace.get("answerer", ""))):
-        return answer
-    return with_clauses(answer, _clause_texts(trace, ("sources",)))
+    """A stored answer as read out: the offline quoter's as stored (a document's sentences: `quoted_offline`) but
+    for the person's words in it, any other (a model's, an acknowledgement that repeats what the person told)
+    masked, a model's but for the values its sources' documents kept (`text.kept`), as it was written."""
+    if not quoted_offline(str(trace.get("answerer", ""))):
+        return with_clauses(answer, _clause_texts(trace, ("sources",)))
+    # the line after the quotes that repeats what the person told (`engine_tail`: 好的，我记住了：…) is theirs
+    tail = str(trace.get("engine_tail") or "")
+    if not (tail and answer.endswith(tail)):
+        tail = ""
+    body = answer[: len(answer) - len(tail)]
+    return _REFUSED_WORDS.sub(lambda m: m.group(1) + shown(m.group(2)), body) + shown(tail)
+
+
+# An offline refusal names the question's words the nearest clause lacks (`answer.extractive`: 找到的相近条款（…）…
+# 没有写明「舅舅」的规定 / 「…」是多少): the person's words, masked; the heading in （） is the document's, as stored.
+_REFUSED_WORDS = re.compile(r"^(找到的相近条款（.*没有写明)(.*)$", re.MULTILINE)
 
 
 def _clause_texts(trace: dict[str, Any], keys: Iterable[str]) -> list[str]:
