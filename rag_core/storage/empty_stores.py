@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import StoreDamaged
 from .open_lock import alone
 from .set_aside import set_aside
 from .store_check import StoreCheck
 
 RESTORE_HINT = "用 python -m rag_core restore <备份目录> 从备份恢复"
+IN_USE = ("另一个进程（运行中的应用或命令行）正打开着数据目录，所以没有移开它，文件没有改动，这次启动也没有打开它。"
+          "请先停止应用和其他命令再启动：启动时会把它移开并新建一个空的")
 TRUNCATED = "是空的（0 字节），可能被截断"
 # what each store held, said in the notice (a store not named here is said as 以前的记录)
 HELD = {"memory.sqlite3": "所有人的记忆", "conversations.sqlite3": "对话记录", "insights.sqlite3": "知识缺口与使用统计",
@@ -49,15 +52,19 @@ def set_aside_empty(data_dir: Path, skip: tuple[str, ...]) -> list[str]:
     """Move each 0-byte store aside before it is opened as new; one notice line each for the pages.
 
     Only while this start holds the data dir alone (`open_lock.alone`): another process may have just created
-    the file and be about to write its header. Then the file is left and the line says so."""
+    the file and be about to write its header. Otherwise the start is refused (`StoreDamaged`), the file left
+    as it is: opened here it was written a new schema, the evidence gone and no later start saying a word."""
     found = empty_stores(data_dir, skip)
     if not found:
         return []
     with alone(Path(data_dir)) as held:
-        if not held:
-            return [f"{p.name} {TRUNCATED}：另一个进程正打开着数据目录，这次没有移动它。"
-                    f"请停止应用和其他命令后重新启动，再{RESTORE_HINT}" for p in found]
-        return [_moved_line(p.name, set_aside(p)) for p in found]
+        if held:
+            return [_moved_line(p.name, set_aside(p)) for p in found]
+    still = [p.name for p in found if truncated(p)]  # another process may have written its header meanwhile
+    if still:
+        names = "、".join(still)
+        raise StoreDamaged(f"{names} {TRUNCATED}：{IN_USE}；要找回以前的记录，请{RESTORE_HINT}")
+    return []
 
 
 def _moved_line(name: str, moved: Path) -> str:
