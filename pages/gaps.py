@@ -94,28 +94,42 @@ def try_again(assistant: Assistant, question: str) -> None:
 
 
 def standard_form(assistant: Assistant, group: Any, number: int, audiences: list[str]) -> None:
-    """标准答复: this group's representative question, its wordings as variants, for the chosen audiences."""
+    """标准答复: this group's representative question, its wordings as variants, for the chosen audiences.
+
+    Added, the form is emptied (a second click stored the same answer again); refused, it keeps what HR typed."""
     with st.form(key=f"gap_to_standard_{number}"):
         st.markdown("**写一条标准答复**：之后同样意思的问题直接用它回答。")
-        answer = st.text_area("标准答复", key=f"gap_answer_{number}")
-        clauses = st.text_area("依据的条款（可选，每行一条）", key=f"gap_clauses_{number}", height=80,
-                               placeholder="例如：《考勤与休假管理制度》第五条",
-                               help="员工看到答复时会一并看到这里写的依据；不写就不显示依据。")
+        st.text_area("标准答复", key=f"gap_answer_{number}")
+        st.text_area("依据的条款（可选，每行一条）", key=f"gap_clauses_{number}", height=80,
+                     placeholder="例如：《考勤与休假管理制度》第五条",
+                     help="员工看到答复时会一并看到这里写的依据；不写就不显示依据。")
         near = group.nearest
         if near:  # the clause that came closest did not answer the question: HR decides whether it is the basis
             hint = f"{near.get('title', '')} {near.get('section', '')}".strip()
             st.caption(f"最接近的条款（没有答上这个问题，确实是依据时再复制到上面）：{escape_md(hint)}")
-        chosen = st.multiselect("受众（谁问时用这条答复）", audiences, default=["all"], key=f"gap_audience_{number}",
-                                format_func=lambda a: AUDIENCE_LABELS.get(a, a), placeholder="请选择",
-                                select_all=False)
-        if st.form_submit_button("设为标准答复", icon=":material/verified:"):
-            try:
-                entry = assistant.standard_answer_from_gap(group, answer, clauses=clauses.splitlines(),
-                                                           audience=chosen, actor=actor())
-            except RagError as exc:
-                st.error(escape_md(exc))
-            else:
-                st.success(f"已添加标准答复 {escape_md(entry.id)}：{escape_md(entry.question)}")
+        st.multiselect("受众（谁问时用这条答复）", audiences, default=["all"], key=f"gap_audience_{number}",
+                       format_func=lambda a: AUDIENCE_LABELS.get(a, a), placeholder="请选择",
+                       select_all=False)
+        st.form_submit_button("设为标准答复", icon=":material/verified:", on_click=add_standard,
+                              args=(assistant, group, number))
+    if error := st.session_state.pop(f"gap_standard_error_{number}", None):
+        st.error(escape_md(error))
+    if done := st.session_state.pop(f"gap_standard_done_{number}", None):
+        st.success(done)
+
+
+def add_standard(assistant: Assistant, group: Any, number: int) -> None:
+    """设为标准答复 callback (it runs before the page is drawn again, so it may empty the form's fields)."""
+    answer, clauses = f"gap_answer_{number}", f"gap_clauses_{number}"
+    try:
+        entry = assistant.standard_answer_from_gap(
+            group, st.session_state.get(answer) or "", clauses=(st.session_state.get(clauses) or "").splitlines(),
+            audience=st.session_state.get(f"gap_audience_{number}"), actor=actor())
+    except RagError as exc:
+        st.session_state[f"gap_standard_error_{number}"] = str(exc)
+        return
+    st.session_state[answer] = st.session_state[clauses] = ""
+    st.session_state[f"gap_standard_done_{number}"] = f"已添加标准答复 {escape_md(entry.id)}：{escape_md(entry.question)}"
 
 
 main()
