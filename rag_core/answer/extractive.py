@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..text.instructions import OMITTED
+from ..text.refusal_lines import no_number, no_value, other_case
 from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, split_sentences
 from ..types import OFFLINE_ANSWERER, SourceRef
 from .answering import WEAK_EVIDENCE, WEAK_HEADER, Closeness
@@ -120,7 +121,7 @@ def _refusal(terms: list[str], parts: list[list[str]], first: SourceRef, groups:
     text = _source_text(first)
     missing = scope_conflicts(terms, text, groups) or list(dict.fromkeys(
         t for part in parts for t in part_conflicts(part, terms, text, groups)))
-    return f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(first)}）讲的是别的情形，没有写明「{'、'.join(missing)}」的规定。"
+    return f"{NOT_IN_POLICY}。\n" + other_case(_where(first), missing)
 
 
 class ExtractiveAnswerer:
@@ -163,12 +164,12 @@ class ExtractiveAnswerer:
         quantity = AskedNumber(asked_kind, question, tuple(terms), groups) if asked_kind is not None else None
         clauses = [(src.text, src.section) for src in governing]
         if governing and quantity is not None and not states_quantity(quantity, terms, clauses, groups):
-            yield f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(governing[0])}）没有写明具体的数字或标准。"
+            yield f"{NOT_IN_POLICY}。\n" + no_number(_where(governing[0]))
             return
         value = asked_value(asks) if CHECK_ASKED_VALUE else None
         # the heading and the clause, not the file name: 2024-01-员工手册.pdf states no value
         if governing and value and not answers_value(value, clauses, groups):
-            yield f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(governing[0])}）没有写明「{value}」是多少。"
+            yield f"{NOT_IN_POLICY}。\n" + no_value(_where(governing[0]), value)
             return
         extra = _phrase_terms(terms, groups)
         picked, spare = self.select(question, governing, max_sentences, extra_terms=extra)
@@ -193,7 +194,7 @@ class ExtractiveAnswerer:
             # of several parts asks the number of its last part only; the other parts may still be answered.)
             stating = self._stating_number(question, governing, quantity, extra)
             if stating is None:
-                yield f"{NOT_IN_POLICY}。\n找到的相近条款（{_where(governing[0])}）没有写明具体的数字或标准。"
+                yield f"{NOT_IN_POLICY}。\n" + no_number(_where(governing[0]))
                 return
             ordered = sorted([stating, *[q for q in ordered if q.text != stating.text]][:max_sentences],
                              key=lambda q: (q.text != lead.text, q.source_number, q.position))

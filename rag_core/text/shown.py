@@ -14,7 +14,6 @@ RAG_REDACT_PII=false, which today's masker would undo (`answer.prompt` does not 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -22,6 +21,7 @@ from typing import Any
 from ..types import quoted_offline
 from .kept import kept_values, masked_keeping
 from .pii import redact_text
+from .refusal_lines import PERSON_WORDS
 
 
 @lru_cache(maxsize=4096)
@@ -88,12 +88,8 @@ def shown_answer(answer: str, trace: dict[str, Any]) -> str:
     if not (tail and answer.endswith(tail)):
         tail = ""
     body = answer[: len(answer) - len(tail)]
-    return _REFUSED_WORDS.sub(lambda m: m.group(1) + shown(m.group(2)), body) + shown(tail)
-
-
-# An offline refusal names the question's words the nearest clause lacks (`answer.extractive`: 找到的相近条款（…）…
-# 没有写明「舅舅」的规定 / 「…」是多少): the person's words, masked; the heading in （） is the document's, as stored.
-_REFUSED_WORDS = re.compile(r"^(找到的相近条款（.*没有写明)(.*)$", re.MULTILINE)
+    # a refusal names the question's words the nearest clause lacks (`text.refusal_lines`); the heading is the document's
+    return PERSON_WORDS.sub(lambda m: m.group(1) + shown(m.group(2)), body) + shown(tail)
 
 
 def _clause_texts(trace: dict[str, Any], keys: Iterable[str]) -> list[str]:
