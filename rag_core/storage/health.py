@@ -306,7 +306,7 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
     if not memory.exists():
         checks.append(StoreCheck(MEMORY, "missing", "还没有记忆", "第一次记忆时新建"))
     elif truncated(memory):
-        checks.append(empty_check(MEMORY))
+        checks.append(empty_check(MEMORY, memory.stat().st_size))
     elif problem := sqlite_problem(memory):
         checks.append(_damage_check(MEMORY, problem, f"请{RESTORE_HINT}；没有备份时移走它（记忆会清空）"))
     else:
@@ -329,7 +329,7 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
         known.add(lost.file)
     for path in sorted(data_dir.glob("*.sqlite3")):
         if path.name not in known and truncated(path):
-            checks.append(empty_check(path.name))
+            checks.append(empty_check(path.name, path.stat().st_size))
         elif path.name not in known:  # stores other parts of the app keep (accounts, audit, conversations …)
             problem = sqlite_problem(path)
             fix = FIXES.get(path.name, f"请{RESTORE_HINT}")
