@@ -266,17 +266,17 @@ class InsightActions(StandardReview, OwnFeedback):
         actor = self._acting(actor, "insights")
         self._expire()
         start, end = day_window(since, until, ZoneInfo(self._settings.timezone))
-        items, vectors = self.insight_log.gap_items(self.embedder.model_id, start, end, include_weak=include_weak,
-                                                    include_tests=include_tests)
-        kept = [(i, v) for i, v in zip(items, vectors, strict=True) if self._gap_readable(actor, i)]
-        if not kept:
+        items, vectors = self.insight_log.gap_items(  # a 👎 the reader may not see neither listed nor a mark
+            self.embedder.model_id, start, end, include_weak=include_weak, include_tests=include_tests,
+            readable=lambda item: self._gap_readable(actor, item))
+        if not items:
             return []
-        for item, _ in kept:  # the question stays (it is the asker's); a clause the reader may not read goes
+        for item in items:  # the question stays (it is the asker's); a clause the reader may not read goes
             if not self._clause_readable(actor, item.nearest):
                 item.nearest = {}
         import numpy as np
 
-        groups = group_gaps([i for i, _ in kept], np.vstack([v for _, v in kept]), with_users=actor.role == "admin")
+        groups = group_gaps(items, np.vstack(vectors), with_users=actor.role == "admin")
         return [unfold_kinds(g) for g in groups]  # a turn rated 👎 counted once, its 👎 a mark
 
     # -- feedback review ---------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -19,7 +19,7 @@ import numpy as np
 from ..text.shown import shown, shown_trace
 from .audiences import UNKNOWN
 from .records import GAP_OUTCOMES, PERSON, TRAFFIC, WEAK_OUTCOME, FeedbackEntry, GapGroup, GapItem
-from .rows import without_question
+from .rows import gap_item, without_question
 from .told import scrub_told
 
 SCHEMA = """
@@ -238,13 +238,14 @@ class InsightLog:
 
     def gap_items(
         self, model: str, since: str = "", until: str = "\uffff", include_weak: bool = False, *,
-        include_tests: bool = False,
+        include_tests: bool = False, readable: Callable[[GapItem], bool] = lambda _item: True,
     ) -> tuple[list[GapItem], list[np.ndarray]]:
         """People's unanswered questions and 👎 answers in the window (and weak-evidence answers when asked; eval
         and test traffic too with `include_tests`), each with its vector (of `model` only).
 
         Each asked turn is one item: a 👎 of a turn listed here marks that turn's kind (`ALSO_DISLIKED`) and is
-        no item of its own; a 👎 of an answered turn, or of one asked before the window, is one."""
+        no item of its own; a 👎 of an answered turn, or of one asked before the window, is one. Only items the
+        reader may see (`readable`) are listed, and only a 👎 they may see marks a turn: a mark shows the rating."""
         outcomes = (*GAP_OUTCOMES, WEAK_OUTCOME) if include_weak else GAP_OUTCOMES
         marks = ",".join("?" * len(outcomes))
         asked = self._rows(
@@ -259,19 +260,15 @@ class InsightLog:
             f"{_people(include_tests)}",
             (model, since, until),
         )
+        disliked = [row for row in disliked if readable(gap_item(row))]
         listed = {row[-1] for row in asked}
         rates = self._rated_turns([row[5] for row in disliked])  # 👎 id -> the asked turn's row id
         rated = set(rates.values())  # looked up once per asked row
         rows = [(*row[:2], row[2] + ALSO_DISLIKED if row[-1] in rated else row[2], *row[3:8])
                 for row in asked]
         rows += [row for row in disliked if rates.get(row[5]) not in listed]
-        # the question masked by today's masker as read out (a row an older version logged may hold what its masker
-        # missed); the nearest clause is a document's, as stored (`text.shown`)
-        items = [GapItem(text=shown(q), when=t, kind=k, user=u, nearest=json.loads(n), feedback_id=f,
-                         audiences=None if a is None else [tuple(x) for x in json.loads(a)])
-                 for q, t, k, u, n, f, a, _ in rows]
-        vectors = [np.frombuffer(blob, dtype=np.float32) for *_, blob in rows]
-        return items, vectors
+        kept = [(item, row[-1]) for row in rows if (item := gap_item(row)).feedback_id is not None or readable(item)]
+        return [item for item, _ in kept], [np.frombuffer(blob, dtype=np.float32) for _, blob in kept]
 
     def _rated_turns(self, feedback_ids: Sequence[int]) -> dict[int, int]:
         """The asked question (its row id) each 👎 rates: the row of its conversation and turn when both kept them,

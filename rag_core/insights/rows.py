@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from ..documents.redaction import redact_text
+from ..text.shown import shown
 from ..types import ACKNOWLEDGED, AskTrace, SearchResult
-from .records import QUESTION_KEYS, QUESTION_WORD_KEYS, GapGroup
+from .records import QUESTION_KEYS, QUESTION_WORD_KEYS, GapGroup, GapItem
 
 _CITED = re.compile(r"\[资料(\d+)\]")
 
@@ -102,6 +105,16 @@ def without_question(trace: Any) -> Any:
     if isinstance(trace, list):
         return [without_question(item) for item in trace]
     return trace
+
+
+def gap_item(row: Sequence[Any]) -> GapItem:
+    """A gap query's row (question, when, kind, user, nearest, 👎 id, audiences, …) as an item: the question masked
+    by today's masker as read out (a row an older version logged may hold what its masker missed); the nearest
+    clause is a document's, as stored (`text.shown`)."""
+    question, when, kind, user, nearest, feedback_id, audiences = row[:7]
+    return GapItem(text=shown(question), when=when, kind=kind, user=user, nearest=json.loads(nearest),
+                   feedback_id=feedback_id,
+                   audiences=None if audiences is None else [tuple(x) for x in json.loads(audiences)])
 
 
 def gap_row(group: GapGroup) -> dict[str, Any]:
