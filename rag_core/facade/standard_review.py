@@ -14,6 +14,7 @@ inherits `StandardReview`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -23,6 +24,7 @@ from ..documents.catalog import local_day, office_today, versions_in_effect, vis
 from ..errors import StoreDamaged
 from ..insights.standard import Hold, StandardAnswerError
 from ..insights.standard_pending import office_midnight
+from ..insights.standard_refs import narrower_basis
 from ..insights.standard_versions import CHANGED, NARROWED, outdated
 from ..types import Chunk, DocumentInfo, Principal
 from .stores import STANDARD_FILE, feature_store, uses_store
@@ -161,12 +163,26 @@ class StandardReview:
         so (a reason arrived since, as from another tab or an upload), so no reason is released unchecked."""
         actor = self._acting(actor, "insights")  # type: ignore[attr-defined]
         self._visible_standard(answer_id, actor, "release")
+        entry = self.standard_store.get(answer_id)
+        self._refuse_narrower_basis(entry.audience, entry.clauses, self.standard_store.sources_of(answer_id), actor)
         now = self.standard_answer_holds(actor=actor).get(answer_id)
         if seen is not None and now is not None and now != seen:
             raise StandardAnswerError("这条标准答复在你打开页面后又有了新的暂停原因，未恢复使用。请刷新页面，核对全部原因后再决定"
                                       "恢复或删除。现在的原因：" + now)
         self.standard_store.release(answer_id)
         self._audit(actor, "standard.release", answer_id, "ok", "复核无误，恢复使用")  # type: ignore[attr-defined]
+
+    def _refuse_narrower_basis(self, audience: Sequence[str], clauses: Sequence[str], sources: Sequence[str],
+                               actor: Principal) -> None:
+        """Refuse (Chinese) an answer for readers wider than a live document it rests on (`narrower_basis`): served,
+        it would give them a clause they may not read. A document the actor cannot read is not named."""
+        live = [(v.doc_id, v.title, v.audience) for v in self.catalog.live_versions()]
+        if not (narrower := narrower_basis(clauses, sources, audience, live)):
+            return
+        named = "、".join(dict.fromkeys(f"《{t}》（只给{audience_names(a)}看）" if visible_to(a, actor.readable)
+                                        else "一份你看不到的文档" for t, a in narrower))
+        raise StandardAnswerError(f"这条标准答复给{audience_names(audience or ('all',))}看，但它依据的{named}有些读者看不到。"
+                                  "请把受众改成都能看到这些文档的人，或换成他们都能看的依据后再试")
 
     def _visible_standard(self, answer_id: str, actor: Principal, verb: str) -> None:
         """Refuse another audience's standard answer as an unknown id (no hint it exists), with a refused audit row

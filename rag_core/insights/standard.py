@@ -265,6 +265,11 @@ class StandardAnswers:
             self._db.commit()
         return resting
 
+    def sources_of(self, answer_id: str) -> list[str]:
+        """The documents the entry is recorded as written from."""
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT doc_id FROM standard_sources WHERE answer_id = ?", (answer_id,))]
+
     def recorded_for(self, doc_id: str) -> set[str]:
         """The entries recorded as written from `doc_id`."""
         with self._lock:

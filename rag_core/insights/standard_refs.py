@@ -88,3 +88,14 @@ def gap_sources(nearest: dict, clauses: Sequence[str]) -> list[str]:
 def readable_to_all(doc_audience: Sequence[str], answer_audience: Sequence[str]) -> bool:
     """Can every reader the answer is served to read the document ("all" plus each of the answer's labels)?"""
     return all(not {"all", label}.isdisjoint(doc_audience) for label in answer_audience or ("all",))
+
+
+def narrower_basis(clauses: Sequence[str], sources: Sequence[str], answer_audience: Sequence[str],
+                   live: Sequence[tuple[str, str, Sequence[str]]]) -> list[tuple[str, tuple[str, ...]]]:
+    """(title, audience) of each live document (`live`: doc_id, title, audience) an answer rests on (a clause names
+    it, or it is a recorded source) that some of the answer's readers cannot read, unless a copy they all can read
+    carries the same reference: served so, the answer would give them a clause they may not see."""
+    known = [t for _, t, _ in live]
+    kept = set().union(*(references(clauses, t, known) for _, t, aud in live if readable_to_all(aud, answer_audience)))
+    return [(t, tuple(aud)) for d, t, aud in live if not readable_to_all(aud, answer_audience)
+            and (d in sources or references(clauses, t, known) - kept)]
