@@ -47,6 +47,8 @@ CHECKED = ".open_checks.json"  # files found healthy at a start, by size and mti
 SETTLED_NS = 2_000_000_000  # a file written less than this long ago is checked in full at every start
 CHROMA_IN_USE = ("向量索引已损坏，但另一个进程（运行中的应用或命令行）正打开着数据目录，所以没有移走它，文件都没有改动。"
                  "请先停止应用和其他命令再启动：向量索引只是缓存，会自动移开并从文档目录重建")
+CACHE_IN_USE = ("它只是缓存，但另一个进程（运行中的应用或命令行）正打开着数据目录，所以没有移走它，文件都没有改动。"
+                "请先停止应用和其他命令再启动：它会自动移开并从文档目录重建，不丢数据")
 
 
 def sqlite_problem(path: Path, *, thorough: bool = True) -> str | None:
@@ -233,8 +235,7 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
             if access_reason(problem):
                 notices.append(f"{name} {problem}")
                 continue
-            moved = _set_aside(path)
-            notices.append(f"{name} {problem}：它只是缓存，已移到 {moved.name} 并从文档目录重建，不丢数据")
+            notices += _cache_aside(data_dir, name, problem)
     chroma_db = data_dir / CHROMA_DB
     if embedded_chroma and chroma_db.exists() and (problem := checked.problem(data_dir, CHROMA_DB)):
         if access_reason(problem):
@@ -248,6 +249,22 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
     elif embedded_chroma and (notice := checked.segments_notice(data_dir)):
         notices.append(notice)
     return notices
+
+
+def _cache_aside(data_dir: Path, name: str, problem: str) -> list[str]:
+    """Move a damaged cache aside, only while this start holds the data dir alone (`open_lock.alone`).
+
+    Two starts that both found it damaged both moved it: the second took away the cache the first had just
+    rebuilt and opened. Looked at again first: another start may have moved and rebuilt it meanwhile (then
+    nothing to say); still damaged while another process has the data dir open, the start is refused."""
+    path = data_dir / name
+    with alone(data_dir) as held:
+        if not path.exists() or not sqlite_problem(path):
+            return []
+        if held:
+            moved = _set_aside(path)
+            return [f"{name} {problem}：它只是缓存，已移到 {moved.name} 并从文档目录重建，不丢数据"]
+    raise StoreDamaged(f"{name} {problem}：{CACHE_IN_USE}")
 
 
 def set_aside_chroma(data_dir: Path, reason: str) -> str:
