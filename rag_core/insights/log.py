@@ -72,6 +72,7 @@ ADDED_COLUMNS = (
     ("questions", "turn", "INTEGER"),
 )
 
+INDEX_NAMES = ("questions_turn", "questions_text")  # made by `_migrate` (the columns they index came later)
 STORE_VERSION = 2  # PRAGMA user_version: 1 old standard ratings restricted, 2 what askers told taken out (`told`)
 DISLIKED = "disliked"  # a gap item's kind: a 👎 rating (of a question asked outside the window, or answered)
 ALSO_DISLIKED = f"+{DISLIKED}"  # suffix of an asked turn's kind when its asker also rated it 👎 (`unfold_kinds`)
@@ -130,7 +131,7 @@ class InsightLog:
         have = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
                 for table in ("questions", "feedback")}
         return (any(column not in have[table] for table, column, _ in ADDED_COLUMNS)
-                or self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'questions_turn'").fetchone() is None
+                or len(self._db.execute(f"SELECT 1 FROM sqlite_master WHERE name IN {INDEX_NAMES}").fetchall()) < 2
                 or self._db.execute("PRAGMA user_version").fetchone()[0] < STORE_VERSION)
 
     def _migrate(self) -> None:
@@ -143,6 +144,7 @@ class InsightLog:
             for table, column, declaration in ADDED_COLUMNS:
                 self._add_missing(table, column, declaration)
             self._db.execute("CREATE INDEX IF NOT EXISTS questions_turn ON questions (conversation, turn)")
+            self._db.execute("CREATE INDEX IF NOT EXISTS questions_text ON questions (question, user_id)")  # `_rated_turns`
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version < 1:
                 self._restrict_old_standard_ratings()
@@ -275,19 +277,23 @@ class InsightLog:
         else the latest not yet taken with its question asked at or before the rating, by its rater or by nobody
         named (asked with no name, rated under the asker's)."""
         found: dict[int, int] = {}
-        for feedback_id in feedback_ids:
-            [(text, at, user, conversation, turn)] = self._rows(
-                "SELECT question, created_at, user_id, json_extract(trace, '$.conversation'),"
-                " json_extract(trace, '$.turn') FROM feedback WHERE id = ?", (feedback_id,))
+        taken: set[int] = set()  # asked rows an earlier 👎 rates
+        wanted = set(feedback_ids)  # every 👎 read in one query; the asked question found through `questions_text`
+        for feedback_id, text, at, user, conversation, turn in self._rows(
+                "SELECT id, question, created_at, user_id, json_extract(trace, '$.conversation'),"
+                " json_extract(trace, '$.turn') FROM feedback WHERE rating < 0 ORDER BY id"):
+            if feedback_id not in wanted:
+                continue
             rows = self._rows("SELECT id FROM questions WHERE conversation = ? AND turn = ? AND asked_at <= ?"
                               " ORDER BY id DESC LIMIT 1", (conversation, int(turn), at)) if conversation and turn else []
             if not rows:
                 rows = [r for r in self._rows(
                     "SELECT id FROM questions WHERE question = ? AND asked_at <= ? AND user_id IN (?, '')"
                     " AND turn IS NULL ORDER BY user_id = ? DESC, asked_at DESC, id DESC", (text, at, user, user),
-                ) if r[0] not in found.values()]
+                ) if r[0] not in taken]
             if rows:
                 found[feedback_id] = rows[0][0]
+                taken.add(rows[0][0])
         return found
 
     # -- feedback ----------------------------------------------------------
