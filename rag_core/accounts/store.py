@@ -33,6 +33,9 @@ EMAIL_PATTERN = re.compile(r"^[^@\s<>()\[\]{}\\,;:\"`*|!#$%^&=?/~]+@[\w-]+(?:\.[
 MAX_FAILURES = 5  # consecutive wrong passwords before the account locks
 LOCK_MINUTES = 15
 SESSION_HOURS = 12
+# what `open_session` hands out: a token_urlsafe(24) id, a dot, 32 hex digits of signature. Anything else (a cookie
+# another app on the host set, non-ASCII text) is no session, refused before it is signed or compared
+_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{32}\.[0-9a-f]{32}")
 # one answer for a wrong name, a wrong password and a locked account (SECURITY.md): telling them apart names real accounts
 WRONG_LOGIN = (f"用户名或密码不正确。同一账户连续输错 {MAX_FAILURES} 次会锁定 {LOCK_MINUTES} 分钟：请核对后重试；"
                "若已锁定，请稍后再试或请管理员重置密码")
@@ -328,9 +331,9 @@ class AccountStore:
 
     def resolve_session(self, token: str | None, now: datetime | None = None) -> Account | None:
         """The active, unlocked account a token belongs to, or None (forged, expired, ended, disabled)."""
-        if not token or token.count(".") != 1:
+        if not _well_formed(token):
             return None
-        session_id, signature = token.split(".")
+        session_id, signature = token.split(".")  # type: ignore[union-attr]
         if not hmac.compare_digest(signature, self._sign(session_id)):
             return None
         with self._lock:
@@ -343,9 +346,9 @@ class AccountStore:
         return account
 
     def close_session(self, token: str | None) -> None:
-        if token and "." in token:
+        if _well_formed(token):
             with self._write():
-                self._db.execute("DELETE FROM sessions WHERE id = ?", (self._row_id(token.split(".")[0]),))
+                self._db.execute("DELETE FROM sessions WHERE id = ?", (self._row_id(token.split(".")[0]),))  # type: ignore[union-attr]
 
     def end_sessions(self, name: str, keep: str | None = None) -> None:
         """End `name`'s sessions; `keep`: a token of the person's own (the browser that changed the password)."""
@@ -355,6 +358,12 @@ class AccountStore:
     def _kept(self, keep: str | None) -> str:
         """The sessions row of token `keep`, or "" (no row has it)."""
         return self._row_id(keep.split(".")[0]) if keep and "." in keep else ""
+
+
+def _well_formed(token: str | None) -> bool:
+    """True for a token of the shape `open_session` makes; why: a cookie is anyone's text, and non-ASCII text
+    made the signing raise (every page an English traceback, the login form never shown)."""
+    return isinstance(token, str) and _TOKEN_SHAPE.fullmatch(token) is not None
 
 
 def _audiences(audiences: Iterable[str]) -> list[str]:
