@@ -21,15 +21,27 @@ from ..errors import AccountError
 RESERVED_NAMES = frozenset({"local", "default", "system", "本机用户", "单点登录"})
 NAME_PATTERN = re.compile(r"^[\w.@-]{2,64}$")  # \w includes Chinese characters
 
-# Cyrillic and Greek letters drawn like Latin ones, and the traditional / Japanese forms of the reserved
-# names' characters (本機用戶 is 本机用户 on screen to any reader); applied after NFKC and casefold.
+# Capitals drawn like other Latin capitals than their lower case is (Greek Η, Ν, Υ read as H, N, Y; η, ν, υ as n, v,
+# u): mapped before casefold, which would make them the lower-case letter.
+_CAPITAL_LOOKALIKE = str.maketrans({"Η": "H", "Ν": "N", "Υ": "Y", "Μ": "M", "Ζ": "Z"})
+# Cyrillic and Greek letters drawn like Latin ones, kana and Hangul drawn like Chinese characters (ニ 二, カ 力, ー 一),
+# and the traditional / Japanese forms of the reserved names' characters (本機用戶 is 本机用户 on screen to any
+# reader); applied after NFKC and casefold.
 _LOOKALIKE = str.maketrans({
     "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
     "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l",
+    "п": "n", "г": "r", "ԝ": "w", "ԛ": "q",
     "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
     "υ": "u", "χ": "x", "ϲ": "c", "ω": "w", "ı": "i",  # dotless ı: Latin Extended-A, so allowed, but it reads as i
+    "ニ": "二", "カ": "力", "ロ": "口", "エ": "工", "ハ": "八", "ト": "卜", "タ": "夕",
+    "ヒ": "匕", "ム": "厶", "ー": "一", "へ": "ヘ", "ㅁ": "口", "ㅡ": "一",
     "機": "机", "戶": "户", "戸": "户", "單": "单", "単": "单", "點": "点", "錄": "录", "録": "录",
 })
+# one shape each, whatever the case: capital I, l and 1 are one stroke; O and 0 one ring (AIice is Alice on screen).
+# Lower-case i joins them too, as casefold cannot tell I from i.
+_ONE_SHAPE = str.maketrans({"i": "l", "1": "l", "0": "o"})
+# letters drawn as nothing: the Hangul fillers are letters (Lo) to Unicode, so \w and the script check let them in
+_INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 _FOREIGN_SCRIPTS = ("CYRILLIC", "GREEK")
 # the Latin a name may use: Basic Latin, Latin-1 and Latin Extended-A (José, Müller, Łukasz, Strauß). Beyond them
 # lie the small capitals, IPA and other letters drawn like plain ones (ꜱystem, ɑdmin, ʟocal): refusing them beside
@@ -39,18 +51,31 @@ _LAST_COMMON_LATIN = 0x17F
 
 def name_key(name: str) -> str:
     """The form two names are compared in: equal keys are one name to a reader."""
-    return unicodedata.normalize("NFKC", name).casefold().translate(_LOOKALIKE)
+    spelled = unicodedata.normalize("NFKC", name).translate(_CAPITAL_LOOKALIKE)
+    return spelled.casefold().translate(_LOOKALIKE).translate(_ONE_SHAPE)
+
+
+def _script(char: str) -> str:
+    """The writing system of a letter: HAN, LATIN, KANA (hiragana and katakana), GREEK, CYRILLIC, HANGUL, …"""
+    name = unicodedata.name(char, "")
+    if name.startswith("CJK"):
+        return "HAN"
+    word = name.split(" ")[0]
+    return "KANA" if word in ("HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA") else word
 
 
 def _scripts(name: str) -> set[str]:
-    """The alphabets (LATIN, CYRILLIC, GREEK) whose letters `name` uses."""
-    found = set()
-    for char in unicodedata.normalize("NFKC", name):
-        if char.isalpha():
-            script = unicodedata.name(char, "").split(" ")[0]
-            if script in ("LATIN", *_FOREIGN_SCRIPTS):
-                found.add(script)
-    return found
+    """The writing systems whose letters `name` uses."""
+    return {_script(char) for char in unicodedata.normalize("NFKC", name) if char.isalpha()}
+
+
+def _invisible(name: str) -> str | None:
+    """The first character of `name` drawn as nothing (format characters, the Hangul and other fillers), or None."""
+    for char in name + unicodedata.normalize("NFKC", name):
+        if (unicodedata.category(char) == "Cf" or char in _INVISIBLE_LETTERS
+                or "FILLER" in unicodedata.name(char, "")):
+            return char
+    return None
 
 
 def _uncommon_letter(name: str) -> str | None:
@@ -80,11 +105,15 @@ _RESERVED_KEYS = frozenset(name_key(n) for n in RESERVED_NAMES)
 def check_name(name: str) -> str:
     """A name a new account may take (stripped); raises `AccountError` in Chinese.
 
-    Refused: outside `NAME_PATTERN`, reserved in any spelling, mixing Latin with Cyrillic or Greek
-    letters (no real name does; a look-alike of an existing one does), or Latin beside letters beyond
-    Latin Extended-A (ꜱystem, ɑdmin).
+    Refused: invisible characters (张三 and 张三 with a Hangul filler read the same), outside `NAME_PATTERN`,
+    reserved in any spelling, mixing writing systems other than Chinese characters with Latin letters (no real
+    name does; a look-alike of an existing one does: 王ニ for 王二, ΜΙΚΕ beside MIKE), digits other than 0–9, or
+    Latin beside letters beyond Latin Extended-A (ꜱystem, ɑdmin). Only new names: existing accounts still log in.
     """
     name = (name or "").strip()
+    if (char := _invisible(name)) is not None:
+        raise AccountError(f"用户名里有看不见的字符（U+{ord(char):04X}，如零宽字符或韩文填充符），会让名字看起来和别人的一样："
+                           "请删去后重新输入")
     if not NAME_PATTERN.match(name):
         raise AccountError("用户名须为 2–64 个字母、数字、汉字或 . _ @ -")
     if is_reserved(name):
@@ -92,6 +121,11 @@ def check_name(name: str) -> str:
     scripts = _scripts(name)
     if "LATIN" in scripts and scripts & set(_FOREIGN_SCRIPTS):
         raise AccountError(f"用户名“{name}”混用了拉丁字母和西里尔/希腊字母，看起来像别的名字：请只用一种字母")
+    if len(scripts) > 1 and not scripts <= {"HAN", "LATIN"}:
+        raise AccountError(f"用户名“{name}”混用了几种文字（如汉字和日文假名、韩文或希腊字母），其中有的字和别的字形近，"
+                           "看起来像别的名字：请只用一种文字，或只用汉字和拉丁字母")
+    if any(not c.isascii() for c in unicodedata.normalize("NFKC", name) if unicodedata.category(c).startswith("N")):
+        raise AccountError(f"用户名“{name}”里有 0–9 以外的数字符号，容易被看成别的字母或数字：数字请用 0–9")
     if (letter := _uncommon_letter(name)) is not None:
         raise AccountError(f"用户名“{name}”里的“{letter}”是不常见的字母变体，看起来像普通字母，容易被当成别的名字："
                            "请只用常见字母（可带重音，如 José、Müller）、数字或汉字")
