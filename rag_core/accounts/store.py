@@ -341,7 +341,7 @@ class AccountStore:
                 "SELECT user FROM sessions WHERE id = ? AND expires_at > ?", (self._row_id(session_id), _iso(now or _now()))
             ).fetchone()
         account = self.get(row[0]) if row else None
-        if account is None or account.disabled:
+        if account is None or account.disabled or is_reserved(account.name):  # as `authenticate` refuses it
             return None
         return account
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from ..accounts.audit import ACTION_NAMES, OUTCOME_NAMES, AuditLog
-from ..accounts.names import check_name
+from ..accounts.names import check_name, is_reserved
 from ..accounts.serving import REFUSAL, is_local
 from ..accounts.store import AccountStore, LoginResult
 from ..errors import AccountError, StoreBusy, StoreDamaged
@@ -226,7 +226,9 @@ class AccountActions:
         if account is None:
             self._audit(stranger, "login", email, "failed", "单点登录邮箱不在允许名单")
             raise AccountError("该邮箱没有对应的账户，请联系管理员开通")
-        if account.disabled:  # said and audited as a password login by it is: "no account" sent them to ask for one
+        # said and audited as a password login by it is: "no account" sent them to ask for one; a reserved name (an
+        # account from before the names were reserved) opens nothing here either, as `authenticate` refuses it
+        if account.disabled or is_reserved(account.name):
             refused = LoginResult("disabled", account)
             self._audit(account.principal, "login", account.name, "failed", f"单点登录：{refused.audit_detail}")
             raise AccountError(refused.message)
