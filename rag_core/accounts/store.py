@@ -40,6 +40,9 @@ _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{32}\.[0-9a-f]{32}")
 WRONG_LOGIN = (f"用户名或密码不正确。同一账户连续输错 {MAX_FAILURES} 次会锁定 {LOCK_MINUTES} 分钟：请核对后重试；"
                "若已锁定，请稍后再试或请管理员重置密码")
 LOCKED_NOTE = f"连续 {MAX_FAILURES} 次密码错误，账户已锁定 {LOCK_MINUTES} 分钟"
+# told only to a person already logged in (the own-password form): their name is no secret to them, and the vague
+# login answer called their right current password wrong
+OWN_LOCKED = f"账户因多次输错密码已临时锁定，请 {LOCK_MINUTES} 分钟后再试或请管理员重置密码"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (

@@ -28,7 +28,7 @@ from zoneinfo import ZoneInfo
 from ..accounts.audit import ACTION_NAMES, OUTCOME_NAMES, AuditLog
 from ..accounts.names import check_name, is_reserved
 from ..accounts.serving import REFUSAL, is_local
-from ..accounts.store import AccountStore, LoginResult
+from ..accounts.store import OWN_LOCKED, AccountStore, LoginResult
 from ..errors import AccountError, StoreBusy, StoreDamaged
 from ..insights.days import day_window
 from ..storage.account_files import ACCOUNTS, AUDIT, NEW_ADMIN, damaged_line, lost_accounts_line
@@ -313,8 +313,8 @@ class AccountActions:
                 checked = self.accounts.authenticate(actor.user, old)
                 if not checked.ok:
                     detail = checked.audit_detail
-                    raise AccountError("当前密码不正确，请重新输入（连续输错会锁定账户）" if checked.outcome == "wrong"
-                                       else checked.message)
+                    raise AccountError({"wrong": "当前密码不正确，请重新输入（连续输错会锁定账户）",
+                                        "locked": OWN_LOCKED}.get(checked.outcome, checked.message))
                 if new == old:
                     raise AccountError("新密码与当前密码相同：请换一个新密码")
                 account = self.accounts.reset_password(actor.user, new, keep=keep_token)
