@@ -23,7 +23,7 @@ from ..answer.answering import is_refusal
 from ..documents.catalog import visible_to
 from ..documents.redaction import redact_text
 from ..errors import PermissionDenied, StoreDamaged
-from ..insights.audiences import UNKNOWN, labels_in_use, readable_by, revealed, unreadable_labels
+from ..insights.audiences import UNKNOWN, readable_by, revealed
 from ..insights.days import day_window
 from ..insights.export import FORMATS, for_people, to_csv, to_xlsx
 from ..insights.fields import feedback_fields
@@ -38,18 +38,15 @@ from ..insights.records import (
     GapGroup,
     GapItem,
     InsightError,
-    StandardAnswer,
 )
 from ..insights.rows import cited_docs, gap_row, nearest_clause, policy_answer, told_only, without_question
-from ..insights.standard import StandardAnswers, standard_fields
-from ..insights.standard_refs import gap_sources
+from ..insights.standard import StandardAnswers
 from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .access import require
 from .conversations import context_audiences
 from .own_feedback import OwnFeedback
-from .standard_input import standard_audience
-from .standard_review import StandardReview
+from .standard_answers import StandardAnswerActions
 from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
 EXPORT_KINDS = {"gaps": "知识缺口", "feedback": "反馈", "usage": "使用情况"}
@@ -79,7 +76,7 @@ def _stored_outcome(trace: AskTrace) -> str:
     return WEAK if trace.weak_evidence else ANSWERED
 
 
-class InsightActions(StandardReview, OwnFeedback):
+class InsightActions(StandardAnswerActions, OwnFeedback):
     """Mixin of `Assistant`: the 知识缺口, 反馈审阅, 标准答复 and 使用情况 pages and the `gaps`/`faq`/`usage` commands."""
 
     feedback_reasons: tuple[str, ...] = FEEDBACK_REASONS  # what chat offers with a 👎
@@ -317,52 +314,6 @@ class InsightActions(StandardReview, OwnFeedback):
             entry.user = ""
             entry.reviewed_by = "HR" if entry.reviewed_by else None
         return entry
-
-    # -- standard answers --------------------------------------------------------
-    @uses_store(STANDARD_FILE)
-    def add_standard_answer(self, question: str, answer: str, *, clauses: Sequence[str] = (),
-                            variants: Sequence[str] = (), audience: Sequence[str] | None = None,
-                            actor: Principal | None = None, sources: Sequence[str] = ()) -> StandardAnswer:
-        """HR's authoritative answer to `question` (and its `variants`) for `audience`, served above the match rule;
-        `sources`: the documents it was written from (held for review when one is deleted, `StandardReview`).
-
-        Only labels the actor may read: an answer for an audience they cannot read would be one they cannot see."""
-        actor = self._acting(actor, "insights")
-        labels = standard_audience(audience)  # None: everyone; given but blank: refused, as for an upload
-        if hidden := unreadable_labels(labels, actor.readable):
-            self._audit(actor, "refused", f"标准答复的受众：{'、'.join(hidden)}", "refused", "受众不可见")
-            raise PermissionDenied(f"没有权限：不能为看不到的受众（{'、'.join(hidden)}）添加标准答复")
-        question, answer, clauses, variants = standard_fields(question, answer, clauses, variants)  # before masking
-        return self.standard_store.add(
-            redact_text(question), redact_text(answer), author=actor.user, created_at=_stamp(),
-            clauses=[redact_text(c) for c in clauses], variants=[redact_text(v) for v in variants], audience=labels,
-            sources=sources,
-        )
-
-    def standard_audiences(self, *, actor: Principal | None = None) -> list[str]:
-        """The audience labels in use the actor may give a standard answer ("all" first)."""
-        actor = self._acting(actor, "insights")
-        return labels_in_use([d.audience for d in self.catalog.live_versions()], actor.readable)
-
-    def standard_answer_from_gap(self, group: GapGroup, answer: str, *, clauses: Sequence[str] = (),
-                                 audience: Sequence[str] | None = None, actor: Principal | None = None) -> StandardAnswer:
-        """One step from a gap group: its representative as the question, its wordings as variants, and only the
-        clauses HR chose (the group's nearest clause did not answer it: a hint for HR, never a basis unasked)."""
-        return self.add_standard_answer(group.representative, answer, clauses=clauses, variants=group.questions,
-                                        audience=audience, actor=actor, sources=gap_sources(group.nearest, clauses))
-
-    @uses_store(STANDARD_FILE)
-    def standard_answers(self, *, actor: Principal | None = None) -> list[StandardAnswer]:
-        """The standard answers whose audience the actor may read."""
-        actor = self._acting(actor, "insights")
-        return [e for e in self.standard_store.list() if visible_to(e.audience, actor.readable)]
-
-    @uses_store(STANDARD_FILE)
-    def delete_standard_answer(self, answer_id: str, *, actor: Principal | None = None) -> None:
-        """Delete one the actor may read (another audience's answer is refused as unknown)."""
-        actor = self._acting(actor, "insights")
-        self._visible_standard(answer_id, actor, "delete")  # refused as an unknown id, with its audit row
-        self.standard_store.delete(answer_id)
 
     # -- usage and export --------------------------------------------------------
     @uses_store(INSIGHTS_FILE)

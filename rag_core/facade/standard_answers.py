@@ -1,0 +1,80 @@
+"""Standard answers as HR writes them: add (from a gap too), list, delete, and the audiences they may carry.
+
+Split from `facade.insights` (kept under the 400-line limit); the holding and releasing is `StandardReview`, which
+this part extends. Two checks run before an answer is stored, as they do before one is released: it may not reach
+readers wider than the documents it rests on (`_refuse_narrower_basis`), and it may not repeat a served answer's
+question for the same readers, since only one of the two could ever be served (`refuse_duplicate`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from ..documents.catalog import visible_to
+from ..documents.redaction import redact_text
+from ..errors import PermissionDenied
+from ..insights.audiences import labels_in_use, unreadable_labels
+from ..insights.records import GapGroup, StandardAnswer
+from ..insights.standard import standard_fields
+from ..insights.standard_duplicates import refuse_duplicate
+from ..insights.standard_refs import gap_sources
+from ..types import Principal
+from .standard_input import standard_audience
+from .standard_review import StandardReview
+from .stores import STANDARD_FILE, uses_store
+
+
+def _stamp() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class StandardAnswerActions(StandardReview):
+    """Mixin of `Assistant` (through `InsightActions`): the 标准答复 page's and `faq` command's writing side."""
+
+    @uses_store(STANDARD_FILE)
+    def add_standard_answer(self, question: str, answer: str, *, clauses: Sequence[str] = (),
+                            variants: Sequence[str] = (), audience: Sequence[str] | None = None,
+                            actor: Principal | None = None, sources: Sequence[str] = ()) -> StandardAnswer:
+        """HR's authoritative answer to `question` (and its `variants`) for `audience`, served above the match rule;
+        `sources`: the documents it was written from (held for review when one is deleted, `StandardReview`).
+
+        Only labels the actor may read: an answer for an audience they cannot read would be one they cannot see."""
+        actor = self._acting(actor, "insights")
+        labels = standard_audience(audience)  # None: everyone; given but blank: refused, as for an upload
+        if hidden := unreadable_labels(labels, actor.readable):
+            self._audit(actor, "refused", f"标准答复的受众：{'、'.join(hidden)}", "refused", "受众不可见")
+            raise PermissionDenied(f"没有权限：不能为看不到的受众（{'、'.join(hidden)}）添加标准答复")
+        question, answer, clauses, variants = standard_fields(question, answer, clauses, variants)  # before masking
+        self._refuse_narrower_basis(labels, clauses, sources, actor)
+        refuse_duplicate(self.standard_store, redact_text(question), labels)
+        return self.standard_store.add(
+            redact_text(question), redact_text(answer), author=actor.user, created_at=_stamp(),
+            clauses=[redact_text(c) for c in clauses], variants=[redact_text(v) for v in variants], audience=labels,
+            sources=sources,
+        )
+
+    def standard_audiences(self, *, actor: Principal | None = None) -> list[str]:
+        """The audience labels in use the actor may give a standard answer ("all" first)."""
+        actor = self._acting(actor, "insights")
+        return labels_in_use([d.audience for d in self.catalog.live_versions()], actor.readable)
+
+    def standard_answer_from_gap(self, group: GapGroup, answer: str, *, clauses: Sequence[str] = (),
+                                 audience: Sequence[str] | None = None, actor: Principal | None = None) -> StandardAnswer:
+        """One step from a gap group: its representative as the question, its wordings as variants, and only the
+        clauses HR chose (the group's nearest clause did not answer it: a hint for HR, never a basis unasked)."""
+        return self.add_standard_answer(group.representative, answer, clauses=clauses, variants=group.questions,
+                                        audience=audience, actor=actor, sources=gap_sources(group.nearest, clauses))
+
+    @uses_store(STANDARD_FILE)
+    def standard_answers(self, *, actor: Principal | None = None) -> list[StandardAnswer]:
+        """The standard answers whose audience the actor may read."""
+        actor = self._acting(actor, "insights")
+        return [e for e in self.standard_store.list() if visible_to(e.audience, actor.readable)]
+
+    @uses_store(STANDARD_FILE)
+    def delete_standard_answer(self, answer_id: str, *, actor: Principal | None = None) -> None:
+        """Delete one the actor may read (another audience's answer is refused as unknown)."""
+        actor = self._acting(actor, "insights")
+        self._visible_standard(answer_id, actor, "delete")  # refused as an unknown id, with its audit row
+        self.standard_store.delete(answer_id)
