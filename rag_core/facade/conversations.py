@@ -35,7 +35,7 @@ from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..text.pii import redact_text
 from ..types import ACKNOWLEDGED, AskTrace, Principal, SearchResult
 from .access import require_owner
-from .memories import memory_unreadable
+from .memories import memory_unreadable, memory_writes
 from .owner_names import fresh_conversation_id
 from .stores import CONVERSATIONS_FILE, Sweep, feature_store, uses_store
 
@@ -365,8 +365,9 @@ class ConversationActions:
         if stored is None:
             raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
         ids = [m["id"] for m in stored.trace.get("acknowledged", [])]
-        deleted = self.memory.undo(ids, user_id=conv.user) if ids else 0  # what a statement replaced is current again
-        told_before = sum(1 for i in ids if (kept := self.memory.get(i, user_id=conv.user)) and not kept.deleted)
+        with memory_writes():  # the memory store's failure names that file, not this one (uses_store)
+            deleted = self.memory.undo(ids, user_id=conv.user) if ids else 0  # what a statement replaced is current
+            told_before = sum(1 for i in ids if (kept := self.memory.get(i, user_id=conv.user)) and not kept.deleted)
         note = UNDONE_NOTE if not told_before else (  # a restatement: the fact told earlier is kept, as it was
             f"（已撤销：这次说的没有保存；其中 {told_before} 条以前就记住了，保留以前的记录，可在“记忆管理”页删除。）")
         answer = stored.trace.get("answer", "")  # the page shows the turn's answer: it says the undo, after a refresh too
