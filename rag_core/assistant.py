@@ -8,6 +8,7 @@ wires the stages together and forwards; the work lives in the stage packages
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -23,6 +24,7 @@ from .errors import PermissionDenied, SettingsError
 from .facade.access import LOCAL_ADMIN, allowed, require
 from .facade.accounts import ANONYMOUS, AccountActions
 from .facade.asker import AskerActions
+from .facade.attempts import refusal_row
 from .facade.audience_preview import checked_preview
 from .facade.conversations import ConversationActions
 from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
@@ -183,12 +185,15 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
             return LOCAL_ADMIN
         raise PermissionDenied("请先登录")
 
-    def _acting(self, actor: Principal | None, permission: str) -> Principal:
-        """Resolve and check the acting person; raises `PermissionDenied` (nothing read or changed; one audit row)."""
+    def _acting(self, actor: Principal | None, permission: str, attempt: str = "", target: str = "") -> Principal:
+        """Resolve and check the acting person; raises `PermissionDenied` (nothing read or changed; one audit row
+        naming `attempt`, by default the calling method, and its `target`: `attempts.refusal_row`)."""
         try:
             return require(actor if actor is not None else self._default_actor(), permission)
         except PermissionDenied as exc:
-            self._audit(actor or ANONYMOUS, "refused", permission, "refused", str(exc))
+            attempt = attempt or sys._getframe(1).f_code.co_name  # every caller named, none has to pass it
+            target, detail = refusal_row(permission, attempt, target, str(exc))
+            self._audit(actor or ANONYMOUS, "refused", target, "refused", detail)
             raise
 
     @classmethod

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
@@ -35,7 +35,7 @@ from ..storage.account_files import ACCOUNTS, AUDIT, NEW_ADMIN, damaged_line, lo
 from ..storage.empty_stores import RESTORE_HINT, kept_aside
 from ..storage.sqlite_access import is_busy
 from ..text.pii import redact_text
-from ..types import Account, AuditEntry, Principal
+from ..types import ROLE_NAMES, Account, AuditEntry, Principal
 from .access import allowed
 
 OWN_PASSWORD = "password.change"  # the audit action of a person changing their own password
@@ -84,6 +84,14 @@ def cut_accounts_line(data_dir: Path) -> str | None:
     return (f"{names} 是启动时移开的被截断的账户或审计文件：无法确认这里是否开启过账户。为安全起见，不会改成免登录的"
             f"单机模式，所有页面暂停使用。请{RESTORE_HINT}；没有备份时用 {NEW_ADMIN} 重新建立管理员账户；"
             f"确定这里从未开启过账户、要以免登录的单机模式重新开始，就删除 {names} 再重新启动")
+
+
+def role_change(before: Account | None, after: Account) -> str:
+    """A role change as the audit page reads it: 角色 HR → 员工；受众 — → finance (old and new, in Chinese)."""
+    def said(account: Account | None) -> tuple[str, str]:
+        return (ROLE_NAMES.get(account.role, account.role), ",".join(account.audiences) or "—") if account else ("—", "—")
+    (old_role, old_aud), (new_role, new_aud) = said(before), said(after)
+    return f"角色 {old_role} → {new_role}；受众 {old_aud} → {new_aud}"
 
 
 class AccountActions:
@@ -275,8 +283,8 @@ class AccountActions:
         return account
 
     def set_user_disabled(self, name: str, disabled: bool = True, *, actor: Principal | None = None) -> Account:
-        actor = self._acting(actor, "users")
         action = "user.disable" if disabled else "user.enable"
+        actor = self._acting(actor, "users", action, name)
         if disabled and name == actor.user:
             self._audit(actor, action, name, "failed", "不能停用自己")
             raise AccountError("不能停用当前登录的账户")
@@ -285,15 +293,18 @@ class AccountActions:
 
     def set_user_role(self, name: str, role: str, audiences: Sequence[str] = (), *,
                       actor: Principal | None = None) -> Account:
-        actor = self._acting(actor, "users")
-        return self._account_change(
-            actor, "user.role", name, lambda: self.accounts.set_role(name, role, audiences),
-            f"角色 {role}；受众 {','.join(audiences) or '—'}",
-        )
+        actor = self._acting(actor, "users", f"修改角色（{name} → {ROLE_NAMES.get(role, role)}）", name)
+        before: list[Account | None] = []
+
+        def change() -> Account:
+            before.append(self.accounts.get(name))  # read in the busy guard, so a busy file is audited as a refusal
+            return self.accounts.set_role(name, role, audiences)
+
+        return self._account_change(actor, "user.role", name, change, lambda after: role_change(before[0], after))
 
     def reset_user_password(self, name: str, password: str, *, actor: Principal | None = None) -> Account:
         """New password; unlocks the account and ends its sessions."""
-        actor = self._acting(actor, "users")
+        actor = self._acting(actor, "users", "user.password", name)
         return self._account_change(actor, "user.password", name, lambda: self.accounts.reset_password(name, password))
 
     def change_own_password(self, old: str, new: str, *, actor: Principal | None = None,
@@ -324,14 +335,16 @@ class AccountActions:
         self._audit(actor, OWN_PASSWORD, actor.user, "ok", "本人修改密码；其他登录已退出")
         return account
 
-    def _account_change(self, actor: Principal, action: str, name: str, change, detail: str = "") -> Account:
+    def _account_change(self, actor: Principal, action: str, name: str, change,
+                        detail: str | Callable[[Account], str] = "") -> Account:
+        """Run `change`, audited; `detail`: the ok row's text, or made from the changed account."""
         try:
             with _accounts_busy():
                 account = change()
         except (AccountError, StoreBusy) as exc:
             self._audit(actor, action, name, "failed", str(exc))
             raise
-        self._audit(actor, action, name, "ok", detail)
+        self._audit(actor, action, name, "ok", detail(account) if callable(detail) else detail)
         return account
 
     # -- audit -------------------------------------------------------------------
