@@ -9,7 +9,7 @@ Damage fails closed for accounts and open for the audit trail. A damaged account
 file, or one that lost its accounts in a data dir the audit trail shows was used
 with accounts, is `StoreDamaged` with one Chinese line: never the no-login desktop
 mode (the CLI, which acts as the data dir's owner, may still add an administrator).
-A truncated account or audit file that a start kept aside counts the same (`cut_accounts_line`).
+A truncated account or audit file that a start kept aside counts the same (`storage.account_files`).
 An audit row that cannot be written never undoes or fails the action it records:
 the action has happened; the line goes to the store notices (and `doctor`).
 """
@@ -31,8 +31,7 @@ from ..accounts.serving import REFUSAL, is_local
 from ..accounts.store import OWN_LOCKED, AccountStore, LoginResult
 from ..errors import AccountError, StoreBusy, StoreDamaged
 from ..insights.days import day_window
-from ..storage.account_files import ACCOUNTS, AUDIT, NEW_ADMIN, damaged_line, lost_accounts_line
-from ..storage.empty_stores import RESTORE_HINT, kept_aside
+from ..storage.account_files import ACCOUNTS, AUDIT, damaged_line, lost_accounts_line
 from ..storage.sqlite_access import is_busy
 from ..text.pii import redact_text
 from ..types import ROLE_NAMES, Account, AuditEntry, Principal
@@ -71,21 +70,6 @@ def _accounts_busy() -> Iterator[None]:
         raise StoreBusy(ACCOUNTS_BUSY) from exc
 
 
-def cut_accounts_line(data_dir: Path) -> str | None:
-    """The refusal when a start set a truncated account or audit file aside, or None.
-
-    The new empty account file would say "no account yet, desktop mode", and with the audit trail cut too
-    nothing is left to say accounts existed: the copy kept aside says it, until a restore replaces the data
-    dir, an administrator is added, or the copy is removed on purpose."""
-    kept = [*kept_aside(data_dir, ACCOUNTS), *kept_aside(data_dir, AUDIT)]
-    if not kept:
-        return None
-    names = "、".join(path.name for path in kept)
-    return (f"{names} 是启动时移开的被截断的账户或审计文件：无法确认这里是否开启过账户。为安全起见，不会改成免登录的"
-            f"单机模式，所有页面暂停使用。请{RESTORE_HINT}；没有备份时用 {NEW_ADMIN} 重新建立管理员账户；"
-            f"确定这里从未开启过账户、要以免登录的单机模式重新开始，就删除 {names} 再重新启动")
-
-
 def role_change(before: Account | None, after: Account) -> str:
     """A role change as the audit page reads it: 角色 HR → 员工；受众 — → finance (old and new, in Chinese)."""
     def said(account: Account | None) -> tuple[str, str]:
@@ -113,7 +97,7 @@ class AccountActions:
                     # audit trail only grows, and a file that failed to open is read again next time. A busy
                     # account or audit file is no verdict: StoreBusy leaves nothing kept, the next action reads again
                     data_dir = Path(self._settings.data_dir)
-                    lost = lost_accounts_line(data_dir) or cut_accounts_line(data_dir) or ""
+                    lost = lost_accounts_line(data_dir) or ""
                     with _damage_named(ACCOUNTS):
                         store = AccountStore(self._settings.path(ACCOUNTS))
                     self._accounts_lost = lost  # before the store shows: another thread must not skip the check
