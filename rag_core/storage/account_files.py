@@ -126,16 +126,9 @@ def _lost(data_dir: Path) -> tuple[str, str, bool] | None:
         raise StoreBusy(busy_line(ACCOUNTS))
     if accounts is not False:
         return None
-    if kept := [*kept_aside(data_dir, ACCOUNTS), *kept_aside(data_dir, AUDIT)]:
-        # a start set a truncated account or audit file aside: the new empty files would say "no account yet,
-        # desktop mode", and with the audit trail cut too nothing else is left to say accounts existed here
-        names = "、".join(p.name for p in kept)
-        return (f"{names} 是启动时移开的被截断的账户或审计文件，无法确认这里是否开启过账户",
-                f"请{RESTORE_HINT}；没有备份时用 {NEW_ADMIN} 重新建立管理员账户；确定这里从未开启过账户、要以免登录的"
-                f"单机模式重新开始，就删除 {names} 再重新启动", False)
     used = _read_one(data_dir / AUDIT, TEAM_ROWS)
     if used is False:
-        return None
+        return _kept_aside(data_dir)
     if not path.exists():
         state = "不见了"
     elif path.stat().st_size == 0:
@@ -153,6 +146,17 @@ def _lost(data_dir: Path) -> tuple[str, str, bool] | None:
         fix = (f"请{RESTORE_HINT}；没有备份时用 {NEW_ADMIN} 重新建立管理员账户；"
                f"确定这里从未开启过账户，就把 {AUDIT} 移走")
     return detail, fix, busy(used)
+
+
+def _kept_aside(data_dir: Path) -> tuple[str, str, bool] | None:
+    """A start set a truncated account or audit file aside: the new empty files would say "no account yet, desktop
+    mode", and with the audit trail cut too nothing else is left to say that accounts existed here."""
+    if not (kept := [*kept_aside(data_dir, ACCOUNTS), *kept_aside(data_dir, AUDIT)]):
+        return None
+    names = "、".join(p.name for p in kept)
+    return (f"{names} 是启动时移开的被截断的账户或审计文件，无法确认这里是否开启过账户",
+            f"请{RESTORE_HINT}；没有备份时用 {NEW_ADMIN} 重新建立管理员账户；确定这里从未开启过账户、要以免登录的"
+            f"单机模式重新开始，就删除 {names} 再重新启动", False)
 
 
 def lost_accounts_line(data_dir: Path) -> str | None:
