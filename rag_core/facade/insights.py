@@ -20,6 +20,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..answer.answering import is_refusal
+from ..conversations.statements import split_turn
 from ..documents.catalog import visible_to
 from ..documents.redaction import redact_text
 from ..errors import PermissionDenied, StoreDamaged
@@ -39,7 +40,15 @@ from ..insights.records import (
     GapItem,
     InsightError,
 )
-from ..insights.rows import cited_docs, gap_row, nearest_clause, policy_answer, told_only, without_question
+from ..insights.rows import (
+    cited_docs,
+    gap_row,
+    nearest_clause,
+    policy_answer,
+    told_only,
+    told_something,
+    without_question,
+)
 from ..insights.standard import StandardAnswers
 from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
@@ -176,9 +185,12 @@ class InsightActions(StandardAnswerActions, OwnFeedback):
 
     def _kept_question(self, trace: AskTrace) -> str:
         """The (masked) question kept for HR: the search question, but the one typed when the search question was
-        written from earlier turns that showed restricted clauses (it may carry their words; SECURITY.md)."""
+        written from earlier turns that showed restricted clauses (it may carry their words; SECURITY.md) — and of
+        a turn that also told something about the asker, only the part it asked (the statement is theirs)."""
         restricted = trace.search_question != trace.question and any("all" not in a for a in context_audiences(self, trace))
-        return redact_text(trace.question if restricted else trace.search_question or trace.question)
+        if not restricted:
+            return redact_text(trace.search_question or trace.question)
+        return redact_text(split_turn(trace.question).question if told_something(trace) else trace.question)
 
     def _log_question(self, trace: AskTrace, user: str, role: str | None, traffic: str = PERSON) -> None:
         outcome = outcome_of(trace)

@@ -63,6 +63,12 @@ def told_only(trace: AskTrace) -> bool:
     return trace.outcome == ACKNOWLEDGED
 
 
+def told_something(trace: AskTrace) -> bool:
+    """A turn that told something about the asker, alone or before a question (我常驻杭州，…): its typed words
+    hold the statement, so they are never what HR reads as its question."""
+    return told_only(trace) or bool(trace.engine_tail or trace.acknowledged)
+
+
 def policy_answer(trace: AskTrace) -> str:
     """The answer as the policies gave it, for HR's review: without the engine's line after it (`engine_tail`, the
     acknowledgement repeating what the asker told about themself), and nothing of a turn that only told."""

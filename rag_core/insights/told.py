@@ -27,6 +27,13 @@ def scrub_told(db: sqlite3.Connection) -> int:
         tail = str(data.pop("engine_tail", "") or "")
         data.pop("acknowledged", None)
         told_only = data.get("outcome") == ACKNOWLEDGED  # it asked nothing: its words and its reply go
+        typed = str(data.get("question", "") or "")
+        # a turn that told and asked, rated after turns that showed restricted clauses, kept its typed words (the
+        # statement) as the question: which part was asked is the statement split's, no step of this store's, and
+        # its search question may carry the restricted words, so nothing is kept (nor the vector of those words)
+        kept_told = bool(tail) and bool(question) and question == typed and typed != data.get("search_question")
+        if kept_told:
+            question = ""
         if told_only:
             question = answer = ""
             data.update({key: "" for key in ("question", "search_question", "answer") if key in data})
@@ -37,6 +44,6 @@ def scrub_told(db: sqlite3.Connection) -> int:
                 data["question"] = data.get("search_question") or data["question"]
         db.execute("UPDATE feedback SET question = ?, answer = ?, trace = ?,"
                    " model = CASE WHEN ? THEN NULL ELSE model END, vector = CASE WHEN ? THEN NULL ELSE vector END"
-                   " WHERE id = ?", (question, answer, json.dumps(data, ensure_ascii=False), told_only, told_only,
-                                     row_id))
+                   " WHERE id = ?", (question, answer, json.dumps(data, ensure_ascii=False), told_only or kept_told,
+                                     told_only or kept_told, row_id))
     return len(rows)
