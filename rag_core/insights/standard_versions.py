@@ -7,7 +7,7 @@ readers than the answer is served to (年假制度 re-uploaded for HR only), or 
 old policy. An answer rests on the document when it was recorded as its source, names it in a clause
 (`references`), or quotes a long run of its text. A clause naming the document and an article (《年假制度》第一条)
 quotes no text to compare, so that article's text is compared between the versions (`standard_articles`); one
-naming the document without an article found in it is held whenever the document's text changed.
+quoting its words is decided by them; one naming the document with neither is held whenever its text changed.
 """
 
 from __future__ import annotations
@@ -74,17 +74,20 @@ def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequ
         elif any(p not in new_text for p in quoted):
             found[entry.id] = CHANGED
         elif old_text != new_text and any(
-                _article_changed(named_articles(clause, titles, known), old_articles, new_articles)
+                _article_changed(named_articles(clause, titles, known), old_articles, new_articles,
+                                 any(p in old_text for p in quoted_pieces(clause, titles)))
                 for clause in entry.clauses):
             found[entry.id] = CHANGED
     return found
 
 
-def _article_changed(named: set[object] | None, old: dict[object, str], new: dict[object, str]) -> bool:
+def _article_changed(named: set[object] | None, old: dict[object, str], new: dict[object, str], quotes: bool) -> bool:
     """Does the clause (`named`: the articles it names in this document; None: it does not name it) rest on text
-    this version changed? Its articles' text compared, or, none found in the old version, the whole document."""
+    this version changed? The articles it names, found in the old version, compared; else, when it quotes words of
+    the old version, those words decided (the caller compared them); only a clause with neither rests on the whole
+    document, which the caller checked changed."""
     if named is None:
         return False
-    if not named or any(a not in old for a in named):
-        return True  # the caller checked that the document's text changed
-    return any(old[a] != new.get(a) for a in named)
+    if named and all(a in old for a in named):
+        return any(old[a] != new.get(a) for a in named)
+    return not quotes
