@@ -26,6 +26,17 @@ CREATE TABLE IF NOT EXISTS standard_holds (
 _COLUMNS = "answer_id, doc_title, doc_audience, held_at, reason"
 
 
+def _one_per_answer(db: sqlite3.Connection) -> bool:
+    """Whether `standard_holds` still has the one-row-per-answer key of before stop 55."""
+    columns = {r[1]: r[5] for r in db.execute("PRAGMA table_info(standard_holds)")}
+    return bool(columns) and sum(1 for pk in columns.values() if pk) == 1
+
+
+def _leftover(db: sqlite3.Connection) -> bool:
+    """Whether the renamed old table is still there (its rows not yet copied)."""
+    return bool(db.execute("SELECT 1 FROM sqlite_master WHERE name = 'standard_holds_one_per_answer'").fetchall())
+
+
 @dataclass(frozen=True)
 class Hold:
     """Why a standard answer is not served (until HR has checked it): a document it rests on was deleted, or
@@ -48,14 +59,38 @@ class HoldTable:
 
     def __init__(self, db: sqlite3.Connection, lock: threading.RLock):
         self._db, self._lock = db, lock
-        columns = {r[1]: r[5] for r in db.execute("PRAGMA table_info(standard_holds)")}
-        if columns and sum(1 for pk in columns.values() if pk) == 1:  # one row per answer (before stop 55)
-            reason = "reason" if "reason" in columns else "'deleted'"
-            db.executescript(
-                "ALTER TABLE standard_holds RENAME TO standard_holds_one_per_answer;" + SCHEMA
-                + f"INSERT OR IGNORE INTO standard_holds ({_COLUMNS}) SELECT answer_id, doc_title, doc_audience,"
-                f" held_at, {reason} FROM standard_holds_one_per_answer; DROP TABLE standard_holds_one_per_answer;")
+        if self._outdated():  # read first: an up-to-date file opens without waiting for another writer
+            self._migrate()
         db.executescript(SCHEMA)
+
+    def _outdated(self) -> bool:
+        """One row per answer (before stop 55), or old rows left beside the new table."""
+        return _one_per_answer(self._db) or _leftover(self._db)
+
+    def _migrate(self) -> None:
+        """Rename, create, copy and drop in one transaction, checked again under its lock: `executescript` committed
+        each step apart, so a process killed mid-copy left the rows stranded under the old name (every held answer
+        served again), and two processes opening an old file both renamed. Rows an earlier interruption stranded
+        are taken in."""
+        db = self._db
+        if db.in_transaction:
+            db.commit()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if _one_per_answer(db):
+                db.execute("ALTER TABLE standard_holds RENAME TO standard_holds_one_per_answer")
+            db.execute(SCHEMA)
+            if _leftover(db):
+                old = {r[1] for r in db.execute("PRAGMA table_info(standard_holds_one_per_answer)")}
+                reason = "reason" if "reason" in old else "'deleted'"
+                db.execute(f"INSERT OR IGNORE INTO standard_holds ({_COLUMNS}) SELECT answer_id, doc_title,"
+                           f" doc_audience, held_at, {reason} FROM standard_holds_one_per_answer")
+                db.execute("DROP TABLE standard_holds_one_per_answer")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:  # an interrupted statement may have rolled it back already
+                db.execute("ROLLBACK")
+            raise
 
     def add(self, answer_ids: Iterable[str], reasons: dict[str, str] | str, title: str, audience: str,
             at: str) -> None:
