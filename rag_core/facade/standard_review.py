@@ -23,6 +23,7 @@ from ..documents.audience_names import audience_names
 from ..documents.catalog import local_day, office_today, versions_in_effect, visible_to
 from ..errors import StoreDamaged
 from ..insights.standard import Hold, StandardAnswerError
+from ..insights.standard_duplicates import refuse_duplicate
 from ..insights.standard_pending import office_midnight
 from ..insights.standard_refs import narrower_basis
 from ..insights.standard_versions import CHANGED, NARROWED, outdated
@@ -169,6 +170,7 @@ class StandardReview:
         if seen is not None and now is not None and now != seen:
             raise StandardAnswerError("这条标准答复在你打开页面后又有了新的暂停原因，未恢复使用。请刷新页面，核对全部原因后再决定"
                                       "恢复或删除。现在的原因：" + now)
+        refuse_duplicate(self.standard_store, entry.question, entry.audience, releasing=entry)  # as adding one
         self.standard_store.release(answer_id)
         self._audit(actor, "standard.release", answer_id, "ok", "复核无误，恢复使用")  # type: ignore[attr-defined]
 

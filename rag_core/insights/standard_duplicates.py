@@ -30,10 +30,20 @@ def duplicate_of(entries: Sequence[StandardAnswer], held: Collection[str], quest
                  and asked in {same_words(w) for w in (e.question, *e.variants)}), None)
 
 
-def refuse_duplicate(store, question: str, audience: Sequence[str]) -> None:
+def refuse_duplicate(store, question: str, audience: Sequence[str], *, releasing: StandardAnswer | None = None) -> None:
     """`StandardAnswerError` (Chinese, naming the existing answer) when `store` already serves this question to
-    these readers. `question`: as it will be stored (masked)."""
-    if found := duplicate_of(store.list(), set(store.holds()), question, audience):
+    these readers. `question`: as it will be stored (masked). `releasing`: a held answer HR wants served again; its
+    question and variants are checked, itself left out (HR may have added a correction while it was held)."""
+    held = set(store.holds()) - ({releasing.id} if releasing else set())
+    entries = [e for e in store.list() if releasing is None or e.id != releasing.id]
+    asked = (question, *releasing.variants) if releasing else (question,)
+    found = next((f for q in asked if (f := duplicate_of(entries, held, q, audience))), None)
+    if found is None:
+        return
+    if releasing:
         raise StandardAnswerError(
-            f"已有同一问题、同样受众的标准答复（编号 {found.id}：{found.question}），未重复添加。若要更正它，"
-            "请先在“标准答复”页删除这条旧答复，再添加新的")
+            f"已有同一问题、同样受众的标准答复在使用（编号 {found.id}：{found.question}），这条恢复后同一问题会有两条答复，"
+            "未恢复使用。请先在“标准答复”页删除其中一条，再决定是否恢复")
+    raise StandardAnswerError(
+        f"已有同一问题、同样受众的标准答复（编号 {found.id}：{found.question}），未重复添加。若要更正它，"
+        "请先在“标准答复”页删除这条旧答复，再添加新的")
