@@ -10,30 +10,19 @@ from __future__ import annotations
 
 import gc
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from fakes import fake_assistant
+from holding_process import HoldingProcess
 
 from rag_core.errors import StoreDamaged
 from rag_core.storage.health import open_checks
 
-REPO = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # another process holds the data dir
+
 POLICY = "# 休假制度\n\n第一条 员工入职满一年后每年享有带薪年假 5 天。\n"
 CACHE = "embedding_cache.sqlite3"
-HOLDER = f"""
-import sys
-sys.path[:0] = [{str(REPO)!r}]
-from pathlib import Path
-from rag_core.storage.open_lock import hold_open
-class App: pass
-app = App()
-hold_open(app, Path(sys.argv[1]))
-print("open", flush=True)
-sys.stdin.read()
-"""
 
 
 def _garble(path: Path) -> None:
@@ -57,12 +46,8 @@ def store(tmp_path: Path) -> Path:
 
 @pytest.fixture()
 def other(store: Path):
-    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(store)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
-    assert proc.stdout.readline().strip() == "open"
-    yield proc
-    proc.stdin.close()
-    proc.wait()
+    with HoldingProcess(store) as holder:
+        yield holder
 
 
 def test_fix55d_a_damaged_cache_is_not_moved_under_another_process(store: Path, other) -> None:

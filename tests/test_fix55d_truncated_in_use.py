@@ -10,28 +10,16 @@ file is moved aside as before. A second real process holds the data dir.
 from __future__ import annotations
 
 import gc
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from fakes import fake_assistant
+from holding_process import HoldingProcess
 
 from rag_core.errors import StoreDamaged
 from rag_core.storage.health import doctor
 
-REPO = Path(__file__).resolve().parents[1]
-HOLDER = f"""
-import sys
-sys.path[:0] = [{str(REPO)!r}]
-from pathlib import Path
-from rag_core.storage.open_lock import hold_open
-class App: pass
-app = App()
-hold_open(app, Path(sys.argv[1]))
-print("open", flush=True)
-sys.stdin.read()
-"""
+pytestmark = pytest.mark.slow  # another process holds the data dir
 
 
 @pytest.fixture()
@@ -49,10 +37,7 @@ def store(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("name", ["conversations.sqlite3", "memory.sqlite3"])
 def test_fix55d_a_truncated_store_held_by_another_process_stays_untouched(store: Path, name: str) -> None:
     (store / name).open("wb").close()
-    other = subprocess.Popen([sys.executable, "-c", HOLDER, str(store)], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True)
-    try:
-        assert other.stdout.readline().strip() == "open"
+    with HoldingProcess(store):
         with pytest.raises(StoreDamaged) as refused:
             fake_assistant(store)
         line = str(refused.value)
@@ -60,9 +45,6 @@ def test_fix55d_a_truncated_store_held_by_another_process_stays_untouched(store:
         assert (store / name).stat().st_size == 0  # nothing written into it
         assert not list(store.glob(f"{name}.damaged-*"))
         assert {c.file: c.status for c in doctor(store)}[name] == "damaged"  # still said, next time too
-    finally:
-        other.stdin.close()
-        other.wait()
     alone = fake_assistant(store)  # alone now: kept aside and said, as before
     assert any(f"{name} 是空的（0 字节）" in notice and "已把它移到" in notice for notice in alone.store_notices)
     assert [p.stat().st_size for p in store.glob(f"{name}.damaged-*")] == [0]

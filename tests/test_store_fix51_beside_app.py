@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from fakes import fake_assistant
+from holding_process import HoldingProcess
 
 from rag_core.storage import open_lock
 
@@ -31,23 +32,12 @@ import sys
 sys.path[:0] = [{str(REPO / "tests")!r}, {str(REPO)!r}]
 from pathlib import Path
 from fakes import fake_assistant
+from holding_process import HoldingProcess
 import rag_core.cli as cli
 cli.open_assistant = lambda args: fake_assistant(Path(args.data_dir))
 sys.exit(cli.main())
 """
 
-# another process holding the data dir open as an app does, until its stdin closes
-HOLDER = f"""
-import sys
-sys.path[:0] = [{str(REPO)!r}]
-from pathlib import Path
-from rag_core.storage.open_lock import hold_open
-class App: pass
-app = App()
-hold_open(app, Path(sys.argv[1]))
-print("open", flush=True)
-sys.stdin.read()
-"""
 
 
 def _cli(tmp_path: Path, store: Path, *args: str) -> subprocess.CompletedProcess:
@@ -81,12 +71,8 @@ def other_process(tmp_path):
     """A process (an app) that has tmp_path/store open until the test ends."""
     store = tmp_path / "store"
     store.mkdir()
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(store)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
-    assert holder.stdout.readline().strip() == "open"
-    yield store
-    holder.stdin.close()
-    holder.wait()
+    with HoldingProcess(store):
+        yield store
 
 
 def test_another_process_counts_this_one_does_not(other_process):

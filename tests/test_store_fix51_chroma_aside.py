@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from fakes import fake_assistant
+from holding_process import HoldingProcess
 
 from rag_core.errors import StoreDamaged
 from rag_core.search import vector_store
@@ -23,17 +24,6 @@ pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[1]
 POLICY = "# 休假制度\n\n第一条 员工入职满一年后每年享有带薪年假 5 天。\n"
-HOLDER = f"""
-import sys
-sys.path[:0] = [{str(REPO)!r}]
-from pathlib import Path
-from rag_core.storage.open_lock import hold_open
-class App: pass
-app = App()
-hold_open(app, Path(sys.argv[1]))
-print("open", flush=True)
-sys.stdin.read()
-"""
 
 
 @pytest.fixture()
@@ -46,23 +36,9 @@ def store(tmp_path: Path) -> Path:
     return data
 
 
-class _OtherProcess:
-    """A process that has the data dir open (an app, a CLI command) until `stop`."""
-
-    def __init__(self, data: Path) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(data)], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True)
-        assert self.proc.stdout.readline().strip() == "open"
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.stdin.close()
-            self.proc.wait()
-
-
 @pytest.fixture()
 def other(store: Path):
-    holder = _OtherProcess(store)
+    holder = HoldingProcess(store)
     yield holder
     holder.stop()
 
