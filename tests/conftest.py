@@ -176,7 +176,8 @@ SLOW_MODULES = frozenset({
 SLOW_TESTS = frozenset({  # module::function (every parameter of it)
     # a second process adds a standard answer beside a running assistant
     "test_fix53e_standard_index.py::test_a_standard_answer_added_by_another_process_never_breaks_the_running_app",
-    # child processes (a CLI command, a read-only bind mount)
+    # child processes (a CLI command, a read-only bind mount, a save as another user)
+    "test_settings_fix51b_unreadable.py::test_a_save_as_another_user_over_a_root_only_file_keeps_it_aside",
     "test_fix52n1a_busy_actions.py::test_the_cli_says_busy_in_one_line",
     "test_fix52l2_restore_accounts.py::test_cli_restore_refuses_a_manifest_that_leaves_out_the_account_files",
     "test_s50m_doctor_settings_env.py::test_cli_doctor_with_the_environment_says_ok",
@@ -264,16 +265,36 @@ def real_models_loaded() -> tuple[int, bool]:
     return sum(MODEL_LOADS.values()), getattr(ocr, "_engine", None) is not None
 
 
+# Child processes started in this process (Python's audit events): the fast tier starts none.
+CHILD_EVENTS = frozenset({"subprocess.Popen", "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.system"})
+children_started = [0]
+
+
+def _count_children(event: str, _args) -> None:
+    if event in CHILD_EVENTS:
+        children_started[0] += 1
+
+
+sys.addaudithook(_count_children)
+
+
 def no_real_model_in_the_fast_tier(item):
-    """When `slow` tests are deselected, a test that loads a real model fails and says to mark it."""
+    """When `slow` tests are deselected, a test that loads a real model or starts a process fails and says to
+    mark it."""
     if "not slow" not in (item.config.getoption("markexpr") or ""):
         return (yield)
-    before = real_models_loaded()
+    before, children = real_models_loaded(), children_started[0]
     result = yield
     if real_models_loaded() != before:
         pytest.fail(
             f"{item.nodeid} loaded a real model (embedding or OCR) in the fast tier: "
             "add it to SLOW_MODULES or SLOW_TESTS in tests/conftest.py",
+            pytrace=False,
+        )
+    if children_started[0] != children:
+        pytest.fail(
+            f"{item.nodeid} started a child process in the fast tier: mark it slow "
+            "(pytestmark = pytest.mark.slow, or SLOW_MODULES / SLOW_TESTS in tests/conftest.py)",
             pytrace=False,
         )
     return result
