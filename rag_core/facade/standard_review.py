@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 
 from ..documents.audience_names import audience_names
 from ..documents.catalog import local_day, office_today, versions_in_effect, visible_to
+from ..documents.standing import effect_by_day
 from ..errors import StoreDamaged
 from ..insights.standard import Hold, StandardAnswerError
 from ..insights.standard_duplicates import refuse_duplicate
@@ -117,8 +118,10 @@ class StandardReview:
             return 0  # no standard answer was ever stored: nothing to hold
         titles = list(dict.fromkeys(v.title for v in reversed(versions)))  # the newest title first
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
-        # a copy still live with the title (a duplicate HR deleted) keeps an answer naming it served
-        live = [(v.doc_id, v.title, v.audience) for v in self.catalog.live_versions() if v.doc_id != doc_id]
+        # a copy in effect with the title (a duplicate HR deleted) keeps an answer naming it served; a version a
+        # scheduled one replaced stays 'current' in the catalog but no reader sees it, so it keeps nothing
+        in_effect = versions_in_effect(self.catalog.live_versions(), office_today(self._settings.timezone))
+        live = [(v.doc_id, v.title, v.audience) for v in in_effect.values() if v.doc_id != doc_id]
         try:
             with feature_store(STANDARD_FILE):
                 return len(self.standard_store.hold_resting_on(doc_id, titles, versions[-1].audience, stamp, live))
@@ -176,13 +179,21 @@ class StandardReview:
 
     def _refuse_narrower_basis(self, audience: Sequence[str], clauses: Sequence[str], sources: Sequence[str],
                                actor: Principal) -> None:
-        """Refuse (Chinese) an answer for readers wider than a live document it rests on (`narrower_basis`): served,
-        it would give them a clause they may not read. A document the actor cannot read is not named."""
-        live = [(v.doc_id, v.title, v.audience) for v in self.catalog.live_versions()]
-        if not (narrower := narrower_basis(clauses, sources, audience, live)):
+        """Refuse (Chinese) an answer for readers wider than a document it rests on (`narrower_basis`): served, it
+        would give them a clause they may not read. Checked on the versions in effect today and on each day a
+        scheduled version takes effect (`effect_by_day`): a version replaced on its day still stands in the catalog,
+        and a narrower one still to come would reach them then. A document the actor cannot read is not named."""
+        today = office_today(self._settings.timezone)
+        found: dict[tuple[str, tuple[str, ...]], str] = {}
+        for day, versions in effect_by_day(self.catalog.live_versions(), today):
+            basis = [(v.doc_id, v.title, v.audience) for v in versions]
+            for title, labels in narrower_basis(clauses, sources, audience, basis):
+                found.setdefault((title, labels), day)
+        if not found:
             return
-        named = "、".join(dict.fromkeys(f"《{t}》（只给{audience_names(a)}看）" if visible_to(a, actor.readable)
-                                        else "一份你看不到的文档" for t, a in narrower))
+        named = "、".join(dict.fromkeys(
+            f"《{t}》（{'' if day == today else day + ' 起'}只给{audience_names(a)}看）"
+            if visible_to(a, actor.readable) else "一份你看不到的文档" for (t, a), day in found.items()))
         raise StandardAnswerError(f"这条标准答复给{audience_names(audience or ('all',))}看，但它依据的{named}有些读者看不到。"
                                   "请把受众改成都能看到这些文档的人，或换成他们都能看的依据后再试")
 
