@@ -123,7 +123,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
             effective_date = effective_day(effective_date, self._shown_name(filename))
             readable = lambda version: self._readable_by(actor, version.audience)  # noqa: E731
             prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, keep=True, may_read=readable)
-            refuse_unreplaceable(self.catalog, prepared.doc_id, readable)
+            refuse_unreplaceable(self.catalog, prepared.doc_id, readable, office_today(self._settings.timezone))
         except IngestError as exc:
             return IngestEstimate(filename=exc.filename, error=str(exc))
         except RagError as exc:  # PermissionDenied: a document the actor may not replace
@@ -266,12 +266,20 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
         return visible_to(audience, actor.readable)
 
     def delete_document(self, doc_id: str, *, actor: Principal | None = None) -> int:
-        """Remove every version of a document from every store; returns the chunks removed."""
+        """Remove every version of a document from every store; returns the chunks removed.
+
+        Refused when a version that stands (in effect, scheduled or pending: `refuse_unreplaceable`) is not the
+        actor's: deleting it would take a policy away from its readers. Old versions no reader sees any more (retired,
+        or replaced on a scheduled day) do not block HR's delete of the document it sees: deleting reveals nothing
+        of their text, and HR's page lists the document and offers its delete."""
         actor = self._acting(actor, "documents.manage")
         versions = self.catalog.versions(doc_id)
-        if any(not self._readable_by(actor, v.audience) for v in versions):
+        try:
+            refuse_unreplaceable(self.catalog, doc_id, lambda v: self._readable_by(actor, v.audience),
+                                 office_today(self._settings.timezone))
+        except PermissionDenied:
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见")
-            raise PermissionDenied("没有权限：这份文档不面向你的受众")
+            raise PermissionDenied("没有权限：这份文档不面向你的受众") from None
         with said_replaced():
             removed = self.indexer.delete_document(doc_id)
         held = self._hold_standard_answers(doc_id, versions)  # type: ignore[attr-defined]  # StandardReview

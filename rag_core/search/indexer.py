@@ -26,6 +26,7 @@ from ..documents.bounds import Cancel, check_cancel
 from ..documents.catalog import Catalog, office_today, versions_in_effect
 from ..documents.name_keys import NameKeys
 from ..documents.prepare import PreparedDocument, index_text, with_version
+from ..documents.standing import standing_versions
 from ..errors import IngestError, PermissionDenied, RagError
 from ..types import Chunk, DocumentInfo, IngestReport
 from .after_switch import run_each, unfinished
@@ -142,7 +143,7 @@ class Indexer:
         timezone: str | None = None,
     ) -> IngestReport:
         doc_id = prepared.doc_id
-        refuse_unreplaceable(self.catalog, doc_id, may_replace)
+        refuse_unreplaceable(self.catalog, doc_id, may_replace, today)
         newest = self.current_match(prepared, audience, effective_date, today)
         if newest is not None:
             healed = self._retire_superseded(doc_id, timezone)
@@ -331,15 +332,22 @@ class Indexer:
             return self.vectors.verify(repair=repair, known=self.keywords.has)
 
 
-def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace | None) -> None:
-    """PermissionDenied when a live (current, scheduled or pending) version is one the writer may not replace.
+def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace | None,
+                         today: str | None = None) -> None:
+    """PermissionDenied when a version that stands (in effect on `today`, scheduled, or pending) is one the writer
+    may not replace.
 
     A new version retires the old one: uploading over a document one cannot read would take it
-    away from the people who can (HR's upload once retired the managers' only version).
+    away from the people who can (HR's upload once retired the managers' only version). A version a scheduled
+    one replaced on its day stays 'current' in the catalog, but no reader sees it and the documents list does not
+    show it (`standing_versions`): it does not lock HR out of the 全体员工 version in effect.
     """
     if may_replace is None:
         return
-    if any(v.status != "retired" and not may_replace(v) for v in catalog.versions(doc_id)):
+    versions = catalog.versions(doc_id)
+    live = [v for v in versions if v.status == "current"]
+    blocking = [*standing_versions(live, today or office_today()), *(v for v in versions if v.status == "pending")]
+    if any(not may_replace(v) for v in blocking):
         raise PermissionDenied(
             f"没有权限：已有文档 {doc_id} 不面向你的受众，不能上传它的新版本。"
             "如果这是另一份文件，请改名或指定新的文档ID后再上传"
