@@ -124,12 +124,18 @@ class HistoryActions:
         """Every ingest path ends here: record the new version's text before a later one retires it."""
         report = super()._ingest(data, filename, **kwargs)  # type: ignore[misc]
         if report.status == "indexed":
-            try:
-                with _history_store():
-                    self.version_texts.record(self.catalog.chunks_of(report.doc_id, report.version))
-            except StoreDamaged as exc:  # the version is indexed and searchable: that stands
-                report.warnings.append(self._history_damaged(exc))
+            report.warnings.extend(self._version_written(report.doc_id, report.version))
         return report
+
+    def _version_written(self, doc_id: str, version: int) -> list[str]:
+        """The hook every write path calls once a version is stored (an upload here, 重新切块 in `Reindexing`):
+        record its text, which its chunks lose when a later version retires it; the report's warning, if any."""
+        try:
+            with _history_store():
+                self.version_texts.record(self.catalog.chunks_of(doc_id, version))
+        except StoreDamaged as exc:  # the version is indexed and searchable: that stands
+            return [self._history_damaged(exc)]
+        return []
 
     def delete_document(self, doc_id: str, *, actor: Principal | None = None) -> int:
         """Delete as usual, then the recorded text of every version."""

@@ -95,6 +95,8 @@ class Reindexing:
                 report.failed.append(f"{_label(info)}：{exc}")
                 continue
             known.add(written.version)
+            if written.status == "indexed":
+                self._version_written(info.doc_id, written.version)  # a damaged history is a store notice
             step("完成", 1.0)  # the indexer is silent once the version is live
             if written.version != info.version and (info.effective_date or "") > today:
                 self.indexer.retire(info)  # its re-cut copy is written: the old scheduled one goes
@@ -102,6 +104,11 @@ class Reindexing:
             report.chunks += written.chunk_count
             report.documents += 1
             done.add((info.doc_id, info.version))
+
+    def _version_written(self, doc_id: str, version: int) -> list[str]:
+        """Called once a version is stored; `HistoryActions` records its text there (the version history compares
+        it with the next upload). Nothing to do without that mixin."""
+        return []
 
     def _server(self) -> str:
         return str(getattr(self.indexer.vectors, "server", "") or "")
