@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..documents.audience_names import audience_names
-from ..documents.catalog import Catalog, visible_to
+from ..documents.catalog import Catalog, office_today, visible_to
 from ..documents.redaction import redact_filename
+from ..documents.standing import standing_versions
 from ..insights.audiences import unreadable_labels
 from ..settings import Settings
-from ..types import IngestReport, Principal
+from ..types import DocumentInfo, IngestReport, Principal
 
 NO_AUDIENCE = "请选择可见范围：没有选择任何受众，未写入任何内容。需要所有员工都能看到时，请选择“全体员工”"
 
@@ -64,19 +65,30 @@ class UploadInput:
         return (f"没有权限：不能把文档发布给你看不到的受众（{audience_names(hidden)}），发布后你将无法查看、替换或删除它。"
                 "请只选择你能看到的受众，或请系统管理员上传")
 
-    def _same_content(self, report: IngestReport, actor: Principal) -> list[str]:
-        """The warning for a new version whose text another live document already holds (the same file
-        uploaded under another name); only documents the actor may read are named. The upload stands."""
+    def _standing(self, actor: Principal, other_than: str) -> list[DocumentInfo]:
+        """The other documents' versions in effect or scheduled (what the documents list shows) the actor may read: a
+        version a scheduled one replaced stays 'current' in the catalog, but nobody reads it any more."""
+        today = office_today(self._settings.timezone)
+        return [v for v in standing_versions(self.catalog.live_versions(), today)
+                if v.doc_id != other_than and visible_to(v.audience, actor.readable)]
+
+    def _new_version(self, report: IngestReport) -> DocumentInfo | None:
         if report.status != "indexed":
-            return []
-        new = next((v for v in self.catalog.versions(report.doc_id) if v.version == report.version), None)
+            return None
+        return next((v for v in self.catalog.versions(report.doc_id) if v.version == report.version), None)
+
+    def _same_content(self, report: IngestReport, actor: Principal) -> list[str]:
+        """The warnings for a new version whose text (the same file uploaded under another name), or a new document
+        whose title (a new edition under a new file name), another document the actor may read already has: both
+        would be answered from as two live policies. The upload stands."""
+        new = self._new_version(report)
         if new is None:
             return []
-        names = list(dict.fromkeys(
-            f"《{v.source}》" for v in self.catalog.live_versions()
-            if v.doc_id != new.doc_id and v.content_hash == new.content_hash and visible_to(v.audience, actor.readable)
-        ))
-        if not names:
-            return []
-        return [f"同样的内容已经存为{'、'.join(names)}，这次仍另存为新文档《{new.source}》（{new.doc_id}）。"
-                "如果只是重复上传，请删除多余的一份，免得回答引用两份相同的制度"]
+        others = self._standing(actor, new.doc_id)
+        names = list(dict.fromkeys(f"《{v.source}》" for v in others if v.content_hash == new.content_hash))
+        same = [] if not names else [
+            f"同样的内容已经存为{'、'.join(names)}，这次仍另存为新文档《{new.source}》（{new.doc_id}）。"
+            "如果只是重复上传，请删除多余的一份，免得回答引用两份相同的制度"]
+        titled = dict.fromkeys(v.doc_id for v in others if new.version == 1 and v.title.strip() == new.title.strip())
+        return same + [f"已有同名文档《{new.title}》（文档ID {doc_id}）：如果这是它的新版本，请在“文档ID”填 {doc_id} "
+                       "重新上传，并删除多出的这一份" for doc_id in titled if not names]
