@@ -152,7 +152,7 @@ class Indexer:
             return IngestReport(
                 filename=prepared.parsed.source, status="unchanged", doc_id=doc_id, version=newest.version,
                 chunk_count=newest.chunk_count, audience=audience, redactions=prepared.redactions,
-                warnings=["内容与当前版本完全相同，未生成新版本", *healed],
+                warnings=["内容与当前版本完全相同，未生成新版本" + waiting_note(self.catalog, newest, today), *healed],
             )
         self._drop_leftovers(doc_id)
         try:
@@ -352,6 +352,13 @@ def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace 
             f"没有权限：已有文档 {doc_id} 不面向你的受众，不能上传它的新版本。"
             "如果这是另一份文件，请改名或指定新的文档ID后再上传"
         )
+
+
+def waiting_note(catalog: Catalog, matched: DocumentInfo, today: str) -> str:
+    """"；vN 仍将于 D 生效" for each scheduled version after `matched`: re-uploading the file in effect leaves it."""
+    coming = [v for v in catalog.versions(matched.doc_id) if v.status == "current" and v.version != matched.version
+              and (v.effective_date or "") > today]
+    return "".join(f"；v{v.version} 仍将于 {v.effective_date} 生效" for v in coming)
 
 
 def refuse_stale(catalog: Catalog, read: DocumentInfo, known: set[int]) -> None:
