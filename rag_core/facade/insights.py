@@ -21,8 +21,9 @@ from zoneinfo import ZoneInfo
 
 from ..answer.answering import is_refusal
 from ..conversations.statements import split_turn
-from ..documents.catalog import visible_to
+from ..documents.catalog import office_today, visible_to
 from ..documents.redaction import redact_text
+from ..documents.standing import standing_versions
 from ..errors import PermissionDenied, StoreDamaged
 from ..insights.audiences import UNKNOWN, readable_by, revealed
 from ..insights.days import day_window
@@ -334,7 +335,8 @@ class InsightActions(StandardAnswerActions, OwnFeedback):
         questions only unless `include_tests`; `left_out` counts the eval and test questions not counted."""
         actor = self._acting(actor, "insights")
         self._expire()
-        docs = [(d.doc_id, d.title) for d in self.catalog.live_versions() if visible_to(d.audience, actor.readable)]
+        standing = standing_versions(self.catalog.live_versions(), office_today(self._settings.timezone))
+        docs = [(d.doc_id, d.title) for d in standing if visible_to(d.audience, actor.readable)]  # not replaced ones
         rows = self.insight_log.question_rows(include_tests=include_tests)
         report = usage_report(rows, dict(docs).items(), _now(), ZoneInfo(self._settings.timezone))
         report["left_out"] = 0 if include_tests else self.insight_log.test_question_count()
