@@ -257,11 +257,19 @@ def record_reason(conversation: str, turn: int) -> None:
 def undo_statement(conversation: str, turn: int) -> None:
     """Forget what a statement turn remembered (button callback)."""
     try:
-        forgotten = get_assistant().undo_acknowledged(conversation, turn, actor=actor())
+        undone = get_assistant().undo_acknowledged(conversation, turn, actor=actor())
     except Exception as exc:
         st.toast(f"撤销失败：{escape_md(exc)}", icon=":material/warning:")
         return
-    announce(f"已撤销：刚才记住的 {forgotten} 条信息已删除。")
+    announce(undone_notice(undone.deleted, undone.kept_before))
+
+
+def undone_notice(deleted: int, kept_before: int) -> str:
+    """What an undo did: a restatement's facts were told before and stay stored, so they are not called deleted."""
+    if not kept_before:
+        return f"已撤销：刚才记住的 {deleted} 条信息已删除。"
+    also = f"另外 {deleted} 条是这次新记住的，已删除。" if deleted else ""
+    return f"已撤销：这次说的没有保存；其中 {kept_before} 条以前就记住了，仍然保留，可在“记忆管理”页删除。{also}"
 
 
 def render_exchange(trace: AskTrace, prefix: str, footer: Callable[[], None], conversation: str | None = None) -> None:

@@ -29,6 +29,8 @@ from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_turn, without_requests
 from ..conversations.store import Conversation, ConversationError, ConversationStore, ForeignConversation
+from ..conversations.undo import UNDONE_NOTE as UNDONE_NOTE  # re-exported: read from here before it moved
+from ..conversations.undo import Undone, undone_note
 from ..errors import MemoryStoreError, PermissionDenied, StoreDamaged
 from ..insights.audiences import UNKNOWN, revealed
 from ..text.inputs import MAX_QUESTION_CHARS, checked
@@ -47,7 +49,6 @@ CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
 GLUE_MARGIN = 0.1
 STORE_FILE = CONVERSATIONS_FILE
 CHATTER = "寒暄或对话本身：不检索，不记忆"
-UNDONE_NOTE = "（已撤销：上面这些信息已删除，没有保存。）"  # the answerer of a turn that only talks about the conversation
 
 
 class Remembered(list):
@@ -357,9 +358,10 @@ class ConversationActions:
         self.conversations.update_turn(conversation_id, turn, rating=rating)
 
     @uses_store(STORE_FILE)
-    def undo_acknowledged(self, conversation_id: str, turn: int, *, actor: Principal | None = None) -> int:
+    def undo_acknowledged(self, conversation_id: str, turn: int, *, actor: Principal | None = None) -> Undone:
         """Forget what a statement turn remembered, and bring back the facts it replaced; returns how many memories
-        were taken back (deleted, or a restatement's strengthening undone: the fact told before stays as it was)."""
+        were taken back (deleted, or a restatement's strengthening undone: the fact told before stays as it was,
+        counted in `kept_before` so the page does not say it was deleted)."""
         conv = self._owned(conversation_id, actor, "undo", turns=True)
         stored = next((t for t in conv.turns if t.turn == turn), None)
         if stored is None:
@@ -368,8 +370,7 @@ class ConversationActions:
         with memory_writes():  # the memory store's failure names that file, not this one (uses_store)
             deleted = self.memory.undo(ids, user_id=conv.user) if ids else 0  # what a statement replaced is current
             told_before = sum(1 for i in ids if (kept := self.memory.get(i, user_id=conv.user)) and not kept.deleted)
-        note = UNDONE_NOTE if not told_before else (  # a restatement: the fact told earlier is kept, as it was
-            f"（已撤销：这次说的没有保存；其中 {told_before} 条以前就记住了，保留以前的记录，可在“记忆管理”页删除。）")
+        note = undone_note(told_before)  # a restatement: the fact told earlier is kept, as it was
         answer = stored.trace.get("answer", "")  # the page shows the turn's answer: it says the undo, after a refresh too
         tail = str(stored.trace.get("engine_tail") or "")
         if not stored.trace.get("acknowledgement_undone"):
@@ -379,7 +380,7 @@ class ConversationActions:
         trace = {**stored.trace, "acknowledged": [], "acknowledgement_undone": True, "answer": answer, "engine_tail": tail}
         # the turn's answer too: the export reads it, and must say the undo as the page does
         self.conversations.update_turn(conversation_id, turn, trace=trace, answer=answer)
-        return deleted
+        return Undone(deleted, told_before)
 
     @uses_store(STORE_FILE)
     def export_conversation_markdown(self, conversation_id: str, *, actor: Principal | None = None) -> str:

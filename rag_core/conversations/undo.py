@@ -1,0 +1,34 @@
+"""What undoing a statement turn did: how many memories it took back, and how many of them stay as told before.
+
+A restatement (我是销售部的 said a second time) only strengthened facts told earlier: undoing it takes the
+strengthening back and keeps those facts. The page must then not say they were deleted, so the count it reads
+carries how many were kept.
+"""
+
+from __future__ import annotations
+
+UNDONE_NOTE = "（已撤销：上面这些信息已删除，没有保存。）"  # the answer's note when nothing told before stays
+
+
+class Undone(int):
+    """The memories an undo took back (an int, as callers have always read it), with `kept_before`: how many of
+    them were told before this turn and stay stored (only this turn's strengthening was undone)."""
+
+    kept_before: int
+
+    def __new__(cls, taken_back: int, kept_before: int = 0) -> Undone:
+        undone = super().__new__(cls, taken_back)
+        undone.kept_before = kept_before
+        return undone
+
+    @property
+    def deleted(self) -> int:
+        """The facts this turn was the first to tell, now gone."""
+        return max(0, int(self) - self.kept_before)
+
+
+def undone_note(kept_before: int) -> str:
+    """The note written under the turn's answer (shown after a refresh, exported)."""
+    if not kept_before:
+        return UNDONE_NOTE
+    return f"（已撤销：这次说的没有保存；其中 {kept_before} 条以前就记住了，保留以前的记录，可在“记忆管理”页删除。）"
