@@ -218,6 +218,9 @@ def record_rating(conversation: str, turn: int) -> None:
 
 
 FEEDBACK_COMMENT_CHARS = 500  # the engine's bound on a comment (a longer one is refused)
+# the boxes' own bound, far above the engine's: at max_chars Streamlit's browser box drops a longer paste whole, with no
+# word; below this one a long text arrives and the engine's Chinese error says how long it is and what to do
+PASTE_BOUND = 10
 
 
 def stored_rating(assistant: Assistant, conversation: str, turn: int) -> int | None:
@@ -345,7 +348,8 @@ def render_rating(conversation: str, trace: AskTrace, rating: int | None, kept: 
         st.selectbox("👎 原因（可选）", reasons, index=None, placeholder="选择原因",
                      key=f"reason_{conversation}_{trace.turn}", on_change=record_reason,
                      args=(conversation, trace.turn))
-        st.text_input("补充说明（可选）", key=f"comment_{conversation}_{trace.turn}", max_chars=FEEDBACK_COMMENT_CHARS,
+        st.text_input("补充说明（可选）", key=f"comment_{conversation}_{trace.turn}",
+                      max_chars=FEEDBACK_COMMENT_CHARS * PASTE_BOUND,
                       placeholder="例如：我问的是子女结婚，回答讲的是本人婚假", on_change=record_reason,
                       args=(conversation, trace.turn))
 
@@ -481,6 +485,17 @@ def mirror_history(traces: list[AskTrace], ratings: dict[int, int | None]) -> No
                          "rating": None if rating is None else int(rating > 0)})
 
 
+def too_long(assistant: Assistant, question: str) -> bool:
+    """A question over the engine's limit: say so and show what was typed to shorten (the box has been cleared)."""
+    limit = Assistant.MAX_QUESTION_CHARS
+    if len(question) <= limit:
+        return False
+    st.error(f"问题太长：{len(question)} 个字，最多 {limit} 个字。请只写要问的那一件事：您输入的内容在下面，"
+             "可以复制后删短再发送。", icon=":material/error:")
+    st.code(assistant.shown_text(question), language=None, wrap_lines=True)  # masked, as every echo of a question
+    return True
+
+
 def load_current(assistant: Assistant) -> tuple[Any | None, list[AskTrace]]:
     """The conversation the address names, with its traces; a stale or foreign id starts a new one."""
     conversation_id = current_conversation()
@@ -536,7 +551,7 @@ def main() -> None:
         # never disabled: a disabled box returns None, and Streamlit's fast reruns run the page again while an answer
         # is written, so a question sent then was cleared from the box and lost; it waits its turn instead
         question = st.chat_input("输入制度问题，或告诉我关于您的信息，例如：打车费能报吗？",
-                                 max_chars=Assistant.MAX_QUESTION_CHARS)
+                                 max_chars=Assistant.MAX_QUESTION_CHARS * PASTE_BOUND)
     except BaseException:  # this run stopped (a click, a refresh): the question taken waits again, first in line
         if follow is not None:
             wait_turn(current_user(), address, follow[0], follow[1], first=True)
@@ -544,15 +559,17 @@ def main() -> None:
         raise
     # the store unreadable, or the first answer still written: the conversation the address names
     conversation = current.id if current is not None else address if not kept or waiting or follow else None
-    if question and question.strip():
+    question = (question or "").strip()
+    # too long: refused here, before a conversation is started for it or it waits its turn
+    if question and not too_long(assistant, question):
         if conversation and (waiting or follow):  # asked after the answers before it: a follow-up needs them
-            masked = assistant.shown_text(question.strip())
-            if not wait_turn(current_user(), conversation, question.strip(), masked):
+            masked = assistant.shown_text(question)
+            if not wait_turn(current_user(), conversation, question, masked):
                 st.session_state[QUEUE_FULL_KEY] = masked
             if follow is None:
                 st.rerun()  # drawn waiting its turn, with the notice
         else:
-            answer_question(question.strip(), conversation, kept)
+            answer_question(question, conversation, kept)
     if follow is not None:
         answer_question(follow[0], address, kept, follow[2])
 
