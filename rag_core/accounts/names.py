@@ -23,7 +23,8 @@ NAME_PATTERN = re.compile(r"^[\w.@-]{2,64}$")  # \w includes Chinese characters
 
 # Capitals drawn like other Latin capitals than their lower case is (Greek Η, Ν, Υ read as H, N, Y; η, ν, υ as n, v,
 # u): mapped before casefold, which would make them the lower-case letter.
-_CAPITAL_LOOKALIKE = str.maketrans({"Η": "H", "Ν": "N", "Υ": "Y", "Μ": "M", "Ζ": "Z"})
+_CAPITAL_LOOKALIKE = str.maketrans({"Η": "H", "Ν": "N", "Υ": "Y", "Μ": "M", "Ζ": "Z",
+                                    "I": "l", "Ι": "l", "І": "l", "Ӏ": "l"})  # Latin, Greek, Cyrillic capital I
 # Cyrillic and Greek letters drawn like Latin ones, kana and Hangul drawn like Chinese characters (ニ 二, カ 力, ー 一),
 # and the traditional / Japanese forms of the reserved names' characters (本機用戶 is 本机用户 on screen to any
 # reader); applied after NFKC and casefold.
@@ -37,9 +38,9 @@ _LOOKALIKE = str.maketrans({
     "ヒ": "匕", "ム": "厶", "ー": "一", "へ": "ヘ", "ㅁ": "口", "ㅡ": "一",
     "機": "机", "戶": "户", "戸": "户", "單": "单", "単": "单", "點": "点", "錄": "录", "録": "录",
 })
-# one shape each, whatever the case: capital I, l and 1 are one stroke; O and 0 one ring (AIice is Alice on screen).
-# Lower-case i joins them too, as casefold cannot tell I from i.
-_ONE_SHAPE = str.maketrans({"i": "l", "1": "l", "0": "o"})
+# one shape each: capital I (mapped before casefold, above), l and 1 are one stroke; O and 0 one ring (AIice is
+# Alice on screen, Ian is lan). Lower-case i keeps its dot: Neil and Nell, Elia and Ella are two names.
+_ONE_SHAPE = str.maketrans({"1": "l", "0": "o"})
 # letters drawn as nothing: the Hangul fillers are letters (Lo) to Unicode, so \w and the script check let them in
 _INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 _FOREIGN_SCRIPTS = ("CYRILLIC", "GREEK")
@@ -58,7 +59,7 @@ def name_key(name: str) -> str:
 def _script(char: str) -> str:
     """The writing system of a letter: HAN, LATIN, KANA (hiragana and katakana), GREEK, CYRILLIC, HANGUL, …"""
     name = unicodedata.name(char, "")
-    if name.startswith("CJK"):
+    if name.startswith(("CJK", "IDEOGRAPHIC")):  # 々 〆 〇 are written with Chinese characters (佐々木, 王〇〇)
         return "HAN"
     word = name.split(" ")[0]
     return "KANA" if word in ("HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA") else word
@@ -106,8 +107,9 @@ def check_name(name: str) -> str:
     """A name a new account may take (stripped); raises `AccountError` in Chinese.
 
     Refused: invisible characters (张三 and 张三 with a Hangul filler read the same), outside `NAME_PATTERN`,
-    reserved in any spelling, mixing writing systems other than Chinese characters with Latin letters (no real
-    name does; a look-alike of an existing one does: 王ニ for 王二, ΜΙΚΕ beside MIKE), digits other than 0–9, or
+    reserved in any spelling, mixing writing systems other than Chinese characters with Latin letters or with kana
+    (山田さくら; no real name mixes others, a look-alike does: ΜΙΚΕ beside MIKE; 王ニ for 王二 is caught by the key),
+    digits other than 0–9 (〇 is a Chinese character), or
     Latin beside letters beyond Latin Extended-A (ꜱystem, ɑdmin). Only new names: existing accounts still log in.
     """
     name = (name or "").strip()
@@ -121,10 +123,11 @@ def check_name(name: str) -> str:
     scripts = _scripts(name)
     if "LATIN" in scripts and scripts & set(_FOREIGN_SCRIPTS):
         raise AccountError(f"用户名“{name}”混用了拉丁字母和西里尔/希腊字母，看起来像别的名字：请只用一种字母")
-    if len(scripts) > 1 and not scripts <= {"HAN", "LATIN"}:
-        raise AccountError(f"用户名“{name}”混用了几种文字（如汉字和日文假名、韩文或希腊字母），其中有的字和别的字形近，"
-                           "看起来像别的名字：请只用一种文字，或只用汉字和拉丁字母")
-    if any(not c.isascii() for c in unicodedata.normalize("NFKC", name) if unicodedata.category(c).startswith("N")):
+    if len(scripts) > 1 and not (scripts <= {"HAN", "LATIN"} or scripts <= {"HAN", "KANA"}):
+        raise AccountError(f"用户名“{name}”混用了几种文字（如拉丁字母和日文假名，或汉字和韩文、希腊字母），其中有的字和别的"
+                           "字形近，看起来像别的名字：请只用一种文字，或只用汉字和拉丁字母、汉字和日文假名")
+    if any(not c.isascii() and _script(c) != "HAN" for c in unicodedata.normalize("NFKC", name)
+           if unicodedata.category(c).startswith("N")):
         raise AccountError(f"用户名“{name}”里有 0–9 以外的数字符号，容易被看成别的字母或数字：数字请用 0–9")
     if (letter := _uncommon_letter(name)) is not None:
         raise AccountError(f"用户名“{name}”里的“{letter}”是不常见的字母变体，看起来像普通字母，容易被当成别的名字："
