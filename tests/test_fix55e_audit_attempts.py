@@ -51,3 +51,13 @@ def test_a_role_change_reads_old_and_new_in_chinese(team):
     team.set_user_role("zhao", "hr", ["finance"], actor=ADMIN)
     rows = team.audit_entries(actor=ADMIN, action="user.role")
     assert [e.detail for e in rows] == ["角色 员工 → HR；受众 — → finance", "角色 HR → 员工；受众 — → —"]
+
+
+def test_a_refusal_reads_in_plain_words_without_internal_names(team):
+    """Review 181: a call refused inside a helper was recorded as `_forget_scope`, and every permission as its code
+    (memories.all): the row says what the permission allows, in Chinese, and the target is no code either."""
+    with pytest.raises(PermissionDenied):
+        team.forget_memories(3, actor=HR)
+    row = _refused(team)[0]
+    assert "_forget_scope" not in row.detail and "memories.all" not in row.detail + row.target
+    assert "管理所有人的记忆" in row.detail

@@ -8,6 +8,7 @@ themselves an administrator read the same as opening the users list. The row nam
 from __future__ import annotations
 
 from ..accounts.audit import ACTION_NAMES
+from .access import PERMISSION_NAMES
 
 # facade methods refused before they name an audit action of their own
 _METHOD_NAMES: dict[str, str] = {
@@ -18,6 +19,14 @@ _METHOD_NAMES: dict[str, str] = {
 
 
 def refusal_row(permission: str, attempt: str, target: str, reason: str) -> tuple[str, str]:
-    """The (target, detail) of a refused call's audit row; `attempt` is an audit action, a method name or text."""
-    named = ACTION_NAMES.get(attempt) or _METHOD_NAMES.get(attempt) or attempt
-    return target or permission, f"尝试：{named}（需要权限 {permission}）；{reason}"
+    """The (target, detail) of a refused call's audit row; `attempt` is an audit action, a method name or text.
+
+    Plain words first: an operation without a Chinese name is said as what its permission allows, with a public
+    method's name after it in brackets for whoever traces it; an internal helper's name (`_forget_scope`) says
+    nothing to a reader and is left out."""
+    plain = PERMISSION_NAMES.get(permission, permission)
+    named = ACTION_NAMES.get(attempt) or _METHOD_NAMES.get(attempt)
+    if not named:
+        method = attempt.isidentifier() and not attempt.startswith("_")
+        named = f"{plain}（{attempt}）" if method else (attempt if attempt and not attempt.isidentifier() else plain)
+    return target or plain, f"尝试：{named}（需要权限：{plain}）；{reason}"
