@@ -42,3 +42,15 @@ def test_fix55g_same_content_is_checked_against_the_version_in_effect_only(tmp_p
     monkeypatch.setattr(catalog, "_utc_now", lambda: later)  # 十天 in effect; 五天 replaced, still 'current'
     report = a.ingest_bytes(FIVE, "年假-旧版存档.md", doc_id="年假存档", actor=HR)
     assert report.status == "indexed" and not any("同样的内容" in w for w in report.warnings), report.warnings
+
+
+def test_fix55_the_same_title_advice_never_names_an_upload_hr_would_be_refused(tmp_path):
+    """Review 181: with the managers' version in effect and one for everyone scheduled, the advice told HR to upload
+    as that document's new version, and following it was refused. It says who can instead."""
+    a = fake_assistant(tmp_path / "store")
+    assert a.ingest_bytes(FIVE, "年假制度.md", audience=["managers"], actor=ADMIN).ok
+    day = (catalog.office_day() + timedelta(days=5)).isoformat()
+    assert a.ingest_bytes(FIVE, "年假制度.md", effective_date=day, actor=ADMIN).version == 2  # for everyone, later
+    report = a.ingest_bytes(TEN, "年假制度2026.md", actor=HR)
+    assert report.status == "indexed" and HINT not in report.warnings
+    assert any("同名" in w and "系统管理员" in w for w in report.warnings), report.warnings

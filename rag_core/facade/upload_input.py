@@ -12,7 +12,9 @@ from ..documents.audience_names import audience_names
 from ..documents.catalog import Catalog, office_today, visible_to
 from ..documents.redaction import redact_filename
 from ..documents.standing import standing_versions
+from ..errors import PermissionDenied
 from ..insights.audiences import unreadable_labels
+from ..search.indexer import refuse_unreplaceable
 from ..settings import Settings
 from ..types import DocumentInfo, IngestReport, Principal
 
@@ -90,5 +92,15 @@ class UploadInput:
             f"同样的内容已经存为{'、'.join(names)}，这次仍另存为新文档《{new.source}》（{new.doc_id}）。"
             "如果只是重复上传，请删除多余的一份，免得回答引用两份相同的制度"]
         titled = dict.fromkeys(v.doc_id for v in others if new.version == 1 and v.title.strip() == new.title.strip())
-        return same + [f"已有同名文档《{new.title}》（文档ID {doc_id}）：如果这是它的新版本，请在“文档ID”填 {doc_id} "
-                       "重新上传，并删除多出的这一份" for doc_id in titled if not names]
+        return same + [self._same_title(new.title, doc_id, actor) for doc_id in titled if not names]
+
+    def _same_title(self, title: str, doc_id: str, actor: Principal) -> str:
+        """The advice for a new document titled as `doc_id`: upload it as that document's new version, when the
+        actor may (`refuse_unreplaceable`, the upload's own check); else who can, so the advice is never refused."""
+        try:
+            refuse_unreplaceable(self.catalog, doc_id, lambda v: visible_to(v.audience, actor.readable),
+                                 office_today(self._settings.timezone))
+        except PermissionDenied:
+            return (f"已有同名文档《{title}》（文档ID {doc_id}），它有面向你看不到的受众的版本，你不能上传它的新版本："
+                    "如果这是它的新版本，请系统管理员上传并删除多出的这一份；如果是另一份制度，请改个标题")
+        return f"已有同名文档《{title}》（文档ID {doc_id}）：如果这是它的新版本，请在“文档ID”填 {doc_id} 重新上传，并删除多出的这一份"
