@@ -496,25 +496,32 @@ def too_long(assistant: Assistant, question: str) -> bool:
     return True
 
 
-def load_current(assistant: Assistant) -> tuple[Any | None, list[AskTrace]]:
-    """The conversation the address names, with its traces; a stale or foreign id starts a new one."""
+GONE_NOTE = "这个对话不存在或已被删除，已为您开始一个新对话。"
+# said after the rerun that follows the answer: a follow-up typed in a tab whose conversation went away
+ASKED_AFTER_GONE = ("原来的对话已不存在（可能已在其他窗口删除），刚才的问题已在新对话里回答，没有参考之前的对话内容；"
+                    "如果它是接着之前问的，请把要问的内容说完整后再问一次。")
+
+
+def load_current(assistant: Assistant) -> tuple[Any | None, list[AskTrace], str | None]:
+    """The conversation the address names, with its traces; a stale or foreign id starts a new one. The third part
+    is None, or (the id was gone) what was dropped with it: a question asked in this run says so after its rerun."""
     conversation_id = current_conversation()
     if not conversation_id:
-        return None, []
+        return None, [], None
     # read first: an ask ends after its turn is stored, so an id neither stored nor listed here is gone
     being_answered = bool(answering(current_user(), conversation_id))
     try:
-        return assistant.open_conversation(conversation_id, actor=actor())
+        return *assistant.open_conversation(conversation_id, actor=actor()), None
     except StoreDamaged:  # shown once by main; the conversation may well still be there after a repair
-        return None, []
+        return None, [], None
     except Exception:  # deleted, purged by retention, or another person's: say so and start afresh
         if being_answered:  # its first answer is still being written (a refresh or Back meanwhile): stored then
-            return None, []
+            return None, [], None
         # deleted in another replica or by the CLI, or its first ask failed: what waited its turn there is not asked
         dropped = forget_waiting(current_user(), conversation_id)
         switch_to(None)
-        st.info(f"这个对话不存在或已被删除，已为您开始一个新对话。{dropped_note(dropped)}", icon=":material/info:")
-        return None, []
+        st.info(f"{GONE_NOTE}{dropped_note(dropped)}", icon=":material/info:")  # the page opened on a gone address
+        return None, [], dropped_note(dropped)
 
 
 def main() -> None:
@@ -532,7 +539,7 @@ def main() -> None:
         st.warning(f"{escape_md(exc)}。对话记录暂时无法读取：仍然可以提问，但这次的问答不会保存。",
                    icon=":material/warning:")
         conversations, kept = [], False
-    current, traces = load_current(assistant) if kept else (None, [])
+    current, traces, gone = load_current(assistant) if kept else (None, [], None)
     render_sidebar(assistant, conversations, current)
     ratings = {t.turn: t.rating for t in current.turns} if current is not None else {}
     st.session_state[TRACES_KEY] = {}
@@ -569,6 +576,8 @@ def main() -> None:
             if follow is None:
                 st.rerun()  # drawn waiting its turn, with the notice
         else:
+            if gone is not None:  # the address named a conversation gone meanwhile: the notice outlives the rerun
+                announce(f"{ASKED_AFTER_GONE}{gone}")
             answer_question(question, conversation, kept)
     if follow is not None:
         answer_question(follow[0], address, kept, follow[2])
