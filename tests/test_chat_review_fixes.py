@@ -63,7 +63,8 @@ def test_a_question_over_the_limit_cannot_be_typed_and_is_echoed_masked(tmp_path
 
     a = fake_assistant(tmp_path / "store")
     at = open_chat(a, tmp_path, monkeypatch)
-    assert at.chat_input[0].max_chars == a.MAX_QUESTION_CHARS
+    # review 55h #3: at the engine's limit the browser box dropped a longer paste whole; the page refuses it instead
+    assert at.chat_input[0].max_chars > a.MAX_QUESTION_CHARS
 
     def refused(question, **kwargs):
         raise InputError("问题太长：617 个字，最多 500 个字")
