@@ -486,12 +486,12 @@ def mirror_history(traces: list[AskTrace], ratings: dict[int, int | None]) -> No
 
 
 def too_long(assistant: Assistant, question: str) -> bool:
-    """A question over the engine's limit: say so and show what was typed to shorten (the box has been cleared)."""
-    limit = Assistant.MAX_QUESTION_CHARS
-    if len(question) <= limit:
+    """A question the engine would refuse (too long): say why in its words and show what was typed to shorten
+    (the box has been cleared)."""
+    problem = assistant.question_problem(question)
+    if not problem:
         return False
-    st.error(f"问题太长：{len(question)} 个字，最多 {limit} 个字。请只写要问的那一件事：您输入的内容在下面，"
-             "可以复制后删短再发送。", icon=":material/error:")
+    st.error(f"{problem}：您输入的内容在下面，可以复制后删短再发送。", icon=":material/error:")
     st.code(assistant.shown_text(question), language=None, wrap_lines=True)  # masked, as every echo of a question
     return True
 

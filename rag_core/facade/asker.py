@@ -6,7 +6,8 @@ Kept apart from `assistant.py` (which stays under 400 lines); the facade's permi
 
 from __future__ import annotations
 
-from ..errors import PermissionDenied
+from ..errors import InputError, PermissionDenied
+from ..text.inputs import checked
 from ..types import Principal
 from .access import require_owner
 from .owner_names import KnownNames
@@ -14,6 +15,16 @@ from .owner_names import KnownNames
 
 class AskerActions(KnownNames):
     """Mixin of `Assistant`: resolving the asker of `ask`."""
+
+    @staticmethod
+    def question_problem(text: str) -> str:
+        """Why `ask` would refuse `text` as a question (问题太长…), or "": the chat page says it before a conversation
+        is started for it, in the engine's own words."""
+        try:
+            checked(text)
+        except InputError as exc:
+            return str(exc)
+        return ""
 
     def _asker(self, actor: Principal | None, user: str | None,
                conversation: str | None = None) -> tuple[Principal, str, Principal]:
