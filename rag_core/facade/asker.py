@@ -6,8 +6,8 @@ Kept apart from `assistant.py` (which stays under 400 lines); the facade's permi
 
 from __future__ import annotations
 
-from ..errors import InputError, PermissionDenied
-from ..text.inputs import checked
+from ..errors import PermissionDenied
+from ..text.inputs import InputError, checked
 from ..types import Principal
 from .access import require_owner
 from .owner_names import KnownNames
