@@ -23,8 +23,10 @@ NAME_PATTERN = re.compile(r"^[\w.@-]{2,64}$")  # \w includes Chinese characters
 
 # Capitals drawn like other Latin capitals than their lower case is (Greek Η, Ν, Υ read as H, N, Y; η, ν, υ as n, v,
 # u): mapped before casefold, which would make them the lower-case letter.
-_CAPITAL_LOOKALIKE = str.maketrans({"Η": "H", "Ν": "N", "Υ": "Y", "Μ": "M", "Ζ": "Z",
-                                    "I": "l", "Ι": "l", "І": "l", "Ӏ": "l"})  # Latin, Greek, Cyrillic capital I
+_CAPITAL_LOOKALIKE = str.maketrans({"Η": "H", "Ν": "N", "Υ": "Y", "Μ": "M", "Ζ": "Z", "Ι": "I", "І": "I", "Ӏ": "I"})
+# Capital I is drawn as l (AIice is Alice, Ian is lan) but is also i's capital (ADMIN is admin): two names read the
+# same when their keys are equal with I read as i, or with I read as l (`_SHAPE_KEYS`).
+_CAPITAL_I_AS_L = str.maketrans({"I": "l"})
 # Cyrillic and Greek letters drawn like Latin ones, kana and Hangul drawn like Chinese characters (ニ 二, カ 力, ー 一),
 # and the traditional / Japanese forms of the reserved names' characters (本機用戶 is 本机用户 on screen to any
 # reader); applied after NFKC and casefold.
@@ -38,7 +40,7 @@ _LOOKALIKE = str.maketrans({
     "ヒ": "匕", "ム": "厶", "ー": "一", "へ": "ヘ", "ㅁ": "口", "ㅡ": "一",
     "機": "机", "戶": "户", "戸": "户", "單": "单", "単": "单", "點": "点", "錄": "录", "録": "录",
 })
-# one shape each: capital I (mapped before casefold, above), l and 1 are one stroke; O and 0 one ring (AIice is
+# one shape each: l and 1 are one stroke (capital I too: `name_keys`); O and 0 one ring (AIice is
 # Alice on screen, Ian is lan). Lower-case i keeps its dot: Neil and Nell, Elia and Ella are two names.
 _ONE_SHAPE = str.maketrans({"1": "l", "0": "o"})
 # letters drawn as nothing: the Hangul fillers are letters (Lo) to Unicode, so \w and the script check let them in
@@ -50,10 +52,17 @@ _FOREIGN_SCRIPTS = ("CYRILLIC", "GREEK")
 _LAST_COMMON_LATIN = 0x17F
 
 
-def name_key(name: str) -> str:
-    """The form two names are compared in: equal keys are one name to a reader."""
+def name_key(name: str, *, capital_i_as_l: bool = False) -> str:
+    """A form two names are compared in (`name_keys`): equal keys are one name to a reader."""
     spelled = unicodedata.normalize("NFKC", name).translate(_CAPITAL_LOOKALIKE)
+    if capital_i_as_l:
+        spelled = spelled.translate(_CAPITAL_I_AS_L)
     return spelled.casefold().translate(_LOOKALIKE).translate(_ONE_SHAPE)
+
+
+def name_keys(name: str) -> set[str]:
+    """Both forms of `name`: two names that share one read the same (ADMIN and admin; AIice and Alice)."""
+    return {name_key(name), name_key(name, capital_i_as_l=True)}
 
 
 def _script(char: str) -> str:
@@ -97,10 +106,10 @@ def _marked_letter(char: str) -> bool:
 
 def is_reserved(name: str) -> bool:
     """True for the reserved names in any case, width or look-alike spelling."""
-    return name_key(name) in _RESERVED_KEYS
+    return not name_keys(name).isdisjoint(_RESERVED_KEYS)
 
 
-_RESERVED_KEYS = frozenset(name_key(n) for n in RESERVED_NAMES)
+_RESERVED_KEYS = frozenset(key for n in RESERVED_NAMES for key in name_keys(n))
 
 
 def check_name(name: str) -> str:
@@ -137,8 +146,8 @@ def check_name(name: str) -> str:
 
 def lookalike(name: str, existing: Iterable[str]) -> str | None:
     """The existing name `name` reads the same as (case, width, look-alike letters), or None."""
-    key = name_key(name)
-    return next((other for other in existing if name_key(other) == key), None)
+    keys = name_keys(name)
+    return next((other for other in existing if not keys.isdisjoint(name_keys(other))), None)
 
 
 def refuse_lookalike(name: str, existing: Iterable[str]) -> None:
