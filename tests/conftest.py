@@ -6,6 +6,7 @@ session builds one store and tests that change it work on a copy.
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import sqlite3
@@ -61,6 +62,21 @@ def cheap_password_hashes():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(account_store, "HASH_PARAMETERS", TEST_HASH)
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def long_lived_objects_frozen():
+    """The modules, jieba's dictionaries and tagger every test process loads live as long as it does: frozen out of
+    the garbage collector (`gc.freeze`), each full collection (the tests that close an assistant call one to let go
+    of its files, and Python's own) walks only what the tests made since. Nothing a test makes is frozen."""
+    from rag_core.text.tokenizer import jieba_tokenizer, tagged
+
+    jieba_tokenizer()
+    tagged("年假")
+    gc.collect()
+    gc.freeze()
+    yield
+    gc.unfreeze()
 
 
 @pytest.fixture(scope="session", autouse=True)
