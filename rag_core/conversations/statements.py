@@ -18,7 +18,6 @@ from ..text.discourse import (
     tells_before_a_wish,
     tells_of_the_person,
 )
-from ..text.pii import CONTEXT_WORDS, PLACEHOLDERS, REDACTION_CATEGORIES
 from ..text.tokenizer import NOUN_TAGS, is_word, tagged
 
 _CLAUSES = re.compile(r"[^，,。！!？?；;\n]+[，,。！!？?；;\n]*")
@@ -31,30 +30,6 @@ STATEMENT = re.compile(
 # about the person, though it names no question word. 我要当爸爸了 (a change, with 了) stays a statement, and
 # 我想要用表格回答 a preference.
 _REQUEST = re.compile(r"^(?:请|麻烦)?(?:你|您)?(?:帮|替)(?:我|忙)|^我(?:现在)?(?:想要?|要|需要)(?!.*了$)(?!.*(?:表格|回答|回复))")
-
-
-# what a clause that gives a contact or ID number says around the masked number: its kind (手机, 身份证号, 邮箱:
-# the context words and the placeholders' own names) and the words that only introduce it (我的…是, 号码：)
-_CONTACT_KINDS = re.compile("|".join([CONTEXT_WORDS.pattern,
-                                      *(re.escape(p.strip("[]")) for p in REDACTION_CATEGORIES.values())]))
-_CONTACT_FILLER = re.compile(r"我的|我|本人|电子|邮件|e-?mail|是|为|号码|号|码|[:：、/和及\s]", re.IGNORECASE)
-
-
-def gives_contact_only(clause: str) -> bool:
-    """Whether a clause only gives a contact or ID number, masked before this step (我的手机号是[手机号], 身份证[身份证号]):
-    nothing to search (the placeholder in a searched question weakens its answer and is carried into every follow-up)
-    and nothing worth remembering (a memory of a masked number). 请打[手机号]联系我 says more, and is kept."""
-    core = _core(clause)
-    if not PLACEHOLDERS.search(core):
-        return False
-    return not _CONTACT_FILLER.sub("", _CONTACT_KINDS.sub("", PLACEHOLDERS.sub("", core)))
-
-
-def _without_contacts(text: str) -> str:
-    """The turn without its clauses that only give a contact or ID number (`gives_contact_only`)."""
-    if not PLACEHOLDERS.search(text):
-        return text
-    return "".join(c for c in _CLAUSES.findall(text) if not gives_contact_only(c)).strip()
 
 
 def requests(clause: str) -> bool:
@@ -82,8 +57,7 @@ class TurnParts:
 def split_turn(text: str) -> TurnParts:
     """Statement clauses vs question clauses; a clause that asks is never a statement.
 
-    A clause that only gives a (masked) contact or ID number is left out first: neither searched nor remembered.
-    Clauses about the conversation go next (`text.discourse`): an acknowledgement (好的, 谢谢) or a
+    Clauses about the conversation go first (`text.discourse`): an acknowledgement (好的, 谢谢) or a
     clause whose verb is one of speaking or understanding (我知道了, 我不明白) is neither told nor asked;
     a clarification (我是说休息日加班, 不对，我问的是婚假) leaves what was meant, asked as a question. A turn
     of nothing else is chatter. Then a turn that asks nothing and opens with the person
@@ -91,9 +65,7 @@ def split_turn(text: str) -> TurnParts:
     """
     # a space before a wish is no mark of its own: what stands before it is a statement only when it tells something
     # (我是新员工 想问下试用期), not when it names someone else (我们部门 想问下团建费 kept 用户所在的部门): `_wish_apart`
-    # a clause that only gives a masked contact or ID number is told, yet keeps nothing: left out of both parts
-    text = _without_contacts(WISH_AFTER_SPACE.sub("", (text or "").strip()))
-    text, meant, talked = _without_talk(_wishes_apart(text))
+    text, meant, talked = _without_talk(_wishes_apart(WISH_AFTER_SPACE.sub("", (text or "").strip())))
     if not text:
         return TurnParts("", "", chatter=talked)
     clarifies = bool(meant)
