@@ -79,6 +79,7 @@ def show_notice() -> None:
         st.success(message, icon=":material/check_circle:")
     if refused := st.session_state.pop(QUEUE_FULL_KEY, None):
         st.warning(queue_full(refused), icon=":material/block:")
+    show_too_long()
 
 
 def queue_full(shown: str) -> str:
@@ -485,15 +486,27 @@ def mirror_history(traces: list[AskTrace], ratings: dict[int, int | None]) -> No
                          "rating": None if rating is None else int(rating > 0)})
 
 
-def too_long(assistant: Assistant, question: str) -> bool:
-    """A question the engine would refuse (too long): say why in its words and show what was typed to shorten
-    (the box has been cleared)."""
-    problem = assistant.question_problem(question)
+TOO_LONG_KEY = "chat_too_long"  # (the engine's refusal, the masked text) until a run draws them
+
+
+def too_long(assistant: Assistant, question: str, *, rerun_follows: bool) -> bool:
+    """A question the engine would refuse for its length: say why in its words and show what was typed to shorten
+    (the box has been cleared). Kept for the next run when this one ends in a rerun (a waiting question answered
+    next), which would wipe what it drew."""
+    problem = assistant.question_too_long(question)
     if not problem:
         return False
-    st.error(f"{problem}：您输入的内容在下面，可以复制后删短再发送。", icon=":material/error:")
-    st.code(assistant.shown_text(question), language=None, wrap_lines=True)  # masked, as every echo of a question
+    st.session_state[TOO_LONG_KEY] = (problem, assistant.shown_text(question))  # masked, as every echo of a question
+    if not rerun_follows:
+        show_too_long()
     return True
+
+
+def show_too_long() -> None:
+    if refused := st.session_state.pop(TOO_LONG_KEY, None):
+        problem, shown = refused
+        st.error(f"{problem}：您输入的内容在下面，可以复制后删短再发送。", icon=":material/error:")
+        st.code(shown, language=None, wrap_lines=True)
 
 
 GONE_NOTE = "这个对话不存在或已被删除，已为您开始一个新对话。"
@@ -568,7 +581,7 @@ def main() -> None:
     conversation = current.id if current is not None else address if not kept or waiting or follow else None
     question = (question or "").strip()
     # too long: refused here, before a conversation is started for it or it waits its turn
-    if question and not too_long(assistant, question):
+    if question and not too_long(assistant, question, rerun_follows=follow is not None):
         if conversation and (waiting or follow):  # asked after the answers before it: a follow-up needs them
             masked = assistant.shown_text(question)
             if not wait_turn(current_user(), conversation, question, masked):

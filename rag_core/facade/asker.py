@@ -17,9 +17,13 @@ class AskerActions(KnownNames):
     """Mixin of `Assistant`: resolving the asker of `ask`."""
 
     @staticmethod
-    def question_problem(text: str) -> str:
-        """Why `ask` would refuse `text` as a question (问题太长…), or "": the chat page says it before a conversation
-        is started for it, in the engine's own words."""
+    def question_too_long(text: str) -> str:
+        """`ask`'s refusal of `text` for its length (问题太长…), or "": the chat page says it before a conversation is
+        started for it, in the engine's own words. Empty or unreadable text is not this (`ask` says what it is)."""
+        try:
+            checked(text, max_chars=None)
+        except InputError:
+            return ""
         try:
             checked(text)
         except InputError as exc:
