@@ -50,3 +50,20 @@ def facade():
     assistant = open_assistant(app_settings())
     index_samples(assistant)  # what the first page run does (outside a page: no bar is drawn)
     return assistant
+
+
+def open_chat(assistant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, conversation: str | None = None):
+    """A browser tab on the chat page over `assistant` (desktop mode: the local administrator), on `conversation`
+    if given, after its first run."""
+    from streamlit.testing.v1 import AppTest
+
+    import ui.state
+
+    point_the_app_at(tmp_path / "unused", monkeypatch)
+    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"), default_timeout=120)
+    if conversation:
+        at.query_params["c"] = conversation
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_support import point_the_app_at
+from app_support import open_chat
 from fakes import fake_assistant_with_samples
-from streamlit.testing.v1 import AppTest
 
 from rag_core import Principal
 
@@ -15,16 +14,6 @@ APP = str(Path(__file__).resolve().parents[1] / "app.py")
 LOCAL = Principal(user="local", role="admin")
 
 
-def open_chat(assistant, tmp_path: Path, monkeypatch, conversation: str) -> AppTest:
-    import ui.state
-
-    point_the_app_at(tmp_path / "unused", monkeypatch)
-    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["c"] = conversation
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def test_a_follow_up_after_the_conversation_went_says_it_was_answered_without_it(tmp_path, monkeypatch) -> None:

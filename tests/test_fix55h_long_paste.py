@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_support import point_the_app_at
+from app_support import open_chat
 from fakes import fake_assistant_with_samples
-from streamlit.testing.v1 import AppTest
 
 from rag_core import Assistant, Principal
 
@@ -18,17 +17,6 @@ LOCAL = Principal(user="local", role="admin")
 LIMIT = Assistant.MAX_QUESTION_CHARS
 
 
-def open_chat(assistant, tmp_path: Path, monkeypatch, conversation: str | None = None) -> AppTest:
-    import ui.state
-
-    point_the_app_at(tmp_path / "unused", monkeypatch)
-    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
-    at = AppTest.from_file(APP, default_timeout=120)
-    if conversation:
-        at.query_params["c"] = conversation
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def test_a_long_question_is_refused_in_chinese_with_the_text_shown_back(tmp_path, monkeypatch) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_support import point_the_app_at
+from app_support import open_chat
 from fakes import fake_assistant
 from streamlit.testing.v1 import AppTest
 
@@ -15,16 +15,6 @@ LOCAL = Principal(user="local", role="admin")
 TOLD = "我是销售部的，常驻杭州"
 
 
-def open_chat(assistant, tmp_path: Path, monkeypatch, conversation: str) -> AppTest:
-    import ui.state
-
-    point_the_app_at(tmp_path / "unused", monkeypatch)
-    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["c"] = conversation
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def undo_buttons(at: AppTest) -> list:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from app_support import point_the_app_at
+from app_support import open_chat
 from fakes import fake_assistant, fake_assistant_with_samples
-from streamlit.testing.v1 import AppTest
 
 from rag_core import Principal
 
@@ -16,18 +15,6 @@ LOCAL = Principal(user="local", role="admin")
 QUESTION = "出差住宿标准是多少？"
 
 
-def open_chat(assistant, tmp_path: Path, monkeypatch, conversation: str | None = None) -> AppTest:
-    """A browser tab on the chat page (desktop mode: the local administrator), on `conversation` if given."""
-    import ui.state
-
-    point_the_app_at(tmp_path / "unused", monkeypatch)
-    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
-    at = AppTest.from_file(APP, default_timeout=120)
-    if conversation:
-        at.query_params["c"] = conversation
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def garble(path: Path) -> None:
