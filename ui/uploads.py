@@ -7,7 +7,7 @@ test can call it with the real facade and then check the page lists the result.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from typing import Any
@@ -200,7 +200,9 @@ CHUNK_COLUMNS = _widths(版本=45, 生效日期=85, 序号=45, 章节=160, 页�
 REPORT_COLUMNS = _widths(文件=140, 结果=90, 文档ID=110, 版本=45, 块数=45, 可见范围=75, 脱敏处数=60, 说明=240)
 
 
-def documents_frame(docs: Sequence[DocumentInfo]) -> pd.DataFrame:
+def documents_frame(docs: Sequence[DocumentInfo], waiting: Mapping[str, DocumentInfo] | None = None) -> pd.DataFrame:
+    """One row a document; `waiting`: the version scheduled to replace the one in effect, said in 状态."""
+    waiting = waiting or {}
     return pd.DataFrame(
         [
             {
@@ -212,7 +214,8 @@ def documents_frame(docs: Sequence[DocumentInfo]) -> pd.DataFrame:
                 "块数": d.chunk_count,
                 "导入时间": local_time(d.ingested_at),
                 "生效日期": d.effective_date or "—",
-                "状态": DOC_STATUS_LABELS.get(d.status, d.status),
+                "状态": DOC_STATUS_LABELS.get(d.status, d.status) + (
+                    f"；v{w.version} 将于 {w.effective_date} 生效" if (w := waiting.get(d.doc_id)) else ""),
             }
             for d in docs
         ]

@@ -311,6 +311,20 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
                 out[info.doc_id] = info
         return sorted(out.values(), key=lambda d: d.doc_id)
 
+    def waiting_versions(self, *, actor: Principal | None = None) -> dict[str, DocumentInfo]:
+        """For each document with a version in effect, the next version the actor may read that is scheduled to
+        take its place: the list shows the version in effect, and HR should see that a change is coming."""
+        actor = self._acting(actor, "documents.manage")
+        today = office_today(self._settings.timezone)
+        live = self.catalog.live_versions()
+        in_effect = versions_in_effect(live, today)
+        waiting = sorted((v for v in live if v.doc_id in in_effect and (v.effective_date or "") > today
+                          and self._readable_by(actor, v.audience)), key=lambda v: (v.effective_date, v.version))
+        first: dict[str, DocumentInfo] = {}
+        for version in waiting:
+            first.setdefault(version.doc_id, version)
+        return first
+
     def document_versions(self, doc_id: str, *, actor: Principal | None = None) -> list[DocumentInfo]:
         """Every version of a document the actor may read, oldest first, with its status."""
         actor = self._acting(actor, "documents.manage")
