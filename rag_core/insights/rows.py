@@ -74,8 +74,12 @@ def policy_answer(trace: AskTrace) -> str:
     acknowledgement repeating what the asker told about themself), and nothing of a turn that only told."""
     if told_only(trace):
         return ""
-    tail = trace.engine_tail
-    return trace.answer[: -len(tail)].rstrip() if tail and trace.answer.endswith(tail) else trace.answer
+    return without_tail(trace.answer, trace.engine_tail)
+
+
+def without_tail(answer: str, tail: str) -> str:
+    """`answer` without the engine's line at its end (`engine_tail`), when it ends with it."""
+    return answer[: -len(tail)].rstrip() if tail and answer.endswith(tail) else answer
 
 
 def reviewed_question(trace: AskTrace) -> str:

@@ -12,10 +12,7 @@ import json
 import sqlite3
 
 from ..types import ACKNOWLEDGED
-
-
-def _without_tail(text: str, tail: str) -> str:
-    return text[: -len(tail)].rstrip() if tail and text.endswith(tail) else text
+from .rows import without_tail
 
 
 def scrub_told(db: sqlite3.Connection) -> int:
@@ -38,8 +35,8 @@ def scrub_told(db: sqlite3.Connection) -> int:
             question = answer = ""
             data.update({key: "" for key in ("question", "search_question", "answer") if key in data})
         elif tail:
-            answer = _without_tail(answer, tail)
-            data["answer"] = _without_tail(str(data.get("answer", "")), tail)
+            answer = without_tail(answer, tail)
+            data["answer"] = without_tail(str(data.get("answer", "")), tail)
             if data.get("question"):  # the typed question held the statement: the searched one stays
                 data["question"] = data.get("search_question") or data["question"]
         db.execute("UPDATE feedback SET question = ?, answer = ?, trace = ?,"
