@@ -28,6 +28,7 @@ from ..documents.bounds import IngestEstimate, as_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
 from ..documents.prepare import PreparedDocument, check_identity, effective_day, narrower_audience, prepare
+from ..documents.standing import scheduled, standing_versions
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
 from ..search.indexer import refuse_unreplaceable
 from ..search.vector_store import VectorCheck
@@ -303,7 +304,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
                 continue
             if role is not None and not visible_to(info.audience, role):
                 continue
-            if info.effective_date and info.effective_date > today:
+            if scheduled(info, today):
                 if info.doc_id not in out:
                     out[info.doc_id] = replace(info, status="scheduled")
                 continue
@@ -318,7 +319,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
         today = office_today(self._settings.timezone)
         live = self.catalog.live_versions()
         in_effect = versions_in_effect(live, today)
-        waiting = sorted((v for v in live if v.doc_id in in_effect and (v.effective_date or "") > today
+        waiting = sorted((v for v in live if v.doc_id in in_effect and scheduled(v, today)
                           and self._readable_by(actor, v.audience)), key=lambda v: (v.effective_date, v.version))
         first: dict[str, DocumentInfo] = {}
         for version in waiting:
@@ -335,8 +336,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
         actor = self._acting(actor, "documents.manage")
         today = office_today(self._settings.timezone)
         live = [v for v in self.catalog.live_versions() if v.doc_id == doc_id]
-        current = versions_in_effect(live, today).get(doc_id)
-        shown = {v.version for v in live if (v.effective_date or "") > today} | ({current.version} if current else set())
+        shown = {v.version for v in standing_versions(live, today)}
         return [c for c in self.catalog.chunks_of(doc_id) if c.version in shown and self._readable_by(actor, c.audience)]
 
     def check_vectors(self, repair: bool = True, *, actor: Principal | None = None) -> VectorCheck:

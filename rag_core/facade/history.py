@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ..documents.catalog import office_today, versions_in_effect
+from ..documents.standing import scheduled
 from ..errors import StoreDamaged
 from ..storage.account_files import HISTORY as HISTORY_FILE
 from ..storage.account_files import damaged_line
@@ -95,7 +96,7 @@ def _shown_status(info: DocumentInfo, in_effect: int | None, today: str) -> str:
     calls all three "current")."""
     if info.status != "current" or info.version == in_effect:
         return info.status
-    return "scheduled" if (info.effective_date or "") > today else "retired"
+    return "scheduled" if scheduled(info, today) else "retired"
 
 
 @contextmanager

@@ -13,9 +13,10 @@ from itertools import groupby
 from typing import Any
 
 from ..documents.bounds import ReindexReport
-from ..documents.catalog import office_today, versions_in_effect
+from ..documents.catalog import office_today
 from ..documents.cut_record import cut_elsewhere
 from ..documents.prepare import rechunk
+from ..documents.standing import scheduled, standing_versions
 from ..errors import RagError, VectorServerDown
 from ..search.chroma_server import server_lost
 from ..search.indexer import refuse_stale
@@ -40,9 +41,7 @@ class Reindexing:
     def _to_cut(self, every: list[DocumentInfo], today: str) -> list[DocumentInfo]:
         """The versions a re-cut writes: each document's version in effect and its scheduled ones (an older version a
         dated one has replaced is not cut again), by document, the one in effect first."""
-        in_effect = versions_in_effect(every, today)
-        return sorted((v for v in every if in_effect.get(v.doc_id) is v or (v.effective_date or "") > today),
-                      key=lambda v: (v.doc_id, bool((v.effective_date or "") > today), v.version))
+        return sorted(standing_versions(every, today), key=lambda v: (v.doc_id, scheduled(v, today), v.version))
 
     def reindex(self, progress: Progress | None = None, *, actor: Principal | None = None) -> ReindexReport:
         """Re-chunk every live version with the current settings (new versions; one audit row).
@@ -98,7 +97,7 @@ class Reindexing:
             if written.status == "indexed":
                 self._version_written(info.doc_id, written.version)  # a damaged history is a store notice
             step("完成", 1.0)  # the indexer is silent once the version is live
-            if written.version != info.version and (info.effective_date or "") > today:
+            if written.version != info.version and scheduled(info, today):
                 self.indexer.retire(info)  # its re-cut copy is written: the old scheduled one goes
                 self._move_pending_holds(info, written.version)  # type: ignore[attr-defined]
             report.chunks += written.chunk_count

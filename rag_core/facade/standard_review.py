@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 from ..documents.audience_names import audience_names
 from ..documents.catalog import local_day, office_today, versions_in_effect, visible_to
-from ..documents.standing import effect_by_day
+from ..documents.standing import effect_by_day, scheduled
 from ..errors import StoreDamaged
 from ..insights.standard import Hold, StandardAnswerError
 from ..insights.standard_duplicates import refuse_duplicate
@@ -64,7 +64,7 @@ class StandardReview:
         standard answers it no longer supports, from its effective day when that is still to come (nothing runs on
         that day: `insights.standard_pending`); the upload report's warning, if any. A damaged file does not undo
         the upload."""
-        day = new.effective_date if (new.effective_date or "") > office_today(self._settings.timezone) else None
+        day = new.effective_date if scheduled(new, office_today(self._settings.timezone)) else None
         starts = (new.doc_id, new.version, office_midnight(day, self._settings.timezone)) if day else None
         titles = list(dict.fromkeys(t for t in (new.title, replaced.title) if t))
         known = [v.title for v in self.catalog.live_versions() if v.doc_id != new.doc_id and v.title]
@@ -92,7 +92,7 @@ class StandardReview:
             return
         live = [v for v in self.catalog.versions(doc_id) if v.status == "current"]
         today = office_today(self._settings.timezone)
-        coming = {v.version for v in live if (v.effective_date or "") > today
+        coming = {v.version for v in live if scheduled(v, today)
                   and versions_in_effect(live, v.effective_date or today).get(doc_id) is v}
         try:
             with feature_store(STANDARD_FILE):

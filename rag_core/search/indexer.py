@@ -26,7 +26,7 @@ from ..documents.bounds import Cancel, check_cancel
 from ..documents.catalog import Catalog, office_today, versions_in_effect
 from ..documents.name_keys import NameKeys
 from ..documents.prepare import PreparedDocument, index_text, with_version
-from ..documents.standing import standing_versions
+from ..documents.standing import scheduled, standing_versions
 from ..errors import IngestError, PermissionDenied, RagError
 from ..types import Chunk, DocumentInfo, IngestReport
 from .after_switch import run_each, unfinished
@@ -210,7 +210,7 @@ class Indexer:
         if not immediate:  # the upload report says so: until then answers still come from the version in effect
             warnings.append(f"v{version} 将于 {effective_date} 生效，在此之前问答仍使用当前生效的版本")
         warnings += [f"这一版立即生效并取代了所有旧版本，包括排期中的 v{old.version}（原定 {old.effective_date} 生效）："
-                     "如果仍需要它，请重新上传并设好生效日期" for old in older if (old.effective_date or "") > today]
+                     "如果仍需要它，请重新上传并设好生效日期" for old in older if scheduled(old, today)]
         if newer is not None:  # only without the writer lock: another process's newer version won
             undone += run_each([(f"停用这一版 v{version}", lambda: self._retire(info))], f"{doc_id} v{version}")
             warnings.append(f"导入期间同一文档的更新版本 v{newer} 已经生效，这一版随即停用")
@@ -357,7 +357,7 @@ def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace 
 def waiting_note(catalog: Catalog, matched: DocumentInfo, today: str) -> str:
     """"；vN 仍将于 D 生效" for each scheduled version after `matched`: re-uploading the file in effect leaves it."""
     coming = [v for v in catalog.versions(matched.doc_id) if v.status == "current" and v.version != matched.version
-              and (v.effective_date or "") > today]
+              and scheduled(v, today)]
     return "".join(f"；v{v.version} 仍将于 {v.effective_date} 生效" for v in coming)
 
 
