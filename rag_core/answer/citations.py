@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..text.numerals import chinese_numeral
+from ..text.markers import _CLOSE, _LABEL, _OPEN
+from ..text.numerals import QUANTITY_UNITS, chinese_numeral
 from ..types import CitationCheck, SourceRef
 from .stated_numbers import Quantity, quantities_in, supports
 
@@ -33,6 +34,17 @@ __all__ = ["check_citations", "chinese_numeral", "cites_a_source", "numbers_in",
 _REF = r"\d+(?:\s*[-–—~～－至到]\s*(?:资料\s*)?\d+)?"
 _CITATION = re.compile(rf"[\[【［]\s*资料\s*({_REF}(?:\s*[、,，]\s*(?:资料\s*)?{_REF})*)\s*[\]】］]")
 _ITEM = re.compile(r"\s*[、,，]\s*")
+# Other ways a model names a source (the labels and brackets the prompt side neutralises, `text.markers`):
+# （资料9）, 《资料8》, [Source 9], [ref: 2、3], and 资料7 bare (资料7第三条). A bare one followed by a count (资料2份,
+# 资料 3 页) is material, not a source, and 资料室 or 资料费 has no number to be one.
+_DIGITS = r"[0-9０-９]+"
+_LOOSE_REF = rf"{_DIGITS}(?:\s*[-–—~～－至到]\s*(?:资\s*料\s*)?{_DIGITS})?"
+_LOOSE = re.compile(
+    rf"[{re.escape(_OPEN)}(（]\s*(?:{_LABEL})\s*[#＃:：]?\s*"
+    rf"({_LOOSE_REF}(?:\s*[、,，]\s*(?:(?:{_LABEL})\s*[#＃:：]?\s*)?{_LOOSE_REF})*)\s*[{re.escape(_CLOSE)})）]"
+    rf"|(?:资\s*料|資\s*料)\s*({_LOOSE_REF})(?![0-9０-９.．\-–—~～－至到]|\s*[{re.escape(QUANTITY_UNITS)}页本件册])",
+    re.IGNORECASE,
+)
 _MAX_RANGE = 50  # [资料1-999999] is no list of sources: only its ends are read
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]*|\n")
 
@@ -91,12 +103,18 @@ def remove_unknown_citations(answer: str, sources: Sequence[SourceRef]) -> tuple
     removed: list[int] = []
 
     def keep_known(match: re.Match[str]) -> str:
-        numbers = _citation_numbers(match.group(1))
+        numbers = _citation_numbers(match.group(1) or match.group(2))
         good = [n for n in numbers if n in known]
         removed.extend(n for n in numbers if n not in known)
         return "".join(f"[资料{n}]" for n in good)
 
-    cleaned = _CITATION.sub(keep_known, answer)
+    def keep_known_loose(match: re.Match[str]) -> str:
+        numbers = _citation_numbers(match.group(1) or match.group(2))
+        if all(n in known for n in numbers):
+            return match.group(0)  # a real source, in the model's own wording
+        return keep_known(match)
+
+    cleaned = _LOOSE.sub(keep_known_loose, _CITATION.sub(keep_known, answer))
     cleaned = re.sub(r"[ \t]+([。！？!?，,；;])", r"\1", cleaned)  # "500 元 。" left by a removal
     return cleaned, sorted(set(removed))
 

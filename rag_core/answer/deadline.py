@@ -34,14 +34,22 @@ _ITEM, _END, _ERROR = "item", "end", "error"
 class Deadline:
     """When a call must end. A stream that shows answer text is making progress: `renew` gives it the whole time
     again from now, so a slow model writing a long answer is not cut at the limit, while one that only thinks
-    (or a gateway's keep-alive bytes) still ends there."""
+    (or a gateway's keep-alive bytes) still ends there. `whole` caps the call however often it is renewed: a
+    server that drips a character just inside each limit must not keep an answer open for ever."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, whole: float | None = None) -> None:
         self.seconds = seconds
-        self.ends_at = time.monotonic() + seconds
+        now = time.monotonic()
+        self.last = now + whole if whole is not None else float("inf")  # no renewal goes past it
+        self.ends_at = min(now + seconds, self.last)
 
     def renew(self) -> None:
-        self.ends_at = time.monotonic() + self.seconds
+        self.ends_at = min(time.monotonic() + self.seconds, self.last)
+
+    @property
+    def spent(self) -> bool:
+        """The whole call's cap has passed (not only the limit since the last renewal)."""
+        return time.monotonic() >= self.last
 
 
 def _close(handle: Closable) -> None:

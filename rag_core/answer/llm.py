@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import RagError
+from ..text.pii import redact_text
 from .cut_number import number_in_progress, without_cut_number
 from .deadline import Deadline, DeadlinePassed, Register, within
 from .prompt import NOT_IN_POLICY  # noqa: F401  (re-exported: the refusal line has one owner, prompt.py)
@@ -31,6 +32,7 @@ def _sdk():
 
 
 _MAX_DETAIL_CHARS = 200
+_KEY_PIECE = 6  # a run this long of a server's text that is part of the key is taken for the key
 # The most an answer may run to: a policy answer quotes a few clauses (a few hundred characters), so 1024
 # tokens leave room for a long one while a model that repeats itself stops within seconds, not at its context.
 ANSWER_MAX_TOKENS = 1024
@@ -41,6 +43,9 @@ CUT_NOTE = "（回答过长，已在此截断；完整内容请查看所引条�
 # search, and rules stand in for it: it may take SHORT_CALL_S at most, not the whole `llm_timeout_s`.
 SHORT_REPLY_TOKENS = 128
 SHORT_CALL_S = 6.0
+# Each piece of answer text gives a streamed answer its limit again, but the whole answer may take at most this
+# many limits (3 min at the default 60 s): a server dripping a character just inside each limit is cut there.
+WHOLE_ANSWER_LIMITS = 3
 
 
 def _text_of(content: object) -> str | None:
@@ -216,7 +221,9 @@ class OpenAICompatibleClient:
         what came is a real answer, only shortened, less a number it was cut inside (so a number at the end
         of a piece is held back until the next one). A blank stream is an LLMError, and so is one that shows no
         answer text for the whole limit (`_deadline`): chunks without it (a reasoning model's thinking) do not
-        keep it open, while each piece of answer text gives the limit again (a slow model writing a long answer)."""
+        keep it open, while each piece of answer text gives the limit again (a slow model writing a long answer),
+        up to `WHOLE_ANSWER_LIMITS` limits for the whole answer: past that it is an LLMError too, so the caller
+        gives its offline answer instead of a model's answer cut where the time ran out."""
         openai = _sdk()
         bound = {"max_tokens": max_tokens} if max_tokens else {}
 
@@ -232,7 +239,8 @@ class OpenAICompatibleClient:
             yield from chunks
 
         finish, written, held = None, False, ""
-        limit = Deadline(self._deadline(max_tokens, deadline_s))  # renewed by each piece of answer text
+        seconds = self._deadline(max_tokens, deadline_s)
+        limit = Deadline(seconds, whole=seconds * WHOLE_ANSWER_LIMITS)  # renewed by each piece of answer text
         calls = within(limit, produce)
         try:
             for chunk in calls:
@@ -255,7 +263,7 @@ class OpenAICompatibleClient:
         except LLMError:
             raise
         except DeadlinePassed:
-            raise self._timeout() from None
+            raise (self._too_slow(seconds * WHOLE_ANSWER_LIMITS) if limit.spent else self._timeout()) from None
         except openai.OpenAIError as exc:
             raise self._translate(exc) from None
         except Exception as exc:  # the HTTP layer can raise its own read errors mid-stream
@@ -280,6 +288,11 @@ class OpenAICompatibleClient:
         where = _redact_url(self.base_url) or "默认 OpenAI 地址"
         return LLMError(f"大模型 {self.model} 响应超时({where}),请稍后重试或调大超时时间", kind="timeout")
 
+    def _too_slow(self, whole_s: float) -> LLMError:
+        where = _redact_url(self.base_url) or "默认 OpenAI 地址"
+        return LLMError(f"大模型 {self.model} 写回答超时({where}):{whole_s:g} 秒内没有写完,回答不完整,"
+                        "请稍后重试或调大超时时间", kind="timeout")
+
     def _broken(self, exc: Exception) -> LLMError:
         return LLMError(self._scrub(f"大模型 {self.model} 的回复中断:{type(exc).__name__}"), kind="connection")
 
@@ -293,14 +306,15 @@ class OpenAICompatibleClient:
     def _scrub(self, text: str, partial: bool = False) -> str:
         """Remove the key from anything we show; `partial` also hides its visible ends.
 
-        Servers often echo a masked key ("sk-abc***wxyz"); those ends are only
-        stripped from server-provided text, where a false match costs nothing.
+        Servers often echo a masked key ("sk-abc***wxyz") or a key split by their own formatting ("sk--abc…");
+        from server-provided text, where a false match costs nothing, its last 4 characters and every run of
+        `_KEY_PIECE` or more that is part of the key are stripped too.
         """
         key = self._secret
         if key:
             text = text.replace(key, "***")
             if partial and len(key) >= 8:
-                text = text.replace(key[:6], "***").replace(key[-4:], "***")
+                text = _without_pieces(text.replace(key[-4:], "***"), key)
         return text
 
     def _translate(self, exc: openai.OpenAIError) -> LLMError:
@@ -332,7 +346,8 @@ class OpenAICompatibleClient:
         return LLMError(self._scrub(f"调用大模型 {model} 失败:{type(exc).__name__}"), kind="error")
 
     def _server_detail(self, exc: openai.APIStatusError) -> str:
-        """The server's own error text, shortened and scrubbed, to help fix configuration."""
+        """The server's own error text, scrubbed of the key and masked (it may echo a prompt's personal data into
+        the turn's trace), then shortened, to help fix configuration."""
         body = exc.body
         text = ""
         if isinstance(body, dict):
@@ -341,10 +356,27 @@ class OpenAICompatibleClient:
                 text = str(inner.get("message") or "")
             elif isinstance(inner, str):
                 text = inner
-        text = self._scrub(" ".join(text.split()), partial=True)
+        # masked before it is cut: a number cut short would be too short for the masking to know it
+        text = redact_text(self._scrub(" ".join(text[: _MAX_DETAIL_CHARS * 5].split()), partial=True))
         if len(text) > _MAX_DETAIL_CHARS:
             text = text[:_MAX_DETAIL_CHARS] + "…"
         return text
+
+
+def _without_pieces(text: str, key: str) -> str:
+    """`text` with every run of `_KEY_PIECE` or more characters that also stands in `key` written ***."""
+    parts, start = [], 0
+    while start < len(text):
+        length = 0
+        while start + length < len(text) and text[start : start + length + 1] in key:
+            length += 1
+        if length >= _KEY_PIECE:
+            parts.append("***")
+            start += length
+        else:
+            parts.append(text[start])
+            start += 1
+    return "".join(parts)
 
 
 def make_llm(settings: Settings, system: str | None = None) -> LLMClient | None:

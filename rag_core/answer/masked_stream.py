@@ -15,10 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..text.digit_runs import ZH_DIGIT_CHARS
+from ..text.numerals import CN_NUMERAL
 from ..text.pii import redact_text
 
-# Chinese numerals are not quiet: a phone written 一三八… (幺 for 1) must not be cut in two
-_NUMERALS = frozenset("零〇一二三四五六七八九十百千万两壹贰叁肆伍陆柒捌玖拾佰仟幺")
+# Chinese numerals are not quiet: a phone written 一三八… (幺 for 1, 壹參陸 as on contracts) must not be cut in
+# two. Every character masking reads as a digit (`ZH_DIGIT_CHARS`, one source), and the scales of an amount.
+_NUMERALS = frozenset(ZH_DIGIT_CHARS + CN_NUMERAL + "拾佰仟萬")
 # An e-mail address may be written in Chinese (王小明@公司.中国): no point after an @ is settled until a
 # character no address holds (a comma, a space, a colon …) has closed it
 _ADDRESS_ENDS = frozenset("，,；;！!？?：:、（）()《》“”\"' \t\n\u3000")
