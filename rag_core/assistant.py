@@ -75,12 +75,15 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         """Typed text as a page may echo it before (or without) the engine keeping it: personal data masked."""
         return redact_text(str(text))
 
-    def __init__(
-        self, settings: Settings, *, embedder: Embedder | None = None, second_embedder: Embedder | None = None, llm=None
-    ):
+    def __init__(self, settings: Settings, *, embedder: Embedder | None = None, second_embedder: Embedder | None = None,
+                 llm=None):
         Path(settings.data_dir).mkdir(mode=0o700, parents=True, exist_ok=True)  # for its owner only (SECURITY.md)
         # a damaged or lost catalog is refused with one line; damaged caches are set aside and rebuilt
         self.store_notices: list[str] = open_checks(Path(settings.data_dir), embedded_chroma=not settings.chroma_host)
+        with self._holding_data_dir(Path(settings.data_dir)):  # a restore refused from here on, let go if this fails
+            self._start(settings, embedder, second_embedder, llm)
+
+    def _start(self, settings: Settings, embedder: Embedder | None, second_embedder: Embedder | None, llm) -> None:
         self._env_settings = settings  # .env and defaults, before the settings page's saved changes
         self._settings, self._saved_notice, self._saved = with_saved_changes(settings)  # the page's changes outlive a restart
         self.store_notices += [self._saved_notice] if self._saved_notice else []
@@ -137,9 +140,8 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         ids = set(self.vectors.ids())
         return len(ids) != count or len(self.catalog.chunks_by_id(ids)) != count
 
-    def _open_second(
-        self, settings: Settings, embedder: Embedder | None, second_embedder: Embedder | None
-    ) -> SecondModel | None:
+    def _open_second(self, settings: Settings, embedder: Embedder | None,
+                     second_embedder: Embedder | None) -> SecondModel | None:
         """The second ranking model (settings.second_embedding_model), its rows backfilled for older stores.
 
         A caller that brings its own main embedder (tests) gets no second one unless it brings that too.

@@ -21,10 +21,12 @@ from ..insights.export import to_csv
 from ..search.disk_full import disk_full
 from ..settings import SAVED_FILE, Settings, with_saved_changes
 from ..storage.account_files import AUDIT, damaged_line, no_accounts
-from ..storage.backup import VECTORS_ELSEWHERE, BackupReport, backup_data_dir, restore_data_dir
+from ..storage.backup import LINK_LEFT_OUT, VECTORS_ELSEWHERE, BackupReport, backup_data_dir, restore_data_dir
 from ..storage.disk_space import full_line, out_of_space
-from ..storage.health import CATALOG, CHROMA_DIR, StoreCheck, doctor, set_aside_chroma
+from ..storage.empty_stores import cut_state, truncated
+from ..storage.health import CATALOG, CHROMA_DIR, StoreCheck, doctor, set_aside_chroma, sqlite_problem
 from ..storage.open_lock import hold_open, no_app, others_open
+from ..storage.sqlite_access import access_reason, busy
 from ..text.inputs import InputError
 from ..text.pii import redact_text
 from ..types import Principal
@@ -148,11 +150,22 @@ class MaintenanceActions:
             return False
         return others_open(Path(self._settings.data_dir))
 
+    @contextmanager
+    def _holding_data_dir(self, data_dir: Path) -> Iterator[None]:
+        """The data dir's open lock (`open_lock`) for this assistant's lifetime, taken before a start opens any store
+        or loads the model: a restore then refuses instead of swapping the files under it (taken at `_open_vectors`,
+        a restore during the model load left the start on the moved-aside catalog). A failed start lets go at once."""
+        self._release_data_dir = hold_open(self, data_dir)
+        try:
+            yield
+        except BaseException:
+            self.__dict__.pop("_release_data_dir", lambda: None)()
+            raise
+
     def _open_vectors(self):
         """Chroma for this store; an embedded one that fails to open is a cache: set aside, rebuilt.
 
-        First the data dir's open lock is taken for this assistant's lifetime (`open_lock`): a restore then
-        refuses instead of swapping the files under it."""
+        The data dir's open lock is held (`_holding_data_dir`), or taken here for this assistant's lifetime."""
         from ..search.vector_store import ChromaVectorStore
 
         s = self._settings
@@ -244,6 +257,10 @@ def _audit_row(data_dir: Path, actor: Principal, action: str, target: str, outco
     never raising: the action has happened (or been refused) and its result stands."""
     if not ((data_dir / CATALOG).is_file() or (data_dir / AUDIT).is_file()):
         return
+    if (data_dir / AUDIT).exists() and (problem := _trail_problem(data_dir / AUDIT)):
+        # written into, a cut or damaged trail read as healthy and the next start no longer said it was lost
+        _log.warning("audit row not written (%s %s %s): %s %s", actor.user, action, outcome, AUDIT, problem)
+        return
     try:
         AuditLog(data_dir / AUDIT).record(actor.user, actor.role, action, redact_text(target), outcome,
                                           redact_text(detail))
@@ -251,9 +268,21 @@ def _audit_row(data_dir: Path, actor: Principal, action: str, target: str, outco
         _log.warning("audit row not written (%s %s %s): %s", actor.user, action, outcome, damaged_line(AUDIT, exc))
 
 
+def _trail_problem(audit: Path) -> str | None:
+    """Why the audit trail must not be written (cut shorter than SQLite's header, or damaged), or None.
+
+    SQLite writes a new schema into a 0-byte file: a backup's row made a cut trail look new, no word ever after."""
+    if truncated(audit):
+        return cut_state(audit.stat().st_size)
+    problem = sqlite_problem(audit)
+    return None if problem is None or access_reason(problem) or busy(problem) else problem  # those: AuditLog says
+
+
 def _summary(report: BackupReport) -> str:
-    damaged = [n for n in report.notices if not n.startswith(VECTORS_ELSEWHERE)]  # the server's vectors: no damage
+    links = [n for n in report.notices if LINK_LEFT_OUT in n]
+    damaged = [n for n in report.notices if not n.startswith(VECTORS_ELSEWHERE) and n not in links]  # server: no damage
     left_out = f"；{len(damaged)} 个损坏的缓存未放进备份" if damaged else ""
+    left_out += f"；{len(links)} 个符号链接未放进备份" if links else ""
     return f"{report.documents} 份文档、{report.chunks} 块、{report.memories} 条记忆，共 {len(report.files)} 个文件{left_out}"
 
 

@@ -13,33 +13,34 @@ The data dir holds password hashes and the session secret (`accounts.sqlite3`,
 0600): a backup directory and a directory being restored are created 0700 and
 every file keeps its mode. A backup ends with the checks `restore` runs, so it
 never reports success for a copy restore would refuse; a damaged cache the app
-rebuilds anyway (see `health.CACHES`, Chroma) is left out with a notice instead.
-Restore trusts nothing in a backup it did not check: the manifest's shape, paths
-that stay inside the backup, no symbolic links.
+rebuilds anyway (see `health.CACHES`, Chroma) is left out with a notice instead. A store
+cut shorter than SQLite's header is damage too (SQLite reads it as a new empty store), and a
+store that is a symbolic link is copied as the file it points at (a link to anything else is
+left out with a notice). The copy is made in a staging directory of its own beside the
+destination, renamed to it at the end. Restore trusts nothing in a backup it did not check
+(`backup_check`): the manifest's shape and size, paths that stay inside the backup, no links.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sqlite3
 import stat
 import tempfile
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from ..errors import RagError, StoreBusy, StoreDamaged
 from .account_files import lost_accounts, no_accounts
-from .health import CACHES, CATALOG, CHROMA_DB, CHROMA_DIR, MEMORY, sqlite_problem
+from .backup_check import _SKIP_SUFFIXES, MANIFEST, _counts, _skipped, verify_backup
+from .empty_stores import cut_state, truncated
+from .health import CACHES, CATALOG, CHROMA_DB, CHROMA_DIR, sqlite_problem
 from .sqlite_access import PendingWrites, access_reason, connect_ro, copy_rolled_back, interrupted, is_busy, problem_of
 
-MANIFEST = "backup.json"
-COUNTS = ("documents", "chunks", "memories")
 PRIVATE = 0o700  # a backup or a directory being restored: only the owner may look in
-_SKIP_SUFFIXES = ("-wal", "-shm", "-journal", ".lock", ".tmp")
-_FROM_BACKUP = "请选 python -m rag_core backup 生成的目录"
+LINK_LEFT_OUT = "不是普通文件，没有放进备份"  # a backup's notice for a symbolic link to a directory or to nothing
 
 
 @dataclass
@@ -82,42 +83,16 @@ def _online_copy(source: Path, target: Path) -> None:
         src.close()
 
 
-def _copy_file(path: Path, out: Path) -> None:
-    """One file, its mode kept (the account file stays 0600); directories on the way are private."""
+def _copy_file(path: Path, out: Path, *, follow: bool = False) -> None:
+    """One file, its mode kept (the account file stays 0600); directories on the way are private.
+
+    `follow`: a symbolic link's target is copied (a backup of a data dir whose store was moved to another disk)."""
     out.parent.mkdir(mode=PRIVATE, parents=True, exist_ok=True)
     if path.suffix == ".sqlite3":
         _online_copy(path, out)
     else:
-        shutil.copy2(path, out, follow_symlinks=False)
+        shutil.copy2(path, out, follow_symlinks=follow)
     out.chmod(stat.S_IMODE(path.stat().st_mode))
-
-
-def _skipped(relative: PurePosixPath | Path) -> bool:
-    """SQLite side files (the online backup includes them), caches set aside, hidden files."""
-    return relative.name.endswith(_SKIP_SUFFIXES) or any(".damaged-" in p or p.startswith(".") for p in relative.parts)
-
-
-def _count(db: Path, sql: str) -> int:
-    if not db.exists():
-        return 0
-    try:
-        con = connect_ro(db)
-    except sqlite3.Error:
-        return 0
-    try:
-        return int(con.execute(sql).fetchone()[0])
-    except sqlite3.Error:
-        return 0
-    finally:
-        con.close()
-
-
-def _counts(root: Path) -> dict[str, int]:
-    return {
-        "documents": _count(root / CATALOG, "SELECT count(DISTINCT doc_id) FROM documents WHERE status = 'current'"),
-        "chunks": _count(root / CATALOG, "SELECT count(*) FROM chunks"),
-        "memories": _count(root / MEMORY, "SELECT count(*) FROM memories WHERE deleted_at IS NULL"),
-    }
 
 
 def _cache_of(name: str) -> str | None:
@@ -135,23 +110,21 @@ def backup_data_dir(data_dir: Path, dest: Path) -> BackupReport:
     cannot be copied or would not restore is refused naming the file; nothing is left behind either way."""
     data_dir, dest = Path(data_dir), Path(dest).resolve()  # `.` or `..` name the directory they stand for
     try:
-        return _backup(data_dir, dest, dest.with_name(dest.name + ".partial"))
+        return _backup(data_dir, dest)
     except OSError as exc:
         raise StoreDamaged(f"无法写入备份目录 {dest}（{exc.strerror or exc}）：请换一个可以写入的新目录") from exc
 
 
-def _backup(data_dir: Path, dest: Path, staging: Path) -> BackupReport:
+def _backup(data_dir: Path, dest: Path) -> BackupReport:
     if not (data_dir / CATALOG).exists():
         raise StoreDamaged(f"{data_dir} 里没有 {CATALOG}：没有可以备份的文档库")
     if dest.exists() and any(dest.iterdir()):
         raise StoreDamaged(f"备份目录 {dest} 不是空的：请换一个新目录，免得覆盖已有的备份")
     if dest.resolve().is_relative_to(data_dir.resolve()):
         raise StoreDamaged(f"备份目录 {dest} 在数据目录里面：请放到数据目录之外")
-    if data_dir.resolve().is_relative_to(staging.resolve()):  # the staging name is cleared first
-        raise StoreDamaged(f"备份目录 {dest} 与数据目录 {data_dir} 的名字冲突：请换一个备份目录")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.parent.mkdir(parents=True, exist_ok=True)
-    staging.mkdir(mode=PRIVATE)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    # a staging directory of this backup's own (0700), beside dest: a user's `<dest>.partial` was deleted before
+    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.partial-", dir=dest.parent))
     try:
         staging.chmod(PRIVATE)  # whatever the umask
         copied, notices = _copy_stores(data_dir, staging)
@@ -212,14 +185,21 @@ def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
     """Copy the data dir; a damaged cache is left out (one notice each), damaged data refuses the backup."""
     copied: list[str] = []
     damaged: dict[str, str] = {}  # cache file -> problem
+    notices: list[str] = []
     for path in sorted(data_dir.rglob("*")):
         relative = path.relative_to(data_dir)
-        if not path.is_file() or path.is_symlink() or _skipped(relative):
+        if _skipped(relative) or not (path.is_file() or path.is_symlink()):
             continue
         name = relative.as_posix()
+        if not path.is_file():  # a link to a directory (not followed) or to nothing: said, never skipped silently
+            notices.append(f"{name} 是指向 {_target(path)} 的符号链接，{LINK_LEFT_OUT}")
+            continue
         try:
-            _copy_file(path, staging / relative)
-            problem = sqlite_problem(staging / relative) if path.suffix == ".sqlite3" else None
+            if path.suffix == ".sqlite3" and truncated(path):  # SQLite would copy it as a healthy empty store
+                problem = cut_state(path.stat().st_size)
+            else:  # a symbolic link to a store moved to another disk: what it points at is copied
+                _copy_file(path, staging / relative, follow=True)
+                problem = sqlite_problem(staging / relative) if path.suffix == ".sqlite3" else None
         except sqlite3.Error as exc:  # a truncated or garbled file: "database disk image is malformed"
             if is_busy(exc):
                 raise StoreBusy(f"{name} 正被另一个进程长时间占用，没有生成备份：请稍后再试") from exc
@@ -236,7 +216,6 @@ def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
                 f"{name} {problem}：这样的备份无法恢复，没有生成备份。"
                 "请先运行 python -m rag_core doctor 查看修复办法，修好后再备份"
             )
-    notices = []
     for name, problem in damaged.items():
         cache = _cache_of(name) or name
         left_out = staging / cache
@@ -250,75 +229,11 @@ def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
     return copied, notices
 
 
-def _read_manifest(source: Path) -> dict:
-    """The manifest when it is one `backup` writes and names only files inside the backup."""
-    manifest_path = source / MANIFEST
-    if not manifest_path.is_file() or manifest_path.is_symlink():
-        raise StoreDamaged(f"{source} 不是完整的备份（没有 {MANIFEST}）：{_FROM_BACKUP}")
+def _target(link: Path) -> str:
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise StoreDamaged(f"{source}/{MANIFEST} 无法读取（{exc}）：备份不完整") from None
-    files = manifest.get("files") if isinstance(manifest, dict) else None
-    if (
-        not isinstance(files, list)
-        or not all(isinstance(name, str) and name.strip() and "\0" not in name for name in files)
-        or not all(type(manifest.get(key)) is int for key in COUNTS)
-    ):
-        raise StoreDamaged(f"{source}/{MANIFEST} 不是本程序写的备份清单：{_FROM_BACKUP}")
-    for name in files:
-        relative = PurePosixPath(name)
-        if relative.is_absolute() or ".." in relative.parts:  # inside, once verify_backup finds no symlink
-            raise StoreDamaged(f"{MANIFEST} 里的 {name[:80]} 指向备份之外：这份备份不可信，请换一份备份")
-    # names `backup` never writes (hidden files, SQLite side files, caches set aside): a foreign backup
-    # could plant `.open_checks.json` or a `-wal` beside the catalog; they are not restored
-    manifest["files"] = [name for name in files if not _skipped(PurePosixPath(name))]
-    if CATALOG not in manifest["files"]:
-        raise StoreDamaged(f"{MANIFEST} 里没有 {CATALOG}：备份不完整，请换一份备份")
-    return manifest
-
-
-def _symlink_in(source: Path) -> str | None:
-    """The first symbolic link inside the backup (a restore would copy what it points at), or None."""
-    for folder, dirs, files in os.walk(source):
-        for entry in (*dirs, *files):
-            path = Path(folder) / entry
-            if path.is_symlink():
-                return path.relative_to(source).as_posix()
-    return None
-
-
-def _unlisted_store(source: Path, files: list[str]) -> str | None:
-    """A database in the backup its manifest leaves out, or None: restore copies only what the manifest names,
-    so a manifest without accounts.sqlite3 would restore a team install as the no-login desktop mode."""
-    listed = {PurePosixPath(name).as_posix() for name in files}
-    for path in sorted(source.rglob("*.sqlite3")):
-        relative = path.relative_to(source)
-        if path.is_file() and not _skipped(relative) and relative.as_posix() not in listed:
-            return relative.as_posix()
-    return None
-
-
-def verify_backup(source: Path) -> dict:
-    """The manifest of a complete, readable backup; StoreDamaged with the reason otherwise."""
-    source = Path(source)
-    manifest = _read_manifest(source)
-    if link := _symlink_in(source):
-        raise StoreDamaged(f"备份里的 {link} 是符号链接：备份里只应有真实的文件，请换一份备份")
-    if unlisted := _unlisted_store(source, manifest["files"]):
-        raise StoreDamaged(
-            f"备份里的 {unlisted} 没有列在 {MANIFEST} 里，恢复时会漏掉它（例如账户文件）："
-            "清单可能被改动过，请换一份备份"
-        )
-    for name in manifest["files"]:
-        path = source / name
-        if not path.is_file():
-            raise StoreDamaged(f"备份缺少文件 {name}：备份不完整，请换一份备份")
-        if path.suffix == ".sqlite3" and (problem := sqlite_problem(path)):
-            raise StoreDamaged(f"备份里的 {name} {problem}" + ("" if access_reason(problem) else "：请换一份备份"))
-    if _counts(source) != {k: manifest[k] for k in COUNTS}:
-        raise StoreDamaged(f"{source} 的内容与它的清单不符：备份可能被改动过，请换一份备份")
-    return manifest
+        return str(link.readlink())
+    except OSError:
+        return "?"
 
 
 class NoAccountsInBackup(RagError):
@@ -396,4 +311,5 @@ def _move_aside(data_dir: Path) -> str:
     raise FileExistsError(17, "太多同名的旧数据目录", str(data_dir))
 
 
-__all__ = ["BackupReport", "NoAccountsInBackup", "backup_data_dir", "restore_data_dir", "verify_backup", "CHROMA_DIR"]
+__all__ = ["BackupReport", "LINK_LEFT_OUT", "NoAccountsInBackup", "backup_data_dir", "restore_data_dir", "verify_backup",
+           "CHROMA_DIR"]
