@@ -19,7 +19,7 @@ from rag_core import Assistant, Hit, RagError, SearchResult
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.progress import question_steps
-from ui.state import ROLE_LABELS, actor, current_role, get_assistant
+from ui.state import ROLE_LABELS, actor, current_role, get_assistant, owned_by_actor
 from ui.trace_view import (
     memories_plain_frame,
     render_hits_and_misses,
@@ -29,8 +29,10 @@ from ui.trace_view import (
 )
 from ui.verdict import hit_count_badge
 
-EVAL_KEY = "retrieval_eval_result"
-SEARCH_KEY = "retrieval_chat_search"  # (role, PersonalSearch); a new name, so a value of the old shape is never read
+EVAL_KEY = "retrieval_eval_result"  # (file shown, mode, outcome, the Principal who ran it)
+# (role, PersonalSearch, the Principal who searched): a result is shown only to the person who ran it (logout
+# clears it as well; this guards any other way it could outlive them)
+SEARCH_KEY = "retrieval_chat_search"
 DEFAULT_EVAL = "tests/data/eval.jsonl"
 APP_ROOT = Path(__file__).resolve().parent.parent
 MODES = {"hybrid": "混合（关键词 + 意思相近）", "bm25": "仅关键词", "vector": "仅意思相近"}
@@ -106,16 +108,18 @@ def search_section(assistant: Assistant) -> None:
         st.warning("请先输入要检索的问题。")
     elif submitted:
         try:
-            st.session_state[SEARCH_KEY] = (role, assistant.search_as_chat(question, role=role, actor=actor(),
-                                                                           with_memories=personal))
+            found = assistant.search_as_chat(question, role=role, actor=actor(), with_memories=personal)
+            st.session_state[SEARCH_KEY] = (role, found, actor())
         except (RagError, sqlite3.Error, OSError) as exc:  # the engine's Chinese message; no old result under it
             st.session_state.pop(SEARCH_KEY, None)
             st.error(f"检索失败：{escape_md(exc)}")
-    last = st.session_state.get(SEARCH_KEY)
+    last = owned_by_actor(st.session_state.get(SEARCH_KEY), 2)
+    if last is None:
+        st.session_state.pop(SEARCH_KEY, None)
     st.info(threshold_text(assistant, last[1].result if last else None), icon=":material/rule:")
     if not last:
         return
-    asked_role, found = last
+    asked_role, found = last[:2]
     result = found.result
     st.markdown(f"**问题：** {escape_md(found.question)}　**身份：** {ROLE_LABELS.get(asked_role, asked_role) if asked_role else '当前登录身份'}")
     if found.chatter:
@@ -220,15 +224,16 @@ def eval_section(assistant: Assistant) -> None:
             try:
                 outcome = assistant.run_eval(resolved, mode=mode, progress=question_steps(bar, "正在逐题检索并回答"),
                                              actor=actor())
-                st.session_state[EVAL_KEY] = (shown, mode, outcome)
+                st.session_state[EVAL_KEY] = (shown, mode, outcome, actor())
             except Exception as exc:
                 st.error(f"评测失败：{escape_md(exc)}")
             finally:
                 bar.empty()
-    stored = st.session_state.get(EVAL_KEY)
+    stored = owned_by_actor(st.session_state.get(EVAL_KEY), 3)
     if not stored:
+        st.session_state.pop(EVAL_KEY, None)
         return
-    ran_file, ran_mode, outcome = stored
+    ran_file, ran_mode, outcome = stored[:3]
     st.caption(f"检索方式：{MODES.get(ran_mode, ran_mode)}")
     frame = metrics_frame(outcome.get("metrics", {}))
     st.dataframe(shown_metrics(frame), hide_index=True, width="stretch")

@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from rag_core import Assistant, RagError, Settings
+from rag_core import Assistant, RagError, Settings, ThesaurusChanged
 from rag_core.settings import LIMITS
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
@@ -25,6 +25,10 @@ NOTE_KEY = "settings_flash_note"  # a warning shown with the flash: the change r
 DRAWN_KEY = "settings_form_drawn_with"  # (values, fitted thresholds) the form's widgets were last drawn with
 FAILED_KEY = "settings_reindex_failed"  # what the last re-cut could not cut, shown as an error under the flash
 SUBMIT_KEY = "settings_form_submitting"  # set by 应用's callback, before the run that handles it
+THESAURUS_KEY = "settings_thesaurus_text"  # the word list editor's text (keyed: a change on disk never resets it)
+THESAURUS_BASE_KEY = "settings_thesaurus_drawn"  # the file's text the editor was filled from
+THESAURUS_RELOAD_KEY = "settings_thesaurus_reload"  # saved: fill the editor from the file again
+THESAURUS_FLASH_KEY = "settings_thesaurus_flash"  # 已保存…, said after the rerun that reloads the editor
 CHUNK_KEYS = ("chunk_size", "chunk_overlap")
 # fitted threshold, store size below which…, …the small store's own one, the one this person's questions meet now
 Fitted = tuple[float, int, float | None, float]
@@ -412,25 +416,45 @@ def main() -> None:
 
 
 def thesaurus_section(assistant: Assistant) -> None:
-    """HR's own colloquial → policy wording entries, on top of the shipped thesaurus."""
+    """HR's own colloquial → policy wording entries, on top of the shipped thesaurus.
+
+    The editor is keyed and remembers the file's text it was filled from: unkeyed, a change on disk (the gap page's
+    添加同义词, another person) gave it a new identity, so the typed line was dropped and the page still said
+    已保存; the engine's save then wrote over the entry added meanwhile. Now a save is refused when the file
+    changed since, with the typed text kept and the file as it is now shown beside it."""
     st.subheader("词表（口语词 → 制度用语）")
     st.caption(
         f"内置 {len(assistant.thesaurus.entries) - len(assistant.thesaurus.custom)} 条通用人事用语；"
         "员工常用、制度里却写成别的说法的词，可以在这里补充（每行：口语词、Tab 或空格、制度用语，多个用空格分开）。"
         "与内置同名的口语词以这里为准，保存后立即用于检索。"
     )
+    now = assistant.custom_thesaurus(actor=actor())
+    base = st.session_state.get(THESAURUS_BASE_KEY)
+    # first drawn, reloaded after a save, or nothing typed yet while the file changed elsewhere: the file as it is now
+    if st.session_state.pop(THESAURUS_RELOAD_KEY, False) or THESAURUS_KEY not in st.session_state or (
+        base != now and st.session_state.get(THESAURUS_KEY) == base
+    ):
+        st.session_state[THESAURUS_KEY] = st.session_state[THESAURUS_BASE_KEY] = now
     with st.form("thesaurus"):
-        text = st.text_area("自定义词表", value=assistant.custom_thesaurus(actor=actor()), height=180, label_visibility="collapsed")
+        text = st.text_area("自定义词表", key=THESAURUS_KEY, height=180, label_visibility="collapsed")
         saved = st.form_submit_button("保存词表")
     if saved:
         try:
-            count = assistant.save_custom_thesaurus(text, actor=actor())
+            count = assistant.save_custom_thesaurus(text, actor=actor(), drawn=st.session_state[THESAURUS_BASE_KEY])
+        except ThesaurusChanged as exc:
+            st.session_state[THESAURUS_BASE_KEY] = exc.current  # a second 保存词表 replaces it, knowingly
+            st.error(f"没有保存：{escape_md(exc)}。你改的内容还在上面的框里；现在保存的词表如下，请把其中要保留的词条"
+                     "合进框里后再点“保存词表”（再次保存会用框里的内容替换现在的词表）。")
+            st.code(exc.current, language=None)
         except RagError as exc:
             st.error(f"没有保存：{escape_md(exc)}")
         else:
-            st.success(f"已保存 {count} 条自定义词条，检索立即使用。")
+            st.session_state[THESAURUS_FLASH_KEY] = f"已保存 {count} 条自定义词条，检索立即使用。"
+            st.session_state[THESAURUS_RELOAD_KEY] = True  # the editor shows the file as saved (masked, in order)
+            st.rerun()
+    if flash := st.session_state.pop(THESAURUS_FLASH_KEY, None):
+        st.success(flash)
     if assistant.thesaurus_notice:  # the file on disk was not used whole, or was kept aside by this save
         st.warning(escape_md(assistant.thesaurus_notice), icon=":material/build:")
-
 
 main()

@@ -7,7 +7,15 @@ The stage packages (`text`, `documents`, `search`, `answer`, `memory`,
 `Assistant` is imported lazily so `import rag_core` stays cheap.
 """
 
-from .errors import AccountError, IngestError, MemoryStoreError, PermissionDenied, RagError, SettingsError
+from .errors import (
+    AccountError,
+    IngestError,
+    MemoryStoreError,
+    PermissionDenied,
+    RagError,
+    SettingsError,
+    ThesaurusChanged,
+)
 from .settings import Settings
 from .types import (
     Account,
@@ -44,6 +52,7 @@ __all__ = [
     "SearchResult",
     "Settings",
     "SettingsError",
+    "ThesaurusChanged",
     "SourceRef",
 ]
 

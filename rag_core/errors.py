@@ -43,6 +43,15 @@ class SettingsError(RagError):
     """A setting value was rejected; the previous settings stay in force."""
 
 
+class ThesaurusChanged(SettingsError):
+    """HR's word list changed after the editor was drawn (another person, the gap page, another replica): nothing was
+    saved. `current` is the text the editor would show now."""
+
+    def __init__(self, message: str, current: str):
+        super().__init__(message)
+        self.current = current
+
+
 class MemoryStoreError(RagError):
     """A memory operation was refused (bad input, unknown id)."""
 

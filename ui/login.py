@@ -16,10 +16,24 @@ import streamlit as st
 
 from rag_core import Assistant, Principal, RagError
 from ui.inert import escape_md
-from ui.state import CONVERSATION_PARAM, LOCAL_ADMIN, PRINCIPAL_KEY, SESSION_COOKIE, TOKEN_KEY, forget_chat_state
+from ui.state import (
+    CONVERSATION_PARAM,
+    LOCAL_ADMIN,
+    PRINCIPAL_KEY,
+    SESSION_COOKIE,
+    STORE_NOTICES_KEY,
+    TOKEN_KEY,
+    forget_person_state,
+)
 
 COOKIE_HOURS = 12
 _COOKIE_PENDING = "_session_cookie_pending"
+_SSO_TRIED = "_sso_tried"
+_SSO_ERROR = "_sso_error"
+# all a logout keeps of the browser session: the single sign-on attempt and its error (an ended session does not
+# sign the identity provider's person in again unasked) and the store notices already shown (about the store,
+# not a person); everything else is the person's
+_KEPT_AT_LOGOUT = frozenset({_SSO_TRIED, _SSO_ERROR, STORE_NOTICES_KEY})
 
 
 def resolve_principal(assistant: Assistant) -> Principal | None:
@@ -47,7 +61,7 @@ def resolve_principal(assistant: Assistant) -> Principal | None:
         try:
             token = assistant.login_by_email(email, verified=verified)
         except RagError as exc:  # refused, or accounts.sqlite3 busy: one Chinese line
-            st.session_state["_sso_error"] = str(exc)
+            st.session_state[_SSO_ERROR] = str(exc)
         else:
             st.session_state[TOKEN_KEY] = token
             st.session_state[PRINCIPAL_KEY] = assistant.session_principal(token)
@@ -64,11 +78,9 @@ def _cookie_token() -> str | None:
 
 
 def forget_login() -> None:
-    """End this browser session's login, and with it what the pages keep for that person (the next one to log
-    in on this tab saw the previous person's unsaved answers)."""
-    for key in (PRINCIPAL_KEY, TOKEN_KEY):
-        st.session_state.pop(key, None)
-    forget_chat_state()
+    """End this browser session's login, and with it everything the pages keep for that person (the next one to
+    log in on this tab saw the previous person's unsaved answers, then their retrieval test)."""
+    forget_person_state(_KEPT_AT_LOGOUT)
 
 
 def render_login_form(assistant: Assistant) -> None:
@@ -89,7 +101,7 @@ def render_login_form(assistant: Assistant) -> None:
             st.session_state[PRINCIPAL_KEY] = assistant.session_principal(token)
             st.session_state[_COOKIE_PENDING] = token
             st.rerun()
-    if error := st.session_state.pop("_sso_error", None):
+    if error := st.session_state.pop(_SSO_ERROR, None):
         st.error(escape_md(error), icon=":material/lock:")
     if _sso_configured():
         st.divider()
@@ -106,15 +118,15 @@ def _sso_identity(trust_unverified_claim: bool) -> tuple[str, bool] | None:
     `verified` is the `email_verified` claim read strictly; a provider that sends none is
     trusted only when `RAG_SSO_TRUST_UNVERIFIED_CLAIM` says so.
     """
-    if not _sso_configured() or st.session_state.get("_sso_tried") or not _sso_signed_in():
+    if not _sso_configured() or st.session_state.get(_SSO_TRIED) or not _sso_signed_in():
         return None
     try:
         email, claim, expires = st.user.get("email"), st.user.get("email_verified"), st.user.get("exp")
     except Exception:
         return None
-    st.session_state["_sso_tried"] = True
+    st.session_state[_SSO_TRIED] = True
     if isinstance(expires, int | float) and expires < time.time():
-        st.session_state["_sso_error"] = "单点登录已过期，请重新点击“使用单点登录”"
+        st.session_state[_SSO_ERROR] = "单点登录已过期，请重新点击“使用单点登录”"
         return None
     verified = trust_unverified_claim if claim is None else (claim is True or str(claim).strip().lower() == "true")
     return (str(email).strip() if email else ""), verified

@@ -34,9 +34,6 @@ PRINCIPAL_KEY = "principal"
 TOKEN_KEY = "session_token"
 HISTORY_KEY = "chat_history"
 CONVERSATION_PARAM = "c"  # the 问答 page's open conversation id in the address (?c=…): a refresh finds it
-# what the 问答 page keeps in a browser session for the person logged in (its own keys start with "chat_"; its
-# widgets' with these): cleared when that person logs out or their session ends, before anyone else logs in
-CHAT_STATE_PREFIXES = ("chat_", "feedback_", "reason_", "comment_", "title_", "rename_popover_")
 SESSION_COOKIE = "hr_assistant_session"
 LOCAL_ADMIN = Principal(user="local", role="admin")  # the facade's desktop default, named for the pages
 
@@ -125,10 +122,23 @@ def init_session() -> None:
     st.session_state.setdefault(HISTORY_KEY, [])
 
 
-def forget_chat_state() -> None:
-    """Drop the chat page's per-person state (unsaved answers, traces, ratings and comments being typed)."""
-    for key in [k for k in st.session_state if str(k).startswith(CHAT_STATE_PREFIXES)]:
+def forget_person_state(keep: frozenset[str] = frozenset()) -> None:
+    """Drop everything this browser session keeps except the keys in `keep` (what the login gate itself needs).
+
+    Whatever a page keeps belongs to the person logged in: unsaved answers, a retrieval test's question, clauses
+    and memories, a pending settings change, boxes being typed in. A list of page prefixes missed each new page's
+    keys (the next person on the tab saw the previous one's retrieval test, managers-only clauses included)."""
+    for key in [k for k in st.session_state if k not in keep]:
         st.session_state.pop(key, None)
+
+
+def owned_by_actor(value: Any, owner_at: int) -> Any:
+    """`value` (a tuple a page keeps across reruns) when the principal stored at `owner_at` is the one logged in
+    now, else None: a second guard after logout's clearing, so one person's results never show for another.
+    A tuple too short to hold an owner (a value drawn in before owners were stored) is taken as it is."""
+    if not isinstance(value, tuple) or len(value) <= owner_at:
+        return value
+    return value if value[owner_at] == current_principal() else None
 
 
 def current_principal() -> Principal | None:

@@ -10,41 +10,74 @@ repeated, its own order or comment places, unreadable) is moved aside, byte for 
 `thesaurus.original-<time>.tsv` before the first save replaces it, and the save says where it went.
 Entries are masked like questions (`redact_text`) before they are stored, searched with or shown; a
 file whose only difference is an unmasked number is rewritten masked without a raw copy.
+
+A save starts from the file as it is now, under a lock shared by every replica of the data dir: the gap page's
+添加同义词 merges its entry into the entries on disk, and the settings page's editor is refused (nothing written)
+when the file changed after it was drawn. The new file is written beside the old one and put in its place at
+once; a save that cannot write changes nothing (the old file stays, a Chinese error says why).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import shutil
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..errors import SettingsError
+from ..documents.write_lock import WriterLock
+from ..errors import SettingsError, ThesaurusChanged
 from ..storage.health import StoreCheck
 from ..text.pii import redact_text
 from ..text.thesaurus import (
     MAX_CUSTOM_CHARS,
+    CustomFile,
     Thesaurus,
     custom_text,
+    has_control,
     hr_comments,
     parse_entries,
+    parse_lines,
     read_custom,
     shipped_entries,
+    text_lines,
 )
 from ..types import Principal
 
 THESAURUS_FILE = "thesaurus.tsv"  # HR's own entries, in the data dir
+THESAURUS_LOCK = ".thesaurus.write-lock"  # one save at a time across replicas (hidden: backups skip it)
+THESAURUS_TMP = ".thesaurus.tsv.tmp"  # the new file, written whole before it replaces the old one
 FIX = "在设置页的“词表”里改好并保存（原文件会先原样另存一份），或改好文件后重启"
 
 
 def masked_lines(text: str) -> str:
     """`text` with personal data masked line by line (a line's tab and the line breaks stay)."""
-    return "\n".join(redact_text(line) for line in str(text).splitlines())
+    return "\n".join(redact_text(line) for line in text_lines(str(text)))
 
 
 def _within_size(text: str) -> None:
     """Refuse a text larger than the whole file may be, without reading (or echoing) any of it."""
     if len(text) > MAX_CUSTOM_CHARS:
         raise SettingsError(f"词表内容共 {len(text)} 个字，超过上限 {MAX_CUSTOM_CHARS} 字；同义词只写词或短语")
+
+
+def changed_heads(drawn: str, current: str) -> list[str]:
+    """The colloquial words whose entry differs between two editor texts (added, changed or removed)."""
+    before, after = parse_lines(drawn)[0], parse_lines(current)[0]
+    return sorted(h for h in before.keys() | after.keys() if before.get(h) != after.get(h))
+
+
+@contextmanager
+def _saving(data_dir: Path) -> Iterator[None]:
+    """One thesaurus save at a time across the replicas (read, merge, write); no lock when its file cannot be made
+    (a read-only data dir: the save itself then refuses in Chinese)."""
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(WriterLock(Path(data_dir) / THESAURUS_LOCK).hold())
+        except OSError:
+            pass
+        yield
 
 
 def thesaurus_check(data_dir: Path) -> StoreCheck | None:
@@ -81,74 +114,111 @@ class ThesaurusActions:
             self.store_notices.append(self.thesaurus_notice)
         return Thesaurus(shipped_entries(), found.entries)
 
-    def custom_thesaurus(self, *, actor: Principal | None = None) -> str:
-        """HR's own thesaurus entries, as the text the settings page edits."""
-        self._acting(actor, "settings")
-        return custom_text(self.thesaurus.custom, self.thesaurus_comments)
+    def _custom_now(self) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+        """HR's entries and comment lines as the file holds them now (a save by another replica included), searched
+        with from here on; this process's copy when the file cannot be read as text at all."""
+        found: CustomFile = read_custom(self._settings.path(THESAURUS_FILE), redact_text)
+        if found.problem and not found.encoding:  # unreadable now: what this process read last stays in force
+            return dict(self.thesaurus.custom), self.thesaurus_comments
+        if found.entries != self.thesaurus.custom or found.comments != self.thesaurus_comments:
+            self._use_custom(found.entries, found.comments)
+        return found.entries, found.comments
 
-    def save_custom_thesaurus(self, text: str, *, actor: Principal | None = None) -> int:
-        """Validate, mask and store HR's entries (a bad line is refused with its number); returns how many."""
+    def _use_custom(self, entries: dict[str, tuple[str, ...]], comments: tuple[str, ...]) -> None:
+        self.thesaurus_comments = comments
+        self.thesaurus = Thesaurus(shipped_entries(), entries)
+        self.retriever.thesaurus = self.thesaurus
+
+    def custom_thesaurus(self, *, actor: Principal | None = None) -> str:
+        """HR's own thesaurus entries, as the text the settings page edits (the file as it is now)."""
+        self._acting(actor, "settings")
+        return custom_text(*self._custom_now())
+
+    def save_custom_thesaurus(self, text: str, *, actor: Principal | None = None, drawn: str | None = None) -> int:
+        """Validate, mask and store HR's entries (a bad line is refused with its number); returns how many.
+
+        `drawn`: the text the editor was drawn with (`custom_thesaurus`); when the file holds something else now,
+        nothing is saved (`ThesaurusChanged`), so an entry added meanwhile is never silently written over."""
         actor = self._acting(actor, "settings")
         try:
             _within_size(str(text))  # before masking: an oversized paste is refused at once
             masked = masked_lines(text)
             entries = parse_entries(masked, "自定义词表")
+            with _saving(self._settings.data_dir):
+                now = custom_text(*self._custom_now())
+                if drawn is not None and now != drawn:
+                    heads = changed_heads(drawn, now)
+                    named = f"（{'、'.join(heads[:10])}{' 等' if len(heads) > 10 else ''}）" if heads else ""
+                    raise ThesaurusChanged(
+                        f"本页打开后，词表已在别处被修改{named}（可能是另一位同事，或“知识缺口”页的“添加同义词”），"
+                        "为免覆盖那次修改，这次没有保存", now)
+                self._store_custom_thesaurus(entries, hr_comments(masked))
         except Exception as exc:
             self._audit(actor, "thesaurus.change", "自定义词表", "failed", str(exc))
             raise
         self._audit(actor, "thesaurus.change", "自定义词表", "ok", f"{len(entries)} 条")
-        self._store_custom_thesaurus(entries, hr_comments(masked))
         return len(entries)
 
     def add_thesaurus_entry(self, word: str, terms: str | Sequence[str], *, actor: Principal | None = None) -> str:
         """HR's one step from a knowledge gap: `word` (口语词) also searches for `terms` (制度用语).
 
-        Kept with HR's own entries (the shipped terms of a known word are kept too); masked, and validated
-        like the editor's lines, the whole file included (its size); one audit row. Returns one Chinese
-        line saying what was added.
+        Kept with HR's own entries as the file holds them now (the shipped terms of a known word are kept too);
+        masked, and validated like the editor's lines, the whole file included (its size); one audit row.
+        Returns one Chinese line saying what was added.
         """
         actor = self._acting(actor, "thesaurus")
         text = terms if isinstance(terms, str) else " ".join(str(t) for t in terms)
         try:
             _within_size(str(word) + text)  # before masking: an oversized term is refused at once
+            if has_control(str(word) + text):  # a start would leave such a line out: refused here, as by the editor
+                raise SettingsError("同义词里有看不见的控制字符（常见于从 Word、Excel 或网页复制），请删去这些字符后再添加")
             # mask the whole text before splitting it, as the editor masks a whole line: split first,
             # a number typed in groups (138 1234 5678) is pieces no masking rule recognises
             head, masked = redact_text(str(word).strip()), redact_text(text)
             wanted = masked.replace("、", " ").replace("，", " ").replace(",", " ").split()
-            known = self.thesaurus.entries.get(head, ())
-            merged = tuple(dict.fromkeys([*known, *wanted]))
             if not head or not wanted or any(c.isspace() for c in head) or head.startswith("#"):
                 raise SettingsError("同义词需要一个口语词（不含空格）和至少一个制度用语")
-            entry = parse_entries(f"{head}\t{' '.join(merged)}", "同义词")
-            if list(entry) != [head]:
-                raise SettingsError("同义词需要一个口语词（不含空格）和至少一个制度用语")
-            entries = {**self.thesaurus.custom, **entry}
-            parse_entries(custom_text(entries, self.thesaurus_comments), "自定义词表")  # the file stays within its size
+            with _saving(self._settings.data_dir):
+                custom, comments = self._custom_now()  # another person's or replica's entries stay
+                known = custom[head] if head in custom else shipped_entries().get(head, ())
+                merged = tuple(dict.fromkeys([*known, *wanted]))
+                entry = parse_entries(f"{head}\t{' '.join(merged)}", "同义词")
+                if list(entry) != [head]:
+                    raise SettingsError("同义词需要一个口语词（不含空格）和至少一个制度用语")
+                entries = {**custom, **entry}
+                parse_entries(custom_text(entries, comments), "自定义词表")  # the file stays within its size
+                kept = self._store_custom_thesaurus(entries, comments)
         except SettingsError as exc:
             self._audit(actor, "thesaurus.change", "添加同义词", "failed", str(exc))
             raise
         self._audit(actor, "thesaurus.change", "添加同义词", "ok", f"{head} → {' '.join(merged)}")
-        kept = self._store_custom_thesaurus(entries, self.thesaurus_comments)
         line = f"已添加同义词：搜索“{head}”时也会找“{'、'.join(merged)}”。"
         return line + (f"原词表文件已原样另存为 {kept}。" if kept else "")
 
     def _store_custom_thesaurus(self, entries: dict[str, tuple[str, ...]], comments: tuple[str, ...]) -> str:
         """Write HR's entries and comment lines atomically and search with them at once; returns the name the
-        old file was kept under when it was not what this writes back ("" when it was, or there was none)."""
+        old file was kept under when it was not what this writes back ("" when it was, or there was none).
+
+        The new file is written whole first, the old one copied (never moved) aside, then the new one put in its
+        place: a write that fails (a full disk, no permission) leaves the old file as it was, and says so."""
         path = self._settings.path(THESAURUS_FILE)
-        kept = ""
-        if path.exists() and not read_custom(path).clean:
-            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
-            target = path.with_name(f"thesaurus.original-{stamp}.tsv")
-            path.replace(target)
-            kept = target.name
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(custom_text(entries, comments), encoding="utf-8")
-        tmp.replace(path)
-        self.thesaurus_comments = comments
+        tmp, kept = path.with_name(THESAURUS_TMP), None
+        try:
+            tmp.write_bytes(custom_text(entries, comments).encode("utf-8"))
+            if path.exists() and not read_custom(path).clean:
+                stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+                kept = path.with_name(f"thesaurus.original-{stamp}.tsv")
+                shutil.copyfile(path, kept)
+            os.replace(tmp, path)
+        except OSError as exc:
+            for leftover in (tmp, kept):
+                if leftover is not None:
+                    with suppress(OSError):
+                        leftover.unlink(missing_ok=True)
+            raise SettingsError(f"词表没有保存：{THESAURUS_FILE} 无法写入数据目录（{exc.strerror or exc}）。"
+                                "原来的词表保持不变，仍在使用；请检查磁盘空间和文件权限后再试") from exc
+        self._use_custom(entries, comments)
         if self.thesaurus_notice in self.store_notices:
             self.store_notices.remove(self.thesaurus_notice)
-        self.thesaurus_notice = f"原来的 {THESAURUS_FILE} 已原样另存为 {kept}，没有丢失" if kept else ""
-        self.thesaurus = Thesaurus(shipped_entries(), entries)
-        self.retriever.thesaurus = self.thesaurus
-        return kept
+        self.thesaurus_notice = f"原来的 {THESAURUS_FILE} 已原样另存为 {kept.name}，没有丢失" if kept else ""
+        return kept.name if kept else ""

@@ -14,6 +14,7 @@ it); one line per entry: ``口语词<TAB>制度用语 制度用语 …``. HR's `
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -33,6 +34,18 @@ MAX_CUSTOM_CHARS = 100_000
 MAX_CUSTOM_BYTES = 4 * MAX_CUSTOM_CHARS  # read no larger file (UTF-8 Chinese is 3 bytes a character)
 CUSTOM_ENCODINGS = ("utf-8-sig", "gb18030")  # what HR's editors save (Notepad's "ANSI" on a Chinese Windows)
 CUSTOM_HEADER = "# 自定义词表：口语词<Tab>制度用语（空格分隔）；与内置词表同名的口语词以这里为准"
+CONTROL_PROBLEM = "含有看不见的控制字符（常见于从 Word、Excel 或网页复制），请删去这些字符后再保存"
+
+
+def has_control(text: str) -> bool:
+    """`text` holds a control character other than a tab or a line break (pasted from Word, Excel, a terminal)."""
+    return any(unicodedata.category(c) == "Cc" and c not in "\t\n\r" for c in text)
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of a thesaurus text, split at line breaks only (\\n, \\r\\n, \\r): `str.splitlines` also split at
+    form feeds and other control characters, so a line holding one was read as two there and refused elsewhere."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
 def parse_entries(text: str, origin: str = "词表") -> dict[str, tuple[str, ...]]:
@@ -48,8 +61,11 @@ def parse_lines(text: str) -> tuple[dict[str, tuple[str, ...]], list[str]]:
     table: dict[str, tuple[str, ...]] = {}
     first: dict[str, int] = {}  # head → its line: a repeat is named, never silently replaces the first line
     problems: list[str] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text_lines(text), start=1):
         line = raw.strip()
+        if has_control(raw):  # the same rule at a save (refused) and a start (only this line left out)
+            problems.append(f"第 {number} 行{CONTROL_PROBLEM}")
+            continue
         if not line or line.startswith("#"):
             continue
         head, tab, rest = raw.partition("\t")
@@ -76,8 +92,9 @@ def parse_lines(text: str) -> tuple[dict[str, tuple[str, ...]], list[str]]:
 
 
 def hr_comments(text: str) -> tuple[str, ...]:
-    """HR's own ``#`` lines, in order (the header a save writes is not one): a save keeps them."""
-    lines = (line.strip() for line in text.splitlines())
+    """HR's own ``#`` lines, in order (the header a save writes is not one): a save keeps them (a line holding a
+    control character is not used, as an entry's line is not)."""
+    lines = (line.strip() for line in text_lines(text) if not has_control(line))
     return tuple(line for line in lines if line.startswith("#") and line != CUSTOM_HEADER)
 
 
@@ -120,13 +137,14 @@ def read_custom(path: Path, mask: Callable[[str], str] = lambda line: line) -> C
     for encoding in CUSTOM_ENCODINGS:
         try:
             text = data.decode(encoding)
+            break
         except UnicodeDecodeError:
             continue
-        if not any(ord(c) < 32 and c not in "\t\n\r" for c in text):  # control characters: not a text file
-            break
     else:
         return CustomFile(problem="不是 UTF-8 或 GB18030 编码的文本文件", encoding="")
-    masked = "\n".join(mask(line) for line in text.splitlines())
+    if "\x00" in text:  # NUL bytes: UTF-16 (Notepad's "Unicode") or not text at all; another control character
+        return CustomFile(problem="不是 UTF-8 或 GB18030 编码的文本文件", encoding="")  # leaves out its line only
+    masked = "\n".join(mask(line) for line in text_lines(text))
     table, problems = parse_lines(masked)
     encoding = "utf-8" if encoding == "utf-8-sig" and not data.startswith(b"\xef\xbb\xbf") else encoding
     comments = hr_comments(masked)
