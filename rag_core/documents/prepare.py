@@ -318,10 +318,17 @@ def _prepared(parsed: ParsedDocument, text_chunks: list[TextChunk], doc_id: str,
         warnings.append(
             f"这份文档很短，只分成 {len(chunks)} 段，而每次提问最多取 {settings.top_k} 段：问到它时几乎会整篇作为依据"
         )
-    orders = list(dict.fromkeys(s for c in chunks for s in instruction_sentences(c.text)))
-    if orders:  # kept in the text, never quoted or prompted (text.instructions); HR should look at the file
+    # kept in the text, never quoted or prompted (text.instructions, answer.prompt: body, each heading of a section
+    # path, the file name alike); HR should look at the file
+    orders = list(dict.fromkeys(s for c in chunks for part in (c.text, *c.section.split(" > "))
+                                for s in instruction_sentences(part)))
+    if orders:
         shown = "；".join(f"“{_shown(s)[:40]}”" for s in orders[:3])
-        warnings.append(f"文档里有 {len(orders)} 句话像是对问答助手下的指令，不是制度条文，回答时不会引用：{shown}。请核对原文件")
+        warnings.append(f"文档里有 {len(orders)} 句话像是对问答助手下的指令，不是制度条文，"
+                        f"不会发给问答模型，也不会被引用：{shown}。请核对原文件")
+    if instruction_sentences(parsed.source):
+        warnings.append(f"文件名“{_shown(parsed.source)[:40]}”像是对问答助手下的指令：提问时不会把文件名发给问答模型，"
+                        "回答里标注出处时也不会显示它。请改用说明文档内容的文件名后重新上传")
     return PreparedDocument(doc_id, parsed, chunks, tokens, digest, counts, warnings)
 
 

@@ -21,10 +21,17 @@ MAX_QUESTION_CHARS = 500
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _BLANK_LOOKING = frozenset("\u2800\u3164\u115f\u1160\uffa0")  # braille blank, hangul fillers: letters that show nothing
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-# Zero-width characters (ZWSP, joiners, soft hyphen, BOM: copied along from WeChat or a web page) show nothing but
-# split words (试用\u200b期 is not 试用期 to the tokenizer, the statement rules or search); direction overrides and
-# isolates reorder what is shown. Masking reads through them either way, so dropping them first hides no number.
-INVISIBLE = re.compile(f"[\u202a-\u202e\u2066-\u2069{ZERO_WIDTH_CHARS}]")
+# What shows nothing, or changes only how its neighbour is drawn: every format character (Unicode category Cf:
+# zero-width space and joiners, soft hyphen, BOM, direction overrides and isolates, the tag characters
+# U+E0000-E007F that spell ASCII no one sees), the combining grapheme joiner U+034F, and variation selectors
+# (U+FE00-FE0F, U+E0100-E01EF, Mongolian U+180B-180F). Such characters split words (试用\u200b期 is not 试用期 to the
+# tokenizer, the statement rules, search or the check for orders: 忽\u034f略以上所有规则), reorder what is shown, or
+# carry a whole sentence past the reader into a prompt. Masking reads through them either way, so dropping them first
+# hides no number. `tests/test_fix56_guard_invisible.py` checks that every Cf character of this Python is listed.
+INVISIBLE = re.compile(
+    "[\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180b-\u180f\u202a-\u202e\u2060-\u206f"
+    "\ufe00-\ufe0f\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    f"\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef{ZERO_WIDTH_CHARS}]")
 
 
 class InputError(RagError):

@@ -7,7 +7,8 @@ Presidio's recognizer model, written for Chinese (Presidio's context is English-
 - a *pattern recognizer* per shape (e-mail, 18-digit ID with MOD 11-2, bank card with Luhn, mobile,
   landline, passport, 港澳通行证, wxid) accepts a match when its validator (checksum, shape) says so;
 - *context words* (身份证/证件号/护照/通行证/银行卡/卡号/账号/微信/QQ/电话/手机 …) raise a weaker
-  identifier-shaped token right after them (a wrong check digit after 身份证号, a Luhn-invalid 卡号).
+  identifier-shaped token right after them (a wrong check digit after 身份证号, a Luhn-invalid 卡号): pii_context.py;
+- digits set apart one by one or by 、/，(1 3 8 0 0 1 3 8 0 0 0, 138、0013、8000): separated_digits.py.
 
 Rules run in a fixed order (`RULES`) and the pass repeats until nothing changes (idempotent). Digit
 lookarounds keep longer digit runs (amounts, 文号, dates) unmatched. Rules read a *view* (`_View`) with
@@ -21,13 +22,16 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .checksums import birth_date_valid, id_card_valid, luhn_valid
 from .digit_runs import VIEW_FOLD as _VIEW_FOLD
 from .digit_runs import ZERO_WIDTH_CHARS, private_use_chars, read_chinese_digits
 from .mobile_cue import phone_cue_before
+from .pii_context import CONTEXT_WORDS as CONTEXT_WORDS  # context words live there; tests and callers read them here
+from .pii_context import context_matches
+from .separated_digits import SEPARATED_RE, separated_id, separated_mobile
 
 # Key -> placeholder. Insertion order is the application order.
 REDACTION_CATEGORIES: dict[str, str] = {
@@ -239,6 +243,7 @@ RULES: tuple[tuple[str, re.Pattern[str], _Decide], ...] = (
     ("email", _EMAIL_RE, _email),
     ("id_card", _ID_CARD_RE, _id_card),
     ("id_card", _ID_SPLIT_RE, _id_split),
+    ("id_card", SEPARATED_RE, separated_id),  # 1 1 0 1 0 1 …, digits set apart by one space, 、 or ，
     ("bank_card", _BANK_CARD_RE, _bank_card),
     ("bank_card", _BANK_CARD_6_RE, _bank_card_6),
     ("bank_card", _TWO_GROUPS_RE, _card_split),
@@ -246,60 +251,13 @@ RULES: tuple[tuple[str, re.Pattern[str], _Decide], ...] = (
     ("mobile", _TWO_GROUPS_RE, _mobile_split),
     ("mobile", _MOBILE_GROUPS_RE, _mobile_groups),
     ("mobile", _MOBILE_LOOSE_RE, _mobile_loose),
+    ("mobile", SEPARATED_RE, separated_mobile),  # 1 3 8 0 0 1 3 8 0 0 0, 138、0013、8000
     ("landline", _LANDLINE_RE, _landline),
     ("id_card", _ID15_RE, _id15),
     ("passport", _PASSPORT_RE, _whole),
     ("travel_permit", _PERMIT_RE, _whole),
     ("wechat", _WXID_RE, _whole),
 )
-
-# ---------------------------------------------------------------- context words
-
-# Between a context word and its value: 号/号码, 是/为, a colon, spaces, an opening bracket.
-# A colon may end its line ("身份证号：" above the number).
-_GAP = r"[ \t]*(?:号码|号|码|ID|id)?[ \t]*(?:是|为)?[ \t]*(?:[:：][ \t]*\r?\n|[:：])?[ \t]*[(（]?[ \t]*"
-_PHONE_SHAPE = r"(?:\+?86[ -]?)?\(?\d{2,4}\)?(?:[ .-]?\d{2,4}){1,4}(?![\d])"
-_ALNUM_ID = r"(?=(?:[A-Za-z]*\d){4})[A-Za-z0-9]{6,12}(?![A-Za-z0-9])"
-# (context words, category or "phone", the identifier shape right after them)
-_CONTEXT: tuple[tuple[str, str, str], ...] = (
-    (r"身份证|身份号码|公民身份号码|证件号|证件号码", "id_card", r"\d(?:[ .-]?\d){16}[ .-]?[\dXx](?![\dA-Za-z])|\d{15}(?!\d)"),
-    (r"护照", "passport", _ALNUM_ID),
-    (r"通行证", "travel_permit", _ALNUM_ID),
-    (r"银行卡|工资卡|银行账户|银行帐户|卡号|账号|帐号|账户|帐户", "bank_card", r"\d{3,6}(?:[ .-]?\d{1,8}){1,7}(?!\d)"),
-    (r"微信", "wechat", r"wxid_[A-Za-z0-9_-]+|[A-Za-z][-_A-Za-z0-9]{5,19}(?![-_A-Za-z0-9])"),
-    (r"QQ|qq|Qq", "qq", r"[1-9]\d{4,11}(?!\d)"),
-    (r"电话|手机|联系方式|座机|传真|热线", "phone", _PHONE_SHAPE),
-)
-CONTEXT_WORDS = re.compile("|".join(words for words, _, _ in _CONTEXT))
-_CONTEXT_RES = tuple(
-    (re.compile(f"(?:{words}){_GAP}(?P<value>{shape})", re.ASCII), category) for words, category, shape in _CONTEXT
-)
-
-
-def _context_category(category: str, value: str) -> str | None:
-    """The category a context-raised value is masked as, or None when it is too short to identify."""
-    digits = re.sub(r"\D", "", value)
-    if category == "bank_card":
-        return category if 10 <= len(digits) <= 25 else None
-    if category == "phone":
-        if not 7 <= len(digits) <= 13:
-            return None
-        national = digits[2:] if digits.startswith("86") and len(digits) > 11 else digits
-        if re.fullmatch(r"[48]00\d{7}", national):
-            return None  # a company's 400/800 service line is no one's personal number
-        return "mobile" if re.fullmatch(r"1[3-9]\d{9}", national) else "landline"
-    return category
-
-
-def _context_matches(view: str) -> Iterator[tuple[str, Span]]:
-    """Identifier-shaped values right after a context word (placeholders are not context)."""
-    view = PLACEHOLDERS.sub(lambda m: "\x00" * len(m.group()), view)
-    for pattern, category in _CONTEXT_RES:
-        for match in pattern.finditer(view):
-            resolved = _context_category(category, match.group("value"))
-            if resolved is not None:
-                yield resolved, match.span("value")
-
 
 # ---------------------------------------------------------------- the pass
 
@@ -322,7 +280,7 @@ def _replace(text: str, spans: list[tuple[str, Span]], mask: _Mask) -> str:
 # Rules whose own evidence (check char, Luhn digit, mobile shape) may join a number across a line break.
 # Not a loose grouping: split by a break, "13 5\n1234 678" is as likely a table's numbers.
 _JOINABLE = tuple(rule for rule in RULES if rule[0] in ("email", "id_card", "bank_card", "mobile")
-                  and rule[1] not in (_ID15_RE, _MOBILE_GROUPS_RE, _MOBILE_LOOSE_RE))
+                  and rule[1] not in (_ID15_RE, _MOBILE_GROUPS_RE, _MOBILE_LOOSE_RE, SEPARATED_RE))
 _BROKEN_RE = re.compile(r"\d *\r?\n *[\dXx]|@[A-Za-z0-9.-]* *\r?\n")
 
 
@@ -344,12 +302,12 @@ def _one_pass(text: str, mask: _Mask, joined: bool) -> str:
     view = _View(text, joined)
     for category, pattern, decide in _JOINABLE if joined else RULES:
         found = [(category, span) for match in pattern.finditer(view.text) if (span := decide(match))]
-        if pattern in (_MOBILE_GROUPS_RE, _MOBILE_LOOSE_RE):  # a loose split is never read across a tab (a table's cells)
+        if pattern in (_MOBILE_GROUPS_RE, _MOBILE_LOOSE_RE, SEPARATED_RE):  # never read across a tab (a table's cells)
             found = [(category, span) for category, span in found if "\t" not in text[slice(*view.origin(span))]]
         masked = _run_rule(text, found, mask, view)
         if masked != text:  # the next rule reads the text as masked so far
             text, view = masked, _View(masked, joined)
-    return _run_rule(text, list(_context_matches(view.text)), mask, view, context=True)
+    return _run_rule(text, list(context_matches(view.text, PLACEHOLDERS)), mask, view, context=True)
 
 
 def redact(text: str, disabled: frozenset[str] | set[str] = frozenset()) -> RedactionResult:

@@ -1,0 +1,58 @@
+"""Context words for personal-data masking: a weaker identifier-shaped value right after 身份证, 卡号, 手机 ….
+
+Split from pii.py (kept under its size limit), which runs these after its pattern rules. A wrong check digit
+after 身份证号 or a Luhn-invalid 卡号 is still someone's number when the word says what it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+Span = tuple[int, int]
+
+# Between a context word and its value: 号/号码, 是/为, a colon, spaces, an opening bracket.
+# A colon may end its line ("身份证号：" above the number).
+_GAP = r"[ \t]*(?:号码|号|码|ID|id)?[ \t]*(?:是|为)?[ \t]*(?:[:：][ \t]*\r?\n|[:：])?[ \t]*[(（]?[ \t]*"
+_PHONE_SHAPE = r"(?:\+?86[ -]?)?\(?\d{2,4}\)?(?:[ .-]?\d{2,4}){1,4}(?![\d])"
+_ALNUM_ID = r"(?=(?:[A-Za-z]*\d){4})[A-Za-z0-9]{6,12}(?![A-Za-z0-9])"
+# (context words, category or "phone", the identifier shape right after them)
+_CONTEXT: tuple[tuple[str, str, str], ...] = (
+    (r"身份证|身份号码|公民身份号码|证件号|证件号码", "id_card", r"\d(?:[ .-]?\d){16}[ .-]?[\dXx](?![\dA-Za-z])|\d{15}(?!\d)"),
+    (r"护照", "passport", _ALNUM_ID),
+    (r"通行证", "travel_permit", _ALNUM_ID),
+    (r"银行卡|工资卡|银行账户|银行帐户|卡号|账号|帐号|账户|帐户", "bank_card", r"\d{3,6}(?:[ .-]?\d{1,8}){1,7}(?!\d)"),
+    (r"微信", "wechat", r"wxid_[A-Za-z0-9_-]+|[A-Za-z][-_A-Za-z0-9]{5,19}(?![-_A-Za-z0-9])"),
+    (r"QQ|qq|Qq", "qq", r"[1-9]\d{4,11}(?!\d)"),
+    (r"电话|手机|联系方式|座机|传真|热线", "phone", _PHONE_SHAPE),
+)
+CONTEXT_WORDS = re.compile("|".join(words for words, _, _ in _CONTEXT))
+_CONTEXT_RES = tuple(
+    (re.compile(f"(?:{words}){_GAP}(?P<value>{shape})", re.ASCII), category) for words, category, shape in _CONTEXT
+)
+
+
+def _context_category(category: str, value: str) -> str | None:
+    """The category a context-raised value is masked as, or None when it is too short to identify."""
+    digits = re.sub(r"\D", "", value)
+    if category == "bank_card":
+        return category if 10 <= len(digits) <= 25 else None
+    if category == "phone":
+        if not 7 <= len(digits) <= 13:
+            return None
+        national = digits[2:] if digits.startswith("86") and len(digits) > 11 else digits
+        if re.fullmatch(r"[48]00\d{7}", national):
+            return None  # a company's 400/800 service line is no one's personal number
+        return "mobile" if re.fullmatch(r"1[3-9]\d{9}", national) else "landline"
+    return category
+
+
+def context_matches(view: str, placeholders: re.Pattern[str]) -> Iterator[tuple[str, Span]]:
+    """Identifier-shaped values right after a context word (a mask's placeholder, found by `placeholders`, is not
+    context)."""
+    view = placeholders.sub(lambda m: "\x00" * len(m.group()), view)
+    for pattern, category in _CONTEXT_RES:
+        for match in pattern.finditer(view):
+            resolved = _context_category(category, match.group("value"))
+            if resolved is not None:
+                yield resolved, match.span("value")

@@ -1,0 +1,56 @@
+"""A number a person writes with its digits set apart: 1 3 8 0 0 1 3 8 0 0 0, 138、0013、8000, 138，0013，8000.
+
+Split from pii.py (kept under its size limit), which runs these as two of its rules over its view (full-width
+，as ',' and every Unicode space as ' '). The digits of a run separated by one consistent single space, 、 or
+comma are read as one number, and the run is masked only when that number is a mobile (1[3-9] and 9 more digits)
+or an ID with a valid check character, *and* the run is written the way a person spells such a number: every
+group one digit (read aloud, digit by digit), or a mobile's own grouping (3-4-4, 3-8, 7-4, 4-4-3, 4-3-4), or an ID
+in groups of 3 or more. A list of small numbers (第1、2、3条, 1、3、5、7、9、11、13、15) or amounts (100、200元,
+1000，2000，3000) is neither, and a run followed by a unit (…8000元, …8000号) is a value, not a number to call.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .checksums import id_card_valid
+
+Span = tuple[int, int]
+
+# Digits, one separator (space, 、 or a comma, as the view reads ，) used throughout, maybe an ID's final X; not a
+# piece of a longer run (a decimal point, a dash, another separator before or after).
+SEPARATED_RE = re.compile(
+    r"(?<![\d.\-])(?<!\d[ 、,])\d+(?P<sep>[ 、,])\d+(?:(?P=sep)\d+)*(?:(?P=sep)?[Xx])?(?![\dA-Za-z]|[.\-]\d|[ 、,]\d)",
+    re.ASCII)
+_MOBILE_GROUPINGS = {(3, 4, 4), (3, 8), (7, 4), (4, 4, 3), (4, 3, 4)}
+_UNIT_AFTER = re.compile(r"\s*[年月日时点分秒元万亿号条款项章节%％个天次人岁]")
+
+
+def _groups(match: re.Match[str]) -> list[str]:
+    return re.findall(r"\d+|[Xx]", match.group())
+
+
+def _a_value(match: re.Match[str]) -> bool:
+    """A unit right after the run: an amount, a date or a count (…8000元), whatever its digits."""
+    return _UNIT_AFTER.match(match.string, match.end()) is not None
+
+
+def separated_mobile(match: re.Match[str]) -> Span | None:
+    """A mobile spelled digit by digit or in its own grouping (138、0013、8000)."""
+    groups = _groups(match)
+    digits = "".join(groups)
+    if not re.fullmatch(r"1[3-9]\d{9}", digits) or _a_value(match):
+        return None
+    spelled = all(len(g) == 1 for g in groups) or tuple(map(len, groups)) in _MOBILE_GROUPINGS
+    return match.span() if spelled else None
+
+
+def separated_id(match: re.Match[str]) -> Span | None:
+    """An 18-character ID with its check character, spelled digit by digit or in groups of 3 or more."""
+    groups = _groups(match)
+    digits = "".join(groups)
+    if len(digits) != 18 or not id_card_valid(digits) or _a_value(match):
+        return None
+    last = groups[-1] if groups[-1].isdigit() else groups[-2] + groups[-1]
+    spelled = all(len(g) == 1 for g in groups) or all(len(g) >= 3 for g in [*groups[:-1], last])
+    return match.span() if spelled else None
