@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import platform
 import shutil
 import sqlite3
 import sys
@@ -292,6 +293,9 @@ def _count_children(event: str, _args) -> None:
 
 
 sys.addaudithook(_count_children)
+# openai's client names the machine in its headers; Python learns the processor by running `uname -p` once a
+# process, so whichever fast test first built a client counted as starting a process. Asked here, before counting.
+platform.uname().processor  # noqa: B018
 
 
 def no_real_model_in_the_fast_tier(item):
