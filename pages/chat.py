@@ -418,9 +418,11 @@ def render_current_actions(assistant: Assistant, current: Any) -> None:
         if error := st.session_state.pop(RENAME_ERROR_KEY, None):
             st.error(escape_md(error))
     with st.popover("删除", icon=":material/delete:", width="stretch"):
-        # HR's review keeps its own copy of every rated turn (`record_feedback`): the conversation's delete leaves it
-        st.warning("删除后，这个对话的问答和依据记录会一起删除，无法恢复。已经给出的评价（👍/👎）不会删除："
-                   "被评价的那一问一答会保留在“反馈审阅”里，供 HR 查看。")
+        # the questions leave HR's question log too (`delete_conversation`); HR's review keeps its own copy of every
+        # rated turn (`record_feedback`), which the delete leaves (a 👎 is also listed under 知识缺口)
+        st.warning("删除后，这个对话的问答和依据记录会一起删除，HR 的提问记录（知识缺口、使用统计）里也不再保留这些问题，"
+                   "无法恢复。已经给出的评价（👍/👎）不会删除：被评价的那一问一答会保留在“反馈审阅”里"
+                   "（👎 也列在“知识缺口”里），供 HR 查看。")
         if st.button("确认删除", type="primary", key=f"delete_{current.id}"):
             gone = assistant.delete_conversation(current.id, actor=actor())
             # asked later (by this tab or another still on its address), they stored it again under its id

@@ -23,6 +23,9 @@ from ..text.shown import shown, shown_answer, shown_trace
 TITLE_CHARS = 24
 MAX_ID_CHARS = 64
 MAX_TITLE_CHARS = 60
+# what a typed title may hold before spaces collapse and masking shortens it (a card number becomes [银行卡号]):
+# anything longer is refused before the masker reads it (a pasted book took seconds of it)
+MAX_TITLE_INPUT_CHARS = MAX_TITLE_CHARS * 10
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
@@ -123,6 +126,13 @@ def title_from(question: str) -> str:
 def _control(ch: str) -> bool:
     category = unicodedata.category(ch)
     return category[0] == "C" or category in ("Zl", "Zp")
+
+
+def bounded_title(title: object) -> object:
+    """`title` as given, or `ConversationError` when it is far too long to be a title even once masked."""
+    if isinstance(title, str | bytes | bytearray) and len(title) > MAX_TITLE_INPUT_CHARS:
+        raise ConversationError(f"对话标题最多 {MAX_TITLE_CHARS} 个字")
+    return title
 
 
 def check_id(conversation_id: str) -> str:
@@ -247,11 +257,13 @@ class ConversationStore:
             return self._turns(conn, check_id(conversation_id), last, masked_traces=masked_traces)
 
     def add_turn(self, conversation_id: str, question: str, search_question: str, answer: str, trace: dict,
-                 turn: int | None = None) -> int:
+                 turn: int | None = None, *, user: str | None = None) -> int:
         """Append a turn (the conversation must exist); returns its number (1-based, the next one unless given).
 
         The number is taken in the same write transaction as the insert (and written into the trace's "turn"),
-        so two questions at once in one conversation both land, from one process or two."""
+        so two questions at once in one conversation both land, from one process or two. With `user`, the
+        conversation must be theirs, checked in that transaction: two people whose first questions used one new id
+        at once (`ensure` keeps the first) do not share it; the second's turn is not stored."""
         cid = check_id(conversation_id)
         now = _now()
         for attempt in range(5):
@@ -260,6 +272,8 @@ class ConversationStore:
                     # the write lock before the number is read: another process (the CLI beside the app) waits
                     # instead of taking the same number (five retries ran out under load in CI)
                     conn.execute("BEGIN IMMEDIATE")
+                    if user is not None:
+                        self._owned_by(conn, cid, user)
                     number = turn or 1 + conn.execute(
                         "SELECT COALESCE(MAX(turn), 0) FROM turns WHERE conversation_id = ?", (cid,)
                     ).fetchone()[0]
@@ -274,6 +288,14 @@ class ConversationStore:
                 if turn or attempt == 4:  # a given number is taken, or the clash persists
                     raise ConversationError(f"对话 {cid} 的第 {number} 轮已存在，这一轮没有保存") from None
         raise AssertionError("unreachable")
+
+    @staticmethod
+    def _owned_by(conn: sqlite3.Connection, cid: str, user: str) -> None:
+        owner = conn.execute("SELECT user FROM conversations WHERE id = ?", (cid,)).fetchone()
+        if owner is None:
+            raise ConversationError(f"对话 {cid} 已被删除，这一轮没有保存")
+        if owner[0] != user:
+            raise ForeignConversation(f"对话编号 {cid} 刚被其他用户的对话占用，这一轮没有保存；请新建对话后再问")
 
     def update_turn(self, conversation_id: str, turn: int, *, rating: int | None = None, trace: dict | None = None,
                     answer: str | None = None) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Protocol
 
 from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
@@ -28,7 +28,9 @@ from ..conversations.followup import (
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_turn, without_requests
-from ..conversations.store import Conversation, ConversationError, ConversationStore, ForeignConversation
+from ..conversations.store import Conversation, ConversationError, ConversationStore, ForeignConversation, bounded_title
+from ..conversations.turn_context import DELETED_MEANWHILE as DELETED_MEANWHILE  # re-exported (tests read it here)
+from ..conversations.turn_context import Remembered, TurnContext
 from ..conversations.undo import UNDONE_NOTE as UNDONE_NOTE  # re-exported: read from here before it moved
 from ..conversations.undo import Undone, undone_note
 from ..errors import MemoryStoreError, PermissionDenied, StoreDamaged
@@ -39,7 +41,7 @@ from ..types import ACKNOWLEDGED, AskTrace, Principal, SearchResult
 from .access import require_owner
 from .memories import memory_unreadable, memory_writes
 from .owner_names import fresh_conversation_id
-from .stores import CONVERSATIONS_FILE, Sweep, feature_store, uses_store
+from .stores import CONVERSATIONS_FILE, INSIGHTS_FILE, Sweep, feature_store, uses_store
 
 CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
 # A tentative rewrite is taken only when the glued search reads clearly more answerable, by this much: the
@@ -49,42 +51,6 @@ CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
 GLUE_MARGIN = 0.1
 STORE_FILE = CONVERSATIONS_FILE
 CHATTER = "寒暄或对话本身：不检索，不记忆"
-
-
-class Remembered(list):
-    """The facts a turn kept ({"id", "content"} each), and why none could be kept (a damaged memory store):
-    `ask` passes it on to `_finish_turn`, which puts the failure in the trace's warnings."""
-
-    def __init__(self, facts=(), *, failure: str = "") -> None:
-        super().__init__(facts)
-        self.failure = failure
-
-
-DELETED_MEANWHILE = "这个对话在回答期间已被删除，这一轮没有保存"
-
-
-@dataclass
-class TurnContext:
-    """What `ask` needs from the conversation before it searches."""
-
-    question: str  # as typed
-    asked: str  # the asking part ("" for a pure statement)
-    statement: str  # the telling part ("" when none)
-    rewrite: Rewrite
-    turns: list[tuple[str, str]] = field(default_factory=list)  # last (question, answer) pairs
-    conversation: str | None = None
-    warnings: list[str] = field(default_factory=list)  # e.g. the conversation store is damaged: not kept
-    chatter: bool = False  # only words about the conversation (好的 / 谢谢 / 我不明白): no search, no memory
-    went_on: bool = False  # the conversation was stored when the question came: gone at the end, it was deleted
-
-    @property
-    def search_question(self) -> str:
-        return self.rewrite.question
-
-    @property
-    def followup_note(self) -> str:
-        """For the trace: why the search question is what it is ("" when nothing was considered)."""
-        return "；".join(part for part in (self.rewrite.explained, self.rewrite.decision) if part)
 
 
 class _WithConversations(Protocol):
@@ -113,6 +79,7 @@ class ConversationActions:
     """Mixin of `Assistant`: conversations that last, and the follow-up and statement steps of `ask`."""
 
     _conversations: ConversationStore | None = None
+    insight_log: Any  # `InsightActions`: the questions a deleted conversation asked leave HR's log with it
 
     @functools.cached_property
     def _conversation_sweep(self) -> Sweep:
@@ -304,9 +271,10 @@ class ConversationActions:
                     trace.search.warnings.append(DELETED_MEANWHILE)  # deleted while answered: not brought back
                     return trace
                 self.conversations.ensure(context.conversation, user or "", question)
+                # the owner checked as the turn is written: someone else may have started this id meanwhile
                 turn = self.conversations.add_turn(
                     context.conversation, question, trace.search_question or question, trace.answer,
-                    {**trace.to_dict(), "conversation": context.conversation, "turn": 0})  # numbered as it is stored
+                    {**trace.to_dict(), "conversation": context.conversation, "turn": 0}, user=user or "")
         except StoreDamaged as damage:  # the answer stands; only keeping it failed
             trace.search.warnings.append(f"{damage}（这一轮没有保存）")
             return trace
@@ -342,13 +310,18 @@ class ConversationActions:
     @uses_store(STORE_FILE)
     def rename_conversation(self, conversation_id: str, title: str, *, actor: Principal | None = None) -> None:
         self._owned(conversation_id, actor, "rename")
-        # a title is shown and exported like a question: valid text, personal data masked
-        self.conversations.rename(conversation_id, redact_text(checked(title, what="对话标题", max_chars=None)))
+        # a title is shown and exported like a question: valid text, personal data masked (a pasted book refused first)
+        self.conversations.rename(conversation_id, redact_text(checked(bounded_title(title), what="对话标题", max_chars=None)))
 
     @uses_store(STORE_FILE)
     def delete_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> int:
-        """Delete a conversation with its turns and their traces; returns how many turns went."""
-        self._owned(conversation_id, actor, "delete")
+        """Delete a conversation with its turns and their traces, and its questions from HR's question log (the
+        asker's words under their name); its ratings stay for HR's review, no longer tied to its id (one started
+        later under the same id has none). Returns how many turns went. The log goes first: if it cannot be
+        changed, nothing is deleted and the error names it."""
+        conv = self._owned(conversation_id, actor, "delete")
+        with feature_store(INSIGHTS_FILE):
+            self.insight_log.forget_conversation(conv.user, conv.id)
         return self.conversations.delete(conversation_id)
 
     @uses_store(STORE_FILE)
@@ -367,6 +340,8 @@ class ConversationActions:
         if stored is None:
             raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
         ids = [m["id"] for m in stored.trace.get("acknowledged", [])]
+        if not ids and not stored.trace.get("acknowledgement_undone"):  # undone before: a second click changes nothing
+            raise ConversationError(f"对话 {conversation_id} 的第 {turn} 轮没有记住任何个人信息，没有可撤销的内容")
         with memory_writes():  # the memory store's failure names that file, not this one (uses_store)
             deleted = self.memory.undo(ids, user_id=conv.user) if ids else 0  # what a statement replaced is current
             told_before = sum(1 for i in ids if (kept := self.memory.get(i, user_id=conv.user)) and not kept.deleted)

@@ -12,12 +12,14 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from ..text.shown import shown, shown_trace
 from .audiences import UNKNOWN
+from .conversation_rows import ConversationRows
+from .conversation_rows import TurnFeedback as TurnFeedback  # re-exported: read from here before it moved
 from .records import GAP_OUTCOMES, PERSON, TRAFFIC, WEAK_OUTCOME, FeedbackEntry, GapGroup, GapItem
 from .rows import gap_item, without_question
 from .told import scrub_told
@@ -93,14 +95,6 @@ def unfold_kinds(group: GapGroup) -> GapGroup:
     return group
 
 
-class TurnFeedback(NamedTuple):
-    """One turn's rating as its rater gave it: the chat page shows the reason and comment under a kept 👎."""
-
-    rating: int
-    reason: str
-    comment: str
-
-
 def _people(include_tests: bool, column: str = "traffic") -> str:
     """The SQL condition that keeps people's rows only, unless eval and test traffic is asked for too."""
     return "" if include_tests else f" AND {column} = '{PERSON}'"
@@ -116,7 +110,7 @@ def _blob(vector: np.ndarray | None) -> bytes | None:
     return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
 
 
-class InsightLog:
+class InsightLog(ConversationRows):
     def __init__(self, path: Path):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
@@ -337,20 +331,6 @@ class InsightLog:
              json.dumps(list(docs), ensure_ascii=False), json.dumps(trace, ensure_ascii=False),
              json.dumps(nearest, ensure_ascii=False), model, _blob(vector), shown, _traffic(traffic)),
         )
-
-    def withdraw_feedback(self, user: str, conversation: str, turn: int) -> int:
-        """A rating taken back (the 👍/👎 clicked again): its review row goes; returns how many went."""
-        return self._write(
-            "DELETE FROM feedback WHERE user_id = ? AND json_extract(trace, '$.conversation') = ?"
-            " AND json_extract(trace, '$.turn') = ?", (user, conversation, int(turn)))
-
-    def turn_feedback(self, user: str, conversation: str) -> dict[int, TurnFeedback]:
-        """`user`'s ratings of the turns of one conversation, by turn (the latest row when one was kept twice)."""
-        rows = self._rows(
-            "SELECT json_extract(trace, '$.turn'), rating, reason, comment FROM feedback WHERE user_id = ?"
-            " AND json_extract(trace, '$.conversation') = ? ORDER BY id", (user, conversation))
-        return {int(turn): TurnFeedback(int(rating), reason, shown(comment))
-                for turn, rating, reason, comment in rows if turn}
 
     _FEEDBACK_COLS = ("id, created_at, user_id, question, answer, rating, reason, comment, docs, reviewed_at,"
                       " reviewed_by, audiences")
