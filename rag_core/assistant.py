@@ -314,7 +314,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
             return PersonalSearch(asked, result, standard_answer=served.standard_answer or {})
         if not with_memories:
             return PersonalSearch(asked, result)
-        return self._personal_search(asked, result, actor.user, role=role, actor=actor, timings={}, touch=False)
+        return self._personal_search(asked, result, actor.user, role=role, actor=actor, timings={})
 
     def ask(
         self,
@@ -361,7 +361,8 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         personal = self._personal_search(asked, result, user, role=role, actor=reader, timings=timings)
         result, memories, memory_search = personal.result, personal.memories, personal.memory_search
         built = build_prompt(asked, result.hits, memories, self._settings.token_budget, context.turns)
-        memories = built.memories  # the trace and the answer step: only what the prompt holds
+        memories = built.memories  # the trace, the answer step and the use count: only what the prompt holds
+        self._count_used(user, memories)
         started = time.perf_counter()
         groups = {word: set(terms) for word, terms in result.synonym_groups.items()}
         # what the person told about themself (memories used) can pick the band a rule states for them

@@ -24,6 +24,7 @@ from ..memory.scoring import as_utc
 from ..memory.text import with_facts
 from ..storage.sqlite_access import access_problem
 from ..text.inputs import MAX_QUESTION_CHARS, InputError, checked
+from ..text.instructions import addressed_to_assistant
 from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
 from .owner_names import KnownNames
@@ -95,6 +96,11 @@ def keeps_memory_search(own: SearchResult, found: SearchResult) -> bool:
         found.hits[0].chunk.chunk_id != first.chunk.chunk_id and found.hits[0].scores.probability > first.scores.probability))
     hedged = set(found.warnings) - set(own.warnings) or set(found.foreign_subjects) - set(own.foreign_subjects)
     return better and not hedged
+
+
+def _evidence(result: SearchResult) -> str:
+    """The sources a search found, as recall reads them: titles, sections and text."""
+    return "\n".join(f"{h.chunk.title} {h.chunk.section} {h.chunk.text}" for h in result.hits)
 
 
 @dataclass
@@ -221,29 +227,54 @@ class MemoryActions(KnownNames):
         return added
 
     def recall(self, user: str, query: str, now: datetime | None = None, *, actor: Principal | None = None,
-               evidence: str = "", touch: bool = True) -> list[MemoryHit]:
+               evidence: str = "", touch: bool = True, judged: bool = True) -> list[MemoryHit]:
         """The memories of `user` that pass the threshold for `query` (`evidence`: the sources' titles and text;
-        `touch` off: their last use is left as it was)."""
+        `touch` off: their last use is left as it was; `judged` off: see `MemoryStore.search`)."""
         self._for_owner(actor, user, "memory.recall")
-        return self.memory.search(user, query, now=now or _utcnow(), evidence=evidence, touch=touch)
+        return self.memory.search(user, query, now=now or _utcnow(), evidence=evidence, touch=touch, judged=judged)
 
     def _personal_search(self, asked: str, result: SearchResult, user: str, *, role: str | None, actor: Principal,
-                         timings: dict[str, float], touch: bool = True) -> PersonalSearch:
+                         timings: dict[str, float]) -> PersonalSearch:
         """Recall `user`'s memories for the question and what its search found, then search again with them
         (`_search_with_memories`); chat's `ask` and the retrieval test page (`search_as_chat`) both go through
-        here. `touch` off: recall leaves the memories' last use as it was (the test page only looks)."""
+        here. Nothing is counted as used here: `ask` counts what its prompt holds (`_count_used`)."""
         started = time.perf_counter()
-        evidence = "\n".join(f"{h.chunk.title} {h.chunk.section} {h.chunk.text}" for h in result.hits)
-        try:
-            memories = self.recall(user, asked, actor=actor, evidence=evidence, touch=touch) if user else []
+        try:  # the question alone found nothing: no source tells which facts bear on it, so all are tried (judged below)
+            memories = self.recall(user, asked, actor=actor, evidence=_evidence(result), touch=False,
+                                   judged=bool(result.hits)) if user else []
+            # what the prompt leaves out (a memory giving the assistant orders) is neither searched with nor counted as used
+            memories = [m for m in memories if not addressed_to_assistant(m.content)]
         except (MemoryStoreError, sqlite3.Error) as failure:  # a damaged memory store costs the memories, not the answer
             memories = []
             note = memory_unreadable(failure)
             if note not in result.warnings:
                 result.warnings.append(note)
         timings["memory_ms"] = round((time.perf_counter() - started) * 1000, 2)
-        result, searched = self._search_with_memories(asked, memories, result, role=role, actor=actor, timings=timings)
-        return PersonalSearch(asked, result, memories, searched, timings)
+        found, searched = self._search_with_memories(asked, memories, result, role=role, actor=actor, timings=timings)
+        try:
+            if memories and not result.hits:  # keep the facts that bear on what was found (or on the question alone)
+                judged = {m.id: m for m in self.memory.search(user, asked, evidence=_evidence(found), touch=False)}
+                if kept := [judged[m.id] for m in memories if m.id in judged]:  # with their judged relevance
+                    if len(kept) < len(memories):
+                        found, searched = self._search_with_memories(asked, kept, result, role=role, actor=actor,
+                                                                     timings=timings)
+                else:
+                    found, searched = result, ""
+                memories = kept
+        except (MemoryStoreError, sqlite3.Error) as failure:  # the answer stands on the search; the use goes uncounted
+            _log.warning("memory use not recorded: %s", memory_unreadable(failure))
+            if not result.hits:  # facts tried unjudged never reach the prompt
+                found, memories, searched = result, [], ""
+        return PersonalSearch(asked, found, memories, searched, timings)
+
+    def _count_used(self, user: str, memories: Sequence[MemoryHit]) -> None:
+        """Count the memories a prompt holds as used (one a token budget left out is not)."""
+        if not (user and memories):
+            return
+        try:
+            self.memory.touch(user, [m.id for m in memories], now=_utcnow())
+        except (MemoryStoreError, sqlite3.Error) as failure:  # the answer stands; the use goes uncounted
+            _log.warning("memory use not recorded: %s", memory_unreadable(failure))
 
     def _search_with_memories(self, question: str, memories: Sequence[MemoryHit], result: SearchResult, *,
                               role: str | None, actor: Principal, timings: dict[str, float]) -> tuple[SearchResult, str]:

@@ -2,25 +2,79 @@
 
 Recall ranks a user's active memories by relevance × importance × freshness and
 then *selects*: only scores at or above the threshold, at most top_k. Mixed into
-MemoryStore; relies on its ``_vectors``, ``_centres_for_model``, ``_freshness``,
+MemoryStore; relies on its ``_vectors``, ``_centres_for_model``, ``half_life_days``,
 ``_check_user``, ``_lock``, ``_conn``, ``embedder`` and settings attributes.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
+from functools import lru_cache
 
 import numpy as np
 
 from ..text.asking import speaks_of_asker
 from ..text.pii import redact_text
+from ..text.places import CITIES
+from ..text.tokenizer import tagged, tokenize
 from ..types import MemoryHit
 from . import db
 from .centres import centre_rows
-from .scoring import as_utc, personal_relevance, relevance
-from .text import grounded_in, keyword_overlap, keyword_terms
+from .scoring import as_utc, freshness_by_kind, personal_relevance, relevance
+from .text import _FUNCTION_VERBS, _GENERIC, about_someone_else, grounded_in, keyword_overlap, keyword_terms, slots
+
+# What a rule keyed on a slot speaks of, besides a value of it: 一类城市 / 出差 / 外派 (the person's city: where they
+# work decides where they travel from), 部门 / 岗位 / 职级 (their department and position: 经理级人员, 普通员工). A slot
+# fact bears on a question whose text or sources speak of its slot, whatever value they name.
+_SLOT_SUBJECTS = {"city": re.compile(r"城市|驻地|所在地|出差|差旅|异地|外派|外地"),
+                  "department": re.compile(r"部门|岗位|职位|职级|级别|普通员工|经理|总监")}
+_UNIT_SUFFIX = re.compile(r"(?:事业部|部门|中心|团队|部|组)$")
+# A fact about someone close to the person (用户老婆怀孕了) bears on rules for their family (配偶, 子女, 家属).
+_FAMILY = re.compile(r"配偶|子女|家属|父母|亲属|家庭|直系|妻子|丈夫|孩子|小孩|老人")
+
+
+@lru_cache(maxsize=4096)
+def subject_terms(content: str) -> frozenset[str]:
+    """What a fact is about: its nouns, names, verbs and adjectives of two characters or more (花生, 过敏, 杭州,
+    参加, 工作), not the person, numbers, time words, copulas or modals (12年, 下个月, 需要)."""
+    words = ((w.strip().lower(), flag) for w, flag in tagged(content))
+    return frozenset(w for w, flag in words if len(w) >= 2 and flag.startswith(("n", "v", "a", "eng", "i", "l", "j"))
+                     and not w[:1].isdigit()
+                     and w not in _GENERIC and w not in _FUNCTION_VERBS)
+
+
+def slots_spoken_of(text: str) -> frozenset[str]:
+    """The slots (city, department) and the family a question and its sources speak of: a city named or 城市, a
+    department named (销售部) or 部门 / 岗位, a family member (配偶, 子女)."""
+    spoken = {slot for slot, subject in _SLOT_SUBJECTS.items() if subject.search(text)}
+    words = set(tokenize(text)) if text else set()
+    if words & CITIES:
+        spoken.add("city")
+    if any(len(w) >= 3 and _UNIT_SUFFIX.search(w) for w in words):
+        spoken.add("department")
+    if _FAMILY.search(text):
+        spoken.add("family")
+    return frozenset(spoken)
+
+
+def bears_on(content: str, text: str, spoken: frozenset[str]) -> bool:
+    """Whether a profile fact bears on a question about the asker (`text`: the question and its sources; `spoken`:
+    `slots_spoken_of(text)`): the text names what the fact is about (花生 for 用户对花生过敏), or speaks of a slot the
+    fact fills (住宿标准 by 城市 for 用户常驻杭州; 销售岗位 for 用户是销售部的: a unit's name without 部), or of the family
+    the fact is about. 用户对花生过敏 has no bearing on 我出差住宿标准是多少？, so it stays out of that prompt."""
+    low = text.lower()
+    if any(term in low for term in subject_terms(content)):
+        return True
+    if about_someone_else(content):
+        return "family" in spoken
+    filled = slots(content)
+    if filled.keys() & spoken:
+        return True
+    unit = _UNIT_SUFFIX.sub("", filled.get("department", ""))
+    return len(unit) >= 2 and unit.lower() in low
 
 
 def read_out(row: tuple) -> db.MemoryRecord:
@@ -55,33 +109,42 @@ class RecallMixin:
         return out
 
     def _rank(self, user_id: str, query: str, now: datetime, threshold: float | None,
-              evidence: str = "") -> list[tuple[str, float, float, float]]:
+              evidence: str = "", judged: bool = True) -> list[tuple[str, float, float, float]]:
         """(id, relevance, freshness, score) best first; threshold None keeps every row.
 
         `evidence`: the text of the sources the answer stands on (titles and clauses); a profile fact
-        whose names occur there is as relevant as one the question asks about (`personal_relevance`)."""
+        whose names occur there is as relevant as one the question asks about (`personal_relevance`). `judged` off:
+        a question about the asker lifts every profile fact, whether or not it bears on it (`bears_on`)."""
         uv = self._vectors(user_id)
         if not uv.ids:
             return []
         qcentre, _ = self._centres_for_model()
         q = centre_rows(np.asarray(self.embedder.embed_query(query), dtype=np.float32)[None, :], qcentre)[0]
         cos = uv.centred @ q
-        fresh = self._freshness(uv.created_ts, now)
+        fresh = freshness_by_kind(uv.created_ts, uv.kinds, now, self.half_life_days)
         base = uv.importance * fresh
         terms = keyword_terms(query)
         personal = speaks_of_asker(query)
-        # only a profile fact can be lifted, so only those are looked for in the sources
+        # only a profile fact can be lifted, so only those are looked for in the sources (and, for a question about
+        # the asker, in the question: a fact is lifted only where its subject bears on what is asked)
         grounded = np.asarray([bool(evidence) and kind == "profile" and grounded_in(content, evidence)
                                for content, kind in zip(uv.contents, uv.kinds, strict=True)], dtype=bool)
+        bears = None
+        if personal and judged:
+            text = f"{query}\n{evidence}"
+            spoken = slots_spoken_of(text)
+            bears = np.asarray([kind == "profile" and bears_on(content, text, spoken)
+                                for content, kind in zip(uv.contents, uv.kinds, strict=True)], dtype=bool)
         if threshold is None:
             idx = np.arange(len(uv.ids))
         else:  # keyword overlap only where it could lift a memory over the threshold
             bound = personal_relevance(np.asarray(relevance(cos, 1.0 if terms else 0.0, self.calibration)),
-                                       uv.kinds, personal, grounded) * base
+                                       uv.kinds, personal, grounded, bears) * base
             idx = np.nonzero(bound >= threshold)[0]
         kw = np.array([keyword_overlap(terms, uv.contents[i]) for i in idx], dtype=np.float64)
         own = np.atleast_1d(relevance(cos[idx], kw, self.calibration))
-        rel = personal_relevance(own, [uv.kinds[i] for i in idx], personal, grounded[idx])
+        rel = personal_relevance(own, [uv.kinds[i] for i in idx], personal, grounded[idx],
+                                 None if bears is None else bears[idx])
         scores = rel * base[idx]
         # The lift is a floor for selection, not a rank: among lifted facts (all at 0.5) the one the question is
         # about (常驻杭州 for 住宿标准) must come before newer ones that are not, so the order is the score without
@@ -101,24 +164,36 @@ class RecallMixin:
         threshold: float | None = None,
         touch: bool = True,
         evidence: str = "",
+        judged: bool = True,
     ) -> list[MemoryHit]:
         """Memories worth putting in the prompt for this question; often none at all.
 
-        `evidence`: the sources' titles and text, which ground a profile fact they name."""
+        `evidence`: the sources' titles and text, which ground a profile fact they name. `judged` off: every profile
+        fact is lifted for a question about the asker (candidates to search with when the question alone found
+        nothing, so nothing tells what bears on it); the caller then judges them against what that search found."""
         user_id = self._check_user(user_id)
         if not (query or "").strip():
             return []
         now = as_utc(now) if now else db.utc_now()
         k = self.top_k if top_k is None else top_k
         th = self.threshold if threshold is None else threshold
-        ranked = self._rank(user_id, query, now, th, evidence)[: max(0, k)]
-        if touch and ranked:
-            with self._tx(invalidate=False) as conn:  # not a content change: the vector cache stays valid
-                conn.executemany(
-                    "UPDATE memories SET last_accessed = ?, access_count = access_count + 1 WHERE id = ? AND user_id = ?",
-                    [(db.iso(now), mid, user_id) for mid, *_ in ranked],
-                )
+        ranked = self._rank(user_id, query, now, th, evidence, judged)[: max(0, k)]
+        if touch:
+            self.touch(user_id, [mid for mid, *_ in ranked], now=now)
         return self._hits([r[0] for r in ranked], {r[0]: r[1:] for r in ranked})
+
+    def touch(self, user_id: str, memory_ids: Sequence[str], *, now: datetime | None = None) -> None:
+        """Count a use of these memories of `user_id` (access_count + 1, last_accessed = now): the ones a prompt
+        got, not every one recall offered (the prompt leaves out one that gives the assistant orders)."""
+        if not memory_ids:
+            return
+        user_id = self._check_user(user_id)
+        now = as_utc(now) if now else db.utc_now()
+        with self._tx(invalidate=False) as conn:  # not a content change: the vector cache stays valid
+            conn.executemany(
+                "UPDATE memories SET last_accessed = ?, access_count = access_count + 1 WHERE id = ? AND user_id = ?",
+                [(db.iso(now), mid, user_id) for mid in memory_ids],
+            )
 
     def list(
         self,
@@ -138,7 +213,7 @@ class RecallMixin:
         if query:
             for mid, rel, fresh, score in self._rank(user_id, query, now, None):
                 numbers[mid] = (rel, fresh, score)
-        sql = "SELECT id, importance, created_at, deleted_at FROM memories WHERE user_id = ?"
+        sql = "SELECT id, importance, created_at, deleted_at, kind FROM memories WHERE user_id = ?"
         args: list = [user_id]
         if kind:
             sql += " AND kind = ?"
@@ -148,10 +223,10 @@ class RecallMixin:
         with self._lock:
             rows = self._conn.execute(sql, args).fetchall()
         base_relevance = 0.0 if query else 1.0  # with a query, rows _rank skipped (deleted) score 0
-        for mid, imp, created, _deleted in rows:
+        for mid, imp, created, _deleted, kind_ in rows:
             created_ts[mid] = db.parse_iso(created).timestamp()
             if mid not in numbers:
-                fresh = float(self._freshness(np.array([created_ts[mid]]), now)[0])
+                fresh = float(freshness_by_kind(np.array([created_ts[mid]]), [kind_], now, self.half_life_days)[0])
                 numbers[mid] = (base_relevance, fresh, base_relevance * imp * fresh)
         order = sorted(created_ts, key=lambda m: (-numbers[m][2], -created_ts[m], m))
         return self._hits(order, numbers)

@@ -5,7 +5,14 @@ so recall and forgetting can be tested without a clock or a database.
 
 score            = relevance × importance × freshness   (recall, per question)
 retention_score  = importance × freshness                (forgetting, question-free)
-freshness        = 0.5 ** (age_days / half_life_days), age measured from ``created_at``
+freshness        = 0.5 ** (age_days / half_life_days), age measured from ``created_at``;
+                   1.0 for a profile fact (``freshness_by_kind``)
+
+A profile fact is about the person (常驻杭州, 对花生过敏, 老婆没工作): it does not go stale with
+time, it stops being so. Only a restatement (strengthens it) or a contradiction (replaces it)
+retires it, so its freshness stays 1.0; with a 30-day half-life 用户常驻杭州 had left the
+prompt of 我出差住宿标准是多少？ by day 31, and an allergy (importance 0.9) the prompt of a question
+about 花生 by day 90. Episodes, preferences and interactions keep decaying.
 
 Why created_at and not last_accessed: a memory is recalled *because* it is
 relevant, not because it is still true. If every recall refreshed it, an old fact
@@ -117,6 +124,19 @@ def freshness(created_or_last_used: datetime, now: datetime, half_life_days: flo
     return float(freshness_from_age(age_days(created_or_last_used, now), half_life_days))
 
 
+# Kinds whose freshness never falls: facts about the person (see the module docstring).
+TIMELESS_KINDS = frozenset({"profile"})
+
+
+def freshness_by_kind(created_ts: np.ndarray, kinds, now: datetime, half_life_days: float) -> np.ndarray:
+    """Freshness of each memory (creation times as POSIX seconds, one kind each) at `now`: 1.0 for a profile
+    fact, else halving every half-life."""
+    ages = (as_utc(now).timestamp() - np.asarray(created_ts, dtype=np.float64)) / DAY_SECONDS
+    decayed = np.asarray(freshness_from_age(ages, half_life_days), dtype=np.float64)
+    timeless = np.asarray([kind in TIMELESS_KINDS for kind in kinds], dtype=bool)
+    return np.where(timeless, 1.0, decayed) if timeless.size else decayed
+
+
 def relevance(
     centred_cosine: float | np.ndarray,
     keyword_overlap: float | np.ndarray = 0.0,
@@ -129,18 +149,24 @@ def relevance(
     return float(out) if out.ndim == 0 else out
 
 
-# A question about the asker (我出差住宿标准多少？) is about who they are: a profile fact (常驻杭州) is
-# relevant to it at least this much, however far apart the two read. With the profile default
-# importance 0.8 a fresh fact then scores 0.4 (threshold 0.20) and falls under after two half-lives.
+# A question about the asker (我出差住宿标准多少？) is about who they are: a profile fact whose subject
+# bears on it (常驻杭州, for a rule by 城市) is relevant to it at least this much, however far apart the
+# two read. With the profile default importance 0.8 the fact then scores 0.4 (threshold 0.20); a profile
+# fact does not decay (`freshness_by_kind`), so it stays over until it is replaced or its importance
+# is lowered below 0.4. (Were it to decay, one half-life would take it to 0.2, the threshold.)
 PERSONAL_RELEVANCE = 0.5
 
 
-def personal_relevance(relevance_, kinds, personal: bool, grounded=None):
-    """Relevance with profile facts lifted to PERSONAL_RELEVANCE when the question speaks of the asker,
-    or (`grounded`, one flag per memory) when the sources of the answer name what the fact names: the
-    person's employer in a handbook's title, their city in a table of city classes."""
+def personal_relevance(relevance_, kinds, personal: bool, grounded=None, bears=None):
+    """Relevance with profile facts lifted to PERSONAL_RELEVANCE when the question speaks of the asker and
+    (`bears`, one flag per memory; None: every fact) the fact's subject bears on it, or (`grounded`, one
+    flag per memory) when the sources of the answer name what the fact names: the person's employer in a
+    handbook's title, their city in a table of city classes. A fact that bears on nothing asked
+    (用户对花生过敏 for 我出差住宿标准是多少？) keeps its own relevance: health data stays out of that prompt."""
     profile = np.asarray([kind == "profile" for kind in kinds], dtype=bool)
-    lift = profile if personal else profile & np.asarray(grounded if grounded is not None else False, dtype=bool)
+    grounded_ = profile & np.asarray(grounded if grounded is not None else False, dtype=bool)
+    asked = profile & np.asarray(bears if bears is not None else True, dtype=bool) if personal else False
+    lift = grounded_ | asked
     if not np.any(lift):
         return relevance_
     return np.where(lift, np.maximum(relevance_, PERSONAL_RELEVANCE), relevance_)
