@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import argparse
 import gc
+import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from ..errors import RagError
 from . import audit, documents, insights, maintenance, memory, search, users
@@ -48,7 +50,8 @@ class ChineseArgumentParser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The full parser: every command module registers its own sub-commands."""
     parser = ChineseArgumentParser(prog="python -m rag_core", description="人事制度问答助手（命令行）。命令行以本机管理员身份执行，不需要登录；见 SECURITY.md。")
-    parser.add_argument("--data-dir", default=None, help="数据目录（默认 RAG_DATA_DIR，否则 data/store）")
+    parser.add_argument("--data-dir", default=None, type=data_dir_arg, help="数据目录（默认 RAG_DATA_DIR，否则 data/store）")
+    parser.add_argument("--log-file", default=None, help="把程序内部日志（英文，供排查问题）追加写入这个文件；默认不显示也不保存")
     commands = parser.add_subparsers(dest="command", required=True)
     documents.register(commands)
     search.register(commands)
@@ -58,6 +61,53 @@ def build_parser() -> argparse.ArgumentParser:
     audit.register(commands)
     insights.register(commands)
     return parser
+
+
+def data_dir_arg(value: str) -> str:
+    """--data-dir as typed, refused when blank (Path("   ") made a folder named three spaces beside the working
+    directory) or not UTF-8 (the vector store cannot open such a path, and took it for damage)."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("数据目录不能为空白，请写出数据目录的路径，或去掉 --data-dir 使用默认目录")
+    try:
+        value.encode("utf-8")
+    except UnicodeError:  # a byte of the command line that was not UTF-8 (a lone surrogate)
+        raise argparse.ArgumentTypeError(
+            "数据目录的路径里有无法识别的字符（不是 UTF-8 编码），请把文件夹改名为只含中文、字母和数字后重试") from None
+    return value
+
+
+class _LogFile(logging.Handler):
+    """The library's log records, kept off the terminal: appended to `--log-file` when one is named, else dropped.
+    The terminal shows the Chinese lines `say` writes; English records beside them read as more errors."""
+
+    def __init__(self, path: str | None) -> None:
+        super().__init__()
+        self.path = path
+        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.path is None:
+            return
+        try:
+            with open(self.path, "a", encoding="utf-8", errors="replace") as log:
+                log.write(self.format(record) + "\n")
+        except Exception:  # noqa: BLE001 - an unwritable log file never stops a command, nor prints
+            pass
+
+
+@contextmanager
+def _logs_off_the_terminal(path: str | None) -> Iterator[None]:
+    """For one `main` call: the `rag_core` logger writes to `_LogFile` only (no propagation to the root's handlers,
+    nor to Python's last-resort stderr handler); restored afterwards for a caller that goes on running."""
+    log = logging.getLogger("rag_core")
+    handler, propagate = _LogFile(path), log.propagate
+    log.addHandler(handler)
+    log.propagate = False
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+        log.propagate = propagate
 
 
 def open_assistant(args: argparse.Namespace):
@@ -77,6 +127,12 @@ def main(argv: Sequence[str] | None = None, *, process_start: bool = False) -> i
     process, so the garbage collector is off while it is built (its full passes over the growing heap were 0.1-0.3 s
     of a 2 s warm restart) and it is frozen out of later collections. Not for a caller that goes on running."""
     args = build_parser().parse_args(argv)
+    with _logs_off_the_terminal(args.log_file):
+        return _run(args, process_start)
+
+
+def _run(args: argparse.Namespace, process_start: bool) -> int:
+    """`main` once the arguments are parsed: the command, its refusals said in one Chinese line."""
     try:
         if getattr(args, "without_store", False):  # backup, restore, doctor: work on a store that cannot open
             return args.handler(args, None)

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from ..documents.bounds import IngestEstimate
 from ..errors import RagError
+from ..search.after_switch import interrupted_live, went_live
 from ..search.disk_full import DISK_FULL, disk_full
 from ..text.pii import redact_text
 from ..types import IngestReport
@@ -22,7 +23,7 @@ def register(commands) -> None:
     """Add the document commands to the main parser."""
     ingest_parser = commands.add_parser("ingest", help="导入制度文件（同名文件生成新版本）")
     ingest_parser.add_argument("files", nargs="+")
-    ingest_parser.add_argument("--audience", action="append", default=None, help="可见范围，可重复（默认 all）")
+    ingest_parser.add_argument("--audience", action="append", default=None, help="可见范围，可重复：all（全体员工）、hr（HR）、managers（管理者）或部门标签（默认 all）")
     ingest_parser.add_argument("--doc-id", default=None)
     ingest_parser.add_argument("--effective-date", default=None, help="生效日期 YYYY-MM-DD")
     ingest_parser.add_argument("--estimate", action="store_true", help="只估算块数和导入时间，不写入任何内容")
@@ -74,8 +75,12 @@ def ingest(args: argparse.Namespace, assistant) -> int:
             if shown:
                 progress_line("完成", 1.0)  # the engine is silent once the version is live
                 say("", err=True)  # end the progress line
-        except KeyboardInterrupt:
-            say(f"{assistant.shown_name(Path(path).name)}: 导入已取消，这个文件没有写入任何内容" + (f"；之前的 {len(reports)} 个文件已导入" if reports else ""),
+        except KeyboardInterrupt as exc:
+            live = went_live(exc)  # the version was already live when Ctrl-C came: say so, not "nothing written"
+            what = interrupted_live(*live) if live else "导入已取消，这个文件没有写入任何内容"
+            if shown:
+                say("", err=True)  # end the progress line
+            say(f"{assistant.shown_name(Path(path).name)}: {what}" + (f"；之前的 {len(reports)} 个文件已导入" if reports else ""),
                 err=True)
             return 130
     if any(report.ok and report.status == "indexed" for report in reports):

@@ -30,6 +30,7 @@ from ..documents.ocr import reporting_pages
 from ..documents.prepare import PreparedDocument, check_identity, effective_day, narrower_audience, prepare
 from ..documents.standing import scheduled, standing_versions
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
+from ..search.after_switch import interrupted_live, mark_live, went_live
 from ..search.indexer import refuse_unreplaceable
 from ..search.vector_store import VectorCheck
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
@@ -87,8 +88,11 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
         except PermissionDenied as exc:  # a live version of this document is not the actor's to replace
             self._audit(actor, "refused", f"document.upload {shown}", "refused", str(exc))
             return IngestReport(filename=shown, status="refused", audience=audience_of(audience), error=f"{shown}: {exc}")
-        except BaseException:  # Ctrl-C, or the page stopped mid-run (取消导入): the indexer removed the pending version
-            self._audit(actor, "document.upload", shown, "failed", "导入被中断，未写入任何内容")
+        except BaseException as exc:  # Ctrl-C, or the page stopped mid-run (取消导入)
+            if live := went_live(exc):  # the switch was done: the version answers, the steps after it were finished
+                self._audit(actor, "document.upload", shown, "ok", f"{live[0]} v{live[1]} indexed；{interrupted_live(*live)}")
+            else:  # the indexer removed the pending version
+                self._audit(actor, "document.upload", shown, "failed", "导入被中断，未写入任何内容")
             raise
         report.warnings.extend(self._after_write(lambda: self._same_content(report, actor)))  # stored all the same
         outcome = "ok" if report.ok else "failed"
@@ -207,13 +211,17 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
         """Prepare and write one file; refusals become reports, PermissionDenied (may_replace) is raised."""
         audience_t = audience_of(audience)
         step = progress or (lambda stage, frac: None)
+        prepared: PreparedDocument | None = None
+        known: int | None = None  # the newest version number before this write: a current one above it is this write's
         try:
             step("解析与切块", 0.05)
             effective_date = effective_day(effective_date, self._shown_name(filename))
             prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, step=step, may_read=may_replace)
             step("解析与切块", 0.2)
             today = office_today(self._settings.timezone)
-            live = [v for v in self.catalog.versions(prepared.doc_id) if v.status == "current"]
+            versions = self.catalog.versions(prepared.doc_id)
+            known = max((v.version for v in versions), default=0)
+            live = [v for v in versions if v.status == "current"]
             replaced = versions_in_effect(live, today).get(prepared.doc_id)
             basis = self._standard_basis(replaced)  # type: ignore[attr-defined]  # StandardReview: read before retired
             with said_replaced():  # a restore swapped the data dir under this process: one line, not Chroma's English
@@ -236,6 +244,20 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
         except RagError as exc:
             shown = self._shown_name(filename)
             return IngestReport(filename=shown, status="refused", error=f"{shown}: {exc}")
+        except BaseException as exc:  # Ctrl-C, the page stopping the run: before the switch nothing stays written
+            if prepared is not None and known is not None and (live_now := self._this_write_live(prepared, known)):
+                mark_live(exc, prepared.doc_id, live_now)
+            raise
+
+    def _this_write_live(self, prepared: PreparedDocument, known: int) -> int | None:
+        """The version this write made current (numbered above `known`, with its text), or None: after an interrupt,
+        whether the switch had already happened (the version answers) or the pending version was taken out."""
+        try:
+            return next((v.version for v in self.catalog.versions(prepared.doc_id) if v.version > known
+                         and v.status == "current" and v.content_hash == prepared.content_hash), None)
+        except Exception:  # noqa: BLE001 - the interrupt is raised all the same
+            _log.warning("after an interrupted upload: could not read its versions", exc_info=True)
+            return None
 
     def _held_by_version(self, report: IngestReport, prepared: PreparedDocument, replaced: DocumentInfo | None,
                          basis: list[Chunk]) -> list[str]:

@@ -180,6 +180,7 @@ class MaintenanceActions:
 
         if s.chroma_host:
             return attempt()
+        str(s.path("chroma")).encode("utf-8")  # UnicodeError: Chroma cannot open a path not UTF-8; no damage, not moved
         if any(note.startswith("chroma/") for note in self.store_notices):
             _forget_chroma_client(s.path("chroma"))  # this process may still hold the set-aside directory
         try:
@@ -187,7 +188,7 @@ class MaintenanceActions:
             store.count()
             return store
         except BaseException as exc:  # a garbled HNSW segment or database (Rust panics are BaseException)
-            if isinstance(exc, KeyboardInterrupt | SystemExit):
+            if isinstance(exc, KeyboardInterrupt | SystemExit | UnicodeError):  # a path not UTF-8 is no damage
                 raise
             _forget_chroma_client(s.path("chroma"))
             if disk_full(exc) or out_of_space(exc, Path(s.data_dir)):  # healthy, the disk is full: nothing moved

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..documents.audience_names import audience_names
+from ..documents.audience_names import audience_label, audience_names
 from ..documents.catalog import Catalog, office_today, visible_to
 from ..documents.redaction import redact_filename
 from ..documents.standing import standing_versions
@@ -31,14 +31,16 @@ def displayable_name(name: str) -> str:
 
 
 def audience_of(audience: Sequence[str] | None) -> tuple[str, ...]:
-    """The audience labels, trimmed, deduplicated and sorted.
+    """The audience labels, trimmed, deduplicated and sorted; a built-in audience typed by the name the pages show, or
+    in another case (全体员工, HR, Managers), is its label (`audience_label`): stored as typed it was a new label nobody
+    held, and the file reached no one.
 
     None means "not given" (the CLI without --audience, a call without `audience=`) and stands for 全体员工.
     An explicit list with no label comes back empty and the upload is refused (`NO_AUDIENCE`): widening it
     to everyone published a file meant for 管理者 to all staff when HR forgot to pick 管理者."""
     if audience is None:
         return ("all",)
-    return tuple(sorted({a.strip() for a in audience if a and a.strip()}))
+    return tuple(sorted({audience_label(a) for a in audience if a and a.strip()}))
 
 
 class UploadInput:

@@ -21,15 +21,46 @@ _log = logging.getLogger(__name__)
 
 
 def run_each(steps: Sequence[Step], what: str) -> list[tuple[str, Exception]]:
-    """Run every step even when one fails; the ones that failed, with their errors (logged: `what` names the write)."""
+    """Run every step even when one fails; the ones that failed, with their errors (logged: `what` names the write).
+
+    An interrupt (Ctrl-C, the page stopping the run) does not stop the rest either: the version is live, so the steps
+    left are finished and only then is the interrupt raised again (the facade then says the version went live)."""
     failed: list[tuple[str, Exception]] = []
+    interrupt: BaseException | None = None
     for name, step in steps:
         try:
             step()
         except Exception as exc:  # noqa: BLE001 - the version is live: a step left undone is reported, not raised
             _log.warning("%s: %s failed after the switch", what, name, exc_info=True)
             failed.append((name, exc))
+        except BaseException as exc:  # KeyboardInterrupt and the like: finish the steps, then raise it
+            _log.warning("%s: %s interrupted after the switch", what, name)
+            interrupt = interrupt or exc
+    if interrupt is not None:
+        raise interrupt
     return failed
+
+
+LIVE_ATTRIBUTE = "rag_live_version"  # set on an interrupt that came once the new version was live: (doc_id, version)
+
+
+def mark_live(interrupt: BaseException, doc_id: str, version: int) -> None:
+    """Note on `interrupt` that it came after v`version` of `doc_id` went live (read back by `went_live`)."""
+    try:
+        setattr(interrupt, LIVE_ATTRIBUTE, (doc_id, version))
+    except AttributeError:  # an exception type without a __dict__: the caller then says nothing was written
+        pass
+
+
+def went_live(interrupt: BaseException) -> tuple[str, int] | None:
+    """The (doc_id, version) that went live before `interrupt` stopped the upload, or None (nothing was written)."""
+    return getattr(interrupt, LIVE_ATTRIBUTE, None)
+
+
+def interrupted_live(doc_id: str, version: int) -> str:
+    """The line the CLI, the page and the audit give an upload interrupted after its version went live."""
+    return (f"导入在收尾时被中断，但新版本 {doc_id} v{version} 已生效，问答已使用它；"
+            "如需确认收尾完整，可重新上传同一文件（会显示内容未变），系统会补完未完成的步骤")
 
 
 def unfinished(version: int, failed: Sequence[tuple[str, Exception]]) -> list[str]:
