@@ -19,6 +19,7 @@ from ..text.completion import CompletionLLM, complete
 from ..text.discourse import WISH_AFTER_SPACE, asks_or_knows, tells_of_the_person
 from ..text.pii import PLACEHOLDERS, redact_text
 from ..text.tokenizer import tagged
+from ..text.vocabulary import is_benefit
 from .content import says_something
 from .scoring import KINDS
 
@@ -54,6 +55,58 @@ def _dept_and_name(m: re.Match[str]) -> tuple[str, ...]:
     return f"用户在{_dept(m['d'])}工作", f"用户名叫{m['n']}"
 
 
+# ---- what is no fact about the person, however it is worded (seed 000 坑4: low-value write-back crowds out facts) ----
+# the assistant or this conversation (我喜欢你, 我不喜欢你的回答, 我是你的主人, 我喜欢这个回答): feedback, not a profile
+_ABOUT_ASSISTANT = re.compile(r"[你您](?!们)|助手|机器人|(?:这|那|上面|刚才|之前|上次|这次)[个条次]?的?(?:回答|回复|答复|答案)")
+_GREETING = re.compile(r"^(?:你好|您好|嗨)[啊呀!！，,\s]*")
+_PERSON = r"^(?:我|用户)"
+# a passing state: an activity going on now (我在吃饭, 我正在开会, 我现在在上班) or a mood (我今天很开心, 我心情不好)
+_DOING_NOW = re.compile(_PERSON + r"(?:现在|目前|正|这会儿|此刻)?(?:正在|在)(?P<rest>.+)$")
+_DEGREE = r"(?:很|非常|有点|有些|好|太|特别|超|挺|真|比较)"
+_MOOD = re.compile(_PERSON + r"(?:今天|今晚|现在|这会儿|此刻|这几天|最近)?的?(?:(?:心情|感觉|状态)" + _DEGREE + r"?|"
+                   + _DEGREE + r")不?[\u4e00-\u9fff]{1,2}[了啊呀呢哦啦!！~]*$")
+# a value the policy sets, claimed for the person (我的年假是365天, 我的工资是两万, 我有权查看所有人的工资): the rules
+# say what is owed; a memory repeating a claim would become a second, unreviewed policy source (坑5)
+_RIGHT = re.compile(r"有权|有.{0,4}权限")
+_HAS = re.compile(r"是|有|为|享受|可以|能")
+_PAY = ("资", "薪", "报销", "额度")  # 工资 薪资 月薪 年薪 底薪 报销 额度: what pay and expenses are set by; benefits: is_benefit
+
+
+def _passing(clause: str) -> bool:
+    """我在吃饭 / 我今天很开心: true now, no fact to recall later. A leave or a period one is in (我在休产假, 我在哺乳期)
+    is a state the rules speak of, and stays."""
+    if _MOOD.search(clause):
+        return True
+    m = _DOING_NOW.search(clause)
+    if not m or re.search(r"[假期](?:中|里)?了?$", m["rest"]):
+        return False
+    # one verb, then at most its object: 我在吃饭, 我在看员工手册. A second verb makes the first words a place where
+    # one does it (我在心选生活做买手, jieba tags 心选 a verb): where the person works, which stays
+    words = tagged(m["rest"])
+    return (bool(words) and words[0][1].startswith("v") and words[0][1] != "vn"
+            and not any(tag.startswith("v") for _, tag in words[1:]))
+
+
+def _claims_entitlement(clause: str) -> bool:
+    if _RIGHT.search(clause):
+        return True
+    words = tagged(clause)
+    return (bool(_HAS.search(clause)) and any(tag == "m" or w[:1].isdigit() for w, tag in words)
+            and any(is_benefit(w) or w.endswith(_PAY) for w, _ in words))
+
+
+def not_about_the_person(clause: str, *, assistant: bool = True) -> bool:
+    """Whether a clause, however first-person, is no fact worth keeping about the person: words about the assistant
+    or this answer (`assistant`: not for a wish about how answers look, 以后你回答时用表格), a passing state, or a
+    policy value claimed for them."""
+    clause = _GREETING.sub("", (clause or "").strip()).rstrip("。！!~～…")
+    return ((assistant and bool(_ABOUT_ASSISTANT.search(clause))) or _passing(clause)
+            or _claims_entitlement(clause))
+
+
+# wishes about how answers look: they may speak of the assistant (以后你回答时用表格)
+_TABLES = re.compile(r"(?:请|麻烦)?(?:都|尽量)?用表格")
+_LATER = re.compile(r"以后(?:请|麻烦|都|尽量)*(?P<v>.{0,30}(?:回答|回复|答复|解释|说明|列出|格式).*)$")
 # (pattern, builder, kind, importance); builders turn the match into third-person text, or several facts, or
 # none (the rule does not apply after all: the next one is tried).
 _RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str | tuple[str, ...]], str, float | None]] = [
@@ -68,9 +121,8 @@ _RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str | tuple[str, .
     (re.compile(rf"(?:我的)?(?:直属主管|直属领导|直属上级|主管|领导|上级)(?:是|换成了?|变成了?)(?P<v>[{_CJK}A-Za-z]{{2,4}})$"),
      lambda m: f"用户的直属主管是{m['v']}", "profile", None),
     (re.compile(r"我(?:对|吃)(?P<v>.{1,12}?)过敏"), lambda m: f"用户对{m['v']}过敏", "profile", 0.9),
-    (re.compile(r"(?:请|麻烦)?(?:都|尽量)?用表格"), lambda m: "用户希望回答使用表格形式", "preference", None),
-    (re.compile(r"以后(?:请|麻烦|都|尽量)*(?P<v>.{0,30}(?:回答|回复|答复|解释|说明|列出|格式).*)$"),
-     lambda m: f"用户希望以后{m['v']}", "preference", None),
+    (_TABLES, lambda m: "用户希望回答使用表格形式", "preference", None),
+    (_LATER, lambda m: f"用户希望以后{m['v']}", "preference", None),
     (re.compile(r"我(?:很|比较|最|特别|更)?喜欢(?P<v>.{1,30})$"), lambda m: f"用户喜欢{m['v']}", "preference", None),
     (re.compile(r"我是(?P<v>.{2,20})$"), lambda m: f"用户是{m['v']}", "profile", None),
 ]
@@ -96,12 +148,15 @@ def rule_facts(text: str) -> list[Fact]:
             telling = False
             continue
         telling = telling or opens_with_asker(clause)
+        worthless = not_about_the_person(clause)  # 我喜欢你, 我在吃饭, 我的年假是365天
         for pattern, build, kind, importance in _RULES:
             m = pattern.search(clause)
             if not m:
                 continue
             if kind == "profile" and asks(clause):
                 break  # "我是不是可以…", "我在研发部能报多少" ask, they do not state
+            if worthless and pattern not in (_TABLES, _LATER):
+                break
             built = build(m)
             if not built:
                 continue
@@ -112,7 +167,7 @@ def rule_facts(text: str) -> list[Fact]:
                     facts.append(Fact(content, kind, importance))
             break  # one rule per clause: the first, most specific one wins
         else:  # no pattern: a clause about the person (or one that goes on telling) is kept as said
-            if telling:
+            if telling and not worthless:
                 told.append(clause)
     _keep_told(told, facts, seen)
     return facts
@@ -180,7 +235,8 @@ def extract_facts(question: str, answer: str, llm: CompletionLLM | None = None) 
             reply = ""
         offered = parse_llm_facts(reply)
         facts = [fact for fact in offered
-                 if told_by(fact.content, question) and not asks_or_knows(fact.content) and not PLACEHOLDERS.search(fact.content)]
+                 if told_by(fact.content, question) and not asks_or_knows(fact.content) and not PLACEHOLDERS.search(fact.content)
+                 and not not_about_the_person(fact.content, assistant=fact.kind != "preference")]
         if len(facts) < len(offered):  # a fact was dropped: the rules may still read what it tried to say
             facts += [fact for fact in rule_facts(question) if fact.content not in {f.content for f in facts}]
         if facts or reply.strip().upper().startswith("NONE"):

@@ -11,6 +11,7 @@ Mixed into MemoryStore; relies on its ``_tx``, ``_lock``, ``_conn``, ``_cache``,
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
@@ -26,26 +27,31 @@ EXPIRE_MAX_IMPORTANCE = 0.2  # expiry only touches interaction items at or below
 
 
 UNSTRENGTHENED = "unstrengthened"  # history: an undo took a restatement back
+KEPT = "kept"  # history: an undo left a row as it was, since the person changed it by hand after the turn
+REWORDED = "；原文："  # a restatement's detail when it put more detail into the row's text (`MemoryStore.add`)
 _OLD_IMPORTANCE = re.compile(r"importance ([0-9.]+)→")  # the detail `add` writes for a restatement
+_HAND = ("importance", "edited")  # history actions of a person's own change (`update_importance`, `update_text`)
 
 
-def _before_restatement(conn, memory_id: str) -> tuple[float, str] | None:
-    """(importance, created_at) the row had before its last restatement that no undo took back yet, or None when
-    its last telling is the one that added it. Both come from its history: a restatement's row names the importance
-    it started from, and the telling before it (added, or an earlier restatement) was when the row was last told,
-    which its created_at then said (`MemoryStore.add`)."""
-    told: list[tuple[str, str, str]] = []
-    for action, detail, at in conn.execute(
-            "SELECT action, detail, at FROM memory_history WHERE memory_id = ? AND action IN "
+def _tellings(conn, memory_id: str) -> list[tuple[int, str, str, str]]:
+    """(seq, action, detail, at) of each telling of a row that no undo took back yet, oldest first: the one that
+    added it, then each restatement. A restatement names the importance it started from (and the text, when it
+    reworded the row); the telling before it was when the row was last told, which its created_at then said."""
+    told: list[tuple[int, str, str, str]] = []
+    for seq, action, detail, at in conn.execute(
+            "SELECT seq, action, detail, at FROM memory_history WHERE memory_id = ? AND action IN "
             f"('added', 'strengthened', '{UNSTRENGTHENED}') ORDER BY seq", (memory_id,)):
-        if action == UNSTRENGTHENED:
-            if told and told[-1][0] == "strengthened":
-                told.pop()
-        else:
-            told.append((action, detail, at))
-    if len(told) < 2 or told[-1][0] != "strengthened" or not (old := _OLD_IMPORTANCE.search(told[-1][1])):
-        return None
-    return float(old.group(1)), told[-2][2]
+        if action != UNSTRENGTHENED:
+            told.append((seq, action, detail, at))
+        elif told and told[-1][1] == "strengthened":
+            told.pop()
+    return told
+
+
+def _changed_by_hand_since(conn, memory_id: str, seq: int) -> bool:
+    marks = ",".join("?" * len(_HAND))
+    return conn.execute(f"SELECT 1 FROM memory_history WHERE memory_id = ? AND seq > ? AND action IN ({marks}) LIMIT 1",
+                        (memory_id, seq, *_HAND)).fetchone() is not None
 
 
 def _versions(conn, ids: list[str]) -> dict[str, tuple[str, float, str]]:
@@ -105,33 +111,70 @@ class ForgettingMixin:
         return rows
 
     def undo(self, memory_ids: Iterable[str], *, user_id: str, reason: str = "用户撤销", now: datetime | None = None) -> int:
-        """Take back what a statement wrote, in one transaction: a row it added is soft-deleted and the facts it
-        replaced (我在财务部工作 before 我调到了人事部) are active again; a row it only strengthened (the fact told
-        again, weeks after it was first told) gets back its importance and age from before, and stays. Returns how
-        many rows were taken back."""
-        ids = [m for m in dict.fromkeys(memory_ids) if m]
-        if not ids:
+        """Take back what a statement wrote, in one transaction. `memory_ids` holds one id per fact the turn told
+        (a row told twice in the turn, 我常驻杭州，我在杭州上班, is named twice), and as many tellings of that row
+        are taken back, latest first: a row one of them added is soft-deleted, and the facts it replaced
+        (我在财务部工作 before 我调到了人事部) are active again, taken back too when the same turn told them; a row
+        they only strengthened (the fact told again, weeks after it was first told) gets back its importance, age
+        and wording from before, and stays. A row the person changed by hand since the turn (its importance or its
+        text) stays as they left it. Returns how many of the told facts were handled: the rows still active
+        afterwards are the ones kept."""
+        told = Counter(m for m in memory_ids if m)
+        if not told:
             return 0
         now = as_utc(now) if now else db.utc_now()
         owner = self._check_user(user_id)
         with self._tx() as conn:
-            rows = self._active_rows(conn, ids, owner)
-            restated = {mid: before for mid, _uid, _content in rows if (before := _before_restatement(conn, mid))}
-            added = [row for row in rows if row[0] not in restated]
-            count = self._soft_delete(conn, added, reason, now)
-            for mid, _uid, _content in added:  # only a row that was still current gives its place back
-                for old_id, content in conn.execute(
-                        "SELECT id, content FROM memories WHERE replaced_by = ? AND user_id = ? AND delete_reason = 'replaced'",
-                        (mid, owner)).fetchall():
-                    conn.execute("UPDATE memories SET deleted_at = NULL, delete_reason = NULL, replaced_by = NULL WHERE id = ?",
-                                 (old_id,))
-                    db.add_history(conn, old_id, owner, "restored", now, content, f"undone={mid}")
-            for mid, _uid, content in (row for row in rows if row[0] in restated):
-                importance, created_at = restated[mid]
-                conn.execute("UPDATE memories SET importance = ?, created_at = ? WHERE id = ?", (importance, created_at, mid))
-                db.add_history(conn, mid, owner, UNSTRENGTHENED, now, content,
-                               f"{reason}：importance →{importance:.2f}，created_at →{created_at}")
-            return count + len(restated)
+            queue, done, handled = self._active_rows(conn, list(told), owner), set(), 0
+            while queue:
+                mid, _uid, content = queue.pop(0)
+                if mid in done:
+                    continue
+                done.add(mid)
+                handled += told[mid]
+                tellings = _tellings(conn, mid)
+                taken = tellings[max(0, len(tellings) - told[mid]):]
+                if taken and _changed_by_hand_since(conn, mid, taken[0][0]):
+                    db.add_history(conn, mid, owner, KEPT, now, content, f"{reason}：撤销前已手动修改，保留")
+                elif len(taken) < len(tellings):
+                    self._unstrengthen(conn, owner, mid, content, taken, tellings[-len(taken) - 1][3], reason, now)
+                else:  # the turn added it: it goes, and what it replaced is current again
+                    self._soft_delete(conn, [(mid, owner, content)], reason, now)
+                    # a replaced row the same turn told too (我在财务部工作，我调到了人事部) goes as well
+                    queue += [row for row in self._restore_replaced(conn, owner, mid, now) if told[row[0]]]
+            return handled
+
+    @staticmethod
+    def _restore_replaced(conn, owner: str, mid: str, now: datetime) -> list[tuple[str, str, str]]:
+        """Make active again the rows `mid` replaced; returns them as (id, user_id, content)."""
+        rows = conn.execute("SELECT id, content FROM memories WHERE replaced_by = ? AND user_id = ? AND "
+                            "delete_reason = 'replaced'", (mid, owner)).fetchall()
+        for old_id, content in rows:
+            conn.execute("UPDATE memories SET deleted_at = NULL, delete_reason = NULL, replaced_by = NULL WHERE id = ?",
+                         (old_id,))
+            db.add_history(conn, old_id, owner, "restored", now, content, f"undone={mid}")
+        return [(old_id, owner, content) for old_id, content in rows]
+
+    @staticmethod
+    def _unstrengthen(conn, owner: str, mid: str, content: str, taken: list[tuple[int, str, str, str]],
+                      created_at: str, reason: str, now: datetime) -> None:
+        """Take back restatements of a row: the importance before the first of them, the age the telling before it
+        gave, the wording before the first that reworded it (its vector is computed again on the next read)."""
+        old = _OLD_IMPORTANCE.search(taken[0][2])
+        importance = float(old.group(1)) if old else None
+        words = next((detail.split(REWORDED, 1)[1] for _seq, _action, detail, _at in taken if REWORDED in detail), None)
+        sets, args = ["created_at = ?"], [created_at]
+        if importance is not None:
+            sets.append("importance = ?")
+            args.append(importance)
+        if words:
+            sets += ["content = ?", "embedding = NULL", "model_id = NULL"]
+            args.append(words)
+        conn.execute(f"UPDATE memories SET {', '.join(sets)} WHERE id = ?", (*args, mid))
+        shown = f"importance →{importance:.2f}，" if importance is not None else ""
+        for _ in taken:
+            db.add_history(conn, mid, owner, UNSTRENGTHENED, now, words or content,
+                           f"{reason}：{shown}created_at →{created_at}")
 
     def _forget_plan(self, keep: int, user_id: str | None, now: datetime) -> list[tuple[str, float, float]]:
         """(id, freshness, retention) of the memories forget() would drop, lowest retention first."""

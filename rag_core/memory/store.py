@@ -34,7 +34,7 @@ from ..errors import MemoryStoreError
 from . import db
 from .centres import centre_rows, compute_centres, shipped_centres, signature
 from .content import checked_content
-from .forgetting import ForgettingMixin
+from .forgetting import REWORDED, ForgettingMixin
 from .recall import RecallMixin
 from .scoring import (
     DAY_SECONDS,
@@ -44,7 +44,7 @@ from .scoring import (
     default_importance,
     freshness_from_age,
 )
-from .text import agreeing_slots, conflicting_slots, denies, negated, same_fact_terms, slots
+from .text import adds_detail, agreeing_slots, conflicting_slots, denies, negated, same_fact_terms, slots
 from .writeback import WriteBackMixin
 
 STRENGTHEN_STEP = 0.05  # seed 004 §4: a repeated fact gains a little, never jumps
@@ -236,7 +236,8 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin):
         """Store a memory; returns (memory_id, "added" | "strengthened" | "replaced").
 
         A restated fact (same slot value, or a near-duplicate by meaning with the same
-        key terms) strengthens the existing row. A fact that contradicts an active one
+        key terms) strengthens the existing row; one that says more (`text.adds_detail`) also gives it its wording,
+        the older text kept in history for an undo. A fact that contradicts an active one
         about the same slot (department, city, manager, name) replaces it; the old row
         is soft-deleted with reason "replaced" and points to its successor. A memory that
         mixes several slots is replaced whole — its text stays in history.
@@ -266,7 +267,15 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin):
                     "UPDATE memories SET importance = ?, last_accessed = ?, created_at = ? WHERE id = ? AND user_id = ?",
                     (new_imp, db.iso(now), db.iso(datetime.fromtimestamp(stated, UTC)), old_id, user_id),
                 )
-                db.add_history(conn, old_id, user_id, "strengthened", now, content, f"importance {old_imp:.2f}→{new_imp:.2f}")
+                detail = f"importance {old_imp:.2f}→{new_imp:.2f}"
+                if is_fact and adds_detail(content, uv.contents[dup]):  # 用户怀孕7个月了 after 用户怀孕了: the detail stays
+                    conn.execute("UPDATE memories SET content = ?, embedding = ?, model_id = ? WHERE id = ?",
+                                 (content, db.to_blob(vec), self.embedder.model_id, old_id))
+                    db.add_history(conn, old_id, user_id, "strengthened", now, content, f"{detail}{REWORDED}{uv.contents[dup]}")
+                    with self._lock:  # text and vector changed: read again
+                        self._cache.pop(user_id, None)
+                    return old_id, "strengthened"
+                db.add_history(conn, old_id, user_id, "strengthened", now, content, detail)
                 importance, created_ts = uv.importance.copy(), uv.created_ts.copy()
                 importance[dup], created_ts[dup] = new_imp, stated
                 self._patch(user_id, uv, keep=None, importance=(importance, created_ts))

@@ -107,6 +107,17 @@ def _same_terms(a: str, b: str) -> bool:
     return bool(ka) and bool(kb) and (ka <= kb or kb <= ka)
 
 
+def adds_detail(new: str, old: str) -> bool:
+    """Whether a restatement says all the older text says and more (用户怀孕7个月了 after 用户怀孕了, 用户对花生和芒果过敏
+    after 用户对花生过敏): its terms strictly contain the older's. Then the row takes the new wording; a restatement
+    that names no more (new ⊆ old: 用户在杭州上班 after 用户常驻杭州) keeps the older text. The key terms decide;
+    when they are the same, or one text names none, every content word does (用户常驻杭州，经常出差)."""
+    kn, ko = key_terms(new), key_terms(old)
+    if not kn or not ko or kn == ko:
+        kn, ko = content_terms(new), content_terms(old)
+    return bool(ko) and kn > ko
+
+
 # 不/没/未/不再 as a denial, not inside a word (不错, 不过, 不同, 未来): 用户对花生不过敏 denies 用户对花生过敏
 _NEGATION = r"(?:不再|不|没有?|未)(?!错|过(?!敏)|少|同|久|但|仅|管|论|然|如|断|来|准|一定)"
 _NEGATED = re.compile(_NEGATION)
