@@ -1,5 +1,6 @@
-"""Recall lifts only the profile facts that bear on a question, keeps facts about the person fresh, and counts as
-used only the memories a prompt got (stop 56, memory recall)."""
+"""Recall keeps facts about the person fresh and counts as used only the memories a prompt got (stop 56, memory
+recall). Lifting only the facts that bear on a question was tried and not kept: the open sessions' memory figure
+fell from 0.97 to 0.80."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import pytest
 from fakes import BigramEmbedder, fake_assistant_with_samples
 
 from rag_core.memory import MemoryStore
-from rag_core.memory.recall import bears_on, slots_spoken_of
 from rag_core.memory.scoring import freshness_by_kind
 
 T0 = datetime(2026, 1, 1, 9, tzinfo=UTC)
@@ -31,31 +31,6 @@ def store(tmp_path):
 def _recalled(store, question: str, evidence: str, days: float) -> list[str]:
     return [h.content for h in store.search("u", question, now=T0 + timedelta(days=days), evidence=evidence,
                                             touch=False)]
-
-
-def test_a_personal_question_lifts_only_the_facts_that_bear_on_it(store) -> None:
-    lodging = _recalled(store, "我出差住宿标准是多少？", LODGING, 1)
-    assert CITY in lodging  # the rule is by 城市: where the person works bears on it
-    assert PEANUT not in lodging  # health data has no bearing on a lodging standard: it stays out of the prompt
-    canteen = _recalled(store, "公司食堂有花生吗，我能吃吗", CANTEEN, 1)
-    assert PEANUT in canteen and CITY not in canteen
-
-
-@pytest.mark.parametrize(
-    ("fact", "text", "bears"),
-    [
-        ("用户常驻杭州", "我出差住宿标准是多少？ 一类城市500元", True),  # the city slot: 城市
-        ("用户常驻杭州", "我去北京出差能报多少", True),  # a city named
-        ("用户是销售部的普通员工", "我话费能补多少 销售岗位每人每月200元", True),  # the unit's name without 部
-        ("用户参加工作12年了", "我年假几天 累计工作已满10年不满20年的，年休假10天", True),  # what the fact is about
-        ("用户老婆没工作", "我能报家属医疗吗 员工配偶无工作的可参加补充医疗", True),  # the family
-        ("用户对花生过敏", "我出差住宿标准是多少？ 一类城市500元", False),
-        ("用户老婆没工作", "我出差住宿标准是多少？ 一类城市500元", False),
-        ("用户有高血压", "我的加班费怎么算 工作日加班按150%计发", False),
-    ],
-)
-def test_what_bears_on_a_question(fact: str, text: str, bears: bool) -> None:
-    assert bears_on(fact, text, slots_spoken_of(text)) is bears
 
 
 @pytest.mark.parametrize("days", [31, 90, 365])
@@ -107,25 +82,6 @@ def test_a_memory_the_prompt_gets_is_counted_once(tmp_path) -> None:
     trace = assistant.ask("我去北京出差住宿标准是多少？", user="u")
     assert [m.id for m in trace.memories] == [mid]
     assert assistant.memory.get(mid).access_count == 1
-
-
-def test_when_the_question_alone_finds_nothing_only_the_facts_that_bear_are_kept(tmp_path) -> None:
-    """No source to judge by: every fact is tried in the search with memories, then only those that bear on the
-    question or on what that search found stay (in the prompt, and in the search text the trace shows)."""
-    from rag_core.types import SearchResult
-
-    assistant = fake_assistant_with_samples(tmp_path / "d")
-    assistant.remember("u", CITY)
-    assistant.remember("u", PEANUT, importance=0.9)
-    search = assistant.search
-
-    def nothing_alone(question, **kwargs):
-        return search(question, **kwargs) if "（" in question else SearchResult(query=question, hits=[])
-
-    assistant.search = nothing_alone
-    trace = assistant.ask("我出差住宿标准是多少？", user="u")
-    assert [m.content for m in trace.memories] == [CITY]
-    assert "花生" not in trace.memory_search and "花生" not in trace.prompt
 
 
 def test_a_memory_the_token_budget_leaves_out_is_not_counted(tmp_path, monkeypatch) -> None:

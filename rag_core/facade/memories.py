@@ -227,11 +227,11 @@ class MemoryActions(KnownNames):
         return added
 
     def recall(self, user: str, query: str, now: datetime | None = None, *, actor: Principal | None = None,
-               evidence: str = "", touch: bool = True, judged: bool = True) -> list[MemoryHit]:
+               evidence: str = "", touch: bool = True) -> list[MemoryHit]:
         """The memories of `user` that pass the threshold for `query` (`evidence`: the sources' titles and text;
-        `touch` off: their last use is left as it was; `judged` off: see `MemoryStore.search`)."""
+        `touch` off: their last use is left as it was)."""
         self._for_owner(actor, user, "memory.recall")
-        return self.memory.search(user, query, now=now or _utcnow(), evidence=evidence, touch=touch, judged=judged)
+        return self.memory.search(user, query, now=now or _utcnow(), evidence=evidence, touch=touch)
 
     def _personal_search(self, asked: str, result: SearchResult, user: str, *, role: str | None, actor: Principal,
                          timings: dict[str, float]) -> PersonalSearch:
@@ -239,9 +239,8 @@ class MemoryActions(KnownNames):
         (`_search_with_memories`); chat's `ask` and the retrieval test page (`search_as_chat`) both go through
         here. Nothing is counted as used here: `ask` counts what its prompt holds (`_count_used`)."""
         started = time.perf_counter()
-        try:  # the question alone found nothing: no source tells which facts bear on it, so all are tried (judged below)
-            memories = self.recall(user, asked, actor=actor, evidence=_evidence(result), touch=False,
-                                   judged=bool(result.hits)) if user else []
+        try:
+            memories = self.recall(user, asked, actor=actor, evidence=_evidence(result), touch=False) if user else []
             # what the prompt leaves out (a memory giving the assistant orders) is neither searched with nor counted as used
             memories = [m for m in memories if not addressed_to_assistant(m.content)]
         except (MemoryStoreError, sqlite3.Error) as failure:  # a damaged memory store costs the memories, not the answer
@@ -250,22 +249,8 @@ class MemoryActions(KnownNames):
             if note not in result.warnings:
                 result.warnings.append(note)
         timings["memory_ms"] = round((time.perf_counter() - started) * 1000, 2)
-        found, searched = self._search_with_memories(asked, memories, result, role=role, actor=actor, timings=timings)
-        try:
-            if memories and not result.hits:  # keep the facts that bear on what was found (or on the question alone)
-                judged = {m.id: m for m in self.memory.search(user, asked, evidence=_evidence(found), touch=False)}
-                if kept := [judged[m.id] for m in memories if m.id in judged]:  # with their judged relevance
-                    if len(kept) < len(memories):
-                        found, searched = self._search_with_memories(asked, kept, result, role=role, actor=actor,
-                                                                     timings=timings)
-                else:
-                    found, searched = result, ""
-                memories = kept
-        except (MemoryStoreError, sqlite3.Error) as failure:  # the answer stands on the search; the use goes uncounted
-            _log.warning("memory use not recorded: %s", memory_unreadable(failure))
-            if not result.hits:  # facts tried unjudged never reach the prompt
-                found, memories, searched = result, [], ""
-        return PersonalSearch(asked, found, memories, searched, timings)
+        result, searched = self._search_with_memories(asked, memories, result, role=role, actor=actor, timings=timings)
+        return PersonalSearch(asked, result, memories, searched, timings)
 
     def _count_used(self, user: str, memories: Sequence[MemoryHit]) -> None:
         """Count the memories a prompt holds as used (one a token budget left out is not)."""

@@ -8,73 +8,19 @@ MemoryStore; relies on its ``_vectors``, ``_centres_for_model``, ``half_life_day
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
-from functools import lru_cache
 
 import numpy as np
 
 from ..text.asking import speaks_of_asker
 from ..text.pii import redact_text
-from ..text.places import CITIES
-from ..text.tokenizer import tagged, tokenize
 from ..types import MemoryHit
 from . import db
 from .centres import centre_rows
 from .scoring import as_utc, freshness_by_kind, personal_relevance, relevance
-from .text import _FUNCTION_VERBS, _GENERIC, about_someone_else, grounded_in, keyword_overlap, keyword_terms, slots
-
-# What a rule keyed on a slot speaks of, besides a value of it: 一类城市 / 出差 / 外派 (the person's city: where they
-# work decides where they travel from), 部门 / 岗位 / 职级 (their department and position: 经理级人员, 普通员工). A slot
-# fact bears on a question whose text or sources speak of its slot, whatever value they name.
-_SLOT_SUBJECTS = {"city": re.compile(r"城市|驻地|所在地|出差|差旅|异地|外派|外地"),
-                  "department": re.compile(r"部门|岗位|职位|职级|级别|普通员工|经理|总监")}
-_UNIT_SUFFIX = re.compile(r"(?:事业部|部门|中心|团队|部|组)$")
-# A fact about someone close to the person (用户老婆怀孕了) bears on rules for their family (配偶, 子女, 家属).
-_FAMILY = re.compile(r"配偶|子女|家属|父母|亲属|家庭|直系|妻子|丈夫|孩子|小孩|老人")
-
-
-@lru_cache(maxsize=4096)
-def subject_terms(content: str) -> frozenset[str]:
-    """What a fact is about: its nouns, names, verbs and adjectives of two characters or more (花生, 过敏, 杭州,
-    参加, 工作), not the person, numbers, time words, copulas or modals (12年, 下个月, 需要)."""
-    words = ((w.strip().lower(), flag) for w, flag in tagged(content))
-    return frozenset(w for w, flag in words if len(w) >= 2 and flag.startswith(("n", "v", "a", "eng", "i", "l", "j"))
-                     and not w[:1].isdigit()
-                     and w not in _GENERIC and w not in _FUNCTION_VERBS)
-
-
-def slots_spoken_of(text: str) -> frozenset[str]:
-    """The slots (city, department) and the family a question and its sources speak of: a city named or 城市, a
-    department named (销售部) or 部门 / 岗位, a family member (配偶, 子女)."""
-    spoken = {slot for slot, subject in _SLOT_SUBJECTS.items() if subject.search(text)}
-    words = set(tokenize(text)) if text else set()
-    if words & CITIES:
-        spoken.add("city")
-    if any(len(w) >= 3 and _UNIT_SUFFIX.search(w) for w in words):
-        spoken.add("department")
-    if _FAMILY.search(text):
-        spoken.add("family")
-    return frozenset(spoken)
-
-
-def bears_on(content: str, text: str, spoken: frozenset[str]) -> bool:
-    """Whether a profile fact bears on a question about the asker (`text`: the question and its sources; `spoken`:
-    `slots_spoken_of(text)`): the text names what the fact is about (花生 for 用户对花生过敏), or speaks of a slot the
-    fact fills (住宿标准 by 城市 for 用户常驻杭州; 销售岗位 for 用户是销售部的: a unit's name without 部), or of the family
-    the fact is about. 用户对花生过敏 has no bearing on 我出差住宿标准是多少？, so it stays out of that prompt."""
-    low = text.lower()
-    if any(term in low for term in subject_terms(content)):
-        return True
-    if about_someone_else(content):
-        return "family" in spoken
-    filled = slots(content)
-    if filled.keys() & spoken:
-        return True
-    unit = _UNIT_SUFFIX.sub("", filled.get("department", ""))
-    return len(unit) >= 2 and unit.lower() in low
+from .text import grounded_in, keyword_overlap, keyword_terms
 
 
 def read_out(row: tuple) -> db.MemoryRecord:
@@ -109,12 +55,11 @@ class RecallMixin:
         return out
 
     def _rank(self, user_id: str, query: str, now: datetime, threshold: float | None,
-              evidence: str = "", judged: bool = True) -> list[tuple[str, float, float, float]]:
+              evidence: str = "") -> list[tuple[str, float, float, float]]:
         """(id, relevance, freshness, score) best first; threshold None keeps every row.
 
         `evidence`: the text of the sources the answer stands on (titles and clauses); a profile fact
-        whose names occur there is as relevant as one the question asks about (`personal_relevance`). `judged` off:
-        a question about the asker lifts every profile fact, whether or not it bears on it (`bears_on`)."""
+        whose names occur there is as relevant as one the question asks about (`personal_relevance`)."""
         uv = self._vectors(user_id)
         if not uv.ids:
             return []
@@ -125,26 +70,18 @@ class RecallMixin:
         base = uv.importance * fresh
         terms = keyword_terms(query)
         personal = speaks_of_asker(query)
-        # only a profile fact can be lifted, so only those are looked for in the sources (and, for a question about
-        # the asker, in the question: a fact is lifted only where its subject bears on what is asked)
+        # only a profile fact can be lifted, so only those are looked for in the sources
         grounded = np.asarray([bool(evidence) and kind == "profile" and grounded_in(content, evidence)
                                for content, kind in zip(uv.contents, uv.kinds, strict=True)], dtype=bool)
-        bears = None
-        if personal and judged:
-            text = f"{query}\n{evidence}"
-            spoken = slots_spoken_of(text)
-            bears = np.asarray([kind == "profile" and bears_on(content, text, spoken)
-                                for content, kind in zip(uv.contents, uv.kinds, strict=True)], dtype=bool)
         if threshold is None:
             idx = np.arange(len(uv.ids))
         else:  # keyword overlap only where it could lift a memory over the threshold
             bound = personal_relevance(np.asarray(relevance(cos, 1.0 if terms else 0.0, self.calibration)),
-                                       uv.kinds, personal, grounded, bears) * base
+                                       uv.kinds, personal, grounded) * base
             idx = np.nonzero(bound >= threshold)[0]
         kw = np.array([keyword_overlap(terms, uv.contents[i]) for i in idx], dtype=np.float64)
         own = np.atleast_1d(relevance(cos[idx], kw, self.calibration))
-        rel = personal_relevance(own, [uv.kinds[i] for i in idx], personal, grounded[idx],
-                                 None if bears is None else bears[idx])
+        rel = personal_relevance(own, [uv.kinds[i] for i in idx], personal, grounded[idx])
         scores = rel * base[idx]
         # The lift is a floor for selection, not a rank: among lifted facts (all at 0.5) the one the question is
         # about (常驻杭州 for 住宿标准) must come before newer ones that are not, so the order is the score without
@@ -164,20 +101,17 @@ class RecallMixin:
         threshold: float | None = None,
         touch: bool = True,
         evidence: str = "",
-        judged: bool = True,
     ) -> list[MemoryHit]:
         """Memories worth putting in the prompt for this question; often none at all.
 
-        `evidence`: the sources' titles and text, which ground a profile fact they name. `judged` off: every profile
-        fact is lifted for a question about the asker (candidates to search with when the question alone found
-        nothing, so nothing tells what bears on it); the caller then judges them against what that search found."""
+        `evidence`: the sources' titles and text, which ground a profile fact they name."""
         user_id = self._check_user(user_id)
         if not (query or "").strip():
             return []
         now = as_utc(now) if now else db.utc_now()
         k = self.top_k if top_k is None else top_k
         th = self.threshold if threshold is None else threshold
-        ranked = self._rank(user_id, query, now, th, evidence, judged)[: max(0, k)]
+        ranked = self._rank(user_id, query, now, th, evidence)[: max(0, k)]
         if touch:
             self.touch(user_id, [mid for mid, *_ in ranked], now=now)
         return self._hits([r[0] for r in ranked], {r[0]: r[1:] for r in ranked})

@@ -149,24 +149,21 @@ def relevance(
     return float(out) if out.ndim == 0 else out
 
 
-# A question about the asker (我出差住宿标准多少？) is about who they are: a profile fact whose subject
-# bears on it (常驻杭州, for a rule by 城市) is relevant to it at least this much, however far apart the
-# two read. With the profile default importance 0.8 the fact then scores 0.4 (threshold 0.20); a profile
-# fact does not decay (`freshness_by_kind`), so it stays over until it is replaced or its importance
-# is lowered below 0.4. (Were it to decay, one half-life would take it to 0.2, the threshold.)
+# A question about the asker (我出差住宿标准多少？) is about who they are: a profile fact (常驻杭州) is
+# relevant to it at least this much, however far apart the two read. With the profile default importance
+# 0.8 the fact then scores 0.4 (threshold 0.20); a profile fact does not decay (`freshness_by_kind`), so it
+# stays over until it is replaced or its importance is lowered below 0.4. (Were it to decay, one half-life
+# would take it to 0.2, the threshold.) Lifting only the facts whose subject bears on the question was tried
+# (stop 56): the open sessions' memory figure fell from 0.97 to 0.80, so every profile fact is lifted.
 PERSONAL_RELEVANCE = 0.5
 
 
-def personal_relevance(relevance_, kinds, personal: bool, grounded=None, bears=None):
-    """Relevance with profile facts lifted to PERSONAL_RELEVANCE when the question speaks of the asker and
-    (`bears`, one flag per memory; None: every fact) the fact's subject bears on it, or (`grounded`, one
-    flag per memory) when the sources of the answer name what the fact names: the person's employer in a
-    handbook's title, their city in a table of city classes. A fact that bears on nothing asked
-    (用户对花生过敏 for 我出差住宿标准是多少？) keeps its own relevance: health data stays out of that prompt."""
+def personal_relevance(relevance_, kinds, personal: bool, grounded=None):
+    """Relevance with profile facts lifted to PERSONAL_RELEVANCE when the question speaks of the asker,
+    or (`grounded`, one flag per memory) when the sources of the answer name what the fact names: the
+    person's employer in a handbook's title, their city in a table of city classes."""
     profile = np.asarray([kind == "profile" for kind in kinds], dtype=bool)
-    grounded_ = profile & np.asarray(grounded if grounded is not None else False, dtype=bool)
-    asked = profile & np.asarray(bears if bears is not None else True, dtype=bool) if personal else False
-    lift = grounded_ | asked
+    lift = profile if personal else profile & np.asarray(grounded if grounded is not None else False, dtype=bool)
     if not np.any(lift):
         return relevance_
     return np.where(lift, np.maximum(relevance_, PERSONAL_RELEVANCE), relevance_)
