@@ -171,12 +171,13 @@ class _Channel:
 
 
 def stop(child: subprocess.Popen, kill: bool = False) -> None:
-    """End a child and reap it: closing its input ends its loop; one that does not end is killed."""
+    """End a child and reap it: closing its input ends its loop; one that does not end at once (still loading its
+    model when a command that never searched exits) is killed, so an exit never waits for it."""
     try:
         if kill:
             child.kill()
         child.stdin.close()
-        child.wait(timeout=2)
+        child.wait(timeout=0.2)
     except (OSError, ValueError, subprocess.TimeoutExpired):
         child.kill()
         child.wait()
