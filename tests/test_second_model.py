@@ -49,7 +49,7 @@ def test_second_model_rows_follow_the_chunks(tmp_path):
     assistant = open_assistant(tmp_path / "store")
     assert assistant.second is not None and assistant.second.embedder.model_id == "use"
     # on its own BLAS threads USE busy-waits beside e5: 10k search p50 43 -> 91 ms (bench/second_model_cost.py)
-    assert assistant.second.embedder.inner._threads == 1  # in its own process (`embedder_process`)
+    assert assistant.second.embedder.inner._model.threads == 1
     report = assistant.ingest_file(SAMPLES / "03_travel_expense.md")
     assert report.ok, report.error
     ids = {c.chunk_id for c in assistant.catalog.all_chunks()}

