@@ -59,3 +59,16 @@ def test_undo_keeps_a_memory_the_person_corrected_by_hand_after_the_turn(tmp_pat
     undone = a.undo_acknowledged("c1", told.turn)
     assert [m.content for m in a.list_memories("local")] == ["用户在研发部测试组工作，负责自动化测试"]
     assert undone.kept_before == 1 and undone.deleted == 0
+
+
+def test_a_fact_taken_back_after_a_later_turn_replaced_it_never_returns(tmp_path):
+    """Review 193: 我在销售部工作, then 我调到市场部工作了; undoing the first turn, then the second, left the first
+    turn's fact active (the second's undo restored what it had replaced)."""
+    a = fake_assistant(tmp_path / "s")
+    first = a.ask("我在销售部工作", conversation="c1")
+    second = a.ask("我调到市场部工作了", conversation="c1")
+    assert [m.content for m in a.list_memories("local")] == ["用户在市场部工作"]
+    a.undo_acknowledged("c1", first.turn)
+    assert [m.content for m in a.list_memories("local")] == ["用户在市场部工作"]
+    a.undo_acknowledged("c1", second.turn)
+    assert a.list_memories("local") == []

@@ -142,7 +142,24 @@ class ForgettingMixin:
                     self._soft_delete(conn, [(mid, owner, content)], reason, now)
                     # a replaced row the same turn told too (我在财务部工作，我调到了人事部) goes as well
                     queue += [row for row in self._restore_replaced(conn, owner, mid, now) if told[row[0]]]
-            return handled
+            return handled + self._forget_replaced(conn, owner, [m for m in told if m not in done], told, reason, now)
+
+    @staticmethod
+    def _forget_replaced(conn, owner: str, ids: list[str], told: Counter, reason: str, now: datetime) -> int:
+        """A fact the undone turn added that a later one replaced (我在销售部工作, then 我调到市场部了) is already out
+        of recall; it is marked taken back, so undoing the later turn does not bring it back. Returns how many of the
+        told facts that was."""
+        handled = 0
+        for part in db.batches(ids):
+            rows = conn.execute(f"SELECT id, content FROM memories WHERE id IN ({','.join('?' * len(part))}) AND "
+                                "user_id = ? AND delete_reason = 'replaced'", [*part, owner]).fetchall()
+            for mid, content in rows:
+                if len(_tellings(conn, mid)) > told[mid]:  # told before this turn too: it stays, as replaced
+                    continue
+                conn.execute("UPDATE memories SET delete_reason = ?, replaced_by = NULL WHERE id = ?", (reason, mid))
+                db.add_history(conn, mid, owner, "deleted", now, content, f"{reason}：已被后来的说法替换")
+                handled += told[mid]
+        return handled
 
     @staticmethod
     def _restore_replaced(conn, owner: str, mid: str, now: datetime) -> list[tuple[str, str, str]]:
