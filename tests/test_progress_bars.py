@@ -222,8 +222,8 @@ def test_a_long_upload_says_how_fast_it_goes_and_how_long_is_left(tmp_path) -> N
     from rag_core.search.indexer import throughput_label
 
     assert throughput_label("向量化", 0, 400, 0.0, "段") == "向量化 0/400 段"
-    assert throughput_label("向量化", 100, 400, 10.0, "段") == "向量化 100/400 段 · 每秒 10.0 段 · 约剩 30 秒"
-    assert throughput_label("逐句向量化", 100, 1300, 10.0, "句").endswith("约剩 2 分钟")
+    assert throughput_label("向量化", 100, 400, 10.0, "段") == "向量化 100/400 段 · 每秒 10.0 段 · 本步约剩 30 秒"
+    assert throughput_label("逐句向量化", 100, 1300, 10.0, "句").endswith("本步约剩 2 分钟")  # this step's time only, and it says so
     assert throughput_label("向量化", 400, 400, 40.0, "段") == "向量化 400/400 段"
     assistant = fake_assistant(tmp_path / "store")
     labels: list[str] = []
