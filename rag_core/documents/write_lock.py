@@ -20,7 +20,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 try:
@@ -111,3 +111,15 @@ def _tell(waiting: Callable[[], None] | None, told: bool) -> bool:
     if waiting is not None and not told:
         waiting()
     return True
+
+
+@contextmanager
+def held_if_writable(path: Path) -> Iterator[None]:
+    """`WriterLock(path)` held for the block: one read-merge-write at a time across replicas; no lock when its file
+    cannot be made (a read-only data dir: the write itself then refuses in Chinese)."""
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(WriterLock(path).hold())
+        except OSError:
+            pass
+        yield

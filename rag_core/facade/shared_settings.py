@@ -7,27 +7,17 @@ A save now reads the file under a lock, keeps the knobs it does not change and w
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from ..documents.write_lock import WriterLock
+from ..documents.write_lock import held_if_writable
 from ..settings import Settings, with_saved_changes
 
 SETTINGS_LOCK = ".settings.write-lock"  # hidden: backups skip it
 
 
-@contextmanager
-def saving(data_dir: str | Path) -> Iterator[None]:
-    """One save of settings.json at a time across the replicas (read, merge, write).
-
-    A lock file that cannot be made (a read-only data dir) takes no lock: the save itself then refuses in Chinese."""
-    with ExitStack() as stack:
-        try:
-            stack.enter_context(WriterLock(Path(data_dir) / SETTINGS_LOCK).hold())
-        except OSError:
-            pass
-        yield
+def saving(data_dir: str | Path):
+    """One save of settings.json at a time across the replicas (read, merge, write)."""
+    return held_if_writable(Path(data_dir) / SETTINGS_LOCK)
 
 
 def on_file_now(env: Settings, in_force: Settings, saved: frozenset[str]) -> tuple[Settings, frozenset[str]]:

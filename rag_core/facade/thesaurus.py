@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager, suppress
+from collections.abc import Sequence
+from contextlib import suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..documents.write_lock import WriterLock
+from ..documents.write_lock import held_if_writable
 from ..errors import SettingsError, ThesaurusChanged
 from ..storage.health import StoreCheck
 from ..text.pii import redact_text
@@ -68,16 +68,9 @@ def changed_heads(drawn: str, current: str) -> list[str]:
     return sorted(h for h in before.keys() | after.keys() if before.get(h) != after.get(h))
 
 
-@contextmanager
-def _saving(data_dir: Path) -> Iterator[None]:
-    """One thesaurus save at a time across the replicas (read, merge, write); no lock when its file cannot be made
-    (a read-only data dir: the save itself then refuses in Chinese)."""
-    with ExitStack() as stack:
-        try:
-            stack.enter_context(WriterLock(Path(data_dir) / THESAURUS_LOCK).hold())
-        except OSError:
-            pass
-        yield
+def _saving(data_dir: Path):
+    """One thesaurus save at a time across the replicas (read, merge, write)."""
+    return held_if_writable(Path(data_dir) / THESAURUS_LOCK)
 
 
 def thesaurus_check(data_dir: Path) -> StoreCheck | None:
