@@ -49,3 +49,12 @@ def test_nothing_unmasked_reaches_the_memory_file(tmp_path):
         rows += [r[0] for r in db.execute("SELECT content FROM memory_history")]
     assert len(ids) == 4 and rows
     assert not [r for r in rows if re.search(r"\d", r)], rows
+
+
+@pytest.mark.parametrize("text", [
+    "住宿标准（一、二、三类城市）：180、1200、1500（单位：元）", "各档补贴：150，3000，5000",
+    "满意度评分（11题）：1 4 5 3 2 4 5 5 3 4 2", "各月加班人数：1 5 3 2 0 4 1 2 3 3 1",
+])
+def test_a_row_of_amounts_or_scores_shaped_like_a_mobile_is_not_masked(text):
+    """Review 198: without a phone word before it, a separated run is a row of values, not a number to call."""
+    assert redact_text(text) == text

@@ -3,7 +3,7 @@
 Split from pii.py (kept under its size limit), which runs these as two of its rules over its view (full-width
 ，as ',' and every Unicode space as ' '). The digits of a run separated by one consistent single space, 、 or
 comma are read as one number, and the run is masked only when that number is a mobile (1[3-9] and 9 more digits)
-or an ID with a valid check character, *and* the run is written the way a person spells such a number: every
+after a phone word, or an ID with a valid check character, *and* the run is written the way a person spells such a number: every
 group one digit (read aloud, digit by digit), or a mobile's own grouping (3-4-4, 3-8, 7-4, 4-4-3, 4-3-4), or an ID
 in groups of 3 or more. A list of small numbers (第1、2、3条, 1、3、5、7、9、11、13、15) or amounts (100、200元,
 1000，2000，3000) is neither, and a run followed by a unit (…8000元, …8000号) is a value, not a number to call.
@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from .checksums import id_card_valid
+from .mobile_cue import phone_cue_before
 
 Span = tuple[int, int]
 
@@ -36,10 +37,11 @@ def _a_value(match: re.Match[str]) -> bool:
 
 
 def separated_mobile(match: re.Match[str]) -> Span | None:
-    """A mobile spelled digit by digit or in its own grouping (138、0013、8000)."""
+    """A mobile spelled digit by digit or in its own grouping (138、0013、8000), after a phone word (手机号是 138 0013
+    8000): without one, such a run is as likely a row of amounts or scores (180、1200、1500；1 4 5 3 2 4 5 5 3 4 2)."""
     groups = _groups(match)
     digits = "".join(groups)
-    if not re.fullmatch(r"1[3-9]\d{9}", digits) or _a_value(match):
+    if not re.fullmatch(r"1[3-9]\d{9}", digits) or _a_value(match) or not phone_cue_before(match.string, match.start()):
         return None
     spelled = all(len(g) == 1 for g in groups) or tuple(map(len, groups)) in _MOBILE_GROUPINGS
     return match.span() if spelled else None
