@@ -59,3 +59,13 @@ def test_undo_of_the_detailed_restatement_brings_back_the_older_wording(store):
         "用户怀孕了", before.importance, before.created_at, False)
     assert np.allclose(store._vectors("u").raw[0], store.embedder.vector("用户怀孕了"), atol=1e-6)
     assert any("用户怀孕了" in h["detail"] for h in store.history("u", mid) if h["action"] == "strengthened")
+
+
+@pytest.mark.parametrize(("mine", "theirs"), [
+    ("我怀孕了", "我嫂子怀孕7个月了"), ("我对花生过敏", "我外甥对花生和芒果过敏"), ("我下个月结婚", "我表弟下个月结婚"),
+])
+def test_a_relatives_fact_never_rewrites_the_persons_own(tmp_path, mine, theirs):
+    """Review 199: the relative's words add terms before the shared ones: another subject, not more detail."""
+    from rag_core.memory.text import adds_detail
+
+    assert not adds_detail(theirs.replace("我", "用户", 1), mine.replace("我", "用户", 1))

@@ -57,11 +57,16 @@ def _dept_and_name(m: re.Match[str]) -> tuple[str, ...]:
 
 # ---- what is no fact about the person, however it is worded (seed 000 坑4: low-value write-back crowds out facts) ----
 # the assistant or this conversation (我喜欢你, 我不喜欢你的回答, 我是你的主人, 我喜欢这个回答): feedback, not a profile
-_ABOUT_ASSISTANT = re.compile(r"[你您](?!们)|助手|机器人|(?:这|那|上面|刚才|之前|上次|这次)[个条次]?的?(?:回答|回复|答复|答案)")
+# the assistant named as such (你, 这个助手), not a unit, a product or a job that holds the word (机器人事业部, 王总的助手,
+# 您公司: review 199)
+_ABOUT_ASSISTANT = re.compile(r"[你您](?![们公])|(?:这个|这位|那个)(?:助手|机器人)"
+                              r"|(?:这|那|上面|刚才|之前|上次|这次)[个条次]?的?(?:回答|回复|答复|答案)")
 _GREETING = re.compile(r"^(?:你好|您好|嗨)[啊呀!！，,\s]*")
 _PERSON = r"^(?:我|用户)"
 # a passing state: an activity going on now (我在吃饭, 我正在开会, 我现在在上班) or a mood (我今天很开心, 我心情不好)
-_DOING_NOW = re.compile(_PERSON + r"(?:现在|目前|正|这会儿|此刻)?(?:正在|在)(?P<rest>.+)$")
+# Said as now (正在, 现在在): 我在做化疗, 我在备孕, 我在读研究生 are states that last, and a bare 在 does not tell them
+# from 我在吃饭 (review 199), so only an activity said to be going on now passes.
+_DOING_NOW = re.compile(_PERSON + r"(?:(?:现在|目前|这会儿|此刻)在|(?:现在|目前|这会儿|此刻)?正在?在?)(?P<rest>.+)$")
 _DEGREE = r"(?:很|非常|有点|有些|好|太|特别|超|挺|真|比较)"
 _MOOD = re.compile(_PERSON + r"(?:今天|今晚|现在|这会儿|此刻|这几天|最近)?的?(?:(?:心情|感觉|状态)" + _DEGREE + r"?|"
                    + _DEGREE + r")不?[\u4e00-\u9fff]{1,2}[了啊呀呢哦啦!！~]*$")
@@ -75,7 +80,7 @@ _PAY = ("资", "薪", "报销", "额度")  # 工资 薪资 月薪 年薪 底薪 
 def _passing(clause: str) -> bool:
     """我在吃饭 / 我今天很开心: true now, no fact to recall later. A leave or a period one is in (我在休产假, 我在哺乳期)
     is a state the rules speak of, and stays."""
-    if _MOOD.search(clause):
+    if (mood := _MOOD.search(clause)) and not _names_a_condition(mood.group()):
         return True
     m = _DOING_NOW.search(clause)
     if not m or re.search(r"[假期](?:中|里)?了?$", m["rest"]):
@@ -85,6 +90,12 @@ def _passing(clause: str) -> bool:
     words = tagged(m["rest"])
     return (bool(words) and words[0][1].startswith("v") and words[0][1] != "vn"
             and not any(tag.startswith("v") for _, tag in words[1:]))
+
+
+def _names_a_condition(mood: str) -> bool:
+    """我有点贫血 / 我有些哮喘: a degree word before a noun names a condition the person has, not a mood."""
+    words = tagged(mood.rstrip("了啊呀呢哦啦!！~"))
+    return bool(words) and words[-1][1].startswith("n")
 
 
 def _claims_entitlement(clause: str) -> bool:

@@ -115,7 +115,20 @@ def adds_detail(new: str, old: str) -> bool:
     kn, ko = key_terms(new), key_terms(old)
     if not kn or not ko or kn == ko:
         kn, ko = content_terms(new), content_terms(old)
-    return bool(ko) and kn > ko
+    # and of the same person: a term the new text adds before the first one they share is a new subject (用户嫂子怀孕7个月了
+    # after 用户怀孕了): another person's fact, never a detail of this one (review 199)
+    # (a count before it, 两个孩子, is detail of the same fact)
+    before = _before_terms(new, ko)
+    return bool(ko) and kn > ko and not any(term in before for term in kn - ko if not _COUNT.fullmatch(term))
+
+
+_COUNT = re.compile(r"[\d一二两三四五六七八九十几多]+[个位名只条次]?")
+
+
+def _before_terms(text: str, terms: set[str]) -> str:
+    """`text` up to the first of `terms` in it."""
+    starts = [text.find(t) for t in terms if t in text]
+    return text[: min(starts)] if starts else text
 
 
 # 不/没/未/不再 as a denial, not inside a word (不错, 不过, 不同, 未来): 用户对花生不过敏 denies 用户对花生过敏
