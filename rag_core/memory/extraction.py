@@ -66,7 +66,8 @@ _PERSON = r"^(?:我|用户)"
 # a passing state: an activity going on now (我在吃饭, 我正在开会, 我现在在上班) or a mood (我今天很开心, 我心情不好)
 # Said as now (正在, 现在在): 我在做化疗, 我在备孕, 我在读研究生 are states that last, and a bare 在 does not tell them
 # from 我在吃饭 (review 199), so only an activity said to be going on now passes.
-_DOING_NOW = re.compile(_PERSON + r"(?:(?:现在|目前|这会儿|此刻)在|(?:现在|目前|这会儿|此刻)?正在?在?)(?P<rest>.+)$")
+_NOW = r"(?:现在|目前|这会儿|此刻)"
+_DOING_NOW = re.compile(_PERSON + rf"(?:{_NOW}?正在?|{_NOW}在)(?P<rest>.+)$")
 _DEGREE = r"(?:很|非常|有点|有些|好|太|特别|超|挺|真|比较)"
 _MOOD = re.compile(_PERSON + r"(?:今天|今晚|现在|这会儿|此刻|这几天|最近)?的?(?:(?:心情|感觉|状态)" + _DEGREE + r"?|"
                    + _DEGREE + r")不?[\u4e00-\u9fff]{1,2}[了啊呀呢哦啦!！~]*$")
