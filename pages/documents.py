@@ -305,7 +305,7 @@ def main() -> None:
     if not docs:
         st.info("还没有索引任何文档。")
         return
-    st.dataframe(documents_frame(docs, assistant.waiting_versions(actor=actor())), hide_index=True, width="stretch", column_config=DOCUMENT_COLUMNS,
+    st.dataframe(documents_frame(docs, assistant.scheduled_versions(actor=actor())), hide_index=True, width="stretch", column_config=DOCUMENT_COLUMNS,
                  row_height=WRAP_ROWS)  # long titles wrap; the whole title also heads the chosen document below
     by_id = {d.doc_id: d for d in docs}
     chosen = st.selectbox(

@@ -46,3 +46,18 @@ def test_the_documents_page_says_the_waiting_version(tmp_path, monkeypatch):
     assert not at.exception, [e.value for e in at.exception]
     [table] = [d for d in at.dataframe if "文档ID" in d.value.columns]
     assert list(table.value["状态"]) == ["生效中；v2 将于 2099-12-04 生效"]
+
+
+def test_the_documents_page_names_every_scheduled_version_in_the_order_they_take_effect(tmp_path, monkeypatch):
+    """A correction (v3) dated before a version still to come (v2) takes effect first and is then replaced by v2: the
+    list names both, so HR sees that the wrong version still comes (review 200; `scheduled_versions`)."""
+    a = fake_assistant(tmp_path / "store")
+    a.add_user("wang", "admin", PASSWORD)
+    assert a.ingest_bytes(FIVE, "年假制度.md", actor=ADMIN).ok
+    assert a.ingest_bytes(TEN, "年假制度.md", effective_date="2099-12-20", actor=ADMIN).version == 2
+    assert a.ingest_bytes(TEN + "更正。".encode(), "年假制度.md", effective_date="2099-12-04", actor=ADMIN).version == 3
+    at = logged_in_with(a, APP, "wang", PASSWORD, tmp_path, monkeypatch)
+    at.switch_page("pages/documents.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    [table] = [d for d in at.dataframe if "文档ID" in d.value.columns]
+    assert list(table.value["状态"]) == ["生效中；v3 将于 2099-12-04 生效；v2 将于 2099-12-20 生效"]

@@ -200,9 +200,11 @@ CHUNK_COLUMNS = _widths(版本=45, 生效日期=85, 序号=45, 章节=160, 页�
 REPORT_COLUMNS = _widths(文件=140, 结果=90, 文档ID=110, 版本=45, 块数=45, 可见范围=75, 脱敏处数=60, 说明=240)
 
 
-def documents_frame(docs: Sequence[DocumentInfo], waiting: Mapping[str, DocumentInfo] | None = None) -> pd.DataFrame:
-    """One row a document; `waiting`: the version scheduled to replace the one in effect, said in 状态."""
-    waiting = waiting or {}
+def documents_frame(docs: Sequence[DocumentInfo],
+                    waiting: Mapping[str, DocumentInfo | Sequence[DocumentInfo]] | None = None) -> pd.DataFrame:
+    """One row a document; `waiting`: the versions scheduled to replace the one in effect, in the order they take
+    effect (`scheduled_versions`), said in 状态: a correction dated before a version still to come names both."""
+    waiting = {doc: [v] if isinstance(v, DocumentInfo) else list(v) for doc, v in (waiting or {}).items()}
     return pd.DataFrame(
         [
             {
@@ -214,8 +216,8 @@ def documents_frame(docs: Sequence[DocumentInfo], waiting: Mapping[str, Document
                 "块数": d.chunk_count,
                 "导入时间": local_time(d.ingested_at),
                 "生效日期": d.effective_date or "—",
-                "状态": DOC_STATUS_LABELS.get(d.status, d.status) + (
-                    f"；v{w.version} 将于 {w.effective_date} 生效" if (w := waiting.get(d.doc_id)) else ""),
+                "状态": DOC_STATUS_LABELS.get(d.status, d.status) + "".join(
+                    f"；v{w.version} 将于 {w.effective_date} 生效" for w in waiting.get(d.doc_id, ())),
             }
             for d in docs
         ]

@@ -74,6 +74,13 @@ SAMPLES_AT_OPEN = """
 INSERT OR IGNORE INTO meta SELECT ?, CASE WHEN EXISTS (SELECT 1 FROM documents)
     OR EXISTS (SELECT 1 FROM meta WHERE key='generation' AND CAST(value AS INTEGER) > 0) THEN '1' ELSE '0' END
 """
+# A version number is never given twice: a chunk id (doc@vN#k) a search read before a delete names no other text
+# after it. A store from before this row numbers as before until its first delete writes it.
+VERSIONS_USED = "versions_used:"  # + doc id -> the highest version number its deleted rows had
+KEEP_VERSIONS_USED = """INSERT INTO meta SELECT ?, MAX(version) FROM documents WHERE doc_id=? HAVING COUNT(*) > 0
+ON CONFLICT(key) DO UPDATE SET value = MAX(CAST(meta.value AS INTEGER), CAST(excluded.value AS INTEGER))"""
+NEXT_VERSION = """SELECT MAX(IFNULL((SELECT MAX(version) FROM documents WHERE doc_id=?), 0),
+    IFNULL((SELECT CAST(value AS INTEGER) FROM meta WHERE key=?), 0))"""
 
 
 def _aud(text: str) -> tuple[str, ...]:
@@ -234,8 +241,8 @@ class Catalog:
 
     def next_version(self, doc_id: str) -> int:
         with self.lock:
-            row = self._db.execute("SELECT MAX(version) FROM documents WHERE doc_id=?", (doc_id,)).fetchone()
-        return (row[0] or 0) + 1
+            row = self._db.execute(NEXT_VERSION, (doc_id, VERSIONS_USED + doc_id)).fetchone()
+        return row[0] + 1
 
     def pending(self) -> list[DocumentInfo]:
         with self.lock:
@@ -310,10 +317,11 @@ class Catalog:
 
     def delete_document(self, doc_id: str) -> None:
         with self.transaction() as db:
+            db.execute(KEEP_VERSIONS_USED, (VERSIONS_USED + doc_id, doc_id))  # before its rows go
             db.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
             db.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
 
-    def discard_version(self, doc_id: str, version: int) -> None:
+    def discard_version(self, doc_id: str, version: int) -> None:  # a pending version: no search read its ids
         with self.transaction() as db:
             db.execute("DELETE FROM chunks WHERE doc_id=? AND version=?", (doc_id, version))
             db.execute("DELETE FROM documents WHERE doc_id=? AND version=?", (doc_id, version))

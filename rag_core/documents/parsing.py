@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from ..errors import IngestError
 from ..text.digit_runs import IDENTIFIER_CHARS, number_runs
+from ..text.pii import redact_text
 from ..types import ParsedDocument, ReadingReport, Section
 from .chinese_codecs import encoding_note
 from .decoding import decode_text
@@ -34,13 +35,16 @@ __all__ = ["SUPPORTED_EXTENSIONS", "parse_bytes", "parse_file", "read_regular_fi
 # --------------------------------------------------------------------------- names and limits
 
 _WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)), *(f"LPT{i}" for i in range(1, 10))}
-_DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # controls, bidi overrides, surrogates, unassigned
+DROPPED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # controls, bidi overrides, surrogates, unassigned
 
 
-def _printable(name: str) -> str:
-    """The raw name with control characters escaped, for an error about the name itself."""
-    shown = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in str(name))[:80]
-    return shown or "（空文件名）"
+def _printable(name: str, mask: Callable[[str], str] | None = None) -> str:
+    """The raw name with control characters escaped, for an error about the name itself; personal data masked
+    (`mask`, else every category), on the name without its control characters when it has any (13812345678/)."""
+    shown = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in str(name))
+    bare = "".join(ch for ch in str(name) if unicodedata.category(ch) not in DROPPED_CATEGORIES)
+    masked = (mask or redact_text)(bare) if bare else bare
+    return (masked if masked != bare else shown)[:80] or "（空文件名）"
 
 
 def safe_filename(name: str, mask: Callable[[str], str] | None = None) -> str:
@@ -52,13 +56,13 @@ def safe_filename(name: str, mask: Callable[[str], str] | None = None) -> str:
     text = "".join(
         " " if cat == "Zs" else ch
         for ch, cat in ((ch, unicodedata.category(ch)) for ch in text)
-        if cat not in _DROP_CATEGORIES
+        if cat not in DROPPED_CATEGORIES
     )
     text = text.replace("\\", "/").rsplit("/", 1)[-1]
     text = re.sub(r'[<>:"|?*]', "_", text).strip().strip(".").strip()
     text = mask(text) if text and mask is not None else text
     if not text:
-        raise IngestError(_printable(name), "文件名无效：去掉路径和控制字符后没有剩下可用的名字")
+        raise IngestError(_printable(name, mask), "文件名无效：去掉路径和控制字符后没有剩下可用的名字")
     stem, dot, ext = text.rpartition(".")
     if not (dot and stem and 0 < len(ext) <= 16 and " " not in ext):
         stem, ext = text, ""
@@ -67,7 +71,7 @@ def safe_filename(name: str, mask: Callable[[str], str] | None = None) -> str:
     if len(text) > MAX_NAME_CHARS:
         stem = stem[: MAX_NAME_CHARS - len(ext)].rstrip(" .")
         if not stem:
-            raise IngestError(_printable(name), "文件名无效：截断后没有剩下可用的名字")
+            raise IngestError(_printable(name, mask), "文件名无效：截断后没有剩下可用的名字")
         text = stem + ext
     if stem.split(".")[0].upper() in _WINDOWS_RESERVED:
         text = "_" + text

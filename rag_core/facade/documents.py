@@ -28,7 +28,7 @@ from ..documents.bounds import IngestEstimate, as_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
 from ..documents.prepare import PreparedDocument, check_identity, effective_day, narrower_audience, prepare
-from ..documents.standing import scheduled, standing_versions
+from ..documents.standing import effect_by_day, scheduled, standing_versions
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
 from ..search.after_switch import interrupted_live, mark_live, went_live
 from ..search.indexer import refuse_unreplaceable
@@ -296,15 +296,19 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
         or replaced on a scheduled day) do not block HR's delete of the document it sees: deleting reveals nothing
         of their text, and HR's page lists the document and offers its delete."""
         actor = self._acting(actor, "documents.manage")
-        versions = self.catalog.versions(doc_id)
-        try:
+        versions: list[DocumentInfo] = []
+
+        def guard() -> None:  # under the writer lock: a version another writer stores meanwhile is checked too
+            versions[:] = self.catalog.versions(doc_id)
             refuse_unreplaceable(self.catalog, doc_id, lambda v: self._readable_by(actor, v.audience),
                                  office_today(self._settings.timezone))
+
+        try:
+            with said_replaced():
+                removed = self.indexer.delete_document(doc_id, guard=guard)
         except PermissionDenied:
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见")
             raise PermissionDenied("没有权限：这份文档不面向你的受众") from None
-        with said_replaced():
-            removed = self.indexer.delete_document(doc_id)
         held = self._hold_standard_answers(doc_id, versions)  # type: ignore[attr-defined]  # StandardReview
         detail = f"{removed} 块" + (f"；{held} 条依据它的标准答复暂停使用，待复核" if held else "")
         self._audit(actor, "document.delete", doc_id, "ok" if versions else "failed", detail)
@@ -347,6 +351,19 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
         for version in waiting:
             first.setdefault(version.doc_id, version)
         return first
+
+    def scheduled_versions(self, *, actor: Principal | None = None) -> dict[str, list[DocumentInfo]]:
+        """For each document, every scheduled version the actor may read that will take effect, in the order they
+        do (`waiting_versions` names the first only: a correction dated before a wrong version still to come hid it).
+        A version another one dated the same day replaces before it is ever in effect is left out."""
+        actor = self._acting(actor, "documents.manage")
+        today = office_today(self._settings.timezone)
+        out: dict[str, list[DocumentInfo]] = {}
+        for _, in_effect in effect_by_day(self.catalog.live_versions(), today)[1:]:
+            for v in in_effect:
+                if scheduled(v, today) and self._readable_by(actor, v.audience) and v not in out.get(v.doc_id, []):
+                    out.setdefault(v.doc_id, []).append(v)
+        return out
 
     def document_versions(self, doc_id: str, *, actor: Principal | None = None) -> list[DocumentInfo]:
         """Every version of a document the actor may read, oldest first, with its status."""

@@ -26,8 +26,8 @@ from ..documents.bounds import Cancel, check_cancel
 from ..documents.catalog import Catalog, office_today, versions_in_effect
 from ..documents.name_keys import NameKeys
 from ..documents.prepare import PreparedDocument, index_text, with_version
-from ..documents.standing import scheduled, standing_versions
-from ..errors import IngestError, PermissionDenied, RagError
+from ..documents.standing import scheduled
+from ..errors import IngestError
 from ..types import Chunk, DocumentInfo, IngestReport
 from .after_switch import run_each, unfinished
 from .backfill import backfill_rows, backfill_second, backfill_sentences  # noqa: F401 (their old home)
@@ -39,9 +39,9 @@ from .sentence_index import SecondModel, SentenceIndex, second_chunk_text, vecto
 from .throughput import throughput_label
 from .unreachable import unreachable_warning
 from .vector_store import ChromaVectorStore, VectorCheck
+from .version_rules import MayReplace, refuse_stale, refuse_unreplaceable, scheduled_later, waiting_note  # noqa: F401
 
 Progress = Callable[[str, float], None]
-MayReplace = Callable[[DocumentInfo], bool]  # may the writer replace this existing version?
 SECOND_SLICE = 256  # chunks per second-model call, so a cancel is seen between slices
 WAITING = "等待另一个导入完成"
 VERSION_ATTEMPTS = 5
@@ -209,6 +209,7 @@ class Indexer:
         warnings = prepared.warnings + unreachable_warning(unreachable)
         if not immediate:  # the upload report says so: until then answers still come from the version in effect
             warnings.append(f"v{version} 将于 {effective_date} 生效，在此之前问答仍使用当前生效的版本")
+            warnings += [] if keep_scheduled else scheduled_later(self.catalog, info, today)  # re-index: as it was
         warnings += [f"这一版立即生效并取代了所有旧版本，包括排期中的 v{old.version}（原定 {old.effective_date} 生效）："
                      "如果仍需要它，请重新上传并设好生效日期" for old in older if scheduled(old, today)]
         if newer is not None:  # only without the writer lock: another process's newer version won
@@ -307,9 +308,13 @@ class Indexer:
         if failed:
             raise failed[0][1]
 
-    def delete_document(self, doc_id: str) -> int:
-        """Remove every version's chunks from Chroma, BM25, the catalog and the embedding cache."""
+    def delete_document(self, doc_id: str, guard: Callable[[], None] | None = None) -> int:
+        """Remove every version's chunks from Chroma, BM25, the catalog and the embedding cache.
+
+        `guard` runs holding the locks before anything is removed and may raise to refuse (as `write(guard=...)`)."""
         with self.lock, self.catalog.writer.hold():
+            if guard is not None:
+                guard()
             chunks = self.catalog.chunks_of(doc_id)
             if not chunks and not self.catalog.versions(doc_id):
                 return 0
@@ -330,47 +335,6 @@ class Indexer:
         with self.lock:
             self.keywords.sync()
             return self.vectors.verify(repair=repair, known=self.keywords.has)
-
-
-def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace | None,
-                         today: str | None = None) -> None:
-    """PermissionDenied when a version that stands (in effect on `today`, scheduled, or pending) is one the writer
-    may not replace.
-
-    A new version retires the old one: uploading over a document one cannot read would take it
-    away from the people who can (HR's upload once retired the managers' only version). A version a scheduled
-    one replaced on its day stays 'current' in the catalog, but no reader sees it and the documents list does not
-    show it (`standing_versions`): it does not lock HR out of the 全体员工 version in effect.
-    """
-    if may_replace is None:
-        return
-    versions = catalog.versions(doc_id)
-    live = [v for v in versions if v.status == "current"]
-    blocking = [*standing_versions(live, today or office_today()), *(v for v in versions if v.status == "pending")]
-    if any(not may_replace(v) for v in blocking):
-        raise PermissionDenied(
-            f"没有权限：已有文档 {doc_id} 不面向你的受众，不能上传它的新版本。"
-            "如果这是另一份文件，请改名或指定新的文档ID后再上传"
-        )
-
-
-def waiting_note(catalog: Catalog, matched: DocumentInfo, today: str) -> str:
-    """"；vN 仍将于 D 生效" for each scheduled version after `matched`: re-uploading the file in effect leaves it."""
-    coming = [v for v in catalog.versions(matched.doc_id) if v.status == "current" and v.version != matched.version
-              and scheduled(v, today)]
-    return "".join(f"；v{v.version} 仍将于 {v.effective_date} 生效" for v in coming)
-
-
-def refuse_stale(catalog: Catalog, read: DocumentInfo, known: set[int]) -> None:
-    """RagError when `read` is no longer live, or a live version of its document is not one of `known`.
-
-    Re-indexing reads the live versions, then cuts and writes them one by one; another process (a CLI
-    ingest, a second app) may store a new version in between, and writing the old text over it would make
-    the stale policy the newest. Call it holding the writer lock (`Indexer.write(guard=...)`): `known` is
-    the versions read plus the ones this re-index wrote."""
-    live = {v.version for v in catalog.versions(read.doc_id) if v.status == "current"}
-    if read.version not in live or live - known:
-        raise RagError("文档在重建期间被更新，已跳过，请再重建一次")
 
 
 def recover_pending(catalog: Catalog, vectors: ChromaVectorStore) -> None:

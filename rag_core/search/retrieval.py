@@ -287,7 +287,8 @@ class HybridRetriever:
         t = time.perf_counter()
         pool = list(dict.fromkeys([*bm25_order, *ranks(cos)]))
         chunks = self._chunk_rows.get(pool, generation)
-        pool = [cid for cid in pool if cid in chunks]
+        # rows are read after the snapshot: a row another write changed meanwhile is shown only to its audience
+        pool = [cid for cid in pool if cid in chunks and (readable is None or not readable.isdisjoint(chunks[cid].audience))]
         sentence_cos: dict[str, float] = {}
         if qvec is not None and pool:
             rows = row_cosines(self._sentence_rows.get(pool, generation), np.asarray(qvec, dtype=np.float32)[:, None])

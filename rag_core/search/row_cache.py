@@ -3,8 +3,8 @@
 A question's candidates (some 50 chunks) used to be read from three SQLite files at every search:
 the catalog's chunk rows, e5's and the second model's vector rows (about 3 ms at 10k chunks of a
 ~20 ms search beside the models). Questions on one topic share most candidates, so the last
-`capacity` chunks' rows are kept, decoded as search uses them. A chunk id can come back with other
-content (a document deleted and uploaded again gets its version numbers anew), so everything kept is
+`capacity` chunks' rows are kept, decoded as search uses them. A chunk id could come back with other
+content (a store from before stop 57 numbered a deleted document's next upload from 1 again), so everything kept is
 dropped when the catalog's generation moves, which every change of a document does; rows read while
 it moved are used but not kept (another thread may have committed meanwhile), as in `VisibilityCache`.
 """
