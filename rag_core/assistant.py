@@ -21,7 +21,7 @@ from .conversations.statements import split_turn
 from .conversations.store import ForeignConversation
 from .documents.catalog import Catalog
 from .errors import PermissionDenied, SettingsError
-from .facade.access import LOCAL_ADMIN, allowed, require
+from .facade.access import LOCAL_ADMIN, allowed, as_it_stands, require
 from .facade.accounts import ANONYMOUS, AccountActions
 from .facade.asker import AskerActions
 from .facade.attempts import refusal_row
@@ -191,7 +191,8 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         """Resolve and check the acting person; raises `PermissionDenied` (nothing read or changed; one audit row
         naming `attempt`, by default the calling method, and its `target`: `attempts.refusal_row`)."""
         try:
-            return require(actor if actor is not None else self._default_actor(), permission)
+            return require(as_it_stands(self.accounts, actor, local_admin_process=self._local_admin_process)
+                           if actor is not None else self._default_actor(), permission)
         except PermissionDenied as exc:
             attempt = attempt or sys._getframe(1).f_code.co_name  # every caller named, none has to pass it
             target, detail = refusal_row(permission, attempt, target, str(exc))

@@ -22,6 +22,7 @@ import streamlit as st
 
 from rag_core import Assistant, Principal, Settings
 from rag_core.assistant import SAMPLES_DIR
+from rag_core.errors import PermissionDenied
 from rag_core.types import ROLE_NAMES
 from ui.inert import escape_md
 from ui.progress import FileSteps
@@ -147,11 +148,30 @@ def current_principal() -> Principal | None:
 
 
 def actor() -> Principal:
-    """The principal every facade call passes as `actor=` (the login gate ran before any page)."""
+    """The principal every facade call passes as `actor=`, its session checked again at each call.
+
+    The login gate checks the session at the top of each run, but a button's callback runs before it: a session
+    ended since the page was drawn (logged out in another tab, the password reset, the account disabled or given
+    another role; a desktop tab still open after the first account was made) acted once more. That is refused
+    with one Chinese line (a `RagError`, which the callbacks show); the run that follows shows the login form."""
     principal = current_principal()
     if principal is None:  # a page reached without the chrome: show nothing
         st.stop()
+    if not _still_logged_in(principal):  # type: ignore[arg-type]
+        raise PermissionDenied(STALE_LOGIN)
     return principal  # type: ignore[return-value]
+
+
+STALE_LOGIN = "登录已失效（已退出登录、密码已重置，或账户已被停用或修改），这次操作没有执行；请重新登录"
+
+
+def _still_logged_in(principal: Principal) -> bool:
+    """The session of this browser tab still stands for `principal` (one signed token and two indexed rows)."""
+    assistant = get_assistant()
+    token = st.session_state.get(TOKEN_KEY)
+    if token:
+        return assistant.session_principal(token) == principal
+    return not assistant.team_mode  # the desktop's person at the machine, while no account exists
 
 
 def current_user() -> str:

@@ -7,8 +7,12 @@ the CLI or a crafted page URL meets the same refusal.
 
 from __future__ import annotations
 
-from ..errors import PermissionDenied
+from typing import Any
+
+from ..accounts.names import is_reserved
+from ..errors import PermissionDenied, StoreDamaged
 from ..types import ROLE_NAMES, ROLES, Principal
+from .samples import SYSTEM
 
 # permission -> lowest role that holds it (roles are ordered employee < hr < admin)
 PERMISSIONS: dict[str, str] = {
@@ -66,3 +70,35 @@ def require_owner(actor: Principal, owner: str, permission: str = "memories.own"
     require(actor, permission)
     if owner != actor.user and not allowed(actor, "memories.all"):
         raise PermissionDenied("没有权限：这条记录属于其他用户")
+
+
+def as_it_stands(accounts: Any, actor: Principal, *, local_admin_process: bool = False) -> Principal:
+    """`actor` when the account it names still grants what it carries, else `PermissionDenied` (team mode).
+
+    A page keeps the principal from its login, and a tab's button callback runs before the login gate looks at the
+    session again: an account disabled, or given another role or audiences, since then acted once more with its old
+    rights. So every action reads the account it names (one indexed row): enabled, not reserved, and holding the
+    principal's role and audiences, as `session_principal` would give them now. A principal naming no account was
+    issued by no login, so nothing of it can have gone stale (accounts are never deleted): the desktop's person at
+    the machine, the CLI's (`act_as_local_administrator`: the data dir's owner names whom it acts for), the engine's
+    own (`SYSTEM`), a library caller's. A desktop tab still open after the first account was made is the pages'
+    to end (`ui.state.actor`). An account file that cannot be read leaves nothing to compare with: the pages stop
+    at the login gate (it cannot read a session either), and the library answers named callers as before.
+    """
+    if local_admin_process or actor is SYSTEM:
+        return actor
+    from .accounts import accounts_busy  # here: that module imports this one
+
+    try:
+        with accounts_busy():
+            account = accounts.get(actor.user)
+    except StoreDamaged:
+        return actor
+    if account is None:
+        return actor
+    if account.disabled or is_reserved(account.name):  # as `authenticate` refuses a reserved one
+        raise PermissionDenied(f"没有权限：账户“{actor.user}”已停用，请重新登录或联系管理员")
+    if account.principal == actor:
+        return actor
+    now = ROLE_NAMES.get(account.role, account.role)
+    raise PermissionDenied(f"没有权限：账户“{actor.user}”的角色或受众已被管理员修改（现在是{now}），请重新登录")

@@ -58,7 +58,7 @@ ACCOUNTS_BUSY = f"{ACCOUNTS} 正被另一个进程占用，请稍后再试"
 
 
 @contextmanager
-def _accounts_busy() -> Iterator[None]:
+def accounts_busy() -> Iterator[None]:
     """"database is locked" from the account store becomes `StoreBusy` with one Chinese line: the pages and the
     CLI show `RagError`s as that line, where an `OperationalError` reached people as an English traceback.
     Only busy: any other SQLite error is no busy file and stays what it is."""
@@ -159,7 +159,7 @@ class AccountActions:
         typed = (name or "").strip()
         result = None
         try:
-            with _accounts_busy():
+            with accounts_busy():
                 result = self.accounts.authenticate(name, password)
                 token = self.accounts.open_session(result.account.name) if result.ok else ""  # type: ignore[union-attr]
         except StoreBusy as exc:
@@ -248,7 +248,7 @@ class AccountActions:
         actor = self._acting(actor, "users")
         accepted = False  # until the name passes its checks it may be a password typed in the wrong box
         try:
-            with _accounts_busy():
+            with accounts_busy():
                 if role != "admin" and not self.accounts.has_accounts():  # team mode would start with nobody to manage it
                     raise AccountError("第一个账户必须是管理员：新建账户后所有页面都需要登录，只有管理员能在网页上管理账户")
                 if redact_text(str(name)) != str(name):  # a name is shown everywhere: the sidebar, the audit's actor
@@ -302,7 +302,7 @@ class AccountActions:
         actor = self._acting(actor, "ask")  # every logged-in person
         detail = ""  # what the audit row says, when it is more than the refusal (an account that just locked)
         try:
-            with _accounts_busy():
+            with accounts_busy():
                 if self.accounts.get(actor.user) is None:
                     raise AccountError("桌面模式没有账户密码：建立账户后，每个人登录后都可以在“我的账户”里修改自己的密码")
                 checked = self.accounts.authenticate(actor.user, old)
@@ -323,7 +323,7 @@ class AccountActions:
                         detail: str | Callable[[Account], str] = "") -> Account:
         """Run `change`, audited; `detail`: the ok row's text, or made from the changed account."""
         try:
-            with _accounts_busy():
+            with accounts_busy():
                 account = change()
         except (AccountError, StoreBusy) as exc:
             self._audit(actor, action, name, "failed", str(exc))
