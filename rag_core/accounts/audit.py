@@ -50,7 +50,8 @@ ACTION_NAMES: dict[str, str] = {
     "user.add": "新增用户", "user.disable": "停用用户", "user.enable": "启用用户", "user.role": "修改角色",
     "user.password": "重置密码", "conversation.list": "查看他人对话列表", "conversation.read": "查看他人对话",
     "conversation.export": "导出他人对话", "conversation.rename": "重命名他人对话", "conversation.delete": "删除他人对话",
-    "conversation.rate": "评价他人对话", "conversation.undo": "撤销他人记忆", "standard.release": "恢复标准答复",
+    "conversation.rate": "评价他人对话", "conversation.undo": "撤销他人记忆", "standard.add": "添加标准答复",
+    "standard.delete": "删除标准答复", "standard.release": "恢复标准答复",
     "feedback.give": "代为评价或撤回评价",
     "backup": "备份", "restore": "恢复备份", "refused": "被拒绝的操作",
 }

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from ..documents.audience_names import audience_names
 from ..documents.catalog import visible_to
 from ..documents.redaction import redact_text
-from ..errors import PermissionDenied
+from ..errors import PermissionDenied, RagError
 from ..insights.audiences import labels_in_use, unreadable_labels
 from ..insights.records import GapGroup, StandardAnswer
 from ..insights.standard import standard_fields
@@ -29,6 +30,12 @@ def _stamp() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def _brief(text: object, limit: int = 60) -> str:
+    """What a failed add or delete names in the audit row: the typed text, cut short (it was refused as typed)."""
+    text = " ".join(str(text or "").split())
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 class StandardAnswerActions(StandardReview):
     """Mixin of `Assistant` (through `InsightActions`): the 标准答复 page's and `faq` command's writing side."""
 
@@ -41,6 +48,18 @@ class StandardAnswerActions(StandardReview):
 
         Only labels the actor may read: an answer for an audience they cannot read would be one they cannot see."""
         actor = self._acting(actor, "insights")
+        try:
+            entry = self._add_standard(question, answer, clauses, variants, audience, actor, sources)
+        except PermissionDenied:
+            raise  # its refused row is written
+        except RagError as exc:
+            self._audit(actor, "standard.add", _brief(question), "failed", str(exc))
+            raise
+        self._audit(actor, "standard.add", f"{entry.id} {entry.question}", "ok", f"受众：{audience_names(entry.audience)}")
+        return entry
+
+    def _add_standard(self, question: str, answer: str, clauses: Sequence[str], variants: Sequence[str],
+                      audience: Sequence[str] | None, actor: Principal, sources: Sequence[str]) -> StandardAnswer:
         labels = standard_audience(audience)  # None: everyone; given but blank: refused, as for an upload
         if hidden := unreadable_labels(labels, actor.readable):
             self._audit(actor, "refused", f"标准答复的受众：{'、'.join(hidden)}", "refused", "受众不可见")
@@ -76,5 +95,15 @@ class StandardAnswerActions(StandardReview):
     def delete_standard_answer(self, answer_id: str, *, actor: Principal | None = None) -> None:
         """Delete one the actor may read (another audience's answer is refused as unknown)."""
         actor = self._acting(actor, "insights")
+        try:
+            question = self.standard_store.get(answer_id).question
+        except RagError as exc:  # no such id (or the store unreadable)
+            self._audit(actor, "standard.delete", _brief(answer_id), "failed", str(exc))
+            raise
         self._visible_standard(answer_id, actor, "delete")  # refused as an unknown id, with its audit row
-        self.standard_store.delete(answer_id)
+        try:
+            self.standard_store.delete(answer_id)
+        except RagError as exc:
+            self._audit(actor, "standard.delete", f"{answer_id} {question}", "failed", str(exc))
+            raise
+        self._audit(actor, "standard.delete", f"{answer_id} {question}")

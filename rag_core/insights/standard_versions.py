@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from ..types import Chunk
 from .records import StandardAnswer
-from .standard_articles import article_texts, named_articles
+from .standard_articles import article_key, article_texts, named_articles
 from .standard_refs import QUOTED, names_document, readable_to_all
 
 NARROWED, CHANGED = "narrowed", "changed"  # `Hold.reason` besides "deleted"
@@ -65,13 +65,14 @@ def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequ
     found: dict[str, str] = {}
     for entry in entries:
         quoted = [p for clause in entry.clauses for p in quoted_pieces(clause, titles) if p in old_text]
-        rests = (entry.id in recorded or any(len(p) >= MIN_QUOTE for p in quoted)
+        loose = {a for clause in entry.clauses for a in unnamed_articles(clause, [*titles, *known]) if a in old_articles}
+        rests = (entry.id in recorded or any(len(p) >= MIN_QUOTE for p in quoted) or bool(loose)
                  or names_document(entry.clauses, titles, known))
         if not rests:
             continue
         if not readable_to_all(audience, entry.audience):
             found[entry.id] = NARROWED
-        elif any(p not in new_text for p in quoted):
+        elif any(p not in new_text for p in quoted) or any(old_articles[a] != new_articles.get(a) for a in loose):
             found[entry.id] = CHANGED
         elif old_text != new_text and any(
                 _article_changed(named_articles(clause, titles, known), old_articles, new_articles,
@@ -79,6 +80,16 @@ def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequ
                 for clause in entry.clauses):
             found[entry.id] = CHANGED
     return found
+
+
+def unnamed_articles(clause: str, titles: Sequence[str]) -> set[int | str]:
+    """The articles (第七条, 第7条) a clause names when it names none of the catalog's documents (`titles`): HR's
+    shorthand (考勤制度第七条, 《考勤休假制度》第七条) or the article alone (第七条 年假天数). Such a clause rests
+    on every document that has the article: holding it on a change there is safer than serving an old clause."""
+    if names_document([clause], titles):
+        return set()
+    keys = (article_key(clause[m.start():]) for m in re.finditer("第", clause))
+    return {k for k in keys if k is not None}
 
 
 def _article_changed(named: set[object] | None, old: dict[object, str], new: dict[object, str], quotes: bool) -> bool:
