@@ -51,3 +51,14 @@ def test_failed_add_and_delete_are_audited(assistant):
 
 def test_the_actions_have_chinese_names():
     assert ACTION_NAMES["standard.add"] == "添加标准答复" and ACTION_NAMES["standard.delete"] == "删除标准答复"
+
+
+def test_a_failed_add_masks_before_it_cuts(assistant):
+    """The typed question is cut to 60 characters for the row: cut first, an ID number straddling the cut kept 17
+    of its 18 digits, no longer read as one (review 206)."""
+    before = len(assistant.audit_entries(actor=ADMIN))
+    question = "员" * 43 + "110101199003074514"  # the number ends past the 60th character
+    with pytest.raises(RagError):
+        assistant.add_standard_answer(question, "   ", actor=HR)
+    [row] = _since(assistant, before)
+    assert "11010119900307" not in row[2], row[2]

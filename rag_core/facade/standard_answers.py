@@ -31,8 +31,9 @@ def _stamp() -> str:
 
 
 def _brief(text: object, limit: int = 60) -> str:
-    """What a failed add or delete names in the audit row: the typed text, cut short (it was refused as typed)."""
-    text = " ".join(str(text or "").split())
+    """What a failed add or delete names in the audit row: the typed text, masked, then cut short (it was refused as
+    typed; cut first, an ID number's first 17 digits no longer read as one and stayed)."""
+    text = redact_text(" ".join(str(text or "").split()))
     return text if len(text) <= limit else text[:limit] + "…"
 
 

@@ -30,19 +30,35 @@ STANDARD_COSINE = 0.955
 STANDARD_AGREEMENT = 0.5
 SHORT = 2  # a question of this many content words is half changed by one swapped word
 
-# a number and the unit it counts (满10年, 一个月, 30天, 2024年); 日 is 天, 块 is 元
-_QUANTITY = re.compile(rf"(?<![\d.第])(\d+(?:\.\d+)?|[{CN_NUMERAL}]+)(个月|小时|[天日月年周元块次倍岁%％])")
-_UNIT = {"日": "天", "块": "元", "个月": "月", "％": "%"}
+# a number and the unit it counts (满10年, 一个月, 8个小时, 2万元, 30天, 三千 with none); 日 is 天, 块 is 元. Not inside
+# another number or after 第 (第十五天 is a day's place, not 5 天)
+_QUANTITY = re.compile(rf"(?<![\d.第{CN_NUMERAL}])(\d+(?:\.\d+)?万?|[{CN_NUMERAL}]+)个?"
+                       rf"(小时|分钟|[天日月年周元块次倍岁%％]|(?![\d{CN_NUMERAL}]))")
+_UNIT = {"日": "天", "块": "元", "％": "%"}
 
 
 def quantities(text: str) -> frozenset[tuple[float, str]]:
-    """The quantities a question states, as (value, unit): 工作满一年 and 满1年 both state (1, 年)."""
+    """The quantities a question states, as (value, unit): 工作满一年 and 满1年 both state (1, 年); an amount with
+    no unit (报销超过三千, 500) has unit "", read only when written in digits or with two numerals or more (not the 十
+    of 十分)."""
     found = set()
     for number, unit in _QUANTITY.findall(text):
-        value = float(number) if number[0].isdigit() else chinese_numeral(number)
+        if not unit and not number[0].isdigit() and len(number) < 2:
+            continue
+        if number[0].isdigit():
+            value = float(number.rstrip("万")) * (10000 if number.endswith("万") else 1)
+        else:
+            value = chinese_numeral(number)
         if value:
             found.add((float(value), _UNIT.get(unit, unit)))
     return frozenset(found)
+
+
+def differ_in_quantity(a: frozenset[tuple[float, str]], b: frozenset[tuple[float, str]]) -> bool:
+    """Both sides count in one unit and state different values in it (满1年 / 满10年, 三千 / 三万). A quantity only one
+    side states is no difference: 一年带薪年假 is 每年带薪年假, 一块休 is 一起休, 满一年 is 满12个月."""
+    units = {unit for _, unit in a} & {unit for _, unit in b}
+    return any({v for v, u in a if u == unit} != {v for v, u in b if u == unit} for unit in units)
 
 
 @dataclass(frozen=True)
@@ -106,7 +122,7 @@ def agreement(a: Wording, b: Wording) -> float:
     state different quantities, or each side says what the other does not where that is a swap, not a rewording:
     a term the thesaurus knows on both sides (辞职/辞退, 离职/入职), or, in a question of `SHORT` words, an act or
     thing on both sides (申请调休/取消调休)."""
-    if a.amounts != b.amounts:
+    if differ_in_quantity(a.amounts, b.amounts):
         return 0.0
     missing = []
     for own, other in ((a, b), (b, a)):
