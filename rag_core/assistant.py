@@ -191,7 +191,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         """Resolve and check the acting person; raises `PermissionDenied` (nothing read or changed; one audit row
         naming `attempt`, by default the calling method, and its `target`: `attempts.refusal_row`)."""
         try:
-            return require(as_it_stands(self.accounts, actor, local_admin_process=self._local_admin_process)
+            return require(as_it_stands(lambda: self.accounts, actor, local_admin_process=self._local_admin_process)
                            if actor is not None else self._default_actor(), permission)
         except PermissionDenied as exc:
             attempt = attempt or sys._getframe(1).f_code.co_name  # every caller named, none has to pass it

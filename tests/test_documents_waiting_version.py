@@ -61,3 +61,17 @@ def test_the_documents_page_names_every_scheduled_version_in_the_order_they_take
     assert not at.exception, [e.value for e in at.exception]
     [table] = [d for d in at.dataframe if "文档ID" in d.value.columns]
     assert list(table.value["状态"]) == ["生效中；v3 将于 2099-12-04 生效；v2 将于 2099-12-20 生效"]
+
+
+def test_a_row_does_not_name_its_own_version_as_coming(tmp_path):
+    """A document with no version in effect yet shows its first scheduled version as the row: 状态 names only the
+    others (review 205)."""
+    from ui.uploads import documents_frame
+
+    a = fake_assistant(tmp_path / "store")
+    assert a.ingest_bytes(TEN, "年假制度.md", effective_date="2099-12-20", actor=ADMIN).ok
+    assert a.ingest_bytes(FIVE, "年假制度.md", effective_date="2099-12-04", actor=ADMIN).ok
+    docs = a.list_documents(actor=ADMIN)
+    [state] = list(documents_frame(docs, a.scheduled_versions(actor=ADMIN))["状态"])
+    shown = docs[0].version
+    assert f"v{shown} 将于" not in state and state.count("将于") == 1, state

@@ -84,3 +84,32 @@ def test_first_start_indexing_acts_in_team_mode(tmp_path):
     a.add_user("wang", "admin", "correct horse")  # accounts made (CLI) before the app's first start
     reports = a.ensure_samples(pack=None)
     assert reports and all(r.status == "indexed" for r in reports), [r.error for r in reports]
+
+
+# review 205: what the stricter engine check must still let through
+
+def _team_with_zhao(tmp_path):
+    from fakes import fake_assistant_with_samples
+
+    a = fake_assistant_with_samples(tmp_path / "store")
+    a.add_user("wang", "admin", "correct horse")
+    a.add_user("zhao", "employee", "correct horse", ["sales", "finance"], actor=Principal("wang", "admin"))
+    return a
+
+
+def test_an_administrator_still_asks_as_a_disabled_person(tmp_path):
+    """The reader the engine makes for a turn asked as someone (`_asker`) is its own, not a stale login: a disabled
+    person is read as a plain employee, and no refusal is written under their name."""
+    a = _team_with_zhao(tmp_path)
+    admin = a.session_principal(a.login("wang", "correct horse"))
+    a.set_user_disabled("zhao", True, actor=admin)
+    assert a.ask("年假有几天", user="zhao", actor=admin).answer
+    assert not [e for e in a.audit_entries(actor=admin) if e.outcome == "refused"]
+    with pytest.raises(PermissionDenied):  # while zhao's own principal is refused
+        a.search("年假", actor=Principal("zhao", "employee", ("finance", "sales")))
+
+
+def test_the_same_audiences_in_another_order_are_the_same_rights(tmp_path):
+    a = _team_with_zhao(tmp_path)
+    assert a.search("年假", actor=Principal("zhao", "employee", ("sales", "finance"))) is not None
+    assert a.search("年假", actor=Principal("zhao", "employee", ["finance", "sales"])) is not None

@@ -217,7 +217,7 @@ def documents_frame(docs: Sequence[DocumentInfo],
                 "导入时间": local_time(d.ingested_at),
                 "生效日期": d.effective_date or "—",
                 "状态": DOC_STATUS_LABELS.get(d.status, d.status) + "".join(
-                    f"；v{w.version} 将于 {w.effective_date} 生效" for w in waiting.get(d.doc_id, ())),
+                    f"；v{w.version} 将于 {w.effective_date} 生效" for w in waiting.get(d.doc_id, ()) if w.version != d.version),
             }
             for d in docs
         ]

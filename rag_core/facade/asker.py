@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..errors import PermissionDenied
 from ..text.inputs import InputError, checked
 from ..types import Principal
-from .access import require_owner
+from .access import issued_by_engine, require_owner
 from .owner_names import KnownNames
 
 
@@ -57,7 +57,7 @@ class AskerActions(KnownNames):
             return actor, user, actor
         account = self.accounts.get(user)
         named = account is not None and not account.disabled
-        return actor, user, Principal(user, account.role, account.audiences) if named else Principal(user)
+        return actor, user, issued_by_engine(Principal(user, account.role, account.audiences) if named else Principal(user))
 
     def _audit_asked_as(self, actor: Principal, user: str, conversation: str | None) -> None:
         """One row when an administrator asks as someone else: the turn reads that person's memories and earlier
