@@ -57,3 +57,14 @@ def test_a_change_to_another_article_or_document_holds_nothing(assistant):
     assert assistant.ingest_bytes(changed7.encode(), "考勤与休假管理制度.md", actor=HR).ok
     holds = assistant.standard_answer_holds(actor=HR)
     assert article_only in holds and other_doc not in holds  # 《加班管理办法》第七条 is that document's article
+
+
+def test_another_document_narrowed_does_not_hold_an_article_only_citation(tmp_path):
+    """考勤制度第七条 may be another document's 第七条: a change there holds the answer (safer than serving an old
+    clause), but that document narrowed to HR, its text unchanged, does not (review 206)."""
+    a = fake_assistant(tmp_path / "store")
+    assert a.ingest_bytes(SRC.encode(), "考勤与休假管理制度.md", actor=HR).ok
+    assert a.ingest_bytes(OVERTIME, "加班管理办法.md", actor=HR).ok
+    sid = a.add_standard_answer("年假有几天", ANSWER, clauses=["考勤制度第七条"], actor=HR).id
+    assert a.ingest_bytes(OVERTIME, "加班管理办法.md", audience=["hr"], actor=HR).ok
+    assert sid not in a.standard_answer_holds(actor=HR)

@@ -66,11 +66,13 @@ def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequ
     for entry in entries:
         quoted = [p for clause in entry.clauses for p in quoted_pieces(clause, titles) if p in old_text]
         loose = {a for clause in entry.clauses for a in unnamed_articles(clause, [*titles, *known]) if a in old_articles}
-        rests = (entry.id in recorded or any(len(p) >= MIN_QUOTE for p in quoted) or bool(loose)
+        # an article named without its document (`loose`) may be another document's: its change holds the entry,
+        # a document narrowed to fewer readers does not (review 206)
+        named = (entry.id in recorded or any(len(p) >= MIN_QUOTE for p in quoted)
                  or names_document(entry.clauses, titles, known))
-        if not rests:
+        if not named and not loose:
             continue
-        if not readable_to_all(audience, entry.audience):
+        if named and not readable_to_all(audience, entry.audience):
             found[entry.id] = NARROWED
         elif any(p not in new_text for p in quoted) or any(old_articles[a] != new_articles.get(a) for a in loose):
             found[entry.id] = CHANGED
