@@ -8,7 +8,6 @@ SQLite connection holds the lock (BEGIN EXCLUSIVE); the waits are shortened, not
 
 from __future__ import annotations
 
-import functools
 import logging
 import sqlite3
 from collections.abc import Iterator
@@ -129,7 +128,8 @@ def test_a_team_dir_is_refused_as_lost_once_the_lock_is_gone(tmp_path: Path, sho
 def test_an_audit_row_not_written_while_locked_is_logged_as_busy(tmp_path: Path, monkeypatch, caplog) -> None:
     audit = trail(tmp_path / "store", "backup")
     with held(audit):
-        monkeypatch.setattr(sqlite3, "connect", functools.partial(sqlite3.connect, timeout=0.01))
+        real = sqlite3.connect  # every wait short, the trail's probe too (it passes a timeout of its own: 30 s)
+        monkeypatch.setattr(sqlite3, "connect", lambda *args, **kwargs: real(*args, **{**kwargs, "timeout": 0.01}))
         with caplog.at_level(logging.WARNING, logger=maintenance.__name__):
             maintenance._audit_row(tmp_path / "store", Principal("wang", "admin"), "backup", "x", "ok")
     lines = [r.getMessage() for r in caplog.records if "audit row not written" in r.getMessage()]
