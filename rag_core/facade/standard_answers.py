@@ -19,7 +19,8 @@ from ..insights.audiences import labels_in_use, unreadable_labels
 from ..insights.records import GapGroup, StandardAnswer
 from ..insights.standard import standard_fields
 from ..insights.standard_duplicates import refuse_duplicate
-from ..insights.standard_refs import gap_sources
+from ..insights.standard_refs import gap_sources, names_document
+from ..insights.standard_versions import MIN_QUOTE, policy_text, quoted_pieces, unnamed_articles
 from ..types import Principal
 from .standard_input import standard_audience
 from .standard_review import StandardReview
@@ -73,6 +74,27 @@ class StandardAnswerActions(StandardReview):
             clauses=[redact_text(c) for c in clauses], variants=[redact_text(v) for v in variants], audience=labels,
             sources=sources,
         )
+
+    def unanchored_clauses(self, clauses: Sequence[str], *, actor: Principal | None = None) -> list[str]:
+        """The clauses that tie an answer to no policy the actor may read: naming no live document, no article
+        (第七条) and quoting no run of one. A change to the policies cannot hold the answer through them, so the
+        page says so when HR adds it (review 201)."""
+        actor = self._acting(actor, "insights")
+        live = [v for v in self.catalog.live_versions() if visible_to(v.audience, actor.readable)]
+        titles = [v.title for v in live if v.title]
+        text: str | None = None
+        loose = []
+        for clause in (c.strip() for c in clauses):
+            if not clause or names_document([clause], titles) or unnamed_articles(clause, titles):
+                continue
+            pieces = [p for p in quoted_pieces(clause, titles) if len(p) >= MIN_QUOTE]
+            if pieces:
+                if text is None:  # read once, and only for a clause that may quote
+                    text = policy_text([c for v in live for c in self.catalog.chunks_of(v.doc_id, v.version)])
+                if any(p in text for p in pieces):
+                    continue
+            loose.append(clause)
+        return loose
 
     def standard_audiences(self, *, actor: Principal | None = None) -> list[str]:
         """The audience labels in use the actor may give a standard answer ("all" first)."""
