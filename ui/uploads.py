@@ -201,10 +201,10 @@ REPORT_COLUMNS = _widths(文件=140, 结果=90, 文档ID=110, 版本=45, 块数=
 
 
 def documents_frame(docs: Sequence[DocumentInfo],
-                    waiting: Mapping[str, DocumentInfo | Sequence[DocumentInfo]] | None = None) -> pd.DataFrame:
+                    waiting: Mapping[str, Sequence[DocumentInfo]] | None = None) -> pd.DataFrame:
     """One row a document; `waiting`: the versions scheduled to replace the one in effect, in the order they take
     effect (`scheduled_versions`), said in 状态: a correction dated before a version still to come names both."""
-    waiting = {doc: [v] if isinstance(v, DocumentInfo) else list(v) for doc, v in (waiting or {}).items()}
+    waiting = waiting or {}
     return pd.DataFrame(
         [
             {

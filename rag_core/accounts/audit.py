@@ -58,11 +58,11 @@ ACTION_NAMES: dict[str, str] = {
 OUTCOME_NAMES: dict[str, str] = {"ok": "成功", "failed": "失败", "locked": "已锁定", "refused": "拒绝"}
 
 
-
 def _storable(text: str) -> str:
     """`text` as SQLite can store it: a lone surrogate (an id typed on a mis-decoded command line, named in a
     refusal) becomes its visible escape instead of failing the row, and with it the refusal it records."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
 
 class AuditLog:
     def __init__(self, path: Path):

@@ -20,7 +20,7 @@ from datetime import date
 
 import numpy as np
 
-from ..documents.catalog import Catalog, Readable, office_day, readable_set
+from ..documents.catalog import Catalog, Readable, office_day, readable_set, visible_to
 from ..documents.prepare import index_text
 from ..errors import VectorServerDown
 from ..settings import Settings
@@ -288,7 +288,7 @@ class HybridRetriever:
         pool = list(dict.fromkeys([*bm25_order, *ranks(cos)]))
         chunks = self._chunk_rows.get(pool, generation)
         # rows are read after the snapshot: a row another write changed meanwhile is shown only to its audience
-        pool = [cid for cid in pool if cid in chunks and (readable is None or not readable.isdisjoint(chunks[cid].audience))]
+        pool = [cid for cid in pool if cid in chunks and visible_to(chunks[cid].audience, readable)]
         sentence_cos: dict[str, float] = {}
         if qvec is not None and pool:
             rows = row_cosines(self._sentence_rows.get(pool, generation), np.asarray(qvec, dtype=np.float32)[:, None])
