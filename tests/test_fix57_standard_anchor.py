@@ -40,8 +40,9 @@ def test_the_page_tells_hr_when_a_clause_rests_on_nothing(tmp_path, monkeypatch)
     assert not at.exception, [e.value for e in at.exception]
     at.text_input[0].set_value("年假能分开休吗？")
     at.text_area[0].set_value("可以，以半天为最小单位。")
-    at.text_area[1].set_value("人事部口头通知\n考勤制度第七条")
+    at.text_area[1].set_value("人事部口头通知\n考勤制度第七条\n[点我](http://x.example)")
     next(b for b in at.button if b.label == "添加").click().run()
     assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
     [notice] = [s.value for s in at.success]
     assert "已添加标准答复" in notice and "人事部口头通知" in notice and "考勤制度第七条" not in notice
+    assert "](http" not in notice, notice  # HR's clause is shown inert: no live link
