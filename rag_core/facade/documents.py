@@ -297,11 +297,13 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
         of their text, and HR's page lists the document and offers its delete."""
         actor = self._acting(actor, "documents.manage")
         versions: list[DocumentInfo] = []
+        basis: list[Chunk] = []
 
         def guard() -> None:  # under the writer lock: a version another writer stores meanwhile is checked too
             versions[:] = self.catalog.versions(doc_id)
             refuse_unreplaceable(self.catalog, doc_id, lambda v: self._readable_by(actor, v.audience),
                                  office_today(self._settings.timezone))
+            basis[:] = self._deleted_basis(doc_id)  # type: ignore[attr-defined]  # StandardReview: read before removed
 
         try:
             with said_replaced():
@@ -309,7 +311,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
         except PermissionDenied:
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见")
             raise PermissionDenied("没有权限：这份文档不面向你的受众") from None
-        held = self._hold_standard_answers(doc_id, versions)  # type: ignore[attr-defined]  # StandardReview
+        held = self._hold_standard_answers(doc_id, versions, basis)  # type: ignore[attr-defined]  # StandardReview
         detail = f"{removed} 块" + (f"；{held} 条依据它的标准答复暂停使用，待复核" if held else "")
         self._audit(actor, "document.delete", doc_id, "ok" if versions else "failed", detail)
         return removed

@@ -5,7 +5,8 @@ A standard answer is served before search, so one resting on a deleted document 
 quoting a policy that no longer exists. Deleting a document (`DocumentActions.delete_document`)
 therefore holds every standard answer that recorded it as its source, or names it in its clauses
 (`insights.standard_refs.references`: a whole 《title》, or the bare title anywhere in a sentence except inside a
-longer name: a title the catalog knows that contains it, or a longer document name it runs on into),
+longer name: a title the catalog knows that contains it, or a longer document name it runs on into), or cites an
+article or a run of its text without naming any document (`insights.standard_versions.lost_with`),
 unless a live document every reader of the answer can read still carries what it names (a
 duplicate deleted): it is not served, nothing is deleted, and the 标准答复 page says why until HR
 releases or deletes it. Split from `facade.insights` (kept under the 400-line limit); `InsightActions`
@@ -27,7 +28,7 @@ from ..insights.standard import Hold, StandardAnswerError
 from ..insights.standard_duplicates import refuse_duplicate
 from ..insights.standard_pending import office_midnight
 from ..insights.standard_refs import narrower_basis
-from ..insights.standard_versions import CHANGED, NARROWED, outdated
+from ..insights.standard_versions import CHANGED, NARROWED, lost_with, outdated
 from ..types import Chunk, DocumentInfo, Principal
 from .stores import STANDARD_FILE, feature_store, uses_store
 
@@ -110,7 +111,12 @@ class StandardReview:
         except StoreDamaged as damage:
             self._note_damage(damage)
 
-    def _hold_standard_answers(self, doc_id: str, versions: list[DocumentInfo]) -> int:
+    def _deleted_basis(self, doc_id: str) -> list[Chunk]:
+        """The chunks of a document about to be deleted, read before they go: the articles and runs an answer
+        may cite without naming the document (`_lost_with`). Empty when no standard answer was ever stored."""
+        return self.catalog.chunks_of(doc_id) if self._standard_stored() else []
+
+    def _hold_standard_answers(self, doc_id: str, versions: list[DocumentInfo], basis: Sequence[Chunk] = ()) -> int:
         """After `doc_id` is deleted: hold the standard answers resting on it; how many were held.
 
         A damaged standard-answers file does not undo the delete: its line goes to the store notices."""
@@ -121,10 +127,14 @@ class StandardReview:
         # a copy in effect with the title (a duplicate HR deleted) keeps an answer naming it served; a version a
         # scheduled one replaced stays 'current' in the catalog but no reader sees it, so it keeps nothing
         in_effect = versions_in_effect(self.catalog.live_versions(), office_today(self._settings.timezone))
-        live = [(v.doc_id, v.title, v.audience) for v in in_effect.values() if v.doc_id != doc_id]
+        others = [v for v in in_effect.values() if v.doc_id != doc_id]
+        live = [(v.doc_id, v.title, v.audience) for v in others]
         try:
             with feature_store(STANDARD_FILE):
-                return len(self.standard_store.hold_resting_on(doc_id, titles, versions[-1].audience, stamp, live))
+                store = self.standard_store
+                lost = lost_with(store.list(), basis, [*titles, *(t for _, t, _ in live if t)],
+                                 lambda: [self.catalog.chunks_of(v.doc_id, v.version) for v in others])
+                return len(store.hold_resting_on(doc_id, titles, versions[-1].audience, stamp, live, also=lost))
         except StoreDamaged as damage:
             self._note_damage(damage)
             return 0

@@ -14,7 +14,7 @@ import json
 import sqlite3
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -231,14 +231,15 @@ class StandardAnswers:
 
     # -- answers resting on a deleted document -----------------------------
     def hold_resting_on(self, doc_id: str, titles: Sequence[str], audience: Sequence[str], at: str,
-                        live: Sequence[tuple[str, str, Sequence[str]]] = ()) -> list[str]:
+                        live: Sequence[tuple[str, str, Sequence[str]]] = (), also: Iterable[str] = ()) -> list[str]:
         """Stop serving every entry written from `doc_id` until HR has checked it (`release`); nothing is deleted.
         Returns the ids held for it, an entry already held for another reason too (each reason is kept).
 
         `live`: (doc_id, title, audience) of the documents still live. An entry still rests on a live document
         when each reference to the deleted one (`references`) also names a live document that every reader of the
         entry can read, and a recorded source is kept only by a live document with the identical title (the copy
-        HR kept after deleting a duplicate), which becomes the recorded source."""
+        HR kept after deleting a duplicate), which becomes the recorded source. `also`: entries resting on it
+        without naming it (`standard_versions.lost_with`), held too."""
         deleted = [t for t in titles if t and t.strip()]
         known = [*deleted, *(t for _, t, _ in live if t)]  # a bare title inside a longer one names the longer
         with self._lock:
@@ -257,6 +258,8 @@ class StandardAnswers:
                         resting.append(e.id)
                     else:
                         moved.append((e.id, copy))
+            lost = set(also)
+            resting += [e.id for e in self.list() if e.id in lost and e.id not in resting]
             title = next(iter(deleted), doc_id)
             self.held.add(resting, "deleted", title, ",".join(audience), at)
             self._db.execute("DELETE FROM standard_sources WHERE doc_id = ?", (doc_id,))

@@ -13,7 +13,7 @@ quoting its words is decided by them; one naming the document with neither is he
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..types import Chunk
 from .records import StandardAnswer
@@ -104,3 +104,27 @@ def _article_changed(named: set[object] | None, old: dict[object, str], new: dic
     if named and all(a in old for a in named):
         return any(old[a] != new.get(a) for a in named)
     return not quotes
+
+
+def lost_with(entries: Sequence[StandardAnswer], deleted: Sequence[Chunk], titles: Sequence[str],
+              live: Callable[[], Sequence[Sequence[Chunk]]]) -> set[str]:
+    """The entries a deleted document held up without being named: a clause naming an article it had without naming
+    any document (`unnamed_articles`), or quoting a run of its text, when no live document has that article with
+    the same text or that run (a duplicate HR kept). `live`: each live document's chunks, read only when some
+    entry cites the deleted one so. `titles`: the deleted document's titles and the live ones."""
+    if not deleted:
+        return set()
+    articles, text = article_texts(deleted), policy_text(deleted)
+    cited: dict[str, tuple[list[str], list[str]]] = {}
+    for entry in entries:
+        wanted = [articles[a] for clause in entry.clauses for a in unnamed_articles(clause, titles) if a in articles]
+        runs = [p for clause in entry.clauses for p in quoted_pieces(clause, titles) if len(p) >= MIN_QUOTE and p in text]
+        if wanted or runs:
+            cited[entry.id] = (wanted, runs)
+    if not cited:
+        return set()
+    documents = live()
+    kept_articles = {t for chunks in documents for t in article_texts(chunks).values()}
+    kept_text = "\n".join(policy_text(chunks) for chunks in documents)
+    return {answer_id for answer_id, (wanted, runs) in cited.items()
+            if any(t not in kept_articles for t in wanted) or any(p not in kept_text for p in runs)}
