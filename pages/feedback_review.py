@@ -28,9 +28,10 @@ def main() -> None:
     until = col4.date_input("截止日期（含）", value=today(), key="fb_until")
     unread_only = st.toggle("只看未读", value=False, key="fb_unread")
     tests = include_tests_box("fb_tests")
+    filtered_rating = {"all": None, "down": -1, "up": 1}[rating]
     try:
         entries = assistant.feedback_reviews(
-            rating={"all": None, "down": -1, "up": 1}[rating], doc_id=doc or None, since=since, until=until,
+            rating=filtered_rating, doc_id=doc or None, since=since, until=until,
             unread_only=unread_only, include_tests=tests, actor=actor(),
         )
     except RagError as exc:
@@ -59,8 +60,9 @@ def main() -> None:
             elif st.button("标为未读", key=f"fb_unread_{entry.id}"):
                 assistant.mark_feedback_reviewed([entry.id], reviewed=False, actor=actor())
                 st.rerun()
-    st.download_button("导出 Excel", assistant.export_insights("feedback", "xlsx", since=since, until=until,
-                                                             include_tests=tests, actor=actor()),
+    st.download_button("导出 Excel", assistant.export_insights(
+        "feedback", "xlsx", since=since, until=until, include_tests=tests, rating=filtered_rating, doc_id=doc or None,
+        unread_only=unread_only, actor=actor()),
                        file_name=f"feedback_{since}_{until}.xlsx", icon=":material/download:")
 
 

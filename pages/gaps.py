@@ -12,6 +12,7 @@ from rag_core import Assistant, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, include_tests_box
 from ui.state import AUDIENCE_LABELS, actor, get_assistant, person_name
+from ui.tables import chart_labels, labelled_bar_chart
 from ui.timefmt import local_time, today
 
 KINDS = {"zero_hit": "没有命中", "refused": "制度里没有写", "weak": "依据较弱", "disliked": "👎"}
@@ -41,8 +42,9 @@ def main() -> None:
     audiences = assistant.standard_audiences(actor=actor())
     total = sum(g.count for g in groups)
     st.markdown(f"共 **{len(groups)}** 组、**{total}** 次提问")
-    st.bar_chart(pd.DataFrame({"次数": [g.count for g in groups[:15]]},
-                              index=[g.representative[:20] for g in groups[:15]]), horizontal=True)
+    chart = pd.DataFrame({"问题": chart_labels([g.representative for g in groups[:15]]),
+                          "次数": [g.count for g in groups[:15]]})
+    st.altair_chart(labelled_bar_chart(chart, "问题", "次数"), width="stretch")
     for number, group in enumerate(groups):
         kinds = escape_md("，".join(f"{KINDS.get(k, k)} {n}" for k, n in group.kinds.items()))
         with st.expander(f"{group.count} 次 · {escape_md(group.representative)}", expanded=number == 0):
@@ -61,7 +63,7 @@ def main() -> None:
             synonym_form(assistant, group, number)
             standard_form(assistant, group, number, audiences)
     st.download_button("导出 Excel", assistant.export_insights("gaps", "xlsx", since=since, until=until,
-                                                             include_tests=tests, actor=actor()),
+                                                             include_tests=tests, include_weak=weak, actor=actor()),
                        file_name=f"knowledge_gaps_{since}_{until}.xlsx", icon=":material/download:")
 
 

@@ -30,7 +30,7 @@ from ..accounts.names import check_name, is_reserved
 from ..accounts.serving import REFUSAL, is_local
 from ..accounts.store import OWN_LOCKED, AccountStore, LoginResult
 from ..errors import AccountError, StoreBusy, StoreDamaged
-from ..insights.days import day_window
+from ..insights.days import checked_instant, day_window
 from ..storage.account_files import ACCOUNTS, AUDIT, damaged_line, lost_accounts_line
 from ..storage.sqlite_access import is_busy
 from ..text.pii import redact_text
@@ -68,6 +68,16 @@ def accounts_busy() -> Iterator[None]:
         if not is_busy(exc):
             raise
         raise StoreBusy(ACCOUNTS_BUSY) from exc
+
+
+def _whole(value: object, name: str) -> int | None:
+    """A count or position given by a library caller, as an int; a Chinese error for text that is not a number."""
+    if value is None:
+        return None
+    try:
+        return int(value)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        raise AccountError(f"{name}应为整数：{value}") from None
 
 
 def role_change(before: Account | None, after: Account) -> str:
@@ -356,6 +366,8 @@ class AccountActions:
             zone = ZoneInfo(self._settings.timezone)
             since = day_window(since, None, zone)[0] if isinstance(since, date) else since
             until = day_window(None, until, zone)[1] if isinstance(until, date) else until
+        since, until = checked_instant(since, "开始"), checked_instant(until, "结束")  # 'yesterday' matched nothing
+        limit, offset = _whole(limit, "条数"), _whole(offset, "起始位置") or 0
         with _damage_named(AUDIT):
             return self.audit_log.entries(since=since, until=until, actor=user, action=action, outcome=outcome, limit=limit,
                                         offset=offset)

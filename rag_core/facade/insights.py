@@ -14,7 +14,7 @@ its home is `facade/accounts.py` with `can`.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -25,7 +25,7 @@ from ..documents.catalog import office_today, visible_to
 from ..documents.redaction import redact_text
 from ..documents.standing import standing_versions
 from ..errors import PermissionDenied, StoreDamaged
-from ..insights.audiences import UNKNOWN, readable_by, revealed
+from ..insights.audiences import UNKNOWN, chunk_ids, readable_by, revealed
 from ..insights.days import day_window
 from ..insights.export import FORMATS, for_people, to_csv, to_xlsx
 from ..insights.fields import feedback_fields
@@ -43,6 +43,7 @@ from ..insights.records import (
 )
 from ..insights.rows import (
     cited_docs,
+    doc_of_chunk,
     gap_row,
     nearest_clause,
     policy_answer,
@@ -240,15 +241,22 @@ class InsightActions(StandardAnswerActions, OwnFeedback):
             found.append(tuple(versions[-1].audience) if versions else UNKNOWN)
         return found
 
+    def _narrowed_since(self, doc_ids: Iterable[str]) -> list[tuple[str, ...]]:
+        """The audiences the named documents' live versions have now: a policy narrowed after the question was
+        asked (uploaded to everyone by mistake, then for managers only) hides its clauses from HR here as it does
+        in search (review 210). A deleted document adds nothing: what was asked then is judged as it was shown."""
+        return [tuple(v.audience) or UNKNOWN for doc_id in dict.fromkeys(doc_ids) if doc_id
+                for v in self.catalog.versions(doc_id) if v.status == "current"]
+
     def _clause_readable(self, actor: Principal, clause: dict[str, Any]) -> bool:
         """May `actor` read this stored clause (a gap's nearest clause)?"""
-        if not clause:
+        if not clause or actor.readable is None:
             return True
         audiences = revealed(clause) or self._doc_audiences([clause.get("doc_id", "")])
-        return readable_by(audiences, actor.readable)
+        return readable_by([*audiences, *self._narrowed_since([clause.get("doc_id", "")])], actor.readable)
 
     def _feedback_readable(self, actor: Principal, entry: FeedbackEntry) -> bool:
-        """May `actor` see this rated answer: every clause it showed is readable to them."""
+        """May `actor` see this rated answer: every clause it showed is readable to them, then and now."""
         if actor.readable is None:
             return True
         audiences = entry.audiences
@@ -256,7 +264,8 @@ class InsightActions(StandardAnswerActions, OwnFeedback):
             full = entry if entry.trace else self.insight_log.feedback_entry(entry.id)
             trace = full.trace if full is not None else {}
             audiences = revealed(trace) or self._doc_audiences(entry.docs)
-        return readable_by(audiences, actor.readable)
+        shown = [*entry.docs, *(doc_of_chunk(c) for c in chunk_ids(entry.trace or {}))]  # the detail shows them all
+        return readable_by([*audiences, *self._narrowed_since(shown)], actor.readable)
 
     def _gap_readable(self, actor: Principal, item: GapItem) -> bool:
         """A 👎 is on the gap page only for who may see the rated answer in 反馈审阅 (its question was asked with it)."""
@@ -343,18 +352,22 @@ class InsightActions(StandardAnswerActions, OwnFeedback):
         return report
 
     def export_insights(self, kind: str, fmt: str = "xlsx", *, since: str | date | None = None,
-                        until: str | date | None = None, include_tests: bool = False,
+                        until: str | date | None = None, include_tests: bool = False, include_weak: bool = False,
+                        rating: int | None = None, doc_id: str | None = None, unread_only: bool = False,
                         actor: Principal | None = None) -> bytes:
         """`gaps`, `feedback` or `usage` as CSV (UTF-8 with BOM) or Excel bytes (people's traffic only unless
-        `include_tests`)."""
+        `include_tests`), with the filters its page shows (`include_weak` for gaps; `rating`, `doc_id` and
+        `unread_only` for feedback): the file HR shares holds the rows HR saw (review 210)."""
         if kind not in EXPORT_KINDS or fmt not in FORMATS:
             raise InsightError(f"导出类型应为 {'/'.join(EXPORT_KINDS)}，格式应为 {'/'.join(FORMATS)}")
         sheets: dict[str, list[dict[str, Any]]]
         if kind == "gaps":
-            groups = self.knowledge_gaps(since=since, until=until, include_tests=include_tests, actor=actor)
+            groups = self.knowledge_gaps(since=since, until=until, include_tests=include_tests,
+                                         include_weak=include_weak, actor=actor)
             sheets = {"知识缺口": [gap_row(g) for g in groups]}
         elif kind == "feedback":
-            entries = self.feedback_reviews(since=since, until=until, include_tests=include_tests, actor=actor)
+            entries = self.feedback_reviews(since=since, until=until, include_tests=include_tests, rating=rating,
+                                            doc_id=doc_id, unread_only=unread_only, actor=actor)
             sheets = {"反馈": [e.to_dict() for e in entries]}
         else:
             report = self.usage(include_tests=include_tests, actor=actor)

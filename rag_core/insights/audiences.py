@@ -36,6 +36,24 @@ def revealed(value: Any) -> list[tuple[str, ...]]:
     return sorted(found)
 
 
+def chunk_ids(value: Any) -> list[str]:
+    """Every clause id inside a JSON-like value (a stored trace's sources, hits and near misses)."""
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("chunk_id"), str):
+                found.append(node["chunk_id"])
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list | tuple):
+            for child in node:
+                walk(child)
+
+    walk(value)
+    return list(dict.fromkeys(found))
+
+
 def readable_by(audiences: Iterable[Iterable[str]], readable: frozenset[str] | None) -> bool:
     """True when a reader with `readable` labels (None: every label) may read every one of `audiences`."""
     return readable is None or all(not readable.isdisjoint(labels) for labels in audiences)

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from ..documents.catalog import in_zone, local_day
 from .records import InsightError
 
-__all__ = ["OPEN_END", "day_window", "local_day", "local_minute", "parse_day"]  # local_day: owned by the catalog
+__all__ = ["OPEN_END", "checked_instant", "day_window", "local_day", "local_minute", "parse_day"]  # local_day: owned by the catalog
 
 OPEN_END = "\uffff"  # sorts after every ISO stamp
 YEARS = (1900, 9998)  # a day outside has no UTC bound (9999-12-31 + 1 day, 0001-01-01 east of UTC overflow)
@@ -35,9 +35,23 @@ def parse_day(value: str | date | None, name: str) -> date | None:
     return day
 
 
+def checked_instant(value: str | None, name: str) -> str | None:
+    """An ISO date or time given as text (the CLI's form of a filter), unchanged; a Chinese error when it is not
+    one: 'yesterday' compared as text matched no row and the trail looked empty."""
+    if value is None or value == "" or value == OPEN_END:
+        return value
+    try:
+        datetime.fromisoformat(str(value).strip())
+    except ValueError:
+        raise InsightError(f"{name}时间格式应为 YYYY-MM-DD 或 YYYY-MM-DDTHH:MM:SS：{value}") from None
+    return value
+
+
 def day_window(since: str | date | None, until: str | date | None, zone: tzinfo) -> tuple[str, str]:
     """[since, until] in whole days of `zone`, as UTC ISO bounds for comparing with stored stamps."""
     start, end = parse_day(since, "开始"), parse_day(until, "结束")
+    if start and end and start > end:  # an empty window read as 'no gaps' would tell HR every question was answered
+        raise InsightError(f"开始日期 {start} 晚于结束日期 {end}，请调换或重新选择")
 
     def midnight(day: date) -> str:
         return datetime.combine(day, time(0), zone).astimezone(UTC).isoformat(timespec="seconds")

@@ -1,0 +1,86 @@
+"""Review 210 of HR's improvement loop: a policy narrowed after a question was asked hides its clause from HR in
+知识缺口 and 反馈审阅 as search does; the exports hold the rows the page shows (its filters); a start date after the
+end date is an error, not an empty list; the audit trail refuses text that is not a time or a number."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from fakes import fake_assistant, fake_assistant_with_samples
+
+from rag_core.errors import RagError
+from rag_core.types import Principal
+
+ADMIN, HR, EMP = Principal("boss", "admin"), Principal("hr_li", "hr"), Principal("emp", "employee")
+SECRET = "部门经理年终奖为年薪的百分之四十"
+DOC = f"# 奖金办法\n\n## 第一条 年终奖\n\n{SECRET}，次年三月发放。\n".encode()
+QUESTION = "部门经理年终奖是年薪的多少？"
+
+
+def _narrowed(a) -> None:
+    assert a.ingest_bytes(DOC + "补充。\n".encode(), "奖金办法.txt", audience=("managers",), actor=ADMIN).ok
+    assert a.list_documents(actor=HR) == []
+
+
+def test_a_narrowed_policy_leaves_the_gap_page_clause_hidden_from_hr(tmp_path):
+    a = fake_assistant(tmp_path / "s", answer_threshold=0.99)  # every question a gap, its nearest clause kept
+    assert a.ingest_bytes(DOC, "奖金办法.txt", audience=("all",), actor=ADMIN).ok
+    a.ask(QUESTION, user="emp", remember=False, actor=EMP)
+    assert SECRET in a.knowledge_gaps(actor=HR)[0].nearest.get("text", "")
+    _narrowed(a)
+    [group] = a.knowledge_gaps(actor=HR)
+    assert SECRET not in str(group.nearest) and group.representative == QUESTION  # the question stays
+    assert SECRET in a.knowledge_gaps(actor=ADMIN)[0].nearest.get("text", "")
+
+
+def test_a_narrowed_policy_hides_the_rated_answer_from_hr(tmp_path):
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(DOC, "奖金办法.txt", audience=("all",), actor=ADMIN).ok
+    trace = a.ask(QUESTION, user="emp", remember=False, actor=EMP)
+    assert SECRET in trace.answer
+    a.record_feedback(trace, -1, actor=EMP, reason="答非所问")
+    [entry] = a.feedback_reviews(actor=HR)
+    _narrowed(a)
+    assert all(SECRET not in e.answer for e in a.feedback_reviews(actor=HR))
+    with pytest.raises(RagError):
+        a.feedback_detail(entry.id, actor=HR)
+    assert a.feedback_reviews(actor=ADMIN)
+
+
+def _rows(data: bytes) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+
+
+def test_the_exports_hold_the_rows_the_pages_show(tmp_path):
+    a = fake_assistant_with_samples(tmp_path / "s")
+    for q in ["年假有几天？", "加班费怎么算？", "火星出差补贴多少？", "公司养猫吗？"]:
+        a.ask(q, user="emp", remember=False, actor=EMP)
+    shown = a.knowledge_gaps(include_weak=True, actor=HR)
+    assert len(_rows(a.export_insights("gaps", "csv", include_weak=True, actor=HR))) - 1 == len(shown)
+    up = a.ask("年假有几天？", user="emp", remember=False, actor=EMP)
+    down = a.ask("加班费怎么算？", user="emp", remember=False, actor=EMP)
+    a.record_feedback(up, 1, actor=EMP)
+    a.record_feedback(down, -1, actor=EMP, reason="答非所问")
+    page = a.feedback_reviews(rating=-1, actor=HR)
+    rows = _rows(a.export_insights("feedback", "csv", rating=-1, actor=HR))
+    assert len(rows) - 1 == len(page) == 1
+    assert len(_rows(a.export_insights("feedback", "csv", actor=HR))) - 1 == 2
+
+
+@pytest.mark.parametrize("call", ["knowledge_gaps", "feedback_reviews"])
+def test_a_start_after_the_end_is_an_error(tmp_path, call):
+    a = fake_assistant(tmp_path / "s")
+    with pytest.raises(RagError, match="晚于结束日期"):
+        getattr(a, call)(since="2030-01-01", until="2020-01-01", actor=HR)
+
+
+@pytest.mark.parametrize("kwargs", [{"since": "yesterday"}, {"until": "2026-13-45"}, {"offset": "abc"},
+                                    {"limit": "ten"}])
+def test_the_audit_trail_refuses_what_is_not_a_time_or_a_number(tmp_path, kwargs):
+    a = fake_assistant(tmp_path / "s")
+    a.audit_entries(actor=ADMIN)
+    with pytest.raises(RagError):
+        a.audit_entries(actor=ADMIN, **kwargs)
+    assert a.audit_entries(since="2020-01-01", until="2999-01-01T00:00:00", actor=ADMIN) is not None
