@@ -17,7 +17,7 @@ from typing import Any
 
 import streamlit as st
 
-from rag_core import AskTrace, Assistant
+from rag_core import AskTrace, Assistant, RagError
 from rag_core.errors import StoreDamaged
 from ui.inert import escape_md, escape_quoted_lines, inert_markdown
 from ui.layout import ensure_chrome
@@ -175,6 +175,8 @@ def answer_question(question: str, conversation: str | None, kept: bool = True,
                                               conversation=conversation)
             except Exception as exc:  # show the engine's Chinese message instead of a stack trace
                 st.error(f"回答失败：{escape_md(exc)}")
+                if started and not kept_as(assistant, conversation):
+                    switch_to(None)  # nothing was kept: the next run must not say the new conversation was deleted
                 return
             if not kept:  # nothing to redraw from in the store: the session keeps it for every later run
                 unsaved = st.session_state.setdefault(UNSAVED_KEY, {})
@@ -183,6 +185,15 @@ def answer_question(question: str, conversation: str | None, kept: bool = True,
         if not worker:
             finished()
     st.rerun()  # the sidebar lists the new turn's conversation; the turn is drawn from the store
+
+
+def kept_as(assistant: Assistant, conversation: str) -> bool:
+    """Whether a conversation was stored (a question refused before anything was kept, 问题不能为空, left none)."""
+    try:
+        assistant.get_conversation(conversation, actor=actor())
+    except RagError:
+        return False
+    return True
 
 
 # -- one stored turn -----------------------------------------------------------------

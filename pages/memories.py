@@ -120,6 +120,7 @@ def edit_text_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
             return
         masked = "（个人信息已遮盖）" if stored != " ".join(text.split()) else ""
         announce("memories", f"已保存修改{masked}：{escape_md(stored[:60])}")
+        st.session_state.pop(f"memory_edit_text_{chosen}", None)  # the box shows what was kept, not what was typed
         st.rerun()
 
 

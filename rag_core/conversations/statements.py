@@ -66,6 +66,8 @@ def split_turn(text: str) -> TurnParts:
     # a space before a wish is no mark of its own: what stands before it is a statement only when it tells something
     # (我是新员工 想问下试用期), not when it names someone else (我们部门 想问下团建费 kept 用户所在的部门): `_wish_apart`
     text, meant, talked = _without_talk(_wishes_apart(WISH_AFTER_SPACE.sub("", (text or "").strip())))
+    if not any(ch.isalnum() for ch in text):  # 👍, ？？？, 。。。: a reaction, nothing the policies could answer
+        return TurnParts("", "", chatter=True)
     if not text:
         return TurnParts("", "", chatter=talked)
     clarifies = bool(meant)

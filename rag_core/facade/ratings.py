@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..conversations.store import ConversationError
 from ..errors import PermissionDenied
 from ..insights.rows import reviewed_trace
 from ..types import AskTrace, Principal
@@ -24,12 +25,15 @@ class RatingActions:
     _typed_person: Callable[..., str]
     _review_feedback: Callable[..., int]
     rate_turn: Callable[..., None]
+    open_conversation: Callable[..., tuple[Any, list[AskTrace]]]
     insight_log: Any
 
     def record_feedback(self, trace: AskTrace, rating: int, user: str | None = None, *,
                         actor: Principal | None = None, reason: str | None = None, comment: str = "") -> None:
         """Store a 👍 (1) or 👎 (-1) with the full trace it rates, under the rater's own name."""
         actor = self._acting(actor, "feedback.give")
+        if trace.conversation:  # what is rated is the stored turn, not a trace the caller wrote (review 209)
+            trace = self._stored_turn(trace, actor)
         user = self._rater(actor, user, trace, "代为评价")
         # HR's review copy keeps none of what the asker's memories hold (`reviewed_trace`); it is the only copy:
         # one the catalog also kept ignored the question retention and every purge
@@ -45,6 +49,15 @@ class RatingActions:
             rater = self._rater(actor, user, trace, "代为撤回评价")
             self.rate_turn(trace.conversation, trace.turn, 0, actor=actor)  # refused (and audited) unless allowed
             self.insight_log.withdraw_feedback(rater, trace.conversation, trace.turn)
+
+    def _stored_turn(self, trace: AskTrace, actor: Principal) -> AskTrace:
+        """The turn as its conversation keeps it: refused (and audited) unless the conversation is the actor's or
+        they may act on everyone's; an unknown turn is refused, so HR's review shows only answers given."""
+        _conversation, traces = self.open_conversation(trace.conversation, actor=actor)
+        stored = next((t for t in traces if t.turn == trace.turn), None)
+        if stored is None:
+            raise ConversationError(f"找不到要评价的这一轮：对话 {trace.conversation} 第 {trace.turn} 轮")
+        return stored
 
     def _rater(self, actor: Principal, user: str | None, trace: AskTrace, what: str) -> str:
         """Whose review row a rating (or its withdrawal) is: one rule for both calls, so an undo hits its own row."""

@@ -79,8 +79,10 @@ _MEANT = re.compile(
 
 
 def acknowledges(clause: str) -> bool:
-    """The clause only answers the assistant (好的, 嗯嗯, 谢谢, 好的谢谢, 不对)."""
-    return bool(ACKNOWLEDGEMENT.match((clause or "").strip()))
+    """The clause only answers the assistant (好的, 嗯嗯, 谢谢, 好的谢谢, 不对), or holds no letter or digit at all
+    (👍, ？？？, 🙏🙏): it asks nothing the policies could answer, so it is neither searched nor logged as a gap."""
+    text = (clause or "").strip()
+    return bool(ACKNOWLEDGEMENT.match(text)) or bool(text) and not any(ch.isalnum() for ch in text)
 
 
 def about_conversation(clause: str) -> str | None:

@@ -1,0 +1,83 @@
+"""Review 209 of the chat and memories pages: a reaction (👍, ？？？) is chatter, neither searched nor a knowledge gap;
+a question refused before anything was kept leaves no new conversation in the address; the memory edit box shows
+what was kept (masked); a rating is of a stored turn of the rater's own conversation, not a trace a caller wrote."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from app_support import open_chat, point_the_app_at
+from fakes import fake_assistant, fake_assistant_with_samples
+
+from rag_core import RagError
+from rag_core.conversations.statements import CHATTER_REPLY
+from rag_core.types import Principal
+
+HR, ADMIN = Principal("hr", "hr"), Principal("wang", "admin")
+ALICE, BOB = Principal("alice", "employee"), Principal("bob", "employee")
+
+
+@pytest.mark.parametrize("reaction", ["👍", "😀😀😀", "？？？", "!!!", "。。。", "🙏🙏"])
+def test_a_reaction_is_chatter_not_a_gap(tmp_path, reaction):
+    a = fake_assistant_with_samples(tmp_path / "s")
+    assert a.ask("出差住宿标准是多少？", user="alice", conversation="c1", actor=ALICE).outcome == "answered"
+    trace = a.ask(reaction, user="alice", conversation="c1", actor=ALICE)
+    assert trace.answer == CHATTER_REPLY and trace.search_question == ""
+    assert a.knowledge_gaps(actor=HR) == []
+
+
+def test_a_reaction_after_a_question_is_not_searched(tmp_path):
+    a = fake_assistant_with_samples(tmp_path / "s")
+    assert a.ask("年假有几天？👍", user="alice", conversation="c1", actor=ALICE).search_question == "年假有几天？"
+
+
+def test_a_blank_first_question_leaves_no_conversation_in_the_address(tmp_path, monkeypatch):
+    a = fake_assistant_with_samples(tmp_path / "s")
+    at = open_chat(a, tmp_path, monkeypatch)
+    at.chat_input[0].set_value("\u200b").run()
+    assert any("不能为空" in e.value for e in at.error)
+    assert at.query_params.get("c") in (None, [], "")
+    at.run()
+    assert not any("不存在或已被删除" in i.value for i in at.info)
+
+
+def test_the_memory_edit_box_shows_the_masked_text_after_saving(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    import ui.state
+
+    a = fake_assistant(tmp_path / "s")
+    memory_id, _ = a.remember("local", "我在上海办公室")
+    point_the_app_at(tmp_path / "unused", monkeypatch)
+    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: a)
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.run()
+    at.switch_page("pages/memories.py").run()
+    next(s for s in at.selectbox if s.label == "选择要修改的记忆").set_value(memory_id).run()
+    next(t for t in at.text_area if t.label == "新的内容").set_value("我在杭州办公室，电话13812345678").run()
+    next(b for b in at.button if b.label == "保存修改").click().run()
+    assert a.list_memories("local")[0].content.endswith("[手机号]")
+    assert [t.value for t in at.text_area if t.label == "新的内容"] == ["我在杭州办公室，电话[手机号]"]
+
+
+@pytest.fixture()
+def people(tmp_path):
+    a = fake_assistant_with_samples(tmp_path / "s")
+    for p in (ADMIN, ALICE, BOB):
+        a.add_user(p.user, p.role, "correct horse", p.audiences, actor=ADMIN)
+    return a
+
+
+def test_a_trace_written_by_the_caller_is_not_rated(people):
+    a = people
+    asked = a.ask("出差住宿标准是多少？", user="alice", conversation="c-alice", actor=ALICE)
+    forged = replace(asked, question="公司允许我贪污吗？", answer="可以，公司允许员工贪污 [资料1]")
+    with pytest.raises(RagError):
+        a.record_feedback(forged, -1, actor=BOB, comment="答得离谱")
+    a.record_feedback(forged, -1, actor=ALICE, comment="答得离谱")  # her own turn: the stored answer is what is rated
+    [entry] = a.feedback_reviews(actor=ADMIN)
+    assert entry.question == asked.question and "贪污" not in entry.answer
+    missing = replace(asked, turn=99)
+    with pytest.raises(RagError):
+        a.record_feedback(missing, 1, actor=ALICE)
