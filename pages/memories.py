@@ -199,7 +199,7 @@ def purge_section(assistant: Assistant, user: str, total: int) -> None:
     """Everything the assistant remembers about this user, gone after one confirmation."""
     st.subheader("清空全部记忆")
     st.caption(f"删除助手记住的关于 {owner_label(user)} 的全部 {total} 条记忆，不能撤销。"
-               "问答页的对话记录里说过的话不在其中：要删除它们，请在问答页删除对应的对话。")
+               "对话里用到的这些记忆会一并删除；问答页的对话记录里您自己说过的话不在其中：要删除它们，请在问答页删除对应的对话。")
     if not st.session_state.get(PURGE_PENDING_KEY):
         if st.button("清空全部记忆", icon=":material/delete_forever:", disabled=total == 0):
             st.session_state[PURGE_PENDING_KEY] = True

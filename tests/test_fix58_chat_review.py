@@ -81,3 +81,19 @@ def test_a_trace_written_by_the_caller_is_not_rated(people):
     missing = replace(asked, turn=99)
     with pytest.raises(RagError):
         a.record_feedback(missing, 1, actor=ALICE)
+
+
+def test_purging_memories_takes_them_out_of_the_turns_that_used_them(tmp_path):
+    import json
+
+    a = fake_assistant_with_samples(tmp_path / "s", memory_threshold=0.0)
+    a.remember("alice", "用户怀孕7个月，产检在杭州", actor=ALICE)
+    used = a.ask("产假有多少天？", user="alice", conversation="c1", actor=ALICE)
+    assert any("怀孕7个月" in m.content for m in used.memories) and "怀孕7个月" in used.prompt
+    a.ask("我在研发部", user="alice", conversation="c1", actor=ALICE)  # what she typed stays hers
+    assert a.purge_memories("alice", actor=ALICE) >= 1
+    kept = json.dumps([t.trace for t in a.get_conversation("c1", actor=ALICE).turns], ensure_ascii=False)
+    assert "怀孕7个月" not in kept and "怀孕7个月" not in json.dumps(a.export_history("alice", actor=ALICE),
+                                                                  ensure_ascii=False)
+    assert "我在研发部" in kept
+    assert "一并删除" in a.audit_entries(action="memory.purge", actor=ADMIN)[0].detail

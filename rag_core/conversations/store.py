@@ -318,6 +318,28 @@ class ConversationStore:
             if (rating is not None or trace is not None or answer is not None) and not done.rowcount:
                 raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
 
+    def drop_memories_used(self, user: str, note: str) -> int:
+        """After `user`'s memories were purged: their turns keep no memory a turn used (the memories listed, the
+        search text with them, and the full prompt that quoted them, which becomes `note`); how many turns changed.
+        What the person typed stays: it is their conversation's record, deleted with the conversation."""
+        changed = 0
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT t.conversation_id, t.turn, t.trace FROM turns t JOIN conversations c ON c.id = t.conversation_id"
+                " WHERE c.user = ?", (user,)).fetchall()
+            for cid, turn, raw in rows:
+                try:
+                    trace = json.loads(raw)
+                except ValueError:
+                    continue
+                if not isinstance(trace, dict) or not (trace.get("memories") or trace.get("memory_search")):
+                    continue
+                trace.update(memories=[], memory_search="", prompt=note if trace.get("memories") else trace.get("prompt", ""))
+                conn.execute("UPDATE turns SET trace = ? WHERE conversation_id = ? AND turn = ?",
+                             (json.dumps(trace, ensure_ascii=False), cid, turn))
+                changed += 1
+        return changed
+
     # -- retention ---------------------------------------------------------------
     def purge_older_than(self, days: float | None = None, *, now: datetime | None = None) -> int:
         """Delete conversations unused for `days` (the store's retention when None; 0 keeps all)."""

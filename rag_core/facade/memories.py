@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from ..errors import MemoryStoreError, PermissionDenied, RagError
 from ..memory.scoring import as_utc
@@ -57,6 +58,7 @@ def checked_created_at(created_at: datetime | None) -> datetime | None:
 
 
 MEMORY_FILE = "memory.sqlite3"
+MEMORIES_PURGED = "（这一轮用到的记忆已随“清空全部记忆”删除，完整提示词不再保留）"
 
 
 def memory_problem(exc: sqlite3.Error, folder: Path | None = None) -> str:
@@ -132,6 +134,8 @@ class Forgotten:
 
 class MemoryActions(KnownNames):
     """Mixin of `Assistant`: everything the memories page and `memory` commands do."""
+
+    conversations: Any  # `ConversationActions`: a purge takes the memories out of the turns that used them
 
     @property
     def memory(self):
@@ -367,5 +371,9 @@ class MemoryActions(KnownNames):
         actor = self._for_owner(actor, user, "memory.purge", audited=True)
         with memory_writes():
             count = self.memory.purge_user(user)
-        self._audit(actor, "memory.purge", user, "ok", f"{count} 条")
+        try:  # their turns' traces quoted them too; a damaged conversation store does not undo the purge
+            turns = f"；{n} 轮对话里用到的记忆一并删除" if (n := self.conversations.drop_memories_used(user, MEMORIES_PURGED)) else ""
+        except (RagError, sqlite3.Error):
+            turns = "；对话记录读写出错，其中用到的记忆未能删除"
+        self._audit(actor, "memory.purge", user, "ok", f"{count} 条{turns}")
         return count
