@@ -70,15 +70,15 @@ def list_name(name: str) -> str:
 
 
 def run_one(name: str, work: Path, part: str = "open") -> dict:
-    from bench.sessions import SESSIONS, SETS, Stores  # noqa: I001
-    from rag_core.evaluation.sessions import load_sessions, run_session, summarise
+    from bench.sessions import SESSIONS, SETS, Stores, set_sessions  # noqa: I001
+    from rag_core.evaluation.sessions import run_session, summarise
 
     if name != "none":
         empty(name)
     stores = Stores(work)
     results = []
     started = time.perf_counter()
-    for session in load_sessions(SETS[part]):
+    for session in set_sessions(SETS[part]):
         assistant = stores.for_session(session["corpus"], f"ablate-{session['id']}")
         results += run_session(assistant, session, SESSIONS)
         assistant.memory.close()

@@ -5,13 +5,14 @@ the work dir, with the shipped models) and asks its turns in one conversation of
 its own user, uploading files where the session does. Prints the acceptance
 figures and a table per kind of turn.
 
-    .venv/bin/python bench/sessions.py [--work-dir DIR] [--set open|fresh|followups|sealed] [--failures] [--json FILE]
+    .venv/bin/python bench/sessions.py [--work-dir DIR] [--set open|fresh|followups|switches|sealed] [--failures] [--json FILE]
 
 The sealed part is run once per stop for its figures: `--set sealed` prints
 aggregates only and refuses `--failures` (nobody reads its failures). The fresh
 part is a validation part: run as often as needed to check a rule written on the
-open set, its aggregates only, never its failures. The followups part (stop 54) is a second validation part:
-24 conversations of follow-ups and topic switches on corpora already in the repository.
+open set, its aggregates only, never its failures. Two more validation parts hold
+follow-ups and topic switches: followups (stop 54, 24 conversations on corpora already
+in the repository) and switches (stop 58, on two corpora new to it).
 """
 
 from __future__ import annotations
@@ -41,9 +42,10 @@ SETS = {
     "fresh": SESSIONS / "fresh" / "fresh.jsonl",
     "sealed": SESSIONS / "sealed" / "sealed.jsonl",
     "followups": SESSIONS / "followups" / "followups.jsonl",  # stop 54: follow-ups and topic switches, validation
+    "switches": SESSIONS / "switches",  # stop 58: follow-ups and switches on two more corpora, validation (every .jsonl)
 }
 NOT_POLICIES = ("SOURCE.md", "README.md")  # a corpus folder's notes on its sources, not a policy
-FIGURES_ONLY = ("fresh", "sealed", "followups")  # parts whose failures nobody on the team reads
+FIGURES_ONLY = ("fresh", "sealed", "followups", "switches")  # parts whose failures nobody on the team reads
 CHECK_NAMES = ("as_typed", "must_contain", "top3", "cited", "sure", "lead", "verdict", "verdict_wrong", "memory",
                "remembered", "refused", "confident")
 
@@ -58,6 +60,12 @@ def corpus_dir(corpus: str) -> Path:
     if kind in ("fresh", "sealed"):
         return SESSIONS / kind / "corpora" / name
     raise ValueError(f"unknown corpus {corpus!r}")
+
+
+def set_sessions(path: Path) -> list[dict]:
+    """A set's sessions: one JSONL file, or every .jsonl of a folder (a part written by several authors)."""
+    files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    return [session for file in files for session in load_sessions(file)]
 
 
 def policy_files(corpus: str) -> list[Path]:
@@ -107,7 +115,7 @@ def main() -> None:
         raise SystemExit(f"the {args.set} part is read for its figures only: no --failures")
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="sessions_"))
     stores = Stores(work)
-    sessions = load_sessions(SETS[args.set])
+    sessions = set_sessions(SETS[args.set])
     started = time.perf_counter()
     results = []
     for session in sessions:

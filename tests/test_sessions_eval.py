@@ -35,6 +35,17 @@ def test_the_session_files_load(name: str) -> None:
                 assert (SESSIONS / turn["upload"]).is_file(), turn["upload"]
 
 
+@pytest.mark.parametrize("name", ["switches/regs.jsonl", "switches/books.jsonl"])
+def test_the_switches_files_load_on_their_own_corpora(name: str) -> None:
+    """The stop-58 validation part: follow-ups and switches only (no uploads), on corpora of its own."""
+    sessions = load_sessions(SESSIONS / name)
+    kinds = {t["kind"] for s in sessions for t in s["turns"]}
+    assert len(sessions) >= 20 and {"new_topic", "followup"} <= kinds <= set(KINDS)
+    for session in sessions:
+        kind, _, corpus = session["corpus"].partition("/")
+        assert kind == "fresh" and list((SESSIONS / "fresh" / "corpora" / corpus).glob("*.md"))
+
+
 def test_the_first_sentence_skips_the_opening() -> None:
     answer = "根据制度：\n- 普通员工出差住宿费上限为每人每晚：一类城市500元 [资料1]\n- 超出部分自理 [资料1]"
     assert first_sentence(answer).startswith("普通员工出差住宿费上限")

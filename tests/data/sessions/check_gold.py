@@ -6,7 +6,7 @@ Usage:  python3 tests/data/sessions/check_gold.py
 Checks tests/data/sessions/open.jsonl in detail (every failure is printed, then
 counts per kind and per corpus) and, if present, tests/data/sessions/sealed/*.jsonl
 (only pass/fail counts are printed, so the sealed questions are not shown) and
-tests/data/sessions/fresh/*.jsonl (the validation part: per session only pass or
+tests/data/sessions/fresh/*.jsonl and switches/*.jsonl (validation parts: per session only pass or
 fail with a problem count, then counts per failure type; no question or gold text
 is printed).
 
@@ -323,10 +323,12 @@ def main():
         ok = ok and bad == 0
     # fresh/: validation part. Only aggregate figures are printed: per session pass or
     # fail with a problem count, then problem counts per failure type.
-    for path in sorted(glob.glob(os.path.join(HERE, "fresh", "*.jsonl"))):
+    # switches/ (stop 58) is a validation part too: the same aggregate-only report.
+    for path in sorted(glob.glob(os.path.join(HERE, "fresh", "*.jsonl")) + glob.glob(os.path.join(HERE, "switches", "*.jsonl"))):
         per, types = run_quiet(path)
         bad = sum(1 for _, n in per if n)
-        print(f"fresh/{os.path.basename(path)}: {len(per) - bad} sessions pass, {bad} fail")
+        part = os.path.basename(os.path.dirname(path))
+        print(f"{part}/{os.path.basename(path)}: {len(per) - bad} sessions pass, {bad} fail")
         for sid, n in per:
             print(f"  {sid:12s} " + ("pass" if n == 0 else f"FAIL ({n} problems)"))
         for t, n in sorted(types.items()):
