@@ -70,6 +70,7 @@ _MODALS = tuple("能会要可该想得")
 # rate that was asked before (住宿标准): only the situation and its qualifiers are carried.
 PROCEDURES = ("审批", "批准", "申请", "签字", "办理", "提交")
 NOUNLESS = "没有名词主语"  # content words, but no noun: tentative, the rewrite preferred when it reads as answerable
+NO_TOPIC = "没有说主题"  # no content word, but too long to be a bare fragment (公司能招16岁以下的人吗): tentative
 CONTINUES = "承接上文"  # opens with 那 / 要是 / 如果 …: says it goes on from the last turn, though it names a subject
 # A question this short (CJK characters) that names a subject may still ask about the last turn's topic
 # (试用期的也有吗, 比例最低多少): tentative, like a noun-less one. Chosen on the open sessions among 8 / 12 / 16
@@ -183,7 +184,7 @@ def dependence(question: str) -> str:
     if _refers_back(text):
         return "指代上文"
     if not content_words(rest):
-        return "问题太短" if _cjk_len(text) <= SHORT_CHARS else "没有说主题"
+        return "问题太短" if _cjk_len(text) <= SHORT_CHARS else NO_TOPIC
     if not subject_words(rest):
         return NOUNLESS
     if led:
