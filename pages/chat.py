@@ -367,6 +367,13 @@ def render_rating(conversation: str, trace: AskTrace, rating: int | None, kept: 
 
 
 # -- the sidebar -------------------------------------------------------------------
+SHOWN_KEY = "chat_conversations_shown"  # how many conversations the sidebar lists (UI state: more on request)
+
+
+def show_more() -> None:
+    st.session_state[SHOWN_KEY] = st.session_state.get(SHOWN_KEY, SIDEBAR_LIMIT) + SIDEBAR_LIMIT
+
+
 def render_sidebar(assistant: Assistant, conversations: list, current: Any | None) -> None:
     """新对话, the conversation list, and rename / delete / export for the open one."""
     with st.sidebar:
@@ -374,12 +381,17 @@ def render_sidebar(assistant: Assistant, conversations: list, current: Any | Non
         st.subheader("我的对话")
         st.button("新对话", icon=":material/add_comment:", key="new_conversation", on_click=switch_to, args=(None,),
                   width="stretch")
-        for conv in conversations[:SIDEBAR_LIMIT]:
+        shown = st.session_state.get(SHOWN_KEY, SIDEBAR_LIMIT)
+        listed = conversations[:shown]
+        if current is not None and all(conv.id != current.id for conv in listed):
+            listed.append(current)  # the open one is always listed, however old
+        for conv in listed:
             is_open = current is not None and conv.id == current.id
             st.button(escape_md(conv.title), key=f"open_{conv.id}", type="primary" if is_open else "secondary", width="stretch",
                       on_click=switch_to, args=(conv.id,), help=f"共 {conv.turn_count} 轮")
-        if len(conversations) > SIDEBAR_LIMIT:
-            st.caption(f"只列出最近 {SIDEBAR_LIMIT} 个对话；全部对话可以用下面的按钮导出。")
+        if len(conversations) > shown:  # every conversation can be opened, renamed and deleted (review 209)
+            st.button(f"显示更早的对话（还有 {len(conversations) - shown} 个）", key="more_conversations",
+                      icon=":material/expand_more:", width="stretch", on_click=show_more)
         if current is not None:
             render_current_actions(assistant, current)
         if conversations:

@@ -97,3 +97,21 @@ def test_purging_memories_takes_them_out_of_the_turns_that_used_them(tmp_path):
                                                                   ensure_ascii=False)
     assert "我在研发部" in kept
     assert "一并删除" in a.audit_entries(action="memory.purge", actor=ADMIN)[0].detail
+
+
+def test_every_conversation_can_be_reached_from_the_sidebar(tmp_path, monkeypatch):
+    import time
+
+    a = fake_assistant_with_samples(tmp_path / "s")
+    a.conversations.ensure("oldest", "local", "最早的对话：年假怎么算")
+    a.conversations.add_turn("oldest", "最早的对话：年假怎么算", "", "…", {"turn": 0}, user="local")
+    time.sleep(1.1)  # stamps are to the second
+    for i in range(30):
+        a.conversations.ensure(f"c{i:02d}", "local", f"问题{i}")
+        a.conversations.add_turn(f"c{i:02d}", f"问题{i}", "", "…", {"turn": 0}, user="local")
+    at = open_chat(a, tmp_path, monkeypatch)
+    listed = [b for b in at.sidebar.button if (b.key or "").startswith("open_")]
+    assert len(listed) == 30 and not any(b.key == "open_oldest" for b in listed)
+    next(b for b in at.sidebar.button if b.key == "more_conversations").click().run()
+    assert any(b.key == "open_oldest" for b in at.sidebar.button)
+    assert not any(b.key == "more_conversations" for b in at.sidebar.button)
