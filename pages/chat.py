@@ -276,15 +276,18 @@ def undo_statement(conversation: str, turn: int) -> None:
     except Exception as exc:
         st.toast(f"撤销失败：{escape_md(exc)}", icon=":material/warning:")
         return
-    announce(undone_notice(undone.deleted, undone.kept_before))
+    announce(undone_notice(undone.deleted, undone.kept_before, undone.edited))
 
 
-def undone_notice(deleted: int, kept_before: int) -> str:
-    """What an undo did: a restatement's facts were told before and stay stored, so they are not called deleted."""
-    if not kept_before:
+def undone_notice(deleted: int, kept_before: int, edited: int = 0) -> str:
+    """What an undo did: a restatement's facts were told before and stay stored, so they are not called deleted;
+    facts the person edited on the memories page after the turn stay as edited."""
+    if not kept_before and not edited:
         return f"已撤销：刚才记住的 {deleted} 条信息已删除。"
     also = f"另外 {deleted} 条是这次新记住的，已删除。" if deleted else ""
-    return f"已撤销：这次说的没有保存；其中 {kept_before} 条以前就记住了，仍然保留，可在“记忆管理”页删除。{also}"
+    kept = [f"{kept_before} 条以前就记住了，仍然保留"] if kept_before else []
+    kept += [f"{edited} 条在撤销前已由您手动修改过，按修改后的内容保留"] if edited else []
+    return f"已撤销：这次说的没有保存；其中 {'；'.join(kept)}，可在“记忆管理”页删除。{also}"
 
 
 def render_exchange(trace: AskTrace, prefix: str, footer: Callable[[], None], conversation: str | None = None) -> None:

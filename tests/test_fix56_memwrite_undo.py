@@ -47,7 +47,7 @@ def test_undo_keeps_the_importance_the_person_set_by_hand_after_the_turn(tmp_pat
     a.update_memory_importance(row.id, 0.1)
     undone = a.undo_acknowledged("c1", _turn(a, "c1"))
     [kept] = a.list_memories("local")
-    assert kept.importance == 0.1 and undone.kept_before == 1 and undone.deleted == 0
+    assert kept.importance == 0.1 and undone.edited == 1 and undone.kept_before == 0 and undone.deleted == 0  # kept as set by hand, not as told before
     assert any(h["action"] == "kept" for h in a.memory.history("local", row.id))
 
 
@@ -58,7 +58,7 @@ def test_undo_keeps_a_memory_the_person_corrected_by_hand_after_the_turn(tmp_pat
     a.update_memory_text(row.id, "用户在研发部测试组工作，负责自动化测试")
     undone = a.undo_acknowledged("c1", told.turn)
     assert [m.content for m in a.list_memories("local")] == ["用户在研发部测试组工作，负责自动化测试"]
-    assert undone.kept_before == 1 and undone.deleted == 0
+    assert undone.edited == 1 and undone.kept_before == 0 and undone.deleted == 0
 
 
 def test_a_fact_taken_back_after_a_later_turn_replaced_it_never_returns(tmp_path):

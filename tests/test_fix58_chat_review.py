@@ -115,3 +115,15 @@ def test_every_conversation_can_be_reached_from_the_sidebar(tmp_path, monkeypatc
     next(b for b in at.sidebar.button if b.key == "more_conversations").click().run()
     assert any(b.key == "open_oldest" for b in at.sidebar.button)
     assert not any(b.key == "more_conversations" for b in at.sidebar.button)
+
+
+def test_undo_after_a_hand_edit_says_the_fact_was_kept_as_edited(tmp_path):
+    a = fake_assistant_with_samples(tmp_path / "s")
+    told = a.ask("我在销售部工作", user="alice", conversation="c1", actor=ALICE)
+    [memory] = told.acknowledged
+    a.update_memory_text(memory["id"], "我在市场部工作", actor=ALICE)
+    undone = a.undo_acknowledged("c1", told.turn, actor=ALICE)
+    assert (undone.deleted, undone.kept_before, undone.edited) == (0, 0, 1)
+    answer = a.get_conversation("c1", actor=ALICE).turns[-1].answer
+    assert "手动修改过" in answer and "以前就记住了" not in answer
+    assert [m.content for m in a.list_memories("alice", actor=ALICE)] == ["我在市场部工作"]

@@ -15,20 +15,24 @@ class Undone(int):
     them were told before this turn and stay stored (only this turn's strengthening was undone)."""
 
     kept_before: int
+    edited: int  # kept because the person changed them on the memories page after the turn
 
-    def __new__(cls, taken_back: int, kept_before: int = 0) -> Undone:
+    def __new__(cls, taken_back: int, kept_before: int = 0, edited: int = 0) -> Undone:
         undone = super().__new__(cls, taken_back)
-        undone.kept_before = kept_before
+        undone.kept_before, undone.edited = kept_before, edited
         return undone
 
     @property
     def deleted(self) -> int:
         """The facts this turn was the first to tell, now gone."""
-        return max(0, int(self) - self.kept_before)
+        return max(0, int(self) - self.kept_before - self.edited)
 
 
-def undone_note(kept_before: int) -> str:
-    """The note written under the turn's answer (shown after a refresh, exported)."""
-    if not kept_before:
+def undone_note(kept_before: int, edited: int = 0) -> str:
+    """The note written under the turn's answer (shown after a refresh, exported). `edited`: facts the person
+    changed on the memories page after the turn, kept as they edited them (review 209: called told before)."""
+    if not kept_before and not edited:
         return UNDONE_NOTE
-    return f"（已撤销：这次说的没有保存；其中 {kept_before} 条以前就记住了，保留以前的记录，可在“记忆管理”页删除。）"
+    parts = [f"其中 {kept_before} 条以前就记住了，保留以前的记录"] if kept_before else []
+    parts += [f"{'' if kept_before else '其中 '}{edited} 条在撤销前已由您手动修改过，按修改后的内容保留"] if edited else []
+    return f"（已撤销：这次说的没有保存；{'；'.join(parts)}，可在“记忆管理”页删除。）"

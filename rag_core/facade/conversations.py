@@ -37,6 +37,7 @@ from ..conversations.undo import UNDONE_NOTE as UNDONE_NOTE  # re-exported: read
 from ..conversations.undo import Undone, undone_note
 from ..errors import MemoryStoreError, PermissionDenied, StoreDamaged
 from ..insights.audiences import UNKNOWN, revealed
+from ..memory.forgetting import KEPT
 from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..text.pii import redact_text
 from ..types import ACKNOWLEDGED, AskTrace, Principal, SearchResult
@@ -352,8 +353,11 @@ class ConversationActions:
             raise ConversationError(f"对话 {conversation_id} 的第 {turn} 轮没有记住任何个人信息，没有可撤销的内容")
         with memory_writes():  # the memory store's failure names that file, not this one (uses_store)
             deleted = self.memory.undo(ids, user_id=conv.user) if ids else 0  # what a statement replaced is current
-            told_before = sum(1 for i in ids if (kept := self.memory.get(i, user_id=conv.user)) and not kept.deleted)
-        note = undone_note(told_before)  # a restatement: the fact told earlier is kept, as it was
+            kept = [i for i in ids if (row := self.memory.get(i, user_id=conv.user)) and not row.deleted]
+            # a fact the person edited on the memories page after this turn stays as edited, not as told before
+            by_hand = sum(1 for i in kept if (h := self.memory.history(conv.user, i)) and h[-1]["action"] == KEPT)
+        told_before = len(kept) - by_hand
+        note = undone_note(told_before, by_hand)  # a restatement: the fact told earlier is kept, as it was
         answer = stored.trace.get("answer", "")  # the page shows the turn's answer: it says the undo, after a refresh too
         tail = str(stored.trace.get("engine_tail") or "")
         if not stored.trace.get("acknowledgement_undone"):
@@ -363,7 +367,7 @@ class ConversationActions:
         trace = {**stored.trace, "acknowledged": [], "acknowledgement_undone": True, "answer": answer, "engine_tail": tail}
         # the turn's answer too: the export reads it, and must say the undo as the page does
         self.conversations.update_turn(conversation_id, turn, trace=trace, answer=answer)
-        return Undone(deleted, told_before)
+        return Undone(deleted, told_before, by_hand)
 
     @uses_store(STORE_FILE)
     def export_conversation_markdown(self, conversation_id: str, *, actor: Principal | None = None) -> str:
