@@ -6,6 +6,7 @@ Forgetting down to N is two steps (preview, then confirm) because it cannot be u
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 
 import pandas as pd
@@ -271,6 +272,15 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
         st.rerun()
 
 
+def export_button(assistant: Assistant, user: str, total: int) -> None:
+    """All of this person's memories as a JSON file (masked, as stored): theirs to keep or to check."""
+    if not total:
+        return
+    data = json.dumps(assistant.export_memories(user, actor=actor()), ensure_ascii=False, indent=1)
+    st.download_button(f"导出全部 {total} 条记忆（JSON）", data=data.encode("utf-8"), file_name="我的记忆.json",
+                       mime="application/json", icon=":material/download:", key="export_memories")
+
+
 def main() -> None:
     ensure_chrome()
     assistant = get_assistant()
@@ -301,6 +311,7 @@ def main() -> None:
         edit_importance(assistant, memories)
         edit_text_section(assistant, memories)
         delete_section(assistant, memories)
+    export_button(assistant, user, len(all_memories))
     st.divider()
     total = len(all_memories)
     forget_section(assistant, user, total)

@@ -127,3 +127,29 @@ def test_undo_after_a_hand_edit_says_the_fact_was_kept_as_edited(tmp_path):
     answer = a.get_conversation("c1", actor=ALICE).turns[-1].answer
     assert "手动修改过" in answer and "以前就记住了" not in answer
     assert [m.content for m in a.list_memories("alice", actor=ALICE)] == ["我在市场部工作"]
+
+
+def test_a_person_exports_their_own_memories_masked(tmp_path, monkeypatch):
+    import json
+
+    from streamlit.testing.v1 import AppTest
+
+    import ui.state
+
+    a = fake_assistant(tmp_path / "s")
+    a.remember("local", "我在杭州办公室，电话13812345678")
+    a.remember("other", "别人的记忆")
+    exported = a.export_memories("local")
+    assert [m["content"] for m in exported["memories"]] == ["我在杭州办公室，电话[手机号]"]
+    with pytest.raises(RagError):
+        fake = fake_assistant(tmp_path / "t")
+        fake.add_user("bob", "employee", "correct horse", (), actor=ADMIN)
+        fake.export_memories("alice", actor=Principal("bob", "employee"))
+    point_the_app_at(tmp_path / "unused", monkeypatch)
+    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: a)
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.run()
+    at.switch_page("pages/memories.py").run()
+    assert not at.exception
+    [button] = [b for b in at.get("download_button") if "导出全部" in b.proto.label]
+    assert "13812345678" not in json.dumps(exported, ensure_ascii=False)

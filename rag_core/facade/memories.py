@@ -293,6 +293,14 @@ class MemoryActions(KnownNames):
         self._for_owner(actor, user, "memory.list")
         return self.memory.list(user, now=_utcnow(), query=query, kind=kind)
 
+    def export_memories(self, user: str, *, actor: Principal | None = None) -> dict[str, Any]:
+        """Everything the assistant remembers about `user`, JSON-ready (text as stored: masked): what a person may
+        take with them, as they may their conversations (`export_history`)."""
+        self._for_owner(actor, user, "memory.list")
+        rows = self.memory.list(user, now=_utcnow())
+        keep = ("content", "kind", "importance", "freshness", "created_at", "last_accessed", "access_count")
+        return {"user": user, "memories": [{k: getattr(m, k) for k in keep} for m in rows]}
+
     def memory_users(self, *, actor: Principal | None = None) -> list[str]:
         """Everyone who has memories (for an administrator's picker)."""
         self._acting(actor, "memories.all")
