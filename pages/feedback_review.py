@@ -1,4 +1,4 @@
-"""反馈审阅 — 👍/👎 with the reason given, unread first; the full trace one click away; mark reviewed."""
+"""反馈审阅 — 👍/👎 with the reason given, newest first; the full trace one click away; mark reviewed."""
 
 from __future__ import annotations
 

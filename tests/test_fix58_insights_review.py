@@ -84,3 +84,19 @@ def test_the_audit_trail_refuses_what_is_not_a_time_or_a_number(tmp_path, kwargs
     with pytest.raises(RagError):
         a.audit_entries(actor=ADMIN, **kwargs)
     assert a.audit_entries(since="2020-01-01", until="2999-01-01T00:00:00", actor=ADMIN) is not None
+
+
+def test_a_rating_filter_other_than_up_or_down_is_an_error(tmp_path):
+    a = fake_assistant(tmp_path / "s")
+    with pytest.raises(RagError, match="评价只能是"):
+        a.feedback_reviews(rating=0, actor=HR)
+
+
+def test_an_employee_asking_for_an_export_is_refused_before_the_format_is_read(tmp_path):
+    from rag_core.errors import PermissionDenied
+
+    a = fake_assistant(tmp_path / "s")
+    a.add_user("boss", "admin", "correct horse", (), actor=ADMIN)
+    a.add_user("emp", "employee", "correct horse", (), actor=ADMIN)
+    with pytest.raises(PermissionDenied):
+        a.export_insights("nonsense", "pdf", actor=EMP)

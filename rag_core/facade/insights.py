@@ -307,6 +307,8 @@ class InsightActions(StandardAnswerActions, OwnFeedback):
         """Rated answers, newest first; filters by rating (1/-1), quoted document, dates and unread (people's
         ratings only unless `include_tests`)."""
         actor = self._acting(actor, "insights")
+        if rating is not None and rating not in (1, -1):  # 0 was read as 👎
+            raise InsightError(f"评价只能是 1（👍）或 -1（👎）：{rating}")
         self._expire()
         start, end = day_window(since, until, ZoneInfo(self._settings.timezone))
         entries = self.insight_log.feedback(rating=rating, doc_id=doc_id or None, since=start, until=end,
@@ -358,6 +360,7 @@ class InsightActions(StandardAnswerActions, OwnFeedback):
         """`gaps`, `feedback` or `usage` as CSV (UTF-8 with BOM) or Excel bytes (people's traffic only unless
         `include_tests`), with the filters its page shows (`include_weak` for gaps; `rating`, `doc_id` and
         `unread_only` for feedback): the file HR shares holds the rows HR saw (review 210)."""
+        actor = self._acting(actor, "insights")  # who may export comes before what: an employee hears no format rules
         if kind not in EXPORT_KINDS or fmt not in FORMATS:
             raise InsightError(f"导出类型应为 {'/'.join(EXPORT_KINDS)}，格式应为 {'/'.join(FORMATS)}")
         sheets: dict[str, list[dict[str, Any]]]
