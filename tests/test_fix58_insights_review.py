@@ -100,3 +100,10 @@ def test_an_employee_asking_for_an_export_is_refused_before_the_format_is_read(t
     a.add_user("emp", "employee", "correct horse", (), actor=ADMIN)
     with pytest.raises(PermissionDenied):
         a.export_insights("nonsense", "pdf", actor=EMP)
+
+
+@pytest.mark.parametrize(("question", "answer"), [("？？？", "年假5天。"), ("年假有几天", "！！！")])
+def test_a_standard_answer_without_words_is_refused(tmp_path, question, answer):
+    a = fake_assistant(tmp_path / "s")
+    with pytest.raises(RagError, match="没有文字或数字"):
+        a.add_standard_answer(question, answer, actor=HR)

@@ -76,6 +76,9 @@ def standard_fields(question: object, answer: object, clauses: Sequence[str] = (
     before they are masked and embedded; a Chinese `RagError` saying which one and why otherwise."""
     question = checked(question, what="问题", max_chars=MAX_QUESTION_CHARS)
     answer = checked(answer, what="标准答复", max_chars=MAX_CHARS)
+    for text, what in ((question, "问题"), (answer, "标准答复")):
+        if not any(ch.isalnum() for ch in text):  # ？？？ matched nothing anyone asks, and said nothing (review 201)
+            raise StandardAnswerError(f"{what}里没有文字或数字，请写清楚")
     return (question, answer, _lines(clauses, "依据的条款", MAX_CLAUSE_CHARS),
             _lines(variants, "其他问法", MAX_QUESTION_CHARS))
 
