@@ -10,7 +10,7 @@ import json
 import sqlite3
 import threading
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -318,25 +318,24 @@ class ConversationStore:
             if (rating is not None or trace is not None or answer is not None) and not done.rowcount:
                 raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
 
-    def drop_memories_used(self, user: str, note: str) -> int:
-        """After `user`'s memories were purged: their turns keep no memory a turn used (the memories listed, the
-        search text with them, and the full prompt that quoted them, which becomes `note`); how many turns changed.
-        What the person typed stays: it is their conversation's record, deleted with the conversation."""
+    def rewrite_turns(self, user: str, change: Callable[[dict, str], tuple[dict, str] | None]) -> int:
+        """Apply `change` (trace, answer) -> the new (trace, answer), or None to leave the turn, to every stored turn
+        of `user`, in one transaction; how many turns changed. A trace that no longer reads is left as it is."""
         changed = 0
         with self._tx() as conn:
             rows = conn.execute(
-                "SELECT t.conversation_id, t.turn, t.trace FROM turns t JOIN conversations c ON c.id = t.conversation_id"
-                " WHERE c.user = ?", (user,)).fetchall()
-            for cid, turn, raw in rows:
+                "SELECT t.conversation_id, t.turn, t.trace, t.answer FROM turns t"
+                " JOIN conversations c ON c.id = t.conversation_id WHERE c.user = ?", (user,)).fetchall()
+            for cid, turn, raw, answer in rows:
                 try:
                     trace = json.loads(raw)
                 except ValueError:
                     continue
-                if not isinstance(trace, dict) or not (trace.get("memories") or trace.get("memory_search")):
+                new = change(trace, answer) if isinstance(trace, dict) else None
+                if new is None:
                     continue
-                trace.update(memories=[], memory_search="", prompt=note if trace.get("memories") else trace.get("prompt", ""))
-                conn.execute("UPDATE turns SET trace = ? WHERE conversation_id = ? AND turn = ?",
-                             (json.dumps(trace, ensure_ascii=False), cid, turn))
+                conn.execute("UPDATE turns SET trace = ?, answer = ? WHERE conversation_id = ? AND turn = ?",
+                             (json.dumps(new[0], ensure_ascii=False), new[1], cid, turn))
                 changed += 1
         return changed
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MemoryStoreError, PermissionDenied, RagError
+from ..insights.rows import purged_turn
 from ..memory.scoring import as_utc
 from ..memory.text import with_facts
 from ..storage.sqlite_access import access_problem
@@ -58,7 +59,6 @@ def checked_created_at(created_at: datetime | None) -> datetime | None:
 
 
 MEMORY_FILE = "memory.sqlite3"
-MEMORIES_PURGED = "（这一轮用到的记忆已随“清空全部记忆”删除，完整提示词不再保留）"
 
 
 def memory_problem(exc: sqlite3.Error, folder: Path | None = None) -> str:
@@ -380,7 +380,7 @@ class MemoryActions(KnownNames):
         with memory_writes():
             count = self.memory.purge_user(user)
         try:  # their turns' traces quoted them too; a damaged conversation store does not undo the purge
-            turns = f"；{n} 轮对话里用到的记忆一并删除" if (n := self.conversations.drop_memories_used(user, MEMORIES_PURGED)) else ""
+            turns = f"；{n} 轮对话里的记忆一并删除" if (n := self.conversations.rewrite_turns(user, purged_turn)) else ""
         except (RagError, sqlite3.Error):
             turns = "；对话记录读写出错，其中用到的记忆未能删除"
         self._audit(actor, "memory.purge", user, "ok", f"{count} 条{turns}")

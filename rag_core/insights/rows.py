@@ -97,13 +97,48 @@ def reviewed_trace(trace: AskTrace) -> dict[str, Any]:
     if told_only(trace):
         kept["search_question"] = ""
     if getattr(trace, "memory_search", ""):
-        search_keys = set(SearchResult(query="", hits=[]).to_dict())
-        for key in search_keys - {"hits", "near_misses", *_SEARCH_NUMBERS}:
-            kept[key] = type(kept[key])()
-        kept["query"] = trace.search_question or trace.question
-        for hit in [*kept["hits"], *kept["near_misses"]]:
-            hit["scores"] = {**hit["scores"], "why": "", "missing": []}
+        without_memory_search(kept, trace.search_question or trace.question)
     return masked(kept)
+
+
+def without_memory_search(kept: dict[str, Any], asked: str) -> dict[str, Any]:
+    """A stored trace (`AskTrace.to_dict()`) whose search ran with the asker's memories added, changed in place to
+    keep none of that text: every search field built from it blanked but the numbers and the clauses found, the
+    query set back to what was asked, and why each clause matched (it names the words it matched) left out."""
+    for key in set(SearchResult(query="", hits=[]).to_dict()) - {"hits", "near_misses", *_SEARCH_NUMBERS}:
+        if key in kept:
+            kept[key] = type(kept[key])()
+    kept["query"] = asked
+    for hit in [*kept.get("hits", []), *kept.get("near_misses", [])]:
+        hit["scores"] = {**hit.get("scores", {}), "why": "", "missing": []}
+    return kept
+
+
+MEMORIES_PURGED = "（这一轮用到的记忆已随“清空全部记忆”删除，完整提示词不再保留）"
+TOLD_PURGED = "（这里记住的信息已随“清空全部记忆”删除。）"
+
+
+def purged_turn(trace: dict[str, Any], answer: str) -> tuple[dict[str, Any], str] | None:
+    """A stored turn after its asker's memories were purged (`ConversationStore.rewrite_turns`), or None when it
+    held none: the memories it used, the search with them and the prompt that quoted them go; a statement's
+    list of what it remembered goes (nothing is left to undo) and its answer says the facts were deleted. What the
+    person typed stays: it is their conversation's record."""
+    used, told = trace.get("memories") or trace.get("memory_search"), trace.get("acknowledged")
+    if not used and not told:
+        return None
+    if trace.get("memory_search"):
+        without_memory_search(trace, str(trace.get("search_question") or trace.get("question") or ""))
+    if trace.get("memories"):
+        trace["prompt"] = MEMORIES_PURGED
+    trace["memories"], trace["memory_search"] = [], ""
+    if told:
+        trace["acknowledged"] = []
+        shown, tail = str(trace.get("answer", "")), str(trace.get("engine_tail") or "")
+        if shown.endswith(tail):  # the note is the engine's, as an undo's is (`facade.conversations`)
+            trace["engine_tail"] = f"{tail}\n\n{TOLD_PURGED}".strip()
+        trace["answer"] = f"{shown}\n\n{TOLD_PURGED}".strip()
+        answer = f"{answer}\n\n{TOLD_PURGED}".strip()
+    return trace, answer
 
 
 def without_question(trace: Any) -> Any:
