@@ -58,3 +58,23 @@ def test_deleting_a_document_without_the_article_or_run_holds_nothing(tmp_path):
     a.delete_document(_doc(a, "年会通知"), actor=HR)
     holds = a.standard_answer_holds(actor=HR)
     assert not {article, quoting, named_other} & set(holds)
+
+
+def test_an_answer_recorded_from_a_live_document_is_not_held_for_another_ones_article(assistant):
+    """Review 211: 第三条 of a recorded source still live is that document's 第三条, not the deleted one's."""
+    overtime = _doc(assistant, "加班管理办法")
+    sid = assistant.add_standard_answer("加班的基本原则是什么", "加班应遵循自愿、必要、事先审批的原则。",
+                                        clauses=["第三条 基本原则"], sources=[overtime], actor=HR).id
+    assistant.delete_document(_doc(assistant, "考勤与休假管理制度"), actor=HR)
+    assert sid not in assistant.standard_answer_holds(actor=HR)
+
+
+def test_a_copy_only_managers_read_does_not_keep_an_answer_for_everyone(assistant):
+    """Review 211: the answer's readers must be able to read the live copy that keeps it served."""
+    admin = Principal("wang", "admin")
+    assert assistant.ingest_bytes(SRC.encode(), "经理版考勤制度.md", audience=("managers",), actor=admin).ok
+    quoting = assistant.add_standard_answer("年假有几天", ANSWER, clauses=[RUN], actor=HR).id
+    article = assistant.add_standard_answer("年假一年几天", ANSWER, clauses=["第七条 年假天数"], actor=HR).id
+    assistant.delete_document(_doc(assistant, "考勤与休假管理制度"), actor=HR)
+    holds = assistant.standard_answer_holds(actor=admin)
+    assert quoting in holds and article in holds

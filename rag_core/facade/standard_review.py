@@ -132,8 +132,12 @@ class StandardReview:
         try:
             with feature_store(STANDARD_FILE):
                 store = self.standard_store
-                lost = lost_with(store.list(), basis, [*titles, *(t for _, t, _ in live if t)],
-                                 lambda: [self.catalog.chunks_of(v.doc_id, v.version) for v in others])
+                entries = store.list()
+                standing = {v.doc_id for v in others}
+                sourced = {e.id for e in entries if standing.intersection(store.sources_of(e.id))}
+                lost = lost_with(entries, basis, [*titles, *(t for _, t, _ in live if t)],
+                                 lambda: [(v.audience, self.catalog.chunks_of(v.doc_id, v.version)) for v in others],
+                                 sourced)
                 return len(store.hold_resting_on(doc_id, titles, versions[-1].audience, stamp, live, also=lost))
         except StoreDamaged as damage:
             self._note_damage(damage)

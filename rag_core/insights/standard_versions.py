@@ -13,7 +13,7 @@ quoting its words is decided by them; one naming the document with neither is he
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from ..types import Chunk
 from .records import StandardAnswer
@@ -107,24 +107,32 @@ def _article_changed(named: set[object] | None, old: dict[object, str], new: dic
 
 
 def lost_with(entries: Sequence[StandardAnswer], deleted: Sequence[Chunk], titles: Sequence[str],
-              live: Callable[[], Sequence[Sequence[Chunk]]]) -> set[str]:
+              live: Callable[[], Sequence[tuple[Sequence[str], Sequence[Chunk]]]],
+              sourced: Collection[str] = ()) -> set[str]:
     """The entries a deleted document held up without being named: a clause naming an article it had without naming
-    any document (`unnamed_articles`), or quoting a run of its text, when no live document has that article with
-    the same text or that run (a duplicate HR kept). `live`: each live document's chunks, read only when some
-    entry cites the deleted one so. `titles`: the deleted document's titles and the live ones."""
+    any document (`unnamed_articles`), or quoting a run of its text, when no live document that every reader of the
+    entry can read has that article with the same text or that run (a duplicate HR kept). An entry with a recorded
+    source still live (`sourced`) rests on that document: a bare article number it names is that one's (review 211).
+    `live`: each live document's (audience, chunks), read only when some entry cites the deleted one so. `titles`:
+    the deleted document's titles and the live ones."""
     if not deleted:
         return set()
     articles, text = article_texts(deleted), policy_text(deleted)
-    cited: dict[str, tuple[list[str], list[str]]] = {}
+    cited: dict[str, tuple[list[str], list[str], Sequence[str]]] = {}
     for entry in entries:
-        wanted = [articles[a] for clause in entry.clauses for a in unnamed_articles(clause, titles) if a in articles]
+        wanted = [] if entry.id in sourced else [
+            articles[a] for clause in entry.clauses for a in unnamed_articles(clause, titles) if a in articles]
         runs = [p for clause in entry.clauses for p in quoted_pieces(clause, titles) if len(p) >= MIN_QUOTE and p in text]
         if wanted or runs:
-            cited[entry.id] = (wanted, runs)
+            cited[entry.id] = (wanted, runs, entry.audience)
     if not cited:
         return set()
-    documents = live()
-    kept_articles = {t for chunks in documents for t in article_texts(chunks).values()}
-    kept_text = "\n".join(policy_text(chunks) for chunks in documents)
-    return {answer_id for answer_id, (wanted, runs) in cited.items()
-            if any(t not in kept_articles for t in wanted) or any(p not in kept_text for p in runs)}
+    documents = [(audience, article_texts(chunks).values(), policy_text(chunks)) for audience, chunks in live()]
+    lost = set()
+    for answer_id, (wanted, runs, audience) in cited.items():
+        readable = [(kept, body) for doc_audience, kept, body in documents if readable_to_all(doc_audience, audience)]
+        kept_articles = {t for kept, _ in readable for t in kept}
+        kept_text = "\n".join(body for _, body in readable)
+        if any(t not in kept_articles for t in wanted) or any(p not in kept_text for p in runs):
+            lost.add(answer_id)
+    return lost
