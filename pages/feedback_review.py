@@ -52,7 +52,10 @@ def main() -> None:
             if entry.docs:
                 st.caption("引用：" + escape_md("、".join(docs.get(d, d) for d in entry.docs)))
             if st.toggle("查看完整依据", key=f"fb_trace_{entry.id}"):
-                st.json(assistant.feedback_detail(entry.id, actor=actor()).trace, expanded=False)
+                try:
+                    st.json(assistant.feedback_detail(entry.id, actor=actor()).trace, expanded=False)
+                except RagError as exc:  # changed since the list was read (a document narrowed, the row expired)
+                    st.error(escape_md(exc))
             if entry.unread:
                 if st.button("标为已读", key=f"fb_read_{entry.id}", icon=":material/done:"):
                     assistant.mark_feedback_reviewed([entry.id], actor=actor())

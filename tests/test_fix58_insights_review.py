@@ -107,3 +107,33 @@ def test_a_standard_answer_without_words_is_refused(tmp_path, question, answer):
     a = fake_assistant(tmp_path / "s")
     with pytest.raises(RagError, match="没有文字或数字"):
         a.add_standard_answer(question, answer, actor=HR)
+
+
+def test_the_list_judges_a_narrowed_near_miss_as_the_detail_does(tmp_path):
+    """Review 211: the list rows carry no trace, so a narrowed document shown only as a near miss hid the detail
+    but not the row (and the gap page kept its 👎)."""
+    bonus = f"# 奖金办法\n\n## 第一条 年终奖\n\n{SECRET}，次年三月发放。年假期间照发。\n".encode()
+    leave = "# 休假办法\n\n## 第一条 年假\n\n员工每年享有带薪年假五天，年假应提前申请。\n".encode()
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(leave, "休假办法.txt", audience=("all",), actor=ADMIN).ok
+    assert a.ingest_bytes(bonus, "奖金办法.txt", audience=("all",), actor=ADMIN).ok
+    trace = a.ask("年假有几天？", user="emp", remember=False, actor=EMP)
+    assert [h.chunk.doc_id for h in trace.search.near_misses] == ["奖金办法"]
+    a.record_feedback(trace, -1, actor=EMP, reason="答非所问")
+    assert [g.kinds.get("disliked") for g in a.knowledge_gaps(actor=HR)] == [1]
+    assert a.ingest_bytes(bonus + "补充。\n".encode(), "奖金办法.txt", audience=("managers",), actor=ADMIN).ok
+    assert a.feedback_reviews(actor=HR) == []
+    assert not any(g.kinds.get("disliked") for g in a.knowledge_gaps(actor=HR))
+    assert len(a.feedback_reviews(actor=ADMIN)) == 1
+
+
+@pytest.mark.parametrize(("since", "until"), [("2030-01-01", "2020-01-01")])
+def test_a_reversed_audit_window_is_an_error(tmp_path, since, until):
+    from datetime import date
+
+    a = fake_assistant(tmp_path / "s")
+    with pytest.raises(RagError, match="晚于"):
+        a.audit_entries(since=date.fromisoformat(since), until=date.fromisoformat(until), actor=ADMIN)
+    with pytest.raises(RagError, match="晚于"):
+        a.audit_entries(since=since, until=until, actor=ADMIN)
+    assert a.audit_entries(since=date.fromisoformat(until), until=date.fromisoformat(until), actor=ADMIN) is not None

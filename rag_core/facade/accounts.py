@@ -367,6 +367,8 @@ class AccountActions:
             since = day_window(since, None, zone)[0] if isinstance(since, date) else since
             until = day_window(None, until, zone)[1] if isinstance(until, date) else until
         since, until = checked_instant(since, "开始"), checked_instant(until, "结束")  # 'yesterday' matched nothing
+        if since and until and since > until:  # an empty trail for a reversed window reads as 'nothing happened'
+            raise AccountError("开始时间晚于结束时间，请调换或重新选择")
         limit, offset = _whole(limit, "条数"), _whole(offset, "起始位置") or 0
         with _damage_named(AUDIT):
             return self.audit_log.entries(since=since, until=until, actor=user, action=action, outcome=outcome, limit=limit,

@@ -256,22 +256,24 @@ class InsightActions(StandardAnswerActions, OwnFeedback):
         return readable_by([*audiences, *self._narrowed_since([clause.get("doc_id", "")])], actor.readable)
 
     def _feedback_readable(self, actor: Principal, entry: FeedbackEntry) -> bool:
-        """May `actor` see this rated answer: every clause it showed is readable to them, then and now."""
+        """May `actor` see this rated answer: every clause it showed is readable to them, then and now. A listed row
+        carries no trace, so it is read here: the list must judge by what the detail shows (review 211)."""
         if actor.readable is None:
             return True
+        full = entry if entry.trace else (self.insight_log.feedback_entry(entry.id) or entry)
         audiences = entry.audiences
         if audiences is None:  # an older row: its trace, else the documents it quoted
-            full = entry if entry.trace else self.insight_log.feedback_entry(entry.id)
-            trace = full.trace if full is not None else {}
-            audiences = revealed(trace) or self._doc_audiences(entry.docs)
-        shown = [*entry.docs, *(doc_of_chunk(c) for c in chunk_ids(entry.trace or {}))]  # the detail shows them all
+            audiences = revealed(full.trace or {}) or self._doc_audiences(entry.docs)
+        shown = [*entry.docs, *(doc_of_chunk(c) for c in chunk_ids(full.trace or {}))]
         return readable_by([*audiences, *self._narrowed_since(shown)], actor.readable)
 
     def _gap_readable(self, actor: Principal, item: GapItem) -> bool:
         """A 👎 is on the gap page only for who may see the rated answer in 反馈审阅 (its question was asked with it)."""
-        if item.feedback_id is None or item.audiences is not None:  # an asked question, or a 👎 that kept them
-            return readable_by(item.audiences or [], actor.readable)
-        entry = self.insight_log.feedback_entry(item.feedback_id)  # an older 👎: as 反馈审阅 decides
+        if not readable_by(item.audiences or [], actor.readable):
+            return False
+        if item.feedback_id is None or actor.readable is None:  # an asked question: its nearest clause is checked apart
+            return True
+        entry = self.insight_log.feedback_entry(item.feedback_id)  # as 反馈审阅 decides, a narrowing since included
         return entry is not None and self._feedback_readable(actor, entry)
 
     # -- knowledge gaps ----------------------------------------------------------
