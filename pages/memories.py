@@ -276,8 +276,12 @@ def export_button(assistant: Assistant, user: str, total: int) -> None:
     """All of this person's memories as a JSON file (masked, as stored): theirs to keep or to check."""
     if not total:
         return
-    data = json.dumps(assistant.export_memories(user, actor=actor()), ensure_ascii=False, indent=1)
-    st.download_button(f"导出全部 {total} 条记忆（JSON）", data=data.encode("utf-8"), file_name="我的记忆.json",
+    who = actor()
+
+    def data() -> bytes:  # built on the click, not on every run: an administrator's export is one audit row
+        return json.dumps(assistant.export_memories(user, actor=who), ensure_ascii=False, indent=1).encode("utf-8")
+
+    st.download_button(f"导出全部 {total} 条记忆（JSON）", data=data, file_name="我的记忆.json",
                        mime="application/json", icon=":material/download:", key="export_memories")
 
 

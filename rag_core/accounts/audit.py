@@ -44,6 +44,7 @@ ACTION_NAMES: dict[str, str] = {
     "login": "登录", "logout": "退出登录", "password.change": "修改本人密码", "document.upload": "上传文档", "document.delete": "删除文档",
     "document.reindex": "重新切块", "settings.change": "修改设置", "thesaurus.change": "修改词表",
     "memory.add": "为他人添加记忆", "memory.recall": "提问时读取他人记忆", "memory.list": "查看他人记忆",
+    "memory.export": "导出他人记忆",
     "memory.delete": "删除记忆", "memory.importance": "修改记忆重要性", "memory.edit": "修改记忆内容",
     "memory.forget": "遗忘记忆", "memory.forget_preview": "预览将遗忘的他人记忆", "memory.purge": "清除用户记忆",
     "ask.as": "以他人身份提问",

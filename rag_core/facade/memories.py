@@ -296,7 +296,7 @@ class MemoryActions(KnownNames):
     def export_memories(self, user: str, *, actor: Principal | None = None) -> dict[str, Any]:
         """Everything the assistant remembers about `user`, JSON-ready (text as stored: masked): what a person may
         take with them, as they may their conversations (`export_history`)."""
-        self._for_owner(actor, user, "memory.list")
+        self._for_owner(actor, user, "memory.export")
         rows = self.memory.list(user, now=_utcnow())
         keep = ("content", "kind", "importance", "freshness", "created_at", "last_accessed", "access_count")
         return {"user": user, "memories": [{k: getattr(m, k) for k in keep} for m in rows]}
