@@ -28,6 +28,7 @@ from ui.state import (
 
 COOKIE_HOURS = 12
 _COOKIE_PENDING = "_session_cookie_pending"
+JUST_LOGGED_IN = "_just_logged_in"  # the next run lands on a page the person may use, not the one the tab was on
 _SSO_TRIED = "_sso_tried"
 _SSO_ERROR = "_sso_error"
 # all a logout keeps of the browser session: the single sign-on attempt and its error (an ended session does not
@@ -66,6 +67,7 @@ def resolve_principal(assistant: Assistant) -> Principal | None:
             st.session_state[TOKEN_KEY] = token
             st.session_state[PRINCIPAL_KEY] = assistant.session_principal(token)
             st.session_state[_COOKIE_PENDING] = token
+            st.session_state[JUST_LOGGED_IN] = True
             return st.session_state[PRINCIPAL_KEY]
     return None
 
@@ -100,6 +102,7 @@ def render_login_form(assistant: Assistant) -> None:
             st.session_state[TOKEN_KEY] = token
             st.session_state[PRINCIPAL_KEY] = assistant.session_principal(token)
             st.session_state[_COOKIE_PENDING] = token
+            st.session_state[JUST_LOGGED_IN] = True
             st.rerun()
     if error := st.session_state.pop(_SSO_ERROR, None):
         st.error(escape_md(error), icon=":material/lock:")
