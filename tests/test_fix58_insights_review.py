@@ -137,3 +137,18 @@ def test_a_reversed_audit_window_is_an_error(tmp_path, since, until):
     with pytest.raises(RagError, match="晚于"):
         a.audit_entries(since=since, until=until, actor=ADMIN)
     assert a.audit_entries(since=date.fromisoformat(until), until=date.fromisoformat(until), actor=ADMIN) is not None
+
+
+def test_adding_a_reason_keeps_the_time_the_dislike_was_given(tmp_path):
+    a = fake_assistant(tmp_path / "s", answer_threshold=0.99)
+    assert a.ingest_bytes(DOC, "奖金办法.txt", audience=("all",), actor=ADMIN).ok
+    trace = a.ask(QUESTION, user="emp", conversation="c1", actor=EMP)
+    a.record_feedback(trace, -1, actor=EMP)
+    [first] = a.feedback_reviews(actor=ADMIN)
+    a.insight_log._db.execute("UPDATE feedback SET created_at = '2026-11-01T01:00:00+00:00'")  # given a while ago
+    a.insight_log._db.commit()
+    a.record_feedback(trace, -1, actor=EMP, reason="其他", comment="没说清楚")
+    [later] = a.feedback_reviews(since="2026-10-31", actor=ADMIN)
+    assert later.id == first.id and later.created_at.startswith("2026-11-01") and later.comment == "没说清楚"
+    a.record_feedback(trace, 1, actor=EMP)  # a flip is a new rating: its own time
+    assert not a.feedback_reviews(since="2026-10-31", until="2026-11-02", actor=ADMIN)

@@ -311,14 +311,15 @@ class InsightLog(ConversationRows):
                 ).fetchone()
         shown = json.dumps([list(labels) for labels in audiences], ensure_ascii=False)
         if row is not None:
-            # a 👎's reason and its comment come one at a time: an update without one keeps the one stored
+            # a 👎's reason and its comment come one at a time: an update without one keeps the one stored, and the
+            # time it was given (adding a reason minutes later moved the 👎 to then on both pages); a flip is new
             self._write(
-                "UPDATE feedback SET created_at = ?, rating = ?,"
+                "UPDATE feedback SET created_at = CASE WHEN rating = ? THEN created_at ELSE ? END, rating = ?,"
                 " reason = CASE WHEN ? < 0 AND ? = '' THEN reason ELSE ? END,"
                 " comment = CASE WHEN ? < 0 AND ? = '' THEN comment ELSE ? END, docs = ?, trace = ?,"
                 " nearest = ?, model = ?, vector = ?, audiences = ?, traffic = ?, reviewed_at = NULL,"
                 " reviewed_by = NULL WHERE id = ?",
-                (created_at, int(rating), int(rating), reason, reason, int(rating), comment, comment,
+                (int(rating), created_at, int(rating), int(rating), reason, reason, int(rating), comment, comment,
                  json.dumps(list(docs), ensure_ascii=False),
                  json.dumps(trace, ensure_ascii=False), json.dumps(nearest, ensure_ascii=False), model,
                  _blob(vector), shown, _traffic(traffic), row[0]),
