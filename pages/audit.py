@@ -14,7 +14,7 @@ import streamlit as st
 from rag_core import Assistant, AuditEntry, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
-from ui.state import LOCAL_ADMIN, actor, get_assistant, person_name, role_name
+from ui.state import ENGINE_NAMES, actor, get_assistant, person_name, role_name
 from ui.timefmt import local_time, today, zone_caption
 from ui.timefmt import zone as tz
 
@@ -43,7 +43,7 @@ def audit_frame(rows: list[AuditEntry]) -> pd.DataFrame:
 def stored_actor(typed: str) -> str:
     """The name the trail stores for what is typed: the table shows the desktop user as 本机用户 (stored as local)."""
     typed = typed.strip()
-    return LOCAL_ADMIN.user if typed == person_name(LOCAL_ADMIN.user) else typed
+    return next((user for user, shown in ENGINE_NAMES.items() if typed == shown), typed)
 
 
 def audit_csv(assistant: Assistant, frame: pd.DataFrame) -> bytes:

@@ -152,3 +152,15 @@ def test_adding_a_reason_keeps_the_time_the_dislike_was_given(tmp_path):
     assert later.id == first.id and later.created_at.startswith("2026-11-01") and later.comment == "没说清楚"
     a.record_feedback(trace, 1, actor=EMP)  # a flip is a new rating: its own time
     assert not a.feedback_reviews(since="2026-10-31", until="2026-11-02", actor=ADMIN)
+
+
+def test_the_audit_trail_says_an_upload_and_the_sample_import_in_chinese(tmp_path):
+    from ui.state import person_name
+
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(DOC, "奖金办法.txt", actor=ADMIN).ok
+    assert a.ingest_bytes(DOC, "奖金办法.txt", actor=ADMIN).ok  # the same text again
+    details = [e.detail for e in a.audit_entries(action="document.upload", actor=ADMIN)]
+    assert any("已索引" in d for d in details) and any("内容未变" in d for d in details)
+    assert not any("indexed" in d or "unchanged" in d for d in details)
+    assert person_name("system").startswith("系统") and person_name("local") == "本机用户"

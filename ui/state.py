@@ -39,9 +39,13 @@ SESSION_COOKIE = "hr_assistant_session"
 LOCAL_ADMIN = Principal(user="local", role="admin")  # the facade's desktop default, named for the pages
 
 
+ENGINE_NAMES = {LOCAL_ADMIN.user: "本机用户", "system": "系统（示例制度导入）"}  # reserved names: no account can hold them
+
+
 def person_name(user: str) -> str:
-    """How a page names a person: the desktop default's technical name "local" reads as 本机用户."""
-    return "本机用户" if user == LOCAL_ADMIN.user else user
+    """How a page names a person: the desktop default's technical name "local" reads as 本机用户, the first start's
+    import of the samples ("system") as 系统."""
+    return ENGINE_NAMES.get(user, user)
 
 
 def role_name(role: str) -> str:

@@ -48,6 +48,8 @@ AFTER_WRITE_FAILED = ("新版本已生效，但导入后的核对（依据它的
 _log = logging.getLogger(__name__)
 
 
+UPLOAD_OUTCOMES = {"indexed": "已索引", "unchanged": "内容未变，未重新索引"}  # the audit trail is read in Chinese
+
 class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
     """Mixin of `Assistant`: everything the documents page and `docs` commands do."""
 
@@ -90,13 +92,14 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
             return IngestReport(filename=shown, status="refused", audience=audience_of(audience), error=f"{shown}: {exc}")
         except BaseException as exc:  # Ctrl-C, or the page stopped mid-run (取消导入)
             if live := went_live(exc):  # the switch was done: the version answers, the steps after it were finished
-                self._audit(actor, "document.upload", shown, "ok", f"{live[0]} v{live[1]} indexed；{interrupted_live(*live)}")
+                self._audit(actor, "document.upload", shown, "ok", f"{live[0]} v{live[1]} 已索引；{interrupted_live(*live)}")
             else:  # the indexer removed the pending version
                 self._audit(actor, "document.upload", shown, "failed", "导入被中断，未写入任何内容")
             raise
         report.warnings.extend(self._after_write(lambda: self._same_content(report, actor)))  # stored all the same
         outcome = "ok" if report.ok else "failed"
-        detail = f"{report.doc_id} v{report.version} {report.status}" if report.ok else report.error
+        done = UPLOAD_OUTCOMES.get(report.status, report.status)
+        detail = f"{report.doc_id} v{report.version} {done}" if report.ok else report.error
         if redact_disabled:
             detail += f"；关闭脱敏：{'、'.join(redact_disabled)}"
         self._audit(actor, "document.upload", shown, outcome, detail)
