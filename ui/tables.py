@@ -107,10 +107,11 @@ def chart_labels(titles: list[str]) -> list[str]:
 
 
 def labelled_bar_chart(frame: pd.DataFrame, label: str, value: str) -> alt.Chart:
-    """Horizontal bars of `value`, one per row, named by `label` (from chart_labels), in the frame's order, the axis
-    wide enough for a whole label: st.bar_chart keeps the theme's 100 px, which cut distinct labels to the same."""
+    """Horizontal bars of a count `value`, one per row, named by `label` (from chart_labels), in the frame's order, the
+    axis wide enough for a whole label: st.bar_chart keeps the theme's 100 px, which cut distinct labels to the same.
+    The count axis ticks whole numbers (one question read 0.00–1.00 in steps of 0.05)."""
     return alt.Chart(frame).mark_bar().encode(
-        x=alt.X(f"{value}:Q", title=value),
+        x=alt.X(f"{value}:Q", title=value, axis=alt.Axis(format="d", tickMinStep=1)),  # counts: no 0.05 steps
         y=alt.Y(f"{label}:N", title=label, sort=None, axis=alt.Axis(labelLimit=label_limit_px())),
         tooltip=[alt.Tooltip(f"{label}:N"), alt.Tooltip(f"{value}:Q")],
     )

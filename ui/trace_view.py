@@ -211,7 +211,7 @@ def render_hits_and_misses(result: SearchResult, prefix: str, numbers: dict[str,
         else:
             st.markdown(f"**{NO_HIT_REASON}**，也没有相近的资料。")
     if result.thesaurus:
-        st.caption("口语词按词表换成了制度用语：" + escape_md("；".join(result.thesaurus)))
+        st.caption("按词表也用同义的说法检索了：" + escape_md("；".join(result.thesaurus)))  # 年假 is the policy's word too
     elif result.expanded_terms:
         st.caption("同义词扩展：" + escape_md("、".join(result.expanded_terms)))
     for warning in result.warnings:
