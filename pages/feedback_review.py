@@ -19,7 +19,7 @@ def main() -> None:
     ensure_chrome()
     assistant = get_assistant()
     st.title("反馈审阅")
-    st.caption("员工对回答的评价。👎 可能带有原因（答非所问 / 信息过时 / 引用不对 / 其他）；看过的标为已读。")
+    st.caption("员工对回答的评价。👎 可能带有原因（答非所问 / 回答不完整 / 信息过时 / 引用不对 / 其他）；看过的标为已读。")
     col1, col2, col3, col4 = st.columns(4)
     rating = col1.selectbox("评价", list(RATINGS), format_func=RATINGS.__getitem__, index=1, key="fb_rating")
     docs = {d.doc_id: d.title for d in assistant.list_documents(actor=actor())}

@@ -164,3 +164,12 @@ def test_the_audit_trail_says_an_upload_and_the_sample_import_in_chinese(tmp_pat
     assert any("已索引" in d for d in details) and any("内容未变" in d for d in details)
     assert not any("indexed" in d or "unchanged" in d for d in details)
     assert person_name("system").startswith("系统") and person_name("local") == "本机用户"
+
+
+def test_an_incomplete_answer_is_a_reason_of_its_own(tmp_path):
+    a = fake_assistant(tmp_path / "s")
+    assert "回答不完整" in a.feedback_reasons
+    assert a.ingest_bytes(DOC, "奖金办法.txt", actor=ADMIN).ok
+    trace = a.ask(QUESTION, user="emp", conversation="c1", actor=EMP)
+    a.record_feedback(trace, -1, actor=EMP, reason="回答不完整")
+    assert a.feedback_reviews(actor=ADMIN)[0].reason == "回答不完整"

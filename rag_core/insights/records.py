@@ -13,7 +13,7 @@ class InsightError(RagError):
 
 
 # 👎 reasons a person may give (optional)
-FEEDBACK_REASONS: tuple[str, ...] = ("答非所问", "信息过时", "引用不对", "其他")
+FEEDBACK_REASONS: tuple[str, ...] = ("答非所问", "回答不完整", "信息过时", "引用不对", "其他")  # 不完整: stop 58
 # what happened to a logged question
 OUTCOMES: dict[str, str] = {
     "answered": "已回答",
