@@ -40,9 +40,14 @@ DOC_ID_CHARS = 120  # as the engine's bound on a doc id (and a file name)
 RUNNING_KEY = "doc_ingest_running"  # the batch being imported; still set on the next run when it was cut short
 
 
+# the upload box's own words (Upload, 20MB per file) are the browser component's English, which Streamlit does not translate
+UPLOAD_HINT = "把文件拖进下面的框里，或点框里的“Upload”（上传）选择文件；每个文件不超过 20 MB。"
+
+
 def upload_section(assistant: Assistant) -> None:
     st.subheader("上传制度文件")
     with st.form("upload_form", clear_on_submit=True):
+        st.caption(UPLOAD_HINT)
         files = st.file_uploader(
             "选择文件（可多选：txt、md、docx、pdf、html、xlsx、csv、png、jpg；扫描件自动 OCR）",
             accept_multiple_files=True,

@@ -206,7 +206,7 @@ def eval_section(assistant: Assistant) -> None:
     with left.expander("技术细节：指定题集文件"):
         path = st.text_input("题集文件", value=DEFAULT_EVAL, key="rt_eval_path")
     mode = right.selectbox("检索方式", options=list(MODES), format_func=MODES.__getitem__)
-    left.caption("默认用示例制度的 82 道题；也可以上传自己的题集（每行一道题）。")
+    left.caption("默认用示例制度的 82 道题；也可以上传自己的题集（JSONL，每行一道题：点框里的“Upload”选择文件，不超过 20 MB）。")
     right.caption("默认“混合”，即问答实际使用的方式；另两种只用于对比各自的贡献。")
     uploaded = left.file_uploader("或上传题集", type=["jsonl"], key="rt_eval_upload")
     if st.button("运行评测", icon=":material/play_arrow:"):
