@@ -60,6 +60,7 @@ def upload_section(assistant: Assistant) -> None:
             format_func=AUDIENCE_LABELS.__getitem__,
             placeholder="请选择",
             select_all=False,  # Streamlit's own "Select all" is English
+            help="谁能查到这份制度。要修改已上传文档的可见范围，请用新的可见范围重新上传同一个文件（生成新版本，旧版本可在版本历史里查看）。",
         )
         redact_off = st.multiselect(
             "不脱敏的信息类别（可选）",
@@ -168,6 +169,8 @@ def report_section(assistant: Assistant) -> None:
     if frame["说明"].astype(str).str.len().max() > REPORT_NOTE_SHOWN:
         full_text_picker(frame, ["文件"], ["结果", "说明"], key="report_full_text", label="查看某个文件的完整说明")
     for position, r in enumerate(reports):  # a report's position is its file's in the batch
+        for warning in r.warnings if r.ok else ():  # a narrower audience, a version it will replace: not in a cell only
+            st.warning(escape_md(f"{r.filename}：{warning}"))
         if not r.ok:
             st.error(escape_md(r.error or f"{r.filename}：导入失败"))
             ask_about_conflict(assistant, position, r, REPORTS_KEY)

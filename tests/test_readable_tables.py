@@ -87,3 +87,14 @@ def test_the_score_table_wraps_sources_and_sections(library, tmp_path, monkeypat
     at.run()
     scores = table_with(at, "来源")
     assert scores.proto.row_height == WRAP_ROWS > 64
+
+
+def test_an_upload_warning_is_said_outside_the_table(library, tmp_path, monkeypatch) -> None:
+    """UX walkthrough of stop 58: the narrowing warning sat in a cut-off table cell."""
+    warning = "注意：这一版的可见范围（HR）比它取代的v1（全体员工）窄，现在起其余受众将查不到这份制度"
+    report = IngestReport(filename="健身房管理办法.md", status="indexed", doc_id="健身房管理办法", version=2,
+                          chunk_count=2, audience=("hr",), warnings=[warning])
+    at = open_page(library, tmp_path, monkeypatch, "pages/documents.py")
+    at.session_state["doc_ingest_reports"] = [report]
+    at.run()
+    assert any(warning in w.value for w in at.warning)
