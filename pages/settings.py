@@ -148,7 +148,6 @@ def field_input(name: str, current: Any, default: Any, container: Any, *, fitted
             step=step,
             format="%.3f",
             disabled=use_fitted,
-            label_visibility="collapsed",
         )
         # the fitted value in force and the number left as shown: nothing was chosen, the fitted value stays
         unedited = current is None and not differs(float(value), float(shown))
@@ -163,7 +162,8 @@ def field_input(name: str, current: Any, default: Any, container: Any, *, fitted
     else:
         shown, warning = shown_value(name, current, default)
         value = float(container.number_input(label, min_value=float(low), max_value=None if high is None else float(high),
-                                             value=float(shown), step=float(step), format="%.3f"))
+                                             value=float(shown), step=float(step),
+                                             format="%.3f" if float(step) < 0.1 else "%g"))  # 30, not 30.000 days
     if warning:
         container.warning(warning)
     container.caption(f"{sentence}默认值：{shown_default}（{MEASURED.get(name, '设定值')}）。")
