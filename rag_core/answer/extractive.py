@@ -20,6 +20,7 @@ from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, spli
 from ..types import OFFLINE_ANSWERER, SourceRef
 from .answering import WEAK_EVIDENCE, WEAK_HEADER, Closeness
 from .asks import asked_pattern, gives_asked, says_asked
+from .enumerations import whole_enumerations
 from .headers import HEADER, header
 from .headings import AMOUNT as _AMOUNT
 from .headings import NORMATIVE as _NORMATIVE
@@ -75,6 +76,7 @@ class Quote:
     position: int  # order within its source
     is_heading: bool
     complete: bool  # ended by punctuation or a line break (not cut at the end of the chunk)
+    line_end: bool = False  # ends its line: a list item, not a part of an enumeration running on (`enumerations`)
 
 
 class Selection(NamedTuple):
@@ -198,6 +200,7 @@ class ExtractiveAnswerer:
                 return
             ordered = sorted([stating, *[q for q in ordered if q.text != stating.text]][:max_sentences],
                              key=lambda q: (q.text != lead.text, q.source_number, q.position))
+        ordered = whole_enumerations(ordered, self._collect(governing))
         # 能休几天吗 asks for a number, not yes or no: no 可以 / 不可以
         verdict = _verdict(asks, lead) if is_yes_no(asks) and quantity is None else ""
         # another source's best sentence comes last (a picked one the cut above left out first), and never counts
@@ -345,7 +348,8 @@ class ExtractiveAnswerer:
                 complete = own_line or text[-1] in _END_CHARS or text[-1] in _CLOSERS
                 heading = is_heading(text, src.section) or is_title(text, src.source, opens_chunk=opens_chunk,
                                                                      own_line=own_line, first=first)
-                out.append(Quote(text, src.number, position, heading, complete))
+                line_end = own_line or not src.text[match.end():].split("\n", 1)[0].strip()  # nothing after it
+                out.append(Quote(text, src.number, position, heading, complete, line_end))
                 position += 1
         return out
 
