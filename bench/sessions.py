@@ -46,7 +46,7 @@ SETS = {
 }
 NOT_POLICIES = ("SOURCE.md", "README.md")  # a corpus folder's notes on its sources, not a policy
 FIGURES_ONLY = ("fresh", "sealed", "followups", "switches")  # parts whose failures nobody on the team reads
-CHECK_NAMES = ("as_typed", "must_contain", "top3", "cited", "sure", "lead", "verdict", "verdict_wrong", "memory",
+CHECK_NAMES = ("as_typed", "must_contain", "top3", "cited", "sure", "quoted", "lead", "verdict", "verdict_wrong", "memory",
                "remembered", "refused", "confident")
 
 

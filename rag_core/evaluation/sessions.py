@@ -128,6 +128,9 @@ def score_turn(turn: dict[str, Any], trace) -> dict[str, bool]:
         checks["cited"] = not refused and any(_holds(text, expected) for text in cited_texts(trace))
         # the right clause, answered without 依据较弱: what a hedge meant for traps costs real answers
         checks["sure"] = checks["cited"] and not trace.weak_evidence
+        # the answering wording among the lines quoted: an answer citing the clause can still leave out its part that
+        # answers (年假 quoting two of three bands; a rule cut at its ；), stop 58
+        checks["quoted"] = not refused and _holds(trace.answer, expected)
     if turn.get("lead") and not turn.get("refuse"):
         checks["lead"] = not refused and _flat(turn["lead"]) in _flat(first_sentence(trace.answer))
     if turn.get("yes_no") in _VERDICT and not turn.get("refuse"):
@@ -173,6 +176,7 @@ ACCEPTANCE: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "followup_top3": ("follow-ups resolved (answering clause in the top 3)", "top3", ("followup",)),
     "cited": ("answering clause cited", "cited", None),
     "cited_sure": ("answering clause cited without 依据较弱", "sure", None),
+    "quoted": ("answering wording quoted in the answer", "quoted", None),
     "lead": ("the right sentence first", "lead", None),
     "memory": ("memory used where gold says so", "memory", ("personal",)),
     "traps_confident": ("traps answered confidently (lower is better)", "confident", ("trap",)),
