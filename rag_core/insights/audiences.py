@@ -9,7 +9,7 @@ policy text and are not restricted by this.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 # A clause whose audience is no longer known (a record written before audiences were kept, of a
@@ -17,41 +17,27 @@ from typing import Any
 UNKNOWN: tuple[str, ...] = ("\0unknown",)
 
 
+def _records(value: Any) -> Iterator[dict]:
+    """Every dict inside a JSON-like value, outermost first."""
+    if isinstance(value, dict):
+        yield value
+        for child in value.values():
+            yield from _records(child)
+    elif isinstance(value, list | tuple):
+        for child in value:
+            yield from _records(child)
+
+
 def revealed(value: Any) -> list[tuple[str, ...]]:
     """The audience labels of every clause inside a JSON-like value (dicts with `chunk_id` and `audience`), and of
     every standard answer in it (`clauses` and `audience`: HR's answer is for the audiences it was written for)."""
-    found: set[tuple[str, ...]] = set()
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if ("chunk_id" in node or "clauses" in node) and "audience" in node:
-                found.add(tuple(sorted(node["audience"])) or UNKNOWN)
-            for child in node.values():
-                walk(child)
-        elif isinstance(node, list | tuple):
-            for child in node:
-                walk(child)
-
-    walk(value)
-    return sorted(found)
+    return sorted({tuple(sorted(node["audience"])) or UNKNOWN for node in _records(value)
+                   if ("chunk_id" in node or "clauses" in node) and "audience" in node})
 
 
 def chunk_ids(value: Any) -> list[str]:
     """Every clause id inside a JSON-like value (a stored trace's sources, hits and near misses)."""
-    found: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if isinstance(node.get("chunk_id"), str):
-                found.append(node["chunk_id"])
-            for child in node.values():
-                walk(child)
-        elif isinstance(node, list | tuple):
-            for child in node:
-                walk(child)
-
-    walk(value)
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(node["chunk_id"] for node in _records(value) if isinstance(node.get("chunk_id"), str)))
 
 
 def readable_by(audiences: Iterable[Iterable[str]], readable: frozenset[str] | None) -> bool:
