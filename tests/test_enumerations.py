@@ -41,9 +41,17 @@ def test_the_lead_stays_first_and_a_part_is_quoted_once():
     assert whole_enumerations([quotes[3]], quotes) == [quotes[3]]
 
 
-def test_a_long_list_is_capped():
-    quotes = [Quote(f"第{i}项；", 1, i, False, True) for i in range(20)]
-    assert len(whole_enumerations([quotes[0]], quotes)) == ENUMERATION_PARTS
+def test_a_list_longer_than_the_cap_is_cases_not_one_rule():
+    """Review 213: capping an 11-item list from its start quoted items 1-8 instead of the 11th that answered."""
+    quotes = [Quote(f"第{i}项；", 1, i, False, True) for i in range(ENUMERATION_PARTS + 1)]
+    assert whole_enumerations([quotes[8]], quotes) == [quotes[8]]
+    items = "；".join(f"（{n}）{case}" for n, case in enumerate(
+        ["旷工3日以上的", "严重违反考勤的", "泄露商业秘密的", "打架斗殴的", "伪造病假证明的", "私自兼职的",
+         "损坏公司财物的", "骚扰同事的", "酒后上岗的", "收受供应商回扣的", "被依法追究刑事责任的"], start=1))
+    rules = SourceRef(number=1, text=f"第二十条 解除\n员工有下列情形之一的，公司可以解除劳动合同：{items}。",
+                      source="奖惩制度.md", section="第二十条 解除", chunk_id="rules@v1#20")
+    answer = ExtractiveAnswerer().answer("被追究刑事责任会被解除劳动合同吗？", [rules], max_sentences=3)
+    assert "被依法追究刑事责任的" in answer and "酒后上岗的" not in answer, answer  # not items 2-8
 
 
 def test_list_items_on_their_own_lines_are_not_one_enumeration():
@@ -54,3 +62,10 @@ def test_list_items_on_their_own_lines_are_not_one_enumeration():
     )
     answer = ExtractiveAnswerer().answer("年假没休完能留到明年吗？", [items], max_sentences=1)
     assert answer.count("[资料1]") == 1, answer  # one item, not the list
+
+
+def test_one_answer_adds_at_most_the_cap_of_parts():
+    first = [Quote(f"甲{i}；" if i < 5 else f"甲{i}。", 1, i, False, True) for i in range(6)]
+    second = [Quote(f"乙{i}；" if i < 5 else f"乙{i}。", 2, i, False, True) for i in range(6)]
+    out = whole_enumerations([first[0], second[0]], first + second)
+    assert len(out) == 7 and out[-1] == second[0]  # the first list whole (5 added), the second left as quoted

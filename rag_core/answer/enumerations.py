@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-ENUMERATION_PARTS = 8  # at most this many parts of one enumeration quoted: a longer list is rarely one rule
+ENUMERATION_PARTS = 8  # a longer enumeration is a list of cases, not one rule; also the most parts one answer adds
 _PART_END = "；"
 
 
@@ -43,7 +43,9 @@ def enumeration_of(quote: Q, by_place: dict[tuple[int, int], Q]) -> list[Q]:
         start -= 1
     while _runs_on(by_place[(source, end)]) and (source, end + 1) in by_place:
         end += 1
-    return [by_place[(source, i)] for i in range(start, end + 1)][:ENUMERATION_PARTS]
+    if end - start + 1 > ENUMERATION_PARTS:  # a long list (有下列情形之一的：（一）…；…（十一）…) is cases, not one rule:
+        return [quote]  # its first items would push out the one that answers (review 213)
+    return [by_place[(source, i)] for i in range(start, end + 1)]
 
 
 def whole_enumerations(ordered: Sequence[Q], every: Sequence[Q]) -> list[Q]:
@@ -52,10 +54,13 @@ def whole_enumerations(ordered: Sequence[Q], every: Sequence[Q]) -> list[Q]:
     by_place = {(q.source_number, q.position): q for q in every}
     out: list[Q] = []
     seen: set[tuple[int, int]] = set()
+    added = 0  # parts joined besides the quotes themselves: at most ENUMERATION_PARTS in one answer
     for index, quote in enumerate(ordered):
         if (quote.source_number, quote.position) in seen:
             continue
         parts = enumeration_of(quote, by_place)
+        if len(parts) - 1 > ENUMERATION_PARTS - added:
+            parts = [quote]
         if index == 0 or len(parts) == 1:
             out.append(quote)
             seen.add((quote.source_number, quote.position))
@@ -63,4 +68,5 @@ def whole_enumerations(ordered: Sequence[Q], every: Sequence[Q]) -> list[Q]:
             if (part.source_number, part.position) not in seen:
                 seen.add((part.source_number, part.position))
                 out.append(part)
+                added += part is not quote
     return out
