@@ -173,3 +173,21 @@ def test_an_incomplete_answer_is_a_reason_of_its_own(tmp_path):
     trace = a.ask(QUESTION, user="emp", conversation="c1", actor=EMP)
     a.record_feedback(trace, -1, actor=EMP, reason="回答不完整")
     assert a.feedback_reviews(actor=ADMIN)[0].reason == "回答不完整"
+
+
+def test_a_reason_for_a_dislike_hr_already_read_comes_back_into_the_window(tmp_path):
+    """Review 213: the row turned unread again but kept its old time, outside 反馈审阅's 30 days."""
+    from datetime import date, timedelta
+
+    a = fake_assistant(tmp_path / "s", answer_threshold=0.99)
+    assert a.ingest_bytes(DOC, "奖金办法.txt", audience=("all",), actor=ADMIN).ok
+    trace = a.ask(QUESTION, user="emp", conversation="c1", actor=EMP)
+    a.record_feedback(trace, -1, actor=EMP)
+    [entry] = a.feedback_reviews(actor=ADMIN)
+    a.insight_log._db.execute("UPDATE feedback SET created_at = '2026-10-20T01:00:00+00:00'")  # 40-odd days ago
+    a.insight_log._db.commit()
+    a.mark_feedback_reviewed([entry.id], actor=ADMIN)
+    a.record_feedback(trace, -1, actor=EMP, reason="回答不完整", comment="少了一档")
+    today = date.today()
+    [back] = a.feedback_reviews(since=today - timedelta(days=30), until=today, actor=ADMIN)
+    assert back.unread and back.reason == "回答不完整"

@@ -312,9 +312,12 @@ class InsightLog(ConversationRows):
         shown = json.dumps([list(labels) for labels in audiences], ensure_ascii=False)
         if row is not None:
             # a 👎's reason and its comment come one at a time: an update without one keeps the one stored, and the
-            # time it was given (adding a reason minutes later moved the 👎 to then on both pages); a flip is new
+            # time it was given while HR has not read it (a reason added minutes later moved the 👎 to then on both
+            # pages); a flip is new, and so is a reason for a 👎 HR already read: it must come back into the window
+            # (a 40-day-old one stayed out of 反馈审阅's 30 days, unread, review 213)
             self._write(
-                "UPDATE feedback SET created_at = CASE WHEN rating = ? THEN created_at ELSE ? END, rating = ?,"
+                "UPDATE feedback SET created_at = CASE WHEN rating = ? AND reviewed_at IS NULL THEN created_at ELSE ? END,"
+                " rating = ?,"
                 " reason = CASE WHEN ? < 0 AND ? = '' THEN reason ELSE ? END,"
                 " comment = CASE WHEN ? < 0 AND ? = '' THEN comment ELSE ? END, docs = ?, trace = ?,"
                 " nearest = ?, model = ?, vector = ?, audiences = ?, traffic = ?, reviewed_at = NULL,"
