@@ -41,9 +41,11 @@ def audit_frame(rows: list[AuditEntry]) -> pd.DataFrame:
 
 
 def stored_actor(typed: str) -> str:
-    """The name the trail stores for what is typed: the table shows the desktop user as 本机用户 (stored as local)."""
+    """The name the trail stores for what is typed: the table shows the desktop user as 本机用户 (stored as local)
+    and the samples' import as 系统（示例制度导入） (stored as system), which 系统 alone finds too (review 213)."""
     typed = typed.strip()
-    return next((user for user, shown in ENGINE_NAMES.items() if typed == shown), typed)
+    return next((user for user, shown in ENGINE_NAMES.items() if typed == shown or typed == shown.split("（")[0]),
+                typed)
 
 
 def audit_csv(assistant: Assistant, frame: pd.DataFrame) -> bytes:

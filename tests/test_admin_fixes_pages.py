@@ -88,3 +88,9 @@ def test_an_expired_lock_is_not_shown_as_locked_by_the_cli(tmp_path, capsys):
     lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
     assert lines["li"].endswith("正常"), lines
     assert "已锁定（至 20" in lines["wang"], lines
+
+
+def test_audit_filter_finds_the_sample_import_by_the_name_the_table_shows():
+    """Review 213: the table shows 系统（示例制度导入）; typing 系统 found nothing."""
+    page = page_module("audit.py")
+    assert page.stored_actor("系统") == page.stored_actor("系统（示例制度导入）") == "system"
