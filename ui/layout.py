@@ -20,6 +20,8 @@ from rag_core.errors import StoreDamaged
 from ui.inert import escape_md
 from ui.login import (
     JUST_LOGGED_IN,
+    LEFT_ON,
+    SHOWN_PAGE,
     clear_session_cookie,
     logout,
     render_login_form,
@@ -119,11 +121,14 @@ def render_chrome(page_path: str | None = None) -> Assistant:
             st.caption("答案直接摘录制度原文中最相关的句子，并标注出处。")
         install_sidebar_autoclose()  # phones: tapping a menu link closes the sidebar
     permission = page_permission(page_path)
-    landing = st.session_state.pop(JUST_LOGGED_IN, False)
-    if landing and permission is not None and not assistant.can(principal, permission):
+    left_on = st.session_state.pop(LEFT_ON, None)
+    if st.session_state.pop(JUST_LOGGED_IN, False) and left_on == page_path and permission is not None \
+            and not assistant.can(principal, permission):
         # the tab was on the last person's page (an administrator logged out on 用户管理): this person did not ask
-        # for it, so they land on 问答, with no refusal in the audit (the UX walkthrough of stop 58)
+        # for it, so they land on 问答, with no refusal in the audit (the UX walkthrough of stop 58); a page typed
+        # or bookmarked while logged out is refused and audited as ever (review 213)
         st.switch_page(PAGES[0][0])
+    st.session_state[SHOWN_PAGE] = page_path
     if permission is not None and not assistant.page_allowed(page_title(page_path), permission, actor=principal):
         st.error("没有权限查看此页面。", icon=":material/block:")  # the facade wrote the audit row
         st.stop()

@@ -29,6 +29,8 @@ from ui.state import (
 COOKIE_HOURS = 12
 _COOKIE_PENDING = "_session_cookie_pending"
 JUST_LOGGED_IN = "_just_logged_in"  # the next run lands on a page the person may use, not the one the tab was on
+SHOWN_PAGE = "_shown_page"  # the page this tab last showed (the chrome sets it)
+LEFT_ON = "_left_on_page"  # the page the tab showed when the last person logged out: the next one did not choose it
 _SSO_TRIED = "_sso_tried"
 _SSO_ERROR = "_sso_error"
 # all a logout keeps of the browser session: the single sign-on attempt and its error (an ended session does not
@@ -172,7 +174,9 @@ def _set_cookie(value: str, max_age: int) -> None:
 
 def logout(assistant: Assistant, principal: Principal) -> None:
     assistant.logout(st.session_state.get(TOKEN_KEY), actor=principal)
+    left_on = st.session_state.get(SHOWN_PAGE)
     forget_login()
+    st.session_state[LEFT_ON] = left_on
     if CONVERSATION_PARAM in st.query_params:  # the open conversation was theirs: the next person starts anew
         del st.query_params[CONVERSATION_PARAM]
     st.session_state["_logged_out"] = True
