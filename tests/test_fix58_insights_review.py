@@ -139,14 +139,20 @@ def test_a_reversed_audit_window_is_an_error(tmp_path, since, until):
     assert a.audit_entries(since=date.fromisoformat(until), until=date.fromisoformat(until), actor=ADMIN) is not None
 
 
-def test_adding_a_reason_keeps_the_time_the_dislike_was_given(tmp_path):
+def _dislike_given_on(tmp_path, stamp: str):
+    """An employee's 👎 (no reason yet), moved back to `stamp`: (assistant, the rated trace, the review row)."""
     a = fake_assistant(tmp_path / "s", answer_threshold=0.99)
     assert a.ingest_bytes(DOC, "奖金办法.txt", audience=("all",), actor=ADMIN).ok
     trace = a.ask(QUESTION, user="emp", conversation="c1", actor=EMP)
     a.record_feedback(trace, -1, actor=EMP)
-    [first] = a.feedback_reviews(actor=ADMIN)
-    a.insight_log._db.execute("UPDATE feedback SET created_at = '2026-11-01T01:00:00+00:00'")  # given a while ago
+    [entry] = a.feedback_reviews(actor=ADMIN)
+    a.insight_log._db.execute("UPDATE feedback SET created_at = ?", (stamp,))
     a.insight_log._db.commit()
+    return a, trace, entry
+
+
+def test_adding_a_reason_keeps_the_time_the_dislike_was_given(tmp_path):
+    a, trace, first = _dislike_given_on(tmp_path, "2026-11-01T01:00:00+00:00")  # given a while ago
     a.record_feedback(trace, -1, actor=EMP, reason="其他", comment="没说清楚")
     [later] = a.feedback_reviews(since="2026-10-31", actor=ADMIN)
     assert later.id == first.id and later.created_at.startswith("2026-11-01") and later.comment == "没说清楚"
@@ -179,13 +185,7 @@ def test_a_reason_for_a_dislike_hr_already_read_comes_back_into_the_window(tmp_p
     """Review 213: the row turned unread again but kept its old time, outside 反馈审阅's 30 days."""
     from datetime import date, timedelta
 
-    a = fake_assistant(tmp_path / "s", answer_threshold=0.99)
-    assert a.ingest_bytes(DOC, "奖金办法.txt", audience=("all",), actor=ADMIN).ok
-    trace = a.ask(QUESTION, user="emp", conversation="c1", actor=EMP)
-    a.record_feedback(trace, -1, actor=EMP)
-    [entry] = a.feedback_reviews(actor=ADMIN)
-    a.insight_log._db.execute("UPDATE feedback SET created_at = '2026-10-20T01:00:00+00:00'")  # 40-odd days ago
-    a.insight_log._db.commit()
+    a, trace, entry = _dislike_given_on(tmp_path, "2026-10-20T01:00:00+00:00")  # 40-odd days ago
     a.mark_feedback_reviewed([entry.id], actor=ADMIN)
     a.record_feedback(trace, -1, actor=EMP, reason="回答不完整", comment="少了一档")
     today = date.today()

@@ -113,7 +113,8 @@ class StandardReview:
 
     def _deleted_basis(self, doc_id: str) -> list[Chunk]:
         """The chunks of a document about to be deleted, read before they go: the articles and runs an answer
-        may cite without naming the document (`_lost_with`). Empty when no standard answer was ever stored."""
+        may cite without naming the document (`insights.standard_versions.lost_with`). Empty when no standard answer was
+        ever stored."""
         return self.catalog.chunks_of(doc_id) if self._standard_stored() else []
 
     def _hold_standard_answers(self, doc_id: str, versions: list[DocumentInfo], basis: Sequence[Chunk] = ()) -> int:
