@@ -209,10 +209,14 @@ def purge_section(assistant: Assistant, user: str, total: int) -> None:
     st.warning(f"确定清空 {owner_label(user)} 的全部 {total} 条记忆吗？此操作不能撤销。")
     yes, no = st.columns(2)
     if yes.button("确认清空", type="primary"):
-        removed = assistant.purge_memories(user, actor=actor())
+        done = assistant.purge_memories(user, actor=actor())
         st.session_state.pop(PURGE_PENDING_KEY, None)
         st.session_state.pop(PREVIEW_KEY, None)
-        announce("memories", f"已清空 {owner_label(user)} 的全部记忆（{removed} 条）。")
+        if done.turns_failed:
+            announce("memories", f"已清空 {owner_label(user)} 的全部记忆（{done.count} 条），但对话记录读写出错，"
+                     "对话里用到的这些记忆未能删除：请在问答页删除相关对话，或联系管理员修复对话记录。", kind="warning")
+        else:
+            announce("memories", f"已清空 {owner_label(user)} 的全部记忆（{done.count} 条）。")
         st.rerun()
     if no.button("取消", key="memory_purge_cancel"):
         st.session_state.pop(PURGE_PENDING_KEY, None)

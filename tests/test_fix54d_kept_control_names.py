@@ -22,7 +22,7 @@ def test_a_kept_owner_with_a_control_character_can_be_read_and_purged(tmp_path, 
     assert owner in a.memory_users()
     assert a.checked_memory_owner(owner) == owner
     assert [m.content for m in a.list_memories(owner)] == ["用户在销售部"]
-    assert a.purge_memories(owner) == 1
+    assert a.purge_memories(owner).count == 1
     assert owner not in a.memory_users()  # gone: typed again, the name is a new one and meets the rules
 
 

@@ -54,7 +54,7 @@ def test_memory_actions_refuse_an_owner_name_with_personal_data(tmp_path):
 def test_memories_kept_under_such_a_name_before_the_rule_can_still_be_purged(tmp_path):
     a = fake_assistant(tmp_path / "store")
     a.memory.add(OWNER, "我在杭州办公室")  # as an older version kept it
-    assert a.purge_memories(OWNER, actor=LOCAL) == 1
+    assert a.purge_memories(OWNER, actor=LOCAL).count == 1
     with pytest.raises(InputError):
         a.purge_memories(f"李四 {PHONE}", actor=LOCAL)  # a name nobody has: no way to store one
 

@@ -13,13 +13,19 @@ import streamlit as st
 _PREFIX = "done_notice_"
 
 
-def announce(page: str, message: str) -> None:
-    """Keep `message` for the next run of `page` (call right before st.rerun())."""
-    st.session_state[_PREFIX + page] = message
+def announce(page: str, message: str, kind: str = "success") -> None:
+    """Keep `message` for the next run of `page` (call right before st.rerun()); `kind` "warning" for an action
+    that was done only in part."""
+    st.session_state[_PREFIX + page] = (kind, message)
 
 
 def show_notice(page: str) -> None:
     """Show and clear the message `announce` kept for this page, if any."""
-    message = st.session_state.pop(_PREFIX + page, None)
-    if message:
+    kept = st.session_state.pop(_PREFIX + page, None)
+    if not kept:
+        return
+    kind, message = kept if isinstance(kept, tuple) else ("success", kept)
+    if kind == "warning":
+        st.warning(message, icon=":material/warning:")
+    else:
         st.success(message, icon=":material/check_circle:")

@@ -194,6 +194,10 @@ def forget_memories(args: argparse.Namespace, assistant) -> int:
 
 def purge_memories(args: argparse.Namespace, assistant) -> int:
     """Delete every memory of one user for good (right to be forgotten)."""
-    count = assistant.purge_memories(args.user)
-    say(f"已彻底删除用户 {redact_text(args.user)} 的 {count} 条记忆及其历史")  # a name kept before names were checked
+    done = assistant.purge_memories(args.user)
+    say(f"已彻底删除用户 {redact_text(args.user)} 的 {done.count} 条记忆及其历史")  # a name kept before names were checked
+    if done.turns_failed:
+        say("但对话记录读写出错，对话里用到的这些记忆未能删除：请修复或删除对话记录（conversations.sqlite3）后再清空一次。",
+            err=True)
+        return 1
     return 0

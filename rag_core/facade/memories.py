@@ -132,6 +132,16 @@ class Forgotten:
     kept_changed: int = 0
 
 
+@dataclass(frozen=True)
+class Purged:
+    """What 清空全部记忆 did: the memories deleted, the stored turns they were taken out of, and whether the
+    conversation store could not be rewritten (the memories are gone, but turns may still quote them: say so)."""
+
+    count: int
+    turns: int = 0
+    turns_failed: bool = False
+
+
 class MemoryActions(KnownNames):
     """Mixin of `Assistant`: everything the memories page and `memory` commands do."""
 
@@ -374,14 +384,15 @@ class MemoryActions(KnownNames):
                     f"保留 {keep} 条，遗忘 {count} 条（预览列出 {listed} 条{note}）")
         return Forgotten(count, listed, changed, kept)
 
-    def purge_memories(self, user: str, *, actor: Principal | None = None) -> int:
-        """Delete every memory of `user` for good."""
+    def purge_memories(self, user: str, *, actor: Principal | None = None) -> Purged:
+        """Delete every memory of `user` for good, and take them out of the turns that quoted them."""
         actor = self._for_owner(actor, user, "memory.purge", audited=True)
         with memory_writes():
             count = self.memory.purge_user(user)
         try:  # their turns' traces quoted them too; a damaged conversation store does not undo the purge
-            turns = f"；{n} 轮对话里的记忆一并删除" if (n := self.conversations.rewrite_turns(user, purged_turn)) else ""
+            done = Purged(count, self.conversations.rewrite_turns(user, purged_turn))
+            turns = f"；{done.turns} 轮对话里的记忆一并删除" if done.turns else ""
         except (RagError, sqlite3.Error):
-            turns = "；对话记录读写出错，其中用到的记忆未能删除"
+            done, turns = Purged(count, turns_failed=True), "；对话记录读写出错，其中用到的记忆未能删除"
         self._audit(actor, "memory.purge", user, "ok", f"{count} 条{turns}")
-        return count
+        return done
