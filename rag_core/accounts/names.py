@@ -4,6 +4,7 @@ Why a canonical key: the sidebar, the audit trail and every owner column show a 
 Admin, ＡＤＭＩＮ and аdmin (Cyrillic а) all read as admin there. So names are compared by a key
 (NFKC, casefold, look-alike letters mapped to one), for duplicates and for the reserved names alike.
 Names are stored as typed; only new names are checked, so a store that already holds such a pair opens.
+A name typed to log in or to manage an account means the one account it shares a key with (`AccountStore.resolve`).
 """
 
 from __future__ import annotations

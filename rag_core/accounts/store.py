@@ -23,7 +23,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from ..errors import AccountError
 from ..types import ROLE_NAMES, ROLES, Account
-from .names import check_name, is_reserved, refuse_lookalike
+from .names import check_name, is_reserved, name_keys, refuse_lookalike
 from .passwords import check_password
 from .transaction import one_write
 
@@ -168,6 +168,20 @@ class AccountStore:
             row = self._db.execute(f"SELECT {self._COLS} FROM users WHERE name = ?", (name,)).fetchone()
         return self._account(row) if row else None
 
+    def resolve(self, typed: str) -> str | None:
+        """The stored name `typed` means: itself, else the one account whose name reads the same (`name_keys`), else
+        None (none, or two in an older store). Why: names are unique by that key, so an account made as ａｌｉｃｅ or
+        Alice refuses a new alice, and logging in as alice must reach it, not answer 用户名或密码不正确."""
+        if not (typed := (typed or "").strip()):
+            return None
+        with self._lock:
+            if self._db.execute("SELECT 1 FROM users WHERE name = ?", (typed,)).fetchone():
+                return typed
+            names = [row[0] for row in self._db.execute("SELECT name FROM users")]
+        keys = name_keys(typed)
+        matches = [other for other in names if not keys.isdisjoint(name_keys(other))]
+        return matches[0] if len(matches) == 1 else None
+
     def names_with_email(self, email: str) -> list[str]:
         """The accounts holding `email`, whatever its case (more than one only in a store from before the rule)."""
         with self._lock:
@@ -251,12 +265,14 @@ class AccountStore:
 
     # -- login -------------------------------------------------------------------
     def authenticate(self, name: str, password: str, now: datetime | None = None) -> LoginResult:
-        """Check a password; counts failures and locks after `MAX_FAILURES` in a row."""
+        """Check a password for the account `name` means (`resolve`: Alice for alice); counts failures against
+        that account, whatever spelling each try used, and locks it after `MAX_FAILURES` in a row."""
         now = now or _now()
+        stored = self.resolve(name)
         with self._lock:
             row = self._db.execute(
-                f"SELECT {self._COLS}, password_hash FROM users WHERE name = ?", ((name or "").strip(),)
-            ).fetchone()
+                f"SELECT {self._COLS}, password_hash FROM users WHERE name = ?", (stored,)
+            ).fetchone() if stored is not None else None
         if row is None:
             self._dummy = self._dummy or self._hasher.hash(secrets.token_urlsafe(16))
             _verify(self._hasher, self._dummy, password or "")

@@ -188,7 +188,8 @@ class AccountActions:
         """Who a login that named no account (or could not read it) is recorded as: the account when `typed`
         is one, else a keyed tag, never the text (it may be a password typed in the name box)."""
         try:
-            account = self._accounts.get(typed) if typed and self._accounts is not None else None
+            store = self._accounts  # the account a folded spelling means (alice for Alice) too: `resolve`
+            account = store.get(store.resolve(typed) or "") if typed and store is not None else None
         except sqlite3.Error:  # busy still: the tag
             account = None
         return account.principal if account is not None else Principal(user=self._unnamed(typed), role="")
@@ -279,27 +280,30 @@ class AccountActions:
     def set_user_disabled(self, name: str, disabled: bool = True, *, actor: Principal | None = None) -> Account:
         action = "user.disable" if disabled else "user.enable"
         actor = self._acting(actor, "users", action, name)
-        if disabled and name == actor.user:
-            self._audit(actor, action, name, "failed", "不能停用自己")
-            raise AccountError("不能停用当前登录的账户")
-        account = self._account_change(actor, action, name, lambda: self.accounts.set_disabled(name, disabled))
-        return account
+
+        def change(stored: str) -> Account:
+            if disabled and stored == actor.user:  # the stored name: BOSS typed for boss is still oneself
+                raise AccountError("不能停用当前登录的账户")
+            return self.accounts.set_disabled(stored, disabled)
+
+        return self._account_change(actor, action, name, change)
 
     def set_user_role(self, name: str, role: str, audiences: Sequence[str] = (), *,
                       actor: Principal | None = None) -> Account:
         actor = self._acting(actor, "users", f"修改角色（{name} → {ROLE_NAMES.get(role, role)}）", name)
         before: list[Account | None] = []
 
-        def change() -> Account:
-            before.append(self.accounts.get(name))  # read in the busy guard, so a busy file is audited as a refusal
-            return self.accounts.set_role(name, role, audiences)
+        def change(stored: str) -> Account:
+            before.append(self.accounts.get(stored))  # read in the busy guard, so a busy file is audited as a refusal
+            return self.accounts.set_role(stored, role, audiences)
 
         return self._account_change(actor, "user.role", name, change, lambda after: role_change(before[0], after))
 
     def reset_user_password(self, name: str, password: str, *, actor: Principal | None = None) -> Account:
         """New password; unlocks the account and ends its sessions."""
         actor = self._acting(actor, "users", "user.password", name)
-        return self._account_change(actor, "user.password", name, lambda: self.accounts.reset_password(name, password))
+        return self._account_change(actor, "user.password", name,
+                                    lambda stored: self.accounts.reset_password(stored, password))
 
     def change_own_password(self, old: str, new: str, *, actor: Principal | None = None,
                             keep_token: str | None = None) -> Account:
@@ -329,12 +333,14 @@ class AccountActions:
         self._audit(actor, OWN_PASSWORD, actor.user, "ok", "本人修改密码；其他登录已退出")
         return account
 
-    def _account_change(self, actor: Principal, action: str, name: str, change,
+    def _account_change(self, actor: Principal, action: str, name: str, change: Callable[[str], Account],
                         detail: str | Callable[[Account], str] = "") -> Account:
-        """Run `change`, audited; `detail`: the ok row's text, or made from the changed account."""
+        """Run `change` on the stored name `name` means (Alice for a typed alice: `AccountStore.resolve`), audited
+        under it; `detail`: the ok row's text, or made from the changed account."""
         try:
             with accounts_busy():
-                account = change()
+                name = self.accounts.resolve(name) or name
+                account = change(name)
         except (AccountError, StoreBusy) as exc:
             self._audit(actor, action, name, "failed", str(exc))
             raise
