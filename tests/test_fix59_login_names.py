@@ -98,3 +98,19 @@ def test_the_login_page_logs_in_the_name_as_typed(tmp_path, monkeypatch):
     at = logged_in_with(a, "../app.py", "alice", PW, tmp_path, monkeypatch)
     assert not at.error, [e.value for e in at.error]
     assert at.session_state[PRINCIPAL_KEY] == Principal("ａｌｉｃｅ", "employee")
+
+
+def test_the_command_line_names_the_stored_account_it_acted_on(tmp_path, capsys, monkeypatch):
+    import argparse
+
+    from rag_core.cli import users
+
+    a = fake_assistant(tmp_path / "cli")
+    a.add_user("boss", "admin", BOSS_PW)
+    a.act_as_local_administrator()  # as the command line does
+    a.add_user("Alice", "employee", PW)
+    assert users.set_disabled(argparse.Namespace(name="alice", disabled=True), a) == 0
+    assert "账户：Alice" in capsys.readouterr().out
+    monkeypatch.setattr(users, "read_new_password", lambda: PW + "x")
+    assert users.reset_password(argparse.Namespace(name="ALICE"), a) == 0
+    assert "已重置 Alice 的密码" in capsys.readouterr().out

@@ -106,12 +106,12 @@ def list_users(args: argparse.Namespace, assistant) -> int:
 
 
 def set_disabled(args: argparse.Namespace, assistant) -> int:
-    assistant.set_user_disabled(args.name, args.disabled)
-    say(f"已{'停用' if args.disabled else '启用'}账户：{args.name}")
+    account = assistant.set_user_disabled(args.name, args.disabled)  # the stored name: alice may mean Alice
+    say(f"已{'停用' if args.disabled else '启用'}账户：{field(account.name)}")
     return 0
 
 
 def reset_password(args: argparse.Namespace, assistant) -> int:
-    assistant.reset_user_password(args.name, read_new_password())
-    say(f"已重置 {args.name} 的密码，锁定已解除，原有会话已结束")
+    account = assistant.reset_user_password(args.name, read_new_password())
+    say(f"已重置 {field(account.name)} 的密码，锁定已解除，原有会话已结束")
     return 0
