@@ -120,7 +120,7 @@ def main() -> None:
     st.markdown(f"共 **{total}** 条")
     st.caption(zone_caption())
     pager(page, pages)
-    st.dataframe(audit_frame(rows), hide_index=True, use_container_width=True)
+    st.dataframe(audit_frame(rows), hide_index=True, width="stretch", height="content")  # one page of rows, read with the page
     export(assistant, filters, total, f"audit_{since}_{until}.csv")
 
 

@@ -229,7 +229,7 @@ def version_history(assistant: Assistant, doc: DocumentInfo) -> None:
     except StoreDamaged as exc:  # document_history.sqlite3 damaged: the rest of the page still works
         st.warning(escape_md(exc), icon=":material/build:")
         return
-    st.dataframe(versions_frame(changes), hide_index=True, width="stretch")
+    st.dataframe(versions_frame(changes), hide_index=True, width="stretch", height="content")
     st.caption(zone_caption() + "“当前”是问答此刻检索的版本。")
     for change in changes:
         if change.diff:
@@ -314,7 +314,7 @@ def main() -> None:
         st.info("还没有索引任何文档。")
         return
     st.dataframe(documents_frame(docs, assistant.scheduled_versions(actor=actor())), hide_index=True, width="stretch", column_config=DOCUMENT_COLUMNS,
-                 row_height=WRAP_ROWS)  # long titles wrap; the whole title also heads the chosen document below
+                 row_height=WRAP_ROWS, height="content")  # long titles wrap; the whole title also heads the chosen document below
     by_id = {d.doc_id: d for d in docs}
     chosen = st.selectbox(
         "查看文档", options=list(by_id), format_func=lambda d: f"{by_id[d].title}（{d}，v{by_id[d].version}）"

@@ -262,7 +262,7 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
     frame["原因"] = [
         f"得分 {m.score:.3f} 排在保留线之后（重要度 {m.importance:.2f}，新鲜度 {m.freshness:.2f}）" for m in doomed
     ]
-    st.dataframe(frame, hide_index=True, width="stretch", row_height=WRAP_ROWS)
+    st.dataframe(frame, hide_index=True, width="stretch", row_height=WRAP_ROWS, height="content")
     yes, no = st.columns(2)
     if yes.button("确认遗忘", type="primary"):
         # exactly the rows listed above, as listed: a memory added or changed since (another tab, a chat turn) was

@@ -42,7 +42,7 @@ def main() -> None:
     docs.columns = ["文档", "近30天", "近90天", "保留期内"]
     chart = pd.DataFrame({"文档": chart_labels(list(docs["文档"])), "近30天": docs["近30天"]})
     st.altair_chart(labelled_bar_chart(chart, "文档", "近30天"), width="stretch")
-    st.dataframe(docs, hide_index=True, width="stretch")
+    st.dataframe(docs, hide_index=True, width="stretch", height="content")
     if report["never_cited"]:
         st.subheader("从未被引用的文档")
         for doc in report["never_cited"]:

@@ -137,7 +137,7 @@ def main() -> None:
     if not accounts:
         st.info("还没有账户：现在是桌面模式（本机使用者即管理员）。新建第一个账户后，所有页面都需要登录——请先为自己建一个管理员账户。")
     else:
-        st.dataframe(users_frame(accounts), hide_index=True, width="stretch")
+        st.dataframe(users_frame(accounts), hide_index=True, width="stretch", height="content")
     add_form(assistant)
     change_form(assistant, accounts)
 
