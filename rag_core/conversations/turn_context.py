@@ -19,6 +19,11 @@ class Remembered(list):
         self.failure = failure
 
 
+def said_back(remembered: list[dict]) -> list[str]:
+    """What the acknowledgement repeats: every fact kept, except one the same turn replaced (its id stays for undo)."""
+    return [m["content"] for m in remembered if not m.get("replaced")]
+
+
 @dataclass
 class TurnContext:
     """What `ask` needs from the conversation before it searches."""

@@ -32,7 +32,7 @@ from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_turn, without_requests
 from ..conversations.store import Conversation, ConversationError, ConversationStore, ForeignConversation, bounded_title
 from ..conversations.turn_context import DELETED_MEANWHILE as DELETED_MEANWHILE  # re-exported (tests read it here)
-from ..conversations.turn_context import Remembered, TurnContext
+from ..conversations.turn_context import Remembered, TurnContext, said_back
 from ..conversations.undo import UNDONE_NOTE as UNDONE_NOTE  # re-exported: read from here before it moved
 from ..conversations.undo import Undone, undone_note
 from ..errors import MemoryStoreError, PermissionDenied, StoreDamaged
@@ -223,8 +223,7 @@ class ConversationActions:
         told = remember and user and not context.chatter
         # the telling part: 我怀孕了有些问题想问 keeps 用户怀孕了, not the announcement of a question after it
         remembered = self._remember_statement(user, context.statement or context.question) if told else Remembered()
-        answer = CHATTER_REPLY if context.chatter else acknowledgement([m["content"] for m in remembered],
-                                                                       remembered.failure)
+        answer = CHATTER_REPLY if context.chatter else acknowledgement(said_back(remembered), remembered.failure)
         if remembered.failure:
             context.warnings.append(remembered.failure)
         if on_token:
@@ -247,8 +246,10 @@ class ConversationActions:
         try:
             # the acknowledgement repeats what the person said, not the text of an older row it strengthened
             results = self.memory.told_facts(user, text, answer, now=datetime.now(UTC), llm=self.llm)
-            return Remembered({"id": memory_id, "content": told} for memory_id, _what, told in results
-                              if self.memory.get(memory_id, user_id=user) is not None)
+            rows = [(memory_id, told, self.memory.get(memory_id, user_id=user)) for memory_id, _what, told in results]
+            # a fact the same turn replaced (我在研发部，我调到了市场部) keeps its id for undo but is not said back
+            return Remembered({"id": memory_id, "content": told} | ({"replaced": True} if row.deleted else {})
+                              for memory_id, told, row in rows if row is not None)
         except (MemoryStoreError, sqlite3.Error) as failure:
             return Remembered(failure=memory_unreadable(failure))
 
@@ -261,7 +262,7 @@ class ConversationActions:
             context.warnings.append(failure)
         if context.statement:
             trace.acknowledged = list(remembered)
-            line = acknowledgement([m["content"] for m in remembered], failure)
+            line = acknowledgement(said_back(remembered), failure)
             if on_token:
                 on_token("\n\n" + line)
             trace.answer, trace.engine_tail = f"{trace.answer}\n\n{line}", line
