@@ -16,6 +16,8 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
+from ..text.pii import redact_text
+
 
 def _escape(ch: str) -> str:
     code = ord(ch)
@@ -54,6 +56,9 @@ def print_json(obj: Any) -> None:
 
 
 def say(text: str, err: bool = False) -> None:
+    """Print a line; an error line is masked, since it may echo what was typed (没有文档 张伟13812345678)."""
+    if err:
+        text = redact_text(text)
     stream = sys.stderr if err else sys.stdout
     stream.buffer.write((printable(text) + "\n").encode("utf-8"))
     stream.flush()
