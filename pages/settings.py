@@ -337,7 +337,7 @@ def info_section(assistant: Assistant) -> None:
     st.subheader("运行环境")
     rows = [
         ("回答方式", assistant.llm_status),
-        ("大模型接口地址", s.llm_base_url or "（未设置）"),
+        ("大模型接口地址", assistant.llm_address),  # a user:password in it is not shown
         ("大模型名称", s.llm_model_id or "（未设置）"),
         ("大模型接口密钥", mask_secret(s.llm_api_key)),
         ("嵌入模型", s.embedding_model),

@@ -32,6 +32,7 @@ from .facade.history import HistoryActions
 from .facade.insights import InsightActions
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions, PersonalSearch
+from .facade.model_status import ModelStatus
 from .facade.ratings import RatingActions
 from .facade.shared_settings import on_file_now, saving
 from .facade.thesaurus import THESAURUS_FILE, ThesaurusActions
@@ -60,7 +61,7 @@ def _utcnow() -> datetime:
 
 
 class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, MemoryActions, ConversationActions, MaintenanceActions, EvalFiles,
-                InsightActions, ThesaurusActions, RatingActions):
+                InsightActions, ThesaurusActions, RatingActions, ModelStatus):
     """Owns the stores and the models; safe to share between threads (one per process).
 
     The actions are grouped in mixins under `rag_core.facade` (documents, memories, …);
@@ -155,11 +156,6 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         second = SecondModel(cache, SentenceIndex(settings.path(SECOND_SENTENCES), cache.model_id))
         backfill_second(self.catalog, second)
         return second
-
-    @property
-    def second_model_status(self) -> str:
-        """What the settings page shows for the second ranking model."""
-        return f"{self.second.embedder.model_id}（只用于排序）" if self.second is not None else "（不用）"
 
     def _store_id(self) -> str:
         """A per-catalog id, so several stores can share one Chroma server without collisions.
@@ -270,11 +266,6 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
     def decision(self) -> Model:
         """The answerability model search uses now (its threshold from the settings when set there)."""
         return decision_model(self._settings)
-
-    @property
-    def llm_status(self) -> str:
-        """One line for the sidebar: which model answers, or the offline answerer."""
-        return f"大模型：{self.llm.name}" if self.llm is not None else "离线抽取式回答（未配置大模型）"
 
     # -- search and answers ----------------------------------------------------
     def search(

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from ..text.completion import complete
 from ..text.kept import kept_values, masked_keeping
 from ..types import ANSWERED, REFUSED, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE, CitationCheck, SourceRef
-from .citations import check_citations, cites_a_source
+from .citations import check_citations, cites_a_source, without_citations
 from .cut_number import number_in_progress, without_cut_number
 from .llm import ANSWER_MAX_TOKENS, CUT_NOTE, LLMError
 from .masked_stream import MaskedStream
@@ -93,7 +93,9 @@ def compose_answer(
     if not built.sources:
         if on_token:
             on_token(NOT_IN_POLICY)
-        return ComposedAnswer(NOT_IN_POLICY, "无命中：不调用模型", CitationCheck(), refused=True)
+        # `build_prompt` keeps the best clause whatever the budget: a prompt without sources had no hits
+        why = "条款超出提示词预算" if built.dropped else "无命中"
+        return ComposedAnswer(NOT_IN_POLICY, f"{why}：不调用模型", CitationCheck(), refused=True)
     if llm is not None:
         shown: list[str] = []
         try:
@@ -105,8 +107,8 @@ def compose_answer(
             answer, check = check_citations(masked_keeping(raw.strip(), kept), built.sources)
             # a citation the guard took out may have joined two runs of digits into one number: masked again
             answer = masked_keeping(answer, kept)
-            if not any(char.isalnum() for char in answer):  # only citations the prompt never had ([资料7]。)
-                raise LLMError(f"大模型 {llm.name} 的回复只有无效的资料引用，没有内容", kind="response")
+            if not any(char.isalnum() for char in without_citations(answer)):  # [资料1]。 alone
+                raise LLMError(f"大模型 {llm.name} 的回复只有资料引用，没有内容", kind="response")
         except LLMError as failure:  # the clauses are at hand: quote them rather than lose the turn
             if on_token and shown:
                 on_token(ABANDONED_NOTE)

@@ -49,6 +49,11 @@ _MAX_RANGE = 50  # [资料1-999999] is no list of sources: only its ends are rea
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]*|\n")
 
 
+def without_citations(text: str) -> str:
+    """`text` with every citation taken out, strict or loose: what is left is what the answer says."""
+    return _LOOSE.sub("", _CITATION.sub("", text))
+
+
 def cites_a_source(text: str) -> bool:
     """The text cites at least one numbered source, in any of the forms a model writes."""
     return bool(_CITATION.search(text))

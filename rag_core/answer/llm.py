@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
-from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import RagError
 from ..text.pii import redact_text
 from .cut_number import number_in_progress, without_cut_number
 from .deadline import Deadline, DeadlinePassed, Register, within
+from .llm_reply import redact_url, text_of
 from .prompt import NOT_IN_POLICY  # noqa: F401  (re-exported: the refusal line has one owner, prompt.py)
 
 if TYPE_CHECKING:
@@ -48,25 +48,6 @@ SHORT_CALL_S = 6.0
 WHOLE_ANSWER_LIMITS = 3
 
 
-def _text_of(content: object) -> str | None:
-    """A message's text: a string, or the text parts of a list (some gateways send
-    `[{"type": "text", "text": …}]`); None when it is neither, so the reply is unreadable."""
-    if content is None or isinstance(content, str):
-        return content or ""
-    if not isinstance(content, list):
-        return None
-    texts = []
-    for part in content:
-        if isinstance(part, str):
-            texts.append(part)
-        elif isinstance(part, dict):
-            if part.get("type", "text") == "text" and isinstance(part.get("text"), str):
-                texts.append(part["text"])  # other parts (an image) carry no answer text
-        else:
-            return None
-    return "".join(texts)
-
-
 class LLMError(RagError):
     """The LLM call failed; the message is safe to show (no secrets)."""
 
@@ -85,20 +66,6 @@ class LLMClient(Protocol):
     def complete(self, prompt: str) -> str: ...
 
     def stream(self, prompt: str) -> Iterator[str]: ...
-
-
-def _redact_url(url: str) -> str:
-    """Drop user:password@ from a URL before it goes into a message."""
-    if not url:
-        return ""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "(无效地址)"
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
 class OpenAICompatibleClient:
@@ -146,7 +113,7 @@ class OpenAICompatibleClient:
         )
 
     def __repr__(self) -> str:  # never show the key in logs or debuggers
-        return f"OpenAICompatibleClient(model={self.model!r}, base_url={_redact_url(self.base_url)!r})"
+        return f"OpenAICompatibleClient(model={self.model!r}, base_url={self._scrub(redact_url(self.base_url))!r})"
 
     # -- calls -------------------------------------------------------------
 
@@ -156,6 +123,11 @@ class OpenAICompatibleClient:
             messages.append({"role": "system", "content": self.system})
         messages.append({"role": "user", "content": prompt})
         return messages
+
+    def _create(self, prompt: str, options: dict[str, object]):
+        """The request, its body read as it comes (`within` closes it at the deadline)."""
+        return self._client.chat.completions.with_streaming_response.create(
+            model=self.model, messages=self._messages(prompt), temperature=0, **options)  # type: ignore[arg-type]
 
     def _deadline(self, max_tokens: int | None, deadline_s: float | None) -> float:
         """The call's wall-clock limit: `deadline_s`, else `SHORT_CALL_S` for a short reply, else the timeout."""
@@ -168,21 +140,17 @@ class OpenAICompatibleClient:
     def complete(self, prompt: str, max_tokens: int | None = None, deadline_s: float | None = None) -> str:
         """One reply; `max_tokens` bounds it (the answer step sends `ANSWER_MAX_TOKENS`, a rewrite far fewer).
 
-        A blank reply, or a body that is not a chat completion (an HTML error page with status 200), is an
-        LLMError; a reply the model stopped for its length ends with `CUT_NOTE`. The call ends by `deadline_s`
-        (see `_deadline`) even when the server keeps the body coming a byte at a time: an LLMError too."""
+        A blank reply, a body that is not a chat completion (an HTML page with status 200) or one the service cut
+        (`CUT_BY_SERVICE`) is an LLMError; one stopped for its length ends with `CUT_NOTE`. No finish reason is a
+        whole reply (some servers send none; valid JSON read to its end was not cut, unlike a stream). The call ends
+        by `deadline_s` (`_deadline`) even when the server sends the body a byte at a time: an LLMError too."""
         openai = _sdk()
         bound = {"max_tokens": max_tokens} if max_tokens else {}
 
         def produce(register: Register) -> Iterator[object]:
-            with self._client.chat.completions.with_streaming_response.create(
-                model=self.model,
-                messages=self._messages(prompt),  # type: ignore[arg-type]
-                temperature=0,
-                **bound,
-            ) as raw:
+            with self._create(prompt, bound) as raw:
                 register(raw.http_response)  # closed at the deadline: the body's read ends
-                yield raw.parse()
+                yield raw.json()
 
         call = within(self._deadline(max_tokens, deadline_s), produce)
         try:
@@ -197,18 +165,25 @@ class OpenAICompatibleClient:
             raise self._broken(exc) from None
         finally:
             call.close()
+        text, finish = self._reply_of(response)
+        if not text.strip():
+            raise self._blank()
+        if finish in CUT_BY_SERVICE:
+            raise self._cut_by_service(finish)
+        return f"{without_cut_number(text)}\n\n{CUT_NOTE}" if finish == "length" else text
+
+    def _reply_of(self, data: object) -> tuple[str, object]:
+        """(text, finish reason) of a chat completion's JSON; an LLMError when it is none."""
         try:
-            choices = response.choices  # type: ignore[attr-defined]
+            choices = data["choices"]  # type: ignore[index]
             if not choices:
                 raise LLMError(f"大模型 {self.model} 没有返回任何内容", kind="response")
-            text, finish = _text_of(choices[0].message.content), choices[0].finish_reason
-        except (AttributeError, TypeError, IndexError):  # JSON, but not a chat completion
+            text, finish = text_of(choices[0]["message"].get("content")), choices[0].get("finish_reason")
+        except (AttributeError, TypeError, IndexError, KeyError):  # JSON, but not a chat completion
             raise self._unreadable() from None
         if text is None:  # a content that is neither text nor text parts
             raise self._unreadable()
-        if not text.strip():
-            raise self._blank()
-        return f"{without_cut_number(text)}\n\n{CUT_NOTE}" if finish == "length" else text
+        return text, finish
 
     def stream(
         self, prompt: str, max_tokens: int | None = ANSWER_MAX_TOKENS, deadline_s: float | None = None
@@ -223,32 +198,35 @@ class OpenAICompatibleClient:
         answer text for the whole limit (`_deadline`): chunks without it (a reasoning model's thinking) do not
         keep it open, while each piece of answer text gives the limit again (a slow model writing a long answer),
         up to `WHOLE_ANSWER_LIMITS` limits for the whole answer: past that it is an LLMError too, so the caller
-        gives its offline answer instead of a model's answer cut where the time ran out."""
+        gives its offline answer instead of a model's answer cut where the time ran out. A server that ignores
+        `stream: true` and answers with one JSON completion is read as `complete` reads it (one piece)."""
         openai = _sdk()
         bound = {"max_tokens": max_tokens} if max_tokens else {}
 
         def produce(register: Register) -> Iterator[object]:
-            chunks = self._client.chat.completions.create(
-                model=self.model,
-                messages=self._messages(prompt),  # type: ignore[arg-type]
-                temperature=0,
-                stream=True,
-                **bound,
-            )
-            register(chunks)  # closed at the deadline, or when the caller stops reading
-            yield from chunks
+            with self._create(prompt, {**bound, "stream": True}) as raw:
+                register(raw.http_response)  # closed at the deadline, or when the caller stops reading
+                if "json" in raw.headers.get("content-type", "").lower():  # not a stream: one whole completion
+                    yield raw.json()
+                else:
+                    yield from raw.parse()
 
-        finish, written, held = None, False, ""
+        finish, written, held, chunks = None, False, "", 0
         seconds = self._deadline(max_tokens, deadline_s)
         limit = Deadline(seconds, whole=seconds * WHOLE_ANSWER_LIMITS)  # renewed by each piece of answer text
         calls = within(limit, produce)
         try:
             for chunk in calls:
+                chunks += 1
+                if isinstance(chunk, dict):  # the whole reply at once; no finish reason is whole, as in `complete`
+                    held, finish = self._reply_of(chunk)
+                    finish, written = finish or "stop", bool(held.strip())
+                    continue
                 if not chunk.choices:  # type: ignore[attr-defined]  # e.g. a trailing usage-only chunk
                     continue
                 choice = chunk.choices[0]  # type: ignore[attr-defined]
                 finish = choice.finish_reason or finish
-                piece = _text_of(choice.delta.content) if choice.delta is not None else ""
+                piece = text_of(choice.delta.content) if choice.delta is not None else ""
                 if piece is None:
                     raise self._unreadable()
                 if piece:
@@ -270,6 +248,8 @@ class OpenAICompatibleClient:
             raise self._broken(exc) from None
         finally:
             calls.close()
+        if finish is None and not chunks:  # an empty body, or one the SSE reader found no event in
+            raise LLMError(f"大模型 {self.model} 的流式回复没有任何内容：该服务可能不支持流式输出", kind="response")
         if finish is None:
             raise LLMError(f"大模型 {self.model} 的流式回复没有正常结束（连接被中断），回答不完整", kind="connection")
         if not written:
@@ -277,20 +257,25 @@ class OpenAICompatibleClient:
         if finish == "length":
             yield f"{without_cut_number(held)}\n\n{CUT_NOTE}"
         elif finish in CUT_BY_SERVICE:  # the service cut the answer; other reasons (eos_token, stop_sequence) end it
-            raise LLMError(self._scrub(f"大模型 {self.model} 的回复被服务中止（{str(finish)[:40]}），回答不完整"),
-                           kind="response")
+            raise self._cut_by_service(finish)
         elif held:
             yield held
 
     # -- errors --------------------------------------------------------------
 
+    def _where(self) -> str:
+        """The service's address as messages show it: no user:password, no query, and no API key in its path."""
+        return self._scrub(redact_url(self.base_url)) or "默认 OpenAI 地址"
+
+    def _cut_by_service(self, finish: object) -> LLMError:
+        reason = redact_text(self._scrub(str(finish)[:200], partial=True))[:40]  # the server's text: scrubbed, masked
+        return LLMError(f"大模型 {self.model} 的回复被服务中止（{reason}），回答不完整", kind="response")
+
     def _timeout(self) -> LLMError:
-        where = _redact_url(self.base_url) or "默认 OpenAI 地址"
-        return LLMError(f"大模型 {self.model} 响应超时({where}),请稍后重试或调大超时时间", kind="timeout")
+        return LLMError(f"大模型 {self.model} 响应超时({self._where()}),请稍后重试或调大超时时间", kind="timeout")
 
     def _too_slow(self, whole_s: float) -> LLMError:
-        where = _redact_url(self.base_url) or "默认 OpenAI 地址"
-        return LLMError(f"大模型 {self.model} 写回答超时({where}):{whole_s:g} 秒内没有写完,回答不完整,"
+        return LLMError(f"大模型 {self.model} 写回答超时({self._where()}):{whole_s:g} 秒内没有写完,回答不完整,"
                         "请稍后重试或调大超时时间", kind="timeout")
 
     def _broken(self, exc: Exception) -> LLMError:
@@ -300,8 +285,7 @@ class OpenAICompatibleClient:
         return LLMError(f"大模型 {self.model} 返回了空白回复", kind="response")
 
     def _unreadable(self) -> LLMError:
-        where = _redact_url(self.base_url) or "默认 OpenAI 地址"
-        return LLMError(f"大模型服务({where})返回的内容无法解析，不是有效的回复，请检查 LLM_BASE_URL", kind="response")
+        return LLMError(f"大模型服务({self._where()})返回的内容无法解析，不是有效的回复，请检查 LLM_BASE_URL", kind="response")
 
     def _scrub(self, text: str, partial: bool = False) -> str:
         """Remove the key from anything we show; `partial` also hides its visible ends.
@@ -319,7 +303,7 @@ class OpenAICompatibleClient:
 
     def _translate(self, exc: openai.OpenAIError) -> LLMError:
         openai = _sdk()
-        where = _redact_url(self.base_url) or "默认 OpenAI 地址"
+        where = self._where()
         model = self.model
         if isinstance(exc, openai.APITimeoutError):
             return self._timeout()

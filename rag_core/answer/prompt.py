@@ -1,7 +1,9 @@
 """The guarded prompt: rules, memories, numbered sources, question.
 
 Sources are packed in rank order under a token budget; a chunk that does not
-fit is dropped whole, never cut. The clauses come first: when the rules,
+fit is dropped whole, never cut, but for the best one: it is always kept, its start
+said to be cut when it does not fit (going over the budget when the rules and a long
+question leave it no room), so a hit never reads as 制度里没有写这一条. The clauses come first: when the rules,
 memories and earlier turns leave no room for the best clause, the oldest turns
 and then the least relevant memories are left out (and the prompt says so), so
 a long conversation never turns a found clause into 制度里没有写这一条. Text from documents and memories is data:
@@ -92,6 +94,8 @@ def _source_block(n: int, hit: Hit) -> str:
 
 CUT_NOTE = "……（这一条超出提示词预算，后文已截去）"
 CUT_NOTE_TOKENS = 40
+# The least of the best clause's text a prompt carries (past its 来源 line), over the budget if need be: a few sentences
+BEST_CLAUSE_FLOOR = 120
 
 
 def _cut_to(text: str, tokens: int) -> str:
@@ -182,12 +186,15 @@ def build_prompt(
     for hit in hits:
         block = _source_block(len(sources) + 1, hit)
         cost = estimate_tokens(block) + 1
-        if used + cost > budget and not sources and budget - used > CUT_NOTE_TOKENS:
-            # the best clause is longer than the whole budget (a large chunk size): its start, said to be cut,
-            # rather than no source at all, which would read as 制度里没有写这一条
-            block = _cut_to(block, budget - used - CUT_NOTE_TOKENS) + CUT_NOTE
-            cost = estimate_tokens(block) + 1
-        if used + cost > budget:
+        if used + cost > budget and not sources:
+            # the best clause does not fit (a large chunk size, or rules and a long question fill the budget): its
+            # start, said to be cut, over the budget if need be, rather than no source at all, which would read as
+            # 制度里没有写这一条
+            room = max(budget - used - 1, estimate_tokens(block.partition("\n")[0]) + BEST_CLAUSE_FLOOR + CUT_NOTE_TOKENS)
+            if cost - 1 > room:
+                block = _cut_to(block, room - CUT_NOTE_TOKENS) + CUT_NOTE
+                cost = estimate_tokens(block) + 1
+        elif used + cost > budget:
             dropped += 1
             continue
         used += cost

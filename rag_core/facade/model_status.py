@@ -1,0 +1,31 @@
+"""What the sidebar and the settings page say of the models in use, in words (kept apart from `assistant.py`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..answer.llm import redact_url
+from ..settings import Settings
+
+
+class ModelStatus:
+    """Mixin of `Assistant`: the models' lines for the pages."""
+
+    llm: Any  # the answer step's client, or None (offline)
+    second: Any  # the second ranking model, or None
+    settings: Settings
+
+    @property
+    def llm_status(self) -> str:
+        """One line for the sidebar: which model answers, or the offline answerer."""
+        return f"大模型：{self.llm.name}" if self.llm is not None else "离线抽取式回答（未配置大模型）"
+
+    @property
+    def llm_address(self) -> str:
+        """The model service's address as a page may show it: without a user:password, query or fragment."""
+        return redact_url(self.settings.llm_base_url) or "（未设置）"
+
+    @property
+    def second_model_status(self) -> str:
+        """What the settings page shows for the second ranking model."""
+        return f"{self.second.embedder.model_id}（只用于排序）" if self.second is not None else "（不用）"
