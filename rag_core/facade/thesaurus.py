@@ -9,7 +9,9 @@ and a file that is not byte for byte what a save writes back (another encoding, 
 repeated, its own order or comment places, unreadable) is moved aside, byte for byte, to
 `thesaurus.original-<time>.tsv` before the first save replaces it, and the save says where it went.
 Entries are masked like questions (`redact_text`) before they are stored, searched with or shown; a
-file whose only difference is an unmasked number is rewritten masked without a raw copy.
+file whose only difference is an unmasked number is rewritten masked without a raw copy. Characters that show
+nothing (zero-width, a BOM, direction marks) are dropped from every line, as from a question, and a save says
+how many; a lone surrogate is refused in Chinese; a thesaurus.tsv that is a folder is named at a start and by doctor.
 
 A save starts from the file as it is now, under a lock shared by every replica of the data dir: the gap page's
 添加同义词 merges its entry into the entries on disk, and the settings page's editor is refused (nothing written)
@@ -19,6 +21,7 @@ once; a save that cannot write changes nothing (the old file stays, a Chinese er
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 from collections.abc import Sequence
@@ -29,14 +32,18 @@ from pathlib import Path
 from ..documents.write_lock import held_if_writable
 from ..errors import SettingsError, ThesaurusChanged
 from ..storage.health import StoreCheck
+from ..text.inputs import INVISIBLE
 from ..text.pii import redact_text
 from ..text.thesaurus import (
     MAX_CUSTOM_CHARS,
+    NOT_A_FILE,
     CustomFile,
     Thesaurus,
     custom_text,
     has_control,
+    has_surrogate,
     hr_comments,
+    invisible_count,
     parse_entries,
     parse_lines,
     read_custom,
@@ -49,6 +56,13 @@ THESAURUS_FILE = "thesaurus.tsv"  # HR's own entries, in the data dir
 THESAURUS_LOCK = ".thesaurus.write-lock"  # one save at a time across replicas (hidden: backups skip it)
 THESAURUS_TMP = ".thesaurus.tsv.tmp"  # the new file, written whole before it replaces the old one
 FIX = "在设置页的“词表”里改好并保存（原文件会先原样另存一份），或改好文件后重启"
+MOVE_FOLDER = "把数据目录里名为 thesaurus.tsv 的文件夹移走或改名"
+DROPPED = "删去了 {} 个看不见的字符（常见于从 Word、Excel 或网页复制；提问里同样不算）"
+# why a save could not write, in Chinese (an OSError's strerror is English); the rest: its number
+_WRITE_REASONS = {
+    errno.ENOSPC: "磁盘已满", errno.EDQUOT: "磁盘配额已满", errno.EROFS: "数据目录是只读的",
+    errno.EACCES: "没有写入权限", errno.EPERM: "没有写入权限", errno.EIO: "磁盘读写出错",
+}
 
 
 def masked_lines(text: str) -> str:
@@ -73,6 +87,21 @@ def _saving(data_dir: Path):
     return held_if_writable(Path(data_dir) / THESAURUS_LOCK)
 
 
+def _fix(problem: str) -> str:
+    """What HR does about a problem of the file (a folder: no save can replace it)."""
+    return f"{MOVE_FOLDER}，之后在设置页保存词表即可新建这个文件" if problem == NOT_A_FILE else FIX
+
+
+def _write_failed(exc: OSError) -> SettingsError:
+    """A save that could not write, said in Chinese (the old file stays and is used)."""
+    if isinstance(exc, IsADirectoryError) or exc.errno == errno.EISDIR:
+        return SettingsError(f"词表没有保存：{THESAURUS_FILE} 无法写入，因为它{NOT_A_FILE}。原来的词表保持不变，"
+                             f"仍在使用；请{MOVE_FOLDER}后再保存")
+    reason = _WRITE_REASONS.get(exc.errno or 0) or f"读写失败，错误码 {exc.errno}"
+    return SettingsError(f"词表没有保存：{THESAURUS_FILE} 无法写入数据目录（{reason}）。"
+                         "原来的词表保持不变，仍在使用；请检查磁盘空间和文件权限后再试")
+
+
 def thesaurus_check(data_dir: Path) -> StoreCheck | None:
     """`doctor`'s line for HR's thesaurus file (None when there is none); nothing is changed."""
     path = Path(data_dir) / THESAURUS_FILE
@@ -80,7 +109,8 @@ def thesaurus_check(data_dir: Path) -> StoreCheck | None:
         return None
     found = read_custom(path)
     if found.problem:
-        return StoreCheck(THESAURUS_FILE, "damaged", f"自定义词表{found.problem}，这部分没有使用（提问不受影响）", f"请{FIX}")
+        return StoreCheck(THESAURUS_FILE, "damaged", f"自定义词表{found.problem}，这部分没有使用（提问不受影响）",
+                          f"请{_fix(found.problem)}")
     detail = f"{len(found.entries)} 条自定义词条"
     if found.encoding not in ("utf-8", "utf-8-sig"):
         detail += f"（{found.encoding} 编码，保存时改存为 UTF-8，原文件先原样另存一份）"
@@ -103,7 +133,8 @@ class ThesaurusActions:
         self.thesaurus_comments = found.comments
         if found.problem:
             used = f"其余 {len(found.entries)} 条照常使用" if found.entries else "其中的词条都没有使用"
-            self.thesaurus_notice = f"{THESAURUS_FILE}（自定义词表）{found.problem}：{used}，提问不受影响；原文件保持不动。请{FIX}"
+            self.thesaurus_notice = (f"{THESAURUS_FILE}（自定义词表）{found.problem}：{used}，提问不受影响；"
+                                     f"原文件保持不动。请{_fix(found.problem)}")
             self.store_notices.append(self.thesaurus_notice)
         return Thesaurus(shipped_entries(), found.entries)
 
@@ -149,6 +180,8 @@ class ThesaurusActions:
         except Exception as exc:
             self._audit(actor, "thesaurus.change", "自定义词表", "failed", str(exc))
             raise
+        if dropped := invisible_count(str(text)):  # said beside the save's count (the settings page shows it)
+            self.thesaurus_notice = "；".join(filter(None, [self.thesaurus_notice, f"保存时{DROPPED.format(dropped)}"]))
         self._audit(actor, "thesaurus.change", "自定义词表", "ok", f"{len(entries)} 条")
         return len(entries)
 
@@ -165,9 +198,12 @@ class ThesaurusActions:
             _within_size(str(word) + text)  # before masking: an oversized term is refused at once
             if has_control(str(word) + text):  # a start would leave such a line out: refused here, as by the editor
                 raise SettingsError("同义词里有看不见的控制字符（常见于从 Word、Excel 或网页复制），请删去这些字符后再添加")
+            if has_surrogate(str(word) + text):
+                raise SettingsError("同义词里有无法识别的字符（可能是编码错误），请删去乱码后再添加")
             # mask the whole text before splitting it, as the editor masks a whole line: split first,
             # a number typed in groups (138 1234 5678) is pieces no masking rule recognises
-            head, masked = redact_text(str(word).strip()), redact_text(text)
+            # characters that show nothing are dropped, as from every line of the editor and every question
+            head, masked = redact_text(INVISIBLE.sub("", str(word)).strip()), redact_text(INVISIBLE.sub("", text))
             wanted = masked.replace("、", " ").replace("，", " ").replace(",", " ").split()
             if not head or not wanted or any(c.isspace() for c in head) or head.startswith("#"):
                 raise SettingsError("同义词需要一个口语词（不含空格）和至少一个制度用语")
@@ -181,11 +217,13 @@ class ThesaurusActions:
                 entries = {**custom, **entry}
                 parse_entries(custom_text(entries, comments), "自定义词表")  # the file stays within its size
                 kept = self._store_custom_thesaurus(entries, comments)
-        except SettingsError as exc:
+        except Exception as exc:  # every failure has its row, as the editor's has
             self._audit(actor, "thesaurus.change", "添加同义词", "failed", str(exc))
             raise
         self._audit(actor, "thesaurus.change", "添加同义词", "ok", f"{head} → {' '.join(merged)}")
         line = f"已添加同义词：搜索“{head}”时也会找“{'、'.join(merged)}”。"
+        if dropped := invisible_count(str(word) + text):
+            line += f"已{DROPPED.format(dropped)}。"
         return line + (f"原词表文件已原样另存为 {kept}。" if kept else "")
 
     def _store_custom_thesaurus(self, entries: dict[str, tuple[str, ...]], comments: tuple[str, ...]) -> str:
@@ -208,8 +246,7 @@ class ThesaurusActions:
                 if leftover is not None:
                     with suppress(OSError):
                         leftover.unlink(missing_ok=True)
-            raise SettingsError(f"词表没有保存：{THESAURUS_FILE} 无法写入数据目录（{exc.strerror or exc}）。"
-                                "原来的词表保持不变，仍在使用；请检查磁盘空间和文件权限后再试") from exc
+            raise _write_failed(exc) from exc
         self._use_custom(entries, comments)
         if self.thesaurus_notice in self.store_notices:
             self.store_notices.remove(self.thesaurus_notice)

@@ -14,6 +14,7 @@ it); one line per entry: ``口语词<TAB>制度用语 制度用语 …``. HR's `
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import SettingsError
+from .inputs import INVISIBLE
 from .tokenizer import tokenize
 
 MAX_TERMS = 8
@@ -35,6 +37,13 @@ MAX_CUSTOM_BYTES = 4 * MAX_CUSTOM_CHARS  # read no larger file (UTF-8 Chinese is
 CUSTOM_ENCODINGS = ("utf-8-sig", "gb18030")  # what HR's editors save (Notepad's "ANSI" on a Chinese Windows)
 CUSTOM_HEADER = "# 自定义词表：口语词<Tab>制度用语（空格分隔）；与内置词表同名的口语词以这里为准"
 CONTROL_PROBLEM = "含有看不见的控制字符（常见于从 Word、Excel 或网页复制），请删去这些字符后再保存"
+SURROGATE_PROBLEM = "含有无法识别的字符（可能是编码错误），请删去乱码后再保存"
+NOT_A_FILE = "是一个文件夹，不是文件"  # thesaurus.tsv in the data dir (a start, doctor and a save say it)
+# a line ends at \n, \r\n, \r and the Unicode line and paragraph separators (Zl, Zp: no control character, but
+# `str.split` splits terms at them, so one line held two entries); form feed, \x85 and other control characters
+# stay inside their line, which is refused for them (`has_control`)
+_LINE_BREAK = re.compile("\r\n|[\n\r\u2028\u2029]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def has_control(text: str) -> bool:
@@ -42,10 +51,24 @@ def has_control(text: str) -> bool:
     return any(unicodedata.category(c) == "Cc" and c not in "\t\n\r" for c in text)
 
 
+def has_surrogate(text: str) -> bool:
+    """`text` holds a lone surrogate: bytes that were not UTF-8 (a mis-decoded paste or command line); no file
+    can hold it, and writing it raised Python's English UnicodeEncodeError."""
+    return bool(_SURROGATE.search(text))
+
+
+def invisible_count(text: str) -> int:
+    """How many characters of `text` show nothing and are dropped when it is read (`inputs.INVISIBLE`)."""
+    return len(INVISIBLE.findall(text))
+
+
 def text_lines(text: str) -> list[str]:
-    """The lines of a thesaurus text, split at line breaks only (\\n, \\r\\n, \\r): `str.splitlines` also split at
-    form feeds and other control characters, so a line holding one was read as two there and refused elsewhere."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    """The lines of a thesaurus text as the engine reads it, at a save and at a start alike: split at line breaks
+    only (`_LINE_BREAK`; `str.splitlines` also split at form feeds and other control characters, so a line holding
+    one was read as two there and refused elsewhere), without the characters that show nothing (zero-width, BOM,
+    direction marks: `inputs.INVISIBLE`). A question loses those before it is searched (`inputs.checked`), so a
+    word that kept one (饭卡\\u200b pasted from a web page) was saved and counted but never found."""
+    return _LINE_BREAK.split(INVISIBLE.sub("", text))
 
 
 def parse_entries(text: str, origin: str = "词表") -> dict[str, tuple[str, ...]]:
@@ -66,11 +89,15 @@ def parse_lines(text: str) -> tuple[dict[str, tuple[str, ...]], list[str]]:
         if has_control(raw):  # the same rule at a save (refused) and a start (only this line left out)
             problems.append(f"第 {number} 行{CONTROL_PROBLEM}")
             continue
+        if has_surrogate(raw):  # text that was not UTF-8 (a file's bytes always decode to none)
+            problems.append(f"第 {number} 行{SURROGATE_PROBLEM}")
+            continue
         if not line or line.startswith("#"):
             continue
         head, tab, rest = raw.partition("\t")
-        if not tab:
-            head, _, rest = line.partition(" ")
+        if not tab:  # the word ends at its first space of any kind (an IME's full-width one too), as a term does
+            head, *more = line.split(maxsplit=1)
+            rest = more[0] if more else ""
         head, terms = head.strip(), tuple(dict.fromkeys(rest.split()))
         if not head or not terms:
             problems.append(f"第 {number} 行缺少口语词或制度用语（格式：口语词<Tab>制度用语 制度用语）")
@@ -94,7 +121,7 @@ def parse_lines(text: str) -> tuple[dict[str, tuple[str, ...]], list[str]]:
 def hr_comments(text: str) -> tuple[str, ...]:
     """HR's own ``#`` lines, in order (the header a save writes is not one): a save keeps them (a line holding a
     control character is not used, as an entry's line is not)."""
-    lines = (line.strip() for line in text_lines(text) if not has_control(line))
+    lines = (line.strip() for line in text_lines(text) if not has_control(line) and not has_surrogate(line))
     return tuple(line for line in lines if line.startswith("#") and line != CUSTOM_HEADER)
 
 
@@ -126,8 +153,9 @@ def read_custom(path: Path, mask: Callable[[str], str] = lambda line: line) -> C
     """
     path = Path(path)
     try:
-        if not path.is_file():
-            return CustomFile()
+        if not path.is_file():  # none (nothing to read), or a folder or a device no save can replace
+            return CustomFile(problem=NOT_A_FILE if path.is_dir() else "不是普通文件", encoding="") \
+                if path.exists() else CustomFile()
         size = path.stat().st_size
         if size > MAX_CUSTOM_BYTES:
             return CustomFile(problem=f"文件有 {size // 1024} KB，超过上限 {MAX_CUSTOM_BYTES // 1024} KB", encoding="")
