@@ -11,7 +11,8 @@ of an unrelated article.
 Invariants (tested): every chunk starts at a unit start; removing each chunk's
 `overlap_chars` prefix and joining gives back the section text exactly.
 A unit longer than `chunk_size` (a paragraph with no punctuation) is split at a
-comma if possible, else hard-split, so chunk size stays bounded.
+comma if possible, else hard-split (before a number, word or mask the cut would fall inside), so chunk size
+stays bounded.
 
 A table section (record lines, see `tables.py`) is cut in whole rows instead:
 each chunk is the table's caption — or, without one, its heading — followed by as
@@ -26,6 +27,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text.digit_runs import number_runs
+from ..text.pii import PLACEHOLDERS
 from ..text.records import parse_record
 from ..types import Chunk, ParsedDocument, Section
 
@@ -65,6 +68,28 @@ def split_units(text: str) -> list[str]:
     return units
 
 
+# A number, amount, code or address: a hard cut inside one (报销上限12|000元) leaves two pieces neither of which
+# says it, and a masked value ([手机号]) must not be split either.
+_TOKEN = re.compile(r"[0-9A-Za-z０-９Ａ-Ｚａ-ｚ@＠._\-－%％+]+")
+_LOOKAHEAD = 64  # how far past the cut a run is read to see that the cut falls inside it
+
+
+def _hard_cut(unit: str, start: int, limit: int) -> int:
+    """Where to cut `unit[start:]` with no soft break in reach: `limit`, or earlier at the start of the number,
+    word or mask the cut would fall inside, else after the last space; `limit` when no such place is left."""
+    text = unit[start : start + limit + _LOOKAHEAD]
+    spans = [*(m.span() for m in _TOKEN.finditer(text)), *(m.span() for m in PLACEHOLDERS.finditer(text)),
+             *number_runs(text)]
+    inside = [s for s, e in spans if s < limit < e]
+    if not inside:
+        return limit
+    cut = min(inside)
+    if cut > 0:
+        return cut
+    space = max(text.rfind(" ", 0, limit), text.rfind("\u3000", 0, limit))
+    return space + 1 if space > 0 else limit
+
+
 def _bound_unit(unit: str, limit: int) -> list[str]:
     """Split one over-long unit at soft breaks, else every `limit` characters."""
     if len(unit) <= limit:
@@ -78,7 +103,7 @@ def _bound_unit(unit: str, limit: int) -> list[str]:
             if m.end() >= limit // 2:
                 cut = m.end()
         if cut is None:
-            cut = limit
+            cut = _hard_cut(unit, start, limit)
         pieces.append(unit[start : start + cut])
         start += cut
     pieces.append(unit[start:])

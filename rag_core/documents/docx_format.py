@@ -16,6 +16,8 @@ from .docx_bounds import TooMany, count_elements
 from .docx_bounds import W as _W
 from .docx_styles import ParagraphStyle, StyleTable
 from .formats import MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, MB, Line, TableCounter, _paragraph_lines
+from .formats import format_number as _format_number
+from .formats import zh_number as zh_number  # where tests and callers have read it
 from .tables import Grid, plain_rows
 
 DOCX_MAX_UNCOMPRESSED = 200 * MB  # sum of member sizes declared in the zip directory
@@ -61,15 +63,14 @@ def check_zip(data: bytes, name: str, main_part: str = "word/document.xml") -> z
     return archive
 
 
-def check_paragraphs(archive: zipfile.ZipFile, name: str) -> None:
-    """Refuse word/document.xml over the element bounds (`docx_bounds`), streamed before python-docx loads it.
-
-    The zip checks bound bytes, not elements, and the chunk cap applies only after parsing. Malformed XML is
-    left to python-docx's own refusal."""
+def check_paragraphs(archive: zipfile.ZipFile | None, name: str, part: bytes | None = None) -> None:
+    """Refuse word/document.xml (or a notes `part`) over the element bounds (`docx_bounds`), streamed before it
+    is loaded. The zip checks bound bytes, not elements, and the chunk cap applies only after parsing. Malformed
+    XML is left to python-docx's own refusal (a malformed notes part is skipped)."""
     from lxml import etree
 
     try:
-        with archive.open("word/document.xml") as stream:
+        with io.BytesIO(part) if part is not None else archive.open("word/document.xml") as stream:  # type: ignore[union-attr]
             count_elements(stream, DOCX_MAX_PARAGRAPHS, DOCX_MAX_PARTS, DOCX_MAX_ELEMENTS)
     except TooMany as over:
         what = {"paragraphs": "段落", "parts": "段落、文字块和表格", "elements": "内容元素"}[over.kind]
@@ -78,46 +79,6 @@ def check_paragraphs(archive: zipfile.ZipFile, name: str) -> None:
         ) from None
     except (etree.XMLSyntaxError, zipfile.BadZipFile, OSError, EOFError, ValueError):
         return
-
-
-_ZH_DIGITS = "零一二三四五六七八九"
-_ZH_LEGAL = "零壹贰叁肆伍陆柒捌玖"
-
-
-def zh_number(n: int, digits: str = _ZH_DIGITS, units: str = "十百千") -> str:
-    """1 -> 一, 12 -> 十二, 105 -> 一百零五 (Word's chineseCounting style)."""
-    if n <= 0 or n >= 10000:
-        return str(n)
-    if 10 <= n < 20 and digits is _ZH_DIGITS:
-        return units[0] + (digits[n % 10] if n % 10 else "")
-    out, zero = "", False
-    for power, unit in ((1000, units[2]), (100, units[1]), (10, units[0]), (1, "")):
-        d = n // power % 10
-        if d:
-            out += (digits[0] if zero and out else "") + digits[d] + unit
-            zero = False
-        elif out:
-            zero = True
-    return out
-
-
-def _format_number(n: int, fmt: str) -> str | None:
-    if fmt in ("decimal", "decimalZero"):
-        return f"{n:02d}" if fmt == "decimalZero" else str(n)
-    if fmt in ("chineseCounting", "chineseCountingThousand", "taiwaneseCounting", "taiwaneseCountingThousand"):
-        return zh_number(n)
-    if fmt in ("chineseLegalSimplified", "ideographLegalTraditional"):
-        return zh_number(n, _ZH_LEGAL, "拾佰仟")
-    if fmt == "ideographTraditional" and 1 <= n <= 10:
-        return "甲乙丙丁戊己庚辛壬癸"[n - 1]
-    if fmt in ("decimalEnclosedCircle", "decimalEnclosedCircleChinese") and 1 <= n <= 20:
-        return chr(0x2460 + n - 1)
-    if fmt == "decimalFullWidth":
-        return "".join(chr(ord(c) + 0xFEE0) for c in str(n))
-    if fmt in ("upperLetter", "lowerLetter") and 1 <= n <= 26:
-        letter = chr(ord("A") + n - 1)
-        return letter if fmt == "upperLetter" else letter.lower()
-    return None  # bullets, roman numerals and rarer formats: leave the label out
 
 
 class _Numbering:
@@ -270,6 +231,63 @@ def _paragraph_text(element: object) -> str:
     return "".join(parts)
 
 
+_MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+_NOT_SHOWN = frozenset({_MC_FALLBACK, _W + "del", _W + "moveFrom"})  # a Fallback repeats its mc:Choice
+_NOTE_REFS = {_W + "footnoteReference": "footnote", _W + "endnoteReference": "endnote"}
+
+
+class Extras:
+    """Footnotes and endnotes by (kind, id), and what was read from them and from text boxes.
+
+    python-docx's run text leaves out a text box (w:drawing / w:pict → w:txbxContent) and a paragraph holds only
+    a reference to its note, so both would be dropped without a word."""
+
+    def __init__(self, document: object, name: str) -> None:
+        from docx.oxml import parse_xml  # python-docx's element classes: a run's .text reads w:t, tabs and breaks
+        from lxml import etree
+
+        self.notes: dict[tuple[str, str], object] = {}
+        self.boxes = self.read_notes = 0
+        self.seen: set[tuple[str, str]] = set()
+        for rel in document.part.rels.values():  # type: ignore[attr-defined]
+            kind = rel.reltype.rsplit("/", 1)[-1][:-1]
+            if kind not in ("footnote", "endnote") or rel.is_external:
+                continue
+            blob = rel.target_part.blob
+            check_paragraphs(None, name, blob)
+            try:
+                root = parse_xml(blob)
+            except etree.XMLSyntaxError:
+                continue
+            self.notes.update(((kind, n.get(_W + "id", "")), n) for n in root.iterchildren(_W + kind))
+
+    def texts(self, p: object) -> list[str]:
+        """The paragraphs of text boxes anchored in w:p `p` (any w:p inside it is in one) and of the notes it
+        references, in document order; one walk of p's elements, a Fallback copy or deleted text left out."""
+        out: list[str] = []
+        stack = list(p)[::-1]  # type: ignore[call-overload]
+        while stack:
+            element = stack.pop()
+            if element.tag in _NOT_SHOWN:
+                continue
+            if element.tag == _W + "p":
+                out.append(_paragraph_text(element))
+                self.boxes += bool(out[-1].strip())
+            elif element.tag in _NOTE_REFS:
+                key = (_NOTE_REFS[element.tag], element.get(_W + "id", ""))
+                if key in self.notes and key not in self.seen:
+                    self.seen.add(key)
+                    out += [_paragraph_text(x) for x in self.notes[key].iter(_W + "p")]  # type: ignore[attr-defined]
+                    self.read_notes += 1
+            stack += list(element)[::-1]
+        return [t for t in out if t.strip()]
+
+    def note(self) -> str:
+        said = [f"文本框中的 {self.boxes} 段文字"] if self.boxes else []
+        said += [f"脚注/尾注 {self.read_notes} 条"] if self.read_notes else []
+        return f"已读取{'和'.join(said)}，放在引用它们的段落之后" if said else ""
+
+
 def _docx_blocks(element: object, parent: object) -> Iterator[object]:
     """Body (or cell) paragraphs and tables in order, looking inside content controls and custom-XML wrappers."""
     from docx.table import Table
@@ -279,7 +297,7 @@ def _docx_blocks(element: object, parent: object) -> Iterator[object]:
         yield Paragraph(child, parent) if child.tag == _W + "p" else Table(child, parent)  # type: ignore[attr-defined]
 
 
-def _cell_text(tc: object, table: object, tables: TableCounter, name: str) -> str:
+def _cell_text(tc: object, table: object, tables: TableCounter, name: str, extras: Extras | None = None) -> str:
     """A cell's paragraphs, and a table nested in it flattened (cells " | ", rows "；"), which cell.text leaves out."""
     from docx.table import Table
 
@@ -288,9 +306,10 @@ def _cell_text(tc: object, table: object, tables: TableCounter, name: str) -> st
     parts = []
     for block in _docx_blocks(tc, table):
         if isinstance(block, Table):
-            parts.append("；".join(plain_rows(docx_grid(block, tables, name))))
+            parts.append("；".join(plain_rows(docx_grid(block, tables, name, extras))))
         else:
             parts.append(_paragraph_text(block._p))  # type: ignore[attr-defined]
+            parts += extras.texts(block._p) if extras is not None else []  # type: ignore[attr-defined]
     return "\n".join(parts)
 
 
@@ -298,7 +317,7 @@ def _too_big(name: str, reason: str) -> IngestError:
     return IngestError(name, f"Word 文档中的表格{reason}，疑似异常文件，已拒绝；请删除多余内容或拆分后再上传")
 
 
-def docx_grid(table: object, tables: TableCounter | None = None, name: str = "") -> Grid:
+def docx_grid(table: object, tables: TableCounter | None = None, name: str = "", extras: Extras | None = None) -> Grid:
     """A Word table as a grid: merged cells repeated, rows marked "repeat as header row" counted as header.
 
     Walks the <w:tr> and <w:tc> elements, also those in content controls (python-docx's row.cells repeats a
@@ -325,7 +344,7 @@ def docx_grid(table: object, tables: TableCounter | None = None, name: str = "")
             # a vertical merge continues the cell at the same grid column in the row above
             root = above.get(before + len(roots), tc) if tc.vMerge == "continue" else tc
             if root not in texts_of:
-                texts_of[root] = _cell_text(root, table, tables, name)
+                texts_of[root] = _cell_text(root, table, tables, name, extras)
             for _ in range(span):
                 if roots and roots[-1] is root:  # a horizontal merge
                     merged.add((r, len(texts)))
@@ -344,8 +363,10 @@ def docx_grid(table: object, tables: TableCounter | None = None, name: str = "")
     return Grid(cells, header_rows or None, "", merged)
 
 
-def docx_lines(data: bytes, name: str, tables: TableCounter | None = None) -> tuple[list[Line], str]:
-    """Paragraphs and tables in body order; returns the lines and the core-properties title."""
+def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
+               notes: list[str] | None = None) -> tuple[list[Line], str]:
+    """Paragraphs and tables in body order, a paragraph's text boxes and notes after it; returns the lines and
+    the core-properties title. What was read from text boxes and notes is said in `notes` (the upload report)."""
     import docx
     from docx.table import Table
 
@@ -358,10 +379,11 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None) -> tu
     counter = tables if tables is not None else TableCounter()
     numbering = _Numbering(document)
     styles = StyleTable(document)  # once: python-docx's paragraph.style scans every style at each read
+    extras = Extras(document, name)
     lines: list[Line] = []
     for block in _docx_blocks(document.element.body, document._body):
         if isinstance(block, Table):
-            lines += counter.lines(docx_grid(block, counter, name))
+            lines += counter.lines(docx_grid(block, counter, name, extras))
             continue
         p = block._p  # type: ignore[attr-defined]
         style = styles.of(p)
@@ -370,5 +392,8 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None) -> tu
         label = numbering.label(p, style)  # numbered empty paragraphs still advance the counter
         text = _paragraph_text(p)
         lines += _paragraph_lines(label + text if text.strip() else text, _docx_level(p, style))
+        lines += [x for extra in extras.texts(p) for x in _paragraph_lines(extra, plain=True)]
+    if notes is not None and extras.note():
+        notes.append(extras.note())
     title = (document.core_properties.title or "").strip()
     return lines, title

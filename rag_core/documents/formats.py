@@ -5,7 +5,7 @@ structure pass in `parsing.py` turns lines into sections, so every format gets
 the same 第X章/第X条 rules. Extractors raise `IngestError` for refusals they
 can name; anything else they raise is wrapped by the caller. Tables become record
 lines (`tables.py`) marked with a table number, so chunking keeps their rows whole.
-Word, PDF and spreadsheets have their own modules.
+Word, PDF and spreadsheets have their own modules (Word's list numbers 一/十二/壹 are rendered here).
 """
 
 from __future__ import annotations
@@ -48,18 +48,27 @@ class TableCounter:
             return [x for row in plain_rows(grid) for x in _paragraph_lines(row, page=page, plain=True)]
         self.tables += 1
         self.rows += len(found.records)
-        head = [Line(found.caption, None, page, True, self.tables)] if found.caption else []
-        rows = [Line(r, None, page, True, self.tables) for r in found.records]
+        caption = normalize_text(found.caption)  # cells come raw from every format: invisible characters out
+        head = [Line(caption, None, page, True, self.tables)] if caption.strip() else []
+        rows = [Line(normalize_text(r), None, page, True, self.tables) for r in found.records]
         return [Line("", None, page), *head, *rows, Line("", None, page)]
 
 
-_CTRL_MAP = {c: None for c in [*range(0x20), 0x7F, *range(0x80, 0xA0), 0xFEFF] if c not in (9, 10)}
+# Invisible format characters go too: a zero-width space in 第\u200b十二条 hid the article, in 年\u200b假 the word,
+# an RLM before a heading the heading. Soft hyphen, ZWSP/ZWNJ/LRM/RLM, bidi embeddings and isolates, word joiner
+# and invisible operators; the ZWJ only where it joins no emoji (👨‍👩‍👧 keeps it).
+_INVISIBLE = [0xAD, 0x200B, 0x200C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2060, 0x2065), *range(0x2066, 0x206A)]
+_CTRL_MAP = {c: None for c in [*range(0x20), 0x7F, *range(0x80, 0xA0), 0xFEFF, *_INVISIBLE] if c not in (9, 10)}
 _CTRL_MAP.update({0x0B: "\n", 0x0C: "\n", 0x85: "\n", 0x2028: "\n", 0x2029: "\n"})
+_EMOJI = "\u2600-\u27bf\ufe0f\U0001f000-\U0001faff"
+_LONE_ZWJ = re.compile(f"(?<![{_EMOJI}])\u200d|\u200d(?![{_EMOJI}])")
 
 
 def normalize_text(text: str) -> str:
-    """CRLF/CR to LF, drop control characters, strip trailing ASCII spaces (full-width ones stay)."""
+    """CRLF/CR to LF, drop control and invisible format characters, strip trailing ASCII spaces (full-width stay)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_CTRL_MAP)
+    if "\u200d" in text:
+        text = _LONE_ZWJ.sub("", text)
     return "\n".join(line.rstrip(" \t") for line in text.split("\n"))
 
 
@@ -153,6 +162,23 @@ def _collapse_html_space(text: str) -> str:
     return "\n".join(part.strip(" ") for part in text.split(_BR))
 
 
+def _flat_text(node: object) -> str:
+    """A heading's, cell's or caption's text on one line, read like body text: inline tags join with nothing
+    (<span>zhangsan</span>@corp.com is one address, masked as one), <br> and block tags with a space."""
+    from bs4 import NavigableString, Tag
+
+    parts: list[str] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if type(item) in (str, NavigableString):  # not comments, doctype or CDATA (subclasses)
+            parts.append(str(item))
+        elif isinstance(item, Tag) and item.name not in _HTML_DROP:
+            gap = "" if item.name in _INLINE or item is node else " "
+            stack += [gap, *reversed(list(item.children)), gap]
+    return " ".join("".join(parts).split())
+
+
 def _span(cell: object, name: str, limit: int) -> int:
     try:
         return max(1, min(limit, int(str(cell.get(name) or 1).strip() or 1)))  # type: ignore[attr-defined]
@@ -181,7 +207,7 @@ def html_grid(table: object, tables: TableCounter | None = None) -> Grid | None:
         for cell, (rowspan, colspan) in zip(found, spans[r], strict=True):
             while (r, c) in cells:
                 c += 1
-            text = " ".join(cell.get_text(" ").split())
+            text = _flat_text(cell)
             for dr in range(rowspan):
                 for dc in range(colspan):
                     cells[(r + dr, c + dc)] = text
@@ -199,12 +225,12 @@ def html_grid(table: object, tables: TableCounter | None = None) -> Grid | None:
     tables.cells += height * width
     grid = [[cells.get((r, c), "") for c in range(width)] for r in range(height)]
     caption = table.find("caption")  # type: ignore[attr-defined]
-    return Grid(grid, header_rows or None, caption.get_text(" ") if caption else "", merged)
+    return Grid(grid, header_rows or None, _flat_text(caption) if caption else "", merged)
 
 
 def _row_lines(tr: object) -> list[Line]:
     """A table row read as one plain line, cells joined by " | ", each cell once whatever it spans."""
-    cells = [" ".join(c.get_text(" ").split()) for c in tr.find_all(["td", "th"], recursive=False)]  # type: ignore[attr-defined]
+    cells = [_flat_text(c) for c in tr.find_all(["td", "th"], recursive=False)]  # type: ignore[attr-defined]
     return _paragraph_lines(" | ".join(cells), plain=True) if any(cells) else []
 
 
@@ -235,7 +261,7 @@ def html_lines(text: str, tables: TableCounter | None = None) -> tuple[list[Line
                 buffer.append(_BR)
             elif child.name in _HTML_HEADINGS:
                 flush()
-                lines.extend(_paragraph_lines(child.get_text(" "), _HTML_HEADINGS[child.name]))
+                lines.extend(_paragraph_lines(_flat_text(child), _HTML_HEADINGS[child.name]))
             elif child.name == "table":
                 flush()
                 grid = html_grid(child, counter)
@@ -260,3 +286,46 @@ def html_lines(text: str, tables: TableCounter | None = None) -> tuple[list[Line
     walk(soup)
     flush()
     return lines, title
+
+
+# --------------------------------------------------------------------------- list numbers (Word auto-numbering)
+
+_ZH_DIGITS = "零一二三四五六七八九"
+_ZH_LEGAL = "零壹贰叁肆伍陆柒捌玖"
+
+
+def zh_number(n: int, digits: str = _ZH_DIGITS, units: str = "十百千") -> str:
+    """1 -> 一, 12 -> 十二, 105 -> 一百零五 (Word's chineseCounting style)."""
+    if n <= 0 or n >= 10000:
+        return str(n)
+    if 10 <= n < 20 and digits is _ZH_DIGITS:
+        return units[0] + (digits[n % 10] if n % 10 else "")
+    out, zero = "", False
+    for power, unit in ((1000, units[2]), (100, units[1]), (10, units[0]), (1, "")):
+        d = n // power % 10
+        if d:
+            out += (digits[0] if zero and out else "") + digits[d] + unit
+            zero = False
+        elif out:
+            zero = True
+    return out
+
+
+def format_number(n: int, fmt: str) -> str | None:
+    """List number `n` in Word's numFmt `fmt`, or None for a format not rendered."""
+    if fmt in ("decimal", "decimalZero"):
+        return f"{n:02d}" if fmt == "decimalZero" else str(n)
+    if fmt in ("chineseCounting", "chineseCountingThousand", "taiwaneseCounting", "taiwaneseCountingThousand"):
+        return zh_number(n)
+    if fmt in ("chineseLegalSimplified", "ideographLegalTraditional"):
+        return zh_number(n, _ZH_LEGAL, "拾佰仟")
+    if fmt == "ideographTraditional" and 1 <= n <= 10:
+        return "甲乙丙丁戊己庚辛壬癸"[n - 1]
+    if fmt in ("decimalEnclosedCircle", "decimalEnclosedCircleChinese") and 1 <= n <= 20:
+        return chr(0x2460 + n - 1)
+    if fmt == "decimalFullWidth":
+        return "".join(chr(ord(c) + 0xFEE0) for c in str(n))
+    if fmt in ("upperLetter", "lowerLetter") and 1 <= n <= 26:
+        letter = chr(ord("A") + n - 1)
+        return letter if fmt == "upperLetter" else letter.lower()
+    return None  # bullets, roman numerals and rarer formats: leave the label out

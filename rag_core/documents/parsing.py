@@ -196,8 +196,20 @@ def _join(lines: list[str]) -> str:
     return text.strip("\n")
 
 
+def _runs_on(current: list[str], line: Line, table: int | None) -> bool:
+    """Does the text before a page break run on into `line`, the next page's first line? Yes when the page's last
+    text line ends no sentence (每年享有带薪年假 | 十天；…) and neither side is a table: the article stays whole."""
+    last = next((text.strip() for text in reversed(current) if text.strip()), "")
+    return bool(last and line.page is not None and table is None and line.table is None and line.text.strip()
+                and not _CLOSED.search(last))
+
+
+_CLOSED = re.compile(r"[。！？；!?;：:.．][”’」』）)\]]*$")
+
+
 def build_sections(lines: Iterable[Line]) -> list[Section]:
-    """Cut lines into sections at every heading (and PDF page break), heading line kept in the text.
+    """Cut lines into sections at every heading (and PDF page break unless a sentence runs on across it: the
+    section then keeps the page it starts on), heading line kept in the text.
 
     A section holding only its heading is folded into the next one when that one is nested
     under it, so "第三章 假期" travels with its first article instead of being a lone chunk.
@@ -206,6 +218,7 @@ def build_sections(lines: Iterable[Line]) -> list[Section]:
     raw: list[tuple[Section, bool]] = []
     current: list[str] = []
     path, page, heading_only = "", None, False
+    last_page: int | None = None  # the page of the last line read; `page` is where the section starts
 
     table: int | None = None
 
@@ -222,11 +235,19 @@ def build_sections(lines: Iterable[Line]) -> list[Section]:
             _push(stack, head)
             path = " > ".join(h.title for h in stack)
             page, heading_only, table = line.page, True, None
+            last_page = page
             current.append(line.text)
             continue
-        if line.page != page or (line.table != table and (line.text.strip() or line.table is not None)):
+        if line.page != last_page and _runs_on(current, line, table):
+            last_page = line.page
+            while current and not current[-1].strip():  # the page's closing blank line: no paragraph break
+                current.pop()
+        if line.page != last_page and not line.text.strip() and current and table is None:
+            continue  # blank lines opening the next page wait for its text, which may run on
+        if line.page != last_page or (line.table != table and (line.text.strip() or line.table is not None)):
             flush()
             page, heading_only, table = line.page, False, line.table
+            last_page = page
         if line.text.strip():
             heading_only = False
         current.append(line.text)
@@ -289,7 +310,7 @@ def parse_bytes(data: bytes, filename: str, *, max_bytes: int) -> ParsedDocument
             lines, meta_title = html_lines(text, tables)
             title = _squash(meta_title) or _first_heading(lines, 1)
         elif ext == ".docx":
-            lines, meta_title = docx_lines(data, name, tables)
+            lines, meta_title = docx_lines(data, name, tables, reading.notes)
             title = _squash(meta_title) or _first_heading(lines, 0) or _first_heading(lines, 1)
         elif ext == ".xlsx":
             lines, meta_title = xlsx_lines(data, name, reading, tables)
