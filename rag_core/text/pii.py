@@ -48,8 +48,11 @@ REDACTION_CATEGORIES: dict[str, str] = {
 # 32+ lowercase hex characters with at least one letter, standing alone: uuid4().hex, sha256 — ids the
 # app makes. Shorter runs stay subject to every rule (b3000000000000004 is a letter and a card number).
 _HEX_ID_RE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-f]*[a-f])[0-9a-f]{32,}(?![0-9A-Za-z])")
-PLACEHOLDERS = re.compile(  # what masked personal data reads as ([手机号], [邮箱], …)
-    "|".join(re.escape(p) for p in REDACTION_CATEGORIES.values()))
+# A home address (`_ADDRESS_RE`) is no category a file may keep unmasked; counted only when found.
+ADDRESS_PLACEHOLDER = "[住址]"
+_PLACEHOLDER_OF = {**REDACTION_CATEGORIES, "address": ADDRESS_PLACEHOLDER}
+PLACEHOLDERS = re.compile(  # what masked personal data reads as ([手机号], [邮箱], [住址] …)
+    "|".join(re.escape(p) for p in _PLACEHOLDER_OF.values()))
 
 _CJK = "\u4e00-\u9fff"
 # E-mail: an ASCII or Chinese local part, ASCII or IDN domain (CJK labels, a few CJK TLDs, xn--); a label is
@@ -104,6 +107,24 @@ _LANDLINE_RE = re.compile(
 _PASSPORT_RE = re.compile(r"(?<![A-Za-z0-9])(?:[EG]\d{8}|E[A-Z]\d{7})(?![A-Za-z0-9])", re.ASCII)
 _PERMIT_RE = re.compile(r"(?<![A-Za-z0-9])C[0-9A-Z]\d{7}(?![A-Za-z0-9])", re.ASCII)
 _WXID_RE = re.compile(r"(?<![A-Za-z0-9_])wxid_[A-Za-z0-9_-]{4,30}(?![A-Za-z0-9_])", re.ASCII)
+# A personal address: after a word saying someone lives or is reached there (住在, 家住, 家庭住址, 户籍地址, 收件地址 …),
+# places up to a road, lane or estate, then numbered parts (138号, 88号院3号楼2单元501) maybe past a building's name,
+# to the last of them. A place a text states (公司地址, 办公地点, 报到地点) is no one's home; a city alone (住在杭州) no
+# address. One lazy run and unambiguous parts: no backtracking blow-up on a long run of 市市市.
+_NUMBERED = r"(?:(?:\d+|[一二三四五六七八九十百零〇两]+)(?:-\d+)*(?:号院|号楼|号|栋|幢|座|单元|室|楼|层|弄|户)|[A-Za-z](?:座|栋|幢))+"
+_STREET = r"大道|大街|路|街|巷|胡同|弄|村|小区|花园|公寓|社区|新村|家园|苑|大厦|院"
+_ADDRESS_RE = re.compile(
+    r"(?:家住|家在|(?:居|现|定居)?住(?:在|于)|现居(?:在|于)?|定居(?:在|于)|住址|住所|我的地址|户口所在地|(?:家庭|家|居住|现居住?"
+    r"|常住|户籍|户口|通讯|通信|收件|收货|邮寄|寄送)地址)(?:在|于|是|为)?[ ]?[:：]?[ ]?(?P<address>"
+    rf"(?P<place>[{_CJK}]{{0,30}}?(?:省|自治区|市|区|县|旗|镇|乡|街道|{_STREET}))?(?P<parts>{_NUMBERED})"
+    rf"(?:[{_CJK}]{{1,10}}?(?:大厦|公寓|小区|花园|广场|大楼){_NUMBERED})?(?:-?\d{{1,5}}(?![\d.年月日号元天个次万%％]))?)")
+
+
+def _address(match: re.Match[str]) -> Span | None:
+    """A road or estate before the numbers, or a building and a unit or room (3号楼2单元501): not a lone 2号."""
+    street = re.search(rf"(?:{_STREET})$", match.group("place") or "")
+    return match.span("address") if street or len(re.findall(r"\d+|[A-Za-z]|[一二三四五六七八九十百零〇两]+", match.group("parts"))) >= 2 else None
+
 
 _SEPARATORS_RE = re.compile(r"[ .()+-]")
 # The fold rules read through, and runs of 7+ Chinese digits read as digits (手机一三八…): digit_runs.py, which
@@ -257,6 +278,7 @@ RULES: tuple[tuple[str, re.Pattern[str], _Decide], ...] = (
     ("passport", _PASSPORT_RE, _whole),
     ("travel_permit", _PERMIT_RE, _whole),
     ("wechat", _WXID_RE, _whole),
+    ("address", _ADDRESS_RE, _address),
 )
 
 # ---------------------------------------------------------------- the pass
@@ -333,8 +355,8 @@ def redact(text: str, disabled: frozenset[str] | set[str] = frozenset()) -> Reda
     def mask(category: str, original: str) -> str:
         if category in disabled:
             return hold(original)
-        counts[category] += 1
-        return REDACTION_CATEGORIES[category]
+        counts[category] = counts.get(category, 0) + 1
+        return _PLACEHOLDER_OF[category]
 
     # An opaque hex id (a memory id, a content hash) is nobody's number, whatever digit runs it holds:
     # 3873a05c0461430382f… is not a landline. Held aside like a disabled category's values.

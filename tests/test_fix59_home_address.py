@@ -1,0 +1,111 @@
+"""Review 59 (rev-mem): a home address was stored and shown unmasked.
+
+ask("我住在杭州市西湖区文三路138号") stored the memory 用户住在杭州市西湖区文三路138号 and the chat replied
+好的，我记住了：您住在杭州市西湖区文三路138号; remember() kept 我家住在朝阳区建国路88号院3号楼2单元501 as said.
+An address introduced by a word saying a person lives or is reached there (住在, 家住, 家庭住址, 户籍地址, 收件地址 …)
+is now masked as [住址], up to its last numbered part. A place a text states (公司地址, 办公地点, 报到地点), a city
+alone (我常驻杭州) and the real regulations are left as they were."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from fakes import fake_assistant
+
+from rag_core.text.pii import PLACEHOLDERS, redact, redact_text
+
+ROOT = Path(__file__).resolve().parents[1]
+
+MASKED = [  # (said, what stays around the mask)
+    ("我住在杭州市西湖区文三路138号", "我住在[住址]"),
+    ("我家住在朝阳区建国路88号院3号楼2单元501", "我家住在[住址]"),
+    ("家庭住址：浙江省杭州市余杭区五常街道文一西路18号3幢2单元1201室，电话13800138000", "家庭住址：[住址]，电话[手机号]"),
+    ("现住址为上海市浦东新区张江路88弄5号1201室", "现住址为[住址]"),
+    ("户籍地址：河南省郑州市金水区花园路12号", "户籍地址：[住址]"),
+    ("通讯地址: 北京市海淀区中关村大街1号", "通讯地址: [住址]"),
+    ("收件地址：阳光花园小区5栋1201", "收件地址：[住址]"),
+    ("居住地址：杭州市滨江区江南大道3888号A座1203", "居住地址：[住址]"),
+    ("我住在杭州市西湖区文三路138号，想问租房补贴怎么报", "我住在[住址]，想问租房补贴怎么报"),
+    ("我住在文三路１３８号", "我住在[住址]"),  # full-width digits
+    ("我的地址是建国路八十八号", "我的地址是[住址]"),
+    ("我住在文三路138号所以上班路上很堵", "我住在[住址]所以上班路上很堵"),  # ends at its last numbered part
+    ("我住在文三路138号颐高大厦5楼501室", "我住在[住址]"),
+    ("我住在3号楼2单元501", "我住在[住址]"),
+]
+
+KEPT = [
+    "公司地址：北京市朝阳区建国路88号",  # no personal marker: a place the text states
+    "办公地点：杭州市西湖区文三路138号",
+    "报到地点：上海市浦东新区张江路88号3楼",
+    "我常驻杭州", "我在上海工作", "我住在杭州", "我住在杭州市西湖区",  # a city or district alone is no address
+    "我住在三楼", "我住在公司宿舍", "住在2号宿舍的员工", "我住在文三路",
+    "员工住址变更应在30日内报人力资源部", "员工住在外地的，可以申请住房补贴1000元",
+    "劳动者姓名、性别、公民身份号码、户籍地址及现住址、联系方式、用工形式",
+]
+
+
+@pytest.mark.parametrize(("said", "masked"), MASKED)
+def test_a_personal_address_is_masked_whole(said: str, masked: str) -> None:
+    assert redact_text(said) == masked
+    assert redact_text(masked) == masked  # idempotent
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_a_stated_place_or_a_city_alone_is_kept(text: str) -> None:
+    assert redact_text(text) == text
+
+
+def test_the_address_is_counted_and_reads_as_a_placeholder() -> None:
+    result = redact("我住在杭州市西湖区文三路138号")
+    assert result.counts["address"] == 1 and result.total == 1
+    assert PLACEHOLDERS.fullmatch("[住址]")
+    assert "address" not in redact("无敏感信息").counts  # counted only when found
+
+
+def test_a_long_run_after_a_marker_is_fast() -> None:
+    import time
+
+    start = time.perf_counter()
+    redact_text(("住在" + "市" * 30 + "1") * 300 + "我住在" + "杭州市区路街" * 2000)
+    assert time.perf_counter() - start < 3
+
+
+def test_real_regulations_and_samples_gain_no_address_masks() -> None:
+    paths = [p for root in ("tests/data/real", "tests/data/heldout", "data/samples")
+             for p in (ROOT / root).rglob("*") if p.suffix in {".md", ".txt", ".jsonl"}]
+    assert paths
+    for path in paths:
+        assert "[住址]" not in redact_text(path.read_text(encoding="utf-8")), path.name
+
+
+ADDRESS_BITS = ("文三路", "138", "建国路", "88号院", "2单元501")
+
+
+def _leaks(text: str) -> list[str]:
+    return [bit for bit in ADDRESS_BITS if bit in text]
+
+
+def test_chat_stores_and_shows_no_address_and_keeps_the_city(tmp_path: Path) -> None:
+    a = fake_assistant(tmp_path)
+    for said in ("我住在杭州市西湖区文三路138号", "我家住在朝阳区建国路88号院3号楼2单元501，租房补贴怎么申请"):
+        trace = a.ask(said, user="bob")
+        assert not _leaks(trace.answer), trace.answer
+        assert not _leaks(str(trace.to_dict())), trace.to_dict()
+    stored = [m.content for m in a.memory.list("bob")]
+    assert not any(_leaks(c) or "[住址]" in c for c in stored), stored  # a masked address is no fact to keep
+    trace = a.ask("我常驻杭州", user="bob")
+    assert "杭州" in trace.answer and any("杭州" in m.content for m in a.memory.list("bob"))
+    for path in tmp_path.rglob("*"):  # nothing written to disk holds the address
+        if path.is_file():
+            raw = path.read_bytes()
+            assert not any(bit.encode() in raw for bit in ("文三路", "建国路")), path
+
+
+def test_remember_keeps_the_sentence_with_the_address_masked(tmp_path: Path) -> None:
+    a = fake_assistant(tmp_path)
+    for said in ("我住在杭州市西湖区文三路138号", "我家住在朝阳区建国路88号院3号楼2单元501"):
+        memory_id, _ = a.remember("carol", said)
+        content = a.memory.get(memory_id).content
+        assert not _leaks(content) and re.search(r"住在\[住址\]$", content), content
