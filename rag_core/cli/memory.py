@@ -56,7 +56,7 @@ def register(commands) -> None:
     add.add_argument("--user", required=True)
     add.add_argument("--kind", choices=KINDS, default="profile")
     add.add_argument("--importance", type=_importance, default=None, help="0–1，默认按类型")
-    add.add_argument("--created-at", type=_timestamp, default=None, help="导入历史记忆时的时间（ISO 8601）")
+    add.add_argument("--created-at", type=_timestamp, default=None, help="导入历史记忆时的时间（ISO 8601；不写时区时按设置里的时区读）")
     add.add_argument("--json", action="store_true")
     add.set_defaults(handler=_guarded(add_memory))
 

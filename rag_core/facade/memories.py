@@ -16,13 +16,13 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ..errors import MemoryStoreError, PermissionDenied, RagError
 from ..insights.rows import purged_turn
-from ..memory.scoring import as_utc
+from ..memory.created import checked_created_at
 from ..memory.text import with_facts
 from ..storage.sqlite_access import access_problem
 from ..text.inputs import MAX_QUESTION_CHARS, InputError, checked
@@ -38,26 +38,6 @@ def _utcnow() -> datetime:
 
 
 _log = logging.getLogger(__name__)
-CLOCK_SKEW = timedelta(minutes=5)  # another machine's clock (an import's source) may run a little ahead
-
-
-def checked_created_at(created_at: datetime | None) -> datetime | None:
-    """An imported memory's creation time, refused when it lies in the future: freshness counts such a memory
-    as new (1.00) until that day, so it would outrank everything the person says meanwhile. One with no UTC form
-    (9999-12-31T23:00-05:00 falls after year 9999) is refused too: every age and freshness reads it in UTC."""
-    if created_at is None:
-        return None
-    try:
-        utc = as_utc(created_at)
-    except OverflowError:
-        raise InputError(f"记忆的创建时间 {created_at.isoformat()} 超出范围：换算成 UTC 后早于公元 1 年或晚于 9999 年。"
-                         "请填写一个实际的过去时间，或不填，用现在的时间") from None
-    if utc > _utcnow() + CLOCK_SKEW:
-        raise InputError(f"记忆的创建时间 {created_at.isoformat()} 晚于现在：请填写过去的时间（导入历史记忆时填它原来的时间），"
-                         "或不填，用现在的时间")
-    return created_at
-
-
 MEMORY_FILE = "memory.sqlite3"
 
 
@@ -223,12 +203,14 @@ class MemoryActions(KnownNames):
                  created_at: datetime | None = None, *, actor: Principal | None = None) -> tuple[str, str]:
         """Store a memory for `user`; returns (memory id, what happened: added/reinforced/replaced).
 
+        `created_at` with no zone is a time on the office clock (the settings' time zone, as the pages show
+        times), for every caller; one in the future is refused (`memory.created.checked_created_at`).
         An administrator's row for someone else's memory is written after the store answered, with its real
         outcome: a refused text (empty, too long, not UTF-8) is 'failed', never 'ok'."""
         actor = self._for_owner(actor, user, "memory.add", audited=True)
         try:
             content = checked(content, what="记忆内容", max_chars=None)  # the store keeps its own length limit
-            created_at = checked_created_at(created_at)
+            created_at = checked_created_at(created_at, getattr(self._settings, "timezone", None), _utcnow())
             with memory_writes():  # a full disk: 磁盘空间已满, audited and shown in Chinese
                 added = self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at,
                                         now=_utcnow())

@@ -34,15 +34,13 @@ from ..errors import MemoryStoreError
 from . import db
 from .centres import centre_rows, compute_centres, shipped_centres, signature
 from .content import checked_content
-from .forgetting import REWORDED, ForgettingMixin
+from .forgetting import REWORDED, ForgettingMixin, Written, history_seq
 from .recall import RecallMixin
 from .scoring import (
-    DAY_SECONDS,
     KINDS,
     as_utc,
     calibration_for,
     default_importance,
-    freshness_from_age,
 )
 from .text import adds_detail, agreeing_slots, conflicting_slots, denies, negated, same_fact_terms, slots
 from .writeback import WriteBackMixin
@@ -216,10 +214,6 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin):
             raise MemoryStoreError(f"重要性必须在 0 到 1 之间，收到：{value}")
         return value
 
-    def _freshness(self, created_ts: np.ndarray, now: datetime) -> np.ndarray:
-        ages = (as_utc(now).timestamp() - created_ts) / DAY_SECONDS
-        return np.asarray(freshness_from_age(ages, self.half_life_days), dtype=np.float64)
-
     # ---- writing ---------------------------------------------------------------------
 
     def add(
@@ -232,8 +226,9 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin):
         created_at: datetime | None = None,
         source: str = "",
         now: datetime | None = None,
-    ) -> tuple[str, str]:
-        """Store a memory; returns (memory_id, "added" | "strengthened" | "replaced").
+    ) -> Written:
+        """Store a memory; returns (memory_id, "added" | "strengthened" | "replaced"), with the history entry of
+        this telling as `.telling` (`undo` takes back exactly that one when given it).
 
         A restated fact (same slot value, or a near-duplicate by meaning with the same
         key terms) strengthens the existing row; one that says more (`text.adds_detail`) also gives it its wording,
@@ -274,13 +269,15 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin):
                     db.add_history(conn, old_id, user_id, "strengthened", now, content, f"{detail}{REWORDED}{uv.contents[dup]}")
                     with self._lock:  # text and vector changed: read again
                         self._cache.pop(user_id, None)
-                    return old_id, "strengthened"
+                    return Written(old_id, "strengthened", telling=history_seq(conn))
                 db.add_history(conn, old_id, user_id, "strengthened", now, content, detail)
+                telling = history_seq(conn)
                 importance, created_ts = uv.importance.copy(), uv.created_ts.copy()
                 importance[dup], created_ts[dup] = new_imp, stated
                 self._patch(user_id, uv, keep=None, importance=(importance, created_ts))
-                return old_id, "strengthened"
+                return Written(old_id, "strengthened", telling=telling)
             new_id = self._insert(conn, user_id, content, kind, imp, created, source, vec)
+            telling = history_seq(conn)
             for i in conflicts:
                 conn.execute(
                     "UPDATE memories SET deleted_at = ?, delete_reason = 'replaced', replaced_by = ? "
@@ -290,7 +287,7 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin):
                 db.add_history(conn, uv.ids[i], user_id, "replaced", now, uv.contents[i], f"replaced_by={new_id}")
             keep = [i for i in range(len(uv.ids)) if i not in set(conflicts)]
             self._patch(user_id, uv, keep=keep, importance=None, new=(new_id, content, kind, imp, created, vec))
-            return new_id, "replaced" if conflicts else "added"
+            return Written(new_id, "replaced" if conflicts else "added", telling=telling)
 
     def _patch(self, user_id: str, uv: _UserVectors, *, keep, importance, new=None) -> None:
         """Update the cached vectors after add() instead of re-reading every row."""
