@@ -16,23 +16,26 @@ class Undone(int):
 
     kept_before: int
     edited: int  # kept because the person changed them on the memories page after the turn
+    told_later: int  # kept because a later turn told them again (我老婆怀孕7个月了 after 我老婆怀孕了)
 
-    def __new__(cls, taken_back: int, kept_before: int = 0, edited: int = 0) -> Undone:
+    def __new__(cls, taken_back: int, kept_before: int = 0, edited: int = 0, told_later: int = 0) -> Undone:
         undone = super().__new__(cls, taken_back)
-        undone.kept_before, undone.edited = kept_before, edited
+        undone.kept_before, undone.edited, undone.told_later = kept_before, edited, told_later
         return undone
 
     @property
     def deleted(self) -> int:
         """The facts this turn was the first to tell, now gone."""
-        return max(0, int(self) - self.kept_before - self.edited)
+        return max(0, int(self) - self.kept_before - self.edited - self.told_later)
 
 
-def undone_note(kept_before: int, edited: int = 0) -> str:
+def undone_note(kept_before: int, edited: int = 0, told_later: int = 0) -> str:
     """The note written under the turn's answer (shown after a refresh, exported). `edited`: facts the person
-    changed on the memories page after the turn, kept as they edited them (review 209: called told before)."""
-    if not kept_before and not edited:
+    changed on the memories page after the turn, kept as they edited them (review 209: called told before);
+    `told_later`: facts a later turn told again, kept as that turn left them (review 219: called told before)."""
+    if not kept_before and not edited and not told_later:
         return UNDONE_NOTE
-    parts = [f"其中 {kept_before} 条以前就记住了，保留以前的记录"] if kept_before else []
-    parts += [f"{'' if kept_before else '其中 '}{edited} 条在撤销前已由您手动修改过，按修改后的内容保留"] if edited else []
-    return f"（已撤销：这次说的没有保存；{'；'.join(parts)}，可在“记忆管理”页删除。）"
+    counts = ((kept_before, "条以前就记住了，保留以前的记录"), (edited, "条在撤销前已由您手动修改过，按修改后的内容保留"),
+              (told_later, "条您后来又说过，按后来的说法保留"))
+    parts = [f"{n} {said}" for n, said in counts if n]
+    return f"（已撤销：这次说的没有保存；其中 {'；'.join(parts)}，可在“记忆管理”页删除。）"

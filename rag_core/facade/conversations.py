@@ -37,7 +37,7 @@ from ..conversations.undo import UNDONE_NOTE as UNDONE_NOTE  # re-exported: read
 from ..conversations.undo import Undone, undone_note
 from ..errors import MemoryStoreError, PermissionDenied, StoreDamaged
 from ..insights.audiences import UNKNOWN, revealed
-from ..memory.forgetting import KEPT
+from ..memory.forgetting import KEPT, UNTOLD
 from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..text.pii import redact_text
 from ..types import ACKNOWLEDGED, AskTrace, Principal, SearchResult
@@ -246,10 +246,12 @@ class ConversationActions:
         try:
             # the acknowledgement repeats what the person said, not the text of an older row it strengthened
             results = self.memory.told_facts(user, text, answer, now=datetime.now(UTC), llm=self.llm)
-            rows = [(memory_id, told, self.memory.get(memory_id, user_id=user)) for memory_id, _what, told in results]
-            # a fact the same turn replaced (我在研发部，我调到了市场部) keeps its id for undo but is not said back
-            return Remembered({"id": memory_id, "content": told} | ({"replaced": True} if row.deleted else {})
-                              for memory_id, told, row in rows if row is not None)
+            rows = [(r, self.memory.get(r[0], user_id=user)) for r in results]
+            # a fact the same turn replaced (我在研发部，我调到了市场部) keeps its id for undo but is not said back;
+            # the telling (its history entry) lets undo take back this turn's telling, not a later one's
+            return Remembered({"id": r[0], "content": r[2]} | ({"replaced": True} if row.deleted else {})
+                              | ({"telling": t} if (t := getattr(r, "telling", None)) is not None else {})
+                              for r, row in rows if row is not None)
         except (MemoryStoreError, sqlite3.Error) as failure:
             return Remembered(failure=memory_unreadable(failure))
 
@@ -349,16 +351,21 @@ class ConversationActions:
         stored = next((t for t in conv.turns if t.turn == turn), None)
         if stored is None:
             raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
-        ids = [m["id"] for m in stored.trace.get("acknowledged", [])]
+        told = stored.trace.get("acknowledged", [])
+        ids = [m["id"] for m in told]
         if not ids and not stored.trace.get("acknowledgement_undone"):  # undone before: a second click changes nothing
             raise ConversationError(f"对话 {conversation_id} 的第 {turn} 轮没有记住任何个人信息，没有可撤销的内容")
         with memory_writes():  # the memory store's failure names that file, not this one (uses_store)
-            deleted = self.memory.undo(ids, user_id=conv.user) if ids else 0  # what a statement replaced is current
+            # a turn stored with its tellings takes back exactly those (`MemoryStore.undo`); an older one the latest
+            named = [(m["id"], m["telling"]) if m.get("telling") is not None else m["id"] for m in told]
+            deleted = self.memory.undo(named, user_id=conv.user) if ids else 0  # what a statement replaced is current
             kept = [i for i in ids if (row := self.memory.get(i, user_id=conv.user)) and not row.deleted]
-            # a fact the person edited on the memories page after this turn stays as edited, not as told before
-            by_hand = sum(1 for i in kept if (h := self.memory.history(conv.user, i)) and h[-1]["action"] == KEPT)
-        told_before = len(kept) - by_hand
-        note = undone_note(told_before, by_hand)  # a restatement: the fact told earlier is kept, as it was
+            last = [h[-1]["action"] if (h := self.memory.history(conv.user, i)) else "" for i in kept]
+        # a fact the person edited on the memories page after this turn stays as edited, not as told before; one a
+        # later turn told again stays as that turn left it
+        by_hand, later = last.count(KEPT), last.count(UNTOLD)
+        told_before = len(kept) - by_hand - later
+        note = undone_note(told_before, by_hand, later)  # a restatement: the fact told earlier is kept, as it was
         answer = stored.trace.get("answer", "")  # the page shows the turn's answer: it says the undo, after a refresh too
         tail = str(stored.trace.get("engine_tail") or "")
         if not stored.trace.get("acknowledgement_undone"):
@@ -368,7 +375,7 @@ class ConversationActions:
         trace = {**stored.trace, "acknowledged": [], "acknowledgement_undone": True, "answer": answer, "engine_tail": tail}
         # the turn's answer too: the export reads it, and must say the undo as the page does
         self.conversations.update_turn(conversation_id, turn, trace=trace, answer=answer)
-        return Undone(deleted, told_before, by_hand)
+        return Undone(deleted, told_before, by_hand, later)
 
     @uses_store(STORE_FILE)
     def export_conversation_markdown(self, conversation_id: str, *, actor: Principal | None = None) -> str:

@@ -11,6 +11,7 @@ from datetime import datetime
 from ..text.instructions import addressed_to_assistant
 from ..text.pii import redact_text
 from .extraction import CompletionLLM, extract_facts
+from .forgetting import Written
 
 
 class WriteBackMixin:
@@ -32,8 +33,9 @@ class WriteBackMixin:
             if addressed_to_assistant(fact.content):  # an order to the assistant is no fact about the person
                 continue
             told = " ".join(fact.content.split())
-            memory_id, action = self.add(user_id, told, kind=fact.kind, importance=fact.importance, source=source, now=now)
-            written.append((memory_id, action, told))
+            result = self.add(user_id, told, kind=fact.kind, importance=fact.importance, source=source, now=now)
+            # the history entry this telling wrote goes with it: undoing the turn takes back exactly that one
+            written.append(Written(result[0], result[1], told, telling=getattr(result, "telling", None)))
         return written
 
     def write_back(
