@@ -41,7 +41,9 @@ BARE = f"http://{EVIL}/bare"
 WWW = f"www.{EVIL}"
 MAIL = f"hr@{EVIL}"
 ENTITY = f"https&#58;//{EVIL}/entity"
-HOSTILE = f"{LINK} {IMAGE} {MATH} {BARE} {WWW} {MAIL} {ENTITY}"
+ICON = ":material/pets: :streamlit:"  # Streamlit draws an icon and its logo image for these (review 226)
+ARROWS = "A -> B -- C >= D"  # and typography: A → B — C ≥ D
+HOSTILE = f"{LINK} {IMAGE} {MATH} {BARE} {WWW} {MAIL} {ENTITY} {ICON} {ARROWS}"
 TITLE = f"年假 {BARE} {LINK} {MATH}"  # titles are cut short: the bare URL first
 CLAUSE = "第一条 员工每年享有带薪年假五天。"
 POLICY = (
@@ -131,6 +133,11 @@ def live_markup(source: str) -> list[str]:
         problems.append("character reference")
     if re.search(rf"(?<!{WORD_JOINER})(?i:https?\\?:|www\\?\.|@)", source):
         problems.append("autolink")
+    shown = re.sub(r"\\(.)", r"\1", source)  # the text after Streamlit resolved the escapes
+    if re.search(r":(?:material/|streamlit:)", shown):
+        problems.append("icon")
+    if re.search(r"(?<!\S)(?:<->|->|<-|--|>=|<=|~=)(?!\S)", shown):
+        problems.append("typography")
     return problems
 
 
@@ -188,7 +195,7 @@ def test_the_check_sees_live_markup() -> None:
     """The detector itself: raw content is flagged; what ui.inert makes of it is not."""
     from ui.inert import escape_md, inert_markdown
 
-    for piece in (LINK, IMAGE, MATH, BARE, WWW, MAIL, ENTITY, f"<img src=http://{EVIL}/x.png>"):
+    for piece in (LINK, IMAGE, MATH, BARE, WWW, MAIL, ENTITY, f"<img src=http://{EVIL}/x.png>", ICON, ARROWS):
         assert live_markup(piece), piece
         assert not live_markup(escape_md(piece)), escape_md(piece)
         assert not live_markup(inert_markdown(piece)), inert_markdown(piece)
@@ -205,6 +212,8 @@ _LIVE_JS = """() => {
   for (const a of document.querySelectorAll("a[href]")) if (foreign(a.href)) out.push("a " + a.href);
   for (const img of document.querySelectorAll("img[src]")) if (foreign(img.src)) out.push("img " + img.src);
   for (const m of document.querySelectorAll(".katex, math")) out.push("math " + m.textContent.slice(0, 60));
+  for (const img of document.querySelectorAll('img[alt="Streamlit logo"]')) out.push("logo");
+  for (const icon of document.querySelectorAll('[data-testid="stIconMaterial"]')) if (icon.textContent === "pets") out.push("icon");
   return out;
 }"""
 BROWSER_PAGES = ["知识缺口", "反馈审阅", "标准答复", "使用情况", "记忆管理", "审计日志"]

@@ -27,10 +27,19 @@ import re
 WORD_JOINER = "\u2060"
 _AUTOLINK_START = re.compile(r"(?i)(?=https?://|www\.|@)")
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-=.!|<>~$:&])")
-_INERT_SPECIAL = re.compile(r"([\\\[\]()!<>$~:&])")  # links, images, HTML, LaTeX, strike-through, references
+# links, images, HTML, LaTeX, strike-through, references; a backtick too: code is only what `_code_parts` found
+_INERT_SPECIAL = re.compile(r"([\\\[\]()!<>$~:&`])")
+# Streamlit's own directives, read in the rendered text after the escapes are resolved: an icon or its logo image
+# (:material/verified:, :streamlit:) and typography between spaces (A -> B shows A → B, A -- B shows A — B). A word
+# joiner inside each keeps the text as written (review 226).
+_DIRECTIVE = re.compile(r"(?<=:)(?=material/|streamlit:)")
+_TYPOGRAPHY = re.compile(r"(?<!\S)(<->|->|<-|--|>=|<=|~=)(?!\S)")
+# a fenced block at the start of a line, closed by a fence of its own (an unclosed one stays prose: escaped)
+_FENCE = re.compile(r"(?m)^```[^`\n]*\n[\s\S]*?\n```[ \t]*$")
 
 
 def _break_autolinks(text: str) -> str:
+    text = _TYPOGRAPHY.sub(lambda m: WORD_JOINER.join(m.group(1)), _DIRECTIVE.sub(WORD_JOINER, text))
     return _AUTOLINK_START.sub(WORD_JOINER, text)
 
 
@@ -43,8 +52,48 @@ def inert_markdown(text: str) -> str:
     """Text with formatting kept (lists, bold, tables) but no link, image, HTML, LaTeX or autolink.
 
     A policy line "[这里](https://…)" or "![](https://…/p.png)" quoted in an answer, or a
-    standard answer HR wrote, must show as text, never as a live link or a remote image.
+    standard answer HR wrote, must show as text, never as a live link or a remote image. Code (`…` and fenced
+    blocks) is left as written: nothing in it is live, and an escape there would show as a backslash.
     """
+    return "".join(_DIRECTIVE.sub(WORD_JOINER, part) if code else _inert_prose(part) for code, part in _code_parts(text))
+
+
+def _code_parts(text: str) -> list[tuple[bool, str]]:
+    """`text` cut into (is code, part). Only what Markdown must read as code counts: a closed fence, or a single
+    unescaped backtick closed by the next single one on its line, with no pipe in it (``, \\` and an unclosed `
+    stay prose, where every backtick is escaped), so Markdown can pair no backtick other than these, and no text
+    left unescaped here can be read as a link or an image."""
+    parts: list[tuple[bool, str]] = []
+    at = 0
+    for fence in _FENCE.finditer(text):
+        parts += _spans(text[at:fence.start()])
+        parts.append((True, fence.group()))
+        at = fence.end()
+    return parts + _spans(text[at:])
+
+
+def _spans(text: str) -> list[tuple[bool, str]]:
+    parts: list[tuple[bool, str]] = []
+    start = i = 0
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] != "`":
+            i += 1
+            continue
+        run = len(text[i:]) - len(text[i:].lstrip("`"))
+        close = text.find("`", i + 1) if run == 1 else -1
+        # a pipe would let a table cut the span in two before it is read as code: left to the escaped prose
+        if close > 0 and not {"\n", "|"} & set(text[i:close]) and text[close + 1 : close + 2] != "`":
+            parts += [(False, text[start:i]), (True, text[i : close + 1])]
+            start = i = close + 1
+            continue
+        i += run
+    return [*parts, (False, text[start:])]
+
+
+def _inert_prose(text: str) -> str:
     text = _INERT_SPECIAL.sub(r"\\\1", _break_autolinks(text))
     return re.sub(r"(?i)(www)\.", r"\1\\.", text)  # the case as written
 
