@@ -115,7 +115,7 @@ def render_chrome(page_path: str | None = None) -> Assistant:
             st.caption("还没有账户：本机使用者即管理员，无需登录。要让同事一起使用，请先按使用说明建立第一个管理员账户。")
         st.divider()
         if assistant.settings.llm_configured:
-            st.success(assistant.llm_status, icon=":material/smart_toy:")
+            st.success(escape_md(assistant.llm_status), icon=":material/smart_toy:")  # the model id is set in .env
         else:
             st.info(assistant.llm_status, icon=":material/offline_bolt:")
             st.caption("答案直接摘录制度原文中最相关的句子，并标注出处。")
