@@ -21,6 +21,14 @@ HOSTILE = [
     f"`a` {LINK} `b`",
     "![x](http://evil.example/p.png) `c`",
     f"<a href='`'>`{LINK}",
+    # review 227: fences CommonMark closes before a pattern would, a lone CR, and a fence mid-line
+    f"```\n代码\n  ```\n{LINK}\n```",
+    f"```\n代码\n````\n{LINK}\n```",
+    f"```\n```\n{LINK} <http://evil.example/auto>\n```",
+    f"```\n代码\r```\r{LINK}\n```",
+    f"`a\r\r{LINK}\r`",
+    f"`a\r> {LINK} `",
+    f"见下```\n{LINK}\n```",
 ]
 
 
@@ -43,3 +51,10 @@ def test_prose_keeps_its_lists_and_bold_and_a_backtick_reads_as_typed():
 
 def test_an_icon_in_code_is_not_drawn():
     assert inert_markdown("`:material/pets:`") == f"`:{WORD_JOINER}material/pets:`"
+
+
+@pytest.mark.parametrize("text", [":material_pets:", "**甲**-> 乙", "甲 --**乙**", "A\ufeff->\ufeffB", "A -> B"])
+def test_streamlit_directives_are_broken_wherever_its_plugins_would_read_them(text):
+    from test_inert_pages import live_markup
+
+    assert live_markup(text) and not live_markup(inert_markdown(text)), inert_markdown(text)

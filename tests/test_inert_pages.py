@@ -134,9 +134,11 @@ def live_markup(source: str) -> list[str]:
     if re.search(rf"(?<!{WORD_JOINER})(?i:https?\\?:|www\\?\.|@)", source):
         problems.append("autolink")
     shown = re.sub(r"\\(.)", r"\1", source)  # the text after Streamlit resolved the escapes
-    if re.search(r":(?:material/|streamlit:)", shown):
+    if re.search(r":(?:material[/_]|streamlit:)", shown):
         problems.append("icon")
-    if re.search(r"(?<!\S)(?:<->|->|<-|--|>=|<=|~=)(?!\S)", shown):
+    # what Streamlit's typography plugin reads: a pair at the edge of a text node (after **, _ or ~) or beside
+    # a BOM counts as between spaces (JavaScript's \s holds U+FEFF)
+    if re.search(r"(?<![^\s*_~\ufeff])(?:<->|->|<-|--|>=|<=|~=)(?![^\s*_~\ufeff])", shown):
         problems.append("typography")
     return problems
 
@@ -213,7 +215,8 @@ _LIVE_JS = """() => {
   for (const img of document.querySelectorAll("img[src]")) if (foreign(img.src)) out.push("img " + img.src);
   for (const m of document.querySelectorAll(".katex, math")) out.push("math " + m.textContent.slice(0, 60));
   for (const img of document.querySelectorAll('img[alt="Streamlit logo"]')) out.push("logo");
-  for (const icon of document.querySelectorAll('[data-testid="stIconMaterial"]')) if (icon.textContent === "pets") out.push("icon");
+  for (const icon of document.querySelectorAll('span[role="img"], [data-testid="stIconMaterial"]'))
+    if (icon.textContent === "pets") out.push("icon");
   return out;
 }"""
 BROWSER_PAGES = ["知识缺口", "反馈审阅", "标准答复", "使用情况", "记忆管理", "审计日志"]

@@ -27,15 +27,14 @@ import re
 WORD_JOINER = "\u2060"
 _AUTOLINK_START = re.compile(r"(?i)(?=https?://|www\.|@)")
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-=.!|<>~$:&])")
-# links, images, HTML, LaTeX, strike-through, references; a backtick too: code is only what `_code_parts` found
+# links, images, HTML, LaTeX, strike-through, references; a backtick too: code is only what `_code_spans` found
 _INERT_SPECIAL = re.compile(r"([\\\[\]()!<>$~:&`])")
 # Streamlit's own directives, read in the rendered text after the escapes are resolved: an icon or its logo image
 # (:material/verified:, :streamlit:) and typography between spaces (A -> B shows A → B, A -- B shows A — B). A word
 # joiner inside each keeps the text as written (review 226).
-_DIRECTIVE = re.compile(r"(?<=:)(?=material/|streamlit:)")
-_TYPOGRAPHY = re.compile(r"(?<!\S)(<->|->|<-|--|>=|<=|~=)(?!\S)")
-# a fenced block at the start of a line, closed by a fence of its own (an unclosed one stays prose: escaped)
-_FENCE = re.compile(r"(?m)^```[^`\n]*\n[\s\S]*?\n```[ \t]*$")
+_DIRECTIVE = re.compile(r"(?<=:)(?=material[/_]|streamlit:)")
+# the plugin reads each rendered text node: the edge of a bold or struck run counts as a space, and so does a BOM
+_TYPOGRAPHY = re.compile(r"(?<![^\s*_~\ufeff])(<->|->|<-|--|>=|<=|~=)(?![^\s*_~\ufeff])")
 
 
 def _break_autolinks(text: str) -> str:
@@ -45,34 +44,31 @@ def _break_autolinks(text: str) -> str:
 
 def escape_md(text: object) -> str:
     """Show user or policy text literally inside any markdown sink (no lists, links, images, LaTeX, autolinks)."""
-    return _MD_SPECIAL.sub(r"\\\1", _break_autolinks(str(text)))
+    return _MD_SPECIAL.sub(r"\\\1", _break_autolinks(_one_line_ending(str(text))))
 
 
 def inert_markdown(text: str) -> str:
     """Text with formatting kept (lists, bold, tables) but no link, image, HTML, LaTeX or autolink.
 
     A policy line "[这里](https://…)" or "![](https://…/p.png)" quoted in an answer, or a
-    standard answer HR wrote, must show as text, never as a live link or a remote image. Code (`…` and fenced
-    blocks) is left as written: nothing in it is live, and an escape there would show as a backslash.
+    standard answer HR wrote, must show as text, never as a live link or a remote image. Inline code (`…`)
+    is left as written: nothing in it is live, and an escape there would show as a backslash.
     """
-    return "".join(_DIRECTIVE.sub(WORD_JOINER, part) if code else _inert_prose(part) for code, part in _code_parts(text))
+    text = _one_line_ending(text)
+    return "".join(_DIRECTIVE.sub(WORD_JOINER, part) if code else _inert_prose(part) for code, part in _code_spans(text))
 
 
-def _code_parts(text: str) -> list[tuple[bool, str]]:
-    """`text` cut into (is code, part). Only what Markdown must read as code counts: a closed fence, or a single
-    unescaped backtick closed by the next single one on its line, with no pipe in it (``, \\` and an unclosed `
-    stay prose, where every backtick is escaped), so Markdown can pair no backtick other than these, and no text
-    left unescaped here can be read as a link or an image."""
-    parts: list[tuple[bool, str]] = []
-    at = 0
-    for fence in _FENCE.finditer(text):
-        parts += _spans(text[at:fence.start()])
-        parts.append((True, fence.group()))
-        at = fence.end()
-    return parts + _spans(text[at:])
+def _one_line_ending(text: str) -> str:
+    """CR and CRLF as LF: Markdown ends a line at a lone CR too, and the code spans here are found line by line."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _spans(text: str) -> list[tuple[bool, str]]:
+def _code_spans(text: str) -> list[tuple[bool, str]]:
+    """`text` cut into (is code, part). Only what Markdown must read as inline code counts: a single unescaped
+    backtick closed by the next single one on its line, with no pipe in it (``, \\` and an unclosed ` stay prose,
+    where every backtick is escaped), so Markdown can pair no backtick other than these, and no text left
+    unescaped here can be read as a link or an image. A fenced block is not code here (review 227: a fence Markdown
+    closes earlier than a pattern does left the lines after it live); its lines show escaped."""
     parts: list[tuple[bool, str]] = []
     start = i = 0
     while i < len(text):
