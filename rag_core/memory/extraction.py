@@ -19,9 +19,10 @@ from ..text.completion import CompletionLLM, complete
 from ..text.discourse import WISH_AFTER_SPACE, asks_or_knows, tells_of_the_person
 from ..text.pii import PLACEHOLDERS, redact_text
 from ..text.tokenizer import tagged
-from ..text.vocabulary import is_benefit
-from .content import says_something
+from .content import FORM, claims_entitlement, refusal, says_something
+from .content import LATER as _LATER
 from .scoring import KINDS
+from .text import about_an_outsider
 
 MAX_FACT_CHARS = 200
 MIN_FACT_CHARS = 4  # 我是 / 我在 alone say nothing
@@ -71,11 +72,6 @@ _DOING_NOW = re.compile(_PERSON + rf"(?:{_NOW}?正在?|{_NOW}在)(?P<rest>.+)$")
 _DEGREE = r"(?:很|非常|有点|有些|好|太|特别|超|挺|真|比较)"
 _MOOD = re.compile(_PERSON + r"(?:今天|今晚|现在|这会儿|此刻|这几天|最近)?的?(?:(?:心情|感觉|状态)" + _DEGREE + r"?|"
                    + _DEGREE + r")不?[\u4e00-\u9fff]{1,2}[了啊呀呢哦啦!！~]*$")
-# a value the policy sets, claimed for the person (我的年假是365天, 我的工资是两万, 我有权查看所有人的工资): the rules
-# say what is owed; a memory repeating a claim would become a second, unreviewed policy source (坑5)
-_RIGHT = re.compile(r"有权|有.{0,4}权限")
-_HAS = re.compile(r"是|有|为|享受|可以|能")
-_PAY = ("资", "薪", "报销", "额度")  # 工资 薪资 月薪 年薪 底薪 报销 额度: what pay and expenses are set by; benefits: is_benefit
 
 
 def _passing(clause: str) -> bool:
@@ -99,26 +95,18 @@ def _names_a_condition(mood: str) -> bool:
     return bool(words) and words[-1][1].startswith("n")
 
 
-def _claims_entitlement(clause: str) -> bool:
-    if _RIGHT.search(clause):
-        return True
-    words = tagged(clause)
-    return (bool(_HAS.search(clause)) and any(tag == "m" or w[:1].isdigit() for w, tag in words)
-            and any(is_benefit(w) or w.endswith(_PAY) for w, _ in words))
-
-
 def not_about_the_person(clause: str, *, assistant: bool = True) -> bool:
     """Whether a clause, however first-person, is no fact worth keeping about the person: words about the assistant
     or this answer (`assistant`: not for a wish about how answers look, 以后你回答时用表格), a passing state, or a
-    policy value claimed for them."""
+    policy value or a right over others' data claimed for them (我的年假是365天, 我可以看所有人的工资:
+    `content.claims_entitlement`)."""
     clause = _GREETING.sub("", (clause or "").strip()).rstrip("。！!~～…")
     return ((assistant and bool(_ABOUT_ASSISTANT.search(clause))) or _passing(clause)
-            or _claims_entitlement(clause))
+            or claims_entitlement(clause))
 
 
 # wishes about how answers look: they may speak of the assistant (以后你回答时用表格)
 _TABLES = re.compile(r"(?:请|麻烦)?(?:都|尽量)?用表格")
-_LATER = re.compile(r"以后(?:请|麻烦|都|尽量)*(?P<v>.{0,30}(?:回答|回复|答复|解释|说明|列出|格式).*)$")
 # (pattern, builder, kind, importance); builders turn the match into third-person text, or several facts, or
 # none (the rule does not apply after all: the next one is tried).
 _RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str | tuple[str, ...]], str, float | None]] = [
@@ -169,6 +157,8 @@ def rule_facts(text: str) -> list[Fact]:
                 break  # "我是不是可以…", "我在研发部能报多少" ask, they do not state
             if worthless and pattern not in (_TABLES, _LATER):
                 break
+            if pattern is _LATER and not FORM.search(m["v"]):
+                break  # a wish about what answers say, not how they look: an order, kept nowhere
             built = build(m)
             if not built:
                 continue
@@ -179,10 +169,12 @@ def rule_facts(text: str) -> list[Fact]:
                     facts.append(Fact(content, kind, importance))
             break  # one rule per clause: the first, most specific one wins
         else:  # no pattern: a clause about the person (or one that goes on telling) is kept as said
-            if telling and not worthless:
+            if about_an_outsider(third_person(clause)):  # 我同事张三得了癌症: that person's data, and so is what follows
+                telling = False
+            elif telling and not worthless:
                 told.append(clause)
     _keep_told(told, facts, seen)
-    return facts
+    return [fact for fact in facts if refusal(fact.content) is None]  # what the memories page would refuse too
 
 
 def _keep_told(told: list[str], facts: list[Fact], seen: set[str]) -> None:
@@ -248,7 +240,8 @@ def extract_facts(question: str, answer: str, llm: CompletionLLM | None = None) 
         offered = parse_llm_facts(reply)
         facts = [fact for fact in offered
                  if told_by(fact.content, question) and not asks_or_knows(fact.content) and not PLACEHOLDERS.search(fact.content)
-                 and not not_about_the_person(fact.content, assistant=fact.kind != "preference")]
+                 and not not_about_the_person(fact.content, assistant=fact.kind != "preference")
+                 and refusal(fact.content) is None and not about_an_outsider(fact.content)]
         if len(facts) < len(offered):  # a fact was dropped: the rules may still read what it tried to say
             facts += [fact for fact in rule_facts(question) if fact.content not in {f.content for f in facts}]
         if facts or reply.strip().upper().startswith("NONE"):

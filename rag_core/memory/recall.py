@@ -20,7 +20,7 @@ from ..types import MemoryHit
 from . import db
 from .centres import centre_rows
 from .scoring import as_utc, freshness_by_kind, personal_relevance, relevance
-from .text import grounded_in, keyword_overlap, keyword_terms
+from .text import about_an_outsider, grounded_in, keyword_overlap, keyword_terms
 
 
 def read_out(row: tuple) -> db.MemoryRecord:
@@ -73,15 +73,18 @@ class RecallMixin:
         # only a profile fact can be lifted, so only those are looked for in the sources
         grounded = np.asarray([bool(evidence) and kind == "profile" and grounded_in(content, evidence)
                                for content, kind in zip(uv.contents, uv.kinds, strict=True)], dtype=bool)
+        # a fact about someone outside the family (kept before write-back refused them) is never lifted
+        others = np.asarray([kind == "profile" and about_an_outsider(content)
+                             for content, kind in zip(uv.contents, uv.kinds, strict=True)], dtype=bool)
         if threshold is None:
             idx = np.arange(len(uv.ids))
         else:  # keyword overlap only where it could lift a memory over the threshold
             bound = personal_relevance(np.asarray(relevance(cos, 1.0 if terms else 0.0, self.calibration)),
-                                       uv.kinds, personal, grounded) * base
+                                       uv.kinds, personal, grounded, others) * base
             idx = np.nonzero(bound >= threshold)[0]
         kw = np.array([keyword_overlap(terms, uv.contents[i]) for i in idx], dtype=np.float64)
         own = np.atleast_1d(relevance(cos[idx], kw, self.calibration))
-        rel = personal_relevance(own, [uv.kinds[i] for i in idx], personal, grounded[idx])
+        rel = personal_relevance(own, [uv.kinds[i] for i in idx], personal, grounded[idx], others[idx])
         scores = rel * base[idx]
         # The lift is a floor for selection, not a rank: among lifted facts (all at 0.5) the one the question is
         # about (常驻杭州 for 住宿标准) must come before newer ones that are not, so the order is the score without

@@ -158,11 +158,17 @@ def relevance(
 PERSONAL_RELEVANCE = 0.5
 
 
-def personal_relevance(relevance_, kinds, personal: bool, grounded=None):
+def personal_relevance(relevance_, kinds, personal: bool, grounded=None, others=None):
     """Relevance with profile facts lifted to PERSONAL_RELEVANCE when the question speaks of the asker,
     or (`grounded`, one flag per memory) when the sources of the answer name what the fact names: the
-    person's employer in a handbook's title, their city in a table of city classes."""
+    person's employer in a handbook's title, their city in a table of city classes.
+
+    `others` (one flag per memory, `text.about_an_outsider`): a fact about someone outside the person's family
+    (用户同事张三得了癌症, kept before write-back refused them) is never lifted: a question about the asker is not
+    about them, and the lift put that person's private data into every first-person question's prompt."""
     profile = np.asarray([kind == "profile" for kind in kinds], dtype=bool)
+    if others is not None:
+        profile &= ~np.asarray(others, dtype=bool)
     lift = profile if personal else profile & np.asarray(grounded if grounded is not None else False, dtype=bool)
     if not np.any(lift):
         return relevance_

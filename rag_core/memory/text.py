@@ -131,8 +131,9 @@ def _before_terms(text: str, terms: set[str]) -> str:
     return text[: min(starts)] if starts else text
 
 
-# 不/没/未/不再 as a denial, not inside a word (不错, 不过, 不同, 未来): 用户对花生不过敏 denies 用户对花生过敏
-_NEGATION = r"(?:不再|不|没有?|未)(?!错|过(?!敏)|少|同|久|但|仅|管|论|然|如|断|来|准|一定)"
+# 不/没/未/不再 as a denial, not inside a word (不错, 不过, 不同, 未来): 用户对花生不过敏 denies 用户对花生过敏. Leaving a
+# unit or a place denies it too (用户离开研发部了, 用户调离杭州了): read as a restatement, it strengthened the old fact.
+_NEGATION = r"(?:(?:不再|不|没有?|未)(?!错|过(?!敏)|少|同|久|但|仅|管|论|然|如|断|来|准|一定)|(?:离开|调离|退出)了?)"
 _NEGATED = re.compile(_NEGATION)
 _NEGATED_BEFORE = re.compile(_NEGATION + r"[\u4e00-\u9fff]{0,2}$")  # 不在 / 不再常驻 / 不是 / 已经不 right before a slot
 # what may stand between a denial and the value it denies: only a slot's own verb (不在杭州, 不再常驻杭州, 不是研发部的);
@@ -151,9 +152,21 @@ def denies(new: str, old: str, *, near: bool) -> bool:
     denial on one side only (用户对花生不过敏了 against 用户对花生过敏)."""
     if negated(new) == negated(old) or about_someone_else(new) or about_someone_else(old):
         return False
-    if negated(new) and any(re.search(_NEGATION + _SLOT_VERB + re.escape(v), new) for v in slots(old).values()):
+    if negated(new) and any(_denied(new, v) for v in slots(old).values()):
         return True
     return near and _same_terms(new, old)
+
+
+_LEFT = re.compile(r"离开|调离|退出")
+
+
+def _denied(new: str, value: str) -> bool:
+    """`value` named after a denial in `new`. Left (用户离开研发部了) only when it ends the clause: 用户离开杭州出差了
+    is a trip, the person still lives there."""
+    for m in re.finditer(_NEGATION + _SLOT_VERB + re.escape(value), new):
+        if not _LEFT.match(m.group()) or re.match(r"了?(?:$|[，,。；;])", new[m.end():]):
+            return True
+    return False
 
 
 # ---- slots: facts of which a user has exactly one value at a time -------------------
@@ -164,6 +177,9 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
     "department": [
         re.compile(rf"(?:调到了?|调去了?|调至|转到了?|转岗到了?|调岗到了?|加入了?)\s*(?P<v>{_UNIT})"),
         re.compile(rf"(?:在|是)\s*(?P<v>{_UNIT})(?:的|员工|工作|上班|任职|同事|$|[，,。；;])"),
+        # a post in a unit (是研发部经理, 是市场部主管了): the unit is the department. Two characters at least before the
+        # unit's ending, so 小组长 names no unit
+        re.compile(rf"是\s*(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?(?:事业部|部门|中心|团队|部|组))(?=[{_CJK}A-Za-z]{{1,4}}$)"),
         # verbs of going (去, 换到, 回, 归): a move only when the unit ends the clause (我去人事部了), not an errand
         # there (我去人事部办手续)
         re.compile(rf"(?:去了?|换到了?|换去了?|回到?了?|归到?了?)\s*(?P<v>{_UNIT})(?=了?(?:工作|上班|任职|管)?了?(?:$|[，,。；;\s]))"),
@@ -221,6 +237,22 @@ def about_someone_else(content: str) -> bool:
     """Whether a fact's subject is another person (用户老婆在杭州, 我同事在研发部), not the user."""
     first = _CLAUSE.search(content or "")
     return bool(first) and bool(_OTHERS.search(_subject(first.group(), [m.start() for _, m in _matches(first.group())])))
+
+
+# Who is outside the person's family: a colleague, a boss, a friend, a client. Family facts bear on the person's own
+# entitlements (用户老婆怀孕了: 陪产假; 用户爸住院了: 护理假); an outsider's (用户同事张三得了癌症) are that person's private
+# data, not the user's situation.
+_OUTSIDERS = re.compile("同事|同学|室友|舍友|邻居|朋友|下属|部下|领导|主管|上级|上司|经理|老板|客户|别人|他|她")
+
+
+def about_an_outsider(content: str) -> bool:
+    """Whether a fact is about someone outside the person's family (用户同事张三得了癌症, 用户领导李四在闹离婚), and
+    gives no slot of the user's own (用户领导是李四 names the user's manager)."""
+    first = _CLAUSE.search(content or "")
+    if not first or slots(content):
+        return False
+    subject = _subject(first.group(), [m.start() for _, m in _matches(first.group())])
+    return bool(_OTHERS.search(subject)) and bool(_OUTSIDERS.search(subject))
 
 
 def _matches(clause: str) -> list[tuple[str, re.Match[str]]]:
