@@ -4,6 +4,11 @@ With `CHROMA_HOST` every vector round trip goes over HTTP: a stopped server rais
 client's ValueError wrapping it), and a server restarted on an empty directory answers NotFoundError for the
 collections opened before. Both are the same situation for a person — the server needs attention — and both
 are recovered from by opening the collections again once the server answers (`ChromaVectorStore`).
+
+Recovering is not the same as having the vectors back: a server that came back empty gets this store's collections
+created anew, empty, at the reopen. That reopen no longer finds the base collection it had opened, so the store is
+marked lost and every vector query is `VectorsLost` (search answers by keywords and says why) until the vectors are
+rebuilt (`reset`, which the start's rebuild from the embedding cache calls) — never keyword-only answers in silence.
 """
 
 from __future__ import annotations
@@ -18,6 +23,18 @@ Result = TypeVar("Result")
 
 # The search result's notice when the vector query could not run: keyword search still answers.
 KEYWORDS_ONLY = "向量库服务器暂时连不上，这次只按关键词检索；请检查 chroma run 是否在运行"
+# ... and when the server answers but lost this store's vectors (it came back on an empty or another directory).
+VECTORS_LOST = "向量库服务器上的向量已丢失，只按关键词检索；请重启应用以重建"
+
+
+class VectorsLost(VectorServerDown):
+    """The server answers but no longer holds this store's vectors: `warning` is the search result's notice."""
+
+    warning = VECTORS_LOST
+
+    def __init__(self, address: str):
+        super().__init__(address)
+        self.args = (f"{VECTORS_LOST}（{address}）",)
 
 
 def not_found(exc: BaseException) -> bool:
@@ -34,6 +51,17 @@ def server_lost(exc: BaseException) -> bool:
     return any(isinstance(e, httpx.TransportError | ConnectionError) for e in exception_chain(exc)) or not_found(exc)
 
 
+def holds(client: Any, name: str) -> bool:
+    """Whether the server has a collection of that name (a reopen asks before it creates one anew)."""
+    try:
+        client.get_collection(name, embedding_function=None)
+    except Exception as exc:
+        if not_found(exc):
+            return False
+        raise
+    return True
+
+
 class ServerStore(Protocol):
     """What `call` needs of a vector store: its server ("" embedded), whether to reopen, and how."""
 
@@ -48,7 +76,8 @@ def call(store: ServerStore, action: Callable[[], Result], retry: bool = True) -
     """Run one use of the server; a lost server is `VectorServerDown` and the next call reopens the collections.
 
     A collection the server no longer has (restarted empty) is reopened and, if `retry`, the action run again
-    at once: writes and counts then go to the server as it is now, instead of failing until a restart."""
+    at once: writes and counts then go to the server as it is now, instead of failing until a restart, and a query
+    is `VectorsLost` if the reopen found the store's vectors gone (`ChromaVectorStore.query`)."""
     if not store.server:
         return action()
     for attempt in range(2):

@@ -273,9 +273,9 @@ class HybridRetriever:
             t = time.perf_counter()
             try:
                 matches = self.vectors.query(qvec, settings.candidates, visible.scope)
-            except VectorServerDown:  # the keyword candidates keep their cosines (the sentence index is local)
+            except VectorServerDown as down:  # the keyword candidates keep their cosines (the sentence index is local)
                 matches = []
-                result.warnings.append(KEYWORDS_ONLY)
+                result.warnings.append(getattr(down, "warning", KEYWORDS_ONLY))  # down, or back without its vectors
             for m in matches:
                 # only versions visible in this snapshot, and only committed chunks (a version still
                 # being written is in Chroma but not yet indexed): the partitions are not the only guard

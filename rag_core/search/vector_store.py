@@ -32,9 +32,8 @@ vector and re-writes the records that do not come back; what still does not
 after `REPAIR_ATTEMPTS` is returned to the caller, which warns.
 
 With a server, every public call goes through `chroma_server.call`: a server that is down is `VectorServerDown` (one
-Chinese line), and the collections are opened again at the next call, so a server that came back is used
-without a restart; one that came back empty is reopened and the call retried at once (`chroma_server`).
-"""
+Chinese line), and the collections are opened again at the next call, so a server that came back is used without a
+restart; one that came back empty is reopened at once, and every query is `VectorsLost` until `reset` (`lost`)."""
 
 from __future__ import annotations
 
@@ -49,7 +48,7 @@ from typing import Protocol
 import numpy as np
 
 from ..types import Chunk
-from .chroma_server import call, client_settings, through_server
+from .chroma_server import VectorsLost, call, client_settings, holds, through_server
 
 COLLECTION = "policy_chunks"
 # Over-fetching k results costs ~1.2 ms at k=30, 3.6 ms at k=1,000 and 5.5 ms at k=2,000 on a 10k
@@ -173,6 +172,7 @@ def partition_suffix(audience: tuple[str, ...]) -> str:
 class ChromaVectorStore:
     server = ""  # "host:port" with a Chroma server, "" embedded: no connection to lose (`chroma_server.call`)
     stale = False  # a server call failed: open the collections again before the next one
+    lost = False  # a reopen found the base collection gone (server back empty): queries refused until `reset`
 
     def __init__(
         self, path: Path | None = None, host: str = "", port: int = 8000, model_id: str = "", name: str = COLLECTION
@@ -199,7 +199,9 @@ class ChromaVectorStore:
         call(self, connect, retry=False)
 
     def reopen(self, model_id: str) -> None:
-        """(Re)open the base collection and find the partitions: at start, and after the server was lost."""
+        """(Re)open the base collection and find the partitions: at start, and after the server was lost (`lost`)."""
+        if hasattr(self, "_collection") and not holds(self.client, self.name):
+            self.lost = True
         self._collection = self._open("", ("all",), model_id)
         # replaced, never mutated (copy on write): readers iterate a snapshot while another thread adds
         self._partitions: dict[tuple[str, ...], object] = {("all",): self._collection}
@@ -258,6 +260,7 @@ class ChromaVectorStore:
                 pass
         self._collection = self._open("", ("all",), model_id)
         self._partitions = {("all",): self._collection}
+        self.lost = False  # every vector is written again after a reset (`indexer.reembed_all`)
 
     @through_server()
     def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> list[str]:
@@ -332,9 +335,11 @@ class ChromaVectorStore:
             for start in range(0, len(ids), 1000):
                 col.delete(ids=ids[start : start + 1000])
 
-    @through_server(retry=False)  # search answers by keywords at once (`retrieval`)
+    @through_server()  # a server back empty is reopened at once: VectorsLost, not matches from empty collections
     def query(self, vector: np.ndarray, n: int, scope: VectorScope = EVERYTHING) -> list[VectorMatch]:
-        """The n nearest chunks the scope allows, across its partitions."""
+        """The n nearest chunks the scope allows, across its partitions; `VectorsLost` while the store is lost."""
+        if self.lost:
+            raise VectorsLost(self.server)
         if n <= 0:
             return []
         if scope.audiences is not None and not scope.audiences <= self._partitions.keys():
