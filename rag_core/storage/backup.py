@@ -23,7 +23,9 @@ destination, renamed to it at the end. Restore trusts nothing in a backup it did
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import shutil
 import sqlite3
 import stat
@@ -33,8 +35,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import RagError, StoreBusy, StoreDamaged
-from .account_files import lost_accounts, no_accounts
+from .account_files import AUDIT, lost_accounts, no_accounts
 from .backup_check import _SKIP_SUFFIXES, MANIFEST, _counts, _skipped, verify_backup
+from .disk_space import low_space, out_of_space
 from .empty_stores import cut_state, truncated
 from .health import CACHES, CATALOG, CHROMA_DB, CHROMA_DIR, sqlite_problem
 from .sqlite_access import PendingWrites, access_reason, connect_ro, copy_rolled_back, interrupted, is_busy, problem_of
@@ -112,6 +115,9 @@ def backup_data_dir(data_dir: Path, dest: Path) -> BackupReport:
     try:
         return _backup(data_dir, dest)
     except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):  # the backup's disk, not a store: said as that, named
+            raise StoreDamaged(f"备份目录 {dest} 所在的磁盘空间不足，没有生成备份：请腾出空间，或换一个空间足够的磁盘上的"
+                               "新目录再备份（数据目录没有改动）") from exc
         raise StoreDamaged(f"无法写入备份目录 {dest}（{exc.strerror or exc}）：请换一个可以写入的新目录") from exc
 
 
@@ -135,6 +141,9 @@ def _backup(data_dir: Path, dest: Path) -> BackupReport:
             manifest["notices"] = notices
         (staging / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
         verify_backup(staging)  # the checks restore runs: never "backed up" for a copy restore would refuse
+        if lost := lost_accounts(staging):  # restore's account check too (`_check_accounts`)
+            raise StoreDamaged(f"备份里的 {lost[0]}：这样的备份恢复时会被拒绝，没有生成备份。"
+                               "请再备份一次；仍然这样，请先运行 python -m rag_core doctor 查看修复办法")
         _tidy(staging)
         if dest.exists():
             dest.rmdir()
@@ -186,7 +195,9 @@ def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
     copied: list[str] = []
     damaged: dict[str, str] = {}  # cache file -> problem
     notices: list[str] = []
-    for path in sorted(data_dir.rglob("*")):
+    # the audit trail before the accounts it vouches for: an account made meanwhile is then in the copy whenever
+    # its audit row is (the other order made a backup that restore refused as one whose accounts were lost)
+    for path in sorted(data_dir.rglob("*"), key=lambda p: (p.relative_to(data_dir) != Path(AUDIT), p)):
         relative = path.relative_to(data_dir)
         if _skipped(relative) or not (path.is_file() or path.is_symlink()):
             continue
@@ -203,6 +214,8 @@ def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
         except sqlite3.Error as exc:  # a truncated or garbled file: "database disk image is malformed"
             if is_busy(exc):
                 raise StoreBusy(f"{name} 正被另一个进程长时间占用，没有生成备份：请稍后再试") from exc
+            if out_of_space(exc, staging) and (low_space(staging) or not low_space(data_dir)):  # the copy's disk
+                raise OSError(errno.ENOSPC, "no space left for the copy", name) from exc
             problem = problem_of(exc)
         problem = " ".join(problem.split()) if problem else None  # quick_check's report spans lines: one line
         if problem is not None and access_reason(problem):  # a file this process may not read: not damage
@@ -226,7 +239,7 @@ def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
         copied = [f for f in copied if f != cache and not f.startswith(cache + "/")]
         what = "它只是缓存，没有放进备份" if cache == name else f"向量索引只是缓存，{cache}/ 没有放进备份"
         notices.append(f"{name} {problem}：{what}；恢复后启动时会从文档目录自动重建")
-    return copied, notices
+    return sorted(copied, key=Path), notices
 
 
 def _target(link: Path) -> str:
@@ -250,9 +263,14 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
     local administrator): refused unless `allow_no_accounts`. A copy whose accounts were
     lost (audit trail says they existed) is always refused: it would stop every page.
     """
-    source, data_dir = Path(source), Path(data_dir)
-    if data_dir.exists() and not data_dir.is_dir():
-        raise StoreDamaged(f"数据目录 {data_dir} 不是目录（是一个文件）：请用 --data-dir 或 RAG_DATA_DIR 指定数据目录")
+    source, named = Path(source), Path(data_dir)
+    if named.exists() and not named.is_dir():
+        raise StoreDamaged(f"数据目录 {named} 不是目录（是一个文件）：请用 --data-dir 或 RAG_DATA_DIR 指定数据目录")
+    # a link (/var/lib/hr -> /mnt/disk2/hr): staged and replaced beside the real directory, so the link keeps
+    # pointing at the restored data on its disk (the link itself was renamed aside and a directory put in its place)
+    data_dir = named.resolve() if named.is_symlink() else named
+    if os.path.ismount(data_dir):
+        raise StoreDamaged(_mount_point(named))
     manifest = verify_backup(source)
     staging: Path | None = None
     try:
@@ -273,13 +291,22 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
     except (OSError, sqlite3.Error) as exc:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
+        if getattr(exc, "errno", None) in (errno.EBUSY, errno.EXDEV):  # a mount point ismount did not see (bind mount)
+            raise StoreDamaged(_mount_point(named)) from exc
         reason = getattr(exc, "strerror", None) or exc
-        raise StoreDamaged(f"无法恢复到 {data_dir}（{reason}）：数据目录没有改动，请检查它的位置和权限") from exc
+        raise StoreDamaged(f"无法恢复到 {named}（{reason}）：数据目录没有改动，请检查它的位置和权限") from exc
     except BaseException:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
         raise
-    return BackupReport(str(data_dir), copied, previous=previous, **_counts(data_dir))
+    return BackupReport(str(named), copied, previous=previous, **_counts(data_dir))
+
+
+def _mount_point(data_dir: Path) -> str:
+    """Restore swaps whole directories by renaming, which a mount point (a disk, a Docker volume) refuses (EBUSY)."""
+    return (f"数据目录 {data_dir} 是一个挂载点（单独的磁盘或 Docker 卷），恢复无法整体替换它，数据目录没有改动：请恢复到"
+            f"它里面的一个新文件夹（python -m rag_core --data-dir {data_dir / 'restored'} restore <备份目录>），"
+            "再把 RAG_DATA_DIR（或 --data-dir）改成那个文件夹后启动应用")
 
 
 def _check_accounts(staging: Path, source: Path, data_dir: Path, allow_no_accounts: bool) -> None:

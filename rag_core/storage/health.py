@@ -5,7 +5,8 @@ memories (`memory.sqlite3`) hold data nobody can recompute: damage is reported,
 never repaired by guessing. The embedding cache, the sentence index and Chroma
 are caches of the catalog: a damaged one is moved aside and rebuilt on start.
 A catalog that is missing while Chroma still holds this project's collections
-is a *lost* catalog, not an empty library, and is refused with that reason.
+is a *lost* catalog, not an empty library, and is refused with that reason; so is a catalog cut shorter than
+SQLite's header in either mode (SQLite would open it as a new, empty one; a new install has no catalog at all).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from pathlib import Path
 
 from ..errors import StoreDamaged
 from .disk_space import full_line, low_space
-from .empty_stores import RESTORE_HINT, empty_check, set_aside_empty, truncated
-from .open_lock import alone
+from .empty_stores import RESTORE_HINT, cut_state, empty_check, set_aside_empty, truncated
+from .open_lock import alone, in_use
 from .set_aside import set_aside as _set_aside
 from .sqlite_access import (
     CORRUPT_INSIDE,
@@ -31,7 +32,7 @@ from .sqlite_access import (
 )
 from .store_check import StoreCheck, exposed, not_a_directory, private_if_new, unwritable
 from .vector_probe import checked_segments, probe_vectors, segment_files
-from .version_check import version_problems
+from .version_check import WRITING, live_chunks, version_problems, writer_quiet
 
 CATALOG = "catalog.sqlite3"
 MEMORY = "memory.sqlite3"
@@ -47,6 +48,8 @@ CHECKED = ".open_checks.json"  # files found healthy at a start, by size and mti
 SETTLED_NS = 2_000_000_000  # a file written less than this long ago is checked in full at every start
 CHROMA_IN_USE = ("向量索引已损坏，但另一个进程（运行中的应用或命令行）正打开着数据目录，所以没有移走它，文件都没有改动。"
                  "请先停止应用和其他命令再启动：向量索引只是缓存，会自动移开并从文档目录重建")
+CATALOG_FIX = f"请{RESTORE_HINT}；没有备份时移走它并删除 {CHROMA_DIR}/，再重新导入"
+CATALOG_REFUSED = f"文档目录无法读取。请{RESTORE_HINT}；没有备份时把它移走，同时删除 {CHROMA_DIR}/ 目录，再重新导入制度文件"
 CACHE_IN_USE = ("它只是缓存，但另一个进程（运行中的应用或命令行）正打开着数据目录，所以没有移走它，文件都没有改动。"
                 "请先停止应用和其他命令再启动：它会自动移开并从文档目录重建，不丢数据")
 
@@ -213,10 +216,7 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
     if catalog.exists() and (problem := checked.problem(data_dir, CATALOG)):
         if access_reason(problem):  # a healthy file this process may not reach: nothing to move or delete
             raise StoreDamaged(f"{CATALOG} {problem}")
-        raise StoreDamaged(
-            f"{CATALOG} {problem}：文档目录无法读取。请{RESTORE_HINT}；没有备份时把它移走，"
-            f"同时删除 {CHROMA_DIR}/ 目录，再重新导入制度文件"
-        )
+        raise StoreDamaged(f"{CATALOG} {problem}：{CATALOG_REFUSED}")
     if embedded_chroma and not _catalog_chunks(catalog):
         # missing, emptied (truncated to 0 bytes) or without chunks while Chroma still holds vectors
         orphans = chroma_collections(data_dir)
@@ -226,6 +226,8 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
                 f"{CATALOG} {state}，但 {CHROMA_DIR}/ 里还有 {len(orphans)} 个文档集合（{sum(orphans.values())} 条向量）："
                 f"文档库并不是空的，目录丢了。请{RESTORE_HINT}；确定要从空库重新开始，就删除 {CHROMA_DIR}/ 目录"
             )
+    if truncated(catalog):  # SQLite would open it as a new, empty library: every answer 制度里没有写这一条
+        _refuse_cut_catalog(catalog)
     notices += set_aside_empty(data_dir, (CATALOG, *CACHES))  # a truncated store is not opened as a new one
     if (problem := memory_problem(data_dir / MEMORY)) is not None:
         notices.append(problem)  # not a cache: reported, never moved; the memory actions refuse with the same line
@@ -249,6 +251,19 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
     elif embedded_chroma and (notice := checked.segments_notice(data_dir)):
         notices.append(notice)
     return notices
+
+
+def _refuse_cut_catalog(catalog: Path) -> None:
+    """A catalog shorter than SQLite's header was cut off (a new install has none at all): opened, it read as an empty
+    library in server mode (or with chroma/ gone too) and was written a new schema, the evidence gone. It is left
+    where it is and every start refuses, as for a damaged catalog. Another start that is creating it right now (it
+    holds the data dir open) writes the header in the same step: looked at again for a moment first."""
+    for _ in range(10 if in_use(catalog.parent) else 0):
+        time.sleep(0.1)
+        if not truncated(catalog):
+            return
+    if truncated(catalog):
+        raise StoreDamaged(f"{CATALOG} {cut_state(catalog.stat().st_size)}：{CATALOG_REFUSED}")
 
 
 def _cache_aside(data_dir: Path, name: str, problem: str) -> list[str]:
@@ -309,16 +324,19 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
     catalog = data_dir / CATALOG
     chroma = chroma_collections(data_dir) if embedded_chroma else {}
     if catalog.exists() and (problem := sqlite_problem(catalog)):
-        checks.append(_damage_check(CATALOG, problem, f"请{RESTORE_HINT}；没有备份时移走它并删除 {CHROMA_DIR}/，再重新导入"))
+        checks.append(_damage_check(CATALOG, problem, CATALOG_FIX))
     elif not _catalog_chunks(catalog) and sum(chroma.values()):
         state = "是空的" if catalog.exists() else "不见了"
         checks.append(StoreCheck(CATALOG, "lost", f"{state}，但 {CHROMA_DIR}/ 里还有 {sum(chroma.values())} 条向量",
                                  f"请{RESTORE_HINT}；确定从空库开始就删除 {CHROMA_DIR}/"))
+    elif truncated(catalog):  # SQLite reads it as an empty library; the start refuses it
+        checks.append(StoreCheck(CATALOG, "damaged", f"{cut_state(catalog.stat().st_size)}，文档目录读不到了", CATALOG_FIX))
     elif not catalog.exists():
         checks.append(StoreCheck(CATALOG, "missing", "还没有文档目录", "首次启动时新建"))
     else:
-        checks.append(StoreCheck(CATALOG, "ok", f"{_catalog_chunks(catalog)} 块"))
-        checks.extend(version_problems(catalog))
+        with writer_quiet(data_dir) as quiet:  # an upload's half-way state is no problem
+            checks.append(StoreCheck(CATALOG, "ok", f"{_catalog_chunks(catalog)} 块{'' if quiet else WRITING}"))
+            checks.extend(version_problems(catalog) if quiet else [])
     memory = data_dir / MEMORY
     if not memory.exists():
         checks.append(StoreCheck(MEMORY, "missing", "还没有记忆", "第一次记忆时新建"))
@@ -332,6 +350,8 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
         path = data_dir / name
         if not path.exists():
             checks.append(StoreCheck(name, "missing", "缓存不存在", "启动时自动重建"))
+        elif truncated(path):  # SQLite would read it as a new, empty cache
+            checks.append(StoreCheck(name, "damaged", cut_state(path.stat().st_size), "它只是缓存：启动时会自动重建"))
         elif problem := sqlite_problem(path):
             checks.append(_damage_check(name, problem, "它只是缓存：启动应用或任一命令时会自动移开并重建"))
         else:
@@ -366,12 +386,13 @@ def _chroma_check(data_dir: Path, catalog: Path, collections: dict[str, int]) ->
             live, found = not held, probe_vectors(data_dir / CHROMA_DIR) if held else None
     if found and found.problem:
         return StoreCheck(CHROMA_DIR + "/", "damaged", found.problem, "它只是缓存：启动时会自动移开并从文档目录重建")
-    chunks = _catalog_chunks(catalog) if catalog.exists() else None
-    vectors = sum(collections.values())
+    with writer_quiet(data_dir) as quiet:  # counted while no upload is half-way (its chunks before its vectors)
+        chunks = live_chunks(catalog) if quiet and catalog.exists() and not truncated(catalog) else None
+        vectors = sum((chroma_collections(data_dir) if quiet else collections).values())
     if chunks is not None and vectors != chunks:
         return StoreCheck(CHROMA_DIR + "/", "inconsistent", f"{vectors} 条向量，文档目录有 {chunks} 块",
                           "启动时自动按文档目录重建")
-    note = "（应用正在运行，向量索引文件留到下次启动时检查）" if live else ""
+    note = WRITING if not quiet else "（应用正在运行，向量索引文件留到下次启动时检查）" if live else ""
     if found and found.note:  # could not tell: neither damaged nor known to load
         note = f"（向量索引文件这次没能检查：{found.note}；下次启动时会再检查）"
     return StoreCheck(CHROMA_DIR + "/", "ok", f"{vectors} 条向量{note}")

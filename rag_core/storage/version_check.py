@@ -1,12 +1,22 @@
-"""Two versions of one document in effect at once: a doctor row (here, so `health` stays small)."""
+"""Doctor's consistency checks of the catalog (here, so `health` stays small): two versions of one document in
+effect at once, and the chunks Chroma should hold, read only while no writer is at work (`writer_quiet`)."""
 
 from __future__ import annotations
 
+import errno
+import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .sqlite_access import connect_ro
 from .store_check import StoreCheck
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 
 def version_problems(catalog: Path) -> list[StoreCheck]:
@@ -45,3 +55,47 @@ def version_problems(catalog: Path) -> list[StoreCheck]:
                 "把这份文档的文件重新导入一次即可（内容相同也可以），较旧的版本会被停用",
             ))
     return checks
+
+
+WRITE_LOCK = ".catalog.write-lock"  # the catalog's writer lock (documents.write_lock, `Catalog.writer`), beside it
+WRITING = "（应用正在写入，稍后再检查）"  # doctor's note when a writer is at work: its half-written state is no problem
+LIVE_CHUNKS = ("SELECT count(*) FROM chunks WHERE (doc_id, version) NOT IN "
+               "(SELECT doc_id, version FROM documents WHERE status = 'pending')")
+
+
+@contextmanager
+def writer_quiet(data_dir: Path) -> Iterator[bool]:
+    """Hold the catalog's writer lock for the block without waiting: True inside when no writer is at work (or
+    nothing can tell), False while one writes. An upload writes its chunks as a pending version before their vectors,
+    and makes it current before it retires the older one: doctor read that half-way state as "99 vectors, 118 chunks"
+    and "two versions in effect". The lock file is never made here (doctor changes nothing): no file, no writer yet."""
+    path = Path(data_dir) / WRITE_LOCK
+    try:
+        fd = os.open(path, os.O_RDONLY) if fcntl is not None and path.is_file() else None
+    except OSError:  # unreadable: nothing can tell, checked as before the lock
+        fd = None
+    if fd is None:
+        yield True
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            quiet = exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES)  # others: no flock here
+        else:
+            quiet = True
+        yield quiet
+    finally:
+        os.close(fd)  # lets go of the flock
+
+
+def live_chunks(catalog: Path) -> int | None:
+    """The catalog's chunks but a pending version's (written before its vectors; a start drops a crash's), or None."""
+    try:
+        con = connect_ro(catalog)
+        try:
+            return int(con.execute(LIVE_CHUNKS).fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None

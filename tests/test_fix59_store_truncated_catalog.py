@@ -1,0 +1,93 @@
+"""A catalog cut shorter than SQLite's header is damage, never a new empty library (review 59, rev-maint t13/t14).
+
+With the vectors on a Chroma server (or chroma/ gone too) nothing else was left to say the library had documents:
+SQLite opened the 0-byte catalog as a new one, the start wrote a new schema into it (the evidence gone), every
+question got 制度里没有写这一条, and doctor said 正常 (``None 块``), as it did of 0-byte caches.
+A missing catalog is still a new install.
+"""
+
+from __future__ import annotations
+
+import gc
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from fakes import fake_assistant
+
+from rag_core.assistant import Assistant
+from rag_core.errors import StoreDamaged
+from rag_core.storage.health import open_checks
+
+POLICY = "# 休假制度\n\n第一条 员工入职满一年后每年享有带薪年假 5 天。\n\n第二条 病假须提供医院诊断证明。\n"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    data = tmp_path_factory.mktemp("cut") / "store"
+    assistant = fake_assistant(data)
+    assert assistant.ingest_bytes(POLICY.encode(), "leave.md").ok
+    assistant.catalog.close()
+    assistant.release_data_dir()
+    del assistant
+    gc.collect()
+    for path in data.glob("*.sqlite3"):  # everything in the main files: a cut leaves no WAL to recover from
+        con = sqlite3.connect(path)
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.close()
+    return data
+
+
+@pytest.fixture()
+def store(built: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(built, tmp_path / "store"))
+
+
+def cut(path: Path, size: int = 0) -> None:
+    with open(path, "r+b") as f:
+        f.truncate(size)
+    for side in ("-wal", "-shm"):
+        path.with_name(path.name + side).unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("size", [0, 1])
+def test_server_mode_start_refuses_a_cut_catalog_and_leaves_it_as_it_is(store: Path, size: int) -> None:
+    cut(store / "catalog.sqlite3", size)
+    with pytest.raises(StoreDamaged) as info:
+        open_checks(store, embedded_chroma=False)  # the vectors live on a server: nothing local says "lost"
+    message = str(info.value)
+    assert message.startswith("catalog.sqlite3") and "可能被截断" in message and "restore" in message
+    assert (store / "catalog.sqlite3").stat().st_size == size  # no new schema written over the evidence
+    with pytest.raises(StoreDamaged):  # and the next start says it again: never an empty library later
+        open_checks(store, embedded_chroma=False)
+
+
+def test_embedded_start_with_chroma_gone_refuses_a_cut_catalog(store: Path) -> None:
+    cut(store / "catalog.sqlite3")
+    shutil.rmtree(store / "chroma")
+    with pytest.raises(StoreDamaged) as info:
+        fake_assistant(store)
+    assert str(info.value).startswith("catalog.sqlite3 是空的（0 字节）")
+    assert (store / "catalog.sqlite3").stat().st_size == 0
+    assert not list(store.glob("catalog.sqlite3.damaged-*"))
+
+
+def test_a_missing_catalog_is_still_a_new_install(tmp_path: Path) -> None:
+    assistant = fake_assistant(tmp_path / "new")
+    assert assistant.list_documents() == [] and not assistant.store_notices
+
+
+@pytest.mark.parametrize("embedded", [True, False])
+def test_doctor_reports_a_cut_catalog_and_cut_caches_as_damaged(store: Path, embedded: bool) -> None:
+    for name in ("catalog.sqlite3", "embedding_cache.sqlite3", "sentences.sqlite3"):
+        cut(store / name)
+    shutil.rmtree(store / "chroma")
+    checks = {c.file: c for c in Assistant.doctor_data_dir(store, embedded_chroma=embedded, server=("127.0.0.1", 9))}
+    catalog = checks["catalog.sqlite3"]
+    assert (catalog.status, catalog.ok) == ("damaged", False)
+    assert "None" not in catalog.line() and "可能被截断" in catalog.detail and "restore" in catalog.fix
+    for name in ("embedding_cache.sqlite3", "sentences.sqlite3"):
+        assert (checks[name].status, checks[name].ok) == ("damaged", False)
+        assert "可能被截断" in checks[name].detail and "缓存" in checks[name].fix
+    assert (store / "catalog.sqlite3").stat().st_size == 0  # doctor changes nothing
