@@ -4,7 +4,7 @@ SQLite opens a 0-byte (or 1-byte) file as an empty database, so a truncated memo
 standard answers, audit trail …) read as new and empty: everyone's memories gone, no word on any page, and
 doctor said 正常. The app never leaves such a file: each store writes SQLite's header when it is created
 (checked for every store), and readers open with mode=ro, which creates nothing. The catalog is checked
-by `health` (an empty catalog beside Chroma's vectors is a lost one), caches are rebuilt anyway.
+by `health`: a cut one stops the start in either mode (never an empty library), caches are rebuilt anyway.
 """
 
 from __future__ import annotations
