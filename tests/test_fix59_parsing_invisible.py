@@ -33,3 +33,15 @@ def test_invisible_characters_in_table_cells_are_dropped_too():
             "<tr><td>病假</td><td>3</td></tr></table>")
     text = prepare(html.encode(), "假期.html", Settings()).chunks[0].text
     assert "假别：年假，天数：5" in text, text
+
+
+def test_a_document_loses_every_invisible_character_a_question_loses():
+    """Review 231: the documents kept 442 characters a question drops (U+034F, U+180E, variation selectors, tags), so
+    第\u034f十二条 hid its article and 年\u034f假 its word; the ZWJ and VS16 stay inside an emoji."""
+    from rag_core.documents.formats import normalize_text
+    from rag_core.text.inputs import INVISIBLE
+
+    kept = [c for c in map(chr, range(0x110000)) if INVISIBLE.fullmatch(c) and c in normalize_text(f"a{c}b")]
+    assert kept == []
+    assert normalize_text("第\u034f十二条 年\U000e0020假") == "第十二条 年假"
+    assert normalize_text("👨\u200d👩\u200d👧 ❤\ufe0f") == "👨\u200d👩\u200d👧 ❤\ufe0f"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ..text.inputs import INVISIBLE
 from ..text.records import parse_record
 from .tables import Grid, plain_rows, table_text
 
@@ -54,21 +55,25 @@ class TableCounter:
         return [Line("", None, page), *head, *rows, Line("", None, page)]
 
 
-# Invisible format characters go too: a zero-width space in 第\u200b十二条 hid the article, in 年\u200b假 the word,
-# an RLM before a heading the heading. Soft hyphen, ZWSP/ZWNJ/LRM/RLM, bidi embeddings and isolates, word joiner
-# and invisible operators; the ZWJ only where it joins no emoji (👨‍👩‍👧 keeps it).
-_INVISIBLE = [0xAD, 0x200B, 0x200C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2060, 0x2065), *range(0x2066, 0x206A)]
-_CTRL_MAP = {c: None for c in [*range(0x20), 0x7F, *range(0x80, 0xA0), 0xFEFF, *_INVISIBLE] if c not in (9, 10)}
+# Invisible format characters go too, the same ones a question loses (`text.inputs.INVISIBLE`): a zero-width space
+# in 第\u200b十二条 hid the article, in 年\u200b假 the word, an RLM before a heading the heading. The ZWJ and the emoji
+# variation selector stay where they make an emoji (👨‍👩‍👧, ❤️).
+_CTRL_MAP = {c: None for c in [*range(0x20), 0x7F, *range(0x80, 0xA0), 0xFEFF] if c not in (9, 10)}
 _CTRL_MAP.update({0x0B: "\n", 0x0C: "\n", 0x85: "\n", 0x2028: "\n", 0x2029: "\n"})
-_EMOJI = "\u2600-\u27bf\ufe0f\U0001f000-\U0001faff"
-_LONE_ZWJ = re.compile(f"(?<![{_EMOJI}])\u200d|\u200d(?![{_EMOJI}])")
+_EMOJI = re.compile("[\u2600-\u27bf\ufe0f\U0001f000-\U0001faff]")
+
+
+def _invisible_out(found: re.Match[str]) -> str:
+    char, text, at = found.group(), found.string, found.start()
+    before, after = text[at - 1 : at], text[at + 1 : at + 2]
+    if char == "\u200d" and _EMOJI.match(before) and _EMOJI.match(after):
+        return char
+    return char if char == "\ufe0f" and _EMOJI.match(before) else ""
 
 
 def normalize_text(text: str) -> str:
     """CRLF/CR to LF, drop control and invisible format characters, strip trailing ASCII spaces (full-width stay)."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_CTRL_MAP)
-    if "\u200d" in text:
-        text = _LONE_ZWJ.sub("", text)
+    text = INVISIBLE.sub(_invisible_out, text.replace("\r\n", "\n").replace("\r", "\n").translate(_CTRL_MAP))
     return "\n".join(line.rstrip(" \t") for line in text.split("\n"))
 
 
