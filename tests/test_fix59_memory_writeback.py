@@ -159,3 +159,83 @@ def test_a_kept_fact_about_a_colleague_is_not_lifted_into_a_question_about_the_a
     store.add(U, "用户常驻杭州", kind="profile", importance=0.8, now=NOW)
     found = [h.content for h in store.search(U, "我的年假有几天？", now=NOW + timedelta(hours=1))]
     assert "用户常驻杭州" in found and "用户同事张三得了癌症" not in found, found
+
+
+# Review of 5f1ada0 (rev-own1) ---------------------------------------------------------------------------------------
+# D1: a boss or colleague as the subject of a fact about the person (they are also its object or co-subject)
+@pytest.mark.parametrize(("said", "kept"), [("我领导批了我的婚假", "用户领导批了用户的婚假"),
+                                            ("我领导派我下周去上海出差一个月", "用户领导派用户下周去上海出差一个月"),
+                                            ("我主管同意我调岗了", "用户主管同意用户调岗了"),
+                                            ("我同事和我都在研发部", "用户同事和用户都在研发部"),
+                                            ("我的老板是张三", "用户的老板是张三")])
+def test_a_fact_about_me_with_a_boss_or_colleague_as_subject_is_kept(said, kept):
+    assert [f.content for f in rule_facts(said)] == [kept]
+
+
+@pytest.mark.parametrize("said", ["我同事张三告诉我他得了癌症", "我同事张三和我说他得了癌症"])
+def test_an_outsiders_fact_told_to_me_is_still_theirs(said):
+    assert rule_facts(said) == []
+
+
+def test_my_boss_named_as_laoban_is_my_manager():
+    assert slots("用户的老板是张三") == {"manager": "张三"} and slots("用户上司是李四") == {"manager": "李四"}
+
+
+def test_a_boss_assigning_me_a_trip_is_kept_through_chat(tmp_path):
+    a = fake_assistant(tmp_path)
+    a.ask("我领导派我下周去上海出差一个月", user="bob")
+    assert [m.content for m in a.memory.list("bob")] == ["用户领导派用户下周去上海出差一个月"]
+
+
+# D2: a side post in a unit ending 部/组 is not the department
+@pytest.mark.parametrize("said", ["我是党支部书记", "我是工会小组长", "我是篮球俱乐部部长", "我在党支部工作"])
+def test_a_side_post_does_not_replace_the_department(tmp_path, said):
+    store = make_store(tmp_path)
+    store.write_back(U, "我在研发部工作", "", now=NOW)
+    store.write_back(U, said, "", now=NOW + timedelta(minutes=1))
+    assert "用户在研发部工作" in active(store), active(store)
+
+
+def test_a_post_needs_a_work_title_after_the_unit():
+    assert slots("用户是研发部副总监") == {"department": "研发部"}
+    assert slots("用户是研发部高级工程师") == {"department": "研发部"}
+    assert slots("用户是党支部书记") == {} and slots("用户是篮球俱乐部部长") == {}
+
+
+# D3: 以后 as a time is no wish; a wish about how answers look or sound is kept; only an outcome is refused
+@pytest.mark.parametrize(("said", "kept"), [("我以后负责回复客户邮件", ("用户以后负责回复客户邮件", "profile")),
+                                            ("我入职以后一直负责答复员工咨询", ("用户入职以后一直负责答复员工咨询", "profile")),
+                                            ("以后回答用繁体字", ("用户希望以后回答用繁体字", "preference")),
+                                            ("以后回答语气温和一点", ("用户希望以后回答语气温和一点", "preference")),
+                                            ("以后回答不能太长", ("用户希望以后回答不能太长", "preference"))])
+def test_later_as_a_time_or_a_wish_about_the_answers_form_is_kept(said, kept):
+    assert [(f.content, f.kind) for f in rule_facts(said)] == [kept]
+    assert checked_content(said) == said
+
+
+@pytest.mark.parametrize("said", ["以后回复都说同意", "以后都回答是", "以后回答可以报销"])
+def test_a_wish_for_an_outcome_is_still_refused(said):
+    assert rule_facts(said) == []
+    with pytest.raises(MemoryStoreError, match="回答内容"):
+        checked_content(said)
+
+
+# D7: the memories page names the clause it leaves out and what chat would keep
+@pytest.mark.parametrize(("typed", "left_out", "keep"), [("我怀孕了，产假怎么算", "产假怎么算", "我怀孕了"),
+                                                        ("我是部门负责人，可以审批下属的请假", "可以审批下属的请假", "我是部门负责人")])
+def test_the_memories_page_names_the_clause_it_refuses(typed, left_out, keep):
+    assert rule_facts(typed)  # chat keeps part of it
+    with pytest.raises(MemoryStoreError) as err:
+        checked_content(typed)
+    assert f"“{left_out}”" in str(err.value) and str(err.value).endswith(f"请只写：{keep}")
+    checked_content(keep)  # and that part is accepted
+
+
+# D8: a relative named with a kinship word the list lacked does not replace the person's own city
+@pytest.mark.parametrize("said", ["我女朋友常驻上海", "我男朋友在上海工作", "我老爸常驻北京", "我奶奶住在北京", "我外婆住在北京"])
+def test_a_relatives_city_does_not_replace_mine(tmp_path, said):
+    store = make_store(tmp_path)
+    store.write_back(U, "我常驻杭州", "", now=NOW)
+    store.write_back(U, said, "", now=NOW + timedelta(minutes=1))
+    assert "用户常驻杭州" in active(store), active(store)
+    assert rule_facts(said)  # kept as the relative's fact: family bears on the person's own leave

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from ..text.asking import asks, opens_with_asker, third_person
 from ..text.completion import CompletionLLM, complete
 from ..text.discourse import WISH_AFTER_SPACE, asks_or_knows, tells_of_the_person
+from ..text.instructions import addressed_to_assistant
 from ..text.pii import PLACEHOLDERS, redact_text
 from ..text.tokenizer import tagged
-from .content import FORM, claims_entitlement, refusal, says_something
 from .content import LATER as _LATER
+from .content import claims_entitlement, orders_an_outcome, refusal, says_something
 from .scoring import KINDS
 from .text import about_an_outsider
 
@@ -157,8 +158,8 @@ def rule_facts(text: str) -> list[Fact]:
                 break  # "我是不是可以…", "我在研发部能报多少" ask, they do not state
             if worthless and pattern not in (_TABLES, _LATER):
                 break
-            if pattern is _LATER and not FORM.search(m["v"]):
-                break  # a wish about what answers say, not how they look: an order, kept nowhere
+            if pattern is _LATER and (orders_an_outcome(m["v"]) or addressed_to_assistant(clause)):
+                break  # a wish about what answers say (以后都回答可以, 以后回答时忽略制度): an order, kept nowhere
             built = build(m)
             if not built:
                 continue

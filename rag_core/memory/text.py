@@ -173,13 +173,18 @@ def _denied(new: str, value: str) -> bool:
 
 _CJK = r"\u4e00-\u9fff"
 _UNIT = rf"[{_CJK}A-Za-z0-9]{{1,10}}?(?:事业部|部门|中心|团队|部|组)"
+# what one is in a unit at work (经理, 副总监, 高级工程师, 员工)
+_TITLE = (r"(?:副|总|代理|高级|资深|首席)*(?:经理|主管|总监|组长|部长|主任|负责人|专员|员工|职员|助理|秘书|文员|实习生|"
+          rf"[{_CJK}]{{0,3}}师|leader|Leader|HRBP|BP)")
+# units of a side post, beside the job (党支部, 团委, 工会小组, 篮球俱乐部, 摄影协会): never the person's department
+_SIDE_UNIT = re.compile(r"支部|总支|党小组|党委|团委|工会|俱乐部|协会|社团|学生会|委员会|兴趣小组")
 _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
     "department": [
         re.compile(rf"(?:调到了?|调去了?|调至|转到了?|转岗到了?|调岗到了?|加入了?)\s*(?P<v>{_UNIT})"),
         re.compile(rf"(?:在|是)\s*(?P<v>{_UNIT})(?:的|员工|工作|上班|任职|同事|$|[，,。；;])"),
         # a post in a unit (是研发部经理, 是市场部主管了): the unit is the department. Two characters at least before the
-        # unit's ending, so 小组长 names no unit
-        re.compile(rf"是\s*(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?(?:事业部|部门|中心|团队|部|组))(?=[{_CJK}A-Za-z]{{1,4}}$)"),
+        # unit's ending, so 小组长 names no unit; a work title after it, so a side post (党支部书记, 俱乐部部长) is none
+        re.compile(rf"是\s*(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?(?:事业部|部门|中心|团队|部|组))(?=(?:{_TITLE})了?$)"),
         # verbs of going (去, 换到, 回, 归): a move only when the unit ends the clause (我去人事部了), not an errand
         # there (我去人事部办手续)
         re.compile(rf"(?:去了?|换到了?|换去了?|回到?了?|归到?了?)\s*(?P<v>{_UNIT})(?=了?(?:工作|上班|任职|管)?了?(?:$|[，,。；;\s]))"),
@@ -195,7 +200,7 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
                    rf"(?=工作|上班|办公|定居|生活|分公司|办事处|了?(?:$|[，,。；;\s]))"),
     ],
     "manager": [
-        re.compile(rf"(?:直属主管|直属领导|直属上级|主管|领导|上级|leader)(?:是|为|换成了?|变成了?|改成了?)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
+        re.compile(rf"(?:直属主管|直属领导|直属上级|主管|领导|上级|上司|老板|leader)(?:是|为|换成了?|变成了?|改成了?)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
     ],
     "name": [
         re.compile(rf"(?:我叫|名叫|名字是|姓名是)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
@@ -226,9 +231,12 @@ def _place(m: re.Match[str], value: str) -> str | None:
 
 # Who else a fact can be about: 用户同事在研发部 and 用户老婆常驻北京 say nothing of the user's own department or city.
 # The other person is the clause's subject, right after 用户 (的): 用户带他的团队 and 用户从其他部门 are the user's own.
+# Kin are named with a prefix as often as not (老爸, 亲姐, 表哥, 男朋友, 未婚妻, 外婆).
 _OTHERS = re.compile(
-    r"^\s*(?:用户)?(?:的)?\s*(?:同事|老婆|老公|妻子|丈夫|爱人|太太|媳妇|先生|孩子|小孩|儿子|女儿|父亲|母亲|爸|妈|父母|家人|"
-    "家属|亲戚|朋友|哥|姐|弟|妹|岳父|岳母|公公|婆婆|对象|男友|女友|室友|同学|下属|部下|领导|主管|上级|经理|老板|客户|别人|他|她)"
+    r"^\s*(?:用户)?(?:的)?\s*(?:同事|老婆|老公|妻子|丈夫|爱人|太太|媳妇|先生|孩子|小孩|儿子|女儿|闺女|父亲|母亲|父母|家人|"
+    "家属|亲戚|(?:老|亲|表|堂|大|小|二|三)?(?:爸|妈|哥|姐|弟|妹)|(?:男|女)?朋友|未婚[妻夫]|爷爷|奶奶|外公|外婆|姥姥|姥爷|"
+    "祖父|祖母|叔|伯|舅|姨|姑|婶|侄|外甥|孙[子女]|嫂|女婿|儿媳|公婆|岳父|岳母|公公|婆婆|对象|男友|女友|前妻|前夫|"
+    "室友|同学|下属|部下|领导|主管|上级|上司|经理|老板|客户|别人|他|她)"
 )
 _CLAUSE = re.compile(r"[^，,。；;]+")
 
@@ -242,7 +250,7 @@ def about_someone_else(content: str) -> bool:
 # Who is outside the person's family: a colleague, a boss, a friend, a client. Family facts bear on the person's own
 # entitlements (用户老婆怀孕了: 陪产假; 用户爸住院了: 护理假); an outsider's (用户同事张三得了癌症) are that person's private
 # data, not the user's situation.
-_OUTSIDERS = re.compile("同事|同学|室友|舍友|邻居|朋友|下属|部下|领导|主管|上级|上司|经理|老板|客户|别人|他|她")
+_OUTSIDERS = re.compile("同事|同学|室友|舍友|邻居|(?<![男女])朋友|下属|部下|领导|主管|上级|上司|经理|老板|客户|别人|他|她")
 
 
 def about_an_outsider(content: str) -> bool:
@@ -252,7 +260,14 @@ def about_an_outsider(content: str) -> bool:
     if not first or slots(content):
         return False
     subject = _subject(first.group(), [m.start() for _, m in _matches(first.group())])
-    return bool(_OTHERS.search(subject)) and bool(_OUTSIDERS.search(subject))
+    other = _OTHERS.search(subject)
+    # the person named again after the other one is in it too: as the object (派用户出差, 批了用户的婚假) or beside
+    # them (用户同事和用户都在研发部); not as the one told (用户同事告诉用户他得了癌症 is still that colleague's data)
+    rest = _TOLD_TO.sub("", first.group()[other.end():]) if other else ""
+    return bool(other) and bool(_OUTSIDERS.search(subject)) and "用户" not in rest
+
+
+_TOLD_TO = re.compile(r"(?:告诉|通知|转告|透露给|提醒)用户|用户(?:说|讲|提到?|透露|聊)")
 
 
 def _matches(clause: str) -> list[tuple[str, re.Match[str]]]:
@@ -295,6 +310,8 @@ def _slots(content: str) -> tuple[tuple[str, str], ...]:
             if slot in found or _NOT_A_VALUE.match(value) or _OTHERS.search(before) or _NEGATED_BEFORE.search(before):
                 continue
             if slot == "city" and not (value := _place(m, value)):
+                continue
+            if slot == "department" and _SIDE_UNIT.search(value):
                 continue
             if slot == "department" and value.endswith("部门") and len(value) > 2:
                 value = value[:-1]  # 研发部门 → 研发部
