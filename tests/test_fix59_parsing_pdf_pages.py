@@ -44,3 +44,43 @@ def test_a_phone_number_broken_by_the_page_break_itself_is_masked():
     chunks = prepare(make_pdf(pages), "通讯录.pdf", Settings()).chunks
     text = "".join(c.text for c in chunks)
     assert "[手机号]" in text and "1234" not in text and "138" not in text, text
+
+
+# Review of ace0ccc: pages that end without punctuation but are rows of a list or a table (a directory, a salary
+# table, a form) are no sentence running on: each page keeps its own page number.
+
+
+def test_a_directory_whose_rows_end_without_punctuation_cites_each_page():
+    pages = [
+        [HEADER, "第一条 各部门联系人", "人事部 张三 分机8001", "财务部 李四 分机8002", "1"],
+        [HEADER, "行政部 王五 分机8003", "法务部 赵六 分机8004", "2"],
+        [HEADER, "销售部 孙七 分机8005", "研发部 周八 分机8006", "3"],
+        [HEADER, "采购部 吴九 分机8007", "后勤部 郑十 分机8008", "4"],
+    ]
+    sections = parse_bytes(make_pdf(pages), "通讯录.pdf", max_bytes=10**7).sections
+    assert [s.page for s in sections] == [1, 2, 3, 4], sections
+    chunks = prepare(make_pdf(pages), "通讯录.pdf", Settings()).chunks
+    assert [c.page for c in chunks if "后勤部" in c.text] == [4]
+
+
+def test_a_table_of_grades_over_five_pages_cites_the_page_of_each_row():
+    pages = [[f"岗位{p}{i:02d} 职级P{(p + i) % 9} 月度标准{3000 + p * 100 + i}元" for i in range(18)] + [str(p)]
+             for p in range(1, 6)]
+    pages[0].insert(0, "第五条 岗位职级对照")
+    chunks = prepare(make_pdf(pages), "职级表.pdf", Settings()).chunks
+    for chunk in chunks:
+        rows = [line for line in chunk.text.splitlines() if line.startswith("岗位")]
+        assert {int(row[2]) for row in rows} == {chunk.page}, (chunk.page, rows)
+
+
+def test_a_run_on_crosses_one_page_break_at_most():
+    lines = [f"员工应当按照公司规定的第{n}道流程提交申请并等待审批结果后再行安排" for n in "一二三四"]  # no full stop
+    pages = [[HEADER, "第一条 申请流程", lines[0], "1"]] + [[HEADER, lines[n], str(n + 1)] for n in (1, 2, 3)]
+    sections = parse_bytes(make_pdf(pages), "流程.pdf", max_bytes=10**7).sections
+    assert [s.page for s in sections] == [1, 3], sections
+
+
+def test_a_short_line_without_punctuation_ends_its_page():
+    pages = [[HEADER, "第一条 签字", "员工签字", "1"], [HEADER, "部门负责人意见", "2"]]
+    sections = parse_bytes(make_pdf(pages), "表单.pdf", max_bytes=10**7).sections
+    assert [s.page for s in sections] == [1, 2], sections

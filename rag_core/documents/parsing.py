@@ -197,14 +197,26 @@ def _join(lines: list[str]) -> str:
 
 
 def _runs_on(current: list[str], line: Line, table: int | None) -> bool:
-    """Does the text before a page break run on into `line`, the next page's first line? Yes when the page's last
-    text line ends no sentence (每年享有带薪年假 | 十天；…) and neither side is a table: the article stays whole."""
+    """Does the text before a page break run on into `line`, the next page's first line? Only when the page's last
+    text line reads as an unfinished sentence of prose (每年享有带薪年假 | 十天；…): it ends in a comma, or it is
+    long, ends in no digit and holds no tab, bar or column gap (人事部 张三 分机8001, 岗位101 职级P2 月度标准3101元 are
+    rows of a list or a table, each page cited by itself). A number the break splits (电话138 | 12345678) is joined so
+    it is masked whole. Neither side may be a table."""
     last = next((text.strip() for text in reversed(current) if text.strip()), "")
-    return bool(last and line.page is not None and table is None and line.table is None and line.text.strip()
-                and not _CLOSED.search(last))
+    first = line.text.strip()
+    if not (last and first and line.page is not None and table is None and line.table is None):
+        return False
+    if _CLOSED.search(last) or "\t" in last or "|" in last:
+        return False
+    if last[-1].isdigit():
+        return first[0].isdigit()
+    return bool(_OPEN.search(last)) or (len(re.sub(r"\s", "", last)) >= _PROSE_CHARS and not _COLUMNS.search(last))
 
 
 _CLOSED = re.compile(r"[。！？；!?;：:.．][”’」』）)\]]*$")
+_OPEN = re.compile(r"[，,、（(“‘「『—]$")  # a clause left open: the sentence goes on whatever the line's length
+_COLUMNS = re.compile(r"[^\sA-Za-z]\s+[^\sA-Za-z]|\s{2,}")  # a gap between CJK or digits (not around a Latin word)
+_PROSE_CHARS = 12
 
 
 def build_sections(lines: Iterable[Line]) -> list[Section]:
@@ -238,7 +250,7 @@ def build_sections(lines: Iterable[Line]) -> list[Section]:
             last_page = page
             current.append(line.text)
             continue
-        if line.page != last_page and _runs_on(current, line, table):
+        if line.page != last_page and page == last_page and _runs_on(current, line, table):  # one break at most
             last_page = line.page
             while current and not current[-1].strip():  # the page's closing blank line: no paragraph break
                 current.pop()
