@@ -9,6 +9,7 @@ A missing catalog is still a new install.
 from __future__ import annotations
 
 import gc
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -91,3 +92,58 @@ def test_doctor_reports_a_cut_catalog_and_cut_caches_as_damaged(store: Path, emb
         assert (checks[name].status, checks[name].ok) == ("damaged", False)
         assert "可能被截断" in checks[name].detail and "缓存" in checks[name].fix
     assert (store / "catalog.sqlite3").stat().st_size == 0  # doctor changes nothing
+
+
+# Review of 700677a: a first start on a full disk leaves a 0-byte catalog (created at connect, its header never
+# written). Nothing shows a library existed: the next start sets it aside and starts as a new install, instead of
+# refusing every start with "restore from a backup" an install that never held a document.
+
+
+def first_start_cut(data: Path) -> Path:
+    data.mkdir(parents=True)
+    (data / "catalog.sqlite3").write_bytes(b"")
+    return data
+
+
+def test_a_first_start_that_left_a_0_byte_catalog_is_a_new_install(tmp_path: Path) -> None:
+    data = first_start_cut(tmp_path / "new")
+    assistant = fake_assistant(data)
+    assert assistant.list_documents() == []
+    assert len(assistant.store_notices) == 1 and "还没有存过文档" in assistant.store_notices[0]
+    assert "restore" not in assistant.store_notices[0]
+    assert [p.stat().st_size for p in data.glob("catalog.sqlite3.unfinished-*")] == [0]  # kept, not deleted
+    assert assistant.ingest_bytes(POLICY.encode(), "leave.md").ok
+
+
+@pytest.mark.parametrize("embedded", [True, False])
+def test_open_checks_set_aside_a_cut_catalog_nothing_vouches_for(tmp_path: Path, embedded: bool) -> None:
+    data = first_start_cut(tmp_path / "new")
+    (data / ".open_checks.json").write_text('{"catalog.sqlite3": [0, 1, 0]}')  # a failed start's stamp of it
+    notices = open_checks(data, embedded_chroma=embedded)
+    assert len(notices) == 1 and not (data / "catalog.sqlite3").exists()
+
+
+def test_an_earlier_start_that_found_the_catalog_whole_vouches_for_the_library(tmp_path: Path) -> None:
+    data = first_start_cut(tmp_path / "old")
+    (data / ".open_checks.json").write_text('{"catalog.sqlite3": [73728, 1, 0]}')
+    os.utime(data / "catalog.sqlite3", (1, 1))  # settled: the refusing start may stamp it, and must still refuse
+    for _ in range(2):
+        with pytest.raises(StoreDamaged, match="restore"):
+            open_checks(data, embedded_chroma=False)
+    assert (data / "catalog.sqlite3").stat().st_size == 0
+
+
+def test_a_whole_catalog_set_aside_before_vouches_for_the_library(store: Path) -> None:
+    shutil.copy(store / "catalog.sqlite3", store / "catalog.sqlite3.damaged-20260101T000000000000")
+    cut(store / "catalog.sqlite3")
+    for name in ("audit.sqlite3", "document_history.sqlite3"):
+        (store / name).unlink()
+    shutil.rmtree(store / "chroma")
+    with pytest.raises(StoreDamaged, match="restore"):
+        open_checks(store, embedded_chroma=False)
+
+
+def test_doctor_calls_a_cut_catalog_of_a_new_install_no_damage(tmp_path: Path) -> None:
+    data = first_start_cut(tmp_path / "new")
+    checks = {c.file: c for c in Assistant.doctor_data_dir(data, embedded_chroma=False, server=("127.0.0.1", 9))}
+    assert checks["catalog.sqlite3"].status == "missing"

@@ -1,12 +1,11 @@
 """Which store file is damaged, what the user sees, and what to do — one Chinese line each.
 
-Two kinds of file live in the data dir. The catalog (`catalog.sqlite3`) and the
-memories (`memory.sqlite3`) hold data nobody can recompute: damage is reported,
-never repaired by guessing. The embedding cache, the sentence index and Chroma
-are caches of the catalog: a damaged one is moved aside and rebuilt on start.
-A catalog that is missing while Chroma still holds this project's collections
-is a *lost* catalog, not an empty library, and is refused with that reason; so is a catalog cut shorter than
-SQLite's header in either mode (SQLite would open it as a new, empty one; a new install has no catalog at all).
+Two kinds of file live in the data dir. The catalog (`catalog.sqlite3`) and the memories (`memory.sqlite3`) hold
+data nobody can recompute: damage is reported, never repaired by guessing. The embedding cache, the sentence index
+and Chroma are caches of the catalog: a damaged one is moved aside and rebuilt on start. A catalog that is missing
+while Chroma still holds this project's collections is a *lost* catalog, not an empty library, and is refused with
+that reason; so is a catalog cut shorter than SQLite's header (SQLite would open it as a new, empty one) when anything
+shows the library existed; without such a sign it is a first start that stopped half-way (a full disk): a new install.
 """
 
 from __future__ import annotations
@@ -14,11 +13,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from contextlib import closing
 from pathlib import Path
 
 from ..errors import StoreDamaged
 from .disk_space import full_line, low_space
-from .empty_stores import RESTORE_HINT, cut_state, empty_check, set_aside_empty, truncated
+from .empty_stores import HEADER, RESTORE_HINT, cut_state, empty_check, kept_aside, set_aside_empty, truncated
 from .open_lock import alone, in_use
 from .set_aside import set_aside as _set_aside
 from .sqlite_access import (
@@ -55,10 +55,9 @@ CACHE_IN_USE = ("它只是缓存，但另一个进程（运行中的应用或命
 
 
 def sqlite_problem(path: Path, *, thorough: bool = True) -> str | None:
-    """None when `path` opens as a healthy SQLite database, else the reason (in Chinese).
-
-    A file that cannot be reached (read-only or foreign directory, data dir replaced) gets a reason
-    `access_reason` recognises: callers say so and fix permissions, never move or delete the file."""
+    """None when `path` opens as a healthy SQLite database, else the reason (in Chinese). A file that cannot be
+    reached (read-only or foreign directory, data dir replaced) gets a reason `access_reason` recognises: callers say
+    so and fix permissions, never move or delete the file."""
     try:
         con = connect_ro(path)
     except sqlite3.Error as exc:
@@ -88,19 +87,13 @@ def chroma_collections(data_dir: Path) -> dict[str, int]:
     if not path.exists() or sqlite_problem(path, thorough=False):
         return {}
     try:
-        con = connect_ro(path)
+        with closing(connect_ro(path)) as con:
+            rows = con.execute(
+                "SELECT c.name, (SELECT count(*) FROM embeddings e JOIN segments s ON e.segment_id = s.id "
+                "WHERE s.collection = c.id) FROM collections c WHERE c.name LIKE ?", (COLLECTION_PREFIX + "%",)
+            ).fetchall()
     except sqlite3.Error:
         return {}
-    try:
-        rows = con.execute(
-            "SELECT c.name, (SELECT count(*) FROM embeddings e JOIN segments s ON e.segment_id = s.id "
-            "WHERE s.collection = c.id) FROM collections c WHERE c.name LIKE ?",
-            (COLLECTION_PREFIX + "%",),
-        ).fetchall()
-    except sqlite3.DatabaseError:
-        return {}
-    finally:
-        con.close()
     return {name: int(count) for name, count in rows}
 
 
@@ -108,11 +101,8 @@ def _catalog_chunks(path: Path) -> int | None:
     if not path.exists():
         return None
     try:
-        con = connect_ro(path)
-        try:
+        with closing(connect_ro(path)) as con:
             return int(con.execute("SELECT count(*) FROM chunks").fetchone()[0])
-        finally:
-            con.close()
     except sqlite3.Error:
         return None
 
@@ -120,11 +110,9 @@ def _catalog_chunks(path: Path) -> int | None:
 class _Checked:
     """Files a start found healthy, by size and modification time (and an empty WAL), in CHECKED.
 
-    `PRAGMA quick_check` reads every page: 1–2 s per start for the ~450 MB of a 10k-chunk store.
-    A file that has not changed since it passed is only opened (the cheap check); any write to
-    it — and every kind of damage the tests make — changes its stamp, so it is read in full again.
-    `doctor` always reads everything.
-    """
+    `PRAGMA quick_check` reads every page: 1–2 s per start for the ~450 MB of a 10k-chunk store. A file that has not
+    changed since it passed is only opened (the cheap check); any write to it — and every kind of damage the tests
+    make — changes its stamp, so it is read in full again. `doctor` always reads everything."""
 
     def __init__(self, data_dir: Path):
         self.path = data_dir / CHECKED
@@ -158,19 +146,18 @@ class _Checked:
             unchanged = False
         # mtimes are coarse (a kernel tick): a write in the same tick as the last one may keep the mtime,
         # so only a file last written some seconds ago is trusted to show its next write
-        if unchanged and time.time_ns() - before[1] > SETTLED_NS:
+        if unchanged and time.time_ns() - before[1] > SETTLED_NS and before[0] >= HEADER:
             self.stamps[name] = before
-        else:
+        elif before[0] >= HEADER:  # a cut file vouches for nothing; its whole one's stamp stays (`library_existed`)
             self.stamps.pop(name, None)
         self.changed = True
         return problem
 
     def segments_notice(self, data_dir: Path) -> str | None:
-        """Chroma's HNSW segments fail to load (`vector_probe`): set aside, and the line that says so.
-
-        Probed only when their bytes changed, and probed and set aside only while this start holds the data
-        dir alone (`open_lock.alone`): a probe during another process's compaction crashed on a healthy index,
-        and chroma/ was moved away under a process that opened it during the probe."""
+        """Chroma's HNSW segments fail to load (`vector_probe`): set aside, and the line that says so. Probed only
+        when their bytes changed, and probed and set aside only while this start holds the data dir alone
+        (`open_lock.alone`): a probe during another process's compaction crashed on a healthy index, and chroma/ was
+        moved away under a process that opened it during the probe."""
         with alone(data_dir) as held:
             if not held:
                 return None
@@ -193,10 +180,8 @@ class _Checked:
 def open_checks(data_dir: Path, *, embedded_chroma: bool = True) -> list[str]:
     """Run before the stores open: refuse a damaged or lost catalog, move damaged caches aside.
 
-    Returns one Chinese line per cache that was set aside (shown once, then rebuilt);
-    raises `StoreDamaged` for a damaged or lost catalog. Files unchanged since a start
-    found them healthy are not read in full again (`_Checked`).
-    """
+    Returns one Chinese line per cache that was set aside (shown once, then rebuilt); raises `StoreDamaged` for a
+    damaged or lost catalog. Files unchanged since a start found them healthy are not read in full again (`_Checked`)."""
     data_dir = Path(data_dir)
     private_if_new(data_dir)
     if wrong := unwritable(data_dir):  # a read-only mount, a snapshot: nothing is damaged
@@ -211,6 +196,7 @@ def open_checks(data_dir: Path, *, embedded_chroma: bool = True) -> list[str]:
 def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> list[str]:
     catalog = data_dir / CATALOG
     notices: list[str] = []
+    earlier = checked.stamps.get(CATALOG)  # read before this start's check stamps the catalog as it is now
     for name in (CATALOG, MEMORY, *CACHES, *([CHROMA_DB] if embedded_chroma else [])):
         roll_back_interrupted(data_dir / name)  # a crash's journal, as opening would: the checks see that store
     if catalog.exists() and (problem := checked.problem(data_dir, CATALOG)):
@@ -227,7 +213,7 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
                 f"文档库并不是空的，目录丢了。请{RESTORE_HINT}；确定要从空库重新开始，就删除 {CHROMA_DIR}/ 目录"
             )
     if truncated(catalog):  # SQLite would open it as a new, empty library: every answer 制度里没有写这一条
-        _refuse_cut_catalog(catalog)
+        notices += _cut_catalog(catalog, earlier)
     notices += set_aside_empty(data_dir, (CATALOG, *CACHES))  # a truncated store is not opened as a new one
     if (problem := memory_problem(data_dir / MEMORY)) is not None:
         notices.append(problem)  # not a cache: reported, never moved; the memory actions refuse with the same line
@@ -253,25 +239,42 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
     return notices
 
 
-def _refuse_cut_catalog(catalog: Path) -> None:
-    """A catalog shorter than SQLite's header was cut off (a new install has none at all): opened, it read as an empty
-    library in server mode (or with chroma/ gone too) and was written a new schema, the evidence gone. It is left
-    where it is and every start refuses, as for a damaged catalog. Another start that is creating it right now (it
-    holds the data dir open) writes the header in the same step: looked at again for a moment first."""
+def _cut_catalog(catalog: Path, earlier: object) -> list[str]:
+    """A catalog shorter than SQLite's header: refused when the library existed (opened, a new schema hid the cut),
+    else a first start stopped before the header (a full disk): set aside, a new install. Another start's: waited for."""
     for _ in range(10 if in_use(catalog.parent) else 0):
         time.sleep(0.1)
         if not truncated(catalog):
-            return
-    if truncated(catalog):
-        raise StoreDamaged(f"{CATALOG} {cut_state(catalog.stat().st_size)}：{CATALOG_REFUSED}")
+            return []
+    if not truncated(catalog):
+        return []
+    size = catalog.stat().st_size
+    if library_existed(catalog.parent, earlier):
+        raise StoreDamaged(f"{CATALOG} {cut_state(size)}：{CATALOG_REFUSED}")
+    with alone(catalog.parent) as held:
+        if held:
+            moved = _set_aside(catalog, "unfinished")
+            return [f"{CATALOG} 是空的（{size} 字节），但这个数据目录还没有存过文档（上次首次启动没有完成，例如磁盘满了）："
+                    f"已把它移到 {moved.name}，新建了一个空的文档目录"]
+    raise StoreDamaged(f"{CATALOG} {cut_state(size)}：另一个进程正打开着数据目录，文件没有改动。请先停止应用和其他命令再启动")
+
+
+def library_existed(data_dir: Path, earlier: object = None) -> bool:
+    """An earlier start found the catalog whole (`earlier`: its CHECKED stamp), Chroma holds collections, a set-aside
+    catalog is whole, or the audit trail or version history has rows of documents (unreadable: yes, fail closed)."""
+    from .account_files import AUDIT, HISTORY, _read_one
+
+    return bool(isinstance(earlier, list) and earlier and isinstance(earlier[0], int) and earlier[0] >= HEADER
+                or chroma_collections(data_dir) or any(not truncated(p) for p in kept_aside(data_dir, CATALOG))
+                or _read_one(data_dir / AUDIT, "SELECT 1 FROM audit WHERE action LIKE 'document.%' LIMIT 1") is not False
+                or _read_one(data_dir / HISTORY, "SELECT 1 FROM version_text LIMIT 1") is not False)
 
 
 def _cache_aside(data_dir: Path, name: str, problem: str) -> list[str]:
-    """Move a damaged cache aside, only while this start holds the data dir alone (`open_lock.alone`).
-
-    Two starts that both found it damaged both moved it: the second took away the cache the first had just
-    rebuilt and opened. Looked at again first: another start may have moved and rebuilt it meanwhile (then
-    nothing to say); still damaged while another process has the data dir open, the start is refused."""
+    """Move a damaged cache aside, only while this start holds the data dir alone (`open_lock.alone`). Two starts
+    that both found it damaged both moved it: the second took away the cache the first had just rebuilt and opened.
+    Looked at again first: another start may have moved and rebuilt it meanwhile (then nothing to say); still
+    damaged while another process has the data dir open, the start is refused."""
     path = data_dir / name
     with alone(data_dir) as held:
         if not path.exists() or not sqlite_problem(path):
@@ -283,11 +286,10 @@ def _cache_aside(data_dir: Path, name: str, problem: str) -> list[str]:
 
 
 def set_aside_chroma(data_dir: Path, reason: str) -> str:
-    """Chroma failed to open although its database looked healthy: move it aside, say so.
-
-    Only while this process holds the data dir alone (`open_lock.alone`; the caller lets go of its own hold):
-    moved under another process that has it open, that process would go on writing into the set-aside copy.
-    StoreDamaged otherwise, the files left as they are."""
+    """Chroma failed to open although its database looked healthy: move it aside, say so. Only while this process
+    holds the data dir alone (`open_lock.alone`; the caller lets go of its own hold): moved under another process
+    that has it open, that process would go on writing into the set-aside copy. StoreDamaged otherwise, the files
+    left as they are."""
     with alone(Path(data_dir)) as held:
         if held:
             return _chroma_aside(Path(data_dir), reason)
@@ -329,9 +331,9 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
         state = "是空的" if catalog.exists() else "不见了"
         checks.append(StoreCheck(CATALOG, "lost", f"{state}，但 {CHROMA_DIR}/ 里还有 {sum(chroma.values())} 条向量",
                                  f"请{RESTORE_HINT}；确定从空库开始就删除 {CHROMA_DIR}/"))
-    elif truncated(catalog):  # SQLite reads it as an empty library; the start refuses it
+    elif truncated(catalog) and library_existed(data_dir, _Checked(data_dir).stamps.get(CATALOG)):  # start refuses
         checks.append(StoreCheck(CATALOG, "damaged", f"{cut_state(catalog.stat().st_size)}，文档目录读不到了", CATALOG_FIX))
-    elif not catalog.exists():
+    elif not catalog.exists() or truncated(catalog):  # cut before a first start wrote its header: set aside, new
         checks.append(StoreCheck(CATALOG, "missing", "还没有文档目录", "首次启动时新建"))
     else:
         with writer_quiet(data_dir) as quiet:  # an upload's half-way state is no problem
