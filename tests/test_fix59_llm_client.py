@@ -38,6 +38,8 @@ class _Handler(BaseHTTPRequestHandler):
         time.sleep(spec.get("sleep", 0))
         if spec.get("html"):
             return self._send(b"<html>502</html>", "text/html")
+        if body.get("stream") and "sse" in spec:  # an event stream, labelled spec["type"]
+            return self._send(_events(spec["sse"]), spec.get("type", "text/event-stream"))
         if body.get("stream") and not spec.get("ignore_stream"):
             return self._send(b"", "text/event-stream")  # a stream without a single event
         message = {"role": "assistant", "content": spec.get("reply", REPLY)}
@@ -53,6 +55,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+def _events(pieces: list[str]) -> bytes:
+    chunks = [{"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
+               "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": "stop" if last else None}]}
+              for last, piece in ((i == len(pieces) - 1, piece) for i, piece in enumerate(pieces))]
+    return ("".join(f"data: {json.dumps(c, ensure_ascii=False)}\n\n" for c in chunks) + "data: [DONE]\n\n").encode()
 
 
 class _Server(ThreadingHTTPServer):
@@ -143,6 +152,20 @@ def test_a_stream_without_any_event_says_the_service_may_not_stream(serve):
     with pytest.raises(LLMError, match="不支持流式输出") as info:
         list(_client(serve().root + "/v1").stream("问题"))
     assert "连接被中断" not in str(info.value)
+
+
+# -- review of 07f49a0: an event stream labelled application/json (some gateways) is read as a stream ------------
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "application/json; charset=utf-8", "text/event-stream"])
+def test_an_event_stream_is_read_as_one_whatever_its_label(serve, content_type):
+    client = _client(serve(sse=["年假为十天", "[资料1]。"], type=content_type).root + "/v1")
+    assert "".join(client.stream("问题")) == "年假为十天[资料1]。"
+
+
+def test_a_whole_completion_labelled_json_is_still_read_as_one(serve):
+    client = _client(serve(reply=REPLY, ignore_stream=True, type="application/json; charset=utf-8").root + "/v1")
+    assert "".join(client.stream("问题")) == REPLY
 
 
 # -- 6: an API key inside the base URL ---------------------------------------------------------------------------

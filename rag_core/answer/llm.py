@@ -199,14 +199,16 @@ class OpenAICompatibleClient:
         keep it open, while each piece of answer text gives the limit again (a slow model writing a long answer),
         up to `WHOLE_ANSWER_LIMITS` limits for the whole answer: past that it is an LLMError too, so the caller
         gives its offline answer instead of a model's answer cut where the time ran out. A server that ignores
-        `stream: true` and answers with one JSON completion is read as `complete` reads it (one piece)."""
+        `stream: true` and answers with one JSON completion is read as `complete` reads it (one piece); an event stream
+        labelled application/json is still read as a stream (told by its body)."""
         openai = _sdk()
         bound = {"max_tokens": max_tokens} if max_tokens else {}
 
         def produce(register: Register) -> Iterator[object]:
             with self._create(prompt, {**bound, "stream": True}) as raw:
                 register(raw.http_response)  # closed at the deadline, or when the caller stops reading
-                if "json" in raw.headers.get("content-type", "").lower():  # not a stream: one whole completion
+                # labelled JSON: one whole completion, or an event stream some gateways label so (read whole, by body)
+                if "json" in raw.headers.get("content-type", "").lower() and raw.read().lstrip().startswith(b"{"):
                     yield raw.json()
                 else:
                     yield from raw.parse()
