@@ -164,3 +164,33 @@ def test_a_bare_zhu_address_is_neither_stored_nor_said_back(tmp_path: Path) -> N
     trace = a.ask("我住杭州市西湖区文三路138号", user="bob")
     stored = [m.content for m in a.memory.list("bob")]
     assert "文三路" not in trace.answer and not any("文三路" in c for c in stored), (trace.answer, stored)
+
+
+# Review 59 (rev-final): an estate's phase or sub-area, a road section, a …道 road, a village group and a room in
+# Chinese digits left the whole address, or its room number, in the text.
+MASKED_ESTATES = [
+    ("我住在万科城3期12栋1单元1702", "我住在[住址]"),
+    ("我住在天通苑北一区3号楼", "我住在[住址]"),
+    ("我住在回龙观3区12号楼", "我住在[住址]"),
+    ("我住宝安区西乡街道固戍一路富通城二期6栋1203", "我住宝安区[住址]"),
+    ("我住万科城12栋1单元1702", "我住[住址]"),  # a bare 住 before two numbered parts
+    ("我住在成都市武侯区人民南路三段17号", "我住在成都市武侯区[住址]"),
+    ("我住在天府大道北段1700号", "我住在[住址]"),
+    ("现住深圳市南山区科技园南区高新南一道8号", "现住深圳市南山区科技园南区[住址]"),
+    ("我住在李楼村3组15号", "我住在[住址]"),
+    ("我住在碧桂园十八栋二单元三零二", "我住在[住址]"),
+    ("我住在龙泽苑东区14号楼", "我住在[住址]"),
+    ("我住在郑州市二七区建设路88号", "我住在郑州市二七区[住址]"),  # 二七区 is a district, kept
+]
+KEPT_AREAS = ["我住在李楼村3组", "住宿费按3期2区标准", "入住3天2晚", "我住在杭州市西湖区", "我住在三区"]
+
+
+@pytest.mark.parametrize(("said", "masked"), MASKED_ESTATES)
+def test_phases_sections_groups_and_chinese_room_numbers_are_masked(said: str, masked: str) -> None:
+    assert redact_text(said) == masked
+    assert redact_text(masked) == masked
+
+
+@pytest.mark.parametrize("text", KEPT_AREAS)
+def test_an_area_alone_is_no_address(text: str) -> None:
+    assert redact_text(text) == text

@@ -239,3 +239,19 @@ def test_a_relatives_city_does_not_replace_mine(tmp_path, said):
     store.write_back(U, said, "", now=NOW + timedelta(minutes=1))
     assert "用户常驻杭州" in active(store), active(store)
     assert rule_facts(said)  # kept as the relative's fact: family bears on the person's own leave
+
+
+# Review 59 (rev-final): a wish about how answers read in one case (以后答复同意的情况要写明条款) is a form, not an order
+# that answers say 同意: a yes or no followed by 的情况/的时候/的话/的部分 names a condition.
+@pytest.mark.parametrize("said", ["以后答复同意的情况要写明条款", "以后回答不行的时候说明原因", "以后回复可以的时候附上条款",
+                                  "以后回答可以的话附上条款", "以后回答同意的部分标出来"])
+def test_a_wish_about_the_form_in_one_case_is_kept(said):
+    assert [(f.content, f.kind) for f in rule_facts(said)] == [(f"用户希望{said}", "preference")]
+    assert checked_content(said) == said
+
+
+@pytest.mark.parametrize("said", ["以后都回答可以", "以后都回答可以的", "以后回答是的"])
+def test_an_outcome_ending_in_de_is_still_refused(said):
+    assert rule_facts(said) == []
+    with pytest.raises(MemoryStoreError, match="回答内容"):
+        checked_content(said)

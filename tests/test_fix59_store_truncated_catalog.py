@@ -147,3 +147,41 @@ def test_doctor_calls_a_cut_catalog_of_a_new_install_no_damage(tmp_path: Path) -
     data = first_start_cut(tmp_path / "new")
     checks = {c.file: c for c in Assistant.doctor_data_dir(data, embedded_chroma=False, server=("127.0.0.1", 9))}
     assert checks["catalog.sqlite3"].status == "missing"
+
+
+# Review 59 (rev-final): a real library's cut catalog with the audit trail, the version history and chroma/ gone
+# too was set aside as a first start's and a new empty library began. The caches' and memories' rows vouch for it.
+
+
+def strip_document_evidence(store: Path) -> None:
+    cut(store / "catalog.sqlite3")
+    for name in ("audit.sqlite3", "document_history.sqlite3", ".open_checks.json"):
+        (store / name).unlink(missing_ok=True)
+    shutil.rmtree(store / "chroma")
+
+
+@pytest.mark.parametrize("embedded", [True, False])
+def test_cache_rows_vouch_for_a_library_whose_other_evidence_is_gone(store: Path, embedded: bool) -> None:
+    strip_document_evidence(store)
+    with pytest.raises(StoreDamaged, match="restore"):
+        open_checks(store, embedded_chroma=embedded)
+    assert (store / "catalog.sqlite3").stat().st_size == 0 and not list(store.glob("catalog.sqlite3.unfinished-*"))
+
+
+def test_a_memory_row_vouches_and_an_unreadable_cache_fails_closed(store: Path) -> None:
+    strip_document_evidence(store)
+    for name in ("embedding_cache.sqlite3", "sentences.sqlite3"):
+        (store / name).unlink()
+    memory = sqlite3.connect(store / "memory.sqlite3")
+    memory.execute("CREATE TABLE IF NOT EXISTS memories (id TEXT)")
+    memory.execute("INSERT INTO memories VALUES ('m1')")
+    memory.commit()
+    memory.close()
+    with pytest.raises(StoreDamaged, match="restore"):
+        open_checks(store, embedded_chroma=False)
+    (store / "memory.sqlite3").unlink()
+    (store / "sentences.sqlite3").write_bytes(b"not a database, but something was here" * 200)
+    with pytest.raises(StoreDamaged, match="restore"):
+        open_checks(store, embedded_chroma=False)
+    (store / "sentences.sqlite3").unlink()  # nothing left to vouch: a first start's cut, set aside as before
+    assert len(open_checks(store, embedded_chroma=False)) == 1

@@ -50,10 +50,11 @@ LATER = re.compile(r"^(?:(?:用户|我)?(?:希望|想要?|要求|请|麻烦))?(?
                    r"(?:[你您]的?)?(?P<v>(?:请|麻烦|都|尽量|最好|一律|统一)*(?:用[^，,。；;我]{1,8}?)?"
                    r"(?:回答|回复|答复|解释|说明|列出|格式).*)$")
 # the outcome dictated (回答可以, 回复都说同意, 都回答是): an answer verb, then a yes or no that ends the clause or is
-# followed by what is granted (可以报销, 同意请假); 回答不能太长 and 回答可以简短一点 speak of the form
+# followed by what is granted (可以报销, 同意请假); 回答不能太长, 回答可以简短一点 and a condition (回答同意的情况要写明条款,
+# 回复可以的时候附上条款) speak of the form
 _OUTCOME = re.compile(r"(?:回答|回复|答复|答|说|写)(?:都|一律|全部|统统|统一|就|只|直接|总是)*(?:说|写|答|是)?"
                       r"(?:是|对|可以|能|行|同意|批准?|允许|通过|没问题|符合|合规|不可以|不能|不行|不同意|不批准?|不允许)"
-                      r"(?=$|[了吧的啊呀。！!]|报销|批|请|休|享受|拿|领|发|办|申请|加班|调)")
+                      r"(?=$|[了吧啊呀。！!]|的(?!情况|时候|时|话|部分)|报销|批|请|休|享受|拿|领|发|办|申请|加班|调)")
 
 
 def orders_an_outcome(wish: str) -> bool:

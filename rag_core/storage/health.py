@@ -19,6 +19,7 @@ from pathlib import Path
 from ..errors import StoreDamaged
 from .disk_space import full_line, low_space
 from .empty_stores import HEADER, RESTORE_HINT, cut_state, empty_check, kept_aside, set_aside_empty, truncated
+from .library_evidence import rows_left
 from .open_lock import alone, in_use
 from .set_aside import set_aside as _set_aside
 from .sqlite_access import (
@@ -261,13 +262,10 @@ def _cut_catalog(catalog: Path, earlier: object) -> list[str]:
 
 def library_existed(data_dir: Path, earlier: object = None) -> bool:
     """An earlier start found the catalog whole (`earlier`: its CHECKED stamp), Chroma holds collections, a set-aside
-    catalog is whole, or the audit trail or version history has rows of documents (unreadable: yes, fail closed)."""
-    from .account_files import AUDIT, HISTORY, _read_one
-
+    catalog is whole, or the audit, history, caches or memories have rows (`library_evidence`; unreadable: yes)."""
     return bool(isinstance(earlier, list) and earlier and isinstance(earlier[0], int) and earlier[0] >= HEADER
                 or chroma_collections(data_dir) or any(not truncated(p) for p in kept_aside(data_dir, CATALOG))
-                or _read_one(data_dir / AUDIT, "SELECT 1 FROM audit WHERE action LIKE 'document.%' LIMIT 1") is not False
-                or _read_one(data_dir / HISTORY, "SELECT 1 FROM version_text LIMIT 1") is not False)
+                or rows_left(data_dir))
 
 
 def _cache_aside(data_dir: Path, name: str, problem: str) -> list[str]:

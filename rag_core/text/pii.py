@@ -109,21 +109,22 @@ _PERMIT_RE = re.compile(r"(?<![A-Za-z0-9])C[0-9A-Z]\d{7}(?![A-Za-z0-9])", re.ASC
 _WXID_RE = re.compile(r"(?<![A-Za-z0-9_])wxid_[A-Za-z0-9_-]{4,30}(?![A-Za-z0-9_])", re.ASCII)
 # A personal address: after a word saying someone lives or is reached there (住在, 我住, 家住, 家庭住址, 联系地址 …),
 # places up to a road, lane or estate (or a short name before two numbered parts: 公司宿舍3栋402), numbered parts
-# (138号, 88号院3号楼2单元501, 12-3-501, 88 号), then maybe a name and more parts (东部软件园2号楼). The province, city,
-# district or county before the road stays (杭州市西湖区[住址]: rules differ by city). No address: a place a text states
-# (公司地址, 办公地点), a city alone (住在杭州), words about a group (员工住在…, 住在…的员工, 住在…附近的员工), a 住 that
-# opens a noun (住宿, 住房, 住建局). Lazy runs and unambiguous parts: no backtracking blow-up on a long run of 市市市.
+# (138号, 88号院3号楼2单元501, 12-3-501, 88 号, 3期/北一区/3组 before another part: 二七区建设路 is a district; a room
+# in Chinese digits after 单元/栋/楼), then maybe a name and more parts (东部软件园2号楼). The province, city, district
+# or county before the road stays (杭州市西湖区[住址]: rules differ by city). No address: a stated place (公司地址), a city
+# alone (住在杭州), a group (员工住在…), a 住 opening a noun (住宿). Lazy, unambiguous parts: no blow-up on 市市市….
 _NUM_PART = (r"(?:(?:\d+|[一二三四五六七八九十百零〇两]+)(?:-\d+)* ?(?:号院|号楼|号(?![线码])|栋|幢|座|单元|室|楼|层|弄|户)"
+             r"|(?:\d+|[一二三四五六七八九十]+)[期区组](?= ?(?:\d|[一二三四五六七八九十百零〇两]|[A-Za-z] ?[座栋幢]))"
              r"|[A-Za-z] ?(?:座|栋|幢)|(?!(?:19|20)\d\d-\d\d?-\d\d?(?!\d))\d+(?:-\d+){1,3}(?![\d-]))")
-_NUMBERED = rf"{_NUM_PART}(?: ?{_NUM_PART})*(?: ?-?\d{{1,5}}(?![\d.年月日号元天个次万%％]))?"
-_STREET = r"大道|大街|路|街|巷|胡同|弄|村|小区|花园|公寓|社区|新村|家园|苑|大厦|院"
-_PLACE_END = rf"(?:省|自治区|市|区|县|旗|镇|乡|街道|{_STREET})$"
+_NUMBERED = (rf"{_NUM_PART}(?: ?{_NUM_PART})*(?: ?-?\d{{1,5}}(?![\d.年月日号元天个次万%％])"
+             r"|(?<=[元栋楼])[一二三四五六七八九十零〇两]{2,5}(?![一二三四五六七八九十百千万零〇两年月日号个次天人元岁]))?")
+_STREET = r"大道|大街|路|街|道|[东西南北中]段|[一二三四五六七八九十]+段|巷|胡同|弄|村|小区|花园|公寓|社区|新村|家园|苑|大厦|院"
+_ENDS = rf"省|自治区|市|区|县|旗|镇|乡|街道|{_STREET}"
 _ADDRESS_RE = re.compile(
     r"(?:(?:居|现|定居)?住(?:在|于)|(?P<bare>(?:居|现|定居|入|暂)?住)(?![宿房院户址所建宅在于])|家住|家在|现居(?:在|于)?"
     r"|定居(?:在|于)|住址|住所|我的地址|户口所在地|(?:家庭|家|居住|现居住?|常住|户籍|户口|通讯|通信|收件|收货|邮寄|寄送|联系"
     r"|详细)地址|(?:现)?居住地)(?:在|于|是|为)?[ ]?[:：]?[ ]?(?P<address>"
-    rf"(?P<place>[{_CJK}]{{0,30}}?(?:省|自治区|市|区|县|旗|镇|乡|街道|{_STREET})|[{_CJK}]{{1,12}}?)? ?(?P<parts>{_NUMBERED})"
-    rf"(?: ?(?:(?!的)[{_CJK}A-Za-z]){{1,12}}? ?{_NUMBERED}){{0,3}})")
+    rf"(?P<place>[{_CJK}]{{0,30}}?(?:{_ENDS})[{_CJK}]{{0,12}}?|[{_CJK}]{{1,12}}?)? ?(?P<parts>{_NUMBERED})(?: ?(?:(?!的)[{_CJK}A-Za-z]){{1,12}}? ?{_NUMBERED}){{0,3}})")
 # The province, city, district or county names a place starts with (not 小区, 园区, 超市 …), kept before the mask.
 _ADMIN_PREFIX_RE = re.compile(
     rf"(?:(?:(?![路街巷道弄村苑院])[{_CJK}]){{1,7}}?(?:省|自治区|(?<![超夜集菜城门])市|县|旗|(?<![小社园校厂街片景宅活舍])区))*")
@@ -132,11 +133,12 @@ _GROUP_AFTER = re.compile(rf"(?:附近|周边|一带)?的[{_CJK}]{{0,4}}?(?:员�
 
 
 def _address(match: re.Match[str]) -> Span | None:
-    """A road or estate before the numbers, or two numbered parts (3号楼2单元501), not a lone 2号; a bare 住 only
-    before a named place; never words about a group. Masked from the road or estate on."""
+    """A road or estate (maybe its 东区) before the numbers, or two numbered parts (3号楼2单元501), not a lone 2号; a
+    bare 住 only before a named place or two parts; never words about a group. Masked from the road or estate on."""
     text, place = match.string, match.group("place") or ""
     parts = len(re.findall(r"\d+|[A-Za-z]|[一二三四五六七八九十百零〇两]+", match.group("parts")))
-    if not (re.search(rf"(?:{_STREET})$", place) or parts >= 2) or (match.group("bare") and not re.search(_PLACE_END, place)):
+    if not (re.search(rf"(?:{_STREET})(?:[东西南北中]区)?$", place) or parts >= 2) or (
+            match.group("bare") and parts < 2 and not re.search(rf"(?:{_ENDS})$", place)):
         return None
     if _GROUP_BEFORE.search(text, 0, match.start()) or _GROUP_AFTER.match(text, match.end()):
         return None
