@@ -67,6 +67,15 @@ class BigramEmbedder:
         return self.vector(text)
 
 
+class NearEmbedder(BigramEmbedder):
+    """Bigram vectors with a large shared part: any two texts are near duplicates (cosine above 0.96), so only
+    the terms tell them apart (the memory store's restatement tests)."""
+
+    def vector(self, text: str) -> np.ndarray:
+        v = super().vector(text) + 5.0 * np.eye(self.dim, dtype=np.float32)[0]
+        return v / np.linalg.norm(v)
+
+
 class NoReplyQueued(LookupError):
     """The fake LLM was called more often than the test queued replies for."""
 

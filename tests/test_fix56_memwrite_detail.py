@@ -1,7 +1,7 @@
 """Review 56 (memory): a restatement that says more keeps its detail; one that says less leaves the row's text alone.
 
 Real e5 puts 用户怀孕了 and 用户怀孕7个月了 above the dedup cosine, as it does 用户对花生过敏 and 用户对芒果过敏: the
-terms decide. `_NearEmbedder` does the same offline: every text lands near every other, so only the terms tell.
+terms decide. `fakes.NearEmbedder` does the same offline: every text lands near every other, so only the terms tell.
 """
 
 from __future__ import annotations
@@ -10,24 +10,16 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
-from fakes import BigramEmbedder
+from fakes import NearEmbedder
 
 from rag_core.memory import MemoryStore
 
 NOW = datetime(2026, 6, 1, 9, tzinfo=UTC)
 
 
-class _NearEmbedder(BigramEmbedder):
-    """Bigram vectors with a large shared part: any two texts have a cosine above 0.96."""
-
-    def vector(self, text: str) -> np.ndarray:
-        v = super().vector(text) + 5.0 * np.eye(self.dim, dtype=np.float32)[0]
-        return v / np.linalg.norm(v)
-
-
 @pytest.fixture
 def store(tmp_path):
-    s = MemoryStore(tmp_path / "m.sqlite3", _NearEmbedder())
+    s = MemoryStore(tmp_path / "m.sqlite3", NearEmbedder())
     yield s
     s.close()
 

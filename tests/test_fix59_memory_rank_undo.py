@@ -14,9 +14,8 @@ from __future__ import annotations
 import pickle
 from datetime import UTC, datetime, timedelta
 
-import numpy as np
 import pytest
-from fakes import BigramEmbedder, fake_assistant
+from fakes import BigramEmbedder, NearEmbedder, fake_assistant
 
 from rag_core.memory import MemoryStore
 from rag_core.text.inputs import InputError
@@ -24,17 +23,9 @@ from rag_core.text.inputs import InputError
 NOW = datetime(2026, 6, 1, 9, tzinfo=UTC)
 
 
-class _NearEmbedder(BigramEmbedder):
-    """Bigram vectors with a large shared part: any two texts are near duplicates, so only the terms tell."""
-
-    def vector(self, text: str) -> np.ndarray:
-        v = super().vector(text) + 5.0 * np.eye(self.dim, dtype=np.float32)[0]
-        return v / np.linalg.norm(v)
-
-
 @pytest.fixture
 def store(tmp_path):
-    s = MemoryStore(tmp_path / "m.sqlite3", _NearEmbedder())
+    s = MemoryStore(tmp_path / "m.sqlite3", NearEmbedder())
     yield s
     s.close()
 
