@@ -1,5 +1,7 @@
 """Errors a user can read: each names the thing refused and why, in Chinese."""
 
+import errno
+
 
 class RagError(Exception):
     """Base class for refusals the UI and CLI show as plain messages."""
@@ -89,3 +91,25 @@ def exception_chain(exc: BaseException, limit: int = 10) -> list[BaseException]:
         seen.append(current)
         current = current.__cause__ or current.__context__
     return seen
+
+
+# Why an OS call failed, in Chinese: what happened, then what to do. One map, so the CLI's error lines and the
+# facade's refusals say a full disk the same way.
+_OS_ERRNO_REASONS: dict[int, tuple[str, str]] = {
+    errno.ENOSPC: ("磁盘已满", "请清理空间后重试"),
+    errno.EDQUOT: ("磁盘配额已满", "请清理空间或请管理员调高配额后重试"),
+    errno.EROFS: ("这个位置是只读的", "请换一个位置"),
+    errno.EACCES: ("没有读写权限", "请换一个位置或检查权限"),
+    errno.EPERM: ("没有读写权限", "请换一个位置或检查权限"),
+    errno.EIO: ("磁盘读写出错", "请检查磁盘后重试"),
+    errno.ENAMETOOLONG: ("路径或文件名太长", "请缩短后重试"),
+    errno.ELOOP: ("路径里的符号链接形成了循环", "请检查路径"),
+}
+
+
+def os_reason(exc: OSError, advice: bool = False) -> str:
+    """What an OS error means in Chinese (with what to do when `advice`); unknown codes are named by number."""
+    said = _OS_ERRNO_REASONS.get(exc.errno or 0)
+    if said is None:
+        return f"读写失败（错误码 {exc.errno}）"
+    return f"{said[0]}，{said[1]}" if advice else said[0]

@@ -9,13 +9,13 @@ and every JSON string; newlines and tabs in free text stay as they are.
 
 from __future__ import annotations
 
-import errno
 import json
 import sys
 import unicodedata
 from pathlib import Path
 from typing import Any
 
+from ..errors import os_reason
 from ..text.pii import redact_text
 
 
@@ -71,19 +71,12 @@ _OS_REASONS = (
     (NotADirectoryError, "路径中有一段是文件而不是文件夹，请检查路径"),
     (PermissionError, "没有读写权限，请换一个位置或检查权限"),
 )
-_ERRNO_REASONS = {
-    errno.ENAMETOOLONG: "路径或文件名太长，请缩短后重试",
-    errno.ELOOP: "路径里的符号链接形成了循环，请检查路径",
-    errno.EROFS: "这个位置是只读的，请换一个位置",
-    errno.ENOSPC: "磁盘已满，请清理空间后重试",
-    errno.EIO: "磁盘读写出错，请检查磁盘后重试",
-}
 
 
 def os_error_text(exc: OSError) -> str:
     """What went wrong with which path, in Chinese."""
     reason = next((said for kind, said in _OS_REASONS if isinstance(exc, kind)), None) \
-        or _ERRNO_REASONS.get(exc.errno or 0) or f"读写失败（错误码 {exc.errno}）"
+        or os_reason(exc, advice=True)
     return f"{exc.filename}：{reason}" if exc.filename else reason
 
 

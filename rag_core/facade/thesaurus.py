@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..documents.write_lock import held_if_writable
-from ..errors import SettingsError, ThesaurusChanged
+from ..errors import SettingsError, ThesaurusChanged, os_reason
 from ..storage.health import StoreCheck
 from ..text.inputs import INVISIBLE
 from ..text.pii import redact_text
@@ -59,12 +59,6 @@ FIX = "在设置页的“词表”里改好并保存（原文件会先原样另�
 MOVE_FOLDER = "把数据目录里名为 thesaurus.tsv 的文件夹移走或改名"
 DROPPED = "删去了 {} 个看不见的字符（常见于从 Word、Excel 或网页复制；提问里同样不算）"
 # why a save could not write, in Chinese (an OSError's strerror is English); the rest: its number
-_WRITE_REASONS = {
-    errno.ENOSPC: "磁盘已满", errno.EDQUOT: "磁盘配额已满", errno.EROFS: "数据目录是只读的",
-    errno.EACCES: "没有写入权限", errno.EPERM: "没有写入权限", errno.EIO: "磁盘读写出错",
-}
-
-
 def masked_lines(text: str) -> str:
     """`text` with personal data masked line by line (a line's tab and the line breaks stay)."""
     return "\n".join(redact_text(line) for line in text_lines(str(text)))
@@ -97,7 +91,7 @@ def _write_failed(exc: OSError) -> SettingsError:
     if isinstance(exc, IsADirectoryError) or exc.errno == errno.EISDIR:
         return SettingsError(f"词表没有保存：{THESAURUS_FILE} 无法写入，因为它{NOT_A_FILE}。原来的词表保持不变，"
                              f"仍在使用；请{MOVE_FOLDER}后再保存")
-    reason = _WRITE_REASONS.get(exc.errno or 0) or f"读写失败，错误码 {exc.errno}"
+    reason = os_reason(exc)
     return SettingsError(f"词表没有保存：{THESAURUS_FILE} 无法写入数据目录（{reason}）。"
                          "原来的词表保持不变，仍在使用；请检查磁盘空间和文件权限后再试")
 
