@@ -35,6 +35,7 @@ from .facade.memories import MemoryActions, PersonalSearch
 from .facade.model_status import ModelStatus
 from .facade.ratings import RatingActions
 from .facade.shared_settings import on_file_now, saving
+from .facade.stores import start_said_plainly
 from .facade.thesaurus import THESAURUS_FILE, ThesaurusActions
 from .search.answerability import Model
 from .search.centroid import CorpusCentroid
@@ -78,11 +79,12 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
 
     def __init__(self, settings: Settings, *, embedder: Embedder | None = None, second_embedder: Embedder | None = None,
                  llm=None):
-        Path(settings.data_dir).mkdir(mode=0o700, parents=True, exist_ok=True)  # for its owner only (SECURITY.md)
-        # a damaged or lost catalog is refused with one line; damaged caches are set aside and rebuilt
-        self.store_notices: list[str] = open_checks(Path(settings.data_dir), embedded_chroma=not settings.chroma_host)
-        with self._holding_data_dir(Path(settings.data_dir)):  # a restore refused from here on, let go if this fails
-            self._start(settings, embedder, second_embedder, llm)
+        with start_said_plainly(Path(settings.data_dir)):
+            Path(settings.data_dir).mkdir(mode=0o700, parents=True, exist_ok=True)  # for its owner only (SECURITY.md)
+            # a damaged or lost catalog is refused with one line; damaged caches are set aside and rebuilt
+            self.store_notices: list[str] = open_checks(Path(settings.data_dir), embedded_chroma=not settings.chroma_host)
+            with self._holding_data_dir(Path(settings.data_dir)):  # a restore refused from here on, let go if this fails
+                self._start(settings, embedder, second_embedder, llm)
 
     def _start(self, settings: Settings, embedder: Embedder | None, second_embedder: Embedder | None, llm) -> None:
         self._env_settings = settings  # .env and defaults, before the settings page's saved changes

@@ -33,6 +33,10 @@ class StoreBusy(StoreDamaged):
     but said as busy, never as damage to move away."""
 
 
+class StoreUnavailable(RagError):
+    """The data dir cannot be opened or written (a full disk, no permission): nothing in it is damaged."""
+
+
 class VectorServerDown(RagError):
     """The Chroma server (CHROMA_HOST) cannot be reached: one Chinese line saying to start it, never httpx's words."""
 

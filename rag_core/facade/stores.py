@@ -14,9 +14,10 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import ParamSpec, TypeVar
 
-from ..errors import StoreDamaged
+from ..errors import RagError, StoreDamaged, StoreUnavailable
 from ..storage.sqlite_access import access_problem, access_reason, busy_line, damage_reason, is_busy
 
 INSIGHTS_FILE = "insights.sqlite3"
@@ -85,3 +86,18 @@ def uses_store(file: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
         return guarded
 
     return decorate
+
+
+@contextmanager
+def start_said_plainly(data_dir: Path) -> Iterator[None]:
+    """A start that fails because the data dir cannot be written (a full disk, no permission, a busy file) is
+    said in Chinese as that, not as SQLite's or Chroma's English line or a traceback; nothing is moved aside."""
+    try:
+        yield
+    except RagError:
+        raise
+    except Exception as exc:
+        problem = access_problem(exc, data_dir)
+        if problem is None:
+            raise
+        raise StoreUnavailable(f"数据目录 {data_dir} {problem}") from exc
