@@ -17,7 +17,7 @@ from typing import Any
 
 import streamlit as st
 
-from rag_core import AskTrace, Assistant, RagError
+from rag_core import AskTrace, Assistant, Formatted, RagError
 from rag_core.errors import StoreDamaged
 from ui.inert import escape_md, escape_quoted_lines, inert_markdown
 from ui.layout import ensure_chrome
@@ -126,16 +126,33 @@ def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, con
 
     worker = threading.Thread(target=work, name="ask-stream", daemon=True)
     worker.start()
-    shown, text = st.empty(), ""
-    # the offline quoter streams a document's sentences: shown as written, as the finished answer is (trace_view)
-    draw = escape_quoted_lines if assistant.llm is None else inert_markdown
+    shown, runs = st.empty(), []
     for piece in stream():
-        text += piece
-        shown.markdown(draw(text))
+        runs = with_piece(runs, piece)
+        shown.markdown(streamed_markdown(runs))
     worker.join()
     if "error" in outcome:
         raise outcome["error"]
     return outcome["trace"]
+
+
+def with_piece(runs: list[tuple[bool, str]], piece: str) -> list[tuple[bool, str]]:
+    """The streamed text as runs of (keeps its markdown, text): a run goes on while its pieces are of one kind."""
+    formatted = isinstance(piece, Formatted)
+    if runs and runs[-1][0] == formatted:
+        return [*runs[:-1], (formatted, runs[-1][1] + piece)]
+    return [*runs, (formatted, str(piece))]
+
+
+def streamed_markdown(runs: list[tuple[bool, str]]) -> str:
+    """The text so far, drawn as the stored turn will be: a model's reply or HR's 标准答复 (`Formatted`) with its
+    markdown kept, inert; the engine's quotes, notes and refusals shown as written (trace_view)."""
+    out, text = [], ""
+    for formatted, run in runs:
+        at_line_start = not text or text.endswith("\n")
+        out.append(inert_markdown(run) if formatted else escape_quoted_lines(run, at_line_start=at_line_start))
+        text += run
+    return "".join(out)
 
 
 def answer_question(question: str, conversation: str | None, kept: bool = True,

@@ -24,6 +24,18 @@ def quoted_offline(answerer: str) -> bool:
     return answerer.split("（")[0] == OFFLINE_ANSWERER
 
 
+class Formatted(str):
+    """A streamed piece of an answer whose markdown a page keeps (a model's reply, HR's 标准答复), as the stored turn
+    does; every other piece is the engine's text around quotes, shown literally."""
+
+
+class Record:
+    """A record a page or the CLI turns into JSON as it is."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 @dataclass(frozen=True)
 class Principal:
     """Who acts. Every facade method that reads or changes data checks it.
@@ -51,7 +63,7 @@ class Principal:
 
 
 @dataclass(frozen=True)
-class Account:
+class Account(Record):
     """A person who may log in (never carries the password hash)."""
 
     name: str
@@ -67,12 +79,9 @@ class Account:
     def principal(self) -> Principal:
         return Principal(user=self.name, role=self.role, audiences=self.audiences)
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass(frozen=True)
-class AuditEntry:
+class AuditEntry(Record):
     """One row of the append-only audit trail."""
 
     id: int
@@ -83,9 +92,6 @@ class AuditEntry:
     target: str
     outcome: str  # ok, failed, locked, refused
     detail: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -231,7 +237,7 @@ class SearchResult:
 
 
 @dataclass
-class MemoryHit:
+class MemoryHit(Record):
     """A recalled memory with the numbers that selected it."""
 
     id: str
@@ -244,9 +250,6 @@ class MemoryHit:
     created_at: str
     last_accessed: str | None = None
     access_count: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass
@@ -262,15 +265,12 @@ class SourceRef:
 
 
 @dataclass
-class CitationCheck:
+class CitationCheck(Record):
     """What the citation guard found in an LLM answer (the offline answerer only quotes, so it is not checked)."""
 
     checked: bool = False
     removed: list[int] = field(default_factory=list)  # [资料N] cited but not in the prompt, taken out of the answer
     unsupported: list[str] = field(default_factory=list)  # sentences whose numbers none of their cited clauses states
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass
@@ -336,7 +336,7 @@ class AskTrace:
 
 
 @dataclass
-class IngestReport:
+class IngestReport(Record):
     """What happened to one uploaded file; `error` is a plain Chinese reason when refused."""
 
     filename: str
@@ -355,12 +355,9 @@ class IngestReport:
     def ok(self) -> bool:
         return self.status != "refused"
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass
-class VersionChange:
+class VersionChange(Record):
     """One version of a document and what changed from the version before it (for the history view)."""
 
     version: int
@@ -377,12 +374,9 @@ class VersionChange:
     effective_date: str | None = None
     audience: tuple[str, ...] = ()  # who may read this version (labels); () when the builder did not say
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass
-class DocumentInfo:
+class DocumentInfo(Record):
     """One document's current version, as listed on the documents page."""
 
     doc_id: str
@@ -395,6 +389,3 @@ class DocumentInfo:
     content_hash: str = ""
     effective_date: str | None = None
     status: str = "current"  # "current" | "retired" | "scheduled"
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)

@@ -1,5 +1,6 @@
 """While the offline quoter streams a document's sentences, they are drawn as written (a quoted '# 标题' or *强调* is no
-markup even for the moment before the finished answer replaces them); a model's stream keeps its formatting.
+markup even for the moment before the finished answer replaces them); a model's stream keeps its formatting, and the
+offline answer that follows a model failing keeps none (the stored turn draws it literally: no bold for a moment).
 
 `ask_streaming` is taken from pages/chat.py as written (the module runs its page when imported) and run with a
 stand-in for the two Streamlit calls it makes."""
@@ -15,7 +16,8 @@ from typing import Any
 
 from fakes import QueuedLLM, fake_assistant
 
-from rag_core import Principal
+from rag_core import Formatted, Principal
+from rag_core.answer.llm import LLMError
 from ui.inert import escape_md, escape_quoted_lines, inert_markdown
 
 LOCAL = Principal(user="local", role="admin")
@@ -33,12 +35,14 @@ class _Placeholder:
 
 def _ask_streaming(drawn: list[str]):
     tree = ast.parse(CHAT.read_text(encoding="utf-8"))
-    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "ask_streaming")
+    functions = [n for n in tree.body if isinstance(n, ast.FunctionDef)
+                 and n.name in ("ask_streaming", "with_piece", "streamed_markdown")]
     stand_in = type("St", (), {"empty": staticmethod(lambda: _Placeholder(drawn))})
     namespace = {"st": stand_in, "queue": queue, "threading": threading, "Iterator": Iterator, "Any": Any,
                  "_DONE": object(), "actor": lambda: LOCAL, "escape_quoted_lines": escape_quoted_lines,
-                 "inert_markdown": inert_markdown, "escape_md": escape_md, "AskTrace": object, "Assistant": object}
-    exec(compile(ast.Module([function], type_ignores=[]), str(CHAT), "exec"), namespace)
+                 "inert_markdown": inert_markdown, "escape_md": escape_md, "AskTrace": object, "Assistant": object,
+                 "Formatted": Formatted}
+    exec(compile(ast.Module(functions, type_ignores=[]), str(CHAT), "exec"), namespace)
     return namespace["ask_streaming"]
 
 
@@ -56,3 +60,17 @@ def test_a_model_stream_keeps_its_formatting(tmp_path) -> None:
     drawn: list[str] = []
     _ask_streaming(drawn)(assistant, "事假期间发工资吗？", "local", None, assistant.new_conversation_id())
     assert drawn and "**不发**" in drawn[-1], drawn[-1]
+
+
+class _DownLLM(QueuedLLM):
+    def stream(self, prompt: str) -> Iterator[str]:
+        raise LLMError("连接被拒绝", kind="connection")
+
+
+def test_the_offline_answer_after_a_model_failure_is_drawn_as_written(tmp_path) -> None:
+    assistant = fake_assistant(tmp_path / "s", llm=_DownLLM())
+    assert assistant.ingest_bytes(CLAUSE.encode(), "事假.txt", actor=LOCAL).ok
+    drawn: list[str] = []
+    trace = _ask_streaming(drawn)(assistant, "事假期间发工资吗？", "local", None, assistant.new_conversation_id())
+    assert "extractive" in trace.answerer, trace.answerer
+    assert drawn and "\\# 事假工资" in drawn[-1] and "\\*不发\\*" in drawn[-1], drawn[-1]

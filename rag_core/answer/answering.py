@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from ..text.completion import complete
 from ..text.kept import kept_values, masked_keeping
-from ..types import ANSWERED, REFUSED, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE, CitationCheck, SourceRef
+from ..types import ANSWERED, REFUSED, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE, CitationCheck, Formatted, SourceRef
 from .citations import check_citations, cites_a_source, without_citations
 from .cut_number import number_in_progress, without_cut_number
 from .llm import ANSWER_MAX_TOKENS, CUT_NOTE, LLMError
@@ -136,7 +136,8 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str], k
         pieces = iter([complete(llm, prompt, max_tokens=ANSWER_MAX_TOKENS)])
     body, passed, cut = "", 0, False  # passed: how much of body went to `masked`
     # pieces are shown masked, never as the model wrote them (but for the values its sources kept)
-    masked = MaskedStream(on_token, lambda text: masked_keeping(text, kept)) if on_token else None
+    masked = MaskedStream(lambda text: on_token(Formatted(text)), lambda text: masked_keeping(text, kept)) \
+        if on_token else None  # the model's markdown is kept on the page (`Formatted`), as in the stored turn
 
     def pass_on(upto: int) -> None:
         nonlocal passed
