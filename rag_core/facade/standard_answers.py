@@ -19,8 +19,8 @@ from ..insights.audiences import labels_in_use, unreadable_labels
 from ..insights.records import GapGroup, StandardAnswer
 from ..insights.standard import standard_fields
 from ..insights.standard_duplicates import refuse_duplicate
-from ..insights.standard_refs import gap_sources, names_document
-from ..insights.standard_versions import MIN_QUOTE, policy_text, quoted_pieces, unnamed_articles
+from ..insights.standard_refs import MIN_QUOTE, gap_sources, names_document, policy_text, quoted_pieces
+from ..insights.standard_versions import unnamed_articles
 from ..types import Principal
 from .standard_input import standard_audience
 from .standard_review import StandardReview
@@ -67,7 +67,10 @@ class StandardAnswerActions(StandardReview):
             self._audit(actor, "refused", f"标准答复的受众：{'、'.join(hidden)}", "refused", "受众不可见")
             raise PermissionDenied(f"没有权限：不能为看不到的受众（{'、'.join(hidden)}）添加标准答复")
         question, answer, clauses, variants = standard_fields(question, answer, clauses, variants)  # before masking
-        self._refuse_narrower_basis(labels, clauses, sources, actor)
+        # only the documents the actor may read are a basis: a hidden one's id is dropped as a made-up one would be
+        readable = {v.doc_id for v in self.catalog.live_versions() if visible_to(v.audience, actor.readable)}
+        sources = [s for s in dict.fromkeys(sources) if s in readable]
+        self._refuse_narrower_basis(labels, clauses, sources, actor, unreadable=False)
         refuse_duplicate(self.standard_store, redact_text(question), labels)
         return self.standard_store.add(
             redact_text(question), redact_text(answer), author=actor.user, created_at=_stamp(),

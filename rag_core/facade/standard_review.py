@@ -27,7 +27,7 @@ from ..errors import StoreDamaged
 from ..insights.standard import Hold, StandardAnswerError
 from ..insights.standard_duplicates import refuse_duplicate
 from ..insights.standard_pending import office_midnight
-from ..insights.standard_refs import narrower_basis
+from ..insights.standard_refs import Basis, narrower_basis, policy_text
 from ..insights.standard_versions import CHANGED, NARROWED, lost_with, outdated
 from ..types import Chunk, DocumentInfo, Principal
 from .stores import STANDARD_FILE, feature_store, uses_store
@@ -183,7 +183,11 @@ class StandardReview:
         actor = self._acting(actor, "insights")  # type: ignore[attr-defined]
         self._visible_standard(answer_id, actor, "release")
         entry = self.standard_store.get(answer_id)
-        self._refuse_narrower_basis(entry.audience, entry.clauses, self.standard_store.sources_of(answer_id), actor)
+        # a document the actor cannot read counts when the answer is held for one: the hold line said so already
+        hidden = any(not visible_to(hold.doc_audience, actor.readable)
+                     for hold in self.standard_store.hold_reasons().get(answer_id, []))
+        self._refuse_narrower_basis(entry.audience, entry.clauses, self.standard_store.sources_of(answer_id), actor,
+                                    unreadable=hidden)
         now = self.standard_answer_holds(actor=actor).get(answer_id)
         if seen is not None and now is not None and now != seen:
             raise StandardAnswerError("这条标准答复在你打开页面后又有了新的暂停原因，未恢复使用。请刷新页面，核对全部原因后再决定"
@@ -193,16 +197,33 @@ class StandardReview:
         self._audit(actor, "standard.release", answer_id, "ok", "复核无误，恢复使用")  # type: ignore[attr-defined]
 
     def _refuse_narrower_basis(self, audience: Sequence[str], clauses: Sequence[str], sources: Sequence[str],
-                               actor: Principal) -> None:
+                               actor: Principal, *, unreadable: bool = True) -> None:
         """Refuse (Chinese) an answer for readers wider than a document it rests on (`narrower_basis`): served, it
         would give them a clause they may not read. Checked on the versions in effect today and on each day a
         scheduled version takes effect (`effect_by_day`): a version replaced on its day still stands in the catalog,
-        and a narrower one still to come would reach them then. A document the actor cannot read is not named."""
+        and a narrower one still to come would reach them then. A document the actor cannot read is not named, and
+        counts only when `unreadable`: an answer being added cannot rest on one (they cannot have drafted from it,
+        nor know its text), and judging one would tell a guessed title or id from a made-up one. A version they
+        cannot read of a document they can (its id and title in a live version they read: one they uploaded, then
+        narrowed from a day on) still counts by its name and recorded id, never by a run of its text."""
         today = office_today(self._settings.timezone)
+        live = self.catalog.live_versions()
+        seen = {(v.doc_id, v.title) for v in live if visible_to(v.audience, actor.readable)}
         found: dict[tuple[str, tuple[str, ...]], str] = {}
-        for day, versions in effect_by_day(self.catalog.live_versions(), today):
-            basis = [(v.doc_id, v.title, v.audience) for v in versions]
-            for title, labels in narrower_basis(clauses, sources, audience, basis):
+        texts: dict[tuple[str, int], str] = {}
+
+        def basis(v: DocumentInfo) -> Basis | None:
+            def read() -> str:  # read once, and only for a clause long enough to quote it
+                if (v.doc_id, v.version) not in texts:
+                    texts[v.doc_id, v.version] = policy_text(self.catalog.chunks_of(v.doc_id, v.version))
+                return texts[v.doc_id, v.version]
+            if unreadable or visible_to(v.audience, actor.readable):
+                return Basis(v.doc_id, v.title, v.audience, read)
+            return Basis(v.doc_id, v.title, v.audience) if (v.doc_id, v.title) in seen else None
+
+        for day, versions in effect_by_day(live, today):
+            docs = [b for b in map(basis, versions) if b is not None]
+            for title, labels in narrower_basis(clauses, sources, audience, docs):
                 found.setdefault((title, labels), day)
         if not found:
             return

@@ -1,11 +1,19 @@
-"""Which documents a standard answer's clauses name, and whether a document is readable to all of an answer's
-readers: what decides that an answer rests on a document (held when it is deleted, narrowed or replaced)."""
+"""Which documents a standard answer's clauses name or quote, and whether a document is readable to all of an answer's
+readers: what decides that an answer rests on a document (`rests_on`: held when it is deleted, narrowed or replaced,
+and refused for readers wider than it, `narrower_basis`)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
 
+from ..types import Chunk
+
+MIN_PIECE = 4  # shorter runs (第一条, 年假) are headings and words, not a quoted clause
+MIN_QUOTE = 8  # a run this long found in the policy makes an answer that never names it rest on it
+_SPACE = re.compile(r"\s+")
+_BREAK = re.compile(r"[^\w]+|_+")  # punctuation: 第一条：员工… and 第一条 员工… quote the same words
 QUOTED = re.compile(r"《([^》]{4,})》")  # a document named in a clause as 《考勤与休假管理制度》
 _NAME_END = "制度|规定|办法|细则|手册|条例|守则|规程|规范|指引|须知"
 # an edition or status after a title (年假制度（2023年修订）, 年假制度(试行), 年假制度2024版): HR names the policy without it
@@ -90,12 +98,70 @@ def readable_to_all(doc_audience: Sequence[str], answer_audience: Sequence[str])
     return all(not {"all", label}.isdisjoint(doc_audience) for label in answer_audience or ("all",))
 
 
+def flat(text: str) -> str:
+    """Text without whitespace: a re-upload that re-wraps a line keeps every clause."""
+    return _SPACE.sub("", text)
+
+
+def policy_text(chunks: Iterable[Chunk]) -> str:
+    """A version's text as clauses are compared with it: each section's own heading (第五条 年假, kept in the
+    section path, not the text) before its text, overlaps dropped, whitespace removed."""
+    parts: list[str] = []
+    section: str | None = None
+    for chunk in chunks:
+        if chunk.section != section:
+            section = chunk.section
+            parts.append(section.rsplit(">", 1)[-1])
+        parts.append(chunk.text[chunk.overlap_chars :])
+    return flat("\n".join(parts))
+
+
+def quoted_pieces(clause: str, titles: Sequence[str]) -> list[str]:
+    """The runs of a clause that can quote a policy: 《names》 and the document's titles taken out, whitespace
+    removed, cut at punctuation; runs shorter than `MIN_PIECE` dropped."""
+    text = QUOTED.sub("|", clause)
+    for title in sorted((t.strip() for t in titles if t and t.strip()), key=len, reverse=True):
+        text = text.replace(title, "|")
+    return [piece for piece in _BREAK.split(flat(text)) if len(piece) >= MIN_PIECE]
+
+
+def long_pieces(clauses: Sequence[str], titles: Sequence[str]) -> list[str]:
+    """The runs of `clauses` long enough (`MIN_QUOTE`) that finding one in a document's text makes an answer rest
+    on it, its `titles` taken out."""
+    return [p for clause in clauses for p in quoted_pieces(clause, titles) if len(p) >= MIN_QUOTE]
+
+
+def rests_on(clauses: Sequence[str], recorded: bool, titles: Sequence[str], known: Sequence[str], text: str) -> bool:
+    """Does an answer rest on the document titled `titles` whose version reads `text` (`policy_text`): recorded as
+    written from it, a clause naming it (`references`; `known`: the catalog's other titles), or quoting a long run
+    of it (`long_pieces`)? The one rule for holding an answer (`standard_versions.outdated`) and for refusing one
+    for readers wider than such a document (`narrower_basis`)."""
+    return recorded or names_document(clauses, titles, known) or any(p in text for p in long_pieces(clauses, titles))
+
+
+class Basis(NamedTuple):
+    """A version an answer may rest on: its document, title, audience, and its text (`policy_text`, read on demand
+    and only for a clause long enough to quote it)."""
+
+    doc_id: str
+    title: str
+    audience: Sequence[str]
+    text: Callable[[], str] = str
+
+
 def narrower_basis(clauses: Sequence[str], sources: Sequence[str], answer_audience: Sequence[str],
-                   live: Sequence[tuple[str, str, Sequence[str]]]) -> list[tuple[str, tuple[str, ...]]]:
-    """(title, audience) of each live document (`live`: doc_id, title, audience) an answer rests on (a clause names
-    it, or it is a recorded source) that some of the answer's readers cannot read, unless a copy they all can read
-    carries the same reference: served so, the answer would give them a clause they may not see."""
-    known = [t for _, t, _ in live]
-    kept = set().union(*(references(clauses, t, known) for _, t, aud in live if readable_to_all(aud, answer_audience)))
-    return [(t, tuple(aud)) for d, t, aud in live if not readable_to_all(aud, answer_audience)
-            and (d in sources or references(clauses, t, known) - kept)]
+                   live: Sequence[Basis | tuple[str, str, Sequence[str]]]) -> list[tuple[str, tuple[str, ...]]]:
+    """(title, audience) of each live document (`live`) an answer rests on (`rests_on`: recorded as a source, named
+    in a clause, or quoted) that some of the answer's readers cannot read, unless a copy they all can read carries
+    the same reference or the same run: served so, the answer would give them a clause they may not see."""
+    docs = [Basis(*doc) for doc in live]
+    known = [d.title for d in docs]
+    wide = [d for d in docs if readable_to_all(d.audience, answer_audience)]
+    kept = set().union(*(references(clauses, d.title, known) for d in wide))
+    found = []
+    for d in (d for d in docs if not readable_to_all(d.audience, answer_audience)):
+        runs = [p for p in long_pieces(clauses, [d.title]) if p in d.text()] if clauses else []
+        if (d.doc_id in sources or references(clauses, d.title, known) - kept
+                or any(not any(p in w.text() for w in wide) for p in runs)):
+            found.append((d.title, tuple(d.audience)))
+    return found

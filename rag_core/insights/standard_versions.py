@@ -13,45 +13,14 @@ quoting its words is decided by them; one naming the document with neither is he
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from ..types import Chunk
 from .records import StandardAnswer
 from .standard_articles import article_key, article_texts, named_articles
-from .standard_refs import QUOTED, names_document, readable_to_all
+from .standard_refs import long_pieces, names_document, policy_text, quoted_pieces, readable_to_all, rests_on
 
 NARROWED, CHANGED = "narrowed", "changed"  # `Hold.reason` besides "deleted"
-MIN_PIECE = 4  # shorter runs (第一条, 年假) are headings and words, not a quoted clause
-MIN_QUOTE = 8  # a run this long found in the policy makes an answer that never names it rest on it
-_SPACE = re.compile(r"\s+")
-_BREAK = re.compile(r"[^\w]+|_+")  # punctuation: 第一条：员工… and 第一条 员工… quote the same words
-
-
-def flat(text: str) -> str:
-    """Text without whitespace: a re-upload that re-wraps a line keeps every clause."""
-    return _SPACE.sub("", text)
-
-
-def policy_text(chunks: Iterable[Chunk]) -> str:
-    """A version's text as clauses are compared with it: each section's own heading (第五条 年假, kept in the
-    section path, not the text) before its text, overlaps dropped, whitespace removed."""
-    parts: list[str] = []
-    section: str | None = None
-    for chunk in chunks:
-        if chunk.section != section:
-            section = chunk.section
-            parts.append(section.rsplit(">", 1)[-1])
-        parts.append(chunk.text[chunk.overlap_chars :])
-    return flat("\n".join(parts))
-
-
-def quoted_pieces(clause: str, titles: Sequence[str]) -> list[str]:
-    """The runs of a clause that can quote a policy: 《names》 and the document's titles taken out, whitespace
-    removed, cut at punctuation; runs shorter than `MIN_PIECE` dropped."""
-    text = QUOTED.sub("|", clause)
-    for title in sorted((t.strip() for t in titles if t and t.strip()), key=len, reverse=True):
-        text = text.replace(title, "|")
-    return [piece for piece in _BREAK.split(flat(text)) if len(piece) >= MIN_PIECE]
 
 
 def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequence[str], old: Sequence[Chunk],
@@ -68,8 +37,7 @@ def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequ
         loose = {a for clause in entry.clauses for a in unnamed_articles(clause, [*titles, *known]) if a in old_articles}
         # an article named without its document (`loose`) may be another document's: its change holds the entry,
         # a document narrowed to fewer readers does not (review 206)
-        named = (entry.id in recorded or any(len(p) >= MIN_QUOTE for p in quoted)
-                 or names_document(entry.clauses, titles, known))
+        named = rests_on(entry.clauses, entry.id in recorded, titles, known, old_text)
         if not named and not loose:
             continue
         if named and not readable_to_all(audience, entry.audience):
@@ -122,7 +90,7 @@ def lost_with(entries: Sequence[StandardAnswer], deleted: Sequence[Chunk], title
     for entry in entries:
         wanted = [] if entry.id in sourced else [
             articles[a] for clause in entry.clauses for a in unnamed_articles(clause, titles) if a in articles]
-        runs = [p for clause in entry.clauses for p in quoted_pieces(clause, titles) if len(p) >= MIN_QUOTE and p in text]
+        runs = [p for p in long_pieces(entry.clauses, titles) if p in text]
         if wanted or runs:
             cited[entry.id] = (wanted, runs, entry.audience)
     if not cited:
