@@ -119,8 +119,7 @@ def test_hr_manages_only_the_documents_whose_audience_it_reads(assistant):
     assert [d.doc_id for d in assistant.list_documents(actor=HR)] == ["leave", "pay", "travel"]
     assert assistant.document_chunks("board", actor=HR) == []
     assert assistant.document_versions("board", actor=HR) == []
-    with pytest.raises(PermissionDenied):
-        assistant.delete_document("board", actor=HR)
+    assert assistant.delete_document("board", actor=HR) == 0  # answered as an unknown id: nothing told
     assert "board" in [d.doc_id for d in assistant.list_documents(actor=ADMIN)]
     assert "鲸鱼" in texts(assistant.search("鲸鱼津贴每季度多少？", actor=MANAGER))
     assert "鲸鱼" not in texts(assistant.search("鲸鱼津贴每季度多少？", actor=HR))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from itertools import groupby
 
-from ..errors import DocumentIdConflict, IngestError
+from ..errors import DocumentIdConflict, IngestError, PermissionDenied
 from ..settings import Settings
 from ..text.instructions import instruction_sentences
 from ..text.markers import neutralise_markers
@@ -55,6 +55,19 @@ class PreparedDocument:
 
 
 UNREADABLE_NAME = "一份你无权查看的文档"  # how an id clash names a version the uploader may not read
+NAME_TAKEN = "没有权限：这个文件名（或文档ID）已被一份不面向你的受众的文档占用，请改名（或换一个文档ID）后再上传"
+
+
+class NameTaken(PermissionDenied):
+    """An upload's id clashes with a document the uploader may read no version of (or a delete names one).
+
+    The refusal (`NAME_TAKEN`) names nothing of it: not its id or file names, no --doc-id, not that it differs only
+    in case; that the name is taken cannot be hidden. `audit` keeps which document it was, for the audit trail."""
+
+    def __init__(self, doc_id: str):
+        self.doc_id = doc_id
+        self.audit = f"与无权查看的文档 {doc_id} 冲突（上传者看不到它的任何版本）"
+        super().__init__(NAME_TAKEN)
 
 
 def doc_id_for(filename: str) -> str:
@@ -81,6 +94,13 @@ def _names(doc_id: str, sources_of: Callable[[str], Iterable[str]],
     return "、".join(sorted({UNREADABLE_NAME if name in hidden else name for name in known})) or doc_id
 
 
+def _unseen(doc_id: str, sources_of: Callable[[str], Iterable[str]],
+            hidden_of: Callable[[str], Iterable[str]] | None) -> bool:
+    """Has the uploader no version of `doc_id` to read (every file name of it is hidden)?"""
+    known = {name for name in sources_of(doc_id) if name}
+    return hidden_of is not None and bool(known) and known <= set(hidden_of(doc_id))
+
+
 def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterable[str]],
                    hidden_of: Callable[[str], Iterable[str]] | None = None, name_key: str = "",
                    keys_of: Callable[[str], Iterable[str]] | None = None,
@@ -95,10 +115,15 @@ def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterabl
     versions predate the keys has none, and is matched by its stored name alone.
     A new id equal to a stored one but for letter case or full-width characters (`id_form`; `doc_ids`: the
     stored ids) is refused naming the stored one: made a second document, the old policy kept answering.
+    A document of which the uploader may read no version (`hidden_of` hides all its names) is never named:
+    `NameTaken`, whichever of these clashes it is, and also for the very same file name.
     """
     known = {name for name in sources_of(doc_id) if name}
     twin = next((d for d in sorted(doc_ids()) if d != doc_id and id_form(d) == id_form(doc_id)), None) \
         if not known and doc_ids is not None else None
+    for clash in (twin, doc_id if known else None):
+        if clash is not None and _unseen(clash, sources_of, hidden_of):
+            raise NameTaken(clash)
     if twin is not None:
         raise DocumentIdConflict(
             source, twin,

@@ -27,7 +27,7 @@ from ..documents.audience_names import AUDIENCE_LABELS, audience_names
 from ..documents.bounds import IngestEstimate, as_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
-from ..documents.prepare import PreparedDocument, check_identity, effective_day, narrower_audience, prepare
+from ..documents.prepare import NameTaken, PreparedDocument, check_identity, effective_day, narrower_audience, prepare
 from ..documents.standing import effect_by_day, scheduled, standing_versions
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
 from ..search.after_switch import interrupted_live, mark_live, went_live
@@ -88,7 +88,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
                 may_replace=lambda version: self._readable_by(actor, version.audience),
             )
         except PermissionDenied as exc:  # a live version of this document is not the actor's to replace
-            self._audit(actor, "refused", f"document.upload {shown}", "refused", str(exc))
+            self._audit(actor, "refused", f"document.upload {shown}", "refused", getattr(exc, "audit", str(exc)))
             return IngestReport(filename=shown, status="refused", audience=audience_of(audience), error=f"{shown}: {exc}")
         except BaseException as exc:  # Ctrl-C, or the page stopped mid-run (取消导入)
             if live := went_live(exc):  # the switch was done: the version answers, the steps after it were finished
@@ -183,11 +183,15 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
         return prepared
 
     def _identity_lookups(self, may_read: Callable[[DocumentInfo], bool] | None) -> dict[str, Callable[..., Any]]:
-        """What `check_identity` reads of the library: each document's file names, the ones `may_read` hides, the ids."""
+        """What `check_identity` reads of the library: file names, the ones only unreadable versions have, the ids."""
+        def hidden_of(known: str) -> set[str]:
+            if may_read is None:
+                return set()
+            versions = self.catalog.versions(known)
+            return {v.source for v in versions if not may_read(v)} - {v.source for v in versions if may_read(v)}
         return {
             "sources_of": lambda known: [v.source for v in self.catalog.versions(known)],
-            "hidden_of": lambda known: [v.source for v in self.catalog.versions(known)
-                                        if may_read is not None and not may_read(v)],
+            "hidden_of": hidden_of,
             "doc_ids": lambda: {v.doc_id for v in self.catalog.live_versions()},
         }
 
@@ -297,20 +301,26 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
         Refused when a version that stands (in effect, scheduled or pending: `refuse_unreplaceable`) is not the
         actor's: deleting it would take a policy away from its readers. Old versions no reader sees any more (retired,
         or replaced on a scheduled day) do not block HR's delete of the document it sees: deleting reveals nothing
-        of their text, and HR's page lists the document and offers its delete."""
+        of their text, and HR's page lists the document and offers its delete. A document the actor reads no version
+        of is answered as an unknown id (0, nothing removed; the audit says why): refusing it confirmed the id."""
         actor = self._acting(actor, "documents.manage")
         versions: list[DocumentInfo] = []
         basis: list[Chunk] = []
+        readable = lambda v: self._readable_by(actor, v.audience)  # noqa: E731
 
         def guard() -> None:  # under the writer lock: a version another writer stores meanwhile is checked too
             versions[:] = self.catalog.versions(doc_id)
-            refuse_unreplaceable(self.catalog, doc_id, lambda v: self._readable_by(actor, v.audience),
-                                 office_today(self._settings.timezone))
+            if versions and not any(readable(v) for v in versions):
+                raise NameTaken(doc_id)
+            refuse_unreplaceable(self.catalog, doc_id, readable, office_today(self._settings.timezone))
             basis[:] = self._deleted_basis(doc_id)  # type: ignore[attr-defined]  # StandardReview: read before removed
 
         try:
             with said_replaced():
                 removed = self.indexer.delete_document(doc_id, guard=guard)
+        except NameTaken:  # as a made-up id: 0
+            self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见：看不到它的任何版本，按没有这个文档答复")
+            return 0
         except PermissionDenied:
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见")
             raise PermissionDenied("没有权限：这份文档不面向你的受众") from None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..documents.catalog import Catalog, office_today
+from ..documents.prepare import NameTaken
 from ..documents.standing import effect_by_day, scheduled, standing_versions
 from ..errors import PermissionDenied, RagError
 from ..types import DocumentInfo
@@ -26,6 +27,8 @@ def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace 
     away from the people who can (HR's upload once retired the managers' only version). A version a scheduled
     one replaced on its day stays 'current' in the catalog, but no reader sees it and the documents list does not
     show it (`standing_versions`): it does not lock HR out of the 全体员工 version in effect.
+    A document the writer may read no version of is not named (`NameTaken`: only that the name is taken); one the
+    writer reads a version of is, with the reason.
     """
     if may_replace is None:
         return
@@ -33,6 +36,8 @@ def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace 
     live = [v for v in versions if v.status == "current"]
     blocking = [*standing_versions(live, today or office_today()), *(v for v in versions if v.status == "pending")]
     if any(not may_replace(v) for v in blocking):
+        if not any(may_replace(v) for v in versions):
+            raise NameTaken(doc_id)
         raise PermissionDenied(
             f"没有权限：已有文档 {doc_id} 不面向你的受众，不能上传它的新版本。"
             "如果这是另一份文件，请改名或指定新的文档ID后再上传"
