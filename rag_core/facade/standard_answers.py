@@ -71,7 +71,7 @@ class StandardAnswerActions(StandardReview):
         readable = {v.doc_id for v in self.catalog.live_versions() if visible_to(v.audience, actor.readable)}
         sources = [s for s in dict.fromkeys(sources) if s in readable]
         self._refuse_narrower_basis(labels, clauses, sources, actor, unreadable=False)
-        refuse_duplicate(self.standard_store, redact_text(question), labels)
+        refuse_duplicate(self._judged_store(), redact_text(question), labels)
         return self.standard_store.add(
             redact_text(question), redact_text(answer), author=actor.user, created_at=_stamp(),
             clauses=[redact_text(c) for c in clauses], variants=[redact_text(v) for v in variants], audience=labels,
@@ -115,14 +115,14 @@ class StandardAnswerActions(StandardReview):
     def standard_answers(self, *, actor: Principal | None = None) -> list[StandardAnswer]:
         """The standard answers whose audience the actor may read."""
         actor = self._acting(actor, "insights")
-        return [e for e in self.standard_store.list() if visible_to(e.audience, actor.readable)]
+        return [e for e in self._judged_store().list() if visible_to(e.audience, actor.readable)]
 
     @uses_store(STANDARD_FILE)
     def delete_standard_answer(self, answer_id: str, *, actor: Principal | None = None) -> None:
         """Delete one the actor may read (another audience's answer is refused as unknown)."""
         actor = self._acting(actor, "insights")
         try:
-            question = self.standard_store.get(answer_id).question
+            question = self._judged_store().get(answer_id).question
         except RagError as exc:  # no such id (or the store unreadable)
             self._audit(actor, "standard.delete", _brief(answer_id), "failed", str(exc))
             raise

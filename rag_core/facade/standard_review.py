@@ -25,6 +25,7 @@ from ..documents.catalog import local_day, office_today, versions_in_effect, vis
 from ..documents.standing import effect_by_day, scheduled
 from ..errors import StoreDamaged
 from ..insights.standard import Hold, StandardAnswerError
+from ..insights.standard_checked import NARROWER
 from ..insights.standard_duplicates import refuse_duplicate
 from ..insights.standard_pending import office_midnight
 from ..insights.standard_refs import Basis, narrower_basis, policy_text
@@ -150,9 +151,10 @@ class StandardReview:
 
         The deleted document is named only to who may read its audience."""
         actor = self._acting(actor, "insights")  # type: ignore[attr-defined]
-        shown = {e.id for e in self.standard_store.list() if visible_to(e.audience, actor.readable)}
+        store = self._judged_store()
+        shown = {e.id for e in store.list() if visible_to(e.audience, actor.readable)}
         return {answer_id: self._hold_line(holds, actor)
-                for answer_id, holds in self.standard_store.hold_reasons().items() if answer_id in shown}
+                for answer_id, holds in store.hold_reasons().items() if answer_id in shown}
 
     def _hold_line(self, holds: list[Hold], actor: Principal) -> str:
         """One line naming every reason the answer is held (HR checks them all before releasing it)."""
@@ -169,6 +171,9 @@ class StandardReview:
             why = f"于 {version}缩小了可见范围{only}，这条答复的部分读者已看不到它"
         elif hold.reason == CHANGED:
             why = f"于 {version}改动或删去了这条答复引用的条款"
+        elif hold.reason == NARROWER:
+            only = f"只给{audience_names(hold.doc_audience)}看，" if visible else "，"
+            why = f"{only}这条答复的部分读者看不到它（按现行规则复核已存的答复时发现）"
         else:
             why = f"已于 {day} 删除"
         return f"它依据的文档{named}{why}"
@@ -181,6 +186,7 @@ class StandardReview:
         `seen`: the hold line (`standard_answer_holds`) HR was shown when deciding; refused when it no longer reads
         so (a reason arrived since, as from another tab or an upload), so no reason is released unchecked."""
         actor = self._acting(actor, "insights")  # type: ignore[attr-defined]
+        self._judged_store()  # first: held for a document the actor cannot read, the check below counts it
         self._visible_standard(answer_id, actor, "release")
         entry = self.standard_store.get(answer_id)
         # a document the actor cannot read counts when the answer is held for one: the hold line said so already
@@ -198,33 +204,14 @@ class StandardReview:
 
     def _refuse_narrower_basis(self, audience: Sequence[str], clauses: Sequence[str], sources: Sequence[str],
                                actor: Principal, *, unreadable: bool = True) -> None:
-        """Refuse (Chinese) an answer for readers wider than a document it rests on (`narrower_basis`): served, it
-        would give them a clause they may not read. Checked on the versions in effect today and on each day a
-        scheduled version takes effect (`effect_by_day`): a version replaced on its day still stands in the catalog,
-        and a narrower one still to come would reach them then. A document the actor cannot read is not named, and
-        counts only when `unreadable`: an answer being added cannot rest on one (they cannot have drafted from it,
-        nor know its text), and judging one would tell a guessed title or id from a made-up one. A version they
-        cannot read of a document they can (its id and title in a live version they read: one they uploaded, then
-        narrowed from a day on) still counts by its name and recorded id, never by a run of its text."""
+        """Refuse (Chinese) an answer for readers wider than a document it rests on (`_narrower_found`): served, it
+        would give them a clause they may not read. A document the actor cannot read is not named, and counts only
+        when `unreadable`: an answer being added cannot rest on one (they cannot have drafted from it, nor know its
+        text), and judging one would tell a guessed title or id from a made-up one. A version they cannot read of a
+        document they can (its id and title in a live version they read: one they uploaded, then narrowed from a
+        day on) still counts by its name and recorded id, never by a run of its text."""
         today = office_today(self._settings.timezone)
-        live = self.catalog.live_versions()
-        seen = {(v.doc_id, v.title) for v in live if visible_to(v.audience, actor.readable)}
-        found: dict[tuple[str, tuple[str, ...]], str] = {}
-        texts: dict[tuple[str, int], str] = {}
-
-        def basis(v: DocumentInfo) -> Basis | None:
-            def read() -> str:  # read once, and only for a clause long enough to quote it
-                if (v.doc_id, v.version) not in texts:
-                    texts[v.doc_id, v.version] = policy_text(self.catalog.chunks_of(v.doc_id, v.version))
-                return texts[v.doc_id, v.version]
-            if unreadable or visible_to(v.audience, actor.readable):
-                return Basis(v.doc_id, v.title, v.audience, read)
-            return Basis(v.doc_id, v.title, v.audience) if (v.doc_id, v.title) in seen else None
-
-        for day, versions in effect_by_day(live, today):
-            docs = [b for b in map(basis, versions) if b is not None]
-            for title, labels in narrower_basis(clauses, sources, audience, docs):
-                found.setdefault((title, labels), day)
+        found = self._narrower_found(audience, clauses, sources, actor if not unreadable else None, {})
         if not found:
             return
         named = "、".join(dict.fromkeys(
@@ -232,6 +219,57 @@ class StandardReview:
             if visible_to(a, actor.readable) else "一份你看不到的文档" for (t, a), day in found.items()))
         raise StandardAnswerError(f"这条标准答复给{audience_names(audience or ('all',))}看，但它依据的{named}有些读者看不到。"
                                   "请把受众改成都能看到这些文档的人，或换成他们都能看的依据后再试")
+
+    def _narrower_found(self, audience: Sequence[str], clauses: Sequence[str], sources: Sequence[str],
+                        actor: Principal | None, texts: dict[tuple[str, int], str]) -> dict[tuple[str, tuple[str, ...]], str]:
+        """(title, audience) -> the first day it holds, of each document an answer for `audience` rests on that some
+        of its readers cannot read (`narrower_basis`). Checked on the versions in effect today and on each day a
+        scheduled version takes effect (`effect_by_day`): a version replaced on its day still stands in the catalog,
+        and a narrower one still to come would reach them then. `actor`: only what they may judge counts (see
+        `_refuse_narrower_basis`); None: every document. `texts`: the versions' texts read so far (shared by calls)."""
+        today = office_today(self._settings.timezone)
+        live = self.catalog.live_versions()
+        seen = {(v.doc_id, v.title) for v in live if actor is None or visible_to(v.audience, actor.readable)}
+        found: dict[tuple[str, tuple[str, ...]], str] = {}
+
+        def basis(v: DocumentInfo) -> Basis | None:
+            def read() -> str:  # read once, and only for a clause long enough to quote it
+                if (v.doc_id, v.version) not in texts:
+                    texts[v.doc_id, v.version] = policy_text(self.catalog.chunks_of(v.doc_id, v.version))
+                return texts[v.doc_id, v.version]
+            if actor is None or visible_to(v.audience, actor.readable):
+                return Basis(v.doc_id, v.title, v.audience, read)
+            return Basis(v.doc_id, v.title, v.audience) if (v.doc_id, v.title) in seen else None
+
+        for day, versions in effect_by_day(live, today):
+            docs = [b for b in map(basis, versions) if b is not None]
+            for title, labels in narrower_basis(clauses, sources, audience, docs):
+                found.setdefault((title, labels), day)
+        return found
+
+    def _check_stored_standard(self, store: Any) -> None:
+        """Judge the answers in `store` by today's rule for what an answer rests on, once per file and rule version
+        (`insights.standard_checked`): each resting on a document some of its readers cannot read is held for HR
+        (its documents in the hold rows, named only to who may read them), and the store notices say how many.
+        Until this has run the store serves no answer. Takes the store, not `standard_store`: it is called as that
+        opens it."""
+        if not store.basis.due():
+            return
+        texts: dict[tuple[str, int], str] = {}
+        found = {e.id: list(self._narrower_found(e.audience, e.clauses, store.sources_of(e.id), None, texts))
+                 for e in store.list()}
+        held = store.basis.hold({i: docs for i, docs in found.items() if docs},
+                                datetime.now(UTC).isoformat(timespec="seconds"))
+        line = (f"标准答复：按现行规则复核了已存的答复，{len(held)} 条依据了只给部分人看的文档、却给更多人看，已暂停使用。"
+                "请到“标准答复”页核对：删除它，或改给都能看到这些文档的人后重新添加")
+        if held and line not in self.store_notices:
+            self.store_notices.append(line)
+
+    def _judged_store(self) -> Any:
+        """`standard_store`, its stored answers judged (`_check_stored_standard`) before any is shown or changed."""
+        store = self.standard_store
+        self._check_stored_standard(store)
+        return store
 
     def _visible_standard(self, answer_id: str, actor: Principal, verb: str) -> None:
         """Refuse another audience's standard answer as an unknown id (no hint it exists), with a refused audit row

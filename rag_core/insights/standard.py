@@ -26,6 +26,7 @@ from ..text.inputs import MAX_QUESTION_CHARS, checked, is_blank
 from ..text.shown import shown
 from .matching import STANDARD_AGREEMENT, STANDARD_COSINE
 from .records import StandardAnswer, StandardMatch
+from .standard_checked import BasisCheck
 from .standard_holds import Hold, HoldTable, hold_of
 from .standard_pending import PendingHolds
 from .standard_refs import readable_to_all, references
@@ -92,6 +93,7 @@ class StandardAnswers:
         self._lock = threading.RLock()
         self.held = HoldTable(self._db, self._lock)  # every reason an answer is held, each its own row
         self.pending = PendingHolds(self._db, self._lock)  # holds that start when a scheduled version takes effect
+        self.basis = BasisCheck(self._db, self._lock, self.held)  # stored answers judged by today's rule yet?
         self._db.commit()
         self._client, self._name, self.model_id, self._embed = client, collection, model_id, embed
         self.cosine_floor, self.agreement_floor = STANDARD_COSINE, STANDARD_AGREEMENT
@@ -337,7 +339,10 @@ class StandardAnswers:
     def match(self, question: str, vector: np.ndarray, visible: Callable[[tuple[str, ...]], bool]) -> StandardMatch | None:
         """The entry whose wording passes the rule with the highest cosine, among those `visible` allows and not
         held (a document it rests on was deleted); only those are searched (`standard_search`), so the wordings of
-        entries the reader is not served never crowd out the one meant for them."""
+        entries the reader is not served never crowd out the one meant for them. None at all while the stored
+        answers are still to be judged by today's rule for what an answer rests on (`standard_checked`)."""
+        if self.basis.due():
+            return None
         held = self.holds()
         served = {e.id: e for e in self.list() if e.id not in held and visible(e.audience)}
         try:
