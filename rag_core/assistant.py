@@ -37,6 +37,7 @@ from .facade.ratings import RatingActions
 from .facade.shared_settings import on_file_now, saving
 from .facade.stores import start_said_plainly
 from .facade.thesaurus import THESAURUS_FILE, ThesaurusActions
+from .facade.turn_access import HIDDEN_TURN
 from .search.answerability import Model
 from .search.centroid import CorpusCentroid
 from .search.embedding import CachedEmbedder, Embedder, load_embedder, load_second_embedder
@@ -71,6 +72,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
 
     MAX_QUESTION_CHARS = MAX_QUESTION_CHARS  # what a question may hold: the chat box stops typing there
     settings_notice = ""  # where the last save or clear kept the old settings.json (the settings page shows it)
+    HIDDEN_TURN = HIDDEN_TURN  # a reopened turn's answer when it quoted what its reader may no longer read
 
     @staticmethod
     def shown_text(text: str) -> str:
@@ -340,7 +342,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         timings: dict[str, float] = {}
         started = time.perf_counter()
         try:
-            context = self._prepare_turn(question, user, conversation)
+            context = self._prepare_turn(question, user, conversation, reader.readable)  # the turns they may read
         except ForeignConversation as exc:  # one row, as for another person's memories
             self._audit(actor, "refused", f"ask in {conversation}", "refused", str(exc))
             raise
@@ -351,7 +353,8 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         asked = context.search_question
         if served := self._serve_standard_answer(asked, question, result, role=role, actor=reader, on_token=on_token,
                                                  count=traffic == "person"):  # an eval run is no hit of HR's answer
-            return self._log_asked(self._finish_turn(served, user, context, [], on_token), user, role, traffic)
+            served = self._finish_turn(served, user, context, [], on_token)  # not logged: its conversation deleted meanwhile
+            return served if context.deleted_meanwhile else self._forget_if_gone(self._log_asked(served, user, role, traffic), user)
         personal = self._personal_search(asked, result, user, role=role, actor=reader, timings=timings)
         result, memories, memory_search = personal.result, personal.memories, personal.memory_search
         built = build_prompt(asked, result.hits, memories, self._settings.token_budget, context.turns)
@@ -376,7 +379,8 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
             dropped_hits=built.dropped, answerer=composed.answerer, timings_ms=timings, citations=composed.citations,
             weak_evidence=composed.weak, outcome=composed.outcome, verdict=composed.verdict, memory_search=memory_search,
         )
-        return self._log_asked(self._finish_turn(trace, user, context, remembered, on_token), user, role, traffic)
+        trace = self._finish_turn(trace, user, context, remembered, on_token)
+        return trace if context.deleted_meanwhile else self._forget_if_gone(self._log_asked(trace, user, role, traffic), user)
 
     def run_eval(self, path: str | Path, *, mode: str = "hybrid", role: str | None = None,
                  progress: Callable[[int, int], None] | None = None, actor: Principal | None = None) -> dict:

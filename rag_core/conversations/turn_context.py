@@ -3,11 +3,24 @@ the facts a statement kept (split from `facade.conversations`, kept under the 40
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .followup import Rewrite
+from .store import Turn
 
 DELETED_MEANWHILE = "这个对话在回答期间已被删除，这一轮没有保存"
+CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
+CHATTER = "寒暄或对话本身：不检索，不记忆"  # the answerer of a turn of chatter (好的, 谢谢)
+
+
+def prompt_turns(earlier: Sequence[Turn]) -> list[Turn]:
+    """The earlier turns (oldest first) a new turn's rewrite and answer prompt are built from: the last
+    `CONTEXT_TURNS` that are not chatter, looked for among the last `CONTEXT_TURNS + 2`. The one rule both the
+    prompt (`_earlier_turns`) and the audience tags of what it held (`context_audiences`) use: a chatter turn
+    (好的, 谢谢) is left out, what is asked after it goes on from the question before it."""
+    recent = list(earlier)[-(CONTEXT_TURNS + 2):]
+    return [t for t in recent if t.trace.get("answerer") != CHATTER][-CONTEXT_TURNS:]
 
 
 class Remembered(list):
@@ -37,6 +50,8 @@ class TurnContext:
     warnings: list[str] = field(default_factory=list)  # e.g. the conversation store is damaged: not kept
     chatter: bool = False  # only words about the conversation (好的 / 谢谢 / 我不明白): no search, no memory
     went_on: bool = False  # the conversation was stored when the question came: gone at the end, it was deleted
+    deleted_meanwhile: bool = False  # set when the turn was not kept because its conversation was deleted meanwhile
+    context_turns: list[int] = field(default_factory=list)  # the numbers of the earlier turns `turns` came from
 
     @property
     def search_question(self) -> str:

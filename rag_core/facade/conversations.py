@@ -11,83 +11,48 @@ from __future__ import annotations
 import functools
 import sqlite3
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
 from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
 from ..conversations.followup import (
-    CLARIFIES,
-    CONTINUES,
-    MODEL_REWRITE,
-    NO_TOPIC,
-    NOUNLESS,
     Rewrite,
     clarify,
-    keeps_own_words,
-    names_unknown_subject,
     rule_rewrite,
 )
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_turn, without_requests
 from ..conversations.store import Conversation, ConversationError, ConversationStore, ForeignConversation, bounded_title
+from ..conversations.turn_context import CHATTER as CHATTER  # re-exported: read from here before it moved
+from ..conversations.turn_context import CONTEXT_TURNS as CONTEXT_TURNS
 from ..conversations.turn_context import DELETED_MEANWHILE as DELETED_MEANWHILE  # re-exported (tests read it here)
-from ..conversations.turn_context import Remembered, TurnContext, said_back
+from ..conversations.turn_context import Remembered, TurnContext, prompt_turns, said_back
 from ..conversations.undo import UNDONE_NOTE as UNDONE_NOTE  # re-exported: read from here before it moved
 from ..conversations.undo import Undone, undone_note
 from ..errors import MemoryStoreError, PermissionDenied, StoreDamaged
-from ..insights.audiences import UNKNOWN, revealed
 from ..memory.forgetting import KEPT, UNTOLD
 from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..text.pii import redact_text
 from ..types import ACKNOWLEDGED, AskTrace, Principal, SearchResult
 from .access import require_owner
+from .followup_search import GLUE_MARGIN as GLUE_MARGIN  # re-exported: read from here before it moved
+from .followup_search import NOUNLESS_MARGIN as NOUNLESS_MARGIN
+from .followup_search import FollowupSearch
 from .memories import memory_unreadable, memory_writes
 from .owner_names import fresh_conversation_id
 from .stores import CONVERSATIONS_FILE, INSIGHTS_FILE, Sweep, feature_store, uses_store
+from .turn_access import CONTEXT_KEY, TurnReader
+from .turn_access import context_audiences as context_audiences  # re-exported: `facade.insights` reads it here
 
-CONTEXT_TURNS = 3  # earlier turns the rewrite and the answer step see
-# A tentative rewrite is taken only when the glued search reads clearly more answerable, by this much: the
-# glued text contains the last (answerable) question, so a tie says nothing. First chosen for 那… questions
-# (open sessions: 4 of 5 such follow-ups against 0 of 8 complete questions), then for every tentative reason
-# in stop 40 (fresh part: complete questions as typed 0.97 -> 0.98; docs/retrieval.md "Stop 40").
-GLUE_MARGIN = 0.1
-# A question with no topic word of its own (要提前几天申请, 钱什么时候到手) leans on the last turn more often than
-# one that names a noun; its glued search needs a smaller lead. Stop 58: open follow-ups 0.74 -> 0.78; on the
-# parts not written against, switches follow-ups 100 -> 101 of 143 and cited 216 -> 217 of 303, fresh and
-# followups unchanged, complete questions as typed unchanged on all three (0.0 glued 2 complete ones there).
-NOUNLESS_MARGIN = 0.03
 STORE_FILE = CONVERSATIONS_FILE
-CHATTER = "寒暄或对话本身：不检索，不记忆"
 
 
-class _WithConversations(Protocol):
-    @property
-    def conversations(self) -> ConversationStore: ...
-
-
-def context_audiences(facade: _WithConversations, trace: AskTrace) -> list[tuple[str, ...]]:
-    """The audiences of every clause the turns before `trace`'s showed: they were in its prompt (an answer may
-    repeat them) and an LLM's rewrite may have folded them into its search question. A store that cannot be
-    read counts as unknown (administrators only).
-
-    Engine-internal, for the insights log's audience tags (`facade.insights`): it reads any person's conversation
-    unchecked, so it is a function of this module, not a public facade method (review 51i)."""
-    if not trace.conversation or trace.turn <= 1:
-        return []
-    try:
-        earlier = [t for t in facade.conversations.turns(trace.conversation, masked_traces=False)
-                   if t.turn < trace.turn]
-    except (StoreDamaged, ConversationError, sqlite3.Error):
-        return [UNKNOWN]
-    return revealed([t.trace for t in earlier[-CONTEXT_TURNS:]])
-
-
-class ConversationActions:
+class ConversationActions(FollowupSearch):
     """Mixin of `Assistant`: conversations that last, and the follow-up and statement steps of `ask`."""
 
     _conversations: ConversationStore | None = None
     insight_log: Any  # `InsightActions`: the questions a deleted conversation asked leave HR's log with it
+    catalog: Any  # the documents' current audiences: a turn quoting one narrowed since is hidden from its reader
 
     @functools.cached_property
     def _conversation_sweep(self) -> Sweep:
@@ -129,15 +94,18 @@ class ConversationActions:
             self._audit(actor, f"conversation.{verb}", target)
 
     # -- the ask steps -------------------------------------------------------------
-    def _prepare_turn(self, question: str, user: str, conversation: str | None) -> TurnContext:
-        """Split off a statement, then make a follow-up standalone (LLM when configured, else rules)."""
+    def _prepare_turn(self, question: str, user: str, conversation: str | None,
+                      readable: frozenset[str] | None = None) -> TurnContext:
+        """Split off a statement, then make a follow-up standalone (LLM when configured, else rules), from the
+        earlier turns a reader with `readable` labels may still read (None: every label)."""
         parts = split_turn(question)
         turns: list[tuple[str, str, bool]] = []
+        numbers: list[int] = []  # the earlier turns' own, kept with this turn (`turn_access.CONTEXT_KEY`)
         warnings: list[str] = []
         stored = False  # the conversation was kept when the question came, even if its turns were all chatter
         if conversation is not None:
             try:
-                stored, turns = self._earlier_turns(conversation, user)
+                stored, turns, numbers = self._earlier_turns(conversation, user, readable)
             except StoreDamaged as damage:  # answered as a question of its own, and not kept
                 warnings.append(f"{damage}（这一轮按单独的问题回答，不会保存）")
                 conversation = None
@@ -154,67 +122,32 @@ class ConversationActions:
         if len(rewrite.question) > MAX_QUESTION_CHARS:  # a long question with its context would be refused whole
             rewrite = Rewrite(asked, "", decision="结合上文后问题超过长度上限，按原问题检索")
         return TurnContext(question, asked, parts.statement, rewrite, pairs, conversation, warnings, parts.chatter,
-                           went_on=stored)
+                           went_on=stored, context_turns=numbers)
 
-    def _earlier_turns(self, conversation: str, user: str) -> tuple[bool, list[tuple[str, str, bool]]]:
-        """Whether the asker's own conversation is stored, and its last (searched question, answer, only told
-        something) turns. Whether it is stored is told apart from the turns: a conversation of only chatter has
-        none to show, yet deleted while answered it must not be brought back (`TurnContext.went_on`).
+    def _earlier_turns(self, conversation: str, user: str,
+                       readable: frozenset[str] | None = None) -> tuple[bool, list[tuple[str, str, bool]], list[int]]:
+        """Whether the asker's own conversation is stored, its last (searched question, answer, only told
+        something) turns, and their numbers. Whether it is stored is told apart from the turns: a conversation of
+        only chatter has none to show, yet deleted while answered it must not be brought back (`TurnContext.went_on`).
 
         A turn that only told something about the person (我是销售部的) searched nothing: what is
         asked next leans on that statement, which memory carries, not on the question before it,
         so the rewrite glues nothing after it. A turn of chatter (好的, 谢谢) is left out: what is asked
-        after it goes on from the question before it."""
+        after it goes on from the question before it (`prompt_turns`, the rule the insights log's tags follow).
+        A turn the reader may no longer read (`TurnReader`) is left out, not replaced by an older one."""
         with feature_store(STORE_FILE):
             conv = self.conversations.get(conversation)
             if conv is None:
-                return False, []
+                return False, [], []
             if conv.user != (user or ""):
                 raise ForeignConversation("这个对话属于其他用户，不能在这里继续")
-            # questions and answers masked (they reach the prompt); the traces are read only for their tags
-            turns = [t for t in self.conversations.turns(conversation, CONTEXT_TURNS + 2, masked_traces=False)
-                     if t.trace.get("answerer") != CHATTER][-CONTEXT_TURNS:]
+            # questions and answers masked (they reach the prompt); the traces are read only for their tags; the
+            # whole history, since a turn carries what the turns in its own prompt showed
+            history = self.conversations.turns(conversation, masked_traces=False)
+            hidden = TurnReader(self.catalog, readable).hidden(history)
+            turns = [t for t in prompt_turns(history) if t.turn not in hidden]
             return True, [(t.search_question or t.question, t.answer, t.trace.get("outcome") == ACKNOWLEDGED)
-                          for t in turns]
-
-    def _search_turn(self, context: TurnContext, *, role: str | None, actor: Principal) -> SearchResult:
-        """Search the turn. A tentative rewrite (a question that reads like a fragment but may stand alone) is
-        taken only when the question as typed names no noun the policies never use (a verb they never use,
-        换成 or 休不完, says what is asked about the topic, not that the topic is new; a question opening with
-        那… says it goes on, so it is not held to this), the rewrite has hits
-        and reads clearly more answerable (`GLUE_MARGIN`; `NOUNLESS_MARGIN` for a question with no topic word), and its best hits still name the question's own
-        topic (`keeps_own_words`): a complete question is never glued on grammar alone."""
-        rewrite = context.rewrite
-        if not rewrite.tentative:
-            return self.search(rewrite.question, role=role, actor=actor)
-        asked = context.asked.strip()
-        typed = self.search(asked, role=role, actor=actor)
-        unused = "（大模型的改写未采用）" if rewrite.by_model else ""
-        if names_unknown_subject(asked, typed.unknown_words) and rewrite.reason != CONTINUES:
-            context.rewrite = Rewrite(asked, "", decision=f"问题里有制度没有用过的名词，是新话题，不改写{unused}")
-            return typed
-        glued = self.search(rewrite.question, role=role, actor=actor)
-        # a clarification (我是说二线城市) says itself that it corrects the last question: the only doubt is whether
-        # it replaces all of it (我是想问年假), so the glued text needs only to read more answerable, by any margin
-        if rewrite.reason == CLARIFIES:
-            more_answerable = glued.hit_count and glued.answerable > typed.answerable
-        else:
-            margin = NOUNLESS_MARGIN if rewrite.reason in (NOUNLESS, NO_TOPIC) else GLUE_MARGIN
-            more_answerable = glued.hit_count and glued.answerable >= typed.answerable + margin
-        scores = f"（能回答的把握：原问题 {typed.answerable:.2f}，结合上文 {glued.answerable:.2f}）"
-        found = [f"{h.chunk.section} {h.chunk.text}" for h in glued.hits[:3]]
-        if more_answerable and keeps_own_words(asked, found):
-            context.rewrite = replace(rewrite, tentative=False, decision="结合上文后更像制度回答的问题" + scores)
-            return glued
-        if more_answerable:
-            why = "结合上文后找到的只是上文的话题，不含这个问题自己的词"
-        elif glued.hit_count:
-            why = "按原问题检索更像制度回答的问题"
-        else:
-            why = "结合上文也没有命中"
-        tried = f"{rewrite.reason}，{MODEL_REWRITE}" if rewrite.by_model else rewrite.reason
-        context.rewrite = Rewrite(asked, "", decision=f"可能承接上文（{tried}），但{why}，不改写{scores}")
-        return typed
+                          for t in turns], [t.turn for t in turns]
 
     def _acknowledge_only(self, context: TurnContext, user: str, remember: bool,
                           on_token: Callable[[str], None] | None) -> AskTrace:
@@ -281,19 +214,38 @@ class ConversationActions:
             with feature_store(STORE_FILE):
                 if context.went_on and self.conversations.get(context.conversation) is None:
                     trace.search.warnings.append(DELETED_MEANWHILE)  # deleted while answered: not brought back
+                    context.deleted_meanwhile = True  # nor kept in HR's question log, where nothing could remove it
                     return trace
                 self.conversations.ensure(context.conversation, user or "", question)
                 # the owner checked as the turn is written: someone else may have started this id meanwhile
                 turn = self.conversations.add_turn(
                     context.conversation, question, trace.search_question or question, trace.answer,
-                    {**trace.to_dict(), "conversation": context.conversation, "turn": 0}, user=user or "")
+                    {**trace.to_dict(), "conversation": context.conversation, "turn": 0,
+                     CONTEXT_KEY: context.context_turns}, user=user or "")
         except StoreDamaged as damage:  # the answer stands; only keeping it failed
             trace.search.warnings.append(f"{damage}（这一轮没有保存）")
             return trace
         except ConversationError as clash:
             trace.search.warnings.append(str(clash))
+            # deleted between the check and the write (`add_turn` says so): as above, not kept in HR's log either
+            try:
+                context.deleted_meanwhile = context.went_on and self.conversations.get(context.conversation) is None
+            except StoreDamaged:  # the answer stands: whether it was deleted is left unsaid
+                pass
             return trace
         trace.conversation, trace.turn = context.conversation, turn
+        return trace
+
+    def _forget_if_gone(self, trace: AskTrace, user: str) -> AskTrace:
+        """After `ask` logged the turn's question for HR (it logs none when the conversation was deleted while it
+        was answered: `TurnContext.deleted_meanwhile`): a delete that landed after the turn was stored, before the
+        row was written, would leave a row no delete takes out, so look again and take it out. Returns `trace`."""
+        try:
+            if trace.conversation and self.conversations.get(trace.conversation) is None:
+                with feature_store(INSIGHTS_FILE):
+                    self.insight_log.forget_conversation(user or "", trace.conversation)
+        except StoreDamaged as damage:  # the answer stands; the row goes with a later retention sweep
+            trace.search.warnings.append(str(damage))
         return trace
 
     # -- what the pages and the CLI do ------------------------------------------------
@@ -303,15 +255,21 @@ class ConversationActions:
         self._owner_checked(self._acting(actor, "ask"), user, "list", f"{user} 的对话列表")
         return self.conversations.list(user)
 
+    def _read_back(self, conversation_id: str, actor: Principal | None, verb: str) -> Conversation:
+        """An owned conversation with its turns as the actor may read them now (`TurnReader`: a turn quoting a
+        clause they may no longer read shows its question and `HIDDEN_TURN`)."""
+        actor = self._acting(actor, "ask")
+        return TurnReader(self.catalog, actor.readable).shown(self._owned(conversation_id, actor, verb, turns=True))
+
     @uses_store(STORE_FILE)
     def get_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> Conversation:
-        """One conversation with its turns (each with its full trace and rating)."""
-        return self._owned(conversation_id, actor, "read", turns=True)
+        """One conversation with its turns (each with its full trace and rating, as the actor may read it now)."""
+        return self._read_back(conversation_id, actor, "read")
 
     @uses_store(STORE_FILE)
     def open_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> tuple[Conversation, list[AskTrace]]:
         """A conversation and each turn's trace as a record again (for the chat page after a refresh)."""
-        conv = self._owned(conversation_id, actor, "read", turns=True)
+        conv = self._read_back(conversation_id, actor, "read")
         traces = []
         for turn in conv.turns:
             trace = trace_from_dict(turn.trace)
@@ -380,12 +338,14 @@ class ConversationActions:
     @uses_store(STORE_FILE)
     def export_conversation_markdown(self, conversation_id: str, *, actor: Principal | None = None) -> str:
         """One conversation as Markdown: questions, answers, the cited clauses with their sources."""
-        conv = self._owned(conversation_id, actor, "export", turns=True)
+        conv = self._read_back(conversation_id, actor, "export")
         return to_markdown(conv, getattr(self._settings, "timezone", DEFAULT_TIMEZONE) or DEFAULT_TIMEZONE)
 
     @uses_store(STORE_FILE)
     def export_history(self, user: str, *, actor: Principal | None = None) -> dict[str, Any]:
         """A user's whole history (every conversation with every turn and trace) as one JSON-ready dict."""
-        self._owner_checked(self._acting(actor, "ask"), user, "export", f"{user} 的全部对话")
+        actor = self._acting(actor, "ask")
+        self._owner_checked(actor, user, "export", f"{user} 的全部对话")
+        reader = TurnReader(self.catalog, actor.readable)  # each document read once for the whole history
         conversations = [self.conversations.get(c.id, with_turns=True) for c in self.conversations.list(user)]
-        return {"user": user, "conversations": [c.to_dict() for c in conversations if c is not None]}
+        return {"user": user, "conversations": [reader.shown(c).to_dict() for c in conversations if c is not None]}

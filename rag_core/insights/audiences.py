@@ -56,3 +56,27 @@ def labels_in_use(doc_audiences: Iterable[Iterable[str]], readable: frozenset[st
 def unreadable_labels(audience: Iterable[str], readable: frozenset[str] | None) -> list[str]:
     """The labels in `audience` a reader with `readable` may not read (none for an administrator)."""
     return [] if readable is None else [label for label in audience if label not in readable]
+
+
+def named_documents(value: Any) -> list[str]:
+    """Every document a JSON-like value names: its clauses' `doc_id`, the documents of its clause ids ('doc@v2#7'
+    → 'doc') and of a standard answer's clauses."""
+    named = [node["doc_id"] for node in _records(value) if isinstance(node.get("doc_id"), str)]
+    clauses = [c for node in _records(value) if isinstance(node.get("clauses"), list) for c in node["clauses"]]
+    named += [c.rsplit("#", 1)[0].rsplit("@v", 1)[0] for c in [*chunk_ids(value), *clauses] if isinstance(c, str)]
+    return [doc_id for doc_id in dict.fromkeys(named) if doc_id]
+
+
+def audiences_now(catalog: Any, doc_ids: Iterable[str],
+                  cache: dict[str, list[tuple[str, ...]]] | None = None) -> list[tuple[str, ...]]:
+    """The audiences the named documents' current versions have now: a policy narrowed after a record was written
+    (uploaded to everyone by mistake, then for managers only) hides its clauses there as it does in search. A
+    deleted document adds nothing: what was answered then is judged as it was shown. `cache` (doc id → its
+    audiences) lets a caller judging many records read each document once."""
+    cache = {} if cache is None else cache
+    found: list[tuple[str, ...]] = []
+    for doc_id in dict.fromkeys(doc_ids):
+        if doc_id not in cache:
+            cache[doc_id] = [tuple(v.audience) or UNKNOWN for v in catalog.versions(doc_id) if v.status == "current"]
+        found += cache[doc_id]
+    return found
