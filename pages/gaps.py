@@ -37,7 +37,7 @@ def main() -> None:
         st.error(escape_md(exc))
         return
     if not groups:
-        st.success("所选时间内没有知识缺口：问题都有制度可答。", icon=":material/check_circle:")
+        empty_state(assistant, since, until, tests)
         return
     audiences = assistant.standard_audiences(actor=actor())
     total = sum(g.count for g in groups)
@@ -65,6 +65,23 @@ def main() -> None:
     st.download_button("导出 Excel", assistant.export_insights("gaps", "xlsx", since=since, until=until,
                                                              include_tests=tests, include_weak=weak, actor=actor()),
                        file_name=f"knowledge_gaps_{since}_{until}.xlsx", icon=":material/download:")
+
+
+def empty_state(assistant: Assistant, since: Any, until: Any, tests: bool) -> None:
+    """No gap: 问题都有制度可答 only when questions were recorded in the window; else one plain line saying why."""
+    try:
+        window = assistant.question_window(since=since, until=until, include_tests=tests, actor=actor())
+    except RagError as exc:
+        st.error(escape_md(exc))
+        return
+    if not window["recording"]:
+        st.info("提问记录已关闭（设置里的提问记录保留天数为 0）：员工的提问不被记录，无法统计知识缺口。",
+                icon=":material/info:")
+    elif not window["questions"]:
+        st.info("所选时间内没有记录到提问，无法判断是否有知识缺口。", icon=":material/info:")
+    else:
+        st.success(f"所选时间内的 {window['questions']} 个提问都有制度可答，没有知识缺口。",
+                   icon=":material/check_circle:")
 
 
 def synonym_form(assistant: Assistant, group: Any, number: int) -> None:

@@ -38,6 +38,7 @@ APP_ROOT = Path(__file__).resolve().parent.parent
 MODES = {"hybrid": "混合（关键词 + 意思相近）", "bm25": "仅关键词", "vector": "仅意思相近"}
 METRIC_LABELS = {  # plain words on the page; the technical names under 技术细节 (METRIC_TECH)
     "n": "题数",
+    "not_searched": "问答页不检索的题数",
     "recall@1": "第 1 条就对",
     "recall@3": "前 3 条里有正确条款",
     "recall@5": "前 5 条里有正确条款",
@@ -48,6 +49,8 @@ METRIC_LABELS = {  # plain words on the page; the technical names under 技术�
     "unsupported_rate": "含未在资料中找到的句子的比例",
     "invalid_citation_rate": "引用了不存在资料的比例",
 }
+COUNT_LABELS = ("题数", "问答页不检索的题数")  # counts, not shares
+NOT_SEARCHED = {"chatter": "只是寒暄，问答页不检索", "told_only": "只是在说自己的情况，问答页不检索"}
 CHART_METRICS = ("recall@1", "recall@3", "recall@5", "mrr", "zero_hit_rate")
 CATEGORY_LABELS = {"literal": "原文提问", "paraphrase": "换种说法", "near_miss": "相近但不适用", "absent": "制度未涉及"}
 
@@ -165,7 +168,7 @@ def shown_metrics(frame: pd.DataFrame) -> pd.DataFrame:
     def cell(column: str, value: object) -> str:
         if value is None or (isinstance(value, float) and pd.isna(value)):
             return "不适用"
-        if column in ("类别", "题数"):
+        if column in ("类别", *COUNT_LABELS):
             return str(int(value)) if isinstance(value, float) else str(value)
         return percent(float(value))
 
@@ -206,7 +209,9 @@ def eval_section(assistant: Assistant) -> None:
     with left.expander("技术细节：指定题集文件"):
         path = st.text_input("题集文件", value=DEFAULT_EVAL, key="rt_eval_path")
     mode = right.selectbox("检索方式", options=list(MODES), format_func=MODES.__getitem__)
-    left.caption("默认用示例制度的 82 道题；也可以上传自己的题集（JSONL，每行一道题：点框里的“Upload”选择文件，不超过 20 MB）。")
+    most_bytes, most_questions = assistant.eval_upload_limits  # the engine's own limits, not a number of the page's
+    left.caption("默认用示例制度的 82 道题；也可以上传自己的题集（JSONL，每行一道题：点框里的“Upload”选择文件，"
+                 f"不超过 {most_bytes / 2**20:g} MB、{most_questions:,} 道题）。")
     right.caption("默认“混合”，即问答实际使用的方式；另两种只用于对比各自的贡献。")
     uploaded = left.file_uploader("或上传题集", type=["jsonl"], key="rt_eval_upload")
     if st.button("运行评测", icon=":material/play_arrow:"):
@@ -237,7 +242,8 @@ def eval_section(assistant: Assistant) -> None:
     st.caption(f"检索方式：{MODES.get(ran_mode, ran_mode)}")
     frame = metrics_frame(outcome.get("metrics", {}))
     st.dataframe(shown_metrics(frame), hide_index=True, width="stretch")
-    st.caption("“不适用”：这一类题不计算这项（例如制度未涉及的题没有正确条款可排名）。")
+    st.caption("“不适用”：这一类题不计算这项（例如制度未涉及的题没有正确条款可排名）。"
+               "问答页不检索的题（只是寒暄或只是在说自己的情况）不计入各项比例。")
     with st.expander("技术细节"):
         st.dataframe(pd.DataFrame([{"指标": METRIC_LABELS[k], "技术名称": k} for k in METRIC_LABELS]),
                      hide_index=True, width="stretch")
@@ -254,9 +260,10 @@ def eval_section(assistant: Assistant) -> None:
                         {
                             "问题": assistant.shown_text(r.get("question") or ""),  # a typed set's data, masked
                             "类别": CATEGORY_LABELS.get(r.get("category"), r.get("category")),
-                            "命中数": r.get("hit_count"),
+                            "命中数": r.get("hit_count"),  # None: chat searches nothing for this row (说明)
                             "首个相关名次": r.get("rank"),
                             "第一块": (r.get("hits") or [{}])[0].get("source", "") if r.get("hits") else "",
+                            "说明": NOT_SEARCHED.get(r.get("not_searched") or "", ""),
                         }
                         for r in results
                     ]

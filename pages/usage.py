@@ -43,7 +43,12 @@ def main() -> None:
     chart = pd.DataFrame({"文档": chart_labels(list(docs["文档"])), "近30天": docs["近30天"]})
     st.altair_chart(labelled_bar_chart(chart, "文档", "近30天"), width="stretch")
     st.dataframe(docs, hide_index=True, width="stretch", height="content")
-    if report["never_cited"]:
+    if not report.get("recording", True):  # an empty log is no evidence that a policy was never cited
+        st.info("提问记录已关闭（设置里的提问记录保留天数为 0）：员工的提问不被记录，无法判断哪些文档从未被引用。",
+                icon=":material/info:")
+    elif not report["questions"]:
+        st.info("保留期内还没有记录到提问：有了提问之后，这里才能列出从未被引用的文档。", icon=":material/info:")
+    elif report["never_cited"]:
         st.subheader("从未被引用的文档")
         for doc in report["never_cited"]:
             st.markdown(f"- {escape_md(doc['title'])}")

@@ -49,6 +49,8 @@ def register(commands) -> None:
     release.set_defaults(handler=release_faq)
 
     usage = commands.add_parser("usage", help="使用情况：各文档被引用次数、从未被引用的文档、每日提问数")
+    usage.add_argument("--since", default=None, help="开始日期 YYYY-MM-DD")
+    usage.add_argument("--until", default=None, help="结束日期 YYYY-MM-DD（含当天）")
     usage.add_argument("--include-tests", action="store_true", help="也算上评测和检索测试的提问（默认只算员工的提问）")
     usage.add_argument("--json", action="store_true")
     usage.set_defaults(handler=show_usage)
@@ -58,8 +60,8 @@ def register(commands) -> None:
     export.add_argument("--format", choices=("csv", "xlsx"), default="xlsx")
     export.add_argument("--out", required=True, help="输出文件路径（须在数据目录之外）")
     export.add_argument("--force", action="store_true", help="文件已存在时替换它（默认不覆盖，报错退出）")
-    export.add_argument("--since", default=None)
-    export.add_argument("--until", default=None)
+    export.add_argument("--since", default=None, help="开始日期 YYYY-MM-DD（使用情况导出三张表，CSV 中每张表以【表名】开头）")
+    export.add_argument("--until", default=None, help="结束日期 YYYY-MM-DD（含当天）")
     export.add_argument("--include-tests", action="store_true", help="也算上评测和检索测试的提问（默认只算员工的提问）")
     export.set_defaults(handler=export_insights)
 
@@ -148,14 +150,19 @@ def release_faq(args: argparse.Namespace, assistant) -> int:
 
 
 def show_usage(args: argparse.Namespace, assistant) -> int:
-    report = assistant.usage(include_tests=args.include_tests)
+    report = assistant.usage(since=args.since, until=args.until, include_tests=args.include_tests)
     if args.json:
         print_json(report)
         return 0
-    say(f"保留期内共 {report['questions']} 个提问")
+    window = "所选时间内" if args.since or args.until else "保留期内"
+    say(f"{window}共 {report['questions']} 个提问")
     for row in report["documents"]:
         say(f"{row['cited_30d']:>4} / {row['cited_90d']:>4}  {field(row['title'])}（近30天 / 近90天被引用）")
-    if report["never_cited"]:
+    if not report.get("recording", True):
+        say("提问记录已关闭（提问记录保留天数为 0）：不记录员工的提问，无法判断哪些文档从未被引用")
+    elif not report["questions"]:
+        say(f"{window}没有记录到提问：无法判断哪些文档从未被引用")
+    elif report["never_cited"]:
         say("从未被引用：" + "、".join(field(d["title"]) for d in report["never_cited"]))
     return 0
 

@@ -13,7 +13,9 @@ for absent questions), and — when the run also asked the questions —
 LLM wrote the answers, its citations were checked: `unsupported_rate` is the
 share of answers with a sentence whose numbers none of its cited clauses
 states (shown as 未在资料中找到), `invalid_citation_rate` the share that cited a
-[资料N] the prompt did not have.
+[资料N] the prompt did not have. A row chat searches nothing for (small talk, or
+only telling something about the asker: `not_searched`) is counted in `n` and
+`not_searched`, and in no rate.
 """
 
 from __future__ import annotations
@@ -64,6 +66,8 @@ def load_questions(path: Path) -> list[dict]:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise QuestionSetError(f"{path}:{n}: 不是合法的 JSON（{json_problem(exc, n)}）") from exc
+        except (ValueError, RecursionError):  # a 5,000-digit number, arrays nested 100,000 deep: English, no line
+            raise QuestionSetError(f"{path}:{n}: 无法读取这一行（数字位数过多或嵌套层数过深），请检查这一行的内容") from None
         if not isinstance(row, dict) or "question" not in row or row.get("category") not in CATEGORIES:
             raise QuestionSetError(f"{path}:{n}: 每行应为一个对象，需要 question 和 category（{'/'.join(CATEGORIES)}）")
         row.setdefault("expected", [])
@@ -117,10 +121,16 @@ def summarise(results: list[dict]) -> dict[str, dict[str, float]]:
     """Per-category metrics of `run_eval` results."""
     metrics: dict[str, dict[str, float]] = {}
     for cat in CATEGORIES:
-        rows = [r for r in results if r["category"] == cat]
-        if not rows:
+        listed = [r for r in results if r["category"] == cat]
+        if not listed:
             continue
-        m: dict[str, float] = {"n": len(rows)}
+        m: dict[str, float] = {"n": len(listed)}
+        rows = [r for r in listed if not r.get("not_searched")]  # chat searches nothing there: no rate counts them
+        if len(rows) < len(listed):
+            m["not_searched"] = len(listed) - len(rows)
+        if not rows:
+            metrics[cat] = m
+            continue
         graded = [r for r in rows if r["alternatives"] and cat in ("literal", "paraphrase")]
         if graded:
             for k in (1, 3, 5):
@@ -154,7 +164,7 @@ def citation_totals(results: list[dict]) -> dict[str, int]:
 
 
 COLUMNS = [
-    "n", "recall@1", "recall@3", "recall@5", "mrr", "zero_hit_rate", "refusal_rate", "answered_rate",
+    "n", "not_searched", "recall@1", "recall@3", "recall@5", "mrr", "zero_hit_rate", "refusal_rate", "answered_rate",
     "unsupported_rate", "invalid_citation_rate",
 ]
 

@@ -21,7 +21,10 @@ def run_eval(
     assistant, path: Path, *, mode: str = "hybrid", role: str | None = None, ask: bool = True, actor=None,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict:
-    """Search every question as `actor` (what they may read); with `ask`, also answer it (no memory) to measure refusals.
+    """Search every question as `actor` (what they may read) through chat's own search (`search_as_chat`, no
+    memories): a statement about the asker is left out of what is searched, and a row chat would not search at all
+    (small talk, or only telling something) is marked `not_searched` and left out of the rates, not counted as a
+    zero-hit search. With `ask`, also answer it (no memory) to measure refusals.
 
     `progress(done, total)` is called before each question and once at the end. Each question is masked
     before it is searched, answered or returned (a set may hold real questions with personal data)."""
@@ -31,21 +34,25 @@ def run_eval(
         if progress:
             progress(len(results), len(rows))
         question = row["question"]
-        res = assistant.search(question, role=role, mode=mode, actor=actor)
+        found = assistant.search_as_chat(question, role=role, mode=mode, actor=actor, with_memories=False)
+        res = found.result
+        not_searched = "chatter" if found.chatter else "told_only" if found.told_only else ""
         texts = [h.chunk.text for h in res.hits]
         result = {
             "question": question,
+            "searched": found.question,  # what chat searches: the question part of 「我是销售部的，…？」
+            "not_searched": not_searched,  # only small talk or only about the asker: chat searches nothing
             "category": row["category"],
             "expected": row["expected"],
             "alternatives": row["alternatives"],
             "answer_should_refuse": bool(row.get("answer_should_refuse")),
-            "hit_count": res.hit_count,
+            "hit_count": None if not_searched else res.hit_count,  # no search is no zero-hit search
             "rank": first_relevant_rank(texts, row["alternatives"]),
             "hits": [h.to_dict() for h in res.hits],
             "near_misses": [h.to_dict() for h in res.near_misses],
             "refused": None,
         }
-        if ask and mode == "hybrid":
+        if ask and mode == "hybrid" and not not_searched:  # chat answers no question there: nothing to measure
             trace = assistant.ask(question, user="", role=role, remember=False, actor=actor, traffic=EVAL)
             result["answer"] = trace.answer
             result["refused"] = trace.outcome == REFUSED

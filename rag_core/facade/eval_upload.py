@@ -1,4 +1,5 @@
-"""An uploaded question set before it is kept: refused when too large to run, then masked row by row.
+"""An uploaded question set before it is kept: refused when too large to run, then masked row by row; then kept
+as its uploader's own file (`EvalFileAccess`), which only they (and administrators) can open again.
 
 Why its own module: the retrieval test page's upload is checked here, in the engine, before any of it is
 masked or written (`EvalFiles.save_eval_upload`), and the masking keeps the file the same JSONL.
@@ -6,12 +7,16 @@ masked or written (`EvalFiles.save_eval_upload`), and the masking keeps the file
 
 from __future__ import annotations
 
+import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
+from ..errors import RagError
 from ..evaluation.metrics import QuestionSetError, jsonl_lines
 from ..evaluation.runner import MAX_QUESTIONS
 from ..text.pii import redact_text
+from ..types import Principal
 
 MB = 1024 * 1024
 MAX_UPLOAD_BYTES = 4 * MB
@@ -79,3 +84,65 @@ def _one_line(dumped: str) -> str:
     for raw, escaped in _LINE_BREAKS.items():
         dumped = dumped.replace(raw, escaped)
     return dumped
+
+
+EVAL_UPLOADS = "eval_uploads"  # question sets uploaded through the retrieval test page
+SAMPLE_EVAL = Path(__file__).resolve().parent.parent.parent / "tests" / "data" / "eval.jsonl"
+KEPT_UPLOADS = 20  # a person's newest uploads kept; an older one is deleted when a newer one is saved
+
+
+def uploader_prefix(user: str) -> str:
+    """The start of every file name `user` uploads: "u" and 12 hex digits of the name's hash (a name may hold
+    characters no file name takes, or personal data)."""
+    return "u" + hashlib.sha256(user.encode("utf-8", "surrogatepass")).hexdigest()[:12] + "-"
+
+
+class EvalFileAccess:
+    """Base of `facade.maintenance.EvalFiles` (which saves an upload): which question-set files the retrieval test
+    page may open.
+
+    The page's path box must not become a probe for any file on the server
+    ("does /etc/shadow exist?"): only files inside the data dir (uploads land in
+    `<data dir>/eval_uploads/`) and the bundled sample set are opened, symlinks resolved
+    first, and the refusal reads the same whether or not the file exists.
+
+    Each upload is its uploader's (review 60): its name starts with `uploader_prefix` and holds a random part, so
+    two HR people uploading 题集.jsonl no longer overwrite each other's set, and the path box opens another
+    person's upload only for an administrator (who may read everything, as on the other pages).
+    """
+
+    eval_upload_limits = (MAX_UPLOAD_BYTES, MAX_QUESTIONS)  # what the page says it takes, from the engine's limits
+
+    def resolve_eval_file(self, path: str | Path, *, actor: Principal | None = None) -> Path:
+        """The resolved path when allowed; RagError with one plain reason otherwise."""
+        actor = self._acting(actor, "retrieval.test")
+        root = Path(self._settings.data_dir).resolve()
+        text = str(path).strip()
+        candidate = Path(text)
+        options = [candidate] if candidate.is_absolute() else [root / candidate, SAMPLE_EVAL.parents[2] / candidate]
+        for option in options:
+            resolved = option.resolve()
+            inside = resolved.is_relative_to(root) or resolved == SAMPLE_EVAL
+            if (inside and resolved.suffix in (".jsonl", ".json") and resolved.is_file()
+                    and self._may_open_upload(resolved, root, actor)):
+                return resolved
+        # masked whole, then cut: a typed path may hold a name, a phone or an ID number, shown on the page
+        raise RagError(f"只能打开数据目录里的评测文件或在本页上传的文件：{redact_text(text)[:80]}")
+
+    @staticmethod
+    def _may_open_upload(resolved: Path, root: Path, actor: Principal) -> bool:
+        """Anything outside eval_uploads/ as before; inside it, one's own uploads (an administrator: all)."""
+        uploads = root / EVAL_UPLOADS
+        if not resolved.is_relative_to(uploads) or actor.role == "admin":
+            return True
+        return resolved.parent == uploads and resolved.name.startswith(uploader_prefix(actor.user))
+
+    def _eval_source(self, path: str | Path, actor: Principal) -> Path:
+        """The question set `run_eval` reads: the path as given only for the data dir's owner at the machine (the
+        CLI's `eval FILE`, or a desktop data dir without accounts); every logged-in person gets `resolve_eval_file`.
+
+        Why: run_eval took any path, so HR could hang it on a FIFO or learn whether /etc/... exists and its first
+        character; only the retrieval test page checked the path before calling it."""
+        if self._local_admin_process or not self.accounts.has_accounts():
+            return Path(path)
+        return self.resolve_eval_file(path, actor=actor)

@@ -21,13 +21,11 @@ from zoneinfo import ZoneInfo
 
 from ..answer.answering import is_refusal
 from ..conversations.statements import split_turn
-from ..documents.catalog import office_today, visible_to
+from ..documents.catalog import visible_to
 from ..documents.redaction import redact_text
-from ..documents.standing import standing_versions
 from ..errors import PermissionDenied, StoreDamaged
 from ..insights.audiences import UNKNOWN, chunk_ids, readable_by, revealed
 from ..insights.days import day_window
-from ..insights.export import FORMATS, for_people, to_csv, to_xlsx
 from ..insights.fields import feedback_fields
 from ..insights.gaps import group_gaps
 from ..insights.log import InsightLog, unfold_kinds
@@ -44,7 +42,6 @@ from ..insights.records import (
 from ..insights.rows import (
     cited_docs,
     doc_of_chunk,
-    gap_row,
     nearest_clause,
     policy_answer,
     told_only,
@@ -52,15 +49,14 @@ from ..insights.rows import (
     without_question,
 )
 from ..insights.standard import StandardAnswers
-from ..insights.usage import usage_report
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .access import require
 from .conversations import context_audiences
+from .insight_usage import EXPORT_KINDS, UsageActions  # noqa: F401 - EXPORT_KINDS: its former home
 from .own_feedback import OwnFeedback
 from .standard_answers import StandardAnswerActions
 from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
-EXPORT_KINDS = {"gaps": "知识缺口", "feedback": "反馈", "usage": "使用情况"}
 _open_lock = threading.Lock()
 
 
@@ -87,7 +83,7 @@ def _stored_outcome(trace: AskTrace) -> str:
     return WEAK if trace.weak_evidence else ANSWERED
 
 
-class InsightActions(StandardAnswerActions, OwnFeedback):
+class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions):
     """Mixin of `Assistant`: the 知识缺口, 反馈审阅, 标准答复 and 使用情况 pages and the `gaps`/`faq`/`usage` commands."""
 
     feedback_reasons: tuple[str, ...] = FEEDBACK_REASONS  # what chat offers with a 👎
@@ -113,6 +109,10 @@ class InsightActions(StandardAnswerActions, OwnFeedback):
                         lambda texts: [embed(t) for t in texts],
                     )
         return self.__dict__["_standard_store"]
+
+    def _clock(self) -> datetime:
+        """Now (this module's `_now`, which tests pin), for the mixins in other modules."""
+        return _now()
 
     def _keep_days(self) -> float:
         return float(getattr(self._settings, "question_retention_days", 180.0))
@@ -340,44 +340,3 @@ class InsightActions(StandardAnswerActions, OwnFeedback):
             entry.user = ""
             entry.reviewed_by = "HR" if entry.reviewed_by else None
         return entry
-
-    # -- usage and export --------------------------------------------------------
-    @uses_store(INSIGHTS_FILE)
-    def usage(self, *, include_tests: bool = False, actor: Principal | None = None) -> dict[str, Any]:
-        """Citations per document (30/90 days, total), never-cited documents, questions per day: people's
-        questions only unless `include_tests`; `left_out` counts the eval and test questions not counted."""
-        actor = self._acting(actor, "insights")
-        self._expire()
-        standing = standing_versions(self.catalog.live_versions(), office_today(self._settings.timezone))
-        docs = [(d.doc_id, d.title) for d in standing if visible_to(d.audience, actor.readable)]  # not replaced ones
-        rows = self.insight_log.question_rows(include_tests=include_tests)
-        report = usage_report(rows, dict(docs).items(), _now(), ZoneInfo(self._settings.timezone))
-        report["left_out"] = 0 if include_tests else self.insight_log.test_question_count()
-        return report
-
-    def export_insights(self, kind: str, fmt: str = "xlsx", *, since: str | date | None = None,
-                        until: str | date | None = None, include_tests: bool = False, include_weak: bool = False,
-                        rating: int | None = None, doc_id: str | None = None, unread_only: bool = False,
-                        actor: Principal | None = None) -> bytes:
-        """`gaps`, `feedback` or `usage` as CSV (UTF-8 with BOM) or Excel bytes (people's traffic only unless
-        `include_tests`), with the filters its page shows (`include_weak` for gaps; `rating`, `doc_id` and
-        `unread_only` for feedback): the file HR shares holds the rows HR saw (review 210)."""
-        actor = self._acting(actor, "insights")  # who may export comes before what: an employee hears no format rules
-        if kind not in EXPORT_KINDS or fmt not in FORMATS:
-            raise InsightError(f"导出类型应为 {'/'.join(EXPORT_KINDS)}，格式应为 {'/'.join(FORMATS)}")
-        sheets: dict[str, list[dict[str, Any]]]
-        if kind == "gaps":
-            groups = self.knowledge_gaps(since=since, until=until, include_tests=include_tests,
-                                         include_weak=include_weak, actor=actor)
-            sheets = {"知识缺口": [gap_row(g) for g in groups]}
-        elif kind == "feedback":
-            entries = self.feedback_reviews(since=since, until=until, include_tests=include_tests, rating=rating,
-                                            doc_id=doc_id, unread_only=unread_only, actor=actor)
-            sheets = {"反馈": [e.to_dict() for e in entries]}
-        else:
-            report = self.usage(include_tests=include_tests, actor=actor)
-            sheets = {"文档引用": report["documents"], "每日提问": report["per_day"], "从未引用": report["never_cited"]}
-        zone = ZoneInfo(self._settings.timezone)
-        sheets = {name: for_people(name, rows, zone) for name, rows in sheets.items()}
-        return to_csv(next(iter(sheets.values()))) if fmt == "csv" else to_xlsx(sheets)
-

@@ -8,6 +8,7 @@ calls the class-level methods without constructing an `Assistant`.
 from __future__ import annotations
 
 import logging
+import secrets
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
@@ -32,7 +33,15 @@ from ..text.pii import redact_text
 from ..types import Principal
 from .access import LOCAL_ADMIN, require
 from .accounts import ANONYMOUS
-from .eval_upload import masked_question_set, refuse_oversized
+from .eval_upload import (  # noqa: F401 - SAMPLE_EVAL: its former home
+    EVAL_UPLOADS,
+    KEPT_UPLOADS,
+    SAMPLE_EVAL,
+    EvalFileAccess,
+    masked_question_set,
+    refuse_oversized,
+    uploader_prefix,
+)
 from .server_doctor import server_check
 from .thesaurus import thesaurus_check
 
@@ -296,62 +305,32 @@ def _forget_chroma_client(path: Path) -> None:
         SharedSystemClient._identifier_to_refcount.pop(key, None)
 
 
-EVAL_UPLOADS = "eval_uploads"  # question sets uploaded through the retrieval test page
-SAMPLE_EVAL = Path(__file__).resolve().parent.parent.parent / "tests" / "data" / "eval.jsonl"
-
-
-class EvalFiles:
-    """Mixin of `Assistant`: which question-set files the retrieval test page may open.
-
-    The page's path box must not become a probe for any file on the server
-    ("does /etc/shadow exist?"): only files inside the data dir (uploads land in
-    `<data dir>/eval_uploads/`) and the bundled sample set are opened, symlinks resolved
-    first, and the refusal reads the same whether or not the file exists.
-    """
-
-    def resolve_eval_file(self, path: str | Path, *, actor: Principal | None = None) -> Path:
-        """The resolved path when allowed; RagError with one plain reason otherwise."""
-        from ..errors import RagError
-
-        self._acting(actor, "retrieval.test")
-        root = Path(self._settings.data_dir).resolve()
-        text = str(path).strip()
-        candidate = Path(text)
-        options = [candidate] if candidate.is_absolute() else [root / candidate, SAMPLE_EVAL.parents[2] / candidate]
-        for option in options:
-            resolved = option.resolve()
-            inside = resolved.is_relative_to(root) or resolved == SAMPLE_EVAL
-            if inside and resolved.suffix in (".jsonl", ".json") and resolved.is_file():
-                return resolved
-        # masked whole, then cut: a typed path may hold a name, a phone or an ID number, shown on the page
-        raise RagError(f"只能打开数据目录里的评测文件或在本页上传的文件：{redact_text(text)[:80]}")
-
-    def _eval_source(self, path: str | Path, actor: Principal) -> Path:
-        """The question set `run_eval` reads: the path as given only for the data dir's owner at the machine (the
-        CLI's `eval FILE`, or a desktop data dir without accounts); every logged-in person gets `resolve_eval_file`.
-
-        Why: run_eval took any path, so HR could hang it on a FIFO or learn whether /etc/... exists and its first
-        character; only the retrieval test page checked the path before calling it."""
-        if self._local_admin_process or not self.accounts.has_accounts():
-            return Path(path)
-        return self.resolve_eval_file(path, actor=actor)
+class EvalFiles(EvalFileAccess):
+    """Mixin of `Assistant`: the question sets the retrieval test page opens (`EvalFileAccess`) and uploads."""
 
     def save_eval_upload(self, filename: str, data: bytes, *, actor: Principal | None = None) -> Path:
-        """Keep an uploaded question set under `<data dir>/eval_uploads/` and return its path.
+        """Keep an uploaded question set under `<data dir>/eval_uploads/` and return its path: a new file of the
+        uploader's own each time (`uploader_prefix`, a random part, the name), their oldest beyond `KEPT_UPLOADS`
+        deleted.
 
         The questions and the name are masked before they reach the disk (`masked_question_set`); a set too large
         to run is refused first, with nothing masked or written (`refuse_oversized`)."""
         from ..documents.parsing import safe_filename
 
-        self._acting(actor, "retrieval.test")
+        actor = self._acting(actor, "retrieval.test")
         refuse_oversized(bytes(data))  # before masking and writing: 50,000 rows took 22 s and stayed on disk
         name = safe_filename(filename, mask=redact_text)
         if not name.endswith((".jsonl", ".json")):
             name += ".jsonl"
         folder = Path(self._settings.data_dir) / EVAL_UPLOADS
         folder.mkdir(parents=True, exist_ok=True)
-        target = folder / name
+        prefix = uploader_prefix(actor.user)
+        target = folder / f"{prefix}{secrets.token_hex(4)}-{name}"
         target.write_bytes(masked_question_set(bytes(data)))
+        mine = sorted((p for p in folder.glob(f"{prefix}*") if p.is_file() and p != target),
+                      key=lambda p: p.stat().st_mtime)
+        for old in mine[:max(0, len(mine) - (KEPT_UPLOADS - 1))]:
+            old.unlink(missing_ok=True)
         return target
 
 

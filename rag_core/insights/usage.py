@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta, tzinfo
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from .days import local_day
+from .export import to_csv
 
 WINDOWS = (30, 90)  # days
+MAX_DAYS = 3660  # the per-day table's longest run of days (a retention of 100 years would chart 36,500 bars)
 
 
 def usage_report(questions: Sequence[dict[str, Any]], documents: Iterable[tuple[str, str]], now: datetime,
-                 zone: tzinfo | None = None) -> dict:
-    """Per document (id, title): citations in the last 30/90 days and in all kept history; never-cited ones; per day.
+                 zone: tzinfo | None = None, *, since: date | None = None, until: date | None = None,
+                 keep_days: float | None = None) -> dict:
+    """Per document (id, title): citations in the last 30/90 days and in all `questions`; never-cited ones; per day.
 
-    Days are the office's (`zone`; UTC when none): rows are stamped in UTC.
+    Days are the office's (`zone`; UTC when none): rows are stamped in UTC. `per_day` has every day from `since`
+    (else the first question's day) to `until` (else today), a day nobody asked 0 — a week without questions was
+    drawn as two bars side by side — bounded by the retention (`keep_days`: nothing older is kept) and today.
 
     `questions` are log rows (`asked_at`, `cited_docs`, `outcome`); `documents` the live documents.
     """
@@ -42,8 +47,35 @@ def usage_report(questions: Sequence[dict[str, Any]], documents: Iterable[tuple[
     return {
         "documents": rows,
         "never_cited": [{"doc_id": d, "title": t} for d, t in docs if not ever[d]],
-        "per_day": [{"day": day, "questions": n} for day, n in sorted(per_day.items())],
+        "per_day": [{"day": day, "questions": per_day.get(day, 0)}
+                    for day in _days(per_day, now.astimezone(zone).date() if zone else now.date(), since, until,
+                                     keep_days)],
         "outcomes": dict(outcomes),
         "questions": len(questions),
     }
 
+
+def _days(counted: Mapping[str, int], today: date, since: date | None, until: date | None,
+          keep_days: float | None) -> list[str]:
+    """Every day of the window as 'YYYY-MM-DD', oldest first: the counted days, and the days between them and the
+    window's ends that nobody asked on (none before the retention's first day, none after today)."""
+    known = sorted(counted)
+    first = since or (date.fromisoformat(known[0]) if known else None)
+    last = min(until or today, today)
+    if keep_days is not None and keep_days > 0 and first is not None:
+        first = max(first, today - timedelta(days=int(-(-keep_days // 1))))
+    if first is None or first > last:
+        return known
+    first = max(first, last - timedelta(days=MAX_DAYS - 1))
+    filled = {(first + timedelta(days=n)).isoformat() for n in range((last - first).days + 1)}
+    return sorted(filled | set(known))
+
+
+def sections_csv(sheets: Mapping[str, Sequence[Mapping[str, Any]]]) -> bytes:
+    """Several tables in one CSV file (UTF-8 with one BOM), each under a line with its name in 【】 and apart by a
+    blank line: a usage CSV held only its first table, and said nothing of the other two."""
+    parts = []
+    for name, rows in sheets.items():
+        body = to_csv(rows).decode("utf-8").removeprefix("\ufeff") if rows else "（无）\r\n"
+        parts.append(f"【{name}】\r\n{body}")
+    return ("\ufeff" + "\r\n".join(parts)).encode("utf-8")
