@@ -79,7 +79,7 @@ def change_form(assistant: Assistant, accounts: list[Account]) -> None:
     st.markdown("**修改账户**")
     name = st.selectbox("账户", names)
     current = next(a for a in accounts if a.name == name)
-    col1, col2, col3 = st.columns(3)
+    col1, col2, col3, col4 = st.columns(4)
     try:
         if current.disabled:
             if col1.button("启用", icon=":material/check:"):
@@ -120,8 +120,24 @@ def change_form(assistant: Assistant, accounts: list[Account]) -> None:
                 else:
                     assistant.reset_user_password(name, first, actor=actor())
                     st.success("密码已重置，锁定已解除，原有会话已结束")
+        with col4.popover("修改邮箱"):
+            email_field(assistant, current)
     except RagError as exc:  # refused, or accounts.sqlite3 busy: one Chinese line
         st.error(escape_md(exc))
+
+
+def email_field(assistant: Assistant, current: Account) -> None:
+    """The account's single sign-on address: set, changed, or cleared (saved empty); its sessions end."""
+    address = st.text_input("单点登录邮箱", value=current.email, key=f"users_email_{current.name}",
+                            help="身份提供方确认过这个邮箱的人，单点登录即进入该账户；留空保存即清除。")
+    if current.name == actor().user:
+        st.warning("这是您自己的账户：保存后您会退出登录，需要重新登录。")
+    st.caption("保存后该账户已有的登录都会退出。")
+    if st.button("保存邮箱"):
+        account = assistant.set_user_email(current.name, address, actor=actor())
+        done = f"改为 {escape_md(account.email)}" if account.email else "已清除"
+        announce("users", f"“{escape_md(account.name)}”的单点登录邮箱{done}，该账户需要重新登录")
+        st.rerun()
 
 
 def main() -> None:

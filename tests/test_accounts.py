@@ -140,9 +140,12 @@ def test_single_sign_on_opens_only_an_allow_listed_verified_enabled_account(tmp_
     with pytest.raises(AccountError, match="没有提供邮箱"):
         facade.login_by_email("", verified=True)
     rows = list(reversed(facade.audit_entries(action="login", actor=ADMIN)))
-    # one row per attempt; the addresses are masked in the target and in the actor column alike
+    # one row per attempt; an address that opened nothing is a keyed tag per address, in the target and the actor alike
+    li, stranger = facade.accounts.unknown_email("li@example.com"), facade.accounts.unknown_email("stranger@example.com")
+    assert li.startswith("未知邮箱#") and li != stranger
     assert [(r.actor, r.target, r.outcome) for r in rows] == (
-        [("li", "li", "ok")] + [("[邮箱]", "[邮箱]", "failed")] * 6 + [("zhao", "zhao", "failed"), ("单点登录", "", "failed")]
+        [("li", "li", "ok")] + [(li, li, "failed")] * 5 + [(stranger, stranger, "failed")]
+        + [("zhao", "zhao", "failed"), ("单点登录", "", "failed")]
     )
 
 
@@ -310,10 +313,11 @@ def test_serving_beyond_localhost_without_accounts_is_refused_with_the_way_out(t
 
 def test_the_app_refuses_the_same_way(tmp_path):
     facade = fake_assistant(tmp_path / "store")
-    assert facade.serving_refusal("127.0.0.1") is None and facade.serving_refusal(None) is None
+    assert facade.serving_refusal("127.0.0.1") is None
+    assert "所有网络接口" in facade.serving_refusal(None)  # unset: Streamlit listens on every interface
     assert "users add" in facade.serving_refusal("0.0.0.0")
     facade.add_user("wang", "admin", "correct horse")
-    assert facade.serving_refusal("0.0.0.0") is None
+    assert facade.serving_refusal("0.0.0.0") is None and facade.serving_refusal(None) is None
 
 
 def test_desktop_config_binds_to_loopback():

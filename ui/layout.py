@@ -83,13 +83,14 @@ def render_chrome(page_path: str | None = None) -> Assistant:
     init_session()
     assistant = get_assistant()
     try:
-        refusal = assistant.serving_refusal(st.get_option("server.address"))
+        # the Host the browser asked for: the desktop mode answers only to this machine's names (DNS rebinding)
+        refusal = assistant.serving_refusal(st.get_option("server.address"), st.context.headers.get("Host"))
         principal = resolve_principal(assistant)
     except StoreDamaged as exc:  # accounts.sqlite3 damaged or lost: nobody gets in, not even as the local admin
         st.error(escape_md(exc), icon=":material/lock:")
         st.stop()
         raise  # unreachable
-    if refusal:  # listening beyond this machine with no accounts: show nothing (scripts/run.sh refuses earlier)
+    if refusal:  # no accounts, and listening beyond this machine (scripts/run.sh refuses earlier) or a foreign Host
         st.error(escape_md(refusal))
         st.stop()
     if principal is None:

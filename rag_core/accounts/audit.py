@@ -49,6 +49,7 @@ ACTION_NAMES: dict[str, str] = {
     "memory.forget": "遗忘记忆", "memory.forget_preview": "预览将遗忘的他人记忆", "memory.purge": "清除用户记忆",
     "ask.as": "以他人身份提问",
     "user.add": "新增用户", "user.disable": "停用用户", "user.enable": "启用用户", "user.role": "修改角色",
+    "user.email": "修改单点登录邮箱",
     "user.password": "重置密码", "conversation.list": "查看他人对话列表", "conversation.read": "查看他人对话",
     "conversation.export": "导出他人对话", "conversation.rename": "重命名他人对话", "conversation.delete": "删除他人对话",
     "conversation.rate": "评价他人对话", "conversation.undo": "撤销他人记忆", "standard.add": "添加标准答复",

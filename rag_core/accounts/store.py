@@ -23,12 +23,10 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from ..errors import AccountError
 from ..types import ROLE_NAMES, ROLES, Account
+from .emails import EmailColumn, check_email, taken
 from .names import check_name, is_reserved, name_keys, refuse_lookalike
 from .passwords import check_password
 from .transaction import one_write
-
-MAX_EMAIL = 254  # the longest address mail servers carry (RFC 5321 path limit)
-EMAIL_PATTERN = re.compile(r"^[^@\s<>()\[\]{}\\,;:\"`*|!#$%^&=?/~]+@[\w-]+(?:\.[\w-]+)+$")  # no markdown, no spaces
 
 MAX_FAILURES = 5  # consecutive wrong passwords before the account locks
 LOCK_MINUTES = 15
@@ -101,24 +99,13 @@ class LoginResult:
         return "" if self.ok else {"wrong": "用户名或密码不正确"}.get(self.outcome, self.message)
 
 
-def check_email(email: str) -> str:
-    """A single sign-on address that could be one (name@domain.tld, at most `MAX_EMAIL`), or "" for none.
-
-    Why: the address is shown on the 用户管理 page and matched at sign-on; a huge or markdown value is no address.
-    """
-    email = (email or "").strip()
-    if email and (len(email) > MAX_EMAIL or not EMAIL_PATTERN.match(email)):
-        raise AccountError(f"邮箱格式不正确：请填写形如 zhang.san@example.com 的地址（最多 {MAX_EMAIL} 个字符），或留空")
-    return email
-
-
 # argon2id's costs: the library's defaults (RFC 9106's low-memory choice: 64 MiB, 3 passes, about 0.1 s a
 # hash here). Only the test suite lowers them (tests/conftest.py), for the same algorithm and code path at about
 # a millisecond: 91 accounts made by three test files cost 9.4 s of their 23.
 HASH_PARAMETERS: dict[str, int] = {}
 
 
-class AccountStore:
+class AccountStore(EmailColumn):
     """Thread-safe; one connection guarded by a lock (a handful of people, rare writes)."""
 
     def __init__(self, path: Path):
@@ -182,18 +169,6 @@ class AccountStore:
         matches = [other for other in names if not keys.isdisjoint(name_keys(other))]
         return matches[0] if len(matches) == 1 else None
 
-    def names_with_email(self, email: str) -> list[str]:
-        """The accounts holding `email`, whatever its case (more than one only in a store from before the rule)."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT name FROM users WHERE email != '' AND lower(email) = lower(?) ORDER BY name", (email.strip(),)
-            ).fetchall()
-        return [r[0] for r in rows]
-
-    def by_email(self, email: str) -> Account | None:
-        holders = self.names_with_email(email)
-        return self.get(holders[0]) if len(holders) == 1 else None  # two accounts on one address: neither
-
     def list(self) -> list[Account]:
         with self._lock:
             rows = self._db.execute(f"SELECT {self._COLS} FROM users ORDER BY name").fetchall()
@@ -207,7 +182,7 @@ class AccountStore:
         labels = _audiences(audiences)
         email = check_email(email)
         if email and (holders := self.names_with_email(email)):
-            raise AccountError(f"邮箱“{email}”已属于用户“{'”“'.join(holders)}”")
+            raise taken(holders, email)
         digest = self._hasher.hash(check_password(password, name))
         try:
             with self._write():  # the look-alike check and the insert in one write: another process cannot slip between

@@ -1,4 +1,4 @@
-"""`python -m rag_core users …`: accounts for team mode (add, list, disable, enable, reset-password).
+"""`python -m rag_core users …`: accounts for team mode (add, list, disable, enable, reset-password, set-email).
 
 The CLI acts as the local administrator of the data dir it opens (whoever can run
 it can read the files anyway). Passwords are read from stdin, twice, never from
@@ -46,6 +46,12 @@ def register(commands) -> None:
     reset = sub.add_parser("reset-password", help="重置密码并解除锁定（密码从标准输入读取两次）")
     reset.add_argument("name")
     reset.set_defaults(handler=reset_password)
+
+    email = sub.add_parser("set-email", help="设置、修改或清除单点登录邮箱（该账户的会话随即结束）")
+    email.add_argument("name")
+    email.add_argument("address", nargs="?", default=None, help="新的邮箱；清除请用 --clear")
+    email.add_argument("--clear", action="store_true", help="清除邮箱（之后不能再用单点登录进入这个账户）")
+    email.set_defaults(handler=set_email)
 
 
 def read_new_password() -> str:
@@ -114,4 +120,16 @@ def set_disabled(args: argparse.Namespace, assistant) -> int:
 def reset_password(args: argparse.Namespace, assistant) -> int:
     account = assistant.reset_user_password(args.name, read_new_password())
     say(f"已重置 {field(account.name)} 的密码，锁定已解除，原有会话已结束")
+    return 0
+
+
+def set_email(args: argparse.Namespace, assistant) -> int:
+    """The account's single sign-on address: exactly one of ADDRESS and --clear (an empty ADDRESS is no clearing)."""
+    if (args.address is None) == (not args.clear):
+        raise AccountError("请给出新的邮箱，或用 --clear 清除邮箱（二者选一）")
+    if not args.clear and not args.address.strip():
+        raise AccountError("邮箱是空的：要清除邮箱请用 --clear")
+    account = assistant.set_user_email(args.name, "" if args.clear else args.address)
+    what = f"单点登录邮箱改为 {field(account.email)}" if account.email else "单点登录邮箱已清除"
+    say(f"{field(account.name)} 的{what}，原有会话已结束")
     return 0

@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 
 from ..accounts.audit import ACTION_NAMES, OUTCOME_NAMES, AuditLog
 from ..accounts.names import check_name, is_reserved
-from ..accounts.serving import REFUSAL, is_local
+from ..accounts.serving import desktop_refusal
 from ..accounts.store import OWN_LOCKED, AccountStore, LoginResult
 from ..errors import AccountError, StoreBusy, StoreDamaged
 from ..insights.days import checked_instant, day_window
@@ -156,11 +156,11 @@ class AccountActions:
         """True once any account exists: every page asks for a login first."""
         return self.accounts.has_accounts()
 
-    def serving_refusal(self, address: str | None) -> str | None:
-        """Why the app must not serve on `address` (another machine can reach it and no account exists), or None."""
-        if not address or is_local(address) or self.team_mode:
-            return None
-        return REFUSAL.format(address=address)
+    def serving_refusal(self, address: str | None, host: str | None = None) -> str | None:
+        """Why the app must not serve on `address` ("" or None: every interface) or this request (its Host header
+        `host`, None: no header), or None. Without accounts, loopback only (`accounts.serving`); with, anywhere."""
+        refusal = desktop_refusal(address, host)
+        return None if refusal is None or self.team_mode else refusal
 
     # -- login -------------------------------------------------------------------
     def login(self, name: str, password: str) -> str:
@@ -194,9 +194,10 @@ class AccountActions:
             account = None
         return account.principal if account is not None else Principal(user=self._unnamed(typed), role="")
 
-    def _unnamed(self, typed: str) -> str:
+    def _unnamed(self, typed: str, *, email: bool = False) -> str:
         """How a typed name not (yet) accepted as an account's is recorded: a keyed tag (`AccountStore.stranger`),
-        never the text, which may be a password typed in the name box."""
+        never the text, which may be a password typed in the name box. `email`: a sign-on address that opens no
+        account, a tag per address (`AccountStore.unknown_email`): the masker wrote every one as [邮箱], or missed one."""
         if not typed:
             return "（空用户名）"
         store = self._accounts  # the tag needs only the store's key, no read: a busy file still has one
@@ -204,30 +205,30 @@ class AccountActions:
             try:
                 store = self.accounts
             except StoreDamaged:  # not even opened: no key, and the text is never written
-                return "（用户名未记录）"
-        return store.stranger(typed)
+                return "（邮箱未记录）" if email else "（用户名未记录）"
+        return store.unknown_email(typed) if email else store.stranger(typed)
 
     def login_by_email(self, email: str, *, verified: bool = False) -> str:
         """Single sign-on: the identity provider vouched for `email`; it must be on an enabled account (the allow-list).
 
         `verified` must be True: the provider confirmed the address (its `email_verified`
         claim). An unconfirmed address could be anyone's, so it opens nothing. Refused
-        attempts are audited under a masked actor (the address is personal data).
+        attempts are audited under a keyed tag of the address, in the actor and the target (personal data).
         """
         email = (email or "").strip()
-        stranger = Principal(user=redact_text(email)[:64] if email else "单点登录", role="")
+        stranger = Principal(user=self._unnamed(email, email=True) if email else "单点登录", role="")
         if not email:
             self._audit(stranger, "login", "", "failed", "身份提供方没有提供邮箱")
             raise AccountError("身份提供方没有提供邮箱，无法对应到账户；请联系管理员")
         if verified is not True:
-            self._audit(stranger, "login", email, "failed", "单点登录邮箱未经身份提供方确认")
+            self._audit(stranger, "login", stranger.user, "failed", "单点登录邮箱未经身份提供方确认")
             raise AccountError("身份提供方没有确认这个邮箱，不能用它登录；请先在身份提供方完成邮箱验证")
         if len(self.accounts.names_with_email(email)) > 1:
-            self._audit(stranger, "login", email, "failed", "多个账户使用同一邮箱，请管理员只保留一个")
+            self._audit(stranger, "login", stranger.user, "failed", "多个账户使用同一邮箱，请管理员只保留一个")
             raise AccountError("这个邮箱属于多个账户，无法确定是谁；请联系管理员")
         account = self.accounts.by_email(email)
         if account is None:
-            self._audit(stranger, "login", email, "failed", "单点登录邮箱不在允许名单")
+            self._audit(stranger, "login", stranger.user, "failed", "单点登录邮箱不在允许名单")
             raise AccountError("该邮箱没有对应的账户，请联系管理员开通")
         # said and audited as a password login by it is: "no account" sent them to ask for one; a reserved name (an
         # account from before the names were reserved) opens nothing here either, as `authenticate` refuses it
@@ -298,6 +299,13 @@ class AccountActions:
             return self.accounts.set_role(stored, role, audiences)
 
         return self._account_change(actor, "user.role", name, change, lambda after: role_change(before[0], after))
+
+    def set_user_email(self, name: str, email: str, *, actor: Principal | None = None) -> Account:
+        """The account's single sign-on address ("" clears it); ends its sessions (one the old address opened)."""
+        actor = self._acting(actor, "users", "user.email", name)
+        said = "设置" if (email or "").strip() else "清除"
+        return self._account_change(actor, "user.email", name, lambda stored: self.accounts.set_email(stored, email),
+                                    f"{said}单点登录邮箱；该账户的登录已退出")
 
     def reset_user_password(self, name: str, password: str, *, actor: Principal | None = None) -> Account:
         """New password; unlocks the account and ends its sessions."""

@@ -19,6 +19,7 @@ store that is a symbolic link is copied as the file it points at (a link to anyt
 left out with a notice). The copy is made in a staging directory of its own beside the
 destination, renamed to it at the end. Restore trusts nothing in a backup it did not check
 (`backup_check`): the manifest's shape and size, paths that stay inside the backup, no links.
+A restore ends every session the restored account file holds: everyone logs in again.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import RagError, StoreBusy, StoreDamaged
-from .account_files import AUDIT, lost_accounts, no_accounts
+from .account_files import ACCOUNTS, AUDIT, lost_accounts, no_accounts
 from .backup_check import _SKIP_SUFFIXES, MANIFEST, _counts, _skipped, verify_backup
 from .disk_space import low_space, out_of_space
 from .empty_stores import cut_state, truncated
@@ -56,6 +57,7 @@ class BackupReport:
     chunks: int = 0
     memories: int = 0
     previous: str = ""  # restore: where the replaced data dir was moved
+    sessions_ended: int = 0  # restore: the logins the restored account file held, all ended (everyone logs in again)
     notices: list[str] = field(default_factory=list)  # backup: damaged caches left out (rebuilt on start)
 
     def to_dict(self) -> dict:
@@ -281,6 +283,7 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
             _copy_file(source / name, staging / name)
         _mark_for_rebuild(staging / CATALOG)
         _check_accounts(staging, source, data_dir, allow_no_accounts)  # what will be restored, not the backup dir
+        ended = _end_sessions(staging / ACCOUNTS)
         previous = _move_aside(data_dir)
         try:
             staging.rename(data_dir)
@@ -299,7 +302,25 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
         raise
-    return BackupReport(str(named), copied, previous=previous, **_counts(data_dir))
+    return BackupReport(str(named), copied, previous=previous, sessions_ended=ended, **_counts(data_dir))
+
+
+def _end_sessions(accounts: Path) -> int:
+    """End every session in the account file being restored; how many there were.
+
+    Why: the backup holds the sessions of its day. One ended since (a logout, a password reset, a disabled
+    account, a stolen cookie) would be live again; after a restore everyone logs in again instead."""
+    if not accounts.is_file():
+        return 0
+    con = sqlite3.connect(str(accounts))
+    try:
+        if con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sessions'").fetchone() is None:
+            return 0
+        ended = con.execute("DELETE FROM sessions").rowcount
+        con.commit()
+        return ended
+    finally:
+        con.close()
 
 
 def _mount_point(data_dir: Path) -> str:

@@ -1,0 +1,86 @@
+"""An account's single sign-on address: its check, the look-ups by address, changing it, and the tag of an unknown one.
+
+Part of `store.AccountStore` (a mixin over its connection, lock and key). The address is the allow-list of single
+sign-on (`Assistant.login_by_email`): one account per address whatever its case, an address that could be one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import sqlite3
+import threading
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+
+from ..errors import AccountError
+from ..types import Account
+
+MAX_EMAIL = 254  # the longest address mail servers carry (RFC 5321 path limit)
+EMAIL_PATTERN = re.compile(r"^[^@\s<>()\[\]{}\\,;:\"`*|!#$%^&=?/~]+@[\w-]+(?:\.[\w-]+)+$")  # no markdown, no spaces
+
+
+def check_email(email: str) -> str:
+    """A single sign-on address that could be one (name@domain.tld, at most `MAX_EMAIL`), or "" for none.
+
+    Why: the address is shown on the 用户管理 page and matched at sign-on; a huge or markdown value is no address.
+    """
+    email = (email or "").strip()
+    if email and (len(email) > MAX_EMAIL or not EMAIL_PATTERN.match(email)):
+        raise AccountError(f"邮箱格式不正确：请填写形如 zhang.san@example.com 的地址（最多 {MAX_EMAIL} 个字符），或留空")
+    return email
+
+
+def taken(holders: list[str], email: str) -> AccountError:
+    return AccountError(f"邮箱“{email}”已属于用户“{'”“'.join(holders)}”")
+
+
+class EmailColumn:
+    """The `email` column of the users table (`store.AccountStore` provides the connection, lock, key and writes)."""
+
+    _db: sqlite3.Connection
+    _lock: threading.Lock
+    _secret: bytes
+    _write: Callable[[], AbstractContextManager[None]]
+    get: Callable[[str], Account | None]
+
+    def names_with_email(self, email: str) -> list[str]:
+        """The accounts holding `email`, whatever its case (more than one only in a store from before the rule)."""
+        with self._lock:
+            return self._holders(email)
+
+    def _holders(self, email: str, but: str | None = None) -> list[str]:
+        rows = self._db.execute(
+            "SELECT name FROM users WHERE email != '' AND lower(email) = lower(?) AND name IS NOT ? ORDER BY name",
+            (email.strip(), but),
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def by_email(self, email: str) -> Account | None:
+        holders = self.names_with_email(email)
+        return self.get(holders[0]) if len(holders) == 1 else None  # two accounts on one address: neither
+
+    def set_email(self, name: str, email: str) -> Account:
+        """`name`'s single sign-on address, checked as `add` checks it; "" clears it. Ends `name`'s sessions in the
+        same write: a sign-on the old address opened must not outlive it (a recycled or mistyped address)."""
+        email = check_email(email)
+        try:
+            with self._write():  # the uniqueness check and the update in one write: no other process between them
+                if email and (holders := self._holders(email, but=name)):
+                    raise taken(holders, email)
+                changed = self._db.execute("UPDATE users SET email = ? WHERE name = ?", (email, name)).rowcount
+                self._db.execute("DELETE FROM sessions WHERE user = ?", (name,))
+        except sqlite3.IntegrityError as exc:  # the unique index, should the check have missed a form
+            raise AccountError(f"邮箱“{email}”已属于另一个用户") from exc
+        if not changed:
+            raise AccountError(f"找不到用户：{name}")
+        return self.get(name)  # type: ignore[return-value]
+
+    def unknown_email(self, email: str) -> str:
+        """How a single sign-on address that opens no account is recorded: a keyed tag, one per address whatever its
+        case, never the address (personal data, which the masker may miss: zhang.san@corp). Keyed like
+        `AccountStore.stranger`, so it cannot be reversed by hashing guesses."""
+        typed = email.strip().casefold().encode("utf-8", "surrogatepass")
+        digest = hmac.new(self._secret, b"sso-email\0" + typed, hashlib.sha256)
+        return f"未知邮箱#{digest.hexdigest()[:8]}"
