@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from cli_support import invoke
 from fakes import fake_assistant
 
 from rag_core.assistant import Assistant
@@ -49,3 +50,15 @@ def test_a_desktop_restore_has_no_sessions_to_end(tmp_path: Path) -> None:
     a.backup(backup, actor=LOCAL_ADMIN)
     a.release_data_dir()
     assert Assistant.restore_data_dir(backup, store, actor=LOCAL_ADMIN).sessions_ended == 0
+
+
+def test_the_cli_says_everyone_logs_in_again(tmp_path: Path, capsys) -> None:
+    store, backup = tmp_path / "store", tmp_path / "bk"
+    a = fake_assistant(store)
+    assert a.ingest_bytes(DOC, "k.md").ok
+    a.add_user("boss", "admin", "password123", actor=LOCAL_ADMIN)
+    a.login("boss", "password123")
+    a.backup(backup, actor=LOCAL_ADMIN)
+    a.release_data_dir()
+    said = invoke(capsys, "--data-dir", str(store), "restore", str(backup))
+    assert said.exit_code == 0 and "1 个登录已全部结束" in said.stdout, said.stdout + said.stderr

@@ -65,6 +65,8 @@ def restore(args: argparse.Namespace, _assistant=None) -> int:
         say(f"已从 {args.source} 恢复到 {report.path}：{report.documents} 份文档、{report.chunks} 块、{report.memories} 条记忆")
         if report.previous:
             say(f"原来的数据目录已改名保留为 {report.previous}，确认无误后可以删除")
+        if report.sessions_ended:
+            say(f"备份里的 {report.sessions_ended} 个登录已全部结束：每个人需要重新登录")
     return 0
 
 
