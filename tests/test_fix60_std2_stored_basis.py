@@ -61,6 +61,7 @@ def test_fix60_an_old_answer_resting_on_a_narrower_document_is_held_not_served(t
     store, bad, good = _old_store(tmp_path, how)
     again = fake_assistant(store)
     assert SECRET not in _served(again, QUESTION)  # not even before anyone has opened the 标准答复 page
+    assert "五天" in _served(again, LEAVE_Q)  # judged as the store opened: the sound one is served from the start
     line = again.standard_answer_holds(actor=HR)[bad.id]  # HR who cannot read the managers' policy: not named
     assert "经理奖金制度" not in line and "看不到" in line, line
     assert "《经理奖金制度》只给管理者看" in again.standard_answer_holds(actor=HR_M)[bad.id]

@@ -48,7 +48,6 @@ from ..insights.rows import (
     told_something,
     without_question,
 )
-from ..insights.standard import StandardAnswers
 from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
 from .access import require
 from .conversations import context_audiences
@@ -96,19 +95,6 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions):
                 with feature_store(INSIGHTS_FILE):
                     self.__dict__["_insight_log"] = InsightLog(self._settings.path(INSIGHTS_FILE))
         return self.__dict__["_insight_log"]
-
-    @property
-    def standard_store(self) -> StandardAnswers:
-        with _open_lock:
-            if self.__dict__.get("_standard_store") is None:
-                embed = self.embedder.embed_query
-                with feature_store(STANDARD_FILE):
-                    self.__dict__["_standard_store"] = StandardAnswers(
-                        self._settings.path(STANDARD_FILE), self.vectors.client,
-                        f"standard_answers_{self._store_id()}", self.embedder.model_id,
-                        lambda texts: [embed(t) for t in texts],
-                    )
-        return self.__dict__["_standard_store"]
 
     def _clock(self) -> datetime:
         """Now (this module's `_now`, which tests pin), for the mixins in other modules."""

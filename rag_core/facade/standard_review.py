@@ -15,6 +15,7 @@ inherits `StandardReview`.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -24,7 +25,7 @@ from ..documents.audience_names import audience_names
 from ..documents.catalog import local_day, office_today, versions_in_effect, visible_to
 from ..documents.standing import effect_by_day, scheduled
 from ..errors import StoreDamaged
-from ..insights.standard import Hold, StandardAnswerError
+from ..insights.standard import Hold, StandardAnswerError, StandardAnswers
 from ..insights.standard_checked import NARROWER
 from ..insights.standard_duplicates import refuse_duplicate
 from ..insights.standard_pending import office_midnight
@@ -33,6 +34,7 @@ from ..insights.standard_versions import CHANGED, NARROWED, lost_with, outdated
 from ..types import Chunk, DocumentInfo, Principal
 from .stores import STANDARD_FILE, feature_store, uses_store
 
+_open_lock = threading.Lock()  # one process opens the store once
 RELEASE_HINT = "请核对这条答复：仍然正确就点“复核无误，恢复使用”，已不适用就删除它。"
 
 
@@ -41,8 +43,27 @@ class StandardReview:
 
     _settings: Any
     catalog: Any
-    standard_store: Any
+    embedder: Any
+    vectors: Any
     store_notices: list[str]
+    _store_id: Any  # Assistant's: the name of this data dir's Chroma collections
+
+    @property
+    def standard_store(self) -> StandardAnswers:
+        """HR's standard answers, opened on first use; the answers stored before today's basis rule are judged as it
+        opens, before any is served (`_check_stored_standard`)."""
+        with _open_lock:
+            if self.__dict__.get("_standard_store") is None:
+                embed = self.embedder.embed_query
+                with feature_store(STANDARD_FILE):
+                    store = StandardAnswers(
+                        self._settings.path(STANDARD_FILE), self.vectors.client,
+                        f"standard_answers_{self._store_id()}", self.embedder.model_id,
+                        lambda texts: [embed(t) for t in texts],
+                    )
+                    self._check_stored_standard(store)
+                    self.__dict__["_standard_store"] = store
+        return self.__dict__["_standard_store"]
 
     def _standard_stored(self) -> bool:
         """Was a standard answer ever stored? If not, nothing can be held (and the file is not created)."""
