@@ -323,7 +323,7 @@ def render_exchange(trace: AskTrace, prefix: str, footer: Callable[[], None], co
                       on_click=undo_statement, args=(conversation, trace.turn))
         if trace.search.query or trace.hit_count:  # a statement searched nothing: no evidence to show
             render_trace(trace, prefix)
-        else:
+        elif trace.answer != Assistant.HIDDEN_TURN:  # a turn hidden from its reader now says only that
             st.caption("这句话是关于您的信息，没有检索制度；记住的内容可以在“记忆管理”里查看和删除。")
         footer()
 

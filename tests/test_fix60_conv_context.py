@@ -152,3 +152,5 @@ def test_the_chat_page_draws_a_hidden_turn_as_its_question_and_one_line(tmp_path
     drawn = " ".join(m.markdown[i].value for m in at.chat_message for i in range(len(m.markdown)))
     assert HIDDEN_TURN in drawn and "部门经理年终奖" in drawn
     assert SECRET not in drawn and SECRET not in shown
+    captions = " ".join(c.value for m in at.chat_message for c in m.caption)
+    assert "这句话是关于您的信息" not in captions, captions  # a hidden turn is not a statement about the person
