@@ -159,16 +159,35 @@ def _cjk_len(text: str) -> int:
 def _refers_back(text: str) -> bool:
     """A pronoun points back to the previous turn: 这个需要谁批, 这种情况, 这笔钱 — but not a demonstrative
     that is the determiner of a noun of its own (这个月工资什么时候发, 这个季度的奖金, 这个周末): that noun is the subject."""
+    return pronoun_in(text) is not None
+
+
+def pronoun_in(text: str) -> tuple[int, str] | None:
+    """Where `text`'s first pronoun pointing back stands, and which it is; None when it has none.
+
+    A pronoun counts only as words of its own: one inside a longer word (它 of 其它) or running into the next
+    word (那种 of 那|种植牙, 这项 of 这|项目) is not one. A determiner before a noun of its own is not either."""
     if not any(p in text for p in PRONOUNS):
-        return False
+        return None
     pairs = tagged(text)
+    starts: dict[int, str] = {}  # where each word starts → the word
+    ends: set[int] = set()
     masked, at = text, 0
-    for (word, _), (after, tag) in zip(pairs, pairs[1:], strict=False):
+    for i, (word, _) in enumerate(pairs):
         at = text.find(word, at)
+        starts[at] = word
+        ends.add(at + len(word))
+        after, tag = pairs[i + 1] if i + 1 < len(pairs) else ("", "")
         if word in DETERMINERS and (tag in SUBJECT_TAGS or tag == "t") and len(after) >= 2 and after not in PLACEHOLDERS:
             masked = masked[:at] + " " * len(word) + masked[at + len(word) :]
         at += len(word)
-    return any(p in masked for p in PRONOUNS)
+    for pronoun in PRONOUNS:
+        at = masked.find(pronoun)
+        while at >= 0:
+            if at in starts and (at + len(pronoun) in ends or starts[at].startswith(pronoun)):
+                return at, pronoun
+            at = masked.find(pronoun, at + 1)
+    return None
 
 
 def dependence(question: str) -> str:
@@ -286,9 +305,9 @@ def rule_rewrite(question: str, previous: str | None) -> Rewrite:
         rewritten = _substitute(prev, body)
         return Rewrite(rewritten + "？", reason)
     if reason == "指代上文":
-        pronoun = next(p for p in PRONOUNS if p in rest) if any(p in rest for p in PRONOUNS) else ""
-        if pronoun:
-            at = rest.index(pronoun)
+        found = pronoun_in(rest)
+        if found:
+            at, pronoun = found
             tail = rest[at + len(pronoun) :]
             for k in range(len(subject), 1, -1):  # 上面说的标准 + 出差住宿标准: the noun is not repeated
                 if tail.startswith(subject[-k:]):
