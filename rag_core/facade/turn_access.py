@@ -91,8 +91,8 @@ class TurnReader:
     """Judges stored turns for one reader (`readable`: their audience labels, None for every label); each
     document's current audiences are read from the catalog once per reader, however many turns name it."""
 
-    def __init__(self, catalog: Any, readable: frozenset[str] | None) -> None:
-        self.catalog, self.readable = catalog, readable
+    def __init__(self, catalog: Any, readable: frozenset[str] | None, day: str | None = None) -> None:
+        self.catalog, self.readable, self.day = catalog, readable, day  # day: the office's today (ISO)
         self._now: dict[str, list[tuple[str, ...]]] = {}
 
     def hidden(self, turns: Sequence[Turn]) -> set[int]:
@@ -100,7 +100,7 @@ class TurnReader:
         if self.readable is None:
             return set()
         return {number for number, (audiences, docs) in carried(turns).items()
-                if not readable_by([*audiences, *audiences_now(self.catalog, docs, self._now)], self.readable)}
+                if not readable_by([*audiences, *audiences_now(self.catalog, docs, self._now, self.day)], self.readable)}
 
     def shown(self, conversation: Conversation) -> Conversation:
         """The conversation as the reader may see it: each turn they may no longer read shows its question only."""

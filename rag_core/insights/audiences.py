@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ..documents.catalog import office_today, versions_in_effect
+
 # A clause whose audience is no longer known (a record written before audiences were kept, of a
 # document since deleted) is shown to administrators only.
 UNKNOWN: tuple[str, ...] = ("\0unknown",)
@@ -67,16 +69,20 @@ def named_documents(value: Any) -> list[str]:
     return [doc_id for doc_id in dict.fromkeys(named) if doc_id]
 
 
-def audiences_now(catalog: Any, doc_ids: Iterable[str],
-                  cache: dict[str, list[tuple[str, ...]]] | None = None) -> list[tuple[str, ...]]:
-    """The audiences the named documents' current versions have now: a policy narrowed after a record was written
-    (uploaded to everyone by mistake, then for managers only) hides its clauses there as it does in search. A
-    deleted document adds nothing: what was answered then is judged as it was shown. `cache` (doc id → its
-    audiences) lets a caller judging many records read each document once."""
+def audiences_now(catalog: Any, doc_ids: Iterable[str], cache: dict[str, list[tuple[str, ...]]] | None = None,
+                  day: str | None = None) -> list[tuple[str, ...]]:
+    """The audience of the version of each named document in effect on `day` (the office's today: search's
+    rule, `versions_in_effect`): a policy narrowed after a record was written (uploaded to everyone by mistake,
+    then for managers only) hides its clauses there as it does in search, while a narrower version scheduled for
+    a later day hides nothing yet, and one replaced by a wider version whose day came hides nothing any more. A
+    deleted document (or one with no version in effect) adds nothing: what was answered then is judged as it
+    was shown. `cache` (doc id → its audiences) lets a caller judging many records read each document once."""
     cache = {} if cache is None else cache
+    day = day or office_today()
     found: list[tuple[str, ...]] = []
     for doc_id in dict.fromkeys(doc_ids):
         if doc_id not in cache:
-            cache[doc_id] = [tuple(v.audience) or UNKNOWN for v in catalog.versions(doc_id) if v.status == "current"]
+            live = [v for v in catalog.versions(doc_id) if v.status == "current"]
+            cache[doc_id] = [tuple(v.audience) or UNKNOWN for v in versions_in_effect(live, day).values()]
         found += cache[doc_id]
     return found
