@@ -11,6 +11,7 @@ import hmac
 import re
 import sqlite3
 import threading
+import unicodedata
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 
@@ -26,7 +27,7 @@ def check_email(email: str) -> str:
 
     Why: the address is shown on the 用户管理 page and matched at sign-on; a huge or markdown value is no address.
     """
-    email = (email or "").strip()
+    email = unicodedata.normalize("NFKC", email or "").strip()  # ｗａｎｇ@… typed in full-width: the provider sends wang@…
     if email and (len(email) > MAX_EMAIL or not EMAIL_PATTERN.match(email)):
         raise AccountError(f"邮箱格式不正确：请填写形如 zhang.san@example.com 的地址（最多 {MAX_EMAIL} 个字符），或留空")
     return email
@@ -53,7 +54,7 @@ class EmailColumn:
     def _holders(self, email: str, but: str | None = None) -> list[str]:
         rows = self._db.execute(
             "SELECT name FROM users WHERE email != '' AND lower(email) = lower(?) AND name IS NOT ? ORDER BY name",
-            (email.strip(), but),
+            (unicodedata.normalize("NFKC", email).strip(), but),
         ).fetchall()
         return [r[0] for r in rows]
 
