@@ -345,7 +345,9 @@ def info_section(assistant: Assistant) -> None:
         ("向量库", f"向量库服务器 {s.chroma_host}:{s.chroma_port}" if s.chroma_host else "本机（内嵌）"),
     ]
     st.dataframe(pd.DataFrame(rows, columns=["项目", "值"]), hide_index=True, width="stretch")
-    st.caption("大模型、嵌入模型和向量库由管理员在配置文件里设置，修改后需要重启助手。")
+    st.caption("大模型、嵌入模型和向量库由管理员在配置文件里设置，修改后需要重启助手。"
+               "换了嵌入模型后，下次启动会用新模型把所有文档的向量重建一遍（文档越多越久），"
+               "知识缺口里较早的提问也会按新模型重新归组。")
     with st.expander("技术细节"):
         st.caption(f"数据保存在：{escape_md(s.data_dir)}。配置文件中的名称：")
         st.dataframe(pd.DataFrame(

@@ -14,27 +14,28 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from . import settings as saved_file  # settings.json: the settings page's changes
 from .answer.answering import compose_answer
 from .answer.prompt import build_prompt
 from .conversations.statements import split_turn
 from .conversations.store import ForeignConversation
 from .documents.catalog import Catalog
-from .errors import PermissionDenied, SettingsError
+from .errors import PermissionDenied
 from .facade.access import LOCAL_ADMIN, allowed, as_it_stands, require
 from .facade.accounts import ANONYMOUS, AccountActions
 from .facade.asker import AskerActions
 from .facade.attempts import refusal_row
 from .facade.audience_preview import checked_preview
 from .facade.conversations import ConversationActions
+from .facade.data_format import mark_format, model_changed, refuse_newer
 from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
 from .facade.history import HistoryActions
 from .facade.insights import InsightActions
 from .facade.maintenance import EvalFiles, MaintenanceActions
 from .facade.memories import MemoryActions, PersonalSearch
 from .facade.model_status import ModelStatus
+from .facade.old_ratings import move_old_ratings
 from .facade.ratings import RatingActions
-from .facade.shared_settings import on_file_now, saving
+from .facade.settings_actions import SettingsActions
 from .facade.stores import start_said_plainly
 from .facade.thesaurus import THESAURUS_FILE, ThesaurusActions
 from .facade.turn_access import HIDDEN_TURN
@@ -63,7 +64,7 @@ def _utcnow() -> datetime:
 
 
 class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, MemoryActions, ConversationActions, MaintenanceActions, EvalFiles,
-                InsightActions, ThesaurusActions, RatingActions, ModelStatus):
+                InsightActions, ThesaurusActions, RatingActions, ModelStatus, SettingsActions):
     """Owns the stores and the models; safe to share between threads (one per process).
 
     The actions are grouped in mixins under `rag_core.facade` (documents, memories, …);
@@ -82,6 +83,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
     def __init__(self, settings: Settings, *, embedder: Embedder | None = None, second_embedder: Embedder | None = None,
                  llm=None):
         with start_said_plainly(Path(settings.data_dir)):
+            refuse_newer(Path(settings.data_dir))  # a newer version's data dir is refused before anything is written
             Path(settings.data_dir).mkdir(mode=0o700, parents=True, exist_ok=True)  # for its owner only (SECURITY.md)
             # a damaged or lost catalog is refused with one line; damaged caches are set aside and rebuilt
             self.store_notices: list[str] = open_checks(Path(settings.data_dir), embedded_chroma=not settings.chroma_host)
@@ -94,6 +96,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         self.store_notices += [self._saved_notice] if self._saved_notice else []
         settings = self._settings
         self.catalog = Catalog(settings.path("catalog.sqlite3"))
+        self.store_notices += move_old_ratings(self)  # an older version's ratings kept in the catalog
         inner = embedder or load_embedder(settings.embedding_model, state_dir=settings.path(MODEL_STATE_DIR))
         self.embedder = CachedEmbedder(inner, settings.path("embedding_cache.sqlite3"), settings.embed_batch_size)
         self.vectors = self._open_vectors()
@@ -103,8 +106,11 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
             # writer lock, so a second process starting (or an upload) at the same time never writes beside it
             with self.catalog.writer.hold():
                 if self._vectors_stale():  # another process may have rebuilt it while this one waited
+                    built_by = self.vectors.model_id
                     reembed_all(self.catalog, self.vectors, self.embedder)
+                    self.store_notices += model_changed(built_by, self.embedder.model_id, self.catalog.chunk_count())
         self.catalog.set_meta("vector_layout", VECTOR_LAYOUT)
+        mark_format(self.catalog)
         server = f"{settings.chroma_host}:{settings.chroma_port}" if settings.chroma_host else ""
         if (self.catalog.get_meta(VECTOR_SERVER) or "") != server:  # a backup says its vectors are not in it
             self.catalog.set_meta(VECTOR_SERVER, server)
@@ -209,62 +215,6 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
     def settings(self) -> Settings:
         """The settings in force now (the settings page may have changed them)."""
         return self._settings
-
-    def update_settings(self, *, actor: Principal | None = None, **changes) -> bool:
-        """Apply validated changes now; True when chunking changed (re-index needed). One audit row.
-
-        The save merges with settings.json as it is now (`shared_settings`): another replica's saves are kept."""
-        actor = self._acting(actor, "settings")
-        try:
-            if fixed := sorted(set(changes) - set(LIMITS)):  # the data dir, the models, the LLM: .env and a restart
-                raise SettingsError(f"这些设置不能在运行中修改：{'、'.join(fixed)}；请改 .env 后重启")
-            with saving(self._settings.data_dir):  # another replica's saves since this start are kept
-                base, saved = on_file_now(self._env_settings, self._settings, self._saved)
-                new = base.with_changes(**changes)
-                kept = saved_file.save_changes(new, saved | set(changes), self._env_settings)
-            self._saved = saved | set(changes)
-        except Exception as exc:
-            self._audit(actor, "settings.change", ", ".join(sorted(changes)), "failed", str(exc))
-            raise
-        self._audit(actor, "settings.change", ", ".join(sorted(changes)), "ok", saved_file.change_detail(self._settings, changes, kept))
-        self._saved_file_handled(kept)
-        return self._put_in_force(new)
-
-    def _saved_file_handled(self, kept: str) -> None:
-        """settings.json was rewritten or removed: the start's notice about it is stale, and the copy is named."""
-        if self._saved_notice in self.store_notices:
-            self.store_notices.remove(self._saved_notice)
-        self.settings_notice = saved_file.kept_notice(kept)
-
-    def _put_in_force(self, new: Settings) -> bool:
-        """Put `new` in force now; True when chunking changed (re-index needed)."""
-        needs_reindex = (new.chunk_size, new.chunk_overlap) != (self._settings.chunk_size, self._settings.chunk_overlap)
-        self._settings = new
-        if self._memory is not None:
-            self._memory.half_life_days = new.memory_half_life_days
-            self._memory.threshold = new.memory_threshold
-            self._memory.top_k = new.memory_top_k
-        return needs_reindex
-
-    @property
-    def saved_settings(self) -> dict[str, object]:
-        """The knobs the settings page changed, which override .env at every start (`<data dir>/settings.json`)."""
-        return {name: getattr(self._settings, name) for name in sorted(self._saved)}
-
-    def forget_saved_settings(self, *, actor: Principal | None = None) -> bool:
-        """Back to .env and the defaults: the page's saved changes are removed; True when chunking changed."""
-        actor = self._acting(actor, "settings")
-        forgotten = sorted(self._saved)
-        try:  # a file the start could not use whole is kept aside, not deleted
-            kept = saved_file.forget_changes(self._env_settings)
-        except SettingsError as exc:
-            self._audit(actor, "settings.change", ", ".join(forgotten), "failed", str(exc))
-            raise
-        self._saved = frozenset()
-        needs_reindex = self._put_in_force(self._env_settings)
-        self._saved_file_handled(kept)
-        self._audit(actor, "settings.change", ", ".join(forgotten), "ok", "清除设置页保存的修改，改回 .env 和默认值" + (f"；{self.settings_notice}" if kept else ""))
-        return needs_reindex
 
     @property
     def decision(self) -> Model:

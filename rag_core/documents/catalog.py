@@ -60,10 +60,9 @@ CREATE TABLE IF NOT EXISTS chunks (
 );
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks (doc_id, version);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
--- ratings were once copied here too; the insights log keeps them (with the question retention and purges).
 -- Deleted rows are overwritten (secure_delete): a dropped rating or a deleted policy's text stays gone from the file.
+-- Older versions kept ratings here too (table feedback): the facade moves them to the insights log (`old_ratings`).
 PRAGMA secure_delete = ON;
-DROP TABLE IF EXISTS feedback;
 """
 
 

@@ -39,6 +39,7 @@ from ..insights.records import (
     GapItem,
     InsightError,
 )
+from ..insights.reembed import refresh_gap_vectors
 from ..insights.rows import (
     cited_docs,
     doc_of_chunk,
@@ -273,6 +274,7 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions):
         actor = self._acting(actor, "insights")
         self._expire()
         start, end = day_window(since, until, ZoneInfo(self._settings.timezone))
+        refresh_gap_vectors(self.insight_log, self.embedder.model_id, self.embedder.embed_queries)  # after a model change
         items, vectors = self.insight_log.gap_items(  # a 👎 the reader may not see neither listed nor a mark
             self.embedder.model_id, start, end, include_weak=include_weak, include_tests=include_tests,
             readable=lambda item: self._gap_readable(actor, item))

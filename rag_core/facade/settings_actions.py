@@ -1,0 +1,73 @@
+"""Settings actions: the settings page's changes put in force now and kept in settings.json for every start.
+
+Only the knobs in `settings.LIMITS` change at run time; the data dir, the models and the LLM come from .env and a
+restart. The save merges with settings.json as it is now (`shared_settings`), so another replica's saves are kept.
+"""
+
+from __future__ import annotations
+
+from .. import settings as saved_file  # settings.json: the settings page's changes
+from ..errors import SettingsError
+from ..settings import LIMITS, Settings
+from ..types import Principal
+from .shared_settings import on_file_now, saving
+
+
+class SettingsActions:
+    """Mixin of `Assistant`: the settings page's save and clear (one audit row each)."""
+
+    def update_settings(self, *, actor: Principal | None = None, **changes) -> bool:
+        """Apply validated changes now; True when chunking changed (re-index needed). One audit row.
+
+        The save merges with settings.json as it is now (`shared_settings`): another replica's saves are kept."""
+        actor = self._acting(actor, "settings")
+        try:
+            if fixed := sorted(set(changes) - set(LIMITS)):  # the data dir, the models, the LLM: .env and a restart
+                raise SettingsError(f"这些设置不能在运行中修改：{'、'.join(fixed)}；请改 .env 后重启")
+            with saving(self._settings.data_dir):  # another replica's saves since this start are kept
+                base, saved = on_file_now(self._env_settings, self._settings, self._saved)
+                new = base.with_changes(**changes)
+                kept = saved_file.save_changes(new, saved | set(changes), self._env_settings)
+            self._saved = saved | set(changes)
+        except Exception as exc:
+            self._audit(actor, "settings.change", ", ".join(sorted(changes)), "failed", str(exc))
+            raise
+        self._audit(actor, "settings.change", ", ".join(sorted(changes)), "ok", saved_file.change_detail(self._settings, changes, kept))
+        self._saved_file_handled(kept)
+        return self._put_in_force(new)
+
+    def _saved_file_handled(self, kept: str) -> None:
+        """settings.json was rewritten or removed: the start's notice about it is stale, and the copy is named."""
+        if self._saved_notice in self.store_notices:
+            self.store_notices.remove(self._saved_notice)
+        self.settings_notice = saved_file.kept_notice(kept)
+
+    def _put_in_force(self, new: Settings) -> bool:
+        """Put `new` in force now; True when chunking changed (re-index needed)."""
+        needs_reindex = (new.chunk_size, new.chunk_overlap) != (self._settings.chunk_size, self._settings.chunk_overlap)
+        self._settings = new
+        if self._memory is not None:
+            self._memory.half_life_days = new.memory_half_life_days
+            self._memory.threshold = new.memory_threshold
+            self._memory.top_k = new.memory_top_k
+        return needs_reindex
+
+    @property
+    def saved_settings(self) -> dict[str, object]:
+        """The knobs the settings page changed, which override .env at every start (`<data dir>/settings.json`)."""
+        return {name: getattr(self._settings, name) for name in sorted(self._saved)}
+
+    def forget_saved_settings(self, *, actor: Principal | None = None) -> bool:
+        """Back to .env and the defaults: the page's saved changes are removed; True when chunking changed."""
+        actor = self._acting(actor, "settings")
+        forgotten = sorted(self._saved)
+        try:  # a file the start could not use whole is kept aside, not deleted
+            kept = saved_file.forget_changes(self._env_settings)
+        except SettingsError as exc:
+            self._audit(actor, "settings.change", ", ".join(forgotten), "failed", str(exc))
+            raise
+        self._saved = frozenset()
+        needs_reindex = self._put_in_force(self._env_settings)
+        self._saved_file_handled(kept)
+        self._audit(actor, "settings.change", ", ".join(forgotten), "ok", "清除设置页保存的修改，改回 .env 和默认值" + (f"；{self.settings_notice}" if kept else ""))
+        return needs_reindex
