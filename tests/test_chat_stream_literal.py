@@ -74,3 +74,13 @@ def test_the_offline_answer_after_a_model_failure_is_drawn_as_written(tmp_path) 
     trace = _ask_streaming(drawn)(assistant, "事假期间发工资吗？", "local", None, assistant.new_conversation_id())
     assert "extractive" in trace.answerer, trace.answerer
     assert drawn and "\\# 事假工资" in drawn[-1] and "\\*不发\\*" in drawn[-1], drawn[-1]
+
+
+def test_a_standard_answer_streams_with_its_markdown(tmp_path) -> None:
+    """HR's 标准答复 keeps its markdown when stored (trace_view): streamed, it is `Formatted` too (review 251)."""
+    assistant = fake_assistant(tmp_path / "s", llm=QueuedLLM())
+    assert assistant.ingest_bytes(CLAUSE.encode(), "事假.txt", actor=LOCAL).ok
+    assistant.add_standard_answer("事假期间发工资吗？", "事假期间**不发**工资。\n\n- 须提前申请", actor=LOCAL)
+    drawn: list[str] = []
+    trace = _ask_streaming(drawn)(assistant, "事假期间发工资吗？", "local", None, assistant.new_conversation_id())
+    assert trace.answerer == "标准答复" and drawn and "**不发**" in drawn[-1], drawn[-1]

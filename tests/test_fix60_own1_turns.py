@@ -97,3 +97,16 @@ def test_hr_delete_of_hidden_document_keeps_its_version_history(tmp_path):
     assert [v.version for v in a.document_versions(one.doc_id, actor=ADMIN)] == [1, 2]  # the document stays
     after = a.document_changes(one.doc_id, actor=ADMIN)
     assert [(c.version, c.known) for c in after] == [(c.version, c.known) for c in before]
+
+
+def test_hr_still_sees_a_rating_whose_policy_is_narrowed_only_from_a_later_day(tmp_path):
+    """HR's views judge a policy by the version in effect today too: a managers-only version scheduled for next
+    month does not hide today's rating of the version everyone reads."""
+    a, llm, done = _asked(tmp_path)
+    _, [trace] = a.open_conversation("e1", actor=EMPLOYEE)
+    a.record_feedback(trace, -1, actor=EMPLOYEE, reason="答非所问")
+    assert [e.question for e in a.feedback_reviews(actor=HR)] == [QUESTION]
+    later = (dt.date.today() + dt.timedelta(days=30)).isoformat()
+    assert a.ingest_bytes(POLICY, "奖金发放办法.txt", audience=("managers",), doc_id=done.doc_id,
+                          effective_date=later, actor=ADMIN).ok
+    assert [e.question for e in a.feedback_reviews(actor=HR)] == [QUESTION]

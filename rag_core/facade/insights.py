@@ -21,10 +21,10 @@ from zoneinfo import ZoneInfo
 
 from ..answer.answering import is_refusal
 from ..conversations.statements import split_turn
-from ..documents.catalog import visible_to
+from ..documents.catalog import office_today, visible_to
 from ..documents.redaction import redact_text
 from ..errors import PermissionDenied, StoreDamaged
-from ..insights.audiences import UNKNOWN, chunk_ids, readable_by, revealed
+from ..insights.audiences import UNKNOWN, audiences_now, chunk_ids, readable_by, revealed
 from ..insights.days import day_window
 from ..insights.fields import feedback_fields
 from ..insights.gaps import group_gaps
@@ -49,7 +49,7 @@ from ..insights.rows import (
     told_something,
     without_question,
 )
-from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Principal, SearchResult
+from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Formatted, Principal, SearchResult
 from .access import require
 from .conversations import context_audiences
 from .insight_usage import EXPORT_KINDS, UsageActions  # noqa: F401 - EXPORT_KINDS: its former home
@@ -151,7 +151,7 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions):
             self._without_damaged(damage, result.warnings)
             return None
         if on_token:
-            on_token(match.entry.answer)
+            on_token(Formatted(match.entry.answer))  # HR's markdown, kept as the stored turn keeps it
         return AskTrace(
             question=question, answer=match.entry.answer, search=result, memories=[], prompt="", sources=[],
             prompt_tokens=0, token_budget=self._settings.token_budget, dropped_hits=0, answerer="标准答复",
@@ -229,11 +229,11 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions):
         return found
 
     def _narrowed_since(self, doc_ids: Iterable[str]) -> list[tuple[str, ...]]:
-        """The audiences the named documents' live versions have now: a policy narrowed after the question was
-        asked (uploaded to everyone by mistake, then for managers only) hides its clauses from HR here as it does
-        in search (review 210). A deleted document adds nothing: what was asked then is judged as it was shown."""
-        return [tuple(v.audience) or UNKNOWN for doc_id in dict.fromkeys(doc_ids) if doc_id
-                for v in self.catalog.versions(doc_id) if v.status == "current"]
+        """The audiences the named documents' versions in effect today have: a policy narrowed after the question
+        was asked (uploaded to everyone by mistake, then for managers only) hides its clauses from HR here as it
+        does in search (review 210), one scheduled for later not yet (`audiences_now`). A deleted document adds
+        nothing: what was asked then is judged as it was shown."""
+        return audiences_now(self.catalog, [d for d in doc_ids if d], day=office_today(self._settings.timezone))
 
     def _clause_readable(self, actor: Principal, clause: dict[str, Any]) -> bool:
         """May `actor` read this stored clause (a gap's nearest clause)?"""

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
-from ..errors import RagError, StoreDamaged, StoreUnavailable
+from ..errors import RagError, StoreDamaged, StoreUnavailable, os_reason
 from ..storage.sqlite_access import access_problem, access_reason, busy_line, damage_reason, is_busy
 
 INSIGHTS_FILE = "insights.sqlite3"
@@ -98,6 +98,9 @@ def start_said_plainly(data_dir: Path) -> Iterator[None]:
         raise
     except Exception as exc:
         problem = access_problem(exc, data_dir)
+        if problem is None and isinstance(exc, OSError) and exc.errno:  # the folder itself (mkdir: no permission)
+            problem = (f"{exc.filename}：" if exc.filename and str(exc.filename) != str(data_dir) else "") \
+                + os_reason(exc, advice=True)
         if problem is None:
             raise
         raise StoreUnavailable(f"数据目录 {data_dir} {problem}") from exc
