@@ -154,16 +154,20 @@ def show_usage(args: argparse.Namespace, assistant) -> int:
     if args.json:
         print_json(report)
         return 0
-    window = "所选时间内" if args.since or args.until else "保留期内"
+    windowed = report.get("window") is not None  # then every count is the window's, not the days before today
+    window = "所选时间内" if windowed else "保留期内"
     say(f"{window}共 {report['questions']} 个提问")
     for row in report["documents"]:
-        say(f"{row['cited_30d']:>4} / {row['cited_90d']:>4}  {field(row['title'])}（近30天 / 近90天被引用）")
+        if windowed:
+            say(f"{row['cited_window']:>4}  {field(row['title'])}（所选时间内被引用）")
+        else:
+            say(f"{row['cited_30d']:>4} / {row['cited_90d']:>4}  {field(row['title'])}（近30天 / 近90天被引用）")
     if not report.get("recording", True):
         say("提问记录已关闭（提问记录保留天数为 0）：不记录员工的提问，无法判断哪些文档从未被引用")
     elif not report["questions"]:
-        say(f"{window}没有记录到提问：无法判断哪些文档从未被引用")
+        say(f"{window}没有记录到提问：无法判断哪些文档{'在所选时间内未' if windowed else '从未'}被引用")
     elif report["never_cited"]:
-        say("从未被引用：" + "、".join(field(d["title"]) for d in report["never_cited"]))
+        say(("所选时间内未被引用：" if windowed else "从未被引用：") + "、".join(field(d["title"]) for d in report["never_cited"]))
     return 0
 
 

@@ -19,7 +19,7 @@ from ..insights.days import day_window, parse_day
 from ..insights.export import FORMATS, for_people, to_csv, to_xlsx
 from ..insights.records import InsightError
 from ..insights.rows import gap_row
-from ..insights.usage import sections_csv, usage_report
+from ..insights.usage import NEVER_CITED, sections_csv, usage_report
 from ..types import Principal
 from .stores import INSIGHTS_FILE, uses_store
 
@@ -50,7 +50,8 @@ class UsageActions:
         """Citations per document (30/90 days, total), never-cited documents, questions per day (every office day
         of the window, a day without questions 0): people's questions in [since, until] only unless
         `include_tests`; `left_out` counts the eval and test questions not counted, `recording` whether questions
-        are kept at all."""
+        are kept at all. With `since` or `until` the citations and the never-cited list are the window's
+        (`usage_report`: `cited_window` per document, `window` its ends)."""
         actor = self._acting(actor, "insights")
         self._expire()
         zone = ZoneInfo(self._settings.timezone)
@@ -86,7 +87,8 @@ class UsageActions:
             sheets = {"反馈": [e.to_dict() for e in entries]}
         else:
             report = self.usage(since=since, until=until, include_tests=include_tests, actor=actor)
-            sheets = {"文档引用": report["documents"], "每日提问": report["per_day"], "从未引用": report["never_cited"]}
+            never = NEVER_CITED[report["window"] is not None]  # a window's sheet says it is the window's
+            sheets = {"文档引用": report["documents"], "每日提问": report["per_day"], never: report["never_cited"]}
         zone = ZoneInfo(self._settings.timezone)
         sheets = {name: for_people(name, rows, zone) for name, rows in sheets.items()}
         if fmt == "xlsx":

@@ -31,11 +31,13 @@ from ..insights.standard_duplicates import refuse_duplicate
 from ..insights.standard_pending import office_midnight
 from ..insights.standard_refs import Basis, narrower_basis, policy_text
 from ..insights.standard_versions import CHANGED, NARROWED, lost_with, outdated
+from ..storage.sqlite_access import UNREADABLE, access_problem
 from ..types import Chunk, DocumentInfo, Principal
 from .stores import STANDARD_FILE, feature_store, uses_store
 
 _open_lock = threading.Lock()  # one process opens the store once
 RELEASE_HINT = "请核对这条答复：仍然正确就点“复核无误，恢复使用”，已不适用就删除它。"
+READ_ONLY = "文件只读或没有写入权限，请检查它的所有者和权限，例如恢复备份时是否用错了用户"
 
 
 class StandardReview:
@@ -273,7 +275,8 @@ class StandardReview:
         (`insights.standard_checked`): each resting on a document some of its readers cannot read is held for HR
         (its documents in the hold rows, named only to who may read them), and the store notices say how many.
         Until this has run the store serves no answer. Takes the store, not `standard_store`: it is called as that
-        opens it."""
+        opens it. A file the judgement cannot be written to is judged for this process (held in memory, the sound
+        answers served) and the store notices say it was not saved, and why."""
         if not store.basis.due():
             return
         texts: dict[tuple[str, int], str] = {}
@@ -285,6 +288,13 @@ class StandardReview:
                 "请到“标准答复”页核对：删除它，或改给都能看到这些文档的人后重新添加")
         if held and line not in self.store_notices:
             self.store_notices.append(line)
+        if store.basis.unsaved is not None and found:
+            why = access_problem(store.basis.unsaved)
+            why = READ_ONLY if why is None or why.startswith(UNREADABLE) else why
+            line = (f"标准答复：按现行规则复核已存答复的结果无法保存到 {STANDARD_FILE}（{why}）。本次运行照复核结果使用"
+                    "（依据了只给部分人看的文档的答复暂停使用），每次启动都要重新复核")
+            if line not in self.store_notices:
+                self.store_notices.append(line)
 
     def _judged_store(self) -> Any:
         """`standard_store`, its stored answers judged (`_check_stored_standard`) before any is shown or changed."""

@@ -233,6 +233,7 @@ class StandardAnswers:
             self.held.forget(answer_id)
             self.pending.forget_answer(answer_id)
             self._db.commit()
+            self.basis.forget(answer_id)
 
     # -- answers resting on a deleted document -----------------------------
     def hold_resting_on(self, doc_id: str, titles: Sequence[str], audience: Sequence[str], at: str,
@@ -299,12 +300,15 @@ class StandardAnswers:
         return list(reasons)
 
     def hold_reasons(self) -> dict[str, list[Hold]]:
-        """Every reason each entry is not served: held now, or by a scheduled version that has taken effect."""
+        """Every reason each entry is not served: held now, or by a scheduled version that has taken effect, or by
+        a judgement of the stored answers that could not be written to a read-only file (`BasisCheck.kept`)."""
         with self._lock:
             found = self.held.all()
             due = self.pending.due()
         for answer_id, row in due.items():
             found.setdefault(answer_id, []).append(hold_of(row[1:]))
+        for answer_id, holds in self.basis.kept().items():
+            found.setdefault(answer_id, []).extend(h for h in holds if h not in found.get(answer_id, []))
         return found
 
     def holds(self) -> dict[str, Hold]:
@@ -318,12 +322,21 @@ class StandardAnswers:
             self.held.forget(answer_id)
             self.pending.release(answer_id)
             self._db.commit()
+            self.basis.forget(answer_id)
 
     def count_hit(self, answer_id: str, at: str) -> None:
+        """One more hit; not counted in a read-only file (the answer is served all the same: a count is not worth
+        an employee getting the policy search instead of HR's answer)."""
         with self._lock:
-            self._db.execute("UPDATE standard_answers SET hits = hits + 1, last_hit_at = ? WHERE id = ?",
-                             (at, answer_id))
-            self._db.commit()
+            try:
+                self._db.execute("UPDATE standard_answers SET hits = hits + 1, last_hit_at = ? WHERE id = ?",
+                                 (at, answer_id))
+                self._db.commit()
+            except sqlite3.OperationalError as exc:
+                if self._db.in_transaction:
+                    self._db.rollback()
+                if "readonly" not in str(exc):
+                    raise
 
     # -- matching ----------------------------------------------------------
     def count(self) -> int:
@@ -340,7 +353,8 @@ class StandardAnswers:
         """The entry whose wording passes the rule with the highest cosine, among those `visible` allows and not
         held (a document it rests on was deleted); only those are searched (`standard_search`), so the wordings of
         entries the reader is not served never crowd out the one meant for them. None at all while the stored
-        answers are still to be judged by today's rule for what an answer rests on (`standard_checked`)."""
+        answers are still to be judged by today's rule for what an answer rests on (`standard_checked`; a judgement
+        a read-only file could not record holds in this process)."""
         if self.basis.due():
             return None
         held = self.holds()

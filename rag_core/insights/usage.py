@@ -1,4 +1,9 @@
-"""Usage: how often each document was quoted, which never were, questions per day."""
+"""Usage: how often each document was quoted, which never were, questions per day.
+
+Over the whole retention the counts are per 30/90 days before now and in all kept questions. With a window of days
+(`since`/`until`) the questions are the window's only, so every count and the never-cited list are about the window
+and say so (`cited_window`, 所选时间内): "近30天" read from an old window's rows gave 0 for a policy cited today, and
+listed it as never cited (rev-own2 D1)."""
 
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ from .days import local_day
 from .export import to_csv
 
 WINDOWS = (30, 90)  # days
+WINDOW_COUNT = "cited_window"  # a window's report: citations within it, in place of the 30/90-day columns
+NEVER_CITED = {False: "从未引用", True: "所选时间内未被引用"}  # the export's sheet, by whether a window was given
 MAX_DAYS = 3660  # the per-day table's longest run of days (a retention of 100 years would chart 36,500 bars)
 
 
@@ -18,6 +25,8 @@ def usage_report(questions: Sequence[dict[str, Any]], documents: Iterable[tuple[
                  zone: tzinfo | None = None, *, since: date | None = None, until: date | None = None,
                  keep_days: float | None = None) -> dict:
     """Per document (id, title): citations in the last 30/90 days and in all `questions`; never-cited ones; per day.
+    With a window (`since` or `until`), `questions` are the window's: per document only the citations in it
+    (`cited_window`), never-cited means not cited in it, and `window` names its ends (None without one).
 
     Days are the office's (`zone`; UTC when none): rows are stamped in UTC. `per_day` has every day from `since`
     (else the first question's day) to `until` (else today), a day nobody asked 0 — a week without questions was
@@ -39,12 +48,16 @@ def usage_report(questions: Sequence[dict[str, Any]], documents: Iterable[tuple[
                 if row["asked_at"] >= cutoff:
                     counts[days][doc] += 1
     docs = list(documents)
-    rows = [
-        {"doc_id": doc_id, "title": title, **{f"cited_{d}d": counts[d][doc_id] for d in WINDOWS}, "cited_total": ever[doc_id]}
-        for doc_id, title in docs
-    ]
-    rows.sort(key=lambda r: (-r["cited_30d"], -r["cited_total"], r["doc_id"]))
+    windowed = since is not None or until is not None
+    if windowed:  # the days before now say nothing about a window's rows
+        rows = [{"doc_id": doc_id, "title": title, WINDOW_COUNT: ever[doc_id]} for doc_id, title in docs]
+        rows.sort(key=lambda r: (-r[WINDOW_COUNT], r["doc_id"]))
+    else:
+        rows = [{"doc_id": doc_id, "title": title, **{f"cited_{d}d": counts[d][doc_id] for d in WINDOWS},
+                 "cited_total": ever[doc_id]} for doc_id, title in docs]
+        rows.sort(key=lambda r: (-r["cited_30d"], -r["cited_total"], r["doc_id"]))
     return {
+        "window": {"since": since and since.isoformat(), "until": until and until.isoformat()} if windowed else None,
         "documents": rows,
         "never_cited": [{"doc_id": d, "title": t} for d, t in docs if not ever[d]],
         "per_day": [{"day": day, "questions": per_day.get(day, 0)}
