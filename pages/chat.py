@@ -2,7 +2,7 @@
 
 Conversations live in the data dir (the facade's conversation store), not in the
 browser session: the open conversation's id is in the address (?c=…), so a refresh
-or a restart shows it again with every trace and rating. A follow-up (那一线城市呢？)
+or a restart shows it again with every trace and rating (its most recent turns; 显示更早的对话 draws more). A follow-up (那一线城市呢？)
 is searched as the standalone question the facade made of it, shown above the answer.
 The sidebar lists the person's conversations: 新对话, rename, delete (confirmed), export.
 """
@@ -560,16 +560,41 @@ ASKED_AFTER_GONE = ("原来的对话已不存在（可能已在其他窗口删�
                     "如果它是接着之前问的，请把要问的内容说完整后再问一次。")
 
 
+TURNS_SHOWN = 50  # a conversation opens on its most recent turns: thousands drawn on every run took minutes
+TURNS_SHOWN_KEY = "chat_turns_shown"  # (conversation, how many of its recent turns are drawn): UI state only
+
+
+def turns_shown(conversation_id: str) -> int:
+    """How many recent turns of the open conversation are drawn (more after 显示更早的对话; a refresh: the recent)."""
+    shown = st.session_state.get(TURNS_SHOWN_KEY)
+    return shown[1] if shown and shown[0] == conversation_id else TURNS_SHOWN
+
+
+def show_earlier(conversation_id: str) -> None:
+    st.session_state[TURNS_SHOWN_KEY] = (conversation_id, turns_shown(conversation_id) + TURNS_SHOWN)
+
+
+def render_earlier(current: Any, drawn: int) -> None:
+    """Above the drawn turns: how many earlier ones are not drawn, and the button that draws more of them."""
+    if current is None or drawn >= current.turn_count:
+        return
+    left = current.turn_count - drawn
+    st.caption(f"这个对话共 {current.turn_count} 轮问答，下面是最近的 {drawn} 轮。")
+    st.button(f"显示更早的对话（还有 {left} 轮）", key="chat_earlier_turns", icon=":material/expand_less:",
+              on_click=show_earlier, args=(current.id,))
+
+
 def load_current(assistant: Assistant) -> tuple[Any | None, list[AskTrace], str | None]:
-    """The conversation the address names, with its traces; a stale or foreign id starts a new one. The third part
-    is None, or (the id was gone) what was dropped with it: a question asked in this run says so after its rerun."""
+    """The conversation the address names, with its most recent traces (`turns_shown`); a stale or foreign id
+    starts a new one. The third part is None, or (the id was gone) what was dropped with it: a question asked in
+    this run says so after its rerun."""
     conversation_id = current_conversation()
     if not conversation_id:
         return None, [], None
     # read first: an ask ends after its turn is stored, so an id neither stored nor listed here is gone
     being_answered = bool(answering(current_user(), conversation_id))
     try:
-        return *assistant.open_conversation(conversation_id, actor=actor()), None
+        return *assistant.open_conversation(conversation_id, actor=actor(), last=turns_shown(conversation_id)), None
     except StoreDamaged:  # shown once by main; the conversation may well still be there after a repair
         return None, [], None
     except Exception:  # deleted, purged by retention, or another person's: say so and start afresh
@@ -599,10 +624,12 @@ def main() -> None:
         conversations, kept = [], False
     current, traces, gone = load_current(assistant) if kept else (None, [], None)
     render_sidebar(assistant, conversations, current)
+    # the turns drawn are the recent ones read (`load_current`): their ratings and kept reasons come with them
     ratings = {t.turn: t.rating for t in current.turns} if current is not None else {}
     st.session_state[TRACES_KEY] = {}
     mirror_history(traces, ratings)
     given = own_feedback(assistant, current) if current is not None else {}
+    render_earlier(current, len(traces))
     for trace in traces:
         render_turn(current.id, trace, ratings.get(trace.turn), given.get(trace.turn))
     render_unsaved(current_user(), current.id if current is not None else current_conversation())

@@ -32,6 +32,7 @@ REMEMBER_RESULTS = {
 }
 MANUAL_KINDS = ["profile", "preference", "episode"]  # interactions are written by the assistant itself
 MAX_MEMORY_CHARS = 1000  # the memory store's own limit, said before the engine would refuse
+SEARCH_PASTE_BOUND = 10  # the search box holds this many times what the engine searches (its error says why)
 
 
 def kind_label(kind: str) -> str:
@@ -302,7 +303,10 @@ def main() -> None:
     st.caption(f"当前用户：{owner_label(user)}。记忆只用于个性化回答，不作为制度依据。")
     add_memory_form(assistant, user)
     left, right = st.columns([2, 1])
-    query = left.text_input("搜索记忆", placeholder="输入关键词（多个用空格分开），只列出含有这些词的记忆")
+    # bounded far above the engine's limit: a longer paste is dropped whole by the browser box with no word, one
+    # below this arrives and the engine's error says how long it is (as the chat box does)
+    query = left.text_input("搜索记忆", placeholder="输入关键词（多个用空格分开），只列出含有这些词的记忆",
+                            max_chars=Assistant.MAX_QUESTION_CHARS * SEARCH_PASTE_BOUND)
     try:
         all_memories = assistant.list_memories(user, query=query.strip() or None, actor=actor())
     except RagError as exc:

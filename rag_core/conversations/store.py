@@ -169,7 +169,9 @@ class ConversationStore:
                 conn.close()
 
     # -- conversations ---------------------------------------------------------
-    def get(self, conversation_id: str, *, with_turns: bool = False) -> Conversation | None:
+    def get(self, conversation_id: str, *, with_turns: bool = False, last: int | None = None) -> Conversation | None:
+        """The conversation (`turn_count` all its turns); `with_turns` reads its turns too, only the `last` most
+        recent ones when given (a page shows the recent turns of a long conversation, not thousands)."""
         cid = check_id(conversation_id)
         with self._tx() as conn:
             row = conn.execute(
@@ -181,7 +183,7 @@ class ConversationStore:
                 return None
             conv = _conversation(row)
             if with_turns:
-                conv.turns = self._turns(conn, cid)
+                conv.turns = self._turns(conn, cid, last)
         return conv
 
     def ensure(self, conversation_id: str, user: str, first_question: str = "") -> Conversation:
@@ -255,6 +257,14 @@ class ConversationStore:
         each trace (the costly part) for a step that reads only a trace's tags (answerer, outcome, audiences)."""
         with self._tx() as conn:
             return self._turns(conn, check_id(conversation_id), last, masked_traces=masked_traces)
+
+    def traces(self, conversation_id: str) -> list[Turn]:
+        """Every turn, oldest first, with only its trace as stored (no text read out or masked): for a step that
+        reads only the traces' tags (the audiences a turn carries) over the whole history of a long conversation."""
+        with self._tx() as conn:
+            rows = conn.execute("SELECT turn, trace FROM turns WHERE conversation_id = ? ORDER BY turn",
+                                (check_id(conversation_id),)).fetchall()
+        return [Turn(turn, "", "", "", _trace((turn, "", "", "", raw)), None, "") for turn, raw in rows]
 
     def add_turn(self, conversation_id: str, question: str, search_question: str, answer: str, trace: dict,
                  turn: int | None = None, *, user: str | None = None) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import sqlite3
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ..conversations.export import DEFAULT_TIMEZONE, to_markdown
@@ -41,7 +42,7 @@ from .followup_search import FollowupSearch
 from .memories import memory_unreadable, memory_writes
 from .owner_names import fresh_conversation_id
 from .stores import CONVERSATIONS_FILE, INSIGHTS_FILE, Sweep, feature_store, uses_store
-from .turn_access import CONTEXT_KEY, TurnReader
+from .turn_access import CONTEXT_KEY, TurnReader, hidden_turn
 from .turn_access import context_audiences as context_audiences  # re-exported: `facade.insights` reads it here
 
 STORE_FILE = CONVERSATIONS_FILE
@@ -74,9 +75,10 @@ class ConversationActions(FollowupSearch):
 
     new_conversation_id = staticmethod(fresh_conversation_id)  # an id `ask` accepts (`owner_names`)
 
-    def _owned(self, conversation_id: str, actor: Principal | None, verb: str, *, turns: bool = False) -> Conversation:
+    def _owned(self, conversation_id: str, actor: Principal | None, verb: str, *, turns: bool = False,
+               last: int | None = None) -> Conversation:
         actor = self._acting(actor, "ask")
-        conv = self.conversations.get(conversation_id, with_turns=turns)
+        conv = self.conversations.get(conversation_id, with_turns=turns, last=last)
         if conv is None:
             raise ConversationError(f"找不到对话：{conversation_id}")
         self._owner_checked(actor, conv.user, verb, f"{conv.user} 的对话 {conversation_id}")
@@ -255,11 +257,20 @@ class ConversationActions(FollowupSearch):
         self._owner_checked(self._acting(actor, "ask"), user, "list", f"{user} 的对话列表")
         return self.conversations.list(user)
 
-    def _read_back(self, conversation_id: str, actor: Principal | None, verb: str) -> Conversation:
-        """An owned conversation with its turns as the actor may read them now (`TurnReader`: a turn quoting a
-        clause they may no longer read shows its question and `HIDDEN_TURN`)."""
+    def _read_back(self, conversation_id: str, actor: Principal | None, verb: str,
+                   last: int | None = None) -> Conversation:
+        """An owned conversation with its turns (the `last` most recent when given) as the actor may read them now
+        (`TurnReader`: a turn quoting a clause they may no longer read shows its question and `HIDDEN_TURN`)."""
         actor = self._acting(actor, "ask")
-        return TurnReader(self.catalog, actor.readable).shown(self._owned(conversation_id, actor, verb, turns=True))
+        if last is not None and (isinstance(last, bool) or not isinstance(last, int) or last < 1):
+            raise ConversationError("要显示的对话轮数须为正整数")
+        reader = TurnReader(self.catalog, actor.readable)
+        conv = self._owned(conversation_id, actor, verb, turns=True, last=last)
+        if len(conv.turns) >= conv.turn_count or actor.readable is None:  # every turn read, or nothing hidden
+            return reader.shown(conv)
+        # a turn carries what the turns in its prompt carried, and so on back: judged on the whole history's tags
+        hidden = reader.hidden(self.conversations.traces(conv.id))
+        return replace(conv, turns=[hidden_turn(t) if t.turn in hidden else t for t in conv.turns])
 
     @uses_store(STORE_FILE)
     def get_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> Conversation:
@@ -267,9 +278,11 @@ class ConversationActions(FollowupSearch):
         return self._read_back(conversation_id, actor, "read")
 
     @uses_store(STORE_FILE)
-    def open_conversation(self, conversation_id: str, *, actor: Principal | None = None) -> tuple[Conversation, list[AskTrace]]:
-        """A conversation and each turn's trace as a record again (for the chat page after a refresh)."""
-        conv = self._read_back(conversation_id, actor, "read")
+    def open_conversation(self, conversation_id: str, *, actor: Principal | None = None,
+                          last: int | None = None) -> tuple[Conversation, list[AskTrace]]:
+        """A conversation and each turn's trace as a record again (for the chat page after a refresh); only the
+        `last` most recent turns when given (`Conversation.turn_count` still counts them all)."""
+        conv = self._read_back(conversation_id, actor, "read", last)
         traces = []
         for turn in conv.turns:
             trace = trace_from_dict(turn.trace)

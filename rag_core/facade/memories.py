@@ -22,10 +22,11 @@ from typing import Any
 
 from ..errors import MemoryStoreError, PermissionDenied, RagError
 from ..insights.rows import purged_turn
+from ..memory.content import bounded_content
 from ..memory.created import checked_created_at
 from ..memory.text import with_facts
 from ..storage.sqlite_access import access_problem
-from ..text.inputs import MAX_QUESTION_CHARS, InputError, checked
+from ..text.inputs import MAX_QUESTION_CHARS, InputError, checked, is_blank
 from ..text.instructions import addressed_to_assistant
 from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
@@ -209,7 +210,8 @@ class MemoryActions(KnownNames):
         outcome: a refused text (empty, too long, not UTF-8) is 'failed', never 'ok'."""
         actor = self._for_owner(actor, user, "memory.add", audited=True)
         try:
-            content = checked(content, what="记忆内容", max_chars=None)  # the store keeps its own length limit
+            # the store keeps its own length limit; a pasted book is refused before anything reads it whole
+            content = checked(bounded_content(content), what="记忆内容", max_chars=None)
             created_at = checked_created_at(created_at, getattr(self._settings, "timezone", None), _utcnow())
             with memory_writes():  # a full disk: 磁盘空间已满, audited and shown in Chinese
                 added = self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at,
@@ -227,6 +229,8 @@ class MemoryActions(KnownNames):
         """The memories of `user` that pass the threshold for `query` (`evidence`: the sources' titles and text;
         `touch` off: their last use is left as it was)."""
         self._for_owner(actor, user, "memory.recall")
+        if isinstance(query, str) and len(query) > MAX_QUESTION_CHARS * 10:  # ranked against every memory: refused
+            checked(query, max_chars=MAX_QUESTION_CHARS)  # the question's error (`ask` recalls with its own, bounded)
         return self.memory.search(user, query, now=now or _utcnow(), evidence=evidence, touch=touch)
 
     def _personal_search(self, asked: str, result: SearchResult, user: str, *, role: str | None, actor: Principal,
@@ -281,9 +285,11 @@ class MemoryActions(KnownNames):
 
     def list_memories(self, user: str, query: str | None = None, kind: str | None = None, *,
                       actor: Principal | None = None) -> list[MemoryHit]:
-        """All memories of `user`, optionally filtered by text or kind."""
+        """All memories of `user`, optionally filtered by text (checked and bounded as a question is) or kind."""
         self._for_owner(actor, user, "memory.list")
-        return self.memory.list(user, now=_utcnow(), query=query, kind=kind)
+        if query is not None and not (isinstance(query, str) and is_blank(query)):  # blank: every memory
+            query = checked(query, what="搜索内容", max_chars=MAX_QUESTION_CHARS)
+        return self.memory.list(user, now=_utcnow(), query=query or None, kind=kind)
 
     def export_memories(self, user: str, *, actor: Principal | None = None) -> dict[str, Any]:
         """Everything the assistant remembers about `user`, JSON-ready (text as stored: masked): what a person may
@@ -317,7 +323,7 @@ class MemoryActions(KnownNames):
         actor = self._check_ids(actor, [memory_id], "memory.edit")
         if memory_id not in self._owners([memory_id]):
             raise MemoryStoreError(f"找不到记忆：{memory_id}")
-        text = checked(text, what="记忆内容", max_chars=None)  # the store keeps its own length limit
+        text = checked(bounded_content(text), what="记忆内容", max_chars=None)  # the store keeps its own limit
         owner = None if allowed(actor, "memories.all") else actor.user
         with memory_writes():
             stored = self.memory.update_text(memory_id, text, now=_utcnow(), user_id=owner)

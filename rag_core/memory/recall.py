@@ -14,7 +14,9 @@ from datetime import datetime
 
 import numpy as np
 
+from ..errors import MemoryStoreError
 from ..text.asking import speaks_of_asker
+from ..text.inputs import MAX_QUESTION_CHARS
 from ..text.pii import redact_text
 from ..types import MemoryHit
 from . import db
@@ -145,6 +147,8 @@ class RecallMixin:
         user_id = self._check_user(user_id)
         now = as_utc(now) if now else db.utc_now()
         query = query.strip() if query else None
+        if query and len(query) > MAX_QUESTION_CHARS:  # ranked against every memory: bounded as a question is
+            raise MemoryStoreError(f"搜索内容太长：{len(query)} 个字，最多 {MAX_QUESTION_CHARS} 个字，请删短后再提交")
         numbers: dict[str, tuple[float, float, float]] = {}
         created_ts: dict[str, float] = {}
         if query:
