@@ -1,7 +1,8 @@
 """Word (.docx) extraction: paragraphs with their heading levels and list numbers, tables as records.
 
 Split from `formats` because Word's numbering (一、/（一）/1.) needs its own small
-renderer; the zip checks refuse bombs before anything is inflated.
+renderer; the zip checks (`zip_checks`) refuse bombs before anything is inflated, and the element
+budget (`docx_bounds`) before python-docx parses any part.
 """
 
 from __future__ import annotations
@@ -12,73 +13,44 @@ import zipfile
 from collections.abc import Iterator
 
 from ..errors import IngestError
-from .docx_bounds import TooMany, count_elements
+from .docx_bounds import TooMany, count_archive, count_elements, xml_limit_reason
 from .docx_bounds import W as _W
 from .docx_styles import ParagraphStyle, StyleTable
-from .formats import MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, MB, Line, TableCounter, _paragraph_lines
+from .formats import MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, Line, TableCounter, _paragraph_lines
 from .formats import format_number as _format_number
 from .formats import zh_number as zh_number  # where tests and callers have read it
 from .tables import Grid, plain_rows
+from .zip_checks import check_zip as check_zip  # its former home: spreadsheet_format and callers read it here
 
-DOCX_MAX_UNCOMPRESSED = 200 * MB  # sum of member sizes declared in the zip directory
-DOCX_MAX_RATIO = 100  # per member; real document.xml stays well below this
-DOCX_MAX_MEMBERS = 5000
 # Paragraphs in word/document.xml, counted before python-docx loads it: a 300-page handbook has about 10,000.
 # 11 MB of tiny paragraphs (5.7 million) held 3 GB and a core for over ten minutes before any other limit applied.
 DOCX_MAX_PARAGRAPHS = 100_000
 # Paragraphs, runs and tables together (what extraction walks): 300 pages of heavily edited text hold ~60,000.
 DOCX_MAX_PARTS = 400_000
 DOCX_MAX_ELEMENTS = 2_000_000  # every element start (bookmarks, properties …): a 300-page handbook has ~400,000
-_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-
-_KINDS = {
-    "word/document.xml": ("Word 文档（.docx）", "旧版 Word（.doc）文件或已加密的文档，请在 Word 中另存为未加密的 .docx"),
-    "xl/workbook.xml": ("Excel 工作簿（.xlsx）", "旧版 Excel（.xls）文件或已加密的工作簿，请在 Excel 中另存为未加密的 .xlsx"),
-}
-
-
-def check_zip(data: bytes, name: str, main_part: str = "word/document.xml") -> zipfile.ZipFile:
-    """Open the zip and refuse bombs from the directory alone, before inflating anything."""
-    kind, old_format = _KINDS[main_part]
-    if data.startswith(_OLE_MAGIC):
-        raise IngestError(name, f"这是{old_format}后再上传")
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        infos = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
-        raise IngestError(name, f"文件已损坏或不是有效的 {kind}") from exc
-    if len(infos) > DOCX_MAX_MEMBERS:
-        raise IngestError(name, f"压缩包内文件数 {len(infos)} 过多，疑似压缩炸弹，已拒绝")
-    total = sum(info.file_size for info in infos)
-    if total > DOCX_MAX_UNCOMPRESSED:
-        raise IngestError(
-            name, f"解压后大小 {total / MB:.0f} MB 超过上限 {DOCX_MAX_UNCOMPRESSED // MB} MB，疑似压缩炸弹，已拒绝"
-        )
-    for info in infos:
-        if info.file_size > MB and info.file_size > DOCX_MAX_RATIO * max(info.compress_size, 1):
-            ratio = info.file_size // max(info.compress_size, 1)
-            raise IngestError(name, f"压缩比异常（{ratio}:1，上限 {DOCX_MAX_RATIO}:1），疑似压缩炸弹，已拒绝")
-    if main_part not in archive.namelist():
-        raise IngestError(name, f"文件已损坏或不是有效的 {kind}，缺少 {main_part}")
-    return archive
 
 
 def check_paragraphs(archive: zipfile.ZipFile | None, name: str, part: bytes | None = None) -> None:
-    """Refuse word/document.xml (or a notes `part`) over the element bounds (`docx_bounds`), streamed before it
-    is loaded. The zip checks bound bytes, not elements, and the chunk cap applies only after parsing. Malformed
-    XML is left to python-docx's own refusal (a malformed notes part is skipped)."""
+    """Refuse a document whose XML parts together pass the element bounds (`docx_bounds`), streamed before
+    python-docx loads any of them: one budget over every member of `archive` (styles, numbering, headers,
+    notes … as well as document.xml), or over the one `part` given. The zip checks bound bytes, not elements,
+    and the chunk cap applies only after parsing. Malformed XML is left to python-docx's own refusal; lxml's
+    depth and text-node limits are refused here, saying which."""
     from lxml import etree
 
     try:
-        with io.BytesIO(part) if part is not None else archive.open("word/document.xml") as stream:  # type: ignore[union-attr]
-            count_elements(stream, DOCX_MAX_PARAGRAPHS, DOCX_MAX_PARTS, DOCX_MAX_ELEMENTS)
+        if part is not None:
+            count_elements(io.BytesIO(part), DOCX_MAX_PARAGRAPHS, DOCX_MAX_PARTS, DOCX_MAX_ELEMENTS)
+        else:
+            count_archive(archive, DOCX_MAX_PARAGRAPHS, DOCX_MAX_PARTS, DOCX_MAX_ELEMENTS)  # type: ignore[arg-type]
     except TooMany as over:
         what = {"paragraphs": "段落", "parts": "段落、文字块和表格", "elements": "内容元素"}[over.kind]
         raise IngestError(
             name, f"Word 文档的{what}超过 {over.limit:,} 个的上限（疑似异常文件），请删除多余内容或拆分后再上传"
         ) from None
-    except (etree.XMLSyntaxError, zipfile.BadZipFile, OSError, EOFError, ValueError):
-        return
+    except (etree.XMLSyntaxError, zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        if reason := xml_limit_reason(exc):
+            raise IngestError(name, f"Word 文档{reason}") from None
 
 
 class _Numbering:
@@ -253,12 +225,12 @@ class Extras:
             kind = rel.reltype.rsplit("/", 1)[-1][:-1]
             if kind not in ("footnote", "endnote") or rel.is_external:
                 continue
-            blob = rel.target_part.blob
-            check_paragraphs(None, name, blob)
-            try:
-                root = parse_xml(blob)
-            except etree.XMLSyntaxError:
-                continue
+            try:  # counted with every other part before python-docx opened the file
+                root = parse_xml(rel.target_part.blob)
+            except etree.XMLSyntaxError as exc:
+                if reason := xml_limit_reason(exc):
+                    raise IngestError(name, f"Word 文档{reason}") from None
+                continue  # a malformed notes part is skipped
             self.notes.update(((kind, n.get(_W + "id", "")), n) for n in root.iterchildren(_W + kind))
 
     def texts(self, p: object) -> list[str]:
@@ -371,11 +343,12 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
     from docx.table import Table
 
     with check_zip(data, name) as archive:
-        check_paragraphs(archive, name)  # before python-docx builds an object per element
+        check_paragraphs(archive, name)  # every part, before python-docx builds an object per element
     try:
         document = docx.Document(io.BytesIO(data))
     except Exception as exc:
-        raise IngestError(name, "文件已损坏或不是有效的 Word 文档（.docx）") from exc
+        reason = xml_limit_reason(exc)  # too deep or too long is not a damaged file
+        raise IngestError(name, f"Word 文档{reason}" if reason else "文件已损坏或不是有效的 Word 文档（.docx）") from exc
     counter = tables if tables is not None else TableCounter()
     numbering = _Numbering(document)
     styles = StyleTable(document)  # once: python-docx's paragraph.style scans every style at each read

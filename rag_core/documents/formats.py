@@ -13,8 +13,11 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ..errors import IngestError
 from ..text.inputs import INVISIBLE
 from ..text.records import parse_record
+from .html_bounds import refusal as html_refusal
+from .html_bounds import too_many_elements
 from .tables import Grid, plain_rows, table_text
 
 MB = 1024 * 1024
@@ -158,6 +161,7 @@ _INLINE = set(
 )
 _CJK = "\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
 _BR = "\u2028"  # stands for <br> while whitespace is collapsed
+_FLUSH = object()  # on the walk's stack: the block whose children were pushed above it ends here
 
 
 def _collapse_html_space(text: str) -> str:
@@ -239,10 +243,15 @@ def _row_lines(tr: object) -> list[Line]:
     return _paragraph_lines(" | ".join(cells), plain=True) if any(cells) else []
 
 
-def html_lines(text: str, tables: TableCounter | None = None) -> tuple[list[Line], str]:
-    """Headings, paragraphs, list items and table rows in document order; returns lines and <title>."""
+def html_lines(text: str, tables: TableCounter | None = None, name: str = "") -> tuple[list[Line], str]:
+    """Headings, paragraphs, list items and table rows in document order; returns lines and <title>.
+
+    Refuses (IngestError for `name`) a page over MAX_HTML_ELEMENTS elements, counted before the tree is built. The
+    walk keeps its own stack: a recursive one failed at Python's recursion limit (1,000 nested <div>)."""
     from bs4 import BeautifulSoup, NavigableString, Tag
 
+    if too_many_elements(text):
+        raise IngestError(name, html_refusal())
     soup = BeautifulSoup(text, "lxml")
     title = " ".join(soup.title.get_text().split()) if soup.title else ""
     for tag in soup.find_all(list(_HTML_DROP)):
@@ -256,39 +265,39 @@ def html_lines(text: str, tables: TableCounter | None = None) -> tuple[list[Line
             lines.extend(_paragraph_lines(_collapse_html_space("".join(buffer))))
             buffer.clear()
 
-    def walk(node: Tag) -> None:
-        for child in node.children:
-            if type(child) is NavigableString:
-                buffer.append(str(child))
-            elif not isinstance(child, Tag):
-                continue  # comments, doctype, processing instructions
-            elif child.name == "br":
-                buffer.append(_BR)
-            elif child.name in _HTML_HEADINGS:
-                flush()
-                lines.extend(_paragraph_lines(_flat_text(child), _HTML_HEADINGS[child.name]))
-            elif child.name == "table":
-                flush()
-                grid = html_grid(child, counter)
-                if grid is not None:
-                    lines.extend(counter.lines(grid))
-                else:  # too large to lay out: its rows as plain lines, the text kept, the work bounded
-                    for tr in (tr for tr in child.find_all("tr") if tr.find_parent("table") is child):
-                        lines.extend(_row_lines(tr))
-            elif child.name == "tr":
-                flush()
-                lines.extend(_row_lines(child))
-            elif child.name == "pre":
-                flush()
-                lines.extend(_paragraph_lines(child.get_text(), plain=True))
-            elif child.name in _INLINE:
-                walk(child)
-            else:  # p, li, div, td outside a row, and any other block: its own paragraph(s)
-                flush()
-                walk(child)
-                flush()
-
-    walk(soup)
+    stack: list[object] = list(soup.children)[::-1]  # nodes to read, and _FLUSH where a block ends
+    while stack:
+        child = stack.pop()
+        if child is _FLUSH:
+            flush()
+        elif type(child) is NavigableString:
+            buffer.append(str(child))
+        elif not isinstance(child, Tag):
+            continue  # comments, doctype, processing instructions
+        elif child.name == "br":
+            buffer.append(_BR)
+        elif child.name in _HTML_HEADINGS:
+            flush()
+            lines.extend(_paragraph_lines(_flat_text(child), _HTML_HEADINGS[child.name]))
+        elif child.name == "table":
+            flush()
+            grid = html_grid(child, counter)
+            if grid is not None:
+                lines.extend(counter.lines(grid))
+            else:  # too large to lay out: its rows as plain lines, the text kept, the work bounded
+                for tr in (tr for tr in child.find_all("tr") if tr.find_parent("table") is child):
+                    lines.extend(_row_lines(tr))
+        elif child.name == "tr":
+            flush()
+            lines.extend(_row_lines(child))
+        elif child.name == "pre":
+            flush()
+            lines.extend(_paragraph_lines(child.get_text(), plain=True))
+        elif child.name in _INLINE:
+            stack += list(child.children)[::-1]
+        else:  # p, li, div, td outside a row, and any other block: its own paragraph(s)
+            flush()
+            stack += [_FLUSH, *list(child.children)[::-1]]
     flush()
     return lines, title
 

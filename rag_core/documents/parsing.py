@@ -319,7 +319,7 @@ def parse_bytes(data: bytes, filename: str, *, max_bytes: int) -> ParsedDocument
             title = _first_heading(lines, 1)
         elif ext in (".html", ".htm"):
             text, encoding = decode_text(data, name, html=True)
-            lines, meta_title = html_lines(text, tables)
+            lines, meta_title = html_lines(text, tables, name)
             title = _squash(meta_title) or _first_heading(lines, 1)
         elif ext == ".docx":
             lines, meta_title = docx_lines(data, name, tables, reading.notes)
@@ -342,6 +342,8 @@ def parse_bytes(data: bytes, filename: str, *, max_bytes: int) -> ParsedDocument
             reading.notes.insert(0, note)
     except IngestError:
         raise
+    except RecursionError as exc:  # a library walked a deeply nested structure recursively: not a damaged file
+        raise IngestError(name, "文件的嵌套层数过多，无法读取；请简化结构或拆分后再上传") from exc
     except Exception as exc:  # a library choked on a malformed file: still a plain refusal
         raise IngestError(name, f"文件解析失败，可能已损坏或格式不正确（{type(exc).__name__}）") from exc
     if not sections:
