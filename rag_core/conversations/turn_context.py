@@ -52,6 +52,8 @@ class TurnContext:
     went_on: bool = False  # the conversation was stored when the question came: gone at the end, it was deleted
     deleted_meanwhile: bool = False  # set when the turn was not kept because its conversation was deleted meanwhile
     context_turns: list[int] = field(default_factory=list)  # the numbers of the earlier turns `turns` came from
+    # what those turns carry, each (audiences, documents): the new turn keeps it with its own (`turn_access`)
+    carried: dict[int, tuple[set[tuple[str, ...]], set[str]]] = field(default_factory=dict)
 
     @property
     def search_question(self) -> str:

@@ -30,6 +30,7 @@ from ..conversations.turn_context import DELETED_MEANWHILE as DELETED_MEANWHILE 
 from ..conversations.turn_context import Remembered, TurnContext, prompt_turns, said_back
 from ..conversations.undo import UNDONE_NOTE as UNDONE_NOTE  # re-exported: read from here before it moved
 from ..conversations.undo import Undone, undone_note
+from ..documents.catalog import office_today
 from ..errors import MemoryStoreError, PermissionDenied, StoreDamaged
 from ..memory.forgetting import KEPT, UNTOLD
 from ..text.inputs import MAX_QUESTION_CHARS, checked
@@ -42,7 +43,16 @@ from .followup_search import FollowupSearch
 from .memories import memory_unreadable, memory_writes
 from .owner_names import fresh_conversation_id
 from .stores import CONVERSATIONS_FILE, INSIGHTS_FILE, Sweep, feature_store, uses_store
-from .turn_access import CONTEXT_KEY, TurnReader, hidden_turn
+from .turn_access import (
+    CARRIED_KEY,
+    CONTEXT_KEY,
+    Carried,
+    TurnReader,
+    carried,
+    carried_record,
+    hidden_turn,
+    self_contained,
+)
 from .turn_access import context_audiences as context_audiences  # re-exported: `facade.insights` reads it here
 
 STORE_FILE = CONVERSATIONS_FILE
@@ -95,6 +105,10 @@ class ConversationActions(FollowupSearch):
         if owner and owner != actor.user:  # nobody's conversation ("") is an evaluation's: no person to account to
             self._audit(actor, f"conversation.{verb}", target)
 
+    def _today(self) -> str:
+        """The office's today: a stored turn is judged by the versions in effect on it (`TurnReader`)."""
+        return office_today(self._settings.timezone)
+
     # -- the ask steps -------------------------------------------------------------
     def _prepare_turn(self, question: str, user: str, conversation: str | None,
                       readable: frozenset[str] | None = None) -> TurnContext:
@@ -102,12 +116,12 @@ class ConversationActions(FollowupSearch):
         earlier turns a reader with `readable` labels may still read (None: every label)."""
         parts = split_turn(question)
         turns: list[tuple[str, str, bool]] = []
-        numbers: list[int] = []  # the earlier turns' own, kept with this turn (`turn_access.CONTEXT_KEY`)
+        held: Carried = {}  # the earlier turns the prompt holds, by number (kept with this turn: `CONTEXT_KEY`)
         warnings: list[str] = []
         stored = False  # the conversation was kept when the question came, even if its turns were all chatter
         if conversation is not None:
             try:
-                stored, turns, numbers = self._earlier_turns(conversation, user, readable)
+                stored, turns, held = self._earlier_turns(conversation, user, readable)
             except StoreDamaged as damage:  # answered as a question of its own, and not kept
                 warnings.append(f"{damage}（这一轮按单独的问题回答，不会保存）")
                 conversation = None
@@ -124,10 +138,10 @@ class ConversationActions(FollowupSearch):
         if len(rewrite.question) > MAX_QUESTION_CHARS:  # a long question with its context would be refused whole
             rewrite = Rewrite(asked, "", decision="结合上文后问题超过长度上限，按原问题检索")
         return TurnContext(question, asked, parts.statement, rewrite, pairs, conversation, warnings, parts.chatter,
-                           went_on=stored, context_turns=numbers)
+                           went_on=stored, context_turns=list(held), carried=held)
 
     def _earlier_turns(self, conversation: str, user: str,
-                       readable: frozenset[str] | None = None) -> tuple[bool, list[tuple[str, str, bool]], list[int]]:
+                       readable: frozenset[str] | None = None) -> tuple[bool, list[tuple[str, str, bool]], Carried]:
         """Whether the asker's own conversation is stored, its last (searched question, answer, only told
         something) turns, and their numbers. Whether it is stored is told apart from the turns: a conversation of
         only chatter has none to show, yet deleted while answered it must not be brought back (`TurnContext.went_on`).
@@ -140,16 +154,19 @@ class ConversationActions(FollowupSearch):
         with feature_store(STORE_FILE):
             conv = self.conversations.get(conversation)
             if conv is None:
-                return False, [], []
+                return False, [], {}
             if conv.user != (user or ""):
                 raise ForeignConversation("这个对话属于其他用户，不能在这里继续")
-            # questions and answers masked (they reach the prompt); the traces are read only for their tags; the
-            # whole history, since a turn carries what the turns in its own prompt showed
-            history = self.conversations.turns(conversation, masked_traces=False)
-            hidden = TurnReader(self.catalog, readable).hidden(history)
+            # questions and answers masked (they reach the prompt); the traces are read only for their tags. A turn
+            # carries what the turns in its own prompt showed: kept with it (`CARRIED_KEY`), else the whole history
+            history = self.conversations.turns(conversation, CONTEXT_TURNS + 2, masked_traces=False)
+            if not self_contained(history):  # turns stored before what they carry was kept with them
+                history = self.conversations.turns(conversation, masked_traces=False)
+            found = carried(history)
+            hidden = TurnReader(self.catalog, readable, self._today()).hidden(history, found)
             turns = [t for t in prompt_turns(history) if t.turn not in hidden]
             return True, [(t.search_question or t.question, t.answer, t.trace.get("outcome") == ACKNOWLEDGED)
-                          for t in turns], [t.turn for t in turns]
+                          for t in turns], {t.turn: found[t.turn] for t in turns}
 
     def _acknowledge_only(self, context: TurnContext, user: str, remember: bool,
                           on_token: Callable[[str], None] | None) -> AskTrace:
@@ -220,10 +237,11 @@ class ConversationActions(FollowupSearch):
                     return trace
                 self.conversations.ensure(context.conversation, user or "", question)
                 # the owner checked as the turn is written: someone else may have started this id meanwhile
+                kept = {**trace.to_dict(), "conversation": context.conversation, "turn": 0,
+                        CONTEXT_KEY: context.context_turns}
                 turn = self.conversations.add_turn(
                     context.conversation, question, trace.search_question or question, trace.answer,
-                    {**trace.to_dict(), "conversation": context.conversation, "turn": 0,
-                     CONTEXT_KEY: context.context_turns}, user=user or "")
+                    {**kept, CARRIED_KEY: carried_record(kept, context.carried)}, user=user or "")
         except StoreDamaged as damage:  # the answer stands; only keeping it failed
             trace.search.warnings.append(f"{damage}（这一轮没有保存）")
             return trace
@@ -264,10 +282,10 @@ class ConversationActions(FollowupSearch):
         actor = self._acting(actor, "ask")
         if last is not None and (isinstance(last, bool) or not isinstance(last, int) or last < 1):
             raise ConversationError("要显示的对话轮数须为正整数")
-        reader = TurnReader(self.catalog, actor.readable)
+        reader = TurnReader(self.catalog, actor.readable, self._today())
         conv = self._owned(conversation_id, actor, verb, turns=True, last=last)
-        if len(conv.turns) >= conv.turn_count or actor.readable is None:  # every turn read, or nothing hidden
-            return reader.shown(conv)
+        if len(conv.turns) >= conv.turn_count or actor.readable is None or self_contained(conv.turns):
+            return reader.shown(conv)  # every turn read, nothing hidden, or each turn keeps what it carries
         # a turn carries what the turns in its prompt carried, and so on back: judged on the whole history's tags
         hidden = reader.hidden(self.conversations.traces(conv.id))
         return replace(conv, turns=[hidden_turn(t) if t.turn in hidden else t for t in conv.turns])
@@ -359,6 +377,6 @@ class ConversationActions(FollowupSearch):
         """A user's whole history (every conversation with every turn and trace) as one JSON-ready dict."""
         actor = self._acting(actor, "ask")
         self._owner_checked(actor, user, "export", f"{user} 的全部对话")
-        reader = TurnReader(self.catalog, actor.readable)  # each document read once for the whole history
+        reader = TurnReader(self.catalog, actor.readable, self._today())  # each document read once for the whole history
         conversations = [self.conversations.get(c.id, with_turns=True) for c in self.conversations.list(user)]
         return {"user": user, "conversations": [reader.shown(c).to_dict() for c in conversations if c is not None]}
