@@ -18,6 +18,7 @@ from ..types import OcrPage, ReadingReport
 from .formats import Line, TableCounter, normalize_text
 from .furniture import remove_furniture
 from .ocr import OCR_MIN_CONFIDENCE, RENDER_DPI, recognize, report_page
+from .pdf_budget import content_sizes, table_pass_pages
 from .tables import Grid
 
 OCR_REASON = "PDF 没有可提取的文字层（可能是扫描件或纯图片），OCR 也没有识别出文字（空白页或图像过于模糊）"
@@ -50,9 +51,8 @@ def _open(data: bytes, name: str) -> Any:
     return reader
 
 
-def _page_texts(reader: Any, name: str) -> list[str]:
-    from pypdf.errors import LimitReachedError
-
+def _page_texts(reader: Any, name: str) -> tuple[list[str], list[int]]:
+    """Each page's text and decompressed content size; every page is sized (`pdf_budget`) before any is read."""
     try:
         pages = list(reader.pages)
     except Exception as exc:
@@ -61,16 +61,14 @@ def _page_texts(reader: Any, name: str) -> list[str]:
         raise IngestError(name, "PDF 没有任何页面")
     if len(pages) > MAX_PDF_PAGES:
         raise IngestError(name, f"PDF 有 {len(pages):,} 页，超过每个文件 {MAX_PDF_PAGES} 页的上限，请按章节拆分后分别上传")
+    sizes = content_sizes(pages, name)
     texts = []
     for number, page in enumerate(pages, start=1):
         try:
-            page.get_contents()  # extract_text() swallows decompression limits; this raises them
             texts.append(normalize_text(page.extract_text() or ""))
-        except LimitReachedError as exc:  # pypdf caps each decompressed stream
-            raise IngestError(name, f"PDF 第 {number} 页的内容解压后过大，疑似压缩炸弹，已拒绝") from exc
         except Exception as exc:
             raise IngestError(name, f"PDF 第 {number} 页无法读取，文件可能已损坏") from exc
-    return texts
+    return texts, sizes
 
 
 def _plumber_grid(table: Any) -> Grid:
@@ -106,15 +104,15 @@ def _with_tables(page: Any) -> list[Item] | None:
     return [item for _, item in placed]
 
 
-def _table_pages(data: bytes, texts: list[str]) -> dict[int, list[Item]]:
-    """Pages (0-based) whose ruled tables pdfplumber found; {} when it cannot read the file."""
+def _table_pages(data: bytes, texts: list[str], allowed: set[int]) -> dict[int, list[Item]]:
+    """Pages (0-based, among `allowed`) whose ruled tables pdfplumber found; {} when it cannot read the file."""
     import pdfplumber
 
     out: dict[int, list[Item]] = {}
     try:
         with pdfplumber.open(io.BytesIO(data)) as pdf:
             for i, page in enumerate(pdf.pages[: len(texts)]):
-                if len(texts[i].strip()) >= MIN_TEXT_CHARS and (page.lines or page.rects):
+                if i in allowed and len(texts[i].strip()) >= MIN_TEXT_CHARS and (page.lines or page.rects):
                     items = _with_tables(page)
                     if items is not None:
                         out[i] = items
@@ -155,7 +153,7 @@ def _mark(item: Item, k: int) -> str:
 def pdf_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCounter) -> tuple[list[Line], str]:
     """Lines per page with 1-based page numbers; returns the lines and the metadata title."""
     reader = _open(data, name)
-    texts = _page_texts(reader, name)
+    texts, sizes = _page_texts(reader, name)
     scanned = [i for i, text in enumerate(texts) if len(text.strip()) < MIN_TEXT_CHARS]
     skipped = scanned[MAX_OCR_PAGES:]
     read = _ocr_pages(data, scanned[:MAX_OCR_PAGES], name, reading) if scanned else {}
@@ -164,7 +162,10 @@ def pdf_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCount
             f"扫描页超过每个文件 OCR {MAX_OCR_PAGES} 页的上限，以下 {len(skipped)} 页没有识别，未编入索引："
             f"{_page_ranges(skipped)}；请把这些页拆成单独的文件上传"
         )
-    with_tables = _table_pages(data, texts)
+    allowed, crowded = table_pass_pages(sizes)
+    if crowded := [i for i in crowded if len(texts[i].strip()) >= MIN_TEXT_CHARS]:
+        reading.notes.append(f"{_page_ranges(crowded)}的图形或文字过多，没有识别其中的表格，按普通文字编入索引")
+    with_tables = _table_pages(data, texts, allowed)
     pages: list[list[Item]] = []
     for i, text in enumerate(texts):
         pages.append(with_tables.get(i) or read.get(i) or text.split("\n"))
