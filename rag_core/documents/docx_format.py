@@ -23,9 +23,10 @@ from .tables import Grid, plain_rows
 from .zip_checks import check_zip as check_zip  # its former home: spreadsheet_format and callers read it here
 
 # Paragraphs in word/document.xml, counted before python-docx loads it: a 300-page handbook has about 10,000.
-# 11 MB of tiny paragraphs (5.7 million) held 3 GB and a core for over ten minutes before any other limit applied;
-# 99,000 (a 412 KB file) took 23 s to reach the chunk cap's refusal (stop 60), refused at once under this bound.
-DOCX_MAX_PARAGRAPHS = 40_000
+# 11 MB of tiny paragraphs (5.7 million) held 3 GB and a core for over ten minutes before any other limit applied.
+# Each table cell is a paragraph too: a 5,200 x 8 salary table (41,600) makes 1,734 chunks, under the chunk cap, so
+# 40,000 refused a real file (stop 60); 99,000 tiny paragraphs still take 23 s to reach the chunk cap's refusal.
+DOCX_MAX_PARAGRAPHS = 100_000
 # Paragraphs, runs and tables together (what extraction walks): 300 pages of heavily edited text hold ~60,000.
 DOCX_MAX_PARTS = 400_000
 DOCX_MAX_ELEMENTS = 2_000_000  # every element start (bookmarks, properties …): a 300-page handbook has ~400,000
