@@ -53,8 +53,13 @@ class RatingActions:
     def _stored_turn(self, trace: AskTrace, actor: Principal) -> AskTrace:
         """The turn as its conversation keeps it: refused (and audited) unless the conversation is the actor's or
         they may act on everyone's; an unknown turn is refused, so HR's review shows only answers given."""
-        _conversation, traces = self.open_conversation(trace.conversation, actor=actor)
-        stored = next((t for t in traces if t.turn == trace.turn), None)
+        count = self.open_conversation(trace.conversation, actor=actor, last=1)[0].turn_count  # its size, owner checked
+        last = count - int(trace.turn or 0) + 1 if 0 < int(trace.turn or 0) <= count else None
+        stored = None
+        for window in dict.fromkeys([last, None]):  # the turns from this one on (a 10k-turn conversation), else all
+            _conversation, traces = self.open_conversation(trace.conversation, actor=actor, last=window)
+            if (stored := next((t for t in traces if t.turn == trace.turn), None)) is not None or window is None:
+                break
         if stored is None:
             raise ConversationError(f"找不到要评价的这一轮：对话 {trace.conversation} 第 {trace.turn} 轮")
         return stored
