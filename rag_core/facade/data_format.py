@@ -5,6 +5,8 @@ taken for a stale one and overwritten, its stores read as if they were this vers
 data-dir format number (`DATA_FORMAT`, written at every start that finds it missing or older), and before a start
 writes anything (`refuse_newer`, ahead of `open_checks`) it refuses in one Chinese line when that number, the catalog's
 vector layout or a store's own version is newer than this code knows. An older or missing one is migrated as before.
+The maintenance actions ask the same (`newer_than_known`): restore refuses such a backup before staging anything,
+backup refuses such a data dir, and doctor reports it as a problem in the same line.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ..insights.log import STORE_VERSION as INSIGHTS_VERSION
 from ..search.vector_store import LAYOUT
 from ..storage.health import CATALOG
 from ..storage.sqlite_access import connect_ro
+from ..storage.store_check import StoreCheck
 from .stores import INSIGHTS_FILE
 
 DATA_FORMAT = 1  # catalog meta `data_format`: bump when a change makes a data dir unreadable to this version
@@ -30,14 +33,28 @@ KNOWN_LAYOUTS = frozenset({"", LAYOUT})
 STORE_VERSIONS = {CATALOG: 0, INSIGHTS_FILE: INSIGHTS_VERSION}
 
 
-def refuse_newer(data_dir: Path) -> None:
-    """Raise `StoreUnavailable` (nothing written) when a newer version wrote the data dir. A file that cannot be
-    read is left to `open_checks`, which says what is wrong with it."""
+def newer_than_known(data_dir: Path) -> tuple[str, str] | None:
+    """(file, the one Chinese line) when a newer version wrote the data dir, else None (nothing is written). A file
+    that cannot be read is left to `open_checks` and doctor's own checks, which say what is wrong with it."""
     data_dir = Path(data_dir)
-    for line in (_catalog_format(data_dir / CATALOG), *(_store_version(data_dir / name, known)
-                                                       for name, known in STORE_VERSIONS.items())):
-        if line:
-            raise StoreUnavailable(f"数据目录由较新版本的程序写入（{line}），请升级程序后再打开；没有改动任何文件")
+    found = [(CATALOG, _catalog_format(data_dir / CATALOG)),
+             *((name, _store_version(data_dir / name, known)) for name, known in STORE_VERSIONS.items())]
+    for name, reason in found:
+        if reason:
+            return name, f"数据目录由较新版本的程序写入（{reason}），请升级程序后再打开；没有改动任何文件"
+    return None
+
+
+def refuse_newer(data_dir: Path) -> None:
+    """Raise `StoreUnavailable` (nothing written) when a newer version wrote the data dir."""
+    if newer := newer_than_known(data_dir):
+        raise StoreUnavailable(newer[1])
+
+
+def newer_check(data_dir: Path) -> StoreCheck | None:
+    """Doctor's line for a data dir a newer version wrote (not ok: the CLI exits 1), or None."""
+    newer = newer_than_known(data_dir)
+    return StoreCheck(newer[0], "newer", newer[1]) if newer else None
 
 
 def _read(path: Path, sql: str, params: tuple = ()) -> list[tuple] | None:

@@ -39,7 +39,7 @@ from ..insights.records import (
     GapItem,
     InsightError,
 )
-from ..insights.reembed import refresh_gap_vectors
+from ..insights.reembed import refresh_gap_vectors, stale_gap_questions
 from ..insights.rows import (
     cited_docs,
     doc_of_chunk,
@@ -58,6 +58,7 @@ from .standard_answers import StandardAnswerActions
 from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
 _open_lock = threading.Lock()
+REGROUPING = "知识缺口里还有 "  # the start of the store notice of questions still being regrouped
 
 
 def _now() -> datetime:
@@ -274,7 +275,9 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions):
         actor = self._acting(actor, "insights")
         self._expire()
         start, end = day_window(since, until, ZoneInfo(self._settings.timezone))
-        refresh_gap_vectors(self.insight_log, self.embedder.model_id, self.embedder.embed_queries)  # after a model change
+        # after a model change: a bounded share of the earlier questions embedded again per read, the rest said
+        _, left = refresh_gap_vectors(self.insight_log, self.embedder.model_id, self.embedder.embed_queries)
+        self._say_regrouping(left)
         items, vectors = self.insight_log.gap_items(  # a 👎 the reader may not see neither listed nor a mark
             self.embedder.model_id, start, end, include_weak=include_weak, include_tests=include_tests,
             readable=lambda item: self._gap_readable(actor, item))
@@ -287,6 +290,19 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions):
 
         groups = group_gaps(items, np.vstack(vectors), with_users=actor.role == "admin")
         return [unfold_kinds(g) for g in groups]  # a turn rated 👎 counted once, its 👎 a mark
+
+    @uses_store(INSIGHTS_FILE)
+    def regrouping_gap_questions(self, *, actor: Principal | None = None) -> int:
+        """How many earlier gap questions still wait to be embedded with the current model (not listed meanwhile)."""
+        self._acting(actor, "insights")
+        return stale_gap_questions(self.insight_log, self.embedder.model_id)
+
+    def _say_regrouping(self, left: int) -> None:
+        """The store notice of the questions still being regrouped after a model change: replaced, gone at 0."""
+        self.store_notices[:] = [line for line in self.store_notices if not line.startswith(REGROUPING)]
+        if left:
+            self.store_notices.append(f"{REGROUPING}{left} 条较早的提问还在按新的嵌入模型重新归组，暂未列出；"
+                                      "每次打开知识缺口页都会继续，直到全部列出")
 
     # -- feedback review ---------------------------------------------------------
     @uses_store(INSIGHTS_FILE)

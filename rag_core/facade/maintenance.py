@@ -33,6 +33,7 @@ from ..text.pii import redact_text
 from ..types import Principal
 from .access import LOCAL_ADMIN, require
 from .accounts import ANONYMOUS
+from .data_format import KNOWN_LAYOUTS, newer_check, newer_than_known, refuse_newer
 from .eval_upload import (  # noqa: F401 - SAMPLE_EVAL: its former home
     EVAL_UPLOADS,
     KEPT_UPLOADS,
@@ -65,6 +66,7 @@ class MaintenanceActions:
         who = self._acting(actor, "maintenance")
         target = _backup_dest(dest)
         try:
+            refuse_newer(Path(self._settings.data_dir))  # a newer version wrote it since this start: not copied
             report = backup_data_dir(Path(self._settings.data_dir), target)
         except RagError as exc:
             self._audit(who, "backup", str(dest), "failed", str(exc))
@@ -115,6 +117,7 @@ class MaintenanceActions:
         who = _acting_on(data_dir, actor)
         target = _backup_dest(dest)
         try:
+            refuse_newer(data_dir)  # its backup would only restore into a version that refuses it
             report = backup_data_dir(data_dir, target)
         except RagError as exc:
             _audit_row(data_dir, who, "backup", str(dest), "failed", str(exc))
@@ -132,7 +135,8 @@ class MaintenanceActions:
         who = _acting_on(data_dir, actor)
         try:
             with _no_writer(data_dir), no_app(data_dir):  # an upload in progress, then any app with it open
-                report = restore_data_dir(Path(source), data_dir, allow_no_accounts=allow_no_accounts)
+                report = restore_data_dir(Path(source), data_dir, allow_no_accounts=allow_no_accounts,
+                                          refuse_source=refuse_newer, known_layouts=KNOWN_LAYOUTS)
         except RagError as exc:
             _audit_row(data_dir, who, "restore", str(source), "failed", str(exc))
             raise
@@ -265,8 +269,8 @@ def _audit_row(data_dir: Path, actor: Principal, action: str, target: str, outco
 
     Only in a data dir (one with a catalog or a trail already: a mistyped path gets no new file), and
     never raising: the action has happened (or been refused) and its result stands."""
-    if not ((data_dir / CATALOG).is_file() or (data_dir / AUDIT).is_file()):
-        return
+    if not ((data_dir / CATALOG).is_file() or (data_dir / AUDIT).is_file()) or newer_than_known(data_dir):
+        return  # not a data dir, or one a newer version wrote (nothing is written into it)
     if (data_dir / AUDIT).exists() and (problem := _trail_problem(data_dir / AUDIT)):
         # written into, a cut or damaged trail read as healthy and the next start no longer said it was lost
         _log.warning("audit row not written (%s %s %s): %s %s", actor.user, action, outcome, AUDIT, problem)
@@ -346,7 +350,7 @@ def _doctor(data_dir: Path, *, embedded_chroma: bool, settings: Settings | None 
         return checks
     extra = [thesaurus_check(data_dir), _settings_check(data_dir, settings),
              server_check(data_dir, *server) if server else None]
-    return [*checks, *(check for check in extra if check is not None)]
+    return [check for check in (newer_check(data_dir), *checks, *extra) if check is not None]
 
 
 def _server_of(data_dir: Path) -> tuple[str, int] | None:

@@ -5,7 +5,12 @@ memories and the prompt included, the question as typed. A later version dropped
 lost every such rating for good. Here each one the insights log lacks is copied as a rating kept today would be:
 masked, without what the asker's memories held, the audiences of the clauses it showed (administrators only when the
 trace did not keep them), a person's, within the question retention (at 0, 不记录, nothing is copied). Only after that
-commit is the catalog's table dropped; a store notice says how many moved.
+commit is the catalog's table dropped; a store notice says how many moved (none when there was nothing to move).
+
+What the asker told about themself stays out as it does for a rating kept today. Those versions kept no `outcome` or
+`engine_tail`: a turn told something when its trace remembered something (`acknowledged`) or its answer ends with the
+engine's reply to a statement (`acknowledgement`); one that only told (its answerer `TOLD_ONLY`) keeps no question or
+answer, one that also asked keeps the question searched and the answer without that reply.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..conversations.records import trace_from_dict
+from ..conversations.statements import acknowledgement, second_person
 from ..documents.old_ratings import drop_old_ratings, old_ratings
 from ..documents.redaction import redact_text
 from ..errors import StoreDamaged
@@ -22,6 +28,8 @@ from ..insights.audiences import UNKNOWN, revealed
 from ..insights.carried import carry_ratings
 from ..insights.rows import _PRIVATE, cited_docs, masked, policy_answer, reviewed_question, without_memory_search
 from ..types import AskTrace
+
+TOLD_ONLY = "记住个人信息：不检索"  # the answerer of a turn that only told, in versions without `outcome`
 
 
 def move_old_ratings(assistant: Any) -> list[str]:
@@ -37,9 +45,9 @@ def move_old_ratings(assistant: Any) -> list[str]:
     except StoreDamaged as damage:  # the copy stays in the catalog until the insights log can take it
         return [f"旧版本保存在文档目录里的 {len(rows)} 条评价这次没能移到反馈审阅：{damage}"]
     drop_old_ratings(assistant.catalog)
-    if not rows:
-        return []
     left = len(rows) - len(kept)
+    if not moved and not left:  # nothing to move (an empty table, or a copy the log already held): nothing to say
+        return []
     said = f"已把旧版本保存在文档目录里的 {moved} 条评价移到反馈审阅"
     if left:
         said += (f"；{left} 条没有移入：设置为不记录提问" if days <= 0 else f"；{left} 条早于提问保留期（{days:g} 天）") + "，已删除"
@@ -65,9 +73,11 @@ def prepared(row: dict[str, Any]) -> dict[str, Any]:
     raw = raw if isinstance(raw, dict) else {}
     raw.setdefault("question", str(row["question"]))
     trace = _trace(raw)
-    question = reviewed_question(trace)
+    question, answer = _reviewed(trace, raw)
     kept = {k: v for k, v in raw.items() if k not in _PRIVATE}
-    kept["question"], kept["answer"] = question, policy_answer(trace)
+    kept["question"], kept["answer"] = question, answer
+    if not question:
+        kept["search_question"] = ""
     if raw.get("memory_search"):
         without_memory_search(kept, trace.search_question or trace.question)
     kept = masked(kept)
@@ -80,5 +90,44 @@ def prepared(row: dict[str, Any]) -> dict[str, Any]:
     if best:
         nearest.update(text=str(best.get("text", ""))[:160], audience=best.get("audience", list(UNKNOWN)))
     return {"created_at": str(row["created_at"]), "user": str(row["user_id"]), "question": redact_text(question),
-            "answer": redact_text(policy_answer(trace)), "rating": int(row["rating"] or 0), "docs": cited_docs(trace),
+            "answer": redact_text(answer), "rating": int(row["rating"] or 0), "docs": cited_docs(trace),
             "trace": kept, "nearest": nearest if int(row["rating"] or 0) < 0 else {}, "audiences": audiences}
+
+
+def _reviewed(trace: AskTrace, raw: dict[str, Any]) -> tuple[str, str]:
+    """The question and answer HR reviews: as a rating kept today (`reviewed_question`, `policy_answer`), and for a
+    trace kept before those marks (no `outcome`, no `engine_tail`) by what it did keep (`_told`)."""
+    if raw.get("outcome") or raw.get("engine_tail") or not _told(trace, raw):
+        return reviewed_question(trace), policy_answer(trace)
+    if str(raw.get("answerer") or "") == TOLD_ONLY:
+        return "", ""
+    remembered = _remembered(raw)
+    return str(raw.get("search_question") or ""), _without_reply(trace.answer, remembered)
+
+
+def _remembered(raw: dict[str, Any]) -> list[str]:
+    told = raw.get("acknowledged")
+    return [str(m.get("content", "")) for m in told if isinstance(m, dict)] if isinstance(told, list) else []
+
+
+def _told(trace: AskTrace, raw: dict[str, Any]) -> bool:
+    """Did this old turn tell something about the asker: it remembered something, it only told, or its answer ends
+    with the engine's reply to a statement (one that kept nothing says so too)."""
+    answer = trace.answer.rstrip()
+    return (bool(_remembered(raw)) or str(raw.get("answerer") or "") == TOLD_ONLY
+            or any(answer.endswith(line) for line in (acknowledgement([]), acknowledgement([], failure="-"))))
+
+
+def _without_reply(answer: str, remembered: list[str]) -> str:
+    """The answer without the engine's reply to the statement: that reply as the engine writes it, else (a wording
+    of an older version) from the first paragraph that repeats what was remembered."""
+    answer = answer.rstrip()
+    for line in (acknowledgement(remembered), acknowledgement([]), acknowledgement([], failure="-")):
+        if answer.endswith(line):
+            return answer[: -len(line)].rstrip()
+    said = [second_person(m) for m in remembered if m.strip()] + [m.strip() for m in remembered if m.strip()]
+    paragraphs = answer.split("\n\n")
+    for number, paragraph in enumerate(paragraphs):
+        if any(s in paragraph for s in said):
+            return "\n\n".join(paragraphs[:number]).rstrip()
+    return answer

@@ -3,11 +3,18 @@
 The gap page groups questions by their vectors, and vectors of two models cannot be compared: after a model change
 every earlier gap vanished from the page and the export. `refresh_gap_vectors` embeds each such question again (and a
 👎 whose rating kept its question but no vector: one an older version kept in the catalog), in batches through the
-facade's cached embedder, and stores the new model and vector; done once, when the gaps are next read.
+facade's cached embedder, and stores the new model and vector, when the gaps are read.
+
+A read does a bounded share (`PER_READ` questions, no new batch after `SECONDS`): 5,000 questions took minutes inside
+one page load. The rest waits for the next read, and the facade says how many are still being regrouped (a question
+not yet embedded again is not listed meanwhile: its vector cannot be grouped with the others). One refresher at a time
+in a process (`_refreshing`): a second read meanwhile does none of it (two at once embedded every question twice).
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -15,26 +22,46 @@ import numpy as np
 from .log import InsightLog
 
 BATCH = 64  # questions per model call (and per write)
+PER_READ = 512  # questions embedded again by one read at most
+SECONDS = 3.0  # and no new batch once a read has spent this long on them
 _STALE = (
-    ("questions", "SELECT id, question FROM questions WHERE model IS NOT NULL AND model != ? AND vector IS NOT NULL"
-                  " AND question != ''"),
-    ("feedback", "SELECT id, question FROM feedback WHERE rating < 0 AND question != '' AND (model IS NULL OR model != ?)"),
+    ("questions", "FROM questions WHERE model IS NOT NULL AND model != ? AND vector IS NOT NULL AND question != ''"),
+    ("feedback", "FROM feedback WHERE rating < 0 AND question != '' AND (model IS NULL OR model != ?)"),
 )
+_refreshing = threading.Lock()
 
 
-def refresh_gap_vectors(log: InsightLog, model: str, embed: Callable[[Sequence[str]], Sequence[np.ndarray]]) -> int:
-    """Embed again, with `model` (`embed`: its queries' vectors), every gap question kept under another; how many."""
-    done = 0
-    for table, sql in _STALE:
-        rows = log._rows(sql, (model,))
-        for start in range(0, len(rows), BATCH):
-            batch = rows[start:start + BATCH]
-            vectors = embed([text for _, text in batch])
-            with log._lock:  # a row changed meanwhile (blanked by the retention, rated again) keeps its own
-                log._db.executemany(
-                    f"UPDATE {table} SET model = ?, vector = ? WHERE id = ? AND question = ?",
-                    [(model, np.asarray(v, dtype=np.float32).tobytes(), row_id, text)
-                     for (row_id, text), v in zip(batch, vectors)])
-                log._db.commit()
-            done += len(batch)
-    return done
+def stale_gap_questions(log: InsightLog, model: str) -> int:
+    """How many gap questions are kept under another model than `model` (not listed until embedded again)."""
+    return sum(log._rows(f"SELECT COUNT(*) {where}", (model,))[0][0] for _, where in _STALE)
+
+
+def refresh_gap_vectors(log: InsightLog, model: str, embed: Callable[[Sequence[str]], Sequence[np.ndarray]], *,
+                        limit: int | None = None, seconds: float | None = None) -> tuple[int, int]:
+    """Embed again, with `model` (`embed`: its queries' vectors), gap questions kept under another: at most `limit`
+    and no new batch after `seconds`, none while another read of this process does it. (How many were, how many
+    are left.)"""
+    if not _refreshing.acquire(blocking=False):
+        return 0, stale_gap_questions(log, model)
+    limit, seconds = PER_READ if limit is None else limit, SECONDS if seconds is None else seconds
+    try:
+        done, began = 0, time.monotonic()
+        for table, where in _STALE:
+            if done and (done >= limit or time.monotonic() - began >= seconds):
+                break
+            rows = log._rows(f"SELECT id, question {where} LIMIT ?", (model, max(0, limit - done)))
+            for start in range(0, len(rows), BATCH):
+                if done and time.monotonic() - began >= seconds:
+                    break
+                batch = rows[start:start + BATCH]
+                vectors = embed([text for _, text in batch])
+                with log._lock:  # a row changed meanwhile (blanked by the retention, rated again) keeps its own
+                    log._db.executemany(
+                        f"UPDATE {table} SET model = ?, vector = ? WHERE id = ? AND question = ?",
+                        [(model, np.asarray(v, dtype=np.float32).tobytes(), row_id, text)
+                         for (row_id, text), v in zip(batch, vectors)])
+                    log._db.commit()
+                done += len(batch)
+        return done, stale_gap_questions(log, model)
+    finally:
+        _refreshing.release()

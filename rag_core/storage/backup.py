@@ -31,6 +31,7 @@ import shutil
 import sqlite3
 import stat
 import tempfile
+from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -173,11 +174,17 @@ def _vectors_elsewhere(catalog: Path) -> list[str]:
     return [f"{VECTORS_ELSEWHERE}（{row[0]}）"] if row and row[0] else []
 
 
-def _mark_for_rebuild(catalog: Path) -> None:
+def _mark_for_rebuild(catalog: Path, known_layouts: Collection[str] | None = None) -> None:
     """The restored vectors are rebuilt at the next start: a server's (or a snapshot's) vectors may hold another
-    version with the same chunk count, which the start's count check alone took for the restored one."""
+    version with the same chunk count, which the start's count check alone took for the restored one.
+
+    A layout not in `known_layouts` (None: any) was written by a newer version: refused, never deleted (deleted, the
+    start took the newer store for one of its own and rebuilt it over the newer one's files)."""
     con = sqlite3.connect(str(catalog))
     try:
+        row = con.execute("SELECT value FROM meta WHERE key = 'vector_layout'").fetchone()
+        if row and row[0] and known_layouts is not None and row[0] not in known_layouts:
+            raise StoreDamaged(f"备份由较新版本的程序写入（向量布局 {row[0]}），请升级程序后再恢复；数据目录没有改动")
         con.execute("DELETE FROM meta WHERE key = 'vector_layout'")  # rebuilt from the embedding cache
         con.commit()
     finally:
@@ -255,7 +262,9 @@ class NoAccountsInBackup(RagError):
     """The backup would open without a login a data dir that has accounts now."""
 
 
-def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = False) -> BackupReport:
+def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = False,
+                     refuse_source: Callable[[Path], None] | None = None,
+                     known_layouts: Collection[str] | None = None) -> BackupReport:
     """Replace the data dir with a verified backup; the old one is kept beside it, renamed.
 
     Stop the app first: an embedded Chroma and open SQLite connections would keep
@@ -264,6 +273,8 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
     first account turns a team install into the no-login desktop mode (anyone acts as the
     local administrator): refused unless `allow_no_accounts`. A copy whose accounts were
     lost (audit trail says they existed) is always refused: it would stop every page.
+    `refuse_source` (the facade's check for a backup a newer version wrote) raises before anything is staged;
+    `known_layouts`: the vector layouts the restored catalog may hold (`_mark_for_rebuild`).
     """
     source, named = Path(source), Path(data_dir)
     if named.exists() and not named.is_dir():
@@ -274,6 +285,8 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
     if os.path.ismount(data_dir):
         raise StoreDamaged(_mount_point(named))
     manifest = verify_backup(source)
+    if refuse_source is not None:
+        refuse_source(source)
     staging: Path | None = None
     try:
         data_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -281,7 +294,7 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
         copied = list(manifest["files"])
         for name in copied:
             _copy_file(source / name, staging / name)
-        _mark_for_rebuild(staging / CATALOG)
+        _mark_for_rebuild(staging / CATALOG, known_layouts)
         _check_accounts(staging, source, data_dir, allow_no_accounts)  # what will be restored, not the backup dir
         ended = _end_sessions(staging / ACCOUNTS)
         previous = _move_aside(data_dir)
