@@ -36,6 +36,8 @@ def main() -> None:
     except RagError as exc:
         st.error(escape_md(exc))
         return
+    if waiting := assistant.regrouping_gap_questions(actor=actor()):  # after a model change, in bounded steps
+        st.info(f"还有 {waiting:,} 条较早的提问正在按新的嵌入模型重新归组，暂未列出；稍后刷新本页会继续。")
     if not groups:
         empty_state(assistant, since, until, tests)
         return

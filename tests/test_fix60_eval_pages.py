@@ -72,3 +72,20 @@ def test_fix60_the_retrieval_test_page_states_the_engines_upload_limit(tmp_path,
     at = page(a, "retrieval_test", tmp_path, monkeypatch)
     captions = "\n".join(c.value for c in at.caption)
     assert f"不超过 {MAX_UPLOAD_BYTES / 2**20:g} MB" in captions and "20 MB" not in captions
+
+
+def test_fix60_the_gaps_page_says_how_many_questions_are_still_being_regrouped(tmp_path, monkeypatch):
+    from datetime import UTC, datetime
+
+    import numpy as np
+
+    from rag_core.insights import reembed
+
+    monkeypatch.setattr(reembed, "PER_READ", 2, raising=False)
+    a = fake_assistant_with_samples(tmp_path / "s")
+    for i in range(5):
+        a.insight_log.log_question(asked_at=datetime.now(UTC).isoformat(timespec="seconds"), user="u", role="employee",
+                                   question=f"宠物保险第{i}种怎么申请", outcome="zero_hit", hit_count=0, cited_docs=[],
+                                   nearest={}, model="an-older-model", vector=np.zeros(8, dtype=np.float32))
+    gaps = page(a, "gaps", tmp_path, monkeypatch)
+    assert any("3 条较早的提问正在按新的嵌入模型重新归组" in i.value for i in gaps.info), [i.value for i in gaps.info]
