@@ -2,9 +2,10 @@
 
 A 19 MB text file once became 205,563 chunks (about four hours of embedding) without a word.
 Here a file is refused when it would make more chunks than `Settings.max_chunks_per_file`,
-first from a lower bound on the parsed text (every chunk holds at most `chunk_size`
-characters, so a text of N non-blank characters makes at least N / chunk_size chunks: cut
-before masking and chunking a huge file), then from the exact count after chunking.
+first from a lower bound on the parsed text (every prose chunk holds at most `chunk_size`
+characters, a table chunk whole rows, so a text of N non-blank characters, a row counted at most
+chunk_size, makes at least N / chunk_size chunks: cut before masking and chunking a huge file),
+then from the exact count after chunking.
 
 The estimate is chunks × `Settings.ingest_seconds_per_chunk` (measured end to end: e5 chunk
 and sentence vectors plus the second model, see settings.py). A running write checks a
@@ -20,6 +21,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..errors import IngestError
+from ..text.records import parse_record
+from ..types import Section
+from .chunking import _is_heading_only
 
 Cancel = Callable[[], bool]
 
@@ -55,10 +59,43 @@ def chunk_cap_error(filename: str, count: int, cap: int, seconds_per_chunk: floa
     )
 
 
-def min_chunks(texts: Iterable[str], chunk_size: int) -> int:
-    """A lower bound on the chunk count: non-blank characters over the largest chunk."""
-    chars = sum(len("".join(text.split())) for text in texts)
-    return math.ceil(chars / max(1, chunk_size))
+def _solid(text: str) -> int:
+    return len("".join(text.split()))
+
+
+def _table_chars(text: str, size: int) -> int:
+    """A table section as `chunking.chunk_table` packs it: whole rows, as many as fit or one longer row alone, so a
+    row counts at most `size`; the opening (caption, headings) rides in the first chunk and counts nothing."""
+    lines = text.split("\n")
+    first = next((i for i, line in enumerate(lines) if parse_record(line) is not None), len(lines))
+    if first == len(lines):
+        return min(_solid(text), size)  # no row: one chunk
+    if max(map(len, lines[first:])) <= size:
+        return _solid(text) - _solid("\n".join(lines[:first]))
+    return sum(min(_solid(line), size) for line in lines[first:])
+
+
+def min_chunks(sections: Iterable[str | Section], chunk_size: int) -> int:
+    """A lower bound on the chunk count: what `chunking.chunk_sections` packs, over the largest chunk.
+
+    A prose chunk holds at most chunk_size characters, a table chunk whole rows (a FAQ's 800-character answers make
+    a chunk each, not four), so each chunk holds at most chunk_size of what is counted here: non-blank characters,
+    a table row at most chunk_size, a table's opening and the headings glued to it nothing, headings left over at the
+    end (one chunk) at most chunk_size. A string counts as prose."""
+    size = max(1, chunk_size)
+    items = list(sections)
+    chars = pending = 0
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            chars += _solid(item)
+        elif not item.text.strip():
+            continue
+        elif _is_heading_only(item) and i + 1 < len(items):
+            pending += _solid(item.text)  # glued to the next section
+        else:
+            chars += _table_chars(item.text, size) if item.table else pending + _solid(item.text)
+            pending = 0
+    return math.ceil((chars + min(pending, size)) / size)
 
 
 def duration_text(seconds: float) -> str:

@@ -18,7 +18,7 @@ from ..types import OcrPage, ReadingReport
 from .formats import Line, TableCounter, normalize_text
 from .furniture import remove_furniture
 from .ocr import OCR_MIN_CONFIDENCE, RENDER_DPI, recognize, report_page
-from .pdf_budget import content_sizes, table_pass_pages
+from .pdf_budget import TABLE_PAGE_CONTENT, page_budget, table_pass_pages
 from .tables import Grid
 
 OCR_REASON = "PDF 没有可提取的文字层（可能是扫描件或纯图片），OCR 也没有识别出文字（空白页或图像过于模糊）"
@@ -51,8 +51,9 @@ def _open(data: bytes, name: str) -> Any:
     return reader
 
 
-def _page_texts(reader: Any, name: str) -> tuple[list[str], list[int]]:
-    """Each page's text and decompressed content size; every page is sized (`pdf_budget`) before any is read."""
+def _page_texts(reader: Any, name: str) -> tuple[list[str], list[int], set[int]]:
+    """Each page's text and decompressed content size, and the pages that draw lines or rectangles; every page is
+    sized (`pdf_budget`) before any is read."""
     try:
         pages = list(reader.pages)
     except Exception as exc:
@@ -61,14 +62,14 @@ def _page_texts(reader: Any, name: str) -> tuple[list[str], list[int]]:
         raise IngestError(name, "PDF 没有任何页面")
     if len(pages) > MAX_PDF_PAGES:
         raise IngestError(name, f"PDF 有 {len(pages):,} 页，超过每个文件 {MAX_PDF_PAGES} 页的上限，请按章节拆分后分别上传")
-    sizes = content_sizes(pages, name)
+    sizes, ruled = page_budget(pages, name)
     texts = []
     for number, page in enumerate(pages, start=1):
         try:
             texts.append(normalize_text(page.extract_text() or ""))
         except Exception as exc:
             raise IngestError(name, f"PDF 第 {number} 页无法读取，文件可能已损坏") from exc
-    return texts, sizes
+    return texts, sizes, ruled
 
 
 def _plumber_grid(table: Any) -> Grid:
@@ -116,6 +117,8 @@ def _table_pages(data: bytes, texts: list[str], allowed: set[int]) -> dict[int, 
                     items = _with_tables(page)
                     if items is not None:
                         out[i] = items
+                if i in allowed:
+                    page.close()  # its parsed objects: a long file's pages are not all held at once
     except Exception:  # pypdf read it; tables are a bonus, the text layer is enough
         return {}
     return out
@@ -153,7 +156,7 @@ def _mark(item: Item, k: int) -> str:
 def pdf_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCounter) -> tuple[list[Line], str]:
     """Lines per page with 1-based page numbers; returns the lines and the metadata title."""
     reader = _open(data, name)
-    texts, sizes = _page_texts(reader, name)
+    texts, sizes, ruled = _page_texts(reader, name)
     scanned = [i for i, text in enumerate(texts) if len(text.strip()) < MIN_TEXT_CHARS]
     skipped = scanned[MAX_OCR_PAGES:]
     read = _ocr_pages(data, scanned[:MAX_OCR_PAGES], name, reading) if scanned else {}
@@ -162,9 +165,12 @@ def pdf_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCount
             f"扫描页超过每个文件 OCR {MAX_OCR_PAGES} 页的上限，以下 {len(skipped)} 页没有识别，未编入索引："
             f"{_page_ranges(skipped)}；请把这些页拆成单独的文件上传"
         )
-    allowed, crowded = table_pass_pages(sizes)
-    if crowded := [i for i in crowded if len(texts[i].strip()) >= MIN_TEXT_CHARS]:
+    allowed, skipped_tables = table_pass_pages(sizes, {i for i in ruled if len(texts[i].strip()) >= MIN_TEXT_CHARS})
+    if crowded := [i for i in skipped_tables if sizes[i] > TABLE_PAGE_CONTENT]:
         reading.notes.append(f"{_page_ranges(crowded)}的图形或文字过多，没有识别其中的表格，按普通文字编入索引")
+    if spent := [i for i in skipped_tables if sizes[i] <= TABLE_PAGE_CONTENT]:
+        reading.notes.append(f"表格识别的总量已用完，{_page_ranges(spent)}没有识别其中的表格，按普通文字编入索引；"
+                             "需要时请把这些页拆成单独的文件上传")
     with_tables = _table_pages(data, texts, allowed)
     pages: list[list[Item]] = []
     for i, text in enumerate(texts):

@@ -246,7 +246,7 @@ def prepare(
         raise chunk_cap_error(safe_filename(filename), least, cap, settings.ingest_seconds_per_chunk, at_least=True)
     parsed = _parsed(data, filename, settings)
     _mask_reading(parsed.reading, settings, redact_disabled)
-    if (least := min_chunks((s.text for s in parsed.sections), settings.chunk_size)) > cap:
+    if (least := min_chunks(parsed.sections, settings.chunk_size)) > cap:
         # cut before masking and chunking: a 19 MB text would cost seconds more just to count
         raise chunk_cap_error(parsed.source, least, cap, settings.ingest_seconds_per_chunk, at_least=True)
     sections = [

@@ -1,0 +1,117 @@
+"""A Form XObject's content counts toward the PDF content budget at every use (`pdf_budget.page_budget`).
+
+A page whose content only said `/Fm0 Do` passed the budget (it sized `page.get_contents()` alone) while pypdf's
+extract_text and pdfplumber read the form in full: an 8.7 KB file of 3 pages each drawing a 2 MB form ran 238 s at
+7.2 GB. Now the drawn forms (nested ones, each use, escaped names) are sized before any text is extracted.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+
+import pytest
+from pypdf import PageObject
+
+from rag_core.documents import pdf_budget
+from rag_core.documents.parsing import parse_bytes
+from rag_core.errors import IngestError
+
+TEXT = b"BT /F1 12 Tf 72 720 Td (Annual leave policy: five days per year for staff.) Tj ET\n"
+LINE = b"BT /F1 10 Tf 72 700 Td (Staff handbook text block for leave rules.) Tj ET\n"
+FONT = "/Font << /F1 3 0 R >>"
+
+
+def _stream(content: bytes, head: str = "") -> bytes:
+    packed = zlib.compress(content, 9)
+    return f"<< {head} /Length {len(packed)} /Filter /FlateDecode >>\nstream\n".encode() + packed + b"\nendstream"
+
+
+def _pdf(pages: list[tuple[bytes, str]], forms: list[tuple[bytes, str]] = ()) -> bytes:
+    """Pages (content, XObject dictionary entries) and forms 4, 5, ... (content, their XObject entries; `None`
+    resources when the entries are "-")."""
+    first_page = 4 + len(forms)
+    kids = " ".join(f"{first_page + 2 * i} 0 R" for i in range(len(pages)))
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>".encode(),
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    for content, xobjects in forms:
+        resources = "" if xobjects == "-" else f"/Resources << {FONT} /XObject << {xobjects} >> >>"
+        objects.append(_stream(content, f"/Type /XObject /Subtype /Form /BBox [0 0 612 792] {resources}"))
+    for i, (content, xobjects) in enumerate(pages):
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {first_page + 2 * i + 1} 0 R "
+                       f"/Resources << {FONT} /XObject << {xobjects} >> >> >>".encode())
+        objects.append(_stream(content))
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def _text(megabytes: float) -> bytes:
+    return LINE * int(megabytes * 1024 * 1024 / len(LINE))
+
+
+@pytest.fixture
+def no_extraction(monkeypatch):
+    monkeypatch.setattr(PageObject, "extract_text", lambda *a, **k: pytest.fail("a refused page's text was extracted"))
+
+
+def test_a_page_drawing_a_large_form_is_refused_before_its_text_is_extracted(no_extraction):
+    data = _pdf([(TEXT + b"/Fm0 Do\n", "/Fm0 4 0 R")] * 3, [(_text(2), "-")])
+    assert len(data) < 12_000
+    start = time.perf_counter()
+    with pytest.raises(IngestError, match="第 1 页的内容解压后有 2.0 MB，超过每页 1 MB 的上限"):
+        parse_bytes(data, "form.pdf", max_bytes=20 << 20)
+    assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize(("page", "forms"), [
+    ((TEXT + b"/Fm0 Do\n" * 5, "/Fm0 4 0 R"), [(_text(0.3), "-")]),  # each use counts: 5 x 0.3 MB
+    ((TEXT + b"/Fm0 Do\n", "/Fm0 4 0 R"), [(b"/Fm1 Do\n", "/Fm1 5 0 R"), (_text(1.2), "-")]),  # nested
+    ((TEXT + b"/F#6d0 Do\n", "/Fm0 4 0 R"), [(_text(1.2), "-")]),  # the name spelled with an escape
+], ids=["each use", "nested", "escaped name"])
+def test_every_use_of_every_drawn_form_counts(no_extraction, page, forms):
+    with pytest.raises(IngestError, match="第 1 页的内容解压后有 1.[0-9] MB，超过每页 1 MB 的上限"):
+        parse_bytes(_pdf([page], forms), "form.pdf", max_bytes=20 << 20)
+
+
+def test_forms_across_pages_count_toward_the_file_budget(no_extraction):
+    data = _pdf([(TEXT + b"/Fm0 Do\n", "/Fm0 4 0 R")] * 10, [(_text(0.9), "-")])
+    with pytest.raises(IngestError, match="超过每个文件 8 MB 的上限"):
+        parse_bytes(data, "form.pdf", max_bytes=20 << 20)
+
+
+def test_a_form_that_draws_itself_is_refused(no_extraction):
+    data = _pdf([(TEXT + b"/Fm0 Do\n", "/Fm0 4 0 R")], [(LINE + b"/Fm0 Do\n", "/Fm0 4 0 R")])
+    with pytest.raises(IngestError, match="第 1 页的图形对象自我引用或嵌套超过 12 层"):
+        parse_bytes(data, "loop.pdf", max_bytes=20 << 20)
+
+
+def test_a_small_form_on_every_page_is_read_and_sized():
+    pages = [TEXT.replace(b"five", word) + b"/Fm0 Do\n" for word in (b"nine", b"four", b"six ")]
+    data = _pdf([(content, "/Fm0 4 0 R") for content in pages], [(LINE, "-")])
+    doc = parse_bytes(data, "letterhead.pdf", max_bytes=20 << 20)
+    assert "Annual leave policy: nine days" in doc.sections[0].text
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    sizes, ruled = pdf_budget.page_budget(list(PdfReader(BytesIO(data)).pages), "letterhead.pdf")
+    assert sizes == [len(TEXT) + 8 + len(LINE)] * 3 and ruled == set()
+
+
+def test_an_image_xobject_is_not_read():
+    image = b"<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 "
+    data = _pdf([(TEXT + b"/Im0 Do\n", "/Im0 4 0 R")], [(b"x", "-")]).replace(
+        b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] ", image, 1)
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    sizes, _ = pdf_budget.page_budget(list(PdfReader(BytesIO(data)).pages), "image.pdf")
+    assert sizes == [len(TEXT) + 8]
