@@ -115,3 +115,38 @@ def test_an_image_xobject_is_not_read():
 
     sizes, _ = pdf_budget.page_budget(list(PdfReader(BytesIO(data)).pages), "image.pdf")
     assert sizes == [len(TEXT) + 8]
+
+
+def test_a_logo_drawn_on_every_page_of_a_long_handbook_counts_once_for_the_file(monkeypatch):
+    """Review 260: a 300-page handbook with a 38 KB vector logo (one form of curves, no text) on each page was refused
+    at 8 MB, though it is read in about 3 s: a form of shapes only counts once toward the file's budget; text drawn
+    through a form still counts at each use (the test above)."""
+    import io
+    import math
+
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    c.beginForm("logo")
+    path = c.beginPath()
+    for k in range(700):
+        a = k / 700 * 2 * math.pi * 7
+        x, y = 60 + (20 + 8 * math.sin(5 * a)) * math.cos(a), 780 + (20 + 8 * math.sin(5 * a)) * math.sin(a) / 2
+        if k % 50 == 0:
+            path.moveTo(x, y)
+        path.curveTo(x + 1.123, y + 2.456, x + 3.789, y - 1.234, x + 2.345, y + 0.678)
+    c.drawPath(path, fill=1, stroke=0)
+    c.endForm()
+    for n in range(300):
+        c.doForm("logo")
+        c.setFont("Helvetica", 10)
+        for line in range(40):
+            c.drawString(60, 740 - 16 * line, f"Section {n}.{line}: Employees are entitled to annual leave.")
+        c.showPage()
+    c.save()
+    from pypdf import PdfReader
+
+    sizes, _ruled = pdf_budget.page_budget(list(PdfReader(io.BytesIO(buf.getvalue())).pages), "handbook.pdf")
+    assert len(sizes) == 300 and sum(sizes) > pdf_budget.MAX_FILE_CONTENT  # every use: over 8 MB; once: far under

@@ -33,6 +33,8 @@ MAX_FORM_DEPTH = 12  # forms inside forms; a real page nests two or three
 _DO = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s+Do(?![^\s/\[\]()<>{}%])")  # `/Fm0 Do`: draw the named XObject
 _RULE = re.compile(rb"(?<!\S)(?:re|l)(?![^\s/\[(<%])")  # a rectangle or a line: what pdfplumber reads tables from
 _ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")  # a name may spell a byte as #xx: /F#6d0 is /Fm0
+# text shown (Tj, TJ, ', "): what extract_text decodes glyph by glyph; an empty BT … ET (a font set up) shows none
+_TEXT = re.compile(rb"(?:[)>\]\s]T[jJ]|\)\s*['\"])(?![^\s/\[(<%])")
 
 
 class _Nested(Exception):
@@ -46,29 +48,43 @@ def _forms(resources: Any) -> dict[str, Any]:
     xobjects = xobjects.get_object() if xobjects is not None else None
     if not hasattr(xobjects, "items"):
         return {}
-    return {str(key): obj for key, ref in xobjects.items()
+    return {str(key): (obj, _object_key(ref, obj)) for key, ref in xobjects.items()
             if hasattr(obj := ref.get_object(), "get_data") and obj.get("/Subtype") == "/Form"}
 
 
-def _drawn(data: bytes, resources: Any, stack: list[int], memo: dict[int, tuple[int, bool]]) -> tuple[int, bool]:
+def _object_key(ref: Any, obj: Any) -> Any:
+    """One form however many pages name it: its object number when it is an indirect object, else the object."""
+    return (ref.idnum, ref.generation) if hasattr(ref, "idnum") else id(obj)
+
+
+def _drawn(data: bytes, resources: Any, stack: list[Any], memo: dict[Any, tuple[int, bool, int]],
+           shapes: dict[Any, int]) -> tuple[int, bool, int]:
     """The content `data` asks to be read, every form it draws counted once per use (the forms they draw
-    included), and whether any of it draws a line or a rectangle."""
+    included); whether any of it draws a line or a rectangle; and how much of it the file's budget counts: text
+    at every use, a form of shapes only (a logo, a letterhead) once per file, its bytes collected in `shapes`."""
     forms = _forms(resources) if b"Do" in data else {}
     total, ruled = len(data), _RULE.search(data) is not None
+    counted = total
     for found in _DO.finditer(data) if forms else ():
-        key = "/" + _ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), found.group(1)).decode("latin-1")
-        if (form := forms.get(key)) is None:
+        name = "/" + _ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), found.group(1)).decode("latin-1")
+        if (named := forms.get(name)) is None:
             continue
-        if id(form) in stack or len(stack) >= MAX_FORM_DEPTH:
+        form, key = named
+        if key in stack or len(stack) >= MAX_FORM_DEPTH:
             raise _Nested
-        if id(form) not in memo:
-            stack.append(id(form))
-            memo[id(form)] = _drawn(form.get_data(), form.get("/Resources", resources), stack, memo)
+        if key not in memo:
+            stack.append(key)
+            memo[key] = _drawn(form.get_data(), form.get("/Resources", resources), stack, memo, shapes)
             stack.pop()
-        total, ruled = total + memo[id(form)][0], ruled or memo[id(form)][1]
+        size, rules, with_text = memo[key]
+        total, ruled = total + size, ruled or rules
+        if with_text:  # text is read again at every use (about 3 s per MB)
+            counted += with_text
+        else:  # shapes only: 300 pages drawing a 38 KB logo were read in about 3 s in all
+            shapes[key] = size
         if total > MAX_PAGE_CONTENT:  # refused already: no need to count every use
             break
-    return total, ruled
+    return total, ruled, (counted if _TEXT.search(data) or counted > len(data) else 0)
 
 
 def content_sizes(pages: list[Any], name: str) -> list[int]:
@@ -83,10 +99,16 @@ def page_budget(pages: list[Any], name: str) -> tuple[list[int], set[int]]:
 
     sizes: list[int] = []
     ruled: set[int] = set()
+    # the file's budget counts text at every use and a form of shapes only once, however many pages draw it: a
+    # logo drawn on each of 300 pages is read in about 3 s, and counted on every page it refused a real handbook
+    forms_once: dict[Any, int] = {}
+    in_file = 0
     for number, page in enumerate(pages, start=1):
         try:
             contents = page.get_contents()  # extract_text() swallows decompression limits; this raises them
-            size, rules = _drawn(contents.get_data() if contents is not None else b"", page.get("/Resources"), [], {})
+            data = contents.get_data() if contents is not None else b""
+            shapes: dict[Any, int] = {}
+            size, rules, with_text = _drawn(data, page.get("/Resources"), [], {}, shapes)
         except _Nested as exc:
             raise IngestError(name, f"PDF 第 {number} 页的图形对象自我引用或嵌套超过 {MAX_FORM_DEPTH} 层，"
                               "文件可能已损坏，已拒绝") from exc
@@ -102,7 +124,9 @@ def page_budget(pages: list[Any], name: str) -> tuple[list[int], set[int]]:
         sizes.append(size)
         if rules:
             ruled.add(number - 1)
-        if sum(sizes) > MAX_FILE_CONTENT:
+        in_file += max(with_text, len(data)) + sum(bytes_ for key, bytes_ in shapes.items() if key not in forms_once)
+        forms_once.update(shapes)
+        if in_file > MAX_FILE_CONTENT:
             raise IngestError(
                 name, f"PDF 前 {number} 页的内容解压后已超过每个文件 {MAX_FILE_CONTENT // MB} MB 的上限"
                 "（页面图形或文字过多），已拒绝；请按章节拆分后分别上传",
