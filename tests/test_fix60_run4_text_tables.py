@@ -67,7 +67,7 @@ def test_a_faq_over_the_cap_is_still_refused_before_it_is_parsed(monkeypatch):
 
     monkeypatch.setattr(prepare_module, "parse_bytes", lambda *a, **k: pytest.fail("parsed a refused file"))
     with pytest.raises(IngestError, match=r"至少 [\d,]+ 块，超过每个文件 2,000 块的上限"):
-        prepare(_faq("csv", rows=2_100, answer=300), "faq.csv", Settings())
+        prepare(_faq("csv", rows=4_500, answer=300), "faq.csv", Settings())
 
 
 def test_both_bounds_stay_at_or_below_the_real_count_for_every_text_file_in_the_repository():

@@ -48,6 +48,11 @@ def check_cancel(cancel: Cancel | None, filename: str) -> None:
         raise IngestCancelled(filename)
 
 
+# How far over the chunk cap a count from the unmasked text must be to refuse before masking: masking shortens text
+# (an ID to [身份证号], an address from its road on to [住址]), so near the cap the masked chunks decide (review 260)
+PRE_PARSE_MARGIN = 2
+
+
 def chunk_cap_error(filename: str, count: int, cap: int, seconds_per_chunk: float, *, at_least: bool = False) -> IngestError:
     """The refusal: the count, the cap, how long it would take, and what to do."""
     count_text = f"至少 {count:,} 块" if at_least else f"{count:,} 块"

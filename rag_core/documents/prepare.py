@@ -29,7 +29,7 @@ from ..text.records import parse_record
 from ..text.tokenizer import tokenize
 from ..types import Chunk, DocumentInfo, ParsedDocument, ReadingReport, Section
 from .audience_names import audience_names
-from .bounds import chunk_cap_error, min_chunks
+from .bounds import PRE_PARSE_MARGIN, chunk_cap_error, min_chunks
 from .catalog import utc_stamp
 from .chunking import TextChunk, chunk_document, rejoin
 from .cut_record import cut_digest
@@ -241,13 +241,15 @@ def prepare(
         raise IngestError(safe_filename(filename), f"文档ID 太长（{len(doc_id.strip()):,} 个字符），最多 {MAX_NAME_CHARS} 个字符，"
                           "请换一个短一些的文档ID，或留空按文件名识别")
     cap = settings.max_chunks_per_file
-    if len(data) <= settings.max_file_bytes and (least := text_min_chunks(data, filename, settings.chunk_size, cap)) > cap:
-        # from the decoded text, before a record is built: 780,000 CSV rows were parsed for 55 s to be refused
+    if len(data) <= settings.max_file_bytes and \
+            (least := text_min_chunks(data, filename, settings.chunk_size, cap)) > cap * PRE_PARSE_MARGIN:
+        # from the decoded text, before a record is built: 780,000 CSV rows were parsed for 55 s to be refused. Only
+        # far over the cap: masking (an address from its road on) shortens text this count cannot see
         raise chunk_cap_error(safe_filename(filename), least, cap, settings.ingest_seconds_per_chunk, at_least=True)
     parsed = _parsed(data, filename, settings)
     _mask_reading(parsed.reading, settings, redact_disabled)
-    if (least := min_chunks(parsed.sections, settings.chunk_size)) > cap:
-        # cut before masking and chunking: a 19 MB text would cost seconds more just to count
+    if (least := min_chunks(parsed.sections, settings.chunk_size)) > cap * PRE_PARSE_MARGIN:
+        # before masking and chunking: a 19 MB text would cost seconds more just to count
         raise chunk_cap_error(parsed.source, least, cap, settings.ingest_seconds_per_chunk, at_least=True)
     sections = [
         replace(s, text=neutralise_markers(masked(s.text)), path=_shown(neutralise_markers(_quiet(s.path, settings, redact_disabled))))
