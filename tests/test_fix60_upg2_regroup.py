@@ -66,3 +66,29 @@ def test_a_read_embeds_a_bounded_share_and_says_what_is_left(tmp_path: Path, mon
     assert not any("重新归组" in line for line in assistant.store_notices), assistant.store_notices  # all listed
     export = assistant.export_insights("gaps", "csv", actor=LOCAL_ADMIN)
     assert "宠物保险第249种" in export.decode("utf-8-sig")
+
+
+def test_the_newest_questions_are_regrouped_first_and_the_cli_says_what_waits(tmp_path: Path, capsys) -> None:
+    """Review 260: after a model change the oldest questions were embedded first, so `gaps --since` a week ago said
+    没有知识缺口 while the week's questions still waited, and said nothing of them."""
+    from argparse import Namespace
+
+    from rag_core.cli.insights import show_gaps
+
+    assistant = fake_assistant(tmp_path / "store")
+    now = datetime.now(UTC)
+    for i in range(580):
+        assistant.insight_log.log_question(
+            asked_at=(now - timedelta(days=60, minutes=i)).isoformat(timespec="seconds"), user="u", role="employee",
+            question=f"宠物保险第{i}种怎么申请", outcome="zero_hit", hit_count=0, cited_docs=[], nearest={},
+            model="an-older-model", vector=np.zeros(8, dtype=np.float32))
+    for i in range(20):
+        assistant.insight_log.log_question(
+            asked_at=(now - timedelta(days=1, minutes=i)).isoformat(timespec="seconds"), user="u", role="employee",
+            question=f"育儿假第{i}天怎么请", outcome="zero_hit", hit_count=0, cited_docs=[], nearest={},
+            model="an-older-model", vector=np.zeros(8, dtype=np.float32))
+    since = (now - timedelta(days=7)).date().isoformat()
+    show_gaps(Namespace(since=since, until=None, weak=False, include_tests=False, json=False), assistant)
+    out = capsys.readouterr().out
+    assert "育儿假" in out and "没有知识缺口" not in out, out
+    assert "88 条较早的提问正在按新的嵌入模型重新归组" in out, out  # 600 less one read (512)

@@ -69,10 +69,13 @@ def register(commands) -> None:
 def show_gaps(args: argparse.Namespace, assistant) -> int:
     groups = assistant.knowledge_gaps(since=args.since, until=args.until, include_weak=args.weak,
                                       include_tests=args.include_tests)
+    waiting = assistant.regrouping_gap_questions()  # after a model change, embedded again in bounded steps
     if args.json:
-        print_json({"groups": [g.to_dict() for g in groups]})
+        print_json({"groups": [g.to_dict() for g in groups], "regrouping": waiting})
         return 0
-    if not groups:
+    if waiting:
+        say(f"还有 {waiting:,} 条较早的提问正在按新的嵌入模型重新归组，暂未列出；再运行一次会继续。")
+    if not groups and not waiting:
         say("没有知识缺口：所选时间内的问题都有制度可答。")
     for g in groups:
         near = g.nearest.get("title", "") + " " + g.nearest.get("section", "") if g.nearest else "（无）"

@@ -25,15 +25,16 @@ BATCH = 64  # questions per model call (and per write)
 PER_READ = 512  # questions embedded again by one read at most
 SECONDS = 3.0  # and no new batch once a read has spent this long on them
 _STALE = (
-    ("questions", "FROM questions WHERE model IS NOT NULL AND model != ? AND vector IS NOT NULL AND question != ''"),
-    ("feedback", "FROM feedback WHERE rating < 0 AND question != '' AND (model IS NULL OR model != ?)"),
+    ("questions", "FROM questions WHERE model IS NOT NULL AND model != ? AND vector IS NOT NULL AND question != ''",
+     "asked_at"),
+    ("feedback", "FROM feedback WHERE rating < 0 AND question != '' AND (model IS NULL OR model != ?)", "created_at"),
 )
 _refreshing = threading.Lock()
 
 
 def stale_gap_questions(log: InsightLog, model: str) -> int:
     """How many gap questions are kept under another model than `model` (not listed until embedded again)."""
-    return sum(log._rows(f"SELECT COUNT(*) {where}", (model,))[0][0] for _, where in _STALE)
+    return sum(log._rows(f"SELECT COUNT(*) {where}", (model,))[0][0] for _, where, _ in _STALE)
 
 
 def refresh_gap_vectors(log: InsightLog, model: str, embed: Callable[[Sequence[str]], Sequence[np.ndarray]], *,
@@ -46,10 +47,11 @@ def refresh_gap_vectors(log: InsightLog, model: str, embed: Callable[[Sequence[s
     limit, seconds = PER_READ if limit is None else limit, SECONDS if seconds is None else seconds
     try:
         done, began = 0, time.monotonic()
-        for table, where in _STALE:
+        for table, where, when in _STALE:
             if done and (done >= limit or time.monotonic() - began >= seconds):
                 break
-            rows = log._rows(f"SELECT id, question {where} LIMIT ?", (model, max(0, limit - done)))
+            # newest first: the gaps of the last days (the page's default window) are listed soonest (review 260)
+            rows = log._rows(f"SELECT id, question {where} ORDER BY {when} DESC LIMIT ?", (model, max(0, limit - done)))
             for start in range(0, len(rows), BATCH):
                 if done and time.monotonic() - began >= seconds:
                     break
