@@ -28,3 +28,14 @@ def test_a_rating_reads_only_the_turns_from_the_rated_one_on(tmp_path, monkeypat
     read.clear()
     a.record_feedback(traces[0], -1, actor=ME, reason="答非所问")  # the first turn: every turn is read, once
     assert len(a.feedback_reviews(actor=ME)) == 2
+
+
+def test_an_administrator_rating_someone_elses_turn_leaves_one_read_row(tmp_path):
+    """Review 260: the windowed read audited the conversation two or three times for one rating."""
+    employee, admin = Principal("zhang", "employee"), Principal("wang", "admin")
+    a = fake_assistant_with_samples(tmp_path / "s")
+    traces = [a.ask(q, user="zhang", actor=employee, conversation="c1") for q in ["年假有几天？", "病假怎么请？", "加班费怎么算？"]]
+    before = len(a.audit_log.entries())
+    a.record_feedback(traces[1], -1, user="zhang", actor=admin, reason="答非所问")
+    rows = a.audit_log.entries()[: len(a.audit_log.entries()) - before]
+    assert sum(r.action == "conversation.read" for r in rows) == 1, rows

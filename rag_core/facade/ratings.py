@@ -15,6 +15,7 @@ from ..errors import PermissionDenied
 from ..insights.rows import reviewed_trace
 from ..types import AskTrace, Principal
 from .access import require_owner
+from .stores import CONVERSATIONS_FILE, feature_store
 
 
 class RatingActions:
@@ -53,7 +54,9 @@ class RatingActions:
     def _stored_turn(self, trace: AskTrace, actor: Principal) -> AskTrace:
         """The turn as its conversation keeps it: refused (and audited) unless the conversation is the actor's or
         they may act on everyone's; an unknown turn is refused, so HR's review shows only answers given."""
-        count = self.open_conversation(trace.conversation, actor=actor, last=1)[0].turn_count  # its size, owner checked
+        with feature_store(CONVERSATIONS_FILE):  # its size only, read unaudited: the one open below checks the owner
+            conv = self.conversations.get(trace.conversation)
+        count = conv.turn_count if conv is not None else 0
         last = count - int(trace.turn or 0) + 1 if 0 < int(trace.turn or 0) <= count else None
         stored = None
         for window in dict.fromkeys([last, None]):  # the turns from this one on (a 10k-turn conversation), else all
