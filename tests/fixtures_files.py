@@ -118,7 +118,13 @@ def make_pdf(pages: Sequence[Sequence[str] | None], *, title: str | None = None)
     )
     info = add(b"<< /Title " + _pdf_cid_title(title) + b" >>") if title else None
 
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    return pdf_file(objects, root=catalog, info=info, header=b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+
+
+def pdf_file(objects: Sequence[bytes], *, root: int = 1, info: int | None = None,
+             header: bytes = b"%PDF-1.7\n") -> bytes:
+    """A PDF of `objects` (object n is objects[n - 1]), with its cross-reference table and trailer."""
+    out = bytearray(header)
     offsets = []
     for number, body in enumerate(objects, start=1):
         offsets.append(len(out))
@@ -126,7 +132,7 @@ def make_pdf(pages: Sequence[Sequence[str] | None], *, title: str | None = None)
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
-    trailer = b"<< /Size %d /Root %d 0 R" % (len(objects) + 1, catalog)
+    trailer = b"<< /Size %d /Root %d 0 R" % (len(objects) + 1, root)
     if info:
         trailer += b" /Info %d 0 R" % info
     out += b"trailer\n" + trailer + b" >>\nstartxref\n%d\n%%%%EOF\n" % xref
@@ -217,15 +223,7 @@ def make_pdf_flate_bomb(megabytes: int) -> bytes:
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << >> >>",
         b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream",
     ]
-    out = bytearray(b"%PDF-1.7\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 5\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
-    return bytes(out)
+    return pdf_file(objects)
 
 
 def wrap_in_content_control(paragraph: object) -> None:

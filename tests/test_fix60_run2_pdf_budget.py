@@ -11,7 +11,7 @@ import time
 import zlib
 
 import pytest
-from fixtures_files import make_pdf
+from fixtures_files import make_pdf, pdf_file
 
 from rag_core.documents import pdf_budget, pdf_format
 from rag_core.documents.parsing import parse_bytes
@@ -35,15 +35,7 @@ def _pdf(contents: list[bytes]) -> bytes:
         objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {5 + 2 * i} 0 R "
                        "/Resources << /Font << /F1 3 0 R >> >> >>".encode())
         objects.append(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream")
-    out = bytearray(b"%PDF-1.7\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return pdf_file(objects)
 
 
 def _paths(megabytes: float) -> bytes:

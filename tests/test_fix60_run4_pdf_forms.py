@@ -11,6 +11,7 @@ import time
 import zlib
 
 import pytest
+from fixtures_files import pdf_file
 from pypdf import PageObject
 
 from rag_core.documents import pdf_budget
@@ -41,15 +42,7 @@ def _pdf(pages: list[tuple[bytes, str]], forms: list[tuple[bytes, str]] = ()) ->
         objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {first_page + 2 * i + 1} 0 R "
                        f"/Resources << {FONT} /XObject << {xobjects} >> >> >>".encode())
         objects.append(_stream(content))
-    out = bytearray(b"%PDF-1.7\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return pdf_file(objects)
 
 
 def _text(megabytes: float) -> bytes:
