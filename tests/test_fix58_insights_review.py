@@ -183,11 +183,13 @@ def test_an_incomplete_answer_is_a_reason_of_its_own(tmp_path):
 
 def test_a_reason_for_a_dislike_hr_already_read_comes_back_into_the_window(tmp_path):
     """Review 213: the row turned unread again but kept its old time, outside 反馈审阅's 30 days."""
-    from datetime import date, timedelta
+    from datetime import timedelta
+
+    from rag_core.documents.catalog import office_day
 
     a, trace, entry = _dislike_given_on(tmp_path, "2026-10-20T01:00:00+00:00")  # 40-odd days ago
     a.mark_feedback_reviewed([entry.id], actor=ADMIN)
     a.record_feedback(trace, -1, actor=EMP, reason="回答不完整", comment="少了一档")
-    today = date.today()
+    today = office_day()  # the day the pages filter by: the machine's date is a day behind from 16:00 UTC
     [back] = a.feedback_reviews(since=today - timedelta(days=30), until=today, actor=ADMIN)
     assert back.unread and back.reason == "回答不完整"
