@@ -23,27 +23,20 @@ def carry_ratings(log: InsightLog, rows: Sequence[dict[str, Any]]) -> int:
     """Add each row the log does not hold yet, in one transaction; how many were added. Rows newest first: of several
     old rows of one turn (each click was a row), the latest is the one kept."""
     added = 0
-    with log._lock:
-        db = log._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            for row in rows:
-                trace = row["trace"]
-                conversation, turn = str(trace.get("conversation") or ""), trace.get("turn") or 0
-                if db.execute(_HELD, (row["user"], row["created_at"], row["question"], conversation if turn else "",
-                                      conversation, int(turn))).fetchone():
-                    continue
-                db.execute(
-                    "INSERT INTO feedback (created_at, user_id, question, answer, rating, reason, comment, docs, trace,"
-                    " nearest, model, vector, audiences, traffic) VALUES (?,?,?,?,?,'','',?,?,?,NULL,NULL,?,?)",
-                    (row["created_at"], row["user"], row["question"], row["answer"], 1 if row["rating"] > 0 else -1,
-                     json.dumps(list(row["docs"]), ensure_ascii=False), json.dumps(trace, ensure_ascii=False),
-                     json.dumps(row["nearest"], ensure_ascii=False),
-                     json.dumps([list(a) for a in row["audiences"]], ensure_ascii=False), PERSON),
-                )
-                added += 1
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+    with log.transaction() as db:
+        for row in rows:
+            trace = row["trace"]
+            conversation, turn = str(trace.get("conversation") or ""), trace.get("turn") or 0
+            if db.execute(_HELD, (row["user"], row["created_at"], row["question"], conversation if turn else "",
+                                  conversation, int(turn))).fetchone():
+                continue
+            db.execute(
+                "INSERT INTO feedback (created_at, user_id, question, answer, rating, reason, comment, docs, trace,"
+                " nearest, model, vector, audiences, traffic) VALUES (?,?,?,?,?,'','',?,?,?,NULL,NULL,?,?)",
+                (row["created_at"], row["user"], row["question"], row["answer"], 1 if row["rating"] > 0 else -1,
+                 json.dumps(list(row["docs"]), ensure_ascii=False), json.dumps(trace, ensure_ascii=False),
+                 json.dumps(row["nearest"], ensure_ascii=False),
+                 json.dumps([list(a) for a in row["audiences"]], ensure_ascii=False), PERSON),
+            )
+            added += 1
     return added

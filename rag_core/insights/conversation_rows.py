@@ -34,7 +34,7 @@ class ConversationRows:
     _lock: threading.RLock
 
     _write: Callable[[str, Sequence[Any]], int]  # `InsightLog`'s
-    _rows: Callable[..., list[tuple]]
+    read: Callable[..., list[tuple]]
 
     def withdraw_feedback(self, user: str, conversation: str, turn: int) -> int:
         """A rating taken back (the 👍/👎 clicked again): its review row goes; returns how many went."""
@@ -44,7 +44,7 @@ class ConversationRows:
 
     def turn_feedback(self, user: str, conversation: str) -> dict[int, TurnFeedback]:
         """`user`'s ratings of the turns of one conversation, by turn (the latest row when one was kept twice)."""
-        rows = self._rows(
+        rows = self.read(
             "SELECT json_extract(trace, '$.turn'), rating, reason, comment FROM feedback WHERE user_id = ?"
             " AND json_extract(trace, '$.conversation') = ? ORDER BY id", (user, conversation))
         return {int(turn): TurnFeedback(int(rating), reason, shown(comment))

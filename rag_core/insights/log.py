@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -171,9 +172,23 @@ class InsightLog(ConversationRows):
             self._db.commit()
             return int(cur.lastrowid) if sql.startswith("INSERT") else cur.rowcount
 
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    def read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        """Rows of one query, under the log's lock (this package's modules read through it, not the connection)."""
         with self._lock:
             return self._db.execute(sql, params).fetchall()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """The connection inside one write transaction (BEGIN IMMEDIATE, committed at the end, rolled back on any
+        error), for this package's modules that write several rows as one: carried ratings, re-embedded vectors."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     # -- questions ---------------------------------------------------------
     def log_question(self, *, asked_at: str, user: str, role: str, question: str, outcome: str, hit_count: int,
@@ -212,7 +227,7 @@ class InsightLog(ConversationRows):
 
     def question_rows(self, since: str = "", until: str = "\uffff", *, include_tests: bool = False) -> list[dict[str, Any]]:
         """People's logged questions in [since, until) (with eval and test ones when asked), oldest first, no vectors."""
-        rows = self._rows(
+        rows = self.read(
             "SELECT id, asked_at, user_id, role, question, outcome, hit_count, cited_docs, standard_id, traffic"
             f" FROM questions WHERE asked_at >= ? AND asked_at < ?{_people(include_tests)} ORDER BY asked_at, id",
             (since, until),
@@ -229,7 +244,7 @@ class InsightLog(ConversationRows):
 
     def test_question_count(self, since: str = "", until: str = "\uffff") -> int:
         """How many eval and test questions the window holds (what the people-only figures leave out)."""
-        return int(self._rows("SELECT COUNT(*) FROM questions WHERE asked_at >= ? AND asked_at < ? AND traffic != ?",
+        return int(self.read("SELECT COUNT(*) FROM questions WHERE asked_at >= ? AND asked_at < ? AND traffic != ?",
                               (since, until, PERSON))[0][0])
 
     def gap_items(
@@ -244,13 +259,13 @@ class InsightLog(ConversationRows):
         reader may see (`readable`) are listed, and only a 👎 they may see marks a turn: a mark shows the rating."""
         outcomes = (*GAP_OUTCOMES, WEAK_OUTCOME) if include_weak else GAP_OUTCOMES
         marks = ",".join("?" * len(outcomes))
-        asked = self._rows(
+        asked = self.read(
             "SELECT question, asked_at, outcome, user_id, nearest, NULL, NULL, vector, id FROM questions"
             f" WHERE outcome IN ({marks}) AND model = ? AND vector IS NOT NULL AND asked_at >= ? AND asked_at < ?"
             f"{_people(include_tests)}",
             (*outcomes, model, since, until),
         )
-        disliked = self._rows(  # a 👎 row keeps its id and audiences: the facade shows it only to who may read them
+        disliked = self.read(  # a 👎 row keeps its id and audiences: the facade shows it only to who may read them
             f"SELECT question, created_at, '{DISLIKED}', user_id, nearest, id, audiences, vector FROM feedback"
             " WHERE rating < 0 AND model = ? AND vector IS NOT NULL AND created_at >= ? AND created_at < ?"
             f"{_people(include_tests)}",
@@ -273,15 +288,15 @@ class InsightLog(ConversationRows):
         found: dict[int, int] = {}
         taken: set[int] = set()  # asked rows an earlier 👎 rates
         wanted = set(feedback_ids)  # every 👎 read in one query; the asked question found through `questions_text`
-        for feedback_id, text, at, user, conversation, turn in self._rows(
+        for feedback_id, text, at, user, conversation, turn in self.read(
                 "SELECT id, question, created_at, user_id, json_extract(trace, '$.conversation'),"
                 " json_extract(trace, '$.turn') FROM feedback WHERE rating < 0 ORDER BY id"):
             if feedback_id not in wanted:
                 continue
-            rows = self._rows("SELECT id FROM questions WHERE conversation = ? AND turn = ? AND asked_at <= ?"
+            rows = self.read("SELECT id FROM questions WHERE conversation = ? AND turn = ? AND asked_at <= ?"
                               " ORDER BY id DESC LIMIT 1", (conversation, int(turn), at)) if conversation and turn else []
             if not rows:
-                rows = [r for r in self._rows(
+                rows = [r for r in self.read(
                     "SELECT id FROM questions WHERE question = ? AND asked_at <= ? AND user_id IN (?, '')"
                     " AND turn IS NULL ORDER BY user_id = ? DESC, asked_at DESC, id DESC", (text, at, user, user),
                 ) if r[0] not in taken]
@@ -360,11 +375,11 @@ class InsightLog(ConversationRows):
             params.append(1 if rating > 0 else -1)
         if unread_only:
             sql += " AND reviewed_at IS NULL"
-        entries = [self._entry(r) for r in self._rows(sql + " ORDER BY created_at DESC, id DESC", params)]
+        entries = [self._entry(r) for r in self.read(sql + " ORDER BY created_at DESC, id DESC", params)]
         return [e for e in entries if doc_id is None or doc_id in e.docs]
 
     def feedback_entry(self, feedback_id: int) -> FeedbackEntry | None:
-        rows = self._rows(f"SELECT {self._FEEDBACK_COLS}, trace FROM feedback WHERE id = ?", (int(feedback_id),))
+        rows = self.read(f"SELECT {self._FEEDBACK_COLS}, trace FROM feedback WHERE id = ?", (int(feedback_id),))
         return self._entry(rows[0][:-1], rows[0][-1]) if rows else None
 
     def mark_reviewed(self, ids: Sequence[int], by: str, at: str | None, *, reviewed: bool = True) -> int:

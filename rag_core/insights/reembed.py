@@ -34,7 +34,7 @@ _refreshing = threading.Lock()
 
 def stale_gap_questions(log: InsightLog, model: str) -> int:
     """How many gap questions are kept under another model than `model` (not listed until embedded again)."""
-    return sum(log._rows(f"SELECT COUNT(*) {where}", (model,))[0][0] for _, where, _ in _STALE)
+    return sum(log.read(f"SELECT COUNT(*) {where}", (model,))[0][0] for _, where, _ in _STALE)
 
 
 def refresh_gap_vectors(log: InsightLog, model: str, embed: Callable[[Sequence[str]], Sequence[np.ndarray]], *,
@@ -51,18 +51,17 @@ def refresh_gap_vectors(log: InsightLog, model: str, embed: Callable[[Sequence[s
             if done and (done >= limit or time.monotonic() - began >= seconds):
                 break
             # newest first: the gaps of the last days (the page's default window) are listed soonest (review 260)
-            rows = log._rows(f"SELECT id, question {where} ORDER BY {when} DESC LIMIT ?", (model, max(0, limit - done)))
+            rows = log.read(f"SELECT id, question {where} ORDER BY {when} DESC LIMIT ?", (model, max(0, limit - done)))
             for start in range(0, len(rows), BATCH):
                 if done and time.monotonic() - began >= seconds:
                     break
                 batch = rows[start:start + BATCH]
                 vectors = embed([text for _, text in batch])
-                with log._lock:  # a row changed meanwhile (blanked by the retention, rated again) keeps its own
-                    log._db.executemany(
+                with log.transaction() as db:  # a row changed meanwhile (blanked by the retention, rated again) keeps its own
+                    db.executemany(
                         f"UPDATE {table} SET model = ?, vector = ? WHERE id = ? AND question = ?",
                         [(model, np.asarray(v, dtype=np.float32).tobytes(), row_id, text)
                          for (row_id, text), v in zip(batch, vectors)])
-                    log._db.commit()
                 done += len(batch)
         return done, stale_gap_questions(log, model)
     finally:
