@@ -307,9 +307,10 @@ def undone_notice(deleted: int, kept_before: int, edited: int = 0) -> str:
     return f"已撤销：这次说的没有保存；其中 {'；'.join(kept)}，可在“记忆管理”页删除。{also}"
 
 
-def render_exchange(trace: AskTrace, prefix: str, footer: Callable[[], None], conversation: str | None = None) -> None:
+def render_exchange(trace: AskTrace, prefix: str, footer: Callable[[], None], conversation: str | None = None,
+                    at: str | None = None) -> None:
     """The question, then the answer with its trace, the statement's undo (a stored turn: `conversation`) and
-    `footer` in the answer's bubble."""
+    `footer` in the answer's bubble. `at`: when a stored turn was answered (its memories' ages are of then)."""
     with st.chat_message("user"):
         st.markdown(escape_md(trace.question))
     with st.chat_message("assistant"):
@@ -322,7 +323,7 @@ def render_exchange(trace: AskTrace, prefix: str, footer: Callable[[], None], co
             st.button("撤销：不要记住这些", key=f"undo_{conversation}_{trace.turn}", icon=":material/undo:",
                       on_click=undo_statement, args=(conversation, trace.turn))
         if trace.search.query or trace.hit_count:  # a statement searched nothing: no evidence to show
-            render_trace(trace, prefix)
+            render_trace(trace, prefix, at)
         elif trace.answer != Assistant.HIDDEN_TURN:  # a turn hidden from its reader now says only that
             st.caption("这句话是关于您的信息，没有检索制度；记住的内容可以在“记忆管理”里查看和删除。")
         footer()
@@ -337,9 +338,10 @@ def render_unsaved(user: str, conversation: str | None) -> None:
         render_exchange(trace, f"u{index}", lambda: st.caption(UNSAVED_NOTE))
 
 
-def render_turn(conversation: str, trace: AskTrace, rating: int | None, kept: Any = None) -> None:
+def render_turn(conversation: str, trace: AskTrace, rating: int | None, kept: Any = None, at: str | None = None) -> None:
     """A stored turn: its exchange, with the 👍/👎 under the answer (and `kept`, the reason given with a 👎)."""
-    render_exchange(trace, f"t{trace.turn}", lambda: render_rating(conversation, trace, rating, kept), conversation)
+    render_exchange(trace, f"t{trace.turn}", lambda: render_rating(conversation, trace, rating, kept), conversation,
+                    at)
     st.session_state.setdefault(TRACES_KEY, {})[(conversation, trace.turn)] = trace
 
 
@@ -626,12 +628,13 @@ def main() -> None:
     render_sidebar(assistant, conversations, current)
     # the turns drawn are the recent ones read (`load_current`): their ratings and kept reasons come with them
     ratings = {t.turn: t.rating for t in current.turns} if current is not None else {}
+    answered_at = {t.turn: t.created_at for t in current.turns} if current is not None else {}
     st.session_state[TRACES_KEY] = {}
     mirror_history(traces, ratings)
     given = own_feedback(assistant, current) if current is not None else {}
     render_earlier(current, len(traces))
     for trace in traces:
-        render_turn(current.id, trace, ratings.get(trace.turn), given.get(trace.turn))
+        render_turn(current.id, trace, ratings.get(trace.turn), given.get(trace.turn), answered_at.get(trace.turn))
     render_unsaved(current_user(), current.id if current is not None else current_conversation())
     address = current_conversation()
     # a question that waited its turn (sent while the answer before it was written) is asked by this run — only in a

@@ -239,7 +239,7 @@ def _known_timezone(name: str) -> bool:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
     try:
         return ZoneInfo(name) is not None
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: 'Asia' names tzdata's folder, not a zone
         return False
 
 

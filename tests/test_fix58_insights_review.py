@@ -152,12 +152,17 @@ def _dislike_given_on(tmp_path, stamp: str):
 
 
 def test_adding_a_reason_keeps_the_time_the_dislike_was_given(tmp_path):
-    a, trace, first = _dislike_given_on(tmp_path, "2026-11-01T01:00:00+00:00")  # given a while ago
+    from datetime import timedelta
+
+    from rag_core.documents.catalog import office_day
+
+    given = office_day() - timedelta(days=5)  # a while ago, inside the 180 days questions are kept (a fixed day left)
+    a, trace, first = _dislike_given_on(tmp_path, f"{given}T04:00:00+00:00")  # noon in Beijing: the same office day
     a.record_feedback(trace, -1, actor=EMP, reason="其他", comment="没说清楚")
-    [later] = a.feedback_reviews(since="2026-10-31", actor=ADMIN)
-    assert later.id == first.id and later.created_at.startswith("2026-11-01") and later.comment == "没说清楚"
+    [later] = a.feedback_reviews(since=str(given - timedelta(days=1)), actor=ADMIN)
+    assert later.id == first.id and later.created_at.startswith(str(given)) and later.comment == "没说清楚"
     a.record_feedback(trace, 1, actor=EMP)  # a flip is a new rating: its own time
-    assert not a.feedback_reviews(since="2026-10-31", until="2026-11-02", actor=ADMIN)
+    assert not a.feedback_reviews(since=str(given - timedelta(days=1)), until=str(given + timedelta(days=1)), actor=ADMIN)
 
 
 def test_the_audit_trail_says_an_upload_and_the_sample_import_in_chinese(tmp_path):

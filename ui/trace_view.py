@@ -251,21 +251,33 @@ def render_score_tables(result: SearchResult, numbers: dict[str, int] | None = N
         st.caption(hit_numbers_line(hit, i))
 
 
-def _age_days(created_at: str) -> float | None:
+def _moment(stamp: str | None) -> datetime | None:
+    """A stored ISO stamp as an aware time (one without an offset is UTC, as the engine writes), or None."""
     try:
-        created = datetime.fromisoformat(created_at.replace("Z", "+00:00"))
-    except (ValueError, AttributeError):
+        moment = datetime.fromisoformat(str(stamp).replace("Z", "+00:00")) if stamp else None
+    except ValueError:
         return None
-    if created.tzinfo is None:
-        created = created.replace(tzinfo=UTC)
-    return max(0.0, (datetime.now(UTC) - created).total_seconds() / 86400)
+    if moment is None:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def memories_frame(memories: Sequence[MemoryHit]) -> pd.DataFrame:
-    """Memories with the numbers that decided them: importance, age, freshness, relevance, score."""
+def _age_days(created_at: str, at: str | None = None) -> float | None:
+    """Days from `created_at` to `at` (a stored turn's time), or to now without one (or when it does not parse)."""
+    created = _moment(created_at)
+    if created is None:
+        return None
+    return max(0.0, ((_moment(at) or datetime.now(UTC)) - created).total_seconds() / 86400)
+
+
+def memories_frame(memories: Sequence[MemoryHit], at: str | None = None) -> pd.DataFrame:
+    """Memories with the numbers that decided them: importance, age, freshness, relevance, score.
+
+    `at`: the time of the answer whose trace these are (a stored turn's `created_at`): 年龄(天) is measured to it, as
+    新鲜度 and 得分 were when it was answered; the memories page passes none and measures to now."""
     rows = []
     for m in memories:
-        age = _age_days(m.created_at)
+        age = _age_days(m.created_at, at)
         rows.append(
             {
                 "内容": m.content,
@@ -367,8 +379,11 @@ def technical_details(key: str, render: Callable[[], None]) -> None:
             render()
 
 
-def render_trace_numbers(trace: AskTrace) -> None:
-    """Everything behind one answer: scores, thresholds, memory scores, the prompt, the timings."""
+def render_trace_numbers(trace: AskTrace, at: str | None = None) -> None:
+    """Everything behind one answer: scores, thresholds, memory scores, the prompt, the timings.
+
+    `at`: when the answer was given (a stored turn's `created_at`; None: just now), the moment memory ages are
+    measured to, as its freshness was."""
     result = trace.search
     st.markdown(f"**{verdict_of(trace).line}**")  # the same words and count as the badge under the answer
     if trace.followup:  # how the question was read against the last turn: glued, or kept as typed and why
@@ -380,7 +395,7 @@ def render_trace_numbers(trace: AskTrace) -> None:
         st.caption(f"有 {trace.dropped_hits} 块因提示词预算未放入提示词。")
     if trace.memories:
         st.markdown("**记忆得分**")
-        frame = memories_frame(trace.memories).drop(columns=["id"])
+        frame = memories_frame(trace.memories, at).drop(columns=["id"])
         st.dataframe(frame, hide_index=True, width="stretch")
     answerer = ANSWERER_LABELS.get(trace.answerer, trace.answerer)
     st.markdown(f"**完整提示词（{trace.prompt_tokens} / {trace.token_budget} token）**")
@@ -393,8 +408,9 @@ def render_trace_numbers(trace: AskTrace) -> None:
     st.dataframe(timings_frame(result.timings_ms, trace.timings_ms), hide_index=True, width="stretch")
 
 
-def render_trace(trace: AskTrace, prefix: str) -> None:
-    """Badge, the evidence cards, the memories used, and 技术细节 (numbers, prompt, timings) on demand."""
+def render_trace(trace: AskTrace, prefix: str, at: str | None = None) -> None:
+    """Badge, the evidence cards, the memories used, and 技术细节 (numbers, prompt, timings) on demand; `at`: when a
+    stored turn was answered (`render_trace_numbers`)."""
     verdict = verdict_of(trace)
     render_verdict(verdict)
     with st.expander(verdict.list_label, icon=":material/description:"):
@@ -407,7 +423,7 @@ def render_trace(trace: AskTrace, prefix: str) -> None:
             st.caption("记忆只用于个性化表述，不作为制度依据。")
         else:
             st.markdown("本次没有用到记忆。")
-    technical_details(f"tech_{prefix}", lambda: render_trace_numbers(trace))
+    technical_details(f"tech_{prefix}", lambda: render_trace_numbers(trace, at))
 
 
 # Static script (no user data in it): a [资料N] link whose card sits in a closed expander

@@ -1,19 +1,23 @@
 """`python -m rag_core audit [--since DATE] [--json]`: the append-only audit trail, newest first.
 
-The CLI acts as the local administrator of the data dir it opens.
+The CLI acts as the local administrator of the data dir it opens. Days and times are the office's
+(`Settings.timezone`), as the 审计日志 page, `gaps` and `usage` read and show them, not UTC's.
 """
 
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, tzinfo
 
+from ..documents.catalog import in_zone
+from ..errors import RagError
+from ..memory.created import office_zone
 from .output import field, print_json, say
 
 
 def _day_or_time(text: str) -> str:
-    """The stored form of a bound: the trail holds UTC ISO text and compares it as text, so a time with an
-    offset (+08:00) is turned into UTC first; a time without one is already UTC."""
+    """A bound checked as argparse reads it: a date (YYYY-MM-DD) kept as typed, a time with an offset (+08:00) turned
+    into UTC, one without kept; `_bound` reads the last two in the office's zone once the settings are known."""
     try:
         if len(text) == 10:
             return date.fromisoformat(text).isoformat()
@@ -24,6 +28,26 @@ def _day_or_time(text: str) -> str:
     except OverflowError:  # 0001-01-01T00:00:00+08:00 has no UTC form (it falls before year 1)
         raise argparse.ArgumentTypeError(
             f"时间超出范围：{text} 换算成 UTC 后早于公元 1 年或晚于 9999 年，请给出一个实际的日期") from None
+
+
+def _bound(text: str | None, zone: tzinfo) -> str | date | None:
+    """A checked bound as the facade takes it: a date is a whole office day (`--until` included, as in gaps and
+    usage), a time without an offset is on the office clock (the times printed), one with an offset is UTC already."""
+    if not text or len(text) == 10:
+        return date.fromisoformat(text) if text else None
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is not None:
+        return text
+    try:
+        return moment.replace(tzinfo=zone).astimezone(UTC).isoformat(timespec="seconds")
+    except OverflowError:  # 0001-01-01T00:00 east of UTC falls before year 1
+        raise RagError(f"时间超出范围：{text} 换算成 UTC 后早于公元 1 年或晚于 9999 年，请给出一个实际的日期") from None
+
+
+def _shown(stamp: str, zone: tzinfo) -> str:
+    """A row's time on the office clock to the second, as the 审计日志 page shows it; the stamp when it does not parse."""
+    moment = in_zone(stamp, zone)
+    return stamp if moment is None else moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
 MAX_LIMIT = 1_000_000
@@ -46,8 +70,10 @@ def register(commands) -> None:
         "audit", help="审计日志：登录、上传、删除、设置、账户变更、被拒绝的操作",
         description="审计日志（只追加）。命令行以本机管理员身份执行。",
     )
-    audit.add_argument("--since", type=_day_or_time, default=None, help="起始日期（含，UTC）")
-    audit.add_argument("--until", type=_day_or_time, default=None, help="截止日期（不含，UTC）")
+    audit.add_argument("--since", type=_day_or_time, default=None,
+                       help="起始日期 YYYY-MM-DD（含当天）或时间 YYYY-MM-DDTHH:MM，按办公地时区（设置中的时区）")
+    audit.add_argument("--until", type=_day_or_time, default=None,
+                       help="结束日期 YYYY-MM-DD（含当天）或时间 YYYY-MM-DDTHH:MM（不含），按办公地时区")
     audit.add_argument("--user", default=None, help="只看某个人的操作")
     audit.add_argument("--action", default=None, help="只看某类操作，例如 login、document.delete、refused")
     audit.add_argument("--limit", type=_row_limit, default=None, help=f"最多列出多少条（1–{MAX_LIMIT}，默认全部）")
@@ -56,13 +82,15 @@ def register(commands) -> None:
 
 
 def show_audit(args: argparse.Namespace, assistant) -> int:
-    rows = assistant.audit_entries(since=args.since, until=args.until, user=args.user, action=args.action, limit=args.limit)
+    zone = office_zone(assistant.settings.timezone)  # a bad value: UTC (the settings check reports it)
+    rows = assistant.audit_entries(since=_bound(args.since, zone), until=_bound(args.until, zone), user=args.user,
+                                   action=args.action, limit=args.limit)
     if args.json:
         print_json({"entries": [r.to_dict() for r in rows]})
         return 0
     if not rows:
         say("（没有符合条件的审计记录）")
     for r in rows:
-        shown = (field(v) for v in (r.at, f"{r.actor}({r.role or '—'})", r.action, r.target, r.outcome, r.detail))
+        shown = (field(v) for v in (_shown(r.at, zone), f"{r.actor}({r.role or '—'})", r.action, r.target, r.outcome, r.detail))
         say("  ".join(shown))  # each field on the record's one line: a newline in a name cannot forge a row
     return 0

@@ -8,10 +8,10 @@ export_insights). `--json` prints UTF-8 JSON; messages are Chinese; dates are th
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import tzinfo
 
 from ..documents.catalog import local_day
+from ..memory.created import office_zone
 from .beside_app import beside_app
 from .out_file import checked_destination, write_replacing
 from .output import field, print_json, say
@@ -77,9 +77,10 @@ def show_gaps(args: argparse.Namespace, assistant) -> int:
         say(f"还有 {waiting:,} 条较早的提问正在按新的嵌入模型重新归组，暂未列出；再运行一次会继续。")
     if not groups and not waiting:
         say("没有知识缺口：所选时间内的问题都有制度可答。")
+    zone = _office_zone(assistant)  # the office's days, as the filter read --since/--until
     for g in groups:
         near = g.nearest.get("title", "") + " " + g.nearest.get("section", "") if g.nearest else "（无）"
-        say(f"{g.count} 次  {field(g.representative)}  （{g.first_seen[:10]} – {g.last_seen[:10]}；"
+        say(f"{g.count} 次  {field(g.representative)}  （{local_day(g.first_seen, zone)} – {local_day(g.last_seen, zone)}；"
             f"最近的条款：{field(near.strip())}）")
         for q in g.questions:
             say(f"    · {field(q)}")
@@ -104,10 +105,7 @@ def add_faq(args: argparse.Namespace, assistant) -> int:
 
 def _office_zone(assistant) -> tzinfo:
     """The office's time zone (a bad setting is reported by the settings check; UTC meanwhile)."""
-    try:
-        return ZoneInfo(assistant.settings.timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        return UTC
+    return office_zone(assistant.settings.timezone)
 
 
 def list_faq(args: argparse.Namespace, assistant) -> int:

@@ -12,9 +12,9 @@ import argparse
 import getpass
 import sys
 from datetime import UTC, datetime, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import AccountError
+from ..memory.created import office_zone
 from ..types import ROLES, Account
 from .output import field, print_json, say
 
@@ -75,13 +75,6 @@ def add_user(args: argparse.Namespace, assistant) -> int:
     return 0
 
 
-def _zone(name: str) -> tzinfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):  # a bad value is reported by the settings check
-        return UTC
-
-
 def _state(account: Account, zone: tzinfo, now: datetime | None = None) -> str:
     """正常 / 已停用 / 已锁定（至 local time）: a lock that ran out is no lock (the next login unlocks it)."""
     if account.disabled:
@@ -102,7 +95,7 @@ def list_users(args: argparse.Namespace, assistant) -> int:
     if args.json:
         print_json({"users": [a.to_dict() for a in accounts]})
         return 0
-    zone = _zone(assistant.settings.timezone)
+    zone = office_zone(assistant.settings.timezone)  # a bad value: UTC (the settings check reports it)
     if not accounts:
         say("（还没有账户：桌面模式，网页不需要登录）")
     for a in accounts:

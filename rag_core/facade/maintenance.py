@@ -345,12 +345,23 @@ def _doctor(data_dir: Path, *, embedded_chroma: bool, settings: Settings | None 
     (host, port), the Chroma server: reachable, and holding this store's collections (`server_check`).
 
     `settings`: the environment and .env the saved changes apply to (None: read them as a start would)."""
-    checks = doctor(data_dir, embedded_chroma=embedded_chroma)
+    checks = doctor(data_dir, embedded_chroma=embedded_chroma, timezone=_office_zone(data_dir, settings))
     if not data_dir.is_dir():
         return checks
     extra = [thesaurus_check(data_dir), _settings_check(data_dir, settings),
              server_check(data_dir, *server) if server else None]
     return [check for check in (newer_check(data_dir), *checks, *extra) if check is not None]
+
+
+def _office_zone(data_dir: Path, settings: Settings | None) -> str | None:
+    """The office's time zone effective dates are days of: the started settings', else as a start reads it (None:
+    the default, when the environment is refused — doctor says so on its own line)."""
+    if settings is not None:
+        return settings.timezone
+    try:
+        return Settings.from_env(data_dir=data_dir).timezone
+    except SettingsError:
+        return None
 
 
 def _server_of(data_dir: Path) -> tuple[str, int] | None:

@@ -36,15 +36,19 @@ def parse_day(value: str | date | None, name: str) -> date | None:
 
 
 def checked_instant(value: str | None, name: str) -> str | None:
-    """An ISO date or time given as text (the CLI's form of a filter), unchanged; a Chinese error when it is not
-    one: 'yesterday' compared as text matched no row and the trail looked empty."""
+    """An ISO date or time given as text (the CLI's form of a filter) as the UTC text rows are stamped with and
+    compared as (2026-12-05T00:00:00+00:00): one with an offset is that instant in UTC (+08:00 compared as text with
+    +00:00 stamps matched the wrong rows), one without is UTC already, a date is its UTC midnight. A Chinese error
+    when it is not one: 'yesterday' compared as text matched no row and the trail looked empty."""
     if value is None or value == "" or value == OPEN_END:
         return value
     try:
-        datetime.fromisoformat(str(value).strip())
+        moment = datetime.fromisoformat(str(value).strip())
+        return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC).isoformat(timespec="seconds")
     except ValueError:
         raise InsightError(f"{name}时间格式应为 YYYY-MM-DD 或 YYYY-MM-DDTHH:MM:SS：{value}") from None
-    return value
+    except OverflowError:  # 0001-01-01T00:00:00+08:00 falls before year 1 in UTC
+        raise InsightError(f"{name}时间超出范围：{value} 换算成 UTC 后早于公元 1 年或晚于 9999 年") from None
 
 
 def day_window(since: str | date | None, until: str | date | None, zone: tzinfo) -> tuple[str, str]:

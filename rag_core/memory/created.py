@@ -15,7 +15,7 @@ def office_zone(name: str | None) -> tzinfo:
     reports a bad value)."""
     try:
         return ZoneInfo(name) if name else UTC
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: 'Asia' names tzdata's folder, not a zone
         return UTC
 
 

@@ -312,8 +312,9 @@ def memory_problem(path: Path) -> str | None:
     return f"{MEMORY} {problem}：记忆无法读取。请{RESTORE_HINT}；没有备份时把它移走（所有人的记忆会清空）"
 
 
-def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
-    """Every file in the data dir checked, with what is wrong and the fix; nothing is changed."""
+def doctor(data_dir: Path, *, embedded_chroma: bool = True, timezone: str | None = None) -> list[StoreCheck]:
+    """Every file in the data dir checked, with what is wrong and the fix; nothing is changed. `timezone`: the office's
+    (`Settings.timezone`), whose days effective dates are (None: the default setting)."""
     data_dir = Path(data_dir)
     checks: list[StoreCheck] = []
     if not data_dir.exists():
@@ -336,7 +337,7 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True) -> list[StoreCheck]:
     else:
         with writer_quiet(data_dir) as quiet:  # an upload's half-way state is no problem
             checks.append(StoreCheck(CATALOG, "ok", f"{_catalog_chunks(catalog)} 块{'' if quiet else WRITING}"))
-            checks.extend(version_problems(catalog) if quiet else [])
+            checks.extend(version_problems(catalog, timezone) if quiet else [])
     memory = data_dir / MEMORY
     if not memory.exists():
         checks.append(StoreCheck(MEMORY, "missing", "还没有记忆", "第一次记忆时新建"))

@@ -8,8 +8,11 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
+from ..settings import Settings
 from .sqlite_access import connect_ro
 from .store_check import StoreCheck
 
@@ -19,12 +22,33 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 
-def version_problems(catalog: Path) -> list[StoreCheck]:
+def _office_day(stamp: str | None, zone: tzinfo) -> str:
+    """'YYYY-MM-DD' of a stored stamp (UTC; one without an offset is UTC too) in the office's zone; its own first ten
+    characters when it does not parse. The catalog's `local_day`, which storage may not import (it reads a data dir
+    the catalog cannot open): tests/test_fix61_time_doctor.py holds the two to the same verdicts."""
+    try:
+        moment = datetime.fromisoformat(str(stamp))
+        return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(zone).date().isoformat()
+    except (ValueError, OverflowError):
+        return str(stamp or "")[:10]
+
+
+def _zone(name: str | None) -> tzinfo:
+    """The office's zone (`Settings.timezone` when None); UTC for a name that is none (the settings check says so)."""
+    try:
+        return ZoneInfo(name or Settings.timezone)
+    except (KeyError, ValueError, OSError):  # ZoneInfoNotFoundError is a KeyError; 'Asia' is tzdata's folder
+        return UTC
+
+
+def version_problems(catalog: Path, timezone: str | None = None) -> list[StoreCheck]:
     """A document with more than one version in effect: a newer current version written without a
     future effective date should have retired every older one (two processes writing at once once
     left both current, each chunk live twice). A version scheduled for later is not counted.
 
-    `ingested_at` (UTC) stands for the day a version was written, as the catalog's `superseded` does.
+    The catalog's rule (`Catalog.superseded`): the office's day (`timezone`, None: the default setting) at
+    `ingested_at` is the day a version was written. The UTC day called a version scheduled for New York's
+    tomorrow a second version in effect, and missed a real one written after midnight in Beijing.
     """
     try:
         con = connect_ro(catalog)
@@ -37,12 +61,13 @@ def version_problems(catalog: Path) -> list[StoreCheck]:
             con.close()
     except sqlite3.Error:
         return []
+    zone = _zone(timezone)
     by_doc: dict[str, list[tuple]] = {}
     for row in rows:
         by_doc.setdefault(row[0], []).append(row)
     checks = []
     for doc_id, versions in by_doc.items():
-        immediate = [v for _, v, eff, at, _ in versions if not eff or eff <= (at or "")[:10]]
+        immediate = [v for _, v, eff, at, _ in versions if not eff or eff <= _office_day(at, zone)]
         if not immediate:
             continue
         extra = [(v, n) for _, v, _, _, n in versions if v < max(immediate)]
