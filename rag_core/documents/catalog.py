@@ -59,6 +59,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     tokens TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks (doc_id, version);
+CREATE INDEX IF NOT EXISTS documents_effective ON documents (effective_date);  -- ODD_DATES reads it, not the rows
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 -- Deleted rows are overwritten (secure_delete): a dropped rating or a deleted policy's text stays gone from the file.
 -- Older versions kept ratings here too (table feedback): the facade moves them to the insights log (`old_ratings`).
@@ -80,10 +81,24 @@ KEEP_VERSIONS_USED = """INSERT INTO meta SELECT ?, MAX(version) FROM documents W
 ON CONFLICT(key) DO UPDATE SET value = MAX(CAST(meta.value AS INTEGER), CAST(excluded.value AS INTEGER))"""
 NEXT_VERSION = """SELECT MAX(IFNULL((SELECT MAX(version) FROM documents WHERE doc_id=?), 0),
     IFNULL((SELECT CAST(value AS INTEGER) FROM meta WHERE key=?), 0))"""
+# A deleted document's readers are judged by the audience it had when last in effect (`insights.audiences_now`): a
+# policy narrowed to managers, then deleted, no longer shows its old answers to everyone again.
+DELETED_AUDIENCE = "deleted_audience:"  # + doc id -> the audience of its version in effect when it was deleted
+# Releases before c0800d5 stored 生效日期 as typed (20261204, 2026-W49-5): compared as text with the office's ISO day,
+# such a version waited until 1 January. Rewritten at open; once done, this finds no row and nothing is written.
+ODD_DATES = """SELECT rowid, effective_date FROM documents WHERE effective_date IS NOT NULL
+    AND NOT effective_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'"""
 
 
 def _aud(text: str) -> tuple[str, ...]:
     return tuple(a for a in text.split(",") if a)
+
+
+def _iso_day(typed: object) -> str | None:
+    try:
+        return date.fromisoformat(str(typed)).isoformat()
+    except ValueError:
+        return None
 
 
 Readable = frozenset[str] | None  # audience labels a reader may see; None: every label
@@ -176,6 +191,9 @@ class Catalog:
         self._db.commit()
         self.lock = threading.RLock()
         self.writer = WriterLock(Path(path).with_name(".catalog.write-lock"))  # hidden: backups skip it
+        if odd := [(day, rowid, typed) for rowid, typed in self._db.execute(ODD_DATES) if (day := _iso_day(typed))]:
+            with self.transaction() as db:  # unless another process rewrote it first; an unparseable one stays
+                db.executemany("UPDATE documents SET effective_date=? WHERE rowid=? AND effective_date=?", odd)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -216,26 +234,21 @@ class Catalog:
 
     # -- documents ---------------------------------------------------------
     def _info(self, row) -> DocumentInfo:
-        return DocumentInfo(
-            doc_id=row[0], version=row[1], title=row[2], source=row[3], audience=_aud(row[4]),
-            content_hash=row[5], chunk_count=row[6], ingested_at=row[7], effective_date=row[8], status=row[9],
-        )
+        return DocumentInfo(*row[:4], _aud(row[4]), *row[5:])  # type: ignore[arg-type]  # in the fields' order
 
-    _DOC_COLS = "doc_id, version, title, source, audience, content_hash, chunk_count, ingested_at, effective_date, status"
+    _DOC_COLS = "doc_id, title, source, version, audience, chunk_count, ingested_at, content_hash, effective_date, status"
+
+    def _read(self, sql: str, params: Sequence[object] = ()) -> list:
+        with self.lock:
+            return self._db.execute(sql, params).fetchall()
 
     def versions(self, doc_id: str) -> list[DocumentInfo]:
-        with self.lock:
-            rows = self._db.execute(
-                f"SELECT {self._DOC_COLS} FROM documents WHERE doc_id=? ORDER BY version", (doc_id,)
-            ).fetchall()
-        return [self._info(r) for r in rows]
+        return [self._info(r) for r in self._read(f"SELECT {self._DOC_COLS} FROM documents WHERE doc_id=? ORDER BY version",
+                                                  (doc_id,))]
 
     def live_versions(self) -> list[DocumentInfo]:
         """Versions whose chunks are in the indexes (current ones, possibly several per doc)."""
-        with self.lock:
-            rows = self._db.execute(
-                f"SELECT {self._DOC_COLS} FROM documents WHERE status='current' ORDER BY doc_id, version"
-            ).fetchall()
+        rows = self._read(f"SELECT {self._DOC_COLS} FROM documents WHERE status='current' ORDER BY doc_id, version")
         return [self._info(r) for r in rows]
 
     def next_version(self, doc_id: str) -> int:
@@ -244,9 +257,7 @@ class Catalog:
         return row[0] + 1
 
     def pending(self) -> list[DocumentInfo]:
-        with self.lock:
-            rows = self._db.execute(f"SELECT {self._DOC_COLS} FROM documents WHERE status='pending'").fetchall()
-        return [self._info(r) for r in rows]
+        return [self._info(r) for r in self._read(f"SELECT {self._DOC_COLS} FROM documents WHERE status='pending'")]
 
     def insert_version(self, info: DocumentInfo, chunks: list[Chunk], tokens: list[list[str]]) -> None:
         with self.transaction() as db:
@@ -309,16 +320,23 @@ class Catalog:
 
     def delete_chunks(self, doc_id: str, version: int | None = None) -> None:
         with self.transaction() as db:
-            if version is None:
-                db.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
-            else:
-                db.execute("DELETE FROM chunks WHERE doc_id=? AND version=?", (doc_id, version))
+            db.execute("DELETE FROM chunks WHERE doc_id=?1 AND (?2 IS NULL OR version=?2)", (doc_id, version))
 
-    def delete_document(self, doc_id: str) -> None:
+    def delete_document(self, doc_id: str, today: str | None = None) -> None:
+        """Remove every version; the audience of the one in effect on `today` (the office's day) is kept
+        (`deleted_audience`), and so are the version numbers it used."""
         with self.transaction() as db:
             db.execute(KEEP_VERSIONS_USED, (VERSIONS_USED + doc_id, doc_id))  # before its rows go
+            rows = db.execute(f"SELECT {self._DOC_COLS} FROM documents WHERE doc_id=? AND status='current'", (doc_id,))
+            if last := versions_in_effect(map(self._info, rows.fetchall()), today or office_today()).get(doc_id):
+                db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (DELETED_AUDIENCE + doc_id, ",".join(last.audience)))
             db.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
             db.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
+
+    def deleted_audience(self, doc_id: str) -> tuple[str, ...] | None:
+        """The audience `doc_id` had when last in effect before it was deleted (None: never deleted in effect)."""
+        text = self.get_meta(DELETED_AUDIENCE + doc_id)
+        return None if text is None else _aud(text)
 
     def discard_version(self, doc_id: str, version: int) -> None:  # a pending version: no search read its ids
         with self.transaction() as db:
@@ -329,23 +347,11 @@ class Catalog:
     _CHUNK_COLS = "chunk_id, doc_id, version, idx, text, source, title, section, page, audience, content_hash, ingested_at, overlap"
 
     def _chunk(self, row) -> Chunk:
-        return Chunk(
-            chunk_id=row[0], doc_id=row[1], version=row[2], index=row[3], text=row[4], source=row[5], title=row[6],
-            section=row[7], page=row[8], audience=_aud(row[9]), content_hash=row[10], ingested_at=row[11],
-            overlap_chars=row[12],
-        )
+        return Chunk(*row[:9], _aud(row[9]), *row[10:])  # type: ignore[arg-type]  # in the fields' order
 
     def chunks_of(self, doc_id: str, version: int | None = None) -> list[Chunk]:
-        with self.lock:
-            if version is None:
-                rows = self._db.execute(
-                    f"SELECT {self._CHUNK_COLS} FROM chunks WHERE doc_id=? ORDER BY version, idx", (doc_id,)
-                ).fetchall()
-            else:
-                rows = self._db.execute(
-                    f"SELECT {self._CHUNK_COLS} FROM chunks WHERE doc_id=? AND version=? ORDER BY idx",
-                    (doc_id, version),
-                ).fetchall()
+        rows = self._read(f"SELECT {self._CHUNK_COLS} FROM chunks WHERE doc_id=?1 AND (?2 IS NULL OR version=?2) "
+                          "ORDER BY version, idx", (doc_id, version))
         return [self._chunk(r) for r in rows]
 
     def chunks_by_id(self, chunk_ids: Iterable[str]) -> dict[str, Chunk]:
@@ -364,9 +370,7 @@ class Catalog:
             return self._db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
 
     def all_chunks(self) -> list[Chunk]:
-        with self.lock:
-            rows = self._db.execute(f"SELECT {self._CHUNK_COLS} FROM chunks ORDER BY doc_id, version, idx").fetchall()
-        return [self._chunk(r) for r in rows]
+        return [self._chunk(r) for r in self._read(f"SELECT {self._CHUNK_COLS} FROM chunks ORDER BY doc_id, version, idx")]
 
     def versions_mentioning(self, words: Sequence[str]) -> set[tuple[str, int]]:
         """(doc_id, version) of every version whose text, title or section contains one of `words`.
@@ -377,19 +381,13 @@ class Catalog:
         if not words:
             return set()
         test = " OR ".join("instr(text, ?) > 0 OR instr(title, ?) > 0 OR instr(section, ?) > 0" for _ in words)
-        with self.lock:
-            rows = self._db.execute(
-                f"SELECT DISTINCT doc_id, version FROM chunks WHERE {test}", [w for w in words for _ in range(3)]
-            ).fetchall()
+        rows = self._read(f"SELECT DISTINCT doc_id, version FROM chunks WHERE {test}", [w for w in words for _ in range(3)])
         return {(doc_id, version) for doc_id, version in rows}
 
     def token_rows(self) -> Iterator[tuple[str, list[str]]]:
         """(chunk_id, tokens) of every live chunk, for rebuilding BM25 without jieba."""
-        with self.lock:
-            rows = self._db.execute(
-                "SELECT c.chunk_id, c.tokens FROM chunks c JOIN documents d "
-                "ON c.doc_id=d.doc_id AND c.version=d.version WHERE d.status='current'"
-            ).fetchall()
+        rows = self._read("SELECT c.chunk_id, c.tokens FROM chunks c JOIN documents d "
+                          "ON c.doc_id=d.doc_id AND c.version=d.version WHERE d.status='current'")
         for cid, tokens in rows:
             yield cid, json.loads(tokens)
 

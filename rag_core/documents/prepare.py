@@ -120,17 +120,9 @@ def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterabl
     `NameTaken`, whichever of these clashes it is, and also for the very same file name.
     """
     known = {name for name in sources_of(doc_id) if name}
-    twin = next((d for d in sorted(doc_ids()) if d != doc_id and id_form(d) == id_form(doc_id)), None) \
-        if not known and doc_ids is not None else None
-    for clash in (twin, doc_id if known else None):
-        if clash is not None and _unseen(clash, sources_of, hidden_of):
-            raise NameTaken(clash)
-    if twin is not None:
-        raise DocumentIdConflict(
-            source, twin,
-            f"文件名与已有文档“{_names(twin, sources_of, hidden_of)}”只差大小写或全角/半角字符（文档ID {twin}）。"
-            f"如果它是该文档的新版本，请明确指定文档ID（命令行加 --doc-id {twin}）；否则请先给文件改名",
-        )
+    check_twin(doc_id, source, sources_of, hidden_of, doc_ids)
+    if known and _unseen(doc_id, sources_of, hidden_of):
+        raise NameTaken(doc_id)
     keys = set(keys_of(doc_id)) if known and name_key and keys_of is not None else set()
     if known and source in known and keys and name_key not in keys:
         raise DocumentIdConflict(
@@ -144,6 +136,28 @@ def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterabl
             f"文件名与已有文档“{_names(doc_id, sources_of, hidden_of)}”对应同一个文档ID {doc_id}。如果它是该文档的新版本，请明确指定文档ID"
             f"（命令行加 --doc-id {doc_id}）；否则请先给文件改名",
         )
+
+
+def check_twin(doc_id: str, source: str, sources_of: Callable[[str], Iterable[str]],
+               hidden_of: Callable[[str], Iterable[str]] | None, doc_ids: Callable[[], Iterable[str]] | None,
+               typed: bool = False) -> None:
+    """Refuse a new id (`doc_id` has no stored file) equal to a stored one but for letter case or full-width
+    characters (`id_form`), naming the stored one, or `NameTaken` when the uploader may read none of it. `typed`:
+    the uploader gave the id (--doc-id, the page's 文档ID), else it came from the file name."""
+    if doc_ids is None or any(name for name in sources_of(doc_id) if name):
+        return
+    twin = next((d for d in sorted(doc_ids()) if d != doc_id and id_form(d) == id_form(doc_id)), None)
+    if twin is None:
+        return
+    if _unseen(twin, sources_of, hidden_of):
+        raise NameTaken(twin)
+    what = f"文档ID“{doc_id}”与已有文档" if typed else "文件名与已有文档"
+    fix = "否则请换一个文档ID" if typed else "否则请先给文件改名"
+    raise DocumentIdConflict(
+        source, twin,
+        f"{what}“{_names(twin, sources_of, hidden_of)}”只差大小写或全角/半角字符（文档ID {twin}）。"
+        f"如果它是该文档的新版本，请明确指定文档ID（命令行加 --doc-id {twin}）；{fix}",
+    )
 
 
 def effective_day(text: str | None, filename: str) -> str | None:
@@ -211,7 +225,8 @@ def prepare(
     """Parse, mask and chunk one file. With `sources_of` (doc id → its files' names) and no
     explicit `doc_id`, a different file name that maps onto an existing document is refused;
     `name_keys` also refuses a different file whose name became equal only by masking or cutting,
-    `doc_ids` (the stored ids) one whose id differs from a stored one only in case or width."""
+    `doc_ids` (the stored ids) one whose id differs from a stored one only in case or width; that last check is
+    also made for an explicit `doc_id` that names no stored document (`check_twin`)."""
     counts: dict[str, int] = {}
     if unknown := sorted(set(redact_disabled) - set(REDACTION_CATEGORIES)):  # typed: echoed masked
         typed = "、".join(redact_text(_echoed(str(name))) for name in unknown[:ECHOED_NAMES])
@@ -258,8 +273,10 @@ def prepare(
     title = _shown(neutralise_markers(_quiet(parsed.title, settings, redact_disabled)))
     parsed = replace(parsed, sections=sections, title=title)
     text_chunks = _text_chunks(parsed, settings)
-    if doc_id:
+    if doc_id:  # a new version of the document it names; a new id only when it is no stored one's twin
         doc_id = _shown(masked(doc_id)).strip() or "document"
+        if sources_of is not None:
+            check_twin(doc_id, parsed.source, sources_of, hidden_of, doc_ids, typed=True)
     else:
         doc_id = doc_id_for(parsed.source)
         if sources_of is not None:

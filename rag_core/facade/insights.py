@@ -232,8 +232,8 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions):
     def _narrowed_since(self, doc_ids: Iterable[str]) -> list[tuple[str, ...]]:
         """The audiences the named documents' versions in effect today have: a policy narrowed after the question
         was asked (uploaded to everyone by mistake, then for managers only) hides its clauses from HR here as it
-        does in search (review 210), one scheduled for later not yet (`audiences_now`). A deleted document adds
-        nothing: what was asked then is judged as it was shown."""
+        does in search (review 210), one scheduled for later not yet (`audiences_now`). A deleted document counts with
+        the audience its version in effect had when it was deleted (narrowed, then deleted, stays narrowed)."""
         return audiences_now(self.catalog, [d for d in doc_ids if d], day=office_today(self._settings.timezone))
 
     def _clause_readable(self, actor: Principal, clause: dict[str, Any]) -> bool:

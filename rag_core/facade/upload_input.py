@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..accounts.store import _audiences as account_labels
 from ..documents.audience_names import audience_label, audience_names
 from ..documents.catalog import Catalog, office_today, visible_to
-from ..documents.redaction import redact_filename
+from ..documents.redaction import redact_filename, redact_text
 from ..documents.standing import standing_versions
-from ..errors import PermissionDenied
+from ..errors import AccountError, PermissionDenied
 from ..insights.audiences import unreadable_labels
 from ..search.indexer import refuse_unreplaceable
 from ..settings import Settings
@@ -43,6 +44,18 @@ def audience_of(audience: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(sorted({audience_label(a) for a in audience if a and a.strip()}))
 
 
+def bad_label(labels: Sequence[str]) -> str:
+    """The first of `labels` no account may hold ("" when none), by the accounts' own rule (`accounts.store`):
+    stored, "managers, finance" became two labels (the catalog joins labels with commas) and "finance team" one
+    nobody holds; either way the file reached none of the readers meant."""
+    for label in labels:
+        try:
+            account_labels([label])
+        except AccountError:
+            return label
+    return ""
+
+
 class UploadInput:
     """Mixin of `Assistant` (through `DocumentActions`): the checks and names every upload path shares."""
 
@@ -63,6 +76,10 @@ class UploadInput:
         labels = audience_of(audience)
         if not labels:
             return NO_AUDIENCE
+        if bad := bad_label(labels):  # echoed masked and cut, as a typed 生效日期 is
+            shown = redact_text(bad if len(bad) <= 40 else bad[:40] + "…")
+            return (f"受众标签不合法：{shown}（多个受众请分别填写）。受众标签只能用文字、数字、下划线或连字符，"
+                    "最多 32 个字符，与账号的受众标签一致，未写入任何内容")
         hidden = unreadable_labels(labels, actor.readable)
         if not hidden:
             return ""

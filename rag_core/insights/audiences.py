@@ -75,8 +75,10 @@ def audiences_now(catalog: Any, doc_ids: Iterable[str], cache: dict[str, list[tu
     rule, `versions_in_effect`): a policy narrowed after a record was written (uploaded to everyone by mistake,
     then for managers only) hides its clauses there as it does in search, while a narrower version scheduled for
     a later day hides nothing yet, and one replaced by a wider version whose day came hides nothing any more. A
-    deleted document (or one with no version in effect) adds nothing: what was answered then is judged as it
-    was shown. `cache` (doc id → its audiences) lets a caller judging many records read each document once."""
+    document with no version in effect is judged by the audience it had when last in effect, before it was deleted
+    (`Catalog.deleted_audience`): narrowed to managers and then deleted, it stays hidden from the others, while a
+    policy deleted as it was (for everyone) shows what was answered then. One never in effect adds nothing.
+    `cache` (doc id → its audiences) lets a caller judging many records read each document once."""
     cache = {} if cache is None else cache
     day = day or office_today()
     found: list[tuple[str, ...]] = []
@@ -84,5 +86,7 @@ def audiences_now(catalog: Any, doc_ids: Iterable[str], cache: dict[str, list[tu
         if doc_id not in cache:
             live = [v for v in catalog.versions(doc_id) if v.status == "current"]
             cache[doc_id] = [tuple(v.audience) or UNKNOWN for v in versions_in_effect(live, day).values()]
+            if not cache[doc_id] and (gone := catalog.deleted_audience(doc_id)) is not None:
+                cache[doc_id] = [gone or UNKNOWN]
         found += cache[doc_id]
     return found

@@ -1,0 +1,42 @@
+"""An explicit doc id equal to a stored one but for case or width is refused as a derived one is (review 61, s3).
+
+Leave.md uploaded, then a new file with doc_id="leave" (or Ｌｅａｖｅ, LEAVE) became a second live document: both
+policies kept answering. A stored id the uploader may not read is not named (`NameTaken`).
+"""
+
+from __future__ import annotations
+
+import pytest
+from fakes import fake_assistant
+
+from rag_core.documents.prepare import NAME_TAKEN
+from rag_core.types import Principal
+
+ADMIN = Principal("boss", "admin")
+HR = Principal("hr1", "hr")
+V1 = "# 年假制度\n\n第一条 员工每年享有五天带薪年假。\n".encode()
+V2 = "# 年假制度（2026修订）\n\n第一条 员工每年享有七天带薪年假。\n".encode()
+
+
+@pytest.mark.parametrize("typed", ["leave", "Ｌｅａｖｅ", "LEAVE"])
+def test_an_explicit_twin_id_is_refused_naming_the_stored_one(tmp_path, typed):
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(V1, "Leave.md", actor=HR).doc_id == "Leave"
+    report = a.ingest_bytes(V2, "leave-2026.md", doc_id=typed, actor=HR)
+    assert report.status == "refused" and "Leave" in report.error and "大小写" in report.error
+    assert [d.doc_id for d in a.list_documents(actor=ADMIN)] == ["Leave"]
+    assert a.estimate_ingest(V2, "leave-2026.md", doc_id=typed, actor=HR).error
+
+
+def test_the_exact_stored_id_is_a_new_version(tmp_path):
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(V1, "Leave.md", actor=HR).ok
+    report = a.ingest_bytes(V2, "leave-2026.md", doc_id="Leave", actor=HR)
+    assert report.ok and (report.doc_id, report.version) == ("Leave", 2)
+
+
+def test_a_twin_of_a_hidden_document_is_not_named(tmp_path):
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(V1, "Leave.md", audience=["managers"], actor=ADMIN).ok
+    report = a.ingest_bytes(V2, "leave-2026.md", doc_id="leave", actor=HR)
+    assert report.status == "refused" and NAME_TAKEN in report.error and "Leave" not in report.error.split(":", 1)[1]
