@@ -6,6 +6,8 @@ the others or what was indexed before (the facade guarantees the latter).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pandas as pd
 import streamlit as st
 
@@ -33,10 +35,14 @@ from ui.uploads import (
     reports_frame,
 )
 
+if TYPE_CHECKING:  # the facade's answer (`Assistant.delete_preview`)
+    from rag_core.facade.deletion import DeletePreview
+
 REPORTS_KEY = "doc_ingest_reports"
 PENDING_DELETE_KEY = "doc_pending_delete"
 PENDING_UPLOAD_KEY = "doc_pending_upload"  # a long ingest waiting for 确认导入
 DOC_ID_CHARS = 120  # as the engine's bound on a doc id (and a file name)
+HELD_NAMED = 3  # the standard answers a delete holds, named by their questions; more are counted
 RUNNING_KEY = "doc_ingest_running"  # the batch being imported; still set on the next run when it was cut short
 
 
@@ -181,7 +187,8 @@ def report_section(assistant: Assistant) -> None:
 
 REPORT_NOTE_SHOWN = 60  # about what five wrapped lines of the 说明 column hold
 
-VERSION_STATUS = {"current": "生效中", "retired": "已被新版本取代", "scheduled": "待生效", "pending": "写入中"}
+VERSION_STATUS = {"current": "生效中", "retired": "已被新版本取代", "scheduled": "待生效", "pending": "写入中",
+                  "superseded": "已被同日生效的新版本取代，不会生效"}
 
 
 def audience_change(change: VersionChange, before: VersionChange | None) -> str:
@@ -237,9 +244,11 @@ def version_history(assistant: Assistant, doc: DocumentInfo) -> None:
             st.code("\n".join(change.diff), language="diff", wrap_lines=True)
 
 
-def delete_question(doc: DocumentInfo, live: list[DocumentInfo], shown: list[Chunk]) -> str:
-    """What 确认删除 removes: every live version's chunks (the in-effect one's alone undercounted), and the
-    scheduled versions that will then never take effect. `shown`: the chunks of the in-effect and scheduled ones."""
+def delete_question(doc: DocumentInfo, live: list[DocumentInfo], shown: list[Chunk],
+                    preview: DeletePreview | None = None) -> str:
+    """What 确认删除 removes: every live version's chunks (the in-effect one's alone undercounted), the scheduled
+    versions that will then never take effect, the version history, and the standard answers it holds (`preview`:
+    the facade's, only the answers the actor may read). `shown`: the chunks of the versions that take effect."""
     total = sum(v.chunk_count for v in live) or doc.chunk_count
     waiting = sorted({c.version for c in shown} - (set() if doc.status == "scheduled" else {doc.version}))
     dates = {v.version: v.effective_date or "—" for v in live}
@@ -247,7 +256,24 @@ def delete_question(doc: DocumentInfo, live: list[DocumentInfo], shown: list[Chu
     if waiting:
         question += "，包括尚未生效的 " + "、".join(f"v{n}（原定 {dates.get(n, '—')} 生效）" for n in waiting)
         question += "，它们到期也不会再生效"
-    return question + "。删除后这份制度将不再被检索到。"
+    question += "。版本历史也会一并删除，无法恢复。"
+    if preview is not None and preview.held:
+        question += f"{held_line(preview)}将暂停使用，需要到“标准答复”页复核后恢复或删除。"
+    return question + "删除后这份制度将不再被检索到。"
+
+
+def held_line(preview: DeletePreview) -> str:
+    """N 条依据它的标准答复（“问题”、…）: the questions are HR's text, inert; a long list names the first few."""
+    named = "、".join(f"“{escape_md(q)}”" for q in preview.held[:HELD_NAMED])
+    more = "等" if len(preview.held) > HELD_NAMED else ""
+    return f"{len(preview.held)} 条依据它的标准答复（{named}{more}）"
+
+
+def deleted_notice(doc: DocumentInfo, removed: int, preview: DeletePreview | None) -> str:
+    notice = f"已删除《{escape_md(doc.title)}》（{escape_md(doc.doc_id)}），共 {removed} 块，连同版本历史，它不会再被检索到。"
+    if preview is not None and preview.held:
+        notice += f"{held_line(preview)}已暂停使用，请到“标准答复”页复核后恢复或删除。"
+    return notice
 
 
 def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
@@ -284,16 +310,17 @@ def document_detail(assistant: Assistant, doc: DocumentInfo) -> None:
             st.rerun()
         return
     live = [v for v in assistant.document_versions(doc.doc_id, actor=actor()) if v.status == "current"]
-    st.warning(delete_question(doc, live, chunks))
+    st.warning(delete_question(doc, live, chunks, assistant.delete_preview(doc.doc_id, actor=actor())))
     yes, no = st.columns(2)
     if yes.button("确认删除", type="primary", key="confirm_delete"):
         try:
+            preview = assistant.delete_preview(doc.doc_id, actor=actor())  # as the library is now, just before
             removed = assistant.delete_document(doc.doc_id, actor=actor())
         except Exception as exc:  # nothing was deleted; say why
             st.error(f"删除失败：{escape_md(exc)}")
             return
         st.session_state.pop(PENDING_DELETE_KEY, None)
-        announce("documents", f"已删除《{escape_md(doc.title)}》（{escape_md(doc.doc_id)}），共 {removed} 块，它不会再被检索到。")
+        announce("documents", deleted_notice(doc, removed, preview))
         st.rerun()
     if no.button("取消", key="cancel_delete"):
         st.session_state.pop(PENDING_DELETE_KEY, None)

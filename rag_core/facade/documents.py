@@ -28,18 +28,20 @@ from ..documents.bounds import IngestEstimate, as_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
 from ..documents.prepare import NameTaken, PreparedDocument, check_identity, effective_day, narrower_audience, prepare
-from ..documents.standing import effect_by_day, scheduled, standing_versions
+from ..documents.standing import scheduled
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
 from ..search.after_switch import interrupted_live, mark_live, went_live
 from ..search.indexer import refuse_unreplaceable
 from ..search.vector_store import VectorCheck
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
 from .audience_preview import checked_preview
+from .deletion import DocumentDeletion
 from .reindex import Reindexing
 from .replaced import said_replaced
 from .samples import SAMPLE_PACK, SAMPLES_DIR, SYSTEM, SampleSeeding  # noqa: F401 (their old home)
 from .server_files import ServerFiles
 from .upload_input import audience_of, displayable_name  # noqa: F401 (displayable_name: its old home)
+from .version_views import VersionViews
 
 Progress = Callable[[str, float], None]
 PREPARED_KEPT = 4  # estimates whose prepared documents wait for their ingest
@@ -50,7 +52,7 @@ _log = logging.getLogger(__name__)
 
 UPLOAD_OUTCOMES = {"indexed": "已索引", "unchanged": "内容未变，未重新索引"}  # the audit trail is read in Chinese
 
-class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
+class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, VersionViews):
     """Mixin of `Assistant`: everything the documents page and `docs` commands do."""
 
     AUDIENCE_LABELS = AUDIENCE_LABELS  # label -> the Chinese name the pages show (owned by documents.audience_names)
@@ -317,7 +319,8 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
 
         try:
             with said_replaced():
-                removed = self.indexer.delete_document(doc_id, guard=guard)
+                removed = self.indexer.delete_document(doc_id, guard=guard,
+                                                       today=office_today(self._settings.timezone))
         except NameTaken:  # as a made-up id: 0
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见：看不到它的任何版本，按没有这个文档答复")
             return 0
@@ -352,46 +355,6 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing):
             if in_effect.get(info.doc_id) is info:
                 out[info.doc_id] = info
         return sorted(out.values(), key=lambda d: d.doc_id)
-
-    def waiting_versions(self, *, actor: Principal | None = None) -> dict[str, DocumentInfo]:
-        """For each document with a version in effect, the next version the actor may read that is scheduled to
-        take its place: the list shows the version in effect, and HR should see that a change is coming."""
-        actor = self._acting(actor, "documents.manage")
-        today = office_today(self._settings.timezone)
-        live = self.catalog.live_versions()
-        in_effect = versions_in_effect(live, today)
-        waiting = sorted((v for v in live if v.doc_id in in_effect and scheduled(v, today)
-                          and self._readable_by(actor, v.audience)), key=lambda v: (v.effective_date, v.version))
-        first: dict[str, DocumentInfo] = {}
-        for version in waiting:
-            first.setdefault(version.doc_id, version)
-        return first
-
-    def scheduled_versions(self, *, actor: Principal | None = None) -> dict[str, list[DocumentInfo]]:
-        """For each document, every scheduled version the actor may read that will take effect, in the order they
-        do (`waiting_versions` names the first only: a correction dated before a wrong version still to come hid it).
-        A version another one dated the same day replaces before it is ever in effect is left out."""
-        actor = self._acting(actor, "documents.manage")
-        today = office_today(self._settings.timezone)
-        out: dict[str, list[DocumentInfo]] = {}
-        for _, in_effect in effect_by_day(self.catalog.live_versions(), today)[1:]:
-            for v in in_effect:
-                if scheduled(v, today) and self._readable_by(actor, v.audience) and v not in out.get(v.doc_id, []):
-                    out.setdefault(v.doc_id, []).append(v)
-        return out
-
-    def document_versions(self, doc_id: str, *, actor: Principal | None = None) -> list[DocumentInfo]:
-        """Every version of a document the actor may read, oldest first, with its status."""
-        actor = self._acting(actor, "documents.manage")
-        return [v for v in self.catalog.versions(doc_id) if self._readable_by(actor, v.audience)]
-
-    def document_chunks(self, doc_id: str, *, actor: Principal | None = None) -> list[Chunk]:
-        """The stored chunks of a document's live versions the actor may read, in order."""
-        actor = self._acting(actor, "documents.manage")
-        today = office_today(self._settings.timezone)
-        live = [v for v in self.catalog.live_versions() if v.doc_id == doc_id]
-        shown = {v.version for v in standing_versions(live, today)}
-        return [c for c in self.catalog.chunks_of(doc_id) if c.version in shown and self._readable_by(actor, c.audience)]
 
     def check_vectors(self, repair: bool = True, *, actor: Principal | None = None) -> VectorCheck:
         """Can every stored chunk still be found by vector search? Re-writes the ones that cannot."""

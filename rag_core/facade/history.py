@@ -22,6 +22,7 @@ from contextlib import contextmanager
 
 from ..documents.catalog import office_today, versions_in_effect
 from ..documents.standing import scheduled
+from ..documents.taking_effect import taking_effect
 from ..errors import StoreDamaged
 from ..storage.account_files import HISTORY as HISTORY_FILE
 from ..storage.account_files import damaged_line
@@ -91,12 +92,15 @@ def compare(old: list[str], new: list[str]) -> tuple[int, int, int, list[str]]:
     return added, removed, unchanged, diff
 
 
-def _shown_status(info: DocumentInfo, in_effect: int | None, today: str) -> str:
-    """A live version is in effect, waiting for its day, or already replaced by one whose day came (the catalog
-    calls all three "current")."""
+def _shown_status(info: DocumentInfo, in_effect: int | None, answering: set[int], today: str) -> str:
+    """A live version is in effect, waiting for its day, replaced before its day by another dated the same day
+    ("superseded": it never takes effect), or already replaced by one whose day came (the catalog calls all four
+    "current"). `answering`: the live versions in effect today or on a later day (`taking_effect`)."""
     if info.status != "current" or info.version == in_effect:
         return info.status
-    return "scheduled" if scheduled(info, today) else "retired"
+    if scheduled(info, today):
+        return "scheduled" if info.version in answering else "superseded"
+    return "retired"
 
 
 @contextmanager
@@ -170,6 +174,7 @@ class HistoryActions:
         live = [v for v in self.catalog.versions(doc_id) if v.status == "current"]  # every reader's, as search chooses
         in_effect = versions_in_effect(live, today).get(doc_id)
         current_version = in_effect.version if in_effect is not None else None
+        answering = {v.version for v in taking_effect(live, today)}
         for v in versions:  # a version written before history was kept: its chunks are still there while live
             if v.status == "current" and not self.version_texts.has(doc_id, v.version):
                 chunks = self.catalog.chunks_of(doc_id, v.version)
@@ -180,7 +185,7 @@ class HistoryActions:
         for index, v in enumerate(versions):
             texts = self.version_texts.texts(doc_id, v.version)
             change = VersionChange(
-                version=v.version, status=_shown_status(v, current_version, today), ingested_at=v.ingested_at, chunk_count=v.chunk_count,
+                version=v.version, status=_shown_status(v, current_version, answering, today), ingested_at=v.ingested_at, chunk_count=v.chunk_count,
                 is_current=v.version == current_version, source=v.source, effective_date=v.effective_date,
                 audience=tuple(v.audience),
             )

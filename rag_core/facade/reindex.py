@@ -8,6 +8,7 @@ every version is cut with the settings in force — the new chunk size was saved
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from itertools import groupby
 from typing import Any
@@ -16,7 +17,8 @@ from ..documents.bounds import ReindexReport
 from ..documents.catalog import office_today
 from ..documents.cut_record import cut_elsewhere
 from ..documents.prepare import rechunk
-from ..documents.standing import scheduled, standing_versions
+from ..documents.standing import scheduled
+from ..documents.taking_effect import replaced_on_their_day, taking_effect
 from ..errors import RagError, VectorServerDown
 from ..search.chroma_server import server_lost
 from ..search.indexer import refuse_stale
@@ -25,6 +27,8 @@ from .replaced import said_replaced
 
 Progress = Callable[[str, float], None]
 RETRY = "向量库服务器恢复后，请到“设置”页点“重新切块”"
+KEPT_CUT = "未重新切块，仍按原来的切块检索"
+_log = logging.getLogger(__name__)
 
 
 def _label(info: DocumentInfo) -> str:
@@ -39,9 +43,11 @@ class Reindexing:
     _settings: Any
 
     def _to_cut(self, every: list[DocumentInfo], today: str) -> list[DocumentInfo]:
-        """The versions a re-cut writes: each document's version in effect and its scheduled ones (an older version a
-        dated one has replaced is not cut again), by document, the one in effect first."""
-        return sorted(standing_versions(every, today), key=lambda v: (v.doc_id, scheduled(v, today), v.version))
+        """The versions a re-cut writes: each document's version in effect and the scheduled ones that will take
+        effect (`taking_effect`), by document, the one in effect first. Not an older version a dated one has
+        replaced, nor a scheduled one another dated the same day replaces before it is ever in effect: its copy,
+        numbered above the correction, won the tie on the day when the correction's own re-cut failed."""
+        return sorted(taking_effect(every, today), key=lambda v: (v.doc_id, scheduled(v, today), v.version))
 
     def reindex(self, progress: Progress | None = None, *, actor: Principal | None = None) -> ReindexReport:
         """Re-chunk every live version with the current settings (new versions; one audit row).
@@ -50,7 +56,10 @@ class Reindexing:
         when every live version of it can be: all are cut before any is written, so a refusal (the chunk cap at
         a smaller size) leaves the whole document as it was, and is named. The version in effect is written
         first and leaves a scheduled one in place (`keep_scheduled`); the scheduled one is retired only after
-        its re-cut copy is written, so a failure never loses it. A lost vector server ends the run: the versions
+        its re-cut copy is written, so a failure never loses it (the report says the version keeps its old cut). A
+        scheduled version a same-day one replaces is never in effect: it is retired, not cut again (its copy, the
+        higher number, would win the tie on the day over a correction whose re-cut failed). A lost vector server
+        ends the run: the versions
         not cut are named once, with what to do, and `versions_to_recut` offers the retry."""
         actor = self._acting(actor, "settings")  # type: ignore[attr-defined]
         report = ReindexReport()
@@ -90,8 +99,8 @@ class Reindexing:
                                              guard=lambda info=info, known=known: refuse_stale(self.catalog, info, known))
             except VectorServerDown:
                 raise
-            except RagError as exc:
-                report.failed.append(f"{_label(info)}：{exc}")
+            except RagError as exc:  # this version keeps its old cut, and still takes effect as before
+                report.failed.append(f"{_label(info)}{KEPT_CUT}：{exc}")
                 continue
             known.add(written.version)
             if written.status == "indexed":
@@ -103,6 +112,20 @@ class Reindexing:
             report.chunks += written.chunk_count
             report.documents += 1
             done.add((info.doc_id, info.version))
+        self._retire_cancelled(versions[0].doc_id, today)
+
+    def _retire_cancelled(self, doc_id: str, today: str) -> None:
+        """The scheduled versions of `doc_id` a same-day one replaces before they take effect (read as the catalog
+        is now) are retired, not cut again; one that cannot be is left (it never answers) and logged, a lost
+        server is raised."""
+        live = [v for v in self.catalog.versions(doc_id) if v.status == "current"]
+        for dead in replaced_on_their_day(live, today):
+            try:
+                self.indexer.retire(dead)
+            except Exception as exc:
+                if isinstance(exc, VectorServerDown) or server_lost(exc):
+                    raise
+                _log.warning("re-cut: could not retire %s v%s", dead.doc_id, dead.version, exc_info=True)
 
     def _version_written(self, doc_id: str, version: int) -> list[str]:
         """Called once a version is stored; `HistoryActions` records its text there (the version history compares

@@ -27,6 +27,7 @@ from ..documents.catalog import Catalog, office_today, versions_in_effect
 from ..documents.name_keys import NameKeys
 from ..documents.prepare import PreparedDocument, index_text, with_version
 from ..documents.standing import scheduled
+from ..documents.taking_effect import replaced_on_their_day
 from ..errors import IngestError
 from ..types import Chunk, DocumentInfo, IngestReport
 from .after_switch import run_each, unfinished
@@ -42,6 +43,19 @@ from .vector_store import ChromaVectorStore, VectorCheck
 from .version_rules import MayReplace, refuse_stale, refuse_unreplaceable, scheduled_later, waiting_note  # noqa: F401
 
 Progress = Callable[[str, float], None]
+
+
+def replaced_same_day(catalog: Catalog, written: DocumentInfo, today: str) -> list[str]:
+    """For a version scheduled for a day (`written`): the scheduled version dated that same day it replaces before it
+    ever takes effect (`replaced_on_their_day`; the one that would have, the highest number below it): the list and
+    the history no longer show it as coming, and the upload says so."""
+    live = [v for v in catalog.versions(written.doc_id) if v.status == "current"]
+    gone = [v for v in replaced_on_their_day(live, today)
+            if v.effective_date == written.effective_date and v.version < written.version]
+    return [f"排期中的 v{v.version}（原定 {v.effective_date} 生效）与这一版同日生效，将被这一版取代，不会生效"
+            for v in sorted(gone, key=lambda v: v.version)[-1:]]
+
+
 SECOND_SLICE = 256  # chunks per second-model call, so a cancel is seen between slices
 WAITING = "等待另一个导入完成"
 VERSION_ATTEMPTS = 5
@@ -209,7 +223,8 @@ class Indexer:
         warnings = prepared.warnings + unreachable_warning(unreachable)
         if not immediate:  # the upload report says so: until then answers still come from the version in effect
             warnings.append(f"v{version} 将于 {effective_date} 生效，在此之前问答仍使用当前生效的版本")
-            warnings += [] if keep_scheduled else scheduled_later(self.catalog, info, today)  # re-index: as it was
+            if not keep_scheduled:  # re-index: as it was
+                warnings += scheduled_later(self.catalog, info, today) + replaced_same_day(self.catalog, info, today)
         warnings += [f"这一版立即生效并取代了所有旧版本，包括排期中的 v{old.version}（原定 {old.effective_date} 生效）："
                      "如果仍需要它，请重新上传并设好生效日期" for old in older if scheduled(old, today)]
         if newer is not None:  # only without the writer lock: another process's newer version won
@@ -308,10 +323,11 @@ class Indexer:
         if failed:
             raise failed[0][1]
 
-    def delete_document(self, doc_id: str, guard: Callable[[], None] | None = None) -> int:
+    def delete_document(self, doc_id: str, guard: Callable[[], None] | None = None, today: str | None = None) -> int:
         """Remove every version's chunks from Chroma, BM25, the catalog and the embedding cache.
 
-        `guard` runs holding the locks before anything is removed and may raise to refuse (as `write(guard=...)`)."""
+        `guard` runs holding the locks before anything is removed and may raise to refuse (as `write(guard=...)`);
+        `today`: the office's day, whose version in effect leaves its audience behind (`Catalog.delete_document`)."""
         with self.lock, self.catalog.writer.hold():
             if guard is not None:
                 guard()
@@ -325,7 +341,7 @@ class Indexer:
             self.embedder.forget([index_text(c) for c in chunks])
             if self.second is not None:
                 self.second.embedder.forget([second_chunk_text(c) for c in chunks])
-            self.catalog.delete_document(doc_id)
+            self.catalog.delete_document(doc_id, today)
             self.name_keys.forget(doc_id)
             self.keywords.remove(ids)
             return len(ids)

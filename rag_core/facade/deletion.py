@@ -1,0 +1,81 @@
+"""删除文档: what a delete takes with it (`delete_preview`); the delete is `DocumentActions.delete_document`.
+
+A delete removes every version of the document, its recorded version history (`HistoryActions`), and holds the
+standard answers resting on it (`StandardReview._hold_standard_answers`): they are not served until HR checks
+them. The page's confirmation and notice said none of that (review 61, s6): `delete_preview` names the versions
+and the standard answers the delete would hold, only those the actor may read. Split from `facade.documents`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..documents.catalog import office_today, versions_in_effect, visible_to
+from ..errors import StoreDamaged
+from ..insights.standard_refs import readable_to_all, references
+from ..insights.standard_versions import lost_with
+from ..types import DocumentInfo, Principal
+from .stores import STANDARD_FILE, feature_store
+
+
+@dataclass
+class DeletePreview:
+    """What deleting `doc_id` takes with it, as the actor may see it."""
+
+    doc_id: str
+    versions: int = 0  # the versions the actor may read: every one goes, with the version history
+    held: list[str] = field(default_factory=list)  # the questions of the standard answers it would hold (readable)
+
+
+class DocumentDeletion:
+    """Mixin of `Assistant` (through `DocumentActions`): say before a delete what goes with it."""
+
+    catalog: Any
+    indexer: Any
+    _settings: Any
+
+    def delete_preview(self, doc_id: str, *, actor: Principal | None = None) -> DeletePreview:
+        """What `delete_document` would take with it: how many versions (the history goes too) and the standard
+        answers it would hold, named by their questions, only those whose audience the actor reads. Nothing is
+        changed; a document the actor reads no version of previews as nothing (as its delete answers)."""
+        actor = self._acting(actor, "documents.manage")  # type: ignore[attr-defined]
+        versions = self.catalog.versions(doc_id)
+        readable = [v for v in versions if visible_to(v.audience, actor.readable)]
+        if not readable:
+            return DeletePreview(doc_id)
+        try:
+            held = self._would_hold(doc_id, versions)
+        except StoreDamaged as damage:  # the delete itself notes it; the question names what it can
+            self._note_damage(damage)  # type: ignore[attr-defined]
+            held = []
+        return DeletePreview(doc_id, len(readable), [e.question for e in held if visible_to(e.audience, actor.readable)])
+
+    def _would_hold(self, doc_id: str, versions: list[DocumentInfo]) -> list[Any]:
+        """The standard answers `_hold_standard_answers` would hold if `doc_id` were deleted now: the same reading
+        (`references` of its titles not kept by a live document every reader of the answer reads, a recorded source
+        without a same-titled copy, or `lost_with` its articles and text), made without holding anything.
+        NOTE: mirrors `StandardAnswers.hold_resting_on`, which decides and holds in one step."""
+        if not self._standard_stored():  # type: ignore[attr-defined]
+            return []
+        titles = list(dict.fromkeys(v.title for v in reversed(versions)))
+        deleted = [t for t in titles if t and t.strip()]
+        in_effect = versions_in_effect(self.catalog.live_versions(), office_today(self._settings.timezone))
+        others = [v for v in in_effect.values() if v.doc_id != doc_id]
+        known = [*deleted, *(v.title for v in others if v.title)]
+        with feature_store(STANDARD_FILE):
+            store = self.standard_store  # type: ignore[attr-defined]
+            entries = store.list()
+            standing = {v.doc_id for v in others}
+            sourced = {e.id for e in entries if standing.intersection(store.sources_of(e.id))}
+            lost = lost_with(entries, self._deleted_basis(doc_id), [*titles, *(v.title for v in others if v.title)],  # type: ignore[attr-defined]
+                             lambda: [(v.audience, self.catalog.chunks_of(v.doc_id, v.version)) for v in others], sourced)
+            recorded = store.recorded_for(doc_id)
+        held = []
+        for e in entries:
+            kept = [v.title for v in others if readable_to_all(v.audience, e.audience)]
+            named = set().union(*(references(e.clauses, t, known) for t in deleted))
+            if (named - set().union(*(references(e.clauses, t, known) for t in kept))
+                    or (e.id in recorded and not any(t in deleted for t in kept)) or e.id in lost):
+                held.append(e)
+        return held

@@ -1,0 +1,66 @@
+"""The versions the documents page shows of a document: the next one coming, every scheduled one that will take
+effect, the history, and the chunk preview. Split from `facade.documents` (kept under the 400-line limit).
+
+"Will take effect" is read from `documents.standing.effect_by_day` (through `documents.taking_effect`): a scheduled
+version another one dated the same day replaces before it is ever in effect is not shown as coming.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..documents.catalog import office_today, versions_in_effect
+from ..documents.standing import effect_by_day, scheduled
+from ..documents.taking_effect import taking_effect
+from ..types import Chunk, DocumentInfo, Principal
+
+
+class VersionViews:
+    """Mixin of `Assistant` (through `DocumentActions`): what the documents page lists of each document's versions."""
+
+    catalog: Any
+    _settings: Any
+    _readable_by: Callable[[Principal, Sequence[str]], bool]  # DocumentActions'
+
+    def waiting_versions(self, *, actor: Principal | None = None) -> dict[str, DocumentInfo]:
+        """For each document with a version in effect, the next version the actor may read that is scheduled to
+        take its place (not one a same-day version replaces first): the list shows the version in effect, and HR
+        should see that a change is coming."""
+        actor = self._acting(actor, "documents.manage")  # type: ignore[attr-defined]
+        today = office_today(self._settings.timezone)
+        live = self.catalog.live_versions()
+        in_effect = versions_in_effect(live, today)
+        waiting = sorted((v for v in taking_effect(live, today) if v.doc_id in in_effect and scheduled(v, today)
+                          and self._readable_by(actor, v.audience)), key=lambda v: (v.effective_date, v.version))
+        first: dict[str, DocumentInfo] = {}
+        for version in waiting:
+            first.setdefault(version.doc_id, version)
+        return first
+
+    def scheduled_versions(self, *, actor: Principal | None = None) -> dict[str, list[DocumentInfo]]:
+        """For each document, every scheduled version the actor may read that will take effect, in the order they
+        do (`waiting_versions` names the first only: a correction dated before a wrong version still to come hid it).
+        A version another one dated the same day replaces before it is ever in effect is left out."""
+        actor = self._acting(actor, "documents.manage")  # type: ignore[attr-defined]
+        today = office_today(self._settings.timezone)
+        out: dict[str, list[DocumentInfo]] = {}
+        for _, in_effect in effect_by_day(self.catalog.live_versions(), today)[1:]:
+            for v in in_effect:
+                if scheduled(v, today) and self._readable_by(actor, v.audience) and v not in out.get(v.doc_id, []):
+                    out.setdefault(v.doc_id, []).append(v)
+        return out
+
+    def document_versions(self, doc_id: str, *, actor: Principal | None = None) -> list[DocumentInfo]:
+        """Every version of a document the actor may read, oldest first, with its status."""
+        actor = self._acting(actor, "documents.manage")  # type: ignore[attr-defined]
+        return [v for v in self.catalog.versions(doc_id) if self._readable_by(actor, v.audience)]
+
+    def document_chunks(self, doc_id: str, *, actor: Principal | None = None) -> list[Chunk]:
+        """The stored chunks the actor may read of a document's version in effect and the scheduled ones that will
+        take effect (`taking_effect`: not one a same-day version replaces before its day), in order."""
+        actor = self._acting(actor, "documents.manage")  # type: ignore[attr-defined]
+        today = office_today(self._settings.timezone)
+        live = [v for v in self.catalog.live_versions() if v.doc_id == doc_id]
+        shown = {v.version for v in taking_effect(live, today)}
+        return [c for c in self.catalog.chunks_of(doc_id) if c.version in shown and self._readable_by(actor, c.audience)]
