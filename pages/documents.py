@@ -36,7 +36,7 @@ from ui.uploads import (
 )
 
 if TYPE_CHECKING:  # the facade's answer (`Assistant.delete_preview`)
-    from rag_core.facade.deletion import DeletePreview
+    from rag_core import DeletePreview
 
 REPORTS_KEY = "doc_ingest_reports"
 PENDING_DELETE_KEY = "doc_pending_delete"

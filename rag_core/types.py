@@ -389,3 +389,12 @@ class DocumentInfo(Record):
     content_hash: str = ""
     effective_date: str | None = None
     status: str = "current"  # "current" | "retired" | "scheduled"
+
+
+@dataclass
+class DeletePreview:
+    """What deleting `doc_id` takes with it, as the actor may see it."""
+
+    doc_id: str
+    versions: int = 0  # the versions the actor may read: every one goes, with the version history
+    held: list[str] = field(default_factory=list)  # the questions of the standard answers it would hold (readable)

@@ -8,24 +8,14 @@ and the standard answers the delete would hold, only those the actor may read. S
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..documents.catalog import office_today, versions_in_effect, visible_to
 from ..errors import StoreDamaged
 from ..insights.standard_refs import readable_to_all, references
 from ..insights.standard_versions import lost_with
-from ..types import DocumentInfo, Principal
+from ..types import DeletePreview, DocumentInfo, Principal
 from .stores import STANDARD_FILE, feature_store
-
-
-@dataclass
-class DeletePreview:
-    """What deleting `doc_id` takes with it, as the actor may see it."""
-
-    doc_id: str
-    versions: int = 0  # the versions the actor may read: every one goes, with the version history
-    held: list[str] = field(default_factory=list)  # the questions of the standard answers it would hold (readable)
 
 
 class DocumentDeletion:
