@@ -96,16 +96,46 @@ def count_heading(user: str, shown: int, total: int) -> str:
     return f"{owner_label(user)} 的记忆：{count}"
 
 
-def edit_text_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
-    """Correct what a memory says; the engine masks personal data before storing it."""
+EDIT_CHOICE_KEY = "memory_edit_choice"
+EDIT_LAST_KEY = "memory_edit_last"  # (owner, id) last chosen for editing: when it is deleted elsewhere, what was typed is said
+
+
+def edit_keys(memory_id: str) -> tuple[str, str]:
+    """The edit box's key and the key of the text it was filled from (what the person saw and edited)."""
+    return f"memory_edit_text_{memory_id}", f"memory_edit_shown_{memory_id}"
+
+
+def deleted_elsewhere(user: str, active: set[str]) -> None:
+    """The memory chosen for editing was deleted since (another tab, an administrator): its box went with it, and
+    what was typed in it went unsaved without a word. Say so, with the typed text to copy."""
+    last = st.session_state.get(EDIT_LAST_KEY)
+    if not last or last[0] != user or last[1] in active:
+        return
+    st.session_state.pop(EDIT_LAST_KEY, None)
+    text_key, shown_key = edit_keys(last[1])
+    typed, shown = st.session_state.pop(text_key, None), st.session_state.pop(shown_key, None)
+    if typed and typed.strip() and typed != shown:
+        st.warning(f"这条记忆已在别处删除，您输入的内容没有保存：{escape_md(typed)}", icon=":material/warning:")
+
+
+def edit_text_section(assistant: Assistant, memories: list[MemoryHit], user: str) -> None:
+    """Correct what a memory says; the engine masks personal data before storing it. The edit is sent with the
+    text it started from: one changed elsewhere since (another tab) is refused and the box refilled, never
+    overwritten; a box nobody typed in is refilled with the change at once."""
     by_id = {m.id: m for m in memories}
     with st.expander("修改记忆内容", icon=":material/edit_note:"):
         chosen = st.selectbox("选择要修改的记忆", options=list(by_id), index=None, placeholder="请选择",
                               format_func=lambda i: f"{by_id[i].content[:40]}（{kind_label(by_id[i].kind)}）",
-                              key="memory_edit_choice")
+                              key=EDIT_CHOICE_KEY)
         if chosen is None:
             return
-        text = st.text_area("新的内容", value=by_id[chosen].content, key=f"memory_edit_text_{chosen}",
+        st.session_state[EDIT_LAST_KEY] = (user, chosen)
+        text_key, shown_key = edit_keys(chosen)
+        now = by_id[chosen].content
+        state = st.session_state
+        if text_key not in state or (state.get(shown_key) != now and state.get(text_key) == state.get(shown_key)):
+            state[text_key] = state[shown_key] = now
+        text = st.text_area("新的内容", key=text_key,
                             help=f"最多 {MAX_MEMORY_CHARS} 字；手机号、身份证号等个人信息会自动遮盖后再保存。")
         if not st.button("保存修改", type="primary", key="memory_edit_save"):
             return
@@ -116,13 +146,20 @@ def edit_text_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
             st.error(f"记忆内容太长：{len(text.strip())} 字，最多 {MAX_MEMORY_CHARS} 字。")
             return
         try:
-            stored = assistant.update_memory_text(chosen, text, actor=actor())
+            stored = assistant.update_memory_text(chosen, text, shown=state.get(shown_key), actor=actor())
         except RagError as exc:
-            st.error(f"保存失败：{escape_md(exc)}")
-            return
+            if state.get(shown_key) == now:  # not a change made elsewhere: the typed text stays in the box
+                st.error(f"保存失败：{escape_md(exc)}")
+                return
+            announce("memories", f"没有保存：{escape_md(exc)}\n\n您输入的内容：{escape_md(text)}", kind="warning")
+            state.pop(text_key, None)  # refilled with the memory as it is now
+            st.rerun()
         masked = "（个人信息已遮盖）" if stored != " ".join(text.split()) else ""
-        announce("memories", f"已保存修改{masked}：{escape_md(stored[:60])}")
-        st.session_state.pop(f"memory_edit_text_{chosen}", None)  # the box shows what was kept, not what was typed
+        replaced = getattr(stored, "replaced", ())
+        gone = (f"；与它重复或冲突的 {len(replaced)} 条记忆已被替换：{escape_md('；'.join(r[:40] for r in replaced))}"
+                if replaced else "")
+        announce("memories", f"已保存修改{masked}：{escape_md(stored[:60])}{gone}")
+        state.pop(text_key, None)  # the box shows what was kept, not what was typed
         st.rerun()
 
 
@@ -187,6 +224,8 @@ def delete_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
     yes, no = st.columns(2)
     if yes.button("确认删除", type="primary", key="memory_delete_confirm"):
         removed = assistant.delete_memories(pending, actor=actor())
+        if (st.session_state.get(EDIT_LAST_KEY) or ("", ""))[1] in pending:  # deleted here, not elsewhere
+            st.session_state.pop(EDIT_LAST_KEY, None)
         st.session_state.pop(DELETE_PENDING_KEY, None)
         st.session_state.pop(PREVIEW_KEY, None)
         st.session_state[DELETE_ROUND_KEY] = round_no + 1
@@ -202,9 +241,10 @@ def purge_section(assistant: Assistant, user: str, total: int) -> None:
     st.subheader("清空全部记忆")
     st.caption(f"删除助手记住的关于 {owner_label(user)} 的全部 {total} 条记忆，不能撤销。"
                "对话里用到的这些记忆会一并删除；问答页的对话记录里您自己说过的话不在其中：要删除它们，请在问答页删除对应的对话。")
-    if not st.session_state.get(PURGE_PENDING_KEY):
+    if st.session_state.get(PURGE_PENDING_KEY) != user:  # none, or armed for another person: never applied to this one
+        st.session_state.pop(PURGE_PENDING_KEY, None)
         if st.button("清空全部记忆", icon=":material/delete_forever:", disabled=total == 0):
-            st.session_state[PURGE_PENDING_KEY] = True
+            st.session_state[PURGE_PENDING_KEY] = user
             st.rerun()
         return
     st.warning(f"确定清空 {owner_label(user)} 的全部 {total} 条记忆吗？此操作不能撤销。")
@@ -212,6 +252,7 @@ def purge_section(assistant: Assistant, user: str, total: int) -> None:
     if yes.button("确认清空", type="primary"):
         done = assistant.purge_memories(user, actor=actor())
         st.session_state.pop(PURGE_PENDING_KEY, None)
+        st.session_state.pop(EDIT_LAST_KEY, None)  # emptied here, not elsewhere
         st.session_state.pop(PREVIEW_KEY, None)
         if done.turns_failed:
             announce("memories", f"已清空 {owner_label(user)} 的全部记忆（{done.count} 条），但对话记录读写出错，"
@@ -317,11 +358,12 @@ def main() -> None:
                                       select_all=False)
     memories = [m for m in all_memories if (not chosen_kinds or m.kind in chosen_kinds) and matches(m, query)]
     st.subheader(count_heading(user, len(memories), len(all_memories)))
+    deleted_elsewhere(user, {m.id for m in all_memories})
     if not memories:
         st.info("没有符合条件的记忆。")
     else:
         edit_importance(assistant, memories)
-        edit_text_section(assistant, memories)
+        edit_text_section(assistant, memories, user)
         delete_section(assistant, memories)
     export_button(assistant, user, len(all_memories))
     st.divider()

@@ -20,6 +20,7 @@ from ui.progress import FileSteps
 from ui.state import actor, get_assistant, mask_secret
 
 PENDING_KEY = "settings_pending_changes"
+PENDING_NOTE_KEY = "settings_pending_note"  # apply_form's note (a change made elsewhere replaced), kept through the question
 FLASH_KEY = "settings_flash"
 NOTE_KEY = "settings_flash_note"  # a warning shown with the flash: the change replaced one made elsewhere
 DRAWN_KEY = "settings_form_drawn_with"  # (values, fitted thresholds) the form's widgets were last drawn with
@@ -203,7 +204,11 @@ def apply_changes(assistant: Assistant, changes: dict[str, Any], note: str = "")
         st.info("设置没有变化。")
         return
     if any(k in changes for k in CHUNK_KEYS):
+        if problem := chunking_problem(assistant, changes):  # said before anyone is asked to re-index everything
+            st.error(f"设置未生效：{problem}")
+            return
         st.session_state[PENDING_KEY] = changes
+        st.session_state[PENDING_NOTE_KEY] = note  # shown with the question, then with the flash
         st.rerun()
     try:
         assistant.update_settings(**changes, actor=actor())
@@ -213,6 +218,21 @@ def apply_changes(assistant: Assistant, changes: dict[str, Any], note: str = "")
     st.session_state[FLASH_KEY] = "设置已生效：" + describe(changes) + kept_copy(assistant)
     st.session_state[NOTE_KEY] = note
     st.rerun()
+
+
+def chunking_problem(assistant: Assistant, changes: dict[str, Any]) -> str:
+    """Why these changes cannot be applied, in the page's words ("" when they can): asked before the re-index
+    question, since a refusal after it came only once the person had agreed to re-cut every document."""
+    size = changes.get("chunk_size", assistant.settings.chunk_size)
+    overlap = changes.get("chunk_overlap", assistant.settings.chunk_overlap)
+    if overlap >= size:
+        return (f"{FIELDS['chunk_overlap'][0]}（{shown_number(overlap)}）必须小于{FIELDS['chunk_size'][0]}"
+                f"（{shown_number(size)}）。请改小{FIELDS['chunk_overlap'][0]}或改大{FIELDS['chunk_size'][0]}后再点“应用”。")
+    try:
+        assistant.settings.with_changes(**changes)
+    except RagError as exc:
+        return escape_md(exc)
+    return ""
 
 
 def apply_form(assistant: Assistant, drawn: dict[str, Any], wanted: dict[str, Any]) -> None:
@@ -249,20 +269,24 @@ def confirm_rechunk(assistant: Assistant) -> None:
     panel = st.empty()
     with panel.container():
         n_docs = len(assistant.list_documents(actor=actor()))
+        note = st.session_state.get(PENDING_NOTE_KEY)
         st.warning(
             f"修改块大小或重叠需要把全部 {n_docs} 份文档重新切分并重新索引，期间检索结果可能不完整。要现在进行吗？\n\n"
             + "，".join(f"{FIELDS[k][0]}：{getattr(assistant.settings, k)} → {v}" for k, v in changes.items())
+            + (f"\n\n注意：{note}" if note else "")
         )
         yes, no = st.columns(2)
         confirmed = yes.button("确认并重新索引", type="primary")
         cancelled = no.button("取消")
     if cancelled:
         st.session_state.pop(PENDING_KEY, None)
+        st.session_state.pop(PENDING_NOTE_KEY, None)
         st.rerun()
     if not confirmed:
         return
     panel.empty()
     st.session_state.pop(PENDING_KEY, None)
+    note = st.session_state.pop(PENDING_NOTE_KEY, None)
     try:
         needs_reindex = assistant.update_settings(**changes, actor=actor())
     except Exception as exc:
@@ -272,6 +296,7 @@ def confirm_rechunk(assistant: Assistant) -> None:
     if needs_reindex:
         message += run_reindex(assistant, "已按新设置重新索引")
     st.session_state[FLASH_KEY] = message
+    st.session_state[NOTE_KEY] = note  # the change made elsewhere that this one replaced, as without a re-cut
     st.rerun()
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import MemoryStoreError, PermissionDenied, RagError
 from ..insights.rows import purged_turn
-from ..memory.content import bounded_content
+from ..memory.content import about_the_person, bounded_content
 from ..memory.created import checked_created_at
 from ..memory.text import with_facts
 from ..storage.sqlite_access import access_problem
@@ -211,7 +211,8 @@ class MemoryActions(KnownNames):
         actor = self._for_owner(actor, user, "memory.add", audited=True)
         try:
             # the store keeps its own length limit; a pasted book is refused before anything reads it whole
-            content = checked(bounded_content(content), what="记忆内容", max_chars=None)
+            # and about the person: a colleague's diagnosis is theirs (`about_the_person`), as chat write-back reads it
+            content = about_the_person(checked(bounded_content(content), what="记忆内容", max_chars=None))
             created_at = checked_created_at(created_at, getattr(self._settings, "timezone", None), _utcnow())
             with memory_writes():  # a full disk: 磁盘空间已满, audited and shown in Chinese
                 added = self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at,
@@ -318,16 +319,20 @@ class MemoryActions(KnownNames):
             self.memory.update_importance(memory_id, value)  # the store refuses a value outside 0–1 (or NaN)
         self._audit(actor, "memory.importance", memory_id, "ok", f"{value:.2f}")
 
-    def update_memory_text(self, memory_id: str, text: str, *, actor: Principal | None = None) -> str:
-        """Correct a memory's text; personal data is masked before it is stored. Returns the stored text."""
+    def update_memory_text(self, memory_id: str, text: str, *, shown: str | None = None,
+                           actor: Principal | None = None) -> str:
+        """Correct a memory's text; personal data is masked before it is stored. Returns the stored text, with
+        `.replaced`: the other memories it replaced (a copy, a contradicted fact). `shown`: the text the edit
+        started from; refused when the memory was changed since (another tab), instead of overwriting that."""
         actor = self._check_ids(actor, [memory_id], "memory.edit")
         if memory_id not in self._owners([memory_id]):
             raise MemoryStoreError(f"找不到记忆：{memory_id}")
-        text = checked(bounded_content(text), what="记忆内容", max_chars=None)  # the store keeps its own limit
+        text = about_the_person(checked(bounded_content(text), what="记忆内容", max_chars=None))  # the store: its limit
         owner = None if allowed(actor, "memories.all") else actor.user
         with memory_writes():
-            stored = self.memory.update_text(memory_id, text, now=_utcnow(), user_id=owner)
-        self._audit(actor, "memory.edit", memory_id, "ok", f"{len(stored)} 字")
+            stored = self.memory.update_text(memory_id, text, now=_utcnow(), user_id=owner, shown=shown)
+        gone = f"，替换 {len(stored.replaced)} 条重复或冲突的记忆" if stored.replaced else ""
+        self._audit(actor, "memory.edit", memory_id, "ok", f"{len(stored)} 字{gone}")
         return stored
 
     def delete_memories(self, memory_ids: Sequence[str], *, actor: Principal | None = None) -> int:

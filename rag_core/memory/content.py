@@ -10,13 +10,14 @@ import re
 from collections.abc import Callable
 
 from ..errors import MemoryStoreError
-from ..text.asking import asks
+from ..text.asking import asks, opens_with_asker
 from ..text.discourse import asks_or_knows
 from ..text.inputs import INVISIBLE, InputError
 from ..text.instructions import addressed_to_assistant
 from ..text.pii import redact_text
 from ..text.tokenizer import tagged
 from ..text.vocabulary import is_benefit
+from .text import about_an_outsider, as_the_person
 
 MAX_CONTENT_CHARS = 1000
 # what may be given before spaces are joined and masking shortens it (an ID number becomes [身份证号]): anything longer
@@ -91,6 +92,33 @@ def refusal(content: str) -> str | None:
         return _naming(clauses, _orders, "这是对回答内容的要求（例如要求都回答可以），不是关于您本人的信息；"
                        "只能记住对回答形式的偏好，例如：以后回答简短一些")
     return None
+
+
+OUTSIDER = "这是关于别人的信息，不能保存为您的记忆"
+# a bare possessive (别人的记忆, 同事的电话): it names something of someone's and says nothing about them
+_NAMING = re.compile(r"[^，,。；;的]{1,8}的[^，,。；;的]{1,3}")
+
+
+def about_the_person(content: str) -> str:
+    """`content`, or `MemoryStoreError` when it tells someone else's private data (我同事张三得了癌症，最近在住院): a
+    colleague's, a boss's, a friend's, as chat write-back reads it (`text.about_an_outsider`); recalled as the person's
+    own it would reach the prompt of their own questions. A clause without a subject of its own goes with the one
+    before it (最近在住院 is the colleague's too); one that names the person again (我在研发部) is theirs.
+
+    Asked by the person's actions (the memories page, `memory add`, an edit), not by `MemoryStore.add`: rows kept
+    before this rule are still read, and recall does not lift them (`recall`)."""
+    clauses = [c.strip() for c in _CLAUSES.split(INVISIBLE.sub("", content or "")) if c.strip()]
+    theirs, bad = False, set()
+    for clause in clauses:
+        if about_an_outsider(as_the_person(clause)) and not _NAMING.fullmatch(clause):
+            theirs = True
+        elif opens_with_asker(clause) or clause.startswith("用户"):
+            theirs = False
+        if theirs:
+            bad.add(clause)
+    if bad:
+        raise MemoryStoreError(_naming(clauses, bad.__contains__, OUTSIDER))
+    return content
 
 
 def _orders(clause: str) -> bool:

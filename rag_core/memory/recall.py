@@ -22,7 +22,7 @@ from ..types import MemoryHit
 from . import db
 from .centres import centre_rows
 from .scoring import as_utc, freshness_by_kind, personal_relevance, relevance
-from .text import about_an_outsider, grounded_in, keyword_overlap, keyword_terms
+from .text import about_an_outsider, as_the_person, grounded_in, keyword_overlap, keyword_terms
 
 
 def read_out(row: tuple) -> db.MemoryRecord:
@@ -75,8 +75,9 @@ class RecallMixin:
         # only a profile fact can be lifted, so only those are looked for in the sources
         grounded = np.asarray([bool(evidence) and kind == "profile" and grounded_in(content, evidence)
                                for content, kind in zip(uv.contents, uv.kinds, strict=True)], dtype=bool)
-        # a fact about someone outside the family (kept before write-back refused them) is never lifted
-        others = np.asarray([kind == "profile" and about_an_outsider(content)
+        # a fact about someone outside the family (kept before write-back and the memories page refused them) is never
+        # lifted, whether kept as chat words it (用户同事…) or as typed (我同事…)
+        others = np.asarray([kind == "profile" and about_an_outsider(as_the_person(content))
                              for content, kind in zip(uv.contents, uv.kinds, strict=True)], dtype=bool)
         if threshold is None:
             idx = np.arange(len(uv.ids))

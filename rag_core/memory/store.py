@@ -34,6 +34,7 @@ from ..errors import MemoryStoreError
 from . import db
 from .centres import centre_rows, compute_centres, shipped_centres, signature
 from .content import checked_content
+from .editing import EditingMixin
 from .forgetting import REWORDED, ForgettingMixin, Written, history_seq
 from .recall import RecallMixin
 from .scoring import (
@@ -63,7 +64,7 @@ class _UserVectors:
     centred: np.ndarray  # (n, dim) centred and re-normalised, for relevance
 
 
-class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin):
+class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin, EditingMixin):
     """Long-term memories of many users in one SQLite file; every call is scoped by user."""
 
     def __init__(
@@ -360,21 +361,3 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin):
                 raise MemoryStoreError(f"找不到记忆：{memory_id}")
             conn.execute("UPDATE memories SET importance = ? WHERE id = ?", (value, memory_id))
             db.add_history(conn, memory_id, row[0], "importance", as_utc(now) if now else db.utc_now(), "", f"{row[1]:.2f}→{value:.2f}")
-
-    def update_text(
-        self, memory_id: str, content: str, *, now: datetime | None = None, user_id: str | None = None
-    ) -> str:
-        """Replace a memory's text (masked like add(), re-embedded); returns the text as stored.
-
-        A person's own correction: no dedup or contradiction check, the row keeps its id,
-        kind, importance and age; the history keeps the new text."""
-        content = checked_content(content)
-        vec = np.asarray(self.embedder.embed_passages([content])[0], dtype=np.float32)
-        with self._tx() as conn:
-            row = conn.execute("SELECT user_id FROM memories WHERE id = ? AND deleted_at IS NULL", (memory_id,)).fetchone()
-            if not row or (user_id is not None and row[0] != user_id):
-                raise MemoryStoreError(f"找不到记忆：{memory_id}")
-            conn.execute("UPDATE memories SET content = ?, embedding = ?, model_id = ? WHERE id = ?",
-                         (content, db.to_blob(vec), self.embedder.model_id, memory_id))
-            db.add_history(conn, memory_id, row[0], "edited", as_utc(now) if now else db.utc_now(), content)
-        return content

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..text.asking import third_person
 from ..text.places import branch_city, is_city
 from ..text.tokenizer import tagged, tokenize
 
@@ -265,6 +266,13 @@ def about_an_outsider(content: str) -> bool:
     # them (用户同事和用户都在研发部); not as the one told (用户同事告诉用户他得了癌症 is still that colleague's data)
     rest = _TOLD_TO.sub("", first.group()[other.end():]) if other else ""
     return bool(other) and bool(_OUTSIDERS.search(subject)) and "用户" not in rest
+
+
+def as_the_person(content: str) -> str:
+    """A memory in the third person, as chat keeps it (我同事张三得了癌症 → 用户同事张三得了癌症): one typed on the
+    memories page is stored as typed, and the rules that read a fact's subject (`about_an_outsider`) read 用户."""
+    text = (content or "").strip()
+    return text if text.startswith("用户") else third_person(text)
 
 
 _TOLD_TO = re.compile(r"(?:告诉|通知|转告|透露给|提醒)用户|用户(?:说|讲|提到?|透露|聊)")

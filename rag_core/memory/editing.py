@@ -1,0 +1,85 @@
+"""A person's correction of one memory's text (`MemoryStore.update_text`).
+
+Mixed into MemoryStore; relies on its ``_tx``, ``_vectors``, ``_match``, ``_centres_for_model`` and ``embedder``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+import numpy as np
+
+from ..errors import MemoryStoreError
+from ..text.pii import redact_text
+from . import db
+from .content import checked_content
+from .scoring import as_utc
+from .text import slots
+
+
+class Edited(str):
+    """What `MemoryStore.update_text` returns: the text as stored, as it always has, with `replaced`: the (masked)
+    texts of the person's other memories the edit replaced, a copy of it or a fact it contradicts (the page says so)."""
+
+    replaced: tuple[str, ...]
+
+    def __new__(cls, text: str, replaced: tuple[str, ...] = ()) -> Edited:
+        edited = super().__new__(cls, text)
+        edited.replaced = tuple(replaced)
+        return edited
+
+
+def changed_since(now_text: str) -> MemoryStoreError:
+    """The refusal of an edit made on a text that is no longer the memory's (another tab, a chat turn saved since)."""
+    return MemoryStoreError(f"这条记忆在您打开后已被修改：现在是“{now_text}”。您的修改没有保存，"
+                            "请在现在的内容上重新修改后再保存")
+
+
+def _without(uv, index: int | None):
+    """The user's vectors without row `index` (the memory being edited)."""
+    if index is None:
+        return uv
+    keep = [i for i in range(len(uv.ids)) if i != index]
+    return replace(uv, ids=[uv.ids[i] for i in keep], contents=[uv.contents[i] for i in keep],
+                   kinds=[uv.kinds[i] for i in keep], importance=uv.importance[keep], created_ts=uv.created_ts[keep],
+                   raw=uv.raw[keep], centred=uv.centred[keep])
+
+
+class EditingMixin:
+    def update_text(self, memory_id: str, content: str, *, now: datetime | None = None, user_id: str | None = None,
+                    shown: str | None = None) -> Edited:
+        """Replace a memory's text (checked and masked like add(), re-embedded); returns the text as stored.
+
+        The row keeps its id, kind, importance and age; the history keeps the new text. `shown`: the text the
+        person edited (as shown: masked); when the memory says something else now, the edit is refused
+        (`changed_since`) instead of silently overwriting that change. The person's other memories are matched as
+        add() matches a new fact: one the edit repeats, or one about the same slot with another value (我常驻杭州
+        when the edit says 我常驻上海), is replaced by the edited row, so two contradicting facts are never both active;
+        their texts come back in `Edited.replaced`."""
+        content = checked_content(content)
+        vec = np.asarray(self.embedder.embed_passages([content])[0], dtype=np.float32)
+        now = as_utc(now) if now else db.utc_now()
+        self._centres_for_model()  # may write once; keep it out of the transaction below
+        with self._tx() as conn:
+            row = conn.execute("SELECT user_id, content, kind FROM memories WHERE id = ? AND deleted_at IS NULL",
+                               (memory_id,)).fetchone()
+            if not row or (user_id is not None and row[0] != user_id):
+                raise MemoryStoreError(f"找不到记忆：{memory_id}")
+            owner, before, kind = row
+            if shown is not None and redact_text(before) != shown:
+                raise changed_since(redact_text(before))
+            uv = self._vectors(owner)
+            others = _without(uv, uv.ids.index(memory_id) if memory_id in uv.ids else None)
+            is_fact = kind != "interaction"
+            conflicts, dup = self._match(others, content, vec, is_fact, slots(content) if is_fact else {})
+            gone = sorted({*conflicts, *([] if dup is None else [dup])})
+            conn.execute("UPDATE memories SET content = ?, embedding = ?, model_id = ? WHERE id = ?",
+                         (content, db.to_blob(vec), self.embedder.model_id, memory_id))
+            db.add_history(conn, memory_id, owner, "edited", now, content)
+            for i in gone:
+                conn.execute("UPDATE memories SET deleted_at = ?, delete_reason = 'replaced', replaced_by = ? "
+                             "WHERE id = ? AND user_id = ? AND deleted_at IS NULL",
+                             (db.iso(now), memory_id, others.ids[i], owner))
+                db.add_history(conn, others.ids[i], owner, "replaced", now, others.contents[i], f"replaced_by={memory_id}")
+        return Edited(content, tuple(redact_text(others.contents[i]) for i in gone))
