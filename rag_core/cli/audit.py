@@ -15,12 +15,21 @@ from ..memory.created import office_zone
 from .output import field, print_json, say
 
 
-def _day_or_time(text: str) -> str:
-    """A bound checked as argparse reads it: a date (YYYY-MM-DD) kept as typed, a time with an offset (+08:00) turned
-    into UTC, one without kept; `_bound` reads the last two in the office's zone once the settings are known."""
+def _day(text: str) -> date | None:
+    """`text` as a date in any form `date.fromisoformat` reads (2026-12-06, 20261206, 2026-W49-7), else None: deciding
+    by length made --until 20261206 that day's midnight, which dropped the whole day 2026-12-06 includes."""
     try:
-        if len(text) == 10:
-            return date.fromisoformat(text).isoformat()
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _day_or_time(text: str) -> str:
+    """A bound checked as argparse reads it: a date in any ISO form (`_day`) as YYYY-MM-DD, a time with an offset turned
+    into UTC, one without kept; `_bound` reads the last two in the office's zone once the settings are known."""
+    if (day := _day(text)) is not None:
+        return day.isoformat()
+    try:
         moment = datetime.fromisoformat(text)
         return (moment.astimezone(UTC) if moment.tzinfo else moment).isoformat()
     except ValueError:
@@ -33,8 +42,10 @@ def _day_or_time(text: str) -> str:
 def _bound(text: str | None, zone: tzinfo) -> str | date | None:
     """A checked bound as the facade takes it: a date is a whole office day (`--until` included, as in gaps and
     usage), a time without an offset is on the office clock (the times printed), one with an offset is UTC already."""
-    if not text or len(text) == 10:
-        return date.fromisoformat(text) if text else None
+    if not text:
+        return None
+    if (day := _day(text)) is not None:
+        return day
     moment = datetime.fromisoformat(text)
     if moment.tzinfo is not None:
         return text

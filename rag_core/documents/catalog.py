@@ -301,18 +301,19 @@ class Catalog:
         return older, (max(newer) if newer else None)
 
     def superseded(self, doc_id: str, timezone: str | None = None) -> list[DocumentInfo]:
-        """Current versions a newer current one should have retired when it was written.
-
-        A version written without a future effective date retires every older version (the indexer's
-        rule); the office's day (`timezone`) at `ingested_at` is the day it was written: the UTC day
-        made a version scheduled for the office's tomorrow immediate west of UTC. Two processes writing
-        at once once left both current: these are the extra ones.
-        """
+        """Current versions a newer current one should have retired when it was written (two processes writing at
+        once once left both current): older than the newest version written without a future effective date, and
+        not dated after the day it was written. The office's day (`timezone`) at `ingested_at` is that day (the UTC
+        day made a version for the office's tomorrow immediate west of UTC). A version still scheduled then was kept
+        on purpose (a re-cut whose scheduled version kept its old cut), also once its day came: re-importing to
+        retire it deleted the scheduled change. `storage.version_check.version_problems` holds the same rule."""
         zone = ZoneInfo(timezone or Settings.timezone)
         live = [v for v in self.versions(doc_id) if v.status == "current"]
-        immediate = [v.version for v in live if not v.effective_date or v.effective_date <= local_day(v.ingested_at, zone)]
+        written = {v.version: local_day(v.ingested_at, zone) for v in live}
+        immediate = [v.version for v in live if (v.effective_date or "") <= written[v.version]]
         newest = max(immediate, default=None)
-        return [v for v in live if newest is not None and v.version < newest]
+        return [v for v in live if newest is not None and v.version < newest
+                and (v.effective_date or "") <= written[newest]]
 
     def set_status(self, doc_id: str, version: int, status: str) -> None:
         with self.transaction() as db:

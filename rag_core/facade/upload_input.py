@@ -56,6 +56,16 @@ def bad_label(labels: Sequence[str]) -> str:
     return ""
 
 
+def label_refusal(labels: Sequence[str]) -> str:
+    """The Chinese refusal of the first bad label ("" when none), shared by uploads and standard answers: the label
+    echoed masked and cut, as a typed 生效日期 is."""
+    if not (bad := bad_label(labels)):
+        return ""
+    shown = redact_text(bad if len(bad) <= 40 else bad[:40] + "…")
+    return (f"受众标签不合法：{shown}（多个受众请分别填写）。受众标签只能用文字、数字、下划线或连字符，"
+            "最多 32 个字符，与账号的受众标签一致，未写入任何内容")
+
+
 class UploadInput:
     """Mixin of `Assistant` (through `DocumentActions`): the checks and names every upload path shares."""
 
@@ -76,10 +86,8 @@ class UploadInput:
         labels = audience_of(audience)
         if not labels:
             return NO_AUDIENCE
-        if bad := bad_label(labels):  # echoed masked and cut, as a typed 生效日期 is
-            shown = redact_text(bad if len(bad) <= 40 else bad[:40] + "…")
-            return (f"受众标签不合法：{shown}（多个受众请分别填写）。受众标签只能用文字、数字、下划线或连字符，"
-                    "最多 32 个字符，与账号的受众标签一致，未写入任何内容")
+        if refusal := label_refusal(labels):
+            return refusal
         hidden = unreadable_labels(labels, actor.readable)
         if not hidden:
             return ""

@@ -44,7 +44,9 @@ def _zone(name: str | None) -> tzinfo:
 def version_problems(catalog: Path, timezone: str | None = None) -> list[StoreCheck]:
     """A document with more than one version in effect: a newer current version written without a
     future effective date should have retired every older one (two processes writing at once once
-    left both current, each chunk live twice). A version scheduled for later is not counted.
+    left both current, each chunk live twice). A version scheduled for later is not counted, nor an older one
+    dated after the day that newer version was written: a re-cut whose scheduled version kept its old cut leaves it
+    below the in-effect version's copy on purpose, and re-importing as advised retired the scheduled change.
 
     The catalog's rule (`Catalog.superseded`): the office's day (`timezone`, None: the default setting) at
     `ingested_at` is the day a version was written. The UTC day called a version scheduled for New York's
@@ -67,15 +69,16 @@ def version_problems(catalog: Path, timezone: str | None = None) -> list[StoreCh
         by_doc.setdefault(row[0], []).append(row)
     checks = []
     for doc_id, versions in by_doc.items():
-        immediate = [v for _, v, eff, at, _ in versions if not eff or eff <= _office_day(at, zone)]
+        immediate = [(v, day) for _, v, eff, at, _ in versions if (eff or "") <= (day := _office_day(at, zone))]
         if not immediate:
             continue
-        extra = [(v, n) for _, v, _, _, n in versions if v < max(immediate)]
+        newest, written = max(immediate)
+        extra = [(v, n) for _, v, eff, _, n in versions if v < newest and (eff or "") <= written]
         if extra:
             shown = "、".join(f"v{v}" for v, _ in extra)
             checks.append(StoreCheck(
                 catalog.name, "inconsistent",
-                f"文档 {doc_id} 有 {len(extra) + 1} 个同时生效的版本（{shown} 和 v{max(immediate)}），"
+                f"文档 {doc_id} 有 {len(extra) + 1} 个同时生效的版本（{shown} 和 v{newest}），"
                 f"旧版本的 {sum(n for _, n in extra)} 块仍在索引里",
                 "把这份文档的文件重新导入一次即可（内容相同也可以），较旧的版本会被停用",
             ))
