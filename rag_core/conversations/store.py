@@ -328,6 +328,25 @@ class ConversationStore:
             if (rating is not None or trace is not None or answer is not None) and not done.rowcount:
                 raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
 
+    def change_turn(self, conversation_id: str, turn: int, change: Callable[[dict, str], tuple[dict, str]]) -> None:
+        """Apply `change` (trace, answer) -> the new (trace, answer) to one stored turn, read and written in one
+        transaction: a change made meanwhile (a purge's `rewrite_turns`) is built on, never written over."""
+        cid = check_id(conversation_id)
+        with self._tx() as conn:
+            conn.execute("BEGIN IMMEDIATE")  # the read too: no other process writes the turn before this one does
+            row = conn.execute("SELECT trace, answer FROM turns WHERE conversation_id = ? AND turn = ?",
+                               (cid, turn)).fetchone()
+            if row is None:
+                raise ConversationError(f"找不到对话 {conversation_id} 的第 {turn} 轮")
+            try:
+                trace = json.loads(row[0])
+            except ValueError:
+                trace = None
+            if isinstance(trace, dict):
+                trace, answer = change(trace, row[1])
+                conn.execute("UPDATE turns SET trace = ?, answer = ? WHERE conversation_id = ? AND turn = ?",
+                             (json.dumps(trace, ensure_ascii=False), answer, cid, turn))
+
     def rewrite_turns(self, user: str, change: Callable[[dict, str], tuple[dict, str] | None]) -> int:
         """Apply `change` (trace, answer) -> the new (trace, answer), or None to leave the turn, to every stored turn
         of `user`, in one transaction; how many turns changed. A trace that no longer reads is left as it is."""

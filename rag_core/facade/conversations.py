@@ -32,6 +32,7 @@ from ..conversations.undo import UNDONE_NOTE as UNDONE_NOTE  # re-exported: read
 from ..conversations.undo import Undone, undone_note
 from ..documents.catalog import office_today
 from ..errors import MemoryStoreError, PermissionDenied, StoreDamaged
+from ..insights.rows import purged_turn
 from ..memory.forgetting import KEPT, UNTOLD
 from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..text.pii import redact_text
@@ -42,6 +43,7 @@ from .followup_search import NOUNLESS_MARGIN as NOUNLESS_MARGIN
 from .followup_search import FollowupSearch
 from .memories import memory_unreadable, memory_writes
 from .owner_names import fresh_conversation_id
+from .purge_race import memories_gone
 from .stores import CONVERSATIONS_FILE, INSIGHTS_FILE, Sweep, feature_store, uses_store
 from .turn_access import (
     CARRIED_KEY,
@@ -239,9 +241,15 @@ class ConversationActions(FollowupSearch):
                 # the owner checked as the turn is written: someone else may have started this id meanwhile
                 kept = {**trace.to_dict(), "conversation": context.conversation, "turn": 0,
                         CONTEXT_KEY: context.context_turns}
+                record, answer = {**kept, CARRIED_KEY: carried_record(kept, context.carried)}, trace.answer
+                # purged while answered: `purge_memories` rewrote the turns stored by then, so this one is kept as
+                # it would have left it; a purge between this look and the write is caught after it
+                if gone := memories_gone(self.memory, record, user):
+                    record, answer = purged_turn(record, answer) or (record, answer)
                 turn = self.conversations.add_turn(
-                    context.conversation, question, trace.search_question or question, trace.answer,
-                    {**kept, CARRIED_KEY: carried_record(kept, context.carried)}, user=user or "")
+                    context.conversation, question, trace.search_question or question, answer, record, user=user or "")
+                if not gone and memories_gone(self.memory, record, user):
+                    self.conversations.rewrite_turns(user, purged_turn)  # what the purge did, now with this turn
         except StoreDamaged as damage:  # the answer stands; only keeping it failed
             trace.search.warnings.append(f"{damage}（这一轮没有保存）")
             return trace
@@ -355,15 +363,19 @@ class ConversationActions(FollowupSearch):
         by_hand, later = last.count(KEPT), last.count(UNTOLD)
         told_before = len(kept) - by_hand - later
         note = undone_note(told_before, by_hand, later)  # a restatement: the fact told earlier is kept, as it was
-        answer = stored.trace.get("answer", "")  # the page shows the turn's answer: it says the undo, after a refresh too
-        tail = str(stored.trace.get("engine_tail") or "")
-        if not stored.trace.get("acknowledgement_undone"):
-            if answer.endswith(tail):  # the note is the engine's too: the acknowledgement before it stays literal
-                tail = f"{tail}\n\n{note}".strip()
-            answer = f"{answer}\n\n{note}".strip()
-        trace = {**stored.trace, "acknowledged": [], "acknowledgement_undone": True, "answer": answer, "engine_tail": tail}
-        # the turn's answer too: the export reads it, and must say the undo as the page does
-        self.conversations.update_turn(conversation_id, turn, trace=trace, answer=answer)
+
+        def undone(trace: dict[str, Any], _answer: str) -> tuple[dict[str, Any], str]:
+            # the turn as stored now (a purge meanwhile took its memories out: not written back over it)
+            answer = trace.get("answer", "")  # the page shows the turn's answer: it says the undo, after a refresh too
+            tail = str(trace.get("engine_tail") or "")
+            if not trace.get("acknowledgement_undone"):
+                if answer.endswith(tail):  # the note is the engine's too: the acknowledgement before it stays literal
+                    tail = f"{tail}\n\n{note}".strip()
+                answer = f"{answer}\n\n{note}".strip()
+            # the turn's answer too: the export reads it, and must say the undo as the page does
+            return {**trace, "acknowledged": [], "acknowledgement_undone": True, "answer": answer, "engine_tail": tail}, answer
+
+        self.conversations.change_turn(conversation_id, turn, undone)
         return Undone(deleted, told_before, by_hand, later)
 
     @uses_store(STORE_FILE)

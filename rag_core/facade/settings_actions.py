@@ -6,6 +6,8 @@ restart. The save merges with settings.json as it is now (`shared_settings`), so
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from .. import settings as saved_file  # settings.json: the settings page's changes
 from ..errors import SettingsError
 from ..settings import LIMITS, Settings
@@ -24,21 +26,25 @@ class SettingsActions:
         try:
             if fixed := sorted(set(changes) - set(LIMITS)):  # the data dir, the models, the LLM: .env and a restart
                 raise SettingsError(f"这些设置不能在运行中修改：{'、'.join(fixed)}；请改 .env 后重启")
+            # the file and what is in force change together: put in force after the lock, another admin's save
+            # made meanwhile was overwritten by this one's older view (on disk, not in force)
             with saving(self._settings.data_dir):  # another replica's saves since this start are kept
+                was = self._settings  # the audit row's old values
                 base, saved = on_file_now(self._env_settings, self._settings, self._saved)
                 new = base.with_changes(**changes)
                 kept = saved_file.save_changes(new, saved | set(changes), self._env_settings)
-            self._saved = saved | set(changes)
+                self._saved = saved | set(changes)
+                needs_reindex = self._put_in_force(new)
+                self._saved_file_handled(kept)
         except Exception as exc:
             self._audit(actor, "settings.change", ", ".join(sorted(changes)), "failed", str(exc))
             raise
-        self._audit(actor, "settings.change", ", ".join(sorted(changes)), "ok", saved_file.change_detail(self._settings, changes, kept))
-        self._saved_file_handled(kept)
-        return self._put_in_force(new)
+        self._audit(actor, "settings.change", ", ".join(sorted(changes)), "ok", saved_file.change_detail(was, changes, kept))
+        return needs_reindex
 
     def _saved_file_handled(self, kept: str) -> None:
         """settings.json was rewritten or removed: the start's notice about it is stale, and the copy is named."""
-        if self._saved_notice in self.store_notices:
+        with suppress(ValueError):  # another session's save took it out between a look and a remove
             self.store_notices.remove(self._saved_notice)
         self.settings_notice = saved_file.kept_notice(kept)
 
@@ -62,12 +68,13 @@ class SettingsActions:
         actor = self._acting(actor, "settings")
         forgotten = sorted(self._saved)
         try:  # a file the start could not use whole is kept aside, not deleted
-            kept = saved_file.forget_changes(self._env_settings)
+            with saving(self._settings.data_dir):  # as a save: the file and what is in force change together
+                kept = saved_file.forget_changes(self._env_settings)
+                self._saved = frozenset()
+                needs_reindex = self._put_in_force(self._env_settings)
+                self._saved_file_handled(kept)
         except SettingsError as exc:
             self._audit(actor, "settings.change", ", ".join(forgotten), "failed", str(exc))
             raise
-        self._saved = frozenset()
-        needs_reindex = self._put_in_force(self._env_settings)
-        self._saved_file_handled(kept)
         self._audit(actor, "settings.change", ", ".join(forgotten), "ok", "清除设置页保存的修改，改回 .env 和默认值" + (f"；{self.settings_notice}" if kept else ""))
         return needs_reindex

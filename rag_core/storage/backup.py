@@ -39,6 +39,7 @@ from pathlib import Path
 from ..errors import RagError, StoreBusy, StoreDamaged
 from .account_files import ACCOUNTS, AUDIT, lost_accounts, no_accounts
 from .backup_check import _SKIP_SUFFIXES, MANIFEST, _counts, _skipped, verify_backup
+from .backup_wait import no_import
 from .disk_space import low_space, out_of_space
 from .empty_stores import cut_state, truncated
 from .health import CACHES, CATALOG, CHROMA_DB, CHROMA_DIR, sqlite_problem
@@ -108,15 +109,17 @@ def _cache_of(name: str) -> str | None:
     return CHROMA_DIR if name == CHROMA_DB else None
 
 
-def backup_data_dir(data_dir: Path, dest: Path) -> BackupReport:
-    """Copy the data dir into `dest` (new or empty directory); returns what was copied.
+def backup_data_dir(data_dir: Path, dest: Path, *, wait_seconds: float | None = None,
+                    waiting: Callable[[str], None] | None = None) -> BackupReport:
+    """Copy the data dir into `dest` (new or empty directory); returns what was copied. An upload at work is waited
+    for (`backup_wait.no_import`: up to `wait_seconds`, `waiting` told once), then StoreBusy.
 
     A destination that cannot be written (no such parent, read-only, a system directory) is refused in one
     line; it used to surface as an OSError traceback, and `.` as a ValueError (an empty name). A store that
     cannot be copied or would not restore is refused naming the file; nothing is left behind either way."""
     data_dir, dest = Path(data_dir), Path(dest).resolve()  # `.` or `..` name the directory they stand for
     try:
-        return _backup(data_dir, dest)
+        return _backup(data_dir, dest, wait_seconds, waiting)
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):  # the backup's disk, not a store: said as that, named
             raise StoreDamaged(f"备份目录 {dest} 所在的磁盘空间不足，没有生成备份：请腾出空间，或换一个空间足够的磁盘上的"
@@ -124,7 +127,8 @@ def backup_data_dir(data_dir: Path, dest: Path) -> BackupReport:
         raise StoreDamaged(f"无法写入备份目录 {dest}（{exc.strerror or exc}）：请换一个可以写入的新目录") from exc
 
 
-def _backup(data_dir: Path, dest: Path) -> BackupReport:
+def _backup(data_dir: Path, dest: Path, wait_seconds: float | None = None,
+            waiting: Callable[[str], None] | None = None) -> BackupReport:
     if not (data_dir / CATALOG).exists():
         raise StoreDamaged(f"{data_dir} 里没有 {CATALOG}：没有可以备份的文档库")
     if dest.exists() and any(dest.iterdir()):
@@ -136,7 +140,8 @@ def _backup(data_dir: Path, dest: Path) -> BackupReport:
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.partial-", dir=dest.parent))
     try:
         staging.chmod(PRIVATE)  # whatever the umask
-        copied, notices = _copy_stores(data_dir, staging)
+        with no_import(data_dir, wait_seconds=wait_seconds, waiting=waiting):  # the catalog and its stores agree
+            copied, notices = _copy_stores(data_dir, staging)
         notices += _vectors_elsewhere(staging / CATALOG)
         counts = _counts(staging)
         manifest = {"created_at": datetime.now(UTC).isoformat(timespec="seconds"), "files": copied, **counts}
