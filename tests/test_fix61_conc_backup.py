@@ -52,20 +52,20 @@ def test_a_backup_between_the_switch_and_the_retire_waits_and_is_refused(tmp_pat
 def test_a_backup_waits_for_an_upload_to_finish_then_copies(tmp_path):
     a = fake_assistant(tmp_path / "store")
     a.ingest_bytes(OLD, "lighthouse.txt")
-    held, told = threading.Event(), []
+    held, done, told = threading.Event(), threading.Event(), []
 
     def upload():  # an upload at work: it holds the catalog's writer lock a moment
         with a.catalog.writer.hold():
             held.set()
             time.sleep(0.6)
+            done.set()  # its last step, still holding the lock
 
     t = threading.Thread(target=upload)
     t.start()
     held.wait()
-    started = time.monotonic()
-    report = backup_data_dir(tmp_path / "store", tmp_path / "bk", waiting=told.append)
+    report = Assistant.backup_data_dir(tmp_path / "store", tmp_path / "bk", waiting=told.append)  # the CLI's path
     t.join()
-    assert time.monotonic() - started >= 0.3 and told == [backup_wait.WAITING]
+    assert done.is_set() and told == [backup_wait.WAITING]  # copied only after the upload let go
     assert "catalog.sqlite3" in report.files and report.documents == 1
 
 

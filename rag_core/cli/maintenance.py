@@ -10,6 +10,7 @@ does for the other commands), also on a team data dir.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..facade.access import LOCAL_ADMIN
 from ..settings import Settings
@@ -45,7 +46,8 @@ def _facade():
 
 def backup(args: argparse.Namespace, _assistant=None) -> int:
     """Copy every store file with SQLite's online backup, plus the vector store."""
-    report = _facade().backup_data_dir(_settings(args).data_dir, args.dest, actor=LOCAL_ADMIN)
+    report = _facade().backup_data_dir(_settings(args).data_dir, args.dest, actor=LOCAL_ADMIN,
+                                       waiting=lambda line: print(line, file=sys.stderr, flush=True))
     if args.json:
         print_json(report.to_dict())
     else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -61,13 +61,15 @@ class MaintenanceActions:
 
     store_notices: list[str]
 
-    def backup(self, dest: str | Path, *, actor: Principal | None = None) -> BackupReport:
-        """A consistent copy of the whole data dir into `dest`, safe while the app runs."""
+    def backup(self, dest: str | Path, *, actor: Principal | None = None,
+               waiting: Callable[[str], None] | None = None) -> BackupReport:
+        """A consistent copy of the whole data dir into `dest`, safe while the app runs (an upload at work is waited
+        for, `waiting` told once)."""
         who = self._acting(actor, "maintenance")
         target = _backup_dest(dest)
         try:
             refuse_newer(Path(self._settings.data_dir))  # a newer version wrote it since this start: not copied
-            report = backup_data_dir(Path(self._settings.data_dir), target)
+            report = backup_data_dir(Path(self._settings.data_dir), target, waiting=waiting)
         except RagError as exc:
             self._audit(who, "backup", str(dest), "failed", str(exc))
             raise
@@ -111,14 +113,15 @@ class MaintenanceActions:
         return to_csv(rows, headers)
 
     @staticmethod
-    def backup_data_dir(data_dir: str | Path, dest: str | Path, *, actor: Principal | None = None) -> BackupReport:
+    def backup_data_dir(data_dir: str | Path, dest: str | Path, *, actor: Principal | None = None,
+                        waiting: Callable[[str], None] | None = None) -> BackupReport:
         """`backup` without opening the assistant (no model load; the app may keep running)."""
         data_dir = Path(data_dir)
         who = _acting_on(data_dir, actor)
         target = _backup_dest(dest)
         try:
             refuse_newer(data_dir)  # its backup would only restore into a version that refuses it
-            report = backup_data_dir(data_dir, target)
+            report = backup_data_dir(data_dir, target, waiting=waiting)
         except RagError as exc:
             _audit_row(data_dir, who, "backup", str(dest), "failed", str(exc))
             raise
