@@ -1,15 +1,59 @@
 """What every format shares after extraction: table captions, image uploads by OCR,
 and the plain-words account of how a file was read (the upload report's notes).
+
+OCR is slow (a page takes seconds), so the estimate before an upload does not run it: within `deferring_ocr()`
+the pages (or the image) OCR would read are counted in an `OcrPlan` and stand in as one `DEFERRED_LINE` each; the
+confirmed ingest reads them, with its progress bar and 取消导入.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from ..errors import IngestError
 from ..types import OcrPage, ReadingReport
 from .formats import Line, TableCounter
 from .ocr import OCR_MIN_CONFIDENCE, recognize, report_page
+
+# Seconds one scanned page adds to an upload, for the estimate: 8.7 s of recognition per A4 page on 2 shared
+# cores (bench/bench_ocr.py, docs/documents.md; 15-22 s measured at load 24, about 5 s for a one-line strip), and
+# its text's chunks (an A4 page of policy text is about 870 characters: 3-4 chunks of 240) at ingest_seconds_per_chunk
+OCR_SECONDS_PER_PAGE = 9.0
+OCR_CHUNKS_PER_PAGE = 3
+DEFERRED_LINE = "（扫描页：导入时 OCR 识别）"
+
+
+@dataclass
+class OcrPlan:
+    """What OCR an upload will need: the pages (1-based; an image is page 1) it will read; `skipped` says which
+    scanned pages are past the cap (they will not be read)."""
+
+    pages: list[int] = field(default_factory=list)
+    skipped: str = ""
+
+
+_plan: ContextVar[OcrPlan | None] = ContextVar("ocr_plan", default=None)
+
+
+@contextmanager
+def deferring_ocr() -> Iterator[OcrPlan]:
+    """Within this block nothing is OCR'd: the pages it would read are counted in the plan yielded."""
+    plan = OcrPlan()
+    token = _plan.set(plan)
+    try:
+        yield plan
+    finally:
+        _plan.reset(token)
+
+
+def deferred_plan() -> OcrPlan | None:
+    """The plan of the `deferring_ocr` block we are in, or None (OCR runs)."""
+    return _plan.get()
+
 
 _CAPTION = re.compile(r"^(?:附?表\s*[0-9０-９一二三四五六七八九十]+|.{2,50}[：:]$|.{0,40}(?:标准|一览表|明细|对照表)$)")
 _SENTENCE_END = re.compile(r"[。！？；!?;]")
@@ -49,6 +93,9 @@ def image_lines(data: bytes, name: str, reading: ReadingReport) -> list[Line]:
         image = open_image(data)
     except Exception as exc:  # not an image, truncated, or a decompression bomb
         raise IngestError(name, f"图片无法打开，可能已损坏或尺寸过大（{type(exc).__name__}）") from exc
+    if (plan := deferred_plan()) is not None:  # the estimate: the ingest reads it
+        plan.pages.append(1)
+        return [Line(DEFERRED_LINE, None, None)]
     found = recognize(image)
     report_page(1, 1)
     reading.ocr_pages.append(OcrPage(1, round(found.confidence, 3), found.chars, found.usable, round(found.seconds, 2)))

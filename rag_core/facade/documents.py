@@ -10,7 +10,8 @@ Bounded work: a file is refused above `max_chunks_per_file`; `estimate_ingest` s
 many chunks and about how long before anything is written (the page asks above
 `ingest_confirm_seconds`), and `ingest_bytes(cancel=...)` stops between embedding batches
 with nothing written. The estimate's prepared document is kept briefly, so the ingest
-that follows does not parse (or OCR) the file twice.
+that follows does not parse the file twice. The estimate runs no OCR (`reading.deferring_ocr`): it counts the
+scanned pages, adds their time and says how many; the ingest reads them with its progress bar and cancel.
 """
 
 from __future__ import annotations
@@ -20,14 +21,15 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..documents.audience_names import AUDIENCE_LABELS, audience_names
-from ..documents.bounds import IngestEstimate, as_cancel
+from ..documents.bounds import IngestEstimate, as_cancel, check_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
 from ..documents.prepare import NameTaken, PreparedDocument, check_identity, effective_day, narrower_audience, prepare
+from ..documents.reading import DEFERRED_LINE, OCR_CHUNKS_PER_PAGE, OCR_SECONDS_PER_PAGE, deferred_plan, deferring_ocr
 from ..documents.standing import scheduled
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
 from ..search.after_switch import interrupted_live, mark_live, went_live
@@ -51,6 +53,15 @@ _log = logging.getLogger(__name__)
 
 
 UPLOAD_OUTCOMES = {"indexed": "已索引", "unchanged": "内容未变，未重新索引"}  # the audit trail is read in Chinese
+
+
+@dataclass
+class ScanEstimate(IngestEstimate):
+    """An estimate that also says how many scanned pages (or images) the ingest will OCR, and any past the cap."""
+
+    ocr_pages: int = 0
+    ocr_skipped: str = ""
+
 
 class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, VersionViews):
     """Mixin of `Assistant`: everything the documents page and `docs` commands do."""
@@ -132,7 +143,8 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         try:
             effective_date = effective_day(effective_date, self._shown_name(filename))
             readable = lambda version: self._readable_by(actor, version.audience)  # noqa: E731
-            prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, keep=True, may_read=readable)
+            with deferring_ocr() as plan:  # OCR runs in the ingest, with its progress bar and cancel
+                prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, keep=True, may_read=readable)
             refuse_unreplaceable(self.catalog, prepared.doc_id, readable, office_today(self._settings.timezone))
         except IngestError as exc:
             return IngestEstimate(filename=exc.filename, error=str(exc))
@@ -140,19 +152,23 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             return IngestEstimate(filename=self._shown_name(filename), error=f"{self._shown_name(filename)}: {exc}")
         today = office_today(self._settings.timezone)
         unchanged = self.indexer.current_match(prepared, audience_t, effective_date, today) is not None
-        seconds = 0.0 if unchanged else len(prepared.chunks) * self._settings.ingest_seconds_per_chunk
-        return IngestEstimate(
-            filename=prepared.parsed.source, doc_id=prepared.doc_id, chunk_count=len(prepared.chunks),
-            seconds=round(seconds, 1), unchanged=unchanged,
-            needs_confirmation=seconds > self._settings.ingest_confirm_seconds,
+        per_chunk = self._settings.ingest_seconds_per_chunk
+        chunks = sum(1 for c in prepared.chunks if c.text.replace(DEFERRED_LINE, "").strip())  # not the stand-ins
+        ocr = len(plan.pages)
+        seconds = 0.0 if unchanged else chunks * per_chunk + ocr * (OCR_SECONDS_PER_PAGE + OCR_CHUNKS_PER_PAGE * per_chunk)
+        return ScanEstimate(
+            filename=prepared.parsed.source, doc_id=prepared.doc_id, chunk_count=chunks,
+            seconds=round(seconds, 1), unchanged=unchanged, ocr_pages=ocr, ocr_skipped=plan.skipped,
+            needs_confirmation=seconds > self._settings.ingest_confirm_seconds or bool(plan.skipped),
         )
 
     def _prepared(
         self, data: bytes, filename: str, audience: tuple[str, ...], doc_id: str | None,
         redact_disabled: Sequence[str], *, keep: bool = False, step: Progress | None = None,
-        may_read: Callable[[DocumentInfo], bool] | None = None,
+        may_read: Callable[[DocumentInfo], bool] | None = None, cancel: Any = None,
     ) -> PreparedDocument:
-        """`prepare` with a few results kept: an estimate's document is taken by the ingest that follows.
+        """`prepare` with a few results kept: an estimate's document is taken by the ingest that follows (not
+        one whose OCR was deferred); `cancel` is checked between OCR'd pages.
 
         `may_read` (the actor's audiences) keeps the file name of a version the actor may not read out of the
         refusal of a name that maps onto an existing document's id."""
@@ -171,13 +187,18 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             now = utc_stamp()
             return replace(kept, chunks=[replace(c, ingested_at=now) for c in kept.chunks])
         step = step or (lambda stage, frac: None)
-        with reporting_pages(lambda done, total: step(f"OCR 识别扫描页 {done}/{total}", 0.05 + 0.15 * done / total)):
+
+        def page_read(done: int, total: int) -> None:
+            check_cancel(as_cancel(cancel), self._shown_name(filename))
+            step(f"OCR 识别扫描页 {done}/{total}", 0.05 + 0.15 * done / total)
+
+        with reporting_pages(page_read):
             prepared = prepare(
                 data, filename, s, doc_id=doc_id, audience=audience,
                 redact_disabled=frozenset(redact_disabled), name_keys=self.indexer.name_keys,
                 **self._identity_lookups(may_read),
             )
-        if keep:
+        if keep and not getattr(deferred_plan(), "pages", None):
             with lock:
                 memo[key] = prepared
                 while len(memo) > PREPARED_KEPT:
@@ -225,7 +246,8 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         try:
             step("解析与切块", 0.05)
             effective_date = effective_day(effective_date, self._shown_name(filename))
-            prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, step=step, may_read=may_replace)
+            prepared = self._prepared(data, filename, audience_t, doc_id, redact_disabled, step=step, may_read=may_replace,
+                                      cancel=cancel)
             step("解析与切块", 0.2)
             today = office_today(self._settings.timezone)
             versions = self.catalog.versions(prepared.doc_id)
