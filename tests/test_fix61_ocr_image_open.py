@@ -89,7 +89,7 @@ def test_other_formats_under_an_image_name_are_refused(fmt: str) -> None:
     upright().save(out, fmt)
     with pytest.raises(IngestError) as info:
         parse_bytes(out.getvalue(), f"通知-{fmt}.png", max_bytes=LIMIT)
-    assert "图片无法打开" in str(info.value)
+    assert "不是 PNG 或 JPEG 图片" in str(info.value)
 
 
 def test_a_multi_frame_png_is_refused() -> None:
@@ -98,5 +98,18 @@ def test_a_multi_frame_png_is_refused() -> None:
     with pytest.raises(ocr.ImageRefused) as info:
         ocr.open_image(out.getvalue())
     assert "只能识别单页图片" in str(info.value) and "PDF" in str(info.value)
-    with pytest.raises(IngestError):
+    with pytest.raises(IngestError) as said:  # the reason reaches the person, not the exception's class name
         parse_bytes(out.getvalue(), "两页.png", max_bytes=LIMIT)
+    assert "只能识别单页图片" in str(said.value) and "ImageRefused" not in str(said.value)
+
+
+def test_lines_read_too_unsure_are_named_in_the_upload_report(monkeypatch) -> None:
+    from rag_core.documents import reading
+    from rag_core.documents.ocr_layout import DroppedLine
+
+    found = ocr.OcrText(["第六条 未经批准的费用一律不予报销。"], 0.98, 40,
+                        dropped=[DroppedLine("山邮カ口±。", 0.47, "第六条 未经批准的费用一律不予报销。")])
+    monkeypatch.setattr(reading, "recognize", lambda image: found)
+    parsed = parse_bytes(png(upright()), "通知.png", max_bytes=LIMIT)
+    assert any("识别不可靠，未编入索引" in note and "山邮カ口±。" in note for note in parsed.reading.notes), parsed.reading.notes
+    assert "山邮" not in parsed.text

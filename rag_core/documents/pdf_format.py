@@ -214,6 +214,8 @@ def _ocr_pages(data: bytes, wanted: list[int], name: str, reading: ReadingReport
                                              round(found.seconds, 2)))
             if found.usable:
                 out[i] = found.lines
+            if note := found.dropped_note(i + 1):  # lines read too unsure to index: named so HR checks the original
+                reading.notes.append(note)
             report_page(done, len(wanted))
     finally:
         pdf.close()

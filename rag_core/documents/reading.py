@@ -87,11 +87,17 @@ def attach_captions(lines: list[Line]) -> list[Line]:
 
 def image_lines(data: bytes, name: str, reading: ReadingReport) -> list[Line]:
     """A .png/.jpg upload read by OCR as page 1; refused when the text is not read reliably."""
-    from .ocr import open_image
+    from PIL import UnidentifiedImageError
+
+    from .ocr import ImageRefused, open_image
 
     try:
         image = open_image(data)
-    except Exception as exc:  # not an image, truncated, or a decompression bomb
+    except ImageRefused as exc:  # too many pixels, several frames: the reason, in Chinese
+        raise IngestError(name, str(exc)) from exc
+    except UnidentifiedImageError as exc:  # a GIF, TIFF or BMP under a .png/.jpg name
+        raise IngestError(name, "不是 PNG 或 JPEG 图片，请另存为 PNG 或 JPEG 后再上传") from exc
+    except Exception as exc:  # truncated, or a decompression bomb
         raise IngestError(name, f"图片无法打开，可能已损坏或尺寸过大（{type(exc).__name__}）") from exc
     if (plan := deferred_plan()) is not None:  # the estimate: the ingest reads it
         plan.pages.append(1)
@@ -99,6 +105,8 @@ def image_lines(data: bytes, name: str, reading: ReadingReport) -> list[Line]:
     found = recognize(image)
     report_page(1, 1)
     reading.ocr_pages.append(OcrPage(1, round(found.confidence, 3), found.chars, found.usable, round(found.seconds, 2)))
+    if note := found.dropped_note(1):  # lines read too unsure to index: named so HR checks the original
+        reading.notes.append(note)
     if not found.chars:
         raise IngestError(name, "图片中没有识别出文字")
     if not found.usable:
