@@ -119,7 +119,7 @@ def test_documents_page_block_says_how_the_file_was_read() -> None:
         chunk = Chunk("通知@v1#0", "通知", 1, 0, "标准如下：\n城市：兰州，住宿（元/晚）：380\n城市：海口，住宿（元/晚）：400", "通知.pdf", "通知", "")
         render_reading(report, [chunk])
 
-    at = AppTest.from_function(page).run()
+    at = AppTest.from_function(page, default_timeout=60).run()  # its 3 s default failed under load
     assert not at.exception
     text = " ".join(m.value for m in at.markdown)
     assert "表格：1 个（2 行" in text and "页眉、页脚和页码：20 行" in text and "华东科技有限公司 内部资料" in text
