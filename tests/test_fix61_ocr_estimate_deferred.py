@@ -95,3 +95,20 @@ def test_cancel_stops_between_ocr_pages_with_nothing_written(facade, calls) -> N
     assert not report.ok and "导入已取消" in report.error
     assert len(calls) == 2  # the page being read when 取消导入 came ends; no more are read
     assert facade.list_documents() == []
+
+
+def test_the_command_line_says_how_many_scanned_pages_it_will_recognise(facade, calls, tmp_path, capsys) -> None:
+    import argparse
+
+    from rag_core.cli import documents as cli
+
+    path = tmp_path / "扫描.pdf"
+    path.write_bytes(make_pdf([IMAGE_ONLY] * 2))
+    args = argparse.Namespace(files=[str(path)], audience=None, doc_id=None, effective_date=None, json=False,
+                              estimate=True)
+    assert cli.ingest(args, facade) == 0 and calls == []
+    assert "另有 2 页扫描页导入时 OCR 识别" in capsys.readouterr().out
+    args.estimate = False  # a short scan still says, before the pages are recognised, what it will do
+    assert cli.ingest(args, facade) == 0 and len(calls) == 2
+    said = capsys.readouterr()
+    assert "另有 2 页扫描页导入时 OCR 识别" in said.err and "已索引" in said.out

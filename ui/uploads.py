@@ -85,13 +85,13 @@ def within_batch(estimates: Sequence[Any]) -> list[Any]:
 
 def _scans(e: Any) -> str:
     """，另有 3 页扫描页导入时 OCR 识别 (the engine's estimate counts them; OCR runs in the ingest)."""
-    return f"，另有 {pages} 页扫描页导入时 OCR 识别" if (pages := getattr(e, "ocr_pages", 0)) else ""
+    return f"，另有 {pages} 页扫描页导入时 OCR 识别" if (pages := e.ocr_pages) else ""
 
 
 def estimate_text(estimates: Sequence[Any]) -> str:
     """约 N 块，预计约 X: the whole batch in one line (refused files count nothing)."""
     chunks = sum(e.chunk_count for e in estimates if e.ok and not e.unchanged)
-    pages = sum(getattr(e, "ocr_pages", 0) for e in estimates if e.ok and not e.unchanged)
+    pages = sum(e.ocr_pages for e in estimates if e.ok and not e.unchanged)
     seconds = sum(e.seconds for e in estimates if e.ok)
     scans = f"，{pages} 页扫描页待 OCR 识别" if pages else ""
     return f"共 {chunks:,} 块{scans}，预计{duration_text(seconds)}" if chunks or pages else "没有需要向量化的新内容"
@@ -104,7 +104,7 @@ def confirmation_question(estimates: Sequence[Any]) -> str | None:
     lines = [f"这次导入{estimate_text(estimates)}，期间可以随时取消（取消的文件不会写入任何内容）。"]
     for e in estimates:
         if e.ok and not e.unchanged:
-            skipped = f"；{e.ocr_skipped}" if getattr(e, "ocr_skipped", "") else ""
+            skipped = f"；{e.ocr_skipped}" if e.ocr_skipped else ""
             lines.append(f"{e.filename}：{e.chunk_count:,} 块{_scans(e)}，{duration_text(e.seconds)}{skipped}")
         elif e.ok:
             lines.append(f"{e.filename}：与当前版本相同，无需重新向量化")

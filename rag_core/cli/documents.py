@@ -64,11 +64,12 @@ def ingest(args: argparse.Namespace, assistant) -> int:
         return 1
     reports = []
     for path in args.files:
-        first = _each(IngestEstimate, assistant.estimate_file, path, options, assistant.shown_name)  # the ingest reuses it
-        if first.ok and first.needs_confirmation and not args.json:
-            say(f"{first.filename}: {first.chunk_count:,} 块，预计{first.duration}；按 Ctrl-C 可随时取消，不会留下写了一半的版本",
-                err=True)
-        shown = first.ok and first.needs_confirmation and not args.json
+        # the ingest reuses its parsed text; a scan's pages are only counted, the ingest recognises them
+        first = _each(IngestEstimate, assistant.estimate_file, path, options, assistant.shown_name)
+        shown = first.ok and (first.needs_confirmation or first.ocr_pages > 0) and not args.json
+        if shown:
+            say(f"{first.filename}: {first.chunk_count:,} 块{scan_note(first)}，预计{first.duration}；按 Ctrl-C 可随时取消，"
+                "不会留下写了一半的版本", err=True)
         try:
             progress = {"progress": progress_line if shown else None}
             reports.append(_each(IngestReport, assistant.ingest_file, path, options | progress, assistant.shown_name))
@@ -130,6 +131,12 @@ def unexpected_reason(exc: Exception) -> str:
             "请运行 python -m rag_core doctor 检查数据目录，并把这行转给系统管理员")
 
 
+def scan_note(e: IngestEstimate) -> str:
+    """The scanned pages an ingest will recognise, and those past the cap (the page says the same)."""
+    pages = f"，另有 {e.ocr_pages} 页扫描页导入时 OCR 识别" if e.ocr_pages else ""
+    return pages + (f"；{e.ocr_skipped}" if e.ocr_skipped else "")
+
+
 def estimate(args: argparse.Namespace, assistant, options: dict) -> int:
     """Chunks and time per file, nothing written; exit 1 when a file would be refused."""
     estimates = [_each(IngestEstimate, assistant.estimate_file, path, options, assistant.shown_name) for path in args.files]
@@ -138,7 +145,7 @@ def estimate(args: argparse.Namespace, assistant, options: dict) -> int:
     else:
         for e in estimates:
             if e.ok:
-                say(f"{e.filename}: {e.chunk_count:,} 块，{e.duration}" + ("（内容与当前版本相同）" if e.unchanged else ""))
+                say(f"{e.filename}: {e.chunk_count:,} 块{scan_note(e)}，{e.duration}" + ("（内容与当前版本相同）" if e.unchanged else ""))
             else:
                 say(f"{e.error}", err=True)
     return 0 if all(e.ok for e in estimates) else 1

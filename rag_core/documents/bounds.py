@@ -128,6 +128,8 @@ class IngestEstimate:
     unchanged: bool = False
     needs_confirmation: bool = False
     error: str | None = None
+    ocr_pages: int = 0  # scanned pages (or an image) the ingest will recognise: counted, not read, by the estimate
+    ocr_skipped: str = ""  # the scanned pages past the OCR cap, named (they will not be read)
 
     @property
     def ok(self) -> bool:

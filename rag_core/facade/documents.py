@@ -21,7 +21,7 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..documents.audience_names import AUDIENCE_LABELS, audience_names
@@ -53,14 +53,6 @@ _log = logging.getLogger(__name__)
 
 
 UPLOAD_OUTCOMES = {"indexed": "已索引", "unchanged": "内容未变，未重新索引"}  # the audit trail is read in Chinese
-
-
-@dataclass
-class ScanEstimate(IngestEstimate):
-    """An estimate that also says how many scanned pages (or images) the ingest will OCR, and any past the cap."""
-
-    ocr_pages: int = 0
-    ocr_skipped: str = ""
 
 
 class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, VersionViews):
@@ -156,7 +148,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         chunks = sum(1 for c in prepared.chunks if c.text.replace(DEFERRED_LINE, "").strip())  # not the stand-ins
         ocr = len(plan.pages)
         seconds = 0.0 if unchanged else chunks * per_chunk + ocr * (OCR_SECONDS_PER_PAGE + OCR_CHUNKS_PER_PAGE * per_chunk)
-        return ScanEstimate(
+        return IngestEstimate(
             filename=prepared.parsed.source, doc_id=prepared.doc_id, chunk_count=chunks,
             seconds=round(seconds, 1), unchanged=unchanged, ocr_pages=ocr, ocr_skipped=plan.skipped,
             needs_confirmation=seconds > self._settings.ingest_confirm_seconds or bool(plan.skipped),
