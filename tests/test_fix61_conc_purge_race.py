@@ -110,3 +110,37 @@ def test_a_purge_during_an_undo_is_not_written_over(tmp_path, monkeypatch):
     (stored, answer), = _stored(tmp_path)
     assert "研发部" not in json.dumps(stored, ensure_ascii=False) and "研发部" not in answer
     assert stored["memories"] == [] and stored["acknowledged"] == [] and stored["acknowledgement_undone"]
+
+
+def test_a_retention_sweep_during_a_turn_is_no_purge(tmp_path, monkeypatch):
+    """With memory retention 0 the sweep hard-deletes a memory the person deleted on the memories page: that is no
+    purge, and the person's other turns keep what they told (review rev-own3: every turn was blanked)."""
+    llm = QueuedLLM()
+    a = fake_assistant_with_samples(tmp_path / "store", llm=llm, memory_retention_days=0)
+    a.remember("alice", FACT, kind="profile")
+    a.remember("alice", "用户的工位在三楼", kind="profile")
+    llm.enqueue("根据制度，试用期员工加班按规定支付加班费。[资料1]")
+    used = a.ask("试用期员工加班怎么算？", user="alice", conversation="c1")
+    assert [m.content for m in used.memories] == [FACT]
+    assert a.ask("我在杭州常驻", user="alice", conversation="c2").acknowledged
+    deleted: list = []
+
+    def on_token(_piece):  # the person deletes that one memory while the next answer streams
+        if not deleted:
+            deleted.append(a.delete_memories([used.memories[0].id]))
+
+    real_add = a.conversations.add_turn
+
+    def add_turn(*args, **kwargs):  # the sweep lands as the turn is written (a moment after the delete)
+        from datetime import UTC, datetime, timedelta
+
+        a.memory.purge_deleted(now=datetime.now(UTC) + timedelta(seconds=2))
+        return real_add(*args, **kwargs)
+
+    monkeypatch.setattr(a.conversations, "add_turn", add_turn)
+    llm.enqueue("根据制度，试用期员工加班按规定支付加班费。[资料1]")
+    a.ask("试用期员工加班怎么算？", user="alice", conversation="c3", on_token=on_token)
+    assert deleted and a.memory.get(used.memories[0].id, user_id="alice") is None  # swept
+    told = [(trace, answer) for trace, answer in _stored(tmp_path) if trace.get("conversation") == "c2"]
+    assert told and told[0][0]["acknowledged"] and TOLD_PURGED not in told[0][1]
+    assert not any(trace.get("prompt") == MEMORIES_PURGED for trace, _ in _stored(tmp_path))

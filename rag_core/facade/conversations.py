@@ -244,12 +244,13 @@ class ConversationActions(FollowupSearch):
                 record, answer = {**kept, CARRIED_KEY: carried_record(kept, context.carried)}, trace.answer
                 # purged while answered: `purge_memories` rewrote the turns stored by then, so this one is kept as
                 # it would have left it; a purge between this look and the write is caught after it
-                if gone := memories_gone(self.memory, record, user):
+                if gone := memories_gone(lambda: self.memory, record, user):
                     record, answer = purged_turn(record, answer) or (record, answer)
                 turn = self.conversations.add_turn(
                     context.conversation, question, trace.search_question or question, answer, record, user=user or "")
-                if not gone and memories_gone(self.memory, record, user):
-                    self.conversations.rewrite_turns(user, purged_turn)  # what the purge did, now with this turn
+                if not gone and memories_gone(lambda: self.memory, record, user):  # what the purge did, to this turn
+                    self.conversations.change_turn(context.conversation, turn,
+                                                   lambda t, a: purged_turn(t, a) or (t, a))
         except StoreDamaged as damage:  # the answer stands; only keeping it failed
             trace.search.warnings.append(f"{damage}（这一轮没有保存）")
             return trace

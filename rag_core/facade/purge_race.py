@@ -9,22 +9,22 @@ the purge would have left it.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import MemoryStoreError
 
 
-def memories_gone(memory: Any, record: dict[str, Any], user: str) -> bool:
-    """Whether the memories a turn's record (`AskTrace.to_dict`) used or told were purged since it recalled or wrote
-    them: one it names is no longer stored (only a purge takes out a live row: a delete keeps it, marked), or, for a
-    search made with memories none of which the prompt held, the person has none left at all. `memory`: the
-    assistant's memory store (`get`, `count`)."""
+def memories_gone(open_memory: Callable[[], Any], record: dict[str, Any], user: str) -> bool:
+    """Whether the person's memories were purged since the turn (its record, `AskTrace.to_dict`) recalled or wrote
+    them: it used or told some, and the person has no row left at all, live or deleted. Only `purge_user` leaves
+    that: the retention sweep hard-deletes rows deleted before (with retention 0, at once), so "a row it named is
+    gone" alone took a sweep for a purge and blanked every turn of the person (review rev-own3). `open_memory`: the
+    assistant's memory store, opened inside the check (a damaged one is no purge: the turn is kept as answered)."""
     named = [m.get("id") for m in [*(record.get("memories") or []), *(record.get("acknowledged") or [])]]
     if not user or not (named or record.get("memory_search")):
         return False
     try:
-        if any(memory.get(i, user_id=user) is None for i in named if i):
-            return True
-        return not named and not memory.count(user, include_deleted=True)
+        return not open_memory().count(user, include_deleted=True)
     except (MemoryStoreError, sqlite3.Error):  # unreadable: the turn is kept as answered (a later purge rewrites it)
         return False
