@@ -71,3 +71,29 @@ def test_an_edit_from_the_masked_text_shown_is_accepted(assistant):
     shown = assistant.list_memories("zhang", actor=E)[0].content
     assert "13812345678" not in shown
     assert assistant.update_memory_text(mid, "我在杭州办公室", shown=shown, actor=E) == "我在杭州办公室"
+
+
+# ---- review rev-own2 (D4): an edit deleted another memory that says more than it ------------------------------------
+
+def test_an_edit_repeating_part_of_a_richer_memory_keeps_it(assistant):
+    assistant.remember("zhang", "我常驻杭州，老婆在北京工作，对花生过敏", actor=E)
+    other, _ = assistant.remember("zhang", "我下个月结婚", actor=E)
+    stored = assistant.update_memory_text(other, "我常驻杭州", actor=E)
+    assert stored.replaced == () and active(assistant) == ["我常驻杭州", "我常驻杭州，老婆在北京工作，对花生过敏"]
+
+
+def test_an_edit_into_the_department_keeps_the_memory_that_says_more(assistant):
+    assistant.remember("zhang", "我在研发部，负责招聘系统的开发，入职5年", actor=E)
+    other, _ = assistant.remember("zhang", "我下个月结婚", actor=E)
+    assert assistant.update_memory_text(other, "我在研发部工作", actor=E).replaced == ()
+    assert "我在研发部，负责招聘系统的开发，入职5年" in active(assistant)
+
+
+def test_an_edit_contradicting_part_of_a_memory_keeps_it_and_names_it(assistant):
+    assistant.remember("zhang", "我常驻杭州，对花生过敏", actor=E)
+    other, _ = assistant.remember("zhang", "我下个月结婚", actor=E)
+    stored = assistant.update_memory_text(other, "我常驻上海", actor=E)
+    assert stored.replaced == () and stored.contradicted == ("我常驻杭州，对花生过敏",)
+    assert active(assistant) == ["我常驻上海", "我常驻杭州，对花生过敏"]
+    edit = [e for e in assistant.audit_entries(actor=ADMIN) if e.action == "memory.edit"][-1]
+    assert "1 条冲突的记忆说得更多而保留" in edit.detail

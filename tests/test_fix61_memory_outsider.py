@@ -69,3 +69,71 @@ def test_a_kept_first_person_fact_about_a_colleague_is_not_lifted_into_my_questi
     for question in ("我的年假有几天？", "我请病假要什么材料"):
         found = [h.content for h in store.search("u", question, now=NOW + timedelta(hours=1))]
         assert "我常驻杭州" in found and "我同事张三得了癌症" not in found, (question, found)
+
+
+# ---- review rev-own2 (D1, D2, D3, D5) -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("typed", ["我的经理是王五", "我经理是王五", "我在研发部，经理是王五", "我的室友是张三",
+                                   "我的同事张三，也是我的导师", "我们部门在三楼", "我对方案不满意", "我常驻杭州，张罗婚礼"])
+def test_a_relation_named_and_the_persons_own_facts_are_kept(assistant, typed):
+    """D1: 经理 was an outsider's word but no manager slot, so 我的经理是王五 was refused while 我的主管是王五 was kept.
+    Who a relation of the person is (用户的<relation>是<name>) is the person's fact, whatever the relation's word."""
+    _, action = assistant.remember("zhang", typed, actor=E)
+    assert action == "added"
+
+
+def test_the_persons_manager_told_in_chat_is_kept_and_recalled(tmp_path):
+    store = MemoryStore(tmp_path / "memory.sqlite3", BigramEmbedder())
+    assert [action for _, action in store.write_back("u", "我的经理是王五，请假要他批吗", "", now=NOW)] == ["added"]
+    store.add("v", "用户的经理是王五", now=NOW)  # a row kept before: recalled for the person's own questions again
+    assert [h.content for h in store.search("v", "我请年假需要谁审批", now=NOW + timedelta(hours=1))] == ["用户的经理是王五"]
+
+
+@pytest.mark.parametrize("typed", ["我们部门的小张怀孕了", "我们组的王五得了癌症", "某同事得了癌症", "TA得了抑郁症", "王五住院了",
+                                   "隔壁工位的王五得了肺癌", "对方得了癌症", "那个客户住院了"])
+def test_someone_elses_health_is_refused_whoever_they_are(assistant, typed):
+    """D2: only a relation word at the very start of the subject made a clause someone else's: a unit's or a place's
+    someone, 某/那个…, 对方, TA or a bare name were kept as the person's own and recalled into their questions."""
+    with pytest.raises(MemoryStoreError, match="这是关于别人的信息"):
+        assistant.remember("zhang", typed, actor=E)
+
+
+def test_chat_keeps_no_colleagues_health_and_no_user_plural(tmp_path):
+    from rag_core.text.asking import third_person
+
+    store = MemoryStore(tmp_path / "memory.sqlite3", BigramEmbedder())
+    assert store.write_back("u", "我们部门的小张怀孕了，我们组的王五得了癌症", "", now=NOW) == []
+    assert store.list("u") == []
+    assert third_person("我们部门的小张怀孕了，我们组的王五得了癌症") == "用户所在的部门的小张怀孕了，用户所在的组的王五得了癌症"
+
+
+@pytest.mark.parametrize(("typed", "kept"), [("客户在上海，所以我常出差", "我常出差"),
+                                             ("同事请假了，所以我这周加班", "我这周加班")])
+def test_the_persons_clause_after_a_connective_is_not_refused_with_the_other(assistant, typed, kept):
+    """D3: only a clause opening with 我 went back to the person; 所以我… was refused with the colleague's clause."""
+    with pytest.raises(MemoryStoreError) as refused:
+        assistant.remember("zhang", typed, actor=E)
+    assert str(refused.value).endswith(f"请只写：{kept}"), str(refused.value)
+
+
+def test_a_long_text_keeps_the_persons_last_clause_in_the_suggestion(assistant):
+    text = "我在研发部工作，常驻杭州，我同事张三得了癌症，最近在住院，所以我要多值班"
+    with pytest.raises(MemoryStoreError) as refused:
+        assistant.remember("zhang", text, actor=E)
+    assert str(refused.value).endswith("请只写：我在研发部工作，常驻杭州，我要多值班"), str(refused.value)
+
+
+def test_the_refusal_quotes_the_persons_data_masked(assistant):
+    """D5: the outsider check ran on the text as typed and the message quoted it: the page showed the phone and ID."""
+    with pytest.raises(MemoryStoreError) as refused:
+        assistant.remember("zhang", "我的手机号是13800138000，身份证110101199003074514，我同事张三得了癌症", actor=E)
+    said = str(refused.value)
+    assert "13800138000" not in said and "110101199003074514" not in said and "[手机号]" in said, said
+
+
+def test_a_memory_that_names_its_own_person_is_kept(assistant):
+    """A name opening a memory is someone else's only when it is not the person's own (王五下个月结婚, for 王五)."""
+    for text in ("王五在北京办公室", "王五下个月结婚"):
+        assistant.remember("王五", text)
+    with pytest.raises(MemoryStoreError, match="这是关于别人的信息"):
+        assistant.remember("李四", "王五下个月住院")

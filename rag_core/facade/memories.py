@@ -212,7 +212,8 @@ class MemoryActions(KnownNames):
         try:
             # the store keeps its own length limit; a pasted book is refused before anything reads it whole
             # and about the person: a colleague's diagnosis is theirs (`about_the_person`), as chat write-back reads it
-            content = about_the_person(checked(bounded_content(content), what="记忆内容", max_chars=None))
+            content = about_the_person(checked(bounded_content(content), what="记忆内容", max_chars=None),
+                                       name=user if isinstance(user, str) else "")
             created_at = checked_created_at(created_at, getattr(self._settings, "timezone", None), _utcnow())
             with memory_writes():  # a full disk: 磁盘空间已满, audited and shown in Chinese
                 added = self.memory.add(user, content, kind=kind, importance=importance, created_at=created_at,
@@ -322,16 +323,19 @@ class MemoryActions(KnownNames):
     def update_memory_text(self, memory_id: str, text: str, *, shown: str | None = None,
                            actor: Principal | None = None) -> str:
         """Correct a memory's text; personal data is masked before it is stored. Returns the stored text, with
-        `.replaced`: the other memories it replaced (a copy, a contradicted fact). `shown`: the text the edit
+        `.replaced`: the other memories it replaced (a copy, a contradicted fact), and `.contradicted`: those it
+        contradicts that say more than it, kept (the page asks the person to correct them too). `shown`: the text the edit
         started from; refused when the memory was changed since (another tab), instead of overwriting that."""
         actor = self._check_ids(actor, [memory_id], "memory.edit")
-        if memory_id not in self._owners([memory_id]):
+        if memory_id not in (owners := self._owners([memory_id])):
             raise MemoryStoreError(f"找不到记忆：{memory_id}")
-        text = about_the_person(checked(bounded_content(text), what="记忆内容", max_chars=None))  # the store: its limit
+        text = about_the_person(checked(bounded_content(text), what="记忆内容", max_chars=None),  # the store: its limit
+                                name=owners[memory_id])
         owner = None if allowed(actor, "memories.all") else actor.user
         with memory_writes():
             stored = self.memory.update_text(memory_id, text, now=_utcnow(), user_id=owner, shown=shown)
         gone = f"，替换 {len(stored.replaced)} 条重复或冲突的记忆" if stored.replaced else ""
+        gone += f"，{len(stored.contradicted)} 条冲突的记忆说得更多而保留" if stored.contradicted else ""
         self._audit(actor, "memory.edit", memory_id, "ok", f"{len(stored)} 字{gone}")
         return stored
 

@@ -17,7 +17,7 @@ from ..text.instructions import addressed_to_assistant
 from ..text.pii import redact_text
 from ..text.tokenizer import tagged
 from ..text.vocabulary import is_benefit
-from .text import about_an_outsider, as_the_person
+from .text import about_an_outsider, as_the_person, opens_with_a_name
 
 MAX_CONTENT_CHARS = 1000
 # what may be given before spaces are joined and masking shortens it (an ID number becomes [身份证号]): anything longer
@@ -99,26 +99,51 @@ OUTSIDER = "这是关于别人的信息，不能保存为您的记忆"
 _NAMING = re.compile(r"[^，,。；;的]{1,8}的[^，,。；;的]{1,3}")
 
 
-def about_the_person(content: str) -> str:
+def about_the_person(content: str, *, name: str = "") -> str:
     """`content`, or `MemoryStoreError` when it tells someone else's private data (我同事张三得了癌症，最近在住院): a
     colleague's, a boss's, a friend's, as chat write-back reads it (`text.about_an_outsider`); recalled as the person's
     own it would reach the prompt of their own questions. A clause without a subject of its own goes with the one
     before it (最近在住院 is the colleague's too); one that names the person again (我在研发部) is theirs.
 
     Asked by the person's actions (the memories page, `memory add`, an edit), not by `MemoryStore.add`: rows kept
-    before this rule are still read, and recall does not lift them (`recall`)."""
+    before this rule are still read, and recall does not lift them (`recall`). `name`: the person's own (their user
+    name), which a text opening with a name may be (王五下个月结婚 typed for 王五)."""
     clauses = [c.strip() for c in _CLAUSES.split(INVISIBLE.sub("", content or "")) if c.strip()]
-    theirs, bad = False, set()
-    for clause in clauses:
-        if about_an_outsider(as_the_person(clause)) and not _NAMING.fullmatch(clause):
-            theirs = True
-        elif opens_with_asker(clause) or clause.startswith("用户"):
-            theirs = False
+    theirs, bad, named = False, set(), None  # named: a bare naming (我的同事张三), theirs when what follows tells of them
+    for i, clause in enumerate(clauses):
+        said = clause.replace(name, "我") if len(name) >= 2 else clause  # 王五下个月结婚, typed for 王五: his own
+        # someone named first (王五住院了) where no clause of the person's went before (我常驻杭州，张罗婚礼 goes on)
+        if (about_an_outsider(as_the_person(said)) or ((not i or theirs) and opens_with_a_name(said))) \
+                and not _NAMING.fullmatch(clause):
+            theirs, named = (False, clause) if _names_only(clause) else (True, None)
+        elif opens_with_asker(clause) or clause.startswith("用户") or _BACK.match(clause) or (named and "我" in clause):
+            theirs, named = False, None  # the person again (所以我常出差; 我的同事张三，也是我的导师)
+        elif named:  # 我的同事：张三，癌症
+            bad.add(named)
+            theirs, named = True, None
         if theirs:
             bad.add(clause)
-    if bad:
-        raise MemoryStoreError(_naming(clauses, bad.__contains__, OUTSIDER))
+    bad |= {named} - {None}
+    if bad:  # the clauses quoted masked: the page shows the message (an ID number typed beside it stays hidden)
+        # what could be kept reads on its own: 所以我常出差 after a clause left out is 我常出差
+        shown = [_BACK_WORDS.sub("", c) if i and clauses[i - 1] in bad and c not in bad else c
+                 for i, c in enumerate(clauses)]
+        raise MemoryStoreError(_naming([redact_text(c) for c in shown], {redact_text(c) for c in bad}.__contains__,
+                                       OUTSIDER))
     return content
+
+
+# the person as the subject again after a connective (所以我常出差, 但我不用值班, 于是我就加班了)
+_BACK_WORDS = re.compile(r"^(?:所以|因此|因而|于是|但是?|可是|不过|然而|而且?|并且|同时|然后|结果|也|就|还|才|只好|只能)+"
+                         r"[，, ]*(?=我|用户|本人)")
+_BACK = re.compile(_BACK_WORDS.pattern + r"(?:我|用户|本人)")
+
+
+def _names_only(clause: str) -> bool:
+    """A clause that only names someone (我的同事张三, 我领导：李四): no verb, nothing about them yet."""
+    return not any(tag.startswith(("v", "a", "i", "l")) or (tag.startswith("n") and not tag.startswith("nr") and
+                                                             not about_an_outsider(as_the_person(word)))
+                   for word, tag in tagged(clause) if word.strip(" ：:，,"))
 
 
 def _orders(clause: str) -> bool:

@@ -15,7 +15,7 @@ from ..text.pii import redact_text
 from . import db
 from .content import checked_content
 from .scoring import as_utc
-from .text import slots
+from .text import says_all, slots
 
 
 class Edited(str):
@@ -23,10 +23,11 @@ class Edited(str):
     texts of the person's other memories the edit replaced, a copy of it or a fact it contradicts (the page says so)."""
 
     replaced: tuple[str, ...]
+    contradicted: tuple[str, ...]  # other memories the edit contradicts that say more than it: kept, for the person to fix
 
-    def __new__(cls, text: str, replaced: tuple[str, ...] = ()) -> Edited:
+    def __new__(cls, text: str, replaced: tuple[str, ...] = (), contradicted: tuple[str, ...] = ()) -> Edited:
         edited = super().__new__(cls, text)
-        edited.replaced = tuple(replaced)
+        edited.replaced, edited.contradicted = tuple(replaced), tuple(contradicted)
         return edited
 
 
@@ -72,8 +73,9 @@ class EditingMixin:
             uv = self._vectors(owner)
             others = _without(uv, uv.ids.index(memory_id) if memory_id in uv.ids else None)
             is_fact = kind != "interaction"
-            conflicts, dup = self._match(others, content, vec, is_fact, slots(content) if is_fact else {})
-            gone = sorted({*conflicts, *([] if dup is None else [dup])})
+            new_slots = slots(content) if is_fact else {}
+            conflicts, dup = self._match(others, content, vec, is_fact, new_slots)
+            gone, kept = superseded(others.contents, content, new_slots, conflicts, dup)
             conn.execute("UPDATE memories SET content = ?, embedding = ?, model_id = ? WHERE id = ?",
                          (content, db.to_blob(vec), self.embedder.model_id, memory_id))
             db.add_history(conn, memory_id, owner, "edited", now, content)
@@ -82,4 +84,20 @@ class EditingMixin:
                              "WHERE id = ? AND user_id = ? AND deleted_at IS NULL",
                              (db.iso(now), memory_id, others.ids[i], owner))
                 db.add_history(conn, others.ids[i], owner, "replaced", now, others.contents[i], f"replaced_by={memory_id}")
-        return Edited(content, tuple(redact_text(others.contents[i]) for i in gone))
+        return Edited(content, tuple(redact_text(others.contents[i]) for i in gone),
+                      tuple(redact_text(others.contents[i]) for i in kept))
+
+
+def superseded(contents: list[str], content: str, new_slots: dict[str, str], conflicts: list[int],
+               dup: int | None) -> tuple[list[int], list[int]]:
+    """(rows an edited text takes the place of, rows it contradicts but that say more): as add() keeps a restated row's
+    text unless the new one names all it names (`text.says_all`), an edit replaces the row it repeats only then (我常驻杭州
+    does not replace 我常驻杭州，老婆在北京工作，对花生过敏); and a row it contradicts only when all the row says but the
+    contradicted value is in the edit (我常驻上海 replaces 我常驻杭州, not 我常驻杭州，对花生过敏: that one is kept and named)."""
+    gone, kept = [], []
+    for i in conflicts:
+        changed = tuple(slots(contents[i]).get(slot, "") for slot in new_slots)
+        (gone if says_all(content, contents[i], but=tuple(v for v in changed if v)) else kept).append(i)
+    if dup is not None and says_all(content, contents[dup]):
+        gone.append(dup)
+    return sorted(gone), kept

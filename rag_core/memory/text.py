@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..text.asking import third_person
+from ..text.asking import first_name, is_a_name, opens_with_asker, third_person
 from ..text.places import branch_city, is_city
 from ..text.tokenizer import tagged, tokenize
 
@@ -116,11 +116,24 @@ def adds_detail(new: str, old: str) -> bool:
     kn, ko = key_terms(new), key_terms(old)
     if not kn or not ko or kn == ko:
         kn, ko = content_terms(new), content_terms(old)
+    if not says_all(new, old):
+        return False
     # and of the same person: a term the new text adds before the first one they share is a new subject (用户嫂子怀孕7个月了
     # after 用户怀孕了): another person's fact, never a detail of this one (review 199)
     # (a count before it, 两个孩子, is detail of the same fact)
     before = _before_terms(new, ko)
     return bool(ko) and kn > ko and not any(term in before for term in kn - ko if not _COUNT.fullmatch(term))
+
+
+def says_all(new: str, old: str, *, but: tuple[str, ...] = ()) -> bool:
+    """Whether `new` names all `old` names (its key terms; when either names none, its content words), `but` the
+    values a contradiction changes (杭州 when 用户常驻上海 contradicts 用户常驻杭州，对花生过敏: 花生 is still unsaid).
+    What decides whether a new text may take an older one's place: add() rewords a restated row only then
+    (`adds_detail`), an edit replaces another row only then (`MemoryStore.update_text`)."""
+    kn, ko = key_terms(new), key_terms(old)
+    if not kn or not ko:
+        kn, ko = content_terms(new), content_terms(old)
+    return {t for t in ko if not any(t in v or v in t for v in but)} <= kn
 
 
 _COUNT = re.compile(r"[\d一二两三四五六七八九十几多]+[个位名只条次]?")
@@ -201,15 +214,15 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
                    rf"(?=工作|上班|办公|定居|生活|分公司|办事处|了?(?:$|[，,。；;\s]))"),
     ],
     "manager": [
-        re.compile(rf"(?:直属主管|直属领导|直属上级|主管|领导|上级|上司|老板|leader)(?:是|为|换成了?|变成了?|改成了?)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
+        re.compile(rf"(?:直属主管|直属领导|直属上级|主管|领导|上级|上司|经理|老板|leader)(?:是|为|换成了?|变成了?|改成了?)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
     ],
     "name": [
         re.compile(rf"(?:我叫|名叫|名字是|姓名是)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
     ],
 }
-# Words that point at a place or unit instead of naming one (我们公司, 哪个部门, 本公司, 贵司, 该市): whole words, so a
+# Words that point at a place or unit instead of naming one, or a possessive's 的 (用户所在的部门: 的部门) (我们公司, 哪个部门, 本公司, 贵司, 该市): whole words, so a
 # city that merely begins with the same character (贵阳, 本溪) is still a value.
-_NOT_A_VALUE = re.compile(r"^(?:我们|这个|那个|这里|那里|哪|什么|(?:本|贵|该|此)(?:公司|司|集团|单位|部门|部|中心|团队|组|市|地|处))")
+_NOT_A_VALUE = re.compile(r"^(?:的|我们|这个|那个|这里|那里|哪|什么|(?:本|贵|该|此)(?:公司|司|集团|单位|部门|部|中心|团队|组|市|地|处))")
 # the patterns whose verb takes any place: their city must be a known city (`text.places`), one jieba tags a place
 # name (ns), or one said with 市
 _PLACE_ONLY = frozenset({_SLOT_PATTERNS["city"][-1]})
@@ -230,15 +243,18 @@ def _place(m: re.Match[str], value: str) -> str | None:
     return value if is_city(value) or (len(words) == 1 and words[0][1] == "ns") else None
 
 
+# a determiner before the other person (某同事, 那个客户, 一位朋友)
+_SOME = r"(?:某[个位]?|[那这][个位]|有[个位]|一[个位名])?"
 # Who else a fact can be about: 用户同事在研发部 and 用户老婆常驻北京 say nothing of the user's own department or city.
 # The other person is the clause's subject, right after 用户 (的): 用户带他的团队 and 用户从其他部门 are the user's own.
 # Kin are named with a prefix as often as not (老爸, 亲姐, 表哥, 男朋友, 未婚妻, 外婆).
 _OTHERS = re.compile(
-    r"^\s*(?:用户)?(?:的)?\s*(?:同事|老婆|老公|妻子|丈夫|爱人|太太|媳妇|先生|孩子|小孩|儿子|女儿|闺女|父亲|母亲|父母|家人|"
-    "家属|亲戚|(?:老|亲|表|堂|大|小|二|三)?(?:爸|妈|哥|姐|弟|妹)|(?:男|女)?朋友|未婚[妻夫]|爷爷|奶奶|外公|外婆|姥姥|姥爷|"
+    rf"^\s*(?:用户)?(?:的)?\s*{_SOME}(?:(?i:ta)(?![A-Za-z])|对方(?![案面向法式])|人家|同事|老婆|老公|妻子|丈夫|爱人|"
+    "太太|媳妇|先生|孩子|小孩|儿子|女儿|闺女|父亲|母亲|父母|家人|家属|亲戚|(?:老|亲|表|堂|大|小|二|三)?(?:爸|妈|哥|姐|弟|妹)|(?:男|女)?朋友|未婚[妻夫]|爷爷|奶奶|外公|外婆|姥姥|姥爷|"
     "祖父|祖母|叔|伯|舅|姨|姑|婶|侄|外甥|孙[子女]|嫂|女婿|儿媳|公婆|岳父|岳母|公公|婆婆|对象|男友|女友|前妻|前夫|"
     "室友|同学|下属|部下|领导|主管|上级|上司|经理|老板|客户|别人|他|她)"
 )
+
 _CLAUSE = re.compile(r"[^，,。；;]+")
 
 
@@ -251,21 +267,49 @@ def about_someone_else(content: str) -> bool:
 # Who is outside the person's family: a colleague, a boss, a friend, a client. Family facts bear on the person's own
 # entitlements (用户老婆怀孕了: 陪产假; 用户爸住院了: 护理假); an outsider's (用户同事张三得了癌症) are that person's private
 # data, not the user's situation.
-_OUTSIDERS = re.compile("同事|同学|室友|舍友|邻居|(?<![男女])朋友|下属|部下|领导|主管|上级|上司|经理|老板|客户|别人|他|她")
+_OUTSIDERS = re.compile("(?i:ta)(?![A-Za-z])|对方|人家|同事|同学|室友|舍友|邻居|(?<![男女])朋友|下属|部下|领导|主管|上级|上司|"
+                        "经理|老板|客户|别人|他|她")
 
 
 def about_an_outsider(content: str) -> bool:
-    """Whether a fact is about someone outside the person's family (用户同事张三得了癌症, 用户领导李四在闹离婚), and
-    gives no slot of the user's own (用户领导是李四 names the user's manager)."""
+    """Whether a fact is about someone outside the person's family (用户同事张三得了癌症, 用户领导李四在闹离婚,
+    用户所在的部门的小张怀孕了, 王五住院了), and gives no slot of the user's own (用户领导是李四 names the user's
+    manager) nor says who a relation of theirs is (用户的室友是张三: whatever the relation's word)."""
     first = _CLAUSE.search(content or "")
-    if not first or slots(content):
+    if not first or slots(content) or ((named := _RELATION_IS.match(first.group())) and is_a_name(named["v"])):
         return False
-    subject = _subject(first.group(), [m.start() for _, m in _matches(first.group())])
-    other = _OTHERS.search(subject)
+    clause = first.group()
+    subject = _subject(clause, [m.start() for _, m in _matches(clause)])
+    if other := _OTHERS.search(subject):
+        end = other.end() if _OUTSIDERS.search(subject) else None
+    else:
+        end = _someone_of(clause)
     # the person named again after the other one is in it too: as the object (派用户出差, 批了用户的婚假) or beside
     # them (用户同事和用户都在研发部); not as the one told (用户同事告诉用户他得了癌症 is still that colleague's data)
-    rest = _TOLD_TO.sub("", first.group()[other.end():]) if other else ""
-    return bool(other) and bool(_OUTSIDERS.search(subject)) and "用户" not in rest
+    return end is not None and not _AGAIN.search(_TOLD_TO.sub("", clause[end:]))
+
+
+_AGAIN = re.compile(r"用户|我|本人")
+_RELATION_IS = re.compile(r"^\s*用户的?[^，,。；;是为叫]{1,6}?(?:是|为|叫|换成了?|变成了?)(?P<v>[^，,。；;]{1,8}?)了?$")
+# someone of a unit or a place near the person (用户所在的部门的小张, 用户隔壁工位的王五): the clause's subject is them
+_OF_A_PLACE = re.compile(r"^\s*(?:用户)?(?:所在的|的)?(?P<place>[^，,。；;的用我]{1,8})的(?P<rest>.+)$")
+def _someone_of(clause: str) -> int | None:
+    """Where a unit's or a place's someone, the clause's subject, ends (用户所在的部门的小张怀孕了 → after 小张)."""
+    if not (m := _OF_A_PLACE.match(clause)) or any(tag.startswith(("v", "p")) for _, tag in tagged(m["place"])):
+        return None
+    if (other := _OTHERS.match(m["rest"])) and _OUTSIDERS.search(other.group()):
+        return m.start("rest") + other.end()
+    return m.start("rest") + len(word) if (word := first_name(m["rest"])) else None
+
+
+def opens_with_a_name(clause: str) -> bool:
+    """Whether a clause as typed opens with someone's name and tells of them (王五住院了), not of the person too (张三和我
+    都在研发部). Only where the person's own name is known (`about_the_person`): a memory may name its person (王五下个月
+    结婚, kept for 王五), so stored rows are not read this way."""
+    text = (clause or "").strip()
+    if not (word := first_name(text)) or opens_with_asker(text):
+        return False
+    return not _AGAIN.search(_TOLD_TO.sub("", third_person(text[len(word):])[2:]))
 
 
 def as_the_person(content: str) -> str:

@@ -1,4 +1,4 @@
-"""Whether a piece of text asks something, and whether it speaks of the person typing it.
+"""Whether a piece of text asks something, whether it speaks of the person typing it, and whom else it names.
 
 One home for both notions: the statement splitter (what a turn tells about the
 person), memory write-back (what is worth keeping) and recall (which questions
@@ -68,11 +68,39 @@ def speaks_of_asker(text: str) -> bool:
     return bool(_SPEAKS.search(text or ""))
 
 
+# the commonest surnames: a name is one and a given name (王五, jieba: nr), or 小/老/阿 and one (小张)
+_SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
+                      "姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤")
+
+
+def is_a_name(word: str) -> bool:
+    """A person's name as a whole word (王五, 李娜, 陈工, 李总, 小张, 老王, Wang Wu)."""
+    word = (word or "").strip()
+    if re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*|[小老阿][\u4e00-\u9fff]", word):
+        return word[0] not in "小老阿" or word[1] in _SURNAMES
+    return 2 <= len(word) <= 4 and word[0] in _SURNAMES and all(tag.startswith("nr") for _, tag in tagged(word))
+
+
+def first_name(text: str) -> str:
+    """The text's first word when it is a Chinese name (王五住院了 → 王五; 张三得了: jieba reads 张三得), else ""."""
+    word = next((w for w, _ in tagged(text)), "")
+    return word if re.match(r"[\u4e00-\u9fff]", word) and (is_a_name(word) or is_a_name(word[:-1])) else ""
+
+
 def third_person(clause: str) -> str:
     """我参加工作12年了 → 用户参加工作12年了 (memories are kept in the third person)."""
     text = (clause or "").strip().rstrip("，,。！!；;")
     match = FIRST_PERSON.match(text)
     if not match:  # a clause that goes on telling (下周要去广州出差): the person is its subject
-        return "用户" + text.replace("我", "用户")
+        return "用户" + _the_person(text)
     plural = match["who"] in ("我们", "咱们")
-    return ("用户所在的" if plural else "用户") + text[match.end():].replace("我", "用户")
+    return ("用户所在的" if plural else "用户") + _the_person(text[match.end():])
+
+
+def _the_person(text: str) -> str:
+    """我 → 用户 inside a clause; 我们 and 咱们 are the person's unit or group (我们组的王五 → 用户所在的组的王五), never
+    用户们."""
+    return re.sub(r"我(?!们)", "用户", _OUR_UNIT.sub("用户所在的", text))
+
+
+_OUR_UNIT = re.compile(r"(?:我们|咱们)(?=[部组团公单科中项班办])")
