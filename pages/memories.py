@@ -158,7 +158,10 @@ def edit_text_section(assistant: Assistant, memories: list[MemoryHit], user: str
         replaced = getattr(stored, "replaced", ())
         gone = (f"；与它重复或冲突的 {len(replaced)} 条记忆已被替换：{escape_md('；'.join(r[:40] for r in replaced))}"
                 if replaced else "")
-        announce("memories", f"已保存修改{masked}：{escape_md(stored[:60])}{gone}")
+        kept = getattr(stored, "contradicted", ())  # they say more than the edit: kept for the person to fix
+        also = (f"\n\n另有 {len(kept)} 条记忆与此冲突但内容更多，没有删除，请一并修改：{escape_md('；'.join(r[:40] for r in kept))}"
+                if kept else "")
+        announce("memories", f"已保存修改{masked}：{escape_md(stored[:60])}{gone}{also}")
         state.pop(text_key, None)  # the box shows what was kept, not what was typed
         st.rerun()
 

@@ -117,3 +117,14 @@ def test_a_purge_armed_for_one_person_is_dropped_when_switching_to_another(assis
     assert len(assistant.list_memories("赵六")) == 2
     next(t for t in tab.text_input if t.label == "查看谁的记忆").set_value("王五").run()
     assert not any("确认清空" == b.label for b in tab.button)  # switching back does not re-arm it either
+
+
+def test_an_edit_names_a_contradicting_memory_it_kept(assistant):
+    assistant.remember("local", "我常驻杭州，对花生过敏")
+    mid, _ = assistant.remember("local", "我喜欢简短的回答")
+    tab = open_page()
+    choose(tab, mid)
+    box(tab).set_value("我常驻上海").run()
+    click(tab, "保存修改")
+    said = " ".join(m.value for m in [*tab.success, *tab.info, *tab.markdown, *tab.toast])
+    assert "已保存修改" in said and "与此冲突但内容更多，没有删除" in said and "我常驻杭州，对花生过敏" in said, said
