@@ -13,6 +13,7 @@ from fakes import fake_assistant
 import rag_core.facade.documents as facade_documents
 from rag_core import Principal
 from rag_core.errors import PermissionDenied
+from rag_core.search.indexer import WAITING
 
 ADMIN, HR = Principal("boss", "admin"), Principal("hr_li", "hr")
 NAME = "绩效奖金办法.md"
@@ -29,7 +30,7 @@ def test_a_version_written_while_hr_deletes_is_checked_before_anything_goes(tmp_
 
     def admin_narrows() -> None:
         def progress(stage: str, fraction: float) -> None:
-            if stage == "等待另一个导入完成":
+            if stage == WAITING:
                 settled.set()
         reports.append(a.ingest_bytes(NARROWED, NAME, audience=("managers",), actor=ADMIN, progress=progress))
         settled.set()

@@ -39,7 +39,7 @@ def test_a_backup_between_the_switch_and_the_retire_waits_and_is_refused(tmp_pat
 
     monkeypatch.setattr(a.indexer, "_retire", retire)
     assert a.ingest_bytes(NEW, "lighthouse.txt").version == 2
-    assert failed and isinstance(failed[0], StoreBusy) and "正在导入" in str(failed[0]) and "请稍后再备份" in str(failed[0])
+    assert failed and isinstance(failed[0], StoreBusy) and "正在导入、删除或重新切分文档" in str(failed[0]) and "请稍后再备份" in str(failed[0])
     assert not (tmp_path / "bk").exists()
     monkeypatch.setattr(a.indexer, "_retire", real_retire)
     a.backup(tmp_path / "bk")  # once the upload is done

@@ -16,6 +16,7 @@ from fakes import fake_assistant
 from rag_core.documents import prepare as prepare_module
 from rag_core.documents.bounds import min_chunks
 from rag_core.documents.parsing import parse_bytes
+from rag_core.search.indexer import WAITING
 from rag_core.settings import Settings
 from rag_core.types import Principal
 
@@ -173,7 +174,7 @@ def test_cancel_while_waiting_for_another_writer(facade) -> None:
     stages, box = [], {}
     with other.hold():
         waiter = threading.Thread(target=lambda: box.setdefault("report", facade.ingest_bytes(
-            policy(3), "leave.txt", progress=lambda s, f: stages.append(s), cancel=lambda: "等待另一个导入完成" in stages,
+            policy(3), "leave.txt", progress=lambda s, f: stages.append(s), cancel=lambda: WAITING in stages,
         )), daemon=True)
         waiter.start()
         waiter.join(10)

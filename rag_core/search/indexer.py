@@ -57,7 +57,7 @@ def replaced_same_day(catalog: Catalog, written: DocumentInfo, today: str) -> li
 
 
 SECOND_SLICE = 256  # chunks per second-model call, so a cancel is seen between slices
-WAITING = "等待另一个导入完成"
+WAITING = "等待另一个导入、删除或备份完成"  # whoever holds the catalog writer lock
 VERSION_ATTEMPTS = 5
 _log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ WAITING = "等待导入完成…"  # what a waiting backup tells its caller once
 
 
 def importing(seconds: float) -> str:
-    return f"正在导入文档，等了 {seconds:g} 秒仍未完成，没有生成备份：请稍后再备份（数据目录没有改动）"
+    return f"正在导入、删除或重新切分文档，等了 {seconds:g} 秒仍未完成，没有生成备份：请稍后再备份（数据目录没有改动）"
 
 
 @contextmanager
