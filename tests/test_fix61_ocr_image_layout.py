@@ -88,3 +88,89 @@ def test_a_side_note_beside_a_paragraph_does_not_swallow_an_article(monkeypatch,
                                ((60, 110, 900, 150), "第二条 室内作业员工每月发放150元。", 0.99),
                                ((1000, 80 + shift - 25, 1200, 120 + shift - 25), "（修订）", 0.99)])
     assert any(line.startswith("第二条 室内作业") for line in found.lines)
+
+
+# Review rev-own3 (cases A-F): a table's rows, two columns of a page and a row with an unreadable cell.
+from rag_core.documents.ocr_layout import Box, read_boxes  # noqa: E402
+
+H = 20
+PEOPLE = [("张三", "110101199003071233"), ("李四", "110101199105082347"), ("王五", "110101198812123457")]
+
+
+def cells(top: float, row: list[tuple[float, float, str]], score: float = 0.99) -> list[Box]:
+    return [Box(top, top + H, left, right, text, score) for left, right, text in row]
+
+
+def masked(boxes: list[Box]) -> str:
+    lines, _ = read_boxes(boxes, 0.80)
+    return redact_text("\n".join(lines))
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_a_merged_cell_over_rows_does_not_join_the_rows(count: int) -> None:
+    """A 部门 cell merged over the rows and centred: each row keeps its own ID, and each ID is masked."""
+    boxes = [b for i, (name, idn) in enumerate(PEOPLE[:count]) for b in cells(100 + 32 * i, [(10, 60, name), (80, 300, idn)])]
+    boxes.append(Box(116 if count == 2 else 132, (116 if count == 2 else 132) + H, 320, 380, "研发部"))
+    lines, _ = read_boxes(boxes, 0.80)
+    for name, idn in PEOPLE[:count]:  # each row on a line of its own (研发部 may have one too, as before)
+        assert [line for line in lines if name in line] == [line for line in lines if idn in line]
+        assert sum(other in line for line in lines if name in line for other, _ in PEOPLE) == 1
+    text = redact_text("\n".join(lines))
+    assert all(idn not in text for _, idn in PEOPLE) and text.count("[身份证号]") == count
+
+
+def test_a_wrapped_id_in_a_top_aligned_row_is_masked() -> None:  # Word's default
+    boxes = cells(100, [(10, 60, "张三"), (80, 200, "110101199003"), (220, 280, "研发部")])
+    boxes.append(Box(124, 144, 80, 150, "071233"))
+    text = masked(boxes)
+    assert "110101199003" not in text and "071233" not in text and "[身份证号]" in text
+
+
+def test_a_wrapped_id_in_a_bottom_aligned_row_is_masked() -> None:  # Excel's default
+    boxes = cells(124, [(10, 60, "张三"), (220, 280, "研发部")])
+    boxes += [Box(100, 120, 80, 200, "110101199003"), Box(124, 144, 80, 150, "071233")]
+    text = masked(boxes)
+    assert "110101199003" not in text and "071233" not in text and "[身份证号]" in text
+
+
+def test_a_wrapped_id_in_a_centred_row_is_one_run() -> None:
+    boxes = cells(112, [(10, 60, "张三"), (220, 280, "研发部")])
+    boxes += [Box(100, 120, 80, 200, "110101199003"), Box(124, 144, 80, 150, "071233")]
+    assert read_boxes(boxes, 0.80)[0] == ["张三 110101199003071233 研发部"]
+
+
+def test_two_columns_out_of_step_keep_their_lines() -> None:
+    left = ["1. 病假须提供医院证明", "2. 事假须提前三天申请", "3. 婚假为十天"]
+    right = ["第五条 年假按工龄计算", "工龄满一年不满十年的", "年休假五天"]
+    boxes = [Box(100 + 28 * i, 120 + 28 * i, 10, 300, t) for i, t in enumerate(left)]
+    boxes += [Box(114 + 28 * i, 134 + 28 * i, 400, 700, t) for i, t in enumerate(right)]
+    lines, _ = read_boxes(boxes, 0.80)
+    assert sorted(lines) == sorted(left + right)
+    assert [line for line in lines if line in left] == left and [line for line in lines if line in right] == right
+
+
+def test_an_unreadable_cell_keeps_its_place_in_the_row() -> None:
+    boxes = cells(100, [(10, 80, "工龄"), (100, 200, "1-10年"), (220, 320, "10-20年"), (340, 440, "20年以上")])
+    boxes += cells(130, [(10, 80, "年假"), (100, 200, "5天")]) + cells(130, [(220, 320, "10天")], 0.75)
+    boxes += cells(130, [(340, 440, "15天")])
+    lines, dropped = read_boxes(boxes, 0.80)
+    assert lines == ["工龄 1-10年 10-20年 20年以上", "年假 5天 〔无法识别〕 15天"]
+    assert [d.text for d in dropped] == ["10天"]
+
+
+def test_two_stacked_numbers_that_are_no_id_stay_apart() -> None:
+    boxes = cells(100, [(10, 60, "编号"), (80, 200, "202401")]) + cells(124, [(80, 200, "202402")])
+    assert read_boxes(boxes, 0.80)[0] == ["编号 202401", "202402"]
+
+
+@pytest.mark.parametrize("lower", ["2. 事假须提前三天申请", "（二）事假", "第六条 事假"])
+def test_a_list_item_or_article_is_never_a_wrapped_cell(lower: str) -> None:
+    boxes = [Box(100, 120, 10, 300, "1. 病假须提供医院证明"), Box(128, 148, 10, 300, lower), Box(114, 134, 400, 460, "备注")]
+    assert sum(lower in line for line in read_boxes(boxes, 0.80)[0]) == 1
+    assert not any("医院证明" in line and lower in line for line in read_boxes(boxes, 0.80)[0])
+
+
+def test_two_whole_phone_numbers_in_one_column_are_not_joined() -> None:
+    boxes = [Box(100, 120, 80, 200, "13812345678"), Box(128, 148, 80, 200, "13998765432"), Box(114, 134, 10, 60, "张三")]
+    text = masked(boxes)
+    assert "13812345678" not in text and "13998765432" not in text and text.count("[手机号]") == 2

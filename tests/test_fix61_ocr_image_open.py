@@ -113,3 +113,38 @@ def test_lines_read_too_unsure_are_named_in_the_upload_report(monkeypatch) -> No
     parsed = parse_bytes(png(upright()), "通知.png", max_bytes=LIMIT)
     assert any("识别不可靠，未编入索引" in note and "山邮カ口±。" in note for note in parsed.reading.notes), parsed.reading.notes
     assert "山邮" not in parsed.text
+
+
+@pytest.mark.parametrize("size", [(1, 100_000), (100_000, 2), (3, 400)])
+def test_a_thin_strip_is_refused_before_it_is_decoded(monkeypatch, size: tuple[int, int]) -> None:
+    """Shrunk for OCR, a 1-pixel strip has no height left (RapidOCR's ResizeImgError): refused, said why."""
+    data = png(Image.new("L", size, 255))
+
+    def no_decoding(self):
+        raise AssertionError("decoded a refused image")
+
+    monkeypatch.setattr(Image.Image, "load", no_decoding)
+    with pytest.raises(ocr.ImageRefused) as info:
+        ocr.open_image(data)
+    assert f"图片过于细长（{size[0]}×{size[1]} 像素" in str(info.value) and "裁剪" in str(info.value)
+
+
+def test_a_thin_strip_upload_gets_the_reason() -> None:
+    with pytest.raises(IngestError) as said:
+        parse_bytes(png(Image.new("L", (1, 100_000), 255)), "细长.png", max_bytes=LIMIT)
+    assert "图片过于细长" in str(said.value)
+
+
+def test_a_long_page_is_still_read() -> None:
+    assert ocr.open_image(png(Image.new("L", (120, 3000), 255))).size[0] >= 1
+
+
+@pytest.mark.parametrize("mode, key", [("L", 0), ("RGB", (0, 0, 0))])
+def test_a_key_colour_transparency_becomes_white(mode: str, key) -> None:
+    """A grey or RGB PNG whose tRNS chunk names a transparent colour: those pixels are white, as a viewer shows."""
+    image = Image.new(mode, (40, 20), key)
+    image.paste(128 if mode == "L" else (128, 128, 128), (0, 0, 10, 10))
+    out = io.BytesIO()
+    image.save(out, "PNG", transparency=key)
+    flat = ocr.on_white(ocr.open_image(out.getvalue())).convert("L")
+    assert flat.getpixel((30, 15)) == 255 and flat.getpixel((5, 5)) == 128

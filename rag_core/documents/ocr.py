@@ -25,6 +25,8 @@ RENDER_DPI = 200  # scanned pages are rendered at this resolution for OCR
 MIN_BOX_SCORE = 0.3  # boxes below this are dropped by the engine (kept above it, they lower the page's mean)
 MAX_SIDE = 1400  # pixels; detection time grows with the area; 1000 read 12-pt print as well, 1400 keeps a margin
 MAX_PIXELS = 40_000_000  # an uploaded image's pixels once decoded (A4 at 600 dpi is 35 M); see open_image
+MAX_ASPECT = 30  # long side / short side: beyond, the short side brought to MAX_SIDE / 30 px holds no legible line
+# (under 16 px RapidOCR fails; a thin strip is also blown up to 736 px across for detection: gigabytes)
 IMAGE_FORMATS = ("PNG", "JPEG")  # what the .png/.jpg/.jpeg extensions promise; a TIFF or GIF renamed is refused
 
 _engine: Any = None
@@ -121,7 +123,7 @@ def on_white(image: Any) -> Any:
     make them black), 16-bit grey scaled to 8 bits (converting clips everything above 255 to white)."""
     from PIL import Image
 
-    if image.mode == "P" and "transparency" in image.info:
+    if image.mode in ("P", "L", "RGB") and "transparency" in image.info:  # a PNG's tRNS key colour or index
         image = image.convert("RGBA")
     if image.mode in ("RGBA", "LA", "PA", "La", "RGBa"):
         image = image.convert("RGBA")
@@ -161,6 +163,9 @@ def open_image(data: bytes) -> Any:
     if width * height > MAX_PIXELS:
         raise ImageRefused(f"图片尺寸过大（{width}×{height} 像素），超过 {MAX_PIXELS // 10_000} 万像素的上限；"
                            "请缩小后再上传")
+    if max(width, height) > MAX_ASPECT * min(width, height):
+        raise ImageRefused(f"图片过于细长（{width}×{height} 像素，长宽比超过 {MAX_ASPECT}:1），缩小到可识别的大小后"
+                           "文字不足一行高，无法识别；请裁剪成正常页面比例后再上传")
     image.load()
     orientation = image.getexif().get(0x0112, 1)  # after load: a PNG may keep its EXIF after the pixels
     if max(image.size) > 2 * MAX_SIDE:

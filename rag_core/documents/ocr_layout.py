@@ -9,8 +9,14 @@ import re
 from dataclasses import dataclass
 
 ARTICLE = re.compile(r"^(第[0-9〇零一二三四五六七八九十百千两]+[章节条])(?=[^\s　，。、：:（(])")
-_STARTS_ARTICLE = re.compile(r"^第[0-9〇零一二三四五六七八九十百千两]+[章节条]")
 _ASCII_WORD = re.compile(r"[A-Za-z]")
+# A line that starts a list item or an article (1. （一） 一、 (2) 第五条 …): never the wrapped rest of a cell.
+_MARKER = re.compile(r"^(?:第[0-9〇零一二三四五六七八九十百千两]+[章节条]|\d{1,3}[.．、)）]|[(（]\s*[0-9一二三四五六七八九十]{1,3}\s*[)）]"
+                     r"|[一二三四五六七八九十]{1,3}[、.．]|[•·●○■□◆▪\-–—*])")
+_DIGITS = re.compile(r"\d{6,17}")
+_ID_TAIL = re.compile(r"\d{0,16}[\dXx]")
+_CELL_WIDTH = 10  # a cell beside a wrapped one holds a few words: at most this many line heights wide
+UNREADABLE = "〔无法识别〕"  # where a cell read below the bar was, so the row's other values keep their columns
 
 
 @dataclass(frozen=True)
@@ -46,22 +52,56 @@ def _overlap(a: Box, b: Box) -> float:
     return min(a.bottom, b.bottom) - max(a.top, b.top)
 
 
-def _continues(upper: Box, lower: Box, others: list[Box]) -> bool:
-    """`lower` is the wrapped rest of `upper`'s table cell: the same column, the next line down, and a cell
-    beside them (the row's other columns) centred across both lines, as a row taller than one line is."""
+def _stacked(upper: Box, lower: Box) -> bool:
+    """`lower` sits right under `upper`, at its left edge: the next line of one column."""
     h = min(upper.height, lower.height)
-    if h <= 0 or abs(upper.left - lower.left) > 0.5 * h or _STARTS_ARTICLE.match(lower.text):
+    return h > 0 and abs(upper.left - lower.left) <= 0.5 * h and -0.3 * h <= lower.top - upper.bottom <= 0.8 * h
+
+
+def _complete(text: str) -> bool:
+    """The box already holds a whole number the masker finds (an ID, a phone…): nothing of it wrapped."""
+    from ..text.pii import redact_text
+
+    return redact_text(text) != text
+
+
+def _id_halves(upper: Box, lower: Box) -> bool:
+    """Two stacked digit boxes that are the two halves of one valid ID number (its check digit is the evidence)."""
+    from ..text.checksums import id_card_valid
+
+    return (_DIGITS.fullmatch(upper.text) is not None and _ID_TAIL.fullmatch(lower.text) is not None
+            and len(upper.text + lower.text) == 18 and id_card_valid(upper.text + lower.text))
+
+
+def _continues(upper: Box, lower: Box, others: list[Box]) -> bool:
+    """`lower` is the wrapped rest of `upper`'s table cell.
+
+    Joined only on strong evidence (else the old reading order stands): the two halves of a valid ID; or the
+    same column, the next line down, and a narrow cell beside them (the row's other columns) centred across
+    both lines, as a row taller than one line is, while no other box sits on one of the two lines alone (that
+    would be a row of its own: a merged cell beside two rows, or a second column of text). Never a box that
+    starts a list item or an article, nor two boxes of which one is already a whole ID or phone number.
+    """
+    if not _stacked(upper, lower):
         return False
-    if not -0.3 * h <= lower.top - upper.bottom <= 0.8 * h:
+    if _id_halves(upper, lower):
+        return True
+    if _MARKER.match(lower.text) or _complete(upper.text) or _complete(lower.text):
         return False
+    h = min(upper.height, lower.height)
+    centred = False
     for c in others:
         if c is upper or c is lower:
             continue
+        on_upper, on_lower = _overlap(c, upper) > 0, _overlap(c, lower) > 0
+        if on_upper != on_lower:
+            return False  # a box on one of the lines alone: each line is a row of its own
         beside = c.left >= max(upper.right, lower.right) or c.right <= min(upper.left, lower.left)
-        if (beside and _overlap(c, upper) > 0 and _overlap(c, lower) > 0
+        narrow = c.right - c.left <= _CELL_WIDTH * c.height
+        if (beside and narrow and on_upper and on_lower
                 and upper.middle + 0.25 * h < c.middle < lower.middle - 0.25 * h):
-            return True
-    return False
+            centred = True
+    return centred
 
 
 def _joined(upper: Box, lower: Box) -> Box:
@@ -117,8 +157,9 @@ def read_boxes(boxes: list[Box], min_score: float) -> tuple[list[str], list[Drop
         bad = [b for b in row if b.score < min_score]
         if bad:
             dropped.append(DroppedLine(" ".join(b.text for b in bad), min(b.score for b in bad), lines[-1] if lines else ""))
-        if good := [b.text for b in row if b.score >= min_score]:
-            lines.append(ARTICLE.sub(r"\1 ", " ".join(good)))  # OCR drops the space in "第三条 员工…"
+        if any(b.score >= min_score for b in row):
+            texts = [b.text if b.score >= min_score else UNREADABLE for b in row]
+            lines.append(ARTICLE.sub(r"\1 ", " ".join(texts)))  # OCR drops the space in "第三条 员工…"
     return lines, dropped
 
 

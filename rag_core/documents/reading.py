@@ -95,8 +95,10 @@ def image_lines(data: bytes, name: str, reading: ReadingReport) -> list[Line]:
         image = open_image(data)
     except ImageRefused as exc:  # too many pixels, several frames: the reason, in Chinese
         raise IngestError(name, str(exc)) from exc
-    except UnidentifiedImageError as exc:  # a GIF, TIFF or BMP under a .png/.jpg name
-        raise IngestError(name, "不是 PNG 或 JPEG 图片，请另存为 PNG 或 JPEG 后再上传") from exc
+    except UnidentifiedImageError as exc:  # a GIF, TIFF or BMP under a .png/.jpg name, or a cut PNG/JPEG
+        if not data.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")):
+            raise IngestError(name, "不是 PNG 或 JPEG 图片，请另存为 PNG 或 JPEG 后再上传") from exc
+        raise IngestError(name, "图片无法打开，可能已损坏或尺寸过大（UnidentifiedImageError）") from exc
     except Exception as exc:  # truncated, or a decompression bomb
         raise IngestError(name, f"图片无法打开，可能已损坏或尺寸过大（{type(exc).__name__}）") from exc
     if (plan := deferred_plan()) is not None:  # the estimate: the ingest reads it
