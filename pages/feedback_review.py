@@ -37,6 +37,10 @@ def main() -> None:
     except RagError as exc:
         st.error(escape_md(exc))
         return
+    try:
+        standard = assistant.feedback_standard_answers([e.id for e in entries], actor=actor())
+    except RagError:
+        standard = {}  # the rows are still shown; only which standard answer they rated is missing
     unread = sum(e.unread for e in entries)
     st.markdown(f"共 **{len(entries)}** 条，未读 **{unread}** 条")
     for entry in entries:
@@ -47,6 +51,9 @@ def main() -> None:
             st.caption(local_time(entry.created_at) + (f" · {escape_md(person_name(entry.user))}" if entry.user else ""))
             if entry.comment:
                 st.markdown(f"**补充说明**：{escape_md(entry.comment)}")
+            if used := standard.get(entry.id):
+                st.info(f"这是标准答复 编号 {escape_md(used['id'])}（{escape_md(person_name(used['author']))}）的回答，"
+                        "不是检索出来的：要改它，请到“标准答复”页找到这个编号。", icon=":material/verified:")
             st.markdown("**回答**")
             st.text(entry.answer)
             if entry.docs:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import timedelta
 from typing import Any
 
@@ -16,6 +17,7 @@ from ui.tables import chart_labels, labelled_bar_chart
 from ui.timefmt import local_time, today
 
 KINDS = {"zero_hit": "没有命中", "refused": "制度里没有写", "weak": "依据较弱", "disliked": "👎"}
+FIELDS = ("gap_answer", "gap_clauses", "gap_audience", "gap_word", "gap_terms")  # each f"{field}_{number}"
 
 
 def main() -> None:
@@ -47,6 +49,7 @@ def main() -> None:
     chart = pd.DataFrame({"问题": chart_labels([g.representative for g in groups[:15]]),
                           "次数": [g.count for g in groups[:15]]})
     st.altair_chart(labelled_bar_chart(chart, "问题", "次数"), width="stretch")
+    follow_groups(groups)
     for number, group in enumerate(groups):
         kinds = escape_md("，".join(f"{KINDS.get(k, k)} {n}" for k, n in group.kinds.items()))
         with st.expander(f"{group.count} 次 · {escape_md(group.representative)}", expanded=number == 0):
@@ -67,6 +70,29 @@ def main() -> None:
     st.download_button("导出 Excel", assistant.export_insights("gaps", "xlsx", since=since, until=until,
                                                              include_tests=tests, include_weak=weak, actor=actor()),
                        file_name=f"knowledge_gaps_{since}_{until}.xlsx", icon=":material/download:")
+
+
+def group_key(group: Any) -> str:
+    """A group's identity across reruns (its position changes as questions arrive or a filter changes)."""
+    return hashlib.sha256(group.representative.encode()).hexdigest()[:16]
+
+
+def follow_groups(groups: list[Any]) -> None:
+    """The forms are keyed by position; what HR typed (kept after a refusal) follows the group it was typed for
+    when the groups reorder, and a group new at a position starts empty: else the next click stored the answer
+    under another group's question."""
+    state = st.session_state
+    owners = {state[k]: k.rsplit("_", 1)[1] for k in list(state.keys()) if str(k).startswith("gap_owner_")}
+    typed = {n: {f: state[f"{f}_{n}"] for f in FIELDS if f"{f}_{n}" in state} for n in owners.values()}
+    for number, group in enumerate(groups):
+        key = group_key(group)
+        if state.get(f"gap_owner_{number}") == key:
+            continue
+        for field in FIELDS:
+            state.pop(f"{field}_{number}", None)
+        for field, value in typed.get(owners.get(key, ""), {}).items():
+            state[f"{field}_{number}"] = value
+        state[f"gap_owner_{number}"] = key
 
 
 def empty_state(assistant: Assistant, since: Any, until: Any, tests: bool) -> None:
@@ -128,29 +154,49 @@ def standard_form(assistant: Assistant, group: Any, number: int, audiences: list
         if near:  # the clause that came closest did not answer the question: HR decides whether it is the basis
             hint = f"{near.get('title', '')} {near.get('section', '')}".strip()
             st.caption(f"最接近的条款（没有答上这个问题，确实是依据时再复制到上面）：{escape_md(hint)}")
-        st.multiselect("受众（谁问时用这条答复）", audiences, default=["all"], key=f"gap_audience_{number}",
+        audience = f"gap_audience_{number}"  # a choice that followed its group is the widget's value, no default
+        st.multiselect("受众（谁问时用这条答复）", audiences, key=audience,
+                       default=None if audience in st.session_state else ["all"],
                        format_func=lambda a: AUDIENCE_LABELS.get(a, a), placeholder="请选择",
                        select_all=False)
         st.form_submit_button("设为标准答复", icon=":material/verified:", on_click=add_standard,
                               args=(assistant, group, number))
-    if error := st.session_state.pop(f"gap_standard_error_{number}", None):
+    if error := st.session_state.pop(f"gap_standard_error_{group_key(group)}", None):
         st.error(escape_md(error))
-    if done := st.session_state.pop(f"gap_standard_done_{number}", None):
+    if done := st.session_state.pop(f"gap_standard_done_{group_key(group)}", None):
         st.success(done)
 
 
 def add_standard(assistant: Assistant, group: Any, number: int) -> None:
-    """设为标准答复 callback (it runs before the page is drawn again, so it may empty the form's fields)."""
+    """设为标准答复 callback (it runs before the page is drawn again, so it may empty the form's fields; `group` and
+    `number` are the previous run's, whose form HR submitted)."""
     answer, clauses = f"gap_answer_{number}", f"gap_clauses_{number}"
+    typed = (st.session_state.get(clauses) or "").splitlines()
     try:
         entry = assistant.standard_answer_from_gap(
-            group, st.session_state.get(answer) or "", clauses=(st.session_state.get(clauses) or "").splitlines(),
+            group, st.session_state.get(answer) or "", clauses=typed,
             audience=st.session_state.get(f"gap_audience_{number}"), actor=actor())
     except RagError as exc:
-        st.session_state[f"gap_standard_error_{number}"] = str(exc)
+        st.session_state[f"gap_standard_error_{group_key(group)}"] = str(exc)
         return
     st.session_state[answer] = st.session_state[clauses] = ""
-    st.session_state[f"gap_standard_done_{number}"] = f"已添加标准答复 {escape_md(entry.id)}：{escape_md(entry.question)}"
+    st.session_state[f"gap_standard_done_{group_key(group)}"] = (
+        f"已添加标准答复 {escape_md(entry.id)}：{escape_md(entry.question)}{unanchored_note(assistant, entry, typed)}")
+
+
+def unanchored_note(assistant: Assistant, entry: Any, typed: list[str]) -> str:
+    """The advice the 标准答复 page gives too: 依据 that ties the answer to no policy, or none at all while the
+    answer itself names none, means a change to the policies will not pause it."""
+    try:
+        if any(line.strip() for line in typed):
+            loose = assistant.unanchored_clauses(typed, actor=actor())
+        else:  # blank 依据: the answer's own words (《年假制度》第一条, a quoted clause) are what it rests on
+            return "。注意：依据为空：制度修改后这条答复不会自动暂停；写明文档名或第几条可以让它随制度一起复核" if (
+                assistant.unanchored_clauses([entry.answer], actor=actor())) else ""
+    except RagError:
+        return ""  # the answer is added; only the advice is missing
+    return (f"。注意：依据「{escape_md('」「'.join(loose))}」没有对应到任何文档或条款，制度修改后这条答复不会自动暂停；"
+            "写明文档名或第几条可以让它随制度一起复核") if loose else ""
 
 
 main()

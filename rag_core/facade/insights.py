@@ -331,6 +331,22 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions):
         return self._named_for(actor, entry)
 
     @uses_store(INSIGHTS_FILE)
+    def feedback_standard_answers(self, ids: Sequence[int], *, actor: Principal | None = None) -> dict[int, dict]:
+        """Rated row id -> the standard answer it rated ({"id", "question", "author"}, as its trace keeps it), for the
+        rows in `ids` that rated one and the actor may read: a 👎 on HR's own answer is fixed on 标准答复, not by
+        searching."""
+        actor = self._acting(actor, "insights")
+        found: dict[int, dict] = {}
+        for feedback_id in ids:
+            entry = self.insight_log.feedback_entry(feedback_id)
+            if entry is None or not self._feedback_readable(actor, entry):
+                continue
+            standard = (entry.trace or {}).get("standard_answer")
+            if isinstance(standard, dict) and standard.get("id"):
+                found[entry.id] = {k: str(standard.get(k) or "") for k in ("id", "question", "author")}
+        return found
+
+    @uses_store(INSIGHTS_FILE)
     def mark_feedback_reviewed(self, ids: Sequence[int], *, reviewed: bool = True,
                                actor: Principal | None = None) -> int:
         """Mark entries read (or unread again); returns how many changed."""

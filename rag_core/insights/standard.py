@@ -32,6 +32,7 @@ from .standard_pending import PendingHolds
 from .standard_refs import readable_to_all, references
 from .standard_search import StandardIndexUnreadable, nearest_match
 from .standard_unwritable import StandardIndexUnwritable
+from .standard_versions import basis
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS standard_answers (
@@ -264,8 +265,8 @@ class StandardAnswers:
             moved: list[tuple[str, str]] = []
             for e in self.list():
                 kept = [(d, t) for d, t, aud in live if d != doc_id and readable_to_all(aud, e.audience)]
-                named = set().union(*(references(e.clauses, t, known) for t in deleted))
-                if named - set().union(*(references(e.clauses, t, known) for _, t in kept)):
+                named = set().union(*(references(basis(e), t, known) for t in deleted))
+                if named - set().union(*(references(basis(e), t, known) for _, t in kept)):
                     resting.append(e.id)
                 elif e.id in recorded:
                     copy = next((d for d, t in kept if t in deleted), None)

@@ -49,10 +49,23 @@ def named_articles(clause: str, titles: Sequence[str], known: Sequence[str] = ()
 
 def article_texts(chunks: Iterable[Chunk]) -> dict[int | str, str]:
     """Article number -> its text in one version (the chunks under its heading, overlaps dropped, whitespace
-    removed): a re-wrapped line is the same article."""
+    removed): a re-wrapped line is the same article. The heading-only lines the chunker glued before the article
+    (the document's title, a chapter: `chunking.chunk_sections`) are not its text: a new edition's title is no
+    change to 第一条."""
     parts: dict[int | str, list[str]] = {}
     for chunk in chunks:
         keys = [k for k in (article_key(p.strip()) for p in chunk.section.split(">")) if k is not None]
         if keys:
-            parts.setdefault(keys[-1], []).append(chunk.text[chunk.overlap_chars:])
+            text = chunk.text[chunk.overlap_chars:]
+            if keys[-1] not in parts:
+                text = _from_heading(text, keys[-1])
+            parts.setdefault(keys[-1], []).append(text)
     return {k: _SPACE.sub("", "\n".join(v)) for k, v in parts.items()}
+
+
+def _from_heading(text: str, key: int | str) -> str:
+    """`text` from the line that opens article `key` on; all of it when no line does (a heading kept only in the
+    section path)."""
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if article_key(line.strip()) == key), 0)
+    return "\n".join(lines[start:])

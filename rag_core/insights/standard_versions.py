@@ -8,6 +8,7 @@ old policy. An answer rests on the document when it was recorded as its source, 
 (`references`), or quotes a long run of its text. A clause naming the document and an article (《年假制度》第一条)
 quotes no text to compare, so that article's text is compared between the versions (`standard_articles`); one
 quoting its words is decided by them; one naming the document with neither is held whenever its text changed.
+An answer whose 依据 was left blank rests on what its own text names or quotes (`basis`).
 """
 
 from __future__ import annotations
@@ -18,9 +19,15 @@ from collections.abc import Callable, Collection, Sequence
 from ..types import Chunk
 from .records import StandardAnswer
 from .standard_articles import article_key, article_texts, named_articles
-from .standard_refs import long_pieces, names_document, policy_text, quoted_pieces, readable_to_all, rests_on
+from .standard_refs import flat, long_pieces, names_document, policy_text, quoted_pieces, readable_to_all, rests_on
 
 NARROWED, CHANGED = "narrowed", "changed"  # `Hold.reason` besides "deleted"
+
+
+def basis(entry: StandardAnswer) -> list[str]:
+    """What an answer rests on, read as its clauses are: its 依据, or, left blank (it is optional), the answer's own
+    text (依据《年假制度》第一条，员工每年享有五天带薪年假): else a change to that policy never paused it."""
+    return [c for c in entry.clauses if c.strip()] or [entry.answer]
 
 
 def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequence[str], old: Sequence[Chunk],
@@ -33,23 +40,32 @@ def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequ
     old_articles, new_articles = article_texts(old), article_texts(new)
     found: dict[str, str] = {}
     for entry in entries:
-        quoted = [p for clause in entry.clauses for p in quoted_pieces(clause, titles) if p in old_text]
-        loose = {a for clause in entry.clauses for a in unnamed_articles(clause, [*titles, *known]) if a in old_articles}
+        clauses = basis(entry)
+        quoted = [p for clause in clauses for p in quoted_pieces(clause, titles) if p in old_text]
+        loose = {a for clause in clauses for a in unnamed_articles(clause, [*titles, *known]) if a in old_articles}
         # an article named without its document (`loose`) may be another document's: its change holds the entry,
         # a document narrowed to fewer readers does not (review 206)
-        named = rests_on(entry.clauses, entry.id in recorded, titles, known, old_text)
+        named = rests_on(clauses, entry.id in recorded, titles, known, old_text)
         if not named and not loose:
             continue
         if named and not readable_to_all(audience, entry.audience):
             found[entry.id] = NARROWED
         elif any(p not in new_text for p in quoted) or any(old_articles[a] != new_articles.get(a) for a in loose):
             found[entry.id] = CHANGED
-        elif old_text != new_text and any(
+        elif untitled(old_text, titles) != untitled(new_text, titles) and any(
                 _article_changed(named_articles(clause, titles, known), old_articles, new_articles,
                                  any(p in old_text for p in quoted_pieces(clause, titles)))
-                for clause in entry.clauses):
+                for clause in clauses):
             found[entry.id] = CHANGED
     return found
+
+
+def untitled(text: str, titles: Sequence[str]) -> str:
+    """A version's text (`policy_text`) without the document's titles, old and new: the chunker glues the title
+    heading before the first section, and a policy renamed (年假制度 -> 年假管理制度) has not changed a clause."""
+    for title in sorted({flat(t) for t in titles if t and t.strip()}, key=len, reverse=True):
+        text = text.replace(title, "")
+    return text
 
 
 def unnamed_articles(clause: str, titles: Sequence[str]) -> set[int | str]:
@@ -89,8 +105,8 @@ def lost_with(entries: Sequence[StandardAnswer], deleted: Sequence[Chunk], title
     cited: dict[str, tuple[list[str], list[str], Sequence[str]]] = {}
     for entry in entries:
         wanted = [] if entry.id in sourced else [
-            articles[a] for clause in entry.clauses for a in unnamed_articles(clause, titles) if a in articles]
-        runs = [p for p in long_pieces(entry.clauses, titles) if p in text]
+            articles[a] for clause in basis(entry) for a in unnamed_articles(clause, titles) if a in articles]
+        runs = [p for p in long_pieces(basis(entry), titles) if p in text]
         if wanted or runs:
             cited[entry.id] = (wanted, runs, entry.audience)
     if not cited:
