@@ -149,3 +149,16 @@ def test_a_dislike_of_a_standard_answer_names_it_in_feedback_review(assistant, t
     shown = [i.value for i in at.info]
     assert any(f"标准答复 编号 {entry.id}" in v and "标准答复”页" in v for v in shown), shown
     assert sum("标准答复 编号" in v for v in shown) == 1
+
+
+@pytest.mark.parametrize("clauses", [["按《年假制度》执行"], ["《年假制度》第一条"], ["年假制度"]])
+def test_an_answer_naming_a_title_the_policy_had_before_a_rename_is_held_when_it_changes(tmp_path, clauses):
+    admin = Principal("wang", "admin")
+    body = "\n\n## 第一条 年假天数\n\n员工每年享有五天带薪年假，需提前三天申请。\n"
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(("# 年假制度" + body).encode(), "leave.md", actor=admin).ok
+    entry = a.add_standard_answer("年假有几天", "五天。", clauses=clauses, actor=admin)
+    assert a.ingest_bytes(("# 年假管理制度" + body).encode(), "leave.md", actor=admin).ok  # renamed, same text
+    assert entry.id not in a.standard_answer_holds(actor=admin)
+    assert a.ingest_bytes(("# 年假管理制度" + body.replace("五天", "十天")).encode(), "leave.md", actor=admin).ok
+    assert entry.id in a.standard_answer_holds(actor=admin)  # it names the title of two versions ago

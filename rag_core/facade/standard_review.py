@@ -91,7 +91,9 @@ class StandardReview:
         the upload."""
         day = new.effective_date if scheduled(new, office_today(self._settings.timezone)) else None
         starts = (new.doc_id, new.version, office_midnight(day, self._settings.timezone)) if day else None
-        titles = list(dict.fromkeys(t for t in (new.title, replaced.title) if t))
+        # every title the document had: an answer naming it by a title two renames ago still rests on it
+        history = [v.title for v in reversed(self.catalog.versions(new.doc_id))]
+        titles = list(dict.fromkeys(t for t in (new.title, replaced.title, *history) if t))
         known = [v.title for v in self.catalog.live_versions() if v.doc_id != new.doc_id and v.title]
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
         try:
