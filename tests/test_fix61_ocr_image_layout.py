@@ -174,3 +174,45 @@ def test_two_whole_phone_numbers_in_one_column_are_not_joined() -> None:
     boxes = [Box(100, 120, 80, 200, "13812345678"), Box(128, 148, 80, 200, "13998765432"), Box(114, 134, 10, 60, "张三")]
     text = masked(boxes)
     assert "13812345678" not in text and "13998765432" not in text and text.count("[手机号]") == 2
+
+
+# Review rev-own4: the geometric join (a narrow box centred beside two stacked ones) glued ordinary rows. Only a
+# number's own checksum joins two stacked boxes now; everything else keeps plain line order.
+@pytest.mark.parametrize("found, glued", [
+    # 住宿标准（元/晚） merged over two rows, 500 and 350 one per row: no false amount 500350
+    ([((60, 98, 260, 128), "住宿标准（元/晚）"), ((300, 80, 500, 110), "500"), ((300, 118, 500, 148), "350")], "500350"),
+    ([((60, 98, 200, 128), "扣款规则"), ((300, 80, 800, 110), "迟到一次扣50元"),
+      ((300, 118, 800, 148), "旷工一天扣日工资三倍")], "50元旷工"),
+    ([((60, 154, 500, 184), "①事假按日扣发工资。"), ((60, 192, 500, 222), "②病假按60%发放。"),
+      ((800, 170, 900, 200), "已审核")], "。②"),
+    ([((60, 40, 300, 70), "姓名：张三"), ((60, 80, 300, 110), "部门：研发部"), ((800, 60, 900, 90), "照片")], "张三部门"),
+    ([((60, 40, 300, 70), "应发合计"), ((60, 80, 300, 110), "扣款合计"), ((800, 60, 900, 90), "9500.00")], "应发合计扣款合计"),
+], ids=["merged-amounts", "merged-rules", "list-beside-stamp", "fields-beside-photo", "totals-beside-amount"])
+def test_rows_beside_a_centred_box_are_not_glued(monkeypatch, found, glued: str) -> None:
+    lines = read(monkeypatch, [(b, t, 0.99) for b, t in found]).lines
+    assert not any(glued in line for line in lines), lines
+    stacked = [t for b, t in found if b[0] == found[1][0][0]]  # the two boxes of one column keep a line each
+    assert all(sum(t in line for line in lines) == 1 for t in stacked)
+    assert not any(stacked[0] in line and stacked[1] in line for line in lines), lines
+
+
+def test_a_wrapped_text_cell_keeps_plain_line_order() -> None:
+    """A 说明 cell wrapped over two lines beside a centred row is not joined (no number vouches for it)."""
+    boxes = cells(112, [(10, 60, "病假"), (320, 380, "3天")])
+    boxes += [Box(100, 120, 80, 300, "需提供二级以上医院"), Box(124, 144, 80, 200, "出具的证明")]
+    assert read_boxes(boxes, 0.80)[0] == ["需提供二级以上医院", "病假 3天", "出具的证明"]
+
+
+def test_a_wrapped_bank_card_is_one_run_and_masked() -> None:
+    boxes = cells(112, [(10, 60, "张三"), (320, 380, "工行")])
+    boxes += [Box(100, 120, 80, 300, "6222021234567"), Box(124, 144, 80, 200, "890128")]
+    lines, _ = read_boxes(boxes, 0.80)
+    assert lines == ["张三 6222021234567890128 工行"]
+    text = redact_text("\n".join(lines))
+    assert "6222021234567" not in text and "890128" not in text and "[银行卡号]" in text
+
+
+def test_two_stacked_numbers_without_a_valid_checksum_stay_apart() -> None:
+    boxes = cells(112, [(10, 60, "张三"), (320, 380, "工行")])
+    boxes += [Box(100, 120, 80, 300, "6222021234567"), Box(124, 144, 80, 200, "890127")]  # Luhn digit wrong
+    assert read_boxes(boxes, 0.80)[0] == ["6222021234567", "张三 工行", "890127"]

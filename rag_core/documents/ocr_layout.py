@@ -9,13 +9,8 @@ import re
 from dataclasses import dataclass
 
 ARTICLE = re.compile(r"^(第[0-9〇零一二三四五六七八九十百千两]+[章节条])(?=[^\s　，。、：:（(])")
-_ASCII_WORD = re.compile(r"[A-Za-z]")
-# A line that starts a list item or an article (1. （一） 一、 (2) 第五条 …): never the wrapped rest of a cell.
-_MARKER = re.compile(r"^(?:第[0-9〇零一二三四五六七八九十百千两]+[章节条]|\d{1,3}[.．、)）]|[(（]\s*[0-9一二三四五六七八九十]{1,3}\s*[)）]"
-                     r"|[一二三四五六七八九十]{1,3}[、.．]|[•·●○■□◆▪\-–—*])")
-_DIGITS = re.compile(r"\d{6,17}")
-_ID_TAIL = re.compile(r"\d{0,16}[\dXx]")
-_CELL_WIDTH = 10  # a cell beside a wrapped one holds a few words: at most this many line heights wide
+_NUMBER_HEAD = re.compile(r"\d+")
+_NUMBER_TAIL = re.compile(r"\d*[\dXx]")
 UNREADABLE = "〔无法识别〕"  # where a cell read below the bar was, so the row's other values keep their columns
 
 
@@ -48,85 +43,49 @@ class DroppedLine:
     after: str  # the indexed line just before it ("" at the top of the page), to find it on the original
 
 
-def _overlap(a: Box, b: Box) -> float:
-    return min(a.bottom, b.bottom) - max(a.top, b.top)
-
-
 def _stacked(upper: Box, lower: Box) -> bool:
     """`lower` sits right under `upper`, at its left edge: the next line of one column."""
     h = min(upper.height, lower.height)
     return h > 0 and abs(upper.left - lower.left) <= 0.5 * h and -0.3 * h <= lower.top - upper.bottom <= 0.8 * h
 
 
-def _complete(text: str) -> bool:
-    """The box already holds a whole number the masker finds (an ID, a phone…): nothing of it wrapped."""
-    from ..text.pii import redact_text
+def _one_number(upper: str, lower: str) -> bool:
+    """Two digit runs that are the halves of one valid ID or bank card number: its check digit is the evidence.
 
-    return redact_text(text) != text
-
-
-def _id_halves(upper: Box, lower: Box) -> bool:
-    """Two stacked digit boxes that are the two halves of one valid ID number (its check digit is the evidence)."""
-    from ..text.checksums import id_card_valid
-
-    return (_DIGITS.fullmatch(upper.text) is not None and _ID_TAIL.fullmatch(lower.text) is not None
-            and len(upper.text + lower.text) == 18 and id_card_valid(upper.text + lower.text))
-
-
-def _continues(upper: Box, lower: Box, others: list[Box]) -> bool:
-    """`lower` is the wrapped rest of `upper`'s table cell.
-
-    Joined only on strong evidence (else the old reading order stands): the two halves of a valid ID; or the
-    same column, the next line down, and a narrow cell beside them (the row's other columns) centred across
-    both lines, as a row taller than one line is, while no other box sits on one of the two lines alone (that
-    would be a row of its own: a merged cell beside two rows, or a second column of text). Never a box that
-    starts a list item or an article, nor two boxes of which one is already a whole ID or phone number.
+    A wrap fills the first line, so the upper half is never the shorter one. A card (16-19 digits) needs an issuer
+    prefix (3-6 or 9) and its Luhn digit, as `pii` asks of a card cut in two.
     """
-    if not _stacked(upper, lower):
-        return False
-    if _id_halves(upper, lower):
-        return True
-    if _MARKER.match(lower.text) or _complete(upper.text) or _complete(lower.text):
-        return False
-    h = min(upper.height, lower.height)
-    centred = False
-    for c in others:
-        if c is upper or c is lower:
-            continue
-        on_upper, on_lower = _overlap(c, upper) > 0, _overlap(c, lower) > 0
-        if on_upper != on_lower:
-            return False  # a box on one of the lines alone: each line is a row of its own
-        beside = c.left >= max(upper.right, lower.right) or c.right <= min(upper.left, lower.left)
-        narrow = c.right - c.left <= _CELL_WIDTH * c.height
-        if (beside and narrow and on_upper and on_lower
-                and upper.middle + 0.25 * h < c.middle < lower.middle - 0.25 * h):
-            centred = True
-    return centred
+    from ..text.checksums import id_card_valid, luhn_valid
 
-
-def _joined(upper: Box, lower: Box) -> Box:
-    wordy = _ASCII_WORD.match(upper.text[-1:]) and _ASCII_WORD.match(lower.text[:1])
-    text = upper.text + (" " if wordy else "") + lower.text  # 110101199003 + 071233: one run for the masker
-    return Box(upper.top, lower.bottom, min(upper.left, lower.left), max(upper.right, lower.right), text,
-               min(upper.score, lower.score))
+    if not (_NUMBER_HEAD.fullmatch(upper) and _NUMBER_TAIL.fullmatch(lower)) or len(upper) < len(lower):
+        return False
+    number = upper + lower
+    return id_card_valid(number) or (16 <= len(number) <= 19 and number[0] in "34569" and luhn_valid(number))
 
 
 def join_wrapped_cells(boxes: list[Box]) -> list[Box]:
-    """Boxes with each table cell that wrapped onto further lines joined into one box."""
+    """Boxes with a number that wrapped onto the next line of its table cell joined into one box.
+
+    Joined only when the two stacked boxes of one column are the halves of a valid ID or bank card number (so the
+    masker sees it whole). Wrapped words are left in plain line order: where the boxes beside them stand says
+    nothing sure about rows (a merged cell beside two rows, a stamp beside a list, a photo beside form fields).
+    """
     pending = sorted(boxes, key=lambda b: (b.top, b.left))
     used: set[int] = set()
     out: list[Box] = []
     for i, box in enumerate(pending):
         if i in used:
             continue
-        current, line = box, box.height
+        current = box
         for j in range(i + 1, len(pending)):
             lower = pending[j]
-            if lower.top > current.bottom + line:
+            if lower.top > current.bottom + current.height:
                 break
-            if j not in used and _continues(current, lower, pending):
-                current = _joined(current, lower)
+            if j not in used and _stacked(current, lower) and _one_number(current.text, lower.text):
+                current = Box(current.top, lower.bottom, min(current.left, lower.left), max(current.right, lower.right),
+                              current.text + lower.text, min(current.score, lower.score))
                 used.add(j)
+                break  # one number, two halves
         out.append(current)
     return out
 
