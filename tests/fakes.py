@@ -69,7 +69,11 @@ class BigramEmbedder:
 
 class NearEmbedder(BigramEmbedder):
     """Bigram vectors with a large shared part: any two texts are near duplicates (cosine above 0.96), so only
-    the terms tell them apart (the memory store's restatement tests)."""
+    the terms tell them apart (the memory store's restatement tests). Its own model id: other vectors, so the
+    memory store's per-process background centres (`_CENTRES`, keyed by model) are not shared with BigramEmbedder's
+    (a later test's bigram store read these centres and recalled a colleague's fact)."""
+
+    model_id = "fake-near-64"
 
     def vector(self, text: str) -> np.ndarray:
         v = super().vector(text) + 5.0 * np.eye(self.dim, dtype=np.float32)[0]

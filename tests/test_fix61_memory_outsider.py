@@ -137,3 +137,66 @@ def test_a_memory_that_names_its_own_person_is_kept(assistant):
         assistant.remember("王五", text)
     with pytest.raises(MemoryStoreError, match="这是关于别人的信息"):
         assistant.remember("李四", "王五下个月住院")
+
+
+# ---- review rev-own4 (D1-D4): the person's own facts were refused as someone else's ---------------------------------
+
+@pytest.mark.parametrize("typed", ["黄金周我要休年假", "白班我上到六点", "余杭区我常驻", "高新区我常驻", "朱家角我有房子",
+                                   "马拉松我跑过", "黄金周要休年假", "龙岗我常驻", "白云区我常驻", "金秋我要休年假",
+                                   "丁克，没有孩子", "夏令营孩子要去"])
+def test_a_fact_opening_with_a_word_jieba_tags_as_a_name_is_kept(assistant, typed):
+    """D1: a common word jieba's dictionary tags nr (黄金周, 白班, 马拉松), or a place jieba reads with its ending
+    (余杭区), was taken for someone's name, and 我 after it was cut off: the person's own fact was refused."""
+    _, action = assistant.remember("zhang", typed, actor=E)
+    assert action == "added"
+
+
+@pytest.mark.parametrize("said", ["我们组的白班从八点开始", "我们公司的黄金周放七天", "我们公司的石家庄分公司在扩招",
+                                  "我们公司的高新区园区在扩建", "我们部门的经理姓王"])
+def test_a_fact_of_the_persons_unit_is_kept_on_the_page_and_in_chat(assistant, said):
+    """D2: whatever followed <unit>的 was read as a colleague of that unit."""
+    _, action = assistant.remember("zhang", said, actor=E)
+    assert action == "added"
+    assistant.ask(said, user="li", conversation="c1")
+    assert [m.content for m in assistant.list_memories("li")], said
+
+
+def test_a_stored_fact_of_the_persons_unit_is_recalled(tmp_path):
+    """D3: recall read 用户所在的公司的黄金周 as a colleague's fact and never lifted it."""
+    store = MemoryStore(tmp_path / "memory.sqlite3", BigramEmbedder())
+    kept = ["用户所在的公司的黄金周放七天", "用户所在的组的白班从八点开始", "用户常驻杭州"]
+    for content in kept:
+        store.add("u", content, kind="profile", importance=0.8, now=NOW)
+    found = {h.content for h in store.search("u", "我的年假怎么休？", now=NOW + timedelta(hours=1))}
+    assert set(kept) <= found, found
+    store.add("v", "用户所在的部门的经理姓王", now=NOW)
+    found = [h.content for h in store.search("v", "我请年假需要谁审批", now=NOW + timedelta(hours=1))]
+    assert found == ["用户所在的部门的经理姓王"], found
+
+
+@pytest.mark.parametrize("said", ["我叫他小王", "我叫TA小王", "我叫TA", "我叫她老李"])
+def test_what_the_person_calls_someone_is_not_their_name(tmp_path, said):
+    """D4: 我叫他小王 replaced the person's name with 他小王."""
+    store = MemoryStore(tmp_path / "memory.sqlite3", BigramEmbedder())
+    store.write_back("u", "我叫李娜", "", now=NOW)
+    store.write_back("u", said, "", now=NOW + timedelta(minutes=1))
+    contents = [m.content for m in store.list("u")]
+    assert "用户名叫李娜" in contents and not any("名叫他" in c or "名叫TA" in c or "名叫她" in c for c in contents), contents
+
+
+def test_a_name_the_person_gives_is_still_kept(tmp_path):
+    from rag_core.memory.text import slots
+
+    store = MemoryStore(tmp_path / "memory.sqlite3", BigramEmbedder())
+    store.write_back("u", "我叫李娜", "", now=NOW)
+    assert [m.content for m in store.list("u")] == ["用户名叫李娜"]
+    assert slots("用户名叫他小王") == {} and slots("用户名叫李娜") == {"name": "李娜"}
+
+
+@pytest.mark.parametrize("typed", ["李四住院了", "张三得了癌症", "隔壁工位的王五得了肺癌", "我们部门的经理得了癌症"])
+def test_a_named_or_unit_persons_health_is_still_refused(assistant, typed):
+    with pytest.raises(MemoryStoreError, match=OUTSIDER_SAID):
+        assistant.remember("zhang", typed, actor=E)
+
+
+OUTSIDER_SAID = "这是关于别人的信息"

@@ -23,7 +23,7 @@ from ..text.tokenizer import tagged
 from .content import LATER as _LATER
 from .content import claims_entitlement, orders_an_outcome, refusal, says_something
 from .scoring import KINDS
-from .text import about_an_outsider
+from .text import NOT_SOMEONE, about_an_outsider
 
 MAX_FACT_CHARS = 200
 MIN_FACT_CHARS = 4  # 我是 / 我在 alone say nothing
@@ -111,7 +111,7 @@ _TABLES = re.compile(r"(?:请|麻烦)?(?:都|尽量)?用表格")
 # (pattern, builder, kind, importance); builders turn the match into third-person text, or several facts, or
 # none (the rule does not apply after all: the next one is tried).
 _RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str | tuple[str, ...]], str, float | None]] = [
-    (re.compile(rf"我叫(?P<v>[{_CJK}A-Za-z]{{2,4}})$"), lambda m: f"用户名叫{m['v']}", "profile", None),
+    (re.compile(rf"我叫{NOT_SOMEONE}(?P<v>[{_CJK}A-Za-z]{{2,4}})$"), lambda m: f"用户名叫{m['v']}", "profile", None),
     (re.compile(r"我(?:已经|刚刚?|最近)?(?:调到了?|调去了?|调至|转到了?|转岗到了?|调岗到了?)" + rf"(?P<v>{_UNIT})"),
      lambda m: f"用户在{_dept(m['v'])}工作", "profile", None),
     (re.compile(r"我(?:现在|目前)?(?:在|是)" + rf"(?P<v>{_UNIT})(?:的)?(?:员工|工作|上班|任职|同事)?$"),

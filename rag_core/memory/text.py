@@ -186,6 +186,7 @@ def _denied(new: str, value: str) -> bool:
 # ---- slots: facts of which a user has exactly one value at a time -------------------
 
 _CJK = r"\u4e00-\u9fff"
+NOT_SOMEONE = r"(?![他她它]|(?i:ta)|对方|人家)"  # what one calls someone else (我叫他小王, 我叫TA): no name of theirs
 _UNIT = rf"[{_CJK}A-Za-z0-9]{{1,10}}?(?:事业部|部门|中心|团队|部|组)"
 # what one is in a unit at work (经理, 副总监, 高级工程师, 员工)
 _TITLE = (r"(?:副|总|代理|高级|资深|首席)*(?:经理|主管|总监|组长|部长|主任|负责人|专员|员工|职员|助理|秘书|文员|实习生|"
@@ -217,7 +218,7 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
         re.compile(rf"(?:直属主管|直属领导|直属上级|主管|领导|上级|上司|经理|老板|leader)(?:是|为|换成了?|变成了?|改成了?)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
     ],
     "name": [
-        re.compile(rf"(?:我叫|名叫|名字是|姓名是)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
+        re.compile(rf"(?:我叫|名叫|名字是|姓名是)\s*{NOT_SOMEONE}(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
     ],
 }
 # Words that point at a place or unit instead of naming one, or a possessive's 的 (用户所在的部门: 的部门) (我们公司, 哪个部门, 本公司, 贵司, 该市): whole words, so a
@@ -274,9 +275,10 @@ _OUTSIDERS = re.compile("(?i:ta)(?![A-Za-z])|对方|人家|同事|同学|室友|
 def about_an_outsider(content: str) -> bool:
     """Whether a fact is about someone outside the person's family (用户同事张三得了癌症, 用户领导李四在闹离婚,
     用户所在的部门的小张怀孕了, 王五住院了), and gives no slot of the user's own (用户领导是李四 names the user's
-    manager) nor says who a relation of theirs is (用户的室友是张三: whatever the relation's word)."""
+    manager) nor says who a relation of theirs is (用户的室友是张三, whatever the relation's word; 部门的经理姓王)."""
     first = _CLAUSE.search(content or "")
-    if not first or slots(content) or ((named := _RELATION_IS.match(first.group())) and is_a_name(named["v"])):
+    named = _RELATION_IS.match(first.group()) if first else None
+    if not first or slots(content) or named and (is_a_name(named["v"]) or named["surname"] and len(named["v"]) == 1):
         return False
     clause = first.group()
     subject = _subject(clause, [m.start() for _, m in _matches(clause)])
@@ -290,7 +292,8 @@ def about_an_outsider(content: str) -> bool:
 
 
 _AGAIN = re.compile(r"用户|我|本人")
-_RELATION_IS = re.compile(r"^\s*用户的?[^，,。；;是为叫]{1,6}?(?:是|为|叫|换成了?|变成了?)(?P<v>[^，,。；;]{1,8}?)了?$")
+_RELATION_IS = re.compile(r"^\s*用户(?:所在的[^，,。；;的]{1,6}的|的)?[^，,。；;是为叫姓]{1,6}?(?:是|为|叫|换成了?|变成了?|(?P<surname>姓))"
+                          r"(?P<v>[^，,。；;]{1,8}?)了?$")
 # someone of a unit or a place near the person (用户所在的部门的小张, 用户隔壁工位的王五): the clause's subject is them
 _OF_A_PLACE = re.compile(r"^\s*(?:用户)?(?:所在的|的)?(?P<place>[^，,。；;的用我]{1,8})的(?P<rest>.+)$")
 def _someone_of(clause: str) -> int | None:
@@ -304,12 +307,12 @@ def _someone_of(clause: str) -> int | None:
 
 def opens_with_a_name(clause: str) -> bool:
     """Whether a clause as typed opens with someone's name and tells of them (王五住院了), not of the person too (张三和我
-    都在研发部). Only where the person's own name is known (`about_the_person`): a memory may name its person (王五下个月
+    都在研发部, wherever 我 is). Only where the person's own name is known (`about_the_person`): a memory may name its person (王五下个月
     结婚, kept for 王五), so stored rows are not read this way."""
     text = (clause or "").strip()
     if not (word := first_name(text)) or opens_with_asker(text):
         return False
-    return not _AGAIN.search(_TOLD_TO.sub("", third_person(text[len(word):])[2:]))
+    return not _AGAIN.search(_TOLD_TO.sub("", text[len(word):].replace("我", "用户")))
 
 
 def as_the_person(content: str) -> str:

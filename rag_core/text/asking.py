@@ -82,9 +82,28 @@ def is_a_name(word: str) -> bool:
 
 
 def first_name(text: str) -> str:
-    """The text's first word when it is a Chinese name (王五住院了 → 王五; 张三得了: jieba reads 张三得), else ""."""
+    """The text's first word when it is someone's name (王五住院了 → 王五; 张三得了: jieba reads 张三得), else "".
+
+    Stricter than `is_a_name`, as nothing but the word says it is a name: jieba's dictionary tags many common words nr
+    (黄金周, 白班, 马拉松, 高新区, 丁克), so a word it lists is no name here, save a placeholder one (李四); a name
+    jieba read with the next character (张三得) only when that character is a verb or particle (得, 在, 说), never a
+    place's ending (余杭区)."""
     word = next((w for w, _ in tagged(text)), "")
-    return word if re.match(r"[\u4e00-\u9fff]", word) and (is_a_name(word) or is_a_name(word[:-1])) else ""
+    if not re.match(r"[\u4e00-\u9fff]", word):
+        return ""
+    if _a_bare_name(word):
+        return word
+    return word[:-1] if len(word) > 2 and _a_bare_name(word[:-1]) and tagged(word[-1])[0][1][:1] in "vpud" else ""
+
+
+def _a_bare_name(word: str) -> bool:
+    if not is_a_name(word) or len(word) > 3:
+        return False
+    return word[0] in "小老阿" or not is_word(word) or word[1:] in _PLACEHOLDERS
+
+
+# given names of placeholder people (张三, 李四, 王五, 赵六)
+_PLACEHOLDERS = frozenset("一二三四五六七八九十")
 
 
 def third_person(clause: str) -> str:
