@@ -16,6 +16,7 @@ from ..documents.catalog import visible_to
 from ..documents.redaction import redact_text
 from ..errors import PermissionDenied, RagError
 from ..insights.audiences import labels_in_use, unreadable_labels
+from ..insights.matching import asks_otherwise, wording
 from ..insights.records import GapGroup, StandardAnswer
 from ..insights.standard import standard_fields
 from ..insights.standard_duplicates import refuse_duplicate
@@ -36,6 +37,19 @@ def _brief(text: object, limit: int = 60) -> str:
     typed; cut first, an ID number's first 17 digits no longer read as one and stayed)."""
     text = redact_text(" ".join(str(text or "").split()))
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def gap_variants(group: GapGroup) -> tuple[list[str], list[str]]:
+    """A gap group's wordings split by what they ask: those that ask what its representative asks (kept as variants)
+    and those the match rule says ask otherwise (`asks_otherwise`: another kind of thing, the negation, another
+    quantity, extreme or scope). A group gathers by closeness, so 班车几点发车 sits with 公司有没有班车; as a variant it
+    would be served that answer. A rewording the word check alone would not link (上下班有没有通勤班车可以坐) stays:
+    linking it is what a variant is for."""
+    asked = wording(group.representative)
+    kept, left = [], []
+    for text in group.questions:
+        (left if asks_otherwise(asked, wording(text)) else kept).append(text)
+    return kept, left
 
 
 class StandardAnswerActions(StandardReview):
@@ -71,7 +85,7 @@ class StandardAnswerActions(StandardReview):
         readable = {v.doc_id for v in self.catalog.live_versions() if visible_to(v.audience, actor.readable)}
         sources = [s for s in dict.fromkeys(sources) if s in readable]
         self._refuse_narrower_basis(labels, clauses, sources, actor, unreadable=False)
-        refuse_duplicate(self._judged_store(), redact_text(question), labels)
+        refuse_duplicate(self._judged_store(), redact_text(question), labels, variants=[redact_text(v) for v in variants])
         return self.standard_store.add(
             redact_text(question), redact_text(answer), author=actor.user, created_at=_stamp(),
             clauses=[redact_text(c) for c in clauses], variants=[redact_text(v) for v in variants], audience=labels,
@@ -106,10 +120,16 @@ class StandardAnswerActions(StandardReview):
 
     def standard_answer_from_gap(self, group: GapGroup, answer: str, *, clauses: Sequence[str] = (),
                                  audience: Sequence[str] | None = None, actor: Principal | None = None) -> StandardAnswer:
-        """One step from a gap group: its representative as the question, its wordings as variants, and only the
-        clauses HR chose (the group's nearest clause did not answer it: a hint for HR, never a basis unasked)."""
-        return self.add_standard_answer(group.representative, answer, clauses=clauses, variants=group.questions,
+        """One step from a gap group: its representative as the question, as variants those of its wordings that ask
+        the same (`gap_variants`; 班车几点发车 grouped with 公司有没有班车 is left out), and only the clauses HR chose
+        (the group's nearest clause did not answer it: a hint for HR, never a basis unasked)."""
+        return self.add_standard_answer(group.representative, answer, clauses=clauses, variants=gap_variants(group)[0],
                                         audience=audience, actor=actor, sources=gap_sources(group.nearest, clauses))
+
+    def standard_gap_variants(self, group: GapGroup) -> tuple[list[str], list[str]]:
+        """The wordings of a gap group that 设为标准答复 keeps as variants, and those it leaves out (the page names
+        them: HR may add one as its own standard answer)."""
+        return gap_variants(group)
 
     @uses_store(STANDARD_FILE)
     def standard_answers(self, *, actor: Principal | None = None) -> list[StandardAnswer]:

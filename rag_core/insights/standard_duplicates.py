@@ -30,13 +30,15 @@ def duplicate_of(entries: Sequence[StandardAnswer], held: Collection[str], quest
                  and asked in {same_words(w) for w in (e.question, *e.variants)}), None)
 
 
-def refuse_duplicate(store, question: str, audience: Sequence[str], *, releasing: StandardAnswer | None = None) -> None:
-    """`StandardAnswerError` (Chinese, naming the existing answer) when `store` already serves this question to
-    these readers. `question`: as it will be stored (masked). `releasing`: a held answer HR wants served again; its
+def refuse_duplicate(store, question: str, audience: Sequence[str], *, variants: Sequence[str] = (),
+                     releasing: StandardAnswer | None = None) -> None:
+    """`StandardAnswerError` (Chinese, naming the existing answer) when `store` already serves this question, or one
+    of the new answer's `variants`, to these readers (a variant takes the question over as surely as the question
+    would). `question`, `variants`: as they will be stored (masked). `releasing`: a held answer HR wants served again; its
     question and variants are checked, itself left out (HR may have added a correction while it was held)."""
     held = set(store.holds()) - ({releasing.id} if releasing else set())
     entries = [e for e in store.list() if releasing is None or e.id != releasing.id]
-    asked = (question, *releasing.variants) if releasing else (question,)
+    asked = (question, *releasing.variants) if releasing else (question, *variants)
     found = next((f for q in asked if (f := duplicate_of(entries, held, q, audience))), None)
     if found is None:
         return
