@@ -180,8 +180,11 @@ def add_standard(assistant: Assistant, group: Any, number: int) -> None:
         st.session_state[f"gap_standard_error_{group_key(group)}"] = str(exc)
         return
     st.session_state[answer] = st.session_state[clauses] = ""
+    _, left_out = assistant.standard_gap_variants(group)  # wordings asking otherwise (班车几点发车 for 有没有班车)
+    apart = ("。这些问法问的不是同一件事，没有算作它的其他问法，需要时请分别设为标准答复："
+             + "、".join(f"“{escape_md(q)}”" for q in left_out)) if left_out else ""
     st.session_state[f"gap_standard_done_{group_key(group)}"] = (
-        f"已添加标准答复 {escape_md(entry.id)}：{escape_md(entry.question)}{unanchored_note(assistant, entry, typed)}")
+        f"已添加标准答复 {escape_md(entry.id)}：{escape_md(entry.question)}{apart}{unanchored_note(assistant, entry, typed)}")
 
 
 def unanchored_note(assistant: Assistant, entry: Any, typed: list[str]) -> str:
