@@ -40,3 +40,14 @@ def test_a_twin_of_a_hidden_document_is_not_named(tmp_path):
     assert a.ingest_bytes(V1, "Leave.md", audience=["managers"], actor=ADMIN).ok
     report = a.ingest_bytes(V2, "leave-2026.md", doc_id="leave", actor=HR)
     assert report.status == "refused" and NAME_TAKEN in report.error and "Leave" not in report.error.split(":", 1)[1]
+
+
+def test_a_twin_made_between_the_estimate_and_the_import_is_refused(tmp_path):
+    """Review rev-own1: the page estimates, then imports the kept document; a twin another HR person uploaded in
+    between was not looked for again, and two live twins kept answering."""
+    a = fake_assistant(tmp_path / "s")
+    assert a.estimate_ingest(V2, "leave-2026.md", doc_id="LEAVE", actor=HR).ok
+    assert a.ingest_bytes(V1, "Leave.md", actor=HR).doc_id == "Leave"  # meanwhile, in another session
+    report = a.ingest_bytes(V2, "leave-2026.md", doc_id="LEAVE", actor=HR)
+    assert report.status == "refused" and "大小写" in report.error, report
+    assert [d.doc_id for d in a.list_documents(actor=ADMIN)] == ["Leave"]

@@ -28,7 +28,15 @@ from ..documents.audience_names import AUDIENCE_LABELS, audience_names
 from ..documents.bounds import IngestEstimate, as_cancel, check_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.ocr import reporting_pages
-from ..documents.prepare import NameTaken, PreparedDocument, check_identity, effective_day, narrower_audience, prepare
+from ..documents.prepare import (
+    NameTaken,
+    PreparedDocument,
+    check_identity,
+    check_twin,
+    effective_day,
+    narrower_audience,
+    prepare,
+)
 from ..documents.reading import DEFERRED_LINE, OCR_CHUNKS_PER_PAGE, OCR_SECONDS_PER_PAGE, deferred_plan, deferring_ocr
 from ..documents.standing import scheduled
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
@@ -174,8 +182,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         with lock:
             kept = memo.pop(key, None)
         if kept is not None:
-            if not doc_id:  # the library may have changed since the estimate
-                self._recheck_identity(kept, may_read)
+            self._recheck_identity(kept, may_read, typed=bool(doc_id))  # the library may have changed since
             now = utc_stamp()
             return replace(kept, chunks=[replace(c, ingested_at=now) for c in kept.chunks])
         step = step or (lambda stage, frac: None)
@@ -210,10 +217,17 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             "doc_ids": lambda: {v.doc_id for v in self.catalog.live_versions()},
         }
 
-    def _recheck_identity(self, prepared: PreparedDocument, may_read: Callable[[DocumentInfo], bool] | None) -> None:
+    def _recheck_identity(self, prepared: PreparedDocument, may_read: Callable[[DocumentInfo], bool] | None, *,
+                          typed: bool = False) -> None:
         """`check_identity` against the library as it is now: a file prepared earlier (an estimate's, or one that
-        waited for the writer lock while another upload of a clashing name was written) is refused as it would be now."""
+        waited for the writer lock while another upload of a clashing name was written) is refused as it would be now.
+        `typed`: the uploader gave the id; only its case/width twin is looked for (another upload may have made one
+        since the estimate: two live twins kept answering, review rev-own1)."""
         look = self._identity_lookups(may_read)
+        if typed:
+            check_twin(prepared.doc_id, prepared.parsed.source, look["sources_of"], look["hidden_of"], look["doc_ids"],
+                       typed=True)
+            return
         check_identity(prepared.doc_id, prepared.parsed.source, look["sources_of"], look["hidden_of"],
                        prepared.name_key, self.indexer.name_keys.of, look["doc_ids"])
 
@@ -251,7 +265,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
                 report = self.indexer.write(
                     prepared, audience_t, effective_date, step, may_replace=may_replace, cancel=as_cancel(cancel),
                     today=today, timezone=self._settings.timezone,
-                    guard=None if doc_id else lambda: self._recheck_identity(prepared, may_replace),
+                    guard=lambda: self._recheck_identity(prepared, may_replace, typed=bool(doc_id)),
                 )
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
             narrower = [] if report.status != "indexed" or replaced is None else narrower_audience(
