@@ -67,3 +67,22 @@ def open_chat(assistant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, conver
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def serve_desktop(assistant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app (desktop mode: the local administrator, no login) over `assistant` instead of the cached facade."""
+    import ui.state
+
+    point_the_app_at(tmp_path / "unused", monkeypatch)
+    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: assistant)
+
+
+def open_desktop_page(path: str):
+    """A new browser tab of the app served by `serve_desktop`, on the page `path` (pages/….py) after its first run."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page(path).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at

@@ -7,33 +7,21 @@ D5: 清空全部记忆 armed for one person stayed armed after switching to anot
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from app_support import point_the_app_at
+from app_support import open_desktop_page, serve_desktop
 from fakes import fake_assistant
 from streamlit.testing.v1 import AppTest
-
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
 
 
 @pytest.fixture()
 def assistant(tmp_path, monkeypatch):
-    import ui.state
-
     a = fake_assistant(tmp_path / "store")
-    point_the_app_at(tmp_path / "unused", monkeypatch)
-    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: a)
+    serve_desktop(a, tmp_path, monkeypatch)
     return a
 
 
 def open_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    at.switch_page("pages/memories.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_desktop_page("pages/memories.py")
 
 
 def choose(at: AppTest, memory_id: str) -> None:

@@ -7,33 +7,21 @@ engine's technical name (chunk_overlap). Now it is refused before the question, 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from app_support import point_the_app_at
+from app_support import open_desktop_page, serve_desktop
 from fakes import fake_assistant
 from streamlit.testing.v1 import AppTest
-
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
 
 
 @pytest.fixture()
 def assistant(tmp_path, monkeypatch):
-    import ui.state
-
     a = fake_assistant(tmp_path / "store")
-    point_the_app_at(tmp_path / "unused", monkeypatch)
-    monkeypatch.setattr(ui.state, "open_assistant", lambda settings: a)
+    serve_desktop(a, tmp_path, monkeypatch)
     return a
 
 
 def open_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    at.switch_page("pages/settings.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_desktop_page("pages/settings.py")
 
 
 def number(at: AppTest, label: str):
