@@ -10,6 +10,7 @@ import pytest
 from app_support import logged_in_with
 from fakes import fake_assistant
 
+from rag_core.errors import RagError
 from rag_core.types import Principal
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -179,3 +180,15 @@ def test_setting_a_gap_as_a_standard_answer_names_the_wordings_that_ask_otherwis
     next(b for b in at.button if b.label == "设为标准答复" and b.form_id == f"gap_to_standard_{number}").click().run()
     said = " ".join(s.value for s in at.success)
     assert "已添加标准答复" in said and "没有算作它的其他问法" in said and "公司没有班车吗？" in said, said
+
+
+def test_an_answer_for_everyone_whose_text_quotes_a_managers_only_policy_is_refused(assistant):
+    """Its 依据 left blank, the answer rests on what its text names: for everyone it would serve a managers' rule."""
+    managers = "# 经理津贴办法\n\n## 第一条 津贴\n\n部门经理每月发放管理津贴2000元。\n".encode()
+    assert assistant.ingest_bytes(managers, "allowance.md", audience=["managers"], actor=ADMIN).ok
+    with pytest.raises(RagError):
+        assistant.add_standard_answer("经理津贴多少", "依据《经理津贴办法》第一条，每月2000元。", audience=["all"],
+                                      actor=ADMIN)
+    kept = assistant.add_standard_answer("经理津贴多少", "依据《经理津贴办法》第一条，每月2000元。", audience=["managers"],
+                                         actor=ADMIN)
+    assert kept.id in {e.id for e in assistant.standard_answers(actor=ADMIN)}

@@ -84,7 +84,9 @@ class StandardAnswerActions(StandardReview):
         # only the documents the actor may read are a basis: a hidden one's id is dropped as a made-up one would be
         readable = {v.doc_id for v in self.catalog.live_versions() if visible_to(v.audience, actor.readable)}
         sources = [s for s in dict.fromkeys(sources) if s in readable]
-        self._refuse_narrower_basis(labels, clauses, sources, actor, unreadable=False)
+        # a blank 依据 leaves the answer resting on what its text names (`standard_versions.basis`)
+        self._refuse_narrower_basis(labels, [c for c in clauses if c.strip()] or [answer], sources, actor,
+                                    unreadable=False)
         refuse_duplicate(self._judged_store(), redact_text(question), labels, variants=[redact_text(v) for v in variants])
         return self.standard_store.add(
             redact_text(question), redact_text(answer), author=actor.user, created_at=_stamp(),

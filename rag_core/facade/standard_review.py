@@ -30,7 +30,7 @@ from ..insights.standard_checked import NARROWER
 from ..insights.standard_duplicates import refuse_duplicate
 from ..insights.standard_pending import office_midnight
 from ..insights.standard_refs import Basis, narrower_basis, policy_text
-from ..insights.standard_versions import CHANGED, NARROWED, lost_with, outdated
+from ..insights.standard_versions import CHANGED, NARROWED, basis, lost_with, outdated
 from ..storage.sqlite_access import UNREADABLE, access_problem
 from ..types import Chunk, DocumentInfo, Principal
 from .stores import STANDARD_FILE, feature_store, uses_store
@@ -217,7 +217,7 @@ class StandardReview:
         # a document the actor cannot read counts when the answer is held for one: the hold line said so already
         hidden = any(not visible_to(hold.doc_audience, actor.readable)
                      for hold in self.standard_store.hold_reasons().get(answer_id, []))
-        self._refuse_narrower_basis(entry.audience, entry.clauses, self.standard_store.sources_of(answer_id), actor,
+        self._refuse_narrower_basis(entry.audience, basis(entry), self.standard_store.sources_of(answer_id), actor,
                                     unreadable=hidden)
         now = self.standard_answer_holds(actor=actor).get(answer_id)
         if seen is not None and now is not None and now != seen:
@@ -282,7 +282,7 @@ class StandardReview:
         if not store.basis.due():
             return
         texts: dict[tuple[str, int], str] = {}
-        found = {e.id: list(self._narrower_found(e.audience, e.clauses, store.sources_of(e.id), None, texts))
+        found = {e.id: list(self._narrower_found(e.audience, basis(e), store.sources_of(e.id), None, texts))
                  for e in store.list()}
         held = store.basis.hold({i: docs for i, docs in found.items() if docs},
                                 datetime.now(UTC).isoformat(timespec="seconds"))
