@@ -40,6 +40,17 @@ def test_the_preview_names_the_answers_a_delete_holds_and_changes_nothing(tmp_pa
     assert len(held) == len(seen.held)  # the preview said what the delete did
 
 
+def test_the_preview_and_the_delete_read_an_answer_resting_on_its_text_alike(tmp_path):
+    """依据 left blank, an answer naming the policy in its text rests on it: the delete held it while the preview, a
+    copy of the rule that had drifted, left it out. One rule (`resting_on`) now decides both."""
+    a = library(tmp_path)
+    a.add_standard_answer("年假最少几天", "依据《年假制度》第五条，每年五天。", actor=HR)
+    seen = a.delete_preview("年假制度", actor=ADMIN)
+    assert "年假最少几天" in seen.held
+    a.delete_document("年假制度", actor=ADMIN)
+    assert len(a.standard_answer_holds(actor=ADMIN)) == len(seen.held)
+
+
 def test_the_page_names_the_held_answers_and_the_history_before_and_after(tmp_path, monkeypatch):
     a = library(tmp_path)
     a.add_user("boss", "admin", "correct horse battery")

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..documents.catalog import office_today, versions_in_effect, visible_to
+from ..documents.catalog import visible_to
 from ..errors import StoreDamaged
-from ..insights.standard_refs import readable_to_all, references
-from ..insights.standard_versions import lost_with
+from ..insights.standard_versions import resting_on
 from ..types import DeletePreview, DocumentInfo, Principal
 from .stores import STANDARD_FILE, feature_store
 
@@ -43,29 +42,13 @@ class DocumentDeletion:
 
     def _would_hold(self, doc_id: str, versions: list[DocumentInfo]) -> list[Any]:
         """The standard answers `_hold_standard_answers` would hold if `doc_id` were deleted now: the same reading
-        (`references` of its titles not kept by a live document every reader of the answer reads, a recorded source
-        without a same-titled copy, or `lost_with` its articles and text), made without holding anything.
-        NOTE: mirrors `StandardAnswers.hold_resting_on`, which decides and holds in one step."""
+        (`_deletion_inputs`) and the same rule (`resting_on`), holding nothing."""
         if not self._standard_stored():  # type: ignore[attr-defined]
             return []
-        titles = list(dict.fromkeys(v.title for v in reversed(versions)))
-        deleted = [t for t in titles if t and t.strip()]
-        in_effect = versions_in_effect(self.catalog.live_versions(), office_today(self._settings.timezone))
-        others = [v for v in in_effect.values() if v.doc_id != doc_id]
-        known = [*deleted, *(v.title for v in others if v.title)]
         with feature_store(STANDARD_FILE):
             store = self.standard_store  # type: ignore[attr-defined]
             entries = store.list()
-            standing = {v.doc_id for v in others}
-            sourced = {e.id for e in entries if standing.intersection(store.sources_of(e.id))}
-            lost = lost_with(entries, self._deleted_basis(doc_id), [*titles, *(v.title for v in others if v.title)],  # type: ignore[attr-defined]
-                             lambda: [(v.audience, self.catalog.chunks_of(v.doc_id, v.version)) for v in others], sourced)
-            recorded = store.recorded_for(doc_id)
-        held = []
-        for e in entries:
-            kept = [v.title for v in others if readable_to_all(v.audience, e.audience)]
-            named = set().union(*(references(e.clauses, t, known) for t in deleted))
-            if (named - set().union(*(references(e.clauses, t, known) for t in kept))
-                    or (e.id in recorded and not any(t in deleted for t in kept)) or e.id in lost):
-                held.append(e)
-        return held
+            titles, live, lost = self._deletion_inputs(  # type: ignore[attr-defined]
+                doc_id, versions, entries, self._deleted_basis(doc_id))  # type: ignore[attr-defined]
+            resting, _ = resting_on(entries, store.recorded_for(doc_id), doc_id, titles, live, lost)
+        return [e for e in entries if e.id in resting]

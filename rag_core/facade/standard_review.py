@@ -149,26 +149,33 @@ class StandardReview:
         A damaged standard-answers file does not undo the delete: its line goes to the store notices."""
         if not versions or not self._standard_stored():
             return 0  # no standard answer was ever stored: nothing to hold
-        titles = list(dict.fromkeys(v.title for v in reversed(versions)))  # the newest title first
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
-        # a copy in effect with the title (a duplicate HR deleted) keeps an answer naming it served; a version a
-        # scheduled one replaced stays 'current' in the catalog but no reader sees it, so it keeps nothing
-        in_effect = versions_in_effect(self.catalog.live_versions(), office_today(self._settings.timezone))
-        others = [v for v in in_effect.values() if v.doc_id != doc_id]
-        live = [(v.doc_id, v.title, v.audience) for v in others]
         try:
             with feature_store(STANDARD_FILE):
                 store = self.standard_store
-                entries = store.list()
-                standing = {v.doc_id for v in others}
-                sourced = {e.id for e in entries if standing.intersection(store.sources_of(e.id))}
-                lost = lost_with(entries, basis, [*titles, *(t for _, t, _ in live if t)],
-                                 lambda: [(v.audience, self.catalog.chunks_of(v.doc_id, v.version)) for v in others],
-                                 sourced)
+                titles, live, lost = self._deletion_inputs(doc_id, versions, store.list(), basis)
                 return len(store.hold_resting_on(doc_id, titles, versions[-1].audience, stamp, live, also=lost))
         except StoreDamaged as damage:
             self._note_damage(damage)
             return 0
+
+    def _deletion_inputs(self, doc_id: str, versions: list[DocumentInfo], entries: list[Any],
+                         basis: Sequence[Chunk]) -> tuple[list[str], list[tuple[str, str, Any]], set[str]]:
+        """What deciding which standard answers rest on `doc_id`, deleted (`insights.standard_versions.resting_on`),
+        reads: its titles (the newest first), the documents in effect besides it ((doc_id, title, audience): a copy in
+        effect with the title, a duplicate HR deleted, keeps an answer naming it served; a version a scheduled one
+        replaced stays 'current' in the catalog but no reader sees it, so it keeps nothing), and the entries resting
+        on it without naming it (`lost_with`, from `basis`, its chunks read before they went). The hold and the
+        delete's preview read the same."""
+        titles = list(dict.fromkeys(v.title for v in reversed(versions)))
+        in_effect = versions_in_effect(self.catalog.live_versions(), office_today(self._settings.timezone))
+        others = [v for v in in_effect.values() if v.doc_id != doc_id]
+        live = [(v.doc_id, v.title, v.audience) for v in others]
+        standing = {v.doc_id for v in others}
+        sourced = {e.id for e in entries if standing.intersection(self.standard_store.sources_of(e.id))}
+        lost = lost_with(entries, basis, [*titles, *(t for _, t, _ in live if t)],
+                         lambda: [(v.audience, self.catalog.chunks_of(v.doc_id, v.version)) for v in others], sourced)
+        return titles, live, lost
 
     @uses_store(STANDARD_FILE)
     def standard_answer_holds(self, *, actor: Principal | None = None) -> dict[str, str]:

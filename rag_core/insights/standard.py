@@ -29,10 +29,9 @@ from .records import StandardAnswer, StandardMatch
 from .standard_checked import BasisCheck
 from .standard_holds import Hold, HoldTable, hold_of
 from .standard_pending import PendingHolds
-from .standard_refs import readable_to_all, references
 from .standard_search import StandardIndexUnreadable, nearest_match
 from .standard_unwritable import StandardIndexUnwritable
-from .standard_versions import basis
+from .standard_versions import resting_on
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS standard_answers (
@@ -256,27 +255,9 @@ class StandardAnswers:
         entry can read, and a recorded source is kept only by a live document with the identical title (the copy
         HR kept after deleting a duplicate), which becomes the recorded source. `also`: entries resting on it
         without naming it (`standard_versions.lost_with`), held too."""
-        deleted = [t for t in titles if t and t.strip()]
-        known = [*deleted, *(t for _, t, _ in live if t)]  # a bare title inside a longer one names the longer
         with self._lock:
-            recorded = {r[0] for r in self._db.execute(
-                "SELECT answer_id FROM standard_sources WHERE doc_id = ?", (doc_id,))}
-            resting: list[str] = []
-            moved: list[tuple[str, str]] = []
-            for e in self.list():
-                kept = [(d, t) for d, t, aud in live if d != doc_id and readable_to_all(aud, e.audience)]
-                named = set().union(*(references(basis(e), t, known) for t in deleted))
-                if named - set().union(*(references(basis(e), t, known) for _, t in kept)):
-                    resting.append(e.id)
-                elif e.id in recorded:
-                    copy = next((d for d, t in kept if t in deleted), None)
-                    if copy is None:
-                        resting.append(e.id)
-                    else:
-                        moved.append((e.id, copy))
-            lost = set(also)
-            resting += [e.id for e in self.list() if e.id in lost and e.id not in resting]
-            title = next(iter(deleted), doc_id)
+            resting, moved = resting_on(self.list(), self.recorded_for(doc_id), doc_id, titles, live, also)
+            title = next((t for t in titles if t and t.strip()), doc_id)
             self.held.add(resting, "deleted", title, ",".join(audience), at)
             self._db.execute("DELETE FROM standard_sources WHERE doc_id = ?", (doc_id,))
             self._db.executemany("INSERT OR IGNORE INTO standard_sources (answer_id, doc_id) VALUES (?,?)", moved)

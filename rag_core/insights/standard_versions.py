@@ -14,12 +14,21 @@ An answer whose 依据 was left blank rests on what its own text names or quotes
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from ..types import Chunk
 from .records import StandardAnswer
 from .standard_articles import article_key, article_texts, named_articles
-from .standard_refs import flat, long_pieces, names_document, policy_text, quoted_pieces, readable_to_all, rests_on
+from .standard_refs import (
+    flat,
+    long_pieces,
+    names_document,
+    policy_text,
+    quoted_pieces,
+    readable_to_all,
+    references,
+    rests_on,
+)
 
 NARROWED, CHANGED = "narrowed", "changed"  # `Hold.reason` besides "deleted"
 
@@ -120,3 +129,30 @@ def lost_with(entries: Sequence[StandardAnswer], deleted: Sequence[Chunk], title
         if any(t not in kept_articles for t in wanted) or any(p not in kept_text for p in runs):
             lost.add(answer_id)
     return lost
+
+
+def resting_on(entries: Sequence[StandardAnswer], recorded: Collection[str], doc_id: str, titles: Sequence[str],
+               live: Sequence[tuple[str, str, Sequence[str]]], also: Iterable[str] = ()) -> tuple[list[str], list[tuple[str, str]]]:
+    """Which `entries` rest on `doc_id` about to be deleted (`titles`: its titles, newest first), read only: the ids
+    to hold, and (id, copy) for an entry recorded as written from it whose source a live copy with the identical title
+    keeps. An entry rests on it when a reference (`references` of its `basis`) names it and no live document every
+    reader of the entry reads (`live`: doc_id, title, audience); `recorded`: the entries recorded as written from it;
+    `also`: entries resting on it without naming it (`lost_with`). One rule for holding them
+    (`StandardAnswers.hold_resting_on`) and for saying so before the delete (the delete preview)."""
+    deleted = [t for t in titles if t and t.strip()]
+    known = [*deleted, *(t for _, t, _ in live if t)]  # a bare title inside a longer one names the longer
+    resting: list[str] = []
+    moved: list[tuple[str, str]] = []
+    for e in entries:
+        kept = [(d, t) for d, t, aud in live if d != doc_id and readable_to_all(aud, e.audience)]
+        named = set().union(*(references(basis(e), t, known) for t in deleted))
+        if named - set().union(*(references(basis(e), t, known) for _, t in kept)):
+            resting.append(e.id)
+        elif e.id in recorded:
+            copy = next((d for d, t in kept if t in deleted), None)
+            if copy is None:
+                resting.append(e.id)
+            else:
+                moved.append((e.id, copy))
+    lost = set(also)
+    return resting + [e.id for e in entries if e.id in lost and e.id not in resting], moved
