@@ -24,6 +24,10 @@ def _day(text: str) -> date | None:
         return None
 
 
+def _out_of_range(text: str) -> str:
+    return f"时间超出范围：{text} 换算成 UTC 后早于公元 1 年或晚于 9999 年，请给出一个实际的日期"
+
+
 def _day_or_time(text: str) -> str:
     """A bound checked as argparse reads it: a date in any ISO form (`_day`) as YYYY-MM-DD, a time with an offset turned
     into UTC, one without kept; `_bound` reads the last two in the office's zone once the settings are known."""
@@ -35,8 +39,7 @@ def _day_or_time(text: str) -> str:
     except ValueError:
         raise argparse.ArgumentTypeError(f"日期格式应为 YYYY-MM-DD 或 ISO 8601：{text}") from None
     except OverflowError:  # 0001-01-01T00:00:00+08:00 has no UTC form (it falls before year 1)
-        raise argparse.ArgumentTypeError(
-            f"时间超出范围：{text} 换算成 UTC 后早于公元 1 年或晚于 9999 年，请给出一个实际的日期") from None
+        raise argparse.ArgumentTypeError(_out_of_range(text)) from None
 
 
 def _bound(text: str | None, zone: tzinfo) -> str | date | None:
@@ -52,7 +55,7 @@ def _bound(text: str | None, zone: tzinfo) -> str | date | None:
     try:
         return moment.replace(tzinfo=zone).astimezone(UTC).isoformat(timespec="seconds")
     except OverflowError:  # 0001-01-01T00:00 east of UTC falls before year 1
-        raise RagError(f"时间超出范围：{text} 换算成 UTC 后早于公元 1 年或晚于 9999 年，请给出一个实际的日期") from None
+        raise RagError(_out_of_range(text)) from None
 
 
 def _shown(stamp: str, zone: tzinfo) -> str:
