@@ -31,6 +31,7 @@ from ..text.digit_runs import number_runs
 from ..text.pii import PLACEHOLDERS
 from ..text.records import parse_record
 from ..types import Chunk, ParsedDocument, Section
+from .parsing import states_clause
 
 # A unit ends after sentence punctuation (plus closing quotes/brackets) or a newline run.
 _UNIT_END = re.compile(r"[。！？；!?;]+[”’」』）)\]]*|\n+")
@@ -141,8 +142,15 @@ def chunk_units(units: list[str], chunk_size: int, overlap: int) -> list[tuple[s
 
 
 def _is_heading_only(section: Section) -> bool:
+    """One short line without a sentence end that is not an article's clause (第三条 婚假为3天，晚婚不再另加)."""
     text = section.text.strip()
-    return "\n" not in text and len(text) <= 40 and not re.search(r"[。！？；!?;]", text)
+    return "\n" not in text and len(text) <= 40 and not re.search(r"[。！？；!?;]", text) and not states_clause(text)
+
+
+def _under(heading: str, path: str) -> bool:
+    """Is a section at `path` the heading's own (a table after it) or nested under it? Text before any heading is
+    the document's opening: everything is under it."""
+    return not heading or path == heading or path.startswith(heading + " > ")
 
 
 def chunk_table(section: Section, lead: str, chunk_size: int) -> list[TextChunk]:
@@ -174,28 +182,46 @@ def chunk_table(section: Section, lead: str, chunk_size: int) -> list[TextChunk]
     return out
 
 
+def _common(paths: list[str]) -> str:
+    """The deepest heading path the sections share ("" when none)."""
+    shared: list[str] = []
+    for names in zip(*(path.split(" > ") for path in paths)):
+        if len(set(names)) > 1:
+            break
+        shared.append(names[0])
+    return " > ".join(shared)
+
+
 def chunk_sections(sections: list[Section], chunk_size: int, overlap: int) -> list[TextChunk]:
-    """Chunk each section separately; a heading-only section is glued to the next one."""
+    """Chunk each section separately; heading-only sections are glued to the next one when it is nested under them
+    (or is their own table). Those that head nothing after them (a contents list, an article's name with no text)
+    are a chunk of their own under the path they share, never cited as the next article."""
     out: list[TextChunk] = []
-    pending = ""
+    pending: list[Section] = []  # heading-only sections waiting for what they head
     for i, section in enumerate(sections):
         text = section.text
         if not text.strip():
             continue
         if _is_heading_only(section) and i + 1 < len(sections):
-            pending += text.rstrip() + "\n"
+            pending.append(section)
             continue
+        k = len(pending)
+        while k and _under(pending[k - 1].path, section.path):
+            k -= 1
+        if k:
+            alone = "".join(s.text.rstrip() + "\n" for s in pending[:k])
+            path, page = _common([s.path for s in pending[:k]]), pending[0].page
+            out += [TextChunk(t, path, page, n) for t, n in chunk_units(split_units(alone), chunk_size, 0)]
+        lead = "".join(s.text.rstrip() + "\n" for s in pending[k:])
+        pending = []
         if section.table:
-            out += chunk_table(section, pending, chunk_size)
-            pending = ""
+            out += chunk_table(section, lead, chunk_size)
             continue
-        full = pending + text
-        pending = ""
-        for chunk_text, lap in chunk_units(split_units(full), chunk_size, overlap):
+        for chunk_text, lap in chunk_units(split_units(lead + text), chunk_size, overlap):
             if chunk_text.strip():
                 out.append(TextChunk(chunk_text, section.path, section.page, lap))
-    if pending.strip():
-        out.append(TextChunk(pending, sections[-1].path, sections[-1].page, 0))
+    if pending:
+        out.append(TextChunk("".join(s.text.rstrip() + "\n" for s in pending), sections[-1].path, sections[-1].page, 0))
     return out
 
 

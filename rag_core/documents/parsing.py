@@ -116,6 +116,35 @@ _SENTENCE_END = "。；！？;!?"
 _TOC_ENTRY = re.compile(r"(?:\.{3,}|…{2,}|·{3,}|\t)[ \t]*\d+$")  # "第一章 总则……1" in a contents page
 
 
+# A label citing others: one of its kind (、第十三条, 至第十五条, 及第三章) or a part (第二款, （二）项, not （一）项目管理)
+_GAP = r"[ \t\u3000]*"
+_CITED = re.compile(
+    rf"{_GAP}(?:以及|或者|[、，,/和与及或至到~～—\-－])?{_GAP}第{_GAP}{_NUM}{_GAP}(?P<kind>[章节条款项目])"
+    r"|第?[（(][^（）()]{1,8}[）)](?P<part>[项款目])(?![项目])"
+)
+
+
+def _cites(line: str) -> bool:
+    """Does a line opening with a label go on to name another one (第十二条、第十三条的规定…, 第十二条（二）项…,
+    第三章、第四章的规定…)? Then it refers to them, mid-sentence, and is no heading."""
+    text = line.strip()
+    match = _LEGAL.match(text)
+    cited = _CITED.match(text, match.end()) if match else None
+    named = cited and (cited["kind"] or cited["part"])
+    return bool(match and named) and (named == match[2] or (match[2] == "条" and named in "款项目"))
+
+
+def _wrapped(current: list[str], line: str) -> bool:
+    """Is `line`, opening with a label, the rest of the sentence on the line before (same paragraph)? When that line
+    leaves a clause open (依照本办法，), or stops mid-sentence in prose and the label runs into words (…可以依照 | 第十二条规定)."""
+    last = current[-1].strip() if current else ""
+    if not last or _CLOSED.search(last):
+        return False
+    rest = _LEGAL.sub("", line.strip(), count=1)
+    prose = len(last) >= _PROSE_CHARS and re.search(r"[，,。；;！？!?]", last)
+    return bool(_OPEN.search(last) or (prose and rest[:1] not in ("", *_SEPARATORS, *_OPENERS)))
+
+
 _HEADING_CHARS = 80
 _RUN_TAIL = re.compile(f"[{IDENTIFIER_CHARS}]+$")  # a phone, ID, card or e-mail (and what masking folds or drops)
 
@@ -165,6 +194,16 @@ def legal_heading(line: str) -> tuple[int, str] | None:
     return (3, _squash(text)) if short else None
 
 
+def states_clause(line: str) -> bool:
+    """Does a line opening 第X条 go on past the article's name (第三条 婚假为3天，晚婚不再另加; 第一条 员工入职满一年享有
+    年假5天)? Then it is a clause, even short and without 。; 第八条 年假 or 第八条（年假） is a heading alone."""
+    heading, text = legal_heading(line), line.strip()
+    if heading is None or heading[0] != 3 or heading[1] == _squash(text):
+        return False
+    rest = _LEGAL.sub("", text, count=1).lstrip(_SEPARATORS).lstrip(_OPENERS)
+    return bool(rest[len(heading[1].partition(" ")[2]) :].strip(" \t\u3000）)】]"))
+
+
 class _Head(NamedTuple):
     level: int  # explicit 0-6; implicit 第X章/节/条 sit below any explicit level (8, 9, 10)
     order: int | None  # 1 章, 2 节, 3 条, None for other headings
@@ -177,7 +216,7 @@ def _classify(line: Line) -> _Head | None:
     legal = legal_heading(line.text)
     if line.level is not None:
         return _Head(line.level, legal[0] if legal else None, _squash(line.text))
-    if legal:
+    if legal and not _cites(line.text):
         return _Head(7 + legal[0], legal[0], legal[1])
     return None
 
@@ -242,6 +281,8 @@ def build_sections(lines: Iterable[Line]) -> list[Section]:
 
     for line in lines:
         head = _classify(line)
+        if head is not None and line.level is None and table is None and _wrapped(current, line.text):
+            head = None
         if head is not None:
             flush()
             _push(stack, head)
