@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from ..errors import IngestError
 from .docx_bounds import TooMany, count_archive, count_elements, xml_limit_reason
 from .docx_bounds import W as _W
+from .docx_hidden import drop_hidden, margins_with_text, vanish_styles
 from .docx_styles import ParagraphStyle, StyleTable
 from .formats import MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, Line, TableCounter, _paragraph_lines
 from .formats import format_number as _format_number
@@ -65,6 +66,7 @@ class _Numbering:
         self._levels: dict[str, dict[int, tuple[int, str, str, str]]] = {}
         self._num_to_abstract: dict[str, str] = {}
         self._counters: dict[str, dict[int, int]] = {}
+        self._restarts: dict[tuple[str, int], int] = {}  # (numId, level) → its w:startOverride, applied at first use
         try:
             root = document.part.numbering_part.element  # type: ignore[attr-defined]
         except Exception:  # no numbering part: nothing to render
@@ -84,9 +86,12 @@ class _Numbering:
                 )
             self._levels[abstract.get(qn("w:abstractNumId"), "")] = levels
         for num in root.findall(qn("w:num")):
-            ref = num.find(qn("w:abstractNumId"))
+            ref, num_id = num.find(qn("w:abstractNumId")), num.get(qn("w:numId"), "")
             if ref is not None:
-                self._num_to_abstract[num.get(qn("w:numId"), "")] = ref.get(qn("w:val"), "")
+                self._num_to_abstract[num_id] = ref.get(qn("w:val"), "")
+            for over in num.findall(qn("w:lvlOverride")):  # a list restarted ("重新开始编号") shares the abstract list
+                if (start := over.find(qn("w:startOverride"))) is not None:
+                    self._restarts[(num_id, int(over.get(qn("w:ilvl"), "0")))] = int(start.get(qn("w:val"), "1"))
 
     def _num_pr(self, p: object, style: ParagraphStyle) -> tuple[str, int] | None:
         qn = self._qn
@@ -111,6 +116,8 @@ class _Numbering:
         if not levels or ilvl not in levels:
             return ""
         counters = self._counters.setdefault(abstract, {})
+        if (restart := self._restarts.pop(found, None)) is not None:
+            counters[ilvl] = restart - 1
         counters[ilvl] = counters.get(ilvl, levels[ilvl][0] - 1) + 1
         for deeper in [k for k in counters if k > ilvl]:
             del counters[deeper]
@@ -211,10 +218,11 @@ _NOTE_REFS = {_W + "footnoteReference": "footnote", _W + "endnoteReference": "en
 
 
 class Extras:
-    """Footnotes and endnotes by (kind, id), and what was read from them and from text boxes.
+    """Footnotes and endnotes by (kind, id), and what was read from them and from text boxes; what was left out.
 
     python-docx's run text leaves out a text box (w:drawing / w:pict → w:txbxContent) and a paragraph holds only
-    a reference to its note, so both would be dropped without a word."""
+    a reference to its note, so both would be dropped without a word. Hidden text (w:vanish) is removed from the
+    body and the notes, headers and footers are not read: both are counted for the upload notes."""
 
     def __init__(self, document: object, name: str) -> None:
         from docx.oxml import parse_xml  # python-docx's element classes: a run's .text reads w:t, tabs and breaks
@@ -223,6 +231,9 @@ class Extras:
         self.notes: dict[tuple[str, str], object] = {}
         self.boxes = self.read_notes = 0
         self.seen: set[tuple[str, str]] = set()
+        self.styles = vanish_styles(document)
+        self.hidden = drop_hidden(document.element.body, self.styles)  # type: ignore[attr-defined]
+        self.margins = margins_with_text(document)
         for rel in document.part.rels.values():  # type: ignore[attr-defined]
             kind = rel.reltype.rsplit("/", 1)[-1][:-1]
             if kind not in ("footnote", "endnote") or rel.is_external:
@@ -233,6 +244,7 @@ class Extras:
                 if reason := xml_limit_reason(exc):
                     raise IngestError(name, f"Word 文档{reason}") from None
                 continue  # a malformed notes part is skipped
+            self.hidden += drop_hidden(root, self.styles)
             self.notes.update(((kind, n.get(_W + "id", "")), n) for n in root.iterchildren(_W + kind))
 
     def texts(self, p: object) -> list[str]:
@@ -256,10 +268,12 @@ class Extras:
             stack += list(element)[::-1]
         return [t for t in out if t.strip()]
 
-    def note(self) -> str:
+    def said(self) -> list[str]:
         said = [f"文本框中的 {self.boxes} 段文字"] if self.boxes else []
         said += [f"脚注/尾注 {self.read_notes} 条"] if self.read_notes else []
-        return f"已读取{'和'.join(said)}，放在引用它们的段落之后" if said else ""
+        out = [f"已读取{'和'.join(said)}，放在引用它们的段落之后"] if said else []
+        out += [f"Word 中设为隐藏的文字（共 {self.hidden} 字）未编入索引"] if self.hidden else []
+        return out + ([f"页眉、页脚中的文字（{self.margins} 处）未编入索引"] if self.margins else [])
 
 
 def _docx_blocks(element: object, parent: object) -> Iterator[object]:
@@ -364,11 +378,13 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
         style = styles.of(p)
         if style.name.lower().startswith("toc"):
             continue  # table-of-contents entries would read as a run of empty headings
-        label = numbering.label(p, style)  # numbered empty paragraphs still advance the counter
         text = _paragraph_text(p)
+        if not text.strip() and p.find(f"{_W}pPr/{_W}rPr/{_W}del") is not None:
+            continue  # deleted, its mark too, with changes tracked: gone once they are accepted, and its number
+        label = numbering.label(p, style)  # numbered empty paragraphs still advance the counter
         lines += _paragraph_lines(label + text if text.strip() else text, _docx_level(p, style))
         lines += [x for extra in extras.texts(p) for x in _paragraph_lines(extra, plain=True)]
-    if notes is not None and extras.note():
-        notes.append(extras.note())
+    if notes is not None:
+        notes += extras.said()
     title = (document.core_properties.title or "").strip()
     return lines, title

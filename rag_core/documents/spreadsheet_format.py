@@ -4,8 +4,8 @@ Salary bands and allowance standards live in workbooks. A sheet is read as table
 blank rows separate tables, a leading line with a single value (a merged title row)
 becomes the caption, merged cells are repeated over the range they cover. Formulas
 are read as the value Excel cached when the file was last saved (openpyxl cannot
-compute them); a formula with no cached value is reported. Hidden sheets are
-skipped and reported: they are usually working data, not policy.
+compute them); a formula with no cached value is reported. Hidden sheets, rows and
+columns are skipped and reported: they are usually working data, not policy.
 """
 
 from __future__ import annotations
@@ -80,22 +80,32 @@ def grid_lines(rows: list[list[str]], merged: set[tuple[int, int]], tables: Tabl
     return lines
 
 
-def _worksheet_rows(sheet: Any) -> tuple[list[list[str]], set[tuple[int, int]]]:
-    """Cell texts (cached formula values) and merge continuations."""
+def _worksheet_rows(sheet: Any, hidden: list[int]) -> tuple[list[list[str]], set[tuple[int, int]]]:
+    """Cell texts (cached formula values) and merge continuations of the rows and columns not hidden; adds to
+    `hidden` [rows, columns] those hidden that hold a value."""
     height, width = sheet.max_row or 0, sheet.max_column or 0
     rows = [["" for _ in range(width)] for _ in range(height)]
     for r, value_row in enumerate(sheet.iter_rows()):
         for c, cell in enumerate(value_row):
             rows[r][c] = cell_text(cell.value, cell.number_format)
+    gone_rows = {r - 1 for r, dim in sheet.row_dimensions.items() if dim.hidden}
+    gone_cols = {c - 1 for dim in sheet.column_dimensions.values() if dim.hidden and dim.min
+                 for c in range(dim.min, max(dim.min, dim.max or 0) + 1)}
+    at_row = {r: i for i, r in enumerate(r for r in range(height) if r not in gone_rows)}
+    at_col = {c: i for i, c in enumerate(c for c in range(width) if c not in gone_cols)}
+    hidden[0] += sum(1 for r in gone_rows if r < height and any(rows[r]))
+    hidden[1] += sum(1 for c in gone_cols if c < width and any(rows[r][c] for r in at_row))
     merged: set[tuple[int, int]] = set()
     for rng in sheet.merged_cells.ranges:
         top = rows[rng.min_row - 1][rng.min_col - 1] if rng.min_row <= height and rng.min_col <= width else ""
+        first, end = rng.min_col - 1, min(rng.max_col, width)
+        shown = [at_col[c] for c in range(first, end) if c in at_col]  # its columns not hidden, in the new grid
         for r in range(rng.min_row - 1, min(rng.max_row, height)):
-            for c in range(rng.min_col - 1, min(rng.max_col, width)):
-                rows[r][c] = top
-                if c > rng.min_col - 1:
-                    merged.add((r, c))
-    return rows, merged
+            rows[r][first:end] = [top] * max(0, end - first)
+            merged.update((at_row[r], c) for c in shown[1:] if r in at_row)
+    if len(at_row) == height and len(at_col) == width:
+        return rows, merged
+    return [[row[c] for c in at_col] for r, row in enumerate(rows) if r in at_row], merged
 
 
 def _sheet_parts(archive: zipfile.ZipFile) -> list[tuple[str, str]]:
@@ -225,7 +235,7 @@ def xlsx_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCoun
     except Exception as exc:
         raise IngestError(name, "文件已损坏或不是有效的 Excel 工作簿（.xlsx）") from exc
     lines: list[Line] = []
-    missing = 0
+    missing, hidden = 0, [0, 0]
     for sheet in values.worksheets:
         if sheet.sheet_state != "visible":
             reading.hidden_sheets.append(sheet.title)
@@ -233,10 +243,13 @@ def xlsx_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCoun
         if (sheet.max_row or 0) * (sheet.max_column or 0) > MAX_CELLS:
             raise IngestError(name, f"工作表「{sheet.title}」有 {sheet.max_row} 行 × {sheet.max_column} 列，超过上限，请拆分后再上传")
         reading.sheets.append(sheet.title)
-        rows, merged = _worksheet_rows(sheet)
+        rows, merged = _worksheet_rows(sheet, hidden)
         missing += lacking.get(sheet.title, 0)
         lines += _paragraph_lines(sheet.title, 1)
         lines += grid_lines(rows, merged, tables, None)
+    if any(hidden):
+        said = "、".join(f"{n} {unit}" for n, unit in zip(hidden, ("行", "列"), strict=True) if n)
+        reading.notes.append(f"已跳过工作表中隐藏的 {said}（其中有内容），未编入索引")
     if missing:
         reading.notes.append(f"有 {missing} 个公式单元格没有保存计算结果（文件未在 Excel 中重新计算保存过），按空值处理")
     title = (values.properties.title or "").strip()
@@ -244,11 +257,11 @@ def xlsx_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCoun
 
 
 def csv_lines(text: str, tables: TableCounter) -> list[Line]:
-    """A CSV file as one table; the delimiter is sniffed among , ; tab and |."""
+    """A CSV file as one table, blank lines left out; the delimiter is sniffed among , ; tab and |."""
     sample = text[:8192]
     try:
         dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t|，")
     except csv.Error:
         dialect = csv.excel
     rows = [[" ".join(c.split()) for c in row] for row in csv.reader(io.StringIO(text), dialect)]
-    return grid_lines(rows, set(), tables, 1)
+    return grid_lines([row for row in rows if any(row)], set(), tables, 1)  # a blank line does not start a new table
