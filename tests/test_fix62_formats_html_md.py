@@ -66,3 +66,16 @@ def test_markdown_front_matter_is_dropped():
 def test_leading_rule_that_is_not_front_matter_is_text():
     md = "---\n第一条 本制度适用于全体员工。\n---\n\n第二条 施行。\n"
     assert "第一条 本制度适用于全体员工。" in _text(md, "rule.md")
+
+
+def test_the_upload_bound_does_not_count_what_markdown_never_reads():
+    """The chunk cap's estimate is a lower bound of what parsing keeps: a long comment or front matter, never read,
+    does not count (counted, a file under the cap could be refused as over it)."""
+    from rag_core.documents.text_bound import text_min_chunks
+
+    body = "第一条 员工每年享有带薪年假五天。\n" * 50
+    hidden = "<!--\n" + "草稿：这一段还没有审批，不要公开。\n" * 5000 + "-->\n"
+    front = "---\ntitle: 考勤\nnote: " + "备注" * 20000 + "\n---\n"
+    plain = text_min_chunks(body.encode(), "a.md", 240, 1)
+    assert text_min_chunks((hidden + body).encode(), "a.md", 240, 1) == plain
+    assert text_min_chunks((front + body).encode(), "a.md", 240, 1) == plain

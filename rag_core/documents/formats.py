@@ -113,7 +113,7 @@ def _front_matter_end(raws: list[str]) -> int:
     return 0
 
 
-def _unseen_out(raws: list[str]) -> list[str]:
+def seen_markdown(raws: list[str]) -> list[str]:
     """Markdown without what a reader never sees: a leading YAML front matter and HTML comments (<!-- … -->, inline
     or a block of lines; one left open is text), outside code fences and code spans."""
     last_close = max((i for i, r in enumerate(raws) if "-->" in r), default=-1)
@@ -154,7 +154,7 @@ def markdown_lines(text: str, tables: TableCounter | None = None) -> list[Line]:
     lines: list[Line] = []
     fenced = False
     raws = text.split("\n")
-    raws = _unseen_out(raws) if "<!--" in text or text.startswith("---") else raws
+    raws = seen_markdown(raws) if "<!--" in text or text.startswith("---") else raws
     i = 0
     while i < len(raws):
         raw = raws[i]

@@ -28,7 +28,7 @@ import re
 
 from ..text.inputs import INVISIBLE
 from .decoding import decode_text
-from .formats import normalize_text
+from .formats import normalize_text, seen_markdown
 
 TEXT_EXTENSIONS = (".txt", ".md", ".csv")
 _NOT_WORD = re.compile(r"\W+")
@@ -101,6 +101,8 @@ def _markdown_words(text: str, size: int) -> int:
     most `size`), nothing for a header: the row above a `|---|` rule (a rule has no word character) or, when that
     row is empty (a table drops empty rows), the first row under the rule that is not; nothing for the first row."""
     lines = text.split("\n")
+    if "<!--" in text or text.startswith("---"):  # front matter and comments are never read (`markdown_lines`)
+        lines = seen_markdown(lines)
     total, header_from, opened = 0, None, False  # from which line on the next non-empty row is a header
     above = 0  # the prose counted for the lines right above that may open a table (headings glued to it, caption)
     for i, line in enumerate(lines):
