@@ -56,13 +56,45 @@ def is_refusal(text: str) -> bool:
     """An answer that says the policies do not cover the question. The one place answer text is read for it:
     a model says so in words (the prompt tells it how), the offline answerer opens with the same words. An
     opening sentence that cites a source answered from it (制度没有写明舅舅，但按[资料1]…可以请丧假3天); one
-    that does not is a refusal, whatever sources the explanation after it cites (制度里没有写这一条。[资料1] 只规定了…)."""
+    that does not is a refusal, whatever sources the explanation after it cites (制度里没有写这一条。[资料1] 只规定了…).
+    A model may decline in its own words (资料中没有关于…的规定，无法回答; The policy does not mention this): an opening
+    sentence that says the sources do not cover it (`_DECLINES`) is one too; one that states what the policy says
+    (制度没有规定试用期可以延长) is not."""
     opening = _OPENING.match(text.strip())
-    return (any(marker in text.strip()[:40] for marker in REFUSAL_MARKERS)
-            and not (opening and cites_a_source(opening.group())))
+    first = opening.group() if opening else ""
+    if opening and cites_a_source(first):
+        return False
+    return any(marker in text.strip()[:40] for marker in REFUSAL_MARKERS) or bool(_DECLINES.search(first))
 
 
-_OPENING = re.compile(r"[^。！？!?\n]*")  # the first sentence
+_OPENING = re.compile(r"[^。！？!?\n]*?(?:\.(?=\s|$)|(?=[。！？!?\n])|$)")  # the first sentence
+# A sentence that declines: the sources (资料, 制度…) do not mention the matter, have nothing about it (没有关于…的规定,
+# 没有相关规定), the question cannot be answered; or the same in English. The thing a policy does not provide comes
+# before 规定/说明 (没有关于加班餐费的规定), never after it (没有规定试用期可以延长 states what the policy says).
+_SOURCES = r"(?:资料|制度|规定|条款|文件|政策|材料|内容)"
+_DECLINES = re.compile(
+    rf"{_SOURCES}[中里内上]?[^。！？\n，,]{{0,4}}?(?:并|均|都|也)?(?:没有|未|没)(?:有)?(?:提及|提到|涉及|记载|包含|包括|写明|写到)"
+    r"|(?:没有|未|无|未见|未找到|没有找到)(?:任何)?(?:关于|有关|涉及)[^。！？\n]{0,30}?的(?:规定|说明|内容|信息|条款|标准|描述|记载)"
+    r"|(?:没有|未|无|未见|未找到|没有找到)(?:任何)?(?:相关|具体|明确|直接)?的?(?:相关)?(?:规定|说明|内容|信息|条款)(?=[。！？!?,，；;]|$)"
+    r"|(?:无法|不能)(?:回答|作答|答复)(?![时的])"
+    r"|\b(?:does|do|did)(?:n't|\s+not)\s+(?:explicitly\s+)?(?:mention|cover|specify|address|say|state|include|contain)"
+    r"|\b(?:is|are|was|were)(?:n't|\s+not)\s+(?:explicitly\s+)?(?:mentioned|covered|specified|stated|addressed|included)"
+    r"|\bno\s+(?:information|mention|provision)|\b(?:cannot|can't|unable\s+to)\s+(?:answer|determine)",
+    re.IGNORECASE,
+)
+# A reasoning model's thinking before its answer (<think>…</think>): never shown, stored or checked.
+_THINKING = re.compile(r"\s*<(think|thinking)>.*?</\1>\s*", re.IGNORECASE | re.DOTALL)
+_THINKING_OPENS = ("<think>", "<thinking>")
+
+
+def without_thinking(reply: str) -> str | None:
+    """`reply` without a leading <think>…</think> block; None while it may still be in one (a stream holds it
+    back: <thi… may open one) or when the block never closed (the model only thought)."""
+    head = reply.lstrip()[:11].lower()
+    if any(tag.startswith(head) or head.startswith(tag) for tag in _THINKING_OPENS):
+        thinking = _THINKING.match(reply)
+        return reply[thinking.end():] if thinking else None
+    return reply
 
 
 def _weak_model_answer(text: str, sources: list[SourceRef]) -> bool:
@@ -139,21 +171,25 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str], k
     masked = MaskedStream(lambda text: on_token(Formatted(text)), lambda text: masked_keeping(text, kept)) \
         if on_token else None  # the model's markdown is kept on the page (`Formatted`), as in the stored turn
 
-    def pass_on(upto: int) -> None:
+    def pass_on(answer: str, upto: int) -> None:
         nonlocal passed
         if masked and upto > passed:
-            shown.append(body[passed:upto])
-            masked(body[passed:upto])
+            shown.append(answer[passed:upto])
+            masked(answer[passed:upto])
             passed = upto
 
     try:
         for piece in pieces:
             body += piece[: ANSWER_MAX_CHARS - len(body)]
             if len(body) >= ANSWER_MAX_CHARS:
-                body, cut = without_cut_number(body), True
+                cut = True
                 break
-            pass_on(passed + number_in_progress(body[passed:]))
-        pass_on(len(body))  # what arrived is shown, masked with all of it, before a note or the offline answer
+            answer = without_thinking(body)
+            if answer is not None:
+                pass_on(answer, passed + number_in_progress(answer[passed:]))
+        answer = without_thinking(body) or ""
+        body = without_cut_number(answer) if cut else answer
+        pass_on(body, len(body))  # what arrived is shown, masked with all of it, before a note or the offline answer
     finally:
         close = getattr(pieces, "close", None)
         if close is not None:  # a generator over an HTTP stream: its connection is closed, not read to the end

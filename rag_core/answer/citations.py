@@ -19,11 +19,13 @@ number is, so a citation's numbers are never taken for amounts.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from ..text.markers import _CLOSE, _LABEL, _OPEN
 from ..text.numerals import QUANTITY_UNITS, chinese_numeral
 from ..types import CitationCheck, SourceRef
+from .prompt import NOT_IN_POLICY
 from .stated_numbers import Quantity, quantities_in, supports
 
 __all__ = ["check_citations", "chinese_numeral", "cites_a_source", "numbers_in", "remove_unknown_citations",
@@ -32,8 +34,9 @@ __all__ = ["check_citations", "chinese_numeral", "cites_a_source", "numbers_in",
 # [资料3], 【资料3】, ［资料3］ (full-width), [资料 3], [资料3、4], [资料1、资料9], [资料1-3] and [资料1～资料3]
 # are all citations a model writes.
 _REF = r"\d+(?:\s*[-–—~～－至到]\s*(?:资料\s*)?\d+)?"
-_CITATION = re.compile(rf"[\[【［]\s*资料\s*({_REF}(?:\s*[、,，]\s*(?:资料\s*)?{_REF})*)\s*[\]】］]")
-_ITEM = re.compile(r"\s*[、,，]\s*")
+# [资料1；资料2] and [资料1和2] list sources too (a ； inside a citation ends no sentence).
+_CITATION = re.compile(rf"[\[【［]\s*资料\s*({_REF}(?:\s*(?:[、,，;；]|和|及)\s*(?:资料\s*)?{_REF})*)\s*[\]】］]")
+_ITEM = re.compile(r"\s*(?:[、,，;；]|和|及)\s*")
 # Other ways a model names a source (the labels and brackets the prompt side neutralises, `text.markers`):
 # （资料9）, 《资料8》, [Source 9], [ref: 2、3], and 资料7 bare (资料7第三条). A bare one followed by a count (资料2份,
 # 资料 3 页) is material, not a source, and 资料室 or 资料费 has no number to be one.
@@ -45,6 +48,8 @@ _LOOSE = re.compile(
     rf"|(?:资\s*料|資\s*料)\s*({_LOOSE_REF})(?![0-9０-９.．\-–—~～－至到]|\s*[{re.escape(QUANTITY_UNITS)}页本件册])",
     re.IGNORECASE,
 )
+# [资料五], 【资料十二】: the number spelled in Chinese, read as [资料5] before anything else (`_digits_cited`)
+_CN_CITATION = re.compile(r"([\[【［]\s*资料\s*)([一二两三四五六七八九十百]+)(\s*[\]】］])")
 _MAX_RANGE = 50  # [资料1-999999] is no list of sources: only its ends are read
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]*|\n")
 
@@ -62,8 +67,8 @@ def cites_a_source(text: str) -> bool:
 _LEADING_CITATIONS = re.compile(r"^\s*((?:[\[【［]\s*资料[^\]】］]*[\]】］]\s*)+)")
 
 def _quantities(text: str) -> list[Quantity]:
-    """The quantities stated outside citations (资料1-3 names sources, not amounts)."""
-    return quantities_in(_CITATION.sub(" ", text))
+    """The quantities stated outside citations, strict or loose (资料1-3 names sources, not amounts)."""
+    return quantities_in(_LOOSE.sub(" ", _CITATION.sub(" ", text)))
 
 
 def numbers_in(text: str) -> list[tuple[str, set[float]]]:
@@ -82,10 +87,13 @@ def _citation_numbers(inside: str) -> list[int]:
 
 
 def _cited(sentence: str) -> list[int]:
+    """The sources a sentence names, strict ([资料1]) or in the model's own words (根据资料1, （资料1）, 见资料1)."""
     numbers: list[int] = []
     for match in _CITATION.finditer(sentence):
         numbers.extend(_citation_numbers(match.group(1)))
-    return numbers
+    for match in _LOOSE.finditer(_CITATION.sub(" ", sentence)):
+        numbers.extend(_citation_numbers(unicodedata.normalize("NFKC", match.group(1) or match.group(2))))
+    return list(dict.fromkeys(numbers))
 
 
 def _sentences(answer: str) -> list[str]:
@@ -102,10 +110,19 @@ def _sentences(answer: str) -> list[str]:
     return [s for s in merged if s != "\n"]
 
 
+def _digits_cited(answer: str) -> str:
+    """[资料五] written [资料5], so it is checked and linked as any other citation."""
+    def digits(match: re.Match[str]) -> str:
+        value = chinese_numeral(match.group(2))
+        return f"{match.group(1)}{value}{match.group(3)}" if value else match.group(0)
+    return _CN_CITATION.sub(digits, answer)
+
+
 def remove_unknown_citations(answer: str, sources: Sequence[SourceRef]) -> tuple[str, list[int]]:
     """The answer without citations of numbers the prompt did not have, and those numbers."""
     known = {s.number for s in sources}
     removed: list[int] = []
+    answer = _digits_cited(answer)
 
     def keep_known(match: re.Match[str]) -> str:
         numbers = _citation_numbers(match.group(1) or match.group(2))
@@ -130,6 +147,8 @@ def unsupported_sentences(answer: str, sources: Sequence[SourceRef]) -> list[str
     every = [s for s in sources]
     unsupported: list[str] = []
     for sentence in _sentences(answer):
+        if without_citations(sentence).strip().rstrip("。.！!") == NOT_IN_POLICY:
+            continue  # the product's own refusal line states no number (这一条 is which clause, not one of them)
         stated = _quantities(sentence)
         if not stated:
             continue

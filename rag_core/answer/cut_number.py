@@ -96,4 +96,8 @@ def without_cut_number(text: str) -> str:
         if stop == end:
             end = start
             break
-    return text[: _figure_start(folded[:end])].rstrip()
+    return _OPEN_CITATION.sub("", text[: _figure_start(folded[:end])]).rstrip()
+
+
+# a citation the cut left open ([资, [资料, 【资料3、): it points at nothing and shows as a stray bracket
+_OPEN_CITATION = re.compile(r"[\[【［]\s*(?:资\s*(?:料[\s0-9０-９一二三四五六七八九十、,，;；\-~～至和及资料]*)?)?\Z")

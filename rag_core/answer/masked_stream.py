@@ -4,8 +4,9 @@ The answer as a whole is masked before it is stored (`answering.compose_answer`)
 the chat shows the pieces while they arrive: a phone number the model copies from a
 memory would be on screen, unmasked, until the answer ends. Pieces are therefore held
 back until they end at a *settled* point (between two Chinese characters that are not
-numerals, outside and not just before an e-mail address, with a few characters seen past
-it: no masked form spans such a point), and what is passed on is the masked text
+numerals, outside and not just before an e-mail address, not after a word that may open a
+home address until a comma or full stop has closed it, with a few characters seen past it:
+no masked form spans such a point), and what is passed on is the masked text
 of everything up to that point, less what was already shown. When masking more text
 changes what was already shown (it never has, but a context rule could), nothing more
 is streamed: the stored, masked answer replaces the streamed text when the turn ends.
@@ -13,6 +14,7 @@ is streamed: the stored, masked answer replaces the streamed text when the turn 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ..text.digit_runs import ZH_DIGIT_CHARS
@@ -31,6 +33,12 @@ LOOKAHEAD = 8  # characters seen past a point before it is settled: longer than 
 # grow with the text: at least MIN_STEP new characters, or an eighth of what was shown. A 7,500-character
 # answer streamed 4 characters a time is then masked 52 times, 72 ms in all, not 1,875 times.
 MIN_STEP = 8
+# A home address is masked from its road on (`pii`), but only once its numbers have come: 文三路幸福小 is no address
+# yet. After a word that may open one (住, 家住, 住址, 联系地址, 家在 …; not 住宿 or 住房), no point is settled until
+# a mark no address holds (，。；…) has ended it, or ADDRESS_REACH characters passed without one.
+_ADDRESS_CUE = re.compile(r"住(?![宿房])|地址|家在|现居|定居|所在地")
+_ADDRESS_STOPS = frozenset("，,；;。！!？?、（）()\n")  # not ：, which may follow the word (住址：…)
+ADDRESS_REACH = 60
 
 
 def _quiet(char: str) -> bool:
@@ -43,9 +51,17 @@ def settled_end(text: str, start: int = 0) -> int:
     run): 0 when there is none."""
     for end in range(len(text) - LOOKAHEAD, max(start, 0), -1):
         if (_quiet(text[end - 1]) and _quiet(text[end]) and not _in_address(text, end)
-                and not _address_ahead(text, end)):
+                and not _address_ahead(text, end) and not _home_address_open(text, end)):
             return end
     return 0
+
+
+def _home_address_open(text: str, end: int) -> bool:
+    """A word that may open a home address stands within ADDRESS_REACH characters before `end`, and no mark an
+    address never holds has come since: masking may still take the text up to `end` as part of one."""
+    window = max(0, end - ADDRESS_REACH)
+    cues = list(_ADDRESS_CUE.finditer(text, window, end))
+    return bool(cues) and not any(char in _ADDRESS_STOPS for char in text[cues[-1].end() : end])
 
 
 def _address_ahead(text: str, end: int) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..text.numerals import CN_DIGITS, CN_NUMERAL, QUANTITY_UNITS, chinese_numeral
+from ..text.numerals import CN_DIGITS, CN_NUMERAL, QUANTITY_UNITS, chinese_numeral, demonstrative_one
 
 
 class Quantity(NamedTuple):
@@ -80,6 +80,8 @@ def _chinese_counts(run: str, text: str, end: int) -> bool:
     is the first end of a range whose second end counts (一千五至两千元, 十五至二十天: it takes that end's unit).
     It starts with a digit or 十, so 千万 (by all means) and 数万 are not read; 五一 and 十一五 are no numeral."""
     if not (run[0] in CN_DIGITS or run[0] == "十"):
+        return False
+    if run == "一" and demonstrative_one(text, end - 1, run):  # 这一条, 同一天: which one, not how many
         return False
     if (end < len(text) and text[end] in QUANTITY_UNITS) or (len(run) > 1 and run[-1] in "万千百亿"):
         return True

@@ -18,7 +18,7 @@ from ..text.completion import CompletionLLM, complete
 from ..text.instructions import addressed_to_assistant
 from ..text.markers import as_prompt_data
 from ..text.pii import redact_text
-from .followup import Rewrite, keeps_own_words
+from .followup import SUBJECT_TAGS, Rewrite, content_words, keeps_own_words
 
 MAX_TOKENS = 64  # a standalone question is short; a long reply is an explanation, not a question
 MAX_TURN_CHARS = 160  # how much of each earlier answer the model sees
@@ -119,6 +119,18 @@ def clean_reply(reply: str, question: str) -> str | None:
     return redact_text(text)
 
 
+def _adds_only_from(rewrite: str, question: str, turns: Sequence[tuple[str, str]]) -> bool:
+    """Each noun the rewrite names beyond the follow-up comes from the dialogue: a rewrite completes the question
+    with what was said before, it does not change its subject. A longer word (住宿费) counts when either end of
+    it (住宿) was said, so the model may name a thing in its own form."""
+    said = question + "".join(asked + answered for asked, answered in turns)
+    for word in content_words(rewrite, SUBJECT_TAGS):
+        if word in said or (len(word) > 2 and (word[:2] in said or word[-2:] in said)):
+            continue
+        return False
+    return True
+
+
 def llm_rewrite(
     llm: CompletionLLM, question: str, turns: Sequence[tuple[str, str]], reason: str, fallback: Rewrite | None = None
 ) -> Rewrite:
@@ -138,6 +150,8 @@ def llm_rewrite(
         return on_failure  # nonsense, or the fragment handed back (一类城市呢？ for 那一类城市呢？)
     if not keeps_own_words(question, [cleaned]):
         return on_failure  # the follow-up's own subject dropped (那网约车呢？ → 病假需要提供什么证明？)
+    if not _adds_only_from(cleaned, question, turns):
+        return on_failure  # a subject from nowhere (那一线城市呢？ after 住宿 → 一线城市的年假有几天？)
     # a question the rules only suspect of leaning on the last turn (公司有班车吗？ is short) stays on trial: its
     # own search and the model's rewrite are compared as the rules' would be, so a model that glues a complete
     # question to the last one is held to the same checks as the rules

@@ -12,7 +12,6 @@ import re
 import unicodedata
 
 from .inputs import INVISIBLE
-from .sentences import split_sentences
 
 # Each pattern is a way a text gives orders to the reader that answers with it: overriding what came
 # before or the sources it must answer from (制度, 资料: the prompt's own names for them), assigning a
@@ -49,20 +48,103 @@ _TRADITIONAL = str.maketrans(
 )
 
 
+# A soft line break (a PDF wrap, a line broken inside a paragraph) joins its two lines, unless one of them is blank
+# or a heading, or the next starts a block of its own (a list item, a table row, a clause 第三条 / （一） / 1.).
+_BLOCK_START = re.compile(
+    r"[ \t]*(?:[#>|*+\-•·]|\d+[.、)）]|[（(][一二三四五六七八九十\d]+[)）]|第[一二三四五六七八九十百零〇\d]+[条章节款])"
+)
+
+
+def _soft_breaks(text: str) -> set[int]:
+    """The indexes of the line breaks in `text` that only wrap a paragraph's line."""
+    soft: set[int] = set()
+    lines = text.split("\n")
+    at = 0
+    for line, following in zip(lines, lines[1:]):
+        at += len(line)
+        if line.strip() and following.strip() and not line.lstrip().startswith("#") \
+                and not _BLOCK_START.match(following):
+            soft.add(at)
+        at += 1
+    return soft
+
+
+_END_CHARS = "。！？；!?;"
+_CLOSERS = "”’」』）)】》\"'"
+
+
+def _ideograph(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff"
+
+
+def _cjk(ch: str) -> bool:
+    """A CJK character or any punctuation (NFKC writes ， as ,): the spaces between two of them are no word break."""
+    return _ideograph(ch) or (ch != "" and unicodedata.category(ch).startswith("P"))
+
+
+def _folded(text: str) -> tuple[str, list[int]]:
+    """The text as an order is read, with the index in `text` of each of its characters: invisible characters
+    dropped; NFKC (ＩＧＮＯＲＥ is IGNORE) with traditional forms folded (`_TRADITIONAL`); a soft line break joined
+    (`_soft_breaks`); spaces between CJK characters (忽 略 以 上) and between spaced single letters (I g n o r e)
+    dropped. Each character is normalised on its own, so every folded character maps back to one original index."""
+    chars: list[str] = []
+    origin: list[int] = []
+    soft = _soft_breaks(text)
+    for i, ch in enumerate(text):
+        if INVISIBLE.fullmatch(ch):
+            continue
+        out = " " if i in soft else unicodedata.normalize("NFKC", ch).translate(_TRADITIONAL)
+        chars.extend(out)
+        origin.extend([i] * len(out))
+    joined = "".join(chars)
+    keep = [True] * len(joined)
+    for run in re.finditer(r"[ \t]+", joined):  # NFKC wrote U+3000 as a space
+        left = joined[run.start() - 1] if run.start() else ""
+        right = joined[run.end()] if run.end() < len(joined) else ""
+        if _cjk(left) and _cjk(right) and (_ideograph(left) or _ideograph(right)):
+            keep[run.start() : run.end()] = [False] * (run.end() - run.start())
+    folded = "".join(c for c, k in zip(joined, keep) if k)
+    origin = [o for o, k in zip(origin, keep) if k]
+    # spaced single letters (I g n o r e  a l l): the single spaces inside a run of them go
+    drop = {m.start() + k for m in _SPACED_LETTERS.finditer(folded) for k, c in enumerate(m.group(0)) if c == " "}
+    if drop:
+        folded = "".join(c for k, c in enumerate(folded) if k not in drop)
+        origin = [o for k, o in enumerate(origin) if k not in drop]
+    return folded, origin
+
+
+_SPACED_LETTERS = re.compile(r"(?<![A-Za-z])[A-Za-z](?: [A-Za-z](?![A-Za-z])){2,}")
+_FOLDED_SENTENCE = re.compile(rf"[^{_END_CHARS}\n]*(?:[{_END_CHARS}]+[{re.escape(_CLOSERS)}]*|\n|$)")
+
+
 def addressed_to_assistant(sentence: str) -> bool:
-    """The sentence gives the assistant orders (忽略以上指令, 你现在是…助手, 回答：…), read as shown: without the
-    invisible characters that would split its words, in any width and in traditional characters (`_TRADITIONAL`)."""
-    shown = unicodedata.normalize("NFKC", INVISIBLE.sub("", sentence or ""))
-    return bool(_ADDRESSED.search(shown.translate(_TRADITIONAL)))
+    """The sentence gives the assistant orders (忽略以上指令, 你现在是…助手, 回答：…), read as shown (`_folded`):
+    without the invisible characters or spaces that would split its words, across a soft line break, in any width
+    and in traditional characters (`_TRADITIONAL`)."""
+    return bool(_ADDRESSED.search(_folded(sentence or "")[0]))
+
+
+def _order_spans(text: str) -> list[tuple[int, int]]:
+    """Where in `text` each sentence that addresses the assistant is: sentences are cut on the folded view, so
+    one the detector reads whole is left out whole (its spaces and soft line breaks included)."""
+    folded, origin = _folded(text or "")
+    spans: list[tuple[int, int]] = []
+    for match in _FOLDED_SENTENCE.finditer(folded):
+        piece = match.group(0)
+        start = match.start() + len(piece) - len(piece.lstrip())
+        end = match.start() + len(piece.rstrip())
+        if end > start and _ADDRESSED.search(folded[start:end]):
+            spans.append((origin[start], origin[end - 1] + 1))
+    return spans
 
 
 def instruction_sentences(text: str) -> list[str]:
-    """The sentences of `text` that address the assistant, in order."""
-    return [s for s in split_sentences(text or "") if addressed_to_assistant(s)]
+    """The sentences of `text` that address the assistant, in order, as written in `text`."""
+    return [text[start:end] for start, end in _order_spans(text)]
 
 
 def without_instructions(text: str) -> str:
     """`text` with every sentence that addresses the assistant replaced by a short note."""
-    for sentence in instruction_sentences(text):
-        text = text.replace(sentence, OMITTED)
+    for start, end in reversed(_order_spans(text)):
+        text = text[:start] + OMITTED + text[end:]
     return text

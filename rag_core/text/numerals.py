@@ -92,6 +92,8 @@ def names_quantity(term: str, text: str) -> bool:
     for spelling in quantity_spellings(term):
         for found in re.finditer(re.escape(spelling), text):
             before = text[found.start() - 1] if found.start() else ""
+            if demonstrative_one(text, found.start(), spelling):
+                continue
             if not before or not (before.isdigit() or before in CN_NUMERAL or before in _NOT_A_COUNT):
                 return True
     return False
@@ -101,3 +103,11 @@ def names_quantity(term: str, text: str) -> bool:
 # year or month (2024年1月1日 names no 一月 or 一日)
 _NOT_A_COUNT = ".第年月"
 
+# A lone 一 after one of these points at a thing and counts nothing: 这一条, 同一天, 每一年, 某一项, 哪一点.
+_DEMONSTRATIVES = "这那同每某哪"
+
+
+def demonstrative_one(text: str, start: int, numeral: str) -> bool:
+    """The numeral at `start` of `text` is a lone 一 after a demonstrative (这一条, 同一天): no quantity."""
+    lone = numeral == "一" or (numeral[:1] == "一" and numeral[1] not in CN_NUMERAL)
+    return lone and start > 0 and text[start - 1] in _DEMONSTRATIVES
