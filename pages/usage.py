@@ -11,9 +11,6 @@ from ui.layout import ensure_chrome, include_tests_box
 from ui.state import actor, get_assistant
 from ui.tables import chart_labels, labelled_bar_chart
 
-OUTCOMES = {"answered": "已回答", "weak": "已回答（依据较弱）", "standard": "标准答复", "refused": "制度里没有写",
-            "zero_hit": "没有命中"}
-
 
 def main() -> None:
     ensure_chrome()
@@ -28,12 +25,9 @@ def main() -> None:
         return
     left_out = f"（另有 {report['left_out']} 个评测和检索测试的提问未计入）" if report.get("left_out") else ""
     st.caption(f"保留期内共 {report['questions']} 个提问{left_out}。")
-    if report["outcomes"]:
-        cols = st.columns(len(report["outcomes"]))
-        order = [*OUTCOMES, *sorted(set(report["outcomes"]) - set(OUTCOMES))]  # the table's order, then any other
-        shown = [(key, report["outcomes"][key]) for key in order if key in report["outcomes"]]
-        for col, (key, n) in zip(cols, shown):
-            col.metric(OUTCOMES.get(key) or escape_md(key), n)
+    if report["outcome_rows"]:  # the engine's words and order (the CLI's `usage` prints the same)
+        for col, row in zip(st.columns(len(report["outcome_rows"])), report["outcome_rows"]):
+            col.metric(escape_md(row["label"]), row["questions"])
     if report["per_day"]:
         st.subheader("每日提问数")
         st.bar_chart(pd.DataFrame(report["per_day"]).set_index("day").rename(columns={"questions": "提问数"}))

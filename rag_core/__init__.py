@@ -4,7 +4,7 @@ The public surface is the facade `Assistant`, the frozen `Settings` and the plai
 record types it returns; pages, the CLI and other callers import only these.
 The stage packages (`text`, `documents`, `search`, `answer`, `memory`,
 `evaluation`, `cli`) are the inside: each `__init__` says what it may import.
-`Assistant` is imported lazily so `import rag_core` stays cheap.
+`Assistant` (and `AnswerNotes`, which lives in `answer`) is imported lazily so `import rag_core` stays cheap.
 """
 
 from .errors import (
@@ -37,6 +37,7 @@ from .types import (
 __all__ = [
     "Account",
     "AccountError",
+    "AnswerNotes",
     "AskTrace",
     "Assistant",
     "AuditEntry",
@@ -66,4 +67,8 @@ def __getattr__(name: str):
         from .assistant import Assistant
 
         return Assistant
+    if name == "AnswerNotes":  # what goes beside an answer, for the chat page and `ask` alike
+        from .assistant import AnswerNotes
+
+        return AnswerNotes
     raise AttributeError(name)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from .answer.answer_notes import AnswerNotes
 from .answer.answering import compose_answer
 from .answer.prompt import build_prompt
 from .conversations.statements import split_turn
@@ -56,7 +57,7 @@ from .text.pii import redact_text
 from .text.tokenizer import warm_up_tokenizer
 from .types import AskTrace, Principal, SearchResult
 
-__all__ = ["Assistant", "Progress", "SAMPLES_DIR", "THESAURUS_FILE"]
+__all__ = ["AnswerNotes", "Assistant", "Progress", "SAMPLES_DIR", "THESAURUS_FILE"]
 
 
 def _utcnow() -> datetime:

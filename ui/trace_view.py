@@ -17,16 +17,16 @@ from datetime import UTC, datetime
 import pandas as pd
 import streamlit as st
 
-from rag_core import AskTrace, Hit, MemoryHit, SearchResult
-from rag_core.types import ACKNOWLEDGED, OFFLINE_ANSWERER, STANDARD, STRONG_EVIDENCE, WEAK, WEAK_EVIDENCE
+from rag_core import AnswerNotes, AskTrace, Hit, MemoryHit, SearchResult
+from rag_core.types import ACKNOWLEDGED, OFFLINE_ANSWERER, STANDARD, STRONG_EVIDENCE, WEAK_EVIDENCE
 from ui.chunk_text import records_frame, render_chunk_text  # noqa: F401 (records_frame: re-exported)
 from ui.inert import escape_md, escape_quoted_lines, inert_markdown
 from ui.tables import WRAP_ROWS
 from ui.timefmt import local_time, relative_age
-from ui.verdict import NO_HIT_REASON, Verdict, cited_numbers, outcome_of, render_verdict, verdict_of
+from ui.verdict import NO_HIT_REASON, Verdict, outcome_of, render_verdict, verdict_of
 
 TECH_LABEL = "技术细节"
-UNSUPPORTED_MARK = "未在资料中找到"
+UNSUPPORTED_MARK = AnswerNotes.UNSUPPORTED_MARK
 MEMORY_KINDS = {"profile": "个人信息", "preference": "偏好", "episode": "经历/事件", "interaction": "问答记录"}
 # verdict -> (words a person reads, badge colour)
 STRENGTH: dict[str, tuple[str, str]] = {
@@ -78,8 +78,9 @@ def keeps_formatting(trace: AskTrace) -> bool:
 
 
 def unsupported_ends(answer: str, sentences: Sequence[str]) -> list[int]:
-    """Where each sentence the citation check flagged ends in the answer (its first occurrence)."""
-    return [at + len(sentence) for sentence in sentences if sentence and (at := answer.find(sentence)) >= 0]
+    """Where each sentence the citation check flagged ends in the answer (its first occurrence; after a [资料N]
+    it would split), as `ask` marks it too."""
+    return AnswerNotes(False, tuple(sentences), (), ()).unsupported_ends(answer)
 
 
 def link_citations(answer: str, anchors: dict[int, str], unsupported: Sequence[str] = (), *,
@@ -93,8 +94,7 @@ def link_citations(answer: str, anchors: dict[int, str], unsupported: Sequence[s
         target = anchors.get(int(match.group(1)))
         label = f"\\[资料{match.group(1)}\\]"
         marks.append((match.start(), match.end(), f"[{label}](#{target})" if target else label))
-    for end in unsupported_ends(answer, unsupported):
-        end = next((e for s, e, _ in marks if s < end < e), end)  # never inside a [资料N]: after it
+    for end in unsupported_ends(answer, unsupported):  # never inside a [资料N]: after it
         marks.append((end, end, UNSUPPORTED_BADGE))
     parts: list[str] = []
     position = 0
@@ -324,39 +324,40 @@ def citation_anchors(trace: AskTrace, prefix: str) -> dict[int, str]:
     return anchors
 
 
-WEAK_LLM_NOTE = "依据较弱：回答所依据的条款与问题只是相近，请核对原文。"
+WEAK_LLM_NOTE = AnswerNotes.WEAK_NOTE
+
+
+def answer_notes(trace: AskTrace) -> AnswerNotes:
+    """What goes beside the answer, decided as `ask` decides it, for the outcome the badge shows."""
+    return AnswerNotes.of(trace, verdict_of(trace).outcome)
 
 
 def weak_llm_answer(trace: AskTrace) -> bool:
     """A model's answer the engine judged to rest on 依据较弱 evidence only, unless it already says so
     (the offline answer always does, in its first line; rule 6 asks a model to)."""
-    return verdict_of(trace).outcome == WEAK and not trace.answer.lstrip().startswith(WEAK_EVIDENCE)
+    return answer_notes(trace).weak
 
 
 def render_answer(trace: AskTrace, prefix: str) -> None:
     """The answer text with [资料N] linked, then a one-line source list for reading at a glance."""
     anchors = citation_anchors(trace, prefix)
-    check = trace.citations
+    notes = answer_notes(trace)  # the same notes, in the same order, as `ask` prints
     answer, tail = trace.answer, trace.engine_tail
     own = bool(tail) and answer.endswith(tail)  # the acknowledgement repeats what was typed: never formatted
     body = answer[: len(answer) - len(tail)] if own else answer
-    st.markdown(link_citations(body, anchors, check.unsupported, literal=not keeps_formatting(trace))
+    st.markdown(link_citations(body, anchors, notes.unsupported, literal=not keeps_formatting(trace))
                 + (escape_quoted_lines(tail) if own else ""))
-    if weak_llm_answer(trace):
+    if notes.weak:
         st.caption(WEAK_LLM_NOTE)
-    if check.unsupported:
-        st.caption(
-            f"标有“{UNSUPPORTED_MARK}”的句子里的数字、金额或日期，在它引用的条款中找不到，请以条款原文为准。"
-        )
-    if check.removed:
-        cited = "、".join(f"[资料{n}]" for n in check.removed)
-        st.caption(f"模型引用了不存在的 {escape_md(cited)}，已从回答中删除。")
-    sources = {s.number: s for s in trace.sources}
+    if notes.unsupported:
+        st.caption(notes.UNSUPPORTED_NOTE)
+    if notes.removed:
+        st.caption(notes.removed_note(escape_md("、".join(f"[资料{n}]" for n in notes.removed))))
     refs = [  # only the clauses the answer cites: a source in the prompt that it did not quote is no 出处
-        f"[\\[资料{n}\\]](#{anchors[n]}) {escape_md(sources[n].source)}"
-        + (f" · {escape_md(sources[n].section)}" if sources[n].section else "")
-        for n in cited_numbers(trace)
-        if n in anchors
+        f"[\\[资料{s.number}\\]](#{anchors[s.number]}) {escape_md(s.source)}"
+        + (f" · {escape_md(s.section)}" if s.section else "")
+        for s in notes.cited
+        if s.number in anchors
     ]
     if refs:
         st.caption("出处：" + "；".join(refs))

@@ -29,7 +29,9 @@ def check_email(email: str) -> str:
     """
     email = unicodedata.normalize("NFKC", email or "").strip()  # ｗａｎｇ@… typed in full-width: the provider sends wang@…
     if email and (len(email) > MAX_EMAIL or not EMAIL_PATTERN.match(email)):
-        raise AccountError(f"邮箱格式不正确：请填写形如 zhang.san@example.com 的地址（最多 {MAX_EMAIL} 个字符），或留空")
+        # the example is no address itself: an error line is masked, and a real one would read 形如 [邮箱]
+        raise AccountError(f"邮箱格式不正确：请填写形如 名字@公司域名 的完整地址（@ 后面是公司的网址，例如 example.com；"
+                           f"最多 {MAX_EMAIL} 个字符），或留空")
     return email
 
 

@@ -3,7 +3,7 @@
 One function per command, registered with its sub-parser (`set_defaults(handler=...)`)
 and keeping its own output formatting; `main` parses, opens the assistant and
 calls the handler. Every `--json` output is UTF-8 JSON on stdout.
-Exit status: 0 ok, 1 a file/setting was refused, 2 bad usage.
+Exit status: 0 ok, 1 a file/setting was refused, 2 bad usage, 130 cancelled with Ctrl-C.
 The CLI acts as the local administrator of the data dir it opens (no login, every right:
 whoever can run it can read the files anyway); see SECURITY.md.
 """
@@ -155,3 +155,6 @@ def _run(args: argparse.Namespace, process_start: bool) -> int:
     except OSError as exc:  # a file or folder the arguments name could not be read or written
         say(f"错误：{os_error_text(exc)}", err=True)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: one line instead of a traceback; 130 as a shell reports SIGINT
+        say(f"已取消（按下了 Ctrl-C），{args.command} 命令没有做完", err=True)
+        return 130

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -94,10 +95,15 @@ def ingest(args: argparse.Namespace, assistant) -> int:
                 state = "已索引" if report.status == "indexed" else "内容未变"
                 say(f"{report.filename}: {state} {report.doc_id} v{report.version}，{report.chunk_count} 块")
                 for warning in report.warnings:  # e.g. the same text already stored under another name
-                    say(f"{report.filename}: 注意：{warning}", err=True)
+                    say(f"{report.filename}: {noted(warning)}", err=True)
             else:
                 say(f"{report.error}", err=True)
     return 0 if all(report.ok for report in reports) else 1
+
+
+def noted(warning: str) -> str:
+    """A warning after 注意：, once: some of the engine's own (a document's reading notes) already start with it."""
+    return warning if re.match(r"\s*注意\s*[：:]", warning) else f"注意：{warning}"
 
 
 def _each(

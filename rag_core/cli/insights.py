@@ -8,6 +8,8 @@ export_insights). `--json` prints UTF-8 JSON; messages are Chinese; dates are th
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 from datetime import tzinfo
 
 from ..documents.catalog import local_day
@@ -63,7 +65,16 @@ def register(commands) -> None:
     export.add_argument("--since", default=None, help="开始日期 YYYY-MM-DD（使用情况导出三张表，CSV 中每张表以【表名】开头）")
     export.add_argument("--until", default=None, help="结束日期 YYYY-MM-DD（含当天）")
     export.add_argument("--include-tests", action="store_true", help="也算上评测和检索测试的提问（默认只算员工的提问）")
+    export.add_argument("--weak", action="store_true", help="知识缺口：也导出依据较弱的回答（同 gaps --weak）")
+    export.add_argument("--rating", choices=tuple(RATINGS), default=None, help="反馈：只导出 up（👍）或 down（👎）")
+    export.add_argument("--doc-id", default=None, help="反馈：只导出引用了这份文档的回答")
+    export.add_argument("--unread", action="store_true", help="反馈：只导出未读的")
     export.set_defaults(handler=export_insights)
+
+
+RATINGS = {"up": 1, "down": -1}
+_FILTERS = {"--weak": ("weak", "gaps"), "--rating": ("rating", "feedback"), "--doc-id": ("doc_id", "feedback"),
+            "--unread": ("unread", "feedback")}
 
 
 def show_gaps(args: argparse.Namespace, assistant) -> int:
@@ -151,13 +162,23 @@ def release_faq(args: argparse.Namespace, assistant) -> int:
 
 
 def show_usage(args: argparse.Namespace, assistant) -> int:
+    """The 使用情况 page in lines: the questions and what became of them, per day, and each document's citations."""
     report = assistant.usage(since=args.since, until=args.until, include_tests=args.include_tests)
     if args.json:
         print_json(report)
         return 0
     windowed = report.get("window") is not None  # then every count is the window's, not the days before today
     window = "所选时间内" if windowed else "保留期内"
-    say(f"{window}共 {report['questions']} 个提问")
+    left_out = f"（另有 {report['left_out']} 个评测和检索测试的提问未计入）" if report.get("left_out") else ""
+    say(f"{window}共 {report['questions']} 个提问{left_out}")
+    if report.get("outcome_rows"):  # in the usage page's order and words (`insights.usage.USAGE_OUTCOMES`)
+        say("其中：" + "，".join(f"{field(row['label'])} {row['questions']}" for row in report["outcome_rows"]))
+    if report.get("per_day") and report["questions"]:
+        say("每日提问数：")
+        for row in report["per_day"]:
+            say(f"  {row['day']}  {row['questions']:>4}")
+    if report["documents"]:
+        say("各文档被引用次数：")
     for row in report["documents"]:
         if windowed:
             say(f"{row['cited_window']:>4}  {field(row['title'])}（所选时间内被引用）")
@@ -174,9 +195,24 @@ def show_usage(args: argparse.Namespace, assistant) -> int:
 
 def export_insights(args: argparse.Namespace, assistant) -> int:
     """Refuses a destination in the data dir and, without --force, an existing file before building the export."""
+    if wrong := [flag for flag, (name, kind) in _FILTERS.items() if getattr(args, name) and kind != args.kind]:
+        say(f"错误：{'、'.join(wrong)} 只用于导出 {_FILTERS[wrong[0]][1]}，不用于 {args.kind}", err=True)
+        return 2
     target = checked_destination(args.out, assistant.settings.data_dir, force=args.force)
     data = assistant.export_insights(args.kind, args.format, since=args.since, until=args.until,
-                                     include_tests=args.include_tests)
+                                     include_tests=args.include_tests, include_weak=args.weak,
+                                     rating=RATINGS.get(args.rating or ""), doc_id=args.doc_id, unread_only=args.unread)
     write_replacing(target, data)
-    say(f"已导出到 {args.out}（{len(data)} 字节）")
+    empty = "；没有数据，只写了表头" if args.kind != "usage" and not _has_rows(data, args.format) else ""
+    say(f"已导出到 {args.out}（{len(data)} 字节{empty}）")
     return 0
+
+
+def _has_rows(data: bytes, fmt: str) -> bool:
+    """Whether a one-table export holds a row below its header."""
+    if fmt == "csv":
+        return len([row for row in csv.reader(io.StringIO(data.decode("utf-8-sig"))) if row]) > 1
+    from openpyxl import load_workbook
+
+    book = load_workbook(io.BytesIO(data), read_only=True)
+    return any(sheet.max_row and sheet.max_row > 1 for sheet in book.worksheets)

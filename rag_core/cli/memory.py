@@ -162,13 +162,29 @@ def list_memories(args: argparse.Namespace, assistant) -> int:
 
 
 def delete_memories(args: argparse.Namespace, assistant) -> int:
-    """Soft-delete memories by id."""
-    count = assistant.delete_memories(args.ids, actor=_as_user(args))
+    """Soft-delete memories by id; exit 1 unless every id named was deleted (a mistyped one is named, not skipped)."""
+    ids = [m for m in dict.fromkeys(args.ids) if m]  # as the store reads them: each once, blanks ignored
+    count, missing = _delete_each(args, assistant, ids)
     if count == 0:
         say(f"错误：找不到可删除的记忆：{'、'.join(args.ids)}", err=True)
         return 1
     say(f"已删除 {count} 条记忆（保留期内可审计，之后彻底清除）")
+    if count < len(ids):
+        named = f"：{'、'.join(missing)}" if missing else ""
+        say(f"错误：另有 {len(ids) - count} 条找不到（已删除或编号有误），没有删除{named}", err=True)
+        return 1
     return 0
+
+
+def _delete_each(args: argparse.Namespace, assistant, ids: list[str]) -> tuple[int, list[str]]:
+    """Delete `ids`: how many went, and the ids not found. As the local administrator each id is its own call (its
+    own audit row and outcome); with --user one call, which the facade refuses whole when one id is someone else's,
+    and the ids not found are those the person's own list did not hold just before."""
+    if not getattr(args, "user", None):
+        missing = [m for m in ids if assistant.delete_memories([m]) == 0]
+        return len(ids) - len(missing), missing
+    own = {hit.id for hit in assistant.list_memories(args.user, actor=_as_user(args))} if len(ids) > 1 else set()
+    return assistant.delete_memories(ids, actor=_as_user(args)), [m for m in ids if m not in own]
 
 
 def set_importance(args: argparse.Namespace, assistant) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..answer.answer_notes import AnswerNotes
 from .beside_app import check_beside_app
 from .output import print_json, say, unreadable
 
@@ -74,7 +75,10 @@ def ask(args: argparse.Namespace, assistant) -> int:
     else:
         if trace.search_question and trace.search_question != trace.question:
             say(f"（按上文理解为：{trace.search_question}）")
-        say(trace.answer)
+        notes = AnswerNotes.of(trace)  # what the chat page shows beside the answer, in the same words
+        say(notes.marked(trace.answer))
+        for line in notes.lines():
+            say(line)
         say(f"（命中 {trace.hit_count} 块，回答方式：{trace.answerer}）")
     return 0
 

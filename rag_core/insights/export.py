@@ -10,7 +10,8 @@ from datetime import tzinfo
 from typing import Any
 
 from .days import local_minute
-from .records import OUTCOMES
+from .records import OUTCOMES, FeedbackEntry, GapGroup
+from .rows import gap_row
 
 FORMATS = ("csv", "xlsx")
 
@@ -30,8 +31,26 @@ def _cell(value: Any, *, csv_text: bool = False) -> Any:
     return value
 
 
+class Sheet(list):
+    """A sheet's rows as `for_people` shows them, with the columns its header row shows when it has no rows
+    (an export of nothing used to be a bare BOM, which reads as a broken file)."""
+
+    def __init__(self, rows: Sequence[Mapping[str, Any]] = (), columns: Sequence[str] = ()) -> None:
+        super().__init__(rows)
+        self.columns = list(columns)
+
+
 def _columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    return list(dict.fromkeys(key for row in rows for key in row))
+    return list(dict.fromkeys(key for row in rows for key in row)) or list(getattr(rows, "columns", ()))
+
+
+def _blank_row(sheet: str) -> dict[str, Any]:
+    """A row of `sheet` with every column and no data, built as its rows are (no row: no columns known)."""
+    if sheet == "知识缺口":
+        return gap_row(GapGroup("", 0, "", "", [], {}))
+    if sheet == "反馈":
+        return FeedbackEntry(0, "", "", "", "", 0, "", "", []).to_dict()
+    return {}
 
 
 def to_csv(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str] | None = None) -> bytes:
@@ -82,9 +101,12 @@ HEADERS = {"知识缺口": {**_COMMON, "questions": "不同问法"}, "每日提�
 LOCAL_USER = "local"  # the desktop default's stored name, shown as 本机用户 like the pages do
 
 
-def for_people(sheet: str, rows: Sequence[Mapping[str, Any]], zone: tzinfo) -> list[dict[str, Any]]:
-    """A sheet as an HR person reads it: Chinese column names, times in the office's zone, 本机用户."""
+def for_people(sheet: str, rows: Sequence[Mapping[str, Any]], zone: tzinfo) -> Sheet:
+    """A sheet as an HR person reads it: Chinese column names, times in the office's zone, 本机用户; without rows,
+    its column names still (the header row of an empty export)."""
     headers = HEADERS.get(sheet, _COMMON)
+    if not rows:
+        return Sheet(columns=[headers.get(key, key) for key in _blank_row(sheet)])
     out = []
     for row in rows:
         shown = {}
@@ -103,4 +125,4 @@ def for_people(sheet: str, rows: Sequence[Mapping[str, Any]], zone: tzinfo) -> l
                 value = "是" if value else "否"
             shown[headers.get(key, key)] = value
         out.append(shown)
-    return out
+    return Sheet(out)

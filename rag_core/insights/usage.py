@@ -14,10 +14,15 @@ from typing import Any
 
 from .days import local_day
 from .export import to_csv
+from .records import OUTCOMES
 
 WINDOWS = (30, 90)  # days
 WINDOW_COUNT = "cited_window"  # a window's report: citations within it, in place of the 30/90-day columns
 NEVER_CITED = {False: "从未引用", True: "所选时间内未被引用"}  # the export's sheet, by whether a window was given
+# what became of the questions, in the 使用情况 page's order and words (a weak answer was still answered): the page and
+# the CLI show the report's `outcome_rows`, so they cannot name them differently
+USAGE_OUTCOMES = {key: OUTCOMES[key] for key in ("answered", "weak", "standard", "refused", "zero_hit")} | {
+    "weak": "已回答（依据较弱）"}
 MAX_DAYS = 3660  # the per-day table's longest run of days (a retention of 100 years would chart 36,500 bars)
 
 
@@ -64,6 +69,8 @@ def usage_report(questions: Sequence[dict[str, Any]], documents: Iterable[tuple[
                     for day in _days(per_day, now.astimezone(zone).date() if zone else now.date(), since, until,
                                      keep_days)],
         "outcomes": dict(outcomes),
+        "outcome_rows": [{"outcome": key, "label": USAGE_OUTCOMES.get(key, key), "questions": outcomes[key]}
+                         for key in [*USAGE_OUTCOMES, *sorted(set(outcomes) - set(USAGE_OUTCOMES))] if key in outcomes],
         "questions": len(questions),
     }
 

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from ..errors import RagError, StoreBusy, StoreDamaged
 from .account_files import ACCOUNTS, AUDIT, lost_accounts, no_accounts
-from .backup_check import _SKIP_SUFFIXES, MANIFEST, _counts, _skipped, verify_backup
+from .backup_check import _SKIP_SUFFIXES, MANIFEST, _counts, _skipped, os_said, verify_backup
 from .backup_wait import no_import
 from .disk_space import low_space, out_of_space
 from .empty_stores import cut_state, truncated
@@ -124,7 +124,7 @@ def backup_data_dir(data_dir: Path, dest: Path, *, wait_seconds: float | None = 
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):  # the backup's disk, not a store: said as that, named
             raise StoreDamaged(f"备份目录 {dest} 所在的磁盘空间不足，没有生成备份：请腾出空间，或换一个空间足够的磁盘上的"
                                "新目录再备份（数据目录没有改动）") from exc
-        raise StoreDamaged(f"无法写入备份目录 {dest}（{exc.strerror or exc}）：请换一个可以写入的新目录") from exc
+        raise StoreDamaged(f"无法写入备份目录 {dest}（{os_said(exc)}）：请换一个可以写入的新目录") from exc
 
 
 def _backup(data_dir: Path, dest: Path, wait_seconds: float | None = None,
@@ -314,8 +314,7 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
             shutil.rmtree(staging, ignore_errors=True)
         if getattr(exc, "errno", None) in (errno.EBUSY, errno.EXDEV):  # a mount point ismount did not see (bind mount)
             raise StoreDamaged(_mount_point(named)) from exc
-        reason = getattr(exc, "strerror", None) or exc
-        raise StoreDamaged(f"无法恢复到 {named}（{reason}）：数据目录没有改动，请检查它的位置和权限") from exc
+        raise StoreDamaged(f"无法恢复到 {named}（{os_said(exc)}）：数据目录没有改动，请检查它的位置和权限") from exc
     except BaseException:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)

@@ -11,10 +11,10 @@ import os
 import sqlite3
 from pathlib import Path, PurePosixPath
 
-from ..errors import StoreDamaged
+from ..errors import StoreDamaged, os_reason
 from .empty_stores import cut_state, truncated
 from .health import CATALOG, MEMORY, sqlite_problem
-from .sqlite_access import access_reason, connect_ro
+from .sqlite_access import access_reason, connect_ro, problem_of
 
 MANIFEST = "backup.json"
 COUNTS = ("documents", "chunks", "memories")
@@ -51,6 +51,22 @@ def _counts(root: Path) -> dict[str, int]:
     }
 
 
+def os_said(exc: OSError | sqlite3.Error) -> str:
+    """Why a file of a backup or restore could not be read or written, in Chinese (the OS's and SQLite's own
+    words are English)."""
+    if isinstance(exc, sqlite3.Error):
+        return problem_of(exc)
+    if isinstance(exc, FileExistsError | NotADirectoryError):  # `backup /etc/passwd/x`, `backup /dev/null`
+        where = f"{exc.filename} " if exc.filename else "路径上有一段"
+        return f"{where}是一个文件，而这里需要一个文件夹"
+    if isinstance(exc, FileNotFoundError):
+        return "找不到路径中的文件或文件夹"
+    return os_reason(exc)
+
+
+_NOT_A_MANIFEST = "不是有效的备份清单（已损坏或被改动）"
+
+
 def _manifest_text(source: Path) -> str:
     """The manifest's text, refused when it is far larger than any `backup` writes (read whole, it could fill memory)."""
     manifest_path = source / MANIFEST
@@ -60,8 +76,10 @@ def _manifest_text(source: Path) -> str:
         if (size := manifest_path.stat().st_size) > MAX_MANIFEST:
             raise StoreDamaged(f"{source}/{MANIFEST} 有 {size} 字节，不是本程序写的备份清单：{_FROM_BACKUP}")
         return manifest_path.read_text(encoding="utf-8")
-    except (OSError, ValueError) as exc:
-        raise StoreDamaged(f"{source}/{MANIFEST} 无法读取（{exc}）：备份不完整") from None
+    except OSError as exc:
+        raise StoreDamaged(f"{source}/{MANIFEST} 无法读取（{os_said(exc)}）：备份不完整") from None
+    except ValueError:  # not UTF-8: no manifest `backup` wrote
+        raise StoreDamaged(f"{source}/{MANIFEST} {_NOT_A_MANIFEST}：{_FROM_BACKUP}") from None
 
 
 def _read_manifest(source: Path) -> dict:
@@ -69,8 +87,8 @@ def _read_manifest(source: Path) -> dict:
     text = _manifest_text(source)
     try:
         manifest = json.loads(text)
-    except ValueError as exc:
-        raise StoreDamaged(f"{source}/{MANIFEST} 无法读取（{exc}）：备份不完整") from None
+    except ValueError:  # cut short or edited: the parser's English position means nothing to HR
+        raise StoreDamaged(f"{source}/{MANIFEST} {_NOT_A_MANIFEST}：{_FROM_BACKUP}") from None
     except RecursionError:  # nested deeper than the parser goes: no manifest `backup` writes
         raise StoreDamaged(f"{source}/{MANIFEST} 嵌套过深，不是本程序写的备份清单：{_FROM_BACKUP}") from None
     files = manifest.get("files") if isinstance(manifest, dict) else None
