@@ -98,28 +98,32 @@ _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 
 _PIPE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 _COMMENT = re.compile(r"(`+).*?\1|<!--.*?-->")  # a code span is kept whole, a comment in it too
-_YAML_LINE = re.compile(r"[A-Za-z_][\w.-]*[ \t]*:(?:[ \t]|$)|[ \t]|-[ \t]")  # key: value, indented, or a list item
+# key: value with an ASCII identifier for key (not Q: 试用期多长？ nor 标题: …); then also indented lines, list items
+_YAML_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*[ \t]*:(?:[ \t]|$)")
+_YAML_LINE = re.compile(rf"{_YAML_KEY.pattern}|[ \t]|-[ \t]")
 
 
 def _front_matter_end(raws: list[str]) -> int:
-    """How many lines a leading YAML front matter (---, key: value lines, --- or ...) takes; 0 when there is none."""
+    """How many lines a leading YAML front matter (---, key: value lines, --- or ...) takes; 0 when there is none.
+    Its first line is a key: a block of list items between two rules is a list in the text."""
     if raws[0].rstrip() != "---":
         return 0
     for end in range(1, min(len(raws), 200)):
         if raws[end].rstrip() in ("---", "..."):
             body = [r for r in raws[1:end] if r.strip()]
-            keyed = bool(body) and bool(_YAML_LINE.match(body[0])) and not body[0][0].isspace()
+            keyed = bool(body) and bool(_YAML_KEY.match(body[0]))
             return end + 1 if keyed and all(_YAML_LINE.match(r) for r in body) else 0
     return 0
 
 
-def seen_markdown(raws: list[str]) -> list[str]:
-    """Markdown without what a reader never sees: a leading YAML front matter and HTML comments (<!-- … -->, inline
-    or a block of lines; one left open is text), outside code fences and code spans."""
+def seen_markdown(raws: list[str], front_matter: bool = True) -> list[str]:
+    """Markdown without what a reader never sees: a leading YAML front matter (`front_matter`: a .md file; a .txt
+    shows it) and HTML comments (<!-- … -->, inline or a block of lines; one left open is text), outside code fences
+    and code spans."""
     last_close = max((i for i, r in enumerate(raws) if "-->" in r), default=-1)
     out: list[str] = []
     fenced = opened = False
-    start = _front_matter_end(raws)
+    start = _front_matter_end(raws) if front_matter else 0
     for i, raw in enumerate(raws[start:], start):
         if opened:  # inside a comment block: it ends on the line holding -->
             opened = "-->" not in raw
@@ -144,8 +148,9 @@ def _pipe_cells(line: str) -> list[str]:
     return [c.strip().replace("**", "") for c in re.split(r"(?<!\\)\|", text)]
 
 
-def markdown_lines(text: str, tables: TableCounter | None = None) -> list[Line]:
-    """Lines of a .md/.txt file; `#` headings get their level, `**` emphasis is dropped.
+def markdown_lines(text: str, tables: TableCounter | None = None, front_matter: bool = False) -> list[Line]:
+    """Lines of a .md/.txt file; `#` headings get their level, `**` emphasis is dropped; a leading YAML front matter
+    is left out when `front_matter` (a .md file).
 
     A pipe table (header, `---` rule, rows) becomes records; so does a run of record
     lines, which is how a table reads back when a document is re-indexed as text.
@@ -154,7 +159,8 @@ def markdown_lines(text: str, tables: TableCounter | None = None) -> list[Line]:
     lines: list[Line] = []
     fenced = False
     raws = text.split("\n")
-    raws = seen_markdown(raws) if "<!--" in text or text.startswith("---") else raws
+    if "<!--" in text or (front_matter and text.startswith("---")):
+        raws = seen_markdown(raws, front_matter)
     i = 0
     while i < len(raws):
         raw = raws[i]
@@ -194,8 +200,8 @@ def markdown_lines(text: str, tables: TableCounter | None = None) -> list[Line]:
 # --------------------------------------------------------------------------- html
 
 # Never shown, or shown struck through as no longer in force (<del>, <s>, <strike>): left out with what they hold.
+# An element hidden by an attribute or a style is read: in a saved page it is an inactive tab or a collapsed answer.
 _HTML_DROP = {"script", "style", "nav", "noscript", "template", "head", "svg", "iframe", "object", "del", "s", "strike"}
-_HIDDEN_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!\s*important\s*)?(?:;|$)", re.I)
 _HTML_HEADINGS = {f"h{i}": i for i in range(1, 7)}
 _INLINE = set(
     "a abbr b bdi bdo cite code em font i kbd label mark q s samp small span strong sub sup time u var ins del".split()
@@ -203,13 +209,6 @@ _INLINE = set(
 _CJK = "\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
 _BR = "\u2028"  # stands for <br> while whitespace is collapsed
 _FLUSH = object()  # on the walk's stack: the block whose children were pushed above it ends here
-
-
-def _hidden(tag: object) -> bool:
-    """Not shown by the page: the hidden attribute, aria-hidden="true", an inline display:none or visibility:hidden."""
-    attrs = tag.attrs  # type: ignore[attr-defined]
-    return "hidden" in attrs or str(attrs.get("aria-hidden", "")).strip().lower() == "true" or bool(
-        _HIDDEN_STYLE.search(str(attrs.get("style", ""))))
 
 
 def _collapse_html_space(text: str) -> str:
@@ -302,7 +301,7 @@ def html_lines(text: str, tables: TableCounter | None = None, name: str = "") ->
         raise IngestError(name, html_refusal())
     soup = BeautifulSoup(text, "lxml")
     title = " ".join(soup.title.get_text().split()) if soup.title else ""
-    for tag in [*soup.find_all(list(_HTML_DROP)), *soup.find_all(_hidden)]:
+    for tag in soup.find_all(list(_HTML_DROP)):
         if not tag.decomposed:  # inside one already dropped
             tag.decompose()
     counter = tables if tables is not None else TableCounter()

@@ -116,11 +116,12 @@ _SENTENCE_END = "。；！？;!?"
 _TOC_ENTRY = re.compile(r"(?:\.{3,}|…{2,}|·{3,}|\t)[ \t]*\d+$")  # "第一章 总则……1" in a contents page
 
 
-# A label citing others: one of its kind (、第十三条, 至第十五条, 及第三章) or a part (第二款, （二）项, not （一）项目管理)
+# A label citing others: one of its kind joined by a link (、第十三条, 至第十五条, 及第三章; a space alone is no link:
+# 第十五条 第十四条所列假期… is an article whose text cites another) or a part (第二款, （二）项, not （一）项目管理)
 _GAP = r"[ \t\u3000]*"
 _CITED = re.compile(
-    rf"{_GAP}(?:以及|或者|[、，,/和与及或至到~～—\-－])?{_GAP}第{_GAP}{_NUM}{_GAP}(?P<kind>[章节条款项目])"
-    r"|第?[（(][^（）()]{1,8}[）)](?P<part>[项款目])(?![项目])"
+    rf"{_GAP}(?:以及|或者|[、，,/和与及或至到~～—\-－]){_GAP}第{_GAP}{_NUM}{_GAP}(?P<kind>[章节条款项目])"
+    rf"|第{_GAP}{_NUM}{_GAP}(?P<part>[款项目])|第?[（(][^（）()]{{1,8}}[）)](?P<bracket>[项款目])(?![项目])"
 )
 
 
@@ -130,19 +131,8 @@ def _cites(line: str) -> bool:
     text = line.strip()
     match = _LEGAL.match(text)
     cited = _CITED.match(text, match.end()) if match else None
-    named = cited and (cited["kind"] or cited["part"])
+    named = cited and (cited["kind"] or cited["part"] or cited["bracket"])
     return bool(match and named) and (named == match[2] or (match[2] == "条" and named in "款项目"))
-
-
-def _wrapped(current: list[str], line: str) -> bool:
-    """Is `line`, opening with a label, the rest of the sentence on the line before (same paragraph)? When that line
-    leaves a clause open (依照本办法，), or stops mid-sentence in prose and the label runs into words (…可以依照 | 第十二条规定)."""
-    last = current[-1].strip() if current else ""
-    if not last or _CLOSED.search(last):
-        return False
-    rest = _LEGAL.sub("", line.strip(), count=1)
-    prose = len(last) >= _PROSE_CHARS and re.search(r"[，,。；;！？!?]", last)
-    return bool(_OPEN.search(last) or (prose and rest[:1] not in ("", *_SEPARATORS, *_OPENERS)))
 
 
 _HEADING_CHARS = 80
@@ -253,7 +243,8 @@ def _runs_on(current: list[str], line: Line, table: int | None) -> bool:
 
 
 _CLOSED = re.compile(r"[。！？；!?;：:.．][”’」』）)\]]*$")
-_OPEN = re.compile(r"[，,、（(“‘「『—]$")  # a clause left open: the sentence goes on whatever the line's length
+# a clause left open: the sentence goes on whatever the line's length (如下—— does, a ———— divider does not)
+_OPEN = re.compile(r"(?:[，,、（(“‘「『]|(?<=[^—\s])—+)$")
 _COLUMNS = re.compile(r"[^\sA-Za-z]\s+[^\sA-Za-z]|\s{2,}")  # a gap between CJK or digits (not around a Latin word)
 _PROSE_CHARS = 12
 
@@ -281,8 +272,6 @@ def build_sections(lines: Iterable[Line]) -> list[Section]:
 
     for line in lines:
         head = _classify(line)
-        if head is not None and line.level is None and table is None and _wrapped(current, line.text):
-            head = None
         if head is not None:
             flush()
             _push(stack, head)
@@ -356,7 +345,7 @@ def parse_bytes(data: bytes, filename: str, *, max_bytes: int) -> ParsedDocument
     try:
         if ext in (".txt", ".md"):
             text, encoding = decode_text(data, name)
-            lines = markdown_lines(normalize_text(text), tables)
+            lines = markdown_lines(normalize_text(text), tables, front_matter=ext == ".md")
             title = _first_heading(lines, 1)
         elif ext in (".html", ".htm"):
             text, encoding = decode_text(data, name, html=True)

@@ -256,12 +256,38 @@ def xlsx_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCoun
     return lines, title
 
 
+def _width(rows: list[list[str]]) -> int:
+    """Columns up to the last one holding a value in any of `rows`."""
+    return max((max((i + 1 for i, cell in enumerate(row) if cell), default=0) for row in rows), default=0)
+
+
+def _tables_over_blanks(rows: list[list[str]]) -> list[list[str]]:
+    """The rows with the blank lines left out that part a table (经理,每晚600元 | (blank) | 专员,每晚400元): after a
+    blank line a block continues the table above when it is as wide and its first row reads as data, not as a header
+    (one with no digit in any cell, or the table's first row again); otherwise the blank still starts a new table."""
+    out: list[list[str]] = []
+    head: list[str] = []  # the first row of the table above (after its one-value caption rows), trailing blanks cut
+    width = 0  # the table above's
+    for start, end in _blocks(rows):
+        block = rows[start:end]
+        first = block[0][: _width(block[:1])]
+        data = any(ch.isdigit() for cell in first for ch in cell) and first != head
+        if out and data and _width(block) == width:
+            out += block
+            continue
+        out += [[], *block] if out else block
+        named = next((row for row in block if len({c for c in row if c}) > 1), block[0])
+        head, width = named[: _width([named])], _width(block)
+    return out
+
+
 def csv_lines(text: str, tables: TableCounter) -> list[Line]:
-    """A CSV file as one table, blank lines left out; the delimiter is sniffed among , ; tab and |."""
+    """A CSV file as tables; a blank line parts two only when the rows after it read as a table of their own
+    (`_tables_over_blanks`). The delimiter is sniffed among , ; tab and |."""
     sample = text[:8192]
     try:
         dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t|，")
     except csv.Error:
         dialect = csv.excel
     rows = [[" ".join(c.split()) for c in row] for row in csv.reader(io.StringIO(text), dialect)]
-    return grid_lines([row for row in rows if any(row)], set(), tables, 1)  # a blank line does not start a new table
+    return grid_lines(_tables_over_blanks(rows), set(), tables, 1)

@@ -96,13 +96,13 @@ def _csv_words(text: str, size: int) -> int:
     return total
 
 
-def _markdown_words(text: str, size: int) -> int:
+def _markdown_words(text: str, size: int, front_matter: bool) -> int:
     """Lines without a pipe count whole but a fence line (```python: dropped); a pipe row counts as a table row (at
     most `size`), nothing for a header: the row above a `|---|` rule (a rule has no word character) or, when that
     row is empty (a table drops empty rows), the first row under the rule that is not; nothing for the first row."""
     lines = text.split("\n")
-    if "<!--" in text or text.startswith("---"):  # front matter and comments are never read (`markdown_lines`)
-        lines = seen_markdown(lines)
+    if "<!--" in text or (front_matter and text.startswith("---")):  # never read (`markdown_lines`); front matter
+        lines = seen_markdown(lines, front_matter)  # only in .md
     total, header_from, opened = 0, None, False  # from which line on the next non-empty row is a header
     above = 0  # the prose counted for the lines right above that may open a table (headings glued to it, caption)
     for i, line in enumerate(lines):
@@ -142,7 +142,7 @@ def text_min_chunks(data: bytes, filename: str, chunk_size: int, cap: int) -> in
         # what masking may shorten counts as its shortest placeholder: a phone, an ID, a card, an address in digits
         text = _MASKABLE.sub("xxxx", _BREAKS.sub("\n", decode_text(bytes(data), filename)[0]))
         size = max(1, chunk_size)
-        words = _csv_words(text, size) if ext == ".csv" else _markdown_words(text, size)
+        words = _csv_words(text, size) if ext == ".csv" else _markdown_words(text, size, ext == ".md")
     except Exception:  # csv.Error (a NUL, a field past the csv module's limit): parsing says what is wrong
         return 0
     return math.ceil(words / size)
