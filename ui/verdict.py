@@ -3,23 +3,22 @@
 The badge under an answer, the label of its clause list, the first line of 技术细节
 and the 出处 line all come from `verdict_of`, so a refusal never sits beside a green
 hit count and every count agrees. Nothing here reads the answer's words to find the
-outcome; the [资料N] marks are read only to know which clauses the answer cited.
+outcome (`AnswerNotes`, shared with the command line, reads which clauses it cited).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import streamlit as st
 
-from rag_core.types import ACKNOWLEDGED, ANSWERED, OUTCOMES, REFUSED, STANDARD, WEAK, AskTrace, Hit
+from rag_core import AnswerNotes
+from rag_core.types import ACKNOWLEDGED, ANSWERED, STANDARD, WEAK, AskTrace, Hit
 from ui.inert import escape_md
 from ui.state import person_name
 from ui.timefmt import local_time
 
 NO_HIT_REASON = "没有资料通过阈值"
-_CITATION = re.compile(r"\[资料(\d+)\]")
 
 
 @dataclass(frozen=True)
@@ -48,16 +47,8 @@ class Verdict:
 
 
 def outcome_of(trace: AskTrace) -> str:
-    """The trace's own outcome; a trace stored before outcomes were kept is read from its fields."""
-    if trace.outcome in OUTCOMES:
-        return trace.outcome
-    if trace.standard_answer:
-        return STANDARD
-    if trace.acknowledged and not trace.search.query:
-        return ACKNOWLEDGED
-    if not trace.search.hits:
-        return REFUSED
-    return WEAK if trace.weak_evidence else ANSWERED
+    """The trace's own outcome (`AnswerNotes.outcome_of`: one reading for the page and the command line)."""
+    return AnswerNotes.outcome_of(trace)
 
 
 def verdict_of(trace: AskTrace) -> Verdict:
@@ -88,14 +79,6 @@ def _standard_note(trace: AskTrace) -> str:
     author = person_name(str(s.get("author", "")))
     note = f"HR 写好的答复 · {escape_md(author)} · {local_time(s.get('created_at', ''), fmt='%Y-%m-%d')}"
     return note + (f" · 依据：{escape_md('；'.join(s['clauses']))}" if s.get("clauses") else "")
-
-
-def cited_numbers(trace: AskTrace) -> list[int]:
-    """The N of every [资料N] the answer cites, in order, once each; none for an answer that used no clause."""
-    if not verdict_of(trace).used:
-        return []
-    known = {s.number for s in trace.sources}
-    return list(dict.fromkeys(n for n in map(int, _CITATION.findall(trace.answer)) if n in known))
 
 
 def render_verdict(verdict: Verdict) -> None:

@@ -48,6 +48,8 @@ class AnswerNotes:
         f"标有“{UNSUPPORTED_MARK}”的句子里的数字、金额或日期，在它引用的条款中找不到，请以条款原文为准。"
     )
 
+    outcome_of = staticmethod(trace_outcome)  # for the pages, which import only the engine's public names
+
     @classmethod
     def of(cls, trace: AskTrace, outcome: str | None = None) -> AnswerNotes:
         """The notes of `trace`; `outcome`: the one the page's badge shows (default: the trace's own)."""
