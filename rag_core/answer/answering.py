@@ -54,20 +54,30 @@ ABANDONED_NOTE = "\n\n——————\n（大模型的回答中途失败，�
 
 def is_refusal(text: str) -> bool:
     """An answer that says the policies do not cover the question. The one place answer text is read for it:
-    a model says so in words (the prompt tells it how), the offline answerer opens with the same words. An
-    opening sentence that cites a source answered from it (制度没有写明舅舅，但按[资料1]…可以请丧假3天); one
-    that does not is a refusal, whatever sources the explanation after it cites (制度里没有写这一条。[资料1] 只规定了…).
-    A model may decline in its own words (资料中没有关于…的规定，无法回答; The policy does not mention this): an opening
-    sentence that says the sources do not cover it (`_DECLINES`) is one too; one that states what the policy says
-    (制度没有规定试用期可以延长) is not."""
-    opening = _OPENING.match(text.strip())
+    a model says so in words (the prompt tells it how), the offline answerer opens with the same words.
+
+    The refusal line itself (a reply opening 制度没有写明…, or whose first sentence says 制度里没有写这一条) refuses
+    unless that sentence cites a source (制度没有写明舅舅，但按[资料1]…可以请丧假3天), whatever the explanation after
+    it cites (制度里没有写这一条。[资料1] 只规定了…). Any other reply refuses only as a whole: it cites no source
+    anywhere, strict or loose (根据资料1), and its first sentence declines: it holds the refusal words, or says in
+    the model's own words that the sources do not cover the matter (资料中没有关于…的规定; The policy does not mention
+    this: `_DECLINES`). A reply that cites is an answer, whatever it says it lacks (每餐30元，规定中未包括夜宵。[资料1]);
+    one that states what the policy says (制度没有规定试用期可以延长) is an answer too. A list's marker (1.) ends no
+    sentence."""
+    text = text.strip()
+    opening = _OPENING.match(_LIST_MARKER.sub("", text, count=1))
     first = opening.group() if opening else ""
-    if opening and cites_a_source(first):
+    if cites_a_source(first) or without_citations(first) != first:
         return False
-    return any(marker in text.strip()[:40] for marker in REFUSAL_MARKERS) or bool(_DECLINES.search(first))
+    if text.startswith(REFUSAL_MARKERS) or NOT_IN_POLICY in first:
+        return True
+    if cites_a_source(text) or without_citations(text) != text:
+        return False
+    return any(marker in text[:40] for marker in REFUSAL_MARKERS) or bool(_DECLINES.search(first))
 
 
 _OPENING = re.compile(r"[^。！？!?\n]*?(?:\.(?=\s|$)|(?=[。！？!?\n])|$)")  # the first sentence
+_LIST_MARKER = re.compile(r"^(?:\d{1,3}[.．、)）]|[（(]\d{1,3}[)）]|[-*•·])\s*")  # 1. 2、 (3) - : an item opens
 # A sentence that declines: the sources (资料, 制度…) do not mention the matter, have nothing about it (没有关于…的规定,
 # 没有相关规定), the question cannot be answered; or the same in English. The thing a policy does not provide comes
 # before 规定/说明 (没有关于加班餐费的规定), never after it (没有规定试用期可以延长 states what the policy says).

@@ -4,8 +4,9 @@ The answer as a whole is masked before it is stored (`answering.compose_answer`)
 the chat shows the pieces while they arrive: a phone number the model copies from a
 memory would be on screen, unmasked, until the answer ends. Pieces are therefore held
 back until they end at a *settled* point (between two Chinese characters that are not
-numerals, outside and not just before an e-mail address, not after a word that may open a
-home address until a comma or full stop has closed it, with a few characters seen past it:
+numerals, outside and not just before an e-mail address, not after a word a home address may
+follow until a comma or full stop has closed it or no place or number has come for a while,
+with a few characters seen past it:
 no masked form spans such a point), and what is passed on is the masked text
 of everything up to that point, less what was already shown. When masking more text
 changes what was already shown (it never has, but a context rule could), nothing more
@@ -34,10 +35,17 @@ LOOKAHEAD = 8  # characters seen past a point before it is settled: longer than 
 # answer streamed 4 characters a time is then masked 52 times, 72 ms in all, not 1,875 times.
 MIN_STEP = 8
 # A home address is masked from its road on (`pii`), but only once its numbers have come: 文三路幸福小 is no address
-# yet. After a word that may open one (住, 家住, 住址, 联系地址, 家在 …; not 住宿 or 住房), no point is settled until
-# a mark no address holds (，。；…) has ended it, or ADDRESS_REACH characters passed without one.
-_ADDRESS_CUE = re.compile(r"住(?![宿房])|地址|家在|现居|定居|所在地")
+# yet. After a word an address may follow (住在, 家住, 住址, 联系地址, 地址：, 现居 …; a bare 住 as pii reads one, not
+# 住宿, 住院 or 居住证; not 地址变更), no point is settled until a mark no address holds (，。；…) has ended it, or
+# ADDRESS_QUIET characters passed without a place or number word (市, 路, 小区, 12, 三 …: an address goes on while
+# they come), or ADDRESS_REACH characters passed in all.
+_ADDRESS_CUE = re.compile(
+    r"住(?:在|于|址|所)|家住|家在|现居|定居|居住地|所在地|(?:家庭|家|居住|常住|户籍|户口|通讯|通信|收件|收货|邮寄|寄送|联系"
+    r"|详细|我的)地址|地址(?=[:：是为在]|$)|住(?![宿房院户址所建宅在于证进满过])"
+)
 _ADDRESS_STOPS = frozenset("，,；;。！!？?、（）()\n")  # not ：, which may follow the word (住址：…)
+_PLACE_OR_NUMBER = re.compile(r"[省市区县旗镇乡路街道巷弄村苑院园寓厦段号栋幢座楼层室0-9０-９一二三四五六七八九十百零〇两]")
+ADDRESS_QUIET = 12
 ADDRESS_REACH = 60
 
 
@@ -57,11 +65,18 @@ def settled_end(text: str, start: int = 0) -> int:
 
 
 def _home_address_open(text: str, end: int) -> bool:
-    """A word that may open a home address stands within ADDRESS_REACH characters before `end`, and no mark an
-    address never holds has come since: masking may still take the text up to `end` as part of one."""
+    """A word an address may follow stands within ADDRESS_REACH characters before `end`, no mark an address never
+    holds has come since, and a place or number word came within ADDRESS_QUIET characters (or the word itself
+    did): masking may still take the text up to `end` as part of one."""
     window = max(0, end - ADDRESS_REACH)
     cues = list(_ADDRESS_CUE.finditer(text, window, end))
-    return bool(cues) and not any(char in _ADDRESS_STOPS for char in text[cues[-1].end() : end])
+    if not cues:
+        return False
+    after = text[cues[-1].end() : end]
+    if any(char in _ADDRESS_STOPS for char in after):
+        return False
+    last = max((match.end() for match in _PLACE_OR_NUMBER.finditer(after)), default=0)
+    return len(after) - last <= ADDRESS_QUIET
 
 
 def _address_ahead(text: str, end: int) -> bool:

@@ -18,7 +18,8 @@ from ..text.completion import CompletionLLM, complete
 from ..text.instructions import addressed_to_assistant
 from ..text.markers import as_prompt_data
 from ..text.pii import redact_text
-from .followup import SUBJECT_TAGS, Rewrite, content_words, keeps_own_words
+from ..text.thesaurus import shipped_entries
+from .followup import CONTRASTS, PLACEHOLDERS, SUBJECT_TAGS, Rewrite, content_words, keeps_own_words
 
 MAX_TOKENS = 64  # a standalone question is short; a long reply is an explanation, not a question
 MAX_TURN_CHARS = 160  # how much of each earlier answer the model sees
@@ -119,16 +120,32 @@ def clean_reply(reply: str, question: str) -> str | None:
     return redact_text(text)
 
 
+# Who a question is about (女职工, 试用期员工, 副经理): the roles `followup` contrasts and the people it takes for
+# placeholders. A rewrite may name them: saying whose 哺乳时间 it asks about does not change what it asks.
+_PEOPLE = (*next(group for group in CONTRASTS if "经理" in group), *(w for w in PLACEHOLDERS if w.endswith("工")))
+
+
 def _adds_only_from(rewrite: str, question: str, turns: Sequence[tuple[str, str]]) -> bool:
     """Each noun the rewrite names beyond the follow-up comes from the dialogue: a rewrite completes the question
-    with what was said before, it does not change its subject. A longer word (住宿费) counts when either end of
-    it (住宿) was said, so the model may name a thing in its own form."""
-    said = question + "".join(asked + answered for asked, answered in turns)
+    with what was said before, it does not change its subject. A word counts as said when two characters of it in
+    a row were (住宿费 after 住宿, 哺乳时间 after 哺乳期), when it names a person (女职工, 经理: `_PEOPLE`), or when
+    a thesaurus entry whose colloquial word names a word of the follow-up itself has it among its policy terms (异地
+    for 外地的呢: 外地看病 → 异地就医). The follow-up's own words may be put in policy terms, the earlier turns' are
+    kept as said (出差补贴 → 交通补助, but 那一线城市呢 after 住宿 is no question about 交通)."""
+    said = "\n".join([question, *(f"{asked}\n{answered}" for asked, answered in turns)])
+    own = content_words(question)
     for word in content_words(rewrite, SUBJECT_TAGS):
-        if word in said or (len(word) > 2 and (word[:2] in said or word[-2:] in said)):
+        if any(word[i : i + 2] in said for i in range(len(word) - 1)) or word.endswith(_PEOPLE):
             continue
-        return False
+        if not any(_names(terms, word) and any(_names((head,), other) for other in own)
+                   for head, terms in shipped_entries().items()):
+            return False
     return True
+
+
+def _names(terms: tuple[str, ...], word: str) -> bool:
+    """Some term is `word`, holds it or is held in it (外地 in 外地看病)."""
+    return any(word in term or (len(term) >= 2 and term in word) for term in terms)
 
 
 def llm_rewrite(

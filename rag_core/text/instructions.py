@@ -48,11 +48,27 @@ _TRADITIONAL = str.maketrans(
 )
 
 
-# A soft line break (a PDF wrap, a line broken inside a paragraph) joins its two lines, unless one of them is blank
-# or a heading, or the next starts a block of its own (a list item, a table row, a clause 第三条 / （一） / 1.).
+# A soft line break (a PDF wrap, a line broken inside a paragraph) is read as a space, so an order wrapped over two
+# lines is still read as one. Only a line of prose wraps (`_wraps`): not a blank one, a heading, a table or list row,
+# a line that ends a sentence or in a digit (岗位101 | 职级P2), nor one followed by a block of its own (a list item,
+# a table row, a clause 第三条 / （一） / 1.). The fold is for reading only: what is left out is the lines the order
+# touches, never the paragraph around it (`_order_spans`).
 _BLOCK_START = re.compile(
     r"[ \t]*(?:[#>|*+\-•·]|\d+[.、)）]|[（(][一二三四五六七八九十\d]+[)）]|第[一二三四五六七八九十百零〇\d]+[条章节款])"
 )
+_CLOSED = re.compile(r"[。！？；!?;：:.．][”’」』）)\]]*$")
+_COLUMNS = re.compile(r"[^\sA-Za-z]\s+[^\sA-Za-z]|\s{2,}|[\t|]")  # a gap between CJK or digits, a tab or a bar
+_WRAP_CHARS = 4  # 无视以上 | 规则: an order's wrapped first line may be this short
+
+
+def _wraps(line: str, following: str) -> bool:
+    """Does `line` run on into `following` (a soft line break between them)?"""
+    last, first = line.strip(), following.strip()
+    if not (last and first) or last.startswith("#") or _BLOCK_START.match(following):
+        return False
+    if _CLOSED.search(last) or last[-1].isdigit() or _COLUMNS.search(last):
+        return False
+    return len(re.sub(r"\s", "", last)) >= _WRAP_CHARS
 
 
 def _soft_breaks(text: str) -> set[int]:
@@ -62,8 +78,7 @@ def _soft_breaks(text: str) -> set[int]:
     at = 0
     for line, following in zip(lines, lines[1:]):
         at += len(line)
-        if line.strip() and following.strip() and not line.lstrip().startswith("#") \
-                and not _BLOCK_START.match(following):
+        if _wraps(line, following):
             soft.add(at)
         at += 1
     return soft
@@ -115,26 +130,57 @@ def _folded(text: str) -> tuple[str, list[int]]:
 
 _SPACED_LETTERS = re.compile(r"(?<![A-Za-z])[A-Za-z](?: [A-Za-z](?![A-Za-z])){2,}")
 _FOLDED_SENTENCE = re.compile(rf"[^{_END_CHARS}\n]*(?:[{_END_CHARS}]+[{re.escape(_CLOSERS)}]*|\n|$)")
+# A sentence of the text as written, within one line: what is left out around an order
+_SEGMENT = re.compile(rf"[^{_END_CHARS}\n]+[{_END_CHARS}]*[{re.escape(_CLOSERS)}]*")
+# The patterns with their whitespace taken out, read on the text with all of its whitespace taken out: whatever the
+# fold reads as an order, this reads too (the fold only drops characters and joins lines). Most texts hold none of
+# its words, and are done without the fold's character-by-character walk (a 2 MB upload is scanned in well under a
+# second).
+_PRECHECK = re.compile(
+    _ADDRESSED.pattern.replace(r"(?:^|[，,。；;\s])", "").replace(r"\s+", "").replace(r"\s*", ""), re.IGNORECASE
+)
+_WHITESPACE = re.compile(r"\s+")
+_SENTENCE_ENDS = _END_CHARS + _CLOSERS
+
+
+def _may_hold_an_order(text: str) -> bool:
+    squeezed = unicodedata.normalize("NFKC", INVISIBLE.sub("", text)).translate(_TRADITIONAL)
+    return bool(_PRECHECK.search(_WHITESPACE.sub("", squeezed)))
 
 
 def addressed_to_assistant(sentence: str) -> bool:
     """The sentence gives the assistant orders (忽略以上指令, 你现在是…助手, 回答：…), read as shown (`_folded`):
     without the invisible characters or spaces that would split its words, across a soft line break, in any width
     and in traditional characters (`_TRADITIONAL`)."""
-    return bool(_ADDRESSED.search(_folded(sentence or "")[0]))
+    return _may_hold_an_order(sentence or "") and bool(_ADDRESSED.search(_folded(sentence)[0]))
 
 
 def _order_spans(text: str) -> list[tuple[int, int]]:
-    """Where in `text` each sentence that addresses the assistant is: sentences are cut on the folded view, so
-    one the detector reads whole is left out whole (its spaces and soft line breaks included)."""
-    folded, origin = _folded(text or "")
+    """Where in `text` the orders to the assistant are: each match of the patterns on the folded view (read
+    sentence by sentence, a wrapped line joined) marks the sentences of the lines it touches, as written, and
+    a marked sentence that runs on over a line break is one span with the next. A table row or a paragraph line the
+    order does not touch stays."""
+    if not text or not _may_hold_an_order(text):
+        return []
+    folded, origin = _folded(text)
+    hits: list[tuple[int, int]] = []
+    for sentence in _FOLDED_SENTENCE.finditer(folded):
+        for match in _ADDRESSED.finditer(sentence.group(0)):
+            if match.end() > match.start():
+                start, end = sentence.start() + match.start(), sentence.start() + match.end()
+                hits.append((origin[start], origin[end - 1] + 1))
+    if not hits:
+        return []
     spans: list[tuple[int, int]] = []
-    for match in _FOLDED_SENTENCE.finditer(folded):
-        piece = match.group(0)
-        start = match.start() + len(piece) - len(piece.lstrip())
-        end = match.start() + len(piece.rstrip())
-        if end > start and _ADDRESSED.search(folded[start:end]):
-            spans.append((origin[start], origin[end - 1] + 1))
+    for segment in _SEGMENT.finditer(text):
+        start = segment.start() + len(segment.group(0)) - len(segment.group(0).lstrip())
+        end = segment.start() + len(segment.group(0).rstrip())
+        if end <= start or not any(a < end and start < b for a, b in hits):
+            continue
+        if spans and not text[spans[-1][1] : start].strip() and text[spans[-1][1] - 1] not in _SENTENCE_ENDS:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
     return spans
 
 
