@@ -191,3 +191,21 @@ def test_hidden_tab_panels_and_collapsed_answers_are_indexed():
     assert _owner(doc, "每晚450元") == "员工常见问题 > 上海差旅标准"
     assert "入职满一年享有年假5天。" in doc.text
     assert "原价现价200元" in doc.text and "300元" not in doc.text  # struck out: still left out
+
+
+def _csv_text(source: str) -> str:
+    from rag_core.documents.parsing import parse_bytes
+
+    return parse_bytes(source.encode(), "t.csv", max_bytes=1 << 20).text
+
+
+def test_a_second_csv_table_whose_header_holds_a_year_keeps_its_header():
+    """Review 295: 2024年餐补（元/天） holds a digit, but under a column of plain numbers (600, 550) it is a header."""
+    text = _csv_text("城市,2024年住宿标准（元/晚）\n北京,600\n上海,550\n\n职级,2024年餐补（元/天）\n经理,100\n专员,80\n")
+    assert "职级：经理，2024年餐补（元/天）：100" in text
+    assert "住宿标准（元/晚）：100" not in text
+
+
+def test_rows_after_a_blank_line_with_an_empty_last_column_continue_the_table():
+    text = _csv_text("职级,住宿标准,备注\n经理,600,含早餐\n\n专员,400,\n主管,500,\n")
+    assert "职级：专员，住宿标准：400" in text and "职级：主管，住宿标准：500" in text

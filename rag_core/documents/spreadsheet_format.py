@@ -261,23 +261,43 @@ def _width(rows: list[list[str]]) -> int:
     return max((max((i + 1 for i, cell in enumerate(row) if cell), default=0) for row in rows), default=0)
 
 
+_PLAIN_NUMBER = re.compile(r"[-+]?[¥￥$]?\d[\d,，.]*\s*[%％]?")
+
+
+def _kind(cell: str) -> str:
+    """A cell's kind: a plain number (600, 12.5%), words holding a digit (每晚600元, 2024年餐补), words, or empty."""
+    if not cell:
+        return ""
+    if _PLAIN_NUMBER.fullmatch(cell):
+        return "number"
+    return "mixed" if any(ch.isdigit() for ch in cell) else "words"
+
+
+def _reads_as_data(row: list[str], above: list[str], head: list[str]) -> bool:
+    """Does `row`, after a blank line, read as one more row of the table whose last row is `above`: it holds a digit, is
+    not the table's first row again, and each of its cells is of the kind of the cell above it (an empty cell fits
+    any). 2024年餐补（元/天） under 600 is a header of another table, though it holds a digit (review 295)."""
+    if row[: _width([row])] == head or not any(ch.isdigit() for cell in row for ch in cell):
+        return False
+    width = max(len(row), len(above))
+    kinds = [(_kind(a), _kind(b)) for a, b in zip(row + [""] * width, above + [""] * width, strict=False)]
+    return all(a == b or not a or not b for a, b in kinds)
+
+
 def _tables_over_blanks(rows: list[list[str]]) -> list[list[str]]:
     """The rows with the blank lines left out that part a table (经理,每晚600元 | (blank) | 专员,每晚400元): after a
-    blank line a block continues the table above when it is as wide and its first row reads as data, not as a header
-    (one with no digit in any cell, or the table's first row again); otherwise the blank still starts a new table."""
+    blank line a block continues the table above when its first row reads as data of it (`_reads_as_data`);
+    otherwise the blank still starts a new table."""
     out: list[list[str]] = []
     head: list[str] = []  # the first row of the table above (after its one-value caption rows), trailing blanks cut
-    width = 0  # the table above's
     for start, end in _blocks(rows):
         block = rows[start:end]
-        first = block[0][: _width(block[:1])]
-        data = any(ch.isdigit() for cell in first for ch in cell) and first != head
-        if out and data and _width(block) == width:
+        if out and _reads_as_data(block[0], out[-1], head):
             out += block
             continue
         out += [[], *block] if out else block
         named = next((row for row in block if len({c for c in row if c}) > 1), block[0])
-        head, width = named[: _width([named])], _width(block)
+        head = named[: _width([named])]
     return out
 
 
