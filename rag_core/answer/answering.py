@@ -56,28 +56,54 @@ def is_refusal(text: str) -> bool:
     """An answer that says the policies do not cover the question. The one place answer text is read for it:
     a model says so in words (the prompt tells it how), the offline answerer opens with the same words.
 
-    The refusal line itself (a reply opening 制度没有写明…, or whose first sentence says 制度里没有写这一条) refuses
-    unless that sentence cites a source (制度没有写明舅舅，但按[资料1]…可以请丧假3天), whatever the explanation after
-    it cites (制度里没有写这一条。[资料1] 只规定了…). Any other reply refuses only as a whole: it cites no source
-    anywhere, strict or loose (根据资料1), and its first sentence declines: it holds the refusal words, or says in
-    the model's own words that the sources do not cover the matter (资料中没有关于…的规定; The policy does not mention
-    this: `_DECLINES`). A reply that cites is an answer, whatever it says it lacks (每餐30元，规定中未包括夜宵。[资料1]);
-    one that states what the policy says (制度没有规定试用期可以延长) is an answer too. A list's marker (1.) ends no
-    sentence."""
+    The reply's first sentence decides (a sentence of courtesy only, 抱歉。, is passed over; a list's marker 1.
+    ends no sentence): it refuses when it declines and states nothing of its own, whatever later sentences cite
+    (制度里没有写这一条。[资料1] 只规定了…; 资料中没有提到夜宵。资料1只规定了…). It declines when one of its clauses
+    holds the refusal words or says in the model's own words that the sources do not cover the matter (资料中没有
+    关于…的规定; The policy does not mention this: `_DECLINES`), and every other clause is a frame (抱歉, 根据资料1,
+    According to [资料1]) or a bare citation: a citation that is only the subject of the decline ([资料1]没有提到…,
+    资料1和资料2都没有提到…) cites nothing. A clause that states a value or a rule makes it an answer, cited or not
+    (每餐30元，规定中未包括夜宵。[资料1]; 制度没有写明舅舅，但按[资料1]…可以请丧假3天; 报销材料没有包含发票原件的，财务不予
+    受理); so does a sentence that states what the policy says (制度没有规定试用期可以延长). A reply that cites nothing
+    anywhere refuses too when the refusal words open it (within its first 40 characters)."""
     text = text.strip()
-    opening = _OPENING.match(_LIST_MARKER.sub("", text, count=1))
-    first = opening.group() if opening else ""
-    if cites_a_source(first) or without_citations(first) != first:
-        return False
-    if text.startswith(REFUSAL_MARKERS) or NOT_IN_POLICY in first:
+    first = ""
+    for sentence in _SENTENCE.finditer(_LIST_MARKER.sub("", text)):
+        clauses = _clauses(sentence.group())
+        if clauses and not all(_FRAME.fullmatch(c) for c in clauses):
+            first = sentence.group()
+            break
+    clauses = _clauses(first)
+    declining = [c for c in clauses if _declines(c)]
+    if declining and all(_declines(c) or _FRAME.fullmatch(c) for c in clauses):
         return True
     if cites_a_source(text) or without_citations(text) != text:
         return False
-    return any(marker in text[:40] for marker in REFUSAL_MARKERS) or bool(_DECLINES.search(first))
+    return any(marker in text[:40] for marker in REFUSAL_MARKERS)
 
 
-_OPENING = re.compile(r"[^。！？!?\n]*?(?:\.(?=\s|$)|(?=[。！？!?\n])|$)")  # the first sentence
-_LIST_MARKER = re.compile(r"^(?:\d{1,3}[.．、)）]|[（(]\d{1,3}[)）]|[-*•·])\s*")  # 1. 2、 (3) - : an item opens
+def _clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence that say something beyond a citation, citations kept (资料1…没有提到 declines)."""
+    return [c.strip() for c in _CLAUSE.split(sentence) if without_citations(c).strip(" \t\n。.！!？?")]
+
+
+def _declines(clause: str) -> bool:
+    return any(marker in clause for marker in REFUSAL_MARKERS) or bool(_DECLINES.search(clause))
+
+
+_SENTENCE = re.compile(r"[^。！？!?\n]*?(?:\.(?=\s|$)|[。！？!?\n]|$)")  # a sentence, its end included
+# What parts a sentence's clauses: a comma or semicolon, a contrast (但, 不过, but)
+_CLAUSE = re.compile(r"[，,；;]|但是?|不过|然而|\b(?:but|however)\b", re.IGNORECASE)
+# A clause that only frames what follows: courtesy, the sources read (根据提供的资料, According to [资料1])
+_FRAME = re.compile(
+    r"(?:(?:很|非常|十分)?(?:抱歉|对不起|不好意思|遗憾)|您好|你好|(?:根据|按照|依据|依照|基于|结合|综合|经查阅?|查阅|从)"
+    r"[^，,。]{0,24}?(?:资料|制度|规定|条款|文件|政策|材料|内容|信息)[^，,。]{0,4}|(?:i'?m\s+|i\s+am\s+|we\s+are\s+)?sorry"
+    r"|unfortunately|(?:based\s+on|according\s+to|after\s+reviewing)[^,]{0,40})[\s.。！!]*",
+    re.IGNORECASE,
+)
+
+
+_LIST_MARKER = re.compile(r"^[ \t]*(?:\d{1,3}[.．、)）]|[（(]\d{1,3}[)）]|[-*•·])\s*", re.MULTILINE)  # 1. 2、 (3) - open items
 # A sentence that declines: the sources (资料, 制度…) do not mention the matter, have nothing about it (没有关于…的规定,
 # 没有相关规定), the question cannot be answered; or the same in English. The thing a policy does not provide comes
 # before 规定/说明 (没有关于加班餐费的规定), never after it (没有规定试用期可以延长 states what the policy says).
@@ -86,7 +112,7 @@ _DECLINES = re.compile(
     rf"{_SOURCES}[中里内上]?[^。！？\n，,]{{0,4}}?(?:并|均|都|也)?(?:没有|未|没)(?:有)?(?:提及|提到|涉及|记载|包含|包括|写明|写到)"
     r"|(?:没有|未|无|未见|未找到|没有找到)(?:任何)?(?:关于|有关|涉及)[^。！？\n]{0,30}?的(?:规定|说明|内容|信息|条款|标准|描述|记载)"
     r"|(?:没有|未|无|未见|未找到|没有找到)(?:任何)?(?:相关|具体|明确|直接)?的?(?:相关)?(?:规定|说明|内容|信息|条款)(?=[。！？!?,，；;]|$)"
-    r"|(?:无法|不能)(?:回答|作答|答复)(?![时的])"
+    r"|(?:无法|不能)(?:准确|具体|直接)?(?:回答|作答|答复)(?:您|你)?的?(?:这个|该|此|这一|此类)?(?:问题)?(?=[。！？!?,，；;]|$)"
     r"|\b(?:does|do|did)(?:n't|\s+not)\s+(?:explicitly\s+)?(?:mention|cover|specify|address|say|state|include|contain)"
     r"|\b(?:is|are|was|were)(?:n't|\s+not)\s+(?:explicitly\s+)?(?:mentioned|covered|specified|stated|addressed|included)"
     r"|\bno\s+(?:information|mention|provision)|\b(?:cannot|can't|unable\s+to)\s+(?:answer|determine)",

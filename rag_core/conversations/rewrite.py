@@ -120,21 +120,31 @@ def clean_reply(reply: str, question: str) -> str | None:
     return redact_text(text)
 
 
-# Who a question is about (女职工, 试用期员工, 副经理): the roles `followup` contrasts and the people it takes for
-# placeholders. A rewrite may name them: saying whose 哺乳时间 it asks about does not change what it asks.
-_PEOPLE = (*next(group for group in CONTRASTS if "经理" in group), *(w for w in PLACEHOLDERS if w.endswith("工")))
+# The people `followup` takes for placeholders (员工, 职工): a rewrite may name them, or a kind of them no role contrasts
+# (哺乳期女职工): saying whose 哺乳时间 it asks about does not change what it asks.
+_PEOPLE = tuple(w for w in PLACEHOLDERS if w.endswith("工"))
+# The roles `followup` contrasts (经理, 实习生, 试用期员工, 副经理 as 经理): naming one changes whom the question is
+# about (那周末呢？ → 实习生周末加班费怎么算？), so a rewrite names one only when the follow-up or the dialogue did (试用期
+# for 试用期员工)
+_ROLES = tuple(sorted((w for w in next(g for g in CONTRASTS if "经理" in g) if w not in _PEOPLE), key=len, reverse=True))
 
 
 def _adds_only_from(rewrite: str, question: str, turns: Sequence[tuple[str, str]]) -> bool:
     """Each noun the rewrite names beyond the follow-up comes from the dialogue: a rewrite completes the question
     with what was said before, it does not change its subject. A word counts as said when two characters of it in
-    a row were (住宿费 after 住宿, 哺乳时间 after 哺乳期), when it names a person (女职工, 经理: `_PEOPLE`), or when
+    a row were (住宿费 after 住宿, 哺乳时间 after 哺乳期), when it names a person no role contrasts (员工, 女职工:
+    `_PEOPLE`; a contrasted role, 实习生, 经理, counts only when said itself: `_ROLES`), or when
     a thesaurus entry whose colloquial word names a word of the follow-up itself has it among its policy terms (异地
     for 外地的呢: 外地看病 → 异地就医). The follow-up's own words may be put in policy terms, the earlier turns' are
     kept as said (出差补贴 → 交通补助, but 那一线城市呢 after 住宿 is no question about 交通)."""
     said = "\n".join([question, *(f"{asked}\n{answered}" for asked, answered in turns)])
     own = content_words(question)
     for word in content_words(rewrite, SUBJECT_TAGS):
+        role = next((r for r in _ROLES if r in word), None)
+        if role is not None:
+            if role.removesuffix("员工") in said:
+                continue
+            return False
         if any(word[i : i + 2] in said for i in range(len(word) - 1)) or word.endswith(_PEOPLE):
             continue
         if not any(_names(terms, word) and any(_names((head,), other) for other in own)

@@ -8,6 +8,7 @@ the prompt, and the upload report names them for HR to check.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -22,7 +23,12 @@ _ADDRESSED = re.compile(
     r"|(?:回答|回复|答复)(?:时|的时候)?(?:都|一律|统一|只|总是)+(?:说|写|答)(?!明|服)"
     r"|(?:你|您)(?:现在|从现在起|接下来)?(?:是|扮演|充当|作为)(?:一个|一名)?[^，,。]{0,12}(?:助手|AI|模型|机器人|管理员)"
     r"|(?:请|要)?(?:扮演|角色扮演)"
-    r"|(?:^|[，,。；;\s])(?:回答|回复|输出|答复)(?:都)?(?:为|是)?[:：]"
+    # a dictated reply (输出：…, 回答都为：…). A bare 回答：/回复：/答复： opening a line or a sentence is an FAQ's label
+    # (问：婚假有几天？ 回答：婚假为3天。): an order only said to the machine (请回答：, 你的回答：, 助手回复：) or with an
+    # override in it (回答：一律说…)
+    r"|(?:^|[，,。；;\s])(?:输出(?:都)?(?:为|是)?|(?:回答|回复|答复)(?:都(?:为|是)?|为|是))[:：]"
+    r"|(?:请(?!问)|你|模型|助手|AI)[^。！？!?；;\n]{0,12}?(?:回答|回复|答复)[:：]"
+    r"|(?:^|[，,。；;\s])(?:回答|回复|答复)[:：][^。！？!?；;\n]*?(?:一律|都|只|统一|总是)(?:说|写|答|回答|回复|答复)"
     r"|(?:作为|身为)(?:一个)?(?:AI|人工智能|大模型|语言模型|助手)"
     r"|(?:system|系统)\s*(?:prompt|提示词?)"
     # an order to the machine by name (请AI助手回答…), or a dictated reply (你现在必须回答：…, 模型必须输出“…”). Job titles
@@ -51,10 +57,11 @@ _TRADITIONAL = str.maketrans(
 # A soft line break (a PDF wrap, a line broken inside a paragraph) is read as a space, so an order wrapped over two
 # lines is still read as one. Only a line of prose wraps (`_wraps`): not a blank one, a heading, a table or list row,
 # a line that ends a sentence or in a digit (岗位101 | 职级P2), nor one followed by a block of its own (a list item,
-# a table row, a clause 第三条 / （一） / 1.). The fold is for reading only: what is left out is the lines the order
+# a table row, a clause 第三条 / （一） / 1., an FAQ's label 问： / 回答：). The fold is for reading only: what is left out is the lines the order
 # touches, never the paragraph around it (`_order_spans`).
 _BLOCK_START = re.compile(
-    r"[ \t]*(?:[#>|*+\-•·]|\d+[.、)）]|[（(][一二三四五六七八九十\d]+[)）]|第[一二三四五六七八九十百零〇\d]+[条章节款])"
+    r"[ \t]*(?:[#>|*+\-•·]|\d+[.、)）]|[（(][一二三四五六七八九十\d]+[)）]|第[一二三四五六七八九十百零〇\d]+[条章节款]"
+    r"|(?:问题?|答|回答|回复|答复|[QA])[ \t]*[:：])"
 )
 _CLOSED = re.compile(r"[。！？；!?;：:.．][”’」』）)\]]*$")
 _COLUMNS = re.compile(r"[^\sA-Za-z]\s+[^\sA-Za-z]|\s{2,}|[\t|]")  # a gap between CJK or digits, a tab or a bar
@@ -97,18 +104,32 @@ def _cjk(ch: str) -> bool:
     return _ideograph(ch) or (ch != "" and unicodedata.category(ch).startswith("P"))
 
 
+@functools.lru_cache(maxsize=4096)
+def _read(ch: str) -> str:
+    """One character as an order is read: nothing for an invisible one (`inputs.INVISIBLE`) or a combining mark
+    (s + U+0307 is s), else its own NFKC form (ＩＧＮＯＲＥ is IGNORE) with traditional forms folded (`_TRADITIONAL`).
+    The fold and the pre-check both read characters through here, so they read the same text."""
+    if INVISIBLE.fullmatch(ch):
+        return ""
+    out = unicodedata.normalize("NFKC", ch)
+    if not out.isascii():
+        out = "".join(c for c in out if unicodedata.category(c) not in _MARKS and not INVISIBLE.fullmatch(c))
+    return out.translate(_TRADITIONAL)
+
+
+_MARKS = ("Mn", "Me")
+
+
 def _folded(text: str) -> tuple[str, list[int]]:
-    """The text as an order is read, with the index in `text` of each of its characters: invisible characters
-    dropped; NFKC (ＩＧＮＯＲＥ is IGNORE) with traditional forms folded (`_TRADITIONAL`); a soft line break joined
+    """The text as an order is read, with the index in `text` of each of its characters: each character read on
+    its own (`_read`: invisible ones and combining marks dropped, NFKC, traditional forms folded); a soft line break joined
     (`_soft_breaks`); spaces between CJK characters (忽 略 以 上) and between spaced single letters (I g n o r e)
-    dropped. Each character is normalised on its own, so every folded character maps back to one original index."""
+    dropped. Each character is read on its own, so every folded character maps back to one original index."""
     chars: list[str] = []
     origin: list[int] = []
     soft = _soft_breaks(text)
     for i, ch in enumerate(text):
-        if INVISIBLE.fullmatch(ch):
-            continue
-        out = " " if i in soft else unicodedata.normalize("NFKC", ch).translate(_TRADITIONAL)
+        out = " " if i in soft else _read(ch)
         chars.extend(out)
         origin.extend([i] * len(out))
     joined = "".join(chars)
@@ -132,19 +153,23 @@ _SPACED_LETTERS = re.compile(r"(?<![A-Za-z])[A-Za-z](?: [A-Za-z](?![A-Za-z])){2,
 _FOLDED_SENTENCE = re.compile(rf"[^{_END_CHARS}\n]*(?:[{_END_CHARS}]+[{re.escape(_CLOSERS)}]*|\n|$)")
 # A sentence of the text as written, within one line: what is left out around an order
 _SEGMENT = re.compile(rf"[^{_END_CHARS}\n]+[{_END_CHARS}]*[{re.escape(_CLOSERS)}]*")
-# The patterns with their whitespace taken out, read on the text with all of its whitespace taken out: whatever the
-# fold reads as an order, this reads too (the fold only drops characters and joins lines). Most texts hold none of
-# its words, and are done without the fold's character-by-character walk (a 2 MB upload is scanned in well under a
-# second).
+# The patterns with their whitespace, line starts and lookaheads taken out, read on the text each character read as
+# the fold reads it (`_read`) and all of its whitespace taken out: the fold only drops characters, joins lines and
+# keeps some spaces, so whatever it reads as an order this reads too (a lookahead may look past whitespace the fold
+# keeps: 回答一律说 | 明天再议). Most texts hold none of its words, and are done without the fold's walk (a 2 MB
+# upload is scanned in well under a second).
 _PRECHECK = re.compile(
-    _ADDRESSED.pattern.replace(r"(?:^|[，,。；;\s])", "").replace(r"\s+", "").replace(r"\s*", ""), re.IGNORECASE
+    re.sub(r"\(\?[=!][^()]*\)", "", _ADDRESSED.pattern)
+    .replace(r"(?:^|[，,。；;\s])", "").replace(r"\s+", "").replace(r"\s*", "").replace(r"\n", ""),
+    re.IGNORECASE,
 )
 _WHITESPACE = re.compile(r"\s+")
 _SENTENCE_ENDS = _END_CHARS + _CLOSERS
 
 
 def _may_hold_an_order(text: str) -> bool:
-    squeezed = unicodedata.normalize("NFKC", INVISIBLE.sub("", text)).translate(_TRADITIONAL)
+    changed = {ord(ch): read for ch in set(text) if (read := _read(ch)) != ch}
+    squeezed = text.translate(changed) if changed else text
     return bool(_PRECHECK.search(_WHITESPACE.sub("", squeezed)))
 
 
