@@ -209,3 +209,18 @@ def test_a_second_csv_table_whose_header_holds_a_year_keeps_its_header():
 def test_rows_after_a_blank_line_with_an_empty_last_column_continue_the_table():
     text = _csv_text("职级,住宿标准,备注\n经理,600,含早餐\n\n专员,400,\n主管,500,\n")
     assert "职级：专员，住宿标准：400" in text and "职级：主管，住宿标准：500" in text
+
+
+@pytest.mark.parametrize(("source", "wanted", "unwanted"), [
+    ("职级,住宿标准（元/晚）\n总经理,按实际发生额报销\n\n经理,600\n专员,400\n", "职级：经理，住宿标准（元/晚）：600", "经理：专员"),
+    ("绩效等级,年终奖系数\nA,15%\nB,10%\n\nC,5%-8%\nD,0", "绩效等级：C，年终奖系数：5%-8%", "C：D"),
+    ("项目,标准\n餐补,100元/天\n交通,50元/天\n\n通讯,200", "项目：通讯，标准：200", "通讯 |"),
+    ("姓名,部门,金额\n张三,销售,500\n李四,研发,500\n\n合计（2人）,,1000", "姓名：合计（2人），金额：1000", "合计（2人） |"),
+    ("项目,金额\n社保,-120.50\n\n公积金,（120.50）", "项目：公积金，金额：（120.50）", "公积金 |"),
+    ("月份,发薪日\n2024-01,1月15日\n2024-02,2月15日\n\n注：遇节假日提前至前一个工作日发放", "\n\n注：遇节假日", "月份：注"),
+], ids=["words-then-numbers", "range", "unit-then-number", "totals", "accounting-negative", "footnote"])
+def test_a_column_s_usual_variety_after_a_blank_line_continues_the_table(source, wanted, unwanted):
+    """Review 297: a strict match of each cell's kind split these (按实际发生额报销 above 600 made 经理,600 a header);
+    a footnote of one value is no row of the table."""
+    text = _csv_text(source)
+    assert wanted in text and unwanted not in text

@@ -261,27 +261,27 @@ def _width(rows: list[list[str]]) -> int:
     return max((max((i + 1 for i, cell in enumerate(row) if cell), default=0) for row in rows), default=0)
 
 
-_PLAIN_NUMBER = re.compile(r"[-+]?[¥￥$]?\d[\d,，.]*\s*[%％]?")
+# a number as a cell states it: 600, -120.50, （120.50）, 12.5%, 5%-8%, ¥1,000
+_NUMBER = r"[-+]?[¥￥$]?\d[\d,，.]*\s*[%％]?"
+_PLAIN_NUMBER = re.compile(rf"[（(]?{_NUMBER}[）)]?(?:\s*[-~～—至]\s*{_NUMBER})?")
 
 
-def _kind(cell: str) -> str:
-    """A cell's kind: a plain number (600, 12.5%), words holding a digit (每晚600元, 2024年餐补), words, or empty."""
-    if not cell:
-        return ""
-    if _PLAIN_NUMBER.fullmatch(cell):
-        return "number"
-    return "mixed" if any(ch.isdigit() for ch in cell) else "words"
+def _is_number(cell: str) -> bool:
+    return bool(_PLAIN_NUMBER.fullmatch(cell))
 
 
-def _reads_as_data(row: list[str], above: list[str], head: list[str]) -> bool:
-    """Does `row`, after a blank line, read as one more row of the table whose last row is `above`: it holds a digit, is
-    not the table's first row again, and each of its cells is of the kind of the cell above it (an empty cell fits
-    any). 2024年餐补（元/天） under 600 is a header of another table, though it holds a digit (review 295)."""
+def _reads_as_data(row: list[str], above: list[str], head: list[str], width: int) -> bool:
+    """Does `row`, after a blank line, read as one more row of the table whose last row is `above` (first row `head`,
+    `width` columns)? It is as wide (counting its empty cells), holds a digit and is not the first row again; and
+    it is no header: a row holding no plain number, with words (2024年餐补（元/天）) where the row above has a
+    number (600), heads a table of its own (review 295). One value alone (a footnote) never continues a table."""
     if row[: _width([row])] == head or not any(ch.isdigit() for cell in row for ch in cell):
         return False
-    width = max(len(row), len(above))
-    kinds = [(_kind(a), _kind(b)) for a, b in zip(row + [""] * width, above + [""] * width, strict=False)]
-    return all(a == b or not a or not b for a, b in kinds)
+    if _width([row]) < 2 or (len(row) != len(above) and _width([row]) != width):
+        return False
+    if any(_is_number(cell) for cell in row):
+        return True
+    return not any(_is_number(up) and cell for cell, up in zip(row, above, strict=False))
 
 
 def _tables_over_blanks(rows: list[list[str]]) -> list[list[str]]:
@@ -290,14 +290,15 @@ def _tables_over_blanks(rows: list[list[str]]) -> list[list[str]]:
     otherwise the blank still starts a new table."""
     out: list[list[str]] = []
     head: list[str] = []  # the first row of the table above (after its one-value caption rows), trailing blanks cut
+    width = 0  # the table above's
     for start, end in _blocks(rows):
         block = rows[start:end]
-        if out and _reads_as_data(block[0], out[-1], head):
+        if out and _reads_as_data(block[0], out[-1], head, width):
             out += block
             continue
         out += [[], *block] if out else block
         named = next((row for row in block if len({c for c in row if c}) > 1), block[0])
-        head = named[: _width([named])]
+        head, width = named[: _width([named])], _width(block)
     return out
 
 
