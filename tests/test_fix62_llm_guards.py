@@ -167,6 +167,9 @@ def test_llm_rewrite_keeps_only_words_from_the_dialogue():
 @pytest.mark.parametrize("text", [
     "联系地址：杭州市西湖区文三路幸福小区12栋302，请按标准报销住宿费用，每晚上限五百元[资料1]。",
     "根据资料，张三家住北京市朝阳区建国路88号院3号楼2单元501室，他的报销按一线城市标准执行[资料1]。",
+    # and after the quiet release of review 292 (a cue followed by 12 characters without a place word)
+    "我住杭州市西湖区文三路幸福家园北苑小区12栋302，请按标准报销住宿费用每晚上限五百元[资料1]。",
+    "他家庭地址杭州市西湖区文三路幸福小区12栋302室报销按一线城市标准执行每晚上限五百元并需提供发票[资料1]。",
 ])
 def test_streamed_pieces_are_always_a_prefix_of_the_masked_answer(text):
     out: list[str] = []
@@ -175,4 +178,4 @@ def test_streamed_pieces_are_always_a_prefix_of_the_masked_answer(text):
         stream(char)
         assert redact_text(text).startswith("".join(out)), "".join(out)
     stream.flush()
-    assert "".join(out) == redact_text(text)
+    assert "".join(out) == redact_text(text) and "[住址]" in "".join(out)

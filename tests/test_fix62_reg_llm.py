@@ -107,20 +107,6 @@ def test_the_stream_does_not_hold_back_text_after_a_word_that_opens_no_address(t
     assert withheld <= LOOKAHEAD + MIN_STEP + 4, withheld
 
 
-@pytest.mark.parametrize("text", [
-    "我住杭州市西湖区文三路幸福家园北苑小区12栋302，请按标准报销住宿费用每晚上限五百元[资料1]。",
-    "他家庭地址杭州市西湖区文三路幸福小区12栋302室报销按一线城市标准执行每晚上限五百元并需提供发票[资料1]。",
-])
-def test_an_address_is_still_never_shown_in_part(text):
-    out: list[str] = []
-    stream = MaskedStream(out.append)
-    for char in text:
-        stream(char)
-        assert redact_text(text).startswith("".join(out)), "".join(out)
-    stream.flush()
-    assert "".join(out) == redact_text(text) and "[住址]" in "".join(out)
-
-
 # -- 9: a rewrite may name a person or put the follow-up's own word in policy terms ---------------------------------
 def test_a_rewrite_naming_a_person_is_taken():
     turn = ("产假有多少天？", "产假158天[资料1]。")
