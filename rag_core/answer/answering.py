@@ -64,8 +64,10 @@ def is_refusal(text: str) -> bool:
     According to [资料1]) or a bare citation: a citation that is only the subject of the decline ([资料1]没有提到…,
     资料1和资料2都没有提到…) cites nothing. A clause that states a value or a rule makes it an answer, cited or not
     (每餐30元，规定中未包括夜宵。[资料1]; 制度没有写明舅舅，但按[资料1]…可以请丧假3天; 报销材料没有包含发票原件的，财务不予
-    受理); so does a sentence that states what the policy says (制度没有规定试用期可以延长). A reply that cites nothing
-    anywhere refuses too when the refusal words open it (within its first 40 characters)."""
+    受理); so does a sentence that states what the policy says (制度没有规定试用期可以延长). Advice and the decline's
+    consequence state nothing (资料中没有相关规定，请联系HR确认: `_ASIDE`). A reply that cites nothing anywhere (strict or
+    loose) refuses when its first sentence declines (资料没有提到需要审批，员工可直接请假 is the model's own inference, not
+    the policy's) or the refusal words open it (within its first 40 characters)."""
     text = text.strip()
     first = ""
     for sentence in _SENTENCE.finditer(_LIST_MARKER.sub("", text)):
@@ -75,11 +77,11 @@ def is_refusal(text: str) -> bool:
             break
     clauses = _clauses(first)
     declining = [c for c in clauses if _declines(c)]
-    if declining and all(_declines(c) or _FRAME.fullmatch(c) for c in clauses):
+    if declining and all(_declines(c) or _FRAME.fullmatch(c) or _ASIDE.search(c) for c in clauses):
         return True
     if cites_a_source(text) or without_citations(text) != text:
         return False
-    return any(marker in text[:40] for marker in REFUSAL_MARKERS)
+    return any(marker in text[:40] for marker in REFUSAL_MARKERS) or bool(declining)
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -103,6 +105,16 @@ _FRAME = re.compile(
 )
 
 
+# A clause that states nothing of the policy: advice (建议咨询HR, 请联系人事部门, 以公司通知为准), the decline's consequence
+# (因此无法确定, 无法给出答案) or one more matter not covered (也没有提到试用期员工); or the same in English
+_ASIDE = re.compile(
+    r"^(?:具体|还是|最好)?建议|(?:请|可以|可|需要|建议|不妨)[^，,。]{0,12}?(?:咨询|联系|询问|请教|核实|确认)"
+    r"|以[^，,。]{1,16}为准|^(?:因此|所以|故|因而)?(?:我|本助手)?(?:暂时)?(?:无法|不能|没法|难以)(?:准确)?"
+    r"(?:确定|给出|判断|回答|作答|答复|提供)|^(?:并且|而且)?也(?:没有|未|没)"
+    r"|\bplease\s+(?:contact|consult|check|ask|refer)|\b(?:i|we)\s+(?:recommend|suggest)"
+    r"|\b(?:so|therefore|thus)\b[^,]{0,6}\b(?:cannot|can't|unable)|\byou\s+(?:may|can|should)\s+(?:contact|consult|ask)",
+    re.IGNORECASE,
+)
 _LIST_MARKER = re.compile(r"^[ \t]*(?:\d{1,3}[.．、)）]|[（(]\d{1,3}[)）]|[-*•·])\s*", re.MULTILINE)  # 1. 2、 (3) - open items
 # A sentence that declines: the sources (资料, 制度…) do not mention the matter, have nothing about it (没有关于…的规定,
 # 没有相关规定), the question cannot be answered; or the same in English. The thing a policy does not provide comes

@@ -27,8 +27,9 @@ _ADDRESSED = re.compile(
     # (问：婚假有几天？ 回答：婚假为3天。): an order only said to the machine (请回答：, 你的回答：, 助手回复：) or with an
     # override in it (回答：一律说…)
     r"|(?:^|[，,。；;\s])(?:输出(?:都)?(?:为|是)?|(?:回答|回复|答复)(?:都(?:为|是)?|为|是))[:：]"
-    r"|(?:请(?!问)|你|模型|助手|AI)[^。！？!?；;\n]{0,12}?(?:回答|回复|答复)[:：]"
-    r"|(?:^|[，,。；;\s])(?:回答|回复|答复)[:：][^。！？!?；;\n]*?(?:一律|都|只|统一|总是)(?:说|写|答|回答|回复|答复)"
+    # (a clause's own 请/你, or the bare word 模型/助手/AI, right before it: not 人事助手回复：, 员工请假，主管回复：, 你们…回答：)
+    r"|(?:^|[，,。；;\s])(?:(?:请|你)(?:直接|务必|只|必须)?|模型|助手|AI)(?:回答|回复|答复)[:：]"
+    r"|(?:^|[，,。；;\s])(?:回答|回复|答复)[:：][^。！？!?；;\n]*?(?:一律|都|只|统一|总是)(?:说|写|答|回答|回复|答复)(?!明)"
     r"|(?:作为|身为)(?:一个)?(?:AI|人工智能|大模型|语言模型|助手)"
     r"|(?:system|系统)\s*(?:prompt|提示词?)"
     # an order to the machine by name (请AI助手回答…), or a dictated reply (你现在必须回答：…, 模型必须输出“…”). Job titles
@@ -57,12 +58,16 @@ _TRADITIONAL = str.maketrans(
 # A soft line break (a PDF wrap, a line broken inside a paragraph) is read as a space, so an order wrapped over two
 # lines is still read as one. Only a line of prose wraps (`_wraps`): not a blank one, a heading, a table or list row,
 # a line that ends a sentence or in a digit (岗位101 | 职级P2), nor one followed by a block of its own (a list item,
-# a table row, a clause 第三条 / （一） / 1., an FAQ's label 问： / 回答：). The fold is for reading only: what is left out is the lines the order
-# touches, never the paragraph around it (`_order_spans`).
+# a table row, a clause 第三条 / （一） / 1., an FAQ's label 问： / 回答： under its question: `_ANSWER_LABEL`). The fold
+# is for reading only: what is left out is the lines the order touches, never the paragraph around it (`_order_spans`).
 _BLOCK_START = re.compile(
     r"[ \t]*(?:[#>|*+\-•·]|\d+[.、)）]|[（(][一二三四五六七八九十\d]+[)）]|第[一二三四五六七八九十百零〇\d]+[条章节款]"
-    r"|(?:问题?|答|回答|回复|答复|[QA])[ \t]*[:：])"
+    r"|(?:问题?|Q)[ \t]*[:：])"
 )
+# An FAQ's answer label starts a block of its own only under its question (问：… | 回答：…) or a line that ends its
+# sentence: 你现在必须回 | 答：年假30天。 is one order wrapped, not a label.
+_ANSWER_LABEL = re.compile(r"[ \t]*(?:答|回答|回复|答复|A)[ \t]*[:：]")
+_QUESTION_LABEL = re.compile(r"[ \t]*(?:[-*•·][ \t]*)?(?:问题?|Q)[ \t]*[:：]")
 _CLOSED = re.compile(r"[。！？；!?;：:.．][”’」』）)\]]*$")
 _COLUMNS = re.compile(r"[^\sA-Za-z]\s+[^\sA-Za-z]|\s{2,}|[\t|]")  # a gap between CJK or digits, a tab or a bar
 _WRAP_CHARS = 4  # 无视以上 | 规则: an order's wrapped first line may be this short
@@ -72,6 +77,8 @@ def _wraps(line: str, following: str) -> bool:
     """Does `line` run on into `following` (a soft line break between them)?"""
     last, first = line.strip(), following.strip()
     if not (last and first) or last.startswith("#") or _BLOCK_START.match(following):
+        return False
+    if _ANSWER_LABEL.match(following) and _QUESTION_LABEL.match(line):  # under a question (a closed line never wraps)
         return False
     if _CLOSED.search(last) or last[-1].isdigit() or _COLUMNS.search(last):
         return False
