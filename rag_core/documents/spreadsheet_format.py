@@ -266,20 +266,30 @@ _NUMBER = r"[-+]?[¥￥$]?\d[\d,，.]*\s*[%％]?"
 _PLAIN_NUMBER = re.compile(rf"[（(]?{_NUMBER}[）)]?(?:\s*[-~～—至]\s*{_NUMBER})?")
 
 
+# a value as a cell states it besides a plain number: with its unit (10天, 600.00元, 800元/晚, 8人), a date, an ID (E1002)
+_VALUE = re.compile(rf"{_NUMBER}\s*[元天人次个月年周晚份件张条%％]{{1,2}}(?:/[天晚月人次年周])?|\d{{4}}[-/.年]\d{{1,2}}(?:[-/.月]\d{{1,2}}日?)?"
+                    r"|[A-Za-z]{1,3}-?\d+")
+
+
 def _is_number(cell: str) -> bool:
     return bool(_PLAIN_NUMBER.fullmatch(cell))
+
+
+def _is_value(cell: str) -> bool:
+    return _is_number(cell) or bool(_VALUE.fullmatch(cell))
 
 
 def _reads_as_data(row: list[str], above: list[str], head: list[str], width: int) -> bool:
     """Does `row`, after a blank line, read as one more row of the table whose last row is `above` (first row `head`,
     `width` columns)? It is as wide (counting its empty cells), holds a digit and is not the first row again; and
-    it is no header: a row holding no plain number, with words (2024年餐补（元/天）) where the row above has a
-    number (600), heads a table of its own (review 295). One value alone (a footnote) never continues a table."""
+    it is no header: a row holding no value (a number, with its unit or not, a date, an ID), with words
+    (2024年餐补（元/天）) where the row above has a plain number (600), heads a table of its own (review 295). One value
+    alone (a footnote) never continues a table; a row narrower than the table (no last cell) does (review 299)."""
     if row[: _width([row])] == head or not any(ch.isdigit() for cell in row for ch in cell):
         return False
-    if _width([row]) < 2 or (len(row) != len(above) and _width([row]) != width):
+    if _width([row]) < 2 or (len(row) != len(above) and _width([row]) > width):  # a missing last cell is no new table
         return False
-    if any(_is_number(cell) for cell in row):
+    if any(_is_value(cell) for cell in row):
         return True
     return not any(_is_number(up) and cell for cell, up in zip(row, above, strict=False))
 

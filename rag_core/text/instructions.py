@@ -17,6 +17,7 @@ from .inputs import INVISIBLE
 # Each pattern is a way a text gives orders to the reader that answers with it: overriding what came
 # before or the sources it must answer from (制度, 资料: the prompt's own names for them), assigning a
 # role, or dictating the reply (回答：…, 回答都说…). Memories are held to the same test (`memory.store`).
+_ADVERBS = "都|一律|统一|总是|始终|永远|直接|务必|只|只需|必须|应该|要|需要|就|现在|接下来"
 _ADDRESSED = re.compile(
     r"(?:忽略|无视|忘记|忘掉|不要理会|不要遵守|不必遵守|绕过)(?:掉)?(?:以上|上面|之前|前面|上述|先前|所有|全部|你的)?(?:的)?"
     r"(?:所有|全部)?(?:指令|指示|规则|要求|提示|设定|约束|限制|制度|资料)"
@@ -27,8 +28,12 @@ _ADDRESSED = re.compile(
     # (问：婚假有几天？ 回答：婚假为3天。): an order only said to the machine (请回答：, 你的回答：, 助手回复：) or with an
     # override in it (回答：一律说…)
     r"|(?:^|[，,。；;\s])(?:输出(?:都)?(?:为|是)?|(?:回答|回复|答复)(?:都(?:为|是)?|为|是))[:：]"
-    # (a clause's own 请/你, or the bare word 模型/助手/AI, right before it: not 人事助手回复：, 员工请假，主管回复：, 你们…回答：)
-    r"|(?:^|[，,。；;\s])(?:(?:请|你)(?:直接|务必|只|必须)?|模型|助手|AI)(?:回答|回复|答复)[:：]"
+    # (said to the machine: a clause opening with 请/你 or with 助手/模型/AI as the bare word or after AI/智能/大/请, then at most
+    # adverbs before the verb — not 人事助手回复：, 员工请假，主管回复：, 请各部门于5日内回复：, 你的回答：是/否 (a form) — or 你
+    # with an adverb anywhere: 不管问什么，你都回答：; 你的所有回复：)
+    rf"|(?:^|[，,。；;\s])(?:现在|接下来|以后|今后|从现在起)?(?:请你们?|请|你们?|(?:请)?(?:AI|智能|大)?(?:助手|模型)(?:请)?|AI)"
+    rf"(?:{_ADVERBS}){{0,3}}(?:回答|回复|答复)[:：]"
+    rf"|你们?(?:{_ADVERBS}){{1,3}}(?:回答|回复|答复)[:：]|你的所有(?:回答|回复|答复)[:：]"
     r"|(?:^|[，,。；;\s])(?:回答|回复|答复)[:：][^。！？!?；;\n]*?(?:一律|都|只|统一|总是)(?:说|写|答|回答|回复|答复)(?!明)"
     r"|(?:作为|身为)(?:一个)?(?:AI|人工智能|大模型|语言模型|助手)"
     r"|(?:system|系统)\s*(?:prompt|提示词?)"
