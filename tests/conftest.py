@@ -80,6 +80,38 @@ def long_lived_objects_frozen():
     gc.unfreeze()
 
 
+@pytest.fixture(autouse=True)
+def chroma_systems_released():
+    """Stop the embedded Chroma systems a test opened, when it ends. chromadb keeps every `PersistentClient`'s system in
+    a class-level table until a client is closed, and an assistant never closes its own (one per process in the app):
+    over the serial suite's 5,400 tests their open files passed the 20,000 allowed (CI of stop 62: "Too many open
+    files"). Systems opened before the test (session and module fixtures, the sample templates) are left alone."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    before = set(SharedSystemClient._identifier_to_system)
+    yield
+    templates = str(fakes_module_template_root() or "\0")
+    for identifier in set(SharedSystemClient._identifier_to_system) - before:
+        if identifier.startswith(templates):
+            continue
+        system = SharedSystemClient._identifier_to_system.pop(identifier, None)
+        SharedSystemClient._identifier_to_refcount.pop(identifier, None)
+        if system is not None:
+            try:
+                system.stop()
+            except Exception:  # noqa: BLE001 - a system a test broke on purpose: its files go with the process
+                pass
+
+
+def fakes_module_template_root() -> Path | None:
+    """Where the sample templates live (`fakes.TEMPLATE_ROOT`), whichever name tests imported fakes under."""
+    for name in ("fakes", "tests.fakes"):
+        module = sys.modules.get(name)
+        if module is not None and getattr(module, "TEMPLATE_ROOT", None) is not None:
+            return module.TEMPLATE_ROOT
+    return None
+
+
 @pytest.fixture(scope="session", autouse=True)
 def component_scan_once():
     """Every `AppTest` scans all installed packages' metadata for Streamlit components (0.2 s each; 180 page tests
