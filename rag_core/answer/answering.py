@@ -79,7 +79,7 @@ def is_refusal(text: str) -> bool:
     declining = [c for c in clauses if _declines(c)]
     if declining and all(_declines(c) or _FRAME.fullmatch(c) or _aside(c) for c in clauses):
         return True
-    if cites_a_source(text) or without_citations(text) != text:
+    if cites_a_source(text):
         return False
     return any(marker in text[:40] for marker in REFUSAL_MARKERS) or bool(declining)
 
@@ -87,8 +87,7 @@ def is_refusal(text: str) -> bool:
 def _aside(clause: str) -> bool:
     """Advice or a consequence that states nothing of the policy's: no citation and no number in it (建议咨询HR is one;
     建议按[资料1]的5天执行 and 以[资料1]正式员工的5天为准 answer — review 299)."""
-    return bool(_ASIDE.search(clause)) and not cites_a_source(clause) and without_citations(clause) == clause \
-        and not re.search(r"\d", clause)
+    return bool(_ASIDE.search(clause)) and not cites_a_source(clause) and not re.search(r"\d", clause)
 
 
 def _clauses(sentence: str) -> list[str]:

@@ -60,8 +60,9 @@ def without_citations(text: str) -> str:
 
 
 def cites_a_source(text: str) -> bool:
-    """The text cites at least one numbered source, in any of the forms a model writes."""
-    return bool(_CITATION.search(text))
+    """The text cites at least one numbered source, in any of the forms a model writes: [资料1], or in its own words
+    (根据资料1, （资料1）: `_LOOSE`)."""
+    return bool(_CITATION.search(text) or _LOOSE.search(text))
 
 
 _LEADING_CITATIONS = re.compile(r"^\s*((?:[\[【［]\s*资料[^\]】］]*[\]】］]\s*)+)")

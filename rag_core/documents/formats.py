@@ -120,6 +120,8 @@ def seen_markdown(raws: list[str], front_matter: bool = True) -> list[str]:
     """Markdown without what a reader never sees: a leading YAML front matter (`front_matter`: a .md file; a .txt
     shows it) and HTML comments (<!-- … -->, inline or a block of lines; one left open is text), outside code fences
     and code spans."""
+    if not any("<!--" in r for r in raws) and not (front_matter and raws and raws[0].rstrip() == "---"):
+        return raws  # nothing to leave out (most files)
     last_close = max((i for i, r in enumerate(raws) if "-->" in r), default=-1)
     out: list[str] = []
     fenced = opened = False
@@ -159,8 +161,7 @@ def markdown_lines(text: str, tables: TableCounter | None = None, front_matter: 
     lines: list[Line] = []
     fenced = False
     raws = text.split("\n")
-    if "<!--" in text or (front_matter and text.startswith("---")):
-        raws = seen_markdown(raws, front_matter)
+    raws = seen_markdown(raws, front_matter)
     i = 0
     while i < len(raws):
         raw = raws[i]

@@ -100,9 +100,7 @@ def _markdown_words(text: str, size: int, front_matter: bool) -> int:
     """Lines without a pipe count whole but a fence line (```python: dropped); a pipe row counts as a table row (at
     most `size`), nothing for a header: the row above a `|---|` rule (a rule has no word character) or, when that
     row is empty (a table drops empty rows), the first row under the rule that is not; nothing for the first row."""
-    lines = text.split("\n")
-    if "<!--" in text or (front_matter and text.startswith("---")):  # never read (`markdown_lines`); front matter
-        lines = seen_markdown(lines, front_matter)  # only in .md
+    lines = seen_markdown(text.split("\n"), front_matter)  # never read (`markdown_lines`); front matter only in .md
     total, header_from, opened = 0, None, False  # from which line on the next non-empty row is a header
     above = 0  # the prose counted for the lines right above that may open a table (headings glued to it, caption)
     for i, line in enumerate(lines):

@@ -13,6 +13,7 @@ import re
 import unicodedata
 
 from .inputs import INVISIBLE
+from .sentences import CLOSERS, END_CHARS
 
 # Each pattern is a way a text gives orders to the reader that answers with it: overriding what came
 # before or the sources it must answer from (制度, 资料: the prompt's own names for them), assigning a
@@ -103,8 +104,8 @@ def _soft_breaks(text: str) -> set[int]:
     return soft
 
 
-_END_CHARS = "。！？；!?;"
-_CLOSERS = "”’」』）)】》\"'"
+_END_CHARS = END_CHARS + "!?;"  # the sentence ends of `text.sentences`, and their ASCII forms
+_CLOSERS = CLOSERS
 
 
 def _ideograph(ch: str) -> bool:
