@@ -8,7 +8,6 @@ wires the stages together and forwards; the work lives in the stage packages
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -21,10 +20,9 @@ from .conversations.statements import split_turn
 from .conversations.store import ForeignConversation
 from .documents.catalog import Catalog
 from .errors import PermissionDenied
-from .facade.access import LOCAL_ADMIN, allowed, as_it_stands, require
-from .facade.accounts import ANONYMOUS, AccountActions
+from .facade.access import allowed
+from .facade.accounts import AccountActions
 from .facade.asker import AskerActions
-from .facade.attempts import refusal_row
 from .facade.audience_preview import checked_preview
 from .facade.conversations import ConversationActions
 from .facade.data_format import mark_format, model_changed, refuse_newer
@@ -167,44 +165,6 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         second = SecondModel(cache, SentenceIndex(settings.path(SECOND_SENTENCES), cache.model_id))
         backfill_second(self.catalog, second)
         return second
-
-    def _store_id(self) -> str:
-        """A per-catalog id, so several stores can share one Chroma server without collisions.
-
-        Made once, in one write transaction that keeps an id another process made first: two replicas
-        opening a fresh data dir at once each made their own (read, then write) and wrote two collections."""
-        store_id = self.catalog.get_meta("store_id")
-        if not store_id:
-            import uuid
-
-            with self.catalog.transaction() as db:  # BEGIN IMMEDIATE: the other replica's id, or none yet
-                db.execute("INSERT INTO meta VALUES ('store_id', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value "
-                           "WHERE value = ''", (uuid.uuid4().hex[:12],))
-                store_id = db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()[0]
-        return store_id
-
-    # -- who acts --------------------------------------------------------------
-    def _default_actor(self) -> Principal:
-        """The person acting when a caller names nobody: the local administrator on the desktop default.
-
-        Once any account exists (team mode) nobody is assumed: the caller must name a logged-in
-        principal. The CLI process is the exception: it acts as the data dir's owner.
-        """
-        if self._local_admin_process or not self.accounts.has_accounts():
-            return LOCAL_ADMIN
-        raise PermissionDenied("请先登录")
-
-    def _acting(self, actor: Principal | None, permission: str, attempt: str = "", target: str = "") -> Principal:
-        """Resolve and check the acting person; raises `PermissionDenied` (nothing read or changed; one audit row
-        naming `attempt`, by default the calling method, and its `target`: `attempts.refusal_row`)."""
-        try:
-            return require(as_it_stands(lambda: self.accounts, actor, local_admin_process=self._local_admin_process)
-                           if actor is not None else self._default_actor(), permission)
-        except PermissionDenied as exc:
-            attempt = attempt or sys._getframe(1).f_code.co_name  # every caller named, none has to pass it
-            target, detail = refusal_row(permission, attempt, target, str(exc))
-            self._audit(actor or ANONYMOUS, "refused", target, "refused", detail)
-            raise
 
     @classmethod
     def open(cls, data_dir: str | Path | None = None, *, env_file: str | Path | None = ".env", **overrides) -> Assistant:

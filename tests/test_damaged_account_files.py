@@ -339,7 +339,7 @@ def test_a_locked_account_file_is_busy_not_damaged(tmp_path):
     import sqlite3
 
     from rag_core.errors import RagError
-    from rag_core.facade.accounts import _damage_named
+    from rag_core.facade.core import damage_named as _damage_named
 
     path = tmp_path / "accounts.sqlite3"
     holder = sqlite3.connect(path)

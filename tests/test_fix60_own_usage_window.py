@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from fakes import fake_assistant_with_samples
 
-import rag_core.facade.insights as insights
+import rag_core.facade.question_log as insights
 from rag_core import Principal
 from rag_core.cli.insights import show_usage
 

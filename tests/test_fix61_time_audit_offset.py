@@ -53,7 +53,7 @@ def test_fix58s_dislike_outlives_a_fixed_date(tmp_path, monkeypatch):
     import test_fix58_insights_review as fix58
 
     import rag_core.documents.catalog as catalog_module
-    import rag_core.facade.insights as insights_module
+    import rag_core.facade.question_log as insights_module
 
     later = dt.datetime(2027, 5, 15, 4, 0, tzinfo=dt.UTC)  # past 2026-11-01 + 180 days
     monkeypatch.setattr(insights_module, "_now", lambda: later)

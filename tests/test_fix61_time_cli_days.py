@@ -14,7 +14,7 @@ from fakes import fake_assistant
 
 import rag_core.accounts.audit as audit_module
 import rag_core.cli as cli
-import rag_core.facade.insights as insights_module
+import rag_core.facade.question_log as insights_module
 from rag_core.types import Principal
 
 LOCAL = Principal(user="local", role="admin")

@@ -112,3 +112,56 @@ def test_the_checker_sees_a_violation(tmp_path: Path, monkeypatch):
             test_no_module_imports_a_higher_stage(fake)
     finally:
         fake.unlink()
+
+
+# -- the facade's parts ------------------------------------------------------------------------------------------
+def facade_classes(sources: list[str]) -> dict[str, tuple[list[str], set[str], list[str]]]:
+    """Each class in `sources`: its base names, the members it implements, the private methods it calls on self."""
+    found = {}
+    for text in sources:
+        for node in ast.parse(text).body:
+            if not isinstance(node, ast.ClassDef):
+                continue
+            implemented = {f.name for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            implemented |= {t.id for f in node.body if isinstance(f, ast.Assign) for t in f.targets if isinstance(t, ast.Name)}
+            implemented |= {f.target.id for f in node.body
+                            if isinstance(f, ast.AnnAssign) and f.value is not None and isinstance(f.target, ast.Name)}
+            called = [c.func.attr for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+                      and isinstance(c.func.value, ast.Name) and c.func.value.id == "self"
+                      and c.func.attr.startswith("_") and not c.func.attr.startswith("__")]
+            found[node.name] = ([b.id for b in node.bases if isinstance(b, ast.Name)], implemented, called)
+    return found
+
+
+def borrowed_private_calls(sources: list[str]) -> list[str]:
+    """`Class._method` wherever a class calls a private method that neither it nor a class it inherits implements:
+    a part relying on another part's private method, found only through the order `Assistant` lists the mixins in."""
+    classes = facade_classes(sources)
+
+    def lineage(name: str, seen: set[str]) -> set[str]:
+        if name in classes and name not in seen:
+            seen.add(name)
+            for base in classes[name][0]:
+                lineage(base, seen)
+        return seen
+
+    owners: dict[str, set[str]] = {}
+    for name, (_, implemented, _) in classes.items():
+        for member in implemented:
+            owners.setdefault(member, set()).add(name)
+    return sorted({f"{name}.{method}" for name, (_, _, called) in classes.items()
+                   for method in called if method in owners and not owners[method] & lineage(name, set())})
+
+
+def test_no_facade_part_calls_another_parts_private_method():
+    paths = sorted((CORE / "facade").glob("*.py")) + [CORE / "assistant.py"]
+    assert borrowed_private_calls([p.read_text(encoding="utf-8") for p in paths]) == []
+
+
+def test_the_part_checker_sees_a_borrowed_call():
+    core = "class Core:\n    def _acting(self):\n        pass\n"
+    owner = "class Review(Core):\n    def _hold(self):\n        pass\n"
+    borrower = "class Documents(Core):\n    def delete(self):\n        self._acting()\n        self._hold()\n"
+    assert borrowed_private_calls([core, owner, borrower]) == ["Documents._hold"]
+    inheriting = borrower.replace("class Documents(Core)", "class Documents(Review)")
+    assert borrowed_private_calls([core, owner, inheriting]) == []

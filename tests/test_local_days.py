@@ -41,7 +41,7 @@ def test_a_day_window_is_the_office_day_in_utc():
 def asked_at_dawn(tmp_path, monkeypatch):
     """A facade whose clock says MOMENT, with one question asked (audited and logged) then."""
     import rag_core.accounts.audit as audit_module
-    import rag_core.facade.insights as insights_module
+    import rag_core.facade.question_log as insights_module
 
     class At(dt.datetime):
         @classmethod

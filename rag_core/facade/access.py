@@ -14,7 +14,8 @@ from typing import Any
 from ..accounts.names import is_reserved
 from ..errors import PermissionDenied, StoreDamaged
 from ..types import ROLE_NAMES, ROLES, Principal
-from .samples import SYSTEM
+
+SYSTEM = Principal(user="system", role="admin")  # first-start indexing of the bundled samples (`facade.samples`)
 
 # permission -> lowest role that holds it (roles are ordered employee < hr < admin)
 PERMISSIONS: dict[str, str] = {

@@ -16,44 +16,26 @@ the action has happened; the line goes to the store notices (and `doctor`).
 
 from __future__ import annotations
 
-import logging
 import sqlite3
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from ..accounts.audit import ACTION_NAMES, OUTCOME_NAMES, AuditLog
+from ..accounts.audit import ACTION_NAMES, OUTCOME_NAMES
 from ..accounts.names import check_name, is_reserved
 from ..accounts.serving import desktop_refusal
-from ..accounts.store import OWN_LOCKED, AccountStore, LoginResult
+from ..accounts.store import OWN_LOCKED, LoginResult
 from ..errors import AccountError, StoreBusy, StoreDamaged
 from ..insights.days import checked_instant, day_window
-from ..storage.account_files import ACCOUNTS, AUDIT, damaged_line, lost_accounts_line
+from ..storage.account_files import ACCOUNTS, AUDIT
 from ..storage.sqlite_access import is_busy
 from ..text.pii import redact_text
 from ..types import ROLE_NAMES, Account, AuditEntry, Principal
 from .access import allowed
+from .core import ANONYMOUS, FacadeCore, damage_named  # noqa: F401 - ANONYMOUS: its former home
 
 OWN_PASSWORD = "password.change"  # the audit action of a person changing their own password
-ANONYMOUS = Principal(user="（未登录）", role="")
-_OPENING = threading.RLock()  # lazy opening of the account and audit stores
-_log = logging.getLogger(__name__)
-
-
-@contextmanager
-def _damage_named(file: str) -> Iterator[None]:
-    """SQLite's damage errors inside the block become `StoreDamaged` with the file's one line."""
-    try:
-        yield
-    except sqlite3.DatabaseError as exc:  # "file is not a database", "database disk image is malformed"
-        if is_busy(exc):  # another process holds it: not damage, say so
-            raise StoreBusy(f"{file} 正被另一个进程占用，请稍后再试") from exc
-        raise StoreDamaged(damaged_line(file, exc)) from exc
-
-
 ACCOUNTS_BUSY = f"{ACCOUNTS} 正被另一个进程占用，请稍后再试"
 
 
@@ -88,58 +70,8 @@ def role_change(before: Account | None, after: Account) -> str:
     return f"角色 {old_role} → {new_role}；受众 {old_aud} → {new_aud}"
 
 
-class AccountActions:
+class AccountActions(FacadeCore):
     """Mixin of `Assistant`: login, sessions, users and the audit trail."""
-
-    _accounts: AccountStore | None = None
-    _audit_log: AuditLog | None = None
-    _local_admin_process: bool = False
-    _accounts_lost: str = ""  # the lost-accounts line read when the store was opened ("" : nothing lost)
-    store_notices: list[str]
-
-    @property
-    def accounts(self) -> AccountStore:
-        """The account store; `StoreDamaged` when it is damaged, or lost in a data dir used with accounts."""
-        if self._accounts is None:
-            with _OPENING:  # two first requests at once must share one store, not race to create it
-                if self._accounts is None:
-                    # read before opening (opening creates an empty file), once per opened store: the
-                    # audit trail only grows, and a file that failed to open is read again next time. A busy
-                    # account or audit file is no verdict: StoreBusy leaves nothing kept, the next action reads again
-                    data_dir = Path(self._settings.data_dir)
-                    lost = lost_accounts_line(data_dir) or ""
-                    with _damage_named(ACCOUNTS):
-                        store = AccountStore(self._settings.path(ACCOUNTS))
-                    self._accounts_lost = lost  # before the store shows: another thread must not skip the check
-                    self._accounts = store
-        with _damage_named(ACCOUNTS):
-            if self._local_admin_process or self._accounts.has_accounts():
-                return self._accounts
-        if self._accounts_lost:  # never "no account yet, so no login": refused until restored
-            raise StoreDamaged(self._accounts_lost)
-        return self._accounts
-
-    @property
-    def audit_log(self) -> AuditLog:
-        if self._audit_log is None:
-            with _OPENING:
-                if self._audit_log is None:
-                    with _damage_named(AUDIT):
-                        self._audit_log = AuditLog(self._settings.path(AUDIT))
-        return self._audit_log
-
-    def _audit(self, actor: Principal | None, action: str, target: str = "", outcome: str = "ok", detail: str = "") -> None:
-        """Append one audit row. Never raises for a damaged trail: the action it records has already
-        happened (or been refused), and its result stands; the damage is said in the store notices."""
-        who = actor or ANONYMOUS
-        try:
-            with _damage_named(AUDIT):
-                # file names and details may carry personal data (张三_13812345678.md): masked like everything stored
-                self.audit_log.record(who.user, who.role, action, redact_text(target), outcome, redact_text(detail))
-        except StoreDamaged as exc:
-            _log.warning("audit row not written (%s %s %s): %s", who.user, action, outcome, exc)
-            if str(exc) not in self.store_notices:
-                self.store_notices.append(str(exc))
 
     # -- modes -------------------------------------------------------------------
     def act_as_local_administrator(self) -> None:
@@ -384,6 +316,6 @@ class AccountActions:
         if since and until and since > until:  # an empty trail for a reversed window reads as 'nothing happened'
             raise AccountError("开始时间晚于结束时间，请调换或重新选择")
         limit, offset = _whole(limit, "条数"), _whole(offset, "起始位置") or 0
-        with _damage_named(AUDIT):
+        with damage_named(AUDIT):
             return self.audit_log.entries(since=since, until=until, actor=user, action=action, outcome=outcome, limit=limit,
                                         offset=offset)

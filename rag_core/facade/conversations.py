@@ -55,7 +55,7 @@ from .turn_access import (
     hidden_turn,
     self_contained,
 )
-from .turn_access import context_audiences as context_audiences  # re-exported: `facade.insights` reads it here
+from .turn_access import context_audiences as context_audiences  # re-exported: its former home
 
 STORE_FILE = CONVERSATIONS_FILE
 

@@ -14,21 +14,21 @@ from ..documents.catalog import visible_to
 from ..errors import StoreDamaged
 from ..insights.standard_versions import resting_on
 from ..types import DeletePreview, DocumentInfo, Principal
+from .standard_review import StandardReview
 from .stores import STANDARD_FILE, feature_store
 
 
-class DocumentDeletion:
+class DocumentDeletion(StandardReview):
     """Mixin of `Assistant` (through `DocumentActions`): say before a delete what goes with it."""
 
     catalog: Any
     indexer: Any
-    _settings: Any
 
     def delete_preview(self, doc_id: str, *, actor: Principal | None = None) -> DeletePreview:
         """What `delete_document` would take with it: how many versions (the history goes too) and the standard
         answers it would hold, named by their questions, only those whose audience the actor reads. Nothing is
         changed; a document the actor reads no version of previews as nothing (as its delete answers)."""
-        actor = self._acting(actor, "documents.manage")  # type: ignore[attr-defined]
+        actor = self._acting(actor, "documents.manage")
         versions = self.catalog.versions(doc_id)
         readable = [v for v in versions if visible_to(v.audience, actor.readable)]
         if not readable:
@@ -36,19 +36,19 @@ class DocumentDeletion:
         try:
             held = self._would_hold(doc_id, versions)
         except StoreDamaged as damage:  # the delete itself notes it; the question names what it can
-            self._note_damage(damage)  # type: ignore[attr-defined]
+            self._note_damage(damage)
             held = []
         return DeletePreview(doc_id, len(readable), [e.question for e in held if visible_to(e.audience, actor.readable)])
 
     def _would_hold(self, doc_id: str, versions: list[DocumentInfo]) -> list[Any]:
         """The standard answers `_hold_standard_answers` would hold if `doc_id` were deleted now: the same reading
         (`_deletion_inputs`) and the same rule (`resting_on`), holding nothing."""
-        if not self._standard_stored():  # type: ignore[attr-defined]
+        if not self._standard_stored():
             return []
         with feature_store(STANDARD_FILE):
-            store = self.standard_store  # type: ignore[attr-defined]
+            store = self.standard_store
             entries = store.list()
-            titles, live, lost = self._deletion_inputs(  # type: ignore[attr-defined]
-                doc_id, versions, entries, self._deleted_basis(doc_id))  # type: ignore[attr-defined]
+            titles, live, lost = self._deletion_inputs(
+                doc_id, versions, entries, self._deleted_basis(doc_id))
             resting, _ = resting_on(entries, store.recorded_for(doc_id), doc_id, titles, live, lost)
         return [e for e in entries if e.id in resting]

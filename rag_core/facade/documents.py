@@ -260,7 +260,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             known = max((v.version for v in versions), default=0)
             live = [v for v in versions if v.status == "current"]
             replaced = versions_in_effect(live, today).get(prepared.doc_id)
-            basis = self._standard_basis(replaced)  # type: ignore[attr-defined]  # StandardReview: read before retired
+            basis = self._standard_basis(replaced)  # StandardReview: read before retired
             with said_replaced():  # a restore swapped the data dir under this process: one line, not Chroma's English
                 report = self.indexer.write(
                     prepared, audience_t, effective_date, step, may_replace=may_replace, cancel=as_cancel(cancel),
@@ -304,13 +304,13 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         dated the same day that replaced it, takes its holds with it (`_keep_pending_holds`)."""
         if report.status != "indexed":
             return []
-        self._keep_pending_holds(prepared.doc_id)  # type: ignore[attr-defined]
+        self._keep_pending_holds(prepared.doc_id)
         if replaced is None or not basis:
             return []
         new = next((v for v in self.catalog.versions(prepared.doc_id) if v.version == report.version), None)
         if new is None or new.status != "current":  # another process's newer version won meanwhile
             return []
-        return self._hold_outdated_standard(new, prepared.chunks, replaced, basis)  # type: ignore[attr-defined]
+        return self._hold_outdated_standard(new, prepared.chunks, replaced, basis)
 
     @staticmethod
     def _after_write(check: Callable[[], list[str]]) -> list[str]:
@@ -321,9 +321,6 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         except Exception:  # noqa: BLE001 - logged; the report says what to check
             _log.warning("a check after the write failed", exc_info=True)
             return [AFTER_WRITE_FAILED]
-
-    def _readable_by(self, actor: Principal, audience: Sequence[str]) -> bool:
-        return visible_to(audience, actor.readable)
 
     def delete_document(self, doc_id: str, *, actor: Principal | None = None) -> int:
         """Remove every version of a document from every store; returns the chunks removed.
@@ -343,7 +340,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             if versions and not any(readable(v) for v in versions):
                 raise NameTaken(doc_id)
             refuse_unreplaceable(self.catalog, doc_id, readable, office_today(self._settings.timezone))
-            basis[:] = self._deleted_basis(doc_id)  # type: ignore[attr-defined]  # StandardReview: read before removed
+            basis[:] = self._deleted_basis(doc_id)  # StandardReview: read before removed
 
         try:
             with said_replaced():
@@ -355,7 +352,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         except PermissionDenied:
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见")
             raise PermissionDenied("没有权限：这份文档不面向你的受众") from None
-        held = self._hold_standard_answers(doc_id, versions, basis)  # type: ignore[attr-defined]  # StandardReview
+        held = self._hold_standard_answers(doc_id, versions, basis)  # StandardReview
         detail = f"{removed} 块" + (f"；{held} 条依据它的标准答复暂停使用，待复核" if held else "")
         self._audit(actor, "document.delete", doc_id, "ok" if versions else "failed", detail)
         return removed

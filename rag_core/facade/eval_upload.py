@@ -17,6 +17,7 @@ from ..evaluation.metrics import QuestionSetError, jsonl_lines
 from ..evaluation.runner import MAX_QUESTIONS
 from ..text.pii import redact_text
 from ..types import Principal
+from .core import FacadeCore
 
 MB = 1024 * 1024
 MAX_UPLOAD_BYTES = 4 * MB
@@ -99,7 +100,7 @@ def uploader_prefix(user: str) -> str:
     return "u" + "".join(chr(ord("a") + int(digit, 16)) for digit in digest) + "-"
 
 
-class EvalFileAccess:
+class EvalFileAccess(FacadeCore):
     """Base of `facade.maintenance.EvalFiles` (which saves an upload): which question-set files the retrieval test
     page may open.
 

@@ -18,6 +18,7 @@ from ..conversations.followup import (
 )
 from ..conversations.turn_context import TurnContext
 from ..types import Principal, SearchResult
+from .core import FacadeCore
 
 # A tentative rewrite is taken only when the glued search reads clearly more answerable, by this much: the
 # glued text contains the last (answerable) question, so a tie says nothing. First chosen for 那… questions
@@ -31,7 +32,7 @@ GLUE_MARGIN = 0.1
 NOUNLESS_MARGIN = 0.03
 
 
-class FollowupSearch:
+class FollowupSearch(FacadeCore):
     """Mixin of `Assistant` (through `ConversationActions`): the search step of a conversation turn."""
 
     search: Any  # `Assistant.search`

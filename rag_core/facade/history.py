@@ -27,6 +27,7 @@ from ..errors import StoreDamaged
 from ..storage.account_files import HISTORY as HISTORY_FILE
 from ..storage.account_files import damaged_line
 from ..types import Chunk, DocumentInfo, IngestReport, Principal, VersionChange
+from .core import FacadeCore
 
 _log = logging.getLogger(__name__)
 DIFF_LINES = 12  # a short diff: enough to see what moved, not the whole document
@@ -112,7 +113,7 @@ def _history_store() -> Iterator[None]:
         raise StoreDamaged(damaged_line(HISTORY_FILE, exc)) from exc
 
 
-class HistoryActions:
+class HistoryActions(FacadeCore):
     """Mixin of `Assistant`: record each version's text when it is written, and compare versions."""
 
     store_notices: list[str]
@@ -164,7 +165,7 @@ class HistoryActions:
 
     def document_changes(self, doc_id: str, *, actor: Principal | None = None) -> list[VersionChange]:
         """Each version the actor may read, newest first, with what changed from the one before it."""
-        actor = self._acting(actor, "documents.manage")  # type: ignore[attr-defined]
+        actor = self._acting(actor, "documents.manage")
         versions = self.document_versions(doc_id, actor=actor)  # only the versions whose audience the actor reads
         with _history_store():
             return self._changes(doc_id, versions)

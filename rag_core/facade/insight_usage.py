@@ -21,12 +21,13 @@ from ..insights.records import InsightError
 from ..insights.rows import gap_row
 from ..insights.usage import NEVER_CITED, sections_csv, usage_report
 from ..types import Principal
+from .question_log import QuestionLog
 from .stores import INSIGHTS_FILE, uses_store
 
 EXPORT_KINDS = {"gaps": "知识缺口", "feedback": "反馈", "usage": "使用情况"}
 
 
-class UsageActions:
+class UsageActions(QuestionLog):
     """Mixin of `InsightActions`: the 使用情况 page, `question_window` for the pages' empty states, the exports."""
 
     def recording_questions(self) -> bool:

@@ -3,7 +3,7 @@
 Every reading or changing method takes the acting `Principal` and checks the
 "insights" permission (HR and administrators). Only administrators see who
 asked or rated; for everyone else user names are blanked before they leave the
-engine. `_serve_standard_answer` and `_log_asked` are the two hooks `ask` calls;
+engine. `_serve_standard_answer` and `_log_asked` (`facade.question_log`) are the two hooks `ask` calls;
 they belong to asking and check nothing themselves.
 
 `page_allowed` is the pages' guard (who may open which page, and the audit row of
@@ -13,27 +13,19 @@ its home is `facade/accounts.py` with `can`.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, date, datetime, timedelta
+from datetime import date
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from ..answer.answering import is_refusal
-from ..conversations.statements import split_turn
 from ..documents.catalog import office_today, visible_to
-from ..documents.redaction import redact_text
 from ..errors import PermissionDenied, StoreDamaged
 from ..insights.audiences import UNKNOWN, audiences_now, chunk_ids, readable_by, revealed
 from ..insights.days import day_window
-from ..insights.fields import feedback_fields
 from ..insights.gaps import group_gaps
-from ..insights.log import InsightLog, unfold_kinds
+from ..insights.log import unfold_kinds
 from ..insights.records import (
     FEEDBACK_REASONS,
-    GAP_OUTCOMES,
-    PERSON,
-    WEAK_OUTCOME,
     FeedbackEntry,
     GapGroup,
     GapItem,
@@ -41,77 +33,24 @@ from ..insights.records import (
 )
 from ..insights.reembed import refresh_gap_vectors, stale_gap_questions
 from ..insights.rows import (
-    cited_docs,
     doc_of_chunk,
-    nearest_clause,
-    policy_answer,
-    told_only,
-    told_something,
-    without_question,
 )
-from ..types import ANSWERED, REFUSED, STANDARD, WEAK, AskTrace, Formatted, Principal, SearchResult
+from ..types import STANDARD, AskTrace, Formatted, Principal, SearchResult
 from .access import require
-from .conversations import context_audiences
 from .insight_usage import EXPORT_KINDS, UsageActions  # noqa: F401 - EXPORT_KINDS: its former home
 from .own_feedback import OwnFeedback
+from .question_log import QuestionLog, outcome_of  # noqa: F401 - outcome_of: its former home
+from .question_log import stamp as _stamp
 from .standard_answers import StandardAnswerActions
 from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
-_open_lock = threading.Lock()
 REGROUPING = "知识缺口里还有 "  # the start of the store notice of questions still being regrouped
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _stamp(moment: datetime | None = None) -> str:
-    return (moment or _now()).isoformat(timespec="seconds")
-
-
-def outcome_of(trace: AskTrace) -> str:
-    """The logged outcome: the trace's own, with a refusal at zero hits told apart (没有命中 on the gap page)."""
-    outcome = trace.outcome or _stored_outcome(trace)
-    return "zero_hit" if outcome == REFUSED and trace.hit_count == 0 else outcome
-
-
-def _stored_outcome(trace: AskTrace) -> str:
-    """A trace kept before outcomes were: what its fields say."""
-    if getattr(trace, "standard_answer", None):
-        return STANDARD
-    if trace.hit_count == 0 or is_refusal(trace.answer):
-        return REFUSED
-    return WEAK if trace.weak_evidence else ANSWERED
-
-
-class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions):
+class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions, QuestionLog):
     """Mixin of `Assistant`: the 知识缺口, 反馈审阅, 标准答复 and 使用情况 pages and the `gaps`/`faq`/`usage` commands."""
 
     feedback_reasons: tuple[str, ...] = FEEDBACK_REASONS  # what chat offers with a 👎
-
-    # -- stores ------------------------------------------------------------------
-    @property
-    def insight_log(self) -> InsightLog:
-        with _open_lock:
-            if self.__dict__.get("_insight_log") is None:
-                with feature_store(INSIGHTS_FILE):
-                    self.__dict__["_insight_log"] = InsightLog(self._settings.path(INSIGHTS_FILE))
-        return self.__dict__["_insight_log"]
-
-    def _clock(self) -> datetime:
-        """Now (this module's `_now`, which tests pin), for the mixins in other modules."""
-        return _now()
-
-    def _keep_days(self) -> float:
-        return float(getattr(self._settings, "question_retention_days", 180.0))
-
-    def _expire(self) -> None:
-        """Drop what is older than the retention; at 0 (不记录) every question and a rating's question and comment."""
-        days = self._keep_days()
-        if days > 0:
-            self.insight_log.purge_before(_stamp(_now() - timedelta(days=days)))
-        else:
-            self.insight_log.forget_question_text()
 
     # -- the page guard ----------------------------------------------------------
     def page_allowed(self, page: str, permission: str, *, actor: Principal) -> bool:
@@ -124,13 +63,6 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions):
         return True
 
     # -- the hooks ask calls -----------------------------------------------------
-    def _without_damaged(self, damage: StoreDamaged, warnings: list[str]) -> None:
-        """A feature's own store is damaged: say so once per answer and in the store notices; asking goes on."""
-        line = str(damage)
-        warnings.append(line)
-        if line not in self.store_notices:
-            self.store_notices.append(line)
-
     def _serve_standard_answer(self, asked: str, question: str, result: SearchResult, *, role: str | None,
                                actor: Principal, on_token: Callable[[str], None] | None = None,
                                count: bool = True) -> AskTrace | None:
@@ -157,67 +89,6 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions):
             question=question, answer=match.entry.answer, search=result, memories=[], prompt="", sources=[],
             prompt_tokens=0, token_budget=self._settings.token_budget, dropped_hits=0, answerer="标准答复",
             standard_answer=match.to_dict(), outcome=STANDARD,
-        )
-
-    def _log_asked(self, trace: AskTrace, user: str, role: str | None, traffic: str = PERSON) -> AskTrace:
-        """Keep the (masked) question for gaps and usage, as the retention setting allows; returns `trace`.
-
-        `traffic` says where it came from (a person, "eval" or "test"): statistics count people by default.
-        """
-        if self._keep_days() <= 0:
-            return trace
-        try:
-            with feature_store(INSIGHTS_FILE):
-                self._log_question(trace, user, role, traffic)
-        except StoreDamaged as damage:
-            self._without_damaged(damage, trace.search.warnings)
-        return trace
-
-    def _kept_question(self, trace: AskTrace) -> str:
-        """The (masked) question kept for HR: the search question, but the one typed when the search question was
-        written from earlier turns that showed restricted clauses (it may carry their words; SECURITY.md) — and of
-        a turn that also told something about the asker, only the part it asked (the statement is theirs)."""
-        restricted = trace.search_question != trace.question and any("all" not in a for a in context_audiences(self, trace))
-        if not restricted:
-            return redact_text(trace.search_question or trace.question)
-        return redact_text(split_turn(trace.question).question if told_something(trace) else trace.question)
-
-    def _log_question(self, trace: AskTrace, user: str, role: str | None, traffic: str = PERSON) -> None:
-        outcome = outcome_of(trace)
-        text = self._kept_question(trace)
-        gap = outcome in (*GAP_OUTCOMES, WEAK_OUTCOME)  # a weak answer may be shown as a gap; it still quoted its documents
-        standard = getattr(trace, "standard_answer", None) or {}
-        self.insight_log.log_question(
-            asked_at=_stamp(), user=user or "", role=role or "", question=text, outcome=outcome,
-            hit_count=trace.hit_count, cited_docs=[] if outcome in ("zero_hit", "refused") else cited_docs(trace),
-            nearest=nearest_clause(trace.search) if gap else {}, standard_id=standard.get("id"),
-            model=self.embedder.model_id if gap else None, vector=self.embedder.embed_query(text) if gap else None,
-            traffic=traffic, conversation=trace.conversation, turn=trace.turn,
-        )
-        self._expire()
-
-    def _review_feedback(self, trace: AskTrace, rating: int, user: str, reason: str | None, comment: str,
-                         reviewed: dict[str, Any], traffic: str = PERSON) -> int:
-        """Store a rating for review (called by `record_feedback` after its checks; a rating is a person's).
-        `reviewed` is `reviewed_trace(trace)`, which the caller also keeps in the catalog's copy."""
-        reason, comment = feedback_fields(rating, reason, comment)  # checked and bounded before masking
-        with feature_store(INSIGHTS_FILE):
-            return self._store_feedback(trace, rating, user, reason, comment, reviewed, traffic)
-
-    def _store_feedback(self, trace: AskTrace, rating: int, user: str, reason: str, comment: str,
-                        data: dict[str, Any], traffic: str = PERSON) -> int:
-        keep = self._keep_days() > 0  # 0 (不记录): the rating and its answer only, no question and no comment
-        text = self._kept_question(trace) if keep and not told_only(trace) else ""  # a statement asked nothing
-        disliked = rating < 0 and keep  # a 👎 with no question is no knowledge gap
-        nearest = nearest_clause(trace.search) if disliked else {}
-        return self.insight_log.add_feedback(
-            created_at=_stamp(), user=user, question=text, answer=redact_text(policy_answer(trace)), rating=rating,
-            reason=reason, comment=redact_text(comment) if keep else "", docs=cited_docs(trace),
-            trace=data if keep else without_question(data),
-            nearest=nearest, model=self.embedder.model_id if disliked else None,
-            vector=self.embedder.embed_query(text) if disliked else None,
-            audiences=sorted({*revealed([data, nearest]), *context_audiences(self, trace)}),
-            traffic=traffic,
         )
 
     # -- what a reader may see ---------------------------------------------------

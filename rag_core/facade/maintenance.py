@@ -33,6 +33,7 @@ from ..text.pii import redact_text
 from ..types import Principal
 from .access import LOCAL_ADMIN, require
 from .accounts import ANONYMOUS
+from .core import FacadeCore
 from .data_format import KNOWN_LAYOUTS, newer_check, newer_than_known, refuse_newer
 from .eval_upload import (  # noqa: F401 - SAMPLE_EVAL: its former home
     EVAL_UPLOADS,
@@ -49,7 +50,7 @@ from .thesaurus import thesaurus_check
 _log = logging.getLogger(__name__)
 
 
-class MaintenanceActions:
+class MaintenanceActions(FacadeCore):
     """Mixin of `Assistant`: backup, restore and the store doctor (permission "maintenance").
 
     The class-level actions (`*_data_dir`) work on a data dir no assistant has open, so they decide who

@@ -6,9 +6,10 @@ from typing import Any
 
 from ..answer.llm import redact_url
 from ..settings import Settings
+from .core import FacadeCore
 
 
-class ModelStatus:
+class ModelStatus(FacadeCore):
     """Mixin of `Assistant`: the models' lines for the pages."""
 
     llm: Any  # the answer step's client, or None (offline)

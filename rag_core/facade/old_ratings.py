@@ -28,6 +28,7 @@ from ..insights.audiences import UNKNOWN, revealed
 from ..insights.carried import carry_ratings
 from ..insights.rows import _PRIVATE, cited_docs, masked, policy_answer, reviewed_question, without_memory_search
 from ..types import AskTrace
+from .question_log import keep_days
 
 TOLD_ONLY = "记住个人信息：不检索"  # the answerer of a turn that only told, in versions without `outcome`
 
@@ -37,7 +38,7 @@ def move_old_ratings(assistant: Any) -> list[str]:
     rows = old_ratings(assistant.catalog)
     if rows is None:
         return []
-    days = assistant._keep_days()
+    days = keep_days(assistant.settings)
     cutoff = (datetime.now(UTC) - timedelta(days=days)).isoformat(timespec="seconds") if days > 0 else "\uffff"
     kept = [prepared(row) for row in rows if str(row["created_at"]) >= cutoff]
     try:

@@ -14,14 +14,14 @@ from typing import Any
 
 from ..insights.log import TurnFeedback
 from ..types import Principal
+from .question_log import QuestionLog
 from .stores import INSIGHTS_FILE, uses_store
 
 
-class OwnFeedback:
+class OwnFeedback(QuestionLog):
     """Mixin of `Assistant` (through `InsightActions`): the asker's own ratings of one of their conversations."""
 
     insight_log: Any
-    _expire: Callable[[], None]
     get_conversation: Callable[..., Any]
 
     @uses_store(INSIGHTS_FILE)

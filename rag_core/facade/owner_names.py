@@ -21,6 +21,7 @@ from ..errors import RagError
 from ..text.inputs import InputError
 from ..text.pii import redact_text
 from ..types import Principal
+from .core import FacadeCore
 
 NAME_REFUSED = "用户名不能含手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）"
 NAME_CONTROL_REFUSED = "用户名不能含换行、制表符等控制字符：请只用字母、数字、汉字或 . _ @ -（与新建账户的规则相同）"
@@ -77,7 +78,7 @@ def fresh_conversation_id() -> str:
             return candidate
 
 
-class KnownNames:
+class KnownNames(FacadeCore):
     """Mixin of `Assistant`: the name rule applied to a typed name or id, sparing those that already exist."""
 
     def _typed_person(self, name: str, actor: Principal | None = None) -> str:

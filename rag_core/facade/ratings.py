@@ -15,16 +15,14 @@ from ..errors import PermissionDenied
 from ..insights.rows import reviewed_trace
 from ..types import AskTrace, Principal
 from .access import require_owner
+from .owner_names import KnownNames
+from .question_log import QuestionLog
 from .stores import CONVERSATIONS_FILE, feature_store
 
 
-class RatingActions:
+class RatingActions(KnownNames, QuestionLog):
     """Mixin of `Assistant`: 👍 / 👎 with the trace they rate, and withdrawing one."""
 
-    _acting: Callable[..., Principal]
-    _audit: Callable[..., None]
-    _typed_person: Callable[..., str]
-    _review_feedback: Callable[..., int]
     rate_turn: Callable[..., None]
     open_conversation: Callable[..., tuple[Any, list[AskTrace]]]
     insight_log: Any

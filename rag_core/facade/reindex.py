@@ -24,6 +24,7 @@ from ..search.chroma_server import server_lost
 from ..search.indexer import refuse_stale
 from ..types import Chunk, DocumentInfo, Principal
 from .replaced import said_replaced
+from .standard_review import StandardReview
 
 Progress = Callable[[str, float], None]
 RETRY = "向量库服务器恢复后，请到“设置”页点“重新切块”"
@@ -35,12 +36,11 @@ def _label(info: DocumentInfo) -> str:
     return f"《{info.title}》v{info.version}"
 
 
-class Reindexing:
+class Reindexing(StandardReview):
     """Mixin of `Assistant` (through `DocumentActions`): the settings page's re-cut and its retry."""
 
     catalog: Any
     indexer: Any
-    _settings: Any
 
     def _to_cut(self, every: list[DocumentInfo], today: str) -> list[DocumentInfo]:
         """The versions a re-cut writes: each document's version in effect and the scheduled ones that will take
@@ -61,7 +61,7 @@ class Reindexing:
         higher number, would win the tie on the day over a correction whose re-cut failed). A lost vector server
         ends the run: the versions
         not cut are named once, with what to do, and `versions_to_recut` offers the retry."""
-        actor = self._acting(actor, "settings")  # type: ignore[attr-defined]
+        actor = self._acting(actor, "settings")
         report = ReindexReport()
         step = progress or (lambda stage, frac: None)
         today = office_today(self._settings.timezone)
@@ -80,7 +80,7 @@ class Reindexing:
                     report.failed.append(f"{down}。以下版本未重新切块，仍按原来的切块检索：{'、'.join(left)}；{RETRY}")
                     break
         detail = f"{report.chunks} 块" + (f"；未能重新索引：{'；'.join(report.failed)}" if report.failed else "")
-        self._audit(actor, "document.reindex", "全部文档", "failed" if report.failed else "ok", detail)  # type: ignore[attr-defined]
+        self._audit(actor, "document.reindex", "全部文档", "failed" if report.failed else "ok", detail)
         return report
 
     def _recut(self, versions: list[DocumentInfo], every: list[DocumentInfo], today: str, step: Progress,
@@ -108,7 +108,7 @@ class Reindexing:
             step("完成", 1.0)  # the indexer is silent once the version is live
             if written.version != info.version and scheduled(info, today):
                 self.indexer.retire(info)  # its re-cut copy is written: the old scheduled one goes
-                self._move_pending_holds(info, written.version)  # type: ignore[attr-defined]
+                self._move_pending_holds(info, written.version)
             report.chunks += written.chunk_count
             report.documents += 1
             done.add((info.doc_id, info.version))
@@ -145,7 +145,7 @@ class Reindexing:
         """The live versions a re-cut would write that were cut at another chunk size or overlap than the settings in
         force (《title》vN): a re-cut that stopped (the vector server down) left them, and HR needs to see and retry it.
         Kept per catalog generation and settings, so drawing the settings page does not read every chunk each time."""
-        self._acting(actor, "settings")  # type: ignore[attr-defined]
+        self._acting(actor, "settings")
         s = self._settings
         key = (self.catalog.generation(), s.chunk_size, s.chunk_overlap)
         kept = self.__dict__.get("_recut_memo")

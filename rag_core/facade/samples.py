@@ -14,14 +14,15 @@ from pathlib import Path
 from ..documents.catalog import Catalog
 from ..search.indexer import Progress
 from ..search.sample_pack import sample_files, seed_from_pack
-from ..types import IngestReport, Principal
+from ..types import IngestReport
+from .access import SYSTEM
+from .core import FacadeCore
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "samples"
 SAMPLE_PACK = SAMPLES_DIR.parent / "sample_vectors.npz"  # their e5 vectors, made by bench/sample_pack.py
-SYSTEM = Principal(user="system", role="admin")  # first-start indexing of the bundled samples
 
 
-class SampleSeeding:
+class SampleSeeding(FacadeCore):
     """Mixin of `DocumentActions`: the first-start seeding of the sample policies."""
 
     sample_pack_status = ""  # what the last ensure_samples did with the shipped sample vectors

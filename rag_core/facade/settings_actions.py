@@ -12,10 +12,11 @@ from .. import settings as saved_file  # settings.json: the settings page's chan
 from ..errors import SettingsError
 from ..settings import LIMITS, Settings
 from ..types import Principal
+from .core import FacadeCore
 from .shared_settings import on_file_now, saving
 
 
-class SettingsActions:
+class SettingsActions(FacadeCore):
     """Mixin of `Assistant`: the settings page's save and clear (one audit row each)."""
 
     def update_settings(self, *, actor: Principal | None = None, **changes) -> bool:

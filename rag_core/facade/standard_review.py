@@ -33,6 +33,7 @@ from ..insights.standard_refs import Basis, narrower_basis, policy_text
 from ..insights.standard_versions import CHANGED, NARROWED, basis, lost_with, outdated
 from ..storage.sqlite_access import UNREADABLE, access_problem
 from ..types import Chunk, DocumentInfo, Principal
+from .core import FacadeCore
 from .stores import STANDARD_FILE, feature_store, uses_store
 
 _open_lock = threading.Lock()  # one process opens the store once
@@ -40,15 +41,13 @@ RELEASE_HINT = "请核对这条答复：仍然正确就点“复核无误，恢�
 READ_ONLY = "文件只读或没有写入权限，请检查它的所有者和权限，例如恢复备份时是否用错了用户"
 
 
-class StandardReview:
+class StandardReview(FacadeCore):
     """Mixin of `Assistant` (through `InsightActions`): holding, explaining and releasing standard answers."""
 
-    _settings: Any
     catalog: Any
     embedder: Any
     vectors: Any
     store_notices: list[str]
-    _store_id: Any  # Assistant's: the name of this data dir's Chroma collections
 
     @property
     def standard_store(self) -> StandardAnswers:
@@ -182,7 +181,7 @@ class StandardReview:
         """Why each held standard answer the actor may read is not served (id -> a Chinese line saying what to do).
 
         The deleted document is named only to who may read its audience."""
-        actor = self._acting(actor, "insights")  # type: ignore[attr-defined]
+        actor = self._acting(actor, "insights")
         store = self._judged_store()
         shown = {e.id for e in store.list() if visible_to(e.audience, actor.readable)}
         return {answer_id: self._hold_line(holds, actor)
@@ -217,7 +216,7 @@ class StandardReview:
 
         `seen`: the hold line (`standard_answer_holds`) HR was shown when deciding; refused when it no longer reads
         so (a reason arrived since, as from another tab or an upload), so no reason is released unchecked."""
-        actor = self._acting(actor, "insights")  # type: ignore[attr-defined]
+        actor = self._acting(actor, "insights")
         self._judged_store()  # first: held for a document the actor cannot read, the check below counts it
         self._visible_standard(answer_id, actor, "release")
         entry = self.standard_store.get(answer_id)
@@ -232,7 +231,7 @@ class StandardReview:
                                       "恢复或删除。现在的原因：" + now)
         refuse_duplicate(self.standard_store, entry.question, entry.audience, releasing=entry)  # as adding one
         self.standard_store.release(answer_id)
-        self._audit(actor, "standard.release", answer_id, "ok", "复核无误，恢复使用")  # type: ignore[attr-defined]
+        self._audit(actor, "standard.release", answer_id, "ok", "复核无误，恢复使用")
 
     def _refuse_narrower_basis(self, audience: Sequence[str], clauses: Sequence[str], sources: Sequence[str],
                                actor: Principal, *, unreadable: bool = True) -> None:
@@ -315,5 +314,5 @@ class StandardReview:
         """Refuse another audience's standard answer as an unknown id (no hint it exists), with a refused audit row
         as `delete_document` writes: the trail shows who tried, the answer stays unnamed to them."""
         if not visible_to(self.standard_store.get(answer_id).audience, actor.readable):
-            self._audit(actor, "refused", f"standard.{verb} {answer_id}", "refused", "受众不可见")  # type: ignore[attr-defined]
+            self._audit(actor, "refused", f"standard.{verb} {answer_id}", "refused", "受众不可见")
             raise StandardAnswerError(f"没有编号为 {answer_id} 的标准答复")

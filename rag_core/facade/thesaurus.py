@@ -51,6 +51,7 @@ from ..text.thesaurus import (
     text_lines,
 )
 from ..types import Principal
+from .core import FacadeCore
 
 THESAURUS_FILE = "thesaurus.tsv"  # HR's own entries, in the data dir
 THESAURUS_LOCK = ".thesaurus.write-lock"  # one save at a time across replicas (hidden: backups skip it)
@@ -113,7 +114,7 @@ def thesaurus_check(data_dir: Path) -> StoreCheck | None:
     return StoreCheck(THESAURUS_FILE, "ok", detail)
 
 
-class ThesaurusActions:
+class ThesaurusActions(FacadeCore):
     """Mixin of `Assistant`: the settings page's word list and the gap page's 添加同义词."""
 
     thesaurus: Thesaurus

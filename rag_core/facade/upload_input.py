@@ -16,8 +16,8 @@ from ..documents.standing import standing_versions
 from ..errors import AccountError, PermissionDenied
 from ..insights.audiences import unreadable_labels
 from ..search.indexer import refuse_unreplaceable
-from ..settings import Settings
 from ..types import DocumentInfo, IngestReport, Principal
+from .core import FacadeCore
 
 NO_AUDIENCE = "请选择可见范围：没有选择任何受众，未写入任何内容。需要所有员工都能看到时，请选择“全体员工”"
 
@@ -66,10 +66,9 @@ def label_refusal(labels: Sequence[str]) -> str:
             "最多 32 个字符，与账号的受众标签一致，未写入任何内容")
 
 
-class UploadInput:
+class UploadInput(FacadeCore):
     """Mixin of `Assistant` (through `DocumentActions`): the checks and names every upload path shares."""
 
-    _settings: Settings
     catalog: Catalog
 
     def shown_name(self, filename: str) -> str:

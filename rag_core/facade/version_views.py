@@ -7,27 +7,27 @@ version another one dated the same day replaces before it is ever in effect is n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from ..documents.catalog import office_today, versions_in_effect
+from ..documents.catalog import office_today, versions_in_effect, visible_to
 from ..documents.standing import effect_by_day, scheduled
 from ..documents.taking_effect import taking_effect
 from ..types import Chunk, DocumentInfo, Principal
+from .core import FacadeCore
 
 
-class VersionViews:
+class VersionViews(FacadeCore):
     """Mixin of `Assistant` (through `DocumentActions`): what the documents page lists of each document's versions."""
 
-    catalog: Any
-    _settings: Any
-    _readable_by: Callable[[Principal, Sequence[str]], bool]  # DocumentActions'
+    def _readable_by(self, actor: Principal, audience: Sequence[str]) -> bool:
+        """May `actor` read a version or chunk kept for `audience` (the documents page's one test)."""
+        return visible_to(audience, actor.readable)
 
     def waiting_versions(self, *, actor: Principal | None = None) -> dict[str, DocumentInfo]:
         """For each document with a version in effect, the next version the actor may read that is scheduled to
         take its place (not one a same-day version replaces first): the list shows the version in effect, and HR
         should see that a change is coming."""
-        actor = self._acting(actor, "documents.manage")  # type: ignore[attr-defined]
+        actor = self._acting(actor, "documents.manage")
         today = office_today(self._settings.timezone)
         live = self.catalog.live_versions()
         in_effect = versions_in_effect(live, today)
@@ -42,7 +42,7 @@ class VersionViews:
         """For each document, every scheduled version the actor may read that will take effect, in the order they
         do (`waiting_versions` names the first only: a correction dated before a wrong version still to come hid it).
         A version another one dated the same day replaces before it is ever in effect is left out."""
-        actor = self._acting(actor, "documents.manage")  # type: ignore[attr-defined]
+        actor = self._acting(actor, "documents.manage")
         today = office_today(self._settings.timezone)
         out: dict[str, list[DocumentInfo]] = {}
         for _, in_effect in effect_by_day(self.catalog.live_versions(), today)[1:]:
@@ -53,13 +53,13 @@ class VersionViews:
 
     def document_versions(self, doc_id: str, *, actor: Principal | None = None) -> list[DocumentInfo]:
         """Every version of a document the actor may read, oldest first, with its status."""
-        actor = self._acting(actor, "documents.manage")  # type: ignore[attr-defined]
+        actor = self._acting(actor, "documents.manage")
         return [v for v in self.catalog.versions(doc_id) if self._readable_by(actor, v.audience)]
 
     def document_chunks(self, doc_id: str, *, actor: Principal | None = None) -> list[Chunk]:
         """The stored chunks the actor may read of a document's version in effect and the scheduled ones that will
         take effect (`taking_effect`: not one a same-day version replaces before its day), in order."""
-        actor = self._acting(actor, "documents.manage")  # type: ignore[attr-defined]
+        actor = self._acting(actor, "documents.manage")
         today = office_today(self._settings.timezone)
         live = [v for v in self.catalog.live_versions() if v.doc_id == doc_id]
         shown = {v.version for v in taking_effect(live, today)}
