@@ -35,6 +35,12 @@ def check_email(email: str) -> str:
     return email
 
 
+def _folded(email: str) -> str:
+    """An address as one account per address compares it: NFKC, every script's capitals as small letters (Ä is ä).
+    lower(), not casefold(): casefold also makes straße strasse, a different mailbox, and this is the sign-on allow-list."""
+    return unicodedata.normalize("NFKC", email).strip().lower()
+
+
 def taken(holders: list[str], email: str) -> AccountError:
     return AccountError(f"邮箱“{email}”已属于用户“{'”“'.join(holders)}”")
 
@@ -54,11 +60,12 @@ class EmailColumn:
             return self._holders(email)
 
     def _holders(self, email: str, but: str | None = None) -> list[str]:
+        """Compared in Python (`_folded`): SQLite's lower() folds ASCII only, so Ärger@… and ärger@… were two accounts.
+        A store from before still opens (no new column, no migration): such a pair now opens neither (`by_email`)."""
+        wanted = _folded(email)
         rows = self._db.execute(
-            "SELECT name FROM users WHERE email != '' AND lower(email) = lower(?) AND name IS NOT ? ORDER BY name",
-            (unicodedata.normalize("NFKC", email).strip(), but),
-        ).fetchall()
-        return [r[0] for r in rows]
+            "SELECT name, email FROM users WHERE email != '' AND name IS NOT ? ORDER BY name", (but,)).fetchall()
+        return [name for name, held in rows if _folded(held) == wanted]
 
     def by_email(self, email: str) -> Account | None:
         holders = self.names_with_email(email)

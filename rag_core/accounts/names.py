@@ -17,9 +17,9 @@ from ..errors import AccountError
 
 # names the engine itself acts or stores under: the desktop user (LOCAL_ADMIN), ask's default, sample indexing.
 # An account so named would inherit the desktop user's conversations and memories. 本机用户 and 单点登录 are
-# how the pages and the audit trail show the desktop user and a failed single sign-on: an account so named
-# would pass for them.
-RESERVED_NAMES = frozenset({"local", "default", "system", "本机用户", "单点登录"})
+# how the pages and the audit trail show the desktop user and a failed single sign-on, 系统 how they show the samples'
+# import (stored as system; the audit page's filter reads 系统 as system): an account so named would pass for them.
+RESERVED_NAMES = frozenset({"local", "default", "system", "本机用户", "单点登录", "系统", "系统（示例制度导入）"})
 NAME_PATTERN = re.compile(r"^[\w.@-]{2,64}$")  # \w includes Chinese characters
 
 # Capitals drawn like other Latin capitals than their lower case is (Greek Η, Ν, Υ read as H, N, Y; η, ν, υ as n, v,
@@ -39,7 +39,7 @@ _LOOKALIKE = str.maketrans({
     "υ": "u", "χ": "x", "ϲ": "c", "ω": "w", "ı": "i",  # dotless ı: Latin Extended-A, so allowed, but it reads as i
     "ニ": "二", "カ": "力", "ロ": "口", "エ": "工", "ハ": "八", "ト": "卜", "タ": "夕",
     "ヒ": "匕", "ム": "厶", "ー": "一", "へ": "ヘ", "ㅁ": "口", "ㅡ": "一",
-    "機": "机", "戶": "户", "戸": "户", "單": "单", "単": "单", "點": "点", "錄": "录", "録": "录",
+    "機": "机", "戶": "户", "戸": "户", "單": "单", "単": "单", "點": "点", "錄": "录", "録": "录", "統": "统",
 })
 # one shape each: l and 1 are one stroke (capital I too: `name_keys`); O and 0 one ring (AIice is
 # Alice on screen, Ian is lan). Lower-case i keeps its dot: Neil and Nell, Elia and Ella are two names.

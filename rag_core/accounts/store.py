@@ -185,8 +185,10 @@ class AccountStore(EmailColumn):
             raise taken(holders, email)
         digest = self._hasher.hash(check_password(password, name))
         try:
-            with self._write():  # the look-alike check and the insert in one write: another process cannot slip between
+            with self._write():  # the look-alike and address checks and the insert in one write: no process between
                 refuse_lookalike(name, (row[0] for row in self._db.execute("SELECT name FROM users")))
+                if email and (holders := self._holders(email)):  # taken meanwhile, or in a case lower() misses
+                    raise taken(holders, email)
                 self._db.execute(
                     "INSERT INTO users (name, role, audiences, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (name, role, ",".join(labels), email, digest, _iso(_now())),
@@ -201,16 +203,21 @@ class AccountStore(EmailColumn):
         return one_write(self._db, self._lock)
 
     def _update(self, name: str, sql: str, params: tuple, *, leaves_admin: bool = False,
-                ends_sessions: bool = False, keep: str | None = None) -> Account:
+                ends_sessions: bool | tuple[str, tuple] = False, keep: str | None = None) -> Account:
         """`leaves_admin`: the change ends `name`'s administration, refused if no other active admin remains.
         `ends_sessions`: `name`'s sessions (but `keep`'s) end in the same transaction, so a busy file cannot
-        save the change and keep the sessions it should have ended."""
+        save the change and keep the sessions it should have ended; a (condition, parameters) pair: only when the
+        row met it before the change (a role saved unchanged logs nobody out)."""
         # checked and written in one write transaction: two admins (or two app processes on one file)
         # cannot demote each other at once; the second waits for the first's write, then sees it
         with self._write():
             if leaves_admin and self._last_active_admin(name):
                 raise AccountError(f"“{name}”是最后一位在用的管理员：不能停用或改为其他角色，否则没有人能管理账户。"
                                    "请先把另一个账户设为管理员。")
+            if isinstance(ends_sessions, tuple):
+                condition, values = ends_sessions
+                ends_sessions = self._db.execute(f"SELECT 1 FROM users WHERE name = ? AND ({condition})",
+                                                 (name, *values)).fetchone() is not None
             changed = self._db.execute(f"UPDATE users SET {sql} WHERE name = ?", (*params, name)).rowcount
             if ends_sessions:
                 self._db.execute("DELETE FROM sessions WHERE user = ? AND id != ?", (name, self._kept(keep)))
@@ -219,8 +226,10 @@ class AccountStore(EmailColumn):
         return self.get(name)  # type: ignore[return-value]
 
     def _last_active_admin(self, name: str) -> bool:
+        """True when `name` is the one enabled admin that can log in: one under a reserved name (made before the
+        names were reserved) never can (`authenticate`), so it manages nothing."""
         admins = [row[0] for row in self._db.execute("SELECT name FROM users WHERE role = 'admin' AND disabled = 0")]
-        return admins == [name]
+        return [admin for admin in admins if not is_reserved(admin)] == [name]
 
     def set_disabled(self, name: str, disabled: bool = True) -> Account:
         return self._update(name, "disabled = ?", (int(disabled),), leaves_admin=disabled, ends_sessions=disabled)
@@ -228,9 +237,14 @@ class AccountStore(EmailColumn):
     def set_role(self, name: str, role: str, audiences: Iterable[str] = ()) -> Account:
         if role not in ROLES:
             raise AccountError(f"未知角色：{role}")
-        # a changed role takes effect at the next login
-        return self._update(name, "role = ?, audiences = ?", (role, ",".join(_audiences(audiences))),
-                            leaves_admin=role != "admin", ends_sessions=True)
+        # a changed role or audience ends the sessions: it takes effect at the next login; an unchanged one ends none
+        labels = ",".join(_audiences(audiences))
+        return self._update(name, "role = ?, audiences = ?", (role, labels), leaves_admin=role != "admin",
+                            ends_sessions=("role != ? OR audiences != ?", (role, labels)))
+
+    def relabel(self, name: str, audiences: Iterable[str]) -> Account:
+        """The same grant spelled as its labels (an older version stored 管理者 or Managers as typed): no session ends."""
+        return self._update(name, "audiences = ?", (",".join(_audiences(audiences)),))
 
     def reset_password(self, name: str, password: str, keep: str | None = None) -> Account:
         """New password; unlocks the account and ends its sessions but the one of token `keep`."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import date
 from zoneinfo import ZoneInfo
 
@@ -26,6 +27,7 @@ from ..accounts.audit import ACTION_NAMES, OUTCOME_NAMES
 from ..accounts.names import check_name, is_reserved
 from ..accounts.serving import desktop_refusal
 from ..accounts.store import OWN_LOCKED, LoginResult
+from ..documents.audience_names import audience_label
 from ..errors import AccountError, StoreBusy, StoreDamaged
 from ..insights.days import checked_instant, day_window
 from ..storage.account_files import ACCOUNTS, AUDIT
@@ -60,6 +62,18 @@ def _whole(value: object, name: str) -> int | None:
         return int(value)  # type: ignore[call-overload]
     except (TypeError, ValueError):
         raise AccountError(f"{name}应为整数：{value}") from None
+
+
+def audience_labels(typed: Sequence[str]) -> list[str]:
+    """Account audiences as uploads read a document's (`audience_label`): 管理者, Managers and ＭＡＮＡＧＥＲＳ are the
+    label managers. Stored as typed, such a grant was a label no document carries and read nothing."""
+    return [audience_label(str(label)) for label in typed if label and str(label).strip()]
+
+
+def read_as_labels(account: Account) -> Account:
+    """`account` with the audiences an older version stored as typed (Managers, 管理者) read as their label."""
+    labels = tuple(sorted(set(audience_labels(account.audiences))))
+    return account if labels == account.audiences else replace(account, audiences=labels)
 
 
 def role_change(before: Account | None, after: Account) -> str:
@@ -174,7 +188,19 @@ class AccountActions(FacadeCore):
     def session_principal(self, token: str | None) -> Principal | None:
         """The person a session token stands for, or None (forged, expired, ended, disabled)."""
         account = self.accounts.resolve_session(token)
-        return account.principal if account else None
+        return self._labelled(account).principal if account else None
+
+    def _labelled(self, account: Account) -> Account:
+        """`account` with audiences an older version stored as typed (Managers, 管理者) rewritten as their labels, once:
+        the grant reads the documents meant, and the stored account still matches the principal (`as_it_stands`).
+        Not written (busy file): as stored, as before."""
+        labelled = read_as_labels(account)
+        if labelled is account:
+            return account
+        try:
+            return self.accounts.relabel(account.name, labelled.audiences)
+        except (sqlite3.Error, AccountError):
+            return account
 
     def logout(self, token: str | None, *, actor: Principal | None = None) -> None:
         self.accounts.close_session(token)
@@ -184,7 +210,7 @@ class AccountActions(FacadeCore):
     # -- users -------------------------------------------------------------------
     def list_users(self, *, actor: Principal | None = None) -> list[Account]:
         self._acting(actor, "users")
-        return self.accounts.list()
+        return [read_as_labels(account) for account in self.accounts.list()]
 
     def add_user(self, name: str, role: str, password: str, audiences: Sequence[str] = (), email: str = "", *,
                  actor: Principal | None = None) -> Account:
@@ -199,7 +225,7 @@ class AccountActions(FacadeCore):
                     raise AccountError("用户名不能是手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）")
                 check_name(name)
                 accepted = True
-                account = self.accounts.add(name, role, password, audiences, email)
+                account = self.accounts.add(name, role, password, audience_labels(audiences), email)
         except (AccountError, StoreBusy) as exc:
             # a name not accepted is recorded as login records unknown names: a tag, in the target and the detail
             typed = str(name).strip()
@@ -228,7 +254,7 @@ class AccountActions(FacadeCore):
 
         def change(stored: str) -> Account:
             before.append(self.accounts.get(stored))  # read in the busy guard, so a busy file is audited as a refusal
-            return self.accounts.set_role(stored, role, audiences)
+            return self.accounts.set_role(stored, role, audience_labels(audiences))
 
         return self._account_change(actor, "user.role", name, change, lambda after: role_change(before[0], after))
 
@@ -239,11 +265,20 @@ class AccountActions(FacadeCore):
         return self._account_change(actor, "user.email", name, lambda stored: self.accounts.set_email(stored, email),
                                     f"{said}单点登录邮箱；该账户的登录已退出")
 
-    def reset_user_password(self, name: str, password: str, *, actor: Principal | None = None) -> Account:
-        """New password; unlocks the account and ends its sessions."""
+    def reset_user_password(self, name: str, password: str, *, actor: Principal | None = None,
+                            keep_token: str | None = None) -> Account:
+        """New password; unlocks the account and ends its sessions. `keep_token`: the acting administrator's own
+        session, kept when the account is their own (the browser that reset it, as `change_own_password` keeps it):
+        ending it logged them out mid-page. Another person's sessions all end."""
         actor = self._acting(actor, "users", "user.password", name)
-        return self._account_change(actor, "user.password", name,
-                                    lambda stored: self.accounts.reset_password(stored, password))
+        own: list[bool] = []
+
+        def change(stored: str) -> Account:
+            own.append(stored == actor.user and bool(keep_token))
+            return self.accounts.reset_password(stored, password, keep=keep_token if own[-1] else None)
+
+        return self._account_change(actor, "user.password", name, change,
+                                    lambda _: "本人重置密码；当前登录保留，其他登录已退出" if own[-1] else "")
 
     def change_own_password(self, old: str, new: str, *, actor: Principal | None = None,
                             keep_token: str | None = None) -> Account:
@@ -288,6 +323,17 @@ class AccountActions(FacadeCore):
         return account
 
     # -- audit -------------------------------------------------------------------
+    def _stored_name(self, typed: str | None) -> str | None:
+        """The account name the trail stores for a typed 操作人 (Alice for alice: `AccountStore.resolve`), else as
+        typed (a tag, an account since deleted). A reserved name is the engine's own (system: the samples' import), never
+        an account from before the names were reserved (System). The trail fails open: an unreadable account file too."""
+        if not typed or not typed.strip() or is_reserved(typed.strip()):
+            return typed
+        try:
+            return self.accounts.resolve(typed) or typed
+        except (sqlite3.Error, StoreDamaged):
+            return typed
+
     @staticmethod
     def audit_names() -> tuple[dict[str, str], dict[str, str]]:
         """What the trail's actions and outcomes are called in Chinese (the audit page, its filter and CSV)."""
@@ -308,6 +354,7 @@ class AccountActions(FacadeCore):
         """The audit trail, newest first, filtered. A `date` is a whole day of the office's zone (`until`
         included); text is an ISO time in UTC, `until` excluded (the CLI's form)."""
         self._acting(actor, "audit")
+        user = self._stored_name(user)
         if isinstance(since, date) or isinstance(until, date):
             zone = ZoneInfo(self._settings.timezone)
             since = day_window(since, None, zone)[0] if isinstance(since, date) else since
