@@ -267,14 +267,14 @@ def prepare(
         # before masking and chunking: a 19 MB text would cost seconds more just to count
         raise chunk_cap_error(parsed.source, least, cap, settings.ingest_seconds_per_chunk, at_least=True)
     sections = [
-        replace(s, text=neutralise_markers(masked(s.text)), path=_shown(neutralise_markers(_quiet(s.path, settings, redact_disabled))))
+        replace(s, text=neutralise_markers(masked(s.text)), path=neutralise_markers(_quiet(_shown(s.path), settings, redact_disabled)))
         for s in parsed.sections
     ]
-    title = _shown(neutralise_markers(_quiet(parsed.title, settings, redact_disabled)))
+    title = neutralise_markers(_quiet(_shown(parsed.title), settings, redact_disabled))  # cleaned, then masked
     parsed = replace(parsed, sections=sections, title=title)
     text_chunks = _text_chunks(parsed, settings)
     if doc_id:  # a new version of the document it names; a new id only when it is no stored one's twin
-        doc_id = _shown(masked(doc_id)).strip() or "document"
+        doc_id = masked(_shown(doc_id)).strip() or "document"  # masked as stored: no hidden mark splits a number
         if sources_of is not None:
             check_twin(doc_id, parsed.source, sources_of, hidden_of, doc_ids, typed=True)
     else:

@@ -16,6 +16,7 @@ from ..documents.standing import standing_versions
 from ..errors import AccountError, PermissionDenied
 from ..insights.audiences import unreadable_labels
 from ..search.indexer import refuse_unreplaceable
+from ..text.inputs import INVISIBLE
 from ..types import DocumentInfo, IngestReport, Principal
 from .core import FacadeCore
 
@@ -41,7 +42,8 @@ def audience_of(audience: Sequence[str] | None) -> tuple[str, ...]:
     to everyone published a file meant for 管理者 to all staff when HR forgot to pick 管理者."""
     if audience is None:
         return ("all",)
-    return tuple(sorted({audience_label(a) for a in audience if a and a.strip()}))
+    labels = (INVISIBLE.sub("", a) for a in audience if a)  # worked on as shown, as typed text is (`checked`)
+    return tuple(sorted({audience_label(a) for a in labels if a.strip()}))
 
 
 def bad_label(labels: Sequence[str]) -> str:
@@ -58,7 +60,12 @@ def bad_label(labels: Sequence[str]) -> str:
 
 def label_refusal(labels: Sequence[str]) -> str:
     """The Chinese refusal of the first bad label ("" when none), shared by uploads and standard answers: the label
-    echoed masked and cut, as a typed 生效日期 is."""
+    echoed masked and cut, as a typed 生效日期 is. A label carrying personal data (张三13700001111) is refused as an
+    account name is (`owner_names`): it is stored with every chunk and shown wherever the document is."""
+    if personal := next((label for label in labels if redact_text(label) != label), ""):
+        shown = redact_text(personal)
+        return (f"受众标签不能含手机号、邮箱、证件号或银行卡号：{shown if len(shown) <= 40 else shown[:40] + '…'}。"
+                "请换一个标签（例如部门名称），未写入任何内容")
     if not (bad := bad_label(labels)):
         return ""
     shown = redact_text(bad if len(bad) <= 40 else bad[:40] + "…")

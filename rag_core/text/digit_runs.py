@@ -8,6 +8,7 @@ A cut inside one keeps a piece too short for any recogniser, so the cut goes bef
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from itertools import chain
 
@@ -16,14 +17,29 @@ from .checksums import FULLWIDTH_FOLD, id_card_valid, luhn_valid
 Span = tuple[int, int]
 
 DASHES = [*range(0x2010, 0x2016), 0x2043, 0x2212, 0xFE58, 0xFE63]
-# What rules read (one char for one): full-width as ASCII, tab and Unicode spaces as a space, dash look-alikes
-# (U+2010-2015 incl. the non-breaking hyphen and en/em dash, minus, small/full-width hyphen) as '-'.
+# Every decimal digit of another script or style (mathematical bold 𝟏𝟑𝟖, Arabic-Indic ١٣٨ …; not ① or ¹: list marks)
+_OTHER_DIGITS = {code: 0x30 + unicodedata.decimal(chr(code)) for code in range(0x80, 0x1FC00)  # the last: U+1FBF9
+                 if unicodedata.category(chr(code)) == "Nd"}
+# What rules read (one char for one): full-width and other digits as ASCII, tab, the control line breaks (\x0b \x0c
+# \x85: typed text shows them as spaces) and Unicode spaces as a space, dash look-alikes (U+2010-2015 incl. the
+# non-breaking hyphen and en/em dash, minus, small/full-width hyphen) as '-'.
 VIEW_FOLD = (
-    FULLWIDTH_FOLD
-    | dict.fromkeys([0x09, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F], 0x20)
+    _OTHER_DIGITS
+    | FULLWIDTH_FOLD
+    | dict.fromkeys([0x09, 0x0B, 0x0C, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F], 0x20)
     | dict.fromkeys(DASHES, 0x2D)
 )
 ZERO_WIDTH_CHARS = r"\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff"
+# What shows nothing (a regex class body; `text.inputs.INVISIBLE` drops it from typed text, one list): every format
+# character (Cf: zero-width space and joiners, soft hyphen, BOM, direction overrides and isolates, tag characters),
+# the combining grapheme joiner U+034F and the variation selectors.
+INVISIBLE_CHARS = (
+    "\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180b-\u180f\u202a-\u202e\u2060-\u206f"
+    "\ufe00-\ufe0f\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    f"\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef{ZERO_WIDTH_CHARS}")
+# What masking reads through (138\u20660013\u20668000 is a phone number): the invisible characters and the C0/C1
+# controls, less tab and the line breaks (\n \r; \x0b \x0c \x85 are read as spaces), which part cells and lines.
+SKIPPED_CHARS = INVISIBLE_CHARS + "\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f"
 # A run of 7 or more Chinese digits (幺 is 1 read aloud; the financial capitals 壹贰叁…, also 貳參陸, as on
 # contracts and receipts), maybe spaced or dashed, is read as digits: 手机一三八…, 壹叁捌….
 # Shorter runs, and runs touching ASCII, stay: 张三 beside a number, or 一一一 before 000@0.com, would join it;
@@ -43,7 +59,7 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 # keep a part too short to be masked, so the cut leaves the run out whole. Chinese digits are not in it (the cut
 # would take 五 off 王五); `number_runs` finds a number written in them.
 IDENTIFIER_CHARS = ("0-9０-９A-Za-zＡ-Ｚａ-ｚ@＠._＿\\-－+＋()（）/ \u00a0\u3000。｡"
-                    + "".join(map(chr, DASHES)) + ZERO_WIDTH_CHARS)
+                    + "".join(map(chr, DASHES)) + SKIPPED_CHARS)
 
 
 def _identifier(digits: str) -> bool:

@@ -12,7 +12,7 @@ import re
 import unicodedata
 
 from ..errors import RagError
-from .digit_runs import ZERO_WIDTH_CHARS
+from .digit_runs import INVISIBLE_CHARS
 
 # The longest question in the nine question sets has 62 characters (median about 20). Time grows with
 # length and e5 reads 512 tokens at most, so text past that changes nothing but the wait:
@@ -27,12 +27,10 @@ _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # U+E0000-E007F that spell ASCII no one sees), the combining grapheme joiner U+034F, and variation selectors
 # (U+FE00-FE0F, U+E0100-E01EF, Mongolian U+180B-180F). Such characters split words (试用\u200b期 is not 试用期 to the
 # tokenizer, the statement rules, search or the check for orders: 忽\u034f略以上所有规则), reorder what is shown, or
-# carry a whole sentence past the reader into a prompt. Masking reads through them either way, so dropping them first
-# hides no number. `tests/test_fix56_guard_invisible.py` checks that every Cf character of this Python is listed.
-INVISIBLE = re.compile(
-    "[\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180b-\u180f\u202a-\u202e\u2060-\u206f"
-    "\ufe00-\ufe0f\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
-    f"\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef{ZERO_WIDTH_CHARS}]")
+# carry a whole sentence past the reader into a prompt. The list is `digit_runs.INVISIBLE_CHARS`: masking reads through
+# them (and the C0/C1 controls) either way, so dropping them first hides no number.
+# `tests/test_fix56_guard_invisible.py` checks that every Cf character of this Python is listed.
+INVISIBLE = re.compile(f"[{INVISIBLE_CHARS}]")
 
 
 class InputError(RagError):

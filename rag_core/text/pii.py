@@ -12,8 +12,9 @@ Presidio's recognizer model, written for Chinese (Presidio's context is English-
 
 Rules run in a fixed order (`RULES`) and the pass repeats until nothing changes (idempotent). Digit
 lookarounds keep longer digit runs (amounts, 文号, dates) unmatched. Rules read a *view* (`_View`) with
-full-width forms, Unicode spaces and dash look-alikes as ASCII, zero-width characters gone and a spaced
-dash or slash between digits as one hyphen; matches map back to the original. A joined view reads one
+full-width forms, other scripts' digits, Unicode spaces and dash look-alikes as ASCII, invisible and control
+characters gone (a direction isolate inside a number hides nothing), a spaced dash, slash, middle dot or markdown
+emphasis between digits as one hyphen; matches map back to the original. A joined view reads one
 line break inside a number (a PDF wrap) as a space: such a match must cross the break and carry its own
 evidence (an ID's check char, a card's Luhn digit, a mobile's shape, a context word).
 """
@@ -26,9 +27,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .checksums import birth_date_valid, id_card_valid, luhn_valid
+from .digit_runs import SKIPPED_CHARS, private_use_chars, read_chinese_digits
 from .digit_runs import VIEW_FOLD as _VIEW_FOLD
-from .digit_runs import ZERO_WIDTH_CHARS, private_use_chars, read_chinese_digits
 from .mobile_cue import phone_cue_before
+from .pii_address import ADDRESS_RE, address
 from .pii_context import CONTEXT_WORDS as CONTEXT_WORDS  # context words live there; tests and callers read them here
 from .pii_context import context_matches
 from .separated_digits import SEPARATED_RE, separated_id, separated_mobile
@@ -48,7 +50,7 @@ REDACTION_CATEGORIES: dict[str, str] = {
 # 32+ lowercase hex characters with at least one letter, standing alone: uuid4().hex, sha256 — ids the
 # app makes. Shorter runs stay subject to every rule (b3000000000000004 is a letter and a card number).
 _HEX_ID_RE = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-f]*[a-f])[0-9a-f]{32,}(?![0-9A-Za-z])")
-# A home address (`_ADDRESS_RE`) is no category a file may keep unmasked; counted only when found.
+# A home address (`pii_address`) is no category a file may keep unmasked; counted only when found.
 ADDRESS_PLACEHOLDER = "[住址]"
 _PLACEHOLDER_OF = {**REDACTION_CATEGORIES, "address": ADDRESS_PLACEHOLDER}
 PLACEHOLDERS = re.compile(  # what masked personal data reads as ([手机号], [邮箱], [住址] …)
@@ -61,8 +63,11 @@ _EMAIL_RE = re.compile(
     rf"(?<![A-Za-z0-9_.%+\-{_CJK}])(?P<local>[A-Za-z0-9_.%+\-{_CJK}]+)@"
     rf"(?:(?:[A-Za-z0-9\-]+|[0-9\-]*[{_CJK}][0-9\-{_CJK}]*)[.。｡])+(?:xn--[A-Za-z0-9-]+|[A-Za-z]{{2,}}|中国|中國|公司|网络|網絡|集团|香港|台湾|台灣)"
 )
-# Where a Chinese local part starts: after one of these, else its last three characters.
-_LOCAL_START_AFTER = set("至到给向箱件是为人名系址：:")
+# Where a Chinese local part starts: after one of these or a word for a person (联系人张三@…), else its last three
+# characters. Not after any 人: 人事部@公司.中国 is a department's own address, which stays (`_DEPARTMENT`).
+_LOCAL_START_AFTER = set("至到给向箱件是为名系址：:")
+_LOCAL_START_WORD = re.compile(r"(?:联系|收件|发件|负责|经办|申请|责任|本)人")
+_DEPARTMENT = re.compile(rf"[{_CJK}]+(?:部|处|办公室|中心|委员会)")
 
 # 18 chars grouped 6-8-4 by one consistent optional separator (space or hyphen).
 _ID_CARD_RE = re.compile(r"(?<!\d)(\d{6})([ -]?)(\d{8})\2(\d{3}[\dXx])(?!\d)", re.ASCII)
@@ -103,55 +108,24 @@ _LANDLINE_RE = re.compile(
     r"(?:\d{7,8}|\d{3,4}[ -]\d{4})(?: ?(?:转|分机|ext\.?|x|#|-) ?\d{1,6})?(?!\d)",
     re.ASCII,
 )
-# Chinese passports E12345678 / EA1234567 / G12345678; 港澳通行证 C12345678 / CA1234567.
+# Chinese passports E12345678 / EA1234567 / G12345678; 港澳通行证 C12345678 / CA1234567. Not a value a label calls
+# another kind of number (工号 E12345678, 表单编号 G20261231): after a passport word the context rule still masks it.
+_OTHER_NUMBER_BEFORE = re.compile(r"(?:编号|工号|单号|序号|批号|型号|编码|代码|文号)[ \t]*(?:是|为)?[ \t]*[:：]?[ \t]*$")
 _PASSPORT_RE = re.compile(r"(?<![A-Za-z0-9])(?:[EG]\d{8}|E[A-Z]\d{7})(?![A-Za-z0-9])", re.ASCII)
 _PERMIT_RE = re.compile(r"(?<![A-Za-z0-9])C[0-9A-Z]\d{7}(?![A-Za-z0-9])", re.ASCII)
 _WXID_RE = re.compile(r"(?<![A-Za-z0-9_])wxid_[A-Za-z0-9_-]{4,30}(?![A-Za-z0-9_])", re.ASCII)
-# A personal address: after a word saying someone lives or is reached there (住在, 我住, 家住, 家庭住址, 联系地址 …),
-# places up to a road, lane or estate (or a short name before two numbered parts: 公司宿舍3栋402), numbered parts
-# (138号, 88号院3号楼2单元501, 12-3-501, 88 号, 3期/北一区/3组 before another part: 二七区建设路 is a district; a room
-# in Chinese digits after 单元/栋/楼), then maybe a name and more parts (东部软件园2号楼). The province, city, district
-# or county before the road stays (杭州市西湖区[住址]: rules differ by city). No address: a stated place (公司地址), a city
-# alone (住在杭州), a group (员工住在…), a 住 opening a noun (住宿). Lazy, unambiguous parts: no blow-up on 市市市….
-_NUM_PART = (r"(?:(?:\d+|[一二三四五六七八九十百零〇两]+)(?:-\d+)* ?(?:号院|号楼|号(?![线码])|栋|幢|座|单元|室|楼|层|弄|户)"
-             r"|(?:\d+|[一二三四五六七八九十]+)[期区组](?= ?(?:\d|[一二三四五六七八九十百零〇两]|[A-Za-z] ?[座栋幢]))"
-             r"|[A-Za-z] ?(?:座|栋|幢)|(?!(?:19|20)\d\d-\d\d?-\d\d?(?!\d))\d+(?:-\d+){1,3}(?![\d-]))")
-_NUMBERED = (rf"{_NUM_PART}(?: ?{_NUM_PART})*(?: ?-?\d{{1,5}}(?![\d.年月日号元天个次万%％])"
-             r"|(?<=[元栋楼])[一二三四五六七八九十零〇两]{2,5}(?![一二三四五六七八九十百千万零〇两年月日号个次天人元岁]))?")
-_STREET = r"大道|大街|路|街|道|[东西南北中]段|[一二三四五六七八九十]+段|巷|胡同|弄|村|小区|花园|公寓|社区|新村|家园|苑|大厦|院"
-_ENDS = rf"省|自治区|市|区|县|旗|镇|乡|街道|{_STREET}"
-_ADDRESS_RE = re.compile(
-    r"(?:(?:居|现|定居)?住(?:在|于)|(?P<bare>(?:居|现|定居|入|暂)?住)(?![宿房院户址所建宅在于])|家住|家在|现居(?:在|于)?"
-    r"|定居(?:在|于)|住址|住所|我的地址|户口所在地|(?:家庭|家|居住|现居住?|常住|户籍|户口|通讯|通信|收件|收货|邮寄|寄送|联系"
-    r"|详细)地址|(?:现)?居住地)(?:在|于|是|为)?[ ]?[:：]?[ ]?(?P<address>"
-    rf"(?P<place>[{_CJK}]{{0,30}}?(?:{_ENDS})[{_CJK}]{{0,12}}?|[{_CJK}]{{1,12}}?)? ?(?P<parts>{_NUMBERED})(?: ?(?:(?!的)[{_CJK}A-Za-z]){{1,12}}? ?{_NUMBERED}){{0,3}})")
-# The province, city, district or county names a place starts with (not 小区, 园区, 超市 …), kept before the mask.
-_ADMIN_PREFIX_RE = re.compile(
-    rf"(?:(?:(?![路街巷道弄村苑院])[{_CJK}]){{1,7}}?(?:省|自治区|(?<![超夜集菜城门])市|县|旗|(?<![小社园校厂街片景宅活舍])区))*")
-_GROUP_BEFORE = re.compile(r"(?:员工|职工|人员)$")
-_GROUP_AFTER = re.compile(rf"(?:附近|周边|一带)?的[{_CJK}]{{0,4}}?(?:员工|职工|人员|同事|住户)")
-
-
-def _address(match: re.Match[str]) -> Span | None:
-    """A road or estate (maybe its 东区) before the numbers, or two numbered parts (3号楼2单元501), not a lone 2号; a
-    bare 住 only before a named place or two parts; never words about a group. Masked from the road or estate on."""
-    text, place = match.string, match.group("place") or ""
-    parts = len(re.findall(r"\d+|[A-Za-z]|[一二三四五六七八九十百零〇两]+", match.group("parts")))
-    if not (re.search(rf"(?:{_STREET})(?:[东西南北中]区)?$", place) or parts >= 2) or (
-            match.group("bare") and parts < 2 and not re.search(rf"(?:{_ENDS})$", place)):
-        return None
-    if _GROUP_BEFORE.search(text, 0, match.start()) or _GROUP_AFTER.match(text, match.end()):
-        return None
-    prefix = _ADMIN_PREFIX_RE.match(place)
-    return match.start("address") + (prefix.end() if prefix else 0), match.end("address")
 
 
 _SEPARATORS_RE = re.compile(r"[ .()+-]")
 # The fold rules read through, and runs of 7+ Chinese digits read as digits (手机一三八…): digit_runs.py, which
-# a text cut before masking also asks where a number starts. Length-changing edits: zero-width characters go;
-# a spaced dash, a slash or an underscore between digits: '-'.
-_ZERO_WIDTH = rf"[{ZERO_WIDTH_CHARS}]+"
-_EDIT_RE = re.compile(rf"(?P<gone>{_ZERO_WIDTH})|(?<=\d)(?P<dash> {{0,2}}[-/_] {{0,2}})(?=\d)")
+# a text cut before masking also asks where a number starts. Length-changing edits: invisible and control characters
+# go (`SKIPPED_CHARS`: 138\u20660013 is 1380013); a spaced dash, a slash, an underscore, a middle dot or markdown's
+# emphasis between digits (138·0013, 138**0013**8000): '-'; spaces around an @ between an ASCII local part and a
+# domain (zhangsan @ corp.com): gone.
+_SKIPPED = rf"[{SKIPPED_CHARS}]+"
+_SPACED_AT = r"(?<=[A-Za-z0-9_%+-])(?P<at> {1,2}@ {0,2}| {0,2}@ {1,2})(?=[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b)"
+_EDIT_RE = re.compile(
+    rf"(?P<gone>{_SKIPPED})|(?<=\d)(?P<dash> {{0,2}}(?:[-/·・]|_{{1,3}}|\*{{1,3}}) {{0,2}})(?=\d)|{_SPACED_AT}")
 # One line break between digits (or before an ID's final X), with the spaces around it, read as a space; or
 # inside an e-mail domain that is not complete before the break (no dot yet, or ending in '.' or '-'): dropped.
 _BREAK = r"(?<=\d) *\r?\n *(?=\d|[Xx](?![0-9A-Za-z]))"
@@ -172,7 +146,7 @@ class _View:
         position = 0
         for edit in (_JOIN_RE if joined else _EDIT_RE).finditer(folded):
             kind = edit.lastgroup
-            put = edit.group().split("\n")[0].rstrip() if kind == "mail" else {"gone": "", "dash": "-", "brk": " "}[kind]
+            put = edit.group().split("\n")[0].rstrip() if kind == "mail" else {"gone": "", "dash": "-", "brk": " ", "at": "@"}[kind]
             if edit.group() == put:
                 continue
             parts += [folded[position : edit.start()], put]
@@ -214,7 +188,10 @@ def _email(match: re.Match[str]) -> Span | None:
     ascii_tail = re.search(r"[A-Za-z0-9_.%+-]+$", local)
     if ascii_tail:
         return start + ascii_tail.start(), match.end()
-    cut = max((i + 1 for i, ch in enumerate(local) if ch in _LOCAL_START_AFTER), default=0)
+    cut = max([i + 1 for i, ch in enumerate(local) if ch in _LOCAL_START_AFTER]
+              + [word.end() for word in _LOCAL_START_WORD.finditer(local)], default=0)
+    if _DEPARTMENT.fullmatch(local, cut):
+        return None  # an office's address, no one's
     if cut == 0 and len(local) > 4:
         cut = len(local) - 3
     return (start + cut, match.end()) if cut < len(local) else None
@@ -276,6 +253,10 @@ def _landline(match: re.Match[str]) -> Span | None:
     return None if inside else match.span()
 
 
+def _passport(match: re.Match[str]) -> Span | None:
+    return None if _OTHER_NUMBER_BEFORE.search(match.string, max(0, match.start() - 12), match.start()) else match.span()
+
+
 def _bank_card_6(match: re.Match[str]) -> Span | None:
     return match.span() if luhn_valid(match.group(1) + match.group(2)) else None
 
@@ -295,10 +276,10 @@ RULES: tuple[tuple[str, re.Pattern[str], _Decide], ...] = (
     ("mobile", SEPARATED_RE, separated_mobile),  # 1 3 8 0 0 1 3 8 0 0 0, 138、0013、8000
     ("landline", _LANDLINE_RE, _landline),
     ("id_card", _ID15_RE, _id15),
-    ("passport", _PASSPORT_RE, _whole),
-    ("travel_permit", _PERMIT_RE, _whole),
+    ("passport", _PASSPORT_RE, _passport),
+    ("travel_permit", _PERMIT_RE, _passport),
     ("wechat", _WXID_RE, _whole),
-    ("address", _ADDRESS_RE, _address),
+    ("address", ADDRESS_RE, address),  # a home address: pii_address.py
 )
 
 # ---------------------------------------------------------------- the pass

@@ -16,12 +16,15 @@ Span = tuple[int, int]
 _GAP = r"[ \t]*(?:号码|号|码|ID|id)?[ \t]*(?:是|为)?[ \t]*(?:[:：][ \t]*\r?\n|[:：])?[ \t]*[(（]?[ \t]*"
 _PHONE_SHAPE = r"(?:\+?86[ -]?)?\(?\d{2,4}\)?(?:[ .-]?\d{2,4}){1,4}(?![\d])"
 _ALNUM_ID = r"(?=(?:[A-Za-z]*\d){4})[A-Za-z0-9]{6,12}(?![A-Za-z0-9])"
+_ACCOUNT = r"\d{3,6}(?:[ .-]?\d{1,8}){1,7}(?!\d)"
 # (context words, category or "phone", the identifier shape right after them)
 _CONTEXT: tuple[tuple[str, str, str], ...] = (
     (r"身份证|身份号码|公民身份号码|证件号|证件号码", "id_card", r"\d(?:[ .-]?\d){16}[ .-]?[\dXx](?![\dA-Za-z])|\d{15}(?!\d)"),
     (r"护照", "passport", _ALNUM_ID),
-    (r"通行证", "travel_permit", _ALNUM_ID),
-    (r"银行卡|工资卡|银行账户|银行帐户|卡号|账号|帐号|账户|帐户", "bank_card", r"\d{3,6}(?:[ .-]?\d{1,8}){1,7}(?!\d)"),
+    (r"通行证|回乡证|台胞证", "travel_permit", _ALNUM_ID),
+    (r"银行卡|工资卡|银行账户|银行帐户|卡号|账号|帐号|账户|帐户", "bank_card", _ACCOUNT),
+    # a bank's name or where pay goes (开户行：农业银行 6228 …, 工资发放至 6228 …): a card's 16-19 digits only
+    (r"开户行|开户银行|[\u4e00-\u9fff]{2,6}银行|工资(?:发放|转账|打款)?(?:至|到)", "bank_card_long", _ACCOUNT),
     (r"微信", "wechat", r"wxid_[A-Za-z0-9_-]+|[A-Za-z][-_A-Za-z0-9]{5,19}(?![-_A-Za-z0-9])"),
     (r"QQ|qq|Qq", "qq", r"[1-9]\d{4,11}(?!\d)"),
     (r"电话|手机|联系方式|座机|传真|热线", "phone", _PHONE_SHAPE),
@@ -37,12 +40,14 @@ def _context_category(category: str, value: str) -> str | None:
     digits = re.sub(r"\D", "", value)
     if category == "bank_card":
         return category if 10 <= len(digits) <= 25 else None
+    if category == "bank_card_long":
+        return "bank_card" if 16 <= len(digits) <= 19 else None
     if category == "phone":
         if not 7 <= len(digits) <= 13:
             return None
         national = digits[2:] if digits.startswith("86") and len(digits) > 11 else digits
-        if re.fullmatch(r"[48]00\d{7}", national):
-            return None  # a company's 400/800 service line is no one's personal number
+        if re.fullmatch(r"[48]00\d{7}|0\d{2,3}12\d{3}", national):
+            return None  # a company's 400/800 service line, a public 12xxx line after an area code (0571-12333): no one's
         return "mobile" if re.fullmatch(r"1[3-9]\d{9}", national) else "landline"
     return category
 
