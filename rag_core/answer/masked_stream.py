@@ -42,6 +42,7 @@ MIN_STEP = 8
 _ADDRESS_CUE = re.compile(
     r"住(?:在|于|址|所)|家住|家在|现居|定居|居住地|所在地|(?:家庭|家|居住|常住|户籍|户口|通讯|通信|收件|收货|邮寄|寄送|联系"
     r"|详细|我的)地址|地址(?=[:：是为在]|$)|住(?![宿房院户址所建宅在于证进满过])"
+    r"|[搬迁](?:到|至|去|进)|[寄邮送](?:到|至|往)"  # 我搬到了…, 寄到…: masking takes a home's address after them too
 )
 _ADDRESS_STOPS = frozenset("，,；;。！!？?、（）()\n")  # not ：, which may follow the word (住址：…)
 _PLACE_OR_NUMBER = re.compile(r"[省市区县旗镇乡路街道巷弄村苑院园寓厦段号栋幢座楼层室0-9０-９一二三四五六七八九十百零〇两]")
