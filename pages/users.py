@@ -20,7 +20,10 @@ DISABLE_PENDING_KEY = "users_disable_pending"
 
 
 def account_state(account: Account, now: datetime | None = None) -> str:
-    """正常 / 已停用 / 已锁定（至 local time）: a lock that ran out is no lock (the next login unlocks it)."""
+    """正常 / 已停用 / 已锁定（至 local time）: a lock that ran out is no lock (the next login unlocks it). An account
+    made before its name was reserved (系统) never logs in, enabled or not: said so, with what to do."""
+    if Assistant.name_reserved(account.name):
+        return Assistant.RESERVED_STATE
     if account.disabled:
         return "已停用"
     until = parse_time(account.locked_until)

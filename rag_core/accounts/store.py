@@ -23,10 +23,12 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from ..errors import AccountError
 from ..types import ROLE_NAMES, ROLES, Account
+from .audiences import Label, read_labels, relabels
+from .audiences import checked as _audiences  # by this name in `facade.upload_input` too
 from .emails import EmailColumn, check_email, taken
 from .names import check_name, is_reserved, name_keys, refuse_lookalike
 from .passwords import check_password
-from .transaction import one_write
+from .transaction import one_write, write_or_skip
 
 MAX_FAILURES = 5  # consecutive wrong passwords before the account locks
 LOCK_MINUTES = 15
@@ -108,8 +110,10 @@ HASH_PARAMETERS: dict[str, int] = {}
 class AccountStore(EmailColumn):
     """Thread-safe; one connection guarded by a lock (a handful of people, rare writes)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, label: Label | None = None):
+        """`label`: what a stored audience reads as, in every account read (`accounts.audiences`); None: as stored."""
         self.path = Path(path)
+        self._label = label
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, check_same_thread=False)
         self._db.executescript(_SCHEMA)
@@ -141,10 +145,9 @@ class AccountStore(EmailColumn):
                 self._any = self._db.execute("SELECT 1 FROM users LIMIT 1").fetchone() is not None
         return self._any
 
-    @staticmethod
-    def _account(row) -> Account:
+    def _account(self, row) -> Account:
         return Account(
-            name=row[0], role=row[1], audiences=tuple(a for a in row[2].split(",") if a), email=row[3],
+            name=row[0], role=row[1], audiences=read_labels(row[2], self._label), email=row[3],
             disabled=bool(row[4]), failed_logins=int(row[5]), locked_until=row[6], created_at=row[7],
         )
 
@@ -242,9 +245,22 @@ class AccountStore(EmailColumn):
         return self._update(name, "role = ?, audiences = ?", (role, labels), leaves_admin=role != "admin",
                             ends_sessions=("role != ? OR audiences != ?", (role, labels)))
 
-    def relabel(self, name: str, audiences: Iterable[str]) -> Account:
-        """The same grant spelled as its labels (an older version stored 管理者 or Managers as typed): no session ends."""
-        return self._update(name, "audiences = ?", (",".join(_audiences(audiences)),))
+    def relabel_stored(self, read: Iterable[tuple[str, str]] | None = None) -> int:
+        """Rewrite audiences an older version stored as typed (Managers, 管理者) as their labels, once, at opening; how
+        many accounts it rewrote. Every read reads them so already (`label`): this only tidies the file. A compare-and-set
+        on the value read (`read`: (name, audiences) rows, by default read now), so a change made since stands; never
+        waiting (`write_or_skip`): a file another process holds is left as it is, for a later opening."""
+        if read is None:
+            with self._lock:
+                read = self._db.execute("SELECT name, audiences FROM users").fetchall()
+        if not (changes := relabels(read, self._label)):
+            return 0
+        try:
+            with write_or_skip(self._db, self._lock):
+                return sum(self._db.execute("UPDATE users SET audiences = ? WHERE name = ? AND audiences = ?",
+                                            change).rowcount for change in changes)
+        except sqlite3.OperationalError:  # busy, or a read-only file: read as labels all the same
+            return 0
 
     def reset_password(self, name: str, password: str, keep: str | None = None) -> Account:
         """New password; unlocks the account and ends its sessions but the one of token `keep`."""
@@ -372,14 +388,6 @@ def _well_formed(token: str | None) -> bool:
     """True for a token of the shape `open_session` makes; why: a cookie is anyone's text, and non-ASCII text
     made the signing raise (every page an English traceback, the login form never shown)."""
     return isinstance(token, str) and _TOKEN_SHAPE.fullmatch(token) is not None
-
-
-def _audiences(audiences: Iterable[str]) -> list[str]:
-    labels = sorted({a.strip() for a in audiences if a and a.strip()})
-    for label in labels:
-        if not re.match(r"^[\w-]{1,32}$", label):
-            raise AccountError(f"受众标签不合法：{label}")
-    return labels
 
 
 def _verify(hasher: PasswordHasher, digest: str, password: str) -> bool:

@@ -29,3 +29,17 @@ def one_write(db: sqlite3.Connection, lock: threading.Lock | threading.RLock) ->
                 with suppress(sqlite3.Error):  # the first error is the one to report
                     db.rollback()
             raise
+
+
+@contextmanager
+def write_or_skip(db: sqlite3.Connection, lock: threading.Lock | threading.RLock) -> Iterator[None]:
+    """`one_write` that never waits for a file another process holds: busy raises `sqlite3.OperationalError` at once,
+    not after the busy timeout (a tidy-up no one waits for, while this store's lock holds every other caller back)."""
+    with lock:
+        waits = db.execute("PRAGMA busy_timeout").fetchone()[0]
+        db.execute("PRAGMA busy_timeout = 0")
+        try:
+            with one_write(db, threading.Lock()):  # `lock` is held already
+                yield
+        finally:
+            db.execute(f"PRAGMA busy_timeout = {int(waits)}")

@@ -99,7 +99,7 @@ def list_users(args: argparse.Namespace, assistant) -> int:
     if not accounts:
         say("（还没有账户：桌面模式，网页不需要登录）")
     for a in accounts:
-        state = _state(a, zone)
+        state = assistant.RESERVED_STATE if assistant.name_reserved(a.name) else _state(a, zone)  # never logs in
         say(f"{field(a.name)}  {a.role}  受众 {field(','.join(a.audiences)) or '—'}  {field(a.email or '')}  {state}")
     return 0
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..accounts.names import is_reserved
+from ..documents.audience_names import audience_label
 from ..errors import PermissionDenied, StoreDamaged
 from ..types import ROLE_NAMES, ROLES, Principal
 
@@ -93,7 +94,7 @@ def as_it_stands(accounts: Callable[[], Any], actor: Principal, *, local_admin_p
     A page keeps the principal from its login, and a tab's button callback runs before the login gate looks at the
     session again: an account disabled, or given another role or audiences, since then acted once more with its old
     rights. So every action reads the account it names (one indexed row): enabled, not reserved, and holding the
-    principal's role and audiences, as `session_principal` would give them now. A principal naming no account was
+    principal's role and audiences (as labels), as `session_principal` would give them now. A principal naming no account was
     issued by no login, so nothing of it can have gone stale (accounts are never deleted): the desktop's person at
     the machine, the CLI's (`act_as_local_administrator`: the data dir's owner names whom it acts for), the engine's
     own (`SYSTEM`), a library caller's. A desktop tab still open after the first account was made is the pages'
@@ -113,7 +114,8 @@ def as_it_stands(accounts: Callable[[], Any], actor: Principal, *, local_admin_p
         return actor
     if account.disabled or is_reserved(account.name):  # as `authenticate` refuses a reserved one
         raise PermissionDenied(f"没有权限：账户“{actor.user}”已停用，请重新登录或联系管理员")
-    if account.role == actor.role and set(account.audiences) == set(actor.audiences):  # in any order
+    labels = [{audience_label(a) for a in held} for held in (account.audiences, actor.audiences)]
+    if account.role == actor.role and labels[0] == labels[1]:  # in any order, Managers (stored by an older version) as managers
         return actor
     now = ROLE_NAMES.get(account.role, account.role)
     raise PermissionDenied(f"没有权限：账户“{actor.user}”的角色或受众已被管理员修改（现在是{now}），请重新登录")

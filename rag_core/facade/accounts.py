@@ -19,7 +19,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import date
 from zoneinfo import ZoneInfo
 
@@ -36,6 +35,7 @@ from ..text.pii import redact_text
 from ..types import ROLE_NAMES, Account, AuditEntry, Principal
 from .access import allowed
 from .core import ANONYMOUS, FacadeCore, damage_named  # noqa: F401 - ANONYMOUS: its former home
+from .upload_input import label_refusal
 
 OWN_PASSWORD = "password.change"  # the audit action of a person changing their own password
 ACCOUNTS_BUSY = f"{ACCOUNTS} 正被另一个进程占用，请稍后再试"
@@ -70,10 +70,13 @@ def audience_labels(typed: Sequence[str]) -> list[str]:
     return [audience_label(str(label)) for label in typed if label and str(label).strip()]
 
 
-def read_as_labels(account: Account) -> Account:
-    """`account` with the audiences an older version stored as typed (Managers, 管理者) read as their label."""
-    labels = tuple(sorted(set(audience_labels(account.audiences))))
-    return account if labels == account.audiences else replace(account, audiences=labels)
+def checked_labels(typed: Sequence[str]) -> list[str]:
+    """`audience_labels`, refused as an upload's are (`label_refusal`) before anything is written: a label holding
+    personal data (张三13700001111) is shown wherever the account is (the users list, the audit trail)."""
+    labels = audience_labels(typed)
+    if refusal := label_refusal(labels):
+        raise AccountError(refusal)
+    return labels
 
 
 def role_change(before: Account | None, after: Account) -> str:
@@ -96,6 +99,15 @@ class AccountActions(FacadeCore):
     def can(actor: Principal, permission: str) -> bool:
         """Whether `actor` holds `permission` (pages hide what a person cannot use; the facade still checks)."""
         return allowed(actor, permission)
+
+    # the state 用户管理 and `users list` show for an account made before its name was reserved (系统): it never logs in
+    RESERVED_STATE = "名称已保留，无法登录（请新建账户）"
+
+    @staticmethod
+    def name_reserved(name: str) -> bool:
+        """Whether `name` is one the engine keeps for itself (`accounts.names`): an account so named, made before the
+        names were reserved, can never log in (`authenticate`); its person needs a new account."""
+        return is_reserved(name)
 
     @property
     def team_mode(self) -> bool:
@@ -186,21 +198,11 @@ class AccountActions(FacadeCore):
         return self.accounts.open_session(account.name)
 
     def session_principal(self, token: str | None) -> Principal | None:
-        """The person a session token stands for, or None (forged, expired, ended, disabled)."""
+        """The person a session token stands for, or None (forged, expired, ended, disabled). Only read: audiences an
+        older version stored as typed (Managers, 管理者) read as their labels (`AccountStore` label), never rewritten
+        here, where a write overwrote an administrator's change made since the read, or waited on a busy file."""
         account = self.accounts.resolve_session(token)
-        return self._labelled(account).principal if account else None
-
-    def _labelled(self, account: Account) -> Account:
-        """`account` with audiences an older version stored as typed (Managers, 管理者) rewritten as their labels, once:
-        the grant reads the documents meant, and the stored account still matches the principal (`as_it_stands`).
-        Not written (busy file): as stored, as before."""
-        labelled = read_as_labels(account)
-        if labelled is account:
-            return account
-        try:
-            return self.accounts.relabel(account.name, labelled.audiences)
-        except (sqlite3.Error, AccountError):
-            return account
+        return account.principal if account else None
 
     def logout(self, token: str | None, *, actor: Principal | None = None) -> None:
         self.accounts.close_session(token)
@@ -210,7 +212,7 @@ class AccountActions(FacadeCore):
     # -- users -------------------------------------------------------------------
     def list_users(self, *, actor: Principal | None = None) -> list[Account]:
         self._acting(actor, "users")
-        return [read_as_labels(account) for account in self.accounts.list()]
+        return self.accounts.list()  # audiences stored as typed read as their labels (`AccountStore` label)
 
     def add_user(self, name: str, role: str, password: str, audiences: Sequence[str] = (), email: str = "", *,
                  actor: Principal | None = None) -> Account:
@@ -222,10 +224,10 @@ class AccountActions(FacadeCore):
                 if role != "admin" and not self.accounts.has_accounts():  # team mode would start with nobody to manage it
                     raise AccountError("第一个账户必须是管理员：新建账户后所有页面都需要登录，只有管理员能在网页上管理账户")
                 if redact_text(str(name)) != str(name):  # a name is shown everywhere: the sidebar, the audit's actor
-                    raise AccountError("用户名不能是手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）")
+                    raise AccountError("用户名不能是手机号、邮箱、证件号、银行卡号或住址：请换一个名字（例如拼音或工号）")
                 check_name(name)
                 accepted = True
-                account = self.accounts.add(name, role, password, audience_labels(audiences), email)
+                account = self.accounts.add(name, role, password, checked_labels(audiences), email)
         except (AccountError, StoreBusy) as exc:
             # a name not accepted is recorded as login records unknown names: a tag, in the target and the detail
             typed = str(name).strip()
@@ -254,7 +256,7 @@ class AccountActions(FacadeCore):
 
         def change(stored: str) -> Account:
             before.append(self.accounts.get(stored))  # read in the busy guard, so a busy file is audited as a refusal
-            return self.accounts.set_role(stored, role, audience_labels(audiences))
+            return self.accounts.set_role(stored, role, checked_labels(audiences))
 
         return self._account_change(actor, "user.role", name, change, lambda after: role_change(before[0], after))
 
@@ -273,8 +275,9 @@ class AccountActions(FacadeCore):
         actor = self._acting(actor, "users", "user.password", name)
         own: list[bool] = []
 
-        def change(stored: str) -> Account:
-            own.append(stored == actor.user and bool(keep_token))
+        def change(stored: str) -> Account:  # own: the token is a live session of this very account, read before the reset
+            mine = self.accounts.resolve_session(keep_token) if stored == actor.user and keep_token else None
+            own.append(mine is not None and mine.name == stored)
             return self.accounts.reset_password(stored, password, keep=keep_token if own[-1] else None)
 
         return self._account_change(actor, "user.password", name, change,

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..accounts.audit import AuditLog
 from ..accounts.store import AccountStore
+from ..documents.audience_names import audience_label
 from ..errors import PermissionDenied, StoreBusy, StoreDamaged
 from ..storage.account_files import ACCOUNTS, AUDIT, damaged_line, lost_accounts_line
 from ..storage.sqlite_access import is_busy
@@ -44,6 +45,16 @@ def damage_named(file: str) -> Iterator[None]:
         raise StoreDamaged(damaged_line(file, exc)) from exc
 
 
+def _relabel_stored(store: AccountStore) -> None:
+    """The one-off rewrite of audiences an older version stored as typed, at opening and never on a read path: a
+    compare-and-set that skips a busy file (`AccountStore.relabel_stored`). Reads need none of it, so nothing fails."""
+    try:
+        if count := store.relabel_stored():
+            _log.info("%s: %d account(s) audiences rewritten as their labels", ACCOUNTS, count)
+    except sqlite3.Error as exc:  # damage shows at the first read, as before
+        _log.warning("%s: audiences not rewritten as their labels: %s", ACCOUNTS, exc)
+
+
 class FacadeCore:
     """The base of every action mixin: the stores and settings `Assistant` opens, and the checks all share."""
 
@@ -66,8 +77,9 @@ class FacadeCore:
                     # account or audit file is no verdict: StoreBusy leaves nothing kept, the next action reads again
                     data_dir = Path(self._settings.data_dir)
                     lost = lost_accounts_line(data_dir) or ""
-                    with damage_named(ACCOUNTS):
-                        store = AccountStore(self._settings.path(ACCOUNTS))
+                    with damage_named(ACCOUNTS):  # audiences an older version stored as typed read as their labels
+                        store = AccountStore(self._settings.path(ACCOUNTS), label=audience_label)
+                    _relabel_stored(store)
                     self._accounts_lost = lost  # before the store shows: another thread must not skip the check
                     self._accounts = store
         with damage_named(ACCOUNTS):
