@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..text.tokenizer import tagged
-from .subject import is_yes_no, required_quantity
+from .subject import is_yes_no, polarity, required_quantity, ruling_clauses
 
 _ASKS_WHO = re.compile(r"谁|哪个部门|哪个领导|找哪|哪里审批|哪里申请")
 _GIVES_WHO = re.compile(
@@ -117,3 +117,19 @@ def says_asked(question: str, sentence: str) -> bool:
     return bool(predicate) and all(
         word in sentence or (not _DIGITS.search(word) and word[0] in sentence) for word in predicate
     )
+
+
+def asked_clause_polarity(question: str, sentence: str) -> str:
+    """可以 / 不可以 of a sentence that allows in one clause and limits in another (…可以提前转正，但实际试用时间
+    不得少于…): the polarity of the clauses that name every word the yes/no `question` turns on (`asked_predicate`), when they
+    agree and no clause ruling the other way names a word of the question (试用期员工不得申请 beside 员工可以申请
+    调休 for 试用期员工能调休吗: the limit may be the answer, so none is given)."""
+    predicate = asked_predicate(question)
+    clauses = ruling_clauses(sentence)
+    said = {polarity(c) for c in clauses if predicate and all(w in c for w in predicate)} - {""}
+    if len(said) != 1:
+        return ""
+    verdict = said.pop()
+    words = [w for w, t in tagged(question) if len(w) > 1 and _is_content(w, t)]
+    against = [c for c in clauses if polarity(c) not in ("", verdict)]
+    return "" if any(w in c for c in against for w in words) else verdict

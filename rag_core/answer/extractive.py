@@ -19,7 +19,7 @@ from ..text.refusal_lines import no_number, no_value, other_case
 from ..text.sentences import CLOSERS, END_CHARS, SENTENCE_RE, WORD_CHAR_RE, split_sentences
 from ..types import OFFLINE_ANSWERER, SourceRef
 from .answering import WEAK_EVIDENCE, WEAK_HEADER, Closeness
-from .asks import asked_pattern, gives_asked, says_asked
+from .asks import asked_clause_polarity, asked_pattern, gives_asked, says_asked
 from .enumerations import whole_enumerations
 from .headers import HEADER, header
 from .headings import AMOUNT as _AMOUNT
@@ -359,7 +359,9 @@ def _verdict(asks: str, lead: Quote) -> str:
     离职证明遗失的，员工可以…补开 does not answer 离职证明上会写我为什么走吗, so it gives no 可以. Only the lead:
     reading the quoted rule second as well added wrong verdicts and no right one (stop 42, open and fresh)."""
     said = polarity(lead.text)  # first: most leads state none, and `says_asked` needs the part-of-speech tagger
-    return said if said and says_asked(asks, lead.text) else ""
+    if said:
+        return said if says_asked(asks, lead.text) else ""
+    return asked_clause_polarity(asks, lead.text)
 
 
 def _closest(question: str, candidates: list[Quote], own: list[Quote], matched: list[tuple[Quote, dict[str, float]]],

@@ -347,6 +347,13 @@ def is_yes_no(question: str) -> bool:
     return bool(_YES_NO.search(question.strip())) or a_not_a(question)[1]
 
 
+def ruling_clauses(sentence: str) -> list[str]:
+    """The clauses of `sentence` that rule (its conditions left out); none for a sentence that sets a penalty."""
+    if _PENALTY.search(sentence):
+        return []
+    return [c for c in _CLAUSE.split(_CONDITION.sub("", sentence)) if c]
+
+
 def polarity(sentence: str) -> str:
     """"不可以" / "可以" when the governing sentence says so plainly, else ""."""
     if _PENALTY.search(sentence):
