@@ -23,9 +23,9 @@ from ..text.pii import redact_text
 from ..types import Principal
 from .core import FacadeCore
 
-NAME_REFUSED = "用户名不能含手机号、邮箱、证件号或银行卡号：请换一个名字（例如拼音或工号）"
+NAME_REFUSED = "用户名不能含手机号、邮箱、证件号、银行卡号或住址：请换一个名字（例如拼音或工号）"
 NAME_CONTROL_REFUSED = "用户名不能含换行、制表符等控制字符：请只用字母、数字、汉字或 . _ @ -（与新建账户的规则相同）"
-CONVERSATION_REFUSED = "对话编号不能含手机号、邮箱、证件号或银行卡号：请换一个编号，或不填让系统自动生成"
+CONVERSATION_REFUSED = "对话编号不能含手机号、邮箱、证件号、银行卡号或住址：请换一个编号，或不填让系统自动生成"
 
 
 def carries_personal_data(text: str) -> bool:

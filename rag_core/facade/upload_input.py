@@ -64,7 +64,7 @@ def label_refusal(labels: Sequence[str]) -> str:
     account name is (`owner_names`): it is stored with every chunk and shown wherever the document is."""
     if personal := next((label for label in labels if redact_text(label) != label), ""):
         shown = redact_text(personal)
-        return (f"受众标签不能含手机号、邮箱、证件号或银行卡号：{shown if len(shown) <= 40 else shown[:40] + '…'}。"
+        return (f"受众标签不能含手机号、邮箱、证件号、银行卡号或住址：{shown if len(shown) <= 40 else shown[:40] + '…'}。"
                 "请换一个标签（例如部门名称），未写入任何内容")
     if not (bad := bad_label(labels)):
         return ""
