@@ -62,3 +62,8 @@ def test_an_answer_that_says_it_is_weak_and_a_refusal_get_no_second_note() -> No
     assert not AnswerNotes.of(_trace("依据较弱：年假5天[资料1]。")).weak
     refused = AnswerNotes.of(_trace("制度里没有写这一条[资料1]。", outcome="refused"))
     assert not refused.weak and not refused.cited and refused.lines() == []
+
+
+def test_the_notes_read_citations_as_the_citation_check_does() -> None:
+    """One reader of [资料N] (`answer.citations`): a list in one bracket names every source in it."""
+    assert AnswerNotes.of(_trace("假期为5天[资料2、1]。")).cited_numbers == [2, 1]

@@ -11,13 +11,11 @@ and the words from `AnswerNotes`, so the two cannot drift apart:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ..types import ACKNOWLEDGED, ANSWERED, OUTCOMES, REFUSED, STANDARD, WEAK, WEAK_EVIDENCE, AskTrace, SourceRef
-
-_CITATION = re.compile(r"\[资料(\d+)\]")
+from .citations import citation_spans, cited_numbers
 
 
 def trace_outcome(trace: AskTrace) -> str:
@@ -58,7 +56,7 @@ class AnswerNotes:
         weak = outcome == WEAK and not trace.answer.lstrip().startswith(WEAK_EVIDENCE)
         sources = {s.number: s for s in trace.sources}
         used = outcome in (ANSWERED, WEAK) and bool(trace.search.hits)  # a refusal or 标准答复 cites no clause
-        numbers = dict.fromkeys(int(n) for n in _CITATION.findall(trace.answer)) if used else {}
+        numbers = cited_numbers(trace.answer) if used else []
         check = trace.citations
         return cls(weak, tuple(check.unsupported), tuple(check.removed),
                    tuple(sources[n] for n in numbers if n in sources))
@@ -77,7 +75,7 @@ class AnswerNotes:
 
     def unsupported_ends(self, answer: str) -> list[int]:
         """Where each flagged sentence ends in `answer` (its first occurrence), moved past a [资料N] it would split."""
-        citations = [m.span() for m in _CITATION.finditer(answer)]
+        citations = citation_spans(answer)
         ends = [at + len(sentence) for sentence in self.unsupported if sentence and (at := answer.find(sentence)) >= 0]
         return [next((e for s, e in citations if s < end < e), end) for end in ends]
 

@@ -87,6 +87,16 @@ def _citation_numbers(inside: str) -> list[int]:
     return list(dict.fromkeys(numbers))
 
 
+def cited_numbers(text: str) -> list[int]:
+    """The N of every source `text` cites as [资料N] (lists and ranges too: [资料1、2], [资料1-3]), in order, once each."""
+    return list(dict.fromkeys(n for match in _CITATION.finditer(text) for n in _citation_numbers(match.group(1))))
+
+
+def citation_spans(text: str) -> list[tuple[int, int]]:
+    """Where each [资料N] citation of `text` starts and ends (a mark placed after a sentence must not split one)."""
+    return [match.span() for match in _CITATION.finditer(text)]
+
+
 def _cited(sentence: str) -> list[int]:
     """The sources a sentence names, strict ([资料1]) or in the model's own words (根据资料1, （资料1）, 见资料1)."""
     numbers: list[int] = []
