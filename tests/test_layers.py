@@ -15,18 +15,19 @@ ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "rag_core"
 FOUNDATION = {"types", "errors", "settings"}
 
-# What each stage may import besides itself and the foundation modules.
+# What each stage may import besides itself and the foundation modules. `storage` (SQLite access, store files, backups)
+# imports nothing but the foundation, so every stage may stand on it.
 ALLOWED: dict[str, set[str]] = {
     "text": set(),
     "storage": set(),
-    "documents": {"text"},
-    "memory": {"text"},
+    "documents": {"text", "storage"},
+    "memory": {"text", "storage"},
     "search": {"text", "documents"},
     "answer": {"text", "search"},
-    "conversations": {"text"},
+    "conversations": {"text", "storage"},
     "evaluation": {"text", "documents", "search", "answer"},
-    "accounts": set(),
-    "insights": {"text", "documents", "search"},
+    "accounts": {"storage"},
+    "insights": {"storage", "text", "documents", "search"},
     "facade": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "conversations", "accounts", "insights"},
     "cli": {"text", "documents", "search", "answer", "memory", "evaluation", "facade", "assistant"},
     "assistant": {"storage", "text", "documents", "search", "answer", "memory", "evaluation", "conversations", "facade", "accounts", "insights"},

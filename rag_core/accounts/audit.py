@@ -13,6 +13,7 @@ import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..storage.new_store import create_store
 from ..types import AuditEntry
 from .transaction import one_write
 
@@ -70,6 +71,7 @@ class AuditLog:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        create_store(self.path, ";\n".join(_SCHEMA) + ";")  # whole or not at all (`storage.new_store`)
         self._db = sqlite3.connect(self.path, check_same_thread=False)
         self._lock = threading.Lock()
         have = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE name IN (?, ?, ?, ?)", _SCHEMA_NAMES)}

@@ -22,6 +22,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from ..errors import AccountError
+from ..storage.new_store import create_store
 from ..types import ROLE_NAMES, ROLES, Account
 from .audiences import Label, read_labels, relabels
 from .audiences import checked as _audiences  # by this name in `facade.upload_input` too
@@ -115,6 +116,7 @@ class AccountStore(EmailColumn):
         self.path = Path(path)
         self._label = label
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        create_store(self.path, _SCHEMA, mode=0o600)  # whole or not at all: a 0-byte file read as lost accounts
         self._db = sqlite3.connect(self.path, check_same_thread=False)
         self._db.executescript(_SCHEMA)
         try:  # one account per address whatever its case (Li@Example.com is li@example.com)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PermissionDenied, RagError
+from ..storage.new_store import create_store
 from ..text.shown import shown, shown_answer, shown_trace
 
 TITLE_CHARS = 24
@@ -151,6 +152,7 @@ class ConversationStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.retention_days = retention_days
         self._lock = threading.Lock()
+        create_store(self.path, SCHEMA)  # whole or not at all: a full disk left a 0-byte file read as a cut store
         with self._tx() as conn:
             conn.executescript(SCHEMA)
 

@@ -25,6 +25,7 @@ from zoneinfo import ZoneInfo
 
 from ..errors import RagError
 from ..settings import Settings
+from ..storage.new_store import create_store
 from ..types import Chunk, DocumentInfo
 from .write_lock import WriterLock
 
@@ -184,6 +185,7 @@ def versions_in_effect(live: Iterable[DocumentInfo], day: str) -> dict[str, Docu
 class Catalog:
     def __init__(self, path: Path):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
+        create_store(path, SCHEMA)  # whole or not at all: a 0-byte catalog stops the start as a lost one
         self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)

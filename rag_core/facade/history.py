@@ -26,6 +26,7 @@ from ..documents.taking_effect import taking_effect
 from ..errors import StoreDamaged
 from ..storage.account_files import HISTORY as HISTORY_FILE
 from ..storage.account_files import damaged_line
+from ..storage.new_store import create_store
 from ..types import Chunk, DocumentInfo, IngestReport, Principal, VersionChange
 from .core import FacadeCore
 
@@ -42,6 +43,7 @@ class VersionTexts:
     """The chunk texts of every recorded version (doc_id, version) → [(hash, text), …]."""
 
     def __init__(self, path) -> None:
+        create_store(path, _SCHEMA)  # whole or not at all (`storage.new_store`)
         self._db = sqlite3.connect(str(path), check_same_thread=False)
         self._lock = threading.Lock()
         with self._lock:

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..storage.new_store import create_store
 from ..text.shown import shown, shown_trace
 from .audiences import UNKNOWN
 from .conversation_rows import ConversationRows
@@ -114,6 +115,7 @@ def _blob(vector: np.ndarray | None) -> bytes | None:
 class InsightLog(ConversationRows):
     def __init__(self, path: Path):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
+        create_store(path, SCHEMA)  # whole or not at all: a full disk left a 0-byte file read as a cut store
         self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import RagError, VectorServerDown
 from ..search.chroma_server import server_lost
+from ..storage.new_store import create_store
 from ..text.inputs import MAX_QUESTION_CHARS, checked, is_blank
 from ..text.shown import shown
 from .matching import STANDARD_AGREEMENT, STANDARD_COSINE
@@ -97,6 +98,7 @@ class StandardAnswers:
     def __init__(self, path: Path, client, collection: str, model_id: str,
                  embed: Callable[[Sequence[str]], np.ndarray]):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
+        create_store(path, SCHEMA)  # whole or not at all: a full disk left a 0-byte file read as a cut store
         self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         self._db.executescript(SCHEMA)
         self._lock = threading.RLock()
@@ -122,9 +124,8 @@ class StandardAnswers:
             try:
                 self._collection = self._open()
                 entries = self.list()
-                wordings = sum(len(_wordings(e)) for e in entries)
                 if (self._stale or (self._collection.metadata or {}).get("embedding_model") != self.model_id
-                        or self._collection.count() != wordings):
+                        or self._held_wordings() != _expected(entries)):  # not the count: a restore of as many
                     self._rebuild(entries)
                     self._stale = False
             except Exception as exc:
@@ -142,6 +143,10 @@ class StandardAnswers:
             self._name, metadata={"embedding_model": self.model_id},
             configuration={"hnsw": {"space": "cosine"}}, embedding_function=None,
         )
+
+    def _held_wordings(self) -> set[tuple[str, str]]:
+        got = self._collection.get(include=["metadatas"])
+        return {(i, (m or {}).get("wording", "")) for i, m in zip(got["ids"], got["metadatas"] or [], strict=False)}
 
     def _rebuild(self, entries: list[StandardAnswer]) -> None:
         """Every entry written straight to a new collection: never through `_write`, whose retry rebuilds, so an
@@ -378,3 +383,8 @@ class StandardAnswers:
 
 def _wordings(entry: StandardAnswer) -> list[str]:
     return [entry.question, *entry.variants]
+
+
+def _expected(entries: list[StandardAnswer]) -> set[tuple[str, str]]:
+    """The (id, wording) pairs the collection holds for `entries`: what a restore of other entries changes."""
+    return {(f"{e.id}:{i}", text) for e in entries for i, text in enumerate(_wordings(e))}

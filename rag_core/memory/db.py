@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..storage.new_store import create_store
 from .scoring import as_utc
 
 SCHEMA = """
@@ -76,6 +77,7 @@ def connect(db_path: Path | str) -> sqlite3.Connection:
     """One shared connection (callers hold the store's lock); WAL so readers never block."""
     path = Path(db_path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    create_store(path, SCHEMA)  # whole or not at all: a full disk left a 0-byte file read as a cut store
     conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30.0)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")

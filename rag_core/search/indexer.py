@@ -28,7 +28,7 @@ from ..documents.name_keys import NameKeys
 from ..documents.prepare import PreparedDocument, index_text, with_version
 from ..documents.standing import scheduled
 from ..documents.taking_effect import replaced_on_their_day
-from ..errors import IngestError
+from ..errors import IngestError, RagError
 from ..types import Chunk, DocumentInfo, IngestReport
 from .after_switch import run_each, unfinished
 from .backfill import backfill_rows, backfill_second, backfill_sentences  # noqa: F401 (their old home)
@@ -42,6 +42,8 @@ from .unreachable import unreachable_warning
 from .vector_store import ChromaVectorStore, VectorCheck
 from .version_rules import MayReplace, refuse_stale, refuse_unreplaceable, scheduled_later, waiting_note  # noqa: F401
 
+# a delete refused whole by a full disk: nothing was deleted, and the page says so
+DELETE_DISK_FULL = "磁盘空间已满，文档没有删除（它仍在文档列表里，也仍会被检索到）；请腾出磁盘空间后重试"
 Progress = Callable[[str, float], None]
 
 
@@ -335,15 +337,22 @@ class Indexer:
             if not chunks and not self.catalog.versions(doc_id):
                 return 0
             ids = [c.chunk_id for c in chunks]
-            self.centroid.remove(chunks)
-            self.vectors.delete(ids)
-            self._delete_sentence_rows(ids)
-            self.embedder.forget([index_text(c) for c in chunks])
-            if self.second is not None:
-                self.second.embedder.forget([second_chunk_text(c) for c in chunks])
-            self.catalog.delete_document(doc_id, today)
-            self.name_keys.forget(doc_id)
-            self.keywords.remove(ids)
+            self.vectors.count()  # a Chroma server that is down refuses the delete here, before anything is removed
+            try:  # the catalog first, in one transaction: on a full disk it fails whole and nothing else is touched
+                self.catalog.delete_document(doc_id, today)
+            except Exception as exc:
+                if disk_full(exc):
+                    raise RagError(DELETE_DISK_FULL) from exc
+                raise
+            # the document is gone from every list and answer; a step left undone here (a full disk) leaves only
+            # rows nobody reads, and the vectors' count differs from the catalog's: the next start rebuilds them
+            run_each([
+                ("centroid", lambda: self.centroid.remove(chunks)), ("vectors", lambda: self.vectors.delete(ids)),
+                ("sentences", lambda: self._delete_sentence_rows(ids)),
+                ("embedding cache", lambda: self.embedder.forget([index_text(c) for c in chunks])),
+                ("second cache", lambda: self.second and self.second.embedder.forget([second_chunk_text(c) for c in chunks])),
+                ("names", lambda: self.name_keys.forget(doc_id)), ("keywords", lambda: self.keywords.remove(ids)),
+            ], f"deleting {doc_id}")
             return len(ids)
 
     def check_vectors(self, repair: bool = True) -> VectorCheck:

@@ -1,0 +1,42 @@
+"""The account, audit, catalog and history stores come into being whole or not at all, as the other stores do
+(`storage.new_store`): a full disk at their first write left a 0-byte file that the start read as lost accounts
+(every page paused on a desktop install that never had any) or a lost catalog (review 301)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rag_core.accounts.audit import AuditLog
+from rag_core.accounts.store import AccountStore
+from rag_core.documents.catalog import Catalog
+from rag_core.facade.history import VersionTexts
+
+
+def _disk_full(monkeypatch) -> None:
+    """Every new SQLite file fails at its first write, as on a full disk; an existing one opens."""
+    real = sqlite3.connect
+
+    def connect(path, *args, **kwargs):
+        existed = Path(str(path)).exists()
+        con = real(path, *args, **kwargs)
+        if not existed:
+            con.close()
+            raise sqlite3.OperationalError("database or disk is full")
+        return con
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+
+
+@pytest.mark.parametrize("opener", [AccountStore, AuditLog, Catalog, VersionTexts])
+def test_a_store_that_could_not_be_written_leaves_no_file(tmp_path: Path, monkeypatch, opener) -> None:
+    path = tmp_path / "store.sqlite3"
+    _disk_full(monkeypatch)
+    with pytest.raises(sqlite3.OperationalError):
+        opener(path)
+    assert not path.exists()
+    monkeypatch.undo()
+    opener(path)  # space freed: it opens as a new, whole store
+    assert path.stat().st_size > 0
