@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import sqlite3
+import uuid
 from pathlib import Path
 
 _SIDES = ("", "-journal", "-wal", "-shm")
@@ -43,7 +43,7 @@ def create_store(path: str | Path, schema: str, *, mode: int | None = None) -> b
     if path.exists() or path.is_symlink():
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
-    scratch = path.with_name(f".{path.name}.creating-{secrets.token_hex(6)}.tmp")
+    scratch = path.with_name(f".{path.name}.creating-{uuid.uuid4().hex[:12]}.tmp")
     try:
         return _write(scratch, path, schema, mode)
     except OSError as exc:  # said by the store as SQLite errors are (a full disk stays a full disk: the chain)
