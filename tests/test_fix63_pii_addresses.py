@@ -2,8 +2,9 @@
 
 户籍所在地：…文三路138号3单元501室, 身份证地址：, 紧急联系人地址：, 家里地址是…, a bare 地址：…3单元501室 and typed
 我搬到了… / 寄到… kept the whole address (only 户口所在地 and a fixed list of 地址 labels were read). A label ending in
-地址/住址/所在地 that names a person's place is now read like 家庭住址; a label naming no person (a bare 地址：,
-公司地址) or 寄到 only before a home's numbered pair (3单元501室, 2幢301), so a policy's stated address stays."""
+地址/住址/所在地 that names a person's place is now read like 家庭住址; an organisation's label (公司地址) never; a bare
+地址： or 寄到 only after a word for a person in its sentence (姓名：王五，地址：…, 寄到我家…; review own1 D1), so a
+policy's stated address stays."""
 
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ MASKED = [
     ("户籍所在地：浙江省杭州市西湖区文三路138号3单元501室", "户籍所在地：浙江省杭州市西湖区[住址]"),
     ("身份证地址：浙江省温州市鹿城区人民路56号", "身份证地址：浙江省温州市鹿城区[住址]"),
     ("紧急联系人地址：杭州市滨江区江南大道100号2幢301", "紧急联系人地址：杭州市滨江区[住址]"),
-    ("地址：杭州市西湖区文三路138号3单元501室", "地址：杭州市西湖区[住址]"),
+    ("姓名：王五，地址：杭州市西湖区文三路138号3单元501室", "姓名：王五，地址：杭州市西湖区[住址]"),
     ("家里地址是杭州市西湖区文三路138号", "家里地址是杭州市西湖区[住址]"),
     ("我搬到了杭州市西湖区文三路138号3单元501室", "我搬到了杭州市西湖区[住址]"),
-    ("寄到杭州市西湖区文三路138号3单元501室", "寄到杭州市西湖区[住址]"),
+    ("寄到我家杭州市西湖区文三路138号3单元501室", "寄到我家杭州市西湖区[住址]"),
     ("员工户籍所在地：河南省郑州市金水区花园路12号", "员工户籍所在地：河南省郑州市金水区[住址]"),
     ("配偶地址：阳光花园小区5栋1201", "配偶地址：[住址]"),
 ]
@@ -33,6 +34,9 @@ KEPT = [  # a place a policy states: an office, a bare 地址 with one number, a
     "请将材料寄到杭州市西湖区文三路90号人力资源部",
     "户籍所在地与现居住地不一致的，由户籍所在地负责",
     "公司搬到了杭州市西湖区文三路90号",
+    # review own1 D1: a bare label or 寄到 with no person in its sentence is a policy's (an office's) place
+    "地址：杭州市西湖区文三路138号3单元501室",
+    "寄到杭州市西湖区文三路138号3单元501室",
 ]
 
 

@@ -11,7 +11,7 @@ from rag_core.text.pii import redact_text
 CLAUSE = "根据制度，一线城市住宿每晚上限600元[资料1]。"
 
 
-@pytest.mark.parametrize("told", ["请把材料寄到杭州市西湖区中山北路138号3单元501室", "我家搬到了杭州市西湖区文三路138号"])
+@pytest.mark.parametrize("told", ["请把材料寄到我家杭州市西湖区中山北路138号3单元501室", "我家搬到了杭州市西湖区文三路138号"])
 def test_an_address_after_a_moving_or_mailing_word_never_shows_while_streaming(told: str) -> None:
     text = f"{CLAUSE}{told}，收到后三个工作日内办理。{CLAUSE}"
     masked = redact_text(text)

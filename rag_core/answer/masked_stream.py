@@ -21,6 +21,7 @@ from collections.abc import Callable
 from ..text.digit_runs import ZH_DIGIT_CHARS
 from ..text.numerals import CN_NUMERAL
 from ..text.pii import redact_text
+from ..text.pii_address import ADDRESS_CUE
 
 # Chinese numerals are not quiet: a phone written 一三八… (幺 for 1, 壹參陸 as on contracts) must not be cut in
 # two. Every character masking reads as a digit (`ZH_DIGIT_CHARS`, one source), and the scales of an amount.
@@ -35,18 +36,15 @@ LOOKAHEAD = 8  # characters seen past a point before it is settled: longer than 
 # answer streamed 4 characters a time is then masked 52 times, 72 ms in all, not 1,875 times.
 MIN_STEP = 8
 # A home address is masked from its road on (`pii`), but only once its numbers have come: 文三路幸福小 is no address
-# yet. After a word an address may follow (住在, 家住, 住址, 联系地址, 地址：, 现居 …; a bare 住 as pii reads one, not
-# 住宿, 住院 or 居住证; not 地址变更), no point is settled until a mark no address holds (，。；…) has ended it, or
-# ADDRESS_QUIET characters passed without a place or number word (市, 路, 小区, 12, 三 …: an address goes on while
+# yet. After a word an address may follow (masking's own trigger, `pii_address.ADDRESS_CUE`, so the two cannot drift:
+# 住在, 家住, 住址, 身份证地址, 地址：, 寄到 …), no point is settled until a mark no address holds (，。；…) has ended it,
+# or ADDRESS_QUIET characters passed without a place or number word (市, 路, 小区, 12, 三 …: an address goes on while
 # they come), or ADDRESS_REACH characters passed in all.
-_ADDRESS_CUE = re.compile(
-    r"住(?:在|于|址|所)|家住|家在|现居|定居|居住地|所在地|(?:家庭|家|居住|常住|户籍|户口|通讯|通信|收件|收货|邮寄|寄送|联系"
-    r"|详细|我的)地址|地址(?=[:：是为在]|$)|住(?![宿房院户址所建宅在于证进满过])"
-    r"|[搬迁](?:到|至|去|进)|[寄邮送](?:到|至|往)"  # 我搬到了…, 寄到…: masking takes a home's address after them too
-)
 _ADDRESS_STOPS = frozenset("，,；;。！!？?、（）()\n")  # not ：, which may follow the word (住址：…)
-_PLACE_OR_NUMBER = re.compile(r"[省市区县旗镇乡路街道巷弄村苑院园寓厦段号栋幢座楼层室0-9０-９一二三四五六七八九十百零〇两]")
-ADDRESS_QUIET = 12
+# A Chinese numeral is a place's number only before a digit or a numbered part (三号楼, 二零一室), not a count (十个工作日).
+_PLACE_OR_NUMBER = re.compile(
+    r"[省市区县旗镇乡城场路街道巷弄村苑院园寓厦段号栋幢座楼层室0-9０-９]|[一二三四五六七八九十百零〇两]+(?=[号栋幢座楼层室单元弄期区组0-9０-９]|$)")
+ADDRESS_QUIET = 11
 ADDRESS_REACH = 60
 
 
@@ -70,14 +68,15 @@ def _home_address_open(text: str, end: int) -> bool:
     holds has come since, and a place or number word came within ADDRESS_QUIET characters (or the word itself
     did): masking may still take the text up to `end` as part of one."""
     window = max(0, end - ADDRESS_REACH)
-    cues = list(_ADDRESS_CUE.finditer(text, window, end))
+    cues = list(ADDRESS_CUE.finditer(text, window, end))
     if not cues:
         return False
-    after = text[cues[-1].end() : end]
-    if any(char in _ADDRESS_STOPS for char in after):
+    start = cues[-1].end()
+    if any(char in _ADDRESS_STOPS for char in text[start:end]):
         return False
-    last = max((match.end() for match in _PLACE_OR_NUMBER.finditer(after)), default=0)
-    return len(after) - last <= ADDRESS_QUIET
+    places = _PLACE_OR_NUMBER.finditer(text, start, end + LOOKAHEAD)  # a numeral's next character may lie past `end`
+    last = max((match.end() for match in places if match.end() <= end), default=start)
+    return end - last <= ADDRESS_QUIET
 
 
 def _address_ahead(text: str, end: int) -> bool:

@@ -7,10 +7,12 @@ or a label ending in 地址/住址/所在地 that names a person's place (户籍
 places up to a road, lane or estate (or a short name before two numbered parts: 公司宿舍3栋402), numbered parts
 (138号, 88号院3号楼2单元501, 12-3-501, 88 号, 3期/北一区/3组 before another part: 二七区建设路 is a district; a room in
 Chinese digits after 单元/栋/楼), then maybe a name and more parts (东部软件园2号楼). The province, city, district or
-county before the road stays (杭州市西湖区[住址]: rules differ by city). A label naming no person (a bare 地址：, 公司地址,
-用人单位所在地) or a mailing verb (寄到) takes only a home's numbered pair (3单元501室, 2幢301, 12-3-501): a policy's
-地址：文三路90号 or 公司地址：…建国路88号5楼 stays. No address: a city alone (住在杭州), a group (员工住在…), a 住 opening a
-noun (住宿). Lazy, unambiguous parts: no blow-up on 市市市….
+county before the road stays (杭州市西湖区[住址]: rules differ by city). Whose place it is decides: a label naming an
+organisation, its place or what is done there (公司地址, 用人单位所在地, 新员工报到地址, 培训地址) takes none; a bare label
+(地址：) or a mailing verb (寄到, 送至) only after a word for a person in its sentence (姓名：王五，地址：…, 我的快递寄到…; 寄到
+a home's numbered pair, 3单元501室, 2幢301, 12-3-501, unless 寄到我家), never before an office's name (…301室财务部): a
+policy's 地址：文三路90号2幢301室 stays. No address: a city alone (住在杭州), a group (员工住在…), a 住 opening a noun (住宿).
+Lazy, unambiguous parts: no blow-up on 市市市….
 """
 
 from __future__ import annotations
@@ -26,46 +28,79 @@ _NUMBERED = (rf"{_NUM_PART}(?: ?{_NUM_PART})*(?: ?-?\d{{1,5}}(?![\d.年月日号
              r"|(?<=[元栋楼])[一二三四五六七八九十零〇两]{2,5}(?![一二三四五六七八九十百千万零〇两年月日号个次天人元岁]))?")
 _STREET = r"大道|大街|路|街|道|[东西南北中]段|[一二三四五六七八九十]+段|巷|胡同|弄|村|小区|花园|公寓|社区|新村|家园|苑|大厦|院"
 _ENDS = rf"省|自治区|市|区|县|旗|镇|乡|街道|{_STREET}"
-ADDRESS_RE = re.compile(
+# The words an address follows: masking's trigger, and the streamed answer's cue to hold text back (`ADDRESS_CUE`).
+_TRIGGER = (
     r"(?:(?:居|现|定居)?住(?:在|于)|(?P<bare>(?:居|现|定居|入|暂)?住)(?![宿房院户址所建宅在于])|家住|家在|现居(?:在|于)?"
     r"|定居(?:在|于)|住址|住所|(?P<label>地址|所在地)|(?:现)?居住地|我(?:家|们家)?(?:已经|已|刚|刚刚|最近)?[搬迁](?:到|至|去|进)了?"
-    r"|(?P<sent>[寄邮送](?:到|至|往)))(?:在|于|是|为)?[ ]?[:：]?[ ]?(?P<address>"
+    r"|(?P<sent>[寄邮送](?:到|至|往))(?P<home>(?:我们?家[里中]?|家里|家中|老家)[ ]?[,，]?)?)")
+ADDRESS_CUE = re.compile(_TRIGGER)
+ADDRESS_RE = re.compile(
+    rf"{_TRIGGER}(?:在|于|是|为)?[ ]?[:：]?[ ]?(?P<address>"
     rf"(?P<place>[{_CJK}]{{0,30}}?(?:{_ENDS})[{_CJK}]{{0,12}}?|[{_CJK}]{{1,12}}?)? ?(?P<parts>{_NUMBERED})(?: ?(?:(?!的)[{_CJK}A-Za-z]){{1,12}}? ?{_NUMBERED}){{0,3}})")
 # The province, city, district or county names a place starts with (not 小区, 园区, 超市 …), kept before the mask.
 _ADMIN_PREFIX_RE = re.compile(
     rf"(?:(?:(?![路街巷道弄村苑院])[{_CJK}]){{1,7}}?(?:省|自治区|(?<![超夜集菜城门])市|县|旗|(?<![小社园校厂街片景宅活舍])区))*")
 _GROUP_BEFORE = re.compile(r"(?:员工|职工|人员)$")
 _GROUP_AFTER = re.compile(rf"(?:附近|周边|一带)?的[{_CJK}]{{0,4}}?(?:员工|职工|人员|同事|住户)")
-# Who a 地址/所在地 label names (the Chinese words just before it): a person or their home (户籍所在地, 身份证地址,
-# 紧急联系人地址, 家里地址, 我的地址, 收件地址), not an organisation or a place of work (公司地址, 用人单位所在地).
-_QUALIFIER = re.compile(rf"[{_CJK}]{{1,8}}$")
-_PERSONAL = re.compile(r"家|户籍|户口|身份证|证件|居住|常住|现|本人|个人|我|联系|紧急|配偶|父母|亲属|收件|收货|邮寄|寄送|通讯|通信|详细")
-_ORGANISATION = re.compile(r"公司|单位|企业|机构|办公|工作|注册|经营|门店|总部|部门|项目|财产|法院|委员会|政府")
-# A home's numbered pair, what a label naming no person needs: a unit or a building then a number (3单元501室, 2幢301,
-# 5栋1201), or building-unit-room written with dashes (12-3-501).
+# Whose place a 地址/所在地 label names, read from its qualifier (the Chinese words just before it), the word nearest the
+# label deciding: a person or their home (户籍所在地, 身份证地址, 紧急联系人地址, 家里地址, 员工张三的地址, 员工户籍所在地),
+# or an organisation, its place or what is done there (公司地址, 用人单位所在地, 新员工报到地址, 培训地址, 工作地点所在地).
+# A weak word (联系, 邮寄, 详细 …) names a person only where no organisation is named (公司联系地址 is the company's).
+_QUALIFIER = re.compile(rf"[{_CJK}]{{1,10}}$")
+_WHOSE = re.compile(
+    r"(?P<person>(?<![国大专商厂店卖买作画农东玩])家|户籍|户口|身份证|证件|居住|常住|本人|个人|我(?![们司方])|紧急|配偶|父母|子女"
+    r"|亲属|(?:联系|收件|收货|申请|当事)人|(?:员工|职工)(?=(?:[\u4e00-\u9fff]{1,4}的)?$))"  # 员工张三的, not 员工可到以下
+    r"|(?P<organisation>公司|单位|企业|机构|组织|部门?|处|科|中心|委员会|政府|局|法院|医院|学校|银行|[门网]?店|总部|项目|[工厂]厂|园区"
+    r"|基地|场所|场地|会场|考场|办公|工作|注册|经营|营业|生产|报到|培训|体检|面试|考试|会议|活动|办事|办理|受理|服务|咨询|仲裁|报名"
+    r"|领取|提交|递交|投递|发票|开票|收发|仓库|门诊|网点|窗口)"
+    r"|(?P<weak>联系|通讯|通信|邮寄|寄送|收件|收货|详细|现)")
+# A bare label or 寄到 takes an address only after a word for a person in its sentence (我, 本人, 家, 姓名 …), never one
+# an office's, a department's or a room's name follows (…2幢301室财务部, …301室 人力资源部收).
+# a form's label lines (姓名：王五 / 地址：…) run on without 。: only a blank line ends their sentence
+_SENTENCE_END = re.compile(r"[。！？!?；;]|\n[ \t]*\n")
+_PERSON_IN_SENTENCE = re.compile(
+    r"我(?![们司方])|本人|(?<![国大专商厂店卖买作画农东玩])家|姓名|配偶|父母|亲属|户籍|户口|身份证|(?:收件|收货|紧急联系|当事)人")
+_OFFICE_AFTER = re.compile(
+    rf" ?[{_CJK}]{{0,8}}?(?:部|处|科|中心|公司|集团|委员会|办公室|会议室|收发室|前台|大厅|窗口|柜台|服务台)收?(?![{_CJK}])")
+# A home's numbered pair, what 寄到 after a person needs: a unit or a building then a number (3单元501室, 2幢301),
+# or building-unit-room written with dashes (12-3-501).
 _HOME_PAIR = re.compile(r"(?:单元|幢|栋) ?-?(?:\d|[一二三四五六七八九十零〇两])|\d+-\d+-\d+")
 
 
-def _names_a_person(match: re.Match[str]) -> bool:
-    """Does the 地址/所在地 label name a person's place (its qualifier), not a bare label or an organisation's?"""
-    qualifier = _QUALIFIER.search(match.string, 0, match.start("label"))
-    words = qualifier.group() if qualifier else ""
-    return bool(_PERSONAL.search(words)) and not _ORGANISATION.search(words)
+def _whose(match: re.Match[str]) -> str:
+    """"person", "organisation" or "" (a bare label): whose place the 地址/所在地 label names."""
+    qualifier = _QUALIFIER.search(match.string, max(0, match.start("label") - 10), match.start("label"))
+    words = [word.lastgroup for word in _WHOSE.finditer(qualifier.group() if qualifier else "")]
+    strong = [word for word in words if word != "weak"]
+    return strong[-1] if strong else "person" if words else ""
+
+
+def _personal(match: re.Match[str]) -> bool:
+    """A bare label or 寄到 said of a person's place: a word for a person earlier in the sentence, no office after."""
+    if _OFFICE_AFTER.match(match.string, match.end()):
+        return False
+    sentence = _SENTENCE_END.split(match.string[max(0, match.start() - 80) : match.start()])[-1]
+    return bool(_PERSON_IN_SENTENCE.search(sentence))
 
 
 def address(match: re.Match[str]) -> Span | None:
     """A road or estate (maybe its 东区) before the numbers, or two numbered parts (3号楼2单元501), not a lone 2号; a
-    bare 住 only before a named place or two parts; a label naming no person, or 寄到, only before a home's numbered
-    pair; never words about a group. Masked from the road or estate on."""
+    bare 住 only before a named place or two parts; a label only as `_whose` or `_personal` reads it, 寄到 also only
+    before a home's numbered pair; never words about a group. Masked from the road or estate on."""
     text, place = match.string, match.group("place") or ""
     parts = len(re.findall(r"\d+|[A-Za-z]|[一二三四五六七八九十百零〇两]+", match.group("parts")))
     if not (re.search(rf"(?:{_STREET})(?:[东西南北中]区)?$", place) or parts >= 2) or (
             match.group("bare") and parts < 2 and not re.search(rf"(?:{_ENDS})$", place)):
         return None
-    strict = match.group("sent") or (match.group("label") and not _names_a_person(match))
-    if strict and not _HOME_PAIR.search(match.group("address")):
+    if match.group("label"):
+        whose = _whose(match)
+        if whose == "organisation" or (not whose and not _personal(match)):
+            return None
+    elif match.group("sent") and not match.group("home") and not (
+            _personal(match) and _HOME_PAIR.search(match.group("address"))):
         return None
-    if _GROUP_BEFORE.search(text, 0, match.start()) or _GROUP_AFTER.match(text, match.end()):
+    if (_GROUP_BEFORE.search(text, max(0, match.start() - 2), match.start()) and not match.group("label")
+            or _GROUP_AFTER.match(text, match.end())):  # 员工住在… is a group; 员工地址：… one employee's
         return None
     prefix = _ADMIN_PREFIX_RE.match(place)
     return match.start("address") + (prefix.end() if prefix else 0), match.end("address")

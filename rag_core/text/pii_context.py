@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 Span = tuple[int, int]
 
-# Between a context word and its value: 号/号码, 是/为, a colon, spaces, an opening bracket.
+# Between a context word and its value: 号/号码/编号, 是/为, a colon, spaces, an opening bracket.
 # A colon may end its line ("身份证号：" above the number).
-_GAP = r"[ \t]*(?:号码|号|码|ID|id)?[ \t]*(?:是|为)?[ \t]*(?:[:：][ \t]*\r?\n|[:：])?[ \t]*[(（]?[ \t]*"
+_GAP = r"[ \t]*(?:号码|号|码|编号|ID|id)?[ \t]*(?:是|为)?[ \t]*(?:[:：][ \t]*\r?\n|[:：])?[ \t]*[(（]?[ \t]*"
 _PHONE_SHAPE = r"(?:\+?86[ -]?)?\(?\d{2,4}\)?(?:[ .-]?\d{2,4}){1,4}(?![\d])"
 _ALNUM_ID = r"(?=(?:[A-Za-z]*\d){4})[A-Za-z0-9]{6,12}(?![A-Za-z0-9])"
 _ACCOUNT = r"\d{3,6}(?:[ .-]?\d{1,8}){1,7}(?!\d)"
