@@ -344,15 +344,19 @@ class Indexer:
                 if disk_full(exc):
                     raise RagError(DELETE_DISK_FULL) from exc
                 raise
-            # the document is gone from every list and answer; a step left undone here (a full disk) leaves only
-            # rows nobody reads, and the vectors' count differs from the catalog's: the next start rebuilds them
-            run_each([
+            # the document is gone from every list and answer; a step left undone here by a full disk leaves only
+            # rows nobody reads, and the vectors' count differs from the catalog's: the next start rebuilds them.
+            # Any other failure is raised once every step was tried: a data dir swapped under this process (a
+            # restore) took the catalog's delete to the renamed files, and the page must say restart, not 已删除
+            failed = run_each([
                 ("centroid", lambda: self.centroid.remove(chunks)), ("vectors", lambda: self.vectors.delete(ids)),
                 ("sentences", lambda: self._delete_sentence_rows(ids)),
                 ("embedding cache", lambda: self.embedder.forget([index_text(c) for c in chunks])),
                 ("second cache", lambda: self.second and self.second.embedder.forget([second_chunk_text(c) for c in chunks])),
                 ("names", lambda: self.name_keys.forget(doc_id)), ("keywords", lambda: self.keywords.remove(ids)),
             ], f"deleting {doc_id}")
+            if other := [exc for _, exc in failed if not disk_full(exc)]:
+                raise other[0]
             return len(ids)
 
     def check_vectors(self, repair: bool = True) -> VectorCheck:
