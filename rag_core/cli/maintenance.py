@@ -69,6 +69,8 @@ def restore(args: argparse.Namespace, _assistant=None) -> int:
             say(f"原来的数据目录已改名保留为 {report.previous}，确认无误后可以删除")
         if report.sessions_ended:
             say(f"备份里的 {report.sessions_ended} 个登录已全部结束：每个人需要重新登录")
+        for line in report.notices:  # an older backup: its files other than stores could not be checked
+            say(f"注意：{line}")
     return 0
 
 

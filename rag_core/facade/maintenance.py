@@ -23,6 +23,7 @@ from ..search.disk_full import disk_full
 from ..settings import SAVED_FILE, Settings, with_saved_changes
 from ..storage.account_files import AUDIT, damaged_line, no_accounts
 from ..storage.backup import LINK_LEFT_OUT, VECTORS_ELSEWHERE, BackupReport, backup_data_dir, restore_data_dir
+from ..storage.backup_check import NO_SUMS
 from ..storage.disk_space import full_line, out_of_space
 from ..storage.empty_stores import cut_state, truncated
 from ..storage.health import CATALOG, CHROMA_DIR, StoreCheck, doctor, set_aside_chroma, sqlite_problem
@@ -298,8 +299,11 @@ def _trail_problem(audit: Path) -> str | None:
 
 def _summary(report: BackupReport) -> str:
     links = [n for n in report.notices if LINK_LEFT_OUT in n]
-    damaged = [n for n in report.notices if not n.startswith(VECTORS_ELSEWHERE) and n not in links]  # server: no damage
+    unchecked = [n for n in report.notices if n.startswith(NO_SUMS)]  # restore of an older backup
+    damaged = [n for n in report.notices  # a server's vectors: no damage
+               if not n.startswith(VECTORS_ELSEWHERE) and n not in links and n not in unchecked]
     left_out = f"；{len(damaged)} 个损坏的缓存未放进备份" if damaged else ""
+    left_out += "；较早版本的备份，数据库以外的文件未能核对" if unchecked else ""
     left_out += f"；{len(links)} 个符号链接未放进备份" if links else ""
     return f"{report.documents} 份文档、{report.chunks} 块、{report.memories} 条记忆，共 {len(report.files)} 个文件{left_out}"
 

@@ -38,12 +38,23 @@ from pathlib import Path
 
 from ..errors import RagError, StoreBusy, StoreDamaged
 from .account_files import ACCOUNTS, AUDIT, lost_accounts, no_accounts
-from .backup_check import _SKIP_SUFFIXES, MANIFEST, _counts, _skipped, os_said, verify_backup
+from .backup_check import (
+    _SKIP_SUFFIXES,
+    MANIFEST,
+    SUMS,
+    _counts,
+    _skipped,
+    check_sums,
+    file_sums,
+    no_sums_notice,
+    os_said,
+    verify_backup,
+)
 from .backup_wait import no_import
 from .disk_space import low_space, out_of_space
 from .empty_stores import cut_state, truncated
 from .health import CACHES, CATALOG, CHROMA_DB, CHROMA_DIR, sqlite_problem
-from .sqlite_access import PendingWrites, access_reason, connect_ro, copy_rolled_back, interrupted, is_busy, problem_of
+from .sqlite_access import access_reason, is_busy, problem_of, snapshot
 
 PRIVATE = 0o700  # a backup or a directory being restored: only the owner may look in
 LINK_LEFT_OUT = "不是普通文件，没有放进备份"  # a backup's notice for a symbolic link to a directory or to nothing
@@ -60,34 +71,11 @@ class BackupReport:
     memories: int = 0
     previous: str = ""  # restore: where the replaced data dir was moved
     sessions_ended: int = 0  # restore: the logins the restored account file held, all ended (everyone logs in again)
-    notices: list[str] = field(default_factory=list)  # backup: damaged caches left out (rebuilt on start)
+    notices: list[str] = field(default_factory=list)  # backup: damaged caches left out (rebuilt on start); restore:
+    # an older backup whose other files could not be checked (`backup_check.no_sums_notice`)
 
     def to_dict(self) -> dict:
         return asdict(self)
-
-
-def _online_copy(source: Path, target: Path) -> None:
-    """A consistent copy in rollback-journal mode: a WAL copy cannot even be read on read-only media
-    (its reader needs a `-shm` file beside it); the app turns WAL back on when it opens the file.
-
-    A crash's hot journal is rolled back in the copy (`copy_rolled_back`): a backup never writes the
-    store it copies, and SQLite's own rollback in place would need the folder writable and the lock."""
-    try:
-        src = connect_ro(source)
-    except PendingWrites as exc:
-        if not interrupted(exc.problem):
-            raise
-        copy_rolled_back(source, target)
-        return
-    try:
-        dst = sqlite3.connect(str(target))
-        try:
-            src.backup(dst)
-            dst.execute("PRAGMA journal_mode=DELETE").fetchone()
-        finally:
-            dst.close()
-    finally:
-        src.close()
 
 
 def _copy_file(path: Path, out: Path, *, follow: bool = False) -> None:
@@ -96,7 +84,7 @@ def _copy_file(path: Path, out: Path, *, follow: bool = False) -> None:
     `follow`: a symbolic link's target is copied (a backup of a data dir whose store was moved to another disk)."""
     out.parent.mkdir(mode=PRIVATE, parents=True, exist_ok=True)
     if path.suffix == ".sqlite3":
-        _online_copy(path, out)
+        snapshot(path, out)  # consistent while the app writes (see `sqlite_access.snapshot`)
     else:
         shutil.copy2(path, out, follow_symlinks=follow)
     out.chmod(stat.S_IMODE(path.stat().st_mode))
@@ -144,7 +132,8 @@ def _backup(data_dir: Path, dest: Path, wait_seconds: float | None = None,
             copied, notices = _copy_stores(data_dir, staging)
         notices += _vectors_elsewhere(staging / CATALOG)
         counts = _counts(staging)
-        manifest = {"created_at": datetime.now(UTC).isoformat(timespec="seconds"), "files": copied, **counts}
+        manifest = {"created_at": datetime.now(UTC).isoformat(timespec="seconds"), "files": copied,
+                    SUMS: file_sums(staging, copied), **counts}  # restore finds a file cut on the way (backup_check)
         if notices:
             manifest["notices"] = notices
         (staging / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
@@ -289,7 +278,7 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
     data_dir = named.resolve() if named.is_symlink() else named
     if os.path.ismount(data_dir):
         raise StoreDamaged(_mount_point(named))
-    manifest = verify_backup(source)
+    manifest = verify_backup(source, sums=False)  # sizes and digests after the checks of the version that wrote it
     if refuse_source is not None:
         refuse_source(source)
     staging: Path | None = None
@@ -300,6 +289,7 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
         for name in copied:
             _copy_file(source / name, staging / name)
         _mark_for_rebuild(staging / CATALOG, known_layouts)
+        check_sums(source, manifest)  # a file cut on its way to the backup media (`backup_check`)
         _check_accounts(staging, source, data_dir, allow_no_accounts)  # what will be restored, not the backup dir
         ended = _end_sessions(staging / ACCOUNTS)
         previous = _move_aside(data_dir)
@@ -319,7 +309,8 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
         raise
-    return BackupReport(str(named), copied, previous=previous, sessions_ended=ended, **_counts(data_dir))
+    return BackupReport(str(named), copied, previous=previous, sessions_ended=ended, notices=no_sums_notice(manifest),
+                        **_counts(data_dir))
 
 
 def _end_sessions(accounts: Path) -> int:

@@ -1,13 +1,18 @@
 """What `restore` checks in a backup before it copies anything, and what both sides count (see `backup`).
 
 Restore trusts nothing in a backup it did not check: the manifest's shape and size, paths that stay inside the
-backup, no symbolic links, every store listed, readable and not cut short, the counts the manifest records.
+backup, no symbolic links, every store listed, readable and not cut short, the counts the manifest records, and
+every file the size and sha256 the manifest records (`checksums`): a text file cut on its way to the backup media
+(thesaurus.tsv at a line end) reads as a valid smaller one, which only its recorded size and digest tell. A manifest
+from before those were recorded is accepted with a notice (`no_sums_notice`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import sqlite3
 from pathlib import Path, PurePosixPath
 
@@ -21,6 +26,9 @@ COUNTS = ("documents", "chunks", "memories")
 MAX_MANIFEST = 1_000_000  # bytes: `backup` writes a few kilobytes (one line per file copied)
 _SKIP_SUFFIXES = ("-wal", "-shm", "-journal", ".lock", ".tmp")
 _FROM_BACKUP = "请选 python -m rag_core backup 生成的目录"
+SUMS = "checksums"  # manifest: file name -> {"size": bytes, "sha256": hex digest}, as `backup` copied it
+NO_SUMS = "这份备份由较早的版本生成，清单里没有各文件的大小和校验值"
+_DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
 def _skipped(relative: PurePosixPath | Path) -> bool:
@@ -107,7 +115,62 @@ def _read_manifest(source: Path) -> dict:
     manifest["files"] = [name for name in files if not _skipped(PurePosixPath(name))]
     if CATALOG not in manifest["files"]:
         raise StoreDamaged(f"{MANIFEST} 里没有 {CATALOG}：备份不完整，请换一份备份")
+    _check_sums_shape(source, manifest)
     return manifest
+
+
+def _check_sums_shape(source: Path, manifest: dict) -> None:
+    """The recorded sizes and digests, when there are any, have the shape `backup` writes and cover every file."""
+    if SUMS not in manifest:
+        return  # an older backup: `no_sums_notice`
+    sums = manifest[SUMS]
+    if not isinstance(sums, dict) or not all(
+        isinstance(entry, dict) and type(entry.get("size")) is int and entry["size"] >= 0
+        and isinstance(entry.get("sha256"), str) and _DIGEST.fullmatch(entry["sha256"])
+        for entry in sums.values()
+    ):
+        raise StoreDamaged(f"{source}/{MANIFEST} 不是本程序写的备份清单：{_FROM_BACKUP}")
+    if missing := [name for name in manifest["files"] if name not in sums]:
+        raise StoreDamaged(f"{MANIFEST} 里没有 {missing[0][:80]} 的大小和校验值：清单可能被改动过，请换一份备份")
+
+
+def file_sum(path: Path) -> dict[str, int | str]:
+    """The size and sha256 of one file, as the manifest records them."""
+    digest, size = hashlib.sha256(), 0
+    with Path(path).open("rb") as stream:
+        while block := stream.read(1 << 20):
+            digest.update(block)
+            size += len(block)
+    return {"size": size, "sha256": digest.hexdigest()}
+
+
+def file_sums(root: Path, names: list[str]) -> dict[str, dict[str, int | str]]:
+    return {name: file_sum(Path(root) / name) for name in names}
+
+
+def _sum_problem(source: Path, manifest: dict) -> str | None:
+    """The first file whose size or digest differs from the manifest's (cut or changed after `backup`), or None."""
+    sums = manifest.get(SUMS)
+    if sums is None:
+        return None
+    for name in manifest["files"]:
+        expected, path = sums[name], source / name
+        if (size := path.stat().st_size) != expected["size"]:
+            return (f"备份里的 {name} 有 {size} 字节，清单记录的是 {expected['size']} 字节：复制到备份介质时可能被截断"
+                    "或改动过，请换一份备份")
+        if file_sum(path)["sha256"] != expected["sha256"]:
+            return f"备份里的 {name} 与清单记录的校验值不符：复制时可能出错或被改动过，请换一份备份"
+    return None
+
+
+def no_sums_notice(manifest: dict) -> list[str]:
+    """A restore's notice for a manifest without sizes and digests (an older backup): its stores were checked one
+    by one, its other files could not be."""
+    if SUMS in manifest:
+        return []
+    others = [name for name in manifest["files"] if not name.endswith(".sqlite3") and "/" not in name]
+    named = f"（{'、'.join(others[:3])}{' 等' if len(others) > 3 else ''}）" if others else ""
+    return [f"{NO_SUMS}：数据库文件已逐个检查，其他文件{named}是否完整无法核对，请在应用里看一眼词表和设置"]
 
 
 def _symlink_in(source: Path) -> str | None:
@@ -140,8 +203,11 @@ def _store_problem(path: Path) -> str | None:
     return sqlite_problem(path)
 
 
-def verify_backup(source: Path) -> dict:
-    """The manifest of a complete, readable backup; StoreDamaged with the reason otherwise."""
+def verify_backup(source: Path, *, sums: bool = True) -> dict:
+    """The manifest of a complete, readable backup; StoreDamaged with the reason otherwise.
+
+    `sums=False`: the recorded sizes and digests are left to the caller's `check_sums` (restore checks them after it
+    asked which version wrote the backup: a newer version's backup is refused as that, the actionable reason)."""
     source = Path(source)
     manifest = _read_manifest(source)
     if link := _symlink_in(source):
@@ -159,4 +225,16 @@ def verify_backup(source: Path) -> dict:
             raise StoreDamaged(f"备份里的 {name} {problem}" + ("" if access_reason(problem) else "：请换一份备份"))
     if _counts(source) != {k: manifest[k] for k in COUNTS}:
         raise StoreDamaged(f"{source} 的内容与它的清单不符：备份可能被改动过，请换一份备份")
+    if sums:
+        check_sums(source, manifest)
     return manifest
+
+
+def check_sums(source: Path, manifest: dict) -> None:
+    """StoreDamaged when a file differs from the size or digest the manifest records (cut or changed on the way)."""
+    try:
+        problem = _sum_problem(Path(source), manifest)
+    except OSError as exc:
+        raise StoreDamaged(f"备份里的文件无法读取（{os_said(exc)}）：备份不完整") from None
+    if problem:
+        raise StoreDamaged(problem)

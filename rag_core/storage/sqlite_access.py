@@ -208,31 +208,90 @@ def roll_back_interrupted(path: Path, *, timeout: float = 5) -> None:
         pass
 
 
+def _busy() -> sqlite3.OperationalError:
+    busy = sqlite3.OperationalError("database is locked")
+    busy.sqlite_errorcode = sqlite3.SQLITE_BUSY
+    return busy
+
+
+def _copy_unchanged(pairs: list[tuple[Path, Path]]) -> None:
+    """Byte-copy each (source, target); SQLITE_BUSY (copies removed) when a source changed or went meanwhile."""
+    def stamps() -> list[tuple[int, int]]:
+        return [(p.stat().st_size, p.stat().st_mtime_ns) for p, _ in pairs]
+
+    try:
+        before = stamps()
+        for source, target in pairs:
+            shutil.copyfile(source, target)
+        unchanged = stamps() == before
+    except FileNotFoundError:  # a journal went: someone rolled it back meanwhile
+        unchanged = False
+    if not unchanged:
+        for _, target in pairs:
+            target.unlink(missing_ok=True)
+        raise _busy()
+
+
 def copy_rolled_back(source: Path, target: Path, *, timeout: float = 30) -> None:
     """Copy `source` with its hot `-journal` to `target` (rollback-journal mode) and roll the journal back
     there: the store as it was before the interrupted write, read without writing `source` (backup, doctor).
 
     A source recovered or written while it was copied may mix two states: SQLITE_BUSY, try again."""
     source, target = Path(source), Path(target)
-    def stamps() -> list[tuple[int, int]]:
-        return [(p.stat().st_size, p.stat().st_mtime_ns) for p in (source, _journal(source))]
-
-    try:
-        before = stamps()
-        shutil.copyfile(source, target)
-        shutil.copyfile(_journal(source), _journal(target))
-        unchanged = stamps() == before
-    except FileNotFoundError:  # the journal went: someone rolled it back meanwhile
-        unchanged = False
-    if not unchanged:
-        target.unlink(missing_ok=True)
-        _journal(target).unlink(missing_ok=True)
-        busy = sqlite3.OperationalError("database is locked")
-        busy.sqlite_errorcode = sqlite3.SQLITE_BUSY
-        raise busy
+    _copy_unchanged([(source, target), (_journal(source), _journal(target))])
     con = sqlite3.connect(f"file:{target}?mode=rw", uri=True, timeout=timeout)
     try:
         con.execute("SELECT count(*) FROM sqlite_master").fetchone()  # rolls the copied journal back
         con.execute("PRAGMA journal_mode=DELETE").fetchone()
     finally:
         con.close()
+
+
+def snapshot(source: Path, target: Path) -> None:
+    """A consistent copy of the store `source` at `target`, in rollback-journal mode: a WAL copy cannot even be read
+    on read-only media (its reader needs a `-shm` file beside it); the app turns WAL back on when it opens the file.
+
+    A crash's hot journal is rolled back in the copy (`copy_rolled_back`): a backup never writes the store it
+    copies, and SQLite's own rollback in place would need the folder writable and the lock. On a full disk a WAL
+    store cannot be opened even to read (its `-shm` cannot be made): with no writes waiting beside it (no open
+    connection, nothing to replay) the file is whole as it lies, and is copied byte for byte (`_copy_whole`),
+    so a backup to another disk works while the data dir's disk is full."""
+    source, target = Path(source), Path(target)
+    try:
+        src = connect_ro(source)
+    except PendingWrites as exc:
+        if not interrupted(exc.problem):
+            raise
+        copy_rolled_back(source, target)
+        return
+    except sqlite3.Error as exc:
+        if is_busy(exc) or not out_of_space(exc, source.parent) or _pending(source):
+            raise
+        _copy_whole(source, target)
+        return
+    try:
+        dst = sqlite3.connect(str(target))
+        try:
+            src.backup(dst)
+            dst.execute("PRAGMA journal_mode=DELETE").fetchone()
+        finally:
+            dst.close()
+    finally:
+        src.close()
+
+
+def _copy_whole(source: Path, target: Path, *, timeout: float = 30) -> None:
+    """`source`'s bytes at `target`, set to rollback-journal mode there (where there is room). Consistent: nothing
+    waits in a `-wal`, and a checkpoint that rewrote the file meanwhile (room freed, a writer back) is SQLITE_BUSY."""
+    _copy_unchanged([(source, target)])
+    try:
+        con = sqlite3.connect(f"file:{target}?mode=rw", uri=True, timeout=timeout)
+        try:
+            con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            con.execute("PRAGMA journal_mode=DELETE").fetchone()
+        finally:
+            con.close()
+    except BaseException:
+        for side in ("", "-wal", "-shm", "-journal"):
+            target.with_name(target.name + side).unlink(missing_ok=True)
+        raise
