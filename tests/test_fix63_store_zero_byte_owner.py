@@ -40,3 +40,36 @@ def test_a_store_that_could_not_be_written_leaves_no_file(tmp_path: Path, monkey
     monkeypatch.undo()
     opener(path)  # space freed: it opens as a new, whole store
     assert path.stat().st_size > 0
+
+
+def test_without_hard_links_the_store_is_left_to_sqlite_and_never_replaced(tmp_path: Path, monkeypatch) -> None:
+    """No rename over a name another process may have just taken (review 312: on a file system without hard links a
+    second starter replaced a store the first had written its first account to)."""
+    import os
+
+    from rag_core.storage import new_store
+
+    def no_links(src, dst):
+        raise OSError(22, "Invalid argument")  # EINVAL, as FAT gives; EPERM/ENOSYS/EACCES alike
+
+    monkeypatch.setattr(os, "link", no_links)
+    path = tmp_path / "memory.sqlite3"
+    assert new_store.create_store(path, "CREATE TABLE t (x);") is False and not path.exists()
+    path.write_bytes(b"in use")
+    assert new_store.create_store(path, "CREATE TABLE t (x);") is False and path.read_bytes() == b"in use"
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_scratch_files_a_killed_process_left_are_swept(tmp_path: Path) -> None:
+    import os
+    import time
+
+    from rag_core.storage import new_store
+
+    old = tmp_path / ".memory.sqlite3.creating-abc.tmp"
+    fresh = tmp_path / ".memory.sqlite3.creating-def.tmp"
+    old.write_bytes(b"x")
+    fresh.write_bytes(b"x")
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    new_store.create_store(tmp_path / "memory.sqlite3", "CREATE TABLE t (x);")
+    assert not old.exists() and fresh.exists()  # a minute old: another process may be creating it now

@@ -9,14 +9,16 @@ holds them: the store's name shows a whole, empty store or nothing. A failure le
 error (the full disk) goes on to the caller, who says it as before.
 
 Two processes creating the same store at once: the first link wins, the other's file is dropped (both hold
-the same empty schema). A file system without hard links gets the file by rename, only while the name is free.
+the same empty schema). A file system without hard links (FAT, some network shares) is left to SQLite as before:
+a rename over a name another process may have just taken could replace a store already in use. Scratch files a
+killed process left behind are swept by the next creation of that store once they are a minute old.
 """
 
 from __future__ import annotations
 
-import errno
 import os
 import sqlite3
+import time
 import uuid
 from pathlib import Path
 
@@ -43,6 +45,7 @@ def create_store(path: str | Path, schema: str, *, mode: int | None = None) -> b
     if path.exists() or path.is_symlink():
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
+    _sweep(path)
     scratch = path.with_name(f".{path.name}.creating-{uuid.uuid4().hex[:12]}.tmp")
     try:
         return _write(scratch, path, schema, mode)
@@ -68,16 +71,22 @@ def _write(scratch: Path, path: Path, schema: str, mode: int | None) -> bool:
 
 
 def _place(scratch: Path, path: Path) -> bool:
-    """Give `scratch` the name `path` unless something has it already: never over another process's store."""
+    """Give `scratch` the name `path` unless something has it already: never over another process's store. Where
+    the file system has no hard links, nothing is placed: the caller's connect creates the store as it always did."""
     try:
         os.link(scratch, path)
         return True
     except FileExistsError:
         return False
-    except OSError as exc:
-        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
-            raise
-    if path.exists():  # no hard links here (FAT, some network shares): rename, only while the name is free
+    except OSError:  # EPERM, EINVAL, ENOSYS, EACCES …: no hard links here
         return False
-    os.replace(scratch, path)
-    return True
+
+
+def _sweep(path: Path) -> None:
+    """Remove scratch files of `path` a killed process left (older than a minute: a live creation takes ms)."""
+    for left in path.parent.glob(f".{path.name}.creating-*.tmp"):
+        try:
+            if time.time() - left.lstat().st_mtime > 60:
+                left.unlink()
+        except OSError:
+            pass
