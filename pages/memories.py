@@ -226,14 +226,18 @@ def delete_section(assistant: Assistant, memories: list[MemoryHit]) -> None:
     )
     yes, no = st.columns(2)
     if yes.button("确认删除", type="primary", key="memory_delete_confirm"):
-        removed = assistant.delete_memories(pending, actor=actor())
-        if (st.session_state.get(EDIT_LAST_KEY) or ("", ""))[1] in pending:  # deleted here, not elsewhere
-            st.session_state.pop(EDIT_LAST_KEY, None)
-        st.session_state.pop(DELETE_PENDING_KEY, None)
-        st.session_state.pop(PREVIEW_KEY, None)
-        st.session_state[DELETE_ROUND_KEY] = round_no + 1
-        announce("memories", f"已删除 {removed} 条记忆。")
-        st.rerun()
+        try:
+            removed = assistant.delete_memories(pending, actor=actor())
+        except RagError as exc:  # a busy file or a full disk: said in one line, the selection kept to try again
+            st.error(f"删除失败：{escape_md(exc)}")
+        else:
+            if (st.session_state.get(EDIT_LAST_KEY) or ("", ""))[1] in pending:  # deleted here, not elsewhere
+                st.session_state.pop(EDIT_LAST_KEY, None)
+            st.session_state.pop(DELETE_PENDING_KEY, None)
+            st.session_state.pop(PREVIEW_KEY, None)
+            st.session_state[DELETE_ROUND_KEY] = round_no + 1
+            announce("memories", f"已删除 {removed} 条记忆。")
+            st.rerun()
     if no.button("取消", key="memory_delete_cancel"):
         st.session_state.pop(DELETE_PENDING_KEY, None)
         st.rerun()
@@ -253,19 +257,28 @@ def purge_section(assistant: Assistant, user: str, total: int) -> None:
     st.warning(f"确定清空 {owner_label(user)} 的全部 {total} 条记忆吗？此操作不能撤销。")
     yes, no = st.columns(2)
     if yes.button("确认清空", type="primary"):
-        done = assistant.purge_memories(user, actor=actor())
-        st.session_state.pop(PURGE_PENDING_KEY, None)
-        st.session_state.pop(EDIT_LAST_KEY, None)  # emptied here, not elsewhere
-        st.session_state.pop(PREVIEW_KEY, None)
-        if done.turns_failed:
-            announce("memories", f"已清空 {owner_label(user)} 的全部记忆（{done.count} 条），但对话记录读写出错，"
-                     "对话里用到的这些记忆未能删除：请在问答页删除相关对话，或联系管理员修复对话记录。", kind="warning")
+        try:
+            done = assistant.purge_memories(user, actor=actor())
+        except RagError as exc:  # nothing purged: the confirmation stays, to try again or cancel
+            st.error(f"清空失败：{escape_md(exc)}")
         else:
-            announce("memories", f"已清空 {owner_label(user)} 的全部记忆（{done.count} 条）。")
-        st.rerun()
+            purged(user, done)
     if no.button("取消", key="memory_purge_cancel"):
         st.session_state.pop(PURGE_PENDING_KEY, None)
         st.rerun()
+
+
+def purged(user: str, done) -> None:
+    """After 确认清空: the confirmation closed and what was done announced (`Assistant.purge_memories`'s answer)."""
+    st.session_state.pop(PURGE_PENDING_KEY, None)
+    st.session_state.pop(EDIT_LAST_KEY, None)  # emptied here, not elsewhere
+    st.session_state.pop(PREVIEW_KEY, None)
+    if done.turns_failed:
+        announce("memories", f"已清空 {owner_label(user)} 的全部记忆（{done.count} 条），但对话记录读写出错，"
+                 "对话里用到的这些记忆未能删除：请在问答页删除相关对话，或联系管理员修复对话记录。", kind="warning")
+    else:
+        announce("memories", f"已清空 {owner_label(user)} 的全部记忆（{done.count} 条）。")
+    st.rerun()
 
 
 def forgotten_notice(done, kept_n: int) -> str:
@@ -290,7 +303,11 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
     st.caption("按当前得分（重要度 × 新鲜度）保留最高的 N 条，其余遗忘。先预览，确认后才执行。")
     keep = st.number_input("保留条数 N", min_value=0, max_value=max(total, 0), value=max(0, total - 1), step=1)
     if st.button("预览将被遗忘的记忆", icon=":material/visibility:"):
-        st.session_state[PREVIEW_KEY] = (user, int(keep), assistant.preview_forget(int(keep), user=user, actor=actor()))
+        try:
+            st.session_state[PREVIEW_KEY] = (user, int(keep), assistant.preview_forget(int(keep), user=user,
+                                                                                         actor=actor()))
+        except RagError as exc:
+            st.error(f"预览失败：{escape_md(exc)}")
     preview = st.session_state.get(PREVIEW_KEY)
     if preview and preview[0] != user:  # made for another person: 确认遗忘 must never apply it to this one
         st.session_state.pop(PREVIEW_KEY, None)
@@ -312,10 +329,14 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
     if yes.button("确认遗忘", type="primary"):
         # exactly the rows listed above, as listed: a memory added or changed since (another tab, a chat turn) was
         # never shown, so the hits go back with what they showed and a changed one stays
-        done = assistant.forget_previewed(doomed, kept_n, user=user, actor=actor())
-        st.session_state.pop(PREVIEW_KEY, None)
-        announce("memories", forgotten_notice(done, kept_n))
-        st.rerun()
+        try:
+            done = assistant.forget_previewed(doomed, kept_n, user=user, actor=actor())
+        except RagError as exc:  # nothing forgotten: the preview stays, to try again or cancel
+            st.error(f"遗忘失败：{escape_md(exc)}")
+        else:
+            st.session_state.pop(PREVIEW_KEY, None)
+            announce("memories", forgotten_notice(done, kept_n))
+            st.rerun()
     if no.button("取消"):
         st.session_state.pop(PREVIEW_KEY, None)
         st.rerun()

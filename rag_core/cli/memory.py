@@ -148,7 +148,7 @@ def add_memory(args: argparse.Namespace, assistant) -> int:
 
 def search_memories(args: argparse.Namespace, assistant) -> int:
     """The memories that pass the threshold for a question."""
-    hits = assistant.recall(args.user, args.query)
+    hits = assistant.recall(args.user, args.query, touch=False)  # someone looking: not the person using them
     # echoed as the engine searched it: a phone number typed into the question is not printed back
     _print_hits(hits, args.json, {"user": redact_text(args.user), "query": redact_text(args.query)}, "（没有相关记忆）")
     return 0

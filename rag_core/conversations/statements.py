@@ -15,6 +15,7 @@ from ..text.discourse import (
     WISH_AFTER_SPACE,
     WISH_START,
     about_conversation,
+    asks_back,
     tells_before_a_wish,
     tells_of_the_person,
 )
@@ -61,10 +62,13 @@ def split_turn(text: str) -> TurnParts:
     clause whose verb is one of speaking or understanding (我知道了, 我不明白) is neither told nor asked;
     a clarification (我是说休息日加班, 不对，我问的是婚假) leaves what was meant, asked as a question. A turn
     of nothing else is chatter. Then a turn that asks nothing and opens with the person
-    (我参加工作12年了, 我老婆下个月就要生了) is a statement as a whole, whatever its wording.
+    (我参加工作12年了, 我老婆下个月就要生了) is a statement as a whole, whatever its wording. A turn that ends by
+    asking whether it holds (…，对吧？ / 对？) is a question as a whole.
     """
     # a space before a wish is no mark of its own: what stands before it is a statement only when it tells something
     # (我是新员工 想问下试用期), not when it names someone else (我们部门 想问下团建费 kept 用户所在的部门): `_wish_apart`
+    if asks_back(text):  # 我可以报销头等舱，是吧？: the whole turn asks whether it holds; nothing of it is told
+        return TurnParts("", text.strip())
     text, meant, talked = _without_talk(_wishes_apart(WISH_AFTER_SPACE.sub("", (text or "").strip())))
     if not any(ch.isalnum() for ch in text):  # 👍, ？？？, 。。。: a reaction, nothing the policies could answer
         return TurnParts("", "", chatter=True)

@@ -31,6 +31,7 @@ from ..text.instructions import addressed_to_assistant
 from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
 from .owner_names import KnownNames
+from .purge_race import forget_in_turns
 from .stores import Sweep
 
 
@@ -227,9 +228,9 @@ class MemoryActions(KnownNames):
         return added
 
     def recall(self, user: str, query: str, now: datetime | None = None, *, actor: Principal | None = None,
-               evidence: str = "", touch: bool = True) -> list[MemoryHit]:
-        """The memories of `user` that pass the threshold for `query` (`evidence`: the sources' titles and text;
-        `touch` off: their last use is left as it was)."""
+               evidence: str = "", touch: bool = False) -> list[MemoryHit]:
+        """The memories of `user` that pass the threshold for `query` (`evidence`: the sources' titles and text). A
+        look is no use: only `touch` (chat counts a prompt's memories itself, `_count_used`) records their use."""
         self._for_owner(actor, user, "memory.recall")
         if isinstance(query, str) and len(query) > MAX_QUESTION_CHARS * 10:  # ranked against every memory: refused
             checked(query, max_chars=MAX_QUESTION_CHARS)  # the question's error (`ask` recalls with its own, bounded)
@@ -346,7 +347,8 @@ class MemoryActions(KnownNames):
         owner = None if allowed(actor, "memories.all") else actor.user
         with memory_writes():
             count = self.memory.delete(ids, now=_utcnow(), user_id=owner)
-        self._audit(actor, "memory.delete", "、".join(ids)[:300], "ok" if count else "failed", f"{count} 条")
+        self._audit(actor, "memory.delete", "、".join(ids)[:300], "ok" if count else "failed",
+                    f"{count} 条{forget_in_turns(self, ids)}")
         return count
 
     def _forget_scope(self, actor: Principal | None, user: str | None, action: str, *, audited: bool) -> Principal:
@@ -363,8 +365,10 @@ class MemoryActions(KnownNames):
         """Keep the `keep` best memories by importance × freshness; returns how many were forgotten."""
         actor = self._forget_scope(actor, user, "memory.forget", audited=True)
         with memory_writes():
+            planned = [m.id for m in self.memory.preview_forget(keep, user_id=user, now=_utcnow())]
             count = self.memory.forget(keep, user_id=user, now=_utcnow())
-        self._audit(actor, "memory.forget", user or "所有用户", "ok", f"保留 {keep} 条，遗忘 {count} 条")
+        turns = forget_in_turns(self, planned) if count else ""
+        self._audit(actor, "memory.forget", user or "所有用户", "ok", f"保留 {keep} 条，遗忘 {count} 条{turns}")
         return count
 
     def forget_previewed(self, previewed: Sequence[MemoryHit | str], keep: int, user: str | None = None, *,
@@ -377,6 +381,7 @@ class MemoryActions(KnownNames):
         with memory_writes():
             count, kept, changed = self.memory.forget_listed(previewed, keep, user_id=user, now=_utcnow())
         note = f"，{kept} 条预览后有改动而保留" if kept else ""
+        note += forget_in_turns(self, [m if isinstance(m, str) else m.id for m in previewed]) if count else ""
         self._audit(actor, "memory.forget", user or "所有用户", "ok",
                     f"保留 {keep} 条，遗忘 {count} 条（预览列出 {listed} 条{note}）")
         return Forgotten(count, listed, changed, kept)

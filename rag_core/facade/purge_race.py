@@ -4,15 +4,18 @@
 (`ConversationStore.rewrite_turns` with `insights.rows.purged_turn`). A turn whose answer was still streaming
 is written after that: it quoted memories no longer stored. `memories_gone` tells such a turn, so it is kept as
 the purge would have left it.
+
+A delete or forget by id (`forget_in_turns`) takes those memories out of the person's stored turns the same way.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..errors import MemoryStoreError
+from ..errors import MemoryStoreError, RagError
+from ..insights.rows import forgotten_turn
 
 
 def memories_gone(open_memory: Callable[[], Any], record: dict[str, Any], user: str) -> bool:
@@ -28,3 +31,19 @@ def memories_gone(open_memory: Callable[[], Any], record: dict[str, Any], user: 
         return not open_memory().count(user, include_deleted=True)
     except (MemoryStoreError, sqlite3.Error):  # unreadable: the turn is kept as answered (a later purge rewrites it)
         return False
+
+
+def forget_in_turns(assistant: Any, memory_ids: Sequence[str]) -> str:
+    """Take the memories of `memory_ids` no longer active (just deleted or forgotten) out of their owners' stored
+    turns (`insights.rows.forgotten_turn`), as a purge takes all of them; the audit's note on it. A damaged or busy
+    conversation store does not undo the delete: the note says so. `assistant`: the facade, its stores opened here."""
+    gone: dict[str, list[str]] = {}
+    try:
+        for memory_id in dict.fromkeys(memory_ids):
+            record = assistant.memory.get(memory_id)
+            if record is not None and record.deleted_at:
+                gone.setdefault(record.user_id, []).append(memory_id)
+        turns = sum(assistant.conversations.rewrite_turns(user, forgotten_turn(ids)) for user, ids in gone.items())
+    except (RagError, sqlite3.Error):
+        return "；对话记录读写出错，其中用到的记忆未能删除"
+    return f"；{turns} 轮对话里的记忆一并删除" if turns else ""

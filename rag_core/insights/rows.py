@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from ..documents.redaction import redact_text
@@ -139,6 +139,29 @@ def purged_turn(trace: dict[str, Any], answer: str) -> tuple[dict[str, Any], str
         trace["answer"] = f"{shown}\n\n{TOLD_PURGED}".strip()
         answer = f"{answer}\n\n{TOLD_PURGED}".strip()
     return trace, answer
+
+
+MEMORIES_DELETED = "（这一轮用到的记忆已被删除，完整提示词不再保留）"
+
+
+def forgotten_turn(memory_ids: Collection[str]) -> Callable[[dict[str, Any], str], tuple[dict[str, Any], str] | None]:
+    """`purged_turn` for some memories only (deleted or forgotten by id): a stored turn that used any of them keeps
+    the others in its list of memories used, and loses the search with memories and the prompt that quoted them;
+    None for a turn that used none. What a statement turn remembered stays listed (undo reads it; the turn's own
+    words say the fact anyway)."""
+    gone = set(memory_ids)
+
+    def change(trace: dict[str, Any], answer: str) -> tuple[dict[str, Any], str] | None:
+        used = [m for m in trace.get("memories") or [] if isinstance(m, dict)]
+        if not gone.intersection(m.get("id") for m in used):
+            return None
+        if trace.get("memory_search"):
+            without_memory_search(trace, str(trace.get("search_question") or trace.get("question") or ""))
+        trace["memories"] = [m for m in used if m.get("id") not in gone]
+        trace["memory_search"], trace["prompt"] = "", MEMORIES_DELETED
+        return trace, answer
+
+    return change
 
 
 def without_question(trace: Any) -> Any:

@@ -32,6 +32,14 @@ _RESPONSE = (r"好的?|好吧|嗯+|哦+|噢+|喔+|行|对|是的?|ok|okay|谢谢
 _GREETING = r"你好|您好|大家好|hi|hello|hey|嗨|哈喽|哈啰|早上好|上午好|中午好|下午好|晚上好|早安|午安|晚安|在吗|在么|在嘛|在不在|哈+|呵+|嘿+"
 ACKNOWLEDGEMENT = re.compile(rf"^(?:(?:{_RESPONSE}|{_GREETING})(?:了|啦|呀|啊|哈|吧|的|您|你|呢|哈哈)*[ ，,。！!~～]*)+$",
                              re.IGNORECASE)
+# A tag that asks whether what was just said holds (年假是5天，对吧？ / 我可以报销头等舱，是吧 / …，对不对？): the turn
+# before it is asked, never told nor agreed with, though the tag is made of response words.
+TAG_QUESTION = re.compile(r"(?:对吧|是吧|对不对|对不|是不是|对吗|对么|是吗|是么|不是吗|没错吧|没错吗|是这样吗|是这样吧|"
+                          r"是这样的吧|是这样么)[吧呀啊]?[ ，,。！!？?~～]*$")
+# An assent or denial with a question mark (对？ / 是的？ / 可以？) asks whether it holds; interjections (嗯？), thanks
+# and greetings (在吗？) ask nothing the policies could answer.
+_ASKED_BACK = re.compile(r"(?:对|是的?|不对|不是|可以|行|没问题|ok|okay)(?:了|啦|呀|啊|吧|的|呢)*[ 。！!~～]*[？?][ ？?。！!~～]*$",
+                         re.IGNORECASE)
 # 想问 and 想说 are one word to jieba (我想问的是婚假): the verb with its volition, a speech verb all the same
 SPEECH_VERBS = frozenset("说 问 讲 指 意思 问问 说说 提问 问错 说错 打错 写错 说明 咨询 请教 想问 想说".split())
 COGNITION_VERBS = frozenset("知道 明白 懂 理解 了解 清楚 同意 认同 赞同 看到 看懂 听懂 搞懂 弄懂 看错 听错 记住 觉得 认为".split())
@@ -82,13 +90,24 @@ def acknowledges(clause: str) -> bool:
     """The clause only answers the assistant (好的, 嗯嗯, 谢谢, 好的谢谢, 不对), or holds no letter or digit at all
     (👍, ？？？, 🙏🙏): it asks nothing the policies could answer, so it is neither searched nor logged as a gap."""
     text = (clause or "").strip()
-    return bool(ACKNOWLEDGEMENT.match(text)) or bool(text) and not any(ch.isalnum() for ch in text)
+    if not any(ch.isalnum() for ch in text):
+        return bool(text)
+    return bool(ACKNOWLEDGEMENT.match(text)) and not asks_back(text)
+
+
+def asks_back(text: str) -> bool:
+    """The text ends by asking whether something holds: a tag (…，对吧？ / 是不是) or an assent with a question mark
+    (对？): a question, never an acknowledgement."""
+    text = (text or "").strip()
+    return bool(TAG_QUESTION.search(text) or _ASKED_BACK.search(text))
 
 
 def about_conversation(clause: str) -> str | None:
     """What a clause about the conversation says was meant: None when the clause is not about the conversation
     (我在研发部), "" when it names nothing (我知道了, 我不明白, 我刚才问错了), else the words meant (我是说休息日加班 → 休息日加班)."""
     text = (clause or "").strip().rstrip("，,。！!？?；; ")
+    if asks_back((clause or "").strip().rstrip("，,；; ")):
+        return None  # 对吧？ / 是的？: asks whether something holds
     if acknowledges(text):
         return ""
     match = FIRST_PERSON.match(text)
