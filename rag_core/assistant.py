@@ -19,7 +19,7 @@ from .answer.prompt import build_prompt
 from .conversations.statements import split_turn
 from .conversations.store import ForeignConversation
 from .documents.catalog import Catalog
-from .errors import PermissionDenied
+from .errors import PermissionDenied, VectorServerDown
 from .facade.access import allowed
 from .facade.accounts import AccountActions
 from .facade.asker import AskerActions
@@ -39,6 +39,7 @@ from .facade.stores import start_said_plainly
 from .facade.thesaurus import THESAURUS_FILE, ThesaurusActions
 from .facade.turn_access import HIDDEN_TURN
 from .search.answerability import Model
+from .search.centroid import META_KEY as CENTROID_KEY
 from .search.centroid import CorpusCentroid
 from .search.embedding import CachedEmbedder, Embedder, load_embedder, load_second_embedder
 from .search.indexer import Indexer, backfill_second, backfill_sentences, recover_pending, reembed_all
@@ -54,6 +55,10 @@ from .text.inputs import MAX_QUESTION_CHARS, InputError, checked
 from .text.pii import redact_text
 from .text.tokenizer import warm_up_tokenizer
 from .types import AskTrace, Principal, SearchResult
+
+# the start notice when the Chroma server did not answer: what works meanwhile, and that no restart is needed after
+SERVER_DOWN_AT_START = ("在它恢复之前，提问只按关键词检索，导入、删除和重新切块都会失败；"
+                        "它恢复后下一次检索自动改回向量检索，无需重启应用")
 
 __all__ = ["AnswerNotes", "Assistant", "Progress", "SAMPLES_DIR", "THESAURUS_FILE"]
 
@@ -99,16 +104,14 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         inner = embedder or load_embedder(settings.embedding_model, state_dir=settings.path(MODEL_STATE_DIR))
         self.embedder = CachedEmbedder(inner, settings.path("embedding_cache.sqlite3"), settings.embed_batch_size)
         self.vectors = self._open_vectors()
-        recover_pending(self.catalog, self.vectors)
-        if self._vectors_stale():
-            # another model or layout built it, or the vector store lost/gained data: rebuild under the
-            # writer lock, so a second process starting (or an upload) at the same time never writes beside it
-            with self.catalog.writer.hold():
-                if self._vectors_stale():  # another process may have rebuilt it while this one waited
-                    built_by = self.vectors.model_id
-                    reembed_all(self.catalog, self.vectors, self.embedder)
-                    self.store_notices += model_changed(built_by, self.embedder.model_id, self.catalog.chunk_count())
-        self.catalog.set_meta("vector_layout", VECTOR_LAYOUT)
+        try:
+            recover_pending(self.catalog, self.vectors)
+            self.store_notices += self._rebuild_if_stale()
+        except VectorServerDown as down:  # search answers by keywords until the server is back (`_server_back`)
+            postponed = True
+            self.store_notices.append(f"{down}。{SERVER_DOWN_AT_START}")
+        else:
+            postponed = False
         mark_format(self.catalog)
         server = f"{settings.chroma_host}:{settings.chroma_port}" if settings.chroma_host else ""
         if (self.catalog.get_meta(VECTOR_SERVER) or "") != server:  # a backup says its vectors are not in it
@@ -132,16 +135,50 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         self.llm = llm
         self._memory = None
         warm_up_tokenizer()  # jieba loads its dictionary lazily: 0.5 s the first question would pay
+        if postponed:  # the rebuild check and the centroid wait for the server; at once if it came back meanwhile
+            self.vectors.when_opened = self._server_back
+            if self.vectors.opened and not self.vectors.stale:
+                try:
+                    self.vectors.catch_up()
+                except VectorServerDown:
+                    pass  # down again: the next call that reaches it runs the check
+
+    def _rebuild_if_stale(self) -> list[str]:
+        """Rebuild the vectors from the embedding cache when `_vectors_stale`; the notice that says so.
+
+        Under the writer lock, so a second process starting (or an upload) at the same time never writes beside it.
+        The layout is recorded only once the check ran: a restore's "rebuild at next start" is never lost."""
+        notices: list[str] = []
+        if self._vectors_stale():  # another model or layout built it, or the vector store lost/gained data
+            with self.catalog.writer.hold():
+                if self._vectors_stale():  # another process may have rebuilt it while this one waited
+                    built_by = self.vectors.model_id
+                    reembed_all(self.catalog, self.vectors, self.embedder)
+                    notices += model_changed(built_by, self.embedder.model_id, self.catalog.chunk_count())
+        self.catalog.set_meta("vector_layout", VECTOR_LAYOUT)
+        return notices
+
+    def _server_back(self) -> None:
+        """The Chroma server answers again after a start without it: the start's rebuild check, then the centroid.
+
+        Run by the vector store at the first call that reaches the server. While a version is being written (pending)
+        the check is left to the next start: it would count that version's chunks before their vectors exist."""
+        if not self.catalog.pending():
+            self.store_notices += self._rebuild_if_stale()
+        if not self.centroid.complete or not self.catalog.get_meta(CENTROID_KEY):  # a rebuild clears it
+            self.centroid.recompute()
 
     def _vectors_stale(self) -> bool:
         """Another model, layout or count, or (on a Chroma server) other chunk ids: rebuild from the embedding cache.
 
         A server outlives the data dir: a restored (or copied) catalog can meet the vectors of a later edit of
-        the same size, so there the ids are compared too (ids only; the catalog's chunks read once at start)."""
+        the same size, so there the ids are compared too (ids only; the catalog's chunks read once at start).
+        The count is asked first: a server down since the start is `VectorServerDown` there, before the model."""
         count = self.catalog.chunk_count()
+        stored = self.vectors.count()
         if (
             self.vectors.model_id != self.embedder.model_id
-            or self.vectors.count() != count
+            or stored != count
             or bool(self.catalog.get_meta("vector_layout") != VECTOR_LAYOUT and count)
         ):
             return True

@@ -6,6 +6,8 @@ sum of the chunks' outer products; keeping both sums (persisted in the catalog,
 updated on every ingest and delete) gives a question's background and spread
 in O(dim²) instead of a pass over the corpus. A cosine is then judged by how
 many spreads it stands above the background — a scale every embedding model shares.
+A Chroma server down at a start that must recompute them leaves them empty (`complete`
+False) until the assistant recomputes them at the server's return.
 
 The sums are kept per audience (one part per audience tuple, as the vector store
 partitions them) and added up over the parts a reader may see: a background taken
@@ -23,6 +25,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from ..documents.catalog import Catalog, Readable, visible_to
+from ..errors import VectorServerDown
 from ..types import Chunk
 from .vector_store import ChromaVectorStore
 
@@ -57,6 +60,8 @@ def _label(audience: Audience) -> str:
 
 
 class CorpusCentroid:
+    complete = True  # False: a Chroma server down at start left no background to read (`recompute` when it is back)
+
     def __init__(self, catalog: Catalog, vectors: ChromaVectorStore, model_id: str, dim: int):
         self.catalog = catalog
         self.vectors = vectors
@@ -72,16 +77,23 @@ class CorpusCentroid:
                 if stored:
                     self._parts[tuple(label.split(","))] = _Part.from_json(stored, dim)
         else:  # first start, re-embedded, or a store from before per-audience parts: recompute from the vectors
-            self._recompute()
+            try:
+                self.recompute()
+            except VectorServerDown:  # no background until the server is back (the assistant recomputes then)
+                self.complete = False
 
-    def _recompute(self) -> None:
+    def recompute(self) -> None:
+        """Every part summed again from the stored vectors (saved only once all were read)."""
         groups: dict[Audience, list[str]] = {}
         for chunk in self.catalog.all_chunks():
             groups.setdefault(tuple(chunk.audience) or ("all",), []).append(chunk.chunk_id)
-        for audience, ids in groups.items():
-            vecs = self.vectors.get_vectors(ids)
+        read = {audience: self.vectors.get_vectors(ids) for audience, ids in groups.items()}
+        with self._lock:
+            self._parts = {}
+        for audience, vecs in read.items():
             if vecs:
                 self._add(audience, np.vstack(list(vecs.values())).astype(np.float64), sign=1)
+        self.complete = True
         for audience in self._parts:
             self._save_part(audience)
         self._save_index()

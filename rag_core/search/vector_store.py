@@ -33,22 +33,33 @@ after `REPAIR_ATTEMPTS` is returned to the caller, which warns.
 
 With a server, every public call goes through `chroma_server.call`: a server that is down is `VectorServerDown` (one
 Chinese line), and the collections are opened again at the next call, so a server that came back is used without a
-restart; one that came back empty is reopened at once, and every query is `VectorsLost` until `reset` (`lost`)."""
+restart; one that came back empty is reopened at once, and every query is `VectorsLost` until `reset` (`lost`). A server down at start is the same: the store is made
+unopened and stale, the first call that reaches the server opens it, and runs the owner's postponed start work
+(`when_opened`: the assistant's rebuild check)."""
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
+from ..errors import VectorServerDown
 from ..types import Chunk
 from .chroma_server import VectorsLost, call, client_settings, holds, through_server
+from .vector_records import (  # noqa: F401 - re-exported: callers import them from here
+    EVERYTHING,
+    VectorCheck,
+    VectorMatch,
+    VectorScope,
+    _metadata,
+    doc_key,
+    key_of_chunk,
+    partition_suffix,
+)
 
 COLLECTION = "policy_chunks"
 # Over-fetching k results costs ~1.2 ms at k=30, 3.6 ms at k=1,000 and 5.5 ms at k=2,000 on a 10k
@@ -62,44 +73,6 @@ VERIFY_K = 10
 REPAIR_ATTEMPTS = 2
 # VERIFY_K exact duplicates of a vector can crowd out the record itself (float32 self-distances reach ~1e-6)
 TIE_DISTANCE = 1e-5
-
-
-@dataclass
-class VectorMatch:
-    chunk_id: str
-    cosine: float
-
-
-@dataclass(frozen=True)
-class VectorScope:
-    """Which stored vectors one question may see.
-
-    `audiences`: the partitions to search (None: all of them). `hidden_keys`:
-    document versions stored in those partitions that must not be returned,
-    `hidden_chunks` how many chunks they hold (the over-fetch that keeps the
-    top n exact), and `hidden_audiences` the partitions that hold them (None:
-    any of them may) — the others are queried plainly.
-    """
-
-    audiences: frozenset[tuple[str, ...]] | None = None
-    hidden_keys: frozenset[str] = frozenset()
-    hidden_chunks: int = 0
-    hidden_audiences: frozenset[tuple[str, ...]] | None = None
-
-    def hides_in(self, audience: tuple[str, ...]) -> bool:
-        return bool(self.hidden_keys) and (self.hidden_audiences is None or audience in self.hidden_audiences)
-
-
-EVERYTHING = VectorScope()
-
-
-@dataclass
-class VectorCheck:
-    """What a full read-back of the store found: records checked, re-written, and still unreachable."""
-
-    checked: int = 0
-    rewritten: int = 0
-    unreachable: list[str] = field(default_factory=list)
 
 
 class VectorStore(Protocol):
@@ -119,34 +92,6 @@ class VectorStore(Protocol):
 _PARTITION_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="chroma-partition")
 
 
-def doc_key(doc_id: str, version: int) -> str:
-    """One value per document version, used to filter to visible versions before scoring."""
-    return f"{doc_id}@v{version}"
-
-
-def key_of_chunk(chunk_id: str) -> str:
-    """The document version a chunk id belongs to ("doc@v2#7" → "doc@v2")."""
-    return chunk_id.rsplit("#", 1)[0]
-
-
-def _metadata(c: Chunk) -> dict:
-    meta = {
-        "doc_id": c.doc_id,
-        "version": c.version,
-        "doc_key": doc_key(c.doc_id, c.version),
-        "chunk_id": c.chunk_id,
-        "source": c.source,
-        "title": c.title,
-        "section": c.section,
-        "audience": "," + ",".join(c.audience) + ",",
-        "content_hash": c.content_hash,
-        "ingested_at": c.ingested_at,
-    }
-    if c.page is not None:
-        meta["page"] = c.page
-    return meta
-
-
 def unreachable_rows(col, ids: Sequence[str], vectors: np.ndarray) -> list[int]:
     """Rows whose record is not among the VERIFY_K nearest to its own vector (one batched query)."""
     if not len(ids):
@@ -162,17 +107,13 @@ def unreachable_rows(col, ids: Sequence[str], vectors: np.ndarray) -> list[int]:
     return missing
 
 
-def partition_suffix(audience: tuple[str, ...]) -> str:
-    """Collection-name suffix of an audience ("" for everyone: the base collection)."""
-    if tuple(audience) == ("all",):
-        return ""
-    return "_a" + hashlib.sha1(",".join(audience).encode("utf-8")).hexdigest()[:10]
-
-
 class ChromaVectorStore:
     server = ""  # "host:port" with a Chroma server, "" embedded: no connection to lose (`chroma_server.call`)
     stale = False  # a server call failed: open the collections again before the next one
     lost = False  # a reopen found the base collection gone (server back empty): queries refused until `reset`
+    client = None  # a server's HttpClient is made at the first open (a server down at start: at the first call)
+    when_opened: Callable[[], None] | None = None  # run once at the next open (the owner's work postponed at start)
+    _model = ""  # the model a collection created at an open records
 
     def __init__(
         self, path: Path | None = None, host: str = "", port: int = 8000, model_id: str = "", name: str = COLLECTION
@@ -183,6 +124,8 @@ class ChromaVectorStore:
         self.name = name
         self.repaired = 0  # records re-written because a query could not find them (module docstring)
         self._lock = threading.Lock()
+        self._model = model_id
+        self._partitions: dict[tuple[str, ...], object] = {}  # none known before the first open
         if not host:
             assert path is not None
             Path(path).mkdir(parents=True, exist_ok=True)
@@ -190,23 +133,43 @@ class ChromaVectorStore:
             self.location = str(path)
             self.reopen(model_id)
             return
-
-        def connect() -> None:
-            self.client = chromadb.HttpClient(host=host, port=port, settings=chroma_settings)
-            self.reopen(model_id)
-
+        self._connect = lambda: chromadb.HttpClient(host=host, port=port, settings=chroma_settings)
         self.location, self.server = f"http://{host}:{port}", f"{host}:{port}"
-        call(self, connect, retry=False)
+        try:  # a server down at start is no failed start: search answers by keywords until it is back
+            call(self, lambda: self.reopen(model_id), retry=False)
+        except VectorServerDown:
+            self.stale = True  # the next call opens the client and the collections (`chroma_server.call`)
+
+    @property
+    def opened(self) -> bool:
+        """Whether the collections were ever opened (False while a server down since the start stays down)."""
+        return hasattr(self, "_collection")
 
     def reopen(self, model_id: str) -> None:
         """(Re)open the base collection and find the partitions: at start, and after the server was lost (`lost`)."""
-        if hasattr(self, "_collection") and not holds(self.client, self.name):
+        if self.client is None:
+            self.client = self._connect()  # no request yet: HttpClient asks the server from its first use
+        if self.opened and not holds(self.client, self.name):
             self.lost = True
-        self._collection = self._open("", ("all",), model_id)
+        self._collection = self._open("", ("all",), model_id or self._model)
         # replaced, never mutated (copy on write): readers iterate a snapshot while another thread adds
-        self._partitions: dict[tuple[str, ...], object] = {("all",): self._collection}
+        self._partitions = {("all",): self._collection}
         self._discover()
         self.stale = False
+        if self.when_opened is not None:
+            self.catch_up()
+
+    def catch_up(self) -> None:
+        """The owner's postponed start work, once the server answers (kept for the next open if it fails)."""
+        with self._lock:  # one thread runs it; another goes on meanwhile
+            hook, self.when_opened = self.when_opened, None
+        if hook is None:
+            return
+        try:
+            hook()
+        except BaseException:
+            self.when_opened = hook
+            raise
 
     def _open(self, suffix: str, audience: tuple[str, ...], model_id: str):
         return self.client.get_or_create_collection(
@@ -246,6 +209,8 @@ class ChromaVectorStore:
 
     @property
     def model_id(self) -> str | None:
+        if not self.opened:
+            return None  # not known until the server answers
         meta = self._collection.metadata or {}
         return meta.get("embedding_model")
 
@@ -258,6 +223,7 @@ class ChromaVectorStore:
                 self.client.delete_collection(col.name)
             except Exception:  # noqa: BLE001 - absent collection is fine
                 pass
+        self._model = model_id
         self._collection = self._open("", ("all",), model_id)
         self._partitions = {("all",): self._collection}
         self.lost = False  # every vector is written again after a reset (`indexer.reembed_all`)
