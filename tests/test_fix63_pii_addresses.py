@@ -25,6 +25,8 @@ MASKED = [
     ("寄到我家杭州市西湖区文三路138号3单元501室", "寄到我家杭州市西湖区[住址]"),
     ("员工户籍所在地：河南省郑州市金水区花园路12号", "员工户籍所在地：河南省郑州市金水区[住址]"),
     ("配偶地址：阳光花园小区5栋1201", "配偶地址：[住址]"),
+    ("地址：杭州市西湖区文三路138号3单元501室", "地址：杭州市西湖区[住址]"),
+    ("寄到杭州市西湖区文三路138号3单元501室", "寄到杭州市西湖区[住址]"),
 ]
 KEPT = [  # a place a policy states: an office, a bare 地址 with one number, a city
     "地址：杭州市西湖区文三路90号",
@@ -34,9 +36,10 @@ KEPT = [  # a place a policy states: an office, a bare 地址 with one number, a
     "请将材料寄到杭州市西湖区文三路90号人力资源部",
     "户籍所在地与现居住地不一致的，由户籍所在地负责",
     "公司搬到了杭州市西湖区文三路90号",
-    # review own1 D1: a bare label or 寄到 with no person in its sentence is a policy's (an office's) place
-    "地址：杭州市西湖区文三路138号3单元501室",
-    "寄到杭州市西湖区文三路138号3单元501室",
+    # review own1 D1: a bare label or 寄到 with no person in its sentence and no home's numbered pair is a policy's
+    # place (review own3: with a pair, 地址：…3单元501室 and 寄到…3单元501室 are masked: a home masked is the rule)
+    "地址：杭州市西湖区文三路138号",
+    "寄到杭州市西湖区文三路138号",
 ]
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from ..text.digit_runs import ZH_DIGIT_CHARS
 from ..text.numerals import CN_NUMERAL
 from ..text.pii import redact_text
-from ..text.pii_address import ADDRESS_CUE
+from ..text.pii_address import ADDRESS_CUE, PLACE_REACH
 
 # Chinese numerals are not quiet: a phone written 一三八… (幺 for 1, 壹參陸 as on contracts) must not be cut in
 # two. Every character masking reads as a digit (`ZH_DIGIT_CHARS`, one source), and the scales of an amount.
@@ -39,13 +39,14 @@ MIN_STEP = 8
 # yet. After a word an address may follow (masking's own trigger, `pii_address.ADDRESS_CUE`, so the two cannot drift:
 # 住在, 家住, 住址, 身份证地址, 地址：, 寄到 …), no point is settled until a mark no address holds (，。；…) has ended it,
 # or ADDRESS_QUIET characters passed without a place or number word (市, 路, 小区, 12, 三 …: an address goes on while
-# they come), or ADDRESS_REACH characters passed in all.
+# they come) — as far as masking's place runs without one (`PLACE_REACH`: 北山路西子湖畔宝石山下香格里拉公寓3幢 is one
+# place) — or ADDRESS_REACH characters passed in all.
 _ADDRESS_STOPS = frozenset("，,；;。！!？?、（）()\n")  # not ：, which may follow the word (住址：…)
 # A Chinese numeral is a place's number only before a digit or a numbered part (三号楼, 二零一室), not a count (十个工作日).
 _PLACE_OR_NUMBER = re.compile(
     r"[省市区县旗镇乡城场路街道巷弄村苑院园寓厦段号栋幢座楼层室0-9０-９]|[一二三四五六七八九十百零〇两]+(?=[号栋幢座楼层室单元弄期区组0-9０-９]|$)")
-ADDRESS_QUIET = 11
-ADDRESS_REACH = 60
+ADDRESS_QUIET = PLACE_REACH
+ADDRESS_REACH = 2 * PLACE_REACH + 12  # a place, its parts, a name and more parts
 
 
 def _quiet(char: str) -> bool:

@@ -32,7 +32,7 @@ from .digit_runs import VIEW_FOLD as _VIEW_FOLD
 from .mobile_cue import phone_cue_before
 from .pii_address import ADDRESS_RE, address
 from .pii_context import CONTEXT_WORDS as CONTEXT_WORDS  # context words live there; tests and callers read them here
-from .pii_context import context_matches
+from .pii_context import context_matches, joins
 from .separated_digits import SEPARATED_RE, separated_id, separated_mobile
 
 # Key -> placeholder. Insertion order is the application order.
@@ -119,10 +119,11 @@ _WXID_RE = re.compile(r"(?<![A-Za-z0-9_])wxid_[A-Za-z0-9_-]{4,30}(?![A-Za-z0-9_]
 _SEPARATORS_RE = re.compile(r"[ .()+-]")
 # The fold rules read through, and runs of 7+ Chinese digits read as digits (手机一三八…): digit_runs.py, which
 # a text cut before masking also asks where a number starts. Length-changing edits: invisible and control characters
-# go (`SKIPPED_CHARS`: 138\u20660013 is 1380013); a spaced dash, a slash, an underscore, a middle dot in a mobile's
-# 3-4-4 shape (138·0013·8000, not 139·1500·2000 元) or markdown's balanced emphasis between digits (138**0013**8000;
-# a single * is a times sign: 180*2000*1200): '-'; spaces around an @ between an ASCII local part of 2+ characters
-# and a domain after an e-mail word (邮箱 zhangsan @ corp.com, not 请登录 OA @ oa.company.com): gone.
+# go (`SKIPPED_CHARS`: 138\u20660013 is 1380013); a spaced dash, a slash, an underscore, and a middle dot or * between
+# digits where `pii_context.joins` allows (after the number's word, 身份证 110101·19900307·4514, 手机 138*0013*8000; a
+# run an ID's or a card's checksum passes; a mobile's 3-4-4 dots; balanced emphasis 138**0013**8000 — not 180*2000*1200,
+# 139·1500·2000 元): '-'; spaces around an @ between an ASCII local part of 2+ characters and a domain after an e-mail
+# or contact word (邮箱 zhangsan @ corp.com, 联系人：李四 lisi @ …, not 请登录 OA @ oa.company.com): gone.
 _SKIPPED = rf"[{SKIPPED_CHARS}]+"
 _SPACED_AT = r"(?<=[A-Za-z0-9_%+-])(?P<at> {1,2}@ {0,2}| {0,2}@ {1,2})(?=[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b)"
 _EDIT_RE = re.compile(
@@ -132,20 +133,6 @@ _EDIT_RE = re.compile(
 _BREAK = r"(?<=\d) *\r?\n *(?=\d|[Xx](?![0-9A-Za-z]))"
 _MAIL_BREAK = r"@(?:[A-Za-z0-9-]*|[A-Za-z0-9.-]*[.-]) *\r?\n *(?=[A-Za-z0-9.-])"
 _JOIN_RE = re.compile(rf"{_EDIT_RE.pattern}|(?P<mail>{_MAIL_BREAK})|(?P<brk>{_BREAK})")
-_DOTTED_MOBILE = re.compile(r"(?<![\d·・])1[3-9]\d *([·・]) *\d{4} *\1 *\d{4}(?![\d·・]| *[年月日时点分秒元万亿号条款项章节%％、])")
-_MAIL_WORD_BEFORE = re.compile(r"(?:邮箱|邮件|e-?mail|发送?[至到])(?:地址)?[ \t]*(?:是|为)?[ \t]*[:：]?[ \t]*[A-Za-z0-9_.%+-]{2,}$", re.I)
-
-
-def _joins(folded: str, edit: re.Match[str]) -> bool:
-    """May a dash or @ edit join what is on either side? (A middle dot, a * or a spaced @ says little alone.)"""
-    start, end, kind, between = edit.start(), edit.end(), edit.lastgroup, edit.group().strip(" ")
-    if kind == "at" or kind != "dash" or between[0] not in "*·・":
-        return kind != "at" or bool(_MAIL_WORD_BEFORE.search(folded, max(0, start - 80), start))
-    if between[0] != "*":
-        return any(m.start() < start < end < m.end() for m in _DOTTED_MOBILE.finditer(folded, max(0, start - 24), end + 32))
-    stars = re.escape(between)  # emphasis around the digits before or after it: **138**0013, 138**0013**8000
-    return len(between) > 1 and bool(re.search(rf"(?<!\*){stars}\d+$", folded[max(0, start - 24) : start])
-                                      or re.match(rf"\d+{stars}(?!\*)", folded[end : end + 24]))
 # A number right before one of these is a date, an amount, an article or a list item, not a wrapped identifier.
 _UNIT_AFTER = re.compile(r"[年月日时点分秒元万亿号条款项章节%％、]")
 
@@ -162,7 +149,7 @@ class _View:
         for edit in (_JOIN_RE if joined else _EDIT_RE).finditer(folded):
             kind = edit.lastgroup
             put = edit.group().split("\n")[0].rstrip() if kind == "mail" else {"gone": "", "dash": "-", "brk": " ", "at": "@"}[kind]
-            if edit.group() == put or not _joins(folded, edit):
+            if edit.group() == put or not joins(folded, edit):
                 continue
             parts += [folded[position : edit.start()], put]
             self._view_at.append(self._view_at[-1] + (edit.start() - self._text_at[-1]) + len(put))

@@ -9,9 +9,11 @@ places up to a road, lane or estate (or a short name before two numbered parts: 
 Chinese digits after 单元/栋/楼), then maybe a name and more parts (东部软件园2号楼). The province, city, district or
 county before the road stays (杭州市西湖区[住址]: rules differ by city). Whose place it is decides: a label naming an
 organisation, its place or what is done there (公司地址, 用人单位所在地, 新员工报到地址, 培训地址) takes none; a bare label
-(地址：) or a mailing verb (寄到, 送至) only after a word for a person in its sentence (姓名：王五，地址：…, 我的快递寄到…; 寄到
-a home's numbered pair, 3单元501室, 2幢301, 12-3-501, unless 寄到我家), never before an office's name (…301室财务部): a
-policy's 地址：文三路90号2幢301室 stays. No address: a city alone (住在杭州), a group (员工住在…), a 住 opening a noun (住宿).
+(地址：, or a qualifier naming no organisation: 快递地址, 新地址, 张三地址) or a mailing verb (寄到, 送至) takes a home's
+numbered pair (3单元501室, 2幢301, 12-3-501) whoever's sentence it is, any address after a word for a person in its
+sentence (姓名：王五，地址：…) or 寄到我家 — never before an office's name (…301室财务部) or in an office building
+(行政楼2栋301室), nor a label after a clause ending in an organisation's name (寄到公司人力资源部，地址：…): a policy's
+地址：文三路90号 stays; a company's 地址：…2幢301室 is masked (a home masked by mistake would be the worse harm). No address: a city alone (住在杭州), a group (员工住在…), a 住 opening a noun (住宿).
 Lazy, unambiguous parts: no blow-up on 市市市….
 """
 
@@ -30,40 +32,50 @@ _STREET = r"大道|大街|路|街|道|[东西南北中]段|[一二三四五六�
 _ENDS = rf"省|自治区|市|区|县|旗|镇|乡|街道|{_STREET}"
 # The words an address follows: masking's trigger, and the streamed answer's cue to hold text back (`ADDRESS_CUE`).
 _TRIGGER = (
-    r"(?:(?:居|现|定居)?住(?:在|于)|(?P<bare>(?:居|现|定居|入|暂)?住)(?![宿房院户址所建宅在于])|家住|家在|现居(?:在|于)?"
+    r"(?:(?:居|现|定居)?住(?:在|于)|(?P<bare>(?:居|现|定居|入|暂)?住)(?![宿房院户址所建宅在于证])|家住|家在|现居(?:在|于)?"
     r"|定居(?:在|于)|住址|住所|(?P<label>地址|所在地)|(?:现)?居住地|我(?:家|们家)?(?:已经|已|刚|刚刚|最近)?[搬迁](?:到|至|去|进)了?"
     r"|(?P<sent>[寄邮送](?:到|至|往))(?P<home>(?:我们?家[里中]?|家里|家中|老家)[ ]?[,，]?)?)")
 ADDRESS_CUE = re.compile(_TRIGGER)
+# How far a place runs without a place word: up to 30 characters before its road or estate, 12 after (the stream holds
+# text after a cue this long past the last place or number word: `masked_stream`).
+_BEFORE_END, _AFTER_END = 30, 12
+PLACE_REACH = _BEFORE_END + _AFTER_END
 ADDRESS_RE = re.compile(
     rf"{_TRIGGER}(?:在|于|是|为)?[ ]?[:：]?[ ]?(?P<address>"
-    rf"(?P<place>[{_CJK}]{{0,30}}?(?:{_ENDS})[{_CJK}]{{0,12}}?|[{_CJK}]{{1,12}}?)? ?(?P<parts>{_NUMBERED})(?: ?(?:(?!的)[{_CJK}A-Za-z]){{1,12}}? ?{_NUMBERED}){{0,3}})")
+    rf"(?P<place>[{_CJK}]{{0,{_BEFORE_END}}}?(?:{_ENDS})[{_CJK}]{{0,{_AFTER_END}}}?|[{_CJK}]{{1,12}}?)? ?(?P<parts>{_NUMBERED})(?: ?(?:(?!的)[{_CJK}A-Za-z]){{1,12}}? ?{_NUMBERED}){{0,3}})")
 # The province, city, district or county names a place starts with (not 小区, 园区, 超市 …), kept before the mask.
 _ADMIN_PREFIX_RE = re.compile(
     rf"(?:(?:(?![路街巷道弄村苑院])[{_CJK}]){{1,7}}?(?:省|自治区|(?<![超夜集菜城门])市|县|旗|(?<![小社园校厂街片景宅活舍])区))*")
 _GROUP_BEFORE = re.compile(r"(?:员工|职工|人员)$")
 _GROUP_AFTER = re.compile(rf"(?:附近|周边|一带)?的[{_CJK}]{{0,4}}?(?:员工|职工|人员|同事|住户)")
-# Whose place a 地址/所在地 label names, read from its qualifier (the Chinese words just before it), the word nearest the
-# label deciding: a person or their home (户籍所在地, 身份证地址, 紧急联系人地址, 家里地址, 员工张三的地址, 员工户籍所在地),
+# Whose place a 地址/所在地 label names, read from its qualifier (the Chinese words just before it on its line), the word
+# nearest the label deciding: a person or their home (户籍所在地, 身份证地址, 紧急联系人地址, 家里地址, 员工张三的地址),
 # or an organisation, its place or what is done there (公司地址, 用人单位所在地, 新员工报到地址, 培训地址, 工作地点所在地).
 # A weak word (联系, 邮寄, 详细 …) names a person only where no organisation is named (公司联系地址 is the company's).
-_QUALIFIER = re.compile(rf"[{_CJK}]{{1,10}}$")
+# Other qualifiers (快递地址, 宿舍地址, 新地址, 张三地址) leave the label bare. `\Z`: a line's end is no qualifier's.
+_QUALIFIER = re.compile(rf"[{_CJK}]{{1,10}}\Z")
 _WHOSE = re.compile(
     r"(?P<person>(?<![国大专商厂店卖买作画农东玩])家|户籍|户口|身份证|证件|居住|常住|本人|个人|我(?![们司方])|紧急|配偶|父母|子女"
     r"|亲属|(?:联系|收件|收货|申请|当事)人|(?:员工|职工)(?=(?:[\u4e00-\u9fff]{1,4}的)?$))"  # 员工张三的, not 员工可到以下
-    r"|(?P<organisation>公司|单位|企业|机构|组织|部门?|处|科|中心|委员会|政府|局|法院|医院|学校|银行|[门网]?店|总部|项目|[工厂]厂|园区"
+    r"|(?P<organisation>[厂商店]家|公司|单位|企业|机构|组织|部门?|处|科|中心|委员会|政府|局|法院|医院|学校|银行|[门网]?店|总部|项目|[工厂]厂|园区"
     r"|基地|场所|场地|会场|考场|办公|工作|注册|经营|营业|生产|报到|培训|体检|面试|考试|会议|活动|办事|办理|受理|服务|咨询|仲裁|报名"
     r"|领取|提交|递交|投递|发票|开票|收发|仓库|门诊|网点|窗口)"
     r"|(?P<weak>联系|通讯|通信|邮寄|寄送|收件|收货|详细|现)")
-# A bare label or 寄到 takes an address only after a word for a person in its sentence (我, 本人, 家, 姓名 …), never one
-# an office's, a department's or a room's name follows (…2幢301室财务部, …301室 人力资源部收).
-# a form's label lines (姓名：王五 / 地址：…) run on without 。: only a blank line ends their sentence
-_SENTENCE_END = re.compile(r"[。！？!?；;]|\n[ \t]*\n")
+# A bare label or 寄到 takes a home's numbered pair (3单元501室, 2幢301, 12-3-501: `_HOME_PAIR`), or any address after a
+# word for a person in its sentence (我, 本人, 家, 姓名 …; a form's label lines run on without 。), never one an office's,
+# a department's or a room's name follows (…2幢301室财务部, …301室 人力资源部收), nor a bare label whose line's clause
+# before it ends in an organisation's name (寄到公司人力资源部，地址：…, 调岗至杭州分公司，地址：… are theirs; a form's
+# field 部门：人力资源部，地址：… is not a clause about a place).
+_SENTENCE_END = re.compile(r"[。！？!?；;]")
 _PERSON_IN_SENTENCE = re.compile(
     r"我(?![们司方])|本人|(?<![国大专商厂店卖买作画农东玩])家|姓名|配偶|父母|亲属|户籍|户口|身份证|(?:收件|收货|紧急联系|当事)人")
+_OFFICE_BUILDING = re.compile(r"(?:行政|办公|综合|写字|教学|科研|门诊)楼")  # 送至行政楼2栋301室: a workplace's pair
 _OFFICE_AFTER = re.compile(
     rf" ?[{_CJK}]{{0,8}}?(?:部|处|科|中心|公司|集团|委员会|办公室|会议室|收发室|前台|大厅|窗口|柜台|服务台)收?(?![{_CJK}])")
-# A home's numbered pair, what 寄到 after a person needs: a unit or a building then a number (3单元501室, 2幢301),
-# or building-unit-room written with dashes (12-3-501).
+_ORGANISATION_CLAUSE = re.compile(
+    r"(?:公司|单位|企业|机构|部|处|科|中心|委员会|政府|局|法院|医院|学校|银行|总部|集团|办公室|前台|窗口)[ \t]*[，,][ \t]*\Z")
+_FIELD_CLAUSE = re.compile(r"[:：][^，,]*[，,][ \t]*\Z")  # 部门：人力资源部， a form's field
+# A home's numbered pair: a unit or a building then a number (3单元501室, 2幢301), or building-unit-room (12-3-501).
 _HOME_PAIR = re.compile(r"(?:单元|幢|栋) ?-?(?:\d|[一二三四五六七八九十零〇两])|\d+-\d+-\d+")
 
 
@@ -75,11 +87,23 @@ def _whose(match: re.Match[str]) -> str:
     return strong[-1] if strong else "person" if words else ""
 
 
+def _office(match: re.Match[str]) -> bool:
+    """An office's name after the address (…301室财务部) or an office building in it (行政楼2栋301室)."""
+    return bool(_OFFICE_AFTER.match(match.string, match.end()) or _OFFICE_BUILDING.search(match.group("address")))
+
+
 def _personal(match: re.Match[str]) -> bool:
-    """A bare label or 寄到 said of a person's place: a word for a person earlier in the sentence, no office after."""
-    if _OFFICE_AFTER.match(match.string, match.end()):
+    """A bare label or 寄到 said of a person's place: a home's numbered pair or a word for a person earlier in the
+    sentence; no office after it, no organisation's clause before a label."""
+    text, start = match.string, match.start()
+    if _office(match):
         return False
-    sentence = _SENTENCE_END.split(match.string[max(0, match.start() - 80) : match.start()])[-1]
+    line = _SENTENCE_END.split(text[text.rfind("\n", 0, start) + 1 : start])[-1]  # the label's line, its sentence
+    if match.group("label") and _ORGANISATION_CLAUSE.search(line) and not _FIELD_CLAUSE.search(line):
+        return False
+    if _HOME_PAIR.search(match.group("address")):
+        return True
+    sentence = _SENTENCE_END.split(text[max(0, start - 80) : start])[-1]
     return bool(_PERSON_IN_SENTENCE.search(sentence))
 
 
@@ -97,8 +121,8 @@ def address(match: re.Match[str]) -> Span | None:
         if whose == "organisation" or (not whose and not _personal(match)):
             return None
     elif match.group("sent") and not match.group("home") and not (
-            _personal(match) and _HOME_PAIR.search(match.group("address"))):
-        return None
+            _HOME_PAIR.search(match.group("address")) and not _office(match)):
+        return None  # 寄到 a home's numbered pair, whoever's sentence it is
     if (_GROUP_BEFORE.search(text, max(0, match.start() - 2), match.start()) and not match.group("label")
             or _GROUP_AFTER.match(text, match.end())):  # 员工住在… is a group; 员工地址：… one employee's
         return None

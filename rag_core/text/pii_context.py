@@ -1,6 +1,7 @@
 """Context words for personal-data masking: a weaker identifier-shaped value right after 身份证, 卡号, 手机 ….
 
-Split from pii.py (kept under its size limit), which runs these after its pattern rules. A wrong check digit
+Split from pii.py (kept under its size limit), which runs these after its pattern rules, and asks `joins` whether a
+middle dot, a * or a spaced @ joins a number or an e-mail address in its view. A wrong check digit
 after 身份证号 or a Luhn-invalid 卡号 is still someone's number when the word says what it is.
 """
 
@@ -9,7 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .checksums import id_card_valid, luhn_valid
+
 Span = tuple[int, int]
+_CJK = "\u4e00-\u9fff"
 
 # Between a context word and its value: 号/号码/编号, 是/为, a colon, spaces, an opening bracket.
 # A colon may end its line ("身份证号：" above the number).
@@ -61,3 +65,36 @@ def context_matches(view: str, placeholders: re.Pattern[str]) -> Iterator[tuple[
             resolved = _context_category(category, match.group("value"))
             if resolved is not None:
                 yield resolved, match.span("value")
+
+
+# ---------------------------------------------------------------- joins a context word allows (pii's view)
+# A spaced @ after an e-mail or contact word (联系, 联系方式, 联系人), maybe a name between (联系人：李四 lisi @ hr.example.cn, (zhangsan @ …)).
+_MAIL_WORD_BEFORE = re.compile(
+    r"(?:邮箱|邮件|(?:e-?)?mail|发送?[至到]|联系(?:方式|人)?|[(（])(?:地址)?[ \t]*(?:是|为)?[ \t]*[:：]?[ \t]*"
+    rf"(?:[{_CJK}]{{1,4}}[ \t]*)?[A-Za-z0-9_.%+-]{{2,}}$", re.I)
+# A run of digit groups set apart by a middle dot, a * or spaces, and the word for a number just before it.
+_DOT_STAR_RUN = re.compile(r"[\d*·・ ]*[\dXx]")
+_UNIT_AFTER = re.compile(r" *[年月日时点分秒元万亿号条款项章节%％、·・]")
+_NUMBER_WORD_BEFORE = re.compile(rf"(?:{CONTEXT_WORDS.pattern})[^\d\[\]。；;\n]{{0,13}}\Z")  # no other value between
+
+
+def joins(folded: str, edit: re.Match[str]) -> bool:
+    """May a dash or @ edit join what is on either side? (A middle dot, a * or a spaced @ says little alone.) A * or
+    · joins a number its word names (身份证 110101·19900307·4514, 手机：138*0013*8000), a run that is an ID or a card by
+    its checksum, a mobile's digits written with dots or markdown's balanced emphasis; not 180*2000*1200, 139·1500·2000 元."""
+    start, end, kind, between = edit.start(), edit.end(), edit.lastgroup, edit.group().strip(" ")
+    if kind == "at" or kind != "dash" or between[0] not in "*·・":
+        return kind != "at" or bool(_MAIL_WORD_BEFORE.search(folded, max(0, start - 80), start))
+    run_start = start - len(re.search(r"[\d*·・ ]*\Z", folded[max(0, start - 40) : start]).group())
+    run_start += len(folded[run_start:start]) - len(folded[run_start:start].lstrip(" *·・"))
+    run = _DOT_STAR_RUN.match(folded, run_start)
+    digits = re.sub(r"[^\dXx]", "", run.group() if run else "")
+    if (_NUMBER_WORD_BEFORE.search(folded, max(0, run_start - 15), run_start)
+            or len(digits) == 18 and id_card_valid(digits)
+            or 16 <= len(digits) <= 19 and digits[0] in "34569" and digits.isdigit() and luhn_valid(digits)):
+        return True
+    if between[0] != "*":  # a mobile's digits however grouped by dots (13800·138000), not an amount (139·1500·2000 元)
+        return bool(re.fullmatch(r"1[3-9]\d{9}", digits)) and not _UNIT_AFTER.match(folded, run.end())
+    stars = re.escape(between)  # emphasis around the digits before or after it: **138**0013, 138**0013**8000
+    return len(between) > 1 and bool(re.search(rf"(?<!\*){stars}\d+$", folded[max(0, start - 24) : start])
+                                      or re.match(rf"\d+{stars}(?!\*)", folded[end : end + 24]))
