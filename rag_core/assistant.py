@@ -161,9 +161,15 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
     def _server_back(self) -> None:
         """The Chroma server answers again after a start without it: the start's rebuild check, then the centroid.
 
-        Run by the vector store at the first call that reaches the server. While a version is being written (pending)
-        the check is left to the next start: it would count that version's chunks before their vectors exist."""
-        if not self.catalog.pending():
+        Run by the vector store at the first call that reaches the server. While a write is under way (in this thread,
+        which the server's first answer may have come to, or in another process) it is armed again for a later call:
+        it would count that version's chunks before their vectors exist. Otherwise a version a crash left pending is
+        recovered first, as a start does (review 317: a server back empty was never rebuilt)."""
+        with self.catalog.writer.try_hold() as free:
+            if not free or self.catalog.writer.depth > 1:
+                self.vectors.when_opened = self._server_back
+                return
+            recover_pending(self.catalog, self.vectors)
             self.store_notices += self._rebuild_if_stale()
         if not self.centroid.complete or not self.catalog.get_meta(CENTROID_KEY):  # a rebuild clears it
             self.centroid.recompute()

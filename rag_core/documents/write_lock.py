@@ -86,6 +86,11 @@ class WriterLock:
         finally:
             self._thread_lock.release()
 
+    @property
+    def depth(self) -> int:
+        """How many holds are open (read by the thread holding the lock: 1 is its own `try_hold` alone)."""
+        return self._depth
+
     @contextmanager
     def try_hold(self) -> Iterator[bool]:
         """Take the lock only if nobody holds it; yields whether it was taken."""

@@ -40,14 +40,14 @@ from ..documents.prepare import (
 from ..documents.reading import DEFERRED_LINE, OCR_CHUNKS_PER_PAGE, OCR_SECONDS_PER_PAGE, deferred_plan, deferring_ocr
 from ..documents.standing import scheduled
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
-from ..search.after_switch import interrupted_live, mark_live, went_live
+from ..search.after_switch import LeftOver, interrupted_live, mark_live, went_live
 from ..search.indexer import refuse_unreplaceable
 from ..search.vector_store import VectorCheck
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
 from .audience_preview import checked_preview
 from .deletion import DocumentDeletion
 from .reindex import Reindexing
-from .replaced import said_replaced
+from .replaced import REPLACED_DIR, replaced_dir, said_replaced
 from .samples import SAMPLE_PACK, SAMPLES_DIR, SYSTEM, SampleSeeding  # noqa: F401 (their old home)
 from .server_files import ServerFiles
 from .upload_input import audience_of, displayable_name  # noqa: F401 (displayable_name: its old home)
@@ -61,6 +61,11 @@ _log = logging.getLogger(__name__)
 
 
 UPLOAD_OUTCOMES = {"indexed": "已索引", "unchanged": "内容未变，未重新索引"}  # the audit trail is read in Chinese
+
+
+# A delete whose catalog transaction committed but whose vector clean-up failed (a Chroma server restarted mid-delete)
+LEFTOVER_NOTE = ("文档 {doc_id} 已删除（不再出现在列表和回答里），但向量库的清理没有完成：重启应用后会自动补齐；"
+                 "如果用的是 Chroma 服务器，请先确认它在运行")
 
 
 class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, VersionViews):
@@ -342,10 +347,16 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             refuse_unreplaceable(self.catalog, doc_id, readable, office_today(self._settings.timezone))
             basis[:] = self._deleted_basis(doc_id)  # StandardReview: read before removed
 
+        leftover = ""
         try:
             with said_replaced():
                 removed = self.indexer.delete_document(doc_id, guard=guard,
                                                        today=office_today(self._settings.timezone))
+        except LeftOver as left:  # the catalog's delete committed: audit and hold, then say what was left
+            if replaced_dir(left.cause):  # a swapped data dir: the delete went to renamed files, the live one kept it
+                raise RagError(REPLACED_DIR) from left.cause
+            removed, leftover = left.removed, LEFTOVER_NOTE.format(doc_id=doc_id)
+            self.store_notices.append(leftover)
         except NameTaken:  # as a made-up id: 0
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见：看不到它的任何版本，按没有这个文档答复")
             return 0
@@ -353,7 +364,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见")
             raise PermissionDenied("没有权限：这份文档不面向你的受众") from None
         held = self._hold_standard_answers(doc_id, versions, basis)  # StandardReview
-        detail = f"{removed} 块" + (f"；{held} 条依据它的标准答复暂停使用，待复核" if held else "")
+        detail = f"{removed} 块" + (f"；{held} 条依据它的标准答复暂停使用，待复核" if held else "") + (f"；{leftover}" if leftover else "")
         self._audit(actor, "document.delete", doc_id, "ok" if versions else "failed", detail)
         return removed
 

@@ -41,6 +41,18 @@ def run_each(steps: Sequence[Step], what: str) -> list[tuple[str, Exception]]:
     return failed
 
 
+class LeftOver(Exception):
+    """A delete's catalog transaction committed and a later step failed for another reason than a full disk.
+
+    The document is gone from every list and answer; the caller must still finish its own bookkeeping (the audit row,
+    holding standard answers) and then say what was left (`cause`): a data dir swapped under the process took the
+    catalog's delete to renamed files, which only the caller can tell (`facade.replaced`)."""
+
+    def __init__(self, removed: int, cause: Exception):
+        super().__init__("删除后的清理步骤没有完成")
+        self.removed, self.cause = removed, cause
+
+
 LIVE_ATTRIBUTE = "rag_live_version"  # set on an interrupt that came once the new version was live: (doc_id, version)
 
 

@@ -14,10 +14,13 @@ rebuilt (`reset`, which the start's rebuild from the embedding cache calls) — 
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from ..errors import VectorServerDown, exception_chain
+
+_log = logging.getLogger(__name__)
 
 Result = TypeVar("Result")
 
@@ -84,6 +87,8 @@ def call(store: ServerStore, action: Callable[[], Result], retry: bool = True) -
         try:
             if store.stale:
                 store.reopen(store.model_id or "")
+            elif getattr(store, "when_opened", None) is not None:  # postponed start work armed again: try it now
+                _catch_up(store)
             return action()
         except VectorServerDown:
             raise
@@ -94,6 +99,17 @@ def call(store: ServerStore, action: Callable[[], Result], retry: bool = True) -
             if not (retry and attempt == 0 and not_found(exc)):
                 raise VectorServerDown(store.server) from exc
     raise AssertionError("unreachable")
+
+
+def _catch_up(store: ServerStore) -> None:
+    """The owner's postponed work (`ChromaVectorStore.catch_up`); a failure other than the server's is logged and the
+    work kept for the next call, never raised into the search that happened to run it."""
+    try:
+        store.catch_up()  # type: ignore[attr-defined]
+    except VectorServerDown:
+        raise
+    except Exception:  # noqa: BLE001 - e.g. a busy catalog: the next call tries again
+        _log.warning("postponed vector store work failed; tried again at the next call", exc_info=True)
 
 
 def through_server(retry: bool = True) -> Callable[[Callable[..., Result]], Callable[..., Result]]:

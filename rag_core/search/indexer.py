@@ -30,7 +30,7 @@ from ..documents.standing import scheduled
 from ..documents.taking_effect import replaced_on_their_day
 from ..errors import IngestError, RagError
 from ..types import Chunk, DocumentInfo, IngestReport
-from .after_switch import run_each, unfinished
+from .after_switch import LeftOver, run_each, unfinished
 from .backfill import backfill_rows, backfill_second, backfill_sentences  # noqa: F401 (their old home)
 from .centroid import CorpusCentroid
 from .disk_full import DISK_FULL, disk_full
@@ -170,6 +170,8 @@ class Indexer:
                 chunk_count=newest.chunk_count, audience=audience, redactions=prepared.redactions,
                 warnings=["内容与当前版本完全相同，未生成新版本" + waiting_note(self.catalog, newest, today), *healed],
             )
+        if self.vectors.server and self.vectors.stale:  # a server known down refuses before any embedding
+            self.vectors.count()
         self._drop_leftovers(doc_id)
         try:
             info, chunks = self._insert_pending(prepared, audience, effective_date)
@@ -346,8 +348,7 @@ class Indexer:
                 raise
             # the document is gone from every list and answer; a step left undone here by a full disk leaves only
             # rows nobody reads, and the vectors' count differs from the catalog's: the next start rebuilds them.
-            # Any other failure is raised once every step was tried: a data dir swapped under this process (a
-            # restore) took the catalog's delete to the renamed files, and the page must say restart, not 已删除
+            # Any other failure is `LeftOver`, once every step was tried: the caller audits and holds, then says it
             failed = run_each([
                 ("centroid", lambda: self.centroid.remove(chunks)), ("vectors", lambda: self.vectors.delete(ids)),
                 ("sentences", lambda: self._delete_sentence_rows(ids)),
@@ -356,7 +357,7 @@ class Indexer:
                 ("names", lambda: self.name_keys.forget(doc_id)), ("keywords", lambda: self.keywords.remove(ids)),
             ], f"deleting {doc_id}")
             if other := [exc for _, exc in failed if not disk_full(exc)]:
-                raise other[0]
+                raise LeftOver(len(ids), other[0])
             return len(ids)
 
     def check_vectors(self, repair: bool = True) -> VectorCheck:
