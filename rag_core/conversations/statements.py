@@ -16,6 +16,8 @@ from ..text.discourse import (
     WISH_START,
     about_conversation,
     asks_back,
+    tag_after_talk,
+    tag_at_end,
     tells_before_a_wish,
     tells_of_the_person,
 )
@@ -62,13 +64,16 @@ def split_turn(text: str) -> TurnParts:
     clause whose verb is one of speaking or understanding (我知道了, 我不明白) is neither told nor asked;
     a clarification (我是说休息日加班, 不对，我问的是婚假) leaves what was meant, asked as a question. A turn
     of nothing else is chatter. Then a turn that asks nothing and opens with the person
-    (我参加工作12年了, 我老婆下个月就要生了) is a statement as a whole, whatever its wording. A turn that ends by
-    asking whether it holds (…，对吧？ / 对？) is a question as a whole.
+    (我参加工作12年了, 我老婆下个月就要生了) is a statement as a whole, whatever its wording. The sentence that ends by
+    asking whether it holds (…，对吧？ / 对？) is a question as a whole; the sentences before it are split as above
+    (`_tag_question`), and a tag after nothing but talk (好的，是吧) is chatter.
     """
     # a space before a wish is no mark of its own: what stands before it is a statement only when it tells something
     # (我是新员工 想问下试用期), not when it names someone else (我们部门 想问下团建费 kept 用户所在的部门): `_wish_apart`
-    if asks_back(text):  # 我可以报销头等舱，是吧？: the whole turn asks whether it holds; nothing of it is told
-        return TurnParts("", text.strip())
+    if tag_after_talk(text or ""):  # 好的，是吧 / 我知道了，对吧: talk, as the words before the tag are
+        return TurnParts("", "", chatter=True)
+    if asks_back(text):  # 我可以报销头等舱，是吧？: the sentence asks whether it holds; nothing of it is told
+        return _tag_question(text.strip())
     text, meant, talked = _without_talk(_wishes_apart(WISH_AFTER_SPACE.sub("", (text or "").strip())))
     if not any(ch.isalnum() for ch in text):  # 👍, ？？？, 。。。: a reaction, nothing the policies could answer
         return TurnParts("", "", chatter=True)
@@ -79,6 +84,25 @@ def split_turn(text: str) -> TurnParts:
     # what was meant, when it is a whole question itself (我想问一下年假有几天), is simply that question
     clarifies = clarifies and bool(parts.question) and not asks(parts.question)
     return TurnParts(parts.statement, parts.question, clarifies=clarifies)
+
+
+_SENTENCES = re.compile(r"[^。！!？?；;\n]+[。！!？?；;\n]*")
+
+
+def _tag_question(text: str) -> TurnParts:
+    """A turn ending in a tag question: the sentence carrying the tag (with the one before it when the tag stands
+    alone: 我常驻杭州。对吧？) is asked whole; the sentences before it are split as any turn (我常驻杭州。出差住宿标准
+    是500元，对吧？ tells 我常驻杭州 and asks the rest)."""
+    sentences = _SENTENCES.findall(text) or [text]
+    at = len(sentences) - 1
+    last = sentences[at].strip()
+    if at and (tag := tag_at_end(last)) and not last[:tag.start()].strip("，,、 "):
+        at -= 1
+    head, asked = "".join(sentences[:at]).strip(), "".join(sentences[at:]).strip()
+    if not head:
+        return TurnParts("", text)
+    before = split_turn(head)
+    return TurnParts(before.statement, (before.question + asked).strip())
 
 
 def _wishes_apart(text: str) -> str:

@@ -32,7 +32,6 @@ from ..conversations.undo import UNDONE_NOTE as UNDONE_NOTE  # re-exported: read
 from ..conversations.undo import Undone, undone_note
 from ..documents.catalog import office_today
 from ..errors import MemoryStoreError, PermissionDenied, StoreDamaged
-from ..insights.rows import purged_turn
 from ..memory.forgetting import KEPT, UNTOLD
 from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..text.pii import redact_text
@@ -43,7 +42,7 @@ from .followup_search import NOUNLESS_MARGIN as NOUNLESS_MARGIN
 from .followup_search import FollowupSearch
 from .memories import memory_unreadable, memory_writes
 from .owner_names import fresh_conversation_id
-from .purge_race import memories_gone
+from .purge_race import as_left, forget_in_turns, landed
 from .stores import CONVERSATIONS_FILE, INSIGHTS_FILE, Sweep, feature_store, uses_store
 from .turn_access import (
     CARRIED_KEY,
@@ -242,15 +241,15 @@ class ConversationActions(FollowupSearch):
                 kept = {**trace.to_dict(), "conversation": context.conversation, "turn": 0,
                         CONTEXT_KEY: context.context_turns}
                 record, answer = {**kept, CARRIED_KEY: carried_record(kept, context.carried)}, trace.answer
-                # purged while answered: `purge_memories` rewrote the turns stored by then, so this one is kept as
-                # it would have left it; a purge between this look and the write is caught after it
-                if gone := memories_gone(lambda: self.memory, record, user):
-                    record, answer = purged_turn(record, answer) or (record, answer)
+                # purged, or a memory it used deleted, while answered: the purge or delete rewrote the turns stored
+                # by then, so this one is kept as it would have left it; one between this look and the write is
+                # caught after it
+                record, answer = as_left(lambda: self.memory, record, answer, user) or (record, answer)
                 turn = self.conversations.add_turn(
                     context.conversation, question, trace.search_question or question, answer, record, user=user or "")
-                if not gone and memories_gone(lambda: self.memory, record, user):  # what the purge did, to this turn
+                if landed(lambda: self.memory, record, user):  # what it did, to this turn
                     self.conversations.change_turn(context.conversation, turn,
-                                                   lambda t, a: purged_turn(t, a) or (t, a))
+                                                   lambda t, a: as_left(lambda: self.memory, t, a, user) or (t, a))
         except StoreDamaged as damage:  # the answer stands; only keeping it failed
             trace.search.warnings.append(f"{damage}（这一轮没有保存）")
             return trace
@@ -377,6 +376,7 @@ class ConversationActions(FollowupSearch):
             return {**trace, "acknowledged": [], "acknowledgement_undone": True, "answer": answer, "engine_tail": tail}, answer
 
         self.conversations.change_turn(conversation_id, turn, undone)
+        forget_in_turns(self, ids)  # the later turns that quoted what it took back (skips the rows still active)
         return Undone(deleted, told_before, by_hand, later)
 
     @uses_store(STORE_FILE)

@@ -3,7 +3,8 @@
 `purge_memories` deletes a person's memories, then takes them out of the turns stored by then
 (`ConversationStore.rewrite_turns` with `insights.rows.purged_turn`). A turn whose answer was still streaming
 is written after that: it quoted memories no longer stored. `memories_gone` tells such a turn, so it is kept as
-the purge would have left it.
+the purge would have left it. A delete or forget by id (or an undo) of a memory the turn used, landing while it is
+answered, is caught the same way (`deleted_used`): `as_left` keeps the turn as either would have left it.
 
 A delete or forget by id (`forget_in_turns`) takes those memories out of the person's stored turns the same way.
 """
@@ -15,7 +16,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import MemoryStoreError, RagError
-from ..insights.rows import forgotten_turn
+from ..insights.rows import forgotten_turn, purged_turn
+
+REPLACED = "replaced"  # a row a later telling replaced (我调到了市场部): superseded, not deleted by the person
 
 
 def memories_gone(open_memory: Callable[[], Any], record: dict[str, Any], user: str) -> bool:
@@ -31,6 +34,38 @@ def memories_gone(open_memory: Callable[[], Any], record: dict[str, Any], user: 
         return not open_memory().count(user, include_deleted=True)
     except (MemoryStoreError, sqlite3.Error):  # unreadable: the turn is kept as answered (a later purge rewrites it)
         return False
+
+
+def deleted_used(open_memory: Callable[[], Any], record: dict[str, Any], user: str) -> list[str]:
+    """The memories the turn (its record) used that are no longer active, unless superseded by a later telling: a
+    delete, forget or undo by id that landed while the turn was answered (`forget_in_turns` rewrote only the turns
+    stored by then). A row gone altogether (a retention sweep after the delete) is deleted too. `open_memory` as in
+    `memories_gone`: a damaged store names none (a later delete rewrites the turn)."""
+    named = [m.get("id") for m in record.get("memories") or [] if isinstance(m, dict) and m.get("id")]
+    if not named:
+        return []
+    try:
+        memory = open_memory()
+        rows = {mid: memory.get(mid, user_id=user or None) for mid in dict.fromkeys(named)}
+    except (MemoryStoreError, sqlite3.Error):
+        return []
+    return [mid for mid, row in rows.items() if row is None or (row.deleted and row.delete_reason != REPLACED)]
+
+
+def as_left(open_memory: Callable[[], Any], record: dict[str, Any], answer: str,
+            user: str) -> tuple[dict[str, Any], str] | None:
+    """The turn (record, answer) as a purge (`purged_turn`) or a delete by id (`forgotten_turn`) since it recalled
+    its memories would have left it; None when neither landed."""
+    if memories_gone(open_memory, record, user):
+        return purged_turn(record, answer)
+    if ids := deleted_used(open_memory, record, user):
+        return forgotten_turn(ids)(record, answer)
+    return None
+
+
+def landed(open_memory: Callable[[], Any], record: dict[str, Any], user: str) -> bool:
+    """Whether a purge or a delete by id landed since the turn recalled its memories (`as_left` would change it)."""
+    return memories_gone(open_memory, record, user) or bool(deleted_used(open_memory, record, user))
 
 
 def forget_in_turns(assistant: Any, memory_ids: Sequence[str]) -> str:

@@ -97,9 +97,24 @@ def acknowledges(clause: str) -> bool:
 
 def asks_back(text: str) -> bool:
     """The text ends by asking whether something holds: a tag (…，对吧？ / 是不是) or an assent with a question mark
-    (对？): a question, never an acknowledgement."""
+    (对？): a question, never an acknowledgement. Not when all before the tag is talk (`tag_after_talk`)."""
     text = (text or "").strip()
-    return bool(TAG_QUESTION.search(text) or _ASKED_BACK.search(text))
+    return bool(tag_at_end(text)) and not tag_after_talk(text)
+
+
+def tag_at_end(text: str) -> re.Match[str] | None:
+    """The tag or the assent asked back that ends the text (`asks_back`), wherever it stands."""
+    return TAG_QUESTION.search(text) or _ASKED_BACK.search(text)
+
+
+def tag_after_talk(text: str) -> bool:
+    """A tag after words that only answer the assistant or say how its answer was taken (好的，是吧 / 我知道了，对吧 /
+    我明白了，是这样吧。): it asks nothing of the policies, chatter as the words before it are. A bare tag (对吧？)
+    asks whether the last answer holds; one after anything else (年假是5天，对吧？) asks whether that holds."""
+    text = (text or "").strip()
+    tag = tag_at_end(text)
+    clauses = [c for c in _CLAUSE.findall(text[:tag.start()]) if c.strip()] if tag else []
+    return bool(clauses) and all(acknowledges(c) or about_conversation(c) == "" for c in clauses)
 
 
 def about_conversation(clause: str) -> str | None:
