@@ -17,7 +17,10 @@ _CJK = "\u4e00-\u9fff"
 
 # Between a context word and its value: 号/号码/编号, 是/为, a colon, spaces, an opening bracket.
 # A colon may end its line ("身份证号：" above the number).
-_GAP = r"[ \t]*(?:号码|号|码|编号|ID|id)?[ \t]*(?:是|为)?[ \t]*(?:[:：][ \t]*\r?\n|[:：])?[ \t]*[(（]?[ \t]*"
+# As after an address's label (`pii_address.LABEL_GAP`): a short （…） before the colon (身份证号（18位）：), a table's value
+# word (项目：身份证号，内容：…), a form's 】 or a cell's |.
+_COLON = r"(?:[(（][^()（）\n]{1,8}[)）])?[ \t]*(?:[，,]?(?:内容|值|信息|填写内容)?[:：]|】|[|｜])"
+_GAP = rf"[ \t]*(?:号码|号|码|编号|ID|id)?[ \t]*(?:是|为)?[ \t]*(?:{_COLON}[ \t]*\r?\n|{_COLON})?[ \t]*[(（]?[ \t]*"
 _PHONE_SHAPE = r"(?:\+?86[ -]?)?\(?\d{2,4}\)?(?:[ .-]?\d{2,4}){1,4}(?![\d])"
 _ALNUM_ID = r"(?=(?:[A-Za-z]*\d){4})[A-Za-z0-9]{6,12}(?![A-Za-z0-9])"
 _ACCOUNT = r"\d{3,6}(?:[ .-]?\d{1,8}){1,7}(?!\d)"
@@ -74,6 +77,7 @@ _MAIL_WORD_BEFORE = re.compile(
     rf"(?:[{_CJK}]{{1,4}}[ \t]*)?[A-Za-z0-9_.%+-]{{2,}}$", re.I)
 # A run of digit groups set apart by a middle dot, a * or spaces, and the word for a number just before it.
 _DOT_STAR_RUN = re.compile(r"[\d*·・ ]*[\dXx]")
+_RUN_REACH = 48
 _UNIT_AFTER = re.compile(r" *[年月日时点分秒元万亿号条款项章节%％、·・]")
 _NUMBER_WORD_BEFORE = re.compile(rf"(?:{CONTEXT_WORDS.pattern})[^\d\[\]。；;\n]{{0,13}}\Z")  # no other value between
 
@@ -87,8 +91,12 @@ def joins(folded: str, edit: re.Match[str]) -> bool:
         return kind != "at" or bool(_MAIL_WORD_BEFORE.search(folded, max(0, start - 80), start))
     run_start = start - len(re.search(r"[\d*·・ ]*\Z", folded[max(0, start - 40) : start]).group())
     run_start += len(folded[run_start:start]) - len(folded[run_start:start].lstrip(" *·・"))
-    run = _DOT_STAR_RUN.match(folded, run_start)
+    # An ID or a card with its separators is at most ~40 characters: read no further (a long run of 1*1*… is no one's
+    # number, and reading it whole for each of its edits would be quadratic).
+    run = _DOT_STAR_RUN.match(folded, run_start, run_start + _RUN_REACH)
     digits = re.sub(r"[^\dXx]", "", run.group() if run else "")
+    if run and run.end() > run_start + _RUN_REACH - 8 and _DOT_STAR_RUN.match(folded, run.end(), run.end() + 8):
+        digits = "run too long"  # the window cut it: a greedy run read whole would have taken what follows
     if (_NUMBER_WORD_BEFORE.search(folded, max(0, run_start - 15), run_start)
             or len(digits) == 18 and id_card_valid(digits)
             or 16 <= len(digits) <= 19 and digits[0] in "34569" and digits.isdigit() and luhn_valid(digits)):

@@ -1,0 +1,26 @@
+"""Masking stays about linear in the text's length: a * or · between digits, a bare 地址 label repeated on one line."""
+
+import time
+
+import pytest
+
+from rag_core.text.pii import redact_text
+
+
+def _rep(unit: str, n: int) -> str:
+    return (unit * (n // len(unit) + 1))[:n]
+
+
+def _seconds(text: str) -> float:
+    start = time.perf_counter()
+    redact_text(text)
+    return time.perf_counter() - start
+
+
+@pytest.mark.parametrize("unit", ["1200*600*750 ", "1*", "12·", "部门：人力部，地址：文三路1号"])
+def test_ten_times_longer_takes_less_than_twenty_times_longer(unit):
+    small, large = _rep(unit, 5_000), _rep(unit, 50_000)
+    _seconds(small)  # warm the regex cache
+    small_time = min(_seconds(small) for _ in range(2))
+    large_time = _seconds(large)
+    assert large_time < 20 * max(small_time, 0.005), (unit, small_time, large_time)
