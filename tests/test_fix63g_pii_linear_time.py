@@ -20,8 +20,8 @@ def _seconds(text: str) -> float:
 @pytest.mark.parametrize("unit", ["1200*600*750 ", "1*", "12·", "部门：人力部，地址：文三路1号"])
 def test_ten_times_longer_takes_less_than_forty_times_longer(unit):
     """Linear is 10×, the quadratic reading this guards against was ~100× (review 316); the margin absorbs a busy machine."""
-    small, large = _rep(unit, 5_000), _rep(unit, 50_000)
+    small, large = _rep(unit, 2_000), _rep(unit, 20_000)
     _seconds(small)  # warm the regex cache
     small_time = min(_seconds(small) for _ in range(2))
     large_time = min(_seconds(large) for _ in range(2))
-    assert large_time < 40 * max(small_time, 0.005), (unit, small_time, large_time)
+    assert large_time < 40 * max(small_time, 0.002), (unit, small_time, large_time)
