@@ -51,6 +51,7 @@ from .search.vector_store import LAYOUT as VECTOR_LAYOUT
 from .settings import LIMITS, Settings, out_of_limits, with_saved_changes
 from .storage.backup import VECTOR_SERVER
 from .storage.health import SECOND_CACHE, SECOND_SENTENCES, open_checks
+from .storage.library_evidence import LEFT_OVER
 from .text.inputs import MAX_QUESTION_CHARS, InputError, checked
 from .text.pii import redact_text
 from .text.tokenizer import warm_up_tokenizer
@@ -156,6 +157,8 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
                     reembed_all(self.catalog, self.vectors, self.embedder)
                     notices += model_changed(built_by, self.embedder.model_id, self.catalog.chunk_count())
         self.catalog.set_meta("vector_layout", VECTOR_LAYOUT)
+        if self.catalog.get_meta(LEFT_OVER):  # a failed delete's leftover vectors are gone with the rebuild
+            self.catalog.set_meta(LEFT_OVER, "")
         return notices
 
     def _server_back(self) -> None:

@@ -87,3 +87,26 @@ def test_an_upload_with_the_server_known_down_refuses_before_embedding(tmp_path,
     report = b.ingest_bytes(OTHER, "baoxiao.md", actor=ADMIN)
     assert not report.ok and "连不上" in report.error and batches == []
     assert not b.catalog.pending()
+
+
+def test_postponed_work_failing_at_the_reopen_never_fails_the_search(tmp_path, server):
+    """Review 320: the reopen ran the postponed rebuild check unguarded, so a busy catalog failed the first search."""
+    import sqlite3
+
+    a = fake_assistant(tmp_path / "store", chroma_host="127.0.0.1", chroma_port=server.port)
+    assert a.ingest_bytes(ANNUAL.encode(), "nianjia.md", actor=ADMIN).ok
+    a.catalog.close()
+    a.release_data_dir()
+    del a
+    gc.collect()
+    server.stop()
+    b = fake_assistant(tmp_path / "store", chroma_host="127.0.0.1", chroma_port=server.port)
+    server.start()
+
+    def busy():
+        raise sqlite3.OperationalError("database is locked")
+
+    b._rebuild_if_stale = busy
+    for _ in range(3):
+        assert b.search("年假几天").hits
+    assert b.vectors.when_opened is not None  # kept for a later call

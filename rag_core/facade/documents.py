@@ -21,6 +21,7 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
@@ -40,9 +41,10 @@ from ..documents.prepare import (
 from ..documents.reading import DEFERRED_LINE, OCR_CHUNKS_PER_PAGE, OCR_SECONDS_PER_PAGE, deferred_plan, deferring_ocr
 from ..documents.standing import scheduled
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
-from ..search.after_switch import LeftOver, interrupted_live, mark_live, went_live
+from ..search.after_switch import LEFTOVER_NOTE, LeftOver, interrupted_live, mark_live, went_live
 from ..search.indexer import refuse_unreplaceable
 from ..search.vector_store import VectorCheck
+from ..storage.library_evidence import LEFT_OVER
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
 from .audience_preview import checked_preview
 from .deletion import DocumentDeletion
@@ -63,9 +65,6 @@ _log = logging.getLogger(__name__)
 UPLOAD_OUTCOMES = {"indexed": "已索引", "unchanged": "内容未变，未重新索引"}  # the audit trail is read in Chinese
 
 
-# A delete whose catalog transaction committed but whose vector clean-up failed (a Chroma server restarted mid-delete)
-LEFTOVER_NOTE = ("文档 {doc_id} 已删除（不再出现在列表和回答里），但向量库的清理没有完成：重启应用后会自动补齐；"
-                 "如果用的是 Chroma 服务器，请先确认它在运行")
 
 
 class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, VersionViews):
@@ -357,6 +356,8 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
                 raise RagError(REPLACED_DIR) from left.cause
             removed, leftover = left.removed, LEFTOVER_NOTE.format(doc_id=doc_id)
             self.store_notices.append(leftover)
+            with suppress(Exception):  # the next start drops the orphans instead of taking them for a lost catalog
+                self.catalog.set_meta(LEFT_OVER, "1")
         except NameTaken:  # as a made-up id: 0
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见：看不到它的任何版本，按没有这个文档答复")
             return 0

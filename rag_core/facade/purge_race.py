@@ -76,7 +76,7 @@ def forget_in_turns(assistant: Any, memory_ids: Sequence[str]) -> str:
     try:
         for memory_id in dict.fromkeys(memory_ids):
             record = assistant.memory.get(memory_id)
-            if record is not None and record.deleted_at:
+            if record is not None and record.deleted_at and record.delete_reason != REPLACED:  # replaced: not deleted
                 gone.setdefault(record.user_id, []).append(memory_id)
         turns = sum(assistant.conversations.rewrite_turns(user, forgotten_turn(ids)) for user, ids in gone.items())
     except (RagError, sqlite3.Error):

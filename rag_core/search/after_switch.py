@@ -53,6 +53,11 @@ class LeftOver(Exception):
         self.removed, self.cause = removed, cause
 
 
+# A delete whose catalog transaction committed but whose vector clean-up failed (a Chroma server restarted mid-delete)
+LEFTOVER_NOTE = ("文档 {doc_id} 已删除（不再出现在列表和回答里），但向量库的清理没有完成：重启应用后会自动补齐；"
+                 "如果用的是 Chroma 服务器，请先确认它在运行")
+
+
 LIVE_ATTRIBUTE = "rag_live_version"  # set on an interrupt that came once the new version was live: (doc_id, version)
 
 

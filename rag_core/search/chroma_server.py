@@ -88,7 +88,7 @@ def call(store: ServerStore, action: Callable[[], Result], retry: bool = True) -
             if store.stale:
                 store.reopen(store.model_id or "")
             elif getattr(store, "when_opened", None) is not None:  # postponed start work armed again: try it now
-                _catch_up(store)
+                catch_up_logged(store)
             return action()
         except VectorServerDown:
             raise
@@ -101,15 +101,19 @@ def call(store: ServerStore, action: Callable[[], Result], retry: bool = True) -
     raise AssertionError("unreachable")
 
 
-def _catch_up(store: ServerStore) -> None:
+def catch_up_logged(store: ServerStore) -> None:
     """The owner's postponed work (`ChromaVectorStore.catch_up`); a failure other than the server's is logged and the
     work kept for the next call, never raised into the search that happened to run it."""
     try:
         store.catch_up()  # type: ignore[attr-defined]
     except VectorServerDown:
         raise
-    except Exception:  # noqa: BLE001 - e.g. a busy catalog: the next call tries again
-        _log.warning("postponed vector store work failed; tried again at the next call", exc_info=True)
+    except Exception as exc:  # noqa: BLE001 - e.g. a busy catalog: the next call tries again
+        if not getattr(store, "_told_failure", False):  # once, not at every call while it keeps failing
+            _log.warning("postponed vector store work failed; tried again at each call", exc_info=True)
+        else:
+            _log.debug("postponed vector store work failed again: %s", exc)
+        store._told_failure = True  # type: ignore[attr-defined]
 
 
 def through_server(retry: bool = True) -> Callable[[Callable[..., Result]], Callable[..., Result]]:

@@ -49,7 +49,7 @@ import numpy as np
 
 from ..errors import VectorServerDown
 from ..types import Chunk
-from .chroma_server import VectorsLost, call, client_settings, holds, through_server
+from .chroma_server import VectorsLost, call, catch_up_logged, client_settings, holds, through_server
 from .vector_records import (  # noqa: F401 - re-exported: callers import them from here
     EVERYTHING,
     VectorCheck,
@@ -157,7 +157,7 @@ class ChromaVectorStore:
         self._discover()
         self.stale = False
         if self.when_opened is not None:
-            self.catch_up()
+            catch_up_logged(self)  # a failure other than the server's is logged, never raised into this call
 
     def catch_up(self) -> None:
         """The owner's postponed start work, once the server answers (kept for the next open if it fails)."""

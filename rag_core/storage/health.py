@@ -19,7 +19,7 @@ from pathlib import Path
 from ..errors import StoreDamaged
 from .disk_space import full_line, low_space
 from .empty_stores import HEADER, RESTORE_HINT, cut_state, empty_check, kept_aside, set_aside_empty, truncated
-from .library_evidence import rows_left
+from .library_evidence import left_over, rows_left
 from .open_lock import alone, in_use
 from .set_aside import set_aside as _set_aside
 from .sqlite_access import (
@@ -204,7 +204,7 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
         if access_reason(problem):  # a healthy file this process may not reach: nothing to move or delete
             raise StoreDamaged(f"{CATALOG} {problem}")
         raise StoreDamaged(f"{CATALOG} {problem}：{CATALOG_REFUSED}")
-    if embedded_chroma and not _catalog_chunks(catalog):
+    if embedded_chroma and not _catalog_chunks(catalog) and not left_over(catalog):
         # missing, emptied (truncated to 0 bytes) or without chunks while Chroma still holds vectors
         orphans = chroma_collections(data_dir)
         if sum(orphans.values()):
@@ -326,7 +326,7 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True, timezone: str | None
     chroma = chroma_collections(data_dir) if embedded_chroma else {}
     if catalog.exists() and (problem := sqlite_problem(catalog)):
         checks.append(_damage_check(CATALOG, problem, CATALOG_FIX))
-    elif not _catalog_chunks(catalog) and sum(chroma.values()):
+    elif not _catalog_chunks(catalog) and sum(chroma.values()) and not left_over(catalog):
         state = "是空的" if catalog.exists() else "不见了"
         checks.append(StoreCheck(CATALOG, "lost", f"{state}，但 {CHROMA_DIR}/ 里还有 {sum(chroma.values())} 条向量",
                                  f"请{RESTORE_HINT}；确定从空库开始就删除 {CHROMA_DIR}/"))

@@ -26,3 +26,14 @@ def rows_left(data_dir: Path) -> bool:
     documents = ((AUDIT, "SELECT 1 FROM audit WHERE action LIKE 'document.%' LIMIT 1"),
                  (HISTORY, "SELECT 1 FROM version_text LIMIT 1"))
     return any(_read_one(Path(data_dir) / name, sql) is not False for name, sql in (*documents, *EVIDENCE))
+
+
+LEFT_OVER = "vectors_left_over"  # a catalog meta key: a delete's vector clean-up failed after the catalog's delete
+
+
+def left_over(catalog: Path) -> bool:
+    """The catalog marks vectors a failed delete left behind (`facade.documents`): with no chunk left they are orphans
+    the next start drops, not the sign of a lost catalog (a restart after deleting the last document refused)."""
+    from .account_files import _read_one
+
+    return _read_one(Path(catalog), f"SELECT 1 FROM meta WHERE key = '{LEFT_OVER}' AND value != ''") is True

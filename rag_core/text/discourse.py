@@ -114,7 +114,12 @@ def tag_after_talk(text: str) -> bool:
     text = (text or "").strip()
     tag = tag_at_end(text)
     clauses = [c for c in _CLAUSE.findall(text[:tag.start()]) if c.strip()] if tag else []
-    return bool(clauses) and all(acknowledges(c) or about_conversation(c) == "" for c in clauses)
+    return bool(clauses) and all(not _ASSENT.match(c.strip()) and (acknowledges(c) or about_conversation(c) == "")
+                                 for c in clauses)
+
+
+# an assent or a denial before a tag (可以，对吧？ / 不是，是吗？) checks that the answer holds: a question, as a bare tag is
+_ASSENT = re.compile(r"^(?:可以|没问题|行|对|是的?|不对|不是|不行)[了啦呀啊的]*[ ，,。！!]*$")
 
 
 def about_conversation(clause: str) -> str | None:
