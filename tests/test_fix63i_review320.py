@@ -57,3 +57,41 @@ def test_an_assent_before_a_tag_is_a_question_and_an_acknowledgement_is_chatter(
         parts = split_turn(turn)
         assert parts.question == turn and not parts.chatter, turn
     assert split_turn("好的，是吧").chatter and split_turn("我知道了，对吧").chatter
+
+
+def test_a_full_disk_at_the_last_deletes_vector_step_still_lets_the_next_start_open(tmp_path):
+    """Review 321: a full disk is no `LeftOver` (its rows are left for the next start), so the mark must come from the
+    vector step itself, or the restart after deleting the last document refused as a lost catalog."""
+    import sqlite3
+
+    a = fake_assistant(tmp_path / "store")
+    assert a.ingest_bytes(ANNUAL.encode(), "nianjia.md", actor=ADMIN).ok
+    [doc] = [d.doc_id for d in a.list_documents(actor=ADMIN)]
+
+    def full(ids):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    a.vectors.delete = full
+    assert a.delete_document(doc, actor=HR) == 1
+    a.catalog.close()
+    a.release_data_dir()
+    del a
+    gc.collect()
+    assert fake_assistant(tmp_path / "store").vectors.count() == 0
+
+
+def test_postponed_work_that_fails_again_after_a_success_is_said_again(caplog):
+    from rag_core.search.chroma_server import catch_up_logged
+
+    class Store:
+        outcomes = [RuntimeError("busy"), None, RuntimeError("disk I/O error")]
+
+        def catch_up(self):
+            if (outcome := self.outcomes.pop(0)) is not None:
+                raise outcome
+
+    store = Store()
+    with caplog.at_level("WARNING"):
+        for _ in range(3):
+            catch_up_logged(store)
+    assert len([r for r in caplog.records if r.levelname == "WARNING"]) == 2

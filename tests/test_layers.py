@@ -22,7 +22,7 @@ ALLOWED: dict[str, set[str]] = {
     "storage": set(),
     "documents": {"text", "storage"},
     "memory": {"text", "storage"},
-    "search": {"text", "documents"},
+    "search": {"storage", "text", "documents"},
     "answer": {"text", "search"},
     "conversations": {"text", "storage"},
     "evaluation": {"text", "documents", "search", "answer"},

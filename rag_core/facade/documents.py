@@ -21,7 +21,6 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
@@ -44,7 +43,6 @@ from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
 from ..search.after_switch import LEFTOVER_NOTE, LeftOver, interrupted_live, mark_live, went_live
 from ..search.indexer import refuse_unreplaceable
 from ..search.vector_store import VectorCheck
-from ..storage.library_evidence import LEFT_OVER
 from ..types import Chunk, DocumentInfo, IngestReport, Principal
 from .audience_preview import checked_preview
 from .deletion import DocumentDeletion
@@ -355,9 +353,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             if replaced_dir(left.cause):  # a swapped data dir: the delete went to renamed files, the live one kept it
                 raise RagError(REPLACED_DIR) from left.cause
             removed, leftover = left.removed, LEFTOVER_NOTE.format(doc_id=doc_id)
-            self.store_notices.append(leftover)
-            with suppress(Exception):  # the next start drops the orphans instead of taking them for a lost catalog
-                self.catalog.set_meta(LEFT_OVER, "1")
+            self.store_notices.append(leftover)  # the catalog marks the orphans: the next start drops them
         except NameTaken:  # as a made-up id: 0
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见：看不到它的任何版本，按没有这个文档答复")
             return 0

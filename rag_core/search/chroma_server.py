@@ -114,6 +114,8 @@ def catch_up_logged(store: ServerStore) -> None:
         else:
             _log.debug("postponed vector store work failed again: %s", exc)
         store._told_failure = True  # type: ignore[attr-defined]
+    else:
+        store._told_failure = False  # type: ignore[attr-defined]  # a later failure is said again
 
 
 def through_server(retry: bool = True) -> Callable[[Callable[..., Result]], Callable[..., Result]]:

@@ -19,7 +19,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from ..documents import write_lock
 from ..documents.bounds import Cancel, check_cancel
@@ -29,6 +29,7 @@ from ..documents.prepare import PreparedDocument, index_text, with_version
 from ..documents.standing import scheduled
 from ..documents.taking_effect import replaced_on_their_day
 from ..errors import IngestError, RagError
+from ..storage.library_evidence import LEFT_OVER
 from ..types import Chunk, DocumentInfo, IngestReport
 from .after_switch import LeftOver, run_each, unfinished
 from .backfill import backfill_rows, backfill_second, backfill_sentences  # noqa: F401 (their old home)
@@ -266,13 +267,22 @@ class Indexer:
     def _discard(self, info: DocumentInfo, ids: list[str]) -> None:
         """Take a pending version out of every store, each step on its own: on a full disk the vector delete
         failed too, and skipping `discard_version` left a 写入中 version in the catalog until a restart."""
-        steps = (lambda: self.vectors.delete(ids), lambda: self._delete_sentence_rows(ids),
+        steps = (lambda: self._delete_vectors(ids), lambda: self._delete_sentence_rows(ids),
                  lambda: self.catalog.discard_version(info.doc_id, info.version), self.keywords.reload)
         for undo in steps:
             try:
                 undo()
             except Exception:  # noqa: BLE001 - the write's own error is raised; the next write or start retries
                 _log.warning("discarding pending %s v%s: a step failed", info.doc_id, info.version, exc_info=True)
+
+    def _delete_vectors(self, ids: list[str]) -> None:
+        """Delete vectors, or mark them left over (`LEFT_OVER`): a start drops them, not refuses an emptied catalog."""
+        try:
+            self.vectors.delete(ids)
+        except Exception:
+            with suppress(Exception):
+                self.catalog.set_meta(LEFT_OVER, "1")
+            raise
 
     def _drop_leftovers(self, doc_id: str) -> None:
         """Discard this document's pending versions whose cleanup failed (a full disk cannot even delete): holding
@@ -318,7 +328,7 @@ class Indexer:
         old_chunks = self.catalog.chunks_of(old.doc_id, old.version)
         ids = [c.chunk_id for c in old_chunks]
         failed = run_each([
-            ("centroid", lambda: self.centroid.remove(old_chunks)), ("vectors", lambda: self.vectors.delete(ids)),
+            ("centroid", lambda: self.centroid.remove(old_chunks)), ("vectors", lambda: self._delete_vectors(ids)),
             ("sentences", lambda: self._delete_sentence_rows(ids)),
             ("chunks", lambda: self.catalog.delete_chunks(old.doc_id, old.version)),
             ("status", lambda: self.catalog.set_status(old.doc_id, old.version, "retired")),
@@ -346,11 +356,10 @@ class Indexer:
                 if disk_full(exc):
                     raise RagError(DELETE_DISK_FULL) from exc
                 raise
-            # the document is gone from every list and answer; a step left undone here by a full disk leaves only
-            # rows nobody reads, and the vectors' count differs from the catalog's: the next start rebuilds them.
-            # Any other failure is `LeftOver`, once every step was tried: the caller audits and holds, then says it
+            # gone from every list and answer; a step a full disk left undone leaves rows nobody reads (the next start
+            # rebuilds the vectors); any other failure is `LeftOver`: the caller audits and holds, then says it
             failed = run_each([
-                ("centroid", lambda: self.centroid.remove(chunks)), ("vectors", lambda: self.vectors.delete(ids)),
+                ("centroid", lambda: self.centroid.remove(chunks)), ("vectors", lambda: self._delete_vectors(ids)),
                 ("sentences", lambda: self._delete_sentence_rows(ids)),
                 ("embedding cache", lambda: self.embedder.forget([index_text(c) for c in chunks])),
                 ("second cache", lambda: self.second and self.second.embedder.forget([second_chunk_text(c) for c in chunks])),

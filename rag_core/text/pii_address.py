@@ -73,16 +73,13 @@ _SENTENCE_END = re.compile(r"[。！？!?；;]")
 _PERSON_IN_SENTENCE = re.compile(
     r"我(?![们司方])|本人|(?<![国大专商厂店卖买作画农东玩])家|姓名|配偶|父母|亲属|户籍|户口|身份证|(?:收件|收货|紧急联系|当事)人")
 _OFFICE_BUILDING = re.compile(r"(?:行政|办公|综合|写字|教学|科研|门诊)楼")  # 送至行政楼2栋301室: a workplace's pair
-_OFFICE_AFTER = re.compile(
-    rf"[ ，,（(]?[{_CJK}]{{0,8}}?(?:部|处|科|中心|公司|集团|委员会|办公室|会议室|收发室|前台|大厅|窗口|柜台|服务台)收?[）)]?"
-    rf"(?![{_CJK}])")
+_OFFICE_AFTER = re.compile(  # right after the address (…301室财务部): after a comma it may be the person's department
+    rf" ?[{_CJK}]{{0,8}}?(?:部|处|科|中心|公司|集团|委员会|办公室|会议室|收发室|前台|大厅|窗口|柜台|服务台)收?(?![{_CJK}])")
 _ORGANISATIONS = r"(?:公司|单位|企业|机构|部|处|科|中心|委员会|政府|局|法院|医院|学校|银行|总部|集团|办公室|前台|窗口)"
-_CLAUSE_END = r"(?:[ \t]*[，,（(][ \t]*|[ \t]+)\Z"  # 人力资源部，地址 / 人力资源部（地址 / 人力资源部 地址
+_CLAUSE_END = r"[ \t]*[，,][ \t]*\Z"  # 人力资源部，地址 (a space or a bracket may end a roster's department field)
 # a clause ending in an organisation's name, maybe what is held there (培训在公司总部举行，地址：…)
 _ORGANISATION_CLAUSE = re.compile(rf"{_ORGANISATIONS}(?:举行|举办|召开|进行|开展)?{_CLAUSE_END}")
 _FIELD_CLAUSE = re.compile(rf"[:：][^，,]*{_CLAUSE_END}")  # 部门：人力资源部， a form's field
-# A heading line naming an organisation above a label that opens its line (人力资源部⏎地址：…, ## 行政中心); not a field.
-_ORGANISATION_HEADING = re.compile(rf"[ \t#*]*[{_CJK}A-Za-z0-9（）()]{{0,16}}{_ORGANISATIONS}[ \t*]*\r?")
 _LOOK_BACK = 80  # how far before a label its clause or a word for a person is read
 # A home's numbered pair: a unit or a building then a number (3单元501室, 2幢301), or building-unit-room (12-3-501).
 _HOME_PAIR = re.compile(r"(?:单元|幢|栋) ?-?(?:\d|[一二三四五六七八九十零〇两])|\d+-\d+-\d+")
@@ -101,15 +98,6 @@ def _office(match: re.Match[str]) -> bool:
     return bool(_OFFICE_AFTER.match(match.string, match.end()) or _OFFICE_BUILDING.search(match.group("address")))
 
 
-def _heading_before(text: str, line_start: int) -> bool:
-    """The previous non-empty line is a short heading naming an organisation (人力资源部), no form's field."""
-    lines = text[max(0, line_start - 40) : line_start].split("\n")[:-1]
-    while lines and not lines[-1].strip():
-        lines.pop()
-    whole = len(lines) > 1 or line_start <= 40  # the heading's line starts inside the window
-    return bool(lines and whole and _ORGANISATION_HEADING.fullmatch(lines[-1]))
-
-
 def _personal(match: re.Match[str]) -> bool:
     """A bare label or 寄到 said of a person's place: a home's numbered pair or a word for a person earlier in the
     sentence; no office after it, no organisation's clause before a label."""
@@ -120,8 +108,6 @@ def _personal(match: re.Match[str]) -> bool:
     line_start = text.rfind("\n", window, start) + 1 or window
     line = _SENTENCE_END.split(text[line_start:start])[-1]  # the label's line, its sentence
     if match.group("label") and _ORGANISATION_CLAUSE.search(line) and not _FIELD_CLAUSE.search(line):
-        return False
-    if match.group("label") and not text[line_start:start].strip() and _heading_before(text, line_start):
         return False
     if _HOME_PAIR.search(match.group("address")):
         return True
