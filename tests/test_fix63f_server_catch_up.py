@@ -33,6 +33,18 @@ def server(tmp_path):
     chroma.stop()
 
 
+def _restarted_with_the_server_down(tmp_path, server):
+    """A store holding the annual-leave policy, opened again while its server is down."""
+    a = fake_assistant(tmp_path / "store", chroma_host="127.0.0.1", chroma_port=server.port)
+    assert a.ingest_bytes(ANNUAL.encode(), "nianjia.md", actor=ADMIN).ok
+    a.catalog.close()
+    a.release_data_dir()
+    del a
+    gc.collect()
+    server.stop()
+    return fake_assistant(tmp_path / "store", chroma_host="127.0.0.1", chroma_port=server.port)
+
+
 def test_a_delete_whose_clean_up_failed_is_audited_and_holds_its_standard_answers(tmp_path, server):
     a = fake_assistant(tmp_path / "store", chroma_host="127.0.0.1", chroma_port=server.port)
     assert a.ingest_bytes(LEAVE, "leave.md", actor=ADMIN).ok
@@ -57,14 +69,7 @@ def test_a_delete_whose_clean_up_failed_is_audited_and_holds_its_standard_answer
 
 
 def test_a_server_back_empty_first_reached_by_an_upload_is_rebuilt_at_the_next_call(tmp_path, server):
-    a = fake_assistant(tmp_path / "store", chroma_host="127.0.0.1", chroma_port=server.port)
-    assert a.ingest_bytes(ANNUAL.encode(), "nianjia.md", actor=ADMIN).ok
-    a.catalog.close()
-    a.release_data_dir()
-    del a
-    gc.collect()
-    server.stop()
-    b = fake_assistant(tmp_path / "store", chroma_host="127.0.0.1", chroma_port=server.port)
+    b = _restarted_with_the_server_down(tmp_path, server)
     server.start(tmp_path / "empty-srv")  # back, on an empty directory
     assert b.ingest_bytes(OTHER, "baoxiao.md", actor=ADMIN).ok
     b.search("年假几天")
@@ -73,14 +78,7 @@ def test_a_server_back_empty_first_reached_by_an_upload_is_rebuilt_at_the_next_c
 
 
 def test_an_upload_with_the_server_known_down_refuses_before_embedding(tmp_path, server):
-    a = fake_assistant(tmp_path / "store", chroma_host="127.0.0.1", chroma_port=server.port)
-    assert a.ingest_bytes(ANNUAL.encode(), "nianjia.md", actor=ADMIN).ok
-    a.catalog.close()
-    a.release_data_dir()
-    del a
-    gc.collect()
-    server.stop()
-    b = fake_assistant(tmp_path / "store", chroma_host="127.0.0.1", chroma_port=server.port)
+    b = _restarted_with_the_server_down(tmp_path, server)
     batches: list[int] = []
     embed = b.embedder.embed_passages
     b.embedder.embed_passages = lambda texts, **kw: (batches.append(len(texts)), embed(texts, **kw))[1]
@@ -93,14 +91,7 @@ def test_postponed_work_failing_at_the_reopen_never_fails_the_search(tmp_path, s
     """Review 320: the reopen ran the postponed rebuild check unguarded, so a busy catalog failed the first search."""
     import sqlite3
 
-    a = fake_assistant(tmp_path / "store", chroma_host="127.0.0.1", chroma_port=server.port)
-    assert a.ingest_bytes(ANNUAL.encode(), "nianjia.md", actor=ADMIN).ok
-    a.catalog.close()
-    a.release_data_dir()
-    del a
-    gc.collect()
-    server.stop()
-    b = fake_assistant(tmp_path / "store", chroma_host="127.0.0.1", chroma_port=server.port)
+    b = _restarted_with_the_server_down(tmp_path, server)
     server.start()
 
     def busy():
