@@ -18,8 +18,6 @@ from typing import Any
 from ..errors import MemoryStoreError, RagError
 from ..insights.rows import forgotten_turn, purged_turn
 
-REPLACED = "replaced"  # a row a later telling replaced (我调到了市场部): superseded, not deleted by the person
-
 
 def memories_gone(open_memory: Callable[[], Any], record: dict[str, Any], user: str) -> bool:
     """Whether the person's memories were purged since the turn (its record, `AskTrace.to_dict`) recalled or wrote
@@ -49,7 +47,7 @@ def deleted_used(open_memory: Callable[[], Any], record: dict[str, Any], user: s
         rows = {mid: memory.get(mid, user_id=user or None) for mid in dict.fromkeys(named)}
     except (MemoryStoreError, sqlite3.Error):
         return []
-    return [mid for mid, row in rows.items() if row is None or (row.deleted and row.delete_reason != REPLACED)]
+    return [mid for mid, row in rows.items() if row is None or row.deleted_by_person]
 
 
 def as_left(open_memory: Callable[[], Any], record: dict[str, Any], answer: str,
@@ -76,7 +74,7 @@ def forget_in_turns(assistant: Any, memory_ids: Sequence[str]) -> str:
     try:
         for memory_id in dict.fromkeys(memory_ids):
             record = assistant.memory.get(memory_id)
-            if record is not None and record.deleted_at and record.delete_reason != REPLACED:  # replaced: not deleted
+            if record is not None and record.deleted_by_person:
                 gone.setdefault(record.user_id, []).append(memory_id)
         turns = sum(assistant.conversations.rewrite_turns(user, forgotten_turn(ids)) for user, ids in gone.items())
     except (RagError, sqlite3.Error):

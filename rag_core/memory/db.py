@@ -120,6 +120,12 @@ class MemoryRecord:
     def deleted(self) -> bool:
         return self.deleted_at is not None
 
+    @property
+    def deleted_by_person(self) -> bool:
+        """Deleted, forgotten or expired, not superseded by a later telling (我调到了市场部 replaced 研发部: reason
+        "replaced", as `MemoryStore.add` writes it)."""
+        return self.deleted and self.delete_reason != "replaced"
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
