@@ -87,8 +87,10 @@ def joins(folded: str, edit: re.Match[str]) -> bool:
     · joins a number its word names (身份证 110101·19900307·4514, 手机：138*0013*8000), a run that is an ID or a card by
     its checksum, a mobile's digits written with dots or markdown's balanced emphasis; not 180*2000*1200, 139·1500·2000 元."""
     start, end, kind, between = edit.start(), edit.end(), edit.lastgroup, edit.group().strip(" ")
-    if kind == "at" or kind != "dash" or between[0] not in "*·・":
-        return kind != "at" or bool(_MAIL_WORD_BEFORE.search(folded, max(0, start - 80), start))
+    if kind == "at":
+        return bool(_MAIL_WORD_BEFORE.search(folded, max(0, start - 80), start))
+    if kind != "dash" or between[0] not in "*·・":  # a hyphen or a space joins as it always did
+        return True
     run_start = start - len(re.search(r"[\d*·・ ]*\Z", folded[max(0, start - 40) : start]).group())
     run_start += len(folded[run_start:start]) - len(folded[run_start:start].lstrip(" *·・"))
     # An ID or a card with its separators is at most ~40 characters: read no further (a long run of 1*1*… is no one's
@@ -96,7 +98,7 @@ def joins(folded: str, edit: re.Match[str]) -> bool:
     run = _DOT_STAR_RUN.match(folded, run_start, run_start + _RUN_REACH)
     digits = re.sub(r"[^\dXx]", "", run.group() if run else "")
     if run and run.end() > run_start + _RUN_REACH - 8 and _DOT_STAR_RUN.match(folded, run.end(), run.end() + 8):
-        digits = "run too long"  # the window cut it: a greedy run read whole would have taken what follows
+        digits = ""  # the window cut it: a greedy run read whole would have taken what follows; no one's number
     if (_NUMBER_WORD_BEFORE.search(folded, max(0, run_start - 15), run_start)
             or len(digits) == 18 and id_card_valid(digits)
             or 16 <= len(digits) <= 19 and digits[0] in "34569" and digits.isdigit() and luhn_valid(digits)):
