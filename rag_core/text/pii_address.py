@@ -57,8 +57,9 @@ _GROUP_AFTER = re.compile(rf"(?:附近|周边|一带)?的[{_CJK}]{{0,4}}?(?:员�
 # A weak word (联系, 邮寄, 详细 …) names a person only where no organisation is named (公司联系地址 is the company's).
 # Other qualifiers (快递地址, 宿舍地址, 新地址, 张三地址) leave the label bare. `\Z`: a line's end is no qualifier's.
 _QUALIFIER = re.compile(rf"[{_CJK}]{{1,10}}\Z")
+_HOME_WORD = r"(?<![国大专商厂店卖买作画农东玩])家"  # 家 of a home, not of 国家, 专家, 商家 …
 _WHOSE = re.compile(
-    r"(?P<person>(?<![国大专商厂店卖买作画农东玩])家|户籍|户口|身份证|证件|居住|常住|本人|个人|我(?![们司方])|紧急|配偶|父母|子女"
+    rf"(?P<person>{_HOME_WORD}|户籍|户口|身份证|证件|居住|常住|本人|个人|我(?![们司方])|紧急|配偶|父母|子女"
     r"|亲属|(?:联系|收件|收货|申请|当事)人|(?:员工|职工)(?=(?:[\u4e00-\u9fff]{1,4}的)?$))"  # 员工张三的, not 员工可到以下
     r"|(?P<organisation>[厂商店]家|公司|单位|企业|机构|组织|部门?|处|科|中心|委员会|政府|局|法院|医院|学校|银行|[门网]?店|总部|项目|[工厂]厂|园区"
     r"|基地|场所|场地|会场|考场|办公|工作|注册|经营|营业|生产|报到|培训|体检|面试|考试|会议|活动|办事|办理|受理|服务|咨询|仲裁|报名"
@@ -71,7 +72,7 @@ _WHOSE = re.compile(
 # field 部门：人力资源部，地址：… is not a clause about a place).
 _SENTENCE_END = re.compile(r"[。！？!?；;]")
 _PERSON_IN_SENTENCE = re.compile(
-    r"我(?![们司方])|本人|(?<![国大专商厂店卖买作画农东玩])家|姓名|配偶|父母|亲属|户籍|户口|身份证|(?:收件|收货|紧急联系|当事)人")
+    rf"我(?![们司方])|本人|{_HOME_WORD}|姓名|配偶|父母|亲属|户籍|户口|身份证|(?:收件|收货|紧急联系|当事)人")
 _OFFICE_BUILDING = re.compile(r"(?:行政|办公|综合|写字|教学|科研|门诊)楼")  # 送至行政楼2栋301室: a workplace's pair
 _OFFICE_AFTER = re.compile(  # right after the address (…301室财务部): after a comma it may be the person's department
     rf" ?[{_CJK}]{{0,8}}?(?:部|处|科|中心|公司|集团|委员会|办公室|会议室|收发室|前台|大厅|窗口|柜台|服务台)收?(?![{_CJK}])")
