@@ -14,10 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..text.pii import redact
 from ..text.records import record_line
 
 MAX_HEADER_ROWS = 3
 HEADER_JOIN = "·"
+FORM_MAX_CELLS = 160  # a form's label/value grid is small; a data table is never re-read as one
 _NUMERIC = re.compile(r"^[\s¥￥$+\-−–—~～.,，%％0-9０-９()（）/元万千百]*$")
 
 
@@ -90,8 +92,31 @@ def resolve_headers(header: list[list[str]], width: int) -> list[str]:
     return names
 
 
+def form_pairs(cells: list[list[str]], merged: set[tuple[int, int]]) -> list[str]:
+    """The table read as a form: each row's cells (a merge said once) taken as label, value, label, value …"""
+    lines = []
+    for i, row in enumerate(cells):
+        own = [cell for j, cell in enumerate(row) if (i, j) not in merged]
+        pairs = [(own[k], own[k + 1]) for k in range(0, len(own) - 1, 2)]
+        if len(own) % 2:
+            pairs.append(("", own[-1]))  # a value without a label is kept, not dropped
+        line = record_line(pairs)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _masked_count(lines: list[str]) -> int:
+    return sum(redact("\n".join(lines)).counts.values())
+
+
 def table_text(grid: Grid) -> TableText | None:
-    """Record lines for a table with a header and two columns at least; None for layout tables."""
+    """Record lines for a table with a header and two columns at least; None for layout tables.
+
+    A table whose first row was only guessed to be its header may be a form without one (姓名 | 张三 | 家庭住址 | …):
+    read as header and records, its labels end up far from their values and masking cannot see them. When the
+    form reading masks more personal data than the record reading, the form reading is the table (masking wins).
+    """
     cells, merged = _square(grid)
     if len(cells) < 2 or len(cells[0]) < 2:
         return None
@@ -99,6 +124,16 @@ def table_text(grid: Grid) -> TableText | None:
     count = min(count, len(cells) - 1)
     if count <= 0:
         return None
+    found = _records(grid, cells, count)
+    if not grid.header_rows and len(cells) * len(cells[0]) <= FORM_MAX_CELLS:
+        form = form_pairs(cells, merged)
+        if form and _masked_count(form) > _masked_count(found.records if found else []):
+            return TableText(_clean(grid.caption), form)
+    return found
+
+
+def _records(grid: Grid, cells: list[list[str]], count: int) -> TableText | None:
+    """The table read as `count` header rows over one record line per data row."""
     headers = resolve_headers(cells[:count], len(cells[0]))
     records: list[str] = []
     group = ""
