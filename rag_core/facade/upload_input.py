@@ -42,6 +42,8 @@ def audience_of(audience: Sequence[str] | None) -> tuple[str, ...]:
     to everyone published a file meant for 管理者 to all staff when HR forgot to pick 管理者."""
     if audience is None:
         return ("all",)
+    if isinstance(audience, str):  # one label, not its letters: "hr" was refused as the labels h and r
+        audience = [audience]
     labels = (INVISIBLE.sub("", a) for a in audience if a)  # worked on as shown, as typed text is (`checked`)
     return tuple(sorted({audience_label(a) for a in labels if a.strip()}))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Mapping, Sequence
 from datetime import tzinfo
 from typing import Any
@@ -16,6 +17,9 @@ from .rows import gap_row
 FORMATS = ("csv", "xlsx")
 
 
+# What an Excel file's XML cannot hold: C0 controls but tab and line breaks, surrogates and U+FFFE/U+FFFF. A stored
+# question with one of them made the export raise lxml's English ValueError (the pages showed a traceback).
+_NOT_IN_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula (=HYPERLINK(...))
 
 
@@ -29,6 +33,10 @@ def _cell(value: Any, *, csv_text: bool = False) -> Any:
     if csv_text and isinstance(value, str) and value.startswith(_FORMULA_START):
         return "'" + value
     return value
+
+
+def _xml_safe(value: Any) -> Any:
+    return _NOT_IN_XML.sub("", value) if isinstance(value, str) else value
 
 
 class Sheet(list):
@@ -74,11 +82,11 @@ def to_xlsx(sheets: Mapping[str, Sequence[Mapping[str, Any]]], headers: Mapping[
     for name, rows in sheets.items():
         sheet = book.create_sheet(title=name[:31])
         columns = _columns(rows)
-        sheet.append([(headers or {}).get(c, c) for c in columns])
+        sheet.append([_xml_safe((headers or {}).get(c, c)) for c in columns])
         for cell in sheet[1]:
             cell.font = Font(bold=True)
         for row in rows:
-            sheet.append([_cell(row.get(c)) for c in columns])
+            sheet.append([_xml_safe(_cell(row.get(c))) for c in columns])
             for cell in sheet[sheet.max_row]:
                 if cell.data_type == "f":  # openpyxl reads a leading = as a formula: keep it the text it is
                     cell.data_type = "s"

@@ -381,7 +381,15 @@ class InsightLog(ConversationRows):
         return [e for e in entries if doc_id is None or doc_id in e.docs]
 
     def feedback_entry(self, feedback_id: int) -> FeedbackEntry | None:
-        rows = self.read(f"SELECT {self._FEEDBACK_COLS}, trace FROM feedback WHERE id = ?", (int(feedback_id),))
+        """The entry, or None for an id no row can have (None, text, past SQLite's integer range: they raised
+        TypeError and OverflowError in English)."""
+        try:
+            row_id = int(feedback_id)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return None
+        if not -(2**63) <= row_id < 2**63:
+            return None
+        rows = self.read(f"SELECT {self._FEEDBACK_COLS}, trace FROM feedback WHERE id = ?", (row_id,))
         return self._entry(rows[0][:-1], rows[0][-1]) if rows else None
 
     def mark_reviewed(self, ids: Sequence[int], by: str, at: str | None, *, reviewed: bool = True) -> int:

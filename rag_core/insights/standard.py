@@ -74,7 +74,10 @@ class StandardAnswerError(RagError):
 # a bare title followed at once by more of a longer document's name (考勤 in 考勤与休假管理制度第五条, 休假管理制度 in
 # 休假管理制度补充规定): the run of name characters up to a document word, not 有关/相关 规定 or a conjunction
 def _lines(texts: Sequence[str], what: str, max_chars: int) -> list[str]:
-    """The non-blank lines of a list field (the page splits a text area by line), each checked; at most MAX_LINES."""
+    """The non-blank lines of a list field (the page splits a text area by line), each checked; at most MAX_LINES.
+    One text is its lines, never its characters (a clause given as a string was stored as one clause per character)."""
+    if isinstance(texts, str):
+        texts = texts.splitlines()
     kept = [checked(t, what=what, max_chars=max_chars) for t in texts if not (isinstance(t, str) and is_blank(t))]
     if len(kept) > MAX_LINES:
         raise StandardAnswerError(f"{what}最多 {MAX_LINES} 条，现在有 {len(kept)} 条，请删去一些后再添加")

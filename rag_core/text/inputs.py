@@ -21,7 +21,8 @@ MAX_QUESTION_CHARS = 500
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _BLANK_LOOKING = frozenset("\u2800\u3164\u115f\u1160\uffa0")  # braille blank, hangul fillers: letters that show nothing
 # C0, DEL and C1 (\x80-\x9f: \x9b is a terminal's escape on its own, \x85 a line break): shown as spaces
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# and the noncharacters U+FFFE/U+FFFF, which no text needs and an Excel export's XML cannot hold
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 # What shows nothing, or changes only how its neighbour is drawn: every format character (Unicode category Cf:
 # zero-width space and joiners, soft hyphen, BOM, direction overrides and isolates, the tag characters
 # U+E0000-E007F that spell ASCII no one sees), the combining grapheme joiner U+034F, and variation selectors
