@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from fakes import fake_assistant
 
-from rag_core.documents.prepare import NAME_TAKEN
+from rag_core.documents.doc_ids import NAME_TAKEN
 from rag_core.types import Principal
 
 ADMIN = Principal("boss", "admin")
@@ -51,3 +51,15 @@ def test_a_twin_made_between_the_estimate_and_the_import_is_refused(tmp_path):
     report = a.ingest_bytes(V2, "leave-2026.md", doc_id="LEAVE", actor=HR)
     assert report.status == "refused" and "大小写" in report.error, report
     assert [d.doc_id for d in a.list_documents(actor=ADMIN)] == ["Leave"]
+
+
+@pytest.mark.parametrize("typed", ["\u200b", "   ", "\u3000\u200e"])
+def test_a_blank_typed_id_is_no_id_and_replaces_nothing(tmp_path, typed):
+    """A zero-width space in the page's 文档ID field, --doc-id " ": the id became "document" and the upload silently
+    replaced the document of that id (review 322). Blank, the id comes from the file name."""
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes("# 报销流程说明\n\n第一条 报销须在 30 天内提交。\n".encode(), "document.md", actor=HR).ok
+    assert a.estimate_ingest(V1, "leave.md", doc_id=typed, actor=HR).error in (None, "")
+    report = a.ingest_bytes(V1, "leave.md", doc_id=typed, actor=HR)
+    assert report.ok and (report.doc_id, report.version) == ("leave", 1)
+    assert sorted(d.doc_id for d in a.list_documents(actor=HR)) == ["document", "leave"]

@@ -13,14 +13,12 @@ neutralised in the same pass: only the engine writes [资料N].
 from __future__ import annotations
 
 import hashlib
-import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from itertools import groupby
 
-from ..errors import DocumentIdConflict, IngestError, PermissionDenied
+from ..errors import IngestError
 from ..settings import Settings
 from ..text.instructions import instruction_sentences
 from ..text.markers import neutralise_markers
@@ -33,14 +31,13 @@ from .bounds import PRE_PARSE_MARGIN, chunk_cap_error, min_chunks
 from .catalog import utc_stamp
 from .chunking import TextChunk, chunk_document, rejoin
 from .cut_record import cut_digest
+from .doc_ids import check_identity, check_twin, doc_id_for, given_doc_id, shown_text
 from .formats import Line
 from .name_keys import NameKeys
 from .parsing import MAX_NAME_CHARS, parse_bytes, safe_filename
 from .reading import attach_captions
 from .redaction import redact, redact_filename, redact_text
 from .text_bound import text_min_chunks
-
-_DOC_ID_BAD = re.compile(r"[^\w\u4e00-\u9fff.-]+")
 
 
 @dataclass
@@ -53,111 +50,6 @@ class PreparedDocument:
     redactions: dict[str, int]
     warnings: list[str]
     name_key: str = ""  # keyed hash of the original file name (`NameKeys`), never the name itself
-
-
-UNREADABLE_NAME = "一份你无权查看的文档"  # how an id clash names a version the uploader may not read
-NAME_TAKEN = "没有权限：这个文件名（或文档ID）已被一份不面向你的受众的文档占用，请改名（或换一个文档ID）后再上传"
-
-
-class NameTaken(PermissionDenied):
-    """An upload's id clashes with a document the uploader may read no version of (or a delete names one).
-
-    The refusal (`NAME_TAKEN`) names nothing of it: not its id or file names, no --doc-id, not that it differs only
-    in case; that the name is taken cannot be hidden. `audit` keeps which document it was, for the audit trail."""
-
-    def __init__(self, doc_id: str):
-        self.doc_id = doc_id
-        self.audit = f"与无权查看的文档 {doc_id} 冲突（上传者看不到它的任何版本）"
-        super().__init__(NAME_TAKEN)
-
-
-def doc_id_for(filename: str) -> str:
-    """A stable id from the file name: same name → same document, next version."""
-    stem = safe_filename(filename).rsplit(".", 1)[0]
-    return _DOC_ID_BAD.sub("_", stem).strip("_") or "document"
-
-
-def _shown(text: str) -> str:
-    """A line that is stored and shown (title, section path, doc id): no control or format characters."""
-    return "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf") or ch == "\t")
-
-
-def id_form(doc_id: str) -> str:
-    """What two doc ids are compared by: HR-Leave and hr-leave, 年假制度2024 and 年假制度２０２４ are one name."""
-    return unicodedata.normalize("NFKC", doc_id).casefold()
-
-
-def _names(doc_id: str, sources_of: Callable[[str], Iterable[str]],
-           hidden_of: Callable[[str], Iterable[str]] | None) -> str:
-    """A document's file names as a clash shows them: a version the uploader may not read is not named."""
-    known = {name for name in sources_of(doc_id) if name}
-    hidden = set(hidden_of(doc_id)) if hidden_of is not None else set()
-    return "、".join(sorted({UNREADABLE_NAME if name in hidden else name for name in known})) or doc_id
-
-
-def _unseen(doc_id: str, sources_of: Callable[[str], Iterable[str]],
-            hidden_of: Callable[[str], Iterable[str]] | None) -> bool:
-    """Has the uploader no version of `doc_id` to read (every file name of it is hidden)?"""
-    known = {name for name in sources_of(doc_id) if name}
-    return hidden_of is not None and bool(known) and known <= set(hidden_of(doc_id))
-
-
-def check_identity(doc_id: str, source: str, sources_of: Callable[[str], Iterable[str]],
-                   hidden_of: Callable[[str], Iterable[str]] | None = None, name_key: str = "",
-                   keys_of: Callable[[str], Iterable[str]] | None = None,
-                   doc_ids: Callable[[], Iterable[str]] | None = None) -> None:
-    """Refuse a file whose *different* name normalises onto an existing document's id.
-
-    "员工手册 v2.md" then "员工手册(v2).md" both become 员工手册_v2; silently making the
-    second a new version would retire the first. The caller passes an explicit doc id
-    (CLI --doc-id, the page's confirmation) when it really is a new version.
-    Names equal only once masked or cut to length (13812345678_加班审批.md, 13987654321_加班审批.md) are told
-    apart by `name_key` (the original name's keyed hash) against the document's `keys_of`; a document whose
-    versions predate the keys has none, and is matched by its stored name alone.
-    A new id equal to a stored one but for letter case or full-width characters (`id_form`; `doc_ids`: the
-    stored ids) is refused naming the stored one: made a second document, the old policy kept answering.
-    A document of which the uploader may read no version (`hidden_of` hides all its names) is never named:
-    `NameTaken`, whichever of these clashes it is, and also for the very same file name.
-    """
-    known = {name for name in sources_of(doc_id) if name}
-    check_twin(doc_id, source, sources_of, hidden_of, doc_ids)
-    if known and _unseen(doc_id, sources_of, hidden_of):
-        raise NameTaken(doc_id)
-    keys = set(keys_of(doc_id)) if known and name_key and keys_of is not None else set()
-    if known and source in known and keys and name_key not in keys:
-        raise DocumentIdConflict(
-            source, doc_id,
-            f"已有文档 {doc_id} 来自另一个文件：两个文件名去掉个人信息或截断到 120 个字符后相同（{source}）。"
-            f"如果它是该文档的新版本，请明确指定文档ID（命令行加 --doc-id {doc_id}）；否则请先给文件改名",
-        )
-    if known and source not in known:
-        raise DocumentIdConflict(
-            source, doc_id,
-            f"文件名与已有文档“{_names(doc_id, sources_of, hidden_of)}”对应同一个文档ID {doc_id}。如果它是该文档的新版本，请明确指定文档ID"
-            f"（命令行加 --doc-id {doc_id}）；否则请先给文件改名",
-        )
-
-
-def check_twin(doc_id: str, source: str, sources_of: Callable[[str], Iterable[str]],
-               hidden_of: Callable[[str], Iterable[str]] | None, doc_ids: Callable[[], Iterable[str]] | None,
-               typed: bool = False) -> None:
-    """Refuse a new id (`doc_id` has no stored file) equal to a stored one but for letter case or full-width
-    characters (`id_form`), naming the stored one, or `NameTaken` when the uploader may read none of it. `typed`:
-    the uploader gave the id (--doc-id, the page's 文档ID), else it came from the file name."""
-    if doc_ids is None or any(name for name in sources_of(doc_id) if name):
-        return
-    twin = next((d for d in sorted(doc_ids()) if d != doc_id and id_form(d) == id_form(doc_id)), None)
-    if twin is None:
-        return
-    if _unseen(twin, sources_of, hidden_of):
-        raise NameTaken(twin)
-    what = f"文档ID“{doc_id}”与已有文档" if typed else "文件名与已有文档"
-    fix = "否则请换一个文档ID" if typed else "否则请先给文件改名"
-    raise DocumentIdConflict(
-        source, twin,
-        f"{what}“{_names(twin, sources_of, hidden_of)}”只差大小写或全角/半角字符（文档ID {twin}）。"
-        f"如果它是该文档的新版本，请明确指定文档ID（命令行加 --doc-id {twin}）；{fix}",
-    )
 
 
 def effective_day(text: str | None, filename: str) -> str | None:
@@ -267,14 +159,15 @@ def prepare(
         # before masking and chunking: a 19 MB text would cost seconds more just to count
         raise chunk_cap_error(parsed.source, least, cap, settings.ingest_seconds_per_chunk, at_least=True)
     sections = [
-        replace(s, text=neutralise_markers(masked(s.text)), path=neutralise_markers(_quiet(_shown(s.path), settings, redact_disabled)))
+        replace(s, text=neutralise_markers(masked(s.text)), path=neutralise_markers(_quiet(shown_text(s.path), settings, redact_disabled)))
         for s in parsed.sections
     ]
-    title = neutralise_markers(_quiet(_shown(parsed.title), settings, redact_disabled))  # cleaned, then masked
+    title = neutralise_markers(_quiet(shown_text(parsed.title), settings, redact_disabled))  # cleaned, then masked
     parsed = replace(parsed, sections=sections, title=title)
     text_chunks = _text_chunks(parsed, settings)
+    doc_id = given_doc_id(doc_id)
     if doc_id:  # a new version of the document it names; a new id only when it is no stored one's twin
-        doc_id = masked(_shown(doc_id)).strip() or "document"  # masked as stored: no hidden mark splits a number
+        doc_id = masked(shown_text(doc_id)).strip() or "document"  # masked as stored: no hidden mark splits a number
         if sources_of is not None:
             check_twin(doc_id, parsed.source, sources_of, hidden_of, doc_ids, typed=True)
     else:
@@ -371,11 +264,11 @@ def _prepared(parsed: ParsedDocument, text_chunks: list[TextChunk], doc_id: str,
     orders = list(dict.fromkeys(s for c in chunks for part in (c.text, *c.section.split(" > "))
                                 for s in instruction_sentences(part)))
     if orders:
-        shown = "；".join(f"“{_shown(s)[:40]}”" for s in orders[:3])
+        shown = "；".join(f"“{shown_text(s)[:40]}”" for s in orders[:3])
         warnings.append(f"文档里有 {len(orders)} 句话像是对问答助手下的指令，不是制度条文，"
                         f"不会发给问答模型，也不会被引用：{shown}。请核对原文件")
     if instruction_sentences(parsed.source):
-        warnings.append(f"文件名“{_shown(parsed.source)[:40]}”像是对问答助手下的指令：提问时不会把文件名发给问答模型，"
+        warnings.append(f"文件名“{shown_text(parsed.source)[:40]}”像是对问答助手下的指令：提问时不会把文件名发给问答模型，"
                         "回答里标注出处时也不会显示它。请改用说明文档内容的文件名后重新上传")
     return PreparedDocument(doc_id, parsed, chunks, tokens, digest, counts, warnings)
 

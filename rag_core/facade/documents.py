@@ -27,16 +27,9 @@ from typing import Any
 from ..documents.audience_names import AUDIENCE_LABELS, audience_names
 from ..documents.bounds import IngestEstimate, as_cancel, check_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
+from ..documents.doc_ids import NameTaken, check_identity, check_twin, given_doc_id
 from ..documents.ocr import reporting_pages
-from ..documents.prepare import (
-    NameTaken,
-    PreparedDocument,
-    check_identity,
-    check_twin,
-    effective_day,
-    narrower_audience,
-    prepare,
-)
+from ..documents.prepare import PreparedDocument, effective_day, narrower_audience, prepare
 from ..documents.reading import DEFERRED_LINE, OCR_CHUNKS_PER_PAGE, OCR_SECONDS_PER_PAGE, deferred_plan, deferring_ocr
 from ..documents.standing import scheduled
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
@@ -175,6 +168,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         `may_read` (the actor's audiences) keeps the file name of a version the actor may not read out of the
         refusal of a name that maps onto an existing document's id."""
         s = self._settings
+        doc_id = given_doc_id(doc_id)  # blank (a zero-width space, spaces): the id comes from the file name
         key = (
             hashlib.sha256(bytes(data)).hexdigest(), filename, doc_id, audience, tuple(sorted(redact_disabled)),
             s.chunk_size, s.chunk_overlap, s.redact_pii, s.max_chunks_per_file, s.max_file_bytes,
@@ -341,7 +335,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             versions[:] = self.catalog.versions(doc_id)
             if versions and not any(readable(v) for v in versions):
                 raise NameTaken(doc_id)
-            refuse_unreplaceable(self.catalog, doc_id, readable, office_today(self._settings.timezone))
+            refuse_unreplaceable(self.catalog, doc_id, readable, office_today(self._settings.timezone), deleting=True)
             basis[:] = self._deleted_basis(doc_id)  # StandardReview: read before removed
 
         leftover = ""
@@ -357,9 +351,9 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         except NameTaken:  # as a made-up id: 0
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见：看不到它的任何版本，按没有这个文档答复")
             return 0
-        except PermissionDenied:
+        except PermissionDenied as exc:  # `refuse_unreplaceable`'s words: what blocks, and who can act
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见")
-            raise PermissionDenied("没有权限：这份文档不面向你的受众") from None
+            raise PermissionDenied(str(exc)) from None
         held = self._hold_standard_answers(doc_id, versions, basis)  # StandardReview
         detail = f"{removed} 块" + (f"；{held} 条依据它的标准答复暂停使用，待复核" if held else "") + (f"；{leftover}" if leftover else "")
         self._audit(actor, "document.delete", doc_id, "ok" if versions else "failed", detail)

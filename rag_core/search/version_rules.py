@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..documents.catalog import Catalog, office_today
-from ..documents.prepare import NameTaken
+from ..documents.doc_ids import NameTaken
 from ..documents.standing import effect_by_day, scheduled, standing_versions
 from ..errors import PermissionDenied, RagError
 from ..types import DocumentInfo
@@ -19,7 +19,7 @@ MayReplace = Callable[[DocumentInfo], bool]  # may the writer replace this exist
 
 
 def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace | None,
-                         today: str | None = None) -> None:
+                         today: str | None = None, *, deleting: bool = False) -> None:
     """PermissionDenied when a version that stands (in effect on `today`, scheduled, or pending) is one the writer
     may not replace.
 
@@ -28,20 +28,26 @@ def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace 
     one replaced on its day stays 'current' in the catalog, but no reader sees it and the documents list does not
     show it (`standing_versions`): it does not lock HR out of the 全体员工 version in effect.
     A document the writer may read no version of is not named (`NameTaken`: only that the name is taken); one the
-    writer reads a version of is, with the reason.
+    writer reads a version of is, with the reason: when only a version still to take effect blocks (the one in
+    effect is the writer's to replace), the refusal says so, or it contradicted the list the writer sees.
     """
     if may_replace is None:
         return
+    day = today or office_today()
     versions = catalog.versions(doc_id)
     live = [v for v in versions if v.status == "current"]
-    blocking = [*standing_versions(live, today or office_today()), *(v for v in versions if v.status == "pending")]
-    if any(not may_replace(v) for v in blocking):
-        if not any(may_replace(v) for v in versions):
-            raise NameTaken(doc_id)
-        raise PermissionDenied(
-            f"没有权限：已有文档 {doc_id} 不面向你的受众，不能上传它的新版本。"
-            "如果这是另一份文件，请改名或指定新的文档ID后再上传"
-        )
+    blocking = [*standing_versions(live, day), *(v for v in versions if v.status == "pending")]
+    hidden = [v for v in blocking if not may_replace(v)]
+    if not hidden:
+        return
+    if not any(may_replace(v) for v in versions):
+        raise NameTaken(doc_id)
+    doing = "删除这份文档" if deleting else "上传它的新版本"
+    if all(v.status == "pending" or scheduled(v, day) for v in hidden):
+        raise PermissionDenied(f"没有权限：文档 {doc_id} 有一个排期待生效的版本不面向你的受众，只有系统管理员可以{doing}"
+                               + ("" if deleting else "。如果这是另一份文件，请改名或指定新的文档ID后再上传"))
+    raise PermissionDenied(f"没有权限：已有文档 {doc_id} 不面向你的受众，不能{doing}"
+                           + ("" if deleting else "。如果这是另一份文件，请改名或指定新的文档ID后再上传"))
 
 
 def waiting_note(catalog: Catalog, matched: DocumentInfo, today: str) -> str:
