@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ..text.shown import without_tail
 from ..types import ACKNOWLEDGED, ANSWERED, OUTCOMES, REFUSED, STANDARD, WEAK, WEAK_EVIDENCE, AskTrace, SourceRef
 from .citations import citation_spans, cited_numbers
 
@@ -56,7 +57,7 @@ class AnswerNotes:
         weak = outcome == WEAK and not trace.answer.lstrip().startswith(WEAK_EVIDENCE)
         sources = {s.number: s for s in trace.sources}
         used = outcome in (ANSWERED, WEAK) and bool(trace.search.hits)  # a refusal or 标准答复 cites no clause
-        numbers = cited_numbers(trace.answer) if used else []
+        numbers = cited_numbers(without_tail(trace.answer, trace.engine_tail)) if used else []
         check = trace.citations
         return cls(weak, tuple(check.unsupported), tuple(check.removed),
                    tuple(sources[n] for n in numbers if n in sources))

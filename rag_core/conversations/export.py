@@ -7,6 +7,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from ..text.markdown import escape_md, inert_markdown, one_line, quoted_lines
+from ..text.shown import without_tail
 from ..types import ACKNOWLEDGED, quoted_offline
 from .store import Conversation
 
@@ -25,9 +26,9 @@ def local_time(iso: str, timezone: str = DEFAULT_TIMEZONE) -> str:
 
 def cited_sources(trace: dict) -> list[dict]:
     """The prompt sources the answer cites ([资料N]); none when it cites none (a refusal quotes no clause, as the
-    chat page shows it)."""
+    chat page shows it). The person's words the engine repeats after the answer (`engine_tail`) cite nothing."""
     sources = trace.get("sources") or []
-    cited = {int(n) for n in _CITATION.findall(trace.get("answer") or "")}
+    cited = {int(n) for n in _CITATION.findall(without_tail(trace.get("answer") or "", str(trace.get("engine_tail") or "")))}
     return [s for s in sources if s.get("number") in cited]
 
 

@@ -21,6 +21,7 @@ from ..text.discourse import (
     tells_before_a_wish,
     tells_of_the_person,
 )
+from ..text.markers import neutralise_markers
 from ..text.tokenizer import NOUN_TAGS, is_word, tagged
 
 _CLAUSES = re.compile(r"[^，,。！!？?；;\n]+[，,。！!？?；;\n]*")
@@ -213,4 +214,5 @@ def acknowledgement(remembered: list[str], failure: str = "") -> str:
         return "抱歉，记忆库暂时出错，这句话没能记住；请稍后再说一次，或请管理员查看记忆库。"
     if not remembered:
         return "好的，知道了。不过这句话里没有我能记住的个人信息；有制度问题请直接问我。"
-    return "好的，我记住了：" + "；".join(second_person(m) for m in remembered) + "。以后回答会参考这些信息（不作为制度依据）。"
+    # what the person typed, repeated: a [资料3] in it is no citation (`neutralise_markers`)
+    return "好的，我记住了：" + "；".join(neutralise_markers(second_person(m)) for m in remembered) + "。以后回答会参考这些信息（不作为制度依据）。"

@@ -137,11 +137,21 @@ def bounded_title(title: object) -> object:
 
 
 def check_id(conversation_id: str) -> str:
+    if conversation_id is not None and not isinstance(conversation_id, str):  # 5 raised AttributeError in English
+        raise ConversationError("对话编号应为文字")
     cid = (conversation_id or "").strip()
     # a control or format character (\x00, U+202E, a line separator) would be stored and shown as if it were text
     if not cid or len(cid) > MAX_ID_CHARS or any(_control(ch) for ch in cid):
         raise ConversationError(f"对话编号须为 1 到 {MAX_ID_CHARS} 个字符，不能含换行或控制字符")
     return cid
+
+
+def check_turn(conversation_id: str, turn: object) -> int:
+    """A turn number SQLite can look up; else "not found" in Chinese (10**20 raised OverflowError in English)."""
+    if isinstance(turn, bool) or not isinstance(turn, int) or not -(2**63) <= turn < 2**63:
+        typed = str(turn)
+        raise ConversationError(f"找不到对话 {conversation_id} 的第 {typed if len(typed) <= 24 else typed[:24] + '…'} 轮")
+    return turn
 
 
 class ConversationStore:
@@ -313,6 +323,7 @@ class ConversationStore:
                     answer: str | None = None) -> None:
         """Store a rating (1 / -1; 0 takes it back), a changed trace or a changed answer (an undo's note) for one turn."""
         cid = check_id(conversation_id)
+        turn = check_turn(cid, turn)
         with self._tx() as conn:
             if rating is not None:
                 if rating not in (1, -1, 0):
@@ -334,6 +345,7 @@ class ConversationStore:
         """Apply `change` (trace, answer) -> the new (trace, answer) to one stored turn, read and written in one
         transaction: a change made meanwhile (a purge's `rewrite_turns`) is built on, never written over."""
         cid = check_id(conversation_id)
+        turn = check_turn(cid, turn)
         with self._tx() as conn:
             conn.execute("BEGIN IMMEDIATE")  # the read too: no other process writes the turn before this one does
             row = conn.execute("SELECT trace, answer FROM turns WHERE conversation_id = ? AND turn = ?",

@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from ..documents.redaction import redact_text
-from ..text.shown import shown
+from ..text.shown import shown, without_tail
 from ..types import ACKNOWLEDGED, AskTrace, SearchResult
 from .records import QUESTION_KEYS, QUESTION_WORD_KEYS, GapGroup, GapItem
 
@@ -75,11 +75,6 @@ def policy_answer(trace: AskTrace) -> str:
     if told_only(trace):
         return ""
     return without_tail(trace.answer, trace.engine_tail)
-
-
-def without_tail(answer: str, tail: str) -> str:
-    """`answer` without the engine's line at its end (`engine_tail`), when it ends with it."""
-    return answer[: -len(tail)].rstrip() if tail and answer.endswith(tail) else answer
 
 
 def reviewed_question(trace: AskTrace) -> str:

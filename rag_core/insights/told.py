@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from ..text.shown import without_tail
 from ..types import ACKNOWLEDGED
-from .rows import without_tail
 
 
 def scrub_told(db: sqlite3.Connection) -> int:

@@ -77,6 +77,12 @@ def with_clauses(text: str, clauses: list[str]) -> str:
     return masked_keeping(text, kept) if kept else shown(text)
 
 
+def without_tail(answer: str, tail: str) -> str:
+    """`answer` without the engine's line at its end (`engine_tail`), when it ends with it: that line repeats what
+    the person told, so nothing in it is the answer's (not its citations, not what HR reviews)."""
+    return answer[: -len(tail)].rstrip() if tail and answer.endswith(tail) else answer
+
+
 def shown_answer(answer: str, trace: dict[str, Any]) -> str:
     """A stored answer as read out: the offline quoter's as stored (a document's sentences: `quoted_offline`) but
     for the person's words in it, any other (a model's, an acknowledgement that repeats what the person told)

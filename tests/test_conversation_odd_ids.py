@@ -1,0 +1,33 @@
+"""A library caller's conversation id that is no text, or a turn number SQLite cannot hold, gets a Chinese
+ConversationError (review 323: AttributeError and OverflowError in English)."""
+
+from __future__ import annotations
+
+import pytest
+from fakes import fake_assistant
+
+from rag_core.conversations.store import ConversationError
+from rag_core.types import Principal
+
+ME = Principal("local", "admin")
+
+
+@pytest.fixture(scope="module")
+def assistant(tmp_path_factory: pytest.TempPathFactory):
+    a = fake_assistant(tmp_path_factory.mktemp("ids") / "s")
+    a.ingest_bytes("# 年假制度\n\n第一条 员工每年享有五天带薪年假。\n".encode(), "leave.md", actor=ME)
+    a.ask("年假有几天？", user="local", actor=ME, conversation="c1")
+    return a
+
+
+@pytest.mark.parametrize("call", ["get_conversation", "delete_conversation", "export_conversation_markdown"])
+def test_an_id_that_is_no_text(assistant, call) -> None:
+    with pytest.raises(ConversationError, match="对话编号应为文字"):
+        getattr(assistant, call)(5, actor=ME)
+
+
+@pytest.mark.parametrize("turn", [10**20, -(10**20), "1", True])
+def test_a_turn_number_no_row_can_have(assistant, turn) -> None:
+    with pytest.raises(ConversationError, match="找不到对话 c1 的第"):
+        assistant.rate_turn("c1", turn, 1, actor=ME)
+    assert assistant.get_conversation("c1", actor=ME).turns[0].rating is None
