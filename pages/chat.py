@@ -254,8 +254,7 @@ PASTE_BOUND = 10
 
 def stored_rating(assistant: Assistant, conversation: str, turn: int) -> int | None:
     """The rating kept with a turn now (another tab may have changed it since this one drew it)."""
-    turns = assistant.get_conversation(conversation, actor=actor()).turns
-    return next((t.rating for t in turns if t.turn == turn), None)
+    return assistant.turn_rating(conversation, turn, actor=actor())
 
 
 def changed_elsewhere(rating: int | None) -> str:

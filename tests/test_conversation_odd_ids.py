@@ -7,6 +7,7 @@ import pytest
 from fakes import fake_assistant
 
 from rag_core.conversations.store import ConversationError
+from rag_core.errors import PermissionDenied
 from rag_core.types import Principal
 
 ME = Principal("local", "admin")
@@ -26,8 +27,23 @@ def test_an_id_that_is_no_text(assistant, call) -> None:
         getattr(assistant, call)(5, actor=ME)
 
 
-@pytest.mark.parametrize("turn", [10**20, -(10**20), "1", True])
+@pytest.mark.parametrize("turn", [10**20, -(10**20), "x", 1.5, True])
 def test_a_turn_number_no_row_can_have(assistant, turn) -> None:
     with pytest.raises(ConversationError, match="找不到对话 c1 的第"):
         assistant.rate_turn("c1", turn, 1, actor=ME)
     assert assistant.get_conversation("c1", actor=ME).turns[0].rating is None
+
+
+def test_a_rating_read_back_reads_no_turn(assistant, monkeypatch) -> None:
+    """The chat page reads the 👎's reason and the stored rating on every run: it read and masked the whole
+    conversation to learn its owner (4 s a click at 4000 turns, review 323). The owner check reads no turn."""
+    assistant.rate_turn("c1", 1, -1, actor=ME)
+    monkeypatch.setattr(type(assistant.conversations), "_turns", lambda *a, **k: pytest.fail("read the turns"))
+    assert assistant.turn_rating("c1", 1, actor=ME) == -1
+    assert assistant.turn_rating("c1", 99, actor=ME) is None
+    assistant.turn_feedback("c1", actor=ME)
+
+
+def test_a_rating_read_back_is_the_owner_s(assistant) -> None:
+    with pytest.raises(PermissionDenied):
+        assistant.turn_rating("c1", 1, actor=Principal("other", "employee"))

@@ -14,10 +14,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..storage.new_store import create_store
+from ..storage.row_ids import SQLITE_MAX_INT  # a larger LIMIT is no SQLite integer ("datatype mismatch")
 from ..types import AuditEntry
 from .transaction import one_write
-
-_SQLITE_MAX_INT = 2**63 - 1  # a larger LIMIT is no SQLite integer ("datatype mismatch")
 
 # One statement each: they run one by one inside `AuditLog._write` (executescript would COMMIT first).
 _SCHEMA: tuple[str, ...] = (
@@ -115,11 +114,11 @@ class AuditLog:
         where, matching = _filters(since, until, actor, action, outcome)
         params = list(matching)
         sql = "SELECT id, at, actor, role, action, target, outcome, detail FROM audit" + where + " ORDER BY id DESC"
-        offset = min(max(int(offset), 0), _SQLITE_MAX_INT)
+        offset = min(max(int(offset), 0), SQLITE_MAX_INT)
         paged = limit is not None or offset > 0
         if paged:
             sql += " LIMIT ? OFFSET ?"  # -1: no limit, only the offset
-            params += [-1 if limit is None else min(int(limit), _SQLITE_MAX_INT), offset]
+            params += [-1 if limit is None else min(int(limit), SQLITE_MAX_INT), offset]
         with self._lock:
             rows = [] if limit is not None and limit < 1 else self._db.execute(sql, params).fetchall()
             total = self._count(where, matching) if paged else len(rows)

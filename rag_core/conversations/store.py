@@ -1,8 +1,7 @@
 """Conversations per user in SQLite: titles, turns with their full trace and rating, retention.
 
-Deleting a conversation deletes its turns (and so their traces) in the same
-transaction. Times are ISO-8601 UTC strings; the pages show them in local time.
-"""
+Deleting a conversation deletes its turns (and so their traces) in the same transaction. Times are ISO-8601 UTC
+strings; the pages show them in local time."""
 
 from __future__ import annotations
 
@@ -19,6 +18,7 @@ from typing import Any
 
 from ..errors import PermissionDenied, RagError
 from ..storage.new_store import create_store
+from ..storage.row_ids import sqlite_int
 from ..text.shown import shown, shown_answer, shown_trace
 
 TITLE_CHARS = 24
@@ -139,19 +139,16 @@ def bounded_title(title: object) -> object:
 def check_id(conversation_id: str) -> str:
     if conversation_id is not None and not isinstance(conversation_id, str):  # 5 raised AttributeError in English
         raise ConversationError("对话编号应为文字")
-    cid = (conversation_id or "").strip()
-    # a control or format character (\x00, U+202E, a line separator) would be stored and shown as if it were text
+    cid = (conversation_id or "").strip()  # a control or format character (\x00, U+202E) would show as text
     if not cid or len(cid) > MAX_ID_CHARS or any(_control(ch) for ch in cid):
         raise ConversationError(f"对话编号须为 1 到 {MAX_ID_CHARS} 个字符，不能含换行或控制字符")
     return cid
 
 
-def check_turn(conversation_id: str, turn: object) -> int:
-    """A turn number SQLite can look up; else "not found" in Chinese (10**20 raised OverflowError in English)."""
-    if isinstance(turn, bool) or not isinstance(turn, int) or not -(2**63) <= turn < 2**63:
-        typed = str(turn)
-        raise ConversationError(f"找不到对话 {conversation_id} 的第 {typed if len(typed) <= 24 else typed[:24] + '…'} 轮")
-    return turn
+def check_turn(conversation_id: str, turn: object) -> int:  # 10**20 raised OverflowError in English
+    if (number := sqlite_int(turn)) is None:
+        raise ConversationError(f"找不到对话 {conversation_id} 的第 {str(turn)[:24]} 轮")
+    return number
 
 
 class ConversationStore:
@@ -277,6 +274,12 @@ class ConversationStore:
             rows = conn.execute("SELECT turn, trace FROM turns WHERE conversation_id = ? ORDER BY turn",
                                 (check_id(conversation_id),)).fetchall()
         return [Turn(turn, "", "", "", _trace((turn, "", "", "", raw)), None, "") for turn, raw in rows]
+
+    def rating(self, conversation_id: str, turn: int) -> int | None:
+        """The rating kept with one turn (None: none, or no such turn)."""
+        with self._tx() as conn:
+            return (conn.execute("SELECT rating FROM turns WHERE conversation_id = ? AND turn = ?",
+                                 (check_id(conversation_id), turn)).fetchone() or (None,))[0]
 
     def add_turn(self, conversation_id: str, question: str, search_question: str, answer: str, trace: dict,
                  turn: int | None = None, *, user: str | None = None) -> int:

@@ -31,12 +31,12 @@ from ..conversations.turn_context import Remembered, TurnContext, prompt_turns, 
 from ..conversations.undo import UNDONE_NOTE as UNDONE_NOTE  # re-exported: read from here before it moved
 from ..conversations.undo import Undone, undone_note
 from ..documents.catalog import office_today
-from ..errors import MemoryStoreError, PermissionDenied, StoreDamaged
+from ..errors import MemoryStoreError, StoreDamaged
 from ..memory.forgetting import KEPT, UNTOLD
 from ..text.inputs import MAX_QUESTION_CHARS, checked
 from ..text.pii import redact_text
 from ..types import ACKNOWLEDGED, AskTrace, Principal, SearchResult
-from .access import require_owner
+from .conversation_owner import ConversationOwner
 from .followup_search import GLUE_MARGIN as GLUE_MARGIN  # re-exported: read from here before it moved
 from .followup_search import NOUNLESS_MARGIN as NOUNLESS_MARGIN
 from .followup_search import FollowupSearch
@@ -59,7 +59,7 @@ from .turn_access import context_audiences as context_audiences  # re-exported: 
 STORE_FILE = CONVERSATIONS_FILE
 
 
-class ConversationActions(FollowupSearch):
+class ConversationActions(FollowupSearch, ConversationOwner):
     """Mixin of `Assistant`: conversations that last, and the follow-up and statement steps of `ask`."""
 
     _conversations: ConversationStore | None = None
@@ -85,26 +85,6 @@ class ConversationActions(FollowupSearch):
         return self._conversations
 
     new_conversation_id = staticmethod(fresh_conversation_id)  # an id `ask` accepts (`owner_names`)
-
-    def _owned(self, conversation_id: str, actor: Principal | None, verb: str, *, turns: bool = False,
-               last: int | None = None) -> Conversation:
-        actor = self._acting(actor, "ask")
-        conv = self.conversations.get(conversation_id, with_turns=turns, last=last)
-        if conv is None:
-            raise ConversationError(f"找不到对话：{conversation_id}")
-        self._owner_checked(actor, conv.user, verb, f"{conv.user} 的对话 {conversation_id}")
-        return conv
-
-    def _owner_checked(self, actor: Principal, owner: str, verb: str, target: str) -> None:
-        """Refuse another person's conversations unless the actor may act on everyone's, with one audit row
-        either way: a refusal, or an administrator reading or changing someone else's (as with memories)."""
-        try:
-            require_owner(actor, owner, "ask")
-        except PermissionDenied as exc:
-            self._audit(actor, "refused", f"{verb} {target}", "refused", str(exc))
-            raise
-        if owner and owner != actor.user:  # nobody's conversation ("") is an evaluation's: no person to account to
-            self._audit(actor, f"conversation.{verb}", target)
 
     def _today(self) -> str:
         """The office's today: a stored turn is judged by the versions in effect on it (`TurnReader`)."""

@@ -1,9 +1,7 @@
 """The insights database: asked questions (with retention) and rated answers (with review state).
 
-One SQLite file under the data dir. Texts arrive masked (the facade redacts
-them first); vectors are kept only for questions that may become gaps, so the
-gap page needs no model call per stored question.
-"""
+One SQLite file under the data dir. Texts arrive masked (the facade redacts them first); vectors are kept only for
+questions that may become gaps, so the gap page needs no model call per stored question."""
 
 from __future__ import annotations
 
@@ -18,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..storage.new_store import create_store
+from ..storage.row_ids import sqlite_int
 from ..text.shown import shown, shown_trace
 from .audiences import UNKNOWN
 from .conversation_rows import ConversationRows
@@ -381,13 +380,8 @@ class InsightLog(ConversationRows):
         return [e for e in entries if doc_id is None or doc_id in e.docs]
 
     def feedback_entry(self, feedback_id: int) -> FeedbackEntry | None:
-        """The entry, or None for an id no row can have (None, text, past SQLite's integer range: they raised
-        TypeError and OverflowError in English)."""
-        try:
-            row_id = int(feedback_id)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            return None
-        if not -(2**63) <= row_id < 2**63:
+        """The entry, or None for an id no row can have (`sqlite_int`)."""
+        if (row_id := sqlite_int(feedback_id)) is None:
             return None
         rows = self.read(f"SELECT {self._FEEDBACK_COLS}, trace FROM feedback WHERE id = ?", (row_id,))
         return self._entry(rows[0][:-1], rows[0][-1]) if rows else None
