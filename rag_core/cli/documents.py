@@ -158,29 +158,43 @@ def estimate(args: argparse.Namespace, assistant, options: dict) -> int:
 
 
 def list_documents(args: argparse.Namespace, assistant) -> int:
-    """Each document's version in effect today, or its scheduled one (marked 待生效 with its date)."""
+    """Each document's version in effect today, or its scheduled one (marked 待生效 with its date), and the versions
+    scheduled to replace it (the documents page's ；v2 将于 D 生效)."""
     docs = assistant.list_documents()
+    coming = assistant.scheduled_versions()
+    later = {doc.doc_id: [v for v in coming.get(doc.doc_id, []) if v.version != doc.version] for doc in docs}
     if args.json:
-        print_json({"documents": [doc.to_dict() for doc in docs]})
+        print_json({"documents": [{**doc.to_dict(), "scheduled": [v.to_dict() for v in later[doc.doc_id]]}
+                                  for doc in docs]})
     elif not docs:  # an empty library said nothing, as a mistyped --data-dir does (faq list and memory list say so)
         say("（还没有文档）")
     else:
         for doc in docs:  # a scheduled document is not answering yet: said, as the documents page says it
             when = f" 待生效（{doc.effective_date}）" if doc.status == "scheduled" else ""
+            when += "".join(f"；v{v.version} 将于 {v.effective_date} 生效" for v in later[doc.doc_id])
             audience = assistant.audience_names(doc.audience)  # 全体员工、HR, not the stored labels all/hr
             say(f"{field(doc.doc_id)}\tv{doc.version}{when}\t{field(audience)}\t{doc.chunk_count} 块\t{field(doc.title)}")
     return 0
 
 
 def delete_document(args: argparse.Namespace, assistant) -> int:
-    """Remove every version of one document."""
+    """Remove every version of one document, saying what went with it as the documents page does: the version
+    history, the scheduled versions that will never take effect, the standard answers now held for review."""
     if beside_app(assistant, "删除"):
         return 1
+    preview = assistant.delete_preview(args.doc_id)
+    waiting = assistant.scheduled_versions().get(args.doc_id, [])
     removed = assistant.delete_document(args.doc_id)
     if removed:
         opened_meanwhile(assistant, "删除")
     if not removed and not assistant.document_versions(args.doc_id):
         say(f"错误：没有文档 {args.doc_id}", err=True)
         return 1
-    say(f"已删除 {args.doc_id}（{removed} 块）")
+    said = f"已删除 {args.doc_id}（{removed} 块），连同版本历史"
+    if waiting:
+        said += "；尚未生效的 " + "、".join(f"v{v.version}（原定 {v.effective_date} 生效）" for v in waiting) + "，到期也不会再生效"
+    if preview.held:
+        named = "、".join(f"“{field(q)}”" for q in preview.held[:3]) + ("等" if len(preview.held) > 3 else "")
+        said += f"；{len(preview.held)} 条依据它的标准答复（{named}）已暂停使用，请到“标准答复”页或用 faq 命令复核后恢复或删除"
+    say(said)
     return 0
