@@ -7,7 +7,8 @@ import pytest
 from fakes import fake_assistant
 
 from rag_core.conversations.store import ConversationError
-from rag_core.errors import PermissionDenied
+from rag_core.errors import PermissionDenied, StoreDamaged
+from rag_core.storage.row_ids import sqlite_int
 from rag_core.types import Principal
 
 ME = Principal("local", "admin")
@@ -47,3 +48,27 @@ def test_a_rating_read_back_reads_no_turn(assistant, monkeypatch) -> None:
 def test_a_rating_read_back_is_the_owner_s(assistant) -> None:
     with pytest.raises(PermissionDenied):
         assistant.turn_rating("c1", 1, actor=Principal("other", "employee"))
+
+
+@pytest.mark.parametrize("read", ["turn_rating", "turn_feedback"])
+def test_a_damaged_conversation_store_is_named_in_chinese(tmp_path, read) -> None:
+    """The rating read back and the 👎's reason read back check the owner in the conversations store: its damage is
+    said naming that file (the owner check ran under the insights store's name, turn_rating under none: review 326)."""
+    a = fake_assistant(tmp_path / "s")
+    a.ingest_bytes("# 年假制度\n\n第一条 员工每年享有五天带薪年假。\n".encode(), "leave.md", actor=ME)
+    a.ask("年假有几天？", user="local", actor=ME, conversation="c1")
+    a.rate_turn("c1", 1, -1, actor=ME)
+    (tmp_path / "s" / "conversations.sqlite3").write_bytes(b"garbage" * 2000)
+    with pytest.raises(StoreDamaged) as damaged:
+        getattr(a, read)("c1", *([1] if read == "turn_rating" else []), actor=ME)
+    assert str(damaged.value).startswith("conversations.sqlite3")
+
+
+@pytest.mark.parametrize(("typed", "number"), [(7, 7), ("7", 7), (" -3 ", -3), ("+2", 2), (2**63 - 1, 2**63 - 1)])
+def test_what_sqlite_holds_as_an_integer(typed, number) -> None:
+    assert sqlite_int(typed) == number
+
+
+@pytest.mark.parametrize("typed", [None, True, 1.5, "+-1", "--1", "１", "1_000", "", 2**63, -(2**63) - 1, [1]])
+def test_what_sqlite_cannot_hold_is_none(typed) -> None:
+    assert sqlite_int(typed) is None

@@ -14,6 +14,7 @@ from ..errors import PermissionDenied
 from ..types import Principal
 from .access import require_owner
 from .core import FacadeCore
+from .stores import CONVERSATIONS_FILE, feature_store, uses_store
 
 
 class ConversationOwner(FacadeCore):
@@ -24,7 +25,8 @@ class ConversationOwner(FacadeCore):
     def _owned(self, conversation_id: str, actor: Principal | None, verb: str, *, turns: bool = False,
                last: int | None = None) -> Conversation:
         actor = self._acting(actor, "ask")
-        conv = self.conversations.get(conversation_id, with_turns=turns, last=last)
+        with feature_store(CONVERSATIONS_FILE):  # damage names this file, whichever store the action is about
+            conv = self.conversations.get(conversation_id, with_turns=turns, last=last)
         if conv is None:
             raise ConversationError(f"找不到对话：{conversation_id}")
         self._owner_checked(actor, conv.user, verb, f"{conv.user} 的对话 {conversation_id}")
@@ -41,6 +43,7 @@ class ConversationOwner(FacadeCore):
         if owner and owner != actor.user:  # nobody's conversation ("") is an evaluation's: no person to account to
             self._audit(actor, f"conversation.{verb}", target)
 
+    @uses_store(CONVERSATIONS_FILE)
     def turn_rating(self, conversation_id: str, turn: int, *, actor: Principal | None = None) -> int | None:
         """The rating kept with one turn now (another tab may have changed it), read without the other turns."""
         self._owned(conversation_id, actor, "read")

@@ -28,8 +28,9 @@ def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace 
     one replaced on its day stays 'current' in the catalog, but no reader sees it and the documents list does not
     show it (`standing_versions`): it does not lock HR out of the 全体员工 version in effect.
     A document the writer may read no version of is not named (`NameTaken`: only that the name is taken); one the
-    writer reads a version of is, with the reason: when only a version still to take effect blocks (the one in
-    effect is the writer's to replace), the refusal says so, or it contradicted the list the writer sees.
+    writer reads a version of is, with the reason: a version the writer cannot see, and who can act. Said as
+    不面向你的受众 of a document HR's list shows for everyone (a hidden scheduled version blocked it), it contradicted
+    what HR sees; when the hidden version is to take effect is not said (review 326).
     """
     if may_replace is None:
         return
@@ -43,10 +44,7 @@ def refuse_unreplaceable(catalog: Catalog, doc_id: str, may_replace: MayReplace 
     if not any(may_replace(v) for v in versions):
         raise NameTaken(doc_id)
     doing = "删除这份文档" if deleting else "上传它的新版本"
-    if all(v.status == "pending" or scheduled(v, day) for v in hidden):
-        raise PermissionDenied(f"没有权限：文档 {doc_id} 有一个排期待生效的版本不面向你的受众，只有系统管理员可以{doing}"
-                               + ("" if deleting else "。如果这是另一份文件，请改名或指定新的文档ID后再上传"))
-    raise PermissionDenied(f"没有权限：已有文档 {doc_id} 不面向你的受众，不能{doing}"
+    raise PermissionDenied(f"没有权限：文档 {doc_id} 有你看不到的版本（不面向你的受众），只有系统管理员可以{doing}"
                            + ("" if deleting else "。如果这是另一份文件，请改名或指定新的文档ID后再上传"))
 
 

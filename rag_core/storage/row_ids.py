@@ -4,6 +4,9 @@ Sent as it is, 10**20 raised sqlite3's English OverflowError and None or 1.5 a T
 
 from __future__ import annotations
 
+import re
+
+_DIGITS = re.compile(r"[+-]?[0-9]+")
 SQLITE_MAX_INT = 2**63 - 1
 
 
@@ -13,7 +16,7 @@ def sqlite_int(value: object) -> int | None:
         return None
     if isinstance(value, str):
         text = value.strip()
-        value = int(text) if text.lstrip("+-").isdigit() and text.isascii() else None
+        value = int(text) if _DIGITS.fullmatch(text) else None  # not "+-1", "１", "1_000"
     if not isinstance(value, int) or not -SQLITE_MAX_INT - 1 <= value <= SQLITE_MAX_INT:
         return None
     return value
