@@ -1,8 +1,9 @@
-"""A Word form without a header row (姓名 | 张三 | 家庭住址 | …) is read label by label, so masking sees its labels.
+"""A table cell is also masked as the value of the cell left of it (review 300's Word form, reviews 325/326).
 
-Read as a guessed header over records, the form's labels ended up far from their values (姓名：家庭住址，张三：北京市…)
-and a home address was stored raw. The form reading is taken only where it masks more than the record reading:
-data tables, rosters included, keep their header."""
+A Word form without a header row (姓名 | 张三 / 家庭住址 | 北京市…) read as header and records put the home address under
+the key 张三, where masking could not see its label: it was stored raw. Reading the whole table as a form instead
+(d0ffb3d) lost the headers of data tables and still missed forms; now each cell is masked where its left neighbour
+makes it personal and the cell alone is not masked, and every table keeps its header reading."""
 
 from __future__ import annotations
 
@@ -11,13 +12,12 @@ import io
 from docx import Document
 
 from rag_core.documents.prepare import prepare
-from rag_core.documents.tables import Grid, form_pairs, table_text
 from rag_core.settings import Settings
 
 HOME = "北京市朝阳区建国路88号3单元501室"
 
 
-def word_table(rows: list[list[str]], *, merge: tuple[int, int, int] | None = None) -> bytes:
+def word_table(rows: list[list[str]], *, merge: tuple[int, int, int] | None = None, header: bool = False) -> bytes:
     document = Document()
     document.add_paragraph("员工信息登记表")
     table = document.add_table(rows=len(rows), cols=len(rows[0]))
@@ -27,37 +27,63 @@ def word_table(rows: list[list[str]], *, merge: tuple[int, int, int] | None = No
     if merge:
         row, first, last = merge
         table.cell(row, first).merge(table.cell(row, last))
+    if header:  # 重复标题行: the file says its first row is the header
+        from docx.oxml import OxmlElement
+        from docx.oxml.ns import qn
+
+        properties = table.rows[0]._tr.get_or_add_trPr()
+        mark = OxmlElement("w:tblHeader")
+        mark.set(qn("w:val"), "true")
+        properties.append(mark)
     out = io.BytesIO()
     document.save(out)
     return out.getvalue()
 
 
-def stored_text(data: bytes) -> str:
-    return "\n".join(chunk.text for chunk in prepare(data, "登记表.docx", Settings()).chunks)
+def stored(data: bytes, name: str = "登记表.docx", settings: Settings | None = None, **options) -> tuple[str, dict]:
+    prepared = prepare(data, name, settings or Settings(), **options)
+    return "\n".join(chunk.text for chunk in prepared.chunks), prepared.redactions
 
 
-def test_a_two_column_form_keeps_each_label_beside_its_value() -> None:
-    text = stored_text(word_table([["姓名", "张三"], ["家庭住址", HOME], ["手机", "13812345678"]]))
+def test_a_two_column_form_masks_the_address_beside_its_label() -> None:
+    text, counts = stored(word_table([["姓名", "张三"], ["家庭住址", HOME], ["手机", "13812345678"]]))
     assert "建国路88号" not in text and "13812345678" not in text
-    assert "姓名：张三" in text and "家庭住址：北京市朝阳区[住址]" in text
+    assert counts.get("address") == 1
 
 
-def test_a_form_with_two_fields_a_row_and_a_merged_value() -> None:
-    rows = [["姓名", "张三", "部门", "人事部"], ["家庭住址", HOME, HOME, HOME]]
-    text = stored_text(word_table(rows, merge=(1, 1, 3)))
-    assert "建国路88号" not in text
-    assert "姓名：张三，部门：人事部" in text
-    assert text.count("[住址]") == 1  # the merged value said once
+def test_forms_with_two_fields_a_row_a_merged_value_a_section_column_or_a_declared_header() -> None:
+    layouts = [
+        word_table([["姓名", "张三", "部门", "人事部"], ["家庭住址", HOME, HOME, HOME]], merge=(1, 1, 3)),
+        word_table([["姓名", "张三", "手机", "13812345678"], ["家庭住址", HOME, "紧急联系人", "李四"]]),
+        word_table([["基本信息", "姓名", "张三"], ["基本信息", "家庭住址", HOME]]),  # a merged section label column
+        word_table([["姓名", "张三"], ["家庭住址", HOME]], header=True),
+        word_table([["姓名", "张三", "性别", "男", "民族", "汉"]] + [["工作经历", "2020年", "某公司", "专员", "3年", "无"]] * 26
+                   + [["家庭住址", HOME, "", "", "", ""]]),  # 28 rows × 6: a full registration form
+    ]
+    for data in layouts:
+        text, _ = stored(data)
+        assert "建国路88号" not in text and "[住址]" in text, text
 
 
-def test_a_value_without_a_label_is_kept() -> None:
-    assert form_pairs([["姓名", "张三", "已婚"]], set()) == ["姓名：张三，列：已婚"]
+def test_a_markdown_or_csv_form_is_masked_too() -> None:
+    markdown = f"# 登记表\n\n| 姓名 | 张三 |\n|---|---|\n| 家庭住址 | {HOME} |\n".encode()
+    assert "建国路88号" not in stored(markdown, "登记表.md")[0]
+    csv = f"姓名,张三\n家庭住址,{HOME}\n".encode()
+    assert "建国路88号" not in stored(csv, "登记表.csv")[0]
 
 
-def test_data_tables_and_rosters_keep_their_header() -> None:
-    cities = table_text(Grid([["城市", "住宿标准（元/晚）"], ["北京", "600"], ["兰州", "380"]]))
-    assert cities is not None and cities.records == ["城市：北京，住宿标准（元/晚）：600", "城市：兰州，住宿标准（元/晚）：380"]
-    roster = table_text(Grid([["姓名", "手机"], ["张三", "13812345678"], ["李四", "13912345678"]]))
-    assert roster is not None and roster.records[0] == "姓名：张三，手机：13812345678"
-    stated = table_text(Grid([["姓名", "家庭住址"], ["张三", HOME]], header_rows=1))  # the file says it has a header
-    assert stated is not None and stated.records == [f"姓名：张三，家庭住址：{HOME}"]
+def test_data_tables_keep_their_headers_and_their_codes() -> None:
+    roster = word_table([["姓名", "工号", "上级工号", "家庭住址"], ["张三", "E12345678", "E87654321", HOME]])
+    text, _ = stored(roster)
+    assert "工号：E12345678" in text and "上级工号：E87654321" in text
+    assert "建国路88号" not in text and "家庭住址：北京市朝阳区[住址]" in text
+    cities = word_table([["城市", "住宿标准（元/晚）"], ["北京", "600"], ["兰州", "380"]])
+    assert "城市：北京，住宿标准（元/晚）：600" in stored(cities)[0]
+
+
+def test_the_ingest_settings_decide() -> None:
+    form = word_table([["姓名", "张三"], ["家庭住址", HOME], ["QQ", "123456789"]])
+    assert HOME in stored(form, settings=Settings(redact_pii=False))[0]
+    assert "123456789" not in stored(form)[0]
+    kept, counts = stored(form, redact_disabled=frozenset({"qq"}))
+    assert "123456789" in kept and HOME not in kept and not counts.get("qq")

@@ -37,6 +37,7 @@ from .name_keys import NameKeys
 from .parsing import MAX_NAME_CHARS, parse_bytes, safe_filename
 from .reading import attach_captions
 from .redaction import redact, redact_filename, redact_text
+from .tables import masking_cells
 from .text_bound import text_min_chunks
 
 
@@ -153,7 +154,9 @@ def prepare(
         # from the decoded text, before a record is built: 780,000 CSV rows were parsed for 55 s to be refused. Only
         # far over the cap: masking (an address from its road on) shortens text this count cannot see
         raise chunk_cap_error(safe_filename(filename), least, cap, settings.ingest_seconds_per_chunk, at_least=True)
-    parsed = _parsed(data, filename, settings)
+    with masking_cells(cell_mask(settings.redact_pii, redact_disabled)) as in_cells:  # a form's labels beside values
+        parsed = _parsed(data, filename, settings)
+    counts.update({k: counts.get(k, 0) + v for k, v in in_cells.items() if v})
     _mask_reading(parsed.reading, settings, redact_disabled)
     if (least := min_chunks(parsed.sections, settings.chunk_size)) > cap * PRE_PARSE_MARGIN:
         # before masking and chunking: a 19 MB text would cost seconds more just to count
@@ -176,6 +179,16 @@ def prepare(
             check_identity(doc_id, parsed.source, sources_of, hidden_of, name_key, name_keys.of if name_keys else None,
                            doc_ids)
     return replace(_prepared(parsed, text_chunks, doc_id, audience, settings, counts), name_key=name_key)
+
+
+def cell_mask(on: bool, disabled: frozenset[str]) -> Callable[[str], tuple[str, dict[str, int]]]:
+    """How a table cell is masked beside its label (`tables.masking_cells`): as the file's text is, or not at all."""
+    def mask(text: str) -> tuple[str, dict[str, int]]:
+        if not on:
+            return text, {}
+        found = redact(text, disabled)
+        return found.text, found.counts
+    return mask
 
 
 def _parsed(data: bytes, filename: str, settings: Settings) -> ParsedDocument:

@@ -7,19 +7,26 @@ horizontal merge — and this module turns it into record lines
 resolved here once for every format: multi-row headers are joined top-down
 ("差旅标准·住宿（元/晚）"), and a full-width row inside the body ("一类城市") becomes
 a 分组 field of the rows under it.
+
+A cell is also read as the value of the cell left of it (`masking_cells`, set by the ingest with its masking
+settings): a form without a header row (姓名 | 张三 | 家庭住址 | 北京市…) read as header and records puts a home address
+under the key 张三, where masking cannot see its label. Where that reading masks the cell and the cell alone is not
+masked, the cell is masked before the records are built; the records keep their headers.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from ..text.pii import redact
 from ..text.records import record_line
 
 MAX_HEADER_ROWS = 3
 HEADER_JOIN = "·"
-FORM_MAX_CELLS = 160  # a form's label/value grid is small; a data table is never re-read as one
+MASKED_CELLS_MAX = 5000  # grid positions of one table read cell by cell beside its labels (a long form: 27 × 6)
 _NUMERIC = re.compile(r"^[\s¥￥$+\-−–—~～.,，%％0-9０-９()（）/元万千百]*$")
 
 
@@ -61,6 +68,63 @@ def _square(grid: Grid) -> tuple[list[list[str]], set[tuple[int, int]]]:
     return [[rows[i][j] for j in keep_cols] for i in keep_rows], merged
 
 
+CellMask = Callable[[str], tuple[str, dict[str, int]]]  # text -> (masked text, masks by category)
+_CELL_MASK: ContextVar[tuple[CellMask, dict[str, int]] | None] = ContextVar("table_cell_mask", default=None)
+
+
+@contextmanager
+def masking_cells(mask: CellMask) -> Iterator[dict[str, int]]:
+    """While the block parses a file, each table cell is also masked as the value of the cell left of it, by `mask`
+    (the ingest's own masking: its disabled categories, nothing when masking is off); yields the masks made."""
+    counts: dict[str, int] = {}
+    token = _CELL_MASK.set((mask, counts))
+    try:
+        yield counts
+    finally:
+        _CELL_MASK.reset(token)
+
+
+def _beside_label(label: str, cell: str, mask: CellMask, counts: dict[str, int]) -> str | None:
+    """`cell` masked as the value of `label`, when the label is what makes it personal (家庭住址 | 北京市…88号); None
+    when it changes nothing or the cell is masked alone: a code shaped like a passport (工号 | E12345678) is
+    left to the record reading, whose column header knows what it is."""
+    head = f"{label}："
+    masked, found = mask(head + cell)
+    if masked == head + cell or not masked.startswith(head) or mask(cell)[0] != cell:
+        return None
+    for category, number in found.items():
+        counts[category] = counts.get(category, 0) + number
+    return masked[len(head):]
+
+
+def _may_be_personal(cell: str) -> bool:
+    """What a label can make personal holds a digit and five characters at least (a QQ number, an address's 88号)
+    or an @: a table's 400 or 2类 cannot be, and reading them beside their labels cost a third of the ingest's
+    parse of a table-heavy policy."""
+    return "@" in cell or (len(cell) >= 5 and any(ch.isdigit() for ch in cell))
+
+
+def _labelled(cells: list[list[str]], merged: set[tuple[int, int]]) -> list[list[str]]:
+    """The cells, each masked as the value of the nearest filled cell left of it where that reading says so
+    (`_beside_label`); a merge's repeats follow their first cell. Unchanged outside `masking_cells`."""
+    found = _CELL_MASK.get()
+    if found is None or not cells or len(cells) * len(cells[0]) > MASKED_CELLS_MAX:
+        return cells
+    mask, counts = found
+    out = [row[:] for row in cells]
+    for i, row in enumerate(cells):
+        label, first = "", 0
+        for j, cell in enumerate(row):
+            if (i, j) in merged:  # continues the merge from the left: the same text, said once
+                out[i][j] = out[i][first]
+                continue
+            first = j
+            if label and cell != label and _may_be_personal(cell):
+                out[i][j] = _beside_label(label, cell, mask, counts) or cell
+            label = cell or label
+    return out
+
+
 def guess_header_rows(cells: list[list[str]], merged: set[tuple[int, int]]) -> int:
     """1, or more when a header row has cells merged across columns over a row of sub-headers."""
     if not cells or sum(_numeric(c) for c in cells[0]) * 2 > len(cells[0]):
@@ -92,31 +156,8 @@ def resolve_headers(header: list[list[str]], width: int) -> list[str]:
     return names
 
 
-def form_pairs(cells: list[list[str]], merged: set[tuple[int, int]]) -> list[str]:
-    """The table read as a form: each row's cells (a merge said once) taken as label, value, label, value …"""
-    lines = []
-    for i, row in enumerate(cells):
-        own = [cell for j, cell in enumerate(row) if (i, j) not in merged]
-        pairs = [(own[k], own[k + 1]) for k in range(0, len(own) - 1, 2)]
-        if len(own) % 2:
-            pairs.append(("", own[-1]))  # a value without a label is kept, not dropped
-        line = record_line(pairs)
-        if line:
-            lines.append(line)
-    return lines
-
-
-def _masked_count(lines: list[str]) -> int:
-    return sum(redact("\n".join(lines)).counts.values())
-
-
 def table_text(grid: Grid) -> TableText | None:
-    """Record lines for a table with a header and two columns at least; None for layout tables.
-
-    A table whose first row was only guessed to be its header may be a form without one (姓名 | 张三 | 家庭住址 | …):
-    read as header and records, its labels end up far from their values and masking cannot see them. When the
-    form reading masks more personal data than the record reading, the form reading is the table (masking wins).
-    """
+    """Record lines for a table with a header and two columns at least; None for layout tables."""
     cells, merged = _square(grid)
     if len(cells) < 2 or len(cells[0]) < 2:
         return None
@@ -124,16 +165,7 @@ def table_text(grid: Grid) -> TableText | None:
     count = min(count, len(cells) - 1)
     if count <= 0:
         return None
-    found = _records(grid, cells, count)
-    if not grid.header_rows and len(cells) * len(cells[0]) <= FORM_MAX_CELLS:
-        form = form_pairs(cells, merged)
-        if form and _masked_count(form) > _masked_count(found.records if found else []):
-            return TableText(_clean(grid.caption), form)
-    return found
-
-
-def _records(grid: Grid, cells: list[list[str]], count: int) -> TableText | None:
-    """The table read as `count` header rows over one record line per data row."""
+    cells = _labelled(cells, merged)
     headers = resolve_headers(cells[:count], len(cells[0]))
     records: list[str] = []
     group = ""
