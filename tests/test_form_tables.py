@@ -17,7 +17,8 @@ from rag_core.settings import Settings
 HOME = "北京市朝阳区建国路88号3单元501室"
 
 
-def word_table(rows: list[list[str]], *, merge: tuple[int, int, int] | None = None, header: bool = False) -> bytes:
+def word_table(rows: list[list[str]], *, merge: tuple[int, int, int] | None = None, header: bool = False,
+               down: tuple[int, int] | None = None) -> bytes:
     document = Document()
     document.add_paragraph("员工信息登记表")
     table = document.add_table(rows=len(rows), cols=len(rows[0]))
@@ -27,6 +28,9 @@ def word_table(rows: list[list[str]], *, merge: tuple[int, int, int] | None = No
     if merge:
         row, first, last = merge
         table.cell(row, first).merge(table.cell(row, last))
+    if down:  # a value merged down into the next row
+        row, column = down
+        table.cell(row, column).merge(table.cell(row + 1, column))
     if header:  # 重复标题行: the file says its first row is the header
         from docx.oxml import OxmlElement
         from docx.oxml.ns import qn
@@ -57,6 +61,11 @@ def test_forms_with_two_fields_a_row_a_merged_value_a_section_column_or_a_declar
         word_table([["姓名", "张三", "手机", "13812345678"], ["家庭住址", HOME, "紧急联系人", "李四"]]),
         word_table([["基本信息", "姓名", "张三"], ["基本信息", "家庭住址", HOME]]),  # a merged section label column
         word_table([["姓名", "张三"], ["家庭住址", HOME]], header=True),
+        word_table([["姓名", "张三", "性别", "男"], ["家庭住址", HOME, "籍贯", "北京"], ["邮编", "", "民族", "汉"]], down=(1, 1)),
+        word_table([["姓　　名", "张三"], ["住　　址：", HOME]]),  # a label spaced out, with its colon
+        word_table([["姓名", "张三", "性别", "男"], ["家庭住址", "紧急联系人", "联系电话", "关系"],
+                    [HOME, "李四", "13912345678", "配偶"]]),  # labels over their values, below the first row
+        word_table([["家庭住址", f"{HOME} 13812345678"]] * 2),  # two values in one cell, one of them masked alone
         word_table([["姓名", "张三", "性别", "男", "民族", "汉"]] + [["工作经历", "2020年", "某公司", "专员", "3年", "无"]] * 26
                    + [["家庭住址", HOME, "", "", "", ""]]),  # 28 rows × 6: a full registration form
     ]
@@ -65,11 +74,24 @@ def test_forms_with_two_fields_a_row_a_merged_value_a_section_column_or_a_declar
         assert "建国路88号" not in text and "[住址]" in text, text
 
 
+def test_a_label_masks_values_of_any_shape_and_counts_once() -> None:
+    text, counts = stored(word_table([["姓名", "张三"], ["微信", "zhangsan_hr"], ["家庭住址", "北京市朝阳区长街八号"]]))
+    assert "zhangsan_hr" not in text and "长街八号" not in text, text
+    one_row = word_table([["姓名", "张三", "家庭住址", HOME, "QQ", "123456789"], ["本人承诺以上信息属实"] * 6],
+                         merge=(1, 0, 5))  # no records: read as plain rows, masked as text
+    text, counts = stored(one_row)
+    assert "建国路88号" not in text and "123456789" not in text
+    assert (counts.get("address"), counts.get("qq")) == (1, 1)
+
+
 def test_a_markdown_or_csv_form_is_masked_too() -> None:
     markdown = f"# 登记表\n\n| 姓名 | 张三 |\n|---|---|\n| 家庭住址 | {HOME} |\n".encode()
     assert "建国路88号" not in stored(markdown, "登记表.md")[0]
     csv = f"姓名,张三\n家庭住址,{HOME}\n".encode()
     assert "建国路88号" not in stored(csv, "登记表.csv")[0]
+    many = "姓名,张三\n" + "".join(f"家庭住址,北京市朝阳区建国路{n}号3单元501室\n" for n in range(3000))  # no bound
+    text, counts = stored(many.encode(), "登记表.csv", settings=Settings(max_chunks_per_file=10_000))
+    assert "建国路" not in text and counts.get("address") == 3000
 
 
 def test_data_tables_keep_their_headers_and_their_codes() -> None:

@@ -8,10 +8,11 @@ resolved here once for every format: multi-row headers are joined top-down
 ("差旅标准·住宿（元/晚）"), and a full-width row inside the body ("一类城市") becomes
 a 分组 field of the rows under it.
 
-A cell is also read as the value of the cell left of it (`masking_cells`, set by the ingest with its masking
-settings): a form without a header row (姓名 | 张三 | 家庭住址 | 北京市…) read as header and records puts a home address
-under the key 张三, where masking cannot see its label. Where that reading masks the cell and the cell alone is not
-masked, the cell is masked before the records are built; the records keep their headers.
+A cell is also read as the value of the label left of it or above it (`masking_cells`, set by the ingest with its
+masking settings): a form without a header row (姓名 | 张三 | 家庭住址 | 北京市…) read as header and records put a home
+address under the key 张三, where masking could not see its label. Beside a label after which masking reads a value
+as personal (住址, 手机, QQ …), a cell that reading masks more than the cell alone is masked before the records are
+built; the records keep their headers.
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import lru_cache
 
+from ..text.pii import names_personal
 from ..text.records import record_line
 
 MAX_HEADER_ROWS = 3
 HEADER_JOIN = "·"
-MASKED_CELLS_MAX = 5000  # grid positions of one table read cell by cell beside its labels (a long form: 27 × 6)
 _NUMERIC = re.compile(r"^[\s¥￥$+\-−–—~～.,，%％0-9０-９()（）/元万千百]*$")
 
 
@@ -70,12 +72,14 @@ def _square(grid: Grid) -> tuple[list[list[str]], set[tuple[int, int]]]:
 
 CellMask = Callable[[str], tuple[str, dict[str, int]]]  # text -> (masked text, masks by category)
 _CELL_MASK: ContextVar[tuple[CellMask, dict[str, int]] | None] = ContextVar("table_cell_mask", default=None)
+_LABEL_SPACE = re.compile(r"[\s\u3000]+")  # 住　　址, 身 份 证 号: a form spaces its labels out to one width
 
 
 @contextmanager
 def masking_cells(mask: CellMask) -> Iterator[dict[str, int]]:
-    """While the block parses a file, each table cell is also masked as the value of the cell left of it, by `mask`
-    (the ingest's own masking: its disabled categories, nothing when masking is off); yields the masks made."""
+    """While the block parses a file, each table cell is also masked as the value of the label left of it or above
+    it, by `mask` (the ingest's own masking: its disabled categories, nothing when masking is off); yields the masks
+    made in the tables read as records."""
     counts: dict[str, int] = {}
     token = _CELL_MASK.set((mask, counts))
     try:
@@ -84,45 +88,49 @@ def masking_cells(mask: CellMask) -> Iterator[dict[str, int]]:
         _CELL_MASK.reset(token)
 
 
-def _beside_label(label: str, cell: str, mask: CellMask, counts: dict[str, int]) -> str | None:
-    """`cell` masked as the value of `label`, when the label is what makes it personal (家庭住址 | 北京市…88号); None
-    when it changes nothing or the cell is masked alone: a code shaped like a passport (工号 | E12345678) is
-    left to the record reading, whose column header knows what it is."""
+@lru_cache(maxsize=4096)
+def _as_label(text: str) -> str:
+    """A cell as a label, when it is one after which masking reads a value as personal (`names_personal`), else ""."""
+    label = _LABEL_SPACE.sub("", text).rstrip(":：")
+    return label if 0 < len(label) <= 40 and names_personal(label) else ""
+
+
+def _beside_label(label: str, cell: str, mask: CellMask) -> tuple[str, dict[str, int]] | None:
+    """`cell` masked as the value of `label` (家庭住址 | 北京市…88号), when that reading masks more of it than the cell
+    alone: a code shaped like a passport beside a name (张三 | E12345678) is masked alone as much, and is left to
+    the record reading, whose column header knows what it is (工号)."""
     head = f"{label}："
     masked, found = mask(head + cell)
-    if masked == head + cell or not masked.startswith(head) or mask(cell)[0] != cell:
+    if masked == head + cell or not masked.startswith(head):
         return None
-    for category, number in found.items():
-        counts[category] = counts.get(category, 0) + number
-    return masked[len(head):]
+    if sum(found.values()) <= sum(mask(cell)[1].values()):
+        return None
+    return masked[len(head):], found
 
 
-def _may_be_personal(cell: str) -> bool:
-    """What a label can make personal holds a digit and five characters at least (a QQ number, an address's 88号)
-    or an @: a table's 400 or 2类 cannot be, and reading them beside their labels cost a third of the ingest's
-    parse of a table-heavy policy."""
-    return "@" in cell or (len(cell) >= 5 and any(ch.isdigit() for ch in cell))
-
-
-def _labelled(cells: list[list[str]], merged: set[tuple[int, int]]) -> list[list[str]]:
-    """The cells, each masked as the value of the nearest filled cell left of it where that reading says so
-    (`_beside_label`); a merge's repeats follow their first cell. Unchanged outside `masking_cells`."""
+def _labelled(cells: list[list[str]], merged: set[tuple[int, int]]) -> tuple[list[list[str]], dict[str, int]]:
+    """The cells, each masked as the value of the nearest filled cell left of it or of the cell above it where
+    that cell is a personal-data label (`_beside_label`), and the masks made; the same text elsewhere in the table
+    (a merge's repeats, a value merged down a row) is masked alike. Unchanged outside `masking_cells`."""
     found = _CELL_MASK.get()
-    if found is None or not cells or len(cells) * len(cells[0]) > MASKED_CELLS_MAX:
-        return cells
-    mask, counts = found
-    out = [row[:] for row in cells]
+    if found is None:
+        return cells, {}
+    mask, counts = found[0], {}
+    masked: dict[str, str] = {}
     for i, row in enumerate(cells):
-        label, first = "", 0
+        left = ""
         for j, cell in enumerate(row):
-            if (i, j) in merged:  # continues the merge from the left: the same text, said once
-                out[i][j] = out[i][first]
-                continue
-            first = j
-            if label and cell != label and _may_be_personal(cell):
-                out[i][j] = _beside_label(label, cell, mask, counts) or cell
-            label = cell or label
-    return out
+            if cell and (i, j) not in merged and cell not in masked:
+                above = _as_label(cells[i - 1][j]) if i else ""
+                for label in dict.fromkeys(x for x in (_as_label(left), above) if x and x != cell):
+                    if reading := _beside_label(label, masked.get(cell, cell), mask):
+                        masked[cell] = reading[0]
+                        for category, number in reading[1].items():
+                            counts[category] = counts.get(category, 0) + number
+            left = cell or left
+    if not masked:
+        return cells, {}
+    return [[masked.get(cell, cell) for cell in row] for row in cells], counts
 
 
 def guess_header_rows(cells: list[list[str]], merged: set[tuple[int, int]]) -> int:
@@ -165,7 +173,7 @@ def table_text(grid: Grid) -> TableText | None:
     count = min(count, len(cells) - 1)
     if count <= 0:
         return None
-    cells = _labelled(cells, merged)
+    cells, masks = _labelled(cells, merged)
     headers = resolve_headers(cells[:count], len(cells[0]))
     records: list[str] = []
     group = ""
@@ -179,7 +187,10 @@ def table_text(grid: Grid) -> TableText | None:
         if line:
             records.append(line)
     if not records:
-        return None
+        return None  # read as plain rows from the grid as it came, masked as text: its cells' masks are not counted
+    if masks and (context := _CELL_MASK.get()) is not None:
+        for category, number in masks.items():
+            context[1][category] = context[1].get(category, 0) + number
     return TableText(_clean(grid.caption), records)
 
 

@@ -30,7 +30,7 @@ from .checksums import birth_date_valid, id_card_valid, luhn_valid
 from .digit_runs import SKIPPED_CHARS, private_use_chars, read_chinese_digits
 from .digit_runs import VIEW_FOLD as _VIEW_FOLD
 from .mobile_cue import phone_cue_before
-from .pii_address import ADDRESS_RE, address
+from .pii_address import ADDRESS_CUE, ADDRESS_RE, address
 from .pii_context import CONTEXT_WORDS as CONTEXT_WORDS  # context words live there; tests and callers read them here
 from .pii_context import context_matches, joins
 from .separated_digits import SEPARATED_RE, separated_id, separated_mobile
@@ -384,3 +384,9 @@ def redact(text: str, disabled: frozenset[str] | set[str] = frozenset()) -> Reda
 def redact_text(text: str) -> str:
     """The masked text alone, every category on (memories, questions, prompts, names)."""
     return redact(text).text if text else text
+
+
+def names_personal(label: str) -> bool:
+    """Whether a label is one after which masking reads a value as personal (住址, 手机, QQ, 身份证号 …): a table
+    cell beside such a label is masked as its value (`documents.tables`); beside any other, its reading is its own."""
+    return bool(CONTEXT_WORDS.search(label) or ADDRESS_CUE.search(label))
