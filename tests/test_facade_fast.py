@@ -201,10 +201,10 @@ def cli_store(cli, tmp_path):
 def test_cli_ingest_version_list_and_delete(cli_store, tmp_path):
     cli = cli_store
     policy = write_policy(tmp_path, 77)
-    assert cli("ingest", str(policy), "--audience", "hr").stdout == "policy.md: 已索引 policy v1，1 块\n"
-    assert cli("ingest", str(policy), "--audience", "hr").stdout == "policy.md: 内容未变 policy v1，1 块\n"
+    assert cli("ingest", str(policy), "--audience", "hr").stdout == "policy.md: 已索引 policy v1，1 块，可见范围：HR\n"
+    assert cli("ingest", str(policy), "--audience", "hr").stdout == "policy.md: 内容未变 policy v1，1 块，可见范围：HR\n"
     write_policy(tmp_path, 88)
-    assert cli("ingest", str(policy), "--audience", "hr").stdout == "policy.md: 已索引 policy v2，1 块\n"
+    assert cli("ingest", str(policy), "--audience", "hr").stdout == "policy.md: 已索引 policy v2，1 块，可见范围：HR\n"
     docs = {doc["doc_id"]: doc for doc in cli("docs", "list", "--json").json()["documents"]}
     assert (docs["policy"]["version"], docs["policy"]["audience"]) == (2, ["hr"])
     assert "policy\tv2\tHR\t1 块\t试行制度\n" in cli("docs", "list").stdout  # audience display names (review 52m #3)
@@ -212,7 +212,7 @@ def test_cli_ingest_version_list_and_delete(cli_store, tmp_path):
     shown = cli("search", "海豚补贴", "--role", "hr", "--json").json()
     assert shown["hit_count"] == 1 and "88" in shown["hits"][0]["text"]
 
-    assert cli("docs", "delete", "policy").stdout == "已删除 policy（1 块）\n"
+    assert cli("docs", "delete", "policy").stdout == "已删除 policy（1 块），连同版本历史\n"
     missing = cli("docs", "delete", "policy")
     assert missing.exit_code == 1 and missing.stderr == "错误：没有文档 policy\n"
     assert [doc["doc_id"] for doc in cli("docs", "list", "--json").json()["documents"]] == ["leave", "travel"]

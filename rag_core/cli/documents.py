@@ -24,7 +24,7 @@ def register(commands) -> None:
     """Add the document commands to the main parser."""
     ingest_parser = commands.add_parser("ingest", help="导入制度文件（同名文件生成新版本）")
     ingest_parser.add_argument("files", nargs="+")
-    ingest_parser.add_argument("--audience", action="append", default=None, help="可见范围，可重复：all（全体员工）、hr（HR）、managers（管理者）或部门标签（默认 all）")
+    ingest_parser.add_argument("--audience", action="append", default=None, help="可见范围，可重复：all（全体员工）、hr（HR）、managers（管理者）或部门标签（默认：新文档 all，新版本沿用它取代的版本的可见范围）")
     ingest_parser.add_argument("--doc-id", default=None)
     ingest_parser.add_argument("--effective-date", default=None, help="生效日期 YYYY-MM-DD")
     ingest_parser.add_argument("--estimate", action="store_true", help="只估算块数和导入时间，不写入任何内容")
@@ -53,7 +53,8 @@ def ingest(args: argparse.Namespace, assistant) -> int:
     A long ingest is announced with its estimate; Ctrl-C stops it between embedding batches and
     leaves nothing half-written (files finished before it stay).
     """
-    # no --audience: 全体员工 (the documented default); --audience "" is refused by the engine, never widened
+    # no --audience: a new document is for 全体员工, a new version keeps its readers (the engine decides, `_ingest`);
+    # --audience "" is refused by the engine, never widened
     if args.doc_id and len(args.files) > 1:  # each file would become a version of it, and only the last stay
         say(f"错误：--doc-id 只能用于导入单个文件（这次有 {len(args.files)} 个）。请逐个导入，或去掉 --doc-id 按文件名识别",
             err=True)
@@ -93,7 +94,8 @@ def ingest(args: argparse.Namespace, assistant) -> int:
         for report in reports:
             if report.ok:
                 state = "已索引" if report.status == "indexed" else "内容未变"
-                say(f"{report.filename}: {state} {report.doc_id} v{report.version}，{report.chunk_count} 块")
+                readers = assistant.audience_names(report.audience)  # the readers, said: a version may keep its old ones
+                say(f"{report.filename}: {state} {report.doc_id} v{report.version}，{report.chunk_count} 块，可见范围：{field(readers)}")
                 for warning in report.warnings:  # e.g. the same text already stored under another name
                     say(f"{report.filename}: {noted(warning)}", err=True)
             else:

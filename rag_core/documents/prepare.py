@@ -75,13 +75,17 @@ def _echoed(typed: str) -> str:
     return typed if len(typed) <= ECHOED_CHARS else typed[:ECHOED_CHARS] + "…"
 
 
-def narrower_audience(new: tuple[str, ...], old: DocumentInfo, day: str | None) -> list[str]:
-    """A warning when a new version leaves out readers of the version it replaces (`day`: when it takes effect)."""
-    if "all" in new or set(old.audience) <= set(new):
-        return []
+def audience_change(new: tuple[str, ...], old: DocumentInfo, day: str | None) -> list[str]:
+    """A warning when a new version leaves out readers of the version it replaces, or reaches readers it did not
+    (`day`: when it takes effect): a managers-only policy uploaded again for everyone by mistake was served to all
+    staff without a word."""
     when = f"自 {day} 起" if day else "现在起"
-    return [f"注意：这一版的可见范围（{audience_names(new)}）比它取代的 v{old.version}（{audience_names(old.audience)}）窄，"
-            f"{when}其余受众将查不到这份制度；如非本意，请按原来的可见范围重新上传"]
+    names = f"这一版的可见范围（{audience_names(new)}）比它取代的 v{old.version}（{audience_names(old.audience)}）"
+    if "all" not in new and not set(old.audience) <= set(new):
+        return [f"注意：{names}窄，{when}其余受众将查不到这份制度；如非本意，请按原来的可见范围重新上传"]
+    if "all" not in old.audience and not set(new) <= set(old.audience):
+        return [f"注意：{names}宽，{when}新增的受众也能查到这份制度；如非本意，请立即按原来的可见范围重新上传"]
+    return []
 
 
 def _strip_title(section: str, title: str) -> str:

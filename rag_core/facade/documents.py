@@ -29,7 +29,7 @@ from ..documents.bounds import IngestEstimate, as_cancel, check_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.doc_ids import NameTaken, check_identity, check_twin, given_doc_id
 from ..documents.ocr import reporting_pages
-from ..documents.prepare import PreparedDocument, effective_day, narrower_audience, prepare
+from ..documents.prepare import PreparedDocument, audience_change, effective_day, prepare
 from ..documents.reading import DEFERRED_LINE, OCR_CHUNKS_PER_PAGE, OCR_SECONDS_PER_PAGE, deferred_plan, deferring_ocr
 from ..documents.standing import scheduled
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
@@ -256,6 +256,10 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             known = max((v.version for v in versions), default=0)
             live = [v for v in versions if v.status == "current"]
             replaced = versions_in_effect(live, today).get(prepared.doc_id)
+            kept = replaced or max(live, key=lambda v: v.version, default=None)
+            if audience is None and kept is not None and kept.audience != audience_t:  # not given: as it was
+                audience_t = kept.audience
+                prepared = replace(prepared, chunks=[replace(c, audience=audience_t) for c in prepared.chunks])
             basis = self._standard_basis(replaced)  # StandardReview: read before retired
             with said_replaced():  # a restore swapped the data dir under this process: one line, not Chroma's English
                 report = self.indexer.write(
@@ -264,7 +268,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
                     guard=lambda: self._recheck_identity(prepared, may_replace, typed=bool(doc_id)),
                 )
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
-            narrower = [] if report.status != "indexed" or replaced is None else narrower_audience(
+            narrower = [] if report.status != "indexed" or replaced is None else audience_change(
                 audience_t, replaced, effective_date if (effective_date or "") > today else None)
             held = self._after_write(lambda: self._held_by_version(report, prepared, replaced, basis))
             return replace(report, reading=reading, warnings=[*reading.notes, *report.warnings, *narrower, *held])

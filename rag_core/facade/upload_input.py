@@ -37,7 +37,9 @@ def audience_of(audience: Sequence[str] | None) -> tuple[str, ...]:
     in another case (全体员工, HR, Managers), is its label (`audience_label`): stored as typed it was a new label nobody
     held, and the file reached no one.
 
-    None means "not given" (the CLI without --audience, a call without `audience=`) and stands for 全体员工.
+    None means "not given" (the CLI without --audience) and stands for 全体员工 here; an upload given None that
+    replaces a version keeps that version's readers (`DocumentActions._ingest`): re-ingesting a managers-only
+    policy without --audience served it to all staff.
     An explicit list with no label comes back empty and the upload is refused (`NO_AUDIENCE`): widening it
     to everyone published a file meant for 管理者 to all staff when HR forgot to pick 管理者."""
     if audience is None:

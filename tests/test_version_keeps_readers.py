@@ -1,0 +1,53 @@
+"""A new version given no audience keeps the readers of the version it replaces (review 328).
+
+`ingest 管理者用车.md` after `ingest 管理者用车.md --audience managers` published the managers' figures to every
+employee, silently. Not given, the audience is the replaced version's; a new document is still for 全体员工, and an
+audience given explicitly that widens the readers is warned about, as a narrower one was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_support import invoke
+from fakes import fake_assistant
+
+import rag_core.cli as cli
+from rag_core.types import Principal
+
+ADMIN, EMPLOYEE = Principal("boss", "admin"), Principal("zhang", "employee")
+V1 = "# 管理者用车规定\n\n第一条 管理者用车补贴每月3000元。\n"
+V2 = V1.replace("3000", "3500")
+
+
+def test_the_facade_keeps_the_readers_when_none_are_given(tmp_path: Path) -> None:
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(V1.encode(), "car.md", audience=["managers"], actor=ADMIN).ok
+    report = a.ingest_bytes(V2.encode(), "car.md", audience=None, actor=ADMIN)
+    assert report.ok and report.version == 2 and tuple(report.audience) == ("managers",)
+    assert a.search("管理者用车补贴", actor=EMPLOYEE).hit_count == 0
+    assert tuple(a.ingest_bytes("# 新制度\n\n第一条 规定。\n".encode(), "new.md", audience=None, actor=ADMIN).audience) == ("all",)
+
+
+def test_a_wider_audience_given_is_warned_about(tmp_path: Path) -> None:
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(V1.encode(), "car.md", audience=["managers"], actor=ADMIN).ok
+    report = a.ingest_bytes(V2.encode(), "car.md", audience=["all"], actor=ADMIN)
+    assert report.ok and any("宽" in w and "管理者" in w and "全体员工" in w for w in report.warnings), report.warnings
+
+
+@pytest.fixture()
+def run(capsys, monkeypatch, tmp_path):
+    store = tmp_path / "store"
+    monkeypatch.setattr(cli, "open_assistant", lambda args: fake_assistant(Path(args.data_dir or store)))
+    return lambda *args: invoke(capsys, "--data-dir", str(store), *args)
+
+
+def test_the_cli_keeps_and_names_the_readers(run, tmp_path: Path) -> None:
+    policy = tmp_path / "管理者用车.md"
+    policy.write_text(V1, encoding="utf-8")
+    assert run("ingest", str(policy), "--audience", "managers").exit_code == 0
+    policy.write_text(V2, encoding="utf-8")
+    again = run("ingest", str(policy))
+    assert again.exit_code == 0 and "v2" in again.stdout and "可见范围：管理者" in again.stdout, again.stdout
+    assert run("search", "管理者用车补贴", "--role", "all", "--json").json()["hit_count"] == 0
