@@ -12,7 +12,7 @@ import re
 import pandas as pd
 import streamlit as st
 
-from rag_core import Assistant, MemoryHit, RagError
+from rag_core import MEMORY_KIND_NAMES, Assistant, MemoryHit, RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, memory_owner
 from ui.notices import announce, show_notice
@@ -24,7 +24,7 @@ PREVIEW_KEY = "memory_forget_preview"
 DELETE_PENDING_KEY = "memory_delete_pending"
 DELETE_ROUND_KEY = "memory_delete_round"  # part of the selector's key: a new round starts with no chips
 PURGE_PENDING_KEY = "memory_purge_pending"
-KINDS = {"profile": "个人信息", "preference": "偏好", "episode": "经历/事件", "interaction": "问答记录"}
+KINDS = MEMORY_KIND_NAMES  # the engine's names, which the CLI shows too
 REMEMBER_RESULTS = {
     "added": "已保存为新记忆",
     "strengthened": "已有相同内容，已提高它的重要度",

@@ -18,6 +18,7 @@ from .errors import (
 )
 from .settings import Settings
 from .types import (
+    MEMORY_KIND_NAMES,
     Account,
     AskTrace,
     AuditEntry,
@@ -49,6 +50,7 @@ __all__ = [
     "HitScores",
     "IngestError",
     "IngestReport",
+    "MEMORY_KIND_NAMES",
     "MemoryHit",
     "MemoryStoreError",
     "PermissionDenied",

@@ -7,6 +7,7 @@ from typing import Any
 
 ROLES: tuple[str, ...] = ("employee", "hr", "admin")
 ROLE_NAMES: dict[str, str] = {"employee": "员工", "hr": "HR", "admin": "管理员"}
+MEMORY_KIND_NAMES: dict[str, str] = {"profile": "个人信息", "preference": "偏好", "episode": "经历/事件", "interaction": "问答记录"}
 
 # What became of one asked turn: decided where the answer is written, carried by the trace, read by all.
 ANSWERED = "answered"  # quoted or written from evidence the search judged 依据充分
@@ -40,9 +41,8 @@ class Record:
 class Principal:
     """Who acts. Every facade method that reads or changes data checks it.
 
-    `audiences` are the document audience labels this person may read besides
-    "all" (HR reads "hr" too; an administrator reads everything).
-    """
+    `audiences` are the document audience labels this person may read besides "all" (HR reads "hr" too; an
+    administrator reads everything)."""
 
     user: str
     role: str = "employee"

@@ -83,5 +83,5 @@ def test_faq_add_takes_audiences_and_faq_list_shows_them(run):
     run("faq", "add", "食堂几点开门？", "--answer", "七点。")
     listed = run("faq", "list")
     assert listed.exit_code == 0
-    assert "受众 hr,managers" in next(v for v in listed.stdout.splitlines() if "班车" in v), listed.stdout
-    assert "受众 all" in next(v for v in listed.stdout.splitlines() if "食堂" in v), listed.stdout
+    assert "受众 HR、管理者" in next(v for v in listed.stdout.splitlines() if "班车" in v), listed.stdout
+    assert "受众 全体员工" in next(v for v in listed.stdout.splitlines() if "食堂" in v), listed.stdout

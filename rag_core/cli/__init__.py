@@ -11,9 +11,12 @@ whoever can run it can read the files anyway); see SECURITY.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import logging
+import os
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -131,6 +134,13 @@ def main(argv: Sequence[str] | None = None, *, process_start: bool = False) -> i
         return _run(args, process_start)
 
 
+def _reader_gone() -> None:
+    """Point stdout at /dev/null: what is still buffered for the reader that left is dropped, not raised again
+    when Python flushes at exit. Not for a captured stdout (no file descriptor)."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def _run(args: argparse.Namespace, process_start: bool) -> int:
     """`main` once the arguments are parsed: the command, its refusals said in one Chinese line."""
     try:
@@ -152,6 +162,9 @@ def _run(args: argparse.Namespace, process_start: bool) -> int:
     except UnicodeError:  # a lone surrogate: bytes of the command line that were not UTF-8
         say("错误：参数里有无法识别的字符（可能是终端编码不是 UTF-8），请删去乱码后重试", err=True)
         return 1
+    except BrokenPipeError:  # the reader went away (doctor | head -1): no error line, 141 as a shell reports SIGPIPE
+        _reader_gone()
+        return 141
     except OSError as exc:  # a file or folder the arguments name could not be read or written
         say(f"错误：{os_error_text(exc)}", err=True)
         return 1

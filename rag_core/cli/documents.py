@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +15,7 @@ from ..search.disk_full import DISK_FULL, disk_full
 from ..text.pii import redact_text
 from ..types import IngestReport
 from .beside_app import beside_app, opened_meanwhile
-from .output import field, os_error_text, print_json, say
+from .output import field, noted, os_error_text, print_json, say
 
 Outcome = TypeVar("Outcome", IngestReport, IngestEstimate)
 
@@ -101,11 +100,6 @@ def ingest(args: argparse.Namespace, assistant) -> int:
             else:
                 say(f"{report.error}", err=True)
     return 0 if all(report.ok for report in reports) else 1
-
-
-def noted(warning: str) -> str:
-    """A warning after 注意：, once: some of the engine's own (a document's reading notes) already start with it."""
-    return warning if re.match(r"\s*注意\s*[：:]", warning) else f"注意：{warning}"
 
 
 def _each(

@@ -132,7 +132,7 @@ def list_faq(args: argparse.Namespace, assistant) -> int:
     zone = _office_zone(assistant)
     for e in entries:
         mark = "【待复核】" if e.id in holds else ""
-        say(f"{mark}{field(e.id)}  命中 {e.hits} 次  受众 {field(','.join(e.audience))}  {field(e.question)}  —— "
+        say(f"{mark}{field(e.id)}  命中 {e.hits} 次  受众 {field(assistant.audience_names(tuple(e.audience)))}  {field(e.question)}  —— "
             f"{field(e.author)} {local_day(e.created_at, zone)}")
         if e.id in holds:
             say(f"    {field(holds[e.id])}（恢复：faq release {field(e.id)}）")

@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import RagError
 from ..memory.scoring import KINDS
 from ..text.pii import redact_text
-from ..types import MemoryHit, Principal
+from ..types import MEMORY_KIND_NAMES, MemoryHit, Principal
 from .output import field, print_json, say
 
 
@@ -108,7 +108,7 @@ def _print_hits(hits: list[MemoryHit], as_json: bool, extra: dict[str, Any], emp
     for h in hits:
         say(
             f"{h.id}  得分 {h.score:.3f}（相关 {h.relevance:.2f} × 重要 {h.importance:.2f} × 新鲜 {h.freshness:.2f}）"
-            f"［{h.kind}］{field(h.content)}"
+            f"［{MEMORY_KIND_NAMES.get(h.kind, h.kind)}］{field(h.content)}"
         )
 
 

@@ -30,6 +30,8 @@ def checked_destination(out: str | Path, data_dir: str | Path, *, force: bool) -
                              "请写到数据目录之外")
     if target.is_dir():
         raise OutFileRefused(f"{typed} 是一个文件夹：请给出文件的路径（例如 {typed / '导出.xlsx'}）")
+    if target.exists() and not target.is_file():  # renamed over, /dev/null became a plain file (as root)
+        raise OutFileRefused(f"{typed} 不是普通文件（设备、管道或套接字），未写入：请给出一个文件的路径")
     if not target.parent.is_dir():
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(typed))
     if target.exists() and not force:

@@ -10,6 +10,7 @@ and every JSON string; newlines and tabs in free text stay as they are.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import unicodedata
 from pathlib import Path
@@ -90,3 +91,8 @@ def unreadable(path: str) -> str | None:
     except OSError as exc:
         return os_error_text(exc)
     return None
+
+
+def noted(warning: str) -> str:
+    """A warning after 注意：, once: some of the engine's own (a document's reading notes) already start with it."""
+    return warning if re.match(r"\s*注意\s*[：:]", warning) else f"注意：{warning}"

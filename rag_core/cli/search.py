@@ -6,7 +6,7 @@ import argparse
 
 from ..answer.answer_notes import AnswerNotes
 from .beside_app import check_beside_app
-from .output import print_json, say, unreadable
+from .output import noted, print_json, say, unreadable
 
 MODES = ["hybrid", "bm25", "vector"]
 # None, as the chat page passes: what the acting person may read. A label ("all" included) only previews it.
@@ -62,6 +62,8 @@ def search(args: argparse.Namespace, assistant) -> int:
     if found.standard_answer:
         say(f"问答会直接给出 HR 的标准答复（对应问题：{found.standard_answer.get('question', '')}），下面是制度检索本身的结果")
     say(f"命中 {result.hit_count} 块")
+    for warning in result.warnings:
+        say(noted(warning), err=True)
     for number, hit in enumerate(result.hits, 1):
         say(f"[{number}] {hit.chunk.source} ｜ {hit.chunk.section}  ({hit.scores.passed})\n    {hit.chunk.text.strip()[:120]}")
     return 0
@@ -80,6 +82,8 @@ def ask(args: argparse.Namespace, assistant) -> int:
         for line in notes.lines():
             say(line)
         say(f"（命中 {trace.hit_count} 块，回答方式：{trace.answerer}）")
+        for warning in trace.search.warnings:  # what the chat page shows above the trace: a turn not kept, …
+            say(noted(warning), err=True)
     return 0
 
 

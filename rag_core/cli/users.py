@@ -15,7 +15,7 @@ from datetime import UTC, datetime, tzinfo
 
 from ..errors import AccountError
 from ..memory.created import office_zone
-from ..types import ROLES, Account
+from ..types import ROLE_NAMES, ROLES, Account
 from .output import field, print_json, say
 
 LOCAL_NOTE = "命令行以本机管理员身份执行（能运行它的人本来就能读取数据目录）。"
@@ -69,7 +69,7 @@ def add_user(args: argparse.Namespace, assistant) -> int:
     """Create an account; the first one switches the web app to team mode (login required)."""
     first = not assistant.team_mode
     account = assistant.add_user(args.name, args.role, read_new_password(), args.audience, args.email)
-    say(f"已新建账户：{account.name}（{account.role}）")
+    say(f"已新建账户：{account.name}（{ROLE_NAMES.get(account.role, account.role)}）")
     if first:
         say("这是第一个账户：从现在起网页需要登录。")
     return 0
@@ -100,7 +100,8 @@ def list_users(args: argparse.Namespace, assistant) -> int:
         say("（还没有账户：桌面模式，网页不需要登录）")
     for a in accounts:
         state = assistant.RESERVED_STATE if assistant.name_reserved(a.name) else _state(a, zone)  # never logs in
-        say(f"{field(a.name)}  {a.role}  受众 {field(','.join(a.audiences)) or '—'}  {field(a.email or '')}  {state}")
+        readers = assistant.audience_names(tuple(a.audiences)) if a.audiences else "—"
+        say(f"{field(a.name)}  {ROLE_NAMES.get(a.role, a.role)}  受众 {field(readers)}  {field(a.email or '')}  {state}")
     return 0
 
 

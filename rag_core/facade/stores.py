@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 from ..errors import RagError, StoreDamaged, StoreUnavailable, os_reason
+from ..storage.account_files import CONVERSATIONS, INSIGHTS, STANDARD
 from ..storage.sqlite_access import access_problem, access_reason, busy_line, damage_reason, is_busy
 
-INSIGHTS_FILE = "insights.sqlite3"
-STANDARD_FILE = "standard_answers.sqlite3"
-CONVERSATIONS_FILE = "conversations.sqlite3"
+INSIGHTS_FILE = INSIGHTS  # the names live with the fixes doctor gives for them (`storage.account_files`)
+STANDARD_FILE = STANDARD
+CONVERSATIONS_FILE = CONVERSATIONS
 FEATURES: dict[str, str] = {
     INSIGHTS_FILE: "知识缺口与使用统计",
     STANDARD_FILE: "标准答复",

@@ -26,12 +26,12 @@ import os
 import shutil
 from collections.abc import Sequence
 from contextlib import suppress
-from datetime import UTC, datetime
 from pathlib import Path
 
 from ..documents.write_lock import held_if_writable
 from ..errors import SettingsError, ThesaurusChanged, os_reason
 from ..storage.health import StoreCheck
+from ..storage.set_aside import aside_stamp
 from ..text.inputs import INVISIBLE
 from ..text.pii import redact_text
 from ..text.thesaurus import (
@@ -232,8 +232,7 @@ class ThesaurusActions(FacadeCore):
         try:
             tmp.write_bytes(custom_text(entries, comments).encode("utf-8"))
             if path.exists() and not read_custom(path).clean:
-                stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
-                kept = path.with_name(f"thesaurus.original-{stamp}.tsv")
+                kept = path.with_name(f"thesaurus.original-{aside_stamp()}.tsv")
                 shutil.copyfile(path, kept)
             os.replace(tmp, path)
         except OSError as exc:

@@ -38,6 +38,9 @@ from .sqlite_access import (
 ACCOUNTS = "accounts.sqlite3"
 AUDIT = "audit.sqlite3"
 HISTORY = "document_history.sqlite3"
+CONVERSATIONS = "conversations.sqlite3"
+INSIGHTS = "insights.sqlite3"
+STANDARD = "standard_answers.sqlite3"
 NEW_ADMIN = "python -m rag_core users add 你的名字 --role admin"
 TEAM_ROWS = "SELECT 1 FROM audit WHERE outcome = 'ok' AND action IN ('user.add', 'login') LIMIT 1"
 USERS = "SELECT 1 FROM users LIMIT 1"
@@ -48,6 +51,10 @@ FIXES: dict[str, str] = {
     ACCOUNTS: f"请{RESTORE_HINT}；没有备份时把它移走，再用 {NEW_ADMIN} 重新建立管理员账户",
     AUDIT: f"请{RESTORE_HINT}；没有备份时把它移走（以前的审计记录会丢失）",
     HISTORY: f"请{RESTORE_HINT}；没有备份时把它移走即可（只丢失旧版本的改动对比，文档和检索不受影响）",
+    # restore replaces the whole data dir (uploads and memories since the backup go too): each says what else works
+    CONVERSATIONS: f"请{RESTORE_HINT}；没有备份时把它移走（所有人的对话记录会丢失，文档、记忆和账户不受影响）",
+    INSIGHTS: f"请{RESTORE_HINT}；没有备份时把它移走（提问记录、知识缺口和反馈会丢失，问答不受影响）",
+    STANDARD: f"请{RESTORE_HINT}；没有备份时把它移走（HR 的标准答复会丢失，需要重新添加；问答照常按制度回答）",
 }
 EFFECTS: dict[str, str] = {
     ACCOUNTS: "无法确认谁可以登录，为安全起见所有页面暂停使用",

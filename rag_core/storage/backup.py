@@ -54,6 +54,7 @@ from .backup_wait import no_import
 from .disk_space import low_space, out_of_space
 from .empty_stores import cut_state, truncated
 from .health import CACHES, CATALOG, CHROMA_DB, CHROMA_DIR, sqlite_problem
+from .set_aside import aside_stamp
 from .sqlite_access import access_reason, is_busy, problem_of, snapshot
 
 PRIVATE = 0o700  # a backup or a directory being restored: only the owner may look in
@@ -270,7 +271,9 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
     `refuse_source` (the facade's check for a backup a newer version wrote) raises before anything is staged;
     `known_layouts`: the vector layouts the restored catalog may hold (`_mark_for_rebuild`).
     """
-    source, named = Path(source), Path(data_dir)
+    # "." or "store/..": a path without a name of its own (renaming it aside raised ValueError, ".." read as a mount
+    # point) is made absolute first, lexically: a link as the last part stays a link
+    source, named = Path(source), Path(os.path.abspath(data_dir))
     if named.exists() and not named.is_dir():
         raise StoreDamaged(f"数据目录 {named} 不是目录（是一个文件）：请用 --data-dir 或 RAG_DATA_DIR 指定数据目录")
     # a link (/var/lib/hr -> /mnt/disk2/hr): staged and replaced beside the real directory, so the link keeps
@@ -358,7 +361,7 @@ def _move_aside(data_dir: Path) -> str:
     if not any(data_dir.iterdir()):
         data_dir.rmdir()
         return ""
-    base = f"{data_dir.name}.before-restore-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S')}"
+    base = f"{data_dir.name}.before-restore-{aside_stamp()}"
     for number in range(1, 1000):
         moved = data_dir.with_name(base if number == 1 else f"{base}-{number}")
         if not moved.exists() and not moved.is_symlink():

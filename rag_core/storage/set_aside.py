@@ -15,10 +15,17 @@ from pathlib import Path
 _SIDES = ("-wal", "-shm", "-journal")  # SQLite's files that belong to the one set aside
 
 
+def aside_stamp() -> str:
+    """When a file was set aside or kept, as its new name says it (UTC, to the microsecond). Dashes and a dot
+    between the parts: run together (20261207T014728576969), the time read as a phone number to the masker every
+    message goes through, and the CLI named a copy that did not exist (chroma.damaged-20261207T[座机号])."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S.%f")
+
+
 def free_name(path: Path, label: str = "damaged") -> Path:
     """`<name>.<label>-<UTC stamp with microseconds>` beside `path`, with a counter when that name (or one of
     its side files) already exists: the target of a move is never an existing directory to move into."""
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+    stamp = aside_stamp()
     for number in range(1000):
         suffix = f"-{number}" if number else ""
         target = path.with_name(f"{path.name}.{label}-{stamp}{suffix}")
