@@ -84,6 +84,25 @@ def test_a_label_masks_values_of_any_shape_and_counts_once() -> None:
     assert (counts.get("address"), counts.get("qq")) == (1, 1)
 
 
+def test_rows_of_people_under_one_labels_row_and_columns_of_people() -> None:
+    family = word_table([["关系", "姓名", "家庭住址", "QQ"], ["配偶", "李四", HOME, "123456789"],
+                         ["父亲", "张大", "上海市浦东新区张江路100弄5号1202室", "987654321"]])
+    text, _ = stored(family)
+    assert "建国路88号" not in text and "张江路100弄" not in text and "987654321" not in text, text
+    columns = word_table([["姓名", "张三", "李四"], ["住　址", HOME, "上海市浦东新区张江路100弄5号1202室"]])
+    assert "张江路100弄" not in stored(columns)[0]
+    one_row = word_table([["住　　址：", HOME, "QQ/微信", "123456789"]])  # plain rows, not records
+    text, counts = stored(one_row)
+    assert "建国路88号" not in text and "123456789" not in text and counts.get("address") == 1
+    compound = word_table([["姓名", "张三"], ["家庭住址及电话", f"{HOME} 13812345678"]])
+    assert "建国路88号" not in stored(compound)[0]
+
+
+def test_another_label_ends_a_row_s_labels_and_equal_amounts_stay() -> None:
+    text, _ = stored(word_table([["QQ", "123456789", "金额", "200000"], ["微信", "10000", "现金", "10000"]]))
+    assert "123456789" not in text and "200000" in text and text.count("10000") >= 2, text
+
+
 def test_a_markdown_or_csv_form_is_masked_too() -> None:
     markdown = f"# 登记表\n\n| 姓名 | 张三 |\n|---|---|\n| 家庭住址 | {HOME} |\n".encode()
     assert "建国路88号" not in stored(markdown, "登记表.md")[0]

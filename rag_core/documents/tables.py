@@ -8,8 +8,8 @@ resolved here once for every format: multi-row headers are joined top-down
 ("差旅标准·住宿（元/晚）"), and a full-width row inside the body ("一类城市") becomes
 a 分组 field of the rows under it.
 
-A cell is also read as the value of the label left of it or above it (`masking_cells`, set by the ingest with its
-masking settings): a form without a header row (姓名 | 张三 | 家庭住址 | 北京市…) read as header and records put a home
+A cell is also read as the value of the labels before it in its row or above it in its column (`masking_cells`, set
+by the ingest with its masking settings): a form without a header row (姓名 | 张三 | 家庭住址 | 北京市…) read as header and records put a home
 address under the key 张三, where masking could not see its label. Beside a label after which masking reads a value
 as personal (住址, 手机, QQ …), a cell that reading masks more than the cell alone is masked before the records are
 built; the records keep their headers.
@@ -88,11 +88,18 @@ def masking_cells(mask: CellMask) -> Iterator[dict[str, int]]:
         _CELL_MASK.reset(token)
 
 
+_LABEL_PARTS = re.compile(r"及|和|与|或|[、/／,，]")  # 家庭住址及电话, QQ/微信: one cell labelling two values
+_REPEATED = re.compile(r"[\u4e00-\u9fff@]")  # a text long enough to repeat only as a merge (an address), not an amount
+
+
 @lru_cache(maxsize=4096)
-def _as_label(text: str) -> str:
-    """A cell as a label, when it is one after which masking reads a value as personal (`names_personal`), else ""."""
+def _labels(text: str) -> tuple[str, ...] | None:
+    """The personal-data labels a cell names (住址, 手机, QQ …: `names_personal`; 家庭住址及电话 names two), () for
+    another label (金额, 关系: short, no digit), None for a value."""
     label = _LABEL_SPACE.sub("", text).rstrip(":：")
-    return label if 0 < len(label) <= 40 and names_personal(label) else ""
+    if not 0 < len(label) <= 12 or any(ch.isdigit() for ch in label):
+        return None
+    return tuple(part for part in _LABEL_PARTS.split(label) if part and names_personal(part))
 
 
 def _beside_label(label: str, cell: str, mask: CellMask) -> tuple[str, dict[str, int]] | None:
@@ -109,28 +116,43 @@ def _beside_label(label: str, cell: str, mask: CellMask) -> tuple[str, dict[str,
 
 
 def _labelled(cells: list[list[str]], merged: set[tuple[int, int]]) -> tuple[list[list[str]], dict[str, int]]:
-    """The cells, each masked as the value of the nearest filled cell left of it or of the cell above it where
-    that cell is a personal-data label (`_beside_label`), and the masks made; the same text elsewhere in the table
-    (a merge's repeats, a value merged down a row) is masked alike. Unchanged outside `masking_cells`."""
+    """The cells, each value masked as the value of the personal-data labels before it in its row (住址 | 北京… |
+    上海… : one column per person) and above it in its column (a labels row over a family's rows) where that reading
+    says so (`_beside_label`), and the masks made. Another label ends a row's labels (QQ | 123456 | 金额 | 20000); a
+    merge's repeats follow their first cell. Unchanged outside `masking_cells`."""
     found = _CELL_MASK.get()
     if found is None:
         return cells, {}
     mask, counts = found[0], {}
-    masked: dict[str, str] = {}
+    out = [row[:] for row in cells]
+    above: dict[int, tuple[str, ...]] = {}
     for i, row in enumerate(cells):
-        left = ""
+        left: tuple[str, ...] = ()
         for j, cell in enumerate(row):
-            if cell and (i, j) not in merged and cell not in masked:
-                above = _as_label(cells[i - 1][j]) if i else ""
-                for label in dict.fromkeys(x for x in (_as_label(left), above) if x and x != cell):
-                    if reading := _beside_label(label, masked.get(cell, cell), mask):
-                        masked[cell] = reading[0]
-                        for category, number in reading[1].items():
-                            counts[category] = counts.get(category, 0) + number
-            left = cell or left
-    if not masked:
-        return cells, {}
-    return [[masked.get(cell, cell) for cell in row] for row in cells], counts
+            if (i, j) in merged:  # continues the merge from the left: the same text, masked alike
+                out[i][j] = out[i][j - 1]
+                continue
+            if i and cell == cells[i - 1][j] and out[i - 1][j] != cell and len(cell) >= 8 and _REPEATED.search(cell):
+                out[i][j] = out[i - 1][j]  # a value merged down a row (its label not repeated beside it)
+                continue
+            for label in dict.fromkeys((*left, *above.get(j, ()))) if cell else ():
+                if reading := _beside_label(label, out[i][j], mask):
+                    out[i][j] = reading[0]
+                    for category, number in reading[1].items():
+                        counts[category] = counts.get(category, 0) + number
+            labels = _labels(cell) if cell and out[i][j] == cell else None  # a masked value is no label
+            if labels is not None:
+                left = labels
+                if labels:
+                    above[j] = labels
+    return (out, counts) if counts else (cells, {})
+
+
+def _counted(counts: dict[str, int]) -> None:
+    """The masks of a table's cells, added to the ingest's counts once its text is taken from them."""
+    if counts and (context := _CELL_MASK.get()) is not None:
+        for category, number in counts.items():
+            context[1][category] = context[1].get(category, 0) + number
 
 
 def guess_header_rows(cells: list[list[str]], merged: set[tuple[int, int]]) -> int:
@@ -187,21 +209,23 @@ def table_text(grid: Grid) -> TableText | None:
         if line:
             records.append(line)
     if not records:
-        return None  # read as plain rows from the grid as it came, masked as text: its cells' masks are not counted
-    if masks and (context := _CELL_MASK.get()) is not None:
-        for category, number in masks.items():
-            context[1][category] = context[1].get(category, 0) + number
+        return None  # read as plain rows (`plain_rows`), which mask and count the cells themselves
+    _counted(masks)
     return TableText(_clean(grid.caption), records)
 
 
 def plain_rows(grid: Grid) -> list[str]:
-    """The old reading, for tables that are not tables of data: cells joined by " | "."""
+    """The old reading, for tables that are not tables of data: cells joined by " | ", each masked beside its labels
+    as a record's are (a one-row form: 住　　址 | 北京市…)."""
+    width = max((len(r) for r in grid.cells), default=0)
+    cells, masks = _labelled([[_clean(c) for c in r] + [""] * (width - len(r)) for r in grid.cells], grid.merged)
+    _counted(masks)
     out = []
-    for row in grid.cells:
-        cells: list[str] = []
-        for cell in (_clean(c) for c in row):
-            if not cells or cell != cells[-1]:
-                cells.append(cell)
-        if any(cells):
-            out.append(" | ".join(cells))
+    for row in cells:
+        kept: list[str] = []
+        for cell in row:
+            if not kept or cell != kept[-1]:
+                kept.append(cell)
+        if any(kept):
+            out.append(" | ".join(kept))
     return out
