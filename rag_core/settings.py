@@ -1,8 +1,7 @@
 """One frozen settings object, read from the environment and `.env`.
 
-Every path the engine writes lives under `data_dir`, so a test or a second
-deployment only has to point `RAG_DATA_DIR` (or `--data-dir`) somewhere else.
-"""
+Every path the engine writes lives under `data_dir`, so a test or a second deployment only has to point
+`RAG_DATA_DIR` (or `--data-dir`) somewhere else."""
 
 from __future__ import annotations
 
@@ -259,6 +258,7 @@ def _parse(var: str, raw: str, type_name: Any) -> Any:
 
 
 SAVED_FILE = "settings.json"  # what the settings page changed, in the data dir: applied over .env at every start
+ASIDE_STAMP = "%Y-%m-%dT%H-%M-%S.%f"  # a kept or set-aside file's time (`storage.set_aside.aside_stamp` says why)
 _KEPT_NAME = "settings.original-<时间>.json"  # where a save keeps a file it cannot write back whole
 _SAVE_FORM: dict[str, Any] = {"ensure_ascii": False, "indent": 1}  # json.dumps as a save writes: any other form is a hand edit
 
@@ -340,7 +340,7 @@ def _worth_keeping(base: Settings) -> bytes | bool:
 
 
 def _kept_path(path: Path) -> Path:
-    return path.with_name(f"settings.original-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}.json")
+    return path.with_name(f"settings.original-{datetime.now(UTC).strftime(ASIDE_STAMP)}.json")
 
 
 def save_changes(settings: Settings, names: Iterable[str], base: Settings | None = None) -> str:

@@ -105,3 +105,12 @@ def test_roles_audiences_and_kinds_in_chinese(library) -> None:
     assert "受众 管理者" in library("faq", "list").stdout
     assert library("memory", "add", "--user", "zhang", "--kind", "preference", "回答简短一些").exit_code == 0
     assert "［偏好］" in library("memory", "list", "--user", "zhang").stdout
+
+
+def test_every_kept_copy_is_named_with_a_stamp_the_masker_leaves() -> None:
+    from rag_core.settings import ASIDE_STAMP
+    from rag_core.text.pii import redact_text
+
+    stamp = datetime(2026, 12, 7, 1, 47, 28, 576969, tzinfo=UTC).strftime(ASIDE_STAMP)
+    for name in (f"settings.original-{stamp}.json", f"chroma.damaged-{stamp}", f"store.before-restore-{stamp}"):
+        assert redact_text(name) == name

@@ -51,3 +51,27 @@ def test_the_cli_keeps_and_names_the_readers(run, tmp_path: Path) -> None:
     again = run("ingest", str(policy))
     assert again.exit_code == 0 and "v2" in again.stdout and "可见范围：管理者" in again.stdout, again.stdout
     assert run("search", "管理者用车补贴", "--role", "all", "--json").json()["hit_count"] == 0
+
+
+def test_the_estimate_asks_before_a_version_reaches_other_readers(tmp_path: Path) -> None:
+    """The documents page writes without asking unless the estimate says why (review 329): its 可见范围 box starts at
+    全体员工, so a new version of a managers-only policy went to all staff, warned about only afterwards."""
+    from ui.uploads import confirmation_question
+
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(V1.encode(), "car.md", audience=["managers"], actor=ADMIN).ok
+    wider = a.estimate_ingest(V2.encode(), "car.md", audience=["all"], actor=ADMIN)
+    assert wider.needs_confirmation and "宽" in wider.readers_change
+    assert "宽" in (confirmation_question([wider]) or "")
+    same = a.estimate_ingest(V2.encode(), "car.md", audience=["managers"], actor=ADMIN)
+    assert not same.readers_change and not same.needs_confirmation
+    kept = a.estimate_ingest(V1.encode(), "car.md", audience=None, actor=ADMIN)  # as the ingest decides: unchanged
+    assert kept.unchanged and not kept.readers_change
+
+
+def test_other_readers_are_said_as_both(tmp_path: Path) -> None:
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(V1.encode(), "car.md", audience=["hr"], actor=ADMIN).ok
+    report = a.ingest_bytes(V2.encode(), "car.md", audience=["managers"], actor=ADMIN)
+    [said] = [w for w in report.warnings if "可见范围" in w]
+    assert "不同" in said and "查不到" in said and "新增的受众能查到" in said

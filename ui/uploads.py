@@ -102,6 +102,7 @@ def confirmation_question(estimates: Sequence[Any]) -> str | None:
     if not any(e.ok and e.needs_confirmation for e in estimates):
         return None
     lines = [f"这次导入{estimate_text(estimates)}，期间可以随时取消（取消的文件不会写入任何内容）。"]
+    lines += [f"{e.filename}：{e.readers_change}" for e in estimates if e.ok and e.readers_change]  # before it reaches them
     for e in estimates:
         if e.ok and not e.unchanged:
             skipped = f"；{e.ocr_skipped}" if e.ocr_skipped else ""

@@ -130,6 +130,7 @@ class IngestEstimate:
     error: str | None = None
     ocr_pages: int = 0  # scanned pages (or an image) the ingest will recognise: counted, not read, by the estimate
     ocr_skipped: str = ""  # the scanned pages past the OCR cap, named (they will not be read)
+    readers_change: str = ""  # the version would reach other readers than the one it replaces: asked before it does
 
     @property
     def ok(self) -> bool:

@@ -43,7 +43,7 @@ from .reindex import Reindexing
 from .replaced import REPLACED_DIR, replaced_dir, said_replaced
 from .samples import SAMPLE_PACK, SAMPLES_DIR, SYSTEM, SampleSeeding  # noqa: F401 (their old home)
 from .server_files import ServerFiles
-from .upload_input import audience_of, displayable_name  # noqa: F401 (displayable_name: its old home)
+from .upload_input import audience_of, displayable_name, kept_readers  # noqa: F401 (displayable_name: its old home)
 from .version_views import VersionViews
 
 Progress = Callable[[str, float], None]
@@ -146,7 +146,12 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         except RagError as exc:  # PermissionDenied: a document the actor may not replace
             return IngestEstimate(filename=self._shown_name(filename), error=f"{self._shown_name(filename)}: {exc}")
         today = office_today(self._settings.timezone)
+        live = [v for v in self.catalog.versions(prepared.doc_id) if v.status == "current"]
+        replaced = versions_in_effect(live, today).get(prepared.doc_id)
+        audience_t = kept_readers(audience, audience_t, live, replaced)  # as the ingest will decide
         unchanged = self.indexer.current_match(prepared, audience_t, effective_date, today) is not None
+        change = [] if unchanged or replaced is None else audience_change(
+            audience_t, replaced, effective_date if (effective_date or "") > today else None)
         per_chunk = self._settings.ingest_seconds_per_chunk
         chunks = sum(1 for c in prepared.chunks if c.text.replace(DEFERRED_LINE, "").strip())  # not the stand-ins
         ocr = len(plan.pages)
@@ -154,7 +159,8 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         return IngestEstimate(
             filename=prepared.parsed.source, doc_id=prepared.doc_id, chunk_count=chunks,
             seconds=round(seconds, 1), unchanged=unchanged, ocr_pages=ocr, ocr_skipped=plan.skipped,
-            needs_confirmation=seconds > self._settings.ingest_confirm_seconds or bool(plan.skipped),
+            needs_confirmation=seconds > self._settings.ingest_confirm_seconds or bool(plan.skipped) or bool(change),
+            readers_change="".join(change),
         )
 
     def _prepared(
@@ -256,9 +262,8 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             known = max((v.version for v in versions), default=0)
             live = [v for v in versions if v.status == "current"]
             replaced = versions_in_effect(live, today).get(prepared.doc_id)
-            kept = replaced or max(live, key=lambda v: v.version, default=None)
-            if audience is None and kept is not None and kept.audience != audience_t:  # not given: as it was
-                audience_t = kept.audience
+            if (readers := kept_readers(audience, audience_t, live, replaced)) != audience_t:  # not given: as it was
+                audience_t = readers
                 prepared = replace(prepared, chunks=[replace(c, audience=audience_t) for c in prepared.chunks])
             basis = self._standard_basis(replaced)  # StandardReview: read before retired
             with said_replaced():  # a restore swapped the data dir under this process: one line, not Chroma's English

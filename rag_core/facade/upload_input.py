@@ -50,6 +50,15 @@ def audience_of(audience: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(sorted({audience_label(a) for a in labels if a.strip()}))
 
 
+def kept_readers(audience: Sequence[str] | None, given: tuple[str, ...], live: Sequence[DocumentInfo],
+                 replaced: DocumentInfo | None) -> tuple[str, ...]:
+    """The readers of a new version: `given` (`audience_of(audience)`), or, with no audience given (None: the CLI
+    without --audience), those of the version it replaces (in effect, else the newest live one): re-ingesting a
+    managers-only policy without --audience served it to all staff."""
+    kept = replaced or max(live, key=lambda v: v.version, default=None)
+    return kept.audience if audience is None and kept is not None else given
+
+
 def bad_label(labels: Sequence[str]) -> str:
     """The first of `labels` no account may hold ("" when none), by the accounts' own rule (`accounts.store`):
     stored, "managers, finance" became two labels (the catalog joins labels with commas) and "finance team" one

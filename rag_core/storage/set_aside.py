@@ -12,6 +12,8 @@ import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..settings import ASIDE_STAMP
+
 _SIDES = ("-wal", "-shm", "-journal")  # SQLite's files that belong to the one set aside
 
 
@@ -19,7 +21,7 @@ def aside_stamp() -> str:
     """When a file was set aside or kept, as its new name says it (UTC, to the microsecond). Dashes and a dot
     between the parts: run together (20261207T014728576969), the time read as a phone number to the masker every
     message goes through, and the CLI named a copy that did not exist (chroma.damaged-20261207T[座机号])."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S.%f")
+    return datetime.now(UTC).strftime(ASIDE_STAMP)
 
 
 def free_name(path: Path, label: str = "damaged") -> Path:
