@@ -103,6 +103,20 @@ def test_another_label_ends_a_row_s_labels_and_equal_amounts_stay() -> None:
     assert "123456789" not in text and "200000" in text and text.count("10000") >= 2, text
 
 
+def test_merges_notes_fillers_and_a_row_label_that_heads_no_column() -> None:
+    merged = word_table([["姓名", "张三", "性别", "男"], ["QQ", "123456789", "民族", "汉"], ["邮编", "", "籍贯", "北京"]],
+                        down=(1, 1))  # a QQ number merged down beside 邮编
+    assert "123456789" not in stored(merged)[0]
+    noted = word_table([["姓名", "张三"], ["家庭住址（须填写到门牌号）", HOME], ["身份证号码（18位）", "110101199003076666"]])
+    assert "建国路88号" not in stored(noted)[0]
+    per_person = word_table([["姓名", "张三", "李四", "王五"], ["住　址", HOME, "同上", "上海市浦东新区张江路100弄5号1202室"]])
+    assert "张江路100弄" not in stored(per_person)[0]
+    policy = word_table([["项目", "内容"], ["咨询电话", "0571-88886666"], ["2026.01-2026.06", "第一批：提交申请表"],
+                         ["2026.07-2026.12", "第二批：提交申请表"]])
+    text, counts = stored(policy)
+    assert "2026.01-2026.06" in text and "2026.07-2026.12" in text and counts.get("landline", 0) <= 1, (text, counts)
+
+
 def test_a_markdown_or_csv_form_is_masked_too() -> None:
     markdown = f"# 登记表\n\n| 姓名 | 张三 |\n|---|---|\n| 家庭住址 | {HOME} |\n".encode()
     assert "建国路88号" not in stored(markdown, "登记表.md")[0]

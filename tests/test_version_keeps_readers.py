@@ -61,10 +61,11 @@ def test_the_estimate_asks_before_a_version_reaches_other_readers(tmp_path: Path
     a = fake_assistant(tmp_path / "s")
     assert a.ingest_bytes(V1.encode(), "car.md", audience=["managers"], actor=ADMIN).ok
     wider = a.estimate_ingest(V2.encode(), "car.md", audience=["all"], actor=ADMIN)
-    assert wider.needs_confirmation and "宽" in wider.readers_change
+    assert "宽" in wider.readers_change and "导入后" in wider.readers_change and "重新上传" not in wider.readers_change
+    assert not wider.needs_confirmation  # not a long import: the CLI shows no progress bar for it
     assert "宽" in (confirmation_question([wider]) or "")
     same = a.estimate_ingest(V2.encode(), "car.md", audience=["managers"], actor=ADMIN)
-    assert not same.readers_change and not same.needs_confirmation
+    assert not same.readers_change and confirmation_question([same]) is None
     kept = a.estimate_ingest(V1.encode(), "car.md", audience=None, actor=ADMIN)  # as the ingest decides: unchanged
     assert kept.unchanged and not kept.readers_change
 
@@ -75,3 +76,25 @@ def test_other_readers_are_said_as_both(tmp_path: Path) -> None:
     report = a.ingest_bytes(V2.encode(), "car.md", audience=["managers"], actor=ADMIN)
     [said] = [w for w in report.warnings if "可见范围" in w]
     assert "不同" in said and "查不到" in said and "新增的受众能查到" in said
+
+
+def test_a_version_still_scheduled_is_the_one_replaced(tmp_path: Path) -> None:
+    """A managers-only policy whose only version is scheduled was republished to everyone with no question (review
+    330): the estimate compared with the version in effect today, of which there is none."""
+    import datetime
+
+    later = (datetime.date.today() + datetime.timedelta(days=10)).isoformat()
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(V1.encode(), "car.md", audience=["managers"], effective_date=later, actor=ADMIN).ok
+    assert "宽" in a.estimate_ingest(V2.encode(), "car.md", audience=["all"], actor=ADMIN).readers_change
+    kept = a.ingest_bytes(V2.encode(), "car.md", audience=None, actor=ADMIN)
+    assert kept.ok and tuple(kept.audience) == ("managers",)
+
+
+def test_the_cli_estimate_says_the_change_of_readers(run, tmp_path: Path) -> None:
+    policy = tmp_path / "car.md"
+    policy.write_text(V1, encoding="utf-8")
+    assert run("ingest", str(policy), "--audience", "managers").exit_code == 0
+    policy.write_text(V2, encoding="utf-8")
+    said = run("ingest", str(policy), "--audience", "all", "--estimate")
+    assert said.exit_code == 0 and "宽" in said.stderr and "导入后" in said.stderr

@@ -98,8 +98,9 @@ def estimate_text(estimates: Sequence[Any]) -> str:
 
 
 def confirmation_question(estimates: Sequence[Any]) -> str | None:
-    """The question asked before a long ingest (any file above the engine's threshold), else None."""
-    if not any(e.ok and e.needs_confirmation for e in estimates):
+    """The question asked before a long ingest (any file above the engine's threshold) or one that changes who may
+    read a document (`readers_change`), else None."""
+    if not any(e.ok and (e.needs_confirmation or e.readers_change) for e in estimates):
         return None
     lines = [f"这次导入{estimate_text(estimates)}，期间可以随时取消（取消的文件不会写入任何内容）。"]
     lines += [f"{e.filename}：{e.readers_change}" for e in estimates if e.ok and e.readers_change]  # before it reaches them

@@ -148,6 +148,8 @@ def estimate(args: argparse.Namespace, assistant, options: dict) -> int:
         for e in estimates:
             if e.ok:
                 say(f"{e.filename}: {e.chunk_count:,} 块{scan_note(e)}，{e.duration}" + ("（内容与当前版本相同）" if e.unchanged else ""))
+                if e.readers_change:  # said before anything is written, as the documents page asks
+                    say(f"{e.filename}: {noted(e.readers_change)}", err=True)
             else:
                 say(f"{e.error}", err=True)
     return 0 if all(e.ok for e in estimates) else 1

@@ -317,6 +317,7 @@ def docx_grid(table: object, tables: TableCounter | None = None, name: str = "",
     tables = tables if tables is not None else TableCounter()
     cells: list[list[str]] = []
     merged: set[tuple[int, int]] = set()
+    down: set[tuple[int, int]] = set()  # continuing a vertical merge from the row above
     header_rows, in_header, width = 0, True, 0
     above: dict[int, object] = {}  # the <w:tc> holding the content at each grid column of the row above
     texts_of: dict[object, str] = {}
@@ -336,6 +337,8 @@ def docx_grid(table: object, tables: TableCounter | None = None, name: str = "",
             for _ in range(span):
                 if roots and roots[-1] is root:  # a horizontal merge
                     merged.add((r, len(texts)))
+                elif root is not tc:
+                    down.add((r, len(texts)))
                 here[before + len(roots)] = root
                 texts.append(texts_of[root])
                 roots.append(root)
@@ -348,7 +351,7 @@ def docx_grid(table: object, tables: TableCounter | None = None, name: str = "",
         in_header = in_header and tr_pr is not None and tr_pr.find(qn("w:tblHeader")) is not None
         header_rows += in_header
     tables.cells += len(cells) * width
-    return Grid(cells, header_rows or None, "", merged)
+    return Grid(cells, header_rows or None, "", merged, down)
 
 
 def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,

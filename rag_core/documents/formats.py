@@ -258,6 +258,7 @@ def html_grid(table: object, tables: TableCounter | None = None) -> Grid | None:
         return None
     cells: dict[tuple[int, int], str] = {}
     merged: set[tuple[int, int]] = set()
+    down: set[tuple[int, int]] = set()
     header_rows, in_header = 0, True
     for r, (tr, found) in enumerate(zip(rows, found_in, strict=True)):
         c = 0
@@ -270,6 +271,8 @@ def html_grid(table: object, tables: TableCounter | None = None) -> Grid | None:
                     cells[(r + dr, c + dc)] = text
                     if dc:
                         merged.add((r + dr, c + dc))
+                    elif dr:
+                        down.add((r + dr, c + dc))
             c += colspan
         is_header = tr.parent.name == "thead" or (found and all(x.name == "th" for x in found))
         in_header = in_header and bool(is_header)
@@ -282,7 +285,7 @@ def html_grid(table: object, tables: TableCounter | None = None) -> Grid | None:
     tables.cells += height * width
     grid = [[cells.get((r, c), "") for c in range(width)] for r in range(height)]
     caption = table.find("caption")  # type: ignore[attr-defined]
-    return Grid(grid, header_rows or None, _flat_text(caption) if caption else "", merged)
+    return Grid(grid, header_rows or None, _flat_text(caption) if caption else "", merged, down)
 
 
 def _row_lines(tr: object) -> list[Line]:

@@ -75,21 +75,23 @@ def _echoed(typed: str) -> str:
     return typed if len(typed) <= ECHOED_CHARS else typed[:ECHOED_CHARS] + "…"
 
 
-def audience_change(new: tuple[str, ...], old: DocumentInfo, day: str | None) -> list[str]:
+def audience_change(new: tuple[str, ...], old: DocumentInfo, day: str | None, *, asking: bool = False) -> list[str]:
     """A warning when a new version leaves out readers of the version it replaces, reaches readers it did not, or
     both (`day`: when it takes effect): a managers-only policy uploaded again for everyone by mistake was served to
-    all staff without a word, and HR → 管理者 was said only as "narrower"."""
-    when = f"自 {day} 起" if day else "现在起"
-    names = f"这一版的可见范围（{audience_names(new)}）比它取代的 v{old.version}（{audience_names(old.audience)}）"
+    all staff without a word, and HR → 管理者 was said only as "narrower". `asking`: said before the write, as the
+    question the documents page asks (nothing is written yet, so nothing to undo)."""
+    when = f"自 {day} 起" if day else ("导入后" if asking else "现在起")
+    replaces = "将取代的" if asking else "取代的"
+    names = f"这一版的可见范围（{audience_names(new)}）比它{replaces} v{old.version}（{audience_names(old.audience)}）"
     fewer = "all" not in new and not set(old.audience) <= set(new)
     more = "all" not in old.audience and not set(new) <= set(old.audience)
+    undo = "请确认可见范围无误后再导入" if asking else "如非本意，请立即按原来的可见范围重新上传"
     if fewer and more:
-        return [f"注意：{names.replace('比它取代的', '与它取代的')}不同，{when}原来的部分受众将查不到这份制度，"
-                "新增的受众能查到它；如非本意，请立即按原来的可见范围重新上传"]
+        return [f"注意：{names.replace('比它', '与它')}不同，{when}原来的部分受众将查不到这份制度，新增的受众能查到它；{undo}"]
     if fewer:
-        return [f"注意：{names}窄，{when}其余受众将查不到这份制度；如非本意，请按原来的可见范围重新上传"]
+        return [f"注意：{names}窄，{when}其余受众将查不到这份制度；{undo}"]
     if more:
-        return [f"注意：{names}宽，{when}新增的受众也能查到这份制度；如非本意，请立即按原来的可见范围重新上传"]
+        return [f"注意：{names}宽，{when}新增的受众也能查到这份制度；{undo}"]
     return []
 
 

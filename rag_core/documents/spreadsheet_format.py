@@ -66,8 +66,9 @@ def _blocks(rows: list[list[str]]) -> list[tuple[int, int]]:
     return out
 
 
-def grid_lines(rows: list[list[str]], merged: set[tuple[int, int]], tables: TableCounter, prefer: int | None) -> list[Line]:
-    """A sheet's rows as tables: a one-value row above a table is its caption."""
+def grid_lines(rows: list[list[str]], merged: set[tuple[int, int]], tables: TableCounter, prefer: int | None,
+               down: set[tuple[int, int]] | None = None) -> list[Line]:
+    """A sheet's rows as tables: a one-value row above a table is its caption (`down`: merged from above)."""
     lines: list[Line] = []
     for start, end in _blocks(rows):
         captions = []
@@ -75,13 +76,14 @@ def grid_lines(rows: list[list[str]], merged: set[tuple[int, int]], tables: Tabl
             captions.append(next(c for c in rows[start] if c))
             start += 1
         block_merged = {(r - start, c) for r, c in merged if start <= r < end}
-        grid = Grid(rows[start:end], prefer, " ".join(captions), block_merged)
+        block_down = {(r - start, c) for r, c in down or () if start < r < end}
+        grid = Grid(rows[start:end], prefer, " ".join(captions), block_merged, block_down)
         lines += tables.lines(grid)
     return lines
 
 
-def _worksheet_rows(sheet: Any, hidden: list[int]) -> tuple[list[list[str]], set[tuple[int, int]]]:
-    """Cell texts (cached formula values) and merge continuations of the rows and columns not hidden; adds to
+def _worksheet_rows(sheet: Any, hidden: list[int]) -> tuple[list[list[str]], set[tuple[int, int]], set[tuple[int, int]]]:
+    """Cell texts (cached formula values) and merge continuations (from the left, from above) of the rows and columns not hidden; adds to
     `hidden` [rows, columns] those hidden that hold a value."""
     height, width = sheet.max_row or 0, sheet.max_column or 0
     rows = [["" for _ in range(width)] for _ in range(height)]
@@ -96,6 +98,7 @@ def _worksheet_rows(sheet: Any, hidden: list[int]) -> tuple[list[list[str]], set
     hidden[0] += sum(1 for r in gone_rows if r < height and any(rows[r]))
     hidden[1] += sum(1 for c in gone_cols if c < width and any(rows[r][c] for r in at_row))
     merged: set[tuple[int, int]] = set()
+    down: set[tuple[int, int]] = set()
     for rng in sheet.merged_cells.ranges:
         top = rows[rng.min_row - 1][rng.min_col - 1] if rng.min_row <= height and rng.min_col <= width else ""
         first, end = rng.min_col - 1, min(rng.max_col, width)
@@ -103,9 +106,11 @@ def _worksheet_rows(sheet: Any, hidden: list[int]) -> tuple[list[list[str]], set
         for r in range(rng.min_row - 1, min(rng.max_row, height)):
             rows[r][first:end] = [top] * max(0, end - first)
             merged.update((at_row[r], c) for c in shown[1:] if r in at_row)
+            if r > rng.min_row - 1 and r in at_row and shown:
+                down.add((at_row[r], shown[0]))
     if len(at_row) == height and len(at_col) == width:
-        return rows, merged
-    return [[row[c] for c in at_col] for r, row in enumerate(rows) if r in at_row], merged
+        return rows, merged, down
+    return [[row[c] for c in at_col] for r, row in enumerate(rows) if r in at_row], merged, down
 
 
 def _sheet_parts(archive: zipfile.ZipFile) -> list[tuple[str, str]]:
@@ -243,10 +248,10 @@ def xlsx_lines(data: bytes, name: str, reading: ReadingReport, tables: TableCoun
         if (sheet.max_row or 0) * (sheet.max_column or 0) > MAX_CELLS:
             raise IngestError(name, f"工作表「{sheet.title}」有 {sheet.max_row} 行 × {sheet.max_column} 列，超过上限，请拆分后再上传")
         reading.sheets.append(sheet.title)
-        rows, merged = _worksheet_rows(sheet, hidden)
+        rows, merged, down = _worksheet_rows(sheet, hidden)
         missing += lacking.get(sheet.title, 0)
         lines += _paragraph_lines(sheet.title, 1)
-        lines += grid_lines(rows, merged, tables, None)
+        lines += grid_lines(rows, merged, tables, None, down)
     if any(hidden):
         said = "、".join(f"{n} {unit}" for n, unit in zip(hidden, ("行", "列"), strict=True) if n)
         reading.notes.append(f"已跳过工作表中隐藏的 {said}（其中有内容），未编入索引")

@@ -40,6 +40,7 @@ class Grid:
     header_rows: int | None = None
     caption: str = ""
     merged: set[tuple[int, int]] = field(default_factory=set)  # (row, col) continuing a merge from the left
+    merged_down: set[tuple[int, int]] = field(default_factory=set)  # (row, col) continuing a merge from above
 
 
 @dataclass
@@ -58,7 +59,7 @@ def _numeric(text: str) -> bool:
     return bool(text) and bool(_NUMERIC.match(text)) and any(ch.isdigit() for ch in text)
 
 
-def _square(grid: Grid) -> tuple[list[list[str]], set[tuple[int, int]]]:
+def _square(grid: Grid) -> tuple[list[list[str]], set[tuple[int, int]], set[tuple[int, int]]]:
     """Pad rows to one width, then drop empty rows and empty columns (keeping merge marks aligned)."""
     width = max((len(r) for r in grid.cells), default=0)
     rows = [[_clean(c) for c in r] + [""] * (width - len(r)) for r in grid.cells]
@@ -67,7 +68,8 @@ def _square(grid: Grid) -> tuple[list[list[str]], set[tuple[int, int]]]:
     row_at = {old: new for new, old in enumerate(keep_rows)}
     col_at = {old: new for new, old in enumerate(keep_cols)}
     merged = {(row_at[i], col_at[j]) for i, j in grid.merged if i in row_at and j in col_at}
-    return [[rows[i][j] for j in keep_cols] for i in keep_rows], merged
+    down = {(row_at[i], col_at[j]) for i, j in grid.merged_down if i in row_at and j in col_at}
+    return [[rows[i][j] for j in keep_cols] for i in keep_rows], merged, down
 
 
 CellMask = Callable[[str], tuple[str, dict[str, int]]]  # text -> (masked text, masks by category)
@@ -89,15 +91,18 @@ def masking_cells(mask: CellMask) -> Iterator[dict[str, int]]:
 
 
 _LABEL_PARTS = re.compile(r"及|和|与|或|[、/／,，]")  # 家庭住址及电话, QQ/微信: one cell labelling two values
+_LABEL_NOTE = re.compile(r"[（(][^（()）]*[）)]")  # 家庭住址（须填写到门牌号）, 住址（省/市/区）: what to write, not a label
 _REPEATED = re.compile(r"[\u4e00-\u9fff@]")  # a text long enough to repeat only as a merge (an address), not an amount
+# what a form's blank is filled with when there is nothing new to say: a value, never a label that ends a row's labels
+_FILLERS = frozenset({"同上", "同左", "同前", "无", "暂无", "否", "是", "/", "-", "—", "——"})
 
 
 @lru_cache(maxsize=4096)
 def _labels(text: str) -> tuple[str, ...] | None:
     """The personal-data labels a cell names (住址, 手机, QQ …: `names_personal`; 家庭住址及电话 names two), () for
     another label (金额, 关系: short, no digit), None for a value."""
-    label = _LABEL_SPACE.sub("", text).rstrip(":：")
-    if not 0 < len(label) <= 12 or any(ch.isdigit() for ch in label):
+    label = _LABEL_NOTE.sub("", _LABEL_SPACE.sub("", text)).rstrip(":：")
+    if not 0 < len(label) <= 12 or any(ch.isdigit() for ch in label) or label in _FILLERS:
         return None
     return tuple(part for part in _LABEL_PARTS.split(label) if part and names_personal(part))
 
@@ -115,11 +120,16 @@ def _beside_label(label: str, cell: str, mask: CellMask) -> tuple[str, dict[str,
     return masked[len(head):], found
 
 
-def _labelled(cells: list[list[str]], merged: set[tuple[int, int]]) -> tuple[list[list[str]], dict[str, int]]:
+def _labelled(cells: list[list[str]], merged: set[tuple[int, int]], header_rows: int = 0,
+              down: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()
+              ) -> tuple[list[list[str]], dict[str, int]]:
     """The cells, each value masked as the value of the personal-data labels before it in its row (住址 | 北京… |
     上海… : one column per person) and above it in its column (a labels row over a family's rows) where that reading
     says so (`_beside_label`), and the masks made. Another label ends a row's labels (QQ | 123456 | 金额 | 20000); a
-    merge's repeats follow their first cell. Unchanged outside `masking_cells`."""
+    label heads its column only in a row of labels, until the next one there (咨询电话 | 0571… labels its row, not
+    the periods below it); the `header_rows` are left to the records, which read every value under them. A merge's
+    repeats follow their first cell (`down`: from above, where the file says so; else a long text repeated below
+    itself, an address). Unchanged outside `masking_cells`."""
     found = _CELL_MASK.get()
     if found is None:
         return cells, {}
@@ -128,11 +138,13 @@ def _labelled(cells: list[list[str]], merged: set[tuple[int, int]]) -> tuple[lis
     above: dict[int, tuple[str, ...]] = {}
     for i, row in enumerate(cells):
         left: tuple[str, ...] = ()
+        kinds = [_labels(cell) if cell else None for cell in row]
         for j, cell in enumerate(row):
             if (i, j) in merged:  # continues the merge from the left: the same text, masked alike
                 out[i][j] = out[i][j - 1]
                 continue
-            if i and cell == cells[i - 1][j] and out[i - 1][j] != cell and len(cell) >= 8 and _REPEATED.search(cell):
+            if i and cell and cell == cells[i - 1][j] and out[i - 1][j] != cell and (
+                    (i, j) in down or (len(cell) >= 8 and _REPEATED.search(cell))):
                 out[i][j] = out[i - 1][j]  # a value merged down a row (its label not repeated beside it)
                 continue
             for label in dict.fromkeys((*left, *above.get(j, ()))) if cell else ():
@@ -140,11 +152,13 @@ def _labelled(cells: list[list[str]], merged: set[tuple[int, int]]) -> tuple[lis
                     out[i][j] = reading[0]
                     for category, number in reading[1].items():
                         counts[category] = counts.get(category, 0) + number
-            labels = _labels(cell) if cell and out[i][j] == cell else None  # a masked value is no label
-            if labels is not None:
-                left = labels
-                if labels:
-                    above[j] = labels
+            labels = kinds[j] if out[i][j] == cell else None  # a masked value is no label
+            if labels is None:
+                continue
+            left = labels
+            following = next((kind for kind, text in zip(kinds[j + 1:], row[j + 1:], strict=True) if text), ())
+            if following is not None and i >= header_rows:  # in a row of labels: it heads its column
+                above[j] = labels
     return (out, counts) if counts else (cells, {})
 
 
@@ -188,14 +202,14 @@ def resolve_headers(header: list[list[str]], width: int) -> list[str]:
 
 def table_text(grid: Grid) -> TableText | None:
     """Record lines for a table with a header and two columns at least; None for layout tables."""
-    cells, merged = _square(grid)
+    cells, merged, down = _square(grid)
     if len(cells) < 2 or len(cells[0]) < 2:
         return None
     count = grid.header_rows if grid.header_rows else guess_header_rows(cells, merged)
     count = min(count, len(cells) - 1)
     if count <= 0:
         return None
-    cells, masks = _labelled(cells, merged)
+    cells, masks = _labelled(cells, merged, count, down)
     headers = resolve_headers(cells[:count], len(cells[0]))
     records: list[str] = []
     group = ""
@@ -218,7 +232,8 @@ def plain_rows(grid: Grid) -> list[str]:
     """The old reading, for tables that are not tables of data: cells joined by " | ", each masked beside its labels
     as a record's are (a one-row form: 住　　址 | 北京市…)."""
     width = max((len(r) for r in grid.cells), default=0)
-    cells, masks = _labelled([[_clean(c) for c in r] + [""] * (width - len(r)) for r in grid.cells], grid.merged)
+    cells, masks = _labelled([[_clean(c) for c in r] + [""] * (width - len(r)) for r in grid.cells], grid.merged,
+                             down=grid.merged_down)
     _counted(masks)
     out = []
     for row in cells:

@@ -43,7 +43,7 @@ from .reindex import Reindexing
 from .replaced import REPLACED_DIR, replaced_dir, said_replaced
 from .samples import SAMPLE_PACK, SAMPLES_DIR, SYSTEM, SampleSeeding  # noqa: F401 (their old home)
 from .server_files import ServerFiles
-from .upload_input import audience_of, displayable_name, kept_readers  # noqa: F401 (displayable_name: its old home)
+from .upload_input import audience_of, displayable_name, kept_readers, replaced_on  # noqa: F401 (displayable_name: old home)
 from .version_views import VersionViews
 
 Progress = Callable[[str, float], None]
@@ -146,12 +146,12 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         except RagError as exc:  # PermissionDenied: a document the actor may not replace
             return IngestEstimate(filename=self._shown_name(filename), error=f"{self._shown_name(filename)}: {exc}")
         today = office_today(self._settings.timezone)
+        later = effective_date if (effective_date or "") > today else None
         live = [v for v in self.catalog.versions(prepared.doc_id) if v.status == "current"]
-        replaced = versions_in_effect(live, today).get(prepared.doc_id)
-        audience_t = kept_readers(audience, audience_t, live, replaced)  # as the ingest will decide
+        compared = replaced_on(live, prepared.doc_id, later or today)
+        audience_t = kept_readers(audience, audience_t, compared)  # as the ingest will decide
         unchanged = self.indexer.current_match(prepared, audience_t, effective_date, today) is not None
-        change = [] if unchanged or replaced is None else audience_change(
-            audience_t, replaced, effective_date if (effective_date or "") > today else None)
+        change = [] if unchanged or compared is None else audience_change(audience_t, compared, later, asking=True)
         per_chunk = self._settings.ingest_seconds_per_chunk
         chunks = sum(1 for c in prepared.chunks if c.text.replace(DEFERRED_LINE, "").strip())  # not the stand-ins
         ocr = len(plan.pages)
@@ -159,7 +159,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         return IngestEstimate(
             filename=prepared.parsed.source, doc_id=prepared.doc_id, chunk_count=chunks,
             seconds=round(seconds, 1), unchanged=unchanged, ocr_pages=ocr, ocr_skipped=plan.skipped,
-            needs_confirmation=seconds > self._settings.ingest_confirm_seconds or bool(plan.skipped) or bool(change),
+            needs_confirmation=seconds > self._settings.ingest_confirm_seconds or bool(plan.skipped),
             readers_change="".join(change),
         )
 
@@ -262,7 +262,9 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             known = max((v.version for v in versions), default=0)
             live = [v for v in versions if v.status == "current"]
             replaced = versions_in_effect(live, today).get(prepared.doc_id)
-            if (readers := kept_readers(audience, audience_t, live, replaced)) != audience_t:  # not given: as it was
+            later = effective_date if (effective_date or "") > today else None
+            compared = replaced_on(live, prepared.doc_id, later or today)  # whose readers it takes, or is told about
+            if (readers := kept_readers(audience, audience_t, compared)) != audience_t:  # not given: as it was
                 audience_t = readers
                 prepared = replace(prepared, chunks=[replace(c, audience=audience_t) for c in prepared.chunks])
             basis = self._standard_basis(replaced)  # StandardReview: read before retired
@@ -273,8 +275,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
                     guard=lambda: self._recheck_identity(prepared, may_replace, typed=bool(doc_id)),
                 )
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
-            narrower = [] if report.status != "indexed" or replaced is None else audience_change(
-                audience_t, replaced, effective_date if (effective_date or "") > today else None)
+            narrower = [] if report.status != "indexed" or compared is None else audience_change(audience_t, compared, later)
             held = self._after_write(lambda: self._held_by_version(report, prepared, replaced, basis))
             return replace(report, reading=reading, warnings=[*reading.notes, *report.warnings, *narrower, *held])
         except DocumentIdConflict as exc:

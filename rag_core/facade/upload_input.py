@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from ..accounts.store import _audiences as account_labels
 from ..documents.audience_names import audience_label, audience_names
-from ..documents.catalog import Catalog, office_today, visible_to
+from ..documents.catalog import Catalog, office_today, versions_in_effect, visible_to
 from ..documents.redaction import redact_filename, redact_text
 from ..documents.standing import standing_versions
 from ..errors import AccountError, PermissionDenied
@@ -50,13 +50,17 @@ def audience_of(audience: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(sorted({audience_label(a) for a in labels if a.strip()}))
 
 
-def kept_readers(audience: Sequence[str] | None, given: tuple[str, ...], live: Sequence[DocumentInfo],
-                 replaced: DocumentInfo | None) -> tuple[str, ...]:
+def replaced_on(live: Sequence[DocumentInfo], doc_id: str, day: str) -> DocumentInfo | None:
+    """The version a new one of `doc_id` taking effect on `day` replaces: the one in effect then (a scheduled one
+    once its day has come), else the newest live one (a document whose only version is still scheduled)."""
+    return versions_in_effect(live, day).get(doc_id) or max(live, key=lambda v: v.version, default=None)
+
+
+def kept_readers(audience: Sequence[str] | None, given: tuple[str, ...], replaced: DocumentInfo | None) -> tuple[str, ...]:
     """The readers of a new version: `given` (`audience_of(audience)`), or, with no audience given (None: the CLI
-    without --audience), those of the version it replaces (in effect, else the newest live one): re-ingesting a
-    managers-only policy without --audience served it to all staff."""
-    kept = replaced or max(live, key=lambda v: v.version, default=None)
-    return kept.audience if audience is None and kept is not None else given
+    without --audience), those of the version it replaces (`replaced_on`): re-ingesting a managers-only policy
+    without --audience served it to all staff."""
+    return replaced.audience if audience is None and replaced is not None else given
 
 
 def bad_label(labels: Sequence[str]) -> str:
