@@ -117,6 +117,42 @@ def test_merges_notes_fillers_and_a_row_label_that_heads_no_column() -> None:
     assert "2026.01-2026.06" in text and "2026.07-2026.12" in text and counts.get("landline", 0) <= 1, (text, counts)
 
 
+def test_rosters_with_spaced_headers_families_with_long_labels_and_noted_kinds() -> None:
+    """Review 331: a header row the records cannot read (住　　址, QQ/微信), a labels row with a long or numbered label,
+    a label whose note names the kind of value (号码（QQ）), a row that starts one column in (gridBefore)."""
+    roster = word_table([["姓名", "住　　址", "QQ/微信"], ["张三", HOME, "123456789"], ["李四", HOME.replace("88", "99"), "987654321"]])
+    text, _ = stored(roster)
+    assert "建国路" not in text and "987654321" not in text, text
+    family = word_table([["关系", "姓名", "QQ", "现工作单位名称及所在部门职务", "2025年收入（元）"],
+                         ["配偶", "李四", "123456789", "某公司人事部专员", "100000"],
+                         ["父亲", "张大", "987654321", "退休", "0"]])
+    text, _ = stored(family)
+    assert "987654321" not in text and "100000" in text, text
+    noted = word_table([["姓名", "张三"], ["号码（QQ）", "123456789"], ["联系方式（家庭住址）", HOME]])
+    assert "123456789" not in stored(noted)[0] and "建国路88号" not in stored(noted)[0]
+
+
+def test_a_row_that_starts_one_column_in_keeps_its_cells_under_their_columns() -> None:
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    document = Document()
+    table = document.add_table(rows=3, cols=4)
+    for i, row in enumerate([["姓名", "张三", "性别", "男"], ["QQ", "123456789", "民族", "汉"], ["", "", "籍贯", "北京"]]):
+        for j, value in enumerate(row):
+            table.cell(i, j).text = value
+    table.cell(1, 1).merge(table.cell(2, 1))
+    row = table.rows[2]._tr
+    row.remove(row.findall(qn("w:tc"))[0])  # the row starts at the second grid column
+    before = OxmlElement("w:gridBefore")
+    before.set(qn("w:val"), "1")
+    row.get_or_add_trPr().insert(0, before)
+    out = io.BytesIO()
+    document.save(out)
+    text, _ = stored(out.getvalue())
+    assert "123456789" not in text and "男：北京" in text, text  # 北京 under the column it sits in
+
+
 def test_a_markdown_or_csv_form_is_masked_too() -> None:
     markdown = f"# 登记表\n\n| 姓名 | 张三 |\n|---|---|\n| 家庭住址 | {HOME} |\n".encode()
     assert "建国路88号" not in stored(markdown, "登记表.md")[0]

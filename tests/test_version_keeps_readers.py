@@ -98,3 +98,16 @@ def test_the_cli_estimate_says_the_change_of_readers(run, tmp_path: Path) -> Non
     policy.write_text(V2, encoding="utf-8")
     said = run("ingest", str(policy), "--audience", "all", "--estimate")
     assert said.exit_code == 0 and "宽" in said.stderr and "导入后" in said.stderr
+
+
+def test_an_immediate_version_is_compared_with_the_scheduled_ones_it_cancels(tmp_path: Path) -> None:
+    """Review 331: 全体员工 in effect, 管理者 scheduled; an upload taking effect now cancels the scheduled one, and the
+    estimate compared only with the version in effect, so no question was asked."""
+    import datetime
+
+    later = (datetime.date.today() + datetime.timedelta(days=10)).isoformat()
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(V1.encode(), "car.md", audience=["all"], actor=ADMIN).ok
+    assert a.ingest_bytes(V2.encode(), "car.md", audience=["managers"], effective_date=later, actor=ADMIN).ok
+    third = V2.replace("3500", "3600")
+    assert "宽" in a.estimate_ingest(third.encode(), "car.md", audience=["all"], actor=ADMIN).readers_change

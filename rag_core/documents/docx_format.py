@@ -322,10 +322,12 @@ def docx_grid(table: object, tables: TableCounter | None = None, name: str = "",
     above: dict[int, object] = {}  # the <w:tc> holding the content at each grid column of the row above
     texts_of: dict[object, str] = {}
     for r, tr in enumerate(_unwrapped(table._tbl, (_W + "tr",))):  # type: ignore[attr-defined]
-        texts: list[str] = []
         roots: list[object] = []
         here: dict[int, object] = {}
         before = tr.grid_before  # empty grid columns the row starts with (row.cells leaves them out too)
+        if before > MAX_TABLE_COLUMNS:
+            raise _too_big(name, f"有一行超过 {MAX_TABLE_COLUMNS} 列（行首空出 {before:,} 列）")
+        texts: list[str] = [""] * before  # kept as blanks: the row's cells stay under their columns
         for tc in _unwrapped(tr, (_W + "tc",)):
             span = tc.grid_span
             if len(roots) + span > MAX_TABLE_COLUMNS:

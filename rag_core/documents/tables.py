@@ -99,12 +99,21 @@ _FILLERS = frozenset({"同上", "同左", "同前", "无", "暂无", "否", "是
 
 @lru_cache(maxsize=4096)
 def _labels(text: str) -> tuple[str, ...] | None:
-    """The personal-data labels a cell names (住址, 手机, QQ …: `names_personal`; 家庭住址及电话 names two), () for
-    another label (金额, 关系: short, no digit), None for a value."""
-    label = _LABEL_NOTE.sub("", _LABEL_SPACE.sub("", text)).rstrip(":：")
+    """The personal-data labels a cell names (住址, 手机, QQ …: `names_personal`; 家庭住址及电话 names two; 号码（QQ）
+    names the one in its note), () for another label (金额, 关系: short, no digit), None for a value."""
+    spaced = _LABEL_SPACE.sub("", text).rstrip(":：")
+    label = _LABEL_NOTE.sub("", spaced)  # 家庭住址（须填写到门牌号）: what to write beside the label
     if not 0 < len(label) <= 12 or any(ch.isdigit() for ch in label) or label in _FILLERS:
         return None
-    return tuple(part for part in _LABEL_PARTS.split(label) if part and names_personal(part))
+    notes = [note[1:-1] for note in _LABEL_NOTE.findall(spaced)]
+    parts = [part for piece in (label, *notes) for part in _LABEL_PARTS.split(piece) if part]
+    return tuple(dict.fromkeys(part for part in parts if names_personal(part)))
+
+
+def _read_in_records(text: str, labels: tuple[str, ...]) -> bool:
+    """Whether the records' own "header：value" reading masks under this header as the label reading would: the
+    header as written is the one label (not spaced out, compound, or noted)."""
+    return labels == (text.rstrip(":："),)
 
 
 def _beside_label(label: str, cell: str, mask: CellMask) -> tuple[str, dict[str, int]] | None:
@@ -126,8 +135,9 @@ def _labelled(cells: list[list[str]], merged: set[tuple[int, int]], header_rows:
     """The cells, each value masked as the value of the personal-data labels before it in its row (住址 | 北京… |
     上海… : one column per person) and above it in its column (a labels row over a family's rows) where that reading
     says so (`_beside_label`), and the masks made. Another label ends a row's labels (QQ | 123456 | 金额 | 20000); a
-    label heads its column only in a row of labels, until the next one there (咨询电话 | 0571… labels its row, not
-    the periods below it); the `header_rows` are left to the records, which read every value under them. A merge's
+    label heads its column only in a row mostly of labels, until the next one there (咨询电话 | 0571… labels its row,
+    not the periods below it); a header row's label is left to the records, which read every value under it, unless
+    the records cannot read it (住　　址, 家庭住址及电话: `_read_in_records`). A merge's
     repeats follow their first cell (`down`: from above, where the file says so; else a long text repeated below
     itself, an address). Unchanged outside `masking_cells`."""
     found = _CELL_MASK.get()
@@ -139,6 +149,8 @@ def _labelled(cells: list[list[str]], merged: set[tuple[int, int]], header_rows:
     for i, row in enumerate(cells):
         left: tuple[str, ...] = ()
         kinds = [_labels(cell) if cell else None for cell in row]
+        filled = [kind for kind, cell in zip(kinds, row, strict=True) if cell]
+        of_labels = sum(kind is not None for kind in filled) * 2 > len(filled)  # most of its cells are labels
         for j, cell in enumerate(row):
             if (i, j) in merged:  # continues the merge from the left: the same text, masked alike
                 out[i][j] = out[i][j - 1]
@@ -156,8 +168,7 @@ def _labelled(cells: list[list[str]], merged: set[tuple[int, int]], header_rows:
             if labels is None:
                 continue
             left = labels
-            following = next((kind for kind, text in zip(kinds[j + 1:], row[j + 1:], strict=True) if text), ())
-            if following is not None and i >= header_rows:  # in a row of labels: it heads its column
+            if of_labels and (i >= header_rows or not _read_in_records(cell, labels)):  # it heads its column
                 above[j] = labels
     return (out, counts) if counts else (cells, {})
 

@@ -148,10 +148,10 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         today = office_today(self._settings.timezone)
         later = effective_date if (effective_date or "") > today else None
         live = [v for v in self.catalog.versions(prepared.doc_id) if v.status == "current"]
-        compared = replaced_on(live, prepared.doc_id, later or today)
+        compared = replaced_on(live, prepared.doc_id, today, later)
         audience_t = kept_readers(audience, audience_t, compared)  # as the ingest will decide
         unchanged = self.indexer.current_match(prepared, audience_t, effective_date, today) is not None
-        change = [] if unchanged or compared is None else audience_change(audience_t, compared, later, asking=True)
+        change = [] if unchanged else [w for old in compared for w in audience_change(audience_t, old, later, asking=True)]
         per_chunk = self._settings.ingest_seconds_per_chunk
         chunks = sum(1 for c in prepared.chunks if c.text.replace(DEFERRED_LINE, "").strip())  # not the stand-ins
         ocr = len(plan.pages)
@@ -263,7 +263,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             live = [v for v in versions if v.status == "current"]
             replaced = versions_in_effect(live, today).get(prepared.doc_id)
             later = effective_date if (effective_date or "") > today else None
-            compared = replaced_on(live, prepared.doc_id, later or today)  # whose readers it takes, or is told about
+            compared = replaced_on(live, prepared.doc_id, today, later)  # whose readers it takes, or is told about
             if (readers := kept_readers(audience, audience_t, compared)) != audience_t:  # not given: as it was
                 audience_t = readers
                 prepared = replace(prepared, chunks=[replace(c, audience=audience_t) for c in prepared.chunks])
@@ -275,7 +275,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
                     guard=lambda: self._recheck_identity(prepared, may_replace, typed=bool(doc_id)),
                 )
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
-            narrower = [] if report.status != "indexed" or compared is None else audience_change(audience_t, compared, later)
+            narrower = [] if report.status != "indexed" else [w for old in compared for w in audience_change(audience_t, old, later)]
             held = self._after_write(lambda: self._held_by_version(report, prepared, replaced, basis))
             return replace(report, reading=reading, warnings=[*reading.notes, *report.warnings, *narrower, *held])
         except DocumentIdConflict as exc:

@@ -12,7 +12,7 @@ from ..accounts.store import _audiences as account_labels
 from ..documents.audience_names import audience_label, audience_names
 from ..documents.catalog import Catalog, office_today, versions_in_effect, visible_to
 from ..documents.redaction import redact_filename, redact_text
-from ..documents.standing import standing_versions
+from ..documents.standing import scheduled, standing_versions
 from ..errors import AccountError, PermissionDenied
 from ..insights.audiences import unreadable_labels
 from ..search.indexer import refuse_unreplaceable
@@ -50,17 +50,26 @@ def audience_of(audience: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(sorted({audience_label(a) for a in labels if a.strip()}))
 
 
-def replaced_on(live: Sequence[DocumentInfo], doc_id: str, day: str) -> DocumentInfo | None:
-    """The version a new one of `doc_id` taking effect on `day` replaces: the one in effect then (a scheduled one
-    once its day has come), else the newest live one (a document whose only version is still scheduled)."""
-    return versions_in_effect(live, day).get(doc_id) or max(live, key=lambda v: v.version, default=None)
+def replaced_on(live: Sequence[DocumentInfo], doc_id: str, today: str, later: str | None) -> list[DocumentInfo]:
+    """The versions a new one of `doc_id` replaces, the one whose readers it keeps first: taking effect `later`, the
+    one in effect then; at once, the one in effect and every scheduled one (an immediate version cancels them). A
+    document whose only version is still scheduled: that one. A change of readers is told against each."""
+    if later:
+        found = versions_in_effect(live, later).get(doc_id)
+    else:
+        found = versions_in_effect(live, today).get(doc_id)
+        waiting = [v for v in live if scheduled(v, today)]
+        if found is not None or waiting:
+            return [*([found] if found else []), *(v for v in waiting if found is None or v.version != found.version)]
+    newest = max(live, key=lambda v: v.version, default=None)
+    return [version] if (version := found or newest) is not None else []
 
 
-def kept_readers(audience: Sequence[str] | None, given: tuple[str, ...], replaced: DocumentInfo | None) -> tuple[str, ...]:
+def kept_readers(audience: Sequence[str] | None, given: tuple[str, ...], replaced: Sequence[DocumentInfo]) -> tuple[str, ...]:
     """The readers of a new version: `given` (`audience_of(audience)`), or, with no audience given (None: the CLI
     without --audience), those of the version it replaces (`replaced_on`): re-ingesting a managers-only policy
     without --audience served it to all staff."""
-    return replaced.audience if audience is None and replaced is not None else given
+    return replaced[0].audience if audience is None and replaced else given
 
 
 def bad_label(labels: Sequence[str]) -> str:
