@@ -2,17 +2,17 @@
 
 Each format's reader builds a `Grid` — a rectangle of cell texts in which a merged
 cell is repeated over every position it covers, plus which positions continue a
-horizontal merge — and this module turns it into record lines
+merge from the left or from above — and this module turns it into record lines
 ("城市：兰州，住宿标准（元/晚）：480", format in `text.records`). Header rows are
 resolved here once for every format: multi-row headers are joined top-down
 ("差旅标准·住宿（元/晚）"), and a full-width row inside the body ("一类城市") becomes
 a 分组 field of the rows under it.
 
 A cell is also read as the value of the labels before it in its row or above it in its column (`masking_cells`, set
-by the ingest with its masking settings): a form without a header row (姓名 | 张三 | 家庭住址 | 北京市…) read as header and records put a home
-address under the key 张三, where masking could not see its label. Beside a label after which masking reads a value
-as personal (住址, 手机, QQ …), a cell that reading masks more than the cell alone is masked before the records are
-built; the records keep their headers.
+by the ingest with its masking settings): a form without a header row (姓名 | 张三 | 家庭住址 | 北京市…) read as
+header and records put a home address under the key 张三, where masking could not see its label. Beside a label
+after which masking reads a value as personal (住址, 手机, QQ …), a cell that reading masks more than the cell alone
+is masked before the records are built; the records keep their headers.
 """
 
 from __future__ import annotations
@@ -79,8 +79,8 @@ _LABEL_SPACE = re.compile(r"[\s\u3000]+")  # 住　　址, 身 份 证 号: a fo
 
 @contextmanager
 def masking_cells(mask: CellMask) -> Iterator[dict[str, int]]:
-    """While the block parses a file, each table cell is also masked as the value of the label left of it or above
-    it, by `mask` (the ingest's own masking: its disabled categories, nothing when masking is off); yields the masks
+    """While the block parses a file, each table cell is also masked as the value of the labels before it in its row
+    or above it in its column, by `mask` (the ingest's own masking: its disabled categories, nothing when masking is off); yields the masks
     made in the tables read as records."""
     counts: dict[str, int] = {}
     token = _CELL_MASK.set((mask, counts))
@@ -137,9 +137,9 @@ def _labelled(cells: list[list[str]], merged: set[tuple[int, int]], header_rows:
     says so (`_beside_label`), and the masks made. Another label ends a row's labels (QQ | 123456 | 金额 | 20000); a
     label heads its column only in a row mostly of labels, until the next one there (咨询电话 | 0571… labels its row,
     not the periods below it); a header row's label is left to the records, which read every value under it, unless
-    the records cannot read it (住　　址, 家庭住址及电话: `_read_in_records`). A merge's
-    repeats follow their first cell (`down`: from above, where the file says so; else a long text repeated below
-    itself, an address). Unchanged outside `masking_cells`."""
+    the records cannot read it (住　　址, 家庭住址及电话: `_read_in_records`). A merge's repeats follow their first cell
+    (`down`: from above, where the file says so; else a long text repeated below itself, an address). Unchanged
+    outside `masking_cells`."""
     found = _CELL_MASK.get()
     if found is None:
         return cells, {}
