@@ -153,6 +153,18 @@ def test_a_row_that_starts_one_column_in_keeps_its_cells_under_their_columns() -
     assert "123456789" not in text and "男：北京" in text, text  # 北京 under the column it sits in
 
 
+def test_review_332_headers_with_numbers_a_member_row_of_words_and_a_key_value_policy() -> None:
+    roster = word_table([["住　　址", "2024年度考核结果", "2025年度考核结果"], [HOME, "优秀", "良好"]])
+    assert "建国路88号" not in stored(roster)[0]
+    family = word_table([["姓名", "张三", "性别", "男"], ["关系", "姓名", "家庭住址", "备注"],
+                         ["父亲", "张大山", "已故", "已故"], ["母亲", "李小花", HOME, "退休"]])
+    assert "建国路88号" not in stored(family)[0]
+    policy = word_table([["项目", "内容", "负责部门"], ["咨询电话", "0571-88886666", "人事部"],
+                         ["2026.01-2026.06", "第一批：提交申请表", "人事部"]])
+    text, counts = stored(policy)
+    assert "2026.01-2026.06" in text and counts.get("landline", 0) <= 1, (text, counts)
+
+
 def test_a_markdown_or_csv_form_is_masked_too() -> None:
     markdown = f"# 登记表\n\n| 姓名 | 张三 |\n|---|---|\n| 家庭住址 | {HOME} |\n".encode()
     assert "建国路88号" not in stored(markdown, "登记表.md")[0]

@@ -111,3 +111,15 @@ def test_an_immediate_version_is_compared_with_the_scheduled_ones_it_cancels(tmp
     assert a.ingest_bytes(V2.encode(), "car.md", audience=["managers"], effective_date=later, actor=ADMIN).ok
     third = V2.replace("3500", "3600")
     assert "宽" in a.estimate_ingest(third.encode(), "car.md", audience=["all"], actor=ADMIN).readers_change
+
+
+def test_only_scheduled_versions_keep_the_newest_one_s_readers(tmp_path: Path) -> None:
+    """Review 332: two scheduled versions, 全体员工 then 管理者; re-ingested with no audience it took the first's."""
+    import datetime
+
+    soon, later = ((datetime.date.today() + datetime.timedelta(days=d)).isoformat() for d in (5, 10))
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(V1.encode(), "car.md", audience=["all"], effective_date=soon, actor=ADMIN).ok
+    assert a.ingest_bytes(V2.encode(), "car.md", audience=["managers"], effective_date=later, actor=ADMIN).ok
+    third = a.ingest_bytes(V2.replace("3500", "3600").encode(), "car.md", audience=None, actor=ADMIN)
+    assert third.ok and tuple(third.audience) == ("managers",)

@@ -150,7 +150,11 @@ def _labelled(cells: list[list[str]], merged: set[tuple[int, int]], header_rows:
         left: tuple[str, ...] = ()
         kinds = [_labels(cell) if cell else None for cell in row]
         filled = [kind for kind, cell in zip(kinds, row, strict=True) if cell]
-        of_labels = sum(kind is not None for kind in filled) * 2 > len(filled)  # most of its cells are labels
+        # a row of labels: its header row, or mostly labels and no value personal on its own (咨询电话 | 0571… | 人事部
+        # is a row of data); only rows naming a personal label are checked
+        of_labels = i < header_rows or (sum(kind is not None for kind in filled) * 2 > len(filled) and not any(
+            kind is None and mask(cell)[0] != cell for kind, cell in zip(kinds, row, strict=True)
+            if cell and any(kinds)))
         for j, cell in enumerate(row):
             if (i, j) in merged:  # continues the merge from the left: the same text, masked alike
                 out[i][j] = out[i][j - 1]
@@ -168,7 +172,9 @@ def _labelled(cells: list[list[str]], merged: set[tuple[int, int]], header_rows:
             if labels is None:
                 continue
             left = labels
-            if of_labels and (i >= header_rows or not _read_in_records(cell, labels)):  # it heads its column
+            # it heads its column (another personal label takes over there; any other ends nothing: a family member's
+            # row of short words, 父亲 | 张大山 | 已故, is no labels row to end 家庭住址)
+            if labels and of_labels and (i >= header_rows or not _read_in_records(cell, labels)):
                 above[j] = labels
     return (out, counts) if counts else (cells, {})
 

@@ -160,7 +160,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             filename=prepared.parsed.source, doc_id=prepared.doc_id, chunk_count=chunks,
             seconds=round(seconds, 1), unchanged=unchanged, ocr_pages=ocr, ocr_skipped=plan.skipped,
             needs_confirmation=seconds > self._settings.ingest_confirm_seconds or bool(plan.skipped),
-            readers_change="".join(change),
+            readers_change="\n".join(change),
         )
 
     def _prepared(

@@ -53,12 +53,12 @@ def audience_of(audience: Sequence[str] | None) -> tuple[str, ...]:
 def replaced_on(live: Sequence[DocumentInfo], doc_id: str, today: str, later: str | None) -> list[DocumentInfo]:
     """The versions a new one of `doc_id` replaces, the one whose readers it keeps first: taking effect `later`, the
     one in effect then; at once, the one in effect and every scheduled one (an immediate version cancels them). A
-    document whose only version is still scheduled: that one. A change of readers is told against each."""
+    document whose only versions are still scheduled: their newest first. A change of readers is told against each."""
     if later:
         found = versions_in_effect(live, later).get(doc_id)
     else:
         found = versions_in_effect(live, today).get(doc_id)
-        waiting = [v for v in live if scheduled(v, today)]
+        waiting = sorted((v for v in live if scheduled(v, today)), key=lambda v: -v.version)  # the newest first
         if found is not None or waiting:
             return [*([found] if found else []), *(v for v in waiting if found is None or v.version != found.version)]
     newest = max(live, key=lambda v: v.version, default=None)
