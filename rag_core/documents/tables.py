@@ -80,8 +80,8 @@ _LABEL_SPACE = re.compile(r"[\s\u3000]+")  # 住　　址, 身 份 证 号: a fo
 @contextmanager
 def masking_cells(mask: CellMask) -> Iterator[dict[str, int]]:
     """While the block parses a file, each table cell is also masked as the value of the labels before it in its row
-    or above it in its column, by `mask` (the ingest's own masking: its disabled categories, nothing when masking is off); yields the masks
-    made in the tables read as records."""
+    or above it in its column, by `mask` (the ingest's own masking: its disabled categories, nothing when masking
+    is off); yields the masks made in the tables whose text is taken from the masked cells (records or plain rows)."""
     counts: dict[str, int] = {}
     token = _CELL_MASK.set((mask, counts))
     try:

@@ -29,7 +29,7 @@ from ..documents.bounds import IngestEstimate, as_cancel, check_cancel
 from ..documents.catalog import office_today, utc_stamp, versions_in_effect, visible_to
 from ..documents.doc_ids import NameTaken, check_identity, check_twin, given_doc_id
 from ..documents.ocr import reporting_pages
-from ..documents.prepare import PreparedDocument, audience_change, effective_day, prepare
+from ..documents.prepare import PreparedDocument, effective_day, prepare
 from ..documents.reading import DEFERRED_LINE, OCR_CHUNKS_PER_PAGE, OCR_SECONDS_PER_PAGE, deferred_plan, deferring_ocr
 from ..documents.standing import scheduled
 from ..errors import DocumentIdConflict, IngestError, PermissionDenied, RagError
@@ -43,7 +43,7 @@ from .reindex import Reindexing
 from .replaced import REPLACED_DIR, replaced_dir, said_replaced
 from .samples import SAMPLE_PACK, SAMPLES_DIR, SYSTEM, SampleSeeding  # noqa: F401 (their old home)
 from .server_files import ServerFiles
-from .upload_input import audience_of, displayable_name, kept_readers, replaced_on  # noqa: F401 (displayable_name: old home)
+from .upload_input import audience_of, displayable_name, readers_change  # noqa: F401 (displayable_name: its old home)
 from .version_views import VersionViews
 
 Progress = Callable[[str, float], None]
@@ -146,12 +146,11 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         except RagError as exc:  # PermissionDenied: a document the actor may not replace
             return IngestEstimate(filename=self._shown_name(filename), error=f"{self._shown_name(filename)}: {exc}")
         today = office_today(self._settings.timezone)
-        later = effective_date if (effective_date or "") > today else None
         live = [v for v in self.catalog.versions(prepared.doc_id) if v.status == "current"]
-        compared = replaced_on(live, prepared.doc_id, today, later)
-        audience_t = kept_readers(audience, audience_t, compared)  # as the ingest will decide
+        audience_t, change = readers_change(audience, audience_t, live, prepared.doc_id, effective_date, today,
+                                            asking=True)  # as the ingest will decide
         unchanged = self.indexer.current_match(prepared, audience_t, effective_date, today) is not None
-        change = [] if unchanged else [w for old in compared for w in audience_change(audience_t, old, later, asking=True)]
+        change = [] if unchanged else change
         per_chunk = self._settings.ingest_seconds_per_chunk
         chunks = sum(1 for c in prepared.chunks if c.text.replace(DEFERRED_LINE, "").strip())  # not the stand-ins
         ocr = len(plan.pages)
@@ -262,9 +261,9 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             known = max((v.version for v in versions), default=0)
             live = [v for v in versions if v.status == "current"]
             replaced = versions_in_effect(live, today).get(prepared.doc_id)
-            later = effective_date if (effective_date or "") > today else None
-            compared = replaced_on(live, prepared.doc_id, today, later)  # whose readers it takes, or is told about
-            if (readers := kept_readers(audience, audience_t, compared)) != audience_t:  # not given: as it was
+            readers, change = readers_change(audience, audience_t, live, prepared.doc_id, effective_date, today,
+                                             asking=False)
+            if readers != audience_t:  # not given: as it was
                 audience_t = readers
                 prepared = replace(prepared, chunks=[replace(c, audience=audience_t) for c in prepared.chunks])
             basis = self._standard_basis(replaced)  # StandardReview: read before retired
@@ -275,7 +274,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
                     guard=lambda: self._recheck_identity(prepared, may_replace, typed=bool(doc_id)),
                 )
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
-            narrower = [] if report.status != "indexed" else [w for old in compared for w in audience_change(audience_t, old, later)]
+            narrower = change if report.status == "indexed" else []
             held = self._after_write(lambda: self._held_by_version(report, prepared, replaced, basis))
             return replace(report, reading=reading, warnings=[*reading.notes, *report.warnings, *narrower, *held])
         except DocumentIdConflict as exc:

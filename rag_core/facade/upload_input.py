@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from ..accounts.store import _audiences as account_labels
 from ..documents.audience_names import audience_label, audience_names
 from ..documents.catalog import Catalog, office_today, versions_in_effect, visible_to
+from ..documents.prepare import audience_change
 from ..documents.redaction import redact_filename, redact_text
 from ..documents.standing import scheduled, standing_versions
 from ..errors import AccountError, PermissionDenied
@@ -70,6 +71,16 @@ def kept_readers(audience: Sequence[str] | None, given: tuple[str, ...], replace
     without --audience), those of the version it replaces (`replaced_on`): re-ingesting a managers-only policy
     without --audience served it to all staff."""
     return replaced[0].audience if audience is None and replaced else given
+
+
+def readers_change(audience: Sequence[str] | None, given: tuple[str, ...], live: Sequence[DocumentInfo], doc_id: str,
+                   effective_date: str | None, today: str, *, asking: bool) -> tuple[tuple[str, ...], list[str]]:
+    """The readers a new version of `doc_id` gets (`kept_readers`) and what changes for whom against each version it
+    replaces or cancels (`replaced_on`, `audience_change`): the estimate asks it, the ingest reports it."""
+    later = effective_date if (effective_date or "") > today else None
+    compared = replaced_on(live, doc_id, today, later)
+    readers = kept_readers(audience, given, compared)
+    return readers, [w for old in compared for w in audience_change(readers, old, later, asking=asking)]
 
 
 def bad_label(labels: Sequence[str]) -> str:
