@@ -45,9 +45,7 @@ def shown_text(text: str) -> str:
 def given_doc_id(doc_id: str | None) -> str | None:
     """A typed document id, or None when it shows nothing (spaces, a zero-width space): such an id became
     "document" and silently replaced the document of that id; not given, the id comes from the file name."""
-    if doc_id is None:
-        return None
-    return doc_id if shown_text(str(doc_id)).strip() and not is_blank(shown_text(str(doc_id))) else None
+    return None if doc_id is None or is_blank(shown_text(str(doc_id))) else doc_id  # "" is blank too
 
 
 def id_form(doc_id: str) -> str:
