@@ -33,7 +33,7 @@ from .mobile_cue import phone_cue_before
 from .pii_address import ADDRESS_CUE, ADDRESS_RE, address
 from .pii_context import CONTEXT_WORDS as CONTEXT_WORDS  # context words live there; tests and callers read them here
 from .pii_context import context_matches, joins
-from .separated_digits import SEPARATED_RE, separated_id, separated_mobile
+from .separated_digits import SEPARATED_RE, separated_card, separated_id, separated_mobile
 
 # Key -> placeholder. Insertion order is the application order.
 REDACTION_CATEGORIES: dict[str, str] = {
@@ -274,6 +274,7 @@ RULES: tuple[tuple[str, re.Pattern[str], _Decide], ...] = (
     ("bank_card", _BANK_CARD_RE, _bank_card),
     ("bank_card", _BANK_CARD_6_RE, _bank_card_6),
     ("bank_card", _TWO_GROUPS_RE, _card_split),
+    ("bank_card", SEPARATED_RE, separated_card),  # 6 2 2 2 0 2 …, a card read out digit by digit
     ("mobile", _MOBILE_RE, _whole),
     ("mobile", _TWO_GROUPS_RE, _mobile_split),
     ("mobile", _MOBILE_GROUPS_RE, _mobile_groups),

@@ -3,9 +3,10 @@
 Split from pii.py (kept under its size limit), which runs these as two of its rules over its view (full-width
 ，as ',' and every Unicode space as ' '). The digits of a run separated by one consistent single space, 、 or
 comma are read as one number, and the run is masked only when that number is a mobile (1[3-9] and 9 more digits)
-after a phone word, or an ID with a valid check character, *and* the run is written the way a person spells such a number: every
-group one digit (read aloud, digit by digit), or a mobile's own grouping (3-4-4, 3-8, 7-4, 4-4-3, 4-3-4), or an ID
-in groups of 3 or more. A list of small numbers (第1、2、3条, 1、3、5、7、9、11、13、15) or amounts (100、200元,
+after a phone word or spelled out digit by digit with spaces (stop 65: a file name 张三 1 3 8 … 入职.md has no phone
+word), an ID with a valid check character, or a card (16-19 digits, issuer prefix, Luhn) spelled digit by digit, *and*
+the run is written the way a person spells such a number: every group one digit (read aloud, digit by digit), or a
+mobile's own grouping (3-4-4, 3-8, 7-4, 4-4-3, 4-3-4), or an ID in groups of 3 or more. A list of small numbers (第1、2、3条, 1、3、5、7、9、11、13、15) or amounts (100、200元,
 1000，2000，3000) is neither, and a run followed by a unit (…8000元, …8000号) is a value, not a number to call.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .checksums import id_card_valid
+from .checksums import id_card_valid, luhn_valid
 from .mobile_cue import phone_cue_before
 
 Span = tuple[int, int]
@@ -36,15 +37,37 @@ def _a_value(match: re.Match[str]) -> bool:
     return _UNIT_AFTER.match(match.string, match.end()) is not None
 
 
+def _digit_by_digit(groups: list[str]) -> bool:
+    return all(len(g) == 1 for g in groups)
+
+
 def separated_mobile(match: re.Match[str]) -> Span | None:
     """A mobile spelled digit by digit or in its own grouping (138、0013、8000), after a phone word (手机号是 138 0013
-    8000): without one, such a run is as likely a row of amounts or scores (180、1200、1500；1 4 5 3 2 4 5 5 3 4 2)."""
+    8000). Without one, eleven digits set apart by single spaces in running text or a name are still a number read
+    out (张三 1 3 8 … 入职.md); after a label's colon they are what the label says (评分：1 4 5 3 2 …), and a grouped run or
+    a list with 、 (180、1200、1500；1、3、5、7 …) needs the word too."""
     groups = _groups(match)
     digits = "".join(groups)
-    if not re.fullmatch(r"1[3-9]\d{9}", digits) or _a_value(match) or not phone_cue_before(match.string, match.start()):
+    if not re.fullmatch(r"1[3-9]\d{9}", digits) or _a_value(match):
         return None
-    spelled = all(len(g) == 1 for g in groups) or tuple(map(len, groups)) in _MOBILE_GROUPINGS
+    # A run after a label's colon is what the label says (满意度评分：1 4 5 3 2 …, 各月人数：1 5 3 …): a number to call
+    # only when that label is a phone word.
+    after_label = match.string[max(0, match.start() - 4) : match.start()].rstrip(" \t").endswith((":", "："))
+    spaced_out = _digit_by_digit(groups) and match.group("sep") == " " and not after_label
+    if not spaced_out and not phone_cue_before(match.string, match.start()):
+        return None
+    spelled = _digit_by_digit(groups) or tuple(map(len, groups)) in _MOBILE_GROUPINGS
     return match.span() if spelled else None
+
+
+def separated_card(match: re.Match[str]) -> Span | None:
+    """A bank card spelled digit by digit (6 2 2 2 0 2 …, 6、2、2、2 …): its 16-19 digits pass the issuer prefix and Luhn,
+    as a card written whole must."""
+    groups = _groups(match)
+    digits = "".join(groups)
+    if not (16 <= len(digits) <= 19 and digits.isdigit() and digits[0] in "34569") or _a_value(match):
+        return None
+    return match.span() if _digit_by_digit(groups) and luhn_valid(digits) else None
 
 
 def separated_id(match: re.Match[str]) -> Span | None:

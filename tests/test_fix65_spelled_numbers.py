@@ -1,0 +1,58 @@
+"""Review 334: a card read out digit by digit after its label, and a mobile spelled with spaces in a file name or a
+sentence with no phone word before it, were stored raw (the grouped forms were masked).
+
+A card's 16-19 digits set apart one by one are a card when they pass the issuer prefix and Luhn, or when a card word
+names them (`text.pii_context._ACCOUNT`); eleven single digits 1[3-9]… set apart by spaces are a mobile in running text
+or a name, but after a label's colon they are what the label says (评分：1 4 5 3 2 …, review 198).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fakes import fake_assistant
+
+from rag_core.text.pii import redact_text
+
+CARD = "6222021234567890128"  # Luhn-valid
+MOBILE = "13812345678"
+
+
+def _spaced(digits: str, sep: str = " ") -> str:
+    return sep.join(digits)
+
+
+@pytest.mark.parametrize("text", [
+    f"张三的银行卡号：{_spaced(CARD)}，每月发放。", f"我的工资卡 {_spaced(CARD)}", f"卡号 {_spaced(CARD, '、')}",
+    f"工资打到 {_spaced(CARD)} 这张卡", f"卡号：{_spaced('6222021234567890123')}",  # a card word needs no Luhn
+])
+def test_a_card_read_out_digit_by_digit_is_masked(text):
+    assert "[银行卡号]" in redact_text(text) and not re.search(r"\d", redact_text(text))
+
+
+@pytest.mark.parametrize("text", [
+    f"张三 {_spaced(MOBILE)} 入职", f"找张三 {_spaced(MOBILE)}", f"员工张三 {_spaced(MOBILE)}，已入职。",
+])
+def test_a_mobile_spelled_with_spaces_is_masked_without_a_phone_word(text):
+    assert "[手机号]" in redact_text(text) and MOBILE not in re.sub(r"\D", "", redact_text(text))
+
+
+@pytest.mark.parametrize("text", [
+    "满意度评分（11题）：1 4 5 3 2 4 5 5 3 4 2", "各月加班人数：1 5 3 2 0 4 1 2 3 3 1", "第1、3、8、1、2、3、4、5、6、7、8条",
+    "138、1234、5678元", f"编号 {_spaced('6222021234567890123')}",  # no card word, Luhn fails: a row of digits
+])
+def test_rows_of_values_stay(text):
+    assert redact_text(text) == text
+
+
+def test_a_spelled_mobile_in_a_file_name_and_a_card_in_the_body_are_stored_masked(tmp_path):
+    assistant = fake_assistant(tmp_path / "store")
+    body = f"第一条 员工每年享有带薪年假五天。\n\n第二条 张三的银行卡号：{_spaced(CARD)}，每月发放。\n"
+    report = assistant.ingest_bytes(body.encode(), f"张三 {_spaced(MOBILE)} 入职.md")
+    assert report.ok, report.error
+    stored = " ".join([report.doc_id, *(c.text for c in assistant.document_chunks(report.doc_id))])
+    stored += " ".join(f"{d.title} {d.source}" for d in assistant.list_documents())
+    assert "[银行卡号]" in stored and "[手机号]" in stored
+    digits = re.sub(r"\D", "", stored)
+    assert CARD not in digits and MOBILE not in digits
