@@ -56,3 +56,7 @@ def test_a_spelled_mobile_in_a_file_name_and_a_card_in_the_body_are_stored_maske
     assert "[银行卡号]" in stored and "[手机号]" in stored
     digits = re.sub(r"\D", "", stored)
     assert CARD not in digits and MOBILE not in digits
+
+
+def test_chinese_digits_spelled_out_with_spaces_are_read_as_the_same_number():
+    assert redact_text("年假 一 三 八 一 二 三 四 五 六 七 八") == "年假 [手机号]"
