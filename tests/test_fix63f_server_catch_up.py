@@ -66,6 +66,9 @@ def test_a_delete_whose_clean_up_failed_is_audited_and_holds_its_standard_answer
     assert a.standard_answer_holds(actor=HR)
     assert a.ask("年假有几天？", user="", remember=False, actor=EMP).answerer != "标准答复"
     assert any("清理没有完成" in notice for notice in a.store_notices)
+    # Review 333: every visitor reads the store notices, before logging in too; only the audit names the document
+    assert not any(doc in notice for notice in a.store_notices)
+    assert [e.target for e in a.audit_log.entries() if e.action == "document.delete"] == [doc]
 
 
 def test_a_server_back_empty_first_reached_by_an_upload_is_rebuilt_at_the_next_call(tmp_path, server):

@@ -355,8 +355,9 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         except LeftOver as left:  # the catalog's delete committed: audit and hold, then say what was left
             if replaced_dir(left.cause):  # a swapped data dir: the delete went to renamed files, the live one kept it
                 raise RagError(REPLACED_DIR) from left.cause
-            removed, leftover = left.removed, LEFTOVER_NOTE.format(doc_id=doc_id)
-            self.store_notices.append(leftover)  # the catalog marks the orphans: the next start drops them
+            removed, leftover = left.removed, LEFTOVER_NOTE
+            if leftover not in self.store_notices:  # the catalog marks the orphans: the next start drops them
+                self.store_notices.append(leftover)
         except NameTaken:  # as a made-up id: 0
             self._audit(actor, "refused", f"document.delete {doc_id}", "refused", "受众不可见：看不到它的任何版本，按没有这个文档答复")
             return 0

@@ -54,7 +54,8 @@ class LeftOver(Exception):
 
 
 # A delete whose catalog transaction committed but whose vector clean-up failed (a Chroma server restarted mid-delete)
-LEFTOVER_NOTE = ("文档 {doc_id} 已删除（不再出现在列表和回答里），但向量库的清理没有完成：重启应用后会自动补齐；"
+# The store notice names no document: every visitor reads it, before logging in too (review 333); the audit names it.
+LEFTOVER_NOTE = ("一份文档已删除（不再出现在列表和回答里），但向量库的清理没有完成：重启应用后会自动补齐；"
                  "如果用的是 Chroma 服务器，请先确认它在运行")
 
 
