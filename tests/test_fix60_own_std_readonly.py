@@ -47,8 +47,7 @@ def test_fix60_own_a_read_only_old_store_serves_its_sound_answers_and_says_the_j
         assert "五天" in _served(again, LEAVE_Q)  # HR's answer, not the policy search
         assert SECRET not in _served(again, QUESTION)  # the narrower one is held, in memory
         holds = again.standard_answer_holds(actor=HR)
-        assert bad.id in holds and good.id not in holds  # the page shows it held, not active
-        assert "看不到" in holds[bad.id] and "经理奖金制度" not in holds[bad.id]
+        assert bad.id not in holds and good.id not in holds  # held for a policy HR cannot read: not theirs to see
         assert "《经理奖金制度》只给管理者看" in again.standard_answer_holds(actor=HR_M)[bad.id]
         line = _unsaved(again)
         assert len(line) == 1 and "只读" in line[0], again.store_notices
@@ -65,7 +64,7 @@ def test_fix60_own_a_read_only_judged_store_says_nothing(tmp_path, read_only_sta
     read_only_standard()
     later = fake_assistant(store)
     assert "五天" in _served(later, LEAVE_Q)
-    assert bad.id in later.standard_answer_holds(actor=HR)
+    assert bad.id in later.standard_answer_holds(actor=HR_M)
     assert not _unsaved(later)
 
 
@@ -81,7 +80,7 @@ def test_fix60_own_an_immutable_old_store_serves_its_sound_answers(tmp_path):
         again = fake_assistant(store)
         assert "五天" in _served(again, LEAVE_Q)
         assert SECRET not in _served(again, QUESTION)
-        assert bad.id in again.standard_answer_holds(actor=HR)
+        assert bad.id in again.standard_answer_holds(actor=HR_M)
         assert _unsaved(again), again.store_notices
     finally:
         subprocess.run(["chattr", "-i", str(path)], check=True)

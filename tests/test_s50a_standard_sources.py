@@ -72,7 +72,8 @@ def test_the_hold_names_the_deleted_document_only_to_who_may_read_its_audience(t
     assert a.ingest_bytes(BUS, "bus.md", audience=["manager"], actor=ADMIN).ok
     a.delete_document(bus_id(a), actor=ADMIN)
     assert "班车管理办法" in a.standard_answer_holds(actor=ADMIN)[entry.id]
-    assert "班车管理办法" not in a.standard_answer_holds(actor=HR)[entry.id]
+    assert entry.id not in a.standard_answer_holds(actor=HR)  # held for a document HR cannot read (review 333)
+    assert entry.id not in {e.id for e in a.standard_answers(actor=HR)}
     with pytest.raises(RagError):
         a.release_standard_answer("nope", actor=HR)
 

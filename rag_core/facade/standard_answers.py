@@ -135,9 +135,11 @@ class StandardAnswerActions(StandardReview):
 
     @uses_store(STANDARD_FILE)
     def standard_answers(self, *, actor: Principal | None = None) -> list[StandardAnswer]:
-        """The standard answers whose audience the actor may read."""
+        """The standard answers the actor may read: their audience, and the documents one is held for."""
         actor = self._acting(actor, "insights")
-        return [e for e in self._judged_store().list() if visible_to(e.audience, actor.readable)]
+        store = self._judged_store()
+        readable = self._readable_standard(store, actor)
+        return [e for e in store.list() if e.id in readable]
 
     @uses_store(STANDARD_FILE)
     def delete_standard_answer(self, answer_id: str, *, actor: Principal | None = None) -> None:

@@ -183,7 +183,7 @@ class StandardReview(FacadeCore):
         The deleted document is named only to who may read its audience."""
         actor = self._acting(actor, "insights")
         store = self._judged_store()
-        shown = {e.id for e in store.list() if visible_to(e.audience, actor.readable)}
+        shown = self._readable_standard(store, actor)
         return {answer_id: self._hold_line(holds, actor)
                 for answer_id, holds in store.hold_reasons().items() if answer_id in shown}
 
@@ -220,11 +220,9 @@ class StandardReview(FacadeCore):
         self._judged_store()  # first: held for a document the actor cannot read, the check below counts it
         self._visible_standard(answer_id, actor, "release")
         entry = self.standard_store.get(answer_id)
-        # a document the actor cannot read counts when the answer is held for one: the hold line said so already
-        hidden = any(not visible_to(hold.doc_audience, actor.readable)
-                     for hold in self.standard_store.hold_reasons().get(answer_id, []))
+        # an answer held for a document the actor cannot read was refused above as unknown (`_readable_standard`)
         self._refuse_narrower_basis(entry.audience, basis(entry), self.standard_store.sources_of(answer_id), actor,
-                                    unreadable=hidden)
+                                    unreadable=False)
         now = self.standard_answer_holds(actor=actor).get(answer_id)
         if seen is not None and now is not None and now != seen:
             raise StandardAnswerError("这条标准答复在你打开页面后又有了新的暂停原因，未恢复使用。请刷新页面，核对全部原因后再决定"
@@ -310,9 +308,21 @@ class StandardReview(FacadeCore):
         self._check_stored_standard(store)
         return store
 
+    @staticmethod
+    def _readable_standard(store: Any, actor: Principal) -> set[str]:
+        """The ids of the standard answers the actor may read: their audience, and every document one is held for
+        (review 333: an answer held because the policy it quotes was narrowed still showed its text and clauses to HR
+        outside the new audience, who could delete it and add the same text for everyone)."""
+        holds = store.hold_reasons()
+        return {e.id for e in store.list() if visible_to(e.audience, actor.readable)
+                and all(visible_to(hold.doc_audience, actor.readable) for hold in holds.get(e.id, []))}
+
     def _visible_standard(self, answer_id: str, actor: Principal, verb: str) -> None:
-        """Refuse another audience's standard answer as an unknown id (no hint it exists), with a refused audit row
-        as `delete_document` writes: the trail shows who tried, the answer stays unnamed to them."""
-        if not visible_to(self.standard_store.get(answer_id).audience, actor.readable):
+        """Refuse a standard answer the actor may not read (`_readable_standard`) as an unknown id (no hint it
+        exists), with a refused audit row as `delete_document` writes: the trail shows who tried, the answer stays
+        unnamed to them."""
+        store = self.standard_store
+        store.get(answer_id)  # an unknown id: the store's own refusal
+        if answer_id not in self._readable_standard(store, actor):
             self._audit(actor, "refused", f"standard.{verb} {answer_id}", "refused", "受众不可见")
             raise StandardAnswerError(f"没有编号为 {answer_id} 的标准答复")
