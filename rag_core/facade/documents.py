@@ -93,7 +93,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             report = self._ingest(
                 data, filename, audience=audience, doc_id=doc_id, effective_date=effective_date,
                 redact_disabled=redact_disabled, progress=progress, cancel=cancel,
-                may_replace=lambda version: self._readable_by(actor, version.audience),
+                reader=actor,
             )
         except PermissionDenied as exc:  # a live version of this document is not the actor's to replace
             self._audit(actor, "refused", f"document.upload {shown}", "refused", getattr(exc, "audit", str(exc)))
@@ -243,9 +243,10 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         redact_disabled: Sequence[str] = (),
         progress: Progress | None = None,
         cancel: Any = None,
-        may_replace: Callable[[DocumentInfo], bool] | None = None,
+        reader: Principal,
     ) -> IngestReport:
-        """Prepare and write one file; refusals become reports, PermissionDenied (may_replace) is raised."""
+        """Prepare and write one file; refusals become reports, PermissionDenied (`reader` may not replace) is raised."""
+        may_replace = lambda version: self._readable_by(reader, version.audience)  # noqa: E731
         audience_t = audience_of(audience)
         step = progress or (lambda stage, frac: None)
         prepared: PreparedDocument | None = None
@@ -275,7 +276,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
                 )
             reading = prepared.parsed.reading  # how the file was read: tables, OCR'd pages, furniture
             narrower = change if report.status == "indexed" else []
-            held = self._after_write(lambda: self._held_by_version(report, prepared, replaced, basis))
+            held = self._after_write(lambda: self._held_by_version(report, prepared, replaced, basis, reader))
             return replace(report, reading=reading, warnings=[*reading.notes, *report.warnings, *narrower, *held])
         except DocumentIdConflict as exc:
             return IngestReport(filename=exc.filename, status="refused", error=str(exc), conflict_doc_id=exc.doc_id)
@@ -302,7 +303,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
             return None
 
     def _held_by_version(self, report: IngestReport, prepared: PreparedDocument, replaced: DocumentInfo | None,
-                         basis: list[Chunk]) -> list[str]:
+                         basis: list[Chunk], reader: Principal) -> list[str]:
         """A new version holds the standard answers it no longer supports (StandardReview): at once when it is in
         effect now, from its effective day when scheduled (nothing runs on that day, so the check is made now; until
         then they are served, as the version it replaces is). A scheduled version an immediate one retired, or one
@@ -315,7 +316,7 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
         new = next((v for v in self.catalog.versions(prepared.doc_id) if v.version == report.version), None)
         if new is None or new.status != "current":  # another process's newer version won meanwhile
             return []
-        return self._hold_outdated_standard(new, prepared.chunks, replaced, basis)
+        return self._hold_outdated_standard(new, prepared.chunks, replaced, basis, reader)
 
     @staticmethod
     def _after_write(check: Callable[[], list[str]]) -> list[str]:

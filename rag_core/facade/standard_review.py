@@ -83,11 +83,12 @@ class StandardReview(FacadeCore):
         return self.catalog.chunks_of(replaced.doc_id, replaced.version)
 
     def _hold_outdated_standard(self, new: DocumentInfo, chunks: list[Chunk], replaced: DocumentInfo,
-                                basis: list[Chunk]) -> list[str]:
+                                basis: list[Chunk], reader: Principal) -> list[str]:
         """After `new` (its `chunks`) took effect in place of `replaced` (`basis`), or was scheduled to: hold the
         standard answers it no longer supports, from its effective day when that is still to come (nothing runs on
-        that day: `insights.standard_pending`); the upload report's warning, if any. A damaged file does not undo
-        the upload."""
+        that day: `insights.standard_pending`); the upload report's warning, if any, counting only the answers
+        `reader` may read (review 333: HR was told of a managers' answer it cannot open). A damaged file does not
+        undo the upload."""
         day = new.effective_date if scheduled(new, office_today(self._settings.timezone)) else None
         starts = (new.doc_id, new.version, office_midnight(day, self._settings.timezone)) if day else None
         # every title the document had: an answer naming it by a title two renames ago still rests on it
@@ -102,6 +103,8 @@ class StandardReview(FacadeCore):
                                    new.audience, known)
                 hold = Hold(new.title or new.doc_id, new.audience, stamp, effective=day or "")
                 held = store.hold(reasons, hold, starts) if reasons else []
+                shown = self._readable_standard(store, reader) if held else set()
+                held = [answer_id for answer_id in held if answer_id in shown]
         except StoreDamaged as damage:
             self._note_damage(damage)
             return []

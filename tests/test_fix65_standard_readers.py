@@ -1,0 +1,37 @@
+"""Review 333: what HR is told of standard answers follows what HR may read.
+
+An upload's report counted the standard answers its new version held, also an administrator's answer for managers
+that HR cannot list; a held answer resting on a policy narrowed to managers is covered by test_fix60_std_quote.py.
+"""
+
+from __future__ import annotations
+
+from fakes import fake_assistant
+
+from rag_core.types import Principal
+
+ADMIN, HR, HR_M = Principal("wang", "admin"), Principal("li", "hr"), Principal("zhao", "hr", audiences=("managers",))
+V1 = "# 年假制度\n\n第一条 员工每年享有五天带薪年假，需提前三天申请。\n".encode()
+V2 = "# 年假制度\n\n第一条 员工每年享有十天带薪年假，需提前一周申请。\n".encode()
+V3 = "# 年假制度\n\n第一条 员工每年享有十五天带薪年假，需提前两周申请。\n".encode()
+
+
+def _held_lines(report) -> list[str]:
+    return [w for w in report.warnings if "标准答复" in w]
+
+
+def test_an_upload_report_counts_only_the_held_answers_the_uploader_may_read(tmp_path):
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(V1, "年假制度.md", actor=HR).ok
+    managers = a.add_standard_answer("经理年假有几天？", "经理口径：员工每年享有五天带薪年假，经理另加三天。",
+                                     clauses=["《年假制度》第一条 员工每年享有五天带薪年假"], audience=["managers"],
+                                     actor=ADMIN, sources=["年假制度"])
+    report = a.ingest_bytes(V2, "年假制度.md", actor=HR)
+    assert report.status == "indexed" and not _held_lines(report), report.warnings
+    assert managers.id in a.standard_answer_holds(actor=ADMIN)  # held all the same
+    everyone = a.add_standard_answer("年假有几天？", "员工每年享有十天带薪年假。", clauses=["《年假制度》第一条 员工每年享有十天带薪年假"],
+                                     actor=HR, sources=["年假制度"])
+    report = a.ingest_bytes(V3, "年假制度.md", actor=HR_M)
+    [line] = _held_lines(report)
+    assert line.startswith("2 条"), line  # HR reading managers: both
+    assert {managers.id, everyone.id} <= set(a.standard_answer_holds(actor=HR_M))
