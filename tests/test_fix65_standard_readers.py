@@ -35,3 +35,18 @@ def test_an_upload_report_counts_only_the_held_answers_the_uploader_may_read(tmp
     [line] = _held_lines(report)
     assert line.startswith("2 条"), line  # HR reading managers: both
     assert {managers.id, everyone.id} <= set(a.standard_answer_holds(actor=HR_M))
+
+
+def test_usage_counts_only_questions_whose_cited_policies_the_reader_may_read(tmp_path):
+    """使用情况 (and the gap page's question count) rose with questions answered only from a managers' policy."""
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes("# 休假制度\n\n第一条 员工年假五天。\n".encode(), "leave.md", actor=ADMIN).ok
+    assert a.ingest_bytes("# 企鹅计划\n\n第一条 企鹅计划裁撤三成岗位，补偿N加3。\n".encode(), "penguin.md",
+                          audience=["managers"], actor=ADMIN).ok
+    boss = Principal("boss", "employee", ("managers",))
+    for question in ("企鹅计划裁撤多少岗位？", "企鹅计划补偿是多少？", "企鹅计划裁撤几成岗位？"):
+        trace = a.ask(question, user="boss", actor=boss, remember=False)
+        assert trace.search.hits and {h.chunk.doc_id for h in trace.search.hits} == {"penguin"}
+    a.ask("年假几天？", user="boss", actor=boss, remember=False)
+    assert a.usage(actor=HR)["questions"] == 1 and a.question_window(actor=HR)["questions"] == 1
+    assert a.usage(actor=HR_M)["questions"] == 4 and a.usage(actor=ADMIN)["questions"] == 4

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from ..documents.catalog import office_today, visible_to
 from ..documents.standing import standing_versions
+from ..insights.audiences import audiences_now, readable_by
 from ..insights.days import day_window, parse_day
 from ..insights.export import FORMATS, for_people, to_csv, to_xlsx
 from ..insights.records import InsightError
@@ -39,11 +40,23 @@ class UsageActions(QuestionLog):
                         include_tests: bool = False, actor: Principal | None = None) -> dict[str, Any]:
         """Whether questions are recorded, and how many the window holds (people's only unless `include_tests`):
         what the gaps page says instead of 问题都有制度可答 when there was nothing to judge."""
-        self._acting(actor, "insights")
+        actor = self._acting(actor, "insights")
         self._expire()
         start, end = day_window(since, until, ZoneInfo(self._settings.timezone))
-        rows = self.insight_log.question_rows(start, end, include_tests=include_tests)
+        rows = self._readable_rows(self.insight_log.question_rows(start, end, include_tests=include_tests), actor)
         return {"recording": self.recording_questions(), "questions": len(rows)}
+
+    def _readable_rows(self, rows: list[dict[str, Any]], actor: Principal) -> list[dict[str, Any]]:
+        """The logged questions whose cited documents the actor may read now (review 333: HR's totals and daily bars
+        rose with questions answered only from a managers' policy HR cannot see); one never answered counts."""
+        if actor.readable is None:
+            return rows
+        day, cache, judged = office_today(self._settings.timezone), {}, {}
+        for row in rows:
+            cited = tuple(row["cited_docs"])
+            if cited not in judged:
+                judged[cited] = readable_by(audiences_now(self.catalog, cited, cache, day=day), actor.readable)
+        return [row for row in rows if judged[tuple(row["cited_docs"])]]
 
     @uses_store(INSIGHTS_FILE)
     def usage(self, *, since: str | date | None = None, until: str | date | None = None,
@@ -59,7 +72,7 @@ class UsageActions(QuestionLog):
         start, end = day_window(since, until, zone)  # refuses what the gaps refuse, before anything is read
         standing = standing_versions(self.catalog.live_versions(), office_today(self._settings.timezone))
         docs = [(d.doc_id, d.title) for d in standing if visible_to(d.audience, actor.readable)]  # not replaced ones
-        rows = self.insight_log.question_rows(start, end, include_tests=include_tests)
+        rows = self._readable_rows(self.insight_log.question_rows(start, end, include_tests=include_tests), actor)
         report = usage_report(rows, dict(docs).items(), self._clock(), zone, since=parse_day(since, "开始"),
                               until=parse_day(until, "结束"), keep_days=self._keep_days())
         report["left_out"] = 0 if include_tests else self.insight_log.test_question_count(start, end)
