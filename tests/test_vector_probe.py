@@ -100,6 +100,25 @@ def test_a_healthy_segment_is_probed_once_until_its_bytes_change(big_store, tmp_
     assert len(probes) == 2
 
 
+def test_damage_that_keeps_the_files_times_is_probed_and_set_aside(big_store, tmp_path, monkeypatch):
+    """Review 335: a segment damaged where it sits (a bad sector, a copy keeping the times) kept its size and time,
+    the start trusted them, and every start of the app died in Chroma's native code."""
+    import shutil
+
+    store = tmp_path / "store"
+    shutil.copytree(big_store, store)
+    probes: list[Path] = []
+    real = vector_probe.probe_vectors
+    monkeypatch.setattr(health, "probe_vectors", lambda path: probes.append(path) or real(path))
+    assert open_checks(store) == [] and len(probes) == 1
+    data = next((store / "chroma").glob(f"*/{vector_probe.HNSW_DATA}"))
+    st = data.stat()
+    data.write_bytes(os.urandom(st.st_size))
+    os.utime(data, ns=(st.st_atime_ns, st.st_mtime_ns))  # the times it had
+    assert "向量索引" in " ".join(open_checks(store))
+    assert len(probes) == 2
+
+
 def test_a_probe_that_cannot_tell_sets_nothing_aside(tmp_path, monkeypatch):
     def too_slow(*_args, **_kwargs):
         raise subprocess.TimeoutExpired("probe", vector_probe.PROBE_SECONDS)
