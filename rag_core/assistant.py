@@ -120,6 +120,8 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         self.sentences = SentenceIndex(settings.path("sentences.sqlite3"), self.embedder.model_id)
         backfill_sentences(self.catalog, self.sentences, self.embedder)
         self.second = self._open_second(settings, embedder, second_embedder)
+        caches = [self.embedder, self.sentences, *((self.second.embedder, self.second.index) if self.second else ())]
+        self.store_notices += [cache.damaged for cache in caches if cache.damaged]  # met damaged at start: rebuilt
         self.keywords = KeywordIndex(self.catalog)
         self.centroid = CorpusCentroid(self.catalog, self.vectors, self.embedder.model_id, self.embedder.dim)
         self.thesaurus = self._load_thesaurus()  # HR's file never stops a start: what is wrong is one notice

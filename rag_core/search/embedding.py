@@ -23,6 +23,8 @@ from typing import Protocol
 
 import numpy as np
 
+from ..storage.cache_damage import damaged_note, is_damage, memory_fallback
+
 _log = logging.getLogger(__name__)
 QUERY_CACHE = 256  # recent questions whose vectors are kept in memory (a few hundred KB)
 
@@ -193,26 +195,49 @@ class CachedEmbedder:
         self.queries_computed = 0  # questions actually sent to the model
         self._queries: OrderedDict[str, np.ndarray] = OrderedDict()  # the last QUERY_CACHE questions' vectors
         Path(cache_path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(cache_path), check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self.path = Path(cache_path)
+        self.damaged = ""  # the store notice, once a use met the file damaged (`storage.cache_damage`)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(str(cache_path), check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._schema()
+        except sqlite3.DatabaseError as exc:
+            if not is_damage(exc):
+                raise
+            self._in_memory(exc)
+
+    def _schema(self) -> None:
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS embeddings (model TEXT, hash TEXT, vector BLOB, PRIMARY KEY (model, hash))"
         )
         self._db.commit()
-        self._lock = threading.Lock()
+
+    def _in_memory(self, exc: BaseException) -> None:
+        """The file is damaged (review 335: every upload failed, at every start): an empty cache in memory for this
+        process; the next start sets the file aside."""
+        self._db = memory_fallback(self.path, exc)
+        self._schema()
+        self.damaged = damaged_note(self.path)
 
     def _lookup(self, hashes: list[str]) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}
         with self._lock:
-            for start in range(0, len(hashes), 500):
-                part = hashes[start : start + 500]
-                marks = ",".join("?" * len(part))
-                rows = self._db.execute(
-                    f"SELECT hash, vector FROM embeddings WHERE model=? AND hash IN ({marks})",
-                    [self.model_id, *part],
-                ).fetchall()
-                for h, blob in rows:
-                    found[h] = np.frombuffer(blob, dtype=np.float32)
+            try:
+                for start in range(0, len(hashes), 500):
+                    part = hashes[start : start + 500]
+                    marks = ",".join("?" * len(part))
+                    rows = self._db.execute(
+                        f"SELECT hash, vector FROM embeddings WHERE model=? AND hash IN ({marks})",
+                        [self.model_id, *part],
+                    ).fetchall()
+                    for h, blob in rows:
+                        found[h] = np.frombuffer(blob, dtype=np.float32)
+            except sqlite3.DatabaseError as exc:
+                if not is_damage(exc) or self.damaged:
+                    raise
+                self._in_memory(exc)
+                return {}
         return found
 
     def embed_passages(self, texts: Sequence[str], progress=None) -> np.ndarray:
@@ -252,7 +277,10 @@ class CachedEmbedder:
                 )
                 self._db.commit()
                 return True
-            except sqlite3.OperationalError as exc:
+            except sqlite3.DatabaseError as exc:
+                if is_damage(exc) and not self.damaged:
+                    self._in_memory(exc)  # this batch goes uncached; the next ones into memory
+                    return True
                 try:
                     self._db.rollback()
                 except sqlite3.Error:

@@ -18,12 +18,16 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
+from ..storage.cache_damage import damaged_note, is_damage, memory_fallback
 from ..text.sentences import split_sentences
 from ..types import Chunk
 from .embedding import CachedEmbedder
+
+T = TypeVar("T")
 
 MAX_SENTENCES = 24  # per chunk; a chunk is ~240 characters, so this is never reached by prose
 LEAD_MAX_CHARS = 80  # a lead sentence longer than this is itself content, not a list header
@@ -49,9 +53,18 @@ class SentenceIndex:
     def __init__(self, path: Path, model_id: str):
         self.path = Path(path)
         self.model_id = model_id
+        self.damaged = ""  # the store notice, once a use met the file damaged (`storage.cache_damage`)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        try:
+            self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._schema()
+        except sqlite3.DatabaseError as exc:
+            if not is_damage(exc):
+                raise
+            self._in_memory(exc)
+
+    def _schema(self) -> None:
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS vectors (chunk_id TEXT PRIMARY KEY, model TEXT NOT NULL, dim INTEGER NOT NULL,"
             " chunk BLOB NOT NULL, sentences BLOB NOT NULL)"
@@ -59,6 +72,23 @@ class SentenceIndex:
         # Every start counts this model's rows and drops other models' (`backfill_rows`): without an index
         # on the model each is a scan of the whole table and its blobs (60 MB for the second model at 10k).
         self._db.execute("CREATE INDEX IF NOT EXISTS vectors_by_model ON vectors (model, chunk_id)")
+
+    def _in_memory(self, exc: BaseException) -> None:
+        """The file is damaged: an empty index in memory for this process (the backfill refills it)."""
+        self._db = memory_fallback(self.path, exc)
+        self._schema()
+        self.damaged = damaged_note(self.path)
+
+    def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """`work` on the connection under the lock; once more on an empty index in memory when the file is damaged."""
+        with self._lock:
+            try:
+                return work(self._db)
+            except sqlite3.DatabaseError as exc:
+                if not is_damage(exc) or self.damaged:
+                    raise
+                self._in_memory(exc)
+                return work(self._db)
 
     def put(self, items: Iterable[tuple[str, np.ndarray, np.ndarray | None]]) -> None:
         """Store (chunk id, chunk vector, sentence matrix or None) rows, replacing what was there."""
@@ -69,8 +99,7 @@ class SentenceIndex:
             )
             for chunk_id, vector, sentences in items
         ]
-        with self._lock:
-            self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?, ?)", rows)
+        self._run(lambda db: db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?, ?)", rows))
 
     def get(self, chunk_ids: Sequence[str]) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
         """(chunk vector, sentence matrix or None) as float32 for the ids that have a row for this model."""
@@ -82,38 +111,38 @@ class SentenceIndex:
     def stacked(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Each chunk's rows as stored (float16): its vector, then its sentences' (half of `get`'s memory, kept
         between questions by search; `astype(np.float32)` of them gives `get`'s numbers)."""
-        out: dict[str, np.ndarray] = {}
         ids = list(dict.fromkeys(chunk_ids))
-        with self._lock:
+
+        def read(db: sqlite3.Connection) -> dict[str, np.ndarray]:
+            out: dict[str, np.ndarray] = {}
             for start in range(0, len(ids), 500):
                 part = ids[start : start + 500]
                 marks = ",".join("?" * len(part))
-                for chunk_id, dim, chunk, sentences in self._db.execute(
+                for chunk_id, dim, chunk, sentences in db.execute(
                     f"SELECT chunk_id, dim, chunk, sentences FROM vectors WHERE model = ? AND chunk_id IN ({marks})",
                     [self.model_id, *part],
                 ):
                     out[chunk_id] = np.frombuffer(chunk + (sentences or b""), dtype=np.float16).reshape(-1, dim)
-        return out
+            return out
+
+        return self._run(read)
 
     def delete(self, chunk_ids: Iterable[str]) -> None:
         ids = list(chunk_ids)
-        with self._lock:
-            self._db.executemany("DELETE FROM vectors WHERE chunk_id = ?", [(i,) for i in ids])
+        self._run(lambda db: db.executemany("DELETE FROM vectors WHERE chunk_id = ?", [(i,) for i in ids]))
 
     def ids(self) -> set[str]:
         """Chunk ids with a row for this model."""
-        with self._lock:
-            return {row[0] for row in self._db.execute("SELECT chunk_id FROM vectors WHERE model = ?", [self.model_id])}
+        return self._run(lambda db: {row[0] for row in db.execute("SELECT chunk_id FROM vectors WHERE model = ?",
+                                                                   [self.model_id])})
 
     def count(self) -> int:
         """Rows for this model."""
-        with self._lock:
-            return self._db.execute("SELECT COUNT(*) FROM vectors WHERE model = ?", [self.model_id]).fetchone()[0]
+        return self._run(lambda db: db.execute("SELECT COUNT(*) FROM vectors WHERE model = ?", [self.model_id]).fetchone()[0])
 
     def drop_other_models(self) -> None:
-        with self._lock:
-            # two ranges of the index, where "!=" would scan the table
-            self._db.execute("DELETE FROM vectors WHERE model < ? OR model > ?", [self.model_id, self.model_id])
+        # two ranges of the index, where "!=" would scan the table
+        self._run(lambda db: db.execute("DELETE FROM vectors WHERE model < ? OR model > ?", [self.model_id, self.model_id]))
 
     def close(self) -> None:
         with self._lock:

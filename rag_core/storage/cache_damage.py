@@ -1,0 +1,51 @@
+"""A cache file found damaged while in use: this process goes on without it, the next start sets it aside.
+
+A start reads a cache in full only when its size or time changed since a start found it healthy
+(`health._Checked`): damage where it sits (a bad sector, a copy that kept the times) kept both, and the
+first read of a damaged page raised SQLite's English "database disk image is malformed" at every start, or
+failed every upload (review 335). The caches (`health.CACHES`) hold nothing the catalog cannot give again, so
+a use that meets such damage takes an empty cache in memory for the rest of the process and removes the
+file's stamp: the next start checks it in full, moves it aside and rebuilds it, with its notice.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from pathlib import Path
+
+from .health import CHECKED
+
+_log = logging.getLogger(__name__)
+
+
+def is_damage(exc: BaseException) -> bool:
+    """SQLite found the file's bytes wrong (malformed, not a database), not a lock, a full disk or a permission."""
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
+
+
+def distrust(path: Path) -> None:
+    """Forget that a start found `path` healthy, so the next start reads it in full (and sets it aside)."""
+    checked = Path(path).parent / CHECKED
+    try:
+        stamps = json.loads(checked.read_text(encoding="utf-8"))
+        if isinstance(stamps, dict) and stamps.pop(Path(path).name, None) is not None:
+            tmp = checked.with_name(checked.name + ".tmp")
+            tmp.write_text(json.dumps(stamps), encoding="utf-8")
+            tmp.replace(checked)
+    except (OSError, ValueError, RecursionError):
+        pass  # no stamps, or none that can be written: the next start checks in full anyway or cannot save
+
+
+def damaged_note(path: Path) -> str:
+    """The store notice for a cache met damaged in use."""
+    return (f"{Path(path).name} 数据库文件已损坏（读取时发现）：它只是缓存，本次运行改用内存里的空缓存，"
+            "下次启动时会移开并从文档目录重建，不丢数据")
+
+
+def memory_fallback(path: Path, exc: BaseException) -> sqlite3.Connection:
+    """An empty in-memory database to use instead of the damaged `path` for the rest of the process."""
+    _log.warning("%s damaged in use (%s): an empty cache in memory until the next start sets it aside", path, exc)
+    distrust(path)
+    return sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
