@@ -22,6 +22,7 @@ from ui.state import actor, get_assistant, mask_secret
 PENDING_KEY = "settings_pending_changes"
 PENDING_NOTE_KEY = "settings_pending_note"  # apply_form's note (a change made elsewhere replaced), kept through the question
 FLASH_KEY = "settings_flash"
+CLEAR_KEY = "settings_clear_asked"  # 清除本页保存的修改 was clicked: the page asks before clearing
 NOTE_KEY = "settings_flash_note"  # a warning shown with the flash: the change replaced one made elsewhere
 DRAWN_KEY = "settings_form_drawn_with"  # (values, fitted thresholds) the form's widgets were last drawn with
 FAILED_KEY = "settings_reindex_failed"  # what the last re-cut could not cut, shown as an error under the flash
@@ -345,6 +346,22 @@ def saved_section(assistant: Assistant) -> None:
     shown = "，".join(f"{FIELDS[k][0] if k in FIELDS else k}：{shown_number(v)}" for k, v in saved.items())
     st.info(f"以下设置是在本页保存的（数据目录里的 settings.json），每次启动都优先于 .env 里的同名设置：{shown}")
     if st.button("清除本页保存的修改，改回 .env 和默认值", icon=":material/undo:"):
+        st.session_state[CLEAR_KEY] = True
+    if not st.session_state.get(CLEAR_KEY):
+        return
+    # asked first, as 应用 is (review 335: a saved chunk size re-cut the whole library at one click)
+    recut = [k for k in CHUNK_KEYS if k in saved]
+    n_docs = len(assistant.list_documents(actor=actor())) if recut else 0
+    st.warning("要清除本页保存的全部修改、改回 .env 和默认值吗？"
+               + (f"\n\n其中{'、'.join(FIELDS[k][0] for k in recut)}改回后要把全部 {n_docs} 份文档重新切分并重新索引，"
+                  "期间检索结果可能不完整。" if recut else ""))
+    yes, no = st.columns(2)
+    confirmed, cancelled = yes.button("确认清除", type="primary"), no.button("取消", key="clear_saved_cancel")
+    if cancelled or confirmed:
+        st.session_state.pop(CLEAR_KEY, None)
+    if cancelled:
+        st.rerun()
+    if confirmed:
         try:  # settings.json that cannot be moved or deleted: the engine says what to do
             needs_reindex = assistant.forget_saved_settings(actor=actor())
         except RagError as exc:

@@ -78,6 +78,7 @@ def test_the_settings_page_names_the_copy_after_clearing(tmp_path, monkeypatch):
     assistant = fake_assistant(store)
     at = settings_page(assistant, tmp_path, monkeypatch)
     next(b for b in at.button if b.label.startswith("清除本页保存的修改")).click().run()
+    next(b for b in at.button if b.label == "确认清除").click().run()  # asked first (review 335)
     assert not at.exception, [e.value for e in at.exception]
     [copy] = store.glob("settings.original-*.json")
     assert copy.read_text(encoding="utf-8") == REFUSED

@@ -42,6 +42,7 @@ def test_a_refused_clear_is_shown_as_an_error_and_changes_nothing(tmp_path, monk
 
     monkeypatch.setattr(Path, "unlink", refusing)
     next(b for b in at.button if b.label == CLEAR).click().run()
+    next(b for b in at.button if b.label == "确认清除").click().run()  # asked first (review 335)
     assert not at.exception, [e.value for e in at.exception]
     shown = " ".join(e.value for e in at.error)
     assert "没有清除" in shown and "写权限" in shown and "Errno" not in shown, shown

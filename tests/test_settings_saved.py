@@ -78,9 +78,28 @@ def test_the_page_shows_what_it_saved_and_can_go_back_to_the_env(tmp_path, monke
     at = settings_page(a, tmp_path, monkeypatch)
     assert any("settings.json" in info.value.replace("\\\\", "") for info in at.info)
     next(b for b in at.button if b.label.startswith("清除本页保存的修改")).click().run()
+    next(b for b in at.button if b.label == "确认清除").click().run()  # asked first (review 335)
     assert not at.exception
     assert a.saved_settings == {} and a.settings.top_k == 8
     assert not (tmp_path / "store" / SAVED_FILE).exists()
+
+
+def test_clearing_a_saved_chunk_size_asks_before_re_cutting_the_library(tmp_path, monkeypatch):
+    """Review 335: 清除本页保存的修改 re-cut and re-embedded every document at one click, while 应用 asks first."""
+    from test_settings_bounds import settings_page
+
+    a = fake_assistant(tmp_path / "store")
+    assert a.ingest_bytes("第一条 员工每年享有五天带薪年假。\n\n第二条 请假须提前三天申请。\n".encode(), "年假.md").ok
+    a.update_settings(chunk_size=200, actor=ADMIN)
+    cut = []
+    monkeypatch.setattr(a, "reindex", lambda **kw: cut.append(kw) or pytest.fail("re-cut before the question"))
+    at = settings_page(a, tmp_path, monkeypatch)
+    next(b for b in at.button if b.label.startswith("清除本页保存的修改")).click().run()
+    assert any("重新切分" in w.value and "1 份文档" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert a.saved_settings == {"chunk_size": 200} and not cut
+    next(b for b in at.button if b.label == "取消" and b.key == "clear_saved_cancel").click().run()
+    assert a.saved_settings == {"chunk_size": 200} and not cut and not at.exception
+    assert not any("重新切分" in w.value for w in at.warning)
 
 
 def test_a_version_not_cut_again_is_named_inert(tmp_path, monkeypatch):
@@ -95,6 +114,7 @@ def test_a_version_not_cut_again_is_named_inert(tmp_path, monkeypatch):
     monkeypatch.setattr(a, "reindex", lambda **_: ReindexReport(failed=["《[点我](http://x.example)》v1：超过上限"]))
     at = settings_page(a, tmp_path, monkeypatch)
     next(b for b in at.button if b.label.startswith("清除本页保存的修改")).click().run()
+    next(b for b in at.button if b.label == "确认清除").click().run()  # asked first (review 335)
     shown = " ".join(s.value for s in [*at.success, *at.error])  # what was not cut is an error since review 52q3
     assert "未能重新索引" in shown and "[点我](http" not in shown, shown
 
