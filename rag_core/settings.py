@@ -55,8 +55,7 @@ FIXED_RANGES: dict[str, tuple[float, float, str]] = {
 
 
 def _finite_number(value: Any) -> bool:
-    """A real number, not NaN or infinite. An int is always finite: `math.isfinite` would turn it into a float
-    first, and 10**400 (one line of settings.json, or RAG_TOP_K) raised OverflowError instead of a refusal."""
+    """A real number, not NaN or infinite. An int is always finite: `math.isfinite` made 10**400 a float first (OverflowError)."""
     return not isinstance(value, bool) and isinstance(value, int | float) and (isinstance(value, int) or math.isfinite(value))
 
 
@@ -67,12 +66,11 @@ def _within(value: Any, low: float, high: float) -> bool:
 def out_of_limits(name: str, value: Any) -> str:
     """The Chinese refusal for `value` of knob `name` outside `LIMITS` ("" when it is inside)."""
     low, high, label = LIMITS[name]
-    if value is None and name == "answer_threshold":
+    if value is None and name == "answer_threshold" or _finite_number(value) and not (
+            low is not None and value < low or high is not None and value > high):  # None: the decision's own
         return ""
-    if not _finite_number(value) or (low is not None and value < low) or (high is not None and value > high):
-        label += " " if label[-1].isascii() else ""
-        return f"{label}须不小于 {low:g}" if high is None else f"{label}须在 {low:g} 到 {high:g} 之间"
-    return ""
+    label += " " if label[-1].isascii() else ""
+    return f"{label}须不小于 {low:g}" if high is None else f"{label}须在 {low:g} 到 {high:g} 之间"
 
 
 def bundled_embedder(name: str) -> str:
@@ -261,12 +259,13 @@ SAVED_FILE = "settings.json"  # what the settings page changed, in the data dir:
 ASIDE_STAMP = "%Y-%m-%dT%H-%M-%S.%f"  # a kept or set-aside file's time (`storage.set_aside.aside_stamp` says why)
 _KEPT_NAME = "settings.original-<时间>.json"  # where a save keeps a file it cannot write back whole
 _SAVE_FORM: dict[str, Any] = {"ensure_ascii": False, "indent": 1}  # json.dumps as a save writes: any other form is a hand edit
+_SAVED_MAX_BYTES, _NAMED = 100_000, 5  # a settings.json larger is refused whole; a notice names this many settings
 
 
 def _read_saved(data: bytes | None) -> tuple[dict[str, Any], str]:
     """The saved knobs, or {} and what is wrong with the file in Chinese (never the parser's English); None: unreadable."""
-    if data is None:
-        return {}, "文件权限或磁盘有问题"
+    if data is None or len(data) > _SAVED_MAX_BYTES:  # the page writes a few hundred bytes (review 335: 29 MB read)
+        return {}, "文件权限或磁盘有问题" if data is None else f"文件过大（{len(data):,} 字节），不是设置页写的文件"
     try:
         saved = json.loads(data.decode("utf-8-sig"))  # a BOM (Windows Notepad's UTF-8) is harmless
     except json.JSONDecodeError as exc:
@@ -321,7 +320,8 @@ def _applied(settings: Settings, data: bytes | None) -> tuple[Settings, str, fro
         except SettingsError:
             refused += names
     refused += [str(k)[:40] for k in saved if k not in LIMITS]
-    notice = (f"{SAVED_FILE}（设置页保存的修改）里 {'、'.join(refused)} 的值现在不被接受或不是设置页的设置，"
+    named = "、".join(refused[:_NAMED]) + (f" 等 {len(refused)} 项" if len(refused) > _NAMED else "")  # bounded
+    notice = (f"{SAVED_FILE}（设置页保存的修改）里 {named} 的值现在不被接受或不是设置页的设置，"
               f"已按 .env 和默认值使用；在设置页保存一次会把它去掉，原文件会先另存为 {_KEPT_NAME}") if refused else ""
     return settings, notice, frozenset(applied)
 

@@ -1,0 +1,22 @@
+"""Review 335: a settings.json of 100,000 names the page does not set gave a start notice (and a doctor line) of
+about 1.5 million characters, shown on every session's first page; a 29 MB file was read whole."""
+
+from __future__ import annotations
+
+import json
+
+from rag_core.settings import SAVED_FILE, Settings, with_saved_changes
+
+
+def test_a_notice_names_a_few_refused_settings_and_counts_the_rest(tmp_path):
+    (tmp_path / SAVED_FILE).write_text(json.dumps({"top_k": 3, **{f"knob{i}": 1 for i in range(5_000)}}), "utf-8")
+    settings, notice, applied = with_saved_changes(Settings(data_dir=tmp_path))
+    assert settings.top_k == 3 and applied == {"top_k"}  # what is right is still applied
+    assert "knob0" in notice and "等 5000 项" in notice and "knob4999" not in notice and len(notice) < 400
+
+
+def test_a_file_far_larger_than_the_page_writes_is_refused_whole(tmp_path):
+    (tmp_path / SAVED_FILE).write_text(json.dumps({"top_k": 3, "pad": "x" * 200_000}), "utf-8")
+    settings, notice, applied = with_saved_changes(Settings(data_dir=tmp_path))
+    assert settings.top_k == Settings().top_k and not applied
+    assert "文件过大" in notice and len(notice) < 400
