@@ -51,14 +51,16 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def damaged_line(file: str, problem: object) -> str:
+def damaged_line(file: str, problem: object, folder: Path | None = None) -> str:
     """The one line a person reads: which file, which feature is off, that asking still works, the fix.
 
-    A file that could not be reached (read-only, data dir replaced by a restore) is said as that, not damage;
-    one another process holds (busy, locked) is only busy: try again, nothing to repair."""
+    A file that could not be reached (read-only, data dir replaced by a restore, a folder in its place: `folder`, the
+    data dir, tells) is said as that, not damage; one another process holds (busy, locked) is only busy: try again,
+    nothing to repair."""
     if isinstance(problem, BaseException) and is_busy(problem):
         return f"{busy_line(file)}（{FEATURES[file]}暂时无法使用，提问不受影响）"
-    if isinstance(problem, BaseException) and (reached := access_reason(access_problem(problem))):
+    path = None if folder is None else Path(folder) / file
+    if isinstance(problem, BaseException) and (reached := access_reason(access_problem(problem, folder, path))):
         what, fix = reached
         return f"{file}（{FEATURES[file]}）{what}：这项功能暂停使用，提问不受影响。{fix}"
     reason = damage_reason(problem)  # SQLite's English goes to the log, the person reads Chinese
@@ -67,12 +69,12 @@ def damaged_line(file: str, problem: object) -> str:
 
 
 @contextmanager
-def feature_store(file: str) -> Iterator[None]:
-    """Turn SQLite's damage errors inside the block into `StoreDamaged` naming `file`."""
+def feature_store(file: str, folder: Path | None = None) -> Iterator[None]:
+    """Turn SQLite's damage errors inside the block into `StoreDamaged` naming `file` (in `folder`, the data dir)."""
     try:
         yield
     except sqlite3.DatabaseError as exc:  # "file is not a database", "database disk image is malformed"
-        raise StoreDamaged(damaged_line(file, exc)) from exc
+        raise StoreDamaged(damaged_line(file, exc, folder)) from exc
 
 
 def uses_store(file: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
@@ -81,7 +83,8 @@ def uses_store(file: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
     def decorate(action: Callable[P, R]) -> Callable[P, R]:
         @functools.wraps(action)
         def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
-            with feature_store(file):
+            settings = getattr(args[0], "settings", None) if args else None  # the facade's: its data dir
+            with feature_store(file, getattr(settings, "data_dir", None)):
                 return action(*args, **kwargs)
 
         return guarded

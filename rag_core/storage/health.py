@@ -62,14 +62,14 @@ def sqlite_problem(path: Path, *, thorough: bool = True) -> str | None:
     try:
         con = connect_ro(path)
     except sqlite3.Error as exc:
-        return problem_of(exc, Path(path).parent)
+        return problem_of(exc, Path(path).parent, Path(path))
     try:
         if thorough:
             rows = con.execute("PRAGMA quick_check(3)").fetchall()
             if rows != [("ok",)]:  # SQLite's rows ("On tree page 7 cell 12 …") go to the log only
                 return f"数据库文件已损坏（{damage_reason('; '.join(str(r[0]) for r in rows), CORRUPT_INSIDE)}）"
     except sqlite3.Error as exc:
-        return problem_of(exc, Path(path).parent)
+        return problem_of(exc, Path(path).parent, Path(path))
     finally:
         con.close()
     return None

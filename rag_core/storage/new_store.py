@@ -22,6 +22,9 @@ import time
 import uuid
 from pathlib import Path
 
+from ..errors import StoreDamaged
+from .sqlite_access import NOT_A_FILE, NOT_A_FILE_FIX
+
 _SIDES = ("", "-journal", "-wal", "-shm")
 
 
@@ -42,6 +45,8 @@ def create_store(path: str | Path, schema: str, *, mode: int | None = None) -> b
     Raises what SQLite or the file system raised when the schema could not be written; `path` then still does
     not exist. `mode`: the new file's permission bits (accounts: 0o600), set before it is given its name."""
     path = Path(path)
+    if path.is_dir():  # said as that, not as permissions or damage (review 335); nothing is moved
+        raise StoreDamaged(f"{path.name} {NOT_A_FILE}：{NOT_A_FILE_FIX}")
     if path.exists() or path.is_symlink():
         return False
     path.parent.mkdir(parents=True, exist_ok=True)

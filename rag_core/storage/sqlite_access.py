@@ -55,8 +55,12 @@ WRITE_FAILED = "读写出错（磁盘 I/O 错误）"
 WRITE_FAILED_FIX = "请检查磁盘（空间、配额或硬件故障）后重试，再运行 python -m rag_core doctor 确认"
 _BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 _BUSY_WORDS = ("database is locked", "database table is locked")  # an error built without a code
+# A folder where the file should be (review 335: said as permissions by the pages and as damage by doctor)
+NOT_A_FILE = "是一个文件夹，不是文件"
+NOT_A_FILE_FIX = "请把这个文件夹移走或改名（应用会新建这个文件），或从备份恢复"
 _REASONS = {UNREADABLE: UNREADABLE_FIX, REPLACED: REPLACED_FIX, READ_ONLY_PENDING: READ_ONLY_PENDING_FIX,
-            INTERRUPTED: INTERRUPTED_FIX, DISK_FULL: DISK_FULL_FIX, BUSY: BUSY_FIX, WRITE_FAILED: WRITE_FAILED_FIX}
+            INTERRUPTED: INTERRUPTED_FIX, DISK_FULL: DISK_FULL_FIX, BUSY: BUSY_FIX, WRITE_FAILED: WRITE_FAILED_FIX,
+            NOT_A_FILE: NOT_A_FILE_FIX}
 _SIDE_FILES = ("-wal", "-journal")  # writes SQLite replays or rolls back before a read; `immutable` ignores them
 
 
@@ -88,11 +92,14 @@ def busy_line(file: str) -> str:
     return f"{file} {BUSY}，{BUSY_FIX}"
 
 
-def access_problem(exc: BaseException, folder: Path | None = None) -> str | None:
+def access_problem(exc: BaseException, folder: Path | None = None, path: Path | None = None) -> str | None:
     """The Chinese reason when `exc` says the file could not be reached or written, or is busy (not damage),
     else None.
 
-    `folder`: the file's directory, so an I/O error on a full volume is said as a full disk (`disk_space`)."""
+    `folder`: the file's directory, so an I/O error on a full volume is said as a full disk (`disk_space`);
+    `path`: the file, so a folder in its place is said as that."""
+    if path is not None and Path(path).is_dir():
+        return f"{NOT_A_FILE}：{NOT_A_FILE_FIX}"
     if isinstance(exc, PendingWrites):
         return exc.problem
     if is_busy(exc):
@@ -139,9 +146,9 @@ def damage_reason(problem: object, otherwise: str = "无法读取") -> str:
     return next((said for words, said in _DAMAGE_WORDS if words in text), otherwise)
 
 
-def problem_of(exc: sqlite3.Error, folder: Path | None = None) -> str:
+def problem_of(exc: sqlite3.Error, folder: Path | None = None, path: Path | None = None) -> str:
     """The one reason for a failed read: not reachable or a full disk (see `access_problem`), or damaged."""
-    return access_problem(exc, folder) or f"数据库文件已损坏（{damage_reason(exc)}）"
+    return access_problem(exc, folder, path) or f"数据库文件已损坏（{damage_reason(exc)}）"
 
 
 def _writable(folder: Path) -> bool:

@@ -1,0 +1,43 @@
+"""Review 335: a folder where a store file should be was said as permissions by the pages ("请检查目录权限") and as
+damage by doctor ("数据库文件已损坏…restore"): two fixes, neither true. Both now name the folder."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+from fakes import fake_assistant
+
+from rag_core.errors import RagError
+
+FOLDER_LINE = "是一个文件夹，不是文件"
+POLICY = "# 年假制度\n\n第一条 员工每年享有年假5天，需提前三天申请。\n".encode()
+
+
+def _store_with_folder(tmp_path, name):
+    store = tmp_path / "store"
+    a = fake_assistant(store)
+    assert a.ingest_bytes(POLICY, "年假.md").ok
+    a.ask("年假有几天", user="alice", conversation="c1")
+    a.release_data_dir()
+    a.catalog.close()
+    del a
+    gc.collect()
+    for side in ("", "-wal", "-shm"):
+        (store / f"{name}{side}").unlink(missing_ok=True)
+    (store / name).mkdir()
+    return fake_assistant(store)
+
+
+@pytest.mark.parametrize("name, use", [
+    ("conversations.sqlite3", lambda a: a.list_conversations("alice")),
+    ("insights.sqlite3", lambda a: a.usage()),
+    ("standard_answers.sqlite3", lambda a: a.standard_answers()),
+])
+def test_a_folder_in_place_of_a_store_is_named_by_the_action_and_by_doctor(tmp_path, name, use):
+    a = _store_with_folder(tmp_path, name)
+    with pytest.raises(RagError, match=FOLDER_LINE):
+        use(a)
+    [row] = [c for c in a.doctor() if c.file.startswith(name)]
+    assert FOLDER_LINE in row.line() and "损坏" not in row.line()
+    assert "5天" in a.ask("年假有几天", user="alice", remember=False).answer  # asking goes on
