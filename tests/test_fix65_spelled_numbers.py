@@ -60,3 +60,18 @@ def test_a_spelled_mobile_in_a_file_name_and_a_card_in_the_body_are_stored_maske
 
 def test_chinese_digits_spelled_out_with_spaces_are_read_as_the_same_number():
     assert redact_text("年假 一 三 八 一 二 三 四 五 六 七 八") == "年假 [手机号]"
+
+
+@pytest.mark.parametrize("text", [
+    f"手机号 {'  '.join(MOBILE)}", f"身份证号 {'  '.join('110101199003071233')}", f"卡号：{'-'.join(CARD)}",
+    f"电话 {'-'.join(MOBILE)}",
+])
+def test_numbers_spelled_with_two_spaces_or_hyphens_after_their_word_are_masked(text):
+    """Review 336: only one space between the digits was read."""
+    assert not re.search(r"\d", redact_text(text)), redact_text(text)
+
+
+def test_a_row_of_scores_after_a_labels_colon_is_never_a_card():
+    """Review 336: 16-19 one-digit scores after a colon passed Luhn one time in ten and were stored as [银行卡号]."""
+    assert redact_text(f"16项考核评分：{_spaced(CARD)}") == f"16项考核评分：{_spaced(CARD)}"
+    assert redact_text("第1-3-5条、2024-1-5") == "第1-3-5条、2024-1-5"

@@ -19,10 +19,12 @@ from .mobile_cue import phone_cue_before
 
 Span = tuple[int, int]
 
-# Digits, one separator (space, 、 or a comma, as the view reads ，) used throughout, maybe an ID's final X; not a
-# piece of a longer run (a decimal point, a dash, another separator before or after).
+# Digits, one separator (one to three spaces, 、, a comma as the view reads ，, or a hyphen) used throughout, maybe an
+# ID's final X; not a piece of a longer run (a decimal point, a dash, another separator before or after). A hyphen or
+# several spaces read only digit by digit (`_spelled_apart`): 138-0013-8000 is the mobile rules' own.
 SEPARATED_RE = re.compile(
-    r"(?<![\d.\-])(?<!\d[ 、,])\d+(?P<sep>[ 、,])\d+(?:(?P=sep)\d+)*(?:(?P=sep)?[Xx])?(?![\dA-Za-z]|[.\-]\d|[ 、,]\d)",
+    r"(?<![\d.\-])(?<!\d[ 、,])\d+(?P<sep> {1,3}|[、,\-])\d+(?:(?P=sep)\d+)*(?:(?P=sep)?[Xx])?"
+    r"(?![\dA-Za-z]|[.\-]\d|[ 、,]\d)",
     re.ASCII)
 _MOBILE_GROUPINGS = {(3, 4, 4), (3, 8), (7, 4), (4, 4, 3), (4, 3, 4)}
 _UNIT_AFTER = re.compile(r"\s*[年月日时点分秒元万亿号条款项章节%％个天次人岁]")
@@ -41,6 +43,17 @@ def _digit_by_digit(groups: list[str]) -> bool:
     return all(len(g) == 1 for g in groups)
 
 
+def _spelled_apart(match: re.Match[str], groups: list[str]) -> bool:
+    """Several spaces or hyphens between groups are read only one digit at a time (1  3  8 …, 6-2-2-2 …)."""
+    return match.group("sep") in (" ", "、", ",") or _digit_by_digit(groups)
+
+
+def _after_label(match: re.Match[str]) -> bool:
+    """The run follows a label's colon (满意度评分：1 4 5 3 2 …): it is what the label says; a number's own word is
+    read by the context rules (`pii_context`)."""
+    return match.string[max(0, match.start() - 4) : match.start()].rstrip(" \t").endswith((":", "："))
+
+
 def separated_mobile(match: re.Match[str]) -> Span | None:
     """A mobile spelled digit by digit or in its own grouping (138、0013、8000), after a phone word (手机号是 138 0013
     8000). Without one, eleven digits set apart by single spaces in running text or a name are still a number read
@@ -48,12 +61,11 @@ def separated_mobile(match: re.Match[str]) -> Span | None:
     a list with 、 (180、1200、1500；1、3、5、7 …) needs the word too."""
     groups = _groups(match)
     digits = "".join(groups)
-    if not re.fullmatch(r"1[3-9]\d{9}", digits) or _a_value(match):
+    if not re.fullmatch(r"1[3-9]\d{9}", digits) or _a_value(match) or not _spelled_apart(match, groups):
         return None
-    # A run after a label's colon is what the label says (满意度评分：1 4 5 3 2 …, 各月人数：1 5 3 …): a number to call
-    # only when that label is a phone word.
-    after_label = match.string[max(0, match.start() - 4) : match.start()].rstrip(" \t").endswith((":", "："))
-    spaced_out = _digit_by_digit(groups) and match.group("sep") == " " and not after_label
+    # After a label's colon the run is what the label says (满意度评分：1 4 5 3 2 …): a number to call only when that
+    # label is a phone word. The cost: a row of eleven one-digit values 1 5 3 … with no label colon is masked.
+    spaced_out = _digit_by_digit(groups) and not match.group("sep").strip() and not _after_label(match)
     if not spaced_out and not phone_cue_before(match.string, match.start()):
         return None
     spelled = _digit_by_digit(groups) or tuple(map(len, groups)) in _MOBILE_GROUPINGS
@@ -65,7 +77,8 @@ def separated_card(match: re.Match[str]) -> Span | None:
     as a card written whole must."""
     groups = _groups(match)
     digits = "".join(groups)
-    if not (16 <= len(digits) <= 19 and digits.isdigit() and digits[0] in "34569") or _a_value(match):
+    if not (16 <= len(digits) <= 19 and digits.isdigit() and digits[0] in "34569") or _a_value(match) \
+            or _after_label(match):  # 16项考核评分：5 4 4 … passes Luhn one time in ten
         return None
     return match.span() if _digit_by_digit(groups) and luhn_valid(digits) else None
 
@@ -74,7 +87,7 @@ def separated_id(match: re.Match[str]) -> Span | None:
     """An 18-character ID with its check character, spelled digit by digit or in groups of 3 or more."""
     groups = _groups(match)
     digits = "".join(groups)
-    if len(digits) != 18 or not id_card_valid(digits) or _a_value(match):
+    if len(digits) != 18 or not id_card_valid(digits) or _a_value(match) or not _spelled_apart(match, groups):
         return None
     last = groups[-1] if groups[-1].isdigit() else groups[-2] + groups[-1]
     spelled = all(len(g) == 1 for g in groups) or all(len(g) >= 3 for g in [*groups[:-1], last])
