@@ -88,3 +88,12 @@ def test_a_start_on_a_cache_damaged_in_place_answers_and_uploads(tmp_path, monke
     report = again.ingest_bytes(POLICY, "体检制度.md")
     assert report.ok, report.error
     assert any(name in notice for notice in again.store_notices) or name == "embedding_cache.sqlite3"
+
+
+def test_a_closed_connection_is_no_damage(tmp_path):
+    """Review 336: a closed connection (a misuse, not the file's bytes) was taken for damage, the file distrusted."""
+    index = SentenceIndex(tmp_path / "sentences.sqlite3", "m")
+    index.close()
+    with pytest.raises(sqlite3.ProgrammingError):
+        index.count()
+    assert not index.damaged

@@ -4,6 +4,7 @@ damage by doctor ("数据库文件已损坏…restore"): two fixes, neither true
 from __future__ import annotations
 
 import gc
+import re
 
 import pytest
 from fakes import fake_assistant
@@ -41,3 +42,13 @@ def test_a_folder_in_place_of_a_store_is_named_by_the_action_and_by_doctor(tmp_p
     [row] = [c for c in a.doctor() if c.file.startswith(name)]
     assert FOLDER_LINE in row.line() and "损坏" not in row.line()
     assert "5天" in a.ask("年假有几天", user="alice", remember=False).answer  # asking goes on
+
+
+@pytest.mark.parametrize("name", ["embedding_cache.sqlite3", "sentences.sqlite3", "chroma/chroma.sqlite3"])
+def test_a_folder_in_place_of_a_cache_is_set_aside_at_start_and_answers_come(tmp_path, name):
+    """Review 336: a cache's folder stopped the start as "无法读取（只读或没有权限）"; one in place of Chroma's database
+    gave two notices, one in Chroma's English. Caches are rebuilt from the catalog: the folder is moved aside."""
+    a = _store_with_folder(tmp_path, name)
+    said = " ".join(a.store_notices)
+    assert "已移到" in said and not re.search(r"[A-Za-z]{4,} [a-z]{3,} [a-z]{3,}", said), said
+    assert "5天" in a.ask("年假有几天", user="alice", remember=False).answer

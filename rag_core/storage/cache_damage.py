@@ -20,9 +20,14 @@ from .health import CHECKED
 _log = logging.getLogger(__name__)
 
 
+_DAMAGE_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+
+
 def is_damage(exc: BaseException) -> bool:
-    """SQLite found the file's bytes wrong (malformed, not a database), not a lock, a full disk or a permission."""
-    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
+    """SQLite found the file's bytes wrong (malformed, not a database): not a lock, a full disk, a permission, nor a
+    closed connection or a misuse (review 336: a closed connection was taken for damage and a healthy file distrusted)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.DatabaseError) and isinstance(code, int) and code & 0xFF in _DAMAGE_CODES
 
 
 def distrust(path: Path) -> None:

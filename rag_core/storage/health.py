@@ -24,6 +24,7 @@ from .open_lock import alone, in_use
 from .set_aside import set_aside as _set_aside
 from .sqlite_access import (
     CORRUPT_INSIDE,
+    NOT_A_FILE,
     access_reason,
     connect_ro,
     damage_reason,
@@ -221,13 +222,13 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
     for name in CACHES:
         path = data_dir / name
         if path.exists() and (problem := checked.problem(data_dir, name)):
-            if access_reason(problem):
+            if access_reason(problem) and not problem.startswith(NOT_A_FILE):  # a cache's folder: moved aside too
                 notices.append(f"{name} {problem}")
                 continue
             notices += _cache_aside(data_dir, name, problem)
     chroma_db = data_dir / CHROMA_DB
     if embedded_chroma and chroma_db.exists() and (problem := checked.problem(data_dir, CHROMA_DB)):
-        if access_reason(problem):
+        if access_reason(problem) and not problem.startswith(NOT_A_FILE):  # a folder in its place: chroma/ set aside
             notices.append(f"{CHROMA_DB} {problem}")
             return notices
         with alone(data_dir) as held:  # never moved away under another process that has it open
