@@ -50,3 +50,28 @@ def test_usage_counts_only_questions_whose_cited_policies_the_reader_may_read(tm
     a.ask("年假几天？", user="boss", actor=boss, remember=False)
     assert a.usage(actor=HR)["questions"] == 1 and a.question_window(actor=HR)["questions"] == 1
     assert a.usage(actor=HR_M)["questions"] == 4 and a.usage(actor=ADMIN)["questions"] == 4
+
+
+def test_usage_leaves_out_questions_a_managers_standard_answer_served(tmp_path):
+    """Review 336: a standard answer cites no document, so questions it served passed the documents' filter."""
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes("# 企鹅计划\n\n第一条 企鹅计划裁撤三成岗位，补偿N加3。\n".encode(), "penguin.md",
+                          audience=["managers"], actor=ADMIN).ok
+    entry = a.add_standard_answer("企鹅计划裁撤多少岗位？", "企鹅计划裁撤三成岗位。", clauses=["《企鹅计划》第一条 企鹅计划裁撤三成岗位"],
+                                  audience=["managers"], actor=ADMIN, sources=["penguin"])
+    boss = Principal("boss", "employee", ("managers",))
+    assert a.ask("企鹅计划裁撤多少岗位？", user="boss", actor=boss, remember=False).standard_answer["id"] == entry.id
+    assert a.usage(actor=HR)["questions"] == 0 and a.question_window(actor=HR)["questions"] == 0
+    assert a.usage(actor=HR_M)["questions"] == 1 and a.usage(actor=ADMIN)["questions"] == 1
+
+
+def test_a_delete_preview_names_no_standard_answer_hidden_from_the_actor(tmp_path):
+    """Review 336: HR's delete confirmation named, by its question, an answer held for a policy narrowed to managers."""
+    a = fake_assistant(tmp_path / "s")
+    leave, bonus = "# 休假制度\n\n第一条 员工每年享有五天带薪年假。\n".encode(), "# 奖金制度\n\n第一条 年终奖按绩效发放。\n".encode()
+    assert a.ingest_bytes(leave, "leave.md", actor=HR).ok and a.ingest_bytes(bonus, "bonus.md", actor=HR).ok
+    a.add_standard_answer("企鹅计划期间年假和年终奖怎么算？", "年假五天照休，年终奖按绩效。", actor=HR, sources=["leave", "bonus"],
+                          clauses=["《休假制度》第一条 员工每年享有五天带薪年假", "《奖金制度》第一条 年终奖按绩效发放"])
+    assert a.ingest_bytes(bonus, "bonus.md", audience=["managers"], actor=ADMIN).ok
+    assert a.delete_preview("leave", actor=HR).held == []
+    assert a.delete_preview("leave", actor=HR_M).held == ["企鹅计划期间年假和年终奖怎么算？"]

@@ -38,7 +38,11 @@ class DocumentDeletion(StandardReview):
         except StoreDamaged as damage:  # the delete itself notes it; the question names what it can
             self._note_damage(damage)
             held = []
-        return DeletePreview(doc_id, len(readable), [e.question for e in held if visible_to(e.audience, actor.readable)])
+        if held:  # the ones the actor may read: their audience and every document one is held for (review 336)
+            with feature_store(STANDARD_FILE):
+                shown = self._readable_standard(self.standard_store, actor)
+            held = [e for e in held if e.id in shown]
+        return DeletePreview(doc_id, len(readable), [e.question for e in held])
 
     def _would_hold(self, doc_id: str, versions: list[DocumentInfo]) -> list[Any]:
         """The standard answers `_hold_standard_answers` would hold if `doc_id` were deleted now: the same reading

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from ..documents.catalog import office_today, visible_to
 from ..documents.standing import standing_versions
+from ..errors import StoreDamaged
 from ..insights.audiences import audiences_now, readable_by
 from ..insights.days import day_window, parse_day
 from ..insights.export import FORMATS, for_people, to_csv, to_xlsx
@@ -23,13 +24,15 @@ from ..insights.rows import gap_row
 from ..insights.usage import NEVER_CITED, sections_csv, usage_report
 from ..types import Principal
 from .question_log import QuestionLog
-from .stores import INSIGHTS_FILE, uses_store
+from .stores import INSIGHTS_FILE, STANDARD_FILE, feature_store, uses_store
 
 EXPORT_KINDS = {"gaps": "知识缺口", "feedback": "反馈", "usage": "使用情况"}
 
 
 class UsageActions(QuestionLog):
     """Mixin of `InsightActions`: the 使用情况 page, `question_window` for the pages' empty states, the exports."""
+
+    standard_store: Any  # `StandardReview`'s, read through its public methods
 
     def recording_questions(self) -> bool:
         """Are people's questions kept at all (`question_retention_days` above 0)?"""
@@ -47,8 +50,9 @@ class UsageActions(QuestionLog):
         return {"recording": self.recording_questions(), "questions": len(rows)}
 
     def _readable_rows(self, rows: list[dict[str, Any]], actor: Principal) -> list[dict[str, Any]]:
-        """The logged questions whose cited documents the actor may read now (review 333: HR's totals and daily bars
-        rose with questions answered only from a managers' policy HR cannot see); one never answered counts."""
+        """The logged questions whose cited documents, and standard answer, the actor may read now (review 333: HR's
+        totals and daily bars rose with questions answered only from a managers' policy HR cannot see; review 336:
+        or by a managers' standard answer); one never answered counts, one whose standard answer is gone too."""
         if actor.readable is None:
             return rows
         day, cache, judged = office_today(self._settings.timezone), {}, {}
@@ -56,7 +60,19 @@ class UsageActions(QuestionLog):
             cited = tuple(row["cited_docs"])
             if cited not in judged:
                 judged[cited] = readable_by(audiences_now(self.catalog, cited, cache, day=day), actor.readable)
-        return [row for row in rows if judged[tuple(row["cited_docs"])]]
+        served = {row["standard_id"] for row in rows if row.get("standard_id")}
+        hidden = self._hidden_standard(served, actor) if served else set()
+        return [row for row in rows if judged[tuple(row["cited_docs"])] and row.get("standard_id") not in hidden]
+
+    def _hidden_standard(self, ids: set[str], actor: Principal) -> set[str]:
+        """The standard answers among `ids` the actor may not read (one deleted since shows nothing: not hidden);
+        all of them when the standard answers' file cannot be read (nothing tells whose they were)."""
+        try:
+            with feature_store(STANDARD_FILE):
+                store = self.standard_store
+                return ids & {e.id for e in store.list()} - store.readable_ids(actor.readable)
+        except StoreDamaged:
+            return ids
 
     @uses_store(INSIGHTS_FILE)
     def usage(self, *, since: str | date | None = None, until: str | date | None = None,

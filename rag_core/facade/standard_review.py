@@ -313,12 +313,9 @@ class StandardReview(FacadeCore):
 
     @staticmethod
     def _readable_standard(store: Any, actor: Principal) -> set[str]:
-        """The ids of the standard answers the actor may read: their audience, and every document one is held for
-        (review 333: an answer held because the policy it quotes was narrowed still showed its text and clauses to HR
-        outside the new audience, who could delete it and add the same text for everyone)."""
-        holds = store.hold_reasons()
-        return {e.id for e in store.list() if visible_to(e.audience, actor.readable)
-                and all(visible_to(hold.doc_audience, actor.readable) for hold in holds.get(e.id, []))}
+        """The ids of the standard answers the actor may read (`StandardAnswers.readable_ids`): an answer held because
+        the policy it quotes was narrowed showed its text and clauses to HR outside the new audience (review 333)."""
+        return store.readable_ids(actor.readable)
 
     def _visible_standard(self, answer_id: str, actor: Principal, verb: str) -> None:
         """Refuse a standard answer the actor may not read (`_readable_standard`) as an unknown id (no hint it

@@ -20,6 +20,7 @@ from typing import NoReturn
 
 import numpy as np
 
+from ..documents.catalog import visible_to
 from ..errors import RagError, VectorServerDown
 from ..search.chroma_server import server_lost
 from ..storage.new_store import create_store
@@ -309,6 +310,12 @@ class StandardAnswers:
         for answer_id, holds in self.basis.kept().items():
             found.setdefault(answer_id, []).extend(h for h in holds if h not in found.get(answer_id, []))
         return found
+
+    def readable_ids(self, readable: frozenset[str] | None) -> set[str]:
+        """The entries a reader of `readable` (None: all labels) may see: their audience, every document one is held for."""
+        holds = self.hold_reasons()
+        return {e.id for e in self.list() if visible_to(e.audience, readable)
+                and all(visible_to(hold.doc_audience, readable) for hold in holds.get(e.id, []))}
 
     def holds(self) -> dict[str, Hold]:
         """The entries not served, by id, with the first reason (`hold_reasons`: all of them)."""
