@@ -265,7 +265,7 @@ _SAVED_MAX_BYTES, _NAMED = 100_000, 5  # a settings.json larger is refused whole
 def _read_saved(data: bytes | None) -> tuple[dict[str, Any], str]:
     """The saved knobs, or {} and what is wrong with the file in Chinese (never the parser's English); None: unreadable."""
     if data is None or len(data) > _SAVED_MAX_BYTES:  # the page writes a few hundred bytes (review 335: 29 MB read)
-        return {}, "文件权限或磁盘有问题" if data is None else f"文件过大（{len(data):,} 字节），不是设置页写的文件"
+        return {}, "文件权限或磁盘有问题" if data is None else f"文件过大（超过 {_SAVED_MAX_BYTES:,} 字节），不是设置页写的文件"
     try:
         saved = json.loads(data.decode("utf-8-sig"))  # a BOM (Windows Notepad's UTF-8) is harmless
     except json.JSONDecodeError as exc:
@@ -297,8 +297,8 @@ def with_saved_changes(settings: Settings, *, now: bool = False) -> tuple[Settin
         _KNOWN.setdefault(path.resolve(), "")
         return settings, "", frozenset()
     data: bytes | None = None
-    with contextlib.suppress(OSError):
-        data = path.read_bytes()
+    with contextlib.suppress(OSError), path.open("rb") as file:
+        data = file.read(_SAVED_MAX_BYTES + 1)  # a larger file is refused whole, never read whole (review 336)
     found = _applied(settings, data)
     if data is not None and (path.resolve() not in _KNOWN or now and not found[1] and json.dumps(_read_saved(data)[0], **_SAVE_FORM).encode() == data):
         _KNOWN[path.resolve()] = hashlib.sha256(data).hexdigest()

@@ -20,3 +20,13 @@ def test_a_file_far_larger_than_the_page_writes_is_refused_whole(tmp_path):
     settings, notice, applied = with_saved_changes(Settings(data_dir=tmp_path))
     assert settings.top_k == Settings().top_k and not applied
     assert "文件过大" in notice and len(notice) < 400
+
+
+def test_a_huge_file_is_not_read_whole(tmp_path, monkeypatch):
+    """Review 336: a 300 MB settings.json was refused, but read whole into memory at every start first."""
+    from pathlib import Path
+
+    (tmp_path / SAVED_FILE).write_bytes(b'{"top_k": 3, "pad": "' + b"x" * 300_000 + b'"}')
+    monkeypatch.setattr(Path, "read_bytes", lambda self: (_ for _ in ()).throw(AssertionError("read whole")))
+    settings, notice, _ = with_saved_changes(Settings(data_dir=tmp_path))
+    assert "文件过大" in notice and settings.top_k == Settings().top_k
