@@ -37,14 +37,20 @@ def store_with(tmp_path: Path, data: bytes = ORIGINAL) -> Path:
 
 def unreadable(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """This very file (its inode, wherever it is moved) refuses to be read, as another user's 0600 file does."""
-    inode, read = path.stat().st_ino, Path.read_bytes
+    inode, read, opened = path.stat().st_ino, Path.read_bytes, Path.open
 
     def refusing(self: Path) -> bytes:
         if self.exists() and self.stat().st_ino == inode:
             raise PermissionError(13, "Permission denied", str(self))
         return read(self)
 
+    def refusing_open(self: Path, mode: str = "r", *args, **kwargs):  # the start reads it bounded, through open
+        if "r" in mode and self.exists() and self.stat().st_ino == inode:
+            raise PermissionError(13, "Permission denied", str(self))
+        return opened(self, mode, *args, **kwargs)
+
     monkeypatch.setattr(Path, "read_bytes", refusing)
+    monkeypatch.setattr(Path, "open", refusing_open)
 
 
 def kept_copies(store: Path) -> list[Path]:
