@@ -52,3 +52,22 @@ def test_a_folder_in_place_of_a_cache_is_set_aside_at_start_and_answers_come(tmp
     said = " ".join(a.store_notices)
     assert "已移到" in said and not re.search(r"[A-Za-z]{4,} [a-z]{3,} [a-z]{3,}", said), said
     assert "5天" in a.ask("年假有几天", user="alice", remember=False).answer
+
+
+def test_a_folder_in_place_of_the_audit_trail_is_named_while_pages_stay_closed(tmp_path):
+    """Review 336: with no account and the audit trail unreadable the pages stay closed (nothing tells whether accounts
+    existed here), but a folder was called damage, with a restore as its fix."""
+    from rag_core.storage.account_files import lost_accounts
+
+    store = tmp_path / "store"
+    a = fake_assistant(store)
+    assert a.ingest_bytes(POLICY, "年假.md").ok
+    a.release_data_dir()
+    a.catalog.close()
+    del a
+    gc.collect()
+    for side in ("", "-wal", "-shm", "-journal"):
+        (store / f"audit.sqlite3{side}").unlink(missing_ok=True)
+    (store / "audit.sqlite3").mkdir()
+    detail, fix = lost_accounts(store)
+    assert FOLDER_LINE in detail and "损坏" not in detail and "移走或改名" in fix

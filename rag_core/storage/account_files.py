@@ -103,10 +103,10 @@ def _query(path: Path, sql: str) -> bool | str:
             return con.execute(sql).fetchone() is not None
         finally:
             con.close()
-    except sqlite3.OperationalError as exc:
-        return False if "no such table" in str(exc) else problem_of(exc)
+    except sqlite3.OperationalError as exc:  # a folder in its place is said as that (review 336)
+        return False if "no such table" in str(exc) else problem_of(exc, path.parent, path)
     except sqlite3.DatabaseError as exc:
-        return problem_of(exc)
+        return problem_of(exc, path.parent, path)
 
 
 def no_accounts(data_dir: Path) -> bool:
