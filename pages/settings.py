@@ -345,23 +345,28 @@ def saved_section(assistant: Assistant) -> None:
         return
     shown = "，".join(f"{FIELDS[k][0] if k in FIELDS else k}：{shown_number(v)}" for k, v in saved.items())
     st.info(f"以下设置是在本页保存的（数据目录里的 settings.json），每次启动都优先于 .env 里的同名设置：{shown}")
-    if st.button("清除本页保存的修改，改回 .env 和默认值", icon=":material/undo:"):
-        st.session_state[CLEAR_KEY] = True
-    if not st.session_state.get(CLEAR_KEY):
-        return
-    # asked first, as 应用 is (review 335: a saved chunk size re-cut the whole library at one click)
+    # asked first, as 应用 is (review 335: a saved chunk size re-cut the whole library at one click); the question
+    # names the saved settings it was asked over, and a confirm over others (saved in another tab) asks again
     recut = [k for k in CHUNK_KEYS if k in saved]
+    if st.button("清除本页保存的修改，改回 .env 和默认值", icon=":material/undo:"):
+        st.session_state[CLEAR_KEY] = dict(saved)
+    asked = st.session_state.get(CLEAR_KEY)
+    if not asked:
+        return
+    if asked != dict(saved):
+        st.session_state[CLEAR_KEY] = dict(saved)
+        st.warning("本页保存的设置刚在别处改过，请看一遍下面的说明再确认。")
     n_docs = len(assistant.list_documents(actor=actor())) if recut else 0
     st.warning("要清除本页保存的全部修改、改回 .env 和默认值吗？"
                + (f"\n\n其中{'、'.join(FIELDS[k][0] for k in recut)}改回后要把全部 {n_docs} 份文档重新切分并重新索引，"
                   "期间检索结果可能不完整。" if recut else ""))
     yes, no = st.columns(2)
     confirmed, cancelled = yes.button("确认清除", type="primary"), no.button("取消", key="clear_saved_cancel")
-    if cancelled or confirmed:
+    if cancelled or confirmed and asked == dict(saved):
         st.session_state.pop(CLEAR_KEY, None)
     if cancelled:
         st.rerun()
-    if confirmed:
+    if confirmed and asked == dict(saved):
         try:  # settings.json that cannot be moved or deleted: the engine says what to do
             needs_reindex = assistant.forget_saved_settings(actor=actor())
         except RagError as exc:

@@ -102,6 +102,24 @@ def test_clearing_a_saved_chunk_size_asks_before_re_cutting_the_library(tmp_path
     assert not any("重新切分" in w.value for w in at.warning)
 
 
+def test_a_confirm_over_settings_saved_meanwhile_elsewhere_asks_again(tmp_path, monkeypatch):
+    """Review 336: the question named no re-cut; a chunk size saved in another tab meanwhile was re-cut on 确认清除."""
+    from test_settings_bounds import settings_page
+
+    a = fake_assistant(tmp_path / "store")
+    assert a.ingest_bytes("第一条 员工每年享有五天带薪年假。\n\n第二条 请假须提前三天申请。\n".encode(), "年假.md").ok
+    a.update_settings(top_k=3, actor=ADMIN)
+    cut = []
+    monkeypatch.setattr(a, "reindex", lambda **kw: cut.append(kw))
+    at = settings_page(a, tmp_path, monkeypatch)
+    next(b for b in at.button if b.label.startswith("清除本页保存的修改")).click().run()
+    assert not any("重新切分" in w.value for w in at.warning)
+    a.update_settings(chunk_size=200, actor=ADMIN)  # another tab
+    next(b for b in at.button if b.label == "确认清除").click().run()
+    assert not cut and a.saved_settings == {"top_k": 3, "chunk_size": 200}
+    assert any("别处改过" in w.value for w in at.warning) and any("重新切分" in w.value for w in at.warning)
+
+
 def test_a_version_not_cut_again_is_named_inert(tmp_path, monkeypatch):
     """The names in 以下版本未能重新索引 are documents' titles: shown as text, no live link."""
     from test_settings_bounds import settings_page
