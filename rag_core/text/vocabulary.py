@@ -12,7 +12,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .numerals import names_quantity
-from .tokenizer import tokenize, word_starts
+from .tokenizer import is_word, tokenize, word_starts
 
 # Situations and people that narrow what a rule applies to.
 QUALIFIERS = frozenset(
@@ -98,11 +98,16 @@ def governs(term: str, text: str, phrases: Mapping[str, Iterable[str]]) -> bool:
 
 
 def _without_other_leaves(own: set[str], text: str) -> str:
-    """`text` with every kind of leave not in `own` blanked (陪产假 when 产假 is asked)."""
+    """`text` with every kind of leave not in `own` blanked (陪产假 when 产假 is asked).
+
+    A leave word that is an asked one qualified by a word of its own (带薪年假, 男方陪产假: 带薪 and 男方 are dictionary
+    words) is the asked leave, not another: 员工每年享有带薪年假5天 was no answer to 年假有几天 (stop 65). One
+    character fused onto it (陪产假, 晚婚假's 晚) makes another leave."""
     present = [p for p in own if p in text]  # 丧假 is a piece of 婚丧假, not another leave
     others = {
         w for w in tokenize(text)
         if len(w) >= 2 and w.endswith("假") and w not in NOT_BENEFITS and not any(w in p for p in present)
+        and not any(w.endswith(p) and len(w) - len(p) >= 2 and is_word(w[: -len(p)]) for p in present)
     }
     for word in sorted(others, key=len, reverse=True):
         text = text.replace(word, " ")
