@@ -75,3 +75,20 @@ def test_a_row_of_scores_after_a_labels_colon_is_never_a_card():
     """Review 336: 16-19 one-digit scores after a colon passed Luhn one time in ten and were stored as [银行卡号]."""
     assert redact_text(f"16项考核评分：{_spaced(CARD)}") == f"16项考核评分：{_spaced(CARD)}"
     assert redact_text("第1-3-5条、2024-1-5") == "第1-3-5条、2024-1-5"
+
+
+@pytest.mark.parametrize("text", [
+    "手机 138  0013  8000", "工资卡号 6222  0202  0011  2230", "身份证号 110105  19491231  002X",
+])
+def test_numbers_in_their_groups_with_several_spaces_after_their_word_are_masked(text):
+    """Review 337: only one space between the groups was read."""
+    assert not re.search(r"\d{3}", redact_text(text)), redact_text(text)
+
+
+@pytest.mark.parametrize("text", [
+    "各月新入职人数  1  3  2  5  4  6  7  8  1  2  3", "各月 1-3-8-1-2-3-4-5-6-7-8", f"考核 {'-'.join(CARD)}",
+    f"得分  {'  '.join(CARD)}",
+])
+def test_rows_lined_up_by_several_spaces_or_hyphens_need_the_numbers_word(text):
+    """Review 337: the first fix masked such table rows as [手机号] and [银行卡号] with no phone or card word."""
+    assert redact_text(text) == text

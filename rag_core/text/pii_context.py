@@ -24,10 +24,10 @@ _GAP = rf"[ \t]*(?:号码|号|码|编号|ID|id)?[ \t]*(?:是|为)?[ \t]*(?:{_COL
 _PHONE_SHAPE = r"(?:\+?86[ -]?)?\(?\d{2,4}\)?(?:[ .-]?\d{2,4}){1,4}(?![\d])"
 _ALNUM_ID = r"(?=(?:[A-Za-z]*\d){4})[A-Za-z0-9]{6,12}(?![A-Za-z0-9])"
 # Grouped (6228 4800 …), or read out digit by digit after its word (卡号：6 2 2 8 …, 6、2、2、8 …; stop 65).
-_ACCOUNT = r"(?:\d{3,6}(?:[ .-]?\d{1,8}){1,7}|\d(?: {1,3}\d){9,24}|\d(?:、\d){9,24}|\d(?:,\d){9,24}|\d(?:-\d){9,24})(?!\d)"
+_ACCOUNT = r"(?:\d{3,6}(?:(?: {1,3}|[.-])?\d{1,8}){1,7}|\d(?: {1,3}\d){9,24}|\d(?:、\d){9,24}|\d(?:,\d){9,24}|\d(?:-\d){9,24})(?!\d)"
 # (context words, category or "phone", the identifier shape right after them)
 _CONTEXT: tuple[tuple[str, str, str], ...] = (
-    (r"身份证|身份号码|公民身份号码|证件号|证件号码", "id_card", r"\d(?:[ .-]?\d){16}[ .-]?[\dXx](?![\dA-Za-z])|\d{15}(?!\d)"),
+    (r"身份证|身份号码|公民身份号码|证件号|证件号码", "id_card", r"\d(?:(?: {1,3}|[.-])?\d){16}(?: {1,3}|[.-])?[\dXx](?![\dA-Za-z])|\d{15}(?!\d)"),
     (r"护照", "passport", _ALNUM_ID),
     (r"通行证|回乡证|台胞证", "travel_permit", _ALNUM_ID),
     (r"银行卡|工资卡|银行账户|银行帐户|卡号|账号|帐号|账户|帐户", "bank_card", _ACCOUNT),

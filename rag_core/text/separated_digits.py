@@ -21,7 +21,7 @@ Span = tuple[int, int]
 
 # Digits, one separator (one to three spaces, 、, a comma as the view reads ，, or a hyphen) used throughout, maybe an
 # ID's final X; not a piece of a longer run (a decimal point, a dash, another separator before or after). A hyphen or
-# several spaces read only digit by digit (`_spelled_apart`): 138-0013-8000 is the mobile rules' own.
+# several spaces count without the number's own word only for an ID (its check character; `_one_separator`).
 SEPARATED_RE = re.compile(
     r"(?<![\d.\-])(?<!\d[ 、,])\d+(?P<sep> {1,3}|[、,\-])\d+(?:(?P=sep)\d+)*(?:(?P=sep)?[Xx])?"
     r"(?![\dA-Za-z]|[.\-]\d|[ 、,]\d)",
@@ -43,9 +43,10 @@ def _digit_by_digit(groups: list[str]) -> bool:
     return all(len(g) == 1 for g in groups)
 
 
-def _spelled_apart(match: re.Match[str], groups: list[str]) -> bool:
-    """Several spaces or hyphens between groups are read only one digit at a time (1  3  8 …, 6-2-2-2 …)."""
-    return match.group("sep") in (" ", "、", ",") or _digit_by_digit(groups)
+def _one_separator(match: re.Match[str]) -> bool:
+    """One space, 、 or comma between the groups: a hyphen or several spaces line up values in a table row (各月人数
+    1  3  2 …) as often as they spell a number, so those runs count only after the number's own word (review 337)."""
+    return match.group("sep") in (" ", "、", ",")
 
 
 def _after_label(match: re.Match[str]) -> bool:
@@ -55,17 +56,16 @@ def _after_label(match: re.Match[str]) -> bool:
 
 
 def separated_mobile(match: re.Match[str]) -> Span | None:
-    """A mobile spelled digit by digit or in its own grouping (138、0013、8000), after a phone word (手机号是 138 0013
-    8000). Without one, eleven digits set apart by single spaces in running text or a name are still a number read
-    out (张三 1 3 8 … 入职.md); after a label's colon they are what the label says (评分：1 4 5 3 2 …), and a grouped run or
-    a list with 、 (180、1200、1500；1、3、5、7 …) needs the word too."""
+    """A mobile spelled digit by digit or in its own grouping (138、0013、8000, 138  0013  8000), after a phone word
+    (手机号是 138 0013 8000). Without one, eleven digits set apart by single spaces in running text or a name are still
+    a number read out (张三 1 3 8 … 入职.md); after a label's colon they are what the label says (评分：1 4 5 3 2 …), and a
+    grouped run, a list with 、 (180、1200、1500；1、3、5、7 …) or a row lined up by several spaces or hyphens needs the
+    word too. The cost: a row of eleven one-digit values 1 5 3 … with single spaces and no label colon is masked."""
     groups = _groups(match)
     digits = "".join(groups)
-    if not re.fullmatch(r"1[3-9]\d{9}", digits) or _a_value(match) or not _spelled_apart(match, groups):
+    if not re.fullmatch(r"1[3-9]\d{9}", digits) or _a_value(match):
         return None
-    # After a label's colon the run is what the label says (满意度评分：1 4 5 3 2 …): a number to call only when that
-    # label is a phone word. The cost: a row of eleven one-digit values 1 5 3 … with no label colon is masked.
-    spaced_out = _digit_by_digit(groups) and not match.group("sep").strip() and not _after_label(match)
+    spaced_out = _digit_by_digit(groups) and match.group("sep") == " " and not _after_label(match)
     if not spaced_out and not phone_cue_before(match.string, match.start()):
         return None
     spelled = _digit_by_digit(groups) or tuple(map(len, groups)) in _MOBILE_GROUPINGS
@@ -78,8 +78,8 @@ def separated_card(match: re.Match[str]) -> Span | None:
     groups = _groups(match)
     digits = "".join(groups)
     if not (16 <= len(digits) <= 19 and digits.isdigit() and digits[0] in "34569") or _a_value(match) \
-            or _after_label(match):  # 16项考核评分：5 4 4 … passes Luhn one time in ten
-        return None
+            or _after_label(match) or not _one_separator(match):  # 16项考核评分：5 4 4 … passes Luhn one time in ten
+        return None  # after its word (卡号：6-2-2-2 …) the context rules read it
     return match.span() if _digit_by_digit(groups) and luhn_valid(digits) else None
 
 
@@ -87,7 +87,7 @@ def separated_id(match: re.Match[str]) -> Span | None:
     """An 18-character ID with its check character, spelled digit by digit or in groups of 3 or more."""
     groups = _groups(match)
     digits = "".join(groups)
-    if len(digits) != 18 or not id_card_valid(digits) or _a_value(match) or not _spelled_apart(match, groups):
+    if len(digits) != 18 or not id_card_valid(digits) or _a_value(match):  # its check character: any separator
         return None
     last = groups[-1] if groups[-1].isdigit() else groups[-2] + groups[-1]
     spelled = all(len(g) == 1 for g in groups) or all(len(g) >= 3 for g in [*groups[:-1], last])
