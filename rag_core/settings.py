@@ -153,8 +153,7 @@ class Settings:
         """A validated copy; raises SettingsError and leaves `self` untouched."""
         if unknown := set(changes) - {f.name for f in fields(self)}:
             raise SettingsError(f"未知的设置项: {', '.join(sorted(unknown))}")
-        new = replace(self, **changes)
-        new.validate()
+        (new := replace(self, **changes)).validate()
         return new
 
     def validate(self) -> None:
@@ -190,8 +189,7 @@ class Settings:
             if var and spec.name != "data_dir":
                 values[spec.name] = _parse(var, raw, spec.type)
         values["data_dir"] = Path(data_dir or env_source("data_dir")[1] or DEFAULT_DATA_DIR)
-        settings = cls(**{**values, **overrides})
-        settings.validate()
+        (settings := cls(**{**values, **overrides})).validate()
         return settings
 
 
@@ -331,8 +329,10 @@ def _worth_keeping(base: Settings) -> bytes | bool:
     know them (`_KNOWN`) or the start's check over `base` (.env and defaults) cannot use them all; True when it may
     not be read (another user's 0600 file: the start's notice promised a copy, so it is moved aside whole); else False."""
     path = base.path(SAVED_FILE)
-    try:
-        data = path.read_bytes() if path.exists() else None
+    try:  # one over the size limit is refused whole at start: moved aside whole, never read (review 337)
+        data = path.read_bytes() if path.exists() and path.stat().st_size <= _SAVED_MAX_BYTES else None
+        if data is None and path.exists():
+            return True
     except PermissionError:  # a rename needs only the folder's write permission; a directory in the way still raises
         return True
     known = data is not None and _KNOWN.get(path.resolve()) == hashlib.sha256(data).hexdigest()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from rag_core.settings import SAVED_FILE, Settings, with_saved_changes
 
 
@@ -30,3 +32,25 @@ def test_a_huge_file_is_not_read_whole(tmp_path, monkeypatch):
     monkeypatch.setattr(Path, "read_bytes", lambda self: (_ for _ in ()).throw(AssertionError("read whole")))
     settings, notice, _ = with_saved_changes(Settings(data_dir=tmp_path))
     assert "文件过大" in notice and settings.top_k == Settings().top_k
+
+
+def test_a_save_over_a_huge_file_moves_it_aside_unread(tmp_path, monkeypatch):
+    """Review 337: the start no longer read it whole, but a save or a clear on the page still did (and wrote a copy)."""
+    from pathlib import Path
+
+    from fakes import fake_assistant
+
+    from rag_core.types import Principal
+
+    store = tmp_path / "store"
+    store.mkdir()
+    with open(store / SAVED_FILE, "wb") as file:
+        file.write(b'{"top_k": 3, "pad": "')
+        file.truncate(5 * 1024 * 1024)
+    a = fake_assistant(store)
+    read = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read whole") if self.name == SAVED_FILE
+                        else read(self))
+    a.update_settings(top_k=7, actor=Principal("boss", "admin"))
+    [kept] = store.glob("settings.original-*.json")
+    assert kept.stat().st_size == 5 * 1024 * 1024 and json.loads((store / SAVED_FILE).read_text("utf-8")) == {"top_k": 7}
