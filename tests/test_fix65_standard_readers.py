@@ -63,6 +63,8 @@ def test_usage_leaves_out_questions_a_managers_standard_answer_served(tmp_path):
     assert a.ask("企鹅计划裁撤多少岗位？", user="boss", actor=boss, remember=False).standard_answer["id"] == entry.id
     assert a.usage(actor=HR)["questions"] == 0 and a.question_window(actor=HR)["questions"] == 0
     assert a.usage(actor=HR_M)["questions"] == 1 and a.usage(actor=ADMIN)["questions"] == 1
+    a.delete_standard_answer(entry.id, actor=ADMIN)  # review 337: gone, nothing tells whose it was
+    assert a.usage(actor=HR)["questions"] == 0 and a.usage(actor=ADMIN)["questions"] == 1
 
 
 def test_a_delete_preview_names_no_standard_answer_hidden_from_the_actor(tmp_path):
@@ -75,3 +77,14 @@ def test_a_delete_preview_names_no_standard_answer_hidden_from_the_actor(tmp_pat
     assert a.ingest_bytes(bonus, "bonus.md", audience=["managers"], actor=ADMIN).ok
     assert a.delete_preview("leave", actor=HR).held == []
     assert a.delete_preview("leave", actor=HR_M).held == ["企鹅计划期间年假和年终奖怎么算？"]
+
+
+def test_usage_with_the_standard_answers_file_lost_opens_no_new_one(tmp_path):
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(V1, "年假制度.md", actor=ADMIN).ok
+    entry = a.add_standard_answer("年假有几天？", "五天。", clauses=["《年假制度》第一条 员工每年享有五天带薪年假"], actor=ADMIN)
+    assert a.ask("年假有几天？", user="", remember=False).standard_answer["id"] == entry.id
+    b = fake_assistant(tmp_path / "s")
+    (tmp_path / "s" / "standard_answers.sqlite3").unlink()
+    assert b.usage(actor=HR)["questions"] == 0 and b.usage(actor=ADMIN)["questions"] == 1
+    assert not (tmp_path / "s" / "standard_answers.sqlite3").exists()

@@ -65,12 +65,13 @@ class UsageActions(QuestionLog):
         return [row for row in rows if judged[tuple(row["cited_docs"])] and row.get("standard_id") not in hidden]
 
     def _hidden_standard(self, ids: set[str], actor: Principal) -> set[str]:
-        """The standard answers among `ids` the actor may not read (one deleted since shows nothing: not hidden);
-        all of them when the standard answers' file cannot be read (nothing tells whose they were)."""
+        """The standard answers among `ids` the actor may not read; also one deleted since, and all of them when the
+        file is gone or cannot be read: nothing tells whose they were (review 337), and none is opened anew here."""
+        if not self._settings.path(STANDARD_FILE).exists():
+            return ids
         try:
             with feature_store(STANDARD_FILE):
-                store = self.standard_store
-                return ids & {e.id for e in store.list()} - store.readable_ids(actor.readable)
+                return ids - self.standard_store.readable_ids(actor.readable)
         except StoreDamaged:
             return ids
 
