@@ -24,6 +24,7 @@ from ..errors import StoreBusy
 from .empty_stores import kept_aside
 from .health import RESTORE_HINT, StoreCheck
 from .sqlite_access import (
+    NOT_A_FILE,
     access_problem,
     access_reason,
     busy,
@@ -145,11 +146,11 @@ def _lost(data_dir: Path) -> tuple[str, str, bool] | None:
     if used is True:
         detail = f"{ACCOUNTS} {state}，但 {AUDIT} 里有建立账户和登录的记录：这里开启过账户，账户文件丢了"
         fix = f"请{RESTORE_HINT}；没有备份时用 {NEW_ADMIN} 重新建立管理员账户，登录后再为同事开通账户"
-    elif reached := access_reason(used):  # not damage (busy too): said as doctor says it of the audit file
+    elif (reached := access_reason(used)) and reached[0] != NOT_A_FILE:  # not damage (busy too): as doctor says it
         detail = f"{ACCOUNTS} {state}，而 {AUDIT} {reached[0]}，暂时无法确认这里是否开启过账户"
         fix = reached[1]
-    else:
-        detail = f"{ACCOUNTS} {state}，而 {AUDIT} 已损坏，无法确认这里是否开启过账户"
+    else:  # damaged, or a folder in its place: moving it away alone would open the pages without login (review 337)
+        detail = f"{ACCOUNTS} {state}，而 {AUDIT} {reached[0] if reached else '已损坏'}，无法确认这里是否开启过账户"
         fix = (f"请{RESTORE_HINT}；没有备份时用 {NEW_ADMIN} 重新建立管理员账户；"
                f"确定这里从未开启过账户，就把 {AUDIT} 移走")
     return detail, fix, busy(used)

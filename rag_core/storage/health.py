@@ -235,7 +235,7 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
             if not held:
                 raise StoreDamaged(f"{CHROMA_DB} {problem}：{CHROMA_IN_USE}")
             moved = _set_aside(data_dir / CHROMA_DIR)
-        notices.append(f"{CHROMA_DB} {problem}：向量索引只是缓存，已移到 {moved.name} 并从文档目录重建")
+        notices.append(f"{CHROMA_DB} {problem.split('：')[0]}：向量索引只是缓存，已移到 {moved.name} 并从文档目录重建")
     elif embedded_chroma and (notice := checked.segments_notice(data_dir)):
         notices.append(notice)
     return notices
@@ -280,7 +280,7 @@ def _cache_aside(data_dir: Path, name: str, problem: str) -> list[str]:
             return []
         if held:
             moved = _set_aside(path)
-            return [f"{name} {problem}：它只是缓存，已移到 {moved.name} 并从文档目录重建，不丢数据"]
+            return [f"{name} {problem.split('：')[0]}：它只是缓存，已移到 {moved.name} 并从文档目录重建，不丢数据"]
     raise StoreDamaged(f"{name} {problem}：{CACHE_IN_USE}")
 
 
