@@ -258,8 +258,10 @@ def apply_form(assistant: Assistant, drawn: dict[str, Any], wanted: dict[str, An
 
 
 def mark_submitted() -> None:
-    """应用's callback: runs before the page, so `main` draws the form with the values the person edited."""
+    """应用's callback: runs before the page, so `main` draws the form with the values the person edited. A clear
+    still asked about is withdrawn: the person chose to change the settings instead (review 337)."""
     st.session_state[SUBMIT_KEY] = True
+    st.session_state.pop(CLEAR_KEY, None)
 
 
 def confirm_rechunk(assistant: Assistant) -> None:
@@ -457,6 +459,7 @@ def main() -> None:
     with st.expander("当前值与实测默认值", expanded=False):
         st.dataframe(table, hide_index=True, width="stretch")
     if st.button("恢复默认值", icon=":material/restart_alt:"):
+        st.session_state.pop(CLEAR_KEY, None)  # a clear still asked about is withdrawn, as by 应用
         apply_changes(assistant, changed_values(settings, {k: getattr(defaults, k) for k in names}))
     st.divider()
     thesaurus_section(assistant)

@@ -120,6 +120,22 @@ def test_a_confirm_over_settings_saved_meanwhile_elsewhere_asks_again(tmp_path, 
     assert any("别处改过" in w.value for w in at.warning) and any("重新切分" in w.value for w in at.warning)
 
 
+def test_applying_a_setting_withdraws_a_clear_still_asked_about(tmp_path, monkeypatch):
+    """Review 337: 应用 after 清除 in the same tab was read as a change made elsewhere, and the page asked again to clear
+    everything, the value just saved included."""
+    from test_settings_bounds import settings_page
+
+    a = fake_assistant(tmp_path / "store")
+    a.update_settings(top_k=3, actor=ADMIN)
+    at = settings_page(a, tmp_path, monkeypatch)
+    next(b for b in at.button if b.label.startswith("清除本页保存的修改")).click().run()
+    assert any("要清除" in w.value for w in at.warning)
+    next(n for n in at.number_input if "返回条数" in n.label).set_value(4)
+    next(b for b in at.button if b.label == "应用").click().run()
+    warned = " ".join(w.value for w in at.warning)
+    assert "别处" not in warned and "要清除" not in warned and a.saved_settings["top_k"] == 4
+
+
 def test_a_version_not_cut_again_is_named_inert(tmp_path, monkeypatch):
     """The names in 以下版本未能重新索引 are documents' titles: shown as text, no live link."""
     from test_settings_bounds import settings_page
