@@ -92,3 +92,17 @@ def test_numbers_in_their_groups_with_several_spaces_after_their_word_are_masked
 def test_rows_lined_up_by_several_spaces_or_hyphens_need_the_numbers_word(text):
     """Review 337: the first fix masked such table rows as [手机号] and [银行卡号] with no phone or card word."""
     assert redact_text(text) == text
+
+
+@pytest.mark.parametrize("text", ["电话费补贴（元）：150  2000  3000", "企业年金个人账户  800  1000  1200"])
+def test_amounts_lined_up_after_a_word_holding_a_number_word_stay(text):
+    """Review 338: the round before masked these as [手机号] and [银行卡号]."""
+    assert redact_text(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "联系电话：010  6552  8888", "手机：+86  138  0013  8000", "开户行：中国工商银行北京海淀支行  6222  0202  0011  2230",
+])
+def test_a_landline_a_country_coded_mobile_and_a_card_lined_up_by_spaces_are_masked(text):
+    """Review 338: after their word, these stayed raw with two spaces between their groups."""
+    assert not re.search(r"\d{4}", redact_text(text)), redact_text(text)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from .checksums import id_card_valid, luhn_valid
-from .mobile_cue import phone_cue_before
+from .mobile_cue import PHONE_WORDS, phone_cue_before
 
 Span = tuple[int, int]
 
@@ -27,6 +27,9 @@ SEPARATED_RE = re.compile(
     r"(?![\dA-Za-z]|[.\-]\d|[ 、,]\d)",
     re.ASCII)
 _MOBILE_GROUPINGS = {(3, 4, 4), (3, 8), (7, 4), (4, 4, 3), (4, 3, 4)}
+# Groups lined up by several spaces or hyphens are a mobile only right after its word (手机 138  0013  8000,
+# 电话号码：138-0013-8000), not after a word holding one (电话费补贴（元）：150  2000  3000; review 338).
+_PHONE_WORD_RIGHT_BEFORE = re.compile(rf"(?:{PHONE_WORDS})(?:号码|号)?[ \t]*(?:是|为)?[ \t]*[:：]?[ \t]*$")
 _UNIT_AFTER = re.compile(r"\s*[年月日时点分秒元万亿号条款项章节%％个天次人岁]")
 
 
@@ -67,6 +70,9 @@ def separated_mobile(match: re.Match[str]) -> Span | None:
         return None
     spaced_out = _digit_by_digit(groups) and match.group("sep") == " " and not _after_label(match)
     if not spaced_out and not phone_cue_before(match.string, match.start()):
+        return None
+    if not _one_separator(match) and not _digit_by_digit(groups) and not _PHONE_WORD_RIGHT_BEFORE.search(
+            match.string[max(0, match.start() - 12) : match.start()]):  # 电话费补贴（元）：150  2000  3000 is a row
         return None
     spelled = _digit_by_digit(groups) or tuple(map(len, groups)) in _MOBILE_GROUPINGS
     return match.span() if spelled else None
