@@ -74,3 +74,26 @@ def test_a_folder_in_place_of_the_audit_trail_is_named_while_pages_stay_closed(t
     assert FOLDER_LINE in detail and "损坏" not in detail
     # review 337: moving it away alone opens the pages without login; the fix says what a damaged one's says
     assert "users add" in fix and "从未开启过账户" in fix
+
+
+def test_with_a_folder_in_place_of_the_audit_trail_doctor_gives_one_safe_fix_and_a_refusal_stays_a_refusal(tmp_path):
+    """Review 338: doctor's own audit row said just move the folder (the pages then open without login), and the
+    audit row of a class-level action raised the folder's error instead of the action's result."""
+    from rag_core.assistant import Assistant
+    from rag_core.errors import PermissionDenied
+    from rag_core.types import Principal
+
+    store = tmp_path / "store"
+    a = fake_assistant(store)
+    assert a.ingest_bytes(POLICY, "年假.md").ok
+    a.release_data_dir()
+    a.catalog.close()
+    del a
+    gc.collect()
+    for side in ("", "-wal", "-shm", "-journal"):
+        (store / f"audit.sqlite3{side}").unlink(missing_ok=True)
+    (store / "audit.sqlite3").mkdir()
+    rows = [c.line() for c in Assistant.doctor_data_dir(store, actor=Principal("local", "admin")) if not c.ok]
+    assert not any("移走或改名" in row for row in rows) and any("从未开启过账户" in row for row in rows), rows
+    with pytest.raises(PermissionDenied):
+        Assistant.doctor_data_dir(store, actor=Principal("e1", "employee"))

@@ -63,8 +63,8 @@ def test_usage_leaves_out_questions_a_managers_standard_answer_served(tmp_path):
     assert a.ask("企鹅计划裁撤多少岗位？", user="boss", actor=boss, remember=False).standard_answer["id"] == entry.id
     assert a.usage(actor=HR)["questions"] == 0 and a.question_window(actor=HR)["questions"] == 0
     assert a.usage(actor=HR_M)["questions"] == 1 and a.usage(actor=ADMIN)["questions"] == 1
-    a.delete_standard_answer(entry.id, actor=ADMIN)  # review 337: gone, nothing tells whose it was
-    assert a.usage(actor=HR)["questions"] == 0 and a.usage(actor=ADMIN)["questions"] == 1
+    a.delete_standard_answer(entry.id, actor=ADMIN)  # gone: nothing tells whose it was, counted (review 338)
+    assert a.usage(actor=HR)["questions"] == 1 and a.usage(actor=ADMIN)["questions"] == 1
 
 
 def test_a_delete_preview_names_no_standard_answer_hidden_from_the_actor(tmp_path):

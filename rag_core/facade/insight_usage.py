@@ -65,13 +65,15 @@ class UsageActions(QuestionLog):
         return [row for row in rows if judged[tuple(row["cited_docs"])] and row.get("standard_id") not in hidden]
 
     def _hidden_standard(self, ids: set[str], actor: Principal) -> set[str]:
-        """The standard answers among `ids` the actor may not read; also one deleted since, and all of them when the
-        file is gone or cannot be read: nothing tells whose they were (review 337), and none is opened anew here."""
+        """The standard answers among `ids` the actor may not read, and all of them when the file is gone or cannot be
+        read (none is opened anew here). One deleted since counts: nothing tells whose it was, and leaving them all out
+        took from HR the questions of every answer HR had deleted for everyone (review 338; 337 had asked it)."""
         if not self._settings.path(STANDARD_FILE).exists():
             return ids
         try:
             with feature_store(STANDARD_FILE):
-                return ids - self.standard_store.readable_ids(actor.readable)
+                store = self.standard_store
+                return ids & {e.id for e in store.list()} - store.readable_ids(actor.readable)
         except StoreDamaged:
             return ids
 

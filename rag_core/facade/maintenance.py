@@ -283,8 +283,9 @@ def _audit_row(data_dir: Path, actor: Principal, action: str, target: str, outco
     try:
         AuditLog(data_dir / AUDIT).record(actor.user, actor.role, action, redact_text(target), outcome,
                                           redact_text(detail))
-    except (sqlite3.Error, OSError) as exc:  # said as the app says it: a read-only data dir, not SQLite's English
-        _log.warning("audit row not written (%s %s %s): %s", actor.user, action, outcome, damaged_line(AUDIT, exc))
+    except (sqlite3.Error, OSError, RagError) as exc:  # as the app says it; RagError: a folder in its place (review 338)
+        said = exc if isinstance(exc, RagError) else damaged_line(AUDIT, exc)
+        _log.warning("audit row not written (%s %s %s): %s", actor.user, action, outcome, said)
 
 
 def _trail_problem(audit: Path) -> str | None:

@@ -360,12 +360,12 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True, timezone: str | None
             checks.append(StoreCheck(name, "ok"))
     if embedded_chroma:
         checks.append(_chroma_check(data_dir, catalog, chroma))
-    from .account_files import FIXES, lost_accounts_check
+    from .account_files import AUDIT, FIXES, lost_accounts_check
 
     known = {CATALOG, MEMORY, *CACHES}
     if lost := lost_accounts_check(data_dir):  # no account although the audit trail shows accounts were used
         checks.append(lost)
-        known.add(lost.file)
+        known |= {lost.file, AUDIT}  # its row says what to do with the trail: moving it alone opens the pages (review 338)
     for path in sorted(data_dir.glob("*.sqlite3")):
         if path.name not in known and truncated(path):
             checks.append(empty_check(path.name, path.stat().st_size))
