@@ -459,8 +459,10 @@ def main() -> None:
     with st.expander("当前值与实测默认值", expanded=False):
         st.dataframe(table, hide_index=True, width="stretch")
     if st.button("恢复默认值", icon=":material/restart_alt:"):
-        st.session_state.pop(CLEAR_KEY, None)  # a clear still asked about is withdrawn, as by 应用
-        apply_changes(assistant, changed_values(settings, {k: getattr(defaults, k) for k in names}))
+        changes = changed_values(settings, {k: getattr(defaults, k) for k in names})
+        if changes:  # a clear still asked about is withdrawn, as by 应用; with nothing to change it still stands
+            st.session_state.pop(CLEAR_KEY, None)
+        apply_changes(assistant, changes)
     st.divider()
     thesaurus_section(assistant)
     st.divider()

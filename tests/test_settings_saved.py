@@ -136,6 +136,22 @@ def test_applying_a_setting_withdraws_a_clear_still_asked_about(tmp_path, monkey
     assert "别处" not in warned and "要清除" not in warned and a.saved_settings["top_k"] == 4
 
 
+def test_restoring_defaults_with_nothing_to_change_leaves_the_clear_question_working(tmp_path, monkeypatch):
+    """Review 338: 恢复默认值 with nothing to change withdrew the question, which stayed on screen and did nothing."""
+    from test_settings_bounds import settings_page
+
+    from rag_core.settings import Settings
+
+    # .env says top_k 8, the page saved the default back: 恢复默认值 has nothing to change, the clear has
+    a = fake_assistant(tmp_path / "store", top_k=8, answer_threshold=Settings().answer_threshold)
+    a.update_settings(top_k=Settings().top_k, actor=ADMIN)
+    at = settings_page(a, tmp_path, monkeypatch)
+    next(b for b in at.button if b.label.startswith("清除本页保存的修改")).click().run()
+    next(b for b in at.button if b.label == "恢复默认值").click().run()
+    next(b for b in at.button if b.label == "确认清除").click().run()
+    assert a.saved_settings == {} and any("已改回" in m.value for m in at.success)
+
+
 def test_a_version_not_cut_again_is_named_inert(tmp_path, monkeypatch):
     """The names in 以下版本未能重新索引 are documents' titles: shown as text, no live link."""
     from test_settings_bounds import settings_page
