@@ -77,12 +77,10 @@ def test_a_row_of_scores_after_a_labels_colon_is_never_a_card():
     assert redact_text("第1-3-5条、2024-1-5") == "第1-3-5条、2024-1-5"
 
 
-@pytest.mark.parametrize("text", [
-    "手机 138  0013  8000", "工资卡号 6222  0202  0011  2230", "身份证号 110105  19491231  002X",
-])
-def test_numbers_in_their_groups_with_several_spaces_after_their_word_are_masked(text):
-    """Review 337: only one space between the groups was read."""
-    assert not re.search(r"\d{3}", redact_text(text)), redact_text(text)
+def test_an_id_in_its_groups_with_several_spaces_after_its_word_is_masked():
+    """Review 337: only one space between the groups was read. (A mobile or card in its groups lined up by several
+    spaces is not read: three rounds of rules for them masked rows of amounts lined up so; reviews 338, 339.)"""
+    assert redact_text("身份证号 110105  19491231  002X") == "身份证号 [身份证号]"
 
 
 @pytest.mark.parametrize("text", [
@@ -101,8 +99,10 @@ def test_amounts_lined_up_after_a_word_holding_a_number_word_stay(text):
 
 
 @pytest.mark.parametrize("text", [
-    "联系电话：010  6552  8888", "手机：+86  138  0013  8000", "开户行：中国工商银行北京海淀支行  6222  0202  0011  2230",
+    "年度  2023  2024  2025  2026", "手机  100  200  300", "人事部电话  8012  8013", "咨询电话  12333  95588",
+    "工资账号：1202  0210  0900  1234", "联系人：张三  138  0013  8000",
 ])
-def test_a_landline_a_country_coded_mobile_and_a_card_lined_up_by_spaces_are_masked(text):
-    """Review 338: after their word, these stayed raw with two spaces between their groups."""
-    assert not re.search(r"\d{4}", redact_text(text)), redact_text(text)
+def test_groups_lined_up_by_several_spaces_stay_as_they_were(text):
+    """Review 339: the third round's rules masked years, amounts, extensions and service lines lined up by spaces; such
+    groups are read as before this stop (the last two, a person's numbers, are the cost: SECURITY.md)."""
+    assert redact_text(text) == text

@@ -79,7 +79,7 @@ _TWO_GROUPS_RE = re.compile(r"(?<![\d.-])(\d{3,})[ .-](\d{3,})(?!\d|[ .-]\d)", r
 # Old 15-digit ID: region (first digit 1-8), YYMMDD, sequence.
 _ID15_RE = re.compile(r"(?<!\d)([1-8]\d{5})(\d{6})(\d{3})(?!\d)", re.ASCII)
 # 16-19 digits: contiguous, groups of 4 (one separator, 1-3 digit tail), or 6 + 10-13.
-_BANK_CARD_RE = re.compile(r"(?<!\d)(\d{4}( {1,3}|-|)\d{4}\2\d{4}\2\d{4})(?:\2(\d{1,3}))?(?!\d)", re.ASCII)
+_BANK_CARD_RE = re.compile(r"(?<!\d)(\d{4}([ -]?)\d{4}\2\d{4}\2\d{4})(?:\2(\d{1,3}))?(?!\d)", re.ASCII)
 _BANK_CARD_6_RE = re.compile(r"(?<!\d)(\d{6})[ -](\d{10,13})(?!\d)", re.ASCII)
 # Mainland mobile with optional +86/0086/(+86)/[+86], or a bare 86 (not 0.86) before a whole mobile, joined to
 # 11 digits or spaced/dashed from a grouped one (86-138-1234-5678; 86150 3000 2000 is a salary table's row);

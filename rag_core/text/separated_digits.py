@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from .checksums import id_card_valid, luhn_valid
-from .mobile_cue import PHONE_WORDS, phone_cue_before
+from .mobile_cue import phone_cue_before
 
 Span = tuple[int, int]
 
@@ -27,9 +27,6 @@ SEPARATED_RE = re.compile(
     r"(?![\dA-Za-z]|[.\-]\d|[ 、,]\d)",
     re.ASCII)
 _MOBILE_GROUPINGS = {(3, 4, 4), (3, 8), (7, 4), (4, 4, 3), (4, 3, 4)}
-# Groups lined up by several spaces or hyphens are a mobile only right after its word (手机 138  0013  8000,
-# 电话号码：138-0013-8000), not after a word holding one (电话费补贴（元）：150  2000  3000; review 338).
-_PHONE_WORD_RIGHT_BEFORE = re.compile(rf"(?:{PHONE_WORDS})(?:号码|号)?[ \t]*(?:是|为)?[ \t]*[:：]?[ \t]*$")
 _UNIT_AFTER = re.compile(r"\s*[年月日时点分秒元万亿号条款项章节%％个天次人岁]")
 
 
@@ -59,11 +56,12 @@ def _after_label(match: re.Match[str]) -> bool:
 
 
 def separated_mobile(match: re.Match[str]) -> Span | None:
-    """A mobile spelled digit by digit or in its own grouping (138、0013、8000, 138  0013  8000), after a phone word
-    (手机号是 138 0013 8000). Without one, eleven digits set apart by single spaces in running text or a name are still
-    a number read out (张三 1 3 8 … 入职.md); after a label's colon they are what the label says (评分：1 4 5 3 2 …), and a
-    grouped run, a list with 、 (180、1200、1500；1、3、5、7 …) or a row lined up by several spaces or hyphens needs the
-    word too. The cost: a row of eleven one-digit values 1 5 3 … with single spaces and no label colon is masked."""
+    """A mobile spelled digit by digit or in its own grouping (138、0013、8000), after a phone word (手机号是 138 0013
+    8000). Without one, eleven digits set apart by single spaces in running text or a name are still a number read
+    out (张三 1 3 8 … 入职.md); after a label's colon they are what the label says (评分：1 4 5 3 2 …), and a grouped run or
+    a list with 、 (180、1200、1500；1、3、5、7 …) needs the word too. Several spaces or hyphens count only digit by digit
+    after the word: groups lined up so are a table's row as often (电话费补贴（元）：150  2000  3000; reviews 337-339).
+    The cost: a row of eleven one-digit values 1 5 3 … with single spaces and no label colon is masked."""
     groups = _groups(match)
     digits = "".join(groups)
     if not re.fullmatch(r"1[3-9]\d{9}", digits) or _a_value(match):
@@ -71,10 +69,7 @@ def separated_mobile(match: re.Match[str]) -> Span | None:
     spaced_out = _digit_by_digit(groups) and match.group("sep") == " " and not _after_label(match)
     if not spaced_out and not phone_cue_before(match.string, match.start()):
         return None
-    if not _one_separator(match) and not _digit_by_digit(groups) and not _PHONE_WORD_RIGHT_BEFORE.search(
-            match.string[max(0, match.start() - 12) : match.start()]):  # 电话费补贴（元）：150  2000  3000 is a row
-        return None
-    spelled = _digit_by_digit(groups) or tuple(map(len, groups)) in _MOBILE_GROUPINGS
+    spelled = _digit_by_digit(groups) or tuple(map(len, groups)) in _MOBILE_GROUPINGS and _one_separator(match)
     return match.span() if spelled else None
 
 
