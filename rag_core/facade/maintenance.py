@@ -272,8 +272,7 @@ def _acting_on(data_dir: Path, actor: Principal | None) -> Principal:
 def _audit_row(data_dir: Path, actor: Principal, action: str, target: str, outcome: str, detail: str = "") -> None:
     """One row in `data_dir`'s audit trail, as `AccountActions._audit` writes it, for the class-level actions.
 
-    Only in a data dir (one with a catalog or a trail already: a mistyped path gets no new file), and
-    never raising: the action has happened (or been refused) and its result stands."""
+    Only in a data dir (one with a catalog or a trail: a mistyped path gets no new file); never raising."""
     if not ((data_dir / CATALOG).is_file() or (data_dir / AUDIT).is_file()) or newer_than_known(data_dir):
         return  # not a data dir, or one a newer version wrote (nothing is written into it)
     if (data_dir / AUDIT).exists() and (problem := _trail_problem(data_dir / AUDIT)):
