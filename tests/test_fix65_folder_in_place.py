@@ -15,7 +15,8 @@ FOLDER_LINE = "是一个文件夹，不是文件"
 POLICY = "# 年假制度\n\n第一条 员工每年享有年假5天，需提前三天申请。\n".encode()
 
 
-def _store_with_folder(tmp_path, name):
+def _folder_in_place(tmp_path, name):
+    """A store with a policy and a kept turn, closed, then a folder where `name` (and its side files) were."""
     store = tmp_path / "store"
     a = fake_assistant(store)
     assert a.ingest_bytes(POLICY, "年假.md").ok
@@ -24,10 +25,14 @@ def _store_with_folder(tmp_path, name):
     a.catalog.close()
     del a
     gc.collect()
-    for side in ("", "-wal", "-shm"):
+    for side in ("", "-wal", "-shm", "-journal"):
         (store / f"{name}{side}").unlink(missing_ok=True)
     (store / name).mkdir()
-    return fake_assistant(store)
+    return store
+
+
+def _store_with_folder(tmp_path, name):
+    return fake_assistant(_folder_in_place(tmp_path, name))
 
 
 @pytest.mark.parametrize("name, use", [
@@ -60,16 +65,7 @@ def test_a_folder_in_place_of_the_audit_trail_is_named_while_pages_stay_closed(t
     existed here), but a folder was called damage, with a restore as its fix."""
     from rag_core.storage.account_files import lost_accounts
 
-    store = tmp_path / "store"
-    a = fake_assistant(store)
-    assert a.ingest_bytes(POLICY, "年假.md").ok
-    a.release_data_dir()
-    a.catalog.close()
-    del a
-    gc.collect()
-    for side in ("", "-wal", "-shm", "-journal"):
-        (store / f"audit.sqlite3{side}").unlink(missing_ok=True)
-    (store / "audit.sqlite3").mkdir()
+    store = _folder_in_place(tmp_path, "audit.sqlite3")
     detail, fix = lost_accounts(store)
     assert FOLDER_LINE in detail and "损坏" not in detail
     # review 337: moving it away alone opens the pages without login; the fix says what a damaged one's says
@@ -83,16 +79,7 @@ def test_with_a_folder_in_place_of_the_audit_trail_doctor_gives_one_safe_fix_and
     from rag_core.errors import PermissionDenied
     from rag_core.types import Principal
 
-    store = tmp_path / "store"
-    a = fake_assistant(store)
-    assert a.ingest_bytes(POLICY, "年假.md").ok
-    a.release_data_dir()
-    a.catalog.close()
-    del a
-    gc.collect()
-    for side in ("", "-wal", "-shm", "-journal"):
-        (store / f"audit.sqlite3{side}").unlink(missing_ok=True)
-    (store / "audit.sqlite3").mkdir()
+    store = _folder_in_place(tmp_path, "audit.sqlite3")
     rows = [c.line() for c in Assistant.doctor_data_dir(store, actor=Principal("local", "admin")) if not c.ok]
     assert not any("移走或改名" in row for row in rows) and any("从未开启过账户" in row for row in rows), rows
     with pytest.raises(PermissionDenied):

@@ -23,10 +23,11 @@ from typing import Protocol
 
 import numpy as np
 
-from ..storage.cache_damage import damaged_note, is_damage, memory_fallback
+from ..storage.cache_damage import fresh_in_memory, is_damage, open_cache
 
 _log = logging.getLogger(__name__)
 QUERY_CACHE = 256  # recent questions whose vectors are kept in memory (a few hundred KB)
+_CACHE_SCHEMA = "CREATE TABLE IF NOT EXISTS embeddings (model TEXT, hash TEXT, vector BLOB, PRIMARY KEY (model, hash));"
 
 # Counts real model loads in this process; the app test checks a second question adds none.
 MODEL_LOADS: dict[str, int] = {}
@@ -196,29 +197,14 @@ class CachedEmbedder:
         self._queries: OrderedDict[str, np.ndarray] = OrderedDict()  # the last QUERY_CACHE questions' vectors
         Path(cache_path).parent.mkdir(parents=True, exist_ok=True)
         self.path = Path(cache_path)
-        self.damaged = ""  # the store notice, once a use met the file damaged (`storage.cache_damage`)
         self._lock = threading.Lock()
-        try:
-            self._db = sqlite3.connect(str(cache_path), check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._schema()
-        except sqlite3.DatabaseError as exc:
-            if not is_damage(exc):
-                raise
-            self._in_memory(exc)
-
-    def _schema(self) -> None:
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS embeddings (model TEXT, hash TEXT, vector BLOB, PRIMARY KEY (model, hash))"
-        )
-        self._db.commit()
+        # `damaged`: the store notice once a use met the file damaged (`storage.cache_damage`)
+        self._db, self.damaged = open_cache(self.path, _CACHE_SCHEMA)
 
     def _in_memory(self, exc: BaseException) -> None:
         """The file is damaged (review 335: every upload failed, at every start): an empty cache in memory for this
         process; the next start sets the file aside."""
-        self._db = memory_fallback(self.path, exc)
-        self._schema()
-        self.damaged = damaged_note(self.path)
+        self._db, self.damaged = fresh_in_memory(self.path, exc, _CACHE_SCHEMA)
 
     def _lookup(self, hashes: list[str]) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}

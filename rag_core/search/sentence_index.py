@@ -22,12 +22,19 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..storage.cache_damage import damaged_note, is_damage, memory_fallback
+from ..storage.cache_damage import fresh_in_memory, is_damage, open_cache
 from ..text.sentences import split_sentences
 from ..types import Chunk
 from .embedding import CachedEmbedder
 
 T = TypeVar("T")
+# Every start counts this model's rows and drops other models' (`backfill_rows`): without an index on the model each
+# is a scan of the whole table and its blobs (60 MB for the second model at 10k).
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS vectors (chunk_id TEXT PRIMARY KEY, model TEXT NOT NULL, dim INTEGER NOT NULL,
+    chunk BLOB NOT NULL, sentences BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS vectors_by_model ON vectors (model, chunk_id);
+"""
 
 MAX_SENTENCES = 24  # per chunk; a chunk is ~240 characters, so this is never reached by prose
 LEAD_MAX_CHARS = 80  # a lead sentence longer than this is itself content, not a list header
@@ -53,31 +60,13 @@ class SentenceIndex:
     def __init__(self, path: Path, model_id: str):
         self.path = Path(path)
         self.model_id = model_id
-        self.damaged = ""  # the store notice, once a use met the file damaged (`storage.cache_damage`)
         self._lock = threading.Lock()
-        try:
-            self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._schema()
-        except sqlite3.DatabaseError as exc:
-            if not is_damage(exc):
-                raise
-            self._in_memory(exc)
-
-    def _schema(self) -> None:
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS vectors (chunk_id TEXT PRIMARY KEY, model TEXT NOT NULL, dim INTEGER NOT NULL,"
-            " chunk BLOB NOT NULL, sentences BLOB NOT NULL)"
-        )
-        # Every start counts this model's rows and drops other models' (`backfill_rows`): without an index
-        # on the model each is a scan of the whole table and its blobs (60 MB for the second model at 10k).
-        self._db.execute("CREATE INDEX IF NOT EXISTS vectors_by_model ON vectors (model, chunk_id)")
+        # `damaged`: the store notice once a use met the file damaged (`storage.cache_damage`)
+        self._db, self.damaged = open_cache(self.path, _SCHEMA, isolation_level=None)
 
     def _in_memory(self, exc: BaseException) -> None:
         """The file is damaged: an empty index in memory for this process (the backfill refills it)."""
-        self._db = memory_fallback(self.path, exc)
-        self._schema()
-        self.damaged = damaged_note(self.path)
+        self._db, self.damaged = fresh_in_memory(self.path, exc, _SCHEMA)
 
     def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """`work` on the connection under the lock; once more on an empty index in memory when the file is damaged."""

@@ -49,8 +49,25 @@ def damaged_note(path: Path) -> str:
             "下次启动时会移开并从文档目录重建，不丢数据")
 
 
-def memory_fallback(path: Path, exc: BaseException) -> sqlite3.Connection:
-    """An empty in-memory database to use instead of the damaged `path` for the rest of the process."""
+def open_cache(path: Path, schema: str, *, isolation_level: str | None = "") -> tuple[sqlite3.Connection, str]:
+    """The cache at `path` (WAL, `schema` made), and "" — or, when the file is damaged, an empty one in memory
+    (`fresh_in_memory`) and the store notice that says so."""
+    try:
+        db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=isolation_level)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(schema)
+        return db, ""
+    except sqlite3.DatabaseError as exc:
+        if not is_damage(exc):
+            raise
+        return fresh_in_memory(path, exc, schema)
+
+
+def fresh_in_memory(path: Path, exc: BaseException, schema: str) -> tuple[sqlite3.Connection, str]:
+    """An empty in-memory cache holding `schema`, to use instead of the damaged `path` for the rest of the process,
+    and the store notice; the file's stamp is forgotten (`distrust`)."""
     _log.warning("%s damaged in use (%s): an empty cache in memory until the next start sets it aside", path, exc)
     distrust(path)
-    return sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+    db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+    db.executescript(schema)
+    return db, damaged_note(path)
