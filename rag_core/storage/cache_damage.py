@@ -52,12 +52,13 @@ def damaged_note(path: Path) -> str:
 def open_cache(path: Path, schema: str, *, isolation_level: str | None = "") -> tuple[sqlite3.Connection, str]:
     """The cache at `path` (WAL, `schema` made), and "" — or, when the file is damaged, an empty one in memory
     (`fresh_in_memory`) and the store notice that says so."""
+    db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=isolation_level)
     try:
-        db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=isolation_level)
         db.execute("PRAGMA journal_mode=WAL")
         db.executescript(schema)
         return db, ""
     except sqlite3.DatabaseError as exc:
+        db.close()  # the damaged file is not held open for the rest of the process
         if not is_damage(exc):
             raise
         return fresh_in_memory(path, exc, schema)
