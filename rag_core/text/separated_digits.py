@@ -1,13 +1,15 @@
 """A number a person writes with its digits set apart: 1 3 8 0 0 1 3 8 0 0 0, 138、0013、8000, 138，0013，8000.
 
-Split from pii.py (kept under its size limit), which runs these as two of its rules over its view (full-width
-，as ',' and every Unicode space as ' '). The digits of a run separated by one consistent single space, 、 or
-comma are read as one number, and the run is masked only when that number is a mobile (1[3-9] and 9 more digits)
-after a phone word or spelled out digit by digit with spaces (stop 65: a file name 张三 1 3 8 … 入职.md has no phone
-word), an ID with a valid check character, or a card (16-19 digits, issuer prefix, Luhn) spelled digit by digit, *and*
-the run is written the way a person spells such a number: every group one digit (read aloud, digit by digit), or a
-mobile's own grouping (3-4-4, 3-8, 7-4, 4-4-3, 4-3-4), or an ID in groups of 3 or more. A list of small numbers (第1、2、3条, 1、3、5、7、9、11、13、15) or amounts (100、200元,
-1000，2000，3000) is neither, and a run followed by a unit (…8000元, …8000号) is a value, not a number to call.
+Split from pii.py (kept under its size limit), which runs these as rules over its view (full-width ，as ',' and
+every Unicode space as ' '). The digits of a run separated by one consistent separator (a space, 、 or a comma; two or
+three spaces or a hyphen count only between single digits after a phone word, and in an ID) are read as one number,
+and the run is masked only when that number is a mobile (1[3-9] and 9 more digits) after a phone word or spelled out
+digit by digit with single spaces (stop 65: a file name 张三 1 3 8 … 入职.md has no phone word), an ID with a valid
+check character, or a card (16-19 digits, issuer prefix, Luhn) spelled digit by digit, *and* the run is written the
+way a person spells such a number: every group one digit (read aloud, digit by digit), or a mobile's own grouping
+(3-4-4, 3-8, 7-4, 4-4-3, 4-3-4) with one separator, or an ID in groups of 3 or more. A list of small numbers (第1、2、3条,
+1、3、5、7、9、11、13、15), amounts (100、200元, 1000，2000，3000) or a row lined up by several spaces is neither, and a run
+followed by a unit (…8000元, …8000号) is a value, not a number to call.
 """
 
 from __future__ import annotations
