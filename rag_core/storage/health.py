@@ -365,7 +365,7 @@ def doctor(data_dir: Path, *, embedded_chroma: bool = True, timezone: str | None
     known = {CATALOG, MEMORY, *CACHES}
     if lost := lost_accounts_check(data_dir):  # no account although the audit trail shows accounts were used
         checks.append(lost)
-        known |= {lost.file, AUDIT}  # its row says what to do with the trail: moving it alone opens the pages (review 338)
+        known |= {lost.file, *([AUDIT] if (data_dir / AUDIT).is_dir() else [])}  # a folder: the lost row's fix alone
     for path in sorted(data_dir.glob("*.sqlite3")):
         if path.name not in known and truncated(path):
             checks.append(empty_check(path.name, path.stat().st_size))
