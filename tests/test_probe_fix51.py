@@ -54,7 +54,7 @@ LOADED = _child(0, "LOADED\n")  # what the probe's child prints once every colle
 
 def _stamped(store: Path) -> bool:
     path = store / CHECKED
-    return path.exists() and vector_probe.SEGMENT_TIMES in json.loads(path.read_text(encoding="utf-8"))
+    return path.exists() and vector_probe.SEGMENT_BYTES in json.loads(path.read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("cannot_tell", [_timed_out, _cannot_start, _child(0, "")],
