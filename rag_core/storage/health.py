@@ -222,20 +222,20 @@ def _open_checks(data_dir: Path, embedded_chroma: bool, checked: _Checked) -> li
     for name in CACHES:
         path = data_dir / name
         if path.exists() and (problem := checked.problem(data_dir, name)):
-            if access_reason(problem) and not problem.startswith(NOT_A_FILE):  # a cache's folder: moved aside too
+            if (reached := access_reason(problem)) and reached[0] != NOT_A_FILE:  # a cache's folder: moved aside too
                 notices.append(f"{name} {problem}")
                 continue
             notices += _cache_aside(data_dir, name, problem)
     chroma_db = data_dir / CHROMA_DB
     if embedded_chroma and chroma_db.exists() and (problem := checked.problem(data_dir, CHROMA_DB)):
-        if access_reason(problem) and not problem.startswith(NOT_A_FILE):  # a folder in its place: chroma/ set aside
+        if (reached := access_reason(problem)) and reached[0] != NOT_A_FILE:  # a folder in its place: chroma/ set aside
             notices.append(f"{CHROMA_DB} {problem}")
             return notices
         with alone(data_dir) as held:  # never moved away under another process that has it open
             if not held:
                 raise StoreDamaged(f"{CHROMA_DB} {problem}：{CHROMA_IN_USE}")
             moved = _set_aside(data_dir / CHROMA_DIR)
-        notices.append(f"{CHROMA_DB} {problem.split('：')[0]}：向量索引只是缓存，已移到 {moved.name} 并从文档目录重建")
+        notices.append(f"{CHROMA_DB} {(reached or (problem,))[0]}：向量索引只是缓存，已移到 {moved.name} 并从文档目录重建")
     elif embedded_chroma and (notice := checked.segments_notice(data_dir)):
         notices.append(notice)
     return notices
@@ -280,7 +280,7 @@ def _cache_aside(data_dir: Path, name: str, problem: str) -> list[str]:
             return []
         if held:
             moved = _set_aside(path)
-            return [f"{name} {problem.split('：')[0]}：它只是缓存，已移到 {moved.name} 并从文档目录重建，不丢数据"]
+            return [f"{name} {(access_reason(problem) or (problem,))[0]}：它只是缓存，已移到 {moved.name} 并从文档目录重建，不丢数据"]
     raise StoreDamaged(f"{name} {problem}：{CACHE_IN_USE}")
 
 
