@@ -40,7 +40,7 @@ class DocumentDeletion(StandardReview):
             held = []
         if held:  # the ones the actor may read: their audience and every document one is held for (review 336)
             with feature_store(STANDARD_FILE):
-                shown = self._readable_standard(self.standard_store, actor)
+                shown = self.standard_store.readable_ids(actor.readable)
             held = [e for e in held if e.id in shown]
         return DeletePreview(doc_id, len(readable), [e.question for e in held])
 

@@ -138,7 +138,7 @@ class StandardAnswerActions(StandardReview):
         """The standard answers the actor may read: their audience, and the documents one is held for."""
         actor = self._acting(actor, "insights")
         store = self._judged_store()
-        readable = self._readable_standard(store, actor)
+        readable = store.readable_ids(actor.readable)
         return [e for e in store.list() if e.id in readable]
 
     @uses_store(STANDARD_FILE)

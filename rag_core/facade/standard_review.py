@@ -103,7 +103,7 @@ class StandardReview(FacadeCore):
                                    new.audience, known)
                 hold = Hold(new.title or new.doc_id, new.audience, stamp, effective=day or "")
                 held = store.hold(reasons, hold, starts) if reasons else []
-                shown = self._readable_standard(store, reader) if held else set()
+                shown = store.readable_ids(reader.readable) if held else set()
                 held = [answer_id for answer_id in held if answer_id in shown]
         except StoreDamaged as damage:
             self._note_damage(damage)
@@ -186,7 +186,7 @@ class StandardReview(FacadeCore):
         The deleted document is named only to who may read its audience."""
         actor = self._acting(actor, "insights")
         store = self._judged_store()
-        shown = self._readable_standard(store, actor)
+        shown = store.readable_ids(actor.readable)
         return {answer_id: self._hold_line(holds, actor)
                 for answer_id, holds in store.hold_reasons().items() if answer_id in shown}
 
@@ -223,7 +223,7 @@ class StandardReview(FacadeCore):
         self._judged_store()  # first: held for a document the actor cannot read, the check below counts it
         self._visible_standard(answer_id, actor, "release")
         entry = self.standard_store.get(answer_id)
-        # an answer held for a document the actor cannot read was refused above as unknown (`_readable_standard`)
+        # an answer held for a document the actor cannot read was refused above as unknown (`readable_ids`)
         self._refuse_narrower_basis(entry.audience, basis(entry), self.standard_store.sources_of(answer_id), actor,
                                     unreadable=False)
         now = self.standard_answer_holds(actor=actor).get(answer_id)
@@ -311,18 +311,12 @@ class StandardReview(FacadeCore):
         self._check_stored_standard(store)
         return store
 
-    @staticmethod
-    def _readable_standard(store: Any, actor: Principal) -> set[str]:
-        """The ids of the standard answers the actor may read (`StandardAnswers.readable_ids`): an answer held because
-        the policy it quotes was narrowed showed its text and clauses to HR outside the new audience (review 333)."""
-        return store.readable_ids(actor.readable)
-
     def _visible_standard(self, answer_id: str, actor: Principal, verb: str) -> None:
-        """Refuse a standard answer the actor may not read (`_readable_standard`) as an unknown id (no hint it
-        exists), with a refused audit row as `delete_document` writes: the trail shows who tried, the answer stays
-        unnamed to them."""
+        """Refuse a standard answer the actor may not read (`StandardAnswers.readable_ids`: its audience and every
+        document it is held for; review 333) as an unknown id (no hint it exists), with a refused audit row as
+        `delete_document` writes: the trail shows who tried, the answer stays unnamed to them."""
         store = self.standard_store
         store.get(answer_id)  # an unknown id: the store's own refusal
-        if answer_id not in self._readable_standard(store, actor):
+        if answer_id not in store.readable_ids(actor.readable):
             self._audit(actor, "refused", f"standard.{verb} {answer_id}", "refused", "受众不可见")
             raise StandardAnswerError(f"没有编号为 {answer_id} 的标准答复")
