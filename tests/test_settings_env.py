@@ -93,6 +93,11 @@ def test_app_opens_the_data_dir_named_only_in_dotenv(clean_env, sample_store, tm
     workdir = tmp_path / "cwd"
     workdir.mkdir()
     (workdir / ".env").write_text(f"RAG_DATA_DIR={store}\nLLM_API_KEY=\n", encoding="utf-8")
+    import streamlit.config
+
+    # Streamlit reads .streamlit/config.toml from the working directory once per process: read from the repo's
+    # before moving away, or this process (every later test in it too) serves on every interface and is refused
+    streamlit.config.get_config_options()
     clean_env.chdir(workdir)
     clean_env.delenv("RAG_DATA_DIR", raising=False)  # load_dotenv will set it; undone after the test
 
