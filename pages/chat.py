@@ -62,12 +62,65 @@ def current_conversation() -> str | None:
     return st.query_params.get(CONVERSATION_PARAM) or None
 
 
+# the conversation this tab last put in the address, until a run the browser sent names it: a question sent before
+# the new address reached the browser comes without it, and was asked in a new conversation, without its context
+ADDRESS_SENT_KEY = "chat_address_sent"
+
+
 def switch_to(conversation_id: str | None) -> None:
     """Open a conversation (None: a new one starts with the next question)."""
     if conversation_id:
+        st.session_state[ADDRESS_SENT_KEY] = conversation_id
         st.query_params[CONVERSATION_PARAM] = conversation_id
-    elif CONVERSATION_PARAM in st.query_params:
-        del st.query_params[CONVERSATION_PARAM]
+    else:
+        st.session_state.pop(ADDRESS_SENT_KEY, None)
+        if CONVERSATION_PARAM in st.query_params:
+            del st.query_params[CONVERSATION_PARAM]
+
+
+def catch_up_address() -> None:
+    """A run the browser sent with no address while the one this tab put there had not reached it: that one."""
+    sent = st.session_state.get(ADDRESS_SENT_KEY)
+    if sent and not current_conversation():
+        st.query_params[CONVERSATION_PARAM] = sent
+    st.session_state.pop(ADDRESS_SENT_KEY, None)
+
+
+# -- questions read from the box --------------------------------------------------------
+# A run is stopped at its next Streamlit call when the browser sends again (fast reruns), and the next run reads only
+# what was sent last: a question read from the box by a run stopped before its ask started was lost. The box's
+# on_submit puts it here before the page runs; it leaves only when handed over (its ask started, waiting its turn,
+# refused), so a stopped run's question is the next run's. UI state: a refresh is a new tab, its box empty.
+BOX_KEY = "chat_box"
+OUTBOX_KEY = "chat_outbox"  # [{"question", "conversation": the new one started for it, or None}], oldest first
+
+
+def take_from_box() -> None:
+    """on_submit of the box: keep what was sent (before any of the page runs)."""
+    text = (st.session_state.get(BOX_KEY) or "").strip()
+    if text:
+        st.session_state.setdefault(OUTBOX_KEY, []).append({"question": text, "conversation": None})
+
+
+def sent_next() -> dict[str, Any] | None:
+    """The oldest question read from the box and not yet handed over."""
+    outbox = st.session_state.get(OUTBOX_KEY)
+    return outbox[0] if outbox else None
+
+
+def handed_over(sent: dict[str, Any] | None) -> None:
+    """`sent` has been asked, queued or refused: a later run does not take it again."""
+    outbox = st.session_state.get(OUTBOX_KEY) or []
+    if sent is not None and sent in outbox:
+        outbox.remove(sent)
+
+
+def queue_the_rest(user: str, conversation: str) -> None:
+    """The questions sent after the one being asked now wait their turn in its conversation (shown waiting)."""
+    for sent in list(st.session_state.get(OUTBOX_KEY) or [])[1:]:
+        if not wait_turn(user, conversation, sent["question"], get_assistant().shown_text(sent["question"])):
+            st.session_state[QUEUE_FULL_KEY] = get_assistant().shown_text(sent["question"])
+        handed_over(sent)
 
 
 def announce(message: str) -> None:
@@ -95,14 +148,14 @@ def dropped_note(dropped: int) -> str:
 
 # -- asking ------------------------------------------------------------------------
 def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, conversation: str,
-                  finished: Callable[[], None] | None = None) -> AskTrace:
+                  finished: Callable[[], None] | None = None, handover: Callable[[], None] = lambda: None) -> AskTrace:
     """Run `ask` in a worker thread and show its tokens as they come.
 
     `ask` only reports tokens through a callback; a queue bridges it to the script
     thread without touching Streamlit from the worker. The text so far is redrawn
     inert (a model quoting a link or an image from a policy shows it as text).
     `finished` is called by the worker when the ask has ended: a refresh, Back or a click stops this run
-    while the worker goes on answering (and storing the turn).
+    while the worker goes on answering (and storing the turn). `handover` is called as the worker starts.
     """
     asker = actor()  # read in the script thread: the worker has no session
     tokens: queue.Queue[Any] = queue.Queue()
@@ -125,6 +178,7 @@ def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, con
             yield item
 
     worker = threading.Thread(target=work, name="ask-stream", daemon=True)
+    handover()  # no Streamlit call between the two: the worker asks it whatever happens to this run
     worker.start()
     shown, runs = st.empty(), []
     for piece in stream():
@@ -156,21 +210,29 @@ def streamed_markdown(runs: list[tuple[bool, str]]) -> str:
 
 
 def answer_question(question: str, conversation: str | None, kept: bool = True,
-                    finished: Callable[[], None] | None = None) -> None:
+                    finished: Callable[[], None] | None = None, sent: dict[str, Any] | None = None) -> None:
     """Ask the facade in this conversation (a new one on the first question), then redraw from the store.
 
     `kept` False: the conversation store cannot be read, so the trace `ask` returned is kept in this
     session (UNSAVED_KEY, under the asker and the conversation) and every run in that conversation draws it.
     `finished`: the question waited its turn and is already listed as being answered (ui.state.next_question).
+    `sent`: the question read from the box (OUTBOX_KEY), handed over as its ask starts; the new conversation started
+    for it is kept with it, so a run stopped before the ask asks it again there.
     """
     assistant = get_assistant()
-    started = conversation is None
+    started = conversation is None or bool(sent and sent["conversation"] == conversation)
     conversation = conversation or assistant.new_conversation_id()
+    if sent is not None and started:
+        sent["conversation"] = conversation
+    if started:
+        st.session_state[ADDRESS_SENT_KEY] = conversation  # (no Streamlit call before it)
     shown = assistant.shown_text(question)  # masked, as it will be kept
     # listed before the address names the conversation: a refresh or Back while the answer is written finds it
     # being answered (load_current), not deleted; ended once the ask has (the streaming worker's, if it runs)
     if finished is None:
         finished = start_answering(current_user(), conversation, shown)
+    if sent is not None and kept:
+        queue_the_rest(current_user(), conversation)
     worker: list[bool] = []  # set when the streaming worker has taken `finished` over
     try:
         with st.chat_message("user"):
@@ -184,10 +246,11 @@ def answer_question(question: str, conversation: str | None, kept: bool = True,
                     with slot.container():
                         worker.append(True)  # no Streamlit call before ask_streaming starts its worker
                         trace = ask_streaming(assistant, question, current_user(), current_role(), conversation,
-                                              finished)
+                                              finished, lambda: handed_over(sent))
                     slot.empty()
                 else:
-                    with st.spinner("正在检索制度并组织回答…"):
+                    with st.spinner("正在检索制度并组织回答…"):  # (drawn by a timer: no Streamlit call here)
+                        handed_over(sent)
                         trace = assistant.ask(question, user=current_user(), role=current_role(), actor=actor(),
                                               conversation=conversation)
             except Exception as exc:  # show the engine's Chinese message instead of a stack trace
@@ -198,6 +261,9 @@ def answer_question(question: str, conversation: str | None, kept: bool = True,
             if not kept:  # nothing to redraw from in the store: the session keeps it for every later run
                 unsaved = st.session_state.setdefault(UNSAVED_KEY, {})
                 unsaved.setdefault((current_user(), conversation), []).append(trace)
+    except Exception:  # a page error before the ask: not taken again by every later run
+        handed_over(sent)
+        raise
     finally:  # this run asked itself, or was stopped before the worker started: the ask has ended
         if not worker:
             finished()
@@ -510,7 +576,8 @@ def render_answering(user: str, conversation: str | None, in_flight: bool = True
             st.markdown(escape_md(question))
         with st.chat_message("assistant"):
             st.info(WAITING_NOTE + escape_md(question), icon=":material/schedule:")
-    watch_answering(user, conversation)  # also after a waiting question whose ask failed: the next one is asked
+    if in_flight:  # (a run asking one itself reruns when it ends: watching, it reran before asking, for good)
+        watch_answering(user, conversation)  # also after a waiting question whose ask failed: the next one is asked
     return True
 
 
@@ -593,7 +660,9 @@ def load_current(assistant: Assistant) -> tuple[Any | None, list[AskTrace], str 
     if not conversation_id:
         return None, [], None
     # read first: an ask ends after its turn is stored, so an id neither stored nor listed here is gone
-    being_answered = bool(answering(current_user(), conversation_id))
+    sent = sent_next()  # or started by this tab for a question whose run was stopped before its ask: asked now
+    being_answered = bool(answering(current_user(), conversation_id)) or bool(sent and sent["conversation"]
+                                                                           == conversation_id)
     try:
         return *assistant.open_conversation(conversation_id, actor=actor(), last=turns_shown(conversation_id)), None
     except StoreDamaged:  # shown once by main; the conversation may well still be there after a repair
@@ -616,7 +685,11 @@ def main() -> None:
         "回答只来自已导入的公司制度；制度里没有的，会直接说“制度里没有写这一条”。可以接着上一句追问，"
         "例如先问“出差住宿标准是多少？”再问“那一线城市呢？”。点开答案下方的折叠栏可以看到依据。"
     )
+    catch_up_address()
     show_notice()
+    sent = sent_next()
+    if sent is not None and sent["conversation"] and current_conversation() != sent["conversation"]:
+        switch_to(sent["conversation"])  # started for it by a run stopped before its ask: the address missed it
     try:
         conversations, kept = assistant.list_conversations(current_user(), actor=actor()), True
     except StoreDamaged as exc:  # conversations.sqlite3: answers still work, they are only not kept
@@ -640,12 +713,13 @@ def main() -> None:
     # conversation found stored now (its first ask ended since load_current looked: the next run looks again)
     follow = next_question(current_user(), address) if kept and address and current is not None else None
     try:
-        waiting = render_answering(current_user(), address, follow is None) if kept else False
+        asks_here = follow is not None or bool(sent and sent["conversation"])  # (the one started for it: below)
+        waiting = render_answering(current_user(), address, not asks_here) if kept else False
         install_citation_links()
         # never disabled: a disabled box returns None, and Streamlit's fast reruns run the page again while an answer
         # is written, so a question sent then was cleared from the box and lost; it waits its turn instead
-        question = st.chat_input("输入制度问题，或告诉我关于您的信息，例如：打车费能报吗？",
-                                 max_chars=Assistant.MAX_QUESTION_CHARS * PASTE_BOUND)
+        st.chat_input("输入制度问题，或告诉我关于您的信息，例如：打车费能报吗？", key=BOX_KEY, on_submit=take_from_box,
+                      max_chars=Assistant.MAX_QUESTION_CHARS * PASTE_BOUND)
     except BaseException:  # this run stopped (a click, a refresh): the question taken waits again, first in line
         if follow is not None:
             wait_turn(current_user(), address, follow[0], follow[1], first=True)
@@ -653,19 +727,27 @@ def main() -> None:
         raise
     # the store unreadable, or the first answer still written: the conversation the address names
     conversation = current.id if current is not None else address if not kept or waiting or follow else None
-    question = (question or "").strip()
+    # `sent`: taken from the box before this run, or by a run stopped before it was handed over
+    if sent is not None and sent["conversation"]:
+        conversation = sent["conversation"]  # the new conversation started for it
+    question = sent["question"] if sent is not None else ""
     # too long: refused here, before a conversation is started for it or it waits its turn
-    if question and not too_long(assistant, question, rerun_follows=follow is not None):
-        if conversation and (waiting or follow):  # asked after the answers before it: a follow-up needs them
+    if question and too_long(assistant, question, rerun_follows=follow is not None):
+        handed_over(sent)
+    elif question:
+        # asked after the answers before it (a follow-up needs them); one a new conversation was started for is
+        # first there: those sent after it may already wait their turn in it (queue_the_rest)
+        if conversation and (waiting or follow) and not sent["conversation"]:
             masked = assistant.shown_text(question)
             if not wait_turn(current_user(), conversation, question, masked):
                 st.session_state[QUEUE_FULL_KEY] = masked
+            handed_over(sent)
             if follow is None:
                 st.rerun()  # drawn waiting its turn, with the notice
         else:
             if gone is not None:  # the address named a conversation gone meanwhile: the notice outlives the rerun
                 announce(f"{ASKED_AFTER_GONE}{gone}")
-            answer_question(question, conversation, kept)
+            answer_question(question, conversation, kept, sent=sent)
     if follow is not None:
         answer_question(follow[0], address, kept, follow[2])
 
