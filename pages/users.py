@@ -104,13 +104,15 @@ def change_form(assistant: Assistant, accounts: list[Account]) -> None:
             st.rerun()
         with col2.popover("修改角色"):
             role_form(assistant, current)
-        with col3.popover("重置密码"):
-            first = st.text_input("新密码", type="password", key="reset_1")
-            second = st.text_input("再输入一次", type="password", key="reset_2")
+        # a form per account, emptied when sent: the boxes kept the last password typed, and one click on the next
+        # account chosen gave it that password too (the typed password also stayed in the session)
+        with col3.popover("重置密码"), st.form(f"users_reset_{name}", clear_on_submit=True, border=False):
             own = name == actor().user
-            if own:
-                st.caption("这是您自己的账户：当前登录保留，您在其他地方的登录会退出。")
-            if st.button("重置并解除锁定"):
+            st.caption(f"为账户“{escape_md(name)}”设置新密码：" + ("这是您自己的账户：当前登录保留，您在其他地方的登录会退出。"
+                                                            if own else "该账户原有的登录会退出。"))
+            first = st.text_input("新密码", type="password", key=f"users_reset_1_{name}")
+            second = st.text_input("再输入一次", type="password", key=f"users_reset_2_{name}")
+            if st.form_submit_button("重置并解除锁定"):
                 if first != second:
                     st.error("两次输入的密码不一致")
                 else:  # one's own: this browser's session is kept (as 我的账户 keeps it), never ended mid-page
@@ -149,9 +151,14 @@ def email_field(assistant: Assistant, current: Account) -> None:
     address = st.text_input("单点登录邮箱", value=current.email, key=f"users_email_{current.name}",
                             help="身份提供方确认过这个邮箱的人，单点登录即进入该账户；留空保存即清除。")
     if current.name == actor().user:
-        st.warning("这是您自己的账户：保存后您会退出登录，需要重新登录。")
-    st.caption("保存后该账户已有的登录都会退出。")
+        st.warning("这是您自己的账户：改了邮箱并保存后您会退出登录，需要重新登录。")
+    st.caption("改了邮箱并保存后，该账户已有的登录都会退出。")
+    # never disabled: a box's new text reaches the page when it loses focus, so a click straight after typing
+    # would land on a button still disabled
     if st.button("保存邮箱"):
+        if address.strip().casefold() == (current.email or "").casefold():
+            st.info("没有改动：邮箱和原来一样，该账户的登录不受影响。")
+            return
         account = assistant.set_user_email(current.name, address, actor=actor())
         done = f"改为 {escape_md(account.email)}" if account.email else "已清除"
         announce("users", f"“{escape_md(account.name)}”的单点登录邮箱{done}，该账户需要重新登录")

@@ -41,9 +41,9 @@ def test_resetting_ones_own_password_keeps_this_login_and_ends_the_others(team, 
     elsewhere = team.login("boss", "password123")
     at = choose(logged_in_admin(team, tmp_path, monkeypatch, "pages/users.py"), "boss")
     for box in at.text_input:
-        if box.key in ("reset_1", "reset_2"):
+        if (box.key or "").startswith(("users_reset_", "reset_")):
             box.set_value("Brand-new-pw9")
-    button(at.run(), "重置并解除锁定").click().run()
+    button(at, "重置并解除锁定").click().run()
     assert not at.exception
     assert not at.error, shown(at)
     assert any("密码已重置" in s.value for s in at.success)
@@ -57,9 +57,9 @@ def test_resetting_another_persons_password_ends_all_their_logins(team, tmp_path
     token = team.login("li", PW)
     at = choose(logged_in_admin(team, tmp_path, monkeypatch, "pages/users.py"), "li")
     for box in at.text_input:
-        if box.key in ("reset_1", "reset_2"):
+        if (box.key or "").startswith(("users_reset_", "reset_")):
             box.set_value("Brand-new-pw9")
-    button(at.run(), "重置并解除锁定").click().run()
+    button(at, "重置并解除锁定").click().run()
     assert not at.error, shown(at)
     assert team.session_principal(token) is None
 
@@ -107,3 +107,18 @@ def test_the_audit_filter_finds_the_account_a_folded_name_means(team, tmp_path, 
     next(t for t in at.text_input if t.label.startswith("操作人")).set_value("alice").run()
     actors = set(at.dataframe[0].value["操作人"])
     assert actors == {"Alice"}
+
+
+def test_the_reset_boxes_are_empty_for_the_next_account(team, tmp_path, monkeypatch):
+    """Review 342 #3: the boxes kept li's new password, and one click on the next account chosen gave it to boss."""
+    at = choose(logged_in_admin(team, tmp_path, monkeypatch, "pages/users.py"), "li")
+    for box in at.text_input:
+        if (box.key or "").startswith(("users_reset_", "reset_")):
+            box.set_value("Brand-new-pw9")
+    button(at, "重置并解除锁定").click().run()
+    assert any("密码已重置" in s.value for s in at.success)
+    choose(at, "boss")  # its own boxes (the browser also empties a form once sent: clear_on_submit)
+    assert all(not box.value for box in at.text_input if (box.key or "").startswith(("users_reset_", "reset_")))
+    button(at, "重置并解除锁定").click().run()
+    assert any("两次输入的密码" in e.value or "密码" in e.value for e in at.error), shown(at)
+    assert team.session_principal(team.login("boss", "password123")).user == "boss"  # boss's password unchanged

@@ -73,14 +73,17 @@ class EmailColumn:
 
     def set_email(self, name: str, email: str) -> Account:
         """`name`'s single sign-on address, checked as `add` checks it; "" clears it. Ends `name`'s sessions in the
-        same write: a sign-on the old address opened must not outlive it (a recycled or mistyped address)."""
+        same write when the address changes: a sign-on the old address opened must not outlive it (a recycled or
+        mistyped address)."""
         email = check_email(email)
         try:
             with self._write():  # the uniqueness check and the update in one write: no other process between them
                 if email and (holders := self._holders(email, but=name)):
                     raise taken(holders, email)
+                before = self._db.execute("SELECT email FROM users WHERE name = ?", (name,)).fetchone()
                 changed = self._db.execute("UPDATE users SET email = ? WHERE name = ?", (email, name)).rowcount
-                self._db.execute("DELETE FROM sessions WHERE user = ?", (name,))
+                if before is None or (before[0] or "").casefold() != email.casefold():  # the same address saved
+                    self._db.execute("DELETE FROM sessions WHERE user = ?", (name,))  # again ends no login (review 342)
         except sqlite3.IntegrityError as exc:  # the unique index, should the check have missed a form
             raise AccountError(f"邮箱“{email}”已属于另一个用户") from exc
         if not changed:

@@ -26,7 +26,7 @@ from ..accounts.audit import ACTION_NAMES, OUTCOME_NAMES
 from ..accounts.names import check_name, is_reserved
 from ..accounts.serving import desktop_refusal
 from ..accounts.store import OWN_LOCKED, LoginResult
-from ..documents.audience_names import audience_label
+from ..documents.audience_names import audience_label, audience_names
 from ..errors import AccountError, StoreBusy, StoreDamaged
 from ..insights.days import checked_instant, day_window
 from ..storage.account_files import ACCOUNTS, AUDIT
@@ -82,7 +82,8 @@ def checked_labels(typed: Sequence[str]) -> list[str]:
 def role_change(before: Account | None, after: Account) -> str:
     """A role change as the audit page reads it: 角色 HR → 员工；受众 — → finance (old and new, in Chinese)."""
     def said(account: Account | None) -> tuple[str, str]:
-        return (ROLE_NAMES.get(account.role, account.role), ",".join(account.audiences) or "—") if account else ("—", "—")
+        return (ROLE_NAMES.get(account.role, account.role), audience_names(account.audiences) or "—") if account \
+            else ("—", "—")
     (old_role, old_aud), (new_role, new_aud) = said(before), said(after)
     return f"角色 {old_role} → {new_role}；受众 {old_aud} → {new_aud}"
 
@@ -125,6 +126,10 @@ class AccountActions(FacadeCore):
         """A session token for a right password; raises `AccountError` with the reason, `StoreBusy` while
         another process holds the account file (audited either way)."""
         typed = (name or "").strip()
+        if not typed or not password:  # Enter in the name box submits the form: not a wrong try towards the lock
+            who = self._login_actor(typed)
+            self._audit(who, "login", who.user, "failed", "没有填写用户名或密码（不计入锁定）")
+            raise AccountError("请输入用户名和密码")
         result = None
         try:
             with accounts_busy():
@@ -173,7 +178,10 @@ class AccountActions(FacadeCore):
         claim). An unconfirmed address could be anyone's, so it opens nothing. Refused
         attempts are audited under a keyed tag of the address, in the actor and the target (personal data).
         """
-        email = (email or "").strip()
+        with accounts_busy():
+            return self._login_by_email((email or "").strip(), verified)
+
+    def _login_by_email(self, email: str, verified: bool) -> str:
         stranger = Principal(user=self._unnamed(email, email=True) if email else "单点登录", role="")
         if not email:
             self._audit(stranger, "login", "", "failed", "身份提供方没有提供邮箱")
@@ -201,18 +209,21 @@ class AccountActions(FacadeCore):
         """The person a session token stands for, or None (forged, expired, ended, disabled). Only read: audiences an
         older version stored as typed (Managers, 管理者) read as their labels (`AccountStore` label), never rewritten
         here, where a write overwrote an administrator's change made since the read, or waited on a busy file."""
-        account = self.accounts.resolve_session(token)
+        with accounts_busy():  # every page asks this first: a busy file is one Chinese line there, not a traceback
+            account = self.accounts.resolve_session(token)
         return account.principal if account else None
 
     def logout(self, token: str | None, *, actor: Principal | None = None) -> None:
-        self.accounts.close_session(token)
+        with accounts_busy():
+            self.accounts.close_session(token)
         if actor is not None:
             self._audit(actor, "logout", actor.user)
 
     # -- users -------------------------------------------------------------------
     def list_users(self, *, actor: Principal | None = None) -> list[Account]:
         self._acting(actor, "users")
-        return self.accounts.list()  # audiences stored as typed read as their labels (`AccountStore` label)
+        with accounts_busy():
+            return self.accounts.list()  # audiences stored as typed read as their labels (`AccountStore` label)
 
     def add_user(self, name: str, role: str, password: str, audiences: Sequence[str] = (), email: str = "", *,
                  actor: Principal | None = None) -> Account:
@@ -235,7 +246,8 @@ class AccountActions(FacadeCore):
             detail = str(exc).replace(typed, recorded) if typed and not accepted else str(exc)
             self._audit(actor, "user.add", recorded, "failed", detail)
             raise
-        self._audit(actor, "user.add", account.name, "ok", f"角色 {role}；受众 {','.join(account.audiences) or '—'}")
+        self._audit(actor, "user.add", account.name, "ok",
+                    f"角色 {ROLE_NAMES.get(role, role)}；受众 {audience_names(account.audiences) or '—'}")
         return account
 
     def set_user_disabled(self, name: str, disabled: bool = True, *, actor: Principal | None = None) -> Account:
