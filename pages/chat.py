@@ -44,6 +44,7 @@ _DONE = object()
 # every session-state key of this page starts with "chat_" (or a widget prefix in ui.state.CHAT_STATE_PREFIXES):
 # ui.login drops them all when the person logs out, before anyone else logs in on the tab
 NOTICE_KEY = "chat_notice"  # a confirm-then-done message shown after the rerun that follows it
+FAILED_KEY = "chat_failed"  # an ask's failure, said after the rerun that asks the next question sent
 QUEUE_FULL_KEY = "chat_queue_full"  # a question not kept (WAITING_LIMIT wait already), said after the rerun
 TRACES_KEY = "chat_traces"  # (conversation, turn) -> AskTrace of this run, for the rating callback
 # answers given while the conversation store could not be read: nowhere else to redraw them from, so this
@@ -79,11 +80,11 @@ def switch_to(conversation_id: str | None) -> None:
 
 
 def catch_up_address() -> None:
-    """A run the browser sent with no address while the one this tab put there had not reached it: that one."""
-    sent = st.session_state.get(ADDRESS_SENT_KEY)
-    if sent and not current_conversation():
-        st.query_params[CONVERSATION_PARAM] = sent
-    st.session_state.pop(ADDRESS_SENT_KEY, None)
+    """A question sent with no address while the one this tab put there had not reached the browser: that one.
+    Only for a send (a later visit from the menu opens a new chat, as always)."""
+    address = st.session_state.pop(ADDRESS_SENT_KEY, None)
+    if address and not current_conversation() and sent_next() is not None:
+        st.query_params[CONVERSATION_PARAM] = address
 
 
 # -- questions read from the box --------------------------------------------------------
@@ -92,14 +93,19 @@ def catch_up_address() -> None:
 # on_submit puts it here before the page runs; it leaves only when handed over (its ask started, waiting its turn,
 # refused), so a stopped run's question is the next run's. UI state: a refresh is a new tab, its box empty.
 BOX_KEY = "chat_box"
-OUTBOX_KEY = "chat_outbox"  # [{"question", "conversation": the new one started for it, or None}], oldest first
+# [{"question", "typed_in": the conversation open when sent (None: a new chat), "conversation": the new one started
+# for it, or None}], oldest first
+OUTBOX_KEY = "chat_outbox"
 
 
 def take_from_box() -> None:
-    """on_submit of the box: keep what was sent (before any of the page runs)."""
+    """on_submit of the box: keep what was sent, and the conversation it was typed in (before any of the page runs:
+    a click on another conversation right after the send must not carry it there)."""
     text = (st.session_state.get(BOX_KEY) or "").strip()
     if text:
-        st.session_state.setdefault(OUTBOX_KEY, []).append({"question": text, "conversation": None})
+        typed_in = current_conversation() or st.session_state.get(ADDRESS_SENT_KEY)
+        st.session_state.setdefault(OUTBOX_KEY, []).append({"question": text, "conversation": None,
+                                                            "typed_in": typed_in})
 
 
 def sent_next() -> dict[str, Any] | None:
@@ -115,24 +121,26 @@ def handed_over(sent: dict[str, Any] | None) -> None:
         outbox.remove(sent)
 
 
-def queue_the_rest(user: str, conversation: str) -> None:
-    """The questions sent after the one being asked now wait their turn in its conversation (shown waiting)."""
-    for sent in list(st.session_state.get(OUTBOX_KEY) or [])[1:]:
-        if not wait_turn(user, conversation, sent["question"], get_assistant().shown_text(sent["question"])):
-            st.session_state[QUEUE_FULL_KEY] = get_assistant().shown_text(sent["question"])
-        handed_over(sent)
-
-
 def announce(message: str) -> None:
-    st.session_state[NOTICE_KEY] = message
+    st.session_state.setdefault(NOTICE_KEY, []).append(message)
 
 
 def show_notice() -> None:
-    if message := st.session_state.pop(NOTICE_KEY, None):
+    """What the runs before this one left to say. Kept until a run ends without asking the next question
+    (`notices_said`): a run that asks one ends in a rerun, which wiped what it drew (a delete's confirmation)."""
+    if failed := st.session_state.get(FAILED_KEY):
+        st.error(failed)
+    for message in st.session_state.get(NOTICE_KEY, []):
         st.success(message, icon=":material/check_circle:")
-    if refused := st.session_state.pop(QUEUE_FULL_KEY, None):
+    for refused in st.session_state.get(QUEUE_FULL_KEY, []):
         st.warning(queue_full(refused), icon=":material/block:")
     show_too_long()
+
+
+def notices_said() -> None:
+    """This run drew the notices and did not rerun: said."""
+    for key in (FAILED_KEY, NOTICE_KEY, QUEUE_FULL_KEY):
+        st.session_state.pop(key, None)
 
 
 def queue_full(shown: str) -> str:
@@ -148,14 +156,15 @@ def dropped_note(dropped: int) -> str:
 
 # -- asking ------------------------------------------------------------------------
 def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, conversation: str,
-                  finished: Callable[[], None] | None = None, handover: Callable[[], None] = lambda: None) -> AskTrace:
+                  finished: Callable[[], None] | None = None, started: Callable[[], None] = lambda: None) -> AskTrace:
     """Run `ask` in a worker thread and show its tokens as they come.
 
     `ask` only reports tokens through a callback; a queue bridges it to the script
     thread without touching Streamlit from the worker. The text so far is redrawn
     inert (a model quoting a link or an image from a policy shows it as text).
     `finished` is called by the worker when the ask has ended: a refresh, Back or a click stops this run
-    while the worker goes on answering (and storing the turn). `handover` is called as the worker starts.
+    while the worker goes on answering (and storing the turn). `started` is called once the worker runs
+    (it has taken `finished` and the question over; until then the caller still owns them).
     """
     asker = actor()  # read in the script thread: the worker has no session
     tokens: queue.Queue[Any] = queue.Queue()
@@ -178,8 +187,8 @@ def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, con
             yield item
 
     worker = threading.Thread(target=work, name="ask-stream", daemon=True)
-    handover()  # no Streamlit call between the two: the worker asks it whatever happens to this run
     worker.start()
+    started()  # no Streamlit call between the two: the worker asks it whatever happens to this run
     shown, runs = st.empty(), []
     for piece in stream():
         runs = with_piece(runs, piece)
@@ -224,6 +233,8 @@ def answer_question(question: str, conversation: str | None, kept: bool = True,
     conversation = conversation or assistant.new_conversation_id()
     if sent is not None and started:
         sent["conversation"] = conversation
+        for later in (st.session_state.get(OUTBOX_KEY) or [])[1:]:  # sent in the same new chat: this one, now
+            later["typed_in"] = later["typed_in"] or conversation
     if started:
         st.session_state[ADDRESS_SENT_KEY] = conversation  # (no Streamlit call before it)
     shown = assistant.shown_text(question)  # masked, as it will be kept
@@ -231,8 +242,6 @@ def answer_question(question: str, conversation: str | None, kept: bool = True,
     # being answered (load_current), not deleted; ended once the ask has (the streaming worker's, if it runs)
     if finished is None:
         finished = start_answering(current_user(), conversation, shown)
-    if sent is not None and kept:
-        queue_the_rest(current_user(), conversation)
     worker: list[bool] = []  # set when the streaming worker has taken `finished` over
     try:
         with st.chat_message("user"):
@@ -244,20 +253,30 @@ def answer_question(question: str, conversation: str | None, kept: bool = True,
                 if assistant.settings.llm_configured:
                     slot = st.empty()
                     with slot.container():
-                        worker.append(True)  # no Streamlit call before ask_streaming starts its worker
+                        def taken_over() -> None:  # (a session ended before the worker: this run ends the ask)
+                            worker.append(True)
+                            handed_over(sent)
+
                         trace = ask_streaming(assistant, question, current_user(), current_role(), conversation,
-                                              finished, lambda: handed_over(sent))
+                                              finished, taken_over)
                     slot.empty()
                 else:
                     with st.spinner("正在检索制度并组织回答…"):  # (drawn by a timer: no Streamlit call here)
+                        asker = actor()  # (may draw a store notice: a point where the run can be stopped)
                         handed_over(sent)
-                        trace = assistant.ask(question, user=current_user(), role=current_role(), actor=actor(),
+                        trace = assistant.ask(question, user=asker.user, role=current_role(), actor=asker,
                                               conversation=conversation)
             except Exception as exc:  # show the engine's Chinese message instead of a stack trace
-                st.error(f"回答失败：{escape_md(exc)}")
+                failed = f"回答失败：{escape_md(exc)}"
                 if started and not kept_as(assistant, conversation):
                     switch_to(None)  # nothing was kept: the next run must not say the new conversation was deleted
-                return
+                    for later in st.session_state.get(OUTBOX_KEY) or []:  # sent after it: in a new chat still
+                        later["typed_in"] = None if later["typed_in"] == conversation else later["typed_in"]
+                if sent_next() is None:
+                    st.error(failed)
+                    return
+                st.session_state[FAILED_KEY] = failed  # said after the rerun that asks the questions sent after it
+                st.rerun()
             if not kept:  # nothing to redraw from in the store: the session keeps it for every later run
                 unsaved = st.session_state.setdefault(UNSAVED_KEY, {})
                 unsaved.setdefault((current_user(), conversation), []).append(trace)
@@ -688,8 +707,10 @@ def main() -> None:
     catch_up_address()
     show_notice()
     sent = sent_next()
-    if sent is not None and sent["conversation"] and current_conversation() != sent["conversation"]:
-        switch_to(sent["conversation"])  # started for it by a run stopped before its ask: the address missed it
+    # asked where it was typed: in the conversation then open, or the new one started for it by a run stopped before
+    # its ask (the address missed it); a click on another conversation right after the send waits for the answer
+    if sent is not None and (sent["conversation"] or sent["typed_in"]) != current_conversation():
+        switch_to(sent["conversation"] or sent["typed_in"])
     try:
         conversations, kept = assistant.list_conversations(current_user(), actor=actor()), True
     except StoreDamaged as exc:  # conversations.sqlite3: answers still work, they are only not kept
@@ -736,11 +757,11 @@ def main() -> None:
         handed_over(sent)
     elif question:
         # asked after the answers before it (a follow-up needs them); one a new conversation was started for is
-        # first there: those sent after it may already wait their turn in it (queue_the_rest)
+        # the first there: asked now
         if conversation and (waiting or follow) and not sent["conversation"]:
             masked = assistant.shown_text(question)
             if not wait_turn(current_user(), conversation, question, masked):
-                st.session_state[QUEUE_FULL_KEY] = masked
+                st.session_state.setdefault(QUEUE_FULL_KEY, []).append(masked)
             handed_over(sent)
             if follow is None:
                 st.rerun()  # drawn waiting its turn, with the notice
@@ -750,5 +771,6 @@ def main() -> None:
             answer_question(question, conversation, kept, sent=sent)
     if follow is not None:
         answer_question(follow[0], address, kept, follow[2])
+    notices_said()
 
 main()

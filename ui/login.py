@@ -57,7 +57,8 @@ def resolve_principal(assistant: Assistant) -> Principal | None:
     if restored is not None:
         st.session_state[PRINCIPAL_KEY], st.session_state[TOKEN_KEY] = restored, cookie
         return restored
-    st.session_state.pop(PRINCIPAL_KEY, None)  # e.g. LOCAL_ADMIN from before the first account
+    if st.session_state.get(PRINCIPAL_KEY) is not None:  # LOCAL_ADMIN from before the first account: what this tab
+        forget_login()  # kept for the desktop's person (a question sent, a search) is not the next login's
     identity = _sso_identity(assistant.settings.sso_trust_unverified_claim)
     if identity is not None:  # the identity provider vouched for this e-mail; an account must hold it
         email, verified = identity
