@@ -47,7 +47,7 @@ def test_strengthening_is_capped_and_a_question_writes_nothing(store):
 
 
 def test_contradiction_replaces_the_old_fact_and_keeps_it_in_history(store):
-    old_id, _ = store.add(U, "用户王五是研发部员工,直属主管是李四", importance=0.6, now=NOW)
+    old_id, _ = store.add(U, "用户在研发部工作", importance=0.6, now=NOW)
     later = NOW + timedelta(days=3)
     results = store.write_back(U, "我调到了销售部，销售提成怎么算？", "……", now=later)
     new_id, action = results[0]
@@ -56,10 +56,25 @@ def test_contradiction_replaces_the_old_fact_and_keeps_it_in_history(store):
     assert old.deleted_at == later.isoformat(timespec="seconds")
     assert (old.delete_reason, old.replaced_by) == ("replaced", new_id)
     assert [h.content for h in store.list(U, now=later, kind="profile")] == ["用户在销售部工作"]
-    assert "用户王五是研发部员工,直属主管是李四" in [h.content for h in store.list(U, now=later, include_deleted=True)]
+    assert "用户在研发部工作" in [h.content for h in store.list(U, now=later, include_deleted=True)]
     assert any(h["action"] == "replaced" and h["memory_id"] == old_id for h in store.history(U))
     hits = store.search(U, "我们部门的提成政策是什么", now=later, threshold=0.0, top_k=10)
     assert old_id not in [h.id for h in hits]
+
+
+def test_a_contradicted_memory_that_says_more_keeps_the_rest_until_undone(store):
+    """Review 341 #2: the contradicted clause goes, the manager stays (it was taken away whole, in history only);
+    undoing the telling gives the row its whole text back."""
+    old_id, _ = store.add(U, "用户王五是研发部员工,直属主管是李四", importance=0.6, now=NOW)
+    later = NOW + timedelta(days=3)
+    new_id, action = store.write_back(U, "我调到了销售部，销售提成怎么算？", "……", now=later)[0]
+    assert action == "replaced"
+    assert sorted(h.content for h in store.list(U, now=later, kind="profile")) == ["用户在销售部工作", "用户直属主管是李四"]
+    assert store.get(old_id).deleted_at is None
+    hits = store.search(U, "我的主管是谁", now=later, threshold=0.0, top_k=10)
+    assert old_id in [h.id for h in hits]  # its vector is read again for the text it keeps
+    store.undo([new_id], user_id=U, now=later)
+    assert [h.content for h in store.list(U, now=later, kind="profile")] == ["用户王五是研发部员工,直属主管是李四"]
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from ..text.pii import redact_text
 from . import db
 from .content import checked_content
 from .scoring import as_utc
-from .text import says_all, slots
+from .text import CLAUSE, conflicting_slots, content_terms, says_all, slots
 
 
 class Edited(str):
@@ -101,3 +101,17 @@ def superseded(contents: list[str], content: str, new_slots: dict[str, str], con
     if dup is not None and says_all(content, contents[dup]):
         gone.append(dup)
     return sorted(gone), kept
+
+
+TRIMMED = "trimmed"  # the history action of a row a new fact took one of its clauses from (`without_changed`)
+
+
+def without_changed(content: str, new_slots: dict[str, str]) -> str:
+    """`content` without the clauses that state a slot `new_slots` gives another value (用户对花生过敏 of 用户常驻杭州，
+    对花生过敏 when 用户搬到上海了 is told), in the person's voice; "" when nothing else is said. add() took such a
+    memory away whole, the allergy with it (review 341)."""
+    kept = [c.strip() for c in CLAUSE.findall(content) if not conflicting_slots(new_slots, slots(c))]
+    rest = "，".join(c for c in kept if c)
+    if not rest or rest == content or not content_terms(rest):
+        return ""
+    return rest if rest.startswith("用户") or not content.startswith("用户") else f"用户{rest}"

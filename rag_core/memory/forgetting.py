@@ -229,6 +229,13 @@ class ForgettingMixin:
             conn.execute("UPDATE memories SET deleted_at = NULL, delete_reason = NULL, replaced_by = NULL WHERE id = ?",
                          (old_id,))
             db.add_history(conn, old_id, owner, "restored", now, content, f"undone={mid}")
+        # and the rows it took a clause from (`editing.without_changed`) get their whole text back
+        for old_id, detail in conn.execute("SELECT memory_id, detail FROM memory_history WHERE user_id = ? AND "
+                                           "action = 'trimmed' AND detail LIKE ?", (owner, f"trimmed_by={mid}%")).fetchall():
+            whole = detail.split(REWORDED, 1)[1]
+            if conn.execute("UPDATE memories SET content = ?, embedding = NULL, model_id = NULL WHERE id = ? AND "
+                            "deleted_at IS NULL", (whole, old_id)).rowcount:
+                db.add_history(conn, old_id, owner, "restored", now, whole, f"undone={mid}")
         return [(old_id, owner, content) for old_id, content in rows]
 
     @staticmethod

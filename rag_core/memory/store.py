@@ -34,7 +34,7 @@ from ..errors import MemoryStoreError
 from . import db
 from .centres import centre_rows, compute_centres, shipped_centres, signature
 from .content import checked_content
-from .editing import EditingMixin
+from .editing import TRIMMED, EditingMixin, without_changed
 from .forgetting import REWORDED, ForgettingMixin, Written, history_seq
 from .recall import RecallMixin
 from .scoring import (
@@ -236,7 +236,7 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin, EditingMixin):
         the older text kept in history for an undo. A fact that contradicts an active one
         about the same slot (department, city, manager, name) replaces it; the old row
         is soft-deleted with reason "replaced" and points to its successor. A memory that
-        mixes several slots is replaced whole — its text stays in history.
+        says more keeps the rest (`editing.without_changed`): 用户对花生过敏 of 用户常驻杭州，对花生过敏.
         """
         user_id = self._check_user(user_id)
         content = checked_content(content)
@@ -279,6 +279,16 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin, EditingMixin):
                 return Written(old_id, "strengthened", telling=telling)
             new_id = self._insert(conn, user_id, content, kind, imp, created, source, vec)
             telling = history_seq(conn)
+            # a contradicted memory that says more keeps the rest, in place (its vector is read again); undo restores it
+            trimmed = {i: rest for i in conflicts if (rest := without_changed(uv.contents[i], new_slots))}
+            for i, rest in trimmed.items():
+                conn.execute("UPDATE memories SET content = ?, embedding = NULL, model_id = NULL WHERE id = ?",
+                             (rest, uv.ids[i]))
+                db.add_history(conn, uv.ids[i], user_id, TRIMMED, now, rest, f"trimmed_by={new_id}{REWORDED}{uv.contents[i]}")
+            if trimmed:
+                with self._lock:  # text and vector changed: read again
+                    self._cache.pop(user_id, None)
+            conflicts = [i for i in conflicts if i not in trimmed]
             for i in conflicts:
                 conn.execute(
                     "UPDATE memories SET deleted_at = ?, delete_reason = 'replaced', replaced_by = ? "
@@ -286,9 +296,10 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin, EditingMixin):
                     (db.iso(now), new_id, uv.ids[i], user_id),
                 )
                 db.add_history(conn, uv.ids[i], user_id, "replaced", now, uv.contents[i], f"replaced_by={new_id}")
-            keep = [i for i in range(len(uv.ids)) if i not in set(conflicts)]
-            self._patch(user_id, uv, keep=keep, importance=None, new=(new_id, content, kind, imp, created, vec))
-            return Written(new_id, "replaced" if conflicts else "added", telling=telling)
+            if not trimmed:
+                keep = [i for i in range(len(uv.ids)) if i not in set(conflicts)]
+                self._patch(user_id, uv, keep=keep, importance=None, new=(new_id, content, kind, imp, created, vec))
+            return Written(new_id, "replaced" if conflicts or trimmed else "added", telling=telling)
 
     def _patch(self, user_id: str, uv: _UserVectors, *, keep, importance, new=None) -> None:
         """Update the cached vectors after add() instead of re-reading every row."""
