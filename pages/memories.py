@@ -18,6 +18,7 @@ from ui.layout import ensure_chrome, memory_owner
 from ui.notices import announce, show_notice
 from ui.state import actor, get_assistant, person_name
 from ui.tables import WRAP_ROWS
+from ui.timefmt import export_for_people
 from ui.trace_view import memories_frame
 
 PREVIEW_KEY = "memory_forget_preview"
@@ -349,7 +350,8 @@ def export_button(assistant: Assistant, user: str, total: int) -> None:
     who = actor()
 
     def data() -> bytes:  # built on the click, not on every run: an administrator's export is one audit row
-        return json.dumps(assistant.export_memories(user, actor=who), ensure_ascii=False, indent=1).encode("utf-8")
+        exported = export_for_people(assistant.export_memories(user, actor=who))  # local time, 本机用户 (as chat's)
+        return json.dumps(exported, ensure_ascii=False, indent=1).encode("utf-8")
 
     st.download_button(f"导出全部 {total} 条记忆（JSON）", data=data, file_name="我的记忆.json",
                        mime="application/json", icon=":material/download:", key="export_memories")

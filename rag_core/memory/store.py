@@ -34,7 +34,7 @@ from ..errors import MemoryStoreError
 from . import db
 from .centres import centre_rows, compute_centres, shipped_centres, signature
 from .content import checked_content
-from .editing import TRIMMED, EditingMixin, without_changed
+from .editing import TRIMMED, EditingMixin, restates, without_changed
 from .forgetting import REWORDED, ForgettingMixin, Written, history_seq
 from .recall import RecallMixin
 from .scoring import (
@@ -346,7 +346,7 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin, EditingMixin):
             same = bool(agreeing_slots(new_slots, old_slots)) or (
                 i in near_set and same_fact_terms(content, uv.contents[i])
             )
-            if same and cosines[i] > dup_cos:
+            if same and cosines[i] > dup_cos and (not is_fact or restates(content, uv.contents[i])):
                 dup, dup_cos = i, float(cosines[i])
         return conflicts, dup
 
