@@ -1,5 +1,8 @@
 """Memory defects of review 341 (fake embedder, real SQLite, AppTest); each failed before its fix.
 
+1. A company rule told in chat (我们公司规定年假15天) was kept as the person's memory and recalled into the prompt of
+   年假有几天？: a second, unreviewed policy source (seed 000's trap); the page took 公司规定病假工资按80%发 too.
+4. 我常驻杭州，下个月结婚 beside 我常驻杭州，对花生过敏 was called the same memory: the wedding was kept nowhere.
 6. 导出全部记忆（JSON） gave UTC times (+00:00) and the desktop user's stored id `local`, where the conversation export
    gives local time and 本机用户 (`ui.timefmt.export_for_people`).
 """
@@ -8,9 +11,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import streamlit as st
 from app_support import open_desktop_page, serve_desktop
-from fakes import fake_assistant
+from fakes import fake_assistant, fake_assistant_with_samples
+
+from rag_core import Principal
+from rag_core.errors import MemoryStoreError
 
 
 def test_the_memory_export_is_in_local_time_and_names_the_desktop_user(tmp_path, monkeypatch) -> None:
@@ -42,3 +49,21 @@ def test_a_new_fact_beside_an_agreeing_one_is_kept_not_called_the_same(tmp_path)
     assert any("结婚" in m.content for m in a.list_memories("local"))
     assert a.remember("local", "我常驻杭州")[1] == "strengthened"
     assert len(a.list_memories("local")) == 2
+
+
+@pytest.mark.parametrize("told", ["我们公司规定年假15天", "我们公司婚假给15天", "我们这里规定试用期不能请年假",
+                                  "我们规定报销上限5000元"])
+def test_a_company_rule_told_in_chat_or_on_the_page_is_no_memory(tmp_path, told) -> None:
+    zhang = Principal("zhang", "employee")
+    a = fake_assistant_with_samples(tmp_path / "store")
+    a.ask(told, user="zhang", actor=zhang)
+    assert a.list_memories("zhang", actor=zhang) == []
+    with pytest.raises(MemoryStoreError, match="制度规定的内容"):
+        a.remember("zhang", told, actor=zhang)
+
+
+def test_a_fact_about_the_persons_own_leave_is_still_a_memory(tmp_path) -> None:
+    zhang = Principal("zhang", "employee")
+    a = fake_assistant_with_samples(tmp_path / "store")
+    a.remember("zhang", "我老婆产假休了半年", actor=zhang)
+    assert len(a.list_memories("zhang", actor=zhang)) == 1

@@ -66,13 +66,23 @@ def orders_an_outcome(wish: str) -> bool:
     return bool(_OUTCOME.search(wish or ""))
 
 
+# what the company's rules say, told as a rule (公司规定年假15天, 我们这里规定试用期不能请年假) or with the company as
+# the subject (我们公司婚假给15天): the policy's to say, with or without a verb of having (review 341 #1)
+_RULE_SAYS = re.compile(r"规定|制度|政策|条例|规章")
+_THE_COMPANY = re.compile(r"^(?:我们|咱们|我司|本公司|公司|单位|部门|这里|这边)")
+
+
 def claims_entitlement(text: str) -> bool:
-    """Whether a text claims a policy value (a number with a benefit or pay) or a right over others' data."""
+    """Whether a text claims a policy value (a number with a benefit or pay), says what the company's rules give, or
+    claims a right over others' data."""
     if _RIGHT.search(text):
         return True
     words = tagged(text)
-    return (bool(_HAS.search(text)) and any(tag == "m" or w[:1].isdigit() for w, tag in words)
-            and any(is_benefit(w) or w.endswith(_PAY) for w, _ in words))
+    benefit = any(is_benefit(w) or w.endswith(_PAY) for w, _ in words)
+    number = any(tag == "m" or w[:1].isdigit() for w, tag in words)
+    if benefit and (_RULE_SAYS.search(text) or (number and _THE_COMPANY.match(text.strip()))):
+        return True
+    return bool(_HAS.search(text)) and number and benefit
 
 
 def refusal(content: str) -> str | None:
