@@ -67,3 +67,20 @@ def test_a_fact_about_the_persons_own_leave_is_still_a_memory(tmp_path) -> None:
     a = fake_assistant_with_samples(tmp_path / "store")
     a.remember("zhang", "我老婆产假休了半年", actor=zhang)
     assert len(a.list_memories("zhang", actor=zhang)) == 1
+
+
+@pytest.mark.parametrize(("first", "then"), [("我工龄8年", "我工龄10年"), ("我有一个孩子", "我有两个孩子"),
+                                             ("我入职3年了", "我入职5年了")])
+def test_a_fact_told_again_with_another_number_replaces_the_older(tmp_path, first, then) -> None:
+    """#3: both stayed active and both were recalled, the older first."""
+    a = fake_assistant(tmp_path / "store")
+    a.remember("local", first)
+    a.remember("local", then)
+    assert [m.content for m in a.list_memories("local")] == [then]
+
+
+def test_episodes_with_other_numbers_are_all_kept(tmp_path) -> None:
+    a = fake_assistant(tmp_path / "store")
+    a.remember("local", "我第3次去上海出差", kind="episode")
+    a.remember("local", "我第5次去上海出差", kind="episode")
+    assert len(a.list_memories("local")) == 2

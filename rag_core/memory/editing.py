@@ -12,10 +12,21 @@ import numpy as np
 
 from ..errors import MemoryStoreError
 from ..text.pii import redact_text
+from ..text.tokenizer import tagged
 from . import db
 from .content import checked_content
 from .scoring import as_utc
-from .text import CLAUSE, agreeing_slots, conflicting_slots, content_terms, key_terms, says_all, slots
+from .text import (
+    CLAUSE,
+    about_someone_else,
+    agreeing_slots,
+    conflicting_slots,
+    content_terms,
+    key_terms,
+    negated,
+    says_all,
+    slots,
+)
 
 
 class Edited(str):
@@ -74,7 +85,7 @@ class EditingMixin:
             others = _without(uv, uv.ids.index(memory_id) if memory_id in uv.ids else None)
             is_fact = kind != "interaction"
             new_slots = slots(content) if is_fact else {}
-            conflicts, dup = self._match(others, content, vec, is_fact, new_slots)
+            conflicts, dup = self._match(others, content, vec, is_fact, new_slots, profile=kind == "profile")
             gone, kept = superseded(others.contents, content, new_slots, conflicts, dup)
             conn.execute("UPDATE memories SET content = ?, embedding = ?, model_id = ? WHERE id = ?",
                          (content, db.to_blob(vec), self.embedder.model_id, memory_id))
@@ -106,11 +117,29 @@ def superseded(contents: list[str], content: str, new_slots: dict[str, str], con
 TRIMMED = "trimmed"  # the history action of a row a new fact took one of its clauses from (`without_changed`)
 
 
-def without_changed(content: str, new_slots: dict[str, str]) -> str:
+def numbered(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(the content words but numbers, the numbers) of a fact."""
+    numbers = {w.strip().lower() for w, tag in tagged(text) if tag == "m" or w.strip()[:1].isdigit()}
+    words = content_terms(text)
+    return frozenset(words - numbers), frozenset(words & numbers)
+
+
+def changed_number(new: str, old: str) -> bool:
+    """Whether `new` tells `old` again with another number (用户工龄10年 after 用户工龄8年, 用户有两个孩子 after 用户有一个
+    孩子): both stayed active and both were recalled, the older first (review 341 #3). The person's own facts only."""
+    if about_someone_else(new) or about_someone_else(old) or negated(new) != negated(old):
+        return False
+    (new_words, new_numbers), (old_words, old_numbers) = numbered(new), numbered(old)
+    return bool(new_words) and new_words == old_words and bool(new_numbers) and bool(old_numbers) \
+        and new_numbers != old_numbers
+
+
+def without_changed(content: str, new_slots: dict[str, str], new: str = "") -> str:
     """`content` without the clauses that state a slot `new_slots` gives another value (用户对花生过敏 of 用户常驻杭州，
     对花生过敏 when 用户搬到上海了 is told), in the person's voice; "" when nothing else is said. add() took such a
     memory away whole, the allergy with it (review 341)."""
-    kept = [c.strip() for c in CLAUSE.findall(content) if not conflicting_slots(new_slots, slots(c))]
+    kept = [c.strip() for c in CLAUSE.findall(content)
+            if not conflicting_slots(new_slots, slots(c)) and not (new and changed_number(new, c))]
     rest = "，".join(c for c in kept if c)
     if not rest or rest == content or not content_terms(rest):
         return ""

@@ -34,7 +34,7 @@ from ..errors import MemoryStoreError
 from . import db
 from .centres import centre_rows, compute_centres, shipped_centres, signature
 from .content import checked_content
-from .editing import TRIMMED, EditingMixin, restates, without_changed
+from .editing import TRIMMED, EditingMixin, changed_number, numbered, restates, without_changed
 from .forgetting import REWORDED, ForgettingMixin, Written, history_seq
 from .recall import RecallMixin
 from .scoring import (
@@ -43,7 +43,7 @@ from .scoring import (
     calibration_for,
     default_importance,
 )
-from .text import adds_detail, agreeing_slots, conflicting_slots, denies, negated, same_fact_terms, slots
+from .text import CLAUSE, adds_detail, agreeing_slots, conflicting_slots, denies, negated, same_fact_terms, slots
 from .writeback import WriteBackMixin
 
 STRENGTHEN_STEP = 0.05  # seed 004 §4: a repeated fact gains a little, never jumps
@@ -252,7 +252,7 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin, EditingMixin):
         self._centres_for_model()  # may write once; keep it out of the transaction below
         with self._tx(invalidate=False) as conn:  # decide and write atomically, so two writers cannot both add
             uv = self._vectors(user_id)
-            conflicts, dup = self._match(uv, content, vec, is_fact, new_slots)
+            conflicts, dup = self._match(uv, content, vec, is_fact, new_slots, profile=kind == "profile")
             if dup is not None and not conflicts:
                 old_id, old_imp = uv.ids[dup], float(uv.importance[dup])
                 new_imp = old_imp if not is_fact else min(1.0, max(old_imp, imp) + STRENGTHEN_STEP)
@@ -280,7 +280,7 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin, EditingMixin):
             new_id = self._insert(conn, user_id, content, kind, imp, created, source, vec)
             telling = history_seq(conn)
             # a contradicted memory that says more keeps the rest, in place (its vector is read again); undo restores it
-            trimmed = {i: rest for i in conflicts if (rest := without_changed(uv.contents[i], new_slots))}
+            trimmed = {i: rest for i in conflicts if (rest := without_changed(uv.contents[i], new_slots, content))}
             for i, rest in trimmed.items():
                 conn.execute("UPDATE memories SET content = ?, embedding = NULL, model_id = NULL WHERE id = ?",
                              (rest, uv.ids[i]))
@@ -326,7 +326,8 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin, EditingMixin):
                 self._cache[user_id] = (entry[0], uv)
 
     def _match(
-        self, uv: _UserVectors, content: str, vec: np.ndarray, is_fact: bool, new_slots: dict[str, str]
+        self, uv: _UserVectors, content: str, vec: np.ndarray, is_fact: bool, new_slots: dict[str, str],
+        profile: bool = False,
     ) -> tuple[list[int], int | None]:
         """(rows the new fact contradicts, the row it restates or None); facts never match echoes."""
         conflicts, dup, dup_cos = [], None, -1.0
@@ -335,12 +336,19 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin, EditingMixin):
         # Only slot facts must be compared with every row; anything else only with near-duplicates.
         # A denial (用户已经不在杭州了) is compared with every row too: it replaces the slot fact it denies.
         candidates = range(len(uv.ids)) if new_slots or (is_fact and negated(content)) else near.tolist()
+        if profile and numbered(content)[1]:
+            # a number told again (用户工龄10年) is compared with every profile fact, however far its vector
+            candidates = sorted(set(candidates) | {i for i, kind in enumerate(uv.kinds) if kind == "profile"})
         near_set = set(near.tolist())
         for i in candidates:
             if (uv.kinds[i] != "interaction") != is_fact:
                 continue
             old_slots = slots(uv.contents[i]) if is_fact else {}
-            if conflicting_slots(new_slots, old_slots) or (is_fact and denies(content, uv.contents[i], near=i in near_set)):
+            if conflicting_slots(new_slots, old_slots) or (is_fact and (
+                    denies(content, uv.contents[i], near=i in near_set)
+                    # (a profile fact: episodes with numbers are many, 第3次出差 and 第5次出差 both true)
+                    or (profile and uv.kinds[i] == "profile"
+                        and any(changed_number(content, clause) for clause in CLAUSE.findall(uv.contents[i]))))):
                 conflicts.append(i)
                 continue
             same = bool(agreeing_slots(new_slots, old_slots)) or (
