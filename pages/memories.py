@@ -30,6 +30,7 @@ REMEMBER_RESULTS = {
     "added": "已保存为新记忆",
     "strengthened": "已有相同内容，已提高它的重要度",
     "replaced": "与旧记忆冲突，已用新内容替换旧记忆",
+    "trimmed": "已保存为新记忆；旧记忆里与之冲突的那一句已去掉，其余内容保留",
 }
 MANUAL_KINDS = ["profile", "preference", "episode"]  # interactions are written by the assistant itself
 MAX_MEMORY_CHARS = 1000  # the memory store's own limit, said before the engine would refuse

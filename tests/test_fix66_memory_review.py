@@ -84,3 +84,23 @@ def test_episodes_with_other_numbers_are_all_kept(tmp_path) -> None:
     a.remember("local", "我第3次去上海出差", kind="episode")
     a.remember("local", "我第5次去上海出差", kind="episode")
     assert len(a.list_memories("local")) == 2
+
+
+def test_a_denial_takes_only_the_denied_clause_and_keeps_the_persons_voice(tmp_path) -> None:
+    """Review 344 #1, #7, #10: a memory ending in 。 was trimmed of its 。 only and kept 常驻杭州 beside the denial; one
+    without it was deleted whole, the allergy with it; a first-person memory lost its subject (对花生过敏)."""
+    for typed in ("我常驻杭州，对花生过敏。", "我常驻杭州，对花生过敏"):
+        a = fake_assistant(tmp_path / f"store{len(typed)}")
+        a.remember("local", typed)
+        a.ask("我已经不在杭州了", user="local")
+        kept = [m.content for m in a.list_memories("local")]
+        assert "我对花生过敏" in kept and not any("常驻杭州" in m for m in kept), kept
+
+
+def test_a_trim_reads_a_clause_in_the_whole_text(tmp_path) -> None:
+    """Review 344 #7: 常驻北京 after 老婆在研发部工作 is the wife's; the person's move leaves it."""
+    from rag_core.memory.editing import without_changed
+    from rag_core.memory.text import slots
+
+    old = "用户常驻杭州，老婆在研发部工作，常驻北京"
+    assert without_changed(old, slots("用户搬到上海了"), "用户搬到上海了") == "用户老婆在研发部工作，常驻北京"

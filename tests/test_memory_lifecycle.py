@@ -68,7 +68,7 @@ def test_a_contradicted_memory_that_says_more_keeps_the_rest_until_undone(store)
     old_id, _ = store.add(U, "用户王五是研发部员工,直属主管是李四", importance=0.6, now=NOW)
     later = NOW + timedelta(days=3)
     new_id, action = store.write_back(U, "我调到了销售部，销售提成怎么算？", "……", now=later)[0]
-    assert action == "replaced"
+    assert action == "trimmed"
     assert sorted(h.content for h in store.list(U, now=later, kind="profile")) == ["用户在销售部工作", "用户直属主管是李四"]
     assert store.get(old_id).deleted_at is None
     hits = store.search(U, "我的主管是谁", now=later, threshold=0.0, top_k=10)

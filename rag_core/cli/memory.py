@@ -112,7 +112,8 @@ def _print_hits(hits: list[MemoryHit], as_json: bool, extra: dict[str, Any], emp
         )
 
 
-_ACTIONS = {"added": "已添加记忆", "strengthened": "已有相同记忆，已强化", "replaced": "已替换与之矛盾的旧记忆，新记忆"}
+_ACTIONS = {"added": "已添加记忆", "strengthened": "已有相同记忆，已强化", "replaced": "已替换与之矛盾的旧记忆，新记忆",
+            "trimmed": "已从旧记忆里去掉与之矛盾的一句（其余保留），新记忆"}
 
 
 def _guarded(handler: Callable[[argparse.Namespace, Any], int]) -> Callable[[argparse.Namespace, Any], int]:

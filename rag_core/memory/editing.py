@@ -22,6 +22,7 @@ from .text import (
     agreeing_slots,
     conflicting_slots,
     content_terms,
+    denies,
     key_terms,
     negated,
     says_all,
@@ -135,15 +136,27 @@ def changed_number(new: str, old: str) -> bool:
 
 
 def without_changed(content: str, new_slots: dict[str, str], new: str = "") -> str:
-    """`content` without the clauses that state a slot `new_slots` gives another value (用户对花生过敏 of 用户常驻杭州，
-    对花生过敏 when 用户搬到上海了 is told), in the person's voice; "" when nothing else is said. add() took such a
-    memory away whole, the allergy with it (review 341)."""
-    kept = [c.strip() for c in CLAUSE.findall(content)
-            if not conflicting_slots(new_slots, slots(c)) and not (new and changed_number(new, c))]
-    rest = "，".join(c for c in kept if c)
-    if not rest or rest == content or not content_terms(rest):
+    """`content` without the clauses that state what `new` changes — a slot `new_slots` gives another value, a number
+    told again, a value `new` denies (用户对花生过敏 of 用户常驻杭州，对花生过敏 when 用户搬到上海了 or 用户已经不在杭州了 is
+    told) — in the person's voice; "" when no clause goes or nothing else is said (then the row is replaced whole).
+    A clause's slots are read in the whole text, its subject carried from the clause before (老婆在研发部工作，常驻北京:
+    北京 is the wife's, never cut for the person's move). add() took such a memory away whole (review 341, 344)."""
+    spans = [(m.start(), m.end()) for m in CLAUSE.finditer(content)]
+    kept: list[str] = []
+    for start, end in spans:
+        before, after = slots(content[:start]), slots(content[:end])
+        said = {slot: value for slot, value in after.items() if before.get(slot) != value}
+        clause = content[start:end].strip()
+        if not (conflicting_slots(new_slots, said) or (new and changed_number(new, clause))
+                or (new and said and denies(new, f"用户{clause}", near=False))):
+            kept.append(clause)
+    if len(kept) == len(spans) or not kept:
         return ""
-    return rest if rest.startswith("用户") or not content.startswith("用户") else f"用户{rest}"
+    rest = "，".join(c for c in kept if c)
+    if not content_terms(rest):
+        return ""
+    subject = next((s for s in ("用户", "我") if content.startswith(s)), "")
+    return rest if not subject or rest.startswith(subject) else f"{subject}{rest}"
 
 
 def restates(new: str, old: str) -> bool:

@@ -36,7 +36,8 @@ _HAND = ("importance", "edited")  # history actions of a person's own change (`u
 
 
 class Written(tuple):
-    """What `MemoryStore.add` returns: (memory id, "added" | "strengthened" | "replaced"), as it always has, with
+    """What `MemoryStore.add` returns: (memory id, "added" | "strengthened" | "replaced" | "trimmed": an older memory
+    kept without the clause the new fact changes), as it always has, with
     `telling`: the history entry this telling wrote, for a turn to keep so its undo takes back exactly that one.
     `told_facts` may carry it on its (id, action, text) the same way: Written(id, action, text, telling=...)."""
 
@@ -229,12 +230,14 @@ class ForgettingMixin:
             conn.execute("UPDATE memories SET deleted_at = NULL, delete_reason = NULL, replaced_by = NULL WHERE id = ?",
                          (old_id,))
             db.add_history(conn, old_id, owner, "restored", now, content, f"undone={mid}")
-        # and the rows it took a clause from (`editing.without_changed`) get their whole text back
-        for old_id, detail in conn.execute("SELECT memory_id, detail FROM memory_history WHERE user_id = ? AND "
-                                           "action = 'trimmed' AND detail LIKE ?", (owner, f"trimmed_by={mid}%")).fetchall():
+        # and the rows it took a clause from (`editing.without_changed`) get their whole text back — unless changed
+        # since (by hand, or trimmed again by a later telling): then they stay as they are (review 344)
+        for old_id, trimmed, detail in conn.execute(
+                "SELECT memory_id, content, detail FROM memory_history WHERE user_id = ? AND action = 'trimmed' AND "
+                "detail LIKE ?", (owner, f"trimmed_by={mid}%")).fetchall():
             whole = detail.split(REWORDED, 1)[1]
             if conn.execute("UPDATE memories SET content = ?, embedding = NULL, model_id = NULL WHERE id = ? AND "
-                            "deleted_at IS NULL", (whole, old_id)).rowcount:
+                            "deleted_at IS NULL AND content = ?", (whole, old_id, trimmed)).rowcount:
                 db.add_history(conn, old_id, owner, "restored", now, whole, f"undone={mid}")
         return [(old_id, owner, content) for old_id, content in rows]
 

@@ -299,7 +299,7 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin, EditingMixin):
             if not trimmed:
                 keep = [i for i in range(len(uv.ids)) if i not in set(conflicts)]
                 self._patch(user_id, uv, keep=keep, importance=None, new=(new_id, content, kind, imp, created, vec))
-            return Written(new_id, "replaced" if conflicts or trimmed else "added", telling=telling)
+            return Written(new_id, "replaced" if conflicts else "trimmed" if trimmed else "added", telling=telling)
 
     def _patch(self, user_id: str, uv: _UserVectors, *, keep, importance, new=None) -> None:
         """Update the cached vectors after add() instead of re-reading every row."""
