@@ -128,7 +128,7 @@ def announce(message: str) -> None:
 def show_notice() -> None:
     """What the runs before this one left to say. Kept until a run ends without asking the next question
     (`notices_said`): a run that asks one ends in a rerun, which wiped what it drew (a delete's confirmation)."""
-    if failed := st.session_state.get(FAILED_KEY):
+    for failed in st.session_state.get(FAILED_KEY, []):
         st.error(failed)
     for message in st.session_state.get(NOTICE_KEY, []):
         st.success(message, icon=":material/check_circle:")
@@ -267,15 +267,16 @@ def answer_question(question: str, conversation: str | None, kept: bool = True,
                         trace = assistant.ask(question, user=asker.user, role=current_role(), actor=asker,
                                               conversation=conversation)
             except Exception as exc:  # show the engine's Chinese message instead of a stack trace
-                failed = f"回答失败：{escape_md(exc)}"
+                failed = f"回答失败（“{escape_md(shown)}”）：{escape_md(exc)}"
                 if started and not kept_as(assistant, conversation):
                     switch_to(None)  # nothing was kept: the next run must not say the new conversation was deleted
                     for later in st.session_state.get(OUTBOX_KEY) or []:  # sent after it: in a new chat still
                         later["typed_in"] = None if later["typed_in"] == conversation else later["typed_in"]
-                if sent_next() is None:
+                if sent_next() is None and not waiting_questions(current_user(), conversation):
                     st.error(failed)
                     return
-                st.session_state[FAILED_KEY] = failed  # said after the rerun that asks the questions sent after it
+                # said after the rerun that asks the questions sent after it (a watcher ran only while one was asked)
+                st.session_state.setdefault(FAILED_KEY, []).append(failed)
                 st.rerun()
             if not kept:  # nothing to redraw from in the store: the session keeps it for every later run
                 unsaved = st.session_state.setdefault(UNSAVED_KEY, {})
@@ -753,8 +754,11 @@ def main() -> None:
         conversation = sent["conversation"]  # the new conversation started for it
     question = sent["question"] if sent is not None else ""
     # too long: refused here, before a conversation is started for it or it waits its turn
-    if question and too_long(assistant, question, rerun_follows=follow is not None):
+    more = len(st.session_state.get(OUTBOX_KEY) or []) > 1  # sent after it: asked by the rerun, the refusal kept
+    if question and too_long(assistant, question, rerun_follows=follow is not None or more):
         handed_over(sent)
+        if more and follow is None:
+            st.rerun()
     elif question:
         # asked after the answers before it (a follow-up needs them); one a new conversation was started for is
         # the first there: asked now

@@ -46,6 +46,9 @@ def resolve_principal(assistant: Assistant) -> Principal | None:
         return LOCAL_ADMIN
     principal = st.session_state.get(PRINCIPAL_KEY)
     token = st.session_state.get(TOKEN_KEY)
+    if principal is not None and not token:  # LOCAL_ADMIN from before the first account: what this tab kept for the
+        forget_login()  # desktop's person (a question sent, a search) is no one's who logs in or is restored here
+        principal = None
     if principal is not None and token:
         # re-check each run: a disabled account or an ended session stops at once
         if assistant.session_principal(token) == principal:
@@ -57,8 +60,6 @@ def resolve_principal(assistant: Assistant) -> Principal | None:
     if restored is not None:
         st.session_state[PRINCIPAL_KEY], st.session_state[TOKEN_KEY] = restored, cookie
         return restored
-    if st.session_state.get(PRINCIPAL_KEY) is not None:  # LOCAL_ADMIN from before the first account: what this tab
-        forget_login()  # kept for the desktop's person (a question sent, a search) is not the next login's
     identity = _sso_identity(assistant.settings.sso_trust_unverified_claim)
     if identity is not None:  # the identity provider vouched for this e-mail; an account must hold it
         email, verified = identity
