@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime
 
 import pandas as pd
@@ -156,7 +157,7 @@ def email_field(assistant: Assistant, current: Account) -> None:
     # never disabled: a box's new text reaches the page when it loses focus, so a click straight after typing
     # would land on a button still disabled
     if st.button("保存邮箱"):
-        if address.strip().casefold() == (current.email or "").casefold():
+        if unicodedata.normalize("NFKC", address).strip().casefold() == (current.email or "").casefold():
             st.info("没有改动：邮箱和原来一样，该账户的登录不受影响。")
             return
         account = assistant.set_user_email(current.name, address, actor=actor())

@@ -71,6 +71,8 @@ def test_saving_the_same_sign_on_address_ends_no_login(team):
     token = team.login("li", PW)
     team.set_user_email("li", "LI@example.com", actor=boss)  # the same address, another case
     assert team.session_principal(token) is not None
+    said = [e.detail for e in team.audit_entries(actor=boss) if e.action == "user.email"]
+    assert said and "登录不受影响" in said[0], said  # the trail said the logins were ended (review 344 #9)
     team.set_user_email("li", "li.new@example.com", actor=boss)  # changed: the logins it opened end
     assert team.session_principal(token) is None
 

@@ -123,7 +123,11 @@ def set_email(args: argparse.Namespace, assistant) -> int:
         raise AccountError("请给出新的邮箱，或用 --clear 清除邮箱（二者选一）")
     if not args.clear and not args.address.strip():
         raise AccountError("邮箱是空的：要清除邮箱请用 --clear")
+    before = {a.name: a.email for a in assistant.list_users()}
     account = assistant.set_user_email(args.name, "" if args.clear else args.address)
+    if (before.get(account.name) or "").casefold() == (account.email or "").casefold():  # no login ended
+        say(f"{field(account.name)} 的单点登录邮箱没有改动（{field(account.email) or '未设置'}），原有会话不受影响")
+        return 0
     what = f"单点登录邮箱改为 {field(account.email)}" if account.email else "单点登录邮箱已清除"
     say(f"{field(account.name)} 的{what}，原有会话已结束")
     return 0

@@ -276,8 +276,17 @@ class AccountActions(FacadeCore):
         """The account's single sign-on address ("" clears it); ends its sessions (one the old address opened)."""
         actor = self._acting(actor, "users", "user.email", name)
         said = "设置" if (email or "").strip() else "清除"
-        return self._account_change(actor, "user.email", name, lambda stored: self.accounts.set_email(stored, email),
-                                    f"{said}单点登录邮箱；该账户的登录已退出")
+        before: list[str] = []
+
+        def change(stored: str) -> Account:
+            before.append(((self.accounts.get(stored) or Account(stored, "")).email or "").casefold())
+            return self.accounts.set_email(stored, email)
+
+        def detail(account: Account) -> str:  # the same address saved again ends no login (`set_email`)
+            same = before and before[-1] == (account.email or "").casefold()
+            return f"{said}单点登录邮箱；" + ("与原来相同，登录不受影响" if same else "该账户的登录已退出")
+
+        return self._account_change(actor, "user.email", name, change, detail)
 
     def reset_user_password(self, name: str, password: str, *, actor: Principal | None = None,
                             keep_token: str | None = None) -> Account:
