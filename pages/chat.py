@@ -139,7 +139,7 @@ def show_notice() -> None:
 
 def notices_said() -> None:
     """This run drew the notices and did not rerun: said."""
-    for key in (FAILED_KEY, NOTICE_KEY, QUEUE_FULL_KEY):
+    for key in (FAILED_KEY, NOTICE_KEY, QUEUE_FULL_KEY, TOO_LONG_KEY):
         st.session_state.pop(key, None)
 
 
@@ -619,7 +619,7 @@ def mirror_history(traces: list[AskTrace], ratings: dict[int, int | None]) -> No
                          "rating": None if rating is None else int(rating > 0)})
 
 
-TOO_LONG_KEY = "chat_too_long"  # (the engine's refusal, the masked text) until a run draws them
+TOO_LONG_KEY = "chat_too_long"  # (the engine's refusal, the masked text) until a run draws them and does not rerun
 
 
 def too_long(assistant: Assistant, question: str, *, rerun_follows: bool) -> bool:
@@ -636,7 +636,7 @@ def too_long(assistant: Assistant, question: str, *, rerun_follows: bool) -> boo
 
 
 def show_too_long() -> None:
-    if refused := st.session_state.pop(TOO_LONG_KEY, None):
+    if refused := st.session_state.get(TOO_LONG_KEY):  # kept until a run that does not rerun (`notices_said`)
         problem, shown = refused
         st.error(f"{problem}：您输入的内容在下面，可以复制后删短再发送。", icon=":material/error:")
         st.code(shown, language=None, wrap_lines=True)
