@@ -104,3 +104,31 @@ def test_a_trim_reads_a_clause_in_the_whole_text(tmp_path) -> None:
 
     old = "用户常驻杭州，老婆在研发部工作，常驻北京"
     assert without_changed(old, slots("用户搬到上海了"), "用户搬到上海了") == "用户老婆在研发部工作，常驻北京"
+
+
+def test_a_relatives_number_is_not_taken_by_the_persons_own(tmp_path) -> None:
+    """Review 346 #1: 我今年35岁 cut 今年30岁 from 我老婆在研发部工作，今年30岁 (the clause read alone had no subject)."""
+    a = fake_assistant(tmp_path / "store")
+    a.remember("local", "我老婆在研发部工作，今年30岁")
+    a.remember("local", "我今年35岁")
+    assert sorted(m.content for m in a.list_memories("local")) == ["我今年35岁", "我老婆在研发部工作，今年30岁"]
+
+
+def test_news_about_someone_already_named_is_a_new_memory(tmp_path) -> None:
+    """Review 346 #2: 老婆辞职了 was said already because 老婆 was (its verb was not), and 孩子对花生过敏 reworded the
+    person's own allergy away."""
+    a = fake_assistant(tmp_path / "store")
+    a.remember("local", "我常驻杭州，老婆在上海工作")
+    assert a.remember("local", "我常驻杭州，老婆辞职了")[1] == "added"
+    b = fake_assistant(tmp_path / "store2")
+    b.remember("local", "我常驻杭州，对花生过敏")
+    b.remember("local", "我常驻杭州，孩子对花生过敏")
+    assert "我常驻杭州，对花生过敏" in [m.content for m in b.list_memories("local")]
+
+
+@pytest.mark.parametrize("told", ["我按公司规定休了婚假", "我老婆公司规定产假半年", "这边我已经交了3次报销"])
+def test_a_persons_own_fact_naming_a_rule_is_still_a_memory(tmp_path, told) -> None:
+    """Review 346 #3: the company-rule refusal took the person's own facts too."""
+    a = fake_assistant(tmp_path / "store")
+    a.remember("local", told)
+    assert [m.content for m in a.list_memories("local")] == [told]

@@ -70,6 +70,7 @@ def orders_an_outcome(wish: str) -> bool:
 # the subject (我们公司婚假给15天): the policy's to say, with or without a verb of having (review 341 #1)
 _RULE_SAYS = re.compile(r"规定|制度|政策|条例|规章")
 _THE_COMPANY = re.compile(r"^(?:我们|咱们|我司|本公司|公司|单位|部门|这里|这边)")
+_GIVES = re.compile(r"给|发|补|享受|享有|是|有|为|上限|按")  # what a rule sets (婚假给15天), not what one did (交了3次)
 
 
 def claims_entitlement(text: str) -> bool:
@@ -80,7 +81,8 @@ def claims_entitlement(text: str) -> bool:
     words = tagged(text)
     benefit = any(is_benefit(w) or w.endswith(_PAY) for w, _ in words)
     number = any(tag == "m" or w[:1].isdigit() for w, tag in words)
-    if benefit and (_RULE_SAYS.search(text) or (number and _THE_COMPANY.match(text.strip()))):
+    # the company is the subject (我按公司规定休了婚假, 我老婆公司规定产假半年 are the person's, review 346)
+    if benefit and _THE_COMPANY.match(text.strip()) and (_RULE_SAYS.search(text) or (number and _GIVES.search(text))):
         return True
     return bool(_HAS.search(text)) and number and benefit
 

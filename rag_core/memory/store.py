@@ -34,7 +34,7 @@ from ..errors import MemoryStoreError
 from . import db
 from .centres import centre_rows, compute_centres, shipped_centres, signature
 from .content import checked_content
-from .editing import TRIMMED, EditingMixin, changed_number, numbered, restates, without_changed
+from .editing import TRIMMED, EditingMixin, number_told_again, numbered, restates, without_changed
 from .forgetting import REWORDED, ForgettingMixin, Written, history_seq
 from .recall import RecallMixin
 from .scoring import (
@@ -43,7 +43,7 @@ from .scoring import (
     calibration_for,
     default_importance,
 )
-from .text import CLAUSE, adds_detail, agreeing_slots, conflicting_slots, denies, negated, same_fact_terms, slots
+from .text import adds_detail, agreeing_slots, conflicting_slots, denies, negated, same_fact_terms, slots
 from .writeback import WriteBackMixin
 
 STRENGTHEN_STEP = 0.05  # seed 004 §4: a repeated fact gains a little, never jumps
@@ -347,8 +347,7 @@ class MemoryStore(RecallMixin, ForgettingMixin, WriteBackMixin, EditingMixin):
             if conflicting_slots(new_slots, old_slots) or (is_fact and (
                     denies(content, uv.contents[i], near=i in near_set)
                     # (a profile fact: episodes with numbers are many, 第3次出差 and 第5次出差 both true)
-                    or (profile and uv.kinds[i] == "profile"
-                        and any(changed_number(content, clause) for clause in CLAUSE.findall(uv.contents[i]))))):
+                    or (profile and uv.kinds[i] == "profile" and number_told_again(content, uv.contents[i])))):
                 conflicts.append(i)
                 continue
             same = bool(agreeing_slots(new_slots, old_slots)) or (
