@@ -272,12 +272,12 @@ def answer_question(question: str, conversation: str | None, kept: bool = True,
                     switch_to(None)  # nothing was kept: the next run must not say the new conversation was deleted
                     for later in st.session_state.get(OUTBOX_KEY) or []:  # sent after it: in a new chat still
                         later["typed_in"] = None if later["typed_in"] == conversation else later["typed_in"]
+                # kept until a run that does not rerun draws it (`notices_said`): a send meanwhile stops this one
+                st.session_state.setdefault(FAILED_KEY, []).append(failed)
                 if sent_next() is None and not waiting_questions(current_user(), conversation):
                     st.error(failed)
                     return
-                # said after the rerun that asks the questions sent after it (a watcher ran only while one was asked)
-                st.session_state.setdefault(FAILED_KEY, []).append(failed)
-                st.rerun()
+                st.rerun()  # asks the questions sent after it (a watcher ran only while one was asked)
             if not kept:  # nothing to redraw from in the store: the session keeps it for every later run
                 unsaved = st.session_state.setdefault(UNSAVED_KEY, {})
                 unsaved.setdefault((current_user(), conversation), []).append(trace)
@@ -629,17 +629,22 @@ def too_long(assistant: Assistant, question: str, *, rerun_follows: bool) -> boo
     problem = assistant.question_too_long(question)
     if not problem:
         return False
-    st.session_state[TOO_LONG_KEY] = (problem, assistant.shown_text(question))  # masked, as every echo of a question
+    # masked, as every echo of a question; a list: two pastes refused in a row are both shown back
+    refused = (problem, assistant.shown_text(question))
+    st.session_state.setdefault(TOO_LONG_KEY, []).append(refused)
     if not rerun_follows:
-        show_too_long()
+        show_refused(*refused)
     return True
 
 
 def show_too_long() -> None:
-    if refused := st.session_state.get(TOO_LONG_KEY):  # kept until a run that does not rerun (`notices_said`)
-        problem, shown = refused
-        st.error(f"{problem}：您输入的内容在下面，可以复制后删短再发送。", icon=":material/error:")
-        st.code(shown, language=None, wrap_lines=True)
+    for problem, shown in st.session_state.get(TOO_LONG_KEY, []):  # kept until a run that does not rerun
+        show_refused(problem, shown)
+
+
+def show_refused(problem: str, shown: str) -> None:
+    st.error(f"{problem}：您输入的内容在下面，可以复制后删短再发送。", icon=":material/error:")
+    st.code(shown, language=None, wrap_lines=True)
 
 
 GONE_NOTE = "这个对话不存在或已被删除，已为您开始一个新对话。"
