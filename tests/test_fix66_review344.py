@@ -191,3 +191,38 @@ def test_undoing_the_earlier_of_two_trims_brings_back_no_clause_the_later_took(t
     assert not both_departments(), active(store)
     assert "用户调到销售部了" in active(store)
     assert any("花生" in f for f in active(store)), active(store)
+
+
+def test_two_too_long_pastes_in_a_row_are_both_shown_back(tmp_path, monkeypatch) -> None:
+    """Review 346 #5: one refusal was kept, so the second paste's overwrote the first's (its text to copy lost)."""
+    a = sample_assistant(tmp_path)
+    n = a.MAX_QUESTION_CHARS // 10 + 5
+    first, second = "请问出差住宿标准的具体规定是什么，" * n, "请问婚假和产假的具体天数都是多少呢，" * n
+    tab = open_chat(a, tmp_path, monkeypatch)
+    tab.session_state[OUTBOX_KEY] = [{"question": q, "conversation": None, "typed_in": None}
+                                     for q in (first, second, "年假有几天？")]  # three sends read by stopped runs
+    tab.run()
+    codes = [c.value for c in tab.code]
+    assert any(first[:20] in c for c in codes) and any(second[:20] in c for c in codes), [c[:12] for c in codes]
+    assert list(conversations(a).values()) == [["年假有几天？"]]
+
+
+def test_a_failure_said_by_a_run_the_next_send_stops_is_said_after_it(tmp_path, monkeypatch) -> None:
+    """Review 346 #4: the failure was drawn by the run the next send stopped at that very call, and said nowhere."""
+    a = sample_assistant(tmp_path)
+    real_ask, calls = a.ask, []
+
+    def ask(question: str, **kwargs: Any):
+        calls.append(question)
+        if len(calls) == 1:
+            raise RagError("模型服务暂时不可用")
+        return real_ask(question, **kwargs)
+
+    monkeypatch.setattr(a, "ask", ask)
+    tab = open_chat(a, tmp_path, monkeypatch)
+    box = tab.chat_input[0].id
+    restore = stop_at(monkeypatch, "error", 1, lambda: next_send(box, "婚假有几天？"))
+    tab.chat_input[0].set_value("出差住宿标准是多少？").run()
+    restore()
+    assert calls == ["出差住宿标准是多少？", "婚假有几天？"]
+    assert any("回答失败" in e.value and "出差住宿标准" in e.value for e in tab.error), [e.value for e in tab.error]
