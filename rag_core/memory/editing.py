@@ -116,9 +116,6 @@ def superseded(contents: list[str], content: str, new_slots: dict[str, str], con
     return sorted(gone), kept
 
 
-TRIMMED = "trimmed"  # the history action of a row a new fact took one of its clauses from (`without_changed`)
-
-
 def numbered(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """(the content words but numbers, the numbers) of a fact."""
     numbers = {w.strip().lower() for w, tag in tagged(text) if tag == "m" or w.strip()[:1].isdigit()}
@@ -173,7 +170,7 @@ def without_changed(content: str, new_slots: dict[str, str], new: str = "") -> s
         said = {slot: value for slot, value in after.items() if before.get(slot) != value}
         clause = content[start:end].strip()
         if not (conflicting_slots(new_slots, said) or (new and clause in own and changed_number(new, clause))
-                or (new and said and denies(new, f"用户{clause}", near=False))):
+                or (new and said and denies(new, as_the_person(clause), near=False))):
             kept.append(clause)
     if len(kept) == len(spans) or not kept:
         return ""
@@ -189,10 +186,10 @@ def restates(new: str, old: str) -> bool:
     naming only its terms), or says all it says and more (`says_all`: the row takes the new wording). 我常驻杭州，
     下个月结婚 beside 我常驻杭州，对花生过敏 does neither: one agreeing city made it a restatement, and the wedding was
     kept nowhere while the page said 已有相同内容 (review 341 #4)."""
-    if says_all(new, old) and says_all("，".join(own_clauses(new)), "，".join(own_clauses(old))):
+    own = own_clauses(new)
+    if says_all(new, old) and says_all("，".join(own), "，".join(own_clauses(old))):
         return True  # (the person's own terms by its own clauses: 孩子对花生过敏 says nothing of the person's allergy)
     old_slots, old_keys, old_words = slots(old), key_terms(old), content_terms(old)
-    own = own_clauses(new)
     for clause in CLAUSE.findall(new):
         keys = key_terms(clause)
         # a clause of the person's naming only its nouns (吃花生会过敏 for 对花生过敏); someone else's needs its verbs too

@@ -31,6 +31,7 @@ UNTOLD = "untold"  # history: an undo took back a telling a later one outlives (
 _NAMED = re.compile(r"telling=(\d+)")  # the telling an UNSTRENGTHENED or UNTOLD entry took back, when it names one
 KEPT = "kept"  # history: an undo left a row as it was, since the person changed it by hand after the turn
 REWORDED = "；原文："  # a restatement's detail when it put more detail into the row's text (`MemoryStore.add`)
+TRIMMED = "trimmed"  # the history action of a row a new fact took one of its clauses from (`editing.without_changed`)
 _OLD_IMPORTANCE = re.compile(r"importance ([0-9.]+)→")  # the detail `add` writes for a restatement
 _HAND = ("importance", "edited")  # history actions of a person's own change (`update_importance`, `update_text`)
 
@@ -233,8 +234,8 @@ class ForgettingMixin:
         # and the rows it took a clause from (`editing.without_changed`) get their whole text back — unless changed
         # since (by hand, or trimmed again by a later telling): then they stay as they are (review 344)
         for old_id, trimmed, detail in conn.execute(
-                "SELECT memory_id, content, detail FROM memory_history WHERE user_id = ? AND action = 'trimmed' AND "
-                "detail LIKE ?", (owner, f"trimmed_by={mid}%")).fetchall():
+                "SELECT memory_id, content, detail FROM memory_history WHERE user_id = ? AND action = ? AND "
+                "detail LIKE ?", (owner, TRIMMED, f"trimmed_by={mid}%")).fetchall():
             whole = detail.split(REWORDED, 1)[1]
             if conn.execute("UPDATE memories SET content = ?, embedding = NULL, model_id = NULL WHERE id = ? AND "
                             "deleted_at IS NULL AND content = ?", (whole, old_id, trimmed)).rowcount:

@@ -34,8 +34,8 @@ from ..errors import MemoryStoreError
 from . import db
 from .centres import centre_rows, compute_centres, shipped_centres, signature
 from .content import checked_content
-from .editing import TRIMMED, EditingMixin, number_told_again, numbered, restates, without_changed
-from .forgetting import REWORDED, ForgettingMixin, Written, history_seq
+from .editing import EditingMixin, number_told_again, numbered, restates, without_changed
+from .forgetting import REWORDED, TRIMMED, ForgettingMixin, Written, history_seq
 from .recall import RecallMixin
 from .scoring import (
     KINDS,
