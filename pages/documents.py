@@ -6,6 +6,7 @@ the others or what was indexed before (the facade guarantees the latter).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -14,7 +15,7 @@ import streamlit as st
 from rag_core import Assistant, DocumentInfo, IngestReport
 from rag_core.errors import StoreDamaged
 from rag_core.types import Chunk, VersionChange
-from ui.doc_identity import ask_about_conflict, forget_conflicts, remember_conflicts
+from ui.doc_identity import ask_about_conflict, drop_conflict, forget_conflicts, remember_conflicts
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.notices import announce, show_notice
@@ -97,13 +98,8 @@ def upload_section(assistant: Assistant) -> None:
             "files": [(f.name, f.getvalue()) for f in files], "audience": audience,
             "doc_id": doc_id.strip() or None, "effective_date": effective, "redact_disabled": redact_off,
         }
-        with st.spinner("正在解析文件、估算导入时间…"):
-            estimates = estimate_uploads(assistant, **batch)
-        question = confirmation_question(estimates)
-        if question is None:
-            run_batch(assistant, batch, estimate_text(estimates))
+        if not start_batch(assistant, batch):
             return
-        st.session_state[PENDING_UPLOAD_KEY] = {**batch, "question": question, "summary": estimate_text(estimates)}
     pending = st.session_state.get(PENDING_UPLOAD_KEY)
     if not pending:
         return
@@ -115,14 +111,38 @@ def upload_section(assistant: Assistant) -> None:
     if go.button("确认导入", type="primary", key="confirm_upload", icon=":material/upload:"):
         st.session_state.pop(PENDING_UPLOAD_KEY, None)
         asked.empty()
-        run_batch(assistant, {k: v for k, v in pending.items() if k not in ("question", "summary")}, pending["summary"])
+        batch = {k: v for k, v in pending.items() if k not in ("question", "summary", "into")}
+        run_batch(assistant, batch, pending["summary"], pending.get("into"))
     elif drop.button("放弃这次导入", key="drop_upload"):
         st.session_state.pop(PENDING_UPLOAD_KEY, None)
         announce("documents", "已放弃这次导入，没有写入任何内容。")
         st.rerun()
 
 
-def run_batch(assistant: Assistant, batch: dict, summary: str) -> None:
+def start_batch(assistant: Assistant, batch: dict, into: int | None = None) -> bool:
+    """Estimate the batch, then import it at once, or keep it for 确认导入 when it is long or changes who may read a
+    document (True: the question is waiting). `into`: the position in the last batch's report of the refused file
+    this batch of one imports as a new version (`ui.doc_identity`)."""
+    with st.spinner("正在解析文件、估算导入时间…"):
+        estimates = estimate_uploads(assistant, **batch)
+    question = confirmation_question(estimates)
+    if question is None:
+        run_batch(assistant, batch, estimate_text(estimates), into)
+        return False
+    st.session_state[PENDING_UPLOAD_KEY] = {**batch, "question": question, "summary": estimate_text(estimates), "into": into}
+    return True
+
+
+def import_as_new_version(assistant: Assistant) -> Callable[[dict, int], None]:
+    """What 是新版本 does with its file: the page's own upload path, then a rerun that shows the question at the top
+    or the new report."""
+    def start(batch: dict, position: int) -> None:
+        start_batch(assistant, batch, into=position)
+        st.rerun()
+    return start
+
+
+def run_batch(assistant: Assistant, batch: dict, summary: str, into: int | None = None) -> None:
     """Ingest with a progress bar and a cancel button.
 
     Clicking 取消导入 makes Streamlit stop this run at its next progress update (between two
@@ -134,8 +154,10 @@ def run_batch(assistant: Assistant, batch: dict, summary: str) -> None:
     cancel.button("取消导入", key="cancel_upload", icon=":material/cancel:",
                   help="正在导入的文件会在当前这一批向量化结束后停止，不写入任何内容；已完成的文件保留。")
     bar = st.progress(0.0, text=f"准备导入：{summary}")
+    earlier = list(st.session_state.get(REPORTS_KEY) or [])
     st.session_state[REPORTS_KEY] = []
-    forget_conflicts()
+    if into is None:  # a new batch; a new version of one refused file (`into`) keeps the other files' questions
+        forget_conflicts()
     st.session_state[RUNNING_KEY] = [assistant.shown_name(name) for name, _ in batch["files"]]  # masked, as shown
     reports = ingest_uploads(
         assistant, batch["files"], audience=batch["audience"], doc_id=batch["doc_id"],
@@ -146,6 +168,10 @@ def run_batch(assistant: Assistant, batch: dict, summary: str) -> None:
     cancel.empty()
     st.session_state.pop(RUNNING_KEY, None)
     bar.progress(1.0, text="导入结束")
+    if into is not None and into < len(earlier) and len(reports) == 1:
+        st.session_state[REPORTS_KEY] = [*earlier[:into], *reports, *earlier[into + 1:]]
+        drop_conflict(into)
+        return
     st.session_state[REPORTS_KEY] = reports
     remember_conflicts(
         batch["files"], reports, audience=batch["audience"], effective_date=batch["effective_date"],
@@ -179,7 +205,7 @@ def report_section(assistant: Assistant) -> None:
             st.warning(escape_md(f"{r.filename}：{warning}"))
         if not r.ok:
             st.error(escape_md(r.error or f"{r.filename}：导入失败"))
-            ask_about_conflict(assistant, position, r, REPORTS_KEY)
+            ask_about_conflict(assistant, position, r, import_as_new_version(assistant))
         elif r.reading is not None:  # how the file was read, and this upload's chunks as the index sees them
             chunks = assistant.document_chunks(r.doc_id, actor=actor())
             render_reading(r, [c for c in chunks if c.version == r.version])  # not the version it replaces

@@ -2,19 +2,18 @@
 
 "员工手册 v2.md" then "员工手册(v2).md" normalise to the same doc id. The engine refuses
 the second (`IngestReport.conflict_doc_id`); this page asks whether it is a new version
-of that document and, on yes, imports it again with the doc id given explicitly.
+of that document and, on yes, uploads it again with the doc id given explicitly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
 
 from rag_core import Assistant, IngestReport
 from ui.inert import escape_md
-from ui.uploads import ingest_uploads
 
 CONFLICTS_KEY = "doc_identity_conflicts"
 
@@ -36,9 +35,17 @@ def forget_conflicts() -> None:
     st.session_state.pop(CONFLICTS_KEY, None)
 
 
-def ask_about_conflict(assistant: Assistant, position: int, report: IngestReport, reports_key: str) -> None:
-    """The question and the button for the refused file at `position` in the batch; a yes re-imports it as a
-    new version."""
+def drop_conflict(position: int) -> None:
+    """The file at `position` was imported as a new version: its question is answered."""
+    st.session_state.get(CONFLICTS_KEY, {}).pop(position, None)
+
+
+def ask_about_conflict(assistant: Assistant, position: int, report: IngestReport,
+                       start: Callable[[dict, int], None]) -> None:
+    """The question and the button for the refused file at `position` in the batch; a yes hands it to `start` as a
+    batch of one with the doc id given explicitly, the way the page starts any upload: estimated, and asked first
+    when it is long or changes who may read the document (review 347: one click widened an HR-only policy to
+    全体员工, with no bar and no 取消导入)."""
     pending = st.session_state.get(CONFLICTS_KEY, {}).get(position)
     if not report.conflict_doc_id or pending is None:
         return
@@ -46,9 +53,4 @@ def ask_about_conflict(assistant: Assistant, position: int, report: IngestReport
     target = report.conflict_doc_id
     st.warning(f"{escape_md(report.filename)} 和已有文档 {escape_md(target)} 对应同一个文档ID。它是那份文档的新版本吗？")
     if st.button(f"是新版本：作为 {escape_md(target)} 的下一版导入", key=f"identity_yes_{position}"):
-        (new,) = ingest_uploads(assistant, [(name, data)], doc_id=target, **options)
-        reports = list(st.session_state[reports_key])
-        reports[position] = new
-        st.session_state[reports_key] = reports
-        st.session_state[CONFLICTS_KEY].pop(position, None)
-        st.rerun()
+        start({"files": [(name, data)], "doc_id": target, **options}, position)

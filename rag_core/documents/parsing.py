@@ -7,6 +7,7 @@ no library exception escapes `parse_bytes`/`parse_file`.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import unicodedata
@@ -26,6 +27,8 @@ from .pdf_format import pdf_lines
 from .reading import attach_captions, describe, image_lines
 from .safe_read import read_regular_file
 from .spreadsheet_format import csv_lines, xlsx_lines
+
+_log = logging.getLogger(__name__)
 
 SUPPORTED_EXTENSIONS = (".txt", ".md", ".docx", ".pdf", ".html", ".htm", ".xlsx", ".csv", ".png", ".jpg", ".jpeg")
 MAX_NAME_CHARS = 120
@@ -374,8 +377,9 @@ def parse_bytes(data: bytes, filename: str, *, max_bytes: int) -> ParsedDocument
         raise
     except RecursionError as exc:  # a library walked a deeply nested structure recursively: not a damaged file
         raise IngestError(name, "文件的嵌套层数过多，无法读取；请简化结构或拆分后再上传") from exc
-    except Exception as exc:  # a library choked on a malformed file: still a plain refusal
-        raise IngestError(name, f"文件解析失败，可能已损坏或格式不正确（{type(exc).__name__}）") from exc
+    except Exception as exc:  # a library choked on a malformed file: a plain refusal, the library's word in the log
+        _log.info("parse failed: %s", type(exc).__name__)
+        raise IngestError(name, "文件解析失败，可能已损坏或格式不正确；请用原软件打开确认，另存后再上传") from exc
     if not sections:
         raise IngestError(name, "文件中没有可提取的文字（只有空白）")
     return ParsedDocument(source=name, title=title or stem, sections=sections, encoding=encoding, reading=reading)

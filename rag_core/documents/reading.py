@@ -8,6 +8,7 @@ confirmed ingest reads them, with its progress bar and 取消导入.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +19,10 @@ from ..errors import IngestError
 from ..types import OcrPage, ReadingReport
 from .formats import Line, TableCounter
 from .ocr import OCR_MIN_CONFIDENCE, recognize, report_page
+
+_log = logging.getLogger(__name__)
+# a refusal says what HR can do in Chinese; the library's class name (UnidentifiedImageError) is no help there
+UNREADABLE_IMAGE = "图片无法打开，可能已损坏、不是完整的图片或尺寸过大；请重新导出为 PNG 或 JPEG 后再上传"
 
 # Seconds one scanned page adds to an upload, for the estimate: 8.7 s of recognition per A4 page on 2 shared
 # cores (bench/bench_ocr.py, docs/documents.md; 15-22 s measured at load 24, about 5 s for a one-line strip), and
@@ -98,9 +103,10 @@ def image_lines(data: bytes, name: str, reading: ReadingReport) -> list[Line]:
     except UnidentifiedImageError as exc:  # a GIF, TIFF or BMP under a .png/.jpg name, or a cut PNG/JPEG
         if not data.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")):
             raise IngestError(name, "不是 PNG 或 JPEG 图片，请另存为 PNG 或 JPEG 后再上传") from exc
-        raise IngestError(name, "图片无法打开，可能已损坏或尺寸过大（UnidentifiedImageError）") from exc
-    except Exception as exc:  # truncated, or a decompression bomb
-        raise IngestError(name, f"图片无法打开，可能已损坏或尺寸过大（{type(exc).__name__}）") from exc
+        raise IngestError(name, UNREADABLE_IMAGE) from exc
+    except Exception as exc:  # truncated, or a decompression bomb: the library's name for it goes to the log only
+        _log.info("image not opened: %s", type(exc).__name__)
+        raise IngestError(name, UNREADABLE_IMAGE) from exc
     if (plan := deferred_plan()) is not None:  # the estimate: the ingest reads it
         plan.pages.append(1)
         return [Line(DEFERRED_LINE, None, None)]

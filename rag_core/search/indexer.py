@@ -41,7 +41,7 @@ from .sentence_index import SecondModel, SentenceIndex, second_chunk_text, vecto
 from .throughput import throughput_label
 from .unreachable import unreachable_warning
 from .vector_store import ChromaVectorStore, VectorCheck
-from .version_rules import MayReplace, refuse_stale, refuse_unreplaceable, scheduled_later, waiting_note  # noqa: F401
+from .version_rules import MayReplace, refuse_stale, refuse_unreplaceable, repeats, scheduled_later, waiting_note  # noqa: F401
 
 # a delete refused whole by a full disk: nothing was deleted, and the page says so
 DELETE_DISK_FULL = "磁盘空间已满，文档没有删除（它仍在文档列表里，也仍会被检索到）；请腾出磁盘空间后重试"
@@ -143,14 +143,14 @@ class Indexer:
     def current_match(
         self, prepared: PreparedDocument, audience: tuple[str, ...], effective_date: str | None, today: str | None = None
     ) -> DocumentInfo | None:
-        """The version in effect or the newest live one when this upload repeats it exactly (same text, audience, date).
+        """The version in effect or the newest live one when this upload repeats it exactly (`version_rules.repeats`).
 
         Comparing with the newest only made re-uploading the file in effect a new immediate version, which
         cancelled the scheduled one."""
         live = [v for v in self.catalog.versions(prepared.doc_id) if v.status == "current"]
         in_effect = versions_in_effect(live, today or office_today()).get(prepared.doc_id)
         for known in [v for v in (live[-1] if live else None, in_effect) if v is not None]:
-            if (known.content_hash, known.audience, known.effective_date) == (prepared.content_hash, audience, effective_date):
+            if repeats(self.catalog, known, prepared, audience, effective_date):
                 return known
         return None
 

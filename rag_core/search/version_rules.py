@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from ..documents.catalog import Catalog, office_today
 from ..documents.doc_ids import NameTaken
+from ..documents.prepare import PreparedDocument
 from ..documents.standing import effect_by_day, scheduled, standing_versions
 from ..errors import PermissionDenied, RagError
 from ..types import DocumentInfo
@@ -76,3 +77,15 @@ def scheduled_later(catalog: Catalog, written: DocumentInfo, today: str) -> list
               if v.version != written.version and (v.effective_date or "") > (written.effective_date or "")}
     return [f"排期中的 v{v.version}（原定 {v.effective_date} 生效）届时会取代这一版：如果它已作废，"
             f"请把这一版再上传一次并把生效日期设为 {v.effective_date}" for _, v in sorted(coming.items())]
+
+
+def repeats(catalog: Catalog, known: DocumentInfo, prepared: PreparedDocument, audience: tuple[str, ...],
+            effective_date: str | None) -> bool:
+    """The upload is `known` again: the same chunk texts, audience and date, and the same title, file name and
+    headings, which the list, the index text and citations show but the content hash leaves out (review 347: a
+    Word file's corrected 标题 was reported 内容与当前版本完全相同 and the old title stayed everywhere)."""
+    if (known.content_hash, known.audience, known.effective_date) != (prepared.content_hash, audience, effective_date):
+        return False
+    if (known.title, known.source) != (prepared.parsed.title, prepared.parsed.source):
+        return False
+    return [c.section for c in catalog.chunks_of(known.doc_id, known.version)] == [c.section for c in prepared.chunks]
