@@ -10,7 +10,7 @@ from rag_core import RagError
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, include_tests_box
 from ui.state import actor, get_assistant, person_name
-from ui.timefmt import local_time, today
+from ui.timefmt import local_time, localized, today
 
 RATINGS = {"all": "全部", "down": "👎", "up": "👍"}
 
@@ -60,7 +60,7 @@ def main() -> None:
                 st.caption("引用：" + escape_md("、".join(docs.get(d, d) for d in entry.docs)))
             if st.toggle("查看完整依据", key=f"fb_trace_{entry.id}"):
                 try:
-                    st.json(assistant.feedback_detail(entry.id, actor=actor()).trace, expanded=False)
+                    st.json(localized(assistant.feedback_detail(entry.id, actor=actor()).trace), expanded=False)
                 except RagError as exc:  # changed since the list was read (a document narrowed, the row expired)
                     st.error(escape_md(exc))
             if entry.unread:

@@ -188,18 +188,12 @@ def add_standard(assistant: Assistant, group: Any, number: int) -> None:
 
 
 def unanchored_note(assistant: Assistant, entry: Any, typed: list[str]) -> str:
-    """The advice the 标准答复 page gives too: 依据 that ties the answer to no policy, or none at all while the
-    answer itself names none, means a change to the policies will not pause it."""
+    """The advice the 标准答复 page gives too (`standard_answer_advice`): 依据 that ties the answer to no policy, or
+    none at all while the answer itself names none, means a change to the policies will not pause it."""
     try:
-        if any(line.strip() for line in typed):
-            loose = assistant.unanchored_clauses(typed, actor=actor())
-        else:  # blank 依据: the answer's own words (《年假制度》第一条, a quoted clause) are what it rests on
-            return "。注意：依据为空：制度修改后这条答复不会自动暂停；写明文档名或第几条可以让它随制度一起复核" if (
-                assistant.unanchored_clauses([entry.answer], actor=actor())) else ""
+        advice = assistant.standard_answer_advice(typed, entry.answer, actor=actor())
     except RagError:
         return ""  # the answer is added; only the advice is missing
-    return (f"。注意：依据「{escape_md('」「'.join(loose))}」没有对应到任何文档或条款，制度修改后这条答复不会自动暂停；"
-            "写明文档名或第几条可以让它随制度一起复核") if loose else ""
-
+    return f"。{escape_md(advice)}" if advice else ""
 
 main()

@@ -15,7 +15,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from rag_core import Assistant, Hit, RagError, SearchResult
+from rag_core import CATEGORY_LABELS, METRIC_LABELS, Assistant, Hit, RagError, SearchResult
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.progress import question_steps
@@ -36,23 +36,9 @@ SEARCH_KEY = "retrieval_chat_search"
 DEFAULT_EVAL = "tests/data/eval.jsonl"
 APP_ROOT = Path(__file__).resolve().parent.parent
 MODES = {"hybrid": "混合（关键词 + 意思相近）", "bm25": "仅关键词", "vector": "仅意思相近"}
-METRIC_LABELS = {  # plain words on the page; the technical names under 技术细节 (METRIC_TECH)
-    "n": "题数",
-    "not_searched": "问答页不检索的题数",
-    "recall@1": "第 1 条就对",
-    "recall@3": "前 3 条里有正确条款",
-    "recall@5": "前 5 条里有正确条款",
-    "mrr": "正确条款的平均排名得分",
-    "zero_hit_rate": "一条也没找到的比例",
-    "refusal_rate": "该拒答时拒答的比例",
-    "answered_rate": "该回答时回答了的比例",
-    "unsupported_rate": "含未在资料中找到的句子的比例",
-    "invalid_citation_rate": "引用了不存在资料的比例",
-}
 COUNT_LABELS = ("题数", "问答页不检索的题数")  # counts, not shares
 NOT_SEARCHED = {"chatter": "只是寒暄，问答页不检索", "told_only": "只是在说自己的情况，问答页不检索"}
 CHART_METRICS = ("recall@1", "recall@3", "recall@5", "mrr", "zero_hit_rate")
-CATEGORY_LABELS = {"literal": "原文提问", "paraphrase": "换种说法", "near_miss": "相近但不适用", "absent": "制度未涉及"}
 
 
 def threshold_text(assistant: Assistant, result: SearchResult | None = None) -> str:
@@ -228,7 +214,7 @@ def eval_section(assistant: Assistant) -> None:
             bar = st.progress(0.0, text="正在读取题集…")
             try:
                 outcome = assistant.run_eval(resolved, mode=mode, progress=question_steps(bar, "正在逐题检索并回答"),
-                                             actor=actor())
+                                             actor=actor(), shown=shown)
                 st.session_state[EVAL_KEY] = (shown, mode, outcome, actor())
             except Exception as exc:
                 st.error(f"评测失败：{escape_md(exc)}")

@@ -33,16 +33,11 @@ def add_entry(assistant: Assistant) -> None:
         return
     for key in FIELDS.values():
         st.session_state[key] = ""
-    clauses = [c for c in typed["clauses"].splitlines() if c.strip()]
-    try:  # blank 依据: the answer's own words (《年假制度》第一条, a quoted clause) are what it rests on
-        loose = assistant.unanchored_clauses(clauses or [entry.answer], actor=actor())
+    try:
+        advice = assistant.standard_answer_advice(typed["clauses"].splitlines(), entry.answer, actor=actor())
     except RagError:
-        loose = []  # the answer is added; only the advice is missing
-    if loose and not clauses:
-        tail = "。注意：依据为空：制度修改后这条答复不会自动暂停；写明文档名或第几条可以让它随制度一起复核"
-    else:
-        tail = (f"。注意：依据「{escape_md('」「'.join(loose))}」没有对应到任何文档或条款，制度修改后这条答复不会"
-                "自动暂停；写明文档名或第几条可以让它随制度一起复核") if loose else ""
+        advice = ""  # the answer is added; only the advice is missing
+    tail = f"。{escape_md(advice)}" if advice else ""
     announce("standard_answers", f"已添加标准答复 {escape_md(entry.id)}{tail}")
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "AskTrace",
     "Assistant",
     "AuditEntry",
+    "CATEGORY_LABELS",
     "Chunk",
     "DeletePreview",
     "DocumentInfo",
@@ -51,6 +52,7 @@ __all__ = [
     "IngestError",
     "IngestReport",
     "MEMORY_KIND_NAMES",
+    "METRIC_LABELS",
     "MemoryHit",
     "MemoryStoreError",
     "PermissionDenied",
@@ -73,4 +75,8 @@ def __getattr__(name: str):
         from .assistant import AnswerNotes
 
         return AnswerNotes
+    if name in ("METRIC_LABELS", "CATEGORY_LABELS"):  # an evaluation's measures and question kinds in plain words
+        from . import assistant
+
+        return getattr(assistant, name)
     raise AttributeError(name)

@@ -20,6 +20,7 @@ from .conversations.statements import split_turn
 from .conversations.store import ForeignConversation
 from .documents.catalog import Catalog
 from .errors import PermissionDenied, VectorServerDown
+from .evaluation.metrics import CATEGORY_LABELS, METRIC_LABELS  # noqa: F401 - the pages and `eval` say them alike
 from .facade.access import allowed
 from .facade.accounts import AccountActions
 from .facade.asker import AskerActions
@@ -342,15 +343,18 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         return trace if context.deleted_meanwhile else self._forget_if_gone(self._log_asked(trace, user, role, traffic), user)
 
     def run_eval(self, path: str | Path, *, mode: str = "hybrid", role: str | None = None,
-                 progress: Callable[[int, int], None] | None = None, actor: Principal | None = None) -> dict:
+                 progress: Callable[[int, int], None] | None = None, actor: Principal | None = None,
+                 shown: str | None = None) -> dict:
         """Recall / MRR / zero-hit rate per category on a JSONL question set (over what the actor may read); a
         logged-in person names one in the data dir (`_eval_source`), not any file on the server.
 
-        `progress(done, total)`: questions done so far (before the first and after each)."""
+        `progress(done, total)`: questions done so far (before the first and after each). `shown`: the file's name
+        in a refusal (an upload's own name)."""
         from .evaluation.runner import run_eval
 
         actor = self._acting(actor, "retrieval.test")
-        return run_eval(self, self._eval_source(path, actor), mode=mode, role=role, actor=actor, progress=progress)
+        return run_eval(self, self._eval_source(path, actor), mode=mode, role=role, actor=actor, progress=progress,
+                        shown=shown)
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)

@@ -108,6 +108,10 @@ _OS_ERRNO_REASONS: dict[int, tuple[str, str]] = {
     errno.EIO: ("磁盘读写出错", "请检查磁盘后重试"),
     errno.ENAMETOOLONG: ("路径或文件名太长", "请缩短后重试"),
     errno.ELOOP: ("路径里的符号链接形成了循环", "请检查路径"),
+    # a folder was expected where a file is (a --data-dir naming a file, or a path through one: review 349)
+    errno.EEXIST: ("这个位置已经有一个同名的文件", "请换一个名字或位置"),
+    errno.ENOTDIR: ("路径里有一段是文件，不是文件夹", "请检查路径"),
+    errno.EISDIR: ("这是一个文件夹，不是文件", "请给出文件的路径"),
 }
 
 

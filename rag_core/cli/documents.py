@@ -108,7 +108,7 @@ def _each(
     """`action(path, **options)`, or the file's refusal when something unforeseen stops it: one file never
     ends the run (the files after it are still tried and every file is reported). `shown` is the facade's
     `shown_name`: the refusal names the file as the engine's reports do, personal data masked."""
-    name = shown(Path(path).name)
+    name = shown(Path(path).name or str(path))  # `.` has no name: the refusal names the path as typed
     try:
         return action(path, **options)
     except RagError as exc:

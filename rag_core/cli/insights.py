@@ -107,10 +107,13 @@ def add_faq(args: argparse.Namespace, assistant) -> int:
         return 1
     entry = assistant.add_standard_answer(args.question, args.answer, clauses=args.clause, variants=args.variant,
                                           audience=args.audience)  # None: everyone; blank: refused
+    advice = assistant.standard_answer_advice(args.clause or [], entry.answer)  # what the 标准答复 page says too
     if args.json:
-        print_json(entry.to_dict())
+        print_json({**entry.to_dict(), "advice": advice})
     else:
         say(f"已添加标准答复 {entry.id}：{entry.question}")
+        if advice:
+            say(advice, err=True)
     return 0
 
 

@@ -43,6 +43,20 @@ def register(commands) -> None:
     check_parser.set_defaults(handler=check)
 
 
+EMPTY_LIBRARY = ("错误：数据目录 {where} 里还没有任何制度文件，检索和回答都只会是零命中。"
+                 "请检查 --data-dir 或 RAG_DATA_DIR 是否写对，或先用 ingest 导入制度文件")
+
+
+def _empty_library(assistant) -> bool:
+    """Say so when the data dir holds no document at all (a mistyped --data-dir opens a new, empty one): every
+    answer was 制度里没有写这一条 with exit 0 (review 349). Asked after the command ran, so a bad question, --top-k or
+    question set is still refused for what it is."""
+    if assistant.list_documents():
+        return False
+    say(EMPTY_LIBRARY.format(where=assistant.shown_text(str(assistant.settings.data_dir))), err=True)
+    return True
+
+
 def search(args: argparse.Namespace, assistant) -> int:
     """Chat's own search of the question, as the retrieval test page runs it (no memories), with every score.
 
@@ -53,7 +67,7 @@ def search(args: argparse.Namespace, assistant) -> int:
     if args.json:
         print_json({**result.to_dict(), "told_only": found.told_only, "chatter": found.chatter,
                     "standard_answer": found.standard_answer})
-        return 0
+        return 1 if not result.hits and _empty_library(assistant) else 0
     if found.chatter or found.told_only:
         say("这句话只是在和助手寒暄，问答不会检索制度" if found.chatter
             else "这句话只是在说自己的情况：问答会记住它，不检索制度。请换成一个问题再检索")
@@ -66,7 +80,7 @@ def search(args: argparse.Namespace, assistant) -> int:
         say(noted(warning), err=True)
     for number, hit in enumerate(result.hits, 1):
         say(f"[{number}] {hit.chunk.source} ｜ {hit.chunk.section}  ({hit.scores.passed})\n    {hit.chunk.text.strip()[:120]}")
-    return 0
+    return 1 if not result.hits and _empty_library(assistant) else 0
 
 
 def ask(args: argparse.Namespace, assistant) -> int:
@@ -84,7 +98,7 @@ def ask(args: argparse.Namespace, assistant) -> int:
         say(f"（命中 {trace.hit_count} 块，回答方式：{trace.answerer}）")
         for warning in trace.search.warnings:  # what the chat page shows above the trace: a turn not kept, …
             say(noted(warning), err=True)
-    return 0
+    return 1 if not trace.hit_count and _empty_library(assistant) else 0
 
 
 def evaluate(args: argparse.Namespace, assistant) -> int:
@@ -99,7 +113,7 @@ def evaluate(args: argparse.Namespace, assistant) -> int:
         print_json(report)
     else:
         say(metrics_table(report["metrics"]))
-    return 0
+    return 1 if _empty_library(assistant) else 0
 
 
 def check(args: argparse.Namespace, assistant) -> int:

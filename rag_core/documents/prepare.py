@@ -181,7 +181,11 @@ def prepare(
     text_chunks = _text_chunks(parsed, settings)
     doc_id = given_doc_id(doc_id)
     if doc_id:  # a new version of the document it names; a new id only when it is no stored one's twin
-        doc_id = masked(shown_text(doc_id)).strip() or "document"  # masked as stored: no hidden mark splits a number
+        typed = shown_text(doc_id).strip()
+        doc_id = masked(typed).strip() or "document"  # masked as stored: no hidden mark splits a number
+        if doc_id != typed:  # two ids masked alike (two phone numbers) would be one document: the second replaced it
+            raise IngestError(parsed.source, f"文档ID不能含手机号、邮箱、证件号、银行卡号或住址：{_echoed(doc_id)}。"
+                                             "请换一个文档ID（例如制度名称），未写入任何内容")
         if sources_of is not None:
             check_twin(doc_id, parsed.source, sources_of, hidden_of, doc_ids, typed=True)
     else:

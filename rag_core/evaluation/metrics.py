@@ -48,16 +48,19 @@ def jsonl_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
-def load_questions(path: Path) -> list[dict]:
-    """Rows of a JSONL question set, each with `alternatives` (lists of substrings, any one list must match)."""
+def load_questions(path: Path, shown: str | None = None) -> list[dict]:
+    """Rows of a JSONL question set, each with `alternatives` (lists of substrings, any one list must match).
+
+    `shown`: the name a refusal gives the file (an upload's own name, not the server path it was kept under)."""
+    where = path if shown is None else shown
     try:
         text = Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise QuestionSetError(f"{path}: 不是 UTF-8 文本，题目集应为 UTF-8 编码的 JSONL 文件") from None
+        raise QuestionSetError(f"{where}: 不是 UTF-8 文本，题目集应为 UTF-8 编码的 JSONL 文件") from None
     except IsADirectoryError:
-        raise QuestionSetError(f"{path}: 是一个文件夹，请给出题目集文件（.jsonl）") from None
+        raise QuestionSetError(f"{where}: 是一个文件夹，请给出题目集文件（.jsonl）") from None
     except OSError as exc:
-        raise QuestionSetError(f"{path}: 无法读取（{exc.strerror or exc}）") from None
+        raise QuestionSetError(f"{where}: 无法读取（{exc.strerror or exc}）") from None
     rows = []
     for n, line in enumerate(jsonl_lines(text), start=1):
         if not line.strip():
@@ -65,23 +68,25 @@ def load_questions(path: Path) -> list[dict]:
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise QuestionSetError(f"{path}:{n}: 不是合法的 JSON（{json_problem(exc, n)}）") from exc
+            raise QuestionSetError(f"{where}:{n}: 不是合法的 JSON（{json_problem(exc, n)}）") from exc
         except (ValueError, RecursionError):  # a 5,000-digit number, arrays nested 100,000 deep: English, no line
-            raise QuestionSetError(f"{path}:{n}: 无法读取这一行（数字位数过多或嵌套层数过深），请检查这一行的内容") from None
+            raise QuestionSetError(f"{where}:{n}: 无法读取这一行（数字位数过多或嵌套层数过深），请检查这一行的内容") from None
         if not isinstance(row, dict) or "question" not in row or row.get("category") not in CATEGORIES:
-            raise QuestionSetError(f"{path}:{n}: 每行应为一个对象，需要 question 和 category（{'/'.join(CATEGORIES)}）")
+            raise QuestionSetError(f"{where}:{n}: 每行应为一个对象，需要 question 和 category（{'/'.join(CATEGORIES)}）")
         row.setdefault("expected", [])
         if not isinstance(row["question"], str) or not row["question"].strip():
-            raise QuestionSetError(f"{path}:{n}: question 应为非空文本")
+            raise QuestionSetError(f"{where}:{n}: question 应为非空文本")
         if not _substrings(row["expected"]) or not (
                 isinstance(row.get("any_of", []), list) and all(_substrings(a) for a in row.get("any_of", []))):
             # a string would be read character by character: "年假5天" matches any clause holding 年
-            raise QuestionSetError(f"{path}:{n}: expected 应为文本的列表（例如 [\"年假5天\"]），"
+            raise QuestionSetError(f"{where}:{n}: expected 应为文本的列表（例如 [\"年假5天\"]），"
                                    "any_of 应为这样的列表组成的列表")
+        if not isinstance(row.get("answer_should_refuse", False), bool):  # "false" was read as True
+            raise QuestionSetError(f"{where}:{n}: answer_should_refuse 应为 true 或 false（不加引号）")
         row["alternatives"] = [list(a) for a in row.get("any_of", [])] or ([list(row["expected"])] if row["expected"] else [])
         rows.append(row)
     if not rows:  # a run over nothing "passed" and printed a table without a row
-        raise QuestionSetError(f"{path}: 题集里没有题目（文件是空的或只有空行）：请每行写一道题，例如 "
+        raise QuestionSetError(f"{where}: 题集里没有题目（文件是空的或只有空行）：请每行写一道题，例如 "
                                '{"question": "年假有几天？", "category": "literal", "expected": ["年假"]}')
     return rows
 
@@ -169,11 +174,29 @@ COLUMNS = [
 ]
 
 
+# what the retrieval test page and `eval` call each measure and category; the technical names stay in --json
+METRIC_LABELS = {
+    "n": "题数",
+    "not_searched": "问答页不检索的题数",
+    "recall@1": "第 1 条就对",
+    "recall@3": "前 3 条里有正确条款",
+    "recall@5": "前 5 条里有正确条款",
+    "mrr": "正确条款的平均排名得分",
+    "zero_hit_rate": "一条也没找到的比例",
+    "refusal_rate": "该拒答时拒答的比例",
+    "answered_rate": "该回答时回答了的比例",
+    "unsupported_rate": "含未在资料中找到的句子的比例",
+    "invalid_citation_rate": "引用了不存在资料的比例",
+}
+CATEGORY_LABELS = {"literal": "原文提问", "paraphrase": "换种说法", "near_miss": "相近但不适用", "absent": "制度未涉及"}
+
+
 def metrics_table(metrics: dict[str, dict[str, float]]) -> str:
-    """Markdown table of the per-category metrics (columns no row has are left out)."""
+    """Markdown table of the per-category metrics in the page's words (columns no row has are left out): the
+    command printed recall@1 and near_miss where the page says 第 1 条就对 and 相近但不适用 (review 349)."""
     cols = [c for c in COLUMNS if any(c in m for m in metrics.values())]
-    lines = ["| category | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
+    lines = ["| 类别 | " + " | ".join(METRIC_LABELS.get(c, c) for c in cols) + " |", "|---" * (len(cols) + 1) + "|"]
     for cat, m in metrics.items():
         cells = [f"{m[c]:g}" if c in m else "–" for c in cols]
-        lines.append(f"| {cat} | " + " | ".join(cells) + " |")
+        lines.append(f"| {CATEGORY_LABELS.get(cat, cat)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

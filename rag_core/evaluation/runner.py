@@ -19,7 +19,7 @@ hundred, and a larger one is split into several files."""
 
 def run_eval(
     assistant, path: Path, *, mode: str = "hybrid", role: str | None = None, ask: bool = True, actor=None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, shown: str | None = None,
 ) -> dict:
     """Search every question as `actor` (what they may read) through chat's own search (`search_as_chat`, no
     memories): a statement about the asker is left out of what is searched, and a row chat would not search at all
@@ -27,9 +27,10 @@ def run_eval(
     zero-hit search. With `ask`, also answer it (no memory) to measure refusals.
 
     `progress(done, total)` is called before each question and once at the end. Each question is masked
-    before it is searched, answered or returned (a set may hold real questions with personal data)."""
+    before it is searched, answered or returned (a set may hold real questions with personal data). `shown`: the
+    name a refusal gives the file (an upload's own, not the server path it was kept under: review 349)."""
     results = []
-    rows = checked_questions(path, load_questions(path))
+    rows = checked_questions(path, load_questions(path, shown), shown)
     for row in rows:
         if progress:
             progress(len(results), len(rows))
@@ -63,17 +64,18 @@ def run_eval(
     return {"mode": mode, "metrics": summarise(results), "citations": citation_totals(results), "results": results}
 
 
-def checked_questions(path: Path, rows: list[dict]) -> list[dict]:
+def checked_questions(path: Path, rows: list[dict], shown: str | None = None) -> list[dict]:
     """`rows` with each question checked (as chat checks it) and masked, before any is searched: a question the
     search would refuse is named by its line (it ended the run halfway, without one), and a set over
     `MAX_QUESTIONS` is refused whole."""
+    where = path if shown is None else shown
     if len(rows) > MAX_QUESTIONS:
-        raise QuestionSetError(f"{path}: 有 {len(rows):,} 道题，一次最多评测 {MAX_QUESTIONS:,} 道。请拆成几个文件分别评测")
+        raise QuestionSetError(f"{where}: 有 {len(rows):,} 道题，一次最多评测 {MAX_QUESTIONS:,} 道。请拆成几个文件分别评测")
     # load_questions keeps every non-blank line as one row, in order: the same rule gives each row its line
     lines = [n for n, line in enumerate(jsonl_lines(Path(path).read_text(encoding="utf-8")), start=1) if line.strip()]
     for row, line in zip(rows, lines, strict=True):
         try:
             row["question"] = redact_text(checked(row["question"]))
         except InputError as exc:
-            raise QuestionSetError(f"{path}:{line}: {exc}") from None
+            raise QuestionSetError(f"{where}:{line}: {exc}") from None
     return rows

@@ -28,7 +28,7 @@ class ServerFiles(UploadInput):
 
         Only for an administrator (`_path_reader`): HR uploads the file's bytes on the documents page."""
         path = Path(path)
-        name = displayable_name(kwargs.pop("filename", None) or path.name)
+        name = displayable_name(kwargs.pop("filename", None) or _named(path))
         actor = self._path_reader(kwargs.get("actor"), name)
         try:
             size = path.lstat().st_size  # never blocks (a FIFO), reads nothing; a symlink is judged by read_regular_file
@@ -49,7 +49,7 @@ class ServerFiles(UploadInput):
     def estimate_file(self, path: str | Path, **kwargs) -> IngestEstimate:
         """`estimate_ingest` for a file on disk (read as `ingest_file` reads it: regular files only; administrators)."""
         path = Path(path)
-        name = displayable_name(kwargs.pop("filename", None) or path.name)
+        name = displayable_name(kwargs.pop("filename", None) or _named(path))
         self._path_reader(kwargs.get("actor"), name)
         try:
             data = read_regular_file(path, max_bytes=self._settings.max_file_bytes, name=self._shown_name(name))
@@ -66,3 +66,9 @@ class ServerFiles(UploadInput):
             self._audit(actor, "refused", f"document.upload {self._shown_name(name)}", "refused", PATH_REFUSAL)
             raise PermissionDenied(PATH_REFUSAL)
         return actor
+
+
+def _named(path: Path) -> str:
+    """The name a refusal gives the path: its last part, or the path as typed when it has none (., .., /): the
+    line began with a bare colon (review 349)."""
+    return path.name or str(path)

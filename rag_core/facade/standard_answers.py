@@ -78,14 +78,15 @@ class StandardAnswerActions(StandardReview):
                       audience: Sequence[str] | None, actor: Principal, sources: Sequence[str]) -> StandardAnswer:
         labels = standard_audience(audience)  # None: everyone; given but blank: refused, as for an upload
         if hidden := unreadable_labels(labels, actor.readable):
-            self._audit(actor, "refused", f"标准答复的受众：{'、'.join(hidden)}", "refused", "受众不可见")
-            raise PermissionDenied(f"没有权限：不能为看不到的受众（{'、'.join(hidden)}）添加标准答复")
+            said = audience_names(hidden)
+            self._audit(actor, "refused", f"标准答复的受众：{said}", "refused", "受众不可见")
+            raise PermissionDenied(f"没有权限：不能为看不到的受众（{said}）添加标准答复")
         question, answer, clauses, variants = standard_fields(question, answer, clauses, variants)  # before masking
         # only the documents the actor may read are a basis: a hidden one's id is dropped as a made-up one would be
         readable = {v.doc_id for v in self.catalog.live_versions() if visible_to(v.audience, actor.readable)}
         sources = [s for s in dict.fromkeys(sources) if s in readable]
-        # a blank 依据 leaves the answer resting on what its text names (`standard_versions.basis`)
-        self._refuse_narrower_basis(labels, [c for c in clauses if c.strip()] or [answer], sources, actor,
+        # the answer rests on its 依据 and on what its own text names or quotes (`standard_versions.basis`)
+        self._refuse_narrower_basis(labels, [*(c for c in clauses if c.strip()), answer], sources, actor,
                                     unreadable=False)
         refuse_duplicate(self._judged_store(), redact_text(question), labels, variants=[redact_text(v) for v in variants])
         return self.standard_store.add(
@@ -114,6 +115,22 @@ class StandardAnswerActions(StandardReview):
                     continue
             loose.append(clause)
         return loose
+
+    def standard_answer_advice(self, clauses: Sequence[str], answer: str, *, actor: Principal | None = None) -> str:
+        """What HR is told after adding an answer ("" when all is tied): the 依据 lines that tie it to no policy, and
+        whether a change to the policies can pause it at all — through its 依据 or its own text, as a change does
+        (`standard_versions.basis`). One wording for the two pages and `faq add` (review 349: the command said none)."""
+        typed = [c.strip() for c in clauses if c.strip()]
+        loose = self.unanchored_clauses([*typed, answer], actor=actor)
+        loose_clauses = [c for c in typed if c in loose]
+        never_paused = answer.strip() in loose and len(loose_clauses) == len(typed)
+        how = "写明文档名或第几条可以让它随制度一起复核"
+        if not typed:
+            return f"注意：依据为空：制度修改后这条答复不会自动暂停；{how}" if never_paused else ""
+        if not loose_clauses:
+            return ""
+        pause = "，制度修改后这条答复不会自动暂停" if never_paused else ""
+        return f"注意：依据「{'」「'.join(loose_clauses)}」没有对应到任何文档或条款{pause}；{how}"
 
     def standard_audiences(self, *, actor: Principal | None = None) -> list[str]:
         """The audience labels in use the actor may give a standard answer ("all" first)."""

@@ -102,6 +102,8 @@ def start_said_plainly(data_dir: Path) -> Iterator[None]:
         raise
     except Exception as exc:
         problem = access_problem(exc, data_dir)
+        if problem is None and isinstance(exc, OSError) and data_dir.is_file():  # --data-dir named a file
+            problem = "是一个文件，不是文件夹：请用 --data-dir 或 RAG_DATA_DIR 指定一个文件夹"
         if problem is None and isinstance(exc, OSError) and exc.errno:  # the folder itself (mkdir: no permission)
             problem = (f"{exc.filename}：" if exc.filename and str(exc.filename) != str(data_dir) else "") \
                 + os_reason(exc, advice=True)

@@ -34,9 +34,11 @@ NARROWED, CHANGED = "narrowed", "changed"  # `Hold.reason` besides "deleted"
 
 
 def basis(entry: StandardAnswer) -> list[str]:
-    """What an answer rests on, read as its clauses are: its 依据, or, left blank (it is optional), the answer's own
-    text (依据《年假制度》第一条，员工每年享有五天带薪年假): else a change to that policy never paused it."""
-    return [c for c in entry.clauses if c.strip()] or [entry.answer]
+    """What an answer rests on, read as its clauses are: its 依据 and the answer's own text (依据《年假制度》第一条，
+    员工每年享有五天带薪年假). The text counts even beside a 依据: else an answer copying a clause its 依据 does not
+    name was never paused when that policy was narrowed or deleted, nor refused for readers who cannot read it
+    (review 348)."""
+    return [*(c for c in entry.clauses if c.strip()), entry.answer]
 
 
 def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequence[str], old: Sequence[Chunk],
