@@ -3,7 +3,7 @@ is read as one in headings, table cells and captions, as in body text, so it is 
 
 from __future__ import annotations
 
-from rag_core.documents.formats import html_lines
+from rag_core.documents.html_format import html_lines
 from rag_core.documents.prepare import prepare
 from rag_core.settings import Settings
 

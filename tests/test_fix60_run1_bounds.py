@@ -26,7 +26,7 @@ import openpyxl
 import pytest
 from fakes import fake_assistant
 
-from rag_core.documents import docx_format, formats, html_bounds, spreadsheet_format
+from rag_core.documents import docx_format, html_bounds, html_format, spreadsheet_format
 from rag_core.documents.docx_bounds import count_archive
 from rag_core.documents.docx_format import DOCX_MAX_ELEMENTS, DOCX_MAX_PARAGRAPHS, DOCX_MAX_PARTS, docx_lines
 from rag_core.documents.parsing import parse_bytes
@@ -223,7 +223,7 @@ def test_fix60_run1_real_policies_as_html_fit_the_element_budget_widely() -> Non
         text = _policy_html(Path(path).read_text(encoding="utf-8").splitlines())
         assert not html_bounds.too_many_elements(text, html_bounds.MAX_HTML_ELEMENTS // 50), path
     largest = max(glob.glob(str(ROOT / "tests/data/real/*/policies/*")), key=lambda p: Path(p).stat().st_size)
-    lines, title = formats.html_lines(_policy_html(Path(largest).read_text(encoding="utf-8").splitlines()))
+    lines, title = html_format.html_lines(_policy_html(Path(largest).read_text(encoding="utf-8").splitlines()))
     assert title == "制度" and len([x for x in lines if x.text]) > 100
 
 
@@ -237,7 +237,7 @@ def test_fix60_run1_deeply_nested_html_is_read_not_called_damaged() -> None:
 
 
 def test_fix60_run1_the_html_walk_reads_as_before() -> None:
-    lines, _ = formats.html_lines("<div>甲<b>乙</b><p>丙</p>丁<br>戊<h2>第二条 休假</h2><ul><li>一</li><li>二</li></ul></div>")
+    lines, _ = html_format.html_lines("<div>甲<b>乙</b><p>丙</p>丁<br>戊<h2>第二条 休假</h2><ul><li>一</li><li>二</li></ul></div>")
     assert [(x.text, x.level) for x in lines if x.text] == [
         ("甲乙", None), ("丙", None), ("丁", None), ("戊", None), ("第二条 休假", 2), ("一", None), ("二", None)]
 

@@ -17,7 +17,7 @@ import pytest
 from fakes import fake_assistant
 from fixtures_files import IMAGE_ONLY, docx_bytes, make_pdf, new_docx, patch_sheet
 
-from rag_core.documents import formats, pdf_format, spreadsheet_format
+from rag_core.documents import formats, html_format, pdf_format, spreadsheet_format
 from rag_core.documents.ocr import OcrText
 from rag_core.documents.parsing import parse_bytes
 
@@ -243,7 +243,7 @@ def test_html_spans_multiplied_across_a_table_are_read_row_by_row(assistant, pos
 
 
 def test_html_tables_share_one_budget(positions, monkeypatch) -> None:
-    monkeypatch.setattr(formats, "MAX_TABLE_CELLS", 30, raising=False)
+    monkeypatch.setattr(html_format, "MAX_TABLE_CELLS", 30)  # html_grid reads it there
     table = "<table><tr><th>城市</th><th>标准</th></tr>" + "<tr><td>北京</td><td>500</td></tr>" * 5 + "</table>"
     parsed = parse_bytes(f"<html><body>{table}{table}{table}</body></html>".encode(), "t.html", max_bytes=LIMIT)
     assert positions == [12, 12]  # the third would pass the budget: read as plain rows

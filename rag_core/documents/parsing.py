@@ -22,7 +22,8 @@ from ..types import ParsedDocument, ReadingReport, Section
 from .chinese_codecs import encoding_note
 from .decoding import decode_text
 from .docx_format import docx_lines
-from .formats import MB, Line, TableCounter, html_lines, markdown_lines, normalize_text
+from .formats import MB, Line, TableCounter, markdown_lines, normalize_text
+from .html_format import html_lines
 from .pdf_format import pdf_lines
 from .reading import attach_captions, describe, image_lines
 from .safe_read import read_regular_file
@@ -240,7 +241,7 @@ def _runs_on(current: list[str], line: Line, table: int | None) -> bool:
         return False
     if _CLOSED.search(last) or "\t" in last or "|" in last:
         return False
-    if last[-1].isdigit():
+    if last[-1].isdigit() or re.search(r"\d[-‐–]$", last):  # 138-, as Word breaks a line after a hyphen
         return first[0].isdigit()
     return bool(_OPEN.search(last)) or (len(re.sub(r"\s", "", last)) >= _PROSE_CHARS and not _COLUMNS.search(last))
 
