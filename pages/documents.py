@@ -14,15 +14,15 @@ import streamlit as st
 
 from rag_core import Assistant, DocumentInfo, IngestReport
 from rag_core.errors import StoreDamaged
-from rag_core.types import Chunk, VersionChange
-from ui.doc_identity import ask_about_conflict, drop_conflict, forget_conflicts, remember_conflicts
+from rag_core.types import Chunk
+from ui.doc_identity import ask_about_conflict, drop_conflict, forget_conflicts, remember_conflicts, still_asked
 from ui.inert import escape_md
 from ui.layout import ensure_chrome
 from ui.notices import announce, show_notice
 from ui.reading_view import render_reading
 from ui.state import AUDIENCE_LABELS, actor, get_assistant
 from ui.tables import WRAP_ROWS, WRAP_ROWS_TALL, full_text_picker
-from ui.timefmt import local_time, zone_caption
+from ui.timefmt import zone_caption
 from ui.uploads import (
     CHUNK_COLUMNS,
     DOCUMENT_COLUMNS,
@@ -35,6 +35,7 @@ from ui.uploads import (
     ingest_uploads,
     reports_frame,
 )
+from ui.version_table import versions_frame
 
 if TYPE_CHECKING:  # the facade's answer (`Assistant.delete_preview`)
     from rag_core import DeletePreview
@@ -45,6 +46,7 @@ PENDING_UPLOAD_KEY = "doc_pending_upload"  # a long ingest waiting for 确认导
 DOC_ID_CHARS = 120  # as the engine's bound on a doc id (and a file name)
 HELD_NAMED = 3  # the standard answers a delete holds, named by their questions; more are counted
 RUNNING_KEY = "doc_ingest_running"  # the batch being imported; still set on the next run when it was cut short
+DONE_KEY = "doc_ingest_done"  # how many of its files were finished
 
 
 # the upload box's own words (Upload, 20MB per file) are the browser component's English, which Streamlit does not translate
@@ -98,6 +100,7 @@ def upload_section(assistant: Assistant) -> None:
             "files": [(f.name, f.getvalue()) for f in files], "audience": audience,
             "doc_id": doc_id.strip() or None, "effective_date": effective, "redact_disabled": redact_off,
         }
+        st.session_state.pop(PENDING_UPLOAD_KEY, None)  # a new batch: an unanswered question about the last goes
         if not start_batch(assistant, batch):
             return
     pending = st.session_state.get(PENDING_UPLOAD_KEY)
@@ -154,22 +157,31 @@ def run_batch(assistant: Assistant, batch: dict, summary: str, into: int | None 
     cancel.button("取消导入", key="cancel_upload", icon=":material/cancel:",
                   help="正在导入的文件会在当前这一批向量化结束后停止，不写入任何内容；已完成的文件保留。")
     bar = st.progress(0.0, text=f"准备导入：{summary}")
-    earlier = list(st.session_state.get(REPORTS_KEY) or [])
-    st.session_state[REPORTS_KEY] = []
-    if into is None:  # a new batch; a new version of one refused file (`into`) keeps the other files' questions
+    # a new version of one refused file of the batch shown (`into`) leaves that batch's report and its other
+    # questions as they are, also when it is cut short (review 352); a position no longer asked about starts afresh
+    splice = into is not None and still_asked(into) and into < len(st.session_state.get(REPORTS_KEY) or [])
+    if not splice:
+        st.session_state[REPORTS_KEY] = []
         forget_conflicts()
     st.session_state[RUNNING_KEY] = [assistant.shown_name(name) for name, _ in batch["files"]]  # masked, as shown
+    st.session_state[DONE_KEY] = 0
+
+    def finished(report: IngestReport) -> None:
+        st.session_state[DONE_KEY] += 1
+        if not splice:
+            st.session_state[REPORTS_KEY].append(report)
+
     reports = ingest_uploads(
         assistant, batch["files"], audience=batch["audience"], doc_id=batch["doc_id"],
         effective_date=batch["effective_date"], redact_disabled=batch["redact_disabled"],
-        progress=lambda label, fraction: bar.progress(fraction, text=escape_md(label)),
-        on_report=st.session_state[REPORTS_KEY].append,
+        progress=lambda label, fraction: bar.progress(fraction, text=escape_md(label)), on_report=finished,
     )
     cancel.empty()
     st.session_state.pop(RUNNING_KEY, None)
     bar.progress(1.0, text="导入结束")
-    if into is not None and into < len(earlier) and len(reports) == 1:
-        st.session_state[REPORTS_KEY] = [*earlier[:into], *reports, *earlier[into + 1:]]
+    if splice and into is not None and len(reports) == 1:
+        st.session_state[REPORTS_KEY] = [*st.session_state[REPORTS_KEY][:into], *reports,
+                                         *st.session_state[REPORTS_KEY][into + 1:]]
         drop_conflict(into)
         return
     st.session_state[REPORTS_KEY] = reports
@@ -184,7 +196,7 @@ def interrupted() -> None:
     names = st.session_state.pop(RUNNING_KEY, None)
     if not names:
         return
-    done = len(st.session_state.get(REPORTS_KEY) or [])  # files are imported in order
+    done = st.session_state.pop(DONE_KEY, 0)  # files are imported in order
     if left := names[done:]:
         how = "已取消" if st.session_state.get("cancel_upload") else "被中断"
         st.info(escape_md(f"导入{how}：{'、'.join(left)} 没有导入，也没有写入任何内容；已完成的 {done} 个文件保留。"))
@@ -212,49 +224,6 @@ def report_section(assistant: Assistant) -> None:
 
 
 REPORT_NOTE_SHOWN = 60  # about what five wrapped lines of the 说明 column hold
-
-VERSION_STATUS = {"current": "生效中", "retired": "已被新版本取代", "scheduled": "待生效", "pending": "写入中",
-                  "superseded": "已被同日生效的新版本取代，不会生效"}
-
-
-def audience_change(change: VersionChange, before: VersionChange | None) -> str:
-    """可见范围由…改为… when this version's audience differs from the one before it, else "".
-
-    Restricting a policy to HR (or widening it again) stores the same text: without this the history
-    read 内容与上一版相同, as if the upload had done nothing."""
-    if before is None or not change.audience or not before.audience or set(change.audience) == set(before.audience):
-        return ""
-    return f"可见范围由 {Assistant.audience_names(before.audience)} 改为 {Assistant.audience_names(change.audience)}"
-
-
-def versions_frame(changes: list[VersionChange]) -> pd.DataFrame:
-    """Newest first; the version search uses today is marked, and each row says what changed (text and audience)."""
-    rows = []
-    for position, c in enumerate(changes):
-        widened = audience_change(c, changes[position + 1] if position + 1 < len(changes) else None)
-        if not c.known:
-            changed = "（这一版导入时还没有记录全文，无法比较）"
-        elif c.removed == 0 and c.unchanged == 0:
-            changed = f"首个版本，共 {c.added} 块"
-        elif c.added == 0 and c.removed == 0:
-            changed = f"内容未变，{widened}" if widened else "内容与上一版相同"
-            widened = ""
-        else:
-            changed = f"新增 {c.added} 块，删除 {c.removed} 块，未变 {c.unchanged} 块"
-        rows.append(
-            {
-                "版本": f"v{c.version}" + ("（当前）" if c.is_current else ""),
-                "状态": VERSION_STATUS.get(c.status, c.status),
-                "可见范围": Assistant.audience_names(c.audience) or "—",
-                "文件": c.source or "—",
-                "导入时间": local_time(c.ingested_at),
-                "生效日期": c.effective_date or "—",
-                "块数": c.chunk_count,
-                "与上一版相比": "；".join(part for part in (changed, widened) if part),
-            }
-        )
-    return pd.DataFrame(rows)
-
 
 def version_history(assistant: Assistant, doc: DocumentInfo) -> None:
     try:

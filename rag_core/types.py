@@ -359,7 +359,6 @@ class IngestReport(Record):
 @dataclass
 class VersionChange(Record):
     """One version of a document and what changed from the version before it (for the history view)."""
-
     version: int
     status: str  # "current" | "retired" | "scheduled" | "pending"
     ingested_at: str
@@ -373,6 +372,7 @@ class VersionChange(Record):
     source: str = ""  # the file this version came from
     effective_date: str | None = None
     audience: tuple[str, ...] = ()  # who may read this version (labels); () when the builder did not say
+    title: str = ""  # a version may change only its title (a Word file's 标题): the history says so
 
 
 @dataclass

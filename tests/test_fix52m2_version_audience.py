@@ -29,7 +29,7 @@ def test_fix52m2_version_history_shows_audience_file_and_the_audience_change(tmp
     rows = history.set_index("版本")
     assert list(rows["可见范围"]) == ["HR、管理者", "HR", "全体员工"], history.to_string()
     assert set(rows["文件"]) == {"年假制度.md"}
-    assert rows.loc["v2", "与上一版相比"] == "内容未变，可见范围由 全体员工 改为 HR"
+    assert rows.loc["v2", "与上一版相比"] == "正文未变，可见范围由 全体员工 改为 HR"
     assert rows.loc["v3（当前）", "与上一版相比"].endswith("；可见范围由 HR 改为 HR、管理者")
     assert "可见范围" not in rows.loc["v1", "与上一版相比"]
 

@@ -35,6 +35,12 @@ def forget_conflicts() -> None:
     st.session_state.pop(CONFLICTS_KEY, None)
 
 
+def still_asked(position: int) -> bool:
+    """Is the question about the file at `position` of the batch shown now still open? A new batch since, or the
+    answer given, closes it: a position kept from then would point at another file's report (review 352)."""
+    return position in st.session_state.get(CONFLICTS_KEY, {})
+
+
 def drop_conflict(position: int) -> None:
     """The file at `position` was imported as a new version: its question is answered."""
     st.session_state.get(CONFLICTS_KEY, {}).pop(position, None)

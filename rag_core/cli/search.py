@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..answer.answer_notes import AnswerNotes
+from ..types import REFUSED
 from .beside_app import check_beside_app
 from .output import noted, print_json, say, unreadable
 
@@ -67,7 +68,7 @@ def search(args: argparse.Namespace, assistant) -> int:
     if args.json:
         print_json({**result.to_dict(), "told_only": found.told_only, "chatter": found.chatter,
                     "standard_answer": found.standard_answer})
-        return 1 if not result.hits and _empty_library(assistant) else 0
+        return 1 if not result.hits and not found.standard_answer and _empty_library(assistant) else 0
     if found.chatter or found.told_only:
         say("这句话只是在和助手寒暄，问答不会检索制度" if found.chatter
             else "这句话只是在说自己的情况：问答会记住它，不检索制度。请换成一个问题再检索")
@@ -80,7 +81,7 @@ def search(args: argparse.Namespace, assistant) -> int:
         say(noted(warning), err=True)
     for number, hit in enumerate(result.hits, 1):
         say(f"[{number}] {hit.chunk.source} ｜ {hit.chunk.section}  ({hit.scores.passed})\n    {hit.chunk.text.strip()[:120]}")
-    return 1 if not result.hits and _empty_library(assistant) else 0
+    return 1 if not result.hits and not found.standard_answer and _empty_library(assistant) else 0
 
 
 def ask(args: argparse.Namespace, assistant) -> int:
@@ -98,7 +99,8 @@ def ask(args: argparse.Namespace, assistant) -> int:
         say(f"（命中 {trace.hit_count} 块，回答方式：{trace.answerer}）")
         for warning in trace.search.warnings:  # what the chat page shows above the trace: a turn not kept, …
             say(noted(warning), err=True)
-    return 1 if not trace.hit_count and _empty_library(assistant) else 0
+    # only a question that fell through to 制度里没有写这一条: HR's standard answer or a statement answered it
+    return 1 if trace.outcome == REFUSED and _empty_library(assistant) else 0
 
 
 def evaluate(args: argparse.Namespace, assistant) -> int:

@@ -190,7 +190,7 @@ class HistoryActions(FacadeCore):
             change = VersionChange(
                 version=v.version, status=_shown_status(v, current_version, answering, today), ingested_at=v.ingested_at, chunk_count=v.chunk_count,
                 is_current=v.version == current_version, source=v.source, effective_date=v.effective_date,
-                audience=tuple(v.audience),
+                audience=tuple(v.audience), title=v.title,
             )
             if texts is not None and index == 0:
                 change.added, change.unchanged = len(texts), 0

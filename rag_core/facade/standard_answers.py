@@ -85,7 +85,7 @@ class StandardAnswerActions(StandardReview):
         # only the documents the actor may read are a basis: a hidden one's id is dropped as a made-up one would be
         readable = {v.doc_id for v in self.catalog.live_versions() if visible_to(v.audience, actor.readable)}
         sources = [s for s in dict.fromkeys(sources) if s in readable]
-        # the answer rests on its 依据 and on what its own text names or quotes (`standard_versions.basis`)
+        # the answer rests on its 依据 and on what its own text names or quotes (`standard_versions.quoting`)
         self._refuse_narrower_basis(labels, [*(c for c in clauses if c.strip()), answer], sources, actor,
                                     unreadable=False)
         refuse_duplicate(self._judged_store(), redact_text(question), labels, variants=[redact_text(v) for v in variants])
@@ -122,7 +122,7 @@ class StandardAnswerActions(StandardReview):
         (`standard_versions.basis`). One wording for the two pages and `faq add` (review 349: the command said none)."""
         typed = [c.strip() for c in clauses if c.strip()]
         loose = self.unanchored_clauses([*typed, answer], actor=actor)
-        loose_clauses = [c for c in typed if c in loose]
+        loose_clauses = [redact_text(c) for c in typed if c in loose]  # echoed as stored: masked
         never_paused = answer.strip() in loose and len(loose_clauses) == len(typed)
         how = "写明文档名或第几条可以让它随制度一起复核"
         if not typed:

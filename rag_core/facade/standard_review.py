@@ -30,7 +30,7 @@ from ..insights.standard_checked import NARROWER
 from ..insights.standard_duplicates import refuse_duplicate
 from ..insights.standard_pending import office_midnight
 from ..insights.standard_refs import Basis, narrower_basis, policy_text
-from ..insights.standard_versions import CHANGED, NARROWED, basis, lost_with, outdated
+from ..insights.standard_versions import CHANGED, NARROWED, lost_with, outdated, quoting
 from ..storage.sqlite_access import UNREADABLE, access_problem
 from ..types import Chunk, DocumentInfo, Principal
 from .core import FacadeCore
@@ -224,7 +224,7 @@ class StandardReview(FacadeCore):
         self._visible_standard(answer_id, actor, "release")
         entry = self.standard_store.get(answer_id)
         # an answer held for a document the actor cannot read was refused above as unknown (`readable_ids`)
-        self._refuse_narrower_basis(entry.audience, basis(entry), self.standard_store.sources_of(answer_id), actor,
+        self._refuse_narrower_basis(entry.audience, quoting(entry), self.standard_store.sources_of(answer_id), actor,
                                     unreadable=False)
         now = self.standard_answer_holds(actor=actor).get(answer_id)
         if seen is not None and now is not None and now != seen:
@@ -289,7 +289,7 @@ class StandardReview(FacadeCore):
         if not store.basis.due():
             return
         texts: dict[tuple[str, int], str] = {}
-        found = {e.id: list(self._narrower_found(e.audience, basis(e), store.sources_of(e.id), None, texts))
+        found = {e.id: list(self._narrower_found(e.audience, quoting(e), store.sources_of(e.id), None, texts))
                  for e in store.list()}
         held = store.basis.hold({i: docs for i, docs in found.items() if docs},
                                 datetime.now(UTC).isoformat(timespec="seconds"))

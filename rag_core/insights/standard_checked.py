@@ -26,7 +26,9 @@ from collections.abc import Mapping, Sequence
 
 from .standard_holds import Hold, HoldTable
 
-BASIS_RULE = "rests_on-2"  # standard_refs.rests_on / narrower_basis as of review 239; -2: a blank 依据 rests on the text
+# standard_refs.rests_on / narrower_basis as of review 239; -2: a blank 依据 rests on the text; -3: an answer rests on what
+# its own text quotes beside its 依据 (review 348: a copied managers-only clause served to all staff)
+BASIS_RULE = "rests_on-3"
 NARROWER = "narrower"  # `Hold.reason`: the answer rests on a document some of its readers cannot read
 _KEY = "basis_rule"
 SCHEMA = "CREATE TABLE IF NOT EXISTS standard_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"

@@ -8,7 +8,8 @@ old policy. An answer rests on the document when it was recorded as its source, 
 (`references`), or quotes a long run of its text. A clause naming the document and an article (《年假制度》第一条)
 quotes no text to compare, so that article's text is compared between the versions (`standard_articles`); one
 quoting its words is decided by them; one naming the document with neither is held whenever its text changed.
-An answer whose 依据 was left blank rests on what its own text names or quotes (`basis`).
+An answer whose 依据 was left blank rests on what its own text names or quotes (`basis`); any answer rests on what
+its own text quotes (`quoting`).
 """
 
 from __future__ import annotations
@@ -34,10 +35,17 @@ NARROWED, CHANGED = "narrowed", "changed"  # `Hold.reason` besides "deleted"
 
 
 def basis(entry: StandardAnswer) -> list[str]:
-    """What an answer rests on, read as its clauses are: its 依据 and the answer's own text (依据《年假制度》第一条，
-    员工每年享有五天带薪年假). The text counts even beside a 依据: else an answer copying a clause its 依据 does not
-    name was never paused when that policy was narrowed or deleted, nor refused for readers who cannot read it
-    (review 348)."""
+    """What an answer names as its ground, read as its clauses are: its 依据, or, left blank (it is optional), the
+    answer's own text (依据《年假制度》第一条，员工每年享有五天带薪年假): else a change to that policy never paused it.
+    Beside a 依据, the text's names and bare articles (根据第五条, 另见《差旅办法》) are not read: the 依据 says whose
+    第五条 it is (review 352)."""
+    return [c for c in entry.clauses if c.strip()] or [entry.answer]
+
+
+def quoting(entry: StandardAnswer) -> list[str]:
+    """What an answer may quote a policy in: its 依据 and its own text, always. An answer copying a clause its 依据
+    does not name was never paused when that policy was narrowed or deleted, nor refused for readers who cannot read
+    it (review 348); only its long runs of a policy's words are read there (`quoted_pieces`, `long_pieces`)."""
     return [*(c for c in entry.clauses if c.strip()), entry.answer]
 
 
@@ -52,11 +60,12 @@ def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequ
     found: dict[str, str] = {}
     for entry in entries:
         clauses = basis(entry)
-        quoted = [p for clause in clauses for p in quoted_pieces(clause, titles) if p in old_text]
+        quoted = [p for clause in quoting(entry) for p in quoted_pieces(clause, titles) if p in old_text]
         loose = {a for clause in clauses for a in unnamed_articles(clause, [*titles, *known]) if a in old_articles}
         # an article named without its document (`loose`) may be another document's: its change holds the entry,
         # a document narrowed to fewer readers does not (review 206)
-        named = rests_on(clauses, entry.id in recorded, titles, known, old_text)
+        named = rests_on(clauses, entry.id in recorded, titles, known, old_text) or any(
+            p in old_text for p in long_pieces([entry.answer], titles))
         if not named and not loose:
             continue
         if named and not readable_to_all(audience, entry.audience):
@@ -117,7 +126,7 @@ def lost_with(entries: Sequence[StandardAnswer], deleted: Sequence[Chunk], title
     for entry in entries:
         wanted = [] if entry.id in sourced else [
             articles[a] for clause in basis(entry) for a in unnamed_articles(clause, titles) if a in articles]
-        runs = [p for p in long_pieces(basis(entry), titles) if p in text]
+        runs = [p for p in long_pieces(quoting(entry), titles) if p in text]
         if wanted or runs:
             cited[entry.id] = (wanted, runs, entry.audience)
     if not cited:
