@@ -33,6 +33,7 @@ from .mobile_cue import phone_cue_before
 from .pii_address import ADDRESS_CUE, ADDRESS_RE, address
 from .pii_context import CONTEXT_WORDS as CONTEXT_WORDS  # context words live there; tests and callers read them here
 from .pii_context import context_matches, joins
+from .pii_wraps import join_wrapped_cells
 from .separated_digits import SEPARATED_RE, separated_card, separated_id, separated_mobile
 
 # Key -> placeholder. Insertion order is the application order.
@@ -370,6 +371,7 @@ def redact(text: str, disabled: frozenset[str] | set[str] = frozenset()) -> Reda
     # An opaque hex id (a memory id, a content hash) is nobody's number, whatever digit runs it holds:
     # 3873a05c0461430382f… is not a landline. Held aside like a disabled category's values.
     text = _HEX_ID_RE.sub(lambda m: hold(m.group()), text)
+    text = join_wrapped_cells(text, mask, disabled)  # an ID or card a table cell wrapped, other cells between
     # Each change removes digits, letters or an '@' for good, so this terminates.
     previous = None
     while text != previous:

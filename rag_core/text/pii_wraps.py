@@ -1,0 +1,53 @@
+"""A number a table cell wrapped, read back from a text layer row by row: the two halves on two lines with the
+row's other cells between them.
+
+A borderless PDF table gives "李四 110101199003 行政部" then "074514": neither half is anyone's number alone, and
+the break the masking reads across (`pii._BREAK`) has 行政部 in the way (review 353). The halves are joined only
+on the number's own evidence: an ID's check digit, or a bank card's issuer prefix and Luhn digit. A wrap fills
+the first line, so the upper half is never the shorter one, and it is the last number of its line; the lower half
+opens the next line. A mobile number has no check digit: two numbers of a row are as likely an amount and a count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .checksums import id_card_valid, luhn_valid
+
+# the last digit run of a line, only non-digits after it on that line (another cell's text)
+_UPPER = re.compile(r"(?<![\dXx])(\d{6,17})(?=[^\d\n]*$)", re.MULTILINE)
+# the first thing on the next line: a digit run standing alone (a space or the line's end after it)
+_LOWER = re.compile(r"[ \t\u3000]*(\d{1,13}[\dXx]?)(?=[ \t\u3000]|$)", re.MULTILINE)
+
+
+def _kind(number: str) -> str | None:
+    if len(number) == 18 and id_card_valid(number):
+        return "id_card"
+    if 16 <= len(number) <= 19 and number.isdigit() and number[0] in "34569" and luhn_valid(number):
+        return "bank_card"
+    return None
+
+
+def join_wrapped_cells(text: str, mask: Callable[[str, str], str], disabled: frozenset[str] | set[str]) -> str:
+    """`text` with each such pair masked: the upper half replaced by the placeholder (`mask(category, number)`), the
+    lower half removed. Linear: each line is read once, against the line after it."""
+    if "\n" not in text:
+        return text
+    out: list[str] = []
+    position = 0
+    for upper in _UPPER.finditer(text):
+        line_end = text.find("\n", upper.end())
+        if line_end < 0:
+            break
+        lower = _LOWER.match(text, line_end + 1)
+        if lower is None or upper.start() < position:
+            continue
+        head, tail = upper.group(1), lower.group(1)
+        kind = _kind(head + tail) if len(head) >= len(tail) else None
+        if kind is None or kind in disabled:
+            continue
+        out += [text[position:upper.start()], mask(kind, head + tail), text[upper.end():line_end + 1]]
+        position = lower.end()
+    out.append(text[position:])
+    return "".join(out)
