@@ -54,3 +54,20 @@ def test_a_borderless_pdf_table_with_a_wrapped_id_is_stored_masked(tmp_path) -> 
     assert report.ok, report.error
     stored = "\n".join(chunk.text for chunk in assistant.document_chunks(report.doc_id, actor=hr))
     assert "110101199003" not in stored and "074514" not in stored and "[身份证号]" in stored
+
+
+def test_a_number_wrapped_after_a_spaced_dash_is_masked() -> None:
+    """138 -⏎0013-8000: the dash may have spaces before it on its line, as one inside a line may (helper 354)."""
+    assert redact_text("联系电话：138 -\n0013-8000") == "联系电话：[手机号]"
+
+
+def test_a_label_alone_on_its_line_masks_the_value_opening_the_next() -> None:
+    """A form laid out label above value (QQ号⏎12345678, 微信⏎zhangsan_1990) was stored unmasked (review 353)."""
+    assert redact_text("QQ号\n12345678") == "QQ号\n[QQ号]"
+    assert redact_text("微信\nzhangsan_1990") == "微信\n[微信号]"
+
+
+def test_a_column_heading_above_amounts_is_not_a_label_for_them() -> None:
+    """Control (passes before too): 个人账户 above a row of amounts, 电话 above a date stay as written."""
+    for text in ("个人账户\n800 1000 1200", "电话\n2024年1月", "第三条 电话费\n300元每月"):
+        assert redact_text(text) == text

@@ -133,7 +133,7 @@ _EDIT_RE = re.compile(
 # inside an e-mail domain that is not complete before the break (no dot yet, or ending in '.' or '-'): dropped.
 _BREAK = r"(?<=\d) *\r?\n *(?=\d|[Xx](?![0-9A-Za-z]))"
 # Word and WPS break a line after a hyphen: 138-⏎0013-8000 is the dashed number 138-0013-8000 (review 353)
-_DASH_BREAK = r"(?<=\d)[-‐–] *\r?\n *(?=\d)"
+_DASH_BREAK = r"(?<=\d) {0,2}[-‐–] *\r?\n *(?=\d)"
 _MAIL_BREAK = r"@(?:[A-Za-z0-9-]*|[A-Za-z0-9.-]*[.-]) *\r?\n *(?=[A-Za-z0-9.-])"
 _JOIN_RE = re.compile(rf"{_EDIT_RE.pattern}|(?P<mail>{_MAIL_BREAK})|(?P<dbrk>{_DASH_BREAK})|(?P<brk>{_BREAK})")
 # A number right before one of these is a date, an amount, an article or a list item, not a wrapped identifier.
@@ -313,7 +313,7 @@ def _replace(text: str, spans: list[tuple[str, Span]], mask: _Mask) -> str:
 # Not a loose grouping: split by a break, "13 5\n1234 678" is as likely a table's numbers.
 _JOINABLE = tuple(rule for rule in RULES if rule[0] in ("email", "id_card", "bank_card", "mobile")
                   and rule[1] not in (_ID15_RE, _MOBILE_GROUPS_RE, _MOBILE_LOOSE_RE, SEPARATED_RE))
-_BROKEN_RE = re.compile(r"\d[-‐–]? *\r?\n *[\dXx]|@[A-Za-z0-9.-]* *\r?\n")
+_BROKEN_RE = re.compile(r"\d(?: {0,2}[-‐–])? *\r?\n *[\dXx]|@[A-Za-z0-9.-]* *\r?\n")
 
 
 def _run_rule(text: str, found: Iterable[tuple[str, Span]], mask: _Mask, view: _View, context: bool = False) -> str:

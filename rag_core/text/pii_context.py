@@ -44,6 +44,15 @@ _CONTEXT_RES = tuple(
 )
 
 
+# A form laid out label above value (a PDF or scanned form, a web page's list): the label alone on its line, the value
+# opening the next (QQ号⏎12345678; review 353). Not for accounts: a 个人账户 column heading stands above amounts.
+_BELOW = ("id_card", "passport", "travel_permit", "wechat", "qq", "phone")
+_CONTEXT_BELOW_RES = tuple(
+    (re.compile(rf"^[ \t]*(?:{words})[ \t]*(?:号码|号|码)?[ \t]*\r?\n[ \t]*(?P<value>{shape})", re.ASCII | re.MULTILINE),
+     category) for words, category, shape in _CONTEXT if category in _BELOW
+)
+
+
 def _context_category(category: str, value: str) -> str | None:
     """The category a context-raised value is masked as, or None when it is too short to identify."""
     digits = re.sub(r"\D", "", value)
@@ -65,7 +74,7 @@ def context_matches(view: str, placeholders: re.Pattern[str]) -> Iterator[tuple[
     """Identifier-shaped values right after a context word (a mask's placeholder, found by `placeholders`, is not
     context)."""
     view = placeholders.sub(lambda m: "\x00" * len(m.group()), view)
-    for pattern, category in _CONTEXT_RES:
+    for pattern, category in (*_CONTEXT_RES, *_CONTEXT_BELOW_RES):
         for match in pattern.finditer(view):
             resolved = _context_category(category, match.group("value"))
             if resolved is not None:
