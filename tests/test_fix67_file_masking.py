@@ -52,8 +52,9 @@ def stored(tmp_path, data: bytes, name: str) -> str:
 
 @pytest.mark.parametrize(("text", "masked"), [
     ("联系电话：138-\n0013-8000", "联系电话：[手机号]"),
-    ("座机 0571-\n88886666 转 8001", "座机 [座机号] 转 8001"),
-], ids=["mobile", "landline"])
+    ("座机 0571-\n88886666 转 8001", "座机 [座机号]"),  # the extension goes with it, as on one line
+    ("请拨打0571-\n88886666咨询", "请拨打[座机号]咨询"),  # no 电话 word before it (review 354)
+], ids=["mobile", "landline", "landline-without-its-word"])
 def test_a_number_wrapped_after_its_dash_is_masked_as_text(text, masked):
     """#4 (the masking): the break after 138- is crossed as the dash it follows, as one between two digits is."""
     assert redact_text(text) == masked

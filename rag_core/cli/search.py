@@ -68,7 +68,8 @@ def search(args: argparse.Namespace, assistant) -> int:
     if args.json:
         print_json({**result.to_dict(), "told_only": found.told_only, "chatter": found.chatter,
                     "standard_answer": found.standard_answer})
-        return 1 if not result.hits and not found.standard_answer and _empty_library(assistant) else 0
+        searched = not (found.chatter or found.told_only or found.standard_answer)  # as the text output below
+        return 1 if searched and not result.hits and _empty_library(assistant) else 0
     if found.chatter or found.told_only:
         say("这句话只是在和助手寒暄，问答不会检索制度" if found.chatter
             else "这句话只是在说自己的情况：问答会记住它，不检索制度。请换成一个问题再检索")

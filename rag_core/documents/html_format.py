@@ -19,7 +19,7 @@ _HTML_DROP = {"script", "style", "nav", "noscript", "template", "head", "svg", "
 _HTML_HEADINGS = {f"h{i}": i for i in range(1, 7)}
 # The elements that end a paragraph; any other is read inline, as browsers do: <wbr>, <nobr>, <ruby>, <data> or a
 # custom element inside 138<wbr>0013<wbr>8000 once split it into paragraphs the masking read one piece at a time
-# (review 353). A <dl>'s terms and descriptions are read in pairs (`_dl_lines`).
+# (review 353). A <dl>'s term and a plain description are one 「术语：描述」 line (`html_lines`).
 _BLOCK = frozenset(
     "address article aside blockquote body caption center details dialog dir div dl dd dt fieldset figcaption figure "
     "footer form header hgroup hr html li main menu ol p section summary tbody td tfoot th thead ul "
@@ -28,6 +28,7 @@ _BLOCK = frozenset(
 _CJK = "\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
 _BR = "\u2028"  # stands for <br> while whitespace is collapsed
 _FLUSH = object()  # on the walk's stack: the block whose children were pushed above it ends here
+_DL_END = object()  # on the walk's stack: a <dl> ends here (its last term said if no <dd> said it)
 
 
 def _collapse_html_space(text: str) -> str:
@@ -112,31 +113,6 @@ def _row_lines(tr: object) -> list[Line]:
     return _paragraph_lines(" | ".join(cells), plain=True) if any(cells) else []
 
 
-def _dl_lines(dl: object) -> list[Line]:
-    """A description list as 术语：描述 lines: 「QQ号」 above 「12345678」 in two paragraphs was a value the masking
-    never saw beside its label (review 353). A <div> grouping a term with its descriptions is read through."""
-    from bs4 import Tag
-
-    lines: list[Line] = []
-    term = ""
-    items = [c for c in dl.children if isinstance(c, Tag)]  # type: ignore[attr-defined]
-    while items:
-        item = items.pop(0)
-        if item.name == "div":
-            items[:0] = [c for c in item.children if isinstance(c, Tag)]
-        elif item.name == "dt":
-            if term:  # a term with no description of its own
-                lines.extend(_paragraph_lines(term))
-            term = _flat_text(item)
-        elif item.name == "dd":
-            said = _flat_text(item)
-            lines.extend(_paragraph_lines(f"{term}：{said}" if term and said else term or said))
-            term = ""
-    if term:
-        lines.extend(_paragraph_lines(term))
-    return lines
-
-
 def html_lines(text: str, tables: TableCounter | None = None, name: str = "") -> tuple[list[Line], str]:
     """Headings, paragraphs, list items and table rows in document order; returns lines and <title>.
 
@@ -160,11 +136,23 @@ def html_lines(text: str, tables: TableCounter | None = None, name: str = "") ->
             lines.extend(_paragraph_lines(_collapse_html_space("".join(buffer))))
             buffer.clear()
 
+    # a <dl>'s open term: said with each plain <dd> after it (QQ号：12345678, the masking reads the label beside its
+    # value), or alone before a <dd> of blocks (a table, a list, headings: read as blocks) and at the list's end
+    term = {"text": "", "said": True}
+
+    def say_term() -> None:
+        if not term["said"]:
+            lines.extend(_paragraph_lines(term["text"]))
+            term["said"] = True
+
     stack: list[object] = list(soup.children)[::-1]  # nodes to read, and _FLUSH where a block ends
     while stack:
         child = stack.pop()
         if child is _FLUSH:
             flush()
+        elif child is _DL_END:
+            say_term()
+            term.update(text="", said=True)
         elif type(child) is NavigableString:
             buffer.append(str(child))
         elif not isinstance(child, Tag):
@@ -190,7 +178,20 @@ def html_lines(text: str, tables: TableCounter | None = None, name: str = "") ->
             lines.extend(_paragraph_lines(child.get_text(), plain=True))
         elif child.name == "dl":
             flush()
-            lines.extend(_dl_lines(child))
+            stack += [_DL_END, _FLUSH, *list(child.children)[::-1]]
+        elif child.name == "dt":
+            flush()
+            say_term()
+            term.update(text=_flat_text(child), said=False)
+        elif child.name == "dd" and not any(d.name in _BLOCK for d in child.find_all(True)):
+            flush()
+            said = _flat_text(child)
+            lines.extend(_paragraph_lines(f"{term['text']}：{said}" if term["text"] and said else said or term["text"]))
+            term["said"] = True
+        elif child.name == "dd":
+            flush()
+            say_term()
+            stack += [_FLUSH, *list(child.children)[::-1]]
         elif child.name not in _BLOCK:
             stack += list(child.children)[::-1]
         else:  # p, li, div, td outside a row, and any other block: its own paragraph(s)

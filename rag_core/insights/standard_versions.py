@@ -32,6 +32,7 @@ from .standard_refs import (
 )
 
 NARROWED, CHANGED = "narrowed", "changed"  # `Hold.reason` besides "deleted"
+_CITED = re.compile(r"《([^《》\n]{1,60})》[ \t]*(第[0-9０-９〇零一二三四五六七八九十百千两]+条)")  # 按《考勤制度》第五条，…
 
 
 def basis(entry: StandardAnswer) -> list[str]:
@@ -40,6 +41,18 @@ def basis(entry: StandardAnswer) -> list[str]:
     Beside a 依据, the text's names and bare articles (根据第五条, 另见《差旅办法》) are not read: the 依据 says whose
     第五条 it is (review 352)."""
     return [c for c in entry.clauses if c.strip()] or [entry.answer]
+
+
+def naming(entry: StandardAnswer, titles: Sequence[str], known: Sequence[str] = ()) -> list[str]:
+    """`basis`, and beside a 依据 the answer's own text when it names the document titled `titles` with an article
+    (依据 another line, text 根据《考勤制度》第五条: review 354). A bare 第五条 or a title alone in the text still does
+    not count (review 352)."""
+    clauses = basis(entry)
+    if clauses == [entry.answer]:
+        return clauses
+    cited = [f"《{m.group(1)}》{m.group(2)}" for m in _CITED.finditer(entry.answer)
+             if names_document([f"《{m.group(1)}》"], titles, known)]  # read as the 依据 line 《考勤制度》第五条
+    return [*clauses, *cited]
 
 
 def quoting(entry: StandardAnswer) -> list[str]:
@@ -59,7 +72,7 @@ def outdated(entries: Sequence[StandardAnswer], recorded: set[str], titles: Sequ
     old_articles, new_articles = article_texts(old), article_texts(new)
     found: dict[str, str] = {}
     for entry in entries:
-        clauses = basis(entry)
+        clauses = naming(entry, titles, known)
         quoted = [p for clause in quoting(entry) for p in quoted_pieces(clause, titles) if p in old_text]
         loose = {a for clause in clauses for a in unnamed_articles(clause, [*titles, *known]) if a in old_articles}
         # an article named without its document (`loose`) may be another document's: its change holds the entry,
@@ -146,7 +159,7 @@ def resting_on(entries: Sequence[StandardAnswer], recorded: Collection[str], doc
                live: Sequence[tuple[str, str, Sequence[str]]], also: Iterable[str] = ()) -> tuple[list[str], list[tuple[str, str]]]:
     """Which `entries` rest on `doc_id` about to be deleted (`titles`: its titles, newest first), read only: the ids
     to hold, and (id, copy) for an entry recorded as written from it whose source a live copy with the identical title
-    keeps. An entry rests on it when a reference (`references` of its `basis`) names it and no live document every
+    keeps. An entry rests on it when a reference (`references` of its `naming`) names it and no live document every
     reader of the entry reads (`live`: doc_id, title, audience); `recorded`: the entries recorded as written from it;
     `also`: entries resting on it without naming it (`lost_with`). One rule for holding them
     (`StandardAnswers.hold_resting_on`) and for saying so before the delete (the delete preview)."""
@@ -156,8 +169,9 @@ def resting_on(entries: Sequence[StandardAnswer], recorded: Collection[str], doc
     moved: list[tuple[str, str]] = []
     for e in entries:
         kept = [(d, t) for d, t, aud in live if d != doc_id and readable_to_all(aud, e.audience)]
-        named = set().union(*(references(basis(e), t, known) for t in deleted))
-        if named - set().union(*(references(basis(e), t, known) for _, t in kept)):
+        clauses = naming(e, deleted, known)
+        named = set().union(*(references(clauses, t, known) for t in deleted))
+        if named - set().union(*(references(clauses, t, known) for _, t in kept)):
             resting.append(e.id)
         elif e.id in recorded:
             copy = next((d for d, t in kept if t in deleted), None)

@@ -311,7 +311,7 @@ def _replace(text: str, spans: list[tuple[str, Span]], mask: _Mask) -> str:
 
 # Rules whose own evidence (check char, Luhn digit, mobile shape) may join a number across a line break.
 # Not a loose grouping: split by a break, "13 5\n1234 678" is as likely a table's numbers.
-_JOINABLE = tuple(rule for rule in RULES if rule[0] in ("email", "id_card", "bank_card", "mobile")
+_JOINABLE = tuple(rule for rule in RULES if rule[0] in ("email", "id_card", "bank_card", "mobile", "landline")
                   and rule[1] not in (_ID15_RE, _MOBILE_GROUPS_RE, _MOBILE_LOOSE_RE, SEPARATED_RE))
 _BROKEN_RE = re.compile(r"\d(?: {0,2}[-‐–])? *\r?\n *[\dXx]|@[A-Za-z0-9.-]* *\r?\n")
 
@@ -325,6 +325,8 @@ def _run_rule(text: str, found: Iterable[tuple[str, Span]], mask: _Mask, view: _
             continue
         if view.joined and category == "bank_card" and not context and re.sub(r"\D", "", text[start:end])[:1] not in "34569":
             continue  # a card joined on its checksum alone: only real issuer prefixes (years, 2xxx, stay)
+        if view.joined and category == "landline" and not context and not re.search(r"[-‐–] *\r?\n", text[start:end]):
+            continue  # a landline has no check digit: joined only across the dash a line broke after (0571-⏎8888…)
         spans.append((category, (start, end)))
     return _replace(text, spans, mask) if spans else text
 
