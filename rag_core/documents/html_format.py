@@ -113,6 +113,28 @@ def _row_lines(tr: object) -> list[Line]:
     return _paragraph_lines(" | ".join(cells), plain=True) if any(cells) else []
 
 
+# What makes a <dd> more than a value: its own structure, read as blocks (a paragraph or a division around a value is
+# still a value: <dd><p>12345678</p></dd>, review 358)
+_STRUCTURE = frozenset("table ul ol dl pre h1 h2 h3 h4 h5 h6 blockquote".split())
+_PLAIN_REACH = 200  # elements looked at: a <dd> holding more is read as blocks (nested lists stay linear to read)
+
+
+def _plain(dd: object) -> bool:
+    """A <dd> whose text is one value: no table, list, heading or nested list among its first elements. Walked by
+    hand: bs4's `descendants` first finds the subtree's last node, which made nested lists quadratic (review 358)."""
+    from bs4 import Tag
+
+    stack, seen = list(dd.children), 0  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen >= _PLAIN_REACH or isinstance(node, Tag) and node.name in _STRUCTURE:
+            return False
+        if isinstance(node, Tag):
+            stack += list(node.children)
+    return True
+
+
 def html_lines(text: str, tables: TableCounter | None = None, name: str = "") -> tuple[list[Line], str]:
     """Headings, paragraphs, list items and table rows in document order; returns lines and <title>.
 
@@ -138,12 +160,13 @@ def html_lines(text: str, tables: TableCounter | None = None, name: str = "") ->
 
     # a <dl>'s open term: said with each plain <dd> after it (QQ号：12345678, the masking reads the label beside its
     # value), or alone before a <dd> of blocks (a table, a list, headings: read as blocks) and at the list's end
-    term = {"text": "", "said": True}
+    # (a stack: a <dl> nested in a <dd> has its own, and the outer one's term is back after it: review 358)
+    terms: list[dict] = [{"text": "", "said": True}]
 
     def say_term() -> None:
-        if not term["said"]:
-            lines.extend(_paragraph_lines(term["text"]))
-            term["said"] = True
+        if not terms[-1]["said"]:
+            lines.extend(_paragraph_lines(terms[-1]["text"]))
+            terms[-1]["said"] = True
 
     stack: list[object] = list(soup.children)[::-1]  # nodes to read, and _FLUSH where a block ends
     while stack:
@@ -152,7 +175,8 @@ def html_lines(text: str, tables: TableCounter | None = None, name: str = "") ->
             flush()
         elif child is _DL_END:
             say_term()
-            term.update(text="", said=True)
+            if len(terms) > 1:
+                terms.pop()
         elif type(child) is NavigableString:
             buffer.append(str(child))
         elif not isinstance(child, Tag):
@@ -178,16 +202,17 @@ def html_lines(text: str, tables: TableCounter | None = None, name: str = "") ->
             lines.extend(_paragraph_lines(child.get_text(), plain=True))
         elif child.name == "dl":
             flush()
+            terms.append({"text": "", "said": True})
             stack += [_DL_END, _FLUSH, *list(child.children)[::-1]]
         elif child.name == "dt":
             flush()
             say_term()
-            term.update(text=_flat_text(child), said=False)
-        elif child.name == "dd" and not any(d.name in _BLOCK for d in child.find_all(True)):
+            terms[-1].update(text=_flat_text(child), said=False)
+        elif child.name == "dd" and _plain(child):
             flush()
-            said = _flat_text(child)
-            lines.extend(_paragraph_lines(f"{term['text']}：{said}" if term["text"] and said else said or term["text"]))
-            term["said"] = True
+            said, term = _flat_text(child), terms[-1]["text"]
+            lines.extend(_paragraph_lines(f"{term}：{said}" if term and said else said or term))
+            terms[-1]["said"] = True
         elif child.name == "dd":
             flush()
             say_term()

@@ -195,9 +195,7 @@ def prepare(
         # masked again once derived: 热线 010（12345678） passes as a name, but its id 热线_010_12345678 is a number;
         # one an older store (or an upload with 座机号 left unmasked) keeps unmasked is still that document (review 354)
         derived = doc_id_for(parsed.source)
-        doc_id = masked(derived)
-        if doc_id != derived and doc_ids is not None and derived in set(doc_ids()):
-            doc_id = derived
+        doc_id = derived if doc_ids is not None and derived in set(doc_ids()) else masked(derived)  # nothing counted
         if sources_of is not None:
             check_identity(doc_id, parsed.source, sources_of, hidden_of, name_key, name_keys.of if name_keys else None,
                            doc_ids)

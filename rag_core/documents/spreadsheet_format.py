@@ -72,7 +72,9 @@ def grid_lines(rows: list[list[str]], merged: set[tuple[int, int]], tables: Tabl
     lines: list[Line] = []
     for start, end in _blocks(rows):
         captions = []
-        while start < end and len({c for c in rows[start] if c}) == 1 and end - start > 2:
+        # a one-column list has no caption above it: its rows were read as one and lost (review 358: 标题/甲乙/丙丁)
+        columned = any(len({c for c in row if c}) > 1 for row in rows[start:end])
+        while columned and start < end and len({c for c in rows[start] if c}) == 1 and end - start > 2:
             captions.append(next(c for c in rows[start] if c))
             start += 1
         block_merged = {(r - start, c) for r, c in merged if start <= r < end}

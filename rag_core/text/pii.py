@@ -133,7 +133,7 @@ _EDIT_RE = re.compile(
 # inside an e-mail domain that is not complete before the break (no dot yet, or ending in '.' or '-'): dropped.
 _BREAK = r"(?<=\d) *\r?\n *(?=\d|[Xx](?![0-9A-Za-z]))"
 # Word and WPS break a line after a hyphen: 138-⏎0013-8000 is the dashed number 138-0013-8000 (review 353)
-_DASH_BREAK = r"(?<=\d) {0,2}[-‐–] *\r?\n *(?=\d)"
+_DASH_BREAK = r"(?<=\d) {0,2}[-‐–－][ \t\u3000]*\r?\n *(?=\d)"
 _MAIL_BREAK = r"@(?:[A-Za-z0-9-]*|[A-Za-z0-9.-]*[.-]) *\r?\n *(?=[A-Za-z0-9.-])"
 _JOIN_RE = re.compile(rf"{_EDIT_RE.pattern}|(?P<mail>{_MAIL_BREAK})|(?P<dbrk>{_DASH_BREAK})|(?P<brk>{_BREAK})")
 # A number right before one of these is a date, an amount, an article or a list item, not a wrapped identifier.
@@ -313,7 +313,7 @@ def _replace(text: str, spans: list[tuple[str, Span]], mask: _Mask) -> str:
 # Not a loose grouping: split by a break, "13 5\n1234 678" is as likely a table's numbers.
 _JOINABLE = tuple(rule for rule in RULES if rule[0] in ("email", "id_card", "bank_card", "mobile", "landline")
                   and rule[1] not in (_ID15_RE, _MOBILE_GROUPS_RE, _MOBILE_LOOSE_RE, SEPARATED_RE))
-_BROKEN_RE = re.compile(r"\d(?: {0,2}[-‐–])? *\r?\n *[\dXx]|@[A-Za-z0-9.-]* *\r?\n")
+_BROKEN_RE = re.compile(r"\d(?: {0,2}[-‐–－][ \t\u3000]*)? *\r?\n *[\dXx]|@[A-Za-z0-9.-]* *\r?\n")
 
 
 def _run_rule(text: str, found: Iterable[tuple[str, Span]], mask: _Mask, view: _View, context: bool = False) -> str:
@@ -325,7 +325,7 @@ def _run_rule(text: str, found: Iterable[tuple[str, Span]], mask: _Mask, view: _
             continue
         if view.joined and category == "bank_card" and not context and re.sub(r"\D", "", text[start:end])[:1] not in "34569":
             continue  # a card joined on its checksum alone: only real issuer prefixes (years, 2xxx, stay)
-        if view.joined and category == "landline" and not context and not re.search(r"[-‐–] *\r?\n", text[start:end]):
+        if view.joined and category == "landline" and not context and not re.search(r"[-‐–－][ \t\u3000]*\r?\n", text[start:end]):
             continue  # a landline has no check digit: joined only across the dash a line broke after (0571-⏎8888…)
         spans.append((category, (start, end)))
     return _replace(text, spans, mask) if spans else text

@@ -18,7 +18,7 @@ from .checksums import id_card_valid, luhn_valid
 # the last digit run of a line, only non-digits after it on that line (another cell's text)
 _UPPER = re.compile(r"(?<![\dXx])(\d{6,17})(?=[^\d\n]*$)", re.MULTILINE)
 # the first thing on the next line: a digit run standing alone (a space or the line's end after it)
-_LOWER = re.compile(r"[ \t\u3000]*(\d{1,13}[\dXx]?)(?=[ \t\u3000]|$)", re.MULTILINE)
+_LOWER = re.compile(r"[ \t\u3000]*(\d{0,13}[\dXx])(?=[ \t\u3000\r]|$)", re.MULTILINE)  # X: an ID's check character
 
 
 def _kind(number: str) -> str | None:
