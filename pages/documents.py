@@ -34,6 +34,7 @@ from ui.uploads import (
     estimate_uploads,
     ingest_uploads,
     reports_frame,
+    upload_limit_mb,
 )
 from ui.version_table import versions_frame
 
@@ -50,16 +51,18 @@ DONE_KEY = "doc_ingest_done"  # how many of its files were finished
 
 
 # the upload box's own words (Upload, 20MB per file) are the browser component's English, which Streamlit does not translate
-UPLOAD_HINT = "把文件拖进下面的框里，或点框里的“Upload”（上传）选择文件；每个文件不超过 20 MB。"
+UPLOAD_HINT = "把文件拖进下面的框里，或点框里的“Upload”（上传）选择文件；每个文件不超过 {limit} MB。"
 
 
 def upload_section(assistant: Assistant) -> None:
     st.subheader("上传制度文件")
+    limit = upload_limit_mb(assistant.settings.max_file_bytes)
     with st.form("upload_form", clear_on_submit=True):
-        st.caption(UPLOAD_HINT)
+        st.caption(UPLOAD_HINT.format(limit=limit))
         files = st.file_uploader(
             "选择文件（可多选：txt、md、docx、pdf、html、xlsx、csv、png、jpg；扫描件自动 OCR）",
             accept_multiple_files=True,
+            max_upload_size=limit,
             help="无法读取的文件（损坏、加密、为空、格式不支持、超过大小上限）会被拒绝并说明原因，不影响其他文件。",
         )
         audience = st.multiselect(

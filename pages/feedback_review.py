@@ -11,6 +11,7 @@ from ui.inert import escape_md
 from ui.layout import ensure_chrome, include_tests_box
 from ui.state import actor, get_assistant, person_name
 from ui.timefmt import local_time, localized, today
+from ui.trace_view import render_trace_numbers
 
 RATINGS = {"all": "全部", "down": "👎", "up": "👍"}
 
@@ -59,8 +60,10 @@ def main() -> None:
             if entry.docs:
                 st.caption("引用：" + escape_md("、".join(docs.get(d, d) for d in entry.docs)))
             if st.toggle("查看完整依据", key=f"fb_trace_{entry.id}"):
-                try:
-                    st.json(localized(assistant.feedback_detail(entry.id, actor=actor()).trace), expanded=False)
+                try:  # the view chat's 技术细节 shows, in Chinese; the stored record itself one click further
+                    render_trace_numbers(assistant.feedback_trace(entry.id, actor=actor()), entry.created_at)
+                    with st.expander("原始记录（JSON，供技术人员排查）"):
+                        st.json(localized(assistant.feedback_detail(entry.id, actor=actor()).trace), expanded=False)
                 except RagError as exc:  # changed since the list was read (a document narrowed, the row expired)
                     st.error(escape_md(exc))
             if entry.unread:

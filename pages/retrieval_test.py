@@ -27,6 +27,7 @@ from ui.trace_view import (
     technical_details,
     timings_frame,
 )
+from ui.uploads import upload_limit_mb
 from ui.verdict import hit_count_badge
 
 EVAL_KEY = "retrieval_eval_result"  # (file shown, mode, outcome, the Principal who ran it)
@@ -199,7 +200,7 @@ def eval_section(assistant: Assistant) -> None:
     left.caption("默认用示例制度的 82 道题；也可以上传自己的题集（JSONL，每行一道题：点框里的“Upload”选择文件，"
                  f"不超过 {most_bytes / 2**20:g} MB、{most_questions:,} 道题）。")
     right.caption("默认“混合”，即问答实际使用的方式；另两种只用于对比各自的贡献。")
-    uploaded = left.file_uploader("或上传题集", type=["jsonl"], key="rt_eval_upload")
+    uploaded = left.file_uploader("或上传题集", type=["jsonl"], key="rt_eval_upload", max_upload_size=upload_limit_mb(most_bytes))
     if st.button("运行评测", icon=":material/play_arrow:"):
         try:  # only the data dir, the bundled sample set, or a file uploaded here: the box is no file probe
             resolved = (

@@ -402,7 +402,7 @@ def info_section(assistant: Assistant) -> None:
         st.dataframe(pd.DataFrame(
             [("大模型接口密钥", "LLM_API_KEY"), ("大模型接口地址", "LLM_BASE_URL"), ("大模型名称", "LLM_MODEL_ID"),
              ("嵌入模型", "EMBEDDING_MODEL"), ("第二排序模型", "RAG_SECOND_EMBEDDING_MODEL"), ("向量库服务器", "CHROMA_HOST")]
-            + [(FIELDS[k][0], k) for k in FIELDS], columns=["设置", "技术名称"]), hide_index=True, width="stretch")
+            + [(FIELDS[k][0], Settings.env_var(k)) for k in FIELDS], columns=["设置", "技术名称"]), hide_index=True, width="stretch")
 
 
 def main() -> None:

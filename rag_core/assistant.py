@@ -49,10 +49,11 @@ from .search.model_cache import MODEL_STATE_DIR
 from .search.retrieval import HybridRetriever, decision_model
 from .search.sentence_index import SecondModel, SentenceIndex
 from .search.vector_store import LAYOUT as VECTOR_LAYOUT
-from .settings import LIMITS, Settings, out_of_limits, with_saved_changes
+from .settings import LIMITS, Settings, out_of_limits
 from .storage.backup import VECTOR_SERVER
 from .storage.health import SECOND_CACHE, SECOND_SENTENCES, open_checks
 from .storage.library_evidence import LEFT_OVER
+from .storage.saved_settings import with_saved_changes
 from .text.inputs import MAX_QUESTION_CHARS, InputError, checked
 from .text.pii import redact_text
 from .text.tokenizer import warm_up_tokenizer

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from rag_core.settings import SAVED_FILE, Settings, with_saved_changes
+from rag_core.settings import SAVED_FILE, Settings
+from rag_core.storage.saved_settings import with_saved_changes
 
 
 def test_a_notice_names_a_few_refused_settings_and_counts_the_rest(tmp_path):

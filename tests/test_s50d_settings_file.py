@@ -14,7 +14,8 @@ import pytest
 from fakes import fake_assistant
 
 from rag_core import Settings
-from rag_core.settings import SAVED_FILE, save_changes, with_saved_changes
+from rag_core.settings import SAVED_FILE
+from rag_core.storage.saved_settings import save_changes, with_saved_changes
 
 DAMAGED = '{"candidates": 40, "memory_top_k": 5, "top_k": 8,}'
 

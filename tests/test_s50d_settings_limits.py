@@ -18,7 +18,8 @@ import pytest
 from fakes import fake_assistant
 
 from rag_core import Settings, SettingsError
-from rag_core.settings import LIMITS, SAVED_FILE, with_saved_changes
+from rag_core.settings import LIMITS, SAVED_FILE
+from rag_core.storage.saved_settings import with_saved_changes
 
 ROOT = Path(__file__).resolve().parent.parent
 HUGE = 10**400

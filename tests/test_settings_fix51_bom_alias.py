@@ -12,7 +12,8 @@ import os
 import pytest
 
 from rag_core.errors import SettingsError, explain_json_error
-from rag_core.settings import ALIASES, SAVED_FILE, Settings, with_saved_changes
+from rag_core.settings import ALIASES, SAVED_FILE, Settings
+from rag_core.storage.saved_settings import with_saved_changes
 
 
 def test_a_settings_file_saved_with_a_bom_is_read(tmp_path):

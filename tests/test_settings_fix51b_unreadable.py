@@ -124,7 +124,8 @@ SAVE_OVER_UNREADABLE = r'''
 import sys
 import tempfile
 from pathlib import Path
-from rag_core.settings import Settings, save_changes, with_saved_changes
+from rag_core.settings import Settings
+from rag_core.storage.saved_settings import save_changes, with_saved_changes
 d = Path(sys.argv[1]); base = Settings(data_dir=d)
 s, notice, _ = with_saved_changes(base)
 assert "原文件会先原样另存为" in notice, notice

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -53,9 +54,19 @@ def role_name(role: str) -> str:
     return ROLE_NAMES.get(role, role) if role else "—"
 
 
+_ENV_FILES_READ: set[Path] = set()  # each `.env` is read once per process, at start
+
+
 def app_settings() -> Settings:
-    """The settings the CLI would use here: environment first, then `.env`, data dir made absolute."""
-    settings = Settings.from_env()
+    """The settings the CLI would use here: environment first, then `.env`, data dir made absolute.
+
+    `.env` is read at the first run only (its values stay in the environment): a line added while the app runs waits
+    for the restart the settings page asks for; read at every run, a typo in it stopped every page at the next click
+    and a valid line built a second assistant beside the first (review 357)."""
+    env_file = Path(".env").resolve()
+    first = env_file not in _ENV_FILES_READ
+    _ENV_FILES_READ.add(env_file)
+    settings = Settings.from_env(env_file=env_file if first else None)
     return settings.with_changes(data_dir=settings.data_dir.resolve())
 
 

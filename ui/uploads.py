@@ -7,6 +7,7 @@ test can call it with the real facade and then check the page lists the result.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
@@ -38,6 +39,12 @@ Progress = Callable[[str, float], None]
 LOG = logging.getLogger(__name__)
 # the error may come after the new version went live: the page cannot say nothing was written
 UNEXPECTED = "导入时出现意外错误，这份文件可能没有导入完成：请在文档列表中查看它是否有了新版本，没有就重试，仍不行请联系管理员"
+
+
+def upload_limit_mb(most_bytes: float) -> int:
+    """The upload box's limit per file in MB: the engine's (`most_bytes`), never above what the server takes
+    (`server.maxUploadSize`). The box said 20 MB whatever RAG_MAX_FILE_MB was, and refused past it in English (review 356)."""
+    return max(1, min(math.ceil(most_bytes / 2**20), int(st.get_option("server.maxUploadSize"))))
 
 
 def audience_text(audience: Sequence[str]) -> str:

@@ -31,9 +31,10 @@ def redact_url(url: str) -> str:
         return ""
     try:
         parts = urlsplit(url)
+        port = parts.port  # 80800 or 8o80 raise here, not at urlsplit (review 357)
     except ValueError:
         return "(无效地址)"
     host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
+    if port:
+        host = f"{host}:{port}"
     return urlunsplit((parts.scheme, host, parts.path, "", ""))

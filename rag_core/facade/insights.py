@@ -18,6 +18,7 @@ from datetime import date
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from ..conversations.records import trace_from_dict
 from ..documents.catalog import office_today, visible_to
 from ..errors import PermissionDenied, StoreDamaged
 from ..insights.audiences import UNKNOWN, audiences_now, chunk_ids, readable_by, revealed
@@ -136,6 +137,11 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions, QuestionL
         return entry is not None and self._feedback_readable(actor, entry)
 
     # -- knowledge gaps ----------------------------------------------------------
+    def feedback_trace(self, feedback_id: int, *, actor: Principal | None = None) -> AskTrace:
+        """The rated answer's trace as a record, for the same Chinese view as chat's 技术细节 (the review page showed
+        its stored JSON: 77 English keys, review 356); checked as `feedback_detail` is."""
+        return trace_from_dict(self.feedback_detail(feedback_id, actor=actor).trace)
+
     @uses_store(INSIGHTS_FILE)
     def knowledge_gaps(self, *, since: str | date | None = None, until: str | date | None = None,
                        include_weak: bool = False, include_tests: bool = False,

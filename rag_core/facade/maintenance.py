@@ -20,7 +20,7 @@ from ..documents.write_lock import WriterLock
 from ..errors import PermissionDenied, RagError, SettingsError, StoreBusy, StoreDamaged
 from ..insights.export import to_csv
 from ..search.disk_full import disk_full
-from ..settings import SAVED_FILE, Settings, with_saved_changes
+from ..settings import SAVED_FILE, Settings
 from ..storage.account_files import AUDIT, damaged_line, no_accounts
 from ..storage.backup import LINK_LEFT_OUT, VECTORS_ELSEWHERE, BackupReport, backup_data_dir, restore_data_dir
 from ..storage.backup_check import NO_SUMS
@@ -28,6 +28,7 @@ from ..storage.disk_space import full_line, out_of_space
 from ..storage.empty_stores import cut_state, truncated
 from ..storage.health import CATALOG, CHROMA_DIR, StoreCheck, doctor, set_aside_chroma, sqlite_problem
 from ..storage.open_lock import hold_open, no_app, others_open
+from ..storage.saved_settings import with_saved_changes
 from ..storage.sqlite_access import access_reason, busy
 from ..text.inputs import InputError
 from ..text.pii import redact_text
@@ -383,9 +384,8 @@ def _server_of(data_dir: Path) -> tuple[str, int] | None:
 
 def _settings_check(data_dir: Path, settings: Settings | None = None) -> StoreCheck | None:
     """`settings.json` read as a start reads it (`with_saved_changes`): the start's notice, or ok; None when absent.
-
-    Applied to the environment and .env the app runs with, not the defaults: {"chunk_overlap": 300} with
-    RAG_CHUNK_SIZE=800 starts fine, and doctor called it no longer accepted."""
+    Applied to the environment and .env the app runs with, not the defaults ({"chunk_overlap": 300} with
+    RAG_CHUNK_SIZE=800 starts fine, and doctor called it no longer accepted)."""
     if not (data_dir / SAVED_FILE).exists():
         return None
     if settings is None:

@@ -7,10 +7,11 @@ restart. The save merges with settings.json as it is now (`shared_settings`), so
 from __future__ import annotations
 
 from contextlib import suppress
+from typing import Any
 
-from .. import settings as saved_file  # settings.json: the settings page's changes
 from ..errors import SettingsError
-from ..settings import LIMITS, Settings
+from ..settings import LIMITS, SAVED_FILE, Settings
+from ..storage import saved_settings as saved_file  # settings.json: the settings page's changes
 from ..types import Principal
 from .core import FacadeCore
 from .shared_settings import on_file_now, saving
@@ -40,14 +41,14 @@ class SettingsActions(FacadeCore):
         except Exception as exc:
             self._audit(actor, "settings.change", ", ".join(sorted(changes)), "failed", str(exc))
             raise
-        self._audit(actor, "settings.change", ", ".join(sorted(changes)), "ok", saved_file.change_detail(was, changes, kept))
+        self._audit(actor, "settings.change", ", ".join(sorted(changes)), "ok", change_detail(was, changes, kept))
         return needs_reindex
 
     def _saved_file_handled(self, kept: str) -> None:
         """settings.json was rewritten or removed: the start's notice about it is stale, and the copy is named."""
         with suppress(ValueError):  # another session's save took it out between a look and a remove
             self.store_notices.remove(self._saved_notice)
-        self.settings_notice = saved_file.kept_notice(kept)
+        self.settings_notice = kept_notice(kept)
 
     def _put_in_force(self, new: Settings) -> bool:
         """Put `new` in force now; True when chunking changed (re-index needed)."""
@@ -79,3 +80,14 @@ class SettingsActions(FacadeCore):
             raise
         self._audit(actor, "settings.change", ", ".join(forgotten), "ok", "清除设置页保存的修改，改回 .env 和默认值" + (f"；{self.settings_notice}" if kept else ""))
         return needs_reindex
+
+
+def change_detail(old: Settings, changes: dict[str, Any], kept: str) -> str:
+    """The audit row of a settings change: each knob's old → new value (a secret masked), and where the old file went."""
+    shown = {k: ("***", "***") if "key" in k or "secret" in k else (getattr(old, k, ""), v) for k, v in changes.items()}
+    return "；".join(f"{k}: {was} → {now}" for k, (was, now) in shown.items()) + (f"；{kept_notice(kept)}" if kept else "")
+
+
+def kept_notice(kept: str) -> str:
+    """The Chinese line naming the copy a save or a clear kept ("" when none was)."""
+    return f"原来的 {SAVED_FILE} 已原样另存为 {kept}，没有丢失；其中不在新设置里的值如仍需要，请在设置页重新设置" if kept else ""

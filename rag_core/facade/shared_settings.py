@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..documents.write_lock import held_if_writable
-from ..settings import Settings, with_saved_changes
+from ..settings import Settings
+from ..storage.saved_settings import with_saved_changes
 
 SETTINGS_LOCK = ".settings.write-lock"  # hidden: backups skip it
 
@@ -23,7 +24,7 @@ def saving(data_dir: str | Path):
 def on_file_now(env: Settings, in_force: Settings, saved: frozenset[str]) -> tuple[Settings, frozenset[str]]:
     """What a save starts from: `env` (.env and defaults) with settings.json as it is now, another replica's
     saves included, and the knobs it holds; this process's view when the file cannot be used at all
-    (unreadable, or nothing in it accepted: the save keeps that file aside whole, `settings.save_changes`)."""
+    (unreadable, or nothing in it accepted: the save keeps that file aside whole, `storage.saved_settings.save_changes`)."""
     current, notice, applied = with_saved_changes(env, now=True)  # read whole: no copy of it kept aside
     if notice and not applied:
         return in_force, saved

@@ -23,6 +23,8 @@ from typing import Protocol
 
 import numpy as np
 
+from ..errors import SettingsError
+from ..settings import bundled_embedder
 from ..storage.cache_damage import fresh_in_memory, is_damage, open_cache
 
 _log = logging.getLogger(__name__)
@@ -340,7 +342,11 @@ def load_embedder(name: str, threads: int | None = None, state_dir: Path | None 
         return _warming(E5Embedder(threads), "main-model-load")
     if key.lower() in ("use", "usem3", "universal-sentence-encoder"):
         return USEEmbedder(threads, state_dir)
-    return SentenceTransformerEmbedder(key)
+    try:
+        return SentenceTransformerEmbedder(key)
+    except (OSError, ValueError) as exc:  # no such folder here: its loader's English is about reaching huggingface.co
+        raise SettingsError(f"向量模型 {key[:60]!r} 不是内置的 e5 / use，本机也没有这个 sentence-transformers 模型文件夹"
+                            "（助手不联网下载模型）。请检查 EMBEDDING_MODEL，或改回 e5") from exc
 
 
 def load_second_embedder(name: str, main: str, state_dir: Path | None = None) -> Embedder | None:
@@ -349,9 +355,10 @@ def load_second_embedder(name: str, main: str, state_dir: Path | None = None) ->
     USE reads its weights and vocabulary on its first call; that call is made on a background thread,
     while the store opens, instead of by the first question (`_warming`).
     """
-    if not name or name == main:
+    second = bundled_embedder(name) if name and name.strip() else ""  # USE, use, universal-sentence-encoder: one
+    if not second or second == (bundled_embedder(main) or main):  # e5 beside EMBEDDING_MODEL=multilingual-e5-small
         return None
-    return _warming(load_embedder(name, threads=SECOND_MODEL_THREADS, state_dir=state_dir), "second-model-load")
+    return _warming(load_embedder(second, threads=SECOND_MODEL_THREADS, state_dir=state_dir), "second-model-load")
 
 
 def _warming(embedder: Embedder, thread_name: str) -> Embedder:
