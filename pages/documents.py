@@ -58,7 +58,7 @@ def upload_section(assistant: Assistant) -> None:
     st.subheader("上传制度文件")
     limit = upload_limit_mb(assistant.settings.max_file_bytes)
     with st.form("upload_form", clear_on_submit=True):
-        st.caption(UPLOAD_HINT.format(limit=limit) + (
+        st.caption(UPLOAD_HINT.format(limit=f"{min(assistant.settings.max_file_bytes / 2**20, limit):g}") + (
             f"（系统允许导入更大的文件，但网页上传上限是 {limit} MB：更大的文件请管理员用命令行 python -m rag_core ingest 导入，"
             "或调大 .streamlit/config.toml 的 maxUploadSize）" if assistant.settings.max_file_bytes > limit * 2**20 else ""))
         files = st.file_uploader(

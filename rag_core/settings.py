@@ -178,7 +178,10 @@ class Settings:
         variable is RAG_ + its name in capitals (RAG_TOP_K); the names in ALIASES (LLM_API_KEY …) when that is unset."""
         if env_file:
             from dotenv import load_dotenv
-            load_dotenv(env_file, override=False)
+            try:
+                load_dotenv(env_file, override=False)
+            except UnicodeDecodeError as exc:  # saved by Notepad as GBK: python-dotenv's English, once (review 360)
+                raise SettingsError(f"配置文件 {Path(env_file).name} 不是 UTF-8 编码，无法读取：请用记事本“另存为”UTF-8 后重启助手") from exc
         values: dict[str, Any] = {}
         for spec in fields(cls):
             var, raw = env_source(spec.name)
@@ -191,6 +194,9 @@ class Settings:
             if line := out_of_limits(name, getattr(settings, name)) if name in LIMITS else (
                     "" if _within(getattr(settings, name), *FIXED_RANGES[name][:2]) else FIXED_RANGES[name][2]):
                 raise SettingsError(f"环境变量 {var}={env_source(name)[1][:40]} 超出范围：{line}")
+        if settings.chunk_overlap >= settings.chunk_size and env_source("chunk_overlap")[0]:  # names both variables
+            raise SettingsError(f"环境变量 {env_source('chunk_overlap')[0]}={settings.chunk_overlap} 须小于块大小"
+                                f"（{env_source('chunk_size')[0] or '默认值'} {settings.chunk_size}）")
         settings.validate()
         return settings
 
@@ -234,9 +240,11 @@ _KINDS = {"bool": "开/关（true/false）", "int": "整数", "float": "数字",
 
 def _address_problems(settings: Settings) -> list[str]:
     """A server address the client libraries would refuse in English at start (review 357: 8o80, 127.0.0.1:8000)."""
-    problems = [] if _port_readable(settings.llm_base_url) else [
-        f"大模型地址 LLM_BASE_URL {settings.llm_base_url[:60]!r} 无法识别（端口须是 1 到 65535 的数字）"]
-    if re.search(r"[:/\s]", settings.chroma_host):
+    url, problems = settings.llm_base_url, []
+    if url and not (_port_readable(url) and urlsplit(url).scheme in ("http", "https")):  # 127.0.0.1:8000/v1 too
+        problems.append(f"大模型地址 LLM_BASE_URL {url[:60]!r} 无法识别：须以 http:// 或 https:// 开头，端口须是 1 到 65535 的数字")
+    # a host written with its port (127.0.0.1:8000); an IPv6 [::1] or a whole https:// address is the client's to read
+    if re.fullmatch(r"[^:/\[\]\s]+:\d*", settings.chroma_host) or re.search(r"\s", settings.chroma_host):
         problems.append("CHROMA_HOST 只填主机名或 IP（例如 127.0.0.1），端口写在 CHROMA_PORT")
     return problems
 

@@ -64,9 +64,8 @@ def app_settings() -> Settings:
     for the restart the settings page asks for; read at every run, a typo in it stopped every page at the next click
     and a valid line built a second assistant beside the first (review 357)."""
     env_file = Path(".env").resolve()
-    first = env_file not in _ENV_FILES_READ
-    _ENV_FILES_READ.add(env_file)
-    settings = Settings.from_env(env_file=env_file if first else None)
+    settings = Settings.from_env(env_file=None if env_file in _ENV_FILES_READ else env_file)
+    _ENV_FILES_READ.add(env_file)  # once read: a file that failed to read is read again at the next run (review 360)
     return settings.with_changes(data_dir=settings.data_dir.resolve())
 
 

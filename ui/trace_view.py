@@ -401,7 +401,10 @@ def render_trace_numbers(trace: AskTrace, at: str | None = None) -> None:
     answerer = ANSWERER_LABELS.get(trace.answerer, trace.answerer)
     st.markdown(f"**完整提示词（{trace.prompt_tokens} / {trace.token_budget} token）**")
     st.caption(f"回答方式：{escape_md(answerer)}；提示词共 {trace.prompt_tokens} token，预算 {trace.token_budget} token。")
-    st.code(trace.prompt, language=None, wrap_lines=True)
+    if trace.prompt:
+        st.code(trace.prompt, language=None, wrap_lines=True)
+    else:  # a review copy (反馈审阅) keeps no prompt: an empty box read as "the model was given nothing" (review 360)
+        st.caption("这份记录没有保存完整提示词（评价记录只保留检索和回答），提示词请在问答页该轮的技术细节里查看。")
     if trace.citations.checked:
         check = trace.citations
         st.caption(f"引用检查：删除不存在的引用 {len(check.removed)} 处；数字未在引用条款中找到的句子 {len(check.unsupported)} 句。")

@@ -47,11 +47,12 @@ _CONTEXT_RES = tuple(
 # A form laid out label above value (a PDF or scanned form, a web page's list): the label alone on its line, the value
 # opening the next (QQ号⏎12345678; review 353). Not for accounts: a 个人账户 column heading stands above amounts.
 _BELOW = ("id_card", "passport", "travel_permit", "wechat", "qq", "phone")
-# The label may say whose (联系电话, 本人QQ号, 个人微信); the value must be its line's whole text: 手机 as a heading above
-# 2024-01-01起 or 1000-2000元 is no form (review 358).
+# The label may say whose (联系电话, 本人QQ号, 个人微信); the value opens the next line and no unit follows it: 手机 as a
+# heading above 2024-01-01起 or 1000-2000元 is no form (review 358), QQ号 above 52013145（常用） is (review 360).
+_NOT_A_VALUE_AFTER = r"(?![ \t\u3000]*[-年月日时点分秒元万亿号条款项章节%％、起至到天次个人])"
 _CONTEXT_BELOW_RES = tuple(
     (re.compile(rf"^[ \t\u3000]*[{_CJK}]{{0,6}}(?:{words})[ \t\u3000]*(?:号码|号|码)?[ \t\u3000]*[:：]?[ \t\u3000]*\r?\n"
-                rf"[ \t\u3000]*(?P<value>{shape})[ \t\u3000]*\r?$", re.ASCII | re.MULTILINE), category)
+                rf"[ \t\u3000]*(?P<value>{shape}){_NOT_A_VALUE_AFTER}", re.ASCII | re.MULTILINE), category)
     for words, category, shape in _CONTEXT if category in _BELOW
 )
 
