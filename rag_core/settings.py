@@ -194,9 +194,9 @@ class Settings:
             if line := out_of_limits(name, getattr(settings, name)) if name in LIMITS else (
                     "" if _within(getattr(settings, name), *FIXED_RANGES[name][:2]) else FIXED_RANGES[name][2]):
                 raise SettingsError(f"环境变量 {var}={env_source(name)[1][:40]} 超出范围：{line}")
-        if settings.chunk_overlap >= settings.chunk_size and env_source("chunk_overlap")[0]:  # names both variables
-            raise SettingsError(f"环境变量 {env_source('chunk_overlap')[0]}={settings.chunk_overlap} 须小于块大小"
-                                f"（{env_source('chunk_size')[0] or '默认值'} {settings.chunk_size}）")
+        if settings.chunk_overlap >= settings.chunk_size and (env_source("chunk_overlap")[0] or env_source("chunk_size")[0]):
+            raise SettingsError(f"重叠 {env_source('chunk_overlap')[0] or '默认值'} {settings.chunk_overlap} 须小于块大小"
+                                f" {env_source('chunk_size')[0] or '默认值'} {settings.chunk_size}")  # names the variables
         settings.validate()
         return settings
 
@@ -241,11 +241,13 @@ _KINDS = {"bool": "开/关（true/false）", "int": "整数", "float": "数字",
 def _address_problems(settings: Settings) -> list[str]:
     """A server address the client libraries would refuse in English at start (review 357: 8o80, 127.0.0.1:8000)."""
     url, problems = settings.llm_base_url, []
-    if url and not (_port_readable(url) and urlsplit(url).scheme in ("http", "https")):  # 127.0.0.1:8000/v1 too
-        problems.append(f"大模型地址 LLM_BASE_URL {url[:60]!r} 无法识别：须以 http:// 或 https:// 开头，端口须是 1 到 65535 的数字")
-    # a host written with its port (127.0.0.1:8000); an IPv6 [::1] or a whole https:// address is the client's to read
-    if re.fullmatch(r"[^:/\[\]\s]+:\d*", settings.chroma_host) or re.search(r"\s", settings.chroma_host):
-        problems.append("CHROMA_HOST 只填主机名或 IP（例如 127.0.0.1），端口写在 CHROMA_PORT")
+    if url and not (_port_readable(url) and urlsplit(url).scheme.lower() in ("http", "https") and urlsplit(url).hostname):
+        problems.append(f"大模型地址 LLM_BASE_URL {url[:60]!r} 无法识别：须是 http:// 或 https:// 开头的完整地址，"
+                        "端口须是 1 到 65535 的数字")
+    # a host name or an IP ([::1] for IPv6): a port, a path or a scheme chromadb reads wrongly or refuses in English
+    host = settings.chroma_host
+    if host and not re.fullmatch(r"[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]", host):
+        problems.append("CHROMA_HOST 只填主机名或 IP（例如 127.0.0.1，IPv6 写成 [::1]），端口写在 CHROMA_PORT")
     return problems
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import streamlit as st
 
-from rag_core import Assistant, Principal, Settings
+from rag_core import Assistant, Principal, Settings, SettingsError
 from rag_core.assistant import SAMPLES_DIR
 from rag_core.errors import PermissionDenied
 from rag_core.types import ROLE_NAMES
@@ -119,7 +119,8 @@ def get_assistant() -> Assistant:
         assistant = open_assistant(app_settings())
         index_samples(assistant)
     except Exception as exc:  # any startup failure must reach the user as text (a damaged store: one line)
-        st.error(f"助手启动失败：{escape_md(exc)}")
+        restart = "（改好 .env 后请重启助手：运行中的助手不会重新读入已读过的值）" if isinstance(exc, SettingsError) else ""
+        st.error(f"助手启动失败：{escape_md(exc)}{restart}")
         st.stop()
         raise  # unreachable; keeps type checkers happy
     # a cache set aside and rebuilt, a damaged store found later (the audit trail, the version history):

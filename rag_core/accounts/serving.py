@@ -20,6 +20,7 @@ import sys
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
+from ..errors import SettingsError
 from ..settings import Settings
 from .store import AccountStore
 
@@ -98,7 +99,12 @@ def check(address: str, settings: Settings) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     address = requested_address(sys.argv[1:] if argv is None else argv)
-    refusal = check(address, Settings.from_env())
+    try:
+        settings = Settings.from_env()
+    except SettingsError as exc:  # a bad .env: its Chinese line, not a traceback before the app's (review 361)
+        sys.stderr.write(f"助手没有启动：{exc}\n")
+        return 1
+    refusal = check(address, settings)
     if refusal:
         sys.stderr.write(refusal + "\n")
         return 1

@@ -47,9 +47,12 @@ _CONTEXT_RES = tuple(
 # A form laid out label above value (a PDF or scanned form, a web page's list): the label alone on its line, the value
 # opening the next (QQ号⏎12345678; review 353). Not for accounts: a 个人账户 column heading stands above amounts.
 _BELOW = ("id_card", "passport", "travel_permit", "wechat", "qq", "phone")
-# The label may say whose (联系电话, 本人QQ号, 个人微信); the value opens the next line and no unit follows it: 手机 as a
-# heading above 2024-01-01起 or 1000-2000元 is no form (review 358), QQ号 above 52013145（常用） is (review 360).
-_NOT_A_VALUE_AFTER = r"(?![ \t\u3000]*[-年月日时点分秒元万亿号条款项章节%％、起至到天次个人])"
+# A label without its colon (with one, `_GAP` reads across the break already), alone on its line, and may say whose
+# (联系电话, 本人QQ号, 个人微信); the value is the next line's whole text but for a note in brackets or an extension: a
+# heading 手机 or 微信 above 2024-01-01起, 2024.01.01 开始执行 or Office365 账号… is no form (reviews 358, 361), QQ号 above
+# 52013145（常用） or 座机 above 62345678 转 8001 is (review 360). 52013145 人事部张三 under QQ stays: nothing tells it from
+# a heading above a sentence.
+_NOT_A_VALUE_AFTER = r"(?=[ \t\u3000]*(?:[(（][^()（）\n]{0,20}[)）]|(?:转|分机)[ \t]*\d{1,6})?[ \t\u3000]*\r?$)"
 _CONTEXT_BELOW_RES = tuple(
     (re.compile(rf"^[ \t\u3000]*[{_CJK}]{{0,6}}(?:{words})[ \t\u3000]*(?:号码|号|码)?[ \t\u3000]*[:：]?[ \t\u3000]*\r?\n"
                 rf"[ \t\u3000]*(?P<value>{shape}){_NOT_A_VALUE_AFTER}", re.ASCII | re.MULTILINE), category)
