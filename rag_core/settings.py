@@ -245,15 +245,15 @@ def _address_problems(settings: Settings) -> list[str]:
         problems.append(f"大模型地址 LLM_BASE_URL {url[:60]!r} 无法识别：须是 http:// 或 https:// 开头的完整地址，"
                         "端口须是 1 到 65535 的数字")
     # a host name or an IP ([::1] for IPv6): a port, a path or a scheme chromadb reads wrongly or refuses in English
-    host = settings.chroma_host
-    if host and not re.fullmatch(r"[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]", host):
+    host = settings.chroma_host  # 向量库.公司.cn and [fe80::1%eth0] are read (review 362)
+    if re.search(r"[/\s]", host) or ":" in host and not re.fullmatch(r"\[[^\]\s]+\]", host):
         problems.append("CHROMA_HOST 只填主机名或 IP（例如 127.0.0.1，IPv6 写成 [::1]），端口写在 CHROMA_PORT")
     return problems
 
 
 def _port_readable(url: str) -> bool:
     try:
-        return urlsplit(url).port is not None or True  # 80800 or 8o80 raise reading it
+        return urlsplit(url).port != 0  # 80800 or 8o80 raise reading it; 0 is no port a server listens on
     except ValueError:
         return False
 

@@ -122,3 +122,26 @@ def test_the_start_check_of_run_sh_says_a_bad_env_in_one_line(clean_env, capsys)
     assert serving.main([]) == 1
     err = capsys.readouterr().err
     assert "LLM_BASE_URL" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ("本人QQ号\n52013145。", "本人QQ号\n[QQ号]。"),
+    ("个人微信号\nzhangsan_2024；", "个人微信号\n[微信号]；"),
+    ("座机\n62345678 转 8001。", "座机\n[座机号] 转 8001。"),
+    ("QQ号\n52013145【常用】", "QQ号\n[QQ号]【常用】"),
+])
+def test_a_value_under_its_label_may_end_its_sentence(text: str, masked: str) -> None:
+    """Review 362: the whole-line rule of review 361 left a value followed by 。 or ； in clear."""
+    assert redact_text(text) == masked
+
+
+@pytest.mark.parametrize("host", ["向量库.公司.cn", "[fe80::1%eth0]"])
+def test_an_international_or_zoned_chroma_host_is_accepted(clean_env, host: str) -> None:
+    clean_env.setenv("CHROMA_HOST", host)
+    assert Settings.from_env(env_file=None).chroma_host == host
+
+
+def test_port_0_in_the_llm_address_is_refused(clean_env) -> None:
+    clean_env.setenv("LLM_BASE_URL", "http://127.0.0.1:0/v1")
+    with pytest.raises(SettingsError, match="LLM_BASE_URL"):
+        Settings.from_env(env_file=None)
