@@ -156,11 +156,10 @@ class Settings:
     def validate(self) -> None:
         if wrong := _wrong_types(self):  # a string or other non-number: one Chinese line, never a TypeError
             raise SettingsError(";".join(wrong))
-        problems = [line for name in LIMITS if (line := out_of_limits(name, getattr(self, name)))]
+        problems = [line for name in LIMITS if (line := _range_problem(name, getattr(self, name)))]
         if not problems and self.chunk_overlap >= self.chunk_size:
             problems.append("重叠 chunk_overlap 须小于块大小")
-        problems += [line for name, (low, high, line) in FIXED_RANGES.items()
-                     if not _within(getattr(self, name), low, high)]
+        problems += [line for name in FIXED_RANGES if (line := _range_problem(name, getattr(self, name)))]
         if not bundled_embedder(self.embedding_model) and importlib.util.find_spec("sentence_transformers") is None:
             problems.append(f"向量模型 {self.embedding_model!r} 不是内置的 e5 / use，需要另装 sentence-transformers 和 torch"
                             "（requirements-models.txt，约 1.2 GB）；或改回 e5")
@@ -190,10 +189,10 @@ class Settings:
         values["data_dir"] = Path(data_dir or env_source("data_dir")[1] or DEFAULT_DATA_DIR)
         settings = cls(**{**values, **overrides})
         # a knob .env set out of range is refused by its variable (采用阈值 is a name no page or guide uses: review 357)
-        for name in (n for n in (*LIMITS, *FIXED_RANGES) if (var := env_source(n)[0]) and n not in overrides):
-            if line := out_of_limits(name, getattr(settings, name)) if name in LIMITS else (
-                    "" if _within(getattr(settings, name), *FIXED_RANGES[name][:2]) else FIXED_RANGES[name][2]):
-                raise SettingsError(f"环境变量 {var}={env_source(name)[1][:40]} 超出范围：{line}")
+        for name in (n for n in (*LIMITS, *FIXED_RANGES) if n not in overrides):
+            var, raw = env_source(name)
+            if var and (line := _range_problem(name, getattr(settings, name))):
+                raise SettingsError(f"环境变量 {var}={raw[:40]} 超出范围：{line}")
         if settings.chunk_overlap >= settings.chunk_size and (env_source("chunk_overlap")[0] or env_source("chunk_size")[0]):
             raise SettingsError(f"重叠 {env_source('chunk_overlap')[0] or '默认值'} {settings.chunk_overlap} 须小于块大小"
                                 f" {env_source('chunk_size')[0] or '默认值'} {settings.chunk_size}")  # names the variables
@@ -238,10 +237,18 @@ def _wrong_types(settings: Settings) -> list[str]:
 _KINDS = {"bool": "开/关（true/false）", "int": "整数", "float": "数字", "str": "文字"}
 
 
+def _range_problem(name: str, value: Any) -> str:
+    """The Chinese refusal of a knob's value outside its range (`LIMITS` or `FIXED_RANGES`), else ""."""
+    if name in LIMITS:
+        return out_of_limits(name, value)
+    low, high, line = FIXED_RANGES[name]
+    return "" if _within(value, low, high) else line
+
+
 def _address_problems(settings: Settings) -> list[str]:
     """A server address the client libraries would refuse in English at start (review 357: 8o80, 127.0.0.1:8000)."""
     url, problems = settings.llm_base_url, []
-    if url and not (_port_readable(url) and urlsplit(url).scheme.lower() in ("http", "https") and urlsplit(url).hostname):
+    if url and not _url_readable(url):
         problems.append(f"大模型地址 LLM_BASE_URL {url[:60]!r} 无法识别：须是 http:// 或 https:// 开头的完整地址，"
                         "端口须是 1 到 65535 的数字")
     # a host name or an IP ([::1] for IPv6): a port, a path or a scheme chromadb reads wrongly or refuses in English
@@ -251,9 +258,11 @@ def _address_problems(settings: Settings) -> list[str]:
     return problems
 
 
-def _port_readable(url: str) -> bool:
+def _url_readable(url: str) -> bool:
+    """http(s), a host, and a port a server listens on when one is given (80800 or 8o80 raise reading it)."""
     try:
-        return urlsplit(url).port != 0  # 80800 or 8o80 raise reading it; 0 is no port a server listens on
+        parts = urlsplit(url)
+        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and parts.port != 0
     except ValueError:
         return False
 

@@ -354,3 +354,14 @@ def no_real_model_in_the_fast_tier(item):
 
 pytest_runtest_setup = pytest.hookimpl(wrapper=True)(no_real_model_in_the_fast_tier)
 pytest_runtest_call = pytest.hookimpl(wrapper=True)(no_real_model_in_the_fast_tier)
+
+
+@pytest.fixture()
+def clean_env(monkeypatch):
+    """No RAG_* or alias variable from the machine leaks into a settings test (the settings tests' one copy)."""
+    from rag_core.settings import ALIASES
+
+    for var in list(os.environ):
+        if var.startswith("RAG_") or var in ALIASES.values():
+            monkeypatch.delenv(var)
+    return monkeypatch

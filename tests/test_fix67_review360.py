@@ -13,18 +13,7 @@ from __future__ import annotations
 import pytest
 
 from rag_core import Settings, SettingsError
-from rag_core.settings import ALIASES
 from rag_core.text.pii import redact_text
-
-
-@pytest.fixture()
-def clean_env(monkeypatch):
-    import os
-
-    for var in list(os.environ):
-        if var.startswith("RAG_") or var in ALIASES.values():
-            monkeypatch.delenv(var)
-    return monkeypatch
 
 
 @pytest.mark.parametrize(("text", "masked"), [

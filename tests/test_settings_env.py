@@ -9,7 +9,7 @@ import pytest
 from conftest import copy_store
 
 from rag_core import Settings, SettingsError
-from rag_core.settings import ALIASES, env_name
+from rag_core.settings import env_name
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -22,15 +22,6 @@ def _sample(type_name: str) -> tuple[str, object]:
     return next((sample for kind, sample in SAMPLES.items() if kind in str(type_name)), SAMPLES["str"])
 
 
-@pytest.fixture()
-def clean_env(monkeypatch):
-    """No RAG_* or alias variable from the machine leaks into these tests."""
-    import os
-
-    for var in list(os.environ):
-        if var.startswith("RAG_") or var in ALIASES.values():
-            monkeypatch.delenv(var)
-    return monkeypatch
 
 
 @pytest.mark.parametrize("spec", [f for f in fields(Settings) if f.name != "data_dir"], ids=lambda f: f.name)

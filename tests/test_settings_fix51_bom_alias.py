@@ -7,12 +7,11 @@ was reported as RAG_MEMORY_THRESHOLD, a variable the admin never set.
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
 from rag_core.errors import SettingsError, explain_json_error
-from rag_core.settings import ALIASES, SAVED_FILE, Settings
+from rag_core.settings import SAVED_FILE, Settings
 from rag_core.storage.saved_settings import with_saved_changes
 
 
@@ -29,12 +28,6 @@ def test_a_bom_is_explained_in_chinese_to_other_callers():
     assert "BOM" in what and "格式有误" not in what, what
 
 
-@pytest.fixture()
-def clean_env(monkeypatch):
-    for var in list(os.environ):
-        if var.startswith("RAG_") or var in ALIASES.values():
-            monkeypatch.delenv(var)
-    return monkeypatch
 
 
 def test_a_bad_alias_variable_is_named_as_it_was_set(clean_env):
