@@ -115,7 +115,9 @@ def render_chrome(page_path: str | None = None) -> Assistant:
             st.markdown("**本机管理员** · 桌面模式")
             st.caption("还没有账户：本机使用者即管理员，无需登录。要让同事一起使用，请先按使用说明建立第一个管理员账户。")
         st.divider()
-        if assistant.settings.llm_configured:
+        if assistant.settings.llm_configured and assistant.llm_paused:
+            st.warning(escape_md(assistant.llm_status), icon=":material/hourglass_top:")
+        elif assistant.settings.llm_configured:
             st.success(escape_md(assistant.llm_status), icon=":material/smart_toy:")  # the model id is set in .env
         else:
             st.info(assistant.llm_status, icon=":material/offline_bolt:")

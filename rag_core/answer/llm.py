@@ -366,7 +366,10 @@ def _without_pieces(text: str, key: str) -> str:
 
 
 def make_llm(settings: Settings, system: str | None = None) -> LLMClient | None:
-    """The configured LLM, or None so the caller falls back to the extractive answerer."""
+    """The configured LLM (paused for a while after a call ran out its time: `llm_pause`), or None so the caller
+    falls back to the extractive answerer."""
     if not settings.llm_configured:
         return None
-    return OpenAICompatibleClient.from_settings(settings, system=system)
+    from .llm_pause import PausingLLM
+
+    return PausingLLM(OpenAICompatibleClient.from_settings(settings, system=system))

@@ -18,8 +18,22 @@ class ModelStatus(FacadeCore):
 
     @property
     def llm_status(self) -> str:
-        """One line for the sidebar: which model answers, or the offline answerer."""
-        return f"大模型：{self.llm.name}" if self.llm is not None else "离线抽取式回答（未配置大模型）"
+        """One line for the sidebar: which model answers (and that it is paused after a call ran out its time:
+        `answer.llm_pause`), or the offline answerer."""
+        if self.llm is None:
+            return "离线抽取式回答（未配置大模型）"
+        paused = self._paused_for()
+        return f"大模型：{self.llm.name}（无回应，暂停调用约 {max(1, round(paused))} 秒，先用离线回答）" if paused else \
+            f"大模型：{self.llm.name}"
+
+    @property
+    def llm_paused(self) -> bool:
+        """The model did not answer within its time lately and is left alone for a while (`answer.llm_pause`)."""
+        return self._paused_for() > 0
+
+    def _paused_for(self) -> float:
+        paused = getattr(self.llm, "paused_for", 0) if self.llm is not None else 0  # a client without a pause: 0
+        return float(paused) if isinstance(paused, int | float) else 0.0
 
     @property
     def llm_address(self) -> str:
