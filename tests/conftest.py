@@ -195,7 +195,8 @@ def shared_assistant(sample_store):
 
 
 
-# Test tiers. `scripts/test.sh` runs every test; `scripts/test.sh --fast` runs `pytest -m "not slow"`:
+# Test tiers. `scripts/test.sh` runs every test; `scripts/test.sh --fast` runs `pytest -m "not slow and not page"`
+# (and `--pages` the page tests that are not slow, `PAGE_SIGNS` below):
 # the pure-logic and fake-backed tests (tests/fakes.py: bigram embedder, queued LLM; SQLite and
 # embedded Chroma are allowed). A test is `slow` when it loads a real model (e5, USE, OCR, a
 # sentence-transformers model), starts a server or a browser, or spawns a process. It is marked here:
@@ -295,8 +296,25 @@ def pytest_unconfigure(config):
 _TMPFS_BASE = pytest.StashKey[str]()
 
 
+# Page tests drive a page through Streamlit's `AppTest` (directly or through tests/app_support.py): about a third of
+# the fast tier's time in a tenth of its files. They are `page`: `scripts/test.sh --fast` leaves them to
+# `scripts/test.sh --pages` (and to the whole suite), so a change to the engine is checked in about a minute.
+PAGE_SIGNS = ("AppTest", "app_support")
+
+
+@cache
+def drives_pages(path: Path) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return any(sign in text for sign in PAGE_SIGNS)
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
+        if drives_pages(item.path):
+            item.add_marker(pytest.mark.page)
         if (
             SLOW_MARKERS.intersection(mark.name for mark in item.iter_markers())
             or SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ()))

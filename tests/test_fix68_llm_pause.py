@@ -20,6 +20,7 @@ from rag_core.answer.llm import LLMError, OpenAICompatibleClient, make_llm
 from rag_core.answer.llm_pause import PAUSED, PausingLLM
 from rag_core.settings import Settings
 
+pytestmark = pytest.mark.slow  # a loopback HTTP server on a thread (as tests/conftest.py's SLOW_TESTS of test_llm.py)
 PROMPT = "年假有几天？"
 TIMEOUT_S = 0.4
 
