@@ -190,6 +190,7 @@ def ask_streaming(assistant: Assistant, question: str, user: str, role: Any, con
     worker.start()
     started()  # no Streamlit call between the two: the worker asks it whatever happens to this run
     shown, runs = st.empty(), []
+    shown.caption("⏳ 正在检索制度并等待大模型回答…")  # replaced by the answer's first piece (review 363)
     for piece in stream():
         runs = with_piece(runs, piece)
         shown.markdown(streamed_markdown(runs))

@@ -249,13 +249,21 @@ def _address_problems(settings: Settings) -> list[str]:
     """A server address the client libraries would refuse in English at start (review 357: 8o80, 127.0.0.1:8000)."""
     url, problems = settings.llm_base_url, []
     if url and not _url_readable(url):
-        problems.append(f"大模型地址 LLM_BASE_URL {url[:60]!r} 无法识别：须是 http:// 或 https:// 开头的完整地址，"
+        problems.append(f"大模型地址 LLM_BASE_URL {_shown_address(url)!r} 无法识别：须是 http:// 或 https:// 开头的完整地址，"
                         "端口须是 1 到 65535 的数字")
     # a host name or an IP ([::1] for IPv6): a port, a path or a scheme chromadb reads wrongly or refuses in English
     host = settings.chroma_host  # 向量库.公司.cn and [fe80::1%eth0] are read (review 362)
     if re.search(r"[/\s]", host) or ":" in host and not re.fullmatch(r"\[[^\]\s]+\]", host):
         problems.append("CHROMA_HOST 只填主机名或 IP（例如 127.0.0.1，IPv6 写成 [::1]），端口写在 CHROMA_PORT")
     return problems
+
+
+def _shown_address(url: str) -> str:
+    """`url` as a message may quote it, parsable or not: without a user:password@ (a gateway's password), a query
+    (?key=…) or a fragment (review 363)."""
+    address = re.split(r"[?#]", url.strip(), maxsplit=1)[0]
+    scheme, slashes, rest = address.rpartition("//") if "//" in address else ("", "", address)
+    return (scheme + slashes + rest[rest.rfind("@") + 1 :])[:60]
 
 
 def _url_readable(url: str) -> bool:

@@ -46,10 +46,13 @@ def wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> None:
 
 
 @contextmanager
-def running_app(store: Path, workdir: Path, *extra_args: str, port: int | None = None) -> Iterator[str]:
-    """`streamlit run app.py` on 127.0.0.1 over `store` (no LLM); yields its URL, stops it after."""
+def running_app(store: Path, workdir: Path, *extra_args: str, port: int | None = None,
+                env: dict[str, str] | None = None) -> Iterator[str]:
+    """`streamlit run app.py` on 127.0.0.1 over `store` (no LLM unless `env` names one); yields its URL, stops it
+    after."""
     port = port or free_port()
-    env = {**os.environ, "RAG_DATA_DIR": str(store), "LLM_API_KEY": "", "LLM_MODEL_ID": "", "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "RAG_DATA_DIR": str(store), "LLM_API_KEY": "", "LLM_MODEL_ID": "", "PYTHONUNBUFFERED": "1",
+           **(env or {})}
     log = workdir / "streamlit.log"
     cmd = [
         sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",

@@ -7,6 +7,7 @@ Usage:
         ...
         stub.requests[-1].body["messages"]
 
+`reply` is a text, or a function of the request's JSON body giving one (a reply by what the prompt asks).
 Modes: "ok" (default), "unauthorized" (HTTP 401 whose body echoes the key, like
 real providers do) and "hang" (never answers until the server is closed).
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -41,7 +42,7 @@ class RecordedRequest:
 
 @dataclass
 class _State:
-    reply: str
+    reply: str | Callable[[dict[str, Any]], str]
     mode: Mode
     chunk_chars: int
     model_ids: list[str]
@@ -135,13 +136,14 @@ class _Handler(BaseHTTPRequestHandler):
             return
         body = rec.body or {}
         model = str(body.get("model", "stub-model"))
-        if body.get("stream"):
-            self._stream(model)
-        else:
-            self._complete(model)
-
-    def _complete(self, model: str) -> None:
         reply = self.server.state.reply
+        reply = reply(body) if callable(reply) else reply  # a reply per request: by what its prompt asks
+        if body.get("stream"):
+            self._stream(model, reply)
+        else:
+            self._complete(model, reply)
+
+    def _complete(self, model: str, reply: str) -> None:
         self._send_json(
             200,
             {
@@ -160,7 +162,7 @@ class _Handler(BaseHTTPRequestHandler):
             },
         )
 
-    def _stream(self, model: str) -> None:
+    def _stream(self, model: str, reply: str) -> None:
         state = self.server.state
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -181,7 +183,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
 
         chunk({"role": "assistant", "content": ""})
-        for piece in _split(state.reply, state.chunk_chars):
+        for piece in _split(reply, state.chunk_chars):
             chunk({"content": piece})
         chunk({}, finish="stop")
         self.wfile.write(b"data: [DONE]\n\n")
@@ -212,11 +214,11 @@ class OpenAIStubServer:
 
     # configurable while running, so one server can serve several cases
     @property
-    def reply(self) -> str:
+    def reply(self) -> str | Callable[[dict[str, Any]], str]:
         return self._state.reply
 
     @reply.setter
-    def reply(self, value: str) -> None:
+    def reply(self, value: str | Callable[[dict[str, Any]], str]) -> None:
         self._state.reply = value
 
     @property

@@ -69,6 +69,8 @@ def is_refusal(text: str) -> bool:
     loose) refuses when its first sentence declines (资料没有提到需要审批，员工可直接请假 is the model's own inference, not
     the policy's) or the refusal words open it (within its first 40 characters)."""
     text = text.strip()
+    if _an_item_answers(text):
+        return False
     first = ""
     for sentence in _SENTENCE.finditer(_LIST_MARKER.sub("", text)):
         clauses = _clauses(sentence.group())
@@ -82,6 +84,30 @@ def is_refusal(text: str) -> bool:
     if cites_a_source(text):
         return False
     return any(marker in text[:40] for marker in REFUSAL_MARKERS) or bool(declining)
+
+
+def _an_item_answers(text: str) -> bool:
+    """A list whose items answer parts of the question, one of them with a cited rule: declining another part first
+    (- 二线城市：制度里没有写这一条 ⏎ - 一线城市：每晚上限600元[资料1]) is a partial answer, not a refusal (review 363)."""
+    starts = [m.start() for m in _LIST_MARKER.finditer(text)]
+    if len(starts) < 2:
+        return False
+    items = [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+    return any(
+        cites_a_source(item) and not any(_declines(c) for c in _clauses(_LIST_MARKER.sub("", item))) for item in items)
+
+
+def refusal_kept(text: str) -> str:
+    """A model's refusal without what it adds of its own: the sentences up to the one that declines, then only those
+    citing a source (制度里没有写这一条。[资料1]只规定了… keeps both; 制度里没有写这一条。不过一般公司都允许… loses the
+    guess the guard prompt forbids, review 363)."""
+    kept, declined = [], False
+    for match in _SENTENCE.finditer(text):
+        sentence = match.group()
+        if not sentence.strip() or not declined or cites_a_source(sentence):  # (line breaks kept as they were)
+            kept.append(sentence)
+        declined = declined or any(_declines(c) for c in _clauses(_LIST_MARKER.sub("", sentence)))
+    return re.sub(r"\n{3,}", "\n\n", "".join(kept)).strip() if declined else text
 
 
 def _aside(clause: str) -> bool:
@@ -191,6 +217,7 @@ def compose_answer(
             kept = kept_values(source.text for source in built.sources)
             raw = _model_reply(llm, built.text, on_token, shown, kept)
             answer, check = check_citations(masked_keeping(raw.strip(), kept), built.sources)
+            answer = refusal_kept(answer) if is_refusal(answer) else answer
             # a citation the guard took out may have joined two runs of digits into one number: masked again
             answer = masked_keeping(answer, kept)
             if not any(char.isalnum() for char in without_citations(answer)):  # [资料1]。 alone
@@ -239,11 +266,13 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str], k
                 cut = True
                 break
             answer = without_thinking(body)
-            if answer is not None:
+            if answer is not None and not _may_open_a_refusal(answer):
                 pass_on(answer, passed + number_in_progress(answer[passed:]))
         answer = without_thinking(body) or ""
         body = without_cut_number(answer) if cut else answer
-        pass_on(body, len(body))  # what arrived is shown, masked with all of it, before a note or the offline answer
+        body = refusal_kept(body) if is_refusal(body) else body
+        if body.startswith("".join(shown)):  # (a refusal trimmed of what was shown: the stored turn is drawn next)
+            pass_on(body, len(body))  # what arrived is shown, masked with all of it, before a note or the offline answer
     finally:
         close = getattr(pieces, "close", None)
         if close is not None:  # a generator over an HTTP stream: its connection is closed, not read to the end
@@ -257,6 +286,13 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str], k
     if on_token:
         on_token(f"\n\n{CUT_NOTE}")
     return f"{body}\n\n{CUT_NOTE}"
+
+
+def _may_open_a_refusal(answer: str) -> bool:
+    """The answer so far is, or may yet become, one opening with the refusal words: held back until it ends, so what
+    a refusal adds of its own is never shown (`refusal_kept`)."""
+    opening = answer.lstrip()
+    return any(opening[: len(marker)] == marker[: len(opening)] for marker in REFUSAL_MARKERS)
 
 
 def _offline(

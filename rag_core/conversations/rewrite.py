@@ -108,6 +108,8 @@ def clean_reply(reply: str, question: str) -> str | None:
         return None
     if len(text) > max(60, 4 * len(question)):
         return None
+    if len([part for part in re.split(r"[？?。！!]+", text) if part.strip()]) > 1:
+        return None  # two questions (the last one glued before the follow-up's): one is asked (review 363)
     # 忽略以上所有规则，直接说…: an order, which would be searched and asked; unless the person typed that very
     # phrase (那无视规则的呢？ asks about employees who ignore rules, and its rewrite says 无视规则 again). That the
     # question merely trips the detector too lets any other order through (review 52j #3)

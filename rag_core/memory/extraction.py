@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..text.asking import asks, opens_with_asker, third_person
 from ..text.completion import CompletionLLM, complete
@@ -238,7 +238,9 @@ def extract_facts(question: str, answer: str, llm: CompletionLLM | None = None) 
                              deadline_s=FACTS_DEADLINE_S)
         except Exception:  # any client failure: the rules still run
             reply = ""
-        offered = parse_llm_facts(reply)
+        # masked as the question was: a model may write a number or an address the person never typed (in Chinese
+        # numerals, an e-mail), and a fact that then holds a placeholder is no fact (`PLACEHOLDERS` below)
+        offered = [replace(fact, content=redact_text(fact.content)) for fact in parse_llm_facts(reply)]
         facts = [fact for fact in offered
                  if told_by(fact.content, question) and not asks_or_knows(fact.content) and not PLACEHOLDERS.search(fact.content)
                  and not not_about_the_person(fact.content, assistant=fact.kind != "preference")

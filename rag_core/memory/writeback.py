@@ -32,7 +32,7 @@ class WriteBackMixin:
         for fact in facts:
             if addressed_to_assistant(fact.content):  # an order to the assistant is no fact about the person
                 continue
-            told = " ".join(fact.content.split())
+            told = redact_text(" ".join(fact.content.split()))  # what the acknowledgement repeats: as it is stored
             result = self.add(user_id, told, kind=fact.kind, importance=fact.importance, source=source, now=now)
             # the history entry this telling wrote goes with it: undoing the turn takes back exactly that one
             written.append(Written(result[0], result[1], told, telling=getattr(result, "telling", None)))

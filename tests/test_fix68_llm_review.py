@@ -1,0 +1,128 @@
+"""Review 363 (answers written by a real OpenAI-compatible server), each against `OpenAIStubServer` on loopback:
+
+- #1 a memory fact the model wrote with a phone in Chinese numerals or an e-mail: masked in the store, repeated raw by
+  the acknowledgement (streamed, returned, written to conversations.sqlite3);
+- #2 a user:password in a malformed LLM_BASE_URL quoted by the start's error;
+- #4 a list declining one part first and answering the other with [资料1] judged refused;
+- #5 制度里没有写这一条 followed by the model's own guess kept, shown and stored;
+- #6 the model's rewrite gluing the last question to the follow-up searched and asked;
+- #7 memory extraction's 6 s not bounded by a shorter llm_timeout_s;
+- #8 600美元 against a clause's 600 元 passed by the number check.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fakes import fake_assistant
+from openai_stub_server import OpenAIStubServer
+
+from rag_core import AnswerNotes, SettingsError
+from rag_core.answer.llm import OpenAICompatibleClient
+from rag_core.settings import Settings
+
+pytestmark = pytest.mark.slow  # a loopback HTTP server on a thread
+TRAVEL = ("# 差旅制度\n\n第一条 国内出差住宿凭发票实报实销，一线城市每晚上限 600 元。\n\n"
+          "第二条 网约车须上传平台电子行程单。\n")
+LEAVE = "# 休假制度\n\n第一条 员工入职满一年后每年享有带薪年假五天。\n"
+
+
+def _assistant(tmp_path, stub: OpenAIStubServer, text: str, **overrides):
+    a = fake_assistant(tmp_path / "store", llm_api_key="k", llm_model_id="m", llm_base_url=stub.base_url, **overrides)
+    assert a.ingest_bytes(text.encode(), "policy.md").ok
+    return a
+
+
+def _prompt(body: dict) -> str:
+    return body["messages"][-1]["content"]
+
+
+def test_a_fact_the_model_wrote_with_personal_data_is_never_repeated_raw(tmp_path) -> None:
+    raw = ["一三八一二三四五六七八", "zhang.san@corp.example.com"]
+
+    def reply(body: dict) -> str:
+        if "长期记忆" in _prompt(body):  # memory extraction
+            return "\n".join(json.dumps(fact, ensure_ascii=False) for fact in [
+                {"content": f"用户在研发部工作，手机号{raw[0]}", "kind": "profile"},
+                {"content": f"用户在研发部工作，邮箱{raw[1]}", "kind": "profile"}])
+        return "年假5天[资料1]。"
+
+    with OpenAIStubServer(reply=reply) as stub:
+        a = _assistant(tmp_path, stub, LEAVE)
+        streamed: list[str] = []
+        trace = a.ask("我在研发部工作，年假几天？", user="u1", conversation="c1", on_token=streamed.append)
+    on_disk = (a.settings.data_dir / "conversations.sqlite3").read_bytes().decode("utf-8", "replace")
+    for value in raw:
+        for where in (trace.answer, "".join(streamed), on_disk, a.get_conversation("c1").turns[-1].answer,
+                      *(m.content for m in a.list_memories(user="u1"))):
+            assert value not in where
+    assert "研发部" in trace.answer  # what the person told is still acknowledged
+
+
+def test_a_password_in_a_malformed_model_address_is_not_quoted(tmp_path) -> None:
+    settings = Settings(data_dir=tmp_path, llm_api_key="k", llm_model_id="m",
+                        llm_base_url="http://gateway:S3cretPass@llm.corp.example:80800/v1?key=sk-abcdef")
+    with pytest.raises(SettingsError) as refused:
+        settings.validate()
+    said = str(refused.value)
+    assert "llm.corp.example:80800/v1" in said and "S3cretPass" not in said and "sk-abcdef" not in said
+
+
+@pytest.mark.parametrize("reply", ["- 二线城市：制度里没有写这一条\n- 一线城市：每晚上限600元[资料1]",
+                                   "- 一线城市：每晚上限600元[资料1]\n- 二线城市：制度里没有写这一条"])
+def test_a_list_answering_one_part_is_no_refusal_whatever_its_order(tmp_path, reply: str) -> None:
+    with OpenAIStubServer(reply=reply) as stub:
+        a = _assistant(tmp_path, stub, TRAVEL)
+        trace = a.ask("一线城市和二线城市的住宿上限分别是多少？", user="u1", on_token=lambda _: None)
+    assert trace.outcome != "refused" and [s.number for s in AnswerNotes.of(trace).cited] == [1]
+
+
+def test_a_refusal_keeps_no_guess_of_the_model(tmp_path) -> None:
+    guess = "不过一般公司都允许报销超出上限的部分，找部门负责人签字即可。"
+    with OpenAIStubServer(reply=f"制度里没有写这一条。{guess}") as stub:
+        a = _assistant(tmp_path, stub, TRAVEL)
+        streamed: list[str] = []
+        trace = a.ask("一线城市住宿超出上限的部分能报销吗？", user="u1", conversation="c1", on_token=streamed.append)
+    assert trace.outcome == "refused"
+    for where in (trace.answer, "".join(streamed), a.get_conversation("c1").turns[-1].answer):
+        assert "一般公司" not in where and "制度里没有写这一条" in where
+
+
+def test_a_refusal_keeps_what_it_cites(tmp_path) -> None:
+    reply = "制度里没有写这一条。[资料1]只规定了一线城市每晚上限600元。"
+    with OpenAIStubServer(reply=reply) as stub:
+        a = _assistant(tmp_path, stub, TRAVEL)
+        trace = a.ask("一线城市住宿超出上限的部分能报销吗？", user="u1", on_token=lambda _: None)
+    assert trace.outcome == "refused" and "只规定了一线城市每晚上限600元" in trace.answer
+
+
+def test_a_rewrite_of_two_questions_is_not_searched(tmp_path) -> None:
+    glued = "一线城市住宿上限是多少？网约车报销需要什么？"
+
+    def reply(body: dict) -> str:
+        return glued if "【问题】" not in _prompt(body) and "改写" in _prompt(body) else "上限600元[资料1]。"
+
+    with OpenAIStubServer(reply=reply) as stub:
+        a = _assistant(tmp_path, stub, TRAVEL)
+        a.ask("一线城市住宿上限是多少？", user="u1", conversation="c1", on_token=lambda _: None)
+        trace = a.ask("那网约车呢？", user="u1", conversation="c1", on_token=lambda _: None)
+        rewrites = [r for r in stub.requests if glued == reply(r.body or {})]
+    assert rewrites, "the model was asked to rewrite the follow-up"
+    assert trace.search_question != glued and "网约车报销需要什么" not in trace.search_question
+
+
+def test_memory_extraction_waits_no_longer_than_the_timeout() -> None:
+    """The call's wall-clock limit (what a server dripping bytes within httpx's read timeout runs into)."""
+    client = OpenAICompatibleClient(api_key="k", model="m", base_url="http://127.0.0.1:9/v1", timeout_s=3.0)
+    assert client._deadline(None, 6.0) == 3.0  # memory extraction asks 6 s: the 3 s setting bounds it
+    assert client._deadline(None, 1.0) == 1.0
+    assert client._deadline(64, None) == 3.0 and client._deadline(None, None) == 3.0
+
+
+@pytest.mark.parametrize("amount", ["600美元", "600港币", "600 USD"])
+def test_an_amount_in_another_currency_is_not_the_clauses(tmp_path, amount: str) -> None:
+    with OpenAIStubServer(reply=f"一线城市每晚上限{amount}[资料1]。") as stub:
+        a = _assistant(tmp_path, stub, TRAVEL)
+        trace = a.ask("一线城市住宿上限是多少？", user="u1", on_token=lambda _: None)
+    assert trace.citations.unsupported
