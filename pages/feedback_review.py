@@ -73,9 +73,10 @@ def main() -> None:
             elif st.button("标为未读", key=f"fb_unread_{entry.id}"):
                 assistant.mark_feedback_reviewed([entry.id], reviewed=False, actor=actor())
                 st.rerun()
-    st.download_button("导出 Excel", assistant.export_insights(
+    asker = actor()  # the workbook is built when 导出 is clicked, not at every click on the page (review 364)
+    st.download_button("导出 Excel", lambda: assistant.export_insights(
         "feedback", "xlsx", since=since, until=until, include_tests=tests, rating=filtered_rating, doc_id=doc or None,
-        unread_only=unread_only, actor=actor()),
+        unread_only=unread_only, actor=asker),
                        file_name=f"feedback_{since}_{until}.xlsx", icon=":material/download:")
 
 

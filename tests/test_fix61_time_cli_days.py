@@ -56,16 +56,16 @@ def test_an_audit_day_is_the_office_day_the_page_lists(audit, store):
     page = store.audit_entries(since=dt.date(2026, 12, 5), until=dt.date(2026, 12, 5), actor=LOCAL)
     assert [e.action for e in page] == ["document.upload"]
     one_day = audit("--since", "2026-12-05", "--until", "2026-12-05")  # --until includes its day, as in gaps
-    assert one_day.exit_code == 0 and "document.upload" in one_day.stdout, one_day
+    assert one_day.exit_code == 0 and "上传文档" in one_day.stdout, one_day
     assert "2026-12-05 07:30:00" in one_day.stdout and "+00:00" not in one_day.stdout  # the page's time
-    assert "document.upload" not in audit("--until", "2026-12-04").stdout  # the UTC day it fell on
-    assert "document.upload" not in audit("--since", "2026-12-06").stdout
+    assert "上传文档" not in audit("--until", "2026-12-04").stdout  # the UTC day it fell on
+    assert "上传文档" not in audit("--since", "2026-12-06").stdout
 
 
 def test_an_audit_time_without_an_offset_is_on_the_office_clock(audit):
-    assert "document.upload" in audit("--since", "2026-12-05T07:29", "--until", "2026-12-05T07:31").stdout
-    assert "document.upload" not in audit("--since", "2026-12-04T23:29", "--until", "2026-12-04T23:31").stdout
-    assert "document.upload" in audit("--since", "2026-12-04T23:29+00:00").stdout  # an offset: that instant
+    assert "上传文档" in audit("--since", "2026-12-05T07:29", "--until", "2026-12-05T07:31").stdout
+    assert "上传文档" not in audit("--since", "2026-12-04T23:29", "--until", "2026-12-04T23:31").stdout
+    assert "上传文档" in audit("--since", "2026-12-04T23:29+00:00").stdout  # an offset: that instant
     assert audit("--json").json()["entries"][0]["at"] == "2026-12-04T23:30:00+00:00"  # JSON keeps the stored stamp
 
 

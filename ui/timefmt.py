@@ -95,7 +95,8 @@ def localized(value: Any, *, tz: ZoneInfo | None = None) -> Any:
 
 def export_for_people(history: dict) -> dict:
     """The JSON export as people read it: 本机用户 for the desktop user, local times (the engine stores UTC)."""
-    named = {**history, "user": person_name(history.get("user", "")),
-             "conversations": [{**c, "user": person_name(c["user"])} if "user" in c else c
-                               for c in history.get("conversations", [])]}
+    named = {**history, "user": person_name(history.get("user", ""))}
+    if "conversations" in history:  # (a memories export has none: no empty list that reads as lost, review 364)
+        named["conversations"] = [{**c, "user": person_name(c["user"])} if "user" in c else c
+                                  for c in history["conversations"]]
     return localized(named)

@@ -58,6 +58,22 @@ ACTION_NAMES: dict[str, str] = {
     "backup": "备份", "restore": "恢复备份", "refused": "被拒绝的操作",
 }
 OUTCOME_NAMES: dict[str, str] = {"ok": "成功", "failed": "失败", "locked": "已锁定", "refused": "拒绝"}
+# The trail's reserved actors as people read them: the desktop default and the first start's import of the samples
+ACTOR_NAMES: dict[str, str] = {"local": "本机用户", "system": "系统（示例制度导入）"}
+
+
+def stored_actor(typed: str) -> str:
+    """The actor the trail stores for a name as shown (本机用户 → local; 系统 finds 系统（示例制度导入） too)."""
+    typed = typed.strip()
+    return next((user for user, shown in ACTOR_NAMES.items() if typed in (shown, shown.split("（")[0])), typed)
+
+
+def action_code(typed: str) -> str | None:
+    """The stored action for a code or its Chinese name (上传文档 → document.upload); None for neither."""
+    typed = typed.strip()
+    if typed in ACTION_NAMES:
+        return typed
+    return next((code for code, name in ACTION_NAMES.items() if typed == name), None)
 
 
 def _storable(text: str) -> str:

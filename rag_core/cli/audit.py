@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 from datetime import UTC, date, datetime, tzinfo
 
+from ..accounts.audit import ACTOR_NAMES
 from ..documents.catalog import in_zone
 from ..errors import RagError
 from ..memory.created import office_zone
+from ..types import ROLE_NAMES
 from .output import field, print_json, say
 
 
@@ -88,8 +90,9 @@ def register(commands) -> None:
                        help="起始日期 YYYY-MM-DD（含当天）或时间 YYYY-MM-DDTHH:MM，按办公地时区（设置中的时区）")
     audit.add_argument("--until", type=_day_or_time, default=None,
                        help="结束日期 YYYY-MM-DD（含当天）或时间 YYYY-MM-DDTHH:MM（不含），按办公地时区")
-    audit.add_argument("--user", default=None, help="只看某个人的操作")
-    audit.add_argument("--action", default=None, help="只看某类操作，例如 login、document.delete、refused")
+    audit.add_argument("--user", default=None, help="只看某个人的操作（本机用户、系统 也可以）")
+    audit.add_argument("--action", default=None,
+                       help="只看某类操作：审计日志页上的名称或代码，例如 上传文档、document.delete、refused")
     audit.add_argument("--limit", type=_row_limit, default=None, help=f"最多列出多少条（1–{MAX_LIMIT}，默认全部）")
     audit.add_argument("--json", action="store_true")
     audit.set_defaults(handler=show_audit)
@@ -104,7 +107,10 @@ def show_audit(args: argparse.Namespace, assistant) -> int:
         return 0
     if not rows:
         say("（没有符合条件的审计记录）")
+    actions, outcomes = assistant.audit_names()  # named as the 审计日志 page names them (review 364)
     for r in rows:
-        shown = (field(v) for v in (_shown(r.at, zone), f"{r.actor}({r.role or '—'})", r.action, r.target, r.outcome, r.detail))
+        who = f"{ACTOR_NAMES.get(r.actor, r.actor)}({ROLE_NAMES.get(r.role, r.role) if r.role else '—'})"
+        shown = (field(v) for v in (_shown(r.at, zone), who, actions.get(r.action, r.action), r.target,
+                                    outcomes.get(r.outcome, r.outcome), r.detail))
         say("  ".join(shown))  # each field on the record's one line: a newline in a name cannot forge a row
     return 0

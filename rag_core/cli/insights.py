@@ -11,6 +11,7 @@ import argparse
 import csv
 import io
 from datetime import tzinfo
+from pathlib import Path
 
 from ..documents.catalog import local_day
 from ..memory.created import office_zone
@@ -59,7 +60,8 @@ def register(commands) -> None:
 
     export = commands.add_parser("insights-export", help="导出知识缺口、反馈或使用情况（CSV 或 Excel）")
     export.add_argument("kind", choices=("gaps", "feedback", "usage"))
-    export.add_argument("--format", choices=("csv", "xlsx"), default="xlsx")
+    export.add_argument("--format", choices=("csv", "xlsx"), default=None,
+                        help="csv 或 xlsx（默认按 --out 的扩展名，其他扩展名用 xlsx）")
     export.add_argument("--out", required=True, help="输出文件路径（须在数据目录之外）")
     export.add_argument("--force", action="store_true", help="文件已存在时替换它（默认不覆盖，报错退出）")
     export.add_argument("--since", default=None, help="开始日期 YYYY-MM-DD（使用情况导出三张表，CSV 中每张表以【表名】开头）")
@@ -201,6 +203,11 @@ def export_insights(args: argparse.Namespace, assistant) -> int:
     if wrong := [flag for flag, (name, kind) in _FILTERS.items() if getattr(args, name) and kind != args.kind]:
         say(f"错误：{'、'.join(wrong)} 只用于导出 {_FILTERS[wrong[0]][1]}，不用于 {args.kind}", err=True)
         return 2
+    suffix = Path(args.out).suffix.lower().lstrip(".")
+    if args.format and suffix in ("csv", "xlsx") and suffix != args.format:  # Excel refuses the file (review 364)
+        say(f"错误：文件扩展名 .{suffix} 与 --format {args.format} 不一致；请改扩展名或 --format", err=True)
+        return 2
+    args.format = args.format or (suffix if suffix in ("csv", "xlsx") else "xlsx")
     target = checked_destination(args.out, assistant.settings.data_dir, force=args.force)
     data = assistant.export_insights(args.kind, args.format, since=args.since, until=args.until,
                                      include_tests=args.include_tests, include_weak=args.weak,

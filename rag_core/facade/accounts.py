@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from datetime import date
 from zoneinfo import ZoneInfo
 
-from ..accounts.audit import ACTION_NAMES, OUTCOME_NAMES
+from ..accounts.audit import ACTION_NAMES, OUTCOME_NAMES, action_code, stored_actor
 from ..accounts.names import check_name, is_reserved
 from ..accounts.serving import desktop_refusal
 from ..accounts.store import OWN_LOCKED, LoginResult
@@ -378,7 +378,9 @@ class AccountActions(FacadeCore):
         """The audit trail, newest first, filtered. A `date` is a whole day of the office's zone (`until`
         included); text is an ISO time in UTC, `until` excluded (the CLI's form)."""
         self._acting(actor, "audit")
-        user = self._stored_name(user)
+        user = self._stored_name(stored_actor(user)) if user else user  # the page's names read (review 364)
+        if action and (action := action_code(action)) is None:  # a typo matched nothing: 'nobody did it'
+            raise AccountError("没有这类操作；可用的有：" + "、".join(f"{n}（{c}）" for c, n in ACTION_NAMES.items()))
         if isinstance(since, date) or isinstance(until, date):
             zone = ZoneInfo(self._settings.timezone)
             since = day_window(since, None, zone)[0] if isinstance(since, date) else since

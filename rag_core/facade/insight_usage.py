@@ -117,7 +117,9 @@ class UsageActions(QuestionLog):
         elif kind == "feedback":
             entries = self.feedback_reviews(since=since, until=until, include_tests=include_tests, rating=rating,
                                             doc_id=doc_id, unread_only=unread_only, actor=actor)
-            sheets = {"反馈": [e.to_dict() for e in entries]}
+            # the documents named as the page names them: by the titles the actor may read (review 364)
+            titles = {d.doc_id: d.title for d in self.list_documents(actor=actor)}
+            sheets = {"反馈": [{**e.to_dict(), "docs": [titles.get(d, d) for d in e.docs]} for e in entries]}
         else:
             report = self.usage(since=since, until=until, include_tests=include_tests, actor=actor)
             never = NEVER_CITED[report["window"] is not None]  # a window's sheet says it is the window's

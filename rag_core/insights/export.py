@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import tzinfo
 from typing import Any
@@ -30,9 +31,14 @@ def _cell(value: Any, *, csv_text: bool = False) -> Any:
         value = "；".join(value)
     elif not (value is None or isinstance(value, (int, float, str))):
         value = json.dumps(value, ensure_ascii=False)
-    if csv_text and isinstance(value, str) and value.startswith(_FORMULA_START):
+    if csv_text and isinstance(value, str) and _reads_as_formula(value):
         return "'" + value
     return value
+
+
+def _reads_as_formula(text: str) -> bool:
+    """Starts as a formula does, in ASCII or full width (＝WEBSERVICE(…), ＠SUM(…): WPS reads both; review 364)."""
+    return unicodedata.normalize("NFKC", text[:1]).startswith(_FORMULA_START)
 
 
 def _xml_safe(value: Any) -> Any:
@@ -85,11 +91,12 @@ def to_xlsx(sheets: Mapping[str, Sequence[Mapping[str, Any]]], headers: Mapping[
         sheet.append([_xml_safe((headers or {}).get(c, c)) for c in columns])
         for cell in sheet[1]:
             cell.font = Font(bold=True)
-        for row in rows:
-            sheet.append([_xml_safe(_cell(row.get(c))) for c in columns])
-            for cell in sheet[sheet.max_row]:
-                if cell.data_type == "f":  # openpyxl reads a leading = as a formula: keep it the text it is
-                    cell.data_type = "s"
+        for number, row in enumerate(rows, start=2):  # counted: sheet.max_row scans every cell (quadratic, review 364)
+            values = [_xml_safe(_cell(row.get(c))) for c in columns]
+            sheet.append(values)
+            for column, value in enumerate(values, start=1):
+                if isinstance(value, str):  # openpyxl reads =… as a formula and #N/A as an error: text stays text
+                    sheet.cell(number, column).data_type = "s"
         sheet.freeze_panes = "A2"
     if not sheets:
         book.create_sheet(title="空")

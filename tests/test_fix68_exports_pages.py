@@ -1,0 +1,28 @@
+"""Review 364 #1: 反馈审阅 and 知识缺口 built their Excel workbook at every click on the page (6,000 ratings: seconds a
+click); it is built when 导出 Excel is clicked. AppTest over a fake-backed assistant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fakes import fake_assistant_with_samples
+
+from rag_core import Principal
+
+EMP = Principal("emp_wang", "employee")
+
+
+@pytest.mark.parametrize("page", ["pages/feedback_review.py", "pages/gaps.py"])
+def test_the_pages_build_the_workbook_only_when_it_is_downloaded(tmp_path: Path, monkeypatch, page: str) -> None:
+    from app_support import open_desktop_page, serve_desktop
+
+    a = fake_assistant_with_samples(tmp_path / "store")
+    a.record_feedback(a.ask("年假有几天？", actor=EMP), -1, actor=EMP, reason="信息过时")
+    built: list[str] = []
+    real = a.export_insights
+    monkeypatch.setattr(a, "export_insights", lambda *args, **kw: built.append(args[0]) or real(*args, **kw))
+    serve_desktop(a, tmp_path, monkeypatch)
+    at = open_desktop_page(page)
+    assert not at.exception
+    assert built == []  # drawn without building it
