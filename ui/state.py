@@ -40,7 +40,7 @@ SESSION_COOKIE = "hr_assistant_session"
 LOCAL_ADMIN = Principal(user="local", role="admin")  # the facade's desktop default, named for the pages
 
 
-ENGINE_NAMES = {LOCAL_ADMIN.user: "本机用户", "system": "系统（示例制度导入）"}  # reserved names: no account can hold them
+ENGINE_NAMES = Assistant.audit_actor_names()  # local → 本机用户, system → 系统（示例制度导入）: reserved, no account holds them
 
 
 def person_name(user: str) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 from datetime import UTC, date, datetime, tzinfo
 
-from ..accounts.audit import ACTOR_NAMES
 from ..documents.catalog import in_zone
 from ..errors import RagError
 from ..memory.created import office_zone
@@ -108,8 +107,9 @@ def show_audit(args: argparse.Namespace, assistant) -> int:
     if not rows:
         say("（没有符合条件的审计记录）")
     actions, outcomes = assistant.audit_names()  # named as the 审计日志 page names them (review 364)
+    actors = assistant.audit_actor_names()
     for r in rows:
-        who = f"{ACTOR_NAMES.get(r.actor, r.actor)}({ROLE_NAMES.get(r.role, r.role) if r.role else '—'})"
+        who = f"{actors.get(r.actor, r.actor)}({ROLE_NAMES.get(r.role, r.role) if r.role else '—'})"
         shown = (field(v) for v in (_shown(r.at, zone), who, actions.get(r.action, r.action), r.target,
                                     outcomes.get(r.outcome, r.outcome), r.detail))
         say("  ".join(shown))  # each field on the record's one line: a newline in a name cannot forge a row

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from datetime import date
 from zoneinfo import ZoneInfo
 
-from ..accounts.audit import ACTION_NAMES, OUTCOME_NAMES, action_code, stored_actor
+from ..accounts.audit import ACTION_NAMES, ACTOR_NAMES, OUTCOME_NAMES, action_code, stored_actor
 from ..accounts.names import check_name, is_reserved
 from ..accounts.serving import desktop_refusal
 from ..accounts.store import OWN_LOCKED, LoginResult
@@ -362,6 +362,11 @@ class AccountActions(FacadeCore):
     def audit_names() -> tuple[dict[str, str], dict[str, str]]:
         """What the trail's actions and outcomes are called in Chinese (the audit page, its filter and CSV)."""
         return dict(ACTION_NAMES), dict(OUTCOME_NAMES)
+
+    @staticmethod
+    def audit_actor_names() -> dict[str, str]:
+        """The trail's reserved actors as people read them (local → 本机用户)."""
+        return dict(ACTOR_NAMES)
 
     def audit_entries(
         self,
