@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 from .checksums import id_card_valid, luhn_valid
 
-# the last digit run of a line, only non-digits after it on that line (another cell's text)
-_UPPER = re.compile(r"(?<![\dXx])(\d{6,17})(?=[^\d\n]*$)", re.MULTILINE)
+# a digit run of a line: the upper half may have other cells after it, numbers among them (a phone, review 353)
+_RUN = re.compile(r"(?<![\dXx])\d{6,17}(?![\dXx])")
 # the first thing on the next line: a digit run standing alone (a space or the line's end after it)
 _LOWER = re.compile(r"[ \t\u3000]*(\d{0,13}[\dXx])(?=[ \t\u3000\r]|$)", re.MULTILINE)  # X: an ID's check character
 
@@ -31,23 +31,22 @@ def _kind(number: str) -> str | None:
 
 def join_wrapped_cells(text: str, mask: Callable[[str, str], str], disabled: frozenset[str] | set[str]) -> str:
     """`text` with each such pair masked: the upper half replaced by the placeholder (`mask(category, number)`), the
-    lower half removed. Linear: each line is read once, against the line after it."""
+    lower half removed. The line's digit runs are tried from its last (the row's other cells may hold numbers after
+    the wrapped one). Linear: each line is read once, against the line after it."""
     if "\n" not in text:
         return text
     out: list[str] = []
-    position = 0
-    for upper in _UPPER.finditer(text):
-        line_end = text.find("\n", upper.end())
-        if line_end < 0:
-            break
+    position = line_start = 0
+    while (line_end := text.find("\n", line_start)) >= 0:
         lower = _LOWER.match(text, line_end + 1)
-        if lower is None or upper.start() < position:
-            continue
-        head, tail = upper.group(1), lower.group(1)
-        kind = _kind(head + tail) if len(head) >= len(tail) else None
-        if kind is None or kind in disabled:
-            continue
-        out += [text[position:upper.start()], mask(kind, head + tail), text[upper.end():line_end + 1]]
-        position = lower.end()
+        upper = None if lower is None else next(
+            (run for run in reversed(list(_RUN.finditer(text, line_start, line_end)))
+             if len(run.group()) >= len(lower.group(1)) and _kind(run.group() + lower.group(1)) not in (None, *disabled)),
+            None)
+        if upper is not None and lower is not None and upper.start() >= position:
+            out += [text[position:upper.start()], mask(_kind(upper.group() + lower.group(1)) or "", upper.group() + lower.group(1)),
+                    text[upper.end():line_end + 1]]
+            position = lower.end()
+        line_start = line_end + 1
     out.append(text[position:])
     return "".join(out)

@@ -1,0 +1,23 @@
+"""Stop 67 left open: an ID a borderless table cell wrapped, with another number after it on its row (a phone in the
+next cell), read back as "李四 110101199003 行政部 13800138000" then "074514": the last number of the line was tried
+alone, so the ID's halves stayed as written. Every digit run of the line is tried now, still only on the number's
+own checksum."""
+
+from __future__ import annotations
+
+from rag_core.text.pii import redact_text
+
+
+def test_a_wrapped_id_with_a_phone_after_it_on_its_row_is_masked() -> None:
+    masked = redact_text("李四 110101199003 行政部 13800138000\n074514 备注")
+    assert masked == "李四 [身份证号] 行政部 [手机号]\n 备注"
+
+
+def test_a_wrapped_card_with_an_amount_after_it_is_masked_and_the_amount_kept() -> None:
+    assert redact_text("张三 6222021234567 工行 1200000\n890128") == "张三 [银行卡号] 工行 1200000\n"
+
+
+def test_numbers_of_a_row_without_a_checksum_stay_as_written() -> None:
+    """Control: a row's two amounts and the next line's count are no one's number."""
+    for text in ("报销 110101199003 元 1200000\n074515", "金额 123456 元 654321\n2024"):
+        assert redact_text(text) == text
