@@ -7,6 +7,7 @@ from datetime import timedelta
 import streamlit as st
 
 from rag_core import RagError
+from ui.downloads import built_on_click
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, include_tests_box
 from ui.state import actor, get_assistant, person_name
@@ -73,11 +74,9 @@ def main() -> None:
             elif st.button("标为未读", key=f"fb_unread_{entry.id}"):
                 assistant.mark_feedback_reviewed([entry.id], reviewed=False, actor=actor())
                 st.rerun()
-    asker = actor()  # the workbook is built when 导出 is clicked, not at every click on the page (review 364)
-    st.download_button("导出 Excel", lambda: assistant.export_insights(
+    built_on_click("导出 Excel", lambda: assistant.export_insights(  # built on the click, not at every click (364)
         "feedback", "xlsx", since=since, until=until, include_tests=tests, rating=filtered_rating, doc_id=doc or None,
-        unread_only=unread_only, actor=asker),
-                       file_name=f"feedback_{since}_{until}.xlsx", icon=":material/download:")
+        unread_only=unread_only, actor=actor()), f"feedback_{since}_{until}.xlsx", key="feedback_export")
 
 
 main()

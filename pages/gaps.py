@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import Assistant, RagError
+from ui.downloads import built_on_click
 from ui.inert import escape_md
 from ui.layout import ensure_chrome, include_tests_box
 from ui.state import AUDIENCE_LABELS, actor, get_assistant, person_name
@@ -67,11 +68,9 @@ def main() -> None:
                 st.caption("提问人（仅管理员可见）：" + escape_md("、".join(person_name(u) for u in group.users)))
             synonym_form(assistant, group, number)
             standard_form(assistant, group, number, audiences)
-    asker = actor()  # the workbook is built when 导出 is clicked, not at every click on the page (review 364)
-    st.download_button("导出 Excel", lambda: assistant.export_insights("gaps", "xlsx", since=since, until=until,
-                                                                     include_tests=tests, include_weak=weak,
-                                                                     actor=asker),
-                       file_name=f"knowledge_gaps_{since}_{until}.xlsx", icon=":material/download:")
+    built_on_click("导出 Excel", lambda: assistant.export_insights(  # built on the click, not at every click (364)
+        "gaps", "xlsx", since=since, until=until, include_tests=tests, include_weak=weak, actor=actor()),
+        f"knowledge_gaps_{since}_{until}.xlsx", key="gaps_export")
 
 
 def group_key(group: Any) -> str:

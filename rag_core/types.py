@@ -17,6 +17,7 @@ STANDARD = "standard"  # HR's 标准答复 was served
 ACKNOWLEDGED = "acknowledged"  # a statement about the person: remembered, nothing searched
 OUTCOMES: tuple[str, ...] = (ANSWERED, WEAK, REFUSED, STANDARD, ACKNOWLEDGED)
 STRONG_EVIDENCE, WEAK_EVIDENCE = "依据充分", "依据较弱"  # a hit's verdict (`HitScores.verdict`; "" for a near miss)
+UNKNOWN_AUDIENCE: tuple[str, ...] = ("\0unknown",)  # a stored clause whose readers were not kept: shown to admins only
 OFFLINE_ANSWERER = "extractive"  # `AskTrace.answerer` of the offline quoter; "extractive（大模型不可用：…）" after a model failed
 
 
@@ -26,8 +27,7 @@ def quoted_offline(answerer: str) -> bool:
 
 
 class Formatted(str):
-    """A streamed piece of an answer whose markdown a page keeps (a model's reply, HR's 标准答复), as the stored turn
-    does; every other piece is the engine's text around quotes, shown literally."""
+    """A streamed answer piece whose markdown a page keeps (a model's reply, HR's 标准答复), as the stored turn does."""
 
 
 class Record:
@@ -157,7 +157,7 @@ class Chunk:
     title: str
     section: str
     page: int | None = None
-    audience: tuple[str, ...] = ("all",)
+    audience: tuple[str, ...] = ("all",)  # UNKNOWN_AUDIENCE: readers not recorded (administrators only)
     content_hash: str = ""
     ingested_at: str = ""  # ISO-8601 UTC
     overlap_chars: int = 0  # leading characters repeated from the previous chunk

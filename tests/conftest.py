@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import os
 import platform
+import re
 import shutil
 import sqlite3
 import sys
@@ -296,19 +297,27 @@ def pytest_unconfigure(config):
 _TMPFS_BASE = pytest.StashKey[str]()
 
 
-# Page tests drive a page through Streamlit's `AppTest` (directly or through tests/app_support.py): about a third of
-# the fast tier's time in a tenth of its files. They are `page`: `scripts/test.sh --fast` leaves them to
-# `scripts/test.sh --pages` (and to the whole suite), so a change to the engine is checked in about a minute.
-PAGE_SIGNS = ("AppTest", "app_support")
+# Page tests drive a page through Streamlit's `AppTest`, themselves or through a helper module of tests/ they import
+# (tests/app_support.py, another test module's `open_page`): about a third of the fast tier's time in a tenth of its
+# files. They are `page`: `scripts/test.sh --fast` leaves them to `scripts/test.sh --pages` (and to the whole suite),
+# so a change to the engine is checked in about a minute. Read from the code (a docstring naming AppTest is no sign).
+TESTS_DIR = Path(__file__).resolve().parent
+_DRIVES_PAGES = re.compile(r"AppTest\.from_|^[ \t]*(?:from|import)[ \t]+streamlit\.testing", re.MULTILINE)
+_LOCAL_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(?:tests\.)?(\w+)[ \t]+import|import[ \t]+(?:tests\.)?(\w+))", re.MULTILINE)
 
 
 @cache
-def drives_pages(path: Path) -> bool:
+def drives_pages(path: Path, _seen: frozenset[Path] = frozenset()) -> bool:
+    """The module (or a module of tests/ it imports, however deep) builds an `AppTest`."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:
         return False
-    return any(sign in text for sign in PAGE_SIGNS)
+    if _DRIVES_PAGES.search(text):
+        return True
+    names = {a or b for a, b in _LOCAL_IMPORT.findall(text)}
+    return any(drives_pages(helper, _seen | {path}) for name in names
+               if (helper := TESTS_DIR / f"{name}.py") not in _seen | {path} and helper.exists())
 
 
 def pytest_collection_modifyitems(config, items):
@@ -354,7 +363,12 @@ def no_real_model_in_the_fast_tier(item):
     if "not slow" not in (item.config.getoption("markexpr") or ""):
         return (yield)
     before, children = real_models_loaded(), children_started[0]
+    pages_before = "streamlit.testing.v1" in sys.modules
     result = yield
+    if "not page" in item.config.getoption("markexpr") and not pages_before and "streamlit.testing.v1" in sys.modules:
+        pytest.fail(f"{item.nodeid} drove a page (AppTest) in the fast tier: its module is not marked page "
+                    "(tests/conftest.py `drives_pages` looks for the AppTest builder in it and the tests/ modules it imports)",
+                    pytrace=False)
     if real_models_loaded() != before:
         pytest.fail(
             f"{item.nodeid} loaded a real model (embedding or OCR) in the fast tier: "

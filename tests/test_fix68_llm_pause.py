@@ -180,3 +180,31 @@ def test_sidebar_warns_while_paused(tmp_path, clock: _Clock, monkeypatch: pytest
         at.run()
         assert any("暂停调用" in w.value for w in at.sidebar.warning), [w.value for w in at.sidebar.warning]
         assert not at.sidebar.success
+
+
+def test_a_short_call_running_out_while_trying_keeps_the_pause(clock: _Clock) -> None:
+    """Review 366 #1: a follow-up rewrite (64 tokens) that tried the server after the pause and ran out ended the
+    pause: every session's next question waited the full timeout again (here: two at once, one tries)."""
+    with OpenAIStubServer(mode="hang") as stub:
+        llm = PausingLLM(_client(stub))
+        with pytest.raises(LLMError):
+            llm.complete(PROMPT)
+        clock.at += llm_pause.PAUSE_S + 1
+        with pytest.raises(LLMError) as short:
+            llm.complete(PROMPT, max_tokens=64)
+        assert short.value.kind == "timeout"
+        asked = len(stub.requests)
+        kinds: list[str] = []
+
+        def ask() -> None:
+            try:
+                llm.complete(PROMPT)
+            except LLMError as failure:
+                kinds.append(failure.kind)
+
+        both = [threading.Thread(target=ask) for _ in range(2)]
+        for thread in both:
+            thread.start()
+        for thread in both:
+            thread.join()
+        assert sorted(kinds) == [PAUSED, "timeout"] and len(stub.requests) == asked + 1

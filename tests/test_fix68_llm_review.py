@@ -126,3 +126,49 @@ def test_an_amount_in_another_currency_is_not_the_clauses(tmp_path, amount: str)
         a = _assistant(tmp_path, stub, TRAVEL)
         trace = a.ask("一线城市住宿上限是多少？", user="u1", on_token=lambda _: None)
     assert trace.citations.unsupported
+
+
+def test_a_refusal_listing_what_the_policy_says_is_still_a_refusal(tmp_path) -> None:
+    """Review 366 #2: a list after the declining sentence made it an answer (a gap lost for HR)."""
+    reply = "制度里没有写这一条。[资料1]只规定了：\n- 一线城市每晚上限600元[资料1]\n- 网约车须上传行程单[资料1]"
+    with OpenAIStubServer(reply=reply) as stub:
+        a = _assistant(tmp_path, stub, TRAVEL)
+        trace = a.ask("三线城市出差住宿每晚上限多少？", user="u1", on_token=lambda _: None)
+    assert trace.outcome == "refused"
+
+
+def test_a_date_before_yuandan_is_no_yen(tmp_path) -> None:
+    """Review 366 #3: 1月1日元旦 read as 1 日元."""
+    holiday = "# 假期制度\n\n第一条 元旦（1月1日）放假1天。\n"
+    with OpenAIStubServer(reply="每年1月1日元旦放假1天[资料1]。") as stub:
+        a = _assistant(tmp_path, stub, holiday)
+        trace = a.ask("元旦放假几天？", user="u1", on_token=lambda _: None)
+    assert not trace.citations.unsupported
+
+
+@pytest.mark.parametrize("reply", ["抱歉，制度里没有写这一条。不过一般公司都允许报销超出上限的部分。",
+                                   "资料中没有提到超出上限的处理。一般公司都允许报销超出上限的部分。"])
+def test_a_guess_after_a_decline_is_never_streamed(tmp_path, reply: str) -> None:
+    """Review 366 #4: a refusal opening with courtesy or the model's own words streamed its guess."""
+    with OpenAIStubServer(reply=reply) as stub:
+        a = _assistant(tmp_path, stub, TRAVEL)
+        streamed: list[str] = []
+        trace = a.ask("一线城市住宿超出上限的部分能报销吗？", user="u1", on_token=streamed.append)
+    assert trace.outcome == "refused"
+    assert "一般公司" not in "".join(streamed) and "一般公司" not in trace.answer
+
+
+def test_every_declining_item_of_a_numbered_refusal_is_kept(tmp_path) -> None:
+    """Review 366 #5: the second item of a numbered refusal was dropped."""
+    reply = "1. 二线城市：制度里没有写这一条。\n2. 三线城市：制度里也没有写明。"
+    with OpenAIStubServer(reply=reply) as stub:
+        a = _assistant(tmp_path, stub, TRAVEL)
+        trace = a.ask("二线和三线城市的住宿上限是多少？", user="u1", on_token=lambda _: None)
+    assert trace.outcome == "refused" and trace.answer == reply
+
+
+def test_an_answer_opening_like_the_refusal_words_streams() -> None:
+    """Control: 制度规定… is held only while it may still become 制度没有写明…"""
+    from rag_core.answer.answering import _may_open_a_refusal
+
+    assert _may_open_a_refusal("制度") and not _may_open_a_refusal("制度规定")

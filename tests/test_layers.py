@@ -166,3 +166,13 @@ def test_the_part_checker_sees_a_borrowed_call():
     assert borrowed_private_calls([core, owner, borrower]) == ["Documents._hold"]
     inheriting = borrower.replace("class Documents(Core)", "class Documents(Review)")
     assert borrowed_private_calls([core, owner, inheriting]) == []
+
+
+def test_page_tests_are_marked_page_through_their_helpers() -> None:
+    """Review 366 #7: modules driving pages through another test module's helper ran in the fast tier."""
+    from conftest import TESTS_DIR, drives_pages
+
+    for name in ("test_audit_action_names.py", "test_s50b_chat_tabs.py", "test_upload_fixes_stop.py"):
+        assert drives_pages(TESTS_DIR / name), name
+    for name in ("test_llm.py", "test_layers.py", "test_fix68_pii_wraps_row.py"):
+        assert not drives_pages(TESTS_DIR / name), name

@@ -90,24 +90,32 @@ def _an_item_answers(text: str) -> bool:
     """A list whose items answer parts of the question, one of them with a cited rule: declining another part first
     (- 二线城市：制度里没有写这一条 ⏎ - 一线城市：每晚上限600元[资料1]) is a partial answer, not a refusal (review 363)."""
     starts = [m.start() for m in _LIST_MARKER.finditer(text)]
-    if len(starts) < 2:
-        return False
+    if len(starts) < 2 or any(_declines(c) for c in _clauses(text[: starts[0]])):
+        return False  # (制度里没有写这一条。[资料1]只规定了：⏎- … lists what the policy says instead: a refusal, review 366)
     items = [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
     return any(
         cites_a_source(item) and not any(_declines(c) for c in _clauses(_LIST_MARKER.sub("", item))) for item in items)
 
 
 def refusal_kept(text: str) -> str:
-    """A model's refusal without what it adds of its own: the sentences up to the one that declines, then only those
-    citing a source (制度里没有写这一条。[资料1]只规定了… keeps both; 制度里没有写这一条。不过一般公司都允许… loses the
-    guess the guard prompt forbids, review 363)."""
-    kept, declined = [], False
-    for match in _SENTENCE.finditer(text):
-        sentence = match.group()
-        if not sentence.strip() or not declined or cites_a_source(sentence):  # (line breaks kept as they were)
-            kept.append(sentence)
-        declined = declined or any(_declines(c) for c in _clauses(_LIST_MARKER.sub("", sentence)))
-    return re.sub(r"\n{3,}", "\n\n", "".join(kept)).strip() if declined else text
+    """A model's refusal without what it adds of its own: after the sentence that declines, only sentences that decline
+    too or cite a source, each line's list marker kept with what is kept of it (制度里没有写这一条。[资料1]只规定了… keeps
+    both; 制度里没有写这一条。不过一般公司都允许… loses the guess the guard prompt forbids, reviews 363, 366)."""
+    lines, declined = [], False
+    for line in text.split("\n"):
+        marker = _LIST_MARKER.match(line)
+        head = marker.group() if marker else ""
+        kept = []
+        for match in _SENTENCE.finditer(line[len(head):]):
+            sentence = match.group()
+            declines = any(_declines(c) for c in _clauses(sentence))
+            if not declined or declines or cites_a_source(sentence):
+                kept.append(sentence)
+            declined = declined or declines
+        body = "".join(kept).strip()
+        if body or not line.strip():
+            lines.append(head + body if body else "")
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip() if declined else text
 
 
 def _aside(clause: str) -> bool:
@@ -259,6 +267,7 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str], k
             masked(answer[passed:upto])
             passed = upto
 
+    held = False  # once the answer declines, the rest waits for its end: what it adds uncited is not shown (`refusal_kept`)
     try:
         for piece in pieces:
             body += piece[: ANSWER_MAX_CHARS - len(body)]
@@ -266,7 +275,10 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str], k
                 cut = True
                 break
             answer = without_thinking(body)
-            if answer is not None and not _may_open_a_refusal(answer):
+            if answer is None:
+                continue
+            held = held or _declines(answer[max(0, passed - _DECLINE_REACH):])
+            if not held and not _may_open_a_refusal(answer):  # (制度规… waits for its next characters only)
                 pass_on(answer, passed + number_in_progress(answer[passed:]))
         answer = without_thinking(body) or ""
         body = without_cut_number(answer) if cut else answer
@@ -286,6 +298,9 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str], k
     if on_token:
         on_token(f"\n\n{CUT_NOTE}")
     return f"{body}\n\n{CUT_NOTE}"
+
+
+_DECLINE_REACH = 80  # how far back a decline may start in what was already shown (read each piece: bounded)
 
 
 def _may_open_a_refusal(answer: str) -> bool:

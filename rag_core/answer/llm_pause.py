@@ -76,8 +76,8 @@ class PausingLLM:
                 self._until = 0.0
             elif trips(error, options):
                 self._until = _now() + self.pause_s
-            elif self._until and self._until <= _now():
-                self._until = 0.0  # it answered, if with an error: not gone
+            elif error.kind != "timeout" and self._until and self._until <= _now():
+                self._until = 0.0  # it answered, if with an error: not gone (a short call's run-out says nothing)
 
     def _release(self) -> None:
         """A call stopped by its caller decided nothing: the next one tries."""

@@ -29,7 +29,8 @@ class Quantity(NamedTuple):
 # The kind of each unit a policy states an amount in; the order matters (周岁 before 周, 个月 before 月).
 _UNITS = (
     # another currency is no amount in 元: 600美元 against a clause's 600 元 is a number the clause does not state
-    ("foreign_money", "美元|美金|港币|港元|欧元|日元|英镑|韩元|澳元|加元|新台币|USD|HKD|EUR|JPY|GBP"),
+    # (no 日元: 1月1日元旦 is a date; JPY names yen)
+    ("foreign_money", "美元|美金|港币|港元|欧元|英镑|韩元|澳元|新台币|USD|HKD|EUR|JPY|GBP"),
     ("money", "元|块|圆"),
     ("percent", "%|％"),
     ("day", "个?工作日|个?自然日|天|日"),

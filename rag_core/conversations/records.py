@@ -11,12 +11,21 @@ from __future__ import annotations
 from dataclasses import MISSING, fields, is_dataclass
 from typing import Any
 
-from ..types import AskTrace, Chunk, Hit, HitScores, MemoryHit, SearchResult, SourceRef
+from ..types import UNKNOWN_AUDIENCE, AskTrace, Chunk, Hit, HitScores, MemoryHit, SearchResult, SourceRef
 
 
 def _known(cls: type, data: dict[str, Any]) -> dict[str, Any]:
     names = {f.name for f in fields(cls)}
     return {k: v for k, v in data.items() if k in names}
+
+
+def _audience(data: dict[str, Any]) -> tuple[str, ...]:
+    stored = data.get("audience")
+    if isinstance(stored, list | tuple) and stored and all(isinstance(label, str) for label in stored):
+        return tuple(stored)
+    # readers not stored: an administrator's only, never 全体员工 (a rating of a reopened managers-only answer was
+    # stored as one of an all-staff answer, review 367)
+    return UNKNOWN_AUDIENCE
 
 
 def _hit(data: dict[str, Any]) -> Hit:
@@ -26,6 +35,7 @@ def _hit(data: dict[str, Any]) -> Hit:
         chunk_id=chunk_id, doc_id=str(data.get("doc_id", "")), version=int(data.get("version") or 0),
         index=int(index) if index.isdigit() else 0, text=str(data.get("text", "")), source=str(data.get("source", "")),
         title=str(data.get("title", "")), section=str(data.get("section", "")), page=data.get("page"),
+        audience=_audience(data),
     )  # fmt: skip
     return Hit(chunk=chunk, scores=HitScores(**_known(HitScores, data.get("scores") or {})))
 

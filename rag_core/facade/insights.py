@@ -157,7 +157,9 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions, QuestionL
         self._say_regrouping(left)
         items, vectors = self.insight_log.gap_items(  # a 👎 the reader may not see neither listed nor a mark
             self.embedder.model_id, start, end, include_weak=include_weak, include_tests=include_tests,
-            readable=lambda item: self._gap_readable(actor, item))
+            readable=lambda item: self._gap_readable(actor, item),
+            cited_readable=lambda docs: actor.readable is None or readable_by(
+                audiences_now(self.catalog, docs, day=office_today(self._settings.timezone)), actor.readable))
         if not items:
             return []
         for item in items:  # the question stays (it is the asker's); a clause the reader may not read goes

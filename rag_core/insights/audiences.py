@@ -13,10 +13,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..documents.catalog import office_today, versions_in_effect
+from ..types import UNKNOWN_AUDIENCE
 
 # A clause whose audience is no longer known (a record written before audiences were kept, of a
 # document since deleted) is shown to administrators only.
-UNKNOWN: tuple[str, ...] = ("\0unknown",)
+UNKNOWN = UNKNOWN_AUDIENCE
 
 
 def _records(value: Any) -> Iterator[dict]:

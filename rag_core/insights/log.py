@@ -65,7 +65,6 @@ CREATE TABLE IF NOT EXISTS feedback (
 );
 CREATE INDEX IF NOT EXISTS feedback_time ON feedback (created_at);
 """
-
 # columns added after the first stores were made, in the order they came (table, column, declaration)
 ADDED_COLUMNS = (
     ("feedback", "audiences", "TEXT"),  # a store from before audiences were kept
@@ -153,7 +152,7 @@ class InsightLog(ConversationRows):
             raise
 
     def _add_missing(self, table: str, column: str, declaration: str) -> None:
-        if column not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
+        if column not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:  # (once, each)
             self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
 
     def _restrict_old_standard_ratings(self) -> None:
@@ -251,21 +250,22 @@ class InsightLog(ConversationRows):
     def gap_items(
         self, model: str, since: str = "", until: str = "\uffff", include_weak: bool = False, *,
         include_tests: bool = False, readable: Callable[[GapItem], bool] = lambda _item: True,
+        cited_readable: Callable[[list[str]], bool] = lambda _docs: True,
     ) -> tuple[list[GapItem], list[np.ndarray]]:
         """People's unanswered questions and 👎 answers in the window (and weak-evidence answers when asked; eval
-        and test traffic too with `include_tests`), each with its vector (of `model` only).
-
-        Each asked turn is one item: a 👎 of a turn listed here marks that turn's kind (`ALSO_DISLIKED`) and is
+        and test traffic too with `include_tests`), each with its vector (of `model` only). Each asked turn is one item: a 👎 of a turn listed here marks that turn's kind (`ALSO_DISLIKED`) and is
         no item of its own; a 👎 of an answered turn, or of one asked before the window, is one. Only items the
         reader may see (`readable`) are listed, and only a 👎 they may see marks a turn: a mark shows the rating."""
         outcomes = (*GAP_OUTCOMES, WEAK_OUTCOME) if include_weak else GAP_OUTCOMES
         marks = ",".join("?" * len(outcomes))
         asked = self.read(
-            "SELECT question, asked_at, outcome, user_id, nearest, NULL, NULL, vector, id FROM questions"
+            "SELECT question, asked_at, outcome, user_id, nearest, NULL, NULL, vector, id, cited_docs FROM questions"
             f" WHERE outcome IN ({marks}) AND model = ? AND vector IS NOT NULL AND asked_at >= ? AND asked_at < ?"
             f"{_people(include_tests)}",
             (*outcomes, model, since, until),
         )
+        asked = [row[:9] for row in asked  # a weak answer listed only for who may read what it cited (review 367)
+                 if row[2] != WEAK_OUTCOME or cited_readable(json.loads(row[9] or "[]"))]
         disliked = self.read(  # a 👎 row keeps its id and audiences: the facade shows it only to who may read them
             f"SELECT question, created_at, '{DISLIKED}', user_id, nearest, id, audiences, vector FROM feedback"
             " WHERE rating < 0 AND model = ? AND vector IS NOT NULL AND created_at >= ? AND created_at < ?"
