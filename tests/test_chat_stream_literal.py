@@ -32,6 +32,9 @@ class _Placeholder:
     def markdown(self, text: str, **_: Any) -> None:
         self.drawn.append(text)
 
+    def caption(self, text: str, **_: Any) -> None:  # the waiting line before the first piece: not the answer
+        pass
+
 
 def _ask_streaming(drawn: list[str]):
     tree = ast.parse(CHAT.read_text(encoding="utf-8"))
