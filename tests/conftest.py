@@ -303,7 +303,20 @@ _TMPFS_BASE = pytest.StashKey[str]()
 # so a change to the engine is checked in about a minute. Read from the code (a docstring naming AppTest is no sign).
 TESTS_DIR = Path(__file__).resolve().parent
 _DRIVES_PAGES = re.compile(r"AppTest\.from_|^[ \t]*(?:from|import)[ \t]+streamlit\.testing", re.MULTILINE)
-_LOCAL_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(?:tests\.)?(\w+)[ \t]+import|import[ \t]+(?:tests\.)?(\w+))", re.MULTILINE)
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([^)\n]*)|import[ \t]+([^\n#]+))", re.MULTILINE)
+
+
+def _local_imports(text: str) -> set[str]:
+    """The module names an import line may name in tests/: `from X import`, `from tests import X, Y`, `import X, Y as Z`."""
+    names: set[str] = set()
+    for source, imported, plain in _IMPORT_LINE.findall(text):
+        if plain:
+            names |= {part.split(" as ")[0].strip().removeprefix("tests.") for part in plain.split(",")}
+        elif source == "tests":
+            names |= {part.split(" as ")[0].strip() for part in imported.split(",")}
+        else:
+            names.add(source.removeprefix("tests."))
+    return names
 
 
 @cache
@@ -315,7 +328,7 @@ def drives_pages(path: Path, _seen: frozenset[Path] = frozenset()) -> bool:
         return False
     if _DRIVES_PAGES.search(text):
         return True
-    names = {a or b for a, b in _LOCAL_IMPORT.findall(text)}
+    names = _local_imports(text)
     return any(drives_pages(helper, _seen | {path}) for name in names
                if (helper := TESTS_DIR / f"{name}.py") not in _seen | {path} and helper.exists())
 

@@ -172,3 +172,66 @@ def test_an_answer_opening_like_the_refusal_words_streams() -> None:
     from rag_core.answer.answering import _may_open_a_refusal
 
     assert _may_open_a_refusal("制度") and not _may_open_a_refusal("制度规定")
+
+
+# -- review 368: the refusal trimming and the held stream, read on their own (pure functions over a reply) --------
+
+def _kept(reply: str) -> str:
+    from rag_core.answer.answering import is_refusal, refusal_kept
+
+    assert is_refusal(reply)
+    return refusal_kept(reply)
+
+
+def test_a_guess_in_a_declining_sentence_is_dropped() -> None:
+    """#1: a sentence was kept whole when one of its clauses declined: the invented 300元 stayed."""
+    kept = _kept("制度里没有写这一条。资料中没有提到年假能否折现，不过一般公司都按每天300元折现。")
+    assert "300" not in kept and "一般公司" not in kept and kept.startswith("制度里没有写这一条。")
+
+
+def test_a_table_a_refusal_cites_stays_a_table() -> None:
+    """#5: its header and rule cite nothing and were dropped."""
+    reply = ("制度里没有写这一条。[资料1]只规定了以下标准：\n\n| 城市 | 标准 |\n|---|---|\n"
+             "| 一线 | 600元[资料1] |\n| 二线 | 400元[资料1] |")
+    assert _kept(reply) == reply
+
+
+@pytest.mark.parametrize("first, second", [("（一）", "（二）"), ("一、", "二、")])
+def test_a_list_numbered_in_chinese_answering_one_part_is_no_refusal(first: str, second: str) -> None:
+    """#4: only Arabic numerals were list markers."""
+    from rag_core.answer.answering import is_refusal
+
+    assert not is_refusal(f"{first}二线城市：制度里没有写这一条。\n{second}一线城市：每晚上限600元[资料1]。")
+
+
+class _CharLLM:
+    name = "stub"
+
+    def __init__(self, text: str) -> None:
+        self.text, self.sent = text, 0
+
+    def stream(self, prompt: str):
+        for char in self.text:
+            self.sent += 1
+            yield char
+
+
+@pytest.mark.parametrize("text", ["制度没有规定上限，按实际发生报销[资料1]。超过5000元的需要部门负责人审批[资料1]。",
+                                  "员工离职时未说明原因的，按[资料1]处理，需提前30天书面通知。"])
+def test_an_answer_with_a_decline_in_it_streams_once_it_reads_as_an_answer(text: str) -> None:
+    """#2: any 没有规定/未说明 held the whole answer back until the model had finished."""
+    from rag_core.answer.answering import _model_reply
+
+    llm, shown = _CharLLM(text), []
+    _model_reply(llm, "p", lambda piece: shown.append((llm.sent, str(piece))), [])
+    during = "".join(piece for sent, piece in shown if sent < len(text))
+    assert len(during) >= len(text) // 2 and "".join(piece for _, piece in shown) == text
+
+
+def test_a_refusal_streams_nothing_of_its_guess() -> None:
+    from rag_core.answer.answering import _model_reply
+
+    text = "资料中没有提到年假能否折现，不过一般公司都按每天300元折现。"
+    shown: list[str] = []
+    body = _model_reply(_CharLLM(text), "p", lambda piece: shown.append(str(piece)), [])
+    assert "300" not in "".join(shown) and "300" not in body

@@ -21,3 +21,11 @@ def test_numbers_of_a_row_without_a_checksum_stay_as_written() -> None:
     """Control: a row's two amounts and the next line's count are no one's number."""
     for text in ("报销 110101199003 元 1200000\n074515", "金额 123456 元 654321\n2024"):
         assert redact_text(text) == text
+
+
+def test_a_staff_number_before_a_date_line_stays() -> None:
+    """Review 368 #3: any run of a row was tried as a card's upper half; an 8-digit 工号 and the next line's date pass
+    the card's Luhn digit one time in ten (60012347 + 20240101 does)."""
+    for text in ("张三 60012347 行政部 13800138000\n20240101 入职", "| 张三 | 60012347 | 1200000 |\n20240101 入职日期"):
+        masked = redact_text(text)
+        assert "60012347" in masked and "20240101" in masked, masked

@@ -176,3 +176,11 @@ def test_page_tests_are_marked_page_through_their_helpers() -> None:
         assert drives_pages(TESTS_DIR / name), name
     for name in ("test_llm.py", "test_layers.py", "test_fix68_pii_wraps_row.py"):
         assert not drives_pages(TESTS_DIR / name), name
+    for line in ("from tests import app_support", "import fakes, app_support", "import app_support as pages"):  # 368 #6
+        probe = TESTS_DIR / "_probe_page_marks.py"
+        probe.write_text(line + "\n", encoding="utf-8")
+        try:
+            assert drives_pages(probe), line
+        finally:
+            probe.unlink()
+            drives_pages.cache_clear()

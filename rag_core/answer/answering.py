@@ -98,24 +98,47 @@ def _an_item_answers(text: str) -> bool:
 
 
 def refusal_kept(text: str) -> str:
-    """A model's refusal without what it adds of its own: after the sentence that declines, only sentences that decline
-    too or cite a source, each line's list marker kept with what is kept of it (制度里没有写这一条。[资料1]只规定了… keeps
-    both; 制度里没有写这一条。不过一般公司都允许… loses the guess the guard prompt forbids, reviews 363, 366)."""
-    lines, declined = [], False
-    for line in text.split("\n"):
+    """A model's refusal without what it adds of its own: after the first decline, a sentence is kept whole when it
+    cites a source, else only its clauses that decline too; each line's list marker stays with what is kept of it,
+    and a markdown table stays whole when any of its rows is kept (制度里没有写这一条。[资料1]只规定了… keeps both;
+    …没有提到年假能否折现，不过一般公司都按每天300元折现 loses the guess the guard prompt forbids: reviews 363, 366, 368)."""
+    lines, declined, table = [], False, []
+    for line in [*text.split("\n"), ""]:
+        if line.lstrip().startswith("|"):  # a table's rows are judged together: its header and rule cite nothing
+            table.append(line)
+            continue
+        if table:
+            if not declined or any(cites_a_source(row) or _declines(row) for row in table):
+                lines += table
+            table = []
         marker = _LIST_MARKER.match(line)
         head = marker.group() if marker else ""
-        kept = []
-        for match in _SENTENCE.finditer(line[len(head):]):
-            sentence = match.group()
-            declines = any(_declines(c) for c in _clauses(sentence))
-            if not declined or declines or cites_a_source(sentence):
-                kept.append(sentence)
-            declined = declined or declines
-        body = "".join(kept).strip()
+        body, declined = _kept_of_line(line[len(head):], declined)
         if body or not line.strip():
             lines.append(head + body if body else "")
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip() if declined else text
+
+
+def _kept_of_line(line: str, declined: bool) -> tuple[str, bool]:
+    """What `refusal_kept` keeps of one line, and whether the refusal has declined by its end: a sentence citing a
+    source whole, one before any decline whole, else its clauses up to its first decline and the declining ones."""
+    kept = []
+    for match in _SENTENCE.finditer(line):
+        sentence = match.group()
+        if cites_a_source(sentence) or not declined and not any(_declines(c) for c in _clauses(sentence)):
+            kept.append(sentence)
+            declined = declined or any(_declines(c) for c in _clauses(sentence))
+            continue
+        body = sentence.rstrip("。.！!？?\n")
+        pieces = _CLAUSE_KEPT.split(body)  # clause, separator, clause, …
+        shown: list[str] = []
+        for separator, clause in zip(["", *pieces[1::2]], pieces[0::2], strict=True):
+            if not declined or _declines(clause):
+                shown += [separator, clause] if shown else [clause]
+            declined = declined or _declines(clause)
+        if "".join(shown).strip():
+            kept.append("".join(shown).strip() + sentence[len(body):])
+    return "".join(kept).strip(), declined
 
 
 def _aside(clause: str) -> bool:
@@ -136,6 +159,7 @@ def _declines(clause: str) -> bool:
 _SENTENCE = re.compile(r"[^。！？!?\n]*?(?:\.(?=\s|$)|[。！？!?\n]|$)")  # a sentence, its end included
 # What parts a sentence's clauses: a comma or semicolon, a contrast (但, 不过, but)
 _CLAUSE = re.compile(r"[，,；;]|但是?|不过|然而|\b(?:but|however)\b", re.IGNORECASE)
+_CLAUSE_KEPT = re.compile(f"({_CLAUSE.pattern})", re.IGNORECASE)  # the same, its separators kept by a split
 # A clause that only frames what follows: courtesy, the sources read (根据提供的资料, According to [资料1])
 _FRAME = re.compile(
     r"(?:(?:很|非常|十分)?(?:抱歉|对不起|不好意思|遗憾)|您好|你好|(?:根据|按照|依据|依照|基于|结合|综合|经查阅?|查阅|从)"
@@ -155,7 +179,9 @@ _ASIDE = re.compile(
     r"|\b(?:so|therefore|thus)\b[^,]{0,6}\b(?:cannot|can't|unable)|\byou\s+(?:may|can|should)\s+(?:contact|consult|ask)",
     re.IGNORECASE,
 )
-_LIST_MARKER = re.compile(r"^[ \t]*(?:\d{1,3}[.．、)）]|[（(]\d{1,3}[)）]|[-*•·])\s*", re.MULTILINE)  # 1. 2、 (3) - open items
+# 1. 2、 (3) 一、 （二） - open items
+_LIST_MARKER = re.compile(r"^[ \t]*(?:\d{1,3}[.．、)）]|[（(][\d一二三四五六七八九十]{1,3}[)）]|[一二三四五六七八九十]{1,3}、|[-*•·])\s*",
+                          re.MULTILINE)
 # A sentence that declines: the sources (资料, 制度…) do not mention the matter, have nothing about it (没有关于…的规定,
 # 没有相关规定), the question cannot be answered; or the same in English. The thing a policy does not provide comes
 # before 规定/说明 (没有关于加班餐费的规定), never after it (没有规定试用期可以延长 states what the policy says).
@@ -267,7 +293,10 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str], k
             masked(answer[passed:upto])
             passed = upto
 
-    held = False  # once the answer declines, the rest waits for its end: what it adds uncited is not shown (`refusal_kept`)
+    # once the answer declines, the rest waits: shown when the sentences so far are no refusal (制度没有规定上限，按实际
+    # 发生报销[资料1]。), else at the end as `refusal_kept` leaves it (what a refusal adds uncited is never shown)
+    held, floor, read = False, 0, 0  # floor: where a decline is looked for again after one read as no refusal; read: how
+    # much of the answer was looked at for a sentence end
     try:
         for piece in pieces:
             body += piece[: ANSWER_MAX_CHARS - len(body)]
@@ -277,7 +306,10 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str], k
             answer = without_thinking(body)
             if answer is None:
                 continue
-            held = held or _declines(answer[max(0, passed - _DECLINE_REACH):])
+            held = held or _declines(answer[max(floor, passed - _DECLINE_REACH):])
+            ended, read = _last_sentence_end(answer, read), len(answer)  # (each character looked at once)
+            if held and ended > floor and not is_refusal(answer[:ended]):  # (judged when a sentence ends, not per piece)
+                held, floor = False, ended
             if not held and not _may_open_a_refusal(answer):  # (制度规… waits for its next characters only)
                 pass_on(answer, passed + number_in_progress(answer[passed:]))
         answer = without_thinking(body) or ""
@@ -301,6 +333,13 @@ def _model_reply(llm, prompt: str, on_token: OnToken | None, shown: list[str], k
 
 
 _DECLINE_REACH = 80  # how far back a decline may start in what was already shown (read each piece: bounded)
+_SENTENCE_END = re.compile(r"[。！？!?\n，,；;]")  # where a held answer is judged again: a sentence or clause ends
+
+
+def _last_sentence_end(answer: str, start: int) -> int:
+    """Just after the last sentence or clause end of `answer` at or after `start` (0: none there)."""
+    ends = [match.end() for match in _SENTENCE_END.finditer(answer, start)]
+    return ends[-1] if ends else 0
 
 
 def _may_open_a_refusal(answer: str) -> bool:

@@ -17,6 +17,10 @@ from .checksums import id_card_valid, luhn_valid
 
 # a digit run of a line: the upper half may have other cells after it, numbers among them (a phone, review 353)
 _RUN = re.compile(r"(?<![\dXx])\d{6,17}(?![\dXx])")
+# A run with another number after it on its line is tried only when this long: a 工号 or an amount (8 digits) with a
+# next line's digits passes a card's Luhn digit one time in ten (review 368); an ID's or card's upper half is longer.
+_INNER_RUN = 10
+_DATE = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
 # the first thing on the next line: a digit run standing alone (a space or the line's end after it)
 _LOWER = re.compile(r"[ \t\u3000]*(\d{0,13}[\dXx])(?=[ \t\u3000\r]|$)", re.MULTILINE)  # X: an ID's check character
 
@@ -39,10 +43,12 @@ def join_wrapped_cells(text: str, mask: Callable[[str, str], str], disabled: fro
     position = line_start = 0
     while (line_end := text.find("\n", line_start)) >= 0:
         lower = _LOWER.match(text, line_end + 1)
-        upper = None if lower is None else next(
-            (run for run in reversed(list(_RUN.finditer(text, line_start, line_end)))
-             if len(run.group()) >= len(lower.group(1)) and _kind(run.group() + lower.group(1)) not in (None, *disabled)),
-            None)
+        if lower is not None and _DATE.fullmatch(lower.group(1)):
+            lower = None  # 20240101 opening a line is a date, not a number's second half (review 368)
+        runs = [] if lower is None else list(_RUN.finditer(text, line_start, line_end))
+        upper = next((run for run in reversed(runs)
+                      if len(run.group()) >= max(len(lower.group(1)), 6 if run is runs[-1] else _INNER_RUN)
+                      and _kind(run.group() + lower.group(1)) not in (None, *disabled)), None) if lower else None
         if upper is not None and lower is not None and upper.start() >= position:
             out += [text[position:upper.start()], mask(_kind(upper.group() + lower.group(1)) or "", upper.group() + lower.group(1)),
                     text[upper.end():line_end + 1]]
