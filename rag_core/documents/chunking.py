@@ -56,7 +56,8 @@ def split_units(text: str) -> list[str]:
     """
     units: list[str] = []
     pos = 0
-    for match in _UNIT_END.finditer(text):
+    search_from = 0
+    while (match := _UNIT_END.search(text, search_from)) is not None:
         end = match.end()
         # swallow following spaces/newlines into this unit
         while end < len(text) and text[end] in " \t\u3000\n":
@@ -64,6 +65,7 @@ def split_units(text: str) -> list[str]:
         if end > pos:
             units.append(text[pos:end])
             pos = end
+        search_from = max(end, match.end())
     if pos < len(text):
         units.append(text[pos:])
     return units

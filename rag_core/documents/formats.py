@@ -93,7 +93,7 @@ _ATX = re.compile(rf"^ {{0,3}}(#{{1,6}})(?:[ \t]+|(?=[{chr(0x4E00)}-{chr(0x9FFF)
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 
 
-_PIPE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+_PIPE_RULE = re.compile(r"^\s*+\|?\s*+:?-++:?\s*+(\|\s*+:?-++:?\s*+)*+\|?\s*+$")
 _COMMENT = re.compile(r"(`+).*?\1|<!--.*?-->")  # a code span is kept whole, a comment in it too
 # key: value with an ASCII identifier for key (not Q: 试用期多长？ nor 标题: …); then also indented lines, list items
 _YAML_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*[ \t]*:(?:[ \t]|$)")

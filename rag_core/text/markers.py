@@ -18,7 +18,7 @@ _CLOSE = "]］〕】〗〙〛」』>＞》〉}｝⟧"
 # 资料N with any spacing, or an English/Chinese label that reads as "source N".
 _LABEL = r"资\s*料|資\s*料|來\s*源|来\s*源|出\s*处|出\s*處|引\s*用|依\s*据|sources?|refs?|references?|docs?|citations?"
 _CITATION = re.compile(
-    rf"[{re.escape(_OPEN)}]\s*((?:{_LABEL})\s*[#＃:：]?\s*[0-9０-９一二三四五六七八九十]*)\s*[{re.escape(_CLOSE)}]",
+    rf"[{re.escape(_OPEN)}]\s*+((?:{_LABEL})\s*+[#＃:：]?\s*+[0-9０-９一二三四五六七八九十]*+)\s*+[{re.escape(_CLOSE)}]",
     re.IGNORECASE,
 )
 # <|im_start|>, <｜end▁of▁sentence｜>, <|eot_id|>, [INST], <<SYS>>, <s>, </s>

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .checksums import birth_date_valid, id_card_valid, luhn_valid
-from .digit_runs import SKIPPED_CHARS, private_use_chars, read_chinese_digits
+from .digit_runs import GROUP_ROW_RE, SKIPPED_CHARS, Span, mobile_pairs, private_use_chars, read_chinese_digits
 from .digit_runs import VIEW_FOLD as _VIEW_FOLD
 from .mobile_cue import phone_cue_before
 from .pii_address import ADDRESS_CUE, ADDRESS_RE, address
@@ -181,9 +181,8 @@ class RedactionResult:
         return sum(self.counts.values())
 
 
-# A recognizer's validator: the span to mask (relative to the text) or None to keep the match.
-Span = tuple[int, int]
-_Decide = Callable[[re.Match[str]], Span | None]
+# A recognizer's validator: the span to mask (relative to the text), a row's spans, or None to keep the match.
+_Decide = Callable[[re.Match[str]], Span | list[Span] | None]
 _whole: _Decide = re.Match.span  # the match as it stands
 
 
@@ -279,6 +278,7 @@ RULES: tuple[tuple[str, re.Pattern[str], _Decide], ...] = (
     ("bank_card", _TWO_GROUPS_RE, _card_split),
     ("bank_card", SEPARATED_RE, separated_card),  # 6 2 2 2 0 2 …, a card read out digit by digit
     ("mobile", _MOBILE_RE, _whole),
+    ("mobile", GROUP_ROW_RE, mobile_pairs),  # 13800 138000 13900 139000 …: each pair, in one pass
     ("mobile", _TWO_GROUPS_RE, _mobile_split),
     ("mobile", _MOBILE_GROUPS_RE, _mobile_groups),
     ("mobile", _MOBILE_LOOSE_RE, _mobile_loose),
@@ -335,7 +335,8 @@ def _one_pass(text: str, mask: _Mask, joined: bool) -> str:
     """Every rule, then the context words, over the plain view or a view joined across line breaks."""
     view = _View(text, joined)
     for category, pattern, decide in _JOINABLE if joined else RULES:
-        found = [(category, span) for match in pattern.finditer(view.text) if (span := decide(match))]
+        found = [(category, span) for match in pattern.finditer(view.text) if (got := decide(match)) for span in
+                 (got if isinstance(got, list) else [got])]
         if pattern in (_MOBILE_GROUPS_RE, _MOBILE_LOOSE_RE, SEPARATED_RE):  # never read across a tab (a table's cells)
             found = [(category, span) for category, span in found if "\t" not in text[slice(*view.origin(span))]]
         masked = _run_rule(text, found, mask, view)
@@ -394,6 +395,6 @@ def redact_text(text: str) -> str:
 
 
 def names_personal(label: str) -> bool:
-    """Whether a label is one after which masking reads a value as personal (住址, 手机, QQ, 身份证号 …): a table
-    cell beside such a label is masked as its value (`documents.tables`); beside any other, its reading is its own."""
+    """Whether masking reads a value after this label as personal (住址, 手机, QQ, 身份证号 …): a table cell beside it
+    is masked as its value (`documents.tables`); beside any other label, its reading is its own."""
     return bool(CONTEXT_WORDS.search(label) or ADDRESS_CUE.search(label))
