@@ -235,3 +235,25 @@ def test_a_refusal_streams_nothing_of_its_guess() -> None:
     shown: list[str] = []
     body = _model_reply(_CharLLM(text), "p", lambda piece: shown.append(str(piece)), [])
     assert "300" not in "".join(shown) and "300" not in body
+
+
+# -- review 369 -------------------------------------------------------------------------------------------------------
+
+def test_a_guess_after_a_declining_table_row_is_dropped() -> None:
+    """#2: a decline in a table row never marked the refusal as declined: the guess after it stayed."""
+    reply = "| 城市 | 标准 |\n|---|---|\n| 三线 | 制度里没有写这一条 |\n\n一般公司三线城市按每晚300元报销。"
+    kept = _kept(reply)
+    assert "300" not in kept and "| 三线 | 制度里没有写这一条 |" in kept
+
+
+@pytest.mark.parametrize("joint", ["：", "、", "—", "（", " "])
+def test_a_guess_hung_on_a_decline_by_any_joint_is_dropped(joint: str) -> None:
+    """#4: only ，；但 不过 … split a clause: a guess after ：、—（ or a space stayed."""
+    kept = _kept(f"资料中没有提到年假折现{joint}一般公司按每天300元折现。")
+    assert "300" not in kept and kept.startswith("资料中没有提到年假折现")
+
+
+def test_a_short_label_before_a_decline_stays_with_it() -> None:
+    reply = "1. 二线城市：制度里没有写这一条。\n2. 三线城市：制度里也没有写明。"
+    assert _kept(reply) == reply
+    assert "300" not in _kept("资料未提及：一般公司按每天300元折现。")  # a declining 'label' is no label

@@ -29,3 +29,25 @@ def test_a_staff_number_before_a_date_line_stays() -> None:
     for text in ("张三 60012347 行政部 13800138000\n20240101 入职", "| 张三 | 60012347 | 1200000 |\n20240101 入职日期"):
         masked = redact_text(text)
         assert "60012347" in masked and "20240101" in masked, masked
+
+
+def test_an_id_wrapped_nine_and_nine_with_a_phone_after_it_is_masked() -> None:
+    """Review 369 #1: the 10-digit floor for a run with numbers after it held an ID's upper half too."""
+    masked = redact_text("李四 110101199 行政部 13800138000\n003074514 备注")
+    assert "110101199" not in masked and "003074514" not in masked and "[身份证号]" in masked
+
+
+def test_a_staff_number_above_a_date_is_neither_joined_nor_slow() -> None:
+    """Review 369 #5, #6: the pass that joins numbers across a line break took 60012347⏎20240101 for a card (both
+    gone), and with the wrapped-cell rule declining dates it masked such lines one per pass (quadratic)."""
+    import time
+
+    assert redact_text("员工编号 60012347\n20240101 入职") == "员工编号 60012347\n20240101 入职"
+    small, large = "60012347\n20240101\n" * 100, "60012347\n20240101\n" * 400
+    redact_text(small)
+    timings = []
+    for text in (small, large):
+        started = time.perf_counter()
+        redact_text(text)
+        timings.append(time.perf_counter() - started)
+    assert timings[1] / max(timings[0], 1e-6) < 10, timings

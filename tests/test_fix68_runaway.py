@@ -73,3 +73,10 @@ def test_a_bank_word_before_a_long_digit_run_is_read_once() -> None:
     ratio = _fastest(lambda: redact_text(long), 5) / max(_fastest(lambda: redact_text(short), 5), 1e-6)
     assert ratio < 20, ratio  # two more digits: about the same time (they cost ~10⁴× before)
     assert redact_text("卡号 6222 0212 3456 7890 128") == "卡号 [银行卡号]"
+
+
+@pytest.mark.parametrize(("label", "blank"), [("电话", " "), ("身份证号", "\u3000")])
+def test_a_label_before_many_blanks_masks_in_linear_time(label: str, blank: str) -> None:
+    """Review 369 #3: the label-above-value rule kept non-possessive blank runs (电话 + 5,000 spaces: 30 s)."""
+    growth = _growth(lambda n: label + blank * n, redact_text, 400)
+    assert growth < 16, growth

@@ -110,6 +110,7 @@ def refusal_kept(text: str) -> str:
         if table:
             if not declined or any(cites_a_source(row) or _declines(row) for row in table):
                 lines += table
+            declined = declined or any(_declines(row) for row in table)  # | 三线 | 制度里没有写这一条 | (review 369)
             table = []
         marker = _LIST_MARKER.match(line)
         head = marker.group() if marker else ""
@@ -130,7 +131,7 @@ def _kept_of_line(line: str, declined: bool) -> tuple[str, bool]:
             declined = declined or any(_declines(c) for c in _clauses(sentence))
             continue
         body = sentence.rstrip("。.！!？?\n")
-        pieces = _CLAUSE_KEPT.split(body)  # clause, separator, clause, …
+        pieces = _labels_kept(_CLAUSE_KEPT.split(body))  # clause, separator, clause, …
         shown: list[str] = []
         for separator, clause in zip(["", *pieces[1::2]], pieces[0::2], strict=True):
             if not declined or _declines(clause):
@@ -139,6 +140,18 @@ def _kept_of_line(line: str, declined: bool) -> tuple[str, bool]:
         if "".join(shown).strip():
             kept.append("".join(shown).strip() + sentence[len(body):])
     return "".join(kept).strip(), declined
+
+
+def _labels_kept(pieces: list[str]) -> list[str]:
+    """Split pieces with a short label before a colon joined to what follows (三线城市：制度里也没有写明 stays whole)."""
+    out = [pieces[0]]
+    for separator, clause in zip(pieces[1::2], pieces[2::2], strict=True):
+        if separator.strip() in ("：", ":") and len(out[-1].strip()) <= 10 and not re.search(r"\d", out[-1]) \
+                and not _declines(out[-1]):  # (资料未提及：一般公司… is no label)
+            out[-1] += separator + clause
+        else:
+            out += [separator, clause]
+    return out
 
 
 def _aside(clause: str) -> bool:
@@ -159,7 +172,8 @@ def _declines(clause: str) -> bool:
 _SENTENCE = re.compile(r"[^。！？!?\n]*?(?:\.(?=\s|$)|[。！？!?\n]|$)")  # a sentence, its end included
 # What parts a sentence's clauses: a comma or semicolon, a contrast (但, 不过, but)
 _CLAUSE = re.compile(r"[，,；;]|但是?|不过|然而|\b(?:but|however)\b", re.IGNORECASE)
-_CLAUSE_KEPT = re.compile(f"({_CLAUSE.pattern})", re.IGNORECASE)  # the same, its separators kept by a split
+# The same and any other joint a guess may hang on a decline by (：、—（ a space; review 369), separators kept by a split
+_CLAUSE_KEPT = re.compile(f"({_CLAUSE.pattern}|[：:、—（(]+|\\s+)", re.IGNORECASE)
 # A clause that only frames what follows: courtesy, the sources read (根据提供的资料, According to [资料1])
 _FRAME = re.compile(
     r"(?:(?:很|非常|十分)?(?:抱歉|对不起|不好意思|遗憾)|您好|你好|(?:根据|按照|依据|依照|基于|结合|综合|经查阅?|查阅|从)"

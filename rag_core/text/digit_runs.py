@@ -123,3 +123,8 @@ def mobile_pairs(match: re.Match[str]) -> list[Span] | None:
     if not all(re.fullmatch(r"1[3-9]\d{9}", re.sub(r"\D", "", match.group()[a:b])) for a, b in pairs):
         return None
     return [(match.start() + a, match.start() + b) for a, b in pairs]
+
+
+# A date as a table writes it (20240101): opening the line below a number, it is no half of that number (review 369)
+DATE = r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])"
+DATE_AFTER_BREAK = re.compile(rf"\n[ \t\u3000]*{DATE}(?!\d)")

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .checksums import birth_date_valid, id_card_valid, luhn_valid
+from .digit_runs import DATE_AFTER_BREAK as _DATE_BELOW
 from .digit_runs import GROUP_ROW_RE, SKIPPED_CHARS, Span, mobile_pairs, private_use_chars, read_chinese_digits
 from .digit_runs import VIEW_FOLD as _VIEW_FOLD
 from .mobile_cue import phone_cue_before
@@ -292,8 +293,6 @@ RULES: tuple[tuple[str, re.Pattern[str], _Decide], ...] = (
 )
 
 # ---------------------------------------------------------------- the pass
-
-
 _Mask = Callable[[str, str], str]  # (category, original span) -> placeholder or stand-in
 
 
@@ -323,8 +322,9 @@ def _run_rule(text: str, found: Iterable[tuple[str, Span]], mask: _Mask, view: _
         start, end = view.origin(span)
         if view.joined and ("\n" not in text[start:end] or _UNIT_AFTER.match(text, end)):
             continue
-        if view.joined and category == "bank_card" and not context and re.sub(r"\D", "", text[start:end])[:1] not in "34569":
-            continue  # a card joined on its checksum alone: only real issuer prefixes (years, 2xxx, stay)
+        if view.joined and category == "bank_card" and not context and (re.sub(r"\D", "", text[start:end])[:1] not in "34569"
+                                                                       or _DATE_BELOW.search(text, start, end)):
+            continue  # a card joined on its checksum alone: real issuer prefixes, no date below (60012347⏎20240101)
         if view.joined and category == "landline" and not context and not re.search(r"[-‐–－][ \t\u3000]*\r?\n", text[start:end]):
             continue  # a landline has no check digit: joined only across the dash a line broke after (0571-⏎8888…)
         spans.append((category, (start, end)))

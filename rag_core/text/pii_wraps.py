@@ -14,13 +14,15 @@ import re
 from collections.abc import Callable
 
 from .checksums import id_card_valid, luhn_valid
+from .digit_runs import DATE
 
 # a digit run of a line: the upper half may have other cells after it, numbers among them (a phone, review 353)
 _RUN = re.compile(r"(?<![\dXx])\d{6,17}(?![\dXx])")
-# A run with another number after it on its line is tried only when this long: a 工号 or an amount (8 digits) with a
-# next line's digits passes a card's Luhn digit one time in ten (review 368); an ID's or card's upper half is longer.
+# A run with another number after it on its line is tried for a card only when this long: a 工号 or an amount (8 digits)
+# with a next line's digits passes a card's Luhn digit one time in ten (review 368). An ID's check digit and birth date
+# are evidence enough at any split (9+9, review 369).
 _INNER_RUN = 10
-_DATE = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
+_DATE = re.compile(DATE)
 # the first thing on the next line: a digit run standing alone (a space or the line's end after it)
 _LOWER = re.compile(r"[ \t\u3000]*(\d{0,13}[\dXx])(?=[ \t\u3000\r]|$)", re.MULTILINE)  # X: an ID's check character
 
@@ -46,9 +48,9 @@ def join_wrapped_cells(text: str, mask: Callable[[str, str], str], disabled: fro
         if lower is not None and _DATE.fullmatch(lower.group(1)):
             lower = None  # 20240101 opening a line is a date, not a number's second half (review 368)
         runs = [] if lower is None else list(_RUN.finditer(text, line_start, line_end))
-        upper = next((run for run in reversed(runs)
-                      if len(run.group()) >= max(len(lower.group(1)), 6 if run is runs[-1] else _INNER_RUN)
-                      and _kind(run.group() + lower.group(1)) not in (None, *disabled)), None) if lower else None
+        upper = next((run for run in reversed(runs) if len(run.group()) >= max(len(lower.group(1)), 6)
+                      and (kind := _kind(run.group() + lower.group(1))) not in (None, *disabled)
+                      and (run is runs[-1] or kind == "id_card" or len(run.group()) >= _INNER_RUN)), None) if lower else None
         if upper is not None and lower is not None and upper.start() >= position:
             out += [text[position:upper.start()], mask(_kind(upper.group() + lower.group(1)) or "", upper.group() + lower.group(1)),
                     text[upper.end():line_end + 1]]
