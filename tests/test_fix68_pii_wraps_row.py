@@ -51,3 +51,13 @@ def test_a_staff_number_above_a_date_is_neither_joined_nor_slow() -> None:
         redact_text(text)
         timings.append(time.perf_counter() - started)
     assert timings[1] / max(timings[0], 1e-6) < 10, timings
+
+
+
+def test_a_card_wrapped_above_a_date_shaped_tail_is_masked() -> None:
+    """Review 370 #3: the date rule refused 62220212345⏎20240106 however long its upper half (a card's halves)."""
+    from rag_core.text.checksums import luhn_valid
+
+    number = next(f"622202123452024010{d}" for d in "123456789" if luhn_valid(f"622202123452024010{d}"))
+    masked = redact_text(f"收款人 张三 {number[:11]}\n{number[11:]} 备注：报销款")
+    assert number[:11] not in masked and "[银行卡号]" in masked

@@ -172,8 +172,9 @@ def _declines(clause: str) -> bool:
 _SENTENCE = re.compile(r"[^。！？!?\n]*?(?:\.(?=\s|$)|[。！？!?\n]|$)")  # a sentence, its end included
 # What parts a sentence's clauses: a comma or semicolon, a contrast (但, 不过, but)
 _CLAUSE = re.compile(r"[，,；;]|但是?|不过|然而|\b(?:but|however)\b", re.IGNORECASE)
-# The same and any other joint a guess may hang on a decline by (：、—（ a space; review 369), separators kept by a split
-_CLAUSE_KEPT = re.compile(f"({_CLAUSE.pattern}|[：:、—（(]+|\\s+)", re.IGNORECASE)
+# The same and a colon or dash a guess may hang on a decline by (资料中没有提到X：一般公司…, review 369; not 9:00, nor 、
+# a space or a bracket, which a decline's own object holds: 没有关于加班、调休的规定, review 370), separators kept by a split
+_CLAUSE_KEPT = re.compile(f"({_CLAUSE.pattern}|(?<!\\d)[：:—]+(?!\\d))", re.IGNORECASE)
 # A clause that only frames what follows: courtesy, the sources read (根据提供的资料, According to [资料1])
 _FRAME = re.compile(
     r"(?:(?:很|非常|十分)?(?:抱歉|对不起|不好意思|遗憾)|您好|你好|(?:根据|按照|依据|依照|基于|结合|综合|经查阅?|查阅|从)"

@@ -127,4 +127,11 @@ def mobile_pairs(match: re.Match[str]) -> list[Span] | None:
 
 # A date as a table writes it (20240101): opening the line below a number, it is no half of that number (review 369)
 DATE = r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])"
-DATE_AFTER_BREAK = re.compile(rf"\n[ \t\u3000]*{DATE}(?!\d)")
+_DATE_AFTER_BREAK = re.compile(rf"\n[ \t\u3000]*{DATE}(?!\d)")
+
+
+def short_above_date(text: str, start: int, end: int) -> bool:
+    """Between `start` and `end`, a date opens the line below fewer than 10 digits (60012347⏎20240101: a staff number
+    and a date, no card; 62220212345⏎20240106 may be a card's halves, review 370)."""
+    below = _DATE_AFTER_BREAK.search(text, start, end)
+    return below is not None and sum(char.isdigit() for char in text[start:below.start()]) < 10

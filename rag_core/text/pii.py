@@ -27,9 +27,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .checksums import birth_date_valid, id_card_valid, luhn_valid
-from .digit_runs import DATE_AFTER_BREAK as _DATE_BELOW
 from .digit_runs import GROUP_ROW_RE, SKIPPED_CHARS, Span, mobile_pairs, private_use_chars, read_chinese_digits
 from .digit_runs import VIEW_FOLD as _VIEW_FOLD
+from .digit_runs import short_above_date as _date_below
 from .mobile_cue import phone_cue_before
 from .pii_address import ADDRESS_CUE, ADDRESS_RE, address
 from .pii_context import CONTEXT_WORDS as CONTEXT_WORDS  # context words live there; tests and callers read them here
@@ -323,7 +323,7 @@ def _run_rule(text: str, found: Iterable[tuple[str, Span]], mask: _Mask, view: _
         if view.joined and ("\n" not in text[start:end] or _UNIT_AFTER.match(text, end)):
             continue
         if view.joined and category == "bank_card" and not context and (re.sub(r"\D", "", text[start:end])[:1] not in "34569"
-                                                                       or _DATE_BELOW.search(text, start, end)):
+                                                                       or _date_below(text, start, end)):
             continue  # a card joined on its checksum alone: real issuer prefixes, no date below (60012347⏎20240101)
         if view.joined and category == "landline" and not context and not re.search(r"[-‐–－][ \t\u3000]*\r?\n", text[start:end]):
             continue  # a landline has no check digit: joined only across the dash a line broke after (0571-⏎8888…)
