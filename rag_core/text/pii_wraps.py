@@ -35,6 +35,19 @@ def _kind(number: str) -> str | None:
     return None
 
 
+def _upper_half(text: str, line_start: int, line_end: int, tail: str,
+                disabled: frozenset[str] | set[str]) -> tuple[re.Match[str], str] | None:
+    """The digit run of the line that makes a number with `tail` (the next line's opening digits), tried from the line's
+    last, and that number's kind; None when no run does."""
+    runs = list(_RUN.finditer(text, line_start, line_end))
+    for run in reversed(runs):
+        kind = _kind(run.group() + tail) if len(run.group()) >= max(len(tail), 6) else None
+        if kind is not None and kind not in disabled and (run is runs[-1] or kind == "id_card"
+                                                          or len(run.group()) >= _INNER_RUN):
+            return run, kind
+    return None
+
+
 def join_wrapped_cells(text: str, mask: Callable[[str, str], str], disabled: frozenset[str] | set[str]) -> str:
     """`text` with each such pair masked: the upper half replaced by the placeholder (`mask(category, number)`), the
     lower half removed. The line's digit runs are tried from its last (the row's other cells may hold numbers after
@@ -45,15 +58,12 @@ def join_wrapped_cells(text: str, mask: Callable[[str, str], str], disabled: fro
     position = line_start = 0
     while (line_end := text.find("\n", line_start)) >= 0:
         lower = _LOWER.match(text, line_end + 1)
-        if lower is not None and _DATE.fullmatch(lower.group(1)):
-            lower = None  # 20240101 opening a line is a date, not a number's second half (review 368)
-        runs = [] if lower is None else list(_RUN.finditer(text, line_start, line_end))
-        upper = next((run for run in reversed(runs) if len(run.group()) >= max(len(lower.group(1)), 6)
-                      and (kind := _kind(run.group() + lower.group(1))) not in (None, *disabled)
-                      and (run is runs[-1] or kind == "id_card" or len(run.group()) >= _INNER_RUN)), None) if lower else None
-        if upper is not None and lower is not None and upper.start() >= position:
-            out += [text[position:upper.start()], mask(_kind(upper.group() + lower.group(1)) or "", upper.group() + lower.group(1)),
-                    text[upper.end():line_end + 1]]
+        # 20240101 opening a line is a date, not a number's second half (review 368)
+        found = None if lower is None or _DATE.fullmatch(lower.group(1)) else \
+            _upper_half(text, line_start, line_end, lower.group(1), disabled)
+        if found is not None and lower is not None and found[0].start() >= position:
+            upper, kind = found
+            out += [text[position:upper.start()], mask(kind, upper.group() + lower.group(1)), text[upper.end():line_end + 1]]
             position = lower.end()
         line_start = line_end + 1
     out.append(text[position:])
