@@ -46,6 +46,15 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
     return now
 
 
+def _past_a_pause(stub: OpenAIStubServer, clock: _Clock) -> PausingLLM:
+    """A client whose one call ran out its time (paused), the clock moved past the pause: the next call tries."""
+    llm = PausingLLM(_client(stub))
+    with pytest.raises(LLMError):
+        llm.complete(PROMPT)
+    clock.at += llm_pause.PAUSE_S + 1
+    return llm
+
+
 def test_make_llm_gives_the_pausing_client(tmp_path) -> None:
     llm = make_llm(Settings(data_dir=tmp_path, llm_api_key="k", llm_model_id="m"))
     assert isinstance(llm, PausingLLM) and llm.name == "m"
@@ -80,10 +89,7 @@ def test_run_out_call_pauses_until_the_pause_ends(clock: _Clock) -> None:
 
 def test_a_try_that_runs_out_again_starts_a_new_pause(clock: _Clock) -> None:
     with OpenAIStubServer(mode="hang") as stub:
-        llm = PausingLLM(_client(stub))
-        with pytest.raises(LLMError):
-            llm.complete(PROMPT)
-        clock.at += llm_pause.PAUSE_S + 1
+        llm = _past_a_pause(stub, clock)
         with pytest.raises(LLMError) as tried:
             llm.complete(PROMPT)
         assert tried.value.kind == "timeout"  # it did try
@@ -95,10 +101,7 @@ def test_a_try_that_runs_out_again_starts_a_new_pause(clock: _Clock) -> None:
 
 def test_one_call_tries_after_the_pause_while_others_wait_offline(clock: _Clock) -> None:
     with OpenAIStubServer(mode="hang") as stub:
-        llm = PausingLLM(_client(stub))
-        with pytest.raises(LLMError):
-            llm.complete(PROMPT)
-        clock.at += llm_pause.PAUSE_S + 1
+        llm = _past_a_pause(stub, clock)
         trying = threading.Thread(target=lambda: pytest.raises(LLMError, llm.complete, PROMPT))
         trying.start()
         deadline = time.monotonic() + 5
@@ -136,10 +139,7 @@ def test_a_refused_key_pauses_nothing(clock: _Clock) -> None:
 
 def test_stopped_stream_decides_nothing(clock: _Clock) -> None:
     with OpenAIStubServer(mode="hang") as stub:
-        llm = PausingLLM(_client(stub))
-        with pytest.raises(LLMError):
-            llm.complete(PROMPT)
-        clock.at += llm_pause.PAUSE_S + 1
+        llm = _past_a_pause(stub, clock)
         stub.mode = "ok"
         pieces = llm.stream(PROMPT)
         next(pieces)
@@ -186,10 +186,7 @@ def test_a_short_call_running_out_while_trying_keeps_the_pause(clock: _Clock) ->
     """Review 366 #1: a follow-up rewrite (64 tokens) that tried the server after the pause and ran out ended the
     pause: every session's next question waited the full timeout again (here: two at once, one tries)."""
     with OpenAIStubServer(mode="hang") as stub:
-        llm = PausingLLM(_client(stub))
-        with pytest.raises(LLMError):
-            llm.complete(PROMPT)
-        clock.at += llm_pause.PAUSE_S + 1
+        llm = _past_a_pause(stub, clock)
         with pytest.raises(LLMError) as short:
             llm.complete(PROMPT, max_tokens=64)
         assert short.value.kind == "timeout"
