@@ -18,6 +18,7 @@ import pytest
 
 from rag_core.documents.prepare import index_text
 from rag_core.search import vector_store
+from rag_core.search.recent_writes import RecentWrites
 from rag_core.search.vector_store import ChromaVectorStore, unreachable_rows
 from rag_core.types import Chunk
 from tests.conftest import open_assistant
@@ -101,6 +102,7 @@ def _lossy_store(lost: set[str], heal_after: int) -> tuple[ChromaVectorStore, Lo
     col = LossyCollection(lost, heal_after)
     store = ChromaVectorStore.__new__(ChromaVectorStore)
     store.repaired = 0
+    store.recent = RecentWrites()
     store._partition = lambda audience: col
     store._partitions = {("all",): col}
     store._discover = lambda: None

@@ -50,6 +50,7 @@ import numpy as np
 from ..errors import VectorServerDown
 from ..types import Chunk
 from .chroma_server import VectorsLost, call, catch_up_logged, client_settings, holds, through_server
+from .recent_writes import RecentWrites, merged
 from .vector_records import (  # noqa: F401 - re-exported: callers import them from here
     EVERYTHING,
     VectorCheck,
@@ -123,6 +124,7 @@ class ChromaVectorStore:
         chroma_settings = client_settings()
         self.name = name
         self.repaired = 0  # records re-written because a query could not find them (module docstring)
+        self.recent = RecentWrites()  # searched exactly at every query: a fresh upload is always found
         self._lock = threading.Lock()
         self._model = model_id
         self._partitions: dict[tuple[str, ...], object] = {}  # none known before the first open
@@ -226,6 +228,7 @@ class ChromaVectorStore:
         self._model = model_id
         self._collection = self._open("", ("all",), model_id)
         self._partitions = {("all",): self._collection}
+        self.recent.clear()
         self.lost = False  # every vector is written again after a reset (`indexer.reembed_all`)
 
     @through_server()
@@ -246,6 +249,7 @@ class ChromaVectorStore:
                 ids = [chunks[i].chunk_id for i in part]
                 metadatas = [_metadata(chunks[i]) for i in part]
                 col.upsert(ids=ids, embeddings=vectors[part], metadatas=metadatas)
+                self.recent.add(audience, ids, vectors[part])
                 unreachable += self._repair(col, ids, vectors[part], metadatas)
         return unreachable
 
@@ -296,6 +300,7 @@ class ChromaVectorStore:
         ids = list(chunk_ids)
         if not ids:
             return
+        self.recent.drop(ids)
         self._discover()
         for col in self._partitions.values():
             for start in range(0, len(ids), 1000):
@@ -336,8 +341,8 @@ class ChromaVectorStore:
         matches = nearest(first)
         for part in pending:
             matches += part.result()
-        matches.sort(key=lambda m: (-m.cosine, m.chunk_id))
-        return matches[:n]
+        exact = self.recent.nearest(query, n, audiences, lambda cid: key_of_chunk(cid) in hidden)
+        return merged(matches, exact, n)
 
     @through_server()
     def get_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
