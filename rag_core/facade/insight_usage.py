@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from ..documents.catalog import office_today, visible_to
 from ..documents.standing import standing_versions
 from ..errors import StoreDamaged
-from ..insights.audiences import audiences_now, readable_by
+from ..insights.audiences import audiences_now, cited_then, deleted_audiences, readable_by
 from ..insights.days import day_window, parse_day
 from ..insights.export import FORMATS, for_people, to_csv, to_xlsx
 from ..insights.records import InsightError
@@ -55,14 +55,18 @@ class UsageActions(QuestionLog):
         or by a managers' standard answer); one never answered counts, one whose standard answer is gone too."""
         if actor.readable is None:
             return rows
-        day, cache, judged = office_today(self._settings.timezone), {}, {}
+        day, cache, judged, reused = office_today(self._settings.timezone), {}, {}, {}
+        readable = []
         for row in rows:
-            cited = tuple(row["cited_docs"])
-            if cited not in judged:
-                judged[cited] = readable_by(audiences_now(self.catalog, cited, cache, day=day), actor.readable)
-        served = {row["standard_id"] for row in rows if row.get("standard_id")}
+            same, gone = cited_then(self.catalog, row["cited_docs"], row["asked_at"], reused)
+            if (same, gone) not in judged:  # a document deleted since, its id now another's: as it was deleted
+                audiences = [*audiences_now(self.catalog, same, cache, day=day), *deleted_audiences(self.catalog, gone)]
+                judged[same, gone] = readable_by(audiences, actor.readable)
+            if judged[same, gone]:
+                readable.append(row)
+        served = {row["standard_id"] for row in readable if row.get("standard_id")}
         hidden = self._hidden_standard(served, actor) if served else set()
-        return [row for row in rows if judged[tuple(row["cited_docs"])] and row.get("standard_id") not in hidden]
+        return [row for row in readable if row.get("standard_id") not in hidden]
 
     def _hidden_standard(self, ids: set[str], actor: Principal) -> set[str]:
         """The standard answers among `ids` the actor may not read, and all of them when the file is gone or cannot be
@@ -92,6 +96,9 @@ class UsageActions(QuestionLog):
         standing = standing_versions(self.catalog.live_versions(), office_today(self._settings.timezone))
         docs = [(d.doc_id, d.title) for d in standing if visible_to(d.audience, actor.readable)]  # not replaced ones
         rows = self._readable_rows(self.insight_log.question_rows(start, end, include_tests=include_tests), actor)
+        reused: dict[str, str | None] = {}  # a deleted document's citations are not credited to its id's new one
+        rows = [{**row, "cited_docs": list(cited_then(self.catalog, row["cited_docs"], row["asked_at"], reused)[0])}
+                for row in rows]
         report = usage_report(rows, dict(docs).items(), self._clock(), zone, since=parse_day(since, "开始"),
                               until=parse_day(until, "结束"), keep_days=self._keep_days())
         report["left_out"] = 0 if include_tests else self.insight_log.test_question_count(start, end)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..documents.catalog import office_today, versions_in_effect
+from ..documents.catalog import VERSIONS_USED, office_today, versions_in_effect
 from ..types import UNKNOWN_AUDIENCE
 
 # A clause whose audience is no longer known (a record written before audiences were kept, of a
@@ -91,3 +91,32 @@ def audiences_now(catalog: Any, doc_ids: Iterable[str], cache: dict[str, list[tu
                 cache[doc_id] = [gone or UNKNOWN]
         found += cache[doc_id]
     return found
+
+
+def reused_since(catalog: Any, doc_id: str, cache: dict[str, str | None]) -> str | None:
+    """When the document now under `doc_id` was first written, if an earlier one under that id was deleted (None:
+    never deleted, or no document under it now). Version numbers are never given twice (`VERSIONS_USED`), so the
+    new document's versions are the ones above the deleted one's highest; a question logged before the first of
+    them cited the deleted document (review 367 #3: 使用情况 credited its citations to the new one)."""
+    if doc_id not in cache:
+        used = catalog.get_meta(VERSIONS_USED + doc_id)
+        later = [v.ingested_at for v in catalog.versions(doc_id) if used is not None and v.version > int(used)]
+        cache[doc_id] = min(later, default=None)
+    return cache[doc_id]
+
+
+def cited_then(catalog: Any, cited: Iterable[str], asked_at: str,
+               cache: dict[str, str | None]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A logged question's cited documents split in two: those whose id still names the document it cited, and
+    those deleted since with their id given to a newer document."""
+    same, gone = [], []
+    for doc_id in cited:
+        since = reused_since(catalog, doc_id, cache)
+        (gone if since is not None and asked_at < since else same).append(doc_id)
+    return tuple(same), tuple(gone)
+
+
+def deleted_audiences(catalog: Any, doc_ids: Iterable[str]) -> list[tuple[str, ...]]:
+    """The audiences deleted documents had when last in effect (`Catalog.deleted_audience`; unknown: administrators
+    only)."""
+    return [catalog.deleted_audience(doc_id) or UNKNOWN for doc_id in doc_ids]

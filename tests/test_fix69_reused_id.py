@@ -1,0 +1,62 @@
+"""Review 367 #3: a document id used again after a delete.
+
+A managers-only policy was cited, deleted, and a new policy for everyone uploaded under the same file name (so the same
+document id). 使用情况 credited the deleted policy's citations to the new one and showed HR, who may not read managers'
+policies, the questions answered from it. Versions are never numbered twice, and the new document's first version is
+stamped when it was written: a question asked before that cited the one deleted.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from fakes import fake_assistant
+
+import rag_core.facade.question_log as question_log
+from rag_core.types import Principal
+
+ADMIN, HR = Principal("wang", "admin"), Principal("li", "hr")
+BOSS = Principal("boss", "employee", ("managers",))
+OLD = "# 企鹅计划\n\n第一条 企鹅计划裁撤三成岗位，补偿N加3。\n".encode()
+NEW = "# 企鹅计划\n\n第一条 企鹅计划是公司的公益项目，每年组织两次植树活动。\n".encode()
+
+
+def _reused(tmp_path, monkeypatch):
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes("# 休假制度\n\n第一条 员工年假五天。\n".encode(), "leave.md", actor=ADMIN).ok
+    assert a.ingest_bytes(OLD, "penguin.md", audience=["managers"], actor=ADMIN).ok
+    monkeypatch.setattr(question_log, "_now", lambda: datetime.now(UTC) - timedelta(hours=1))
+    for question in ("企鹅计划裁撤多少岗位？", "企鹅计划补偿是多少？"):
+        trace = a.ask(question, user="boss", actor=BOSS, remember=False)
+        assert {h.chunk.doc_id for h in trace.search.hits} == {"penguin"}
+    monkeypatch.undo()
+    a.delete_document("penguin", actor=ADMIN)
+    assert a.ingest_bytes(NEW, "penguin.md", actor=ADMIN).ok
+    return a
+
+
+def _cited(report, doc_id: str) -> int:
+    return next(row["cited_total"] for row in report["documents"] if row["doc_id"] == doc_id)
+
+
+def test_the_new_document_is_not_credited_with_the_deleted_ones_citations(tmp_path, monkeypatch):
+    a = _reused(tmp_path, monkeypatch)
+    report = a.usage(actor=ADMIN)
+    assert report["questions"] == 2
+    assert _cited(report, "penguin") == 0
+    assert {"doc_id": "penguin", "title": "企鹅计划"} in report["never_cited"]
+
+
+def test_questions_answered_from_the_deleted_managers_policy_stay_hidden_from_hr(tmp_path, monkeypatch):
+    a = _reused(tmp_path, monkeypatch)
+    assert a.usage(actor=HR)["questions"] == 0
+    assert a.question_window(actor=HR)["questions"] == 0
+    assert a.usage(actor=ADMIN)["questions"] == 2
+
+
+def test_the_new_documents_own_citations_count(tmp_path, monkeypatch):
+    a = _reused(tmp_path, monkeypatch)
+    trace = a.ask("企鹅计划每年组织几次植树？", user="li", actor=HR, remember=False)
+    assert {h.chunk.doc_id for h in trace.search.hits} == {"penguin"}
+    assert _cited(a.usage(actor=ADMIN), "penguin") == 1
+    assert a.usage(actor=HR)["questions"] == 1
