@@ -171,7 +171,6 @@ def edit_text_section(assistant: Assistant, memories: list[MemoryHit], user: str
 def edit_importance(assistant: Assistant, memories: list[MemoryHit]) -> None:
     """Editable importance column; only changed rows are written back."""
     frame = memories_frame(memories)
-    frame["类型"] = frame["类型"].map(kind_label)
     edited = st.data_editor(
         frame,
         hide_index=True,
@@ -322,7 +321,6 @@ def forget_section(assistant: Assistant, user: str, total: int) -> None:
         return
     st.warning(f"保留 {kept_n} 条时，以下 {len(doomed)} 条将被遗忘（得分最低）：")
     frame = memories_frame(doomed).drop(columns=["id", "相关度"])
-    frame["类型"] = frame["类型"].map(kind_label)
     frame["原因"] = [
         f"得分 {m.score:.3f} 排在保留线之后（重要度 {m.importance:.2f}，新鲜度 {m.freshness:.2f}）" for m in doomed
     ]

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 import pandas as pd
 import streamlit as st
 
-from rag_core import AnswerNotes, AskTrace, Hit, MemoryHit, SearchResult
+from rag_core import MEMORY_KIND_NAMES, AnswerNotes, AskTrace, Hit, MemoryHit, SearchResult
 from rag_core.types import ACKNOWLEDGED, OFFLINE_ANSWERER, STANDARD, STRONG_EVIDENCE, WEAK_EVIDENCE
 from ui.chunk_text import records_frame, render_chunk_text  # noqa: F401 (records_frame: re-exported)
 from ui.inert import escape_md, escape_quoted_lines, inert_markdown
@@ -281,7 +281,7 @@ def memories_frame(memories: Sequence[MemoryHit], at: str | None = None) -> pd.D
         rows.append(
             {
                 "内容": m.content,
-                "类型": m.kind,
+                "类型": MEMORY_KIND_NAMES.get(m.kind, m.kind),  # as 使用的记忆 and the memories page name it
                 "重要度": round(m.importance, 3),
                 "年龄(天)": None if age is None else round(age, 1),
                 "新鲜度": round(m.freshness, 3),
