@@ -24,12 +24,14 @@ from ..errors import MemoryStoreError, PermissionDenied, RagError
 from ..insights.rows import purged_turn
 from ..memory.content import about_the_person, bounded_content
 from ..memory.created import checked_created_at
+from ..memory.forget_said import named_memories
 from ..memory.text import with_facts
 from ..storage.sqlite_access import access_problem
 from ..text.inputs import MAX_QUESTION_CHARS, InputError, checked, is_blank
 from ..text.instructions import addressed_to_assistant
 from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
+from .memory_outcomes import Forgotten, Purged
 from .owner_names import KnownNames
 from .purge_race import forget_in_turns
 from .stores import Sweep
@@ -100,28 +102,6 @@ class PersonalSearch:
     told_only: bool = False  # the text only told something about the asker: chat remembers it and searches nothing
     chatter: bool = False  # only words about the conversation (好的 / 谢谢): chat replies briefly, searches nothing
     standard_answer: dict = field(default_factory=dict)  # HR's standard answer chat would give instead (its to_dict)
-
-
-@dataclass(frozen=True)
-class Forgotten:
-    """What 确认遗忘 did: how many of the previewed memories went, how many the preview listed, how many listed ones
-    were kept because they were edited, re-weighed or told again since (nobody saw them as they are now), and
-    whether the memories changed since (forgetting down to the same N now would list others): the page says so."""
-
-    count: int
-    listed: int
-    changed: bool
-    kept_changed: int = 0
-
-
-@dataclass(frozen=True)
-class Purged:
-    """What 清空全部记忆 did: the memories deleted, the stored turns they were taken out of, and whether the
-    conversation store could not be rewritten (the memories are gone, but turns may still quote them: say so)."""
-
-    count: int
-    turns: int = 0
-    turns_failed: bool = False
 
 
 class MemoryActions(KnownNames):
@@ -293,6 +273,15 @@ class MemoryActions(KnownNames):
         if query is not None and not (isinstance(query, str) and is_blank(query)):  # blank: every memory
             query = checked(query, what="搜索内容", max_chars=MAX_QUESTION_CHARS)
         return self.memory.list(user, now=_utcnow(), query=query or None, kind=kind)
+
+    def forget_said(self, user: str, what: str, *, actor: Principal | None = None) -> list[str] | None:
+        """Delete the memories of `user` that a chat turn's words name (忘掉我的城市 → 我的城市; `named_memories`) and
+        return their contents; None when the words name every memory (the page's 清除 asks first, so none is deleted)."""
+        memories = self.list_memories(user, actor=actor)
+        ids = named_memories(what, [(m.id, m.content) for m in memories])
+        if ids:
+            self.delete_memories(ids, actor=actor)
+        return None if ids is None else [m.content for m in memories if m.id in ids]
 
     def export_memories(self, user: str, *, actor: Principal | None = None) -> dict[str, Any]:
         """Everything the assistant remembers about `user`, JSON-ready (text as stored: masked): what a person may
