@@ -26,7 +26,7 @@ from .facade.accounts import AccountActions
 from .facade.asker import AskerActions
 from .facade.audience_preview import checked_preview
 from .facade.conversations import ConversationActions
-from .facade.data_format import mark_format, model_changed, refuse_newer
+from .facade.data_format import mark_format, model_changed, refuse_backup, refuse_newer
 from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
 from .facade.history import HistoryActions
 from .facade.insights import InsightActions
@@ -90,6 +90,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
     def __init__(self, settings: Settings, *, embedder: Embedder | None = None, second_embedder: Embedder | None = None,
                  llm=None):
         with start_said_plainly(Path(settings.data_dir)):
+            refuse_backup(Path(settings.data_dir))  # opened, a backup would no longer restore
             refuse_newer(Path(settings.data_dir))  # a newer version's data dir is refused before anything is written
             Path(settings.data_dir).mkdir(mode=0o700, parents=True, exist_ok=True)  # for its owner only (SECURITY.md)
             # a damaged or lost catalog is refused with one line; damaged caches are set aside and rebuilt

@@ -53,9 +53,9 @@ def test_a_backup_leaves_an_existing_dest_partial_directory_alone(store: Path, t
 
 
 def test_a_refused_backup_leaves_no_staging_directory(store: Path, tmp_path: Path) -> None:
-    (store / "memory.sqlite3").write_bytes(b"")
+    (store / "audit.sqlite3").write_bytes(b"")  # a store no backup may leave out (review 371 #5)
     (tmp_path / "bk.partial").mkdir()
-    with pytest.raises(StoreDamaged, match="memory.sqlite3"):
+    with pytest.raises(StoreDamaged, match="audit.sqlite3"):
         Assistant.backup_data_dir(store, tmp_path / "bk")
     assert (tmp_path / "bk.partial").is_dir() and not (tmp_path / "bk").exists() and _hidden(tmp_path) == []
 

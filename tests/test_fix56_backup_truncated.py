@@ -72,13 +72,14 @@ def test_verify_backup_names_a_store_cut_shorter_than_the_header(team: Path, tmp
     assert ("0 字节" if not size else f"只有 {size} 字节") in str(refused.value)
 
 
-def test_a_backup_of_a_live_cut_store_is_refused_naming_it(tmp_path: Path, capsys) -> None:
+def test_a_backup_of_a_live_cut_store_leaves_it_out_naming_it(tmp_path: Path, capsys) -> None:
+    """Review 371 #5: the rest is backed up; a cut audit trail still refuses (`test_fix69_backup_review`)."""
     data = _store(tmp_path / "store")
     _cut(data / "conversations.sqlite3")
     result = invoke(capsys, "--data-dir", str(data), "backup", str(tmp_path / "bk"))
-    assert result.exit_code == 1 and "Traceback" not in result.stderr
-    assert "conversations.sqlite3" in result.stderr and "0 字节" in result.stderr
-    assert not (tmp_path / "bk").exists() and [p.name for p in tmp_path.iterdir()] == ["store"]
+    assert result.exit_code == 0 and "Traceback" not in result.stderr
+    assert "conversations.sqlite3" in result.stdout and "0 字节" in result.stdout
+    assert not (tmp_path / "bk" / "conversations.sqlite3").exists() and (tmp_path / "bk" / "catalog.sqlite3").exists()
     assert (data / "conversations.sqlite3").stat().st_size == 0  # the evidence left for the start to set aside
 
 

@@ -81,10 +81,10 @@ def test_restore_into_a_mount_point_says_so_and_changes_nothing(built: Path, tmp
 def test_a_rename_the_mount_refuses_is_said_as_a_mount_point(built: Path, tmp_path: Path, monkeypatch, code: int):
     data_dir = Path(shutil.copytree(built / "data", tmp_path / "data"))
 
-    def busy(path: Path) -> str:  # a bind mount os.path.ismount does not see: the rename fails
+    def busy(path: Path) -> Path:  # a bind mount os.path.ismount does not see: moving it aside fails
         raise OSError(code, "Device or resource busy", str(path))
 
-    monkeypatch.setattr(backup_mod, "_move_aside", busy)
+    monkeypatch.setattr(backup_mod, "aside_path", busy)
     with pytest.raises(StoreDamaged) as info:
         restore_data_dir(built / "backup", data_dir)
     assert "挂载点" in str(info.value)

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from ..errors import SettingsError
 from ..settings import Settings
+from ..storage.sqlite_access import damage_reason
 from .store import AccountStore
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
@@ -92,7 +93,7 @@ def check(address: str, settings: Settings) -> str | None:
         if AccountStore(settings.path("accounts.sqlite3")).has_accounts():
             return None
     except sqlite3.DatabaseError as exc:  # damaged: nobody can be checked, so nobody is served
-        return (f"拒绝启动：accounts.sqlite3 已损坏（{str(exc)[:80]}），无法确认谁可以登录。"
+        return (f"拒绝启动：accounts.sqlite3 已损坏（{damage_reason(exc)}），无法确认谁可以登录。"
                 "请运行 python -m rag_core doctor 查看修复办法")
     return REFUSAL.format(address=address.strip() or ALL_INTERFACES)
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from ..errors import StoreUnavailable
 from ..insights.log import STORE_VERSION as INSIGHTS_VERSION
 from ..search.vector_store import LAYOUT
+from ..storage.backup_check import MANIFEST
 from ..storage.health import CATALOG
 from ..storage.sqlite_access import connect_ro
 from ..storage.store_check import StoreCheck
@@ -31,6 +32,14 @@ LAYOUT_KEY = "vector_layout"
 KNOWN_LAYOUTS = frozenset({"", LAYOUT})
 # Stores that keep a version of their own (PRAGMA user_version) and the newest this code knows.
 STORE_VERSIONS = {CATALOG: 0, INSIGHTS_FILE: INSIGHTS_VERSION}
+
+
+def refuse_backup(data_dir: Path) -> None:
+    """Raise `StoreUnavailable` (nothing written) when the data dir is a backup (`backup.json` in it): opened, its
+    catalog was rewritten, and restore then refused it as changed, with nothing to override (review 371 #1)."""
+    if (Path(data_dir) / MANIFEST).is_file():
+        raise StoreUnavailable(f"{data_dir} 是一份备份（里面有 {MANIFEST}），不能直接当数据目录打开：打开会改动它，以后就不能再用它"
+                               "恢复。请用 restore 把它恢复到数据目录后再打开；没有改动任何文件")
 
 
 def newer_than_known(data_dir: Path) -> tuple[str, str] | None:

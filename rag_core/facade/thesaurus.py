@@ -102,9 +102,9 @@ def thesaurus_check(data_dir: Path) -> StoreCheck | None:
     path = Path(data_dir) / THESAURUS_FILE
     if not path.exists():
         return None
-    found = read_custom(path)
+    found = read_custom(path, redact_text)  # masked as the start's notice is: doctor's output is pasted into tickets
     if found.problem:
-        return StoreCheck(THESAURUS_FILE, "damaged", f"自定义词表{found.problem}，这部分没有使用（提问不受影响）",
+        return StoreCheck(THESAURUS_FILE, "damaged", f"自定义词表{redact_text(found.problem)}，这部分没有使用（提问不受影响）",
                           f"请{_fix(found.problem)}")
     detail = f"{len(found.entries)} 条自定义词条"
     if found.encoding not in ("utf-8", "utf-8-sig"):

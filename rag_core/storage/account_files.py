@@ -31,6 +31,7 @@ from .sqlite_access import (
     busy_line,
     connect_ro,
     copy_rolled_back,
+    damage_reason,
     interrupted,
     is_busy,
     problem_of,
@@ -74,7 +75,9 @@ def damaged_line(file: str, problem: object) -> str:
     if isinstance(problem, BaseException) and (reached := access_reason(access_problem(problem))):
         what, fix = reached
         return f"{file} {what}：{EFFECTS[file]}。{fix}"
-    reason = str(problem).strip()[:80] or "无法读取"
+    text = str(problem).strip()
+    # SQLite's English (database disk image is malformed) said in Chinese, as the other stores say it (review 371 #3)
+    reason = damage_reason(problem) if isinstance(problem, BaseException) or text.isascii() else text[:80]
     return f"{file} 已损坏（{reason}）：{EFFECTS[file]}。{FIXES[file]}"
 
 

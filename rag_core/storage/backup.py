@@ -54,7 +54,7 @@ from .backup_wait import no_import
 from .disk_space import low_space, out_of_space
 from .empty_stores import cut_state, truncated
 from .health import CACHES, CATALOG, CHROMA_DB, CHROMA_DIR, sqlite_problem
-from .set_aside import aside_stamp
+from .restore_place import aside_path, mount_point, not_a_data_dir
 from .sqlite_access import access_reason, is_busy, problem_of, snapshot
 
 PRIVATE = 0o700  # a backup or a directory being restored: only the owner may look in
@@ -194,8 +194,14 @@ def _tidy(staging: Path) -> None:
             wal.with_name(wal.name.removesuffix("-wal") + "-shm").unlink(missing_ok=True)
 
 
+# Stores a backup cannot do without: the documents, who may log in, and the trail that vouches for the accounts. Any
+# other damaged store (questions log, conversations, memories ...) is left out with a notice, the rest backed up.
+NEEDED_WHOLE = frozenset({CATALOG, ACCOUNTS, AUDIT})
+
+
 def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
-    """Copy the data dir; a damaged cache is left out (one notice each), damaged data refuses the backup."""
+    """Copy the data dir; a damaged cache or feature store is left out (one notice each), a damaged catalog, account
+    file or audit trail refuses the backup."""
     copied: list[str] = []
     damaged: dict[str, str] = {}  # cache file -> problem
     notices: list[str] = []
@@ -226,8 +232,8 @@ def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
             raise StoreDamaged(f"{name} {problem}，没有生成备份")
         if problem is None:
             copied.append(name)
-        elif _cache_of(name) is not None:
-            damaged[name] = problem
+        elif _cache_of(name) is not None or (path.suffix == ".sqlite3" and name not in NEEDED_WHOLE):
+            damaged[name] = problem  # a cache, or a feature store the app runs without (review 371 #5)
         else:
             raise StoreDamaged(
                 f"{name} {problem}：这样的备份无法恢复，没有生成备份。"
@@ -241,6 +247,10 @@ def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
         for path in (left_out, *(left_out.with_name(left_out.name + side) for side in _SKIP_SUFFIXES)):
             path.unlink(missing_ok=True)
         copied = [f for f in copied if f != cache and not f.startswith(cache + "/")]
+        if _cache_of(name) is None:
+            notices.append(f"{name} {problem}：无法复制，没有放进备份，其余文件都已备份。数据目录里的它原样保留，请运行 "
+                           "python -m rag_core doctor 查看修复办法；用这份备份恢复时，这一部分是空的")
+            continue
         what = "它只是缓存，没有放进备份" if cache == name else f"向量索引只是缓存，{cache}/ 没有放进备份"
         notices.append(f"{name} {problem}：{what}；恢复后启动时会从文档目录自动重建")
     return sorted(copied, key=Path), notices
@@ -280,7 +290,10 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
     # pointing at the restored data on its disk (the link itself was renamed aside and a directory put in its place)
     data_dir = named.resolve() if named.is_symlink() else named
     if os.path.ismount(data_dir):
-        raise StoreDamaged(_mount_point(named))
+        raise StoreDamaged(mount_point(named))
+    if refused := not_a_data_dir(data_dir):
+        raise StoreDamaged(f"{named} {refused}，恢复不会覆盖它，它没有改动：请用 --data-dir 或 RAG_DATA_DIR 指定原来的数据目录，"
+                           "或者一个新的（空的）文件夹")
     manifest = verify_backup(source, sums=False)  # sizes and digests after the checks of the version that wrote it
     if refuse_source is not None:
         refuse_source(source)
@@ -295,18 +308,24 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
         check_sums(source, manifest)  # a file cut on its way to the backup media (`backup_check`)
         _check_accounts(staging, source, data_dir, allow_no_accounts)  # what will be restored, not the backup dir
         ended = _end_sessions(staging / ACCOUNTS)
-        previous = _move_aside(data_dir)
-        try:
+        aside = aside_path(data_dir)
+        try:  # an error or a Ctrl-C between the two renames puts the old data dir back (review 371 #2: none was left)
+            if aside is not None:
+                data_dir.rename(aside)
             staging.rename(data_dir)
-        except OSError:
-            if previous:
-                Path(previous).rename(data_dir)  # put the old data dir back
+        except BaseException:
+            if aside is not None and aside.is_dir() and not data_dir.exists():
+                aside.rename(data_dir)
             raise
+        previous = "" if aside is None else str(aside)
     except (OSError, sqlite3.Error) as exc:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
         if getattr(exc, "errno", None) in (errno.EBUSY, errno.EXDEV):  # a mount point ismount did not see (bind mount)
-            raise StoreDamaged(_mount_point(named)) from exc
+            raise StoreDamaged(mount_point(named)) from exc
+        if out_of_space(exc, data_dir.parent):  # said as a backup says it (review 371 #8), not as a permission
+            raise StoreDamaged(f"{named} 所在的磁盘空间不足，没有恢复，数据目录没有改动：请腾出空间，或恢复到另一个空间足够的"
+                               "磁盘上的新目录") from exc
         raise StoreDamaged(f"无法恢复到 {named}（{os_said(exc)}）：数据目录没有改动，请检查它的位置和权限") from exc
     except BaseException:
         if staging is not None:
@@ -334,13 +353,6 @@ def _end_sessions(accounts: Path) -> int:
         con.close()
 
 
-def _mount_point(data_dir: Path) -> str:
-    """Restore swaps whole directories by renaming, which a mount point (a disk, a Docker volume) refuses (EBUSY)."""
-    return (f"数据目录 {data_dir} 是一个挂载点（单独的磁盘或 Docker 卷），恢复无法整体替换它，数据目录没有改动：请恢复到"
-            f"它里面的一个新文件夹（python -m rag_core --data-dir {data_dir / 'restored'} restore <备份目录>），"
-            "再把 RAG_DATA_DIR（或 --data-dir）改成那个文件夹后启动应用")
-
-
 def _check_accounts(staging: Path, source: Path, data_dir: Path, allow_no_accounts: bool) -> None:
     """Refuse, before the swap, a restore whose copied files would lose the accounts (every page stopped) or,
     over a data dir with accounts, open without a login (anyone acts as administrator)."""
@@ -352,22 +364,6 @@ def _check_accounts(staging: Path, source: Path, data_dir: Path, allow_no_accoun
             "都会以本机管理员身份操作。请选择开启账户之后做的备份；确实要回到免登录的单机模式，"
             "请加上 --allow-no-accounts（或 allow_no_accounts=True）再恢复。数据目录没有改动。"
         )
-
-
-def _move_aside(data_dir: Path) -> str:
-    """Rename a data dir with content to `<name>.before-restore-<time>` (numbered when taken); "" when none."""
-    if not data_dir.exists():
-        return ""
-    if not any(data_dir.iterdir()):
-        data_dir.rmdir()
-        return ""
-    base = f"{data_dir.name}.before-restore-{aside_stamp()}"
-    for number in range(1, 1000):
-        moved = data_dir.with_name(base if number == 1 else f"{base}-{number}")
-        if not moved.exists() and not moved.is_symlink():
-            data_dir.rename(moved)
-            return str(moved)
-    raise FileExistsError(17, "太多同名的旧数据目录", str(data_dir))
 
 
 __all__ = ["BackupReport", "LINK_LEFT_OUT", "NoAccountsInBackup", "backup_data_dir", "restore_data_dir", "verify_backup",
