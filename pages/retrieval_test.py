@@ -98,12 +98,17 @@ def search_section(assistant: Assistant) -> None:
         st.warning("请先输入要检索的问题。")
     elif submitted:
         try:
+            generation = assistant.library_generation(actor=actor())  # before the search: a change meanwhile shows
             found = assistant.search_as_chat(question, role=role, actor=actor(), with_memories=personal)
-            st.session_state[SEARCH_KEY] = (role, found, actor())
+            st.session_state[SEARCH_KEY] = (role, found, actor(), generation)
         except (RagError, sqlite3.Error, OSError) as exc:  # the engine's Chinese message; no old result under it
             st.session_state.pop(SEARCH_KEY, None)
             st.error(f"检索失败：{escape_md(exc)}")
     last = owned_by_actor(st.session_state.get(SEARCH_KEY), 2)
+    if last is not None and (len(last) < 4 or last[3] != assistant.library_generation(actor=actor())):
+        st.info("文档库在这次检索之后有了变化（上传、删除或调整了可见范围），上次的结果已经过时，请重新检索。",
+                icon=":material/update:")
+        last = None
     if last is None:
         st.session_state.pop(SEARCH_KEY, None)
     st.info(threshold_text(assistant, last[1].result if last else None), icon=":material/rule:")

@@ -64,7 +64,7 @@ def test_a_result_kept_for_another_person_is_not_shown(tmp_path, monkeypatch):
     theirs = a.search_as_chat("高管股票期权授予额度，产检假怎么请", actor=ADMIN)
     assert theirs.result.hits and theirs.memories
     at = logged_in_with(a, APP, "li", PW, tmp_path, monkeypatch)
-    at.session_state["retrieval_chat_search"] = (None, theirs, ADMIN)
+    at.session_state["retrieval_chat_search"] = (None, theirs, ADMIN, a.library_generation(actor=ADMIN))  # current
     at.session_state["retrieval_eval_result"] = ("秘密题集.jsonl", "hybrid", {"metrics": {}, "results": []}, ADMIN)
     at.switch_page("pages/retrieval_test.py").run()
     assert not at.exception

@@ -176,7 +176,7 @@ def drawn(at: AppTest, page: str, seeded: dict[str, Any], assistant: Any) -> App
         found = assistant.search_as_chat(question, actor=LOCAL)
         # as when the tester's memories picked the clauses: the searched text and the memories are shown too
         found.memory_search, found.memories = f"{question}（{HOSTILE}）", assistant.list_memories(LOCAL.user, actor=LOCAL)
-        at.session_state["retrieval_chat_search"] = (None, found)
+        at.session_state["retrieval_chat_search"] = (None, found, LOCAL, assistant.library_generation(actor=LOCAL))
     at.switch_page(page).run()
     assert not at.exception, [e.value for e in at.exception]
     return at

@@ -129,3 +129,13 @@ def test_a_chunk_moved_to_another_audience_is_only_in_the_new_one():
 def test_merged_keeps_each_chunk_once_with_its_best_cosine():
     out = merged([VectorMatch("a", 0.5), VectorMatch("b", 0.4)], [VectorMatch("b", 0.6), VectorMatch("c", 0.1)], 2)
     assert out == [VectorMatch("b", 0.6), VectorMatch("a", 0.5)]
+
+
+def test_a_chunk_another_process_deleted_is_not_brought_back(store, tmp_path):
+    """Review 373 #2: rows deleted through another store object (the CLI beside the app) crowded the vector slots."""
+    vec = _unit(np.random.default_rng(1), 1)
+    store.upsert([_chunk(NEW)], vec)
+    other = ChromaVectorStore(path=tmp_path / "chroma", model_id="test")  # the same files, as another process
+    other.delete([NEW])
+    assert NEW not in [m.chunk_id for m in store.query(_question_near(vec[0]), 10)]
+    assert len(store.recent) == 0  # dropped, so the next query does not read it back again

@@ -23,6 +23,12 @@ class VersionViews(FacadeCore):
         """May `actor` read a version or chunk kept for `audience` (the documents page's one test)."""
         return visible_to(audience, actor.readable)
 
+    def library_generation(self, *, actor: Principal | None = None) -> int:
+        """A number every upload, delete or audience change moves: a page keeps it beside a search result it shows
+        again, and knows the result is out of date when it moved (review 373 #1: 检索测试 showed a deleted clause)."""
+        self._acting(actor, "ask")
+        return self.catalog.generation()
+
     def waiting_versions(self, *, actor: Principal | None = None) -> dict[str, DocumentInfo]:
         """For each document with a version in effect, the next version the actor may read that is scheduled to
         take its place (not one a same-day version replaces first): the list shows the version in effect, and HR

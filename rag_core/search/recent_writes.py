@@ -7,8 +7,9 @@ of tests/test_vector_writes.py's 40, a one-chunk upload after a search). A polic
 uploaded a minute ago must be found for the first question about it, so the store keeps
 the last `CAPACITY` vectors it wrote and scores them exactly at every query: 4,096 × 384
 floats is one matrix product of well under a millisecond, and after a long ingest only
-its last rows stay. Deletes and resets drop rows; a record deleted by another process is
-dropped by the searcher, which keeps only chunks its catalog snapshot holds.
+its last rows stay. Deletes and resets drop rows. A row the approximate search did not return
+is checked against Chroma before it is merged, and dropped when another process deleted it
+(review 373 #2: a document the CLI deleted kept half of the 30 vector slots).
 """
 
 from __future__ import annotations
@@ -48,6 +49,15 @@ class RecentWrites:
         with self._lock:
             for cid in ids:
                 self._rows.pop(cid, None)
+
+    def by_partition(self, ids: Iterable[str]) -> dict[tuple[str, ...], list[str]]:
+        """The given ids this buffer holds, grouped by the partition they were written to."""
+        grouped: dict[tuple[str, ...], list[str]] = {}
+        with self._lock:
+            for cid in ids:
+                if cid in self._rows:
+                    grouped.setdefault(self._rows[cid][0], []).append(cid)
+        return grouped
 
     def clear(self) -> None:
         with self._lock:

@@ -342,7 +342,22 @@ class ChromaVectorStore:
         for part in pending:
             matches += part.result()
         exact = self.recent.nearest(query, n, audiences, lambda cid: key_of_chunk(cid) in hidden)
-        return merged(matches, exact, n)
+        return merged(matches, self._still_stored(exact, matches), n)
+
+    def _still_stored(self, exact: list[VectorMatch], found: list[VectorMatch]) -> list[VectorMatch]:
+        """The recent rows Chroma still holds: one the approximate search did not return is read back by id, and
+        dropped from the buffer when another process deleted it (`recent_writes`)."""
+        seen = {m.chunk_id for m in found}
+        unseen = [m.chunk_id for m in exact if m.chunk_id not in seen]
+        if not unseen:
+            return exact
+        held: set[str] = set()
+        for audience, ids in self.recent.by_partition(unseen).items():
+            if (col := self._partitions.get(audience)) is not None:
+                held |= set(col.get(ids=ids, include=[])["ids"])
+        gone = set(unseen) - held
+        self.recent.drop(gone)
+        return [m for m in exact if m.chunk_id not in gone]
 
     @through_server()
     def get_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
