@@ -16,7 +16,7 @@ from conftest import open_assistant
 from rag_core.errors import StoreDamaged
 from rag_core.evaluation.sessions import first_sentence
 from rag_core.facade.memories import keeps_memory_search
-from rag_core.memory.text import with_facts
+from rag_core.memory.asked_with import with_facts
 from rag_core.types import Chunk, Hit, HitScores, Principal, SearchResult
 
 POLICY = Path(__file__).parent / "data" / "sessions" / "uploads" / "通讯补贴管理规定.md"

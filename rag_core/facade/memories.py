@@ -22,10 +22,10 @@ from typing import Any
 
 from ..errors import MemoryStoreError, PermissionDenied, RagError
 from ..insights.rows import purged_turn
+from ..memory.asked_with import with_facts
 from ..memory.content import about_the_person, bounded_content
 from ..memory.created import checked_created_at
 from ..memory.forget_said import named_memories
-from ..memory.text import with_facts
 from ..storage.sqlite_access import access_problem
 from ..text.inputs import MAX_QUESTION_CHARS, InputError, checked, is_blank
 from ..text.instructions import addressed_to_assistant

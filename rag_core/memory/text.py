@@ -220,6 +220,16 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
     "name": [
         re.compile(rf"(?:我叫|名叫|名字是|姓名是)\s*{NOT_SOMEONE}(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
     ],
+    # the post itself (是经理 → 升职成总监了: one at a time; review 372 #2). 是研发部经理 is the department's
+    "title": [
+        re.compile(rf"(?:是|升职成了?|升职为|晋升为|晋升成了?|升为|升任|提拔为|提拔成了?|当上了?|担任)\s*"
+                   rf"(?P<v>{_TITLE})(?=了?(?:$|[，,。；;\s]))"),
+    ],
+    # on probation or confirmed (还在试用期 → 已经转正了)
+    "probation": [
+        re.compile(r"(?:在|处于)(?P<v>试用期)(?=内|中|里|了?(?:$|[，,。；;\s]))"),
+        re.compile(r"(?P<v>转正)(?=了?(?:$|[，,。；;\s]))"),
+    ],
 }
 # Words that point at a place or unit instead of naming one, or a possessive's 的 (用户所在的部门: 的部门) (我们公司, 哪个部门, 本公司, 贵司, 该市): whole words, so a
 # city that merely begins with the same character (贵阳, 本溪) is still a value.
@@ -381,20 +391,3 @@ def conflicting_slots(new: dict[str, str], old: dict[str, str]) -> list[str]:
 
 def agreeing_slots(new: dict[str, str], old: dict[str, str]) -> list[str]:
     return sorted(s for s in new.keys() & old.keys() if new[s] == old[s])
-
-
-def with_facts(question: str, contents: list[str]) -> str:
-    """The question with what memory holds about the asker, for search: 我每个月话费能补多少 and 用户在销售部工作 →
-    我每个月话费能补多少（在销售部工作）. The clause that names the asker's department, city or situation (销售岗位
-    每人每月200元) then matches; the question alone finds only the general rule."""
-    facts = "；".join(dict.fromkeys(_first_person(c) for c in contents if c.strip()))
-    return f"{question}（{facts}）" if facts else question
-
-
-# 用户 where a memory names the person (its start, or a clause's): not inside a word (用户运营部)
-_THE_PERSON = re.compile(r"(^|[，,；;。])用户(?:所在的)?")
-
-
-def _first_person(content: str) -> str:
-    """用户老婆没工作，用户下个月要当爸爸了 → 老婆没工作，我下个月要当爸爸了."""
-    return _THE_PERSON.sub(lambda m: m.group(1) + ("我" if m.group(1) else ""), content.strip())
