@@ -139,3 +139,22 @@ def test_a_chunk_another_process_deleted_is_not_brought_back(store, tmp_path):
     other.delete([NEW])
     assert NEW not in [m.chunk_id for m in store.query(_question_near(vec[0]), 10)]
     assert len(store.recent) == 0  # dropped, so the next query does not read it back again
+
+
+def test_the_rows_are_packed_once_between_writes():
+    recent = RecentWrites()
+    recent.add(("all",), ["a", "b"], np.eye(2, 4, dtype=np.float32))
+    packed = recent._pack()
+    recent.nearest(np.ones(4), 2, [("all",)], lambda _: False)
+    assert recent._pack() is packed  # a query does not restack them (8 ms at 4,096 rows, measured)
+    recent.add(("all",), ["c"], np.ones((1, 4), dtype=np.float32))
+    assert recent._pack() is not packed and len(recent._pack()[0]) == 3
+
+
+def test_many_hidden_rows_still_leave_the_n_best_visible_ones():
+    recent = RecentWrites()
+    vectors = np.random.default_rng(2).normal(size=(200, 8)).astype(np.float32)
+    recent.add(("all",), [f"old@v1#{i}" for i in range(150)] + [f"new@v2#{i}" for i in range(50)], vectors)
+    found = recent.nearest(vectors[0], 10, [("all",)], lambda cid: cid.startswith("old@"))
+    assert len(found) == 10 and all(m.chunk_id.startswith("new@") for m in found)
+    assert [m.cosine for m in found] == sorted((m.cosine for m in found), reverse=True)
