@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 DEFAULT_REPLY = "根据制度,市内交通乘坐出租车的费用凭发票实报实销 [资料1]。"
 
-Mode = Literal["ok", "unauthorized", "hang"]
+Mode = Literal["ok", "unauthorized", "hang", "fail_once"]
 
 
 @dataclass
@@ -49,6 +49,7 @@ class _State:
     requests: list[RecordedRequest] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     release: threading.Event = field(default_factory=threading.Event)
+    failed: bool = False  # mode "fail_once": the first request got its 502
 
 
 def _split(text: str, size: int) -> list[str]:
@@ -96,6 +97,10 @@ class _Handler(BaseHTTPRequestHandler):
         if state.mode == "hang":
             state.release.wait()  # set when the server closes
             self.close_connection = True
+            return True
+        if state.mode == "fail_once" and not state.failed:  # a gateway's passing 502: the next request is answered
+            state.failed = True
+            self._send_json(502, {"error": {"message": "bad gateway", "type": "server_error"}})
             return True
         if state.mode == "unauthorized":
             key = rec.authorization.removeprefix("Bearer ").strip()

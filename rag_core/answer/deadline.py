@@ -21,7 +21,12 @@ class Closable(Protocol):
     def close(self) -> None: ...
 
 
-Register = Callable[[Closable], None]
+class Register(Protocol):
+    """What a producer gets: `register(handle)` names what to close to stop it; `gave_up()` says the caller stopped
+    waiting (a request that failed then is not tried again: review 363 #7)."""
+
+    def __call__(self, handle: Closable) -> None: ...
+    def gave_up(self) -> bool: ...
 
 
 class DeadlinePassed(Exception):
@@ -72,12 +77,18 @@ def within(seconds: float | Deadline, produce: Callable[[Register], Iterable[T]]
     lock = threading.Lock()
     stopped = threading.Event()
 
-    def register(handle: Closable) -> None:
-        with lock:
-            handles.append(handle)
-            late = stopped.is_set()
-        if late:  # the caller gave up while the worker was still connecting
-            _close(handle)
+    class Registry:
+        def __call__(self, handle: Closable) -> None:
+            with lock:
+                handles.append(handle)
+                late = stopped.is_set()
+            if late:  # the caller gave up while the worker was still connecting
+                _close(handle)
+
+        def gave_up(self) -> bool:
+            return stopped.is_set()
+
+    register = Registry()
 
     def work() -> None:
         try:

@@ -8,7 +8,9 @@ UI can show it as-is.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..errors import RagError
@@ -24,6 +26,13 @@ if TYPE_CHECKING:
     from ..settings import Settings
 
 
+def _transient(exc: Exception) -> bool:
+    """A failure another try may not meet: no connection (or no reply in time), or a status the SDK retried."""
+    openai, status = _sdk(), getattr(exc, "status_code", None) or 0
+    return isinstance(exc, openai.APIConnectionError) or (
+        isinstance(exc, openai.APIStatusError) and (status in RETRIED_STATUS or status >= 500))
+
+
 def _sdk():
     """The openai package, imported when a client is used: the offline answerer never pays its 0.4-0.6 s import."""
     import openai
@@ -32,6 +41,7 @@ def _sdk():
 
 
 _MAX_DETAIL_CHARS = 200
+RETRY_PAUSE_S, RETRIED_STATUS = 0.5, frozenset({408, 409, 429})  # the SDK's first backoff; with every 5xx, what it retried
 _KEY_PIECE = 6  # a run this long of a server's text that is part of the key is taken for the key
 # The most an answer may run to: a policy answer quotes a few clauses (a few hundred characters), so 1024
 # tokens leave room for a long one while a model that repeats itself stops within seconds, not at its context.
@@ -95,12 +105,8 @@ class OpenAICompatibleClient:
         self.system = system
         self.timeout_s = timeout_s
         self._secret = api_key
-        self._client = openai.OpenAI(
-            api_key=api_key,
-            base_url=base_url or None,
-            timeout=timeout_s,
-            max_retries=max_retries,
-        )
+        self.retries = max_retries  # ours (`_opened`): the SDK's own ran on after the caller's deadline (363 #7)
+        self._client = openai.OpenAI(api_key=api_key, base_url=base_url or None, timeout=timeout_s, max_retries=0)
 
     @classmethod
     def from_settings(cls, settings: Settings, system: str | None = None) -> OpenAICompatibleClient:
@@ -129,6 +135,22 @@ class OpenAICompatibleClient:
         return self._client.chat.completions.with_streaming_response.create(
             model=self.model, messages=self._messages(prompt), temperature=0, **options)  # type: ignore[arg-type]
 
+    def _opened(self, prompt: str, options: dict[str, object], register: Register) -> tuple[ExitStack, object]:
+        """The response (closed with the stack), its request tried again `retries` times after a transient failure
+        while the caller still waits: the SDK's own retry ran on past the deadline, a second request to a server
+        that never answered (review 363 #7)."""
+        attempt = 0
+        while True:
+            stack = ExitStack()
+            try:
+                return stack, stack.enter_context(self._create(prompt, options))
+            except Exception as exc:
+                stack.close()
+                if attempt >= self.retries or register.gave_up() or not _transient(exc):
+                    raise
+            attempt += 1
+            time.sleep(RETRY_PAUSE_S)
+
     def _deadline(self, max_tokens: int | None, deadline_s: float | None) -> float:
         """The call's wall-clock limit: `deadline_s`, else `SHORT_CALL_S` for a short reply, else the timeout; never
         more than the timeout (memory extraction's 6 s once waited 6 s on a 3 s setting, review 363)."""
@@ -149,7 +171,8 @@ class OpenAICompatibleClient:
         bound = {"max_tokens": max_tokens} if max_tokens else {}
 
         def produce(register: Register) -> Iterator[object]:
-            with self._create(prompt, bound) as raw:
+            stack, raw = self._opened(prompt, bound, register)
+            with stack:
                 register(raw.http_response)  # closed at the deadline: the body's read ends
                 yield raw.json()
 
@@ -206,7 +229,8 @@ class OpenAICompatibleClient:
         bound = {"max_tokens": max_tokens} if max_tokens else {}
 
         def produce(register: Register) -> Iterator[object]:
-            with self._create(prompt, {**bound, "stream": True}) as raw:
+            stack, raw = self._opened(prompt, {**bound, "stream": True}, register)
+            with stack:
                 register(raw.http_response)  # closed at the deadline, or when the caller stops reading
                 # labelled JSON: one whole completion, or an event stream some gateways label so (read whole, by body)
                 if "json" in raw.headers.get("content-type", "").lower() and raw.read().lstrip().startswith(b"{"):
