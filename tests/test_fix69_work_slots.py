@@ -25,6 +25,9 @@ def test_a_new_post_or_status_replaces_the_old(tmp_path, first, then, kept):
     ("用户同事升职成总监了", {}),  # someone else's post
     ("用户还没转正", {}),  # denied, not a status told
     ("用户是理想主义者", {}),
+    # review 374 #3: a wish, a plan or a past post replaced the current one
+    ("用户希望明年能升职为经理", {}), ("用户以前是主管", {}), ("用户下个月转正", {}), ("用户快转正了", {}),
+    ("用户希望早点转正", {}),
 ])
 def test_only_the_persons_own_post_is_a_slot(fact, found):
     assert slots(fact) == found

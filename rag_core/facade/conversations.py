@@ -20,7 +20,7 @@ from ..conversations.followup import (
     clarify,
     rule_rewrite,
 )
-from ..conversations.forget_request import FORGOT, forget_reply
+from ..conversations.forget_request import FORGOT, NOT_CHANGED, forget_reply
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_turn, without_requests
@@ -161,7 +161,8 @@ class ConversationActions(FollowupSearch, ConversationOwner):
         remembered = Remembered()
         if context.forget is not None:
             forgotten, failure = self._forget_turn(context.forget, user, actor) if told else ([], "")
-            answer, remembered = forget_reply(context.forget, forgotten), Remembered(failure=failure)
+            answer = forget_reply(context.forget, forgotten) if told else NOT_CHANGED
+            remembered = Remembered(failure=failure)
         else:
             remembered = self._remember_statement(user, context.statement or context.question) if told else remembered
             answer = CHATTER_REPLY if context.chatter else acknowledgement(said_back(remembered), remembered.failure)

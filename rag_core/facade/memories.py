@@ -278,7 +278,7 @@ class MemoryActions(KnownNames):
         """Delete the memories of `user` that a chat turn's words name (忘掉我的城市 → 我的城市; `named_memories`) and
         return their contents; None when the words name every memory (the page's 清除 asks first, so none is deleted)."""
         memories = self.list_memories(user, actor=actor)
-        ids = named_memories(what, [(m.id, m.content) for m in memories])
+        ids = named_memories(what, [(m.id, m.content, m.kind) for m in memories])
         if ids:
             self.delete_memories(ids, actor=actor)
         return None if ids is None else [m.content for m in memories if m.id in ids]
