@@ -130,3 +130,32 @@ def test_a_full_disk_during_restore_says_to_free_space(data, tmp_path, monkeypat
     with pytest.raises(StoreDamaged) as info:
         restore_data_dir(tmp_path / "backup", data)
     assert "磁盘空间不足" in str(info.value) and "权限" not in str(info.value)
+
+
+def test_a_backup_named_as_the_data_dir_is_refused_and_stays_restorable(data, tmp_path):
+    """Review 375 #1: the refusals wrote a 'failed' audit row into the backup, whose digests then failed."""
+    from rag_core import Assistant
+
+    Assistant.backup_data_dir(data, tmp_path / "monday")
+    Assistant.backup_data_dir(data, tmp_path / "tuesday")
+    with pytest.raises(StoreDamaged, match="是一份备份"):
+        Assistant.restore_data_dir(tmp_path / "tuesday", tmp_path / "monday")
+    with pytest.raises(StoreUnavailable, match="是一份备份"):
+        Assistant.backup_data_dir(tmp_path / "monday", tmp_path / "copy")
+    verify_backup(tmp_path / "monday")
+    assert not (tmp_path / "copy").exists()
+    checks = Assistant.doctor_data_dir(tmp_path / "monday")  # review 375 #7: it said 正常 throughout
+    assert checks[0].file == "backup.json" and not checks[0].ok
+    verify_backup(tmp_path / "monday")
+
+
+def test_a_restore_says_what_the_backup_left_out_and_keeps_the_old_dir(data, tmp_path, capsys):
+    """Review 375 #4: the restore said nothing, and called the set-aside dir (its only copy) deletable."""
+    from rag_core.cli import main
+
+    log = data / "insights.sqlite3"
+    log.write_bytes(log.read_bytes()[: log.stat().st_size // 2])
+    backup_data_dir(data, tmp_path / "backup")
+    assert main(["--data-dir", str(data), "restore", str(tmp_path / "backup")]) == 0
+    said = capsys.readouterr().out
+    assert "insights.sqlite3" in said and "不要删除" in said and "确认无误后可以删除" not in said

@@ -35,3 +35,16 @@ def test_a_result_from_before_a_change_is_not_shown_as_current(tmp_path, monkeyp
     at.text_input(key="rt_question").set_value("子女教育补贴每月多少钱")  # a page switch empties the box
     next(b for b in at.button if b.label == "检索").click().run()
     assert "2463" in _shown(at) and "1837" not in _shown(at)
+
+
+def test_a_change_the_reader_cannot_see_moves_nothing(tmp_path):
+    """Review 375 #6: the catalog's own counter told HR that a managers-only policy had just been uploaded."""
+    from rag_core.types import Principal
+
+    admin, hr = Principal("wang", "admin"), Principal("li", "hr")
+    a = fake_assistant_with_samples(tmp_path / "store")
+    before = a.library_generation(actor=hr)
+    assert a.ingest_bytes(_doc(9999), "高管补贴.md", audience=["managers"], actor=admin).ok
+    assert a.library_generation(actor=hr) == before
+    assert a.ingest_bytes(_doc(1837), "子女教育补贴.md", actor=admin).ok
+    assert a.library_generation(actor=hr) != before

@@ -158,3 +158,21 @@ def test_many_hidden_rows_still_leave_the_n_best_visible_ones():
     found = recent.nearest(vectors[0], 10, [("all",)], lambda cid: cid.startswith("old@"))
     assert len(found) == 10 and all(m.chunk_id.startswith("new@") for m in found)
     assert [m.cosine for m in found] == sorted((m.cosine for m in found), reverse=True)
+
+
+def test_recent_rows_outside_the_top_are_not_read_back(store):
+    """Review 375 #5: every query read Chroma by id for recent rows that could not enter the result."""
+    rng = np.random.default_rng(5)
+    store.upsert([_chunk(f"fresh{i}@v1#0") for i in range(40)], _unit(rng, 40))
+    reads = []
+    for col in list(store._partitions.values()):
+        real_get = col.get
+
+        def counted(*args, _get=real_get, **kwargs):
+            reads.append(kwargs.get("ids"))
+            return _get(*args, **kwargs)
+
+        col.get = counted
+    for question in _unit(rng, 10):
+        store.query(question, 10)
+    assert reads == []

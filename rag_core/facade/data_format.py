@@ -42,6 +42,14 @@ def refuse_backup(data_dir: Path) -> None:
                                "恢复。请用 restore 把它恢复到数据目录后再打开；没有改动任何文件")
 
 
+def backup_check(data_dir: Path) -> StoreCheck | None:
+    """Doctor's line for a backup named as the data dir (review 375 #7: every line said 正常), or None."""
+    if (Path(data_dir) / MANIFEST).is_file():
+        return StoreCheck(MANIFEST, "backup", "这个目录是一份备份，不是数据目录（检查没有改动它）",
+                          "请用 restore 把它恢复到数据目录，再检查那个数据目录")
+    return None
+
+
 def newer_than_known(data_dir: Path) -> tuple[str, str] | None:
     """(file, the one Chinese line) when a newer version wrote the data dir, else None (nothing is written). A file
     that cannot be read is left to `open_checks` and doctor's own checks, which say what is wrong with it."""

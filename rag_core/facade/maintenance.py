@@ -23,7 +23,7 @@ from ..search.disk_full import disk_full
 from ..settings import SAVED_FILE, Settings
 from ..storage.account_files import AUDIT, damaged_line, no_accounts
 from ..storage.backup import LINK_LEFT_OUT, VECTORS_ELSEWHERE, BackupReport, backup_data_dir, restore_data_dir
-from ..storage.backup_check import NO_SUMS
+from ..storage.backup_check import MANIFEST, NO_SUMS
 from ..storage.disk_space import full_line, out_of_space
 from ..storage.empty_stores import cut_state, truncated
 from ..storage.health import CATALOG, CHROMA_DIR, StoreCheck, doctor, set_aside_chroma, sqlite_problem
@@ -36,7 +36,7 @@ from ..types import Principal
 from .access import LOCAL_ADMIN, require
 from .accounts import ANONYMOUS
 from .core import FacadeCore
-from .data_format import KNOWN_LAYOUTS, newer_check, newer_than_known, refuse_newer
+from .data_format import KNOWN_LAYOUTS, backup_check, newer_check, newer_than_known, refuse_backup, refuse_newer
 from .eval_upload import (  # noqa: F401 - SAMPLE_EVAL: its former home
     EVAL_UPLOADS,
     KEPT_UPLOADS,
@@ -123,7 +123,7 @@ class MaintenanceActions(FacadeCore):
         who = _acting_on(data_dir, actor)
         target = _backup_dest(dest)
         try:
-            refuse_newer(data_dir)  # its backup would only restore into a version that refuses it
+            refuse_backup(data_dir), refuse_newer(data_dir)  # a backup of a backup; one restore would refuse
             report = backup_data_dir(data_dir, target, waiting=waiting)
         except RagError as exc:
             _audit_row(data_dir, who, "backup", str(dest), "failed", str(exc))
@@ -271,11 +271,11 @@ def _acting_on(data_dir: Path, actor: Principal | None) -> Principal:
 
 
 def _audit_row(data_dir: Path, actor: Principal, action: str, target: str, outcome: str, detail: str = "") -> None:
-    """One row in `data_dir`'s audit trail, as `AccountActions._audit` writes it, for the class-level actions.
-
-    Only in a data dir (one with a catalog or a trail: a mistyped path gets no new file); never raising."""
-    if not ((data_dir / CATALOG).is_file() or (data_dir / AUDIT).is_file()) or newer_than_known(data_dir):
-        return  # not a data dir, or one a newer version wrote (nothing is written into it)
+    """One row in `data_dir`'s audit trail, as `AccountActions._audit` writes it, for the class-level actions. Only in a
+    data dir (one with a catalog or a trail: a mistyped path gets no new file); never raising."""
+    if not ((data_dir / CATALOG).is_file() or (data_dir / AUDIT).is_file()) or newer_than_known(data_dir) or (
+            data_dir / MANIFEST).is_file():  # a backup: a row in it broke its digests, so restore refused it (375 #1)
+        return  # not a data dir, one a newer version wrote, or a backup: nothing is written into it
     if (data_dir / AUDIT).exists() and (problem := _trail_problem(data_dir / AUDIT)):
         # written into, a cut or damaged trail read as healthy and the next start no longer said it was lost
         _log.warning("audit row not written (%s %s %s): %s %s", actor.user, action, outcome, AUDIT, problem)
@@ -359,7 +359,7 @@ def _doctor(data_dir: Path, *, embedded_chroma: bool, settings: Settings | None 
         return checks
     extra = [thesaurus_check(data_dir), _settings_check(data_dir, settings),
              server_check(data_dir, *server) if server else None]
-    return [check for check in (newer_check(data_dir), *checks, *extra) if check is not None]
+    return [check for check in (backup_check(data_dir), newer_check(data_dir), *checks, *extra) if check is not None]
 
 
 def _office_zone(data_dir: Path, settings: Settings | None) -> str | None:

@@ -7,6 +7,7 @@ version another one dated the same day replaces before it is ever in effect is n
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 from ..documents.catalog import office_today, versions_in_effect, visible_to
@@ -23,11 +24,15 @@ class VersionViews(FacadeCore):
         """May `actor` read a version or chunk kept for `audience` (the documents page's one test)."""
         return visible_to(audience, actor.readable)
 
-    def library_generation(self, *, actor: Principal | None = None) -> int:
-        """A number every upload, delete or audience change moves: a page keeps it beside a search result it shows
-        again, and knows the result is out of date when it moved (review 373 #1: 检索测试 showed a deleted clause)."""
-        self._acting(actor, "ask")
-        return self.catalog.generation()
+    def library_generation(self, *, actor: Principal | None = None) -> str:
+        """A token every upload, delete or audience change the actor can see moves: a page keeps it beside a search
+        result it shows again, and knows the result is out of date when it moved (review 373 #1: 检索测试 showed a
+        deleted clause). A change the actor may not read moves nothing (review 375 #6: the catalog's own counter
+        told HR that a managers-only policy had just been uploaded, and dropped a result still current)."""
+        actor = self._acting(actor, "ask")
+        seen = [(v.doc_id, v.version, v.audience, v.effective_date or "") for v in self.catalog.live_versions()
+                if self._readable_by(actor, v.audience)]
+        return hashlib.sha256(repr(seen).encode("utf-8")).hexdigest()
 
     def waiting_versions(self, *, actor: Principal | None = None) -> dict[str, DocumentInfo]:
         """For each document with a version in effect, the next version the actor may read that is scheduled to

@@ -74,6 +74,7 @@ class BackupReport:
     sessions_ended: int = 0  # restore: the logins the restored account file held, all ended (everyone logs in again)
     notices: list[str] = field(default_factory=list)  # backup: damaged caches left out (rebuilt on start); restore:
     # an older backup whose other files could not be checked (`backup_check.no_sums_notice`)
+    left_out: list[str] = field(default_factory=list)  # damaged stores a backup left out (restore: only in `previous`)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -130,13 +131,15 @@ def _backup(data_dir: Path, dest: Path, wait_seconds: float | None = None,
     try:
         staging.chmod(PRIVATE)  # whatever the umask
         with no_import(data_dir, wait_seconds=wait_seconds, waiting=waiting):  # the catalog and its stores agree
-            copied, notices = _copy_stores(data_dir, staging)
+            copied, notices, left_out = _copy_stores(data_dir, staging)
         notices += _vectors_elsewhere(staging / CATALOG)
         counts = _counts(staging)
         manifest = {"created_at": datetime.now(UTC).isoformat(timespec="seconds"), "files": copied,
                     SUMS: file_sums(staging, copied), **counts}  # restore finds a file cut on the way (backup_check)
         if notices:
             manifest["notices"] = notices
+        if left_out:
+            manifest["left_out"] = left_out  # a restore says so, and where the only copy of each stays (375 #4)
         (staging / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
         verify_backup(staging)  # the checks restore runs: never "backed up" for a copy restore would refuse
         if lost := lost_accounts(staging):  # restore's account check too (`_check_accounts`)
@@ -199,9 +202,9 @@ def _tidy(staging: Path) -> None:
 NEEDED_WHOLE = frozenset({CATALOG, ACCOUNTS, AUDIT})
 
 
-def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
+def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str], list[str]]:
     """Copy the data dir; a damaged cache or feature store is left out (one notice each), a damaged catalog, account
-    file or audit trail refuses the backup."""
+    file or audit trail refuses the backup. Returns the files copied, the notices and the feature stores left out."""
     copied: list[str] = []
     damaged: dict[str, str] = {}  # cache file -> problem
     notices: list[str] = []
@@ -253,7 +256,7 @@ def _copy_stores(data_dir: Path, staging: Path) -> tuple[list[str], list[str]]:
             continue
         what = "它只是缓存，没有放进备份" if cache == name else f"向量索引只是缓存，{cache}/ 没有放进备份"
         notices.append(f"{name} {problem}：{what}；恢复后启动时会从文档目录自动重建")
-    return sorted(copied, key=Path), notices
+    return sorted(copied, key=Path), notices, sorted(name for name in damaged if _cache_of(name) is None)
 
 
 def _target(link: Path) -> str:
@@ -331,8 +334,10 @@ def restore_data_dir(source: Path, data_dir: Path, *, allow_no_accounts: bool = 
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
         raise
-    return BackupReport(str(named), copied, previous=previous, sessions_ended=ended, notices=no_sums_notice(manifest),
-                        **_counts(data_dir))
+    left_out = [name for name in manifest.get("left_out", []) if isinstance(name, str)][:20]  # the backup's own word
+    notices = [f"这份备份里没有 {name[:80]}（备份时它已损坏，没有放进去）：恢复后这一部分是空的" for name in left_out]
+    return BackupReport(str(named), copied, previous=previous, sessions_ended=ended, left_out=left_out,
+                        notices=no_sums_notice(manifest) + notices, **_counts(data_dir))
 
 
 def _end_sessions(accounts: Path) -> int:
