@@ -300,6 +300,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
             raise nobody
         question = redact_text(checked(question))  # bounded, valid, and no personal data searched, stored or echoed
         role = checked_preview(role, self.catalog, reader.readable)  # refused before anything of the turn is kept
+        asked_at = self.question_time()  # before the search: what it cites stood then
         self._audit_asked_as(actor, user, conversation)  # their memories and earlier turns are read from here on
         timings: dict[str, float] = {}
         started = time.perf_counter()
@@ -316,7 +317,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         if served := self._serve_standard_answer(asked, question, result, role=role, actor=reader, on_token=on_token,
                                                  count=traffic == "person"):  # an eval run is no hit of HR's answer
             served = self._finish_turn(served, user, context, [], on_token)  # not logged: its conversation deleted meanwhile
-            return served if context.deleted_meanwhile else self._forget_if_gone(self._log_asked(served, user, role, traffic), user)
+            return served if context.deleted_meanwhile else self._forget_if_gone(self._log_asked(served, user, role, traffic, asked_at), user)
         personal = self._personal_search(asked, result, user, role=role, actor=reader, timings=timings)
         result, memories, memory_search = personal.result, personal.memories, personal.memory_search
         built = build_prompt(asked, result.hits, memories, self._settings.token_budget, context.turns)
@@ -342,7 +343,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
             weak_evidence=composed.weak, outcome=composed.outcome, verdict=composed.verdict, memory_search=memory_search,
         )
         trace = self._finish_turn(trace, user, context, remembered, on_token)
-        return trace if context.deleted_meanwhile else self._forget_if_gone(self._log_asked(trace, user, role, traffic), user)
+        return trace if context.deleted_meanwhile else self._forget_if_gone(self._log_asked(trace, user, role, traffic, asked_at), user)
 
     def run_eval(self, path: str | Path, *, mode: str = "hybrid", role: str | None = None,
                  progress: Callable[[int, int], None] | None = None, actor: Principal | None = None,

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 from fakes import fake_assistant
 
+import rag_core.documents.catalog as catalog_module
 import rag_core.facade.question_log as question_log
 from rag_core.types import Principal
 
@@ -56,7 +57,49 @@ def test_questions_answered_from_the_deleted_managers_policy_stay_hidden_from_hr
 
 def test_the_new_documents_own_citations_count(tmp_path, monkeypatch):
     a = _reused(tmp_path, monkeypatch)
+    # a question in the very second of the delete is taken for the deleted document's (the cautious side)
+    monkeypatch.setattr(question_log, "_now", lambda: datetime.now(UTC) + timedelta(seconds=2))
     trace = a.ask("企鹅计划每年组织几次植树？", user="li", actor=HR, remember=False)
     assert {h.chunk.doc_id for h in trace.search.hits} == {"penguin"}
     assert _cited(a.usage(actor=ADMIN), "penguin") == 1
     assert a.usage(actor=HR)["questions"] == 1
+
+
+def test_an_id_used_three_times_keeps_each_deleted_documents_readers(tmp_path, monkeypatch):
+    """Review 375 #2: only the last delete's audience was kept, so the managers' questions showed to HR."""
+    a = _reused(tmp_path, monkeypatch)
+    monkeypatch.setattr(question_log, "_now", lambda: datetime.now(UTC) + timedelta(seconds=2))
+    a.ask("企鹅计划每年组织几次植树？", user="li", actor=HR, remember=False)  # from the second one, for everyone
+    monkeypatch.setattr(catalog_module, "_utc_now", lambda: datetime.now(UTC) + timedelta(seconds=4))
+    a.delete_document("penguin", actor=ADMIN)
+    assert [aud for _, aud in a.catalog.deletions("penguin")] == [("managers",), ("all",)]
+    assert a.usage(actor=HR)["questions"] == 1 and a.usage(actor=ADMIN)["questions"] == 3
+    assert a.ingest_bytes(NEW, "penguin.md", actor=ADMIN).ok  # a third time
+    assert a.usage(actor=HR)["questions"] == 1 and _cited(a.usage(actor=ADMIN), "penguin") == 0
+
+
+def test_a_question_answered_while_its_document_is_replaced_counts_for_the_old_one(tmp_path):
+    """Review 375 #3: the question was stamped after its answer, so a delete and re-upload meanwhile took its credit."""
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes(OLD, "penguin.md", audience=["managers"], actor=ADMIN).ok
+
+    def replaced(_piece):
+        if a.catalog.versions("penguin")[0].audience == ("managers",):
+            a.delete_document("penguin", actor=ADMIN)
+            assert a.ingest_bytes(NEW, "penguin.md", actor=ADMIN).ok
+
+    a.ask("企鹅计划裁撤多少岗位？", user="boss", actor=BOSS, remember=False, on_token=replaced)
+    assert a.usage(actor=HR)["questions"] == 0 and _cited(a.usage(actor=ADMIN), "penguin") == 0
+
+
+
+def test_a_deleted_audience_an_older_version_wrote_is_read_and_kept(tmp_path):
+    """The plain 'a,b' row of earlier versions becomes the first pair, its time unknown, at the next delete."""
+    a = fake_assistant(tmp_path / "s")
+    a.catalog.set_meta("deleted_audience:penguin", "managers")
+    assert a.catalog.deleted_audience("penguin") == ("managers",)
+    assert a.ingest_bytes(NEW, "penguin.md", actor=ADMIN).ok
+    a.delete_document("penguin", actor=ADMIN)
+    history = a.catalog.deletions("penguin")
+    assert [aud for _, aud in history] == [("managers",), ("all",)] and history[0][0] == "" and history[1][0]
+    assert a.catalog.deleted_audience("penguin") == ("all",)

@@ -27,6 +27,7 @@ from ..errors import RagError
 from ..settings import Settings
 from ..storage.new_store import create_store
 from ..types import Chunk, DocumentInfo
+from .deletions import DELETED_AUDIENCE, KEEP_DELETED, history, last_audience
 from .write_lock import WriterLock
 
 SCHEMA = """
@@ -82,9 +83,6 @@ KEEP_VERSIONS_USED = """INSERT INTO meta SELECT ?, MAX(version) FROM documents W
 ON CONFLICT(key) DO UPDATE SET value = MAX(CAST(meta.value AS INTEGER), CAST(excluded.value AS INTEGER))"""
 NEXT_VERSION = """SELECT MAX(IFNULL((SELECT MAX(version) FROM documents WHERE doc_id=?), 0),
     IFNULL((SELECT CAST(value AS INTEGER) FROM meta WHERE key=?), 0))"""
-# A deleted document's readers are judged by the audience it had when last in effect (`insights.audiences_now`): a
-# policy narrowed to managers, then deleted, no longer shows its old answers to everyone again.
-DELETED_AUDIENCE = "deleted_audience:"  # + doc id -> the audience of its version in effect when it was deleted
 # Releases before c0800d5 stored 生效日期 as typed (20261204, 2026-W49-5): compared as text with the office's ISO day,
 # such a version waited until 1 January. Rewritten at open; once done, this finds no row and nothing is written.
 ODD_DATES = """SELECT rowid, effective_date FROM documents WHERE effective_date IS NOT NULL
@@ -326,20 +324,23 @@ class Catalog:
             db.execute("DELETE FROM chunks WHERE doc_id=?1 AND (?2 IS NULL OR version=?2)", (doc_id, version))
 
     def delete_document(self, doc_id: str, today: str | None = None) -> None:
-        """Remove every version; the audience of the one in effect on `today` (the office's day) is kept
-        (`deleted_audience`), and so are the version numbers it used."""
+        """Remove every version; the audience of the one in effect on `today` (the office's day) is kept with the
+        time (`deletions`: its readers stay its readers in the insights), and so are the version numbers it used."""
         with self.transaction() as db:
             db.execute(KEEP_VERSIONS_USED, (VERSIONS_USED + doc_id, doc_id))  # before its rows go
             rows = db.execute(f"SELECT {self._DOC_COLS} FROM documents WHERE doc_id=? AND status='current'", (doc_id,))
             if last := versions_in_effect(map(self._info, rows.fetchall()), today or office_today()).get(doc_id):
-                db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (DELETED_AUDIENCE + doc_id, ",".join(last.audience)))
+                db.execute(KEEP_DELETED, (DELETED_AUDIENCE + doc_id, utc_stamp(), ",".join(last.audience)))
             db.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
             db.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
 
     def deleted_audience(self, doc_id: str) -> tuple[str, ...] | None:
         """The audience `doc_id` had when last in effect before it was deleted (None: never deleted in effect)."""
-        text = self.get_meta(DELETED_AUDIENCE + doc_id)
-        return None if text is None else _aud(text)
+        return last_audience(self.get_meta(DELETED_AUDIENCE + doc_id))
+
+    def deletions(self, doc_id: str) -> list[tuple[str, tuple[str, ...]]]:
+        """(deleted at, audience in effect then) of each delete of `doc_id`, oldest first (`deletions.history`)."""
+        return history(self.get_meta(DELETED_AUDIENCE + doc_id))
 
     def discard_version(self, doc_id: str, version: int) -> None:  # a pending version: no search read its ids
         with self.transaction() as db:

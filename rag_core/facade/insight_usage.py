@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from ..documents.catalog import office_today, visible_to
 from ..documents.standing import standing_versions
 from ..errors import StoreDamaged
-from ..insights.audiences import audiences_now, cited_then, deleted_audiences, readable_by
+from ..insights.audiences import audiences_now, cited_then, readable_by
 from ..insights.days import day_window, parse_day
 from ..insights.export import FORMATS, for_people, to_csv, to_xlsx
 from ..insights.records import InsightError
@@ -60,7 +60,7 @@ class UsageActions(QuestionLog):
         for row in rows:
             same, gone = cited_then(self.catalog, row["cited_docs"], row["asked_at"], reused)
             if (same, gone) not in judged:  # a document deleted since, its id now another's: as it was deleted
-                audiences = [*audiences_now(self.catalog, same, cache, day=day), *deleted_audiences(self.catalog, gone)]
+                audiences = [*audiences_now(self.catalog, same, cache, day=day), *gone]
                 judged[same, gone] = readable_by(audiences, actor.readable)
             if judged[same, gone]:
                 readable.append(row)
@@ -96,7 +96,7 @@ class UsageActions(QuestionLog):
         standing = standing_versions(self.catalog.live_versions(), office_today(self._settings.timezone))
         docs = [(d.doc_id, d.title) for d in standing if visible_to(d.audience, actor.readable)]  # not replaced ones
         rows = self._readable_rows(self.insight_log.question_rows(start, end, include_tests=include_tests), actor)
-        reused: dict[str, str | None] = {}  # a deleted document's citations are not credited to its id's new one
+        reused: dict[str, Any] = {}  # a deleted document's citations are not credited to its id's new one
         rows = [{**row, "cited_docs": list(cited_then(self.catalog, row["cited_docs"], row["asked_at"], reused)[0])}
                 for row in rows]
         report = usage_report(rows, dict(docs).items(), self._clock(), zone, since=parse_day(since, "开始"),

@@ -92,16 +92,24 @@ class QuestionLog(FacadeCore):
         if line not in self.store_notices:
             self.store_notices.append(line)
 
-    def _log_asked(self, trace: AskTrace, user: str, role: str | None, traffic: str = PERSON) -> AskTrace:
+    @staticmethod
+    def question_time() -> str:
+        """Now, as the question log stamps a question (`_log_asked`'s `asked_at`)."""
+        return stamp()
+
+    def _log_asked(self, trace: AskTrace, user: str, role: str | None, traffic: str = PERSON,
+                   asked_at: str | None = None) -> AskTrace:
         """Keep the (masked) question for gaps and usage, as the retention setting allows; returns `trace`.
 
         `traffic` says where it came from (a person, "eval" or "test"): statistics count people by default.
+        `asked_at`: when the question came, before its search (`question_time`; default now): a policy deleted and
+        uploaded again while the answer was written was taken for the one it cited (review 375 #3).
         """
         if self._keep_days() <= 0:
             return trace
         try:
             with feature_store(INSIGHTS_FILE):
-                self._log_question(trace, user, role, traffic)
+                self._log_question(trace, user, role, traffic, asked_at)
         except StoreDamaged as damage:
             self._without_damaged(damage, trace.search.warnings)
         return trace
@@ -115,13 +123,14 @@ class QuestionLog(FacadeCore):
             return redact_text(trace.search_question or trace.question)
         return redact_text(split_turn(trace.question).question if told_something(trace) else trace.question)
 
-    def _log_question(self, trace: AskTrace, user: str, role: str | None, traffic: str = PERSON) -> None:
+    def _log_question(self, trace: AskTrace, user: str, role: str | None, traffic: str = PERSON,
+                      asked_at: str | None = None) -> None:
         outcome = outcome_of(trace)
         text = self._kept_question(trace)
         gap = outcome in (*GAP_OUTCOMES, WEAK_OUTCOME)  # a weak answer may be shown as a gap; it still quoted its documents
         standard = getattr(trace, "standard_answer", None) or {}
         self.insight_log.log_question(
-            asked_at=stamp(), user=user or "", role=role or "", question=text, outcome=outcome,
+            asked_at=asked_at or stamp(), user=user or "", role=role or "", question=text, outcome=outcome,
             hit_count=trace.hit_count, cited_docs=[] if outcome in ("zero_hit", "refused") else cited_docs(trace),
             nearest=nearest_clause(trace.search) if gap else {}, standard_id=standard.get("id"),
             model=self.embedder.model_id if gap else None, vector=self.embedder.embed_query(text) if gap else None,

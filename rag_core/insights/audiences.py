@@ -93,30 +93,41 @@ def audiences_now(catalog: Any, doc_ids: Iterable[str], cache: dict[str, list[tu
     return found
 
 
-def reused_since(catalog: Any, doc_id: str, cache: dict[str, str | None]) -> str | None:
+def reused_since(catalog: Any, doc_id: str) -> str | None:
     """When the document now under `doc_id` was first written, if an earlier one under that id was deleted (None:
     never deleted, or no document under it now). Version numbers are never given twice (`VERSIONS_USED`), so the
-    new document's versions are the ones above the deleted one's highest; a question logged before the first of
-    them cited the deleted document (review 367 #3: 使用情况 credited its citations to the new one)."""
-    if doc_id not in cache:
-        used = catalog.get_meta(VERSIONS_USED + doc_id)
-        later = [v.ingested_at for v in catalog.versions(doc_id) if used is not None and v.version > int(used)]
-        cache[doc_id] = min(later, default=None)
-    return cache[doc_id]
+    new document's versions are the ones above the deleted one's highest (review 367 #3)."""
+    used = catalog.get_meta(VERSIONS_USED + doc_id)
+    return min((v.ingested_at for v in catalog.versions(doc_id) if used is not None and v.version > int(used)),
+               default=None)
 
 
 def cited_then(catalog: Any, cited: Iterable[str], asked_at: str,
-               cache: dict[str, str | None]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """A logged question's cited documents split in two: those whose id still names the document it cited, and
-    those deleted since with their id given to a newer document."""
-    same, gone = [], []
+               cache: dict[str, Any]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """A logged question's cited documents split in two: the ids that still name the document it cited, and the
+    audiences of the deleted documents it cited whose id was given to another since (367 #3, 375 #2)."""
+    same: list[str] = []
+    gone: list[tuple[str, ...]] = []
     for doc_id in cited:
-        since = reused_since(catalog, doc_id, cache)
-        (gone if since is not None and asked_at < since else same).append(doc_id)
+        if (then := _deleted_then(catalog, doc_id, asked_at, cache)) is None:
+            same.append(doc_id)
+        else:
+            gone.append(then)
     return tuple(same), tuple(gone)
 
 
-def deleted_audiences(catalog: Any, doc_ids: Iterable[str]) -> list[tuple[str, ...]]:
-    """The audiences deleted documents had when last in effect (`Catalog.deleted_audience`; unknown: administrators
-    only)."""
-    return [catalog.deleted_audience(doc_id) or UNKNOWN for doc_id in doc_ids]
+def _deleted_then(catalog: Any, doc_id: str, asked_at: str, cache: dict[str, Any]) -> tuple[str, ...] | None:
+    """The audience of the incarnation of `doc_id` that stood when a question was asked, if it was deleted since
+    (a delete in that same second counts: the cautious side), else None. A delete from before deletion times were
+    kept is known only to have come before the current document: judged by its audience when it is the only one,
+    else as unknown (administrators only)."""
+    if doc_id not in cache:
+        cache[doc_id] = (catalog.deletions(doc_id), reused_since(catalog, doc_id))
+    deletions, since = cache[doc_id]
+    for at, audience in deletions:
+        if at and asked_at <= at:
+            return audience or UNKNOWN
+    untimed = [audience for at, audience in deletions if not at]
+    if untimed and since is not None and asked_at < since:
+        return (untimed[0] or UNKNOWN) if len(deletions) == 1 else UNKNOWN
+    return None
