@@ -311,7 +311,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
             raise
         timings["rewrite_ms"] = _ms(started)
         if not context.asked:
-            return self._acknowledge_only(context, user, remember, on_token, actor)
+            return self._acknowledge_only(context, user, remember, on_token)
         result = self._search_turn(context, role=role, actor=reader)
         asked = context.search_question
         if served := self._serve_standard_answer(asked, question, result, role=role, actor=reader, on_token=on_token,

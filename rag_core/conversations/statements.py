@@ -23,7 +23,6 @@ from ..text.discourse import (
 )
 from ..text.markers import neutralise_markers
 from ..text.tokenizer import NOUN_TAGS, is_word, tagged
-from .forget_request import asked_to_forget, without_keep_opener
 
 _CLAUSES = re.compile(r"[^，,。！!？?；;\n]+[，,。！!？?；;\n]*")
 STATEMENT = re.compile(
@@ -53,7 +52,6 @@ class TurnParts:
     question: str  # the clauses that ask ("" for a pure statement)
     clarifies: bool = False  # `question` is what a clause about the conversation said was meant (我是说休息日加班)
     chatter: bool = False  # the turn only talks about the conversation (好的，我知道了 / 谢谢 / 我不明白)
-    forget: str | None = None  # the turn asks to forget what these words name (忘掉我的城市 → 我的城市): nothing searched
 
     @property
     def is_statement_only(self) -> bool:
@@ -73,9 +71,6 @@ def split_turn(text: str) -> TurnParts:
     """
     # a space before a wish is no mark of its own: what stands before it is a statement only when it tells something
     # (我是新员工 想问下试用期), not when it names someone else (我们部门 想问下团建费 kept 用户所在的部门): `_wish_apart`
-    if (what := asked_to_forget(text)) is not None:  # an instruction about memory, never a policy question
-        return TurnParts("", "", forget=what)
-    text = without_keep_opener(text or "")  # 请记住我…: the fact as said plainly
     if tag_after_talk(text or ""):  # 好的，是吧 / 我知道了，对吧: talk, as the words before the tag are
         return TurnParts("", "", chatter=True)
     if asks_back(text):  # 我可以报销头等舱，是吧？: the sentence asks whether it holds; nothing of it is told

@@ -49,7 +49,6 @@ class TurnContext:
     conversation: str | None = None
     warnings: list[str] = field(default_factory=list)  # e.g. the conversation store is damaged: not kept
     chatter: bool = False  # only words about the conversation (好的 / 谢谢 / 我不明白): no search, no memory
-    forget: str | None = None  # the turn asks to forget the memories these words name: no search (`forget_request`)
     went_on: bool = False  # the conversation was stored when the question came: gone at the end, it was deleted
     deleted_meanwhile: bool = False  # set when the turn was not kept because its conversation was deleted meanwhile
     context_turns: list[int] = field(default_factory=list)  # the numbers of the earlier turns `turns` came from

@@ -20,7 +20,6 @@ from ..conversations.followup import (
     clarify,
     rule_rewrite,
 )
-from ..conversations.forget_request import FORGOT, NOT_CHANGED, forget_reply
 from ..conversations.records import trace_from_dict
 from ..conversations.rewrite import llm_rewrite
 from ..conversations.statements import CHATTER_REPLY, acknowledgement, split_turn, without_requests
@@ -66,7 +65,6 @@ class ConversationActions(FollowupSearch, ConversationOwner):
     _conversations: ConversationStore | None = None
     insight_log: Any  # `InsightActions`: the questions a deleted conversation asked leave HR's log with it
     catalog: Any  # the documents' current audiences: a turn quoting one narrowed since is hidden from its reader
-    forget_said: Callable[..., list[str] | None]  # `MemoryActions`': the memories a turn named, deleted
 
     @functools.cached_property
     def _conversation_sweep(self) -> Sweep:
@@ -121,7 +119,7 @@ class ConversationActions(FollowupSearch, ConversationOwner):
         if len(rewrite.question) > MAX_QUESTION_CHARS:  # a long question with its context would be refused whole
             rewrite = Rewrite(asked, "", decision="结合上文后问题超过长度上限，按原问题检索")
         return TurnContext(question, asked, parts.statement, rewrite, pairs, conversation, warnings, parts.chatter,
-                           went_on=stored, context_turns=list(held), carried=held, forget=parts.forget)
+                           went_on=stored, context_turns=list(held), carried=held)
 
     def _earlier_turns(self, conversation: str, user: str,
                        readable: frozenset[str] | None = None) -> tuple[bool, list[tuple[str, str, bool]], Carried]:
@@ -152,20 +150,13 @@ class ConversationActions(FollowupSearch, ConversationOwner):
                           for t in turns], {t.turn: found[t.turn] for t in turns}
 
     def _acknowledge_only(self, context: TurnContext, user: str, remember: bool,
-                          on_token: Callable[[str], None] | None, actor: Principal | None = None) -> AskTrace:
+                          on_token: Callable[[str], None] | None) -> AskTrace:
         """A turn that only tells something about the person: remember it and say so; nothing is searched.
-        A turn of chatter (好的，我知道了) is answered with a short line: nothing searched, nothing remembered.
-        A turn asking to forget (忘掉我的城市) deletes the memories it names and says which (`forget_said`)."""
+        A turn of chatter (好的，我知道了) is answered with a short line: nothing searched, nothing remembered."""
         told = remember and user and not context.chatter
         # the telling part: 我怀孕了有些问题想问 keeps 用户怀孕了, not the announcement of a question after it
-        remembered = Remembered()
-        if context.forget is not None:
-            forgotten, failure = self._forget_turn(context.forget, user, actor) if told else ([], "")
-            answer = forget_reply(context.forget, forgotten) if told else NOT_CHANGED
-            remembered = Remembered(failure=failure)
-        else:
-            remembered = self._remember_statement(user, context.statement or context.question) if told else remembered
-            answer = CHATTER_REPLY if context.chatter else acknowledgement(said_back(remembered), remembered.failure)
+        remembered = self._remember_statement(user, context.statement or context.question) if told else Remembered()
+        answer = CHATTER_REPLY if context.chatter else acknowledgement(said_back(remembered), remembered.failure)
         if remembered.failure:
             context.warnings.append(remembered.failure)
         if on_token:
@@ -173,17 +164,9 @@ class ConversationActions(FollowupSearch, ConversationOwner):
         trace = AskTrace(
             question=context.question, answer=answer, search=SearchResult(query="", hits=[]), memories=[], prompt="",
             sources=[], prompt_tokens=0, token_budget=self._settings.token_budget, dropped_hits=0,
-            answerer=CHATTER if context.chatter else FORGOT if context.forget is not None else "记住个人信息：不检索",
-            search_question="", acknowledged=list(remembered), outcome=ACKNOWLEDGED,
+            answerer=CHATTER if context.chatter else "记住个人信息：不检索", search_question="", acknowledged=list(remembered), outcome=ACKNOWLEDGED,
         )
         return self._store_turn(trace, user, context)
-
-    def _forget_turn(self, what: str, user: str, actor: Principal | None) -> tuple[list[str] | None, str]:
-        """The memories the turn named, deleted (`forget_said`), and a damaged store's reason (then none is)."""
-        try:
-            return self.forget_said(user, what, actor=actor), ""
-        except (MemoryStoreError, sqlite3.Error) as failure:
-            return [], memory_unreadable(failure)
 
     def _remember_statement(self, user: str, text: str, answer: str = "") -> Remembered:
         """Write the turn back to memory; the facts kept as {"id", "content"}. A damaged memory store keeps

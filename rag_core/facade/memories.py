@@ -25,7 +25,6 @@ from ..insights.rows import purged_turn
 from ..memory.asked_with import with_facts
 from ..memory.content import about_the_person, bounded_content
 from ..memory.created import checked_created_at
-from ..memory.forget_said import named_memories
 from ..storage.sqlite_access import access_problem
 from ..text.inputs import MAX_QUESTION_CHARS, InputError, checked, is_blank
 from ..text.instructions import addressed_to_assistant
@@ -273,15 +272,6 @@ class MemoryActions(KnownNames):
         if query is not None and not (isinstance(query, str) and is_blank(query)):  # blank: every memory
             query = checked(query, what="搜索内容", max_chars=MAX_QUESTION_CHARS)
         return self.memory.list(user, now=_utcnow(), query=query or None, kind=kind)
-
-    def forget_said(self, user: str, what: str, *, actor: Principal | None = None) -> list[str] | None:
-        """Delete the memories of `user` that a chat turn's words name (忘掉我的城市 → 我的城市; `named_memories`) and
-        return their contents; None when the words name every memory (the page's 清除 asks first, so none is deleted)."""
-        memories = self.list_memories(user, actor=actor)
-        ids = named_memories(what, [(m.id, m.content, m.kind) for m in memories])
-        if ids:
-            self.delete_memories(ids, actor=actor)
-        return None if ids is None else [m.content for m in memories if m.id in ids]
 
     def export_memories(self, user: str, *, actor: Principal | None = None) -> dict[str, Any]:
         """Everything the assistant remembers about `user`, JSON-ready (text as stored: masked): what a person may

@@ -220,20 +220,7 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
     "name": [
         re.compile(rf"(?:我叫|名叫|名字是|姓名是)\s*{NOT_SOMEONE}(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
     ],
-    # the post itself (是经理 → 升职成总监了: one at a time; review 372 #2). 是研发部经理 is the department's
-    "title": [
-        re.compile(rf"(?:是|升职成了?|升职为|晋升为|晋升成了?|升为|升任|提拔为|提拔成了?|当上了?|担任)\s*"
-                   rf"(?P<v>{_TITLE})(?=了?(?:$|[，,。；;\s]))"),
-    ],
-    # on probation or confirmed (还在试用期 → 已经转正了)
-    "probation": [
-        re.compile(r"(?:在|处于)(?P<v>试用期)(?=内|中|里|了?(?:$|[，,。；;\s]))"),
-        re.compile(r"(?P<v>转正)(?=了?(?:$|[，,。；;\s]))"),
-    ],
 }
-# a post or status wished, planned or past (希望升职为经理, 下个月转正, 以前是主管) replaces no current one (review 374 #3)
-_NOW_ONLY, _NOT_NOW = ("title", "probation"), re.compile(r"希望|想|要|打算|准备|可能|也许|将|会|快|明年|下个?月|下周|以后|将来|"
-                                                         r"以前|之前|曾经|去年|原来|过去|老东家|上家|前公司")
 # Words that point at a place or unit instead of naming one, or a possessive's 的 (用户所在的部门: 的部门) (我们公司, 哪个部门, 本公司, 贵司, 该市): whole words, so a
 # city that merely begins with the same character (贵阳, 本溪) is still a value.
 _NOT_A_VALUE = re.compile(r"^(?:的|我们|这个|那个|这里|那里|哪|什么|(?:本|贵|该|此)(?:公司|司|集团|单位|部门|部|中心|团队|组|市|地|处))")
@@ -379,7 +366,7 @@ def _slots(content: str) -> tuple[tuple[str, str], ...]:
                 continue
             if slot == "city" and not (value := _place(m, value)):
                 continue
-            if slot == "department" and _SIDE_UNIT.search(value) or slot in _NOW_ONLY and _NOT_NOW.search(before):
+            if slot == "department" and _SIDE_UNIT.search(value):
                 continue
             if slot == "department" and value.endswith("部门") and len(value) > 2:
                 value = value[:-1]  # 研发部门 → 研发部
