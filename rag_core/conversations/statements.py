@@ -22,6 +22,7 @@ from ..text.discourse import (
     tells_of_the_person,
 )
 from ..text.markers import neutralise_markers
+from ..text.pii import PLACEHOLDERS
 from ..text.tokenizer import NOUN_TAGS, is_word, tagged
 
 _CLAUSES = re.compile(r"[^，,。！!？?；;\n]+[，,。！!？?；;\n]*")
@@ -187,12 +188,18 @@ def _split(text: str, meant: frozenset[str] = frozenset()) -> TurnParts:
         if STATEMENT.search(core) and not asks(body) and not requests(core) and core not in meant \
                 and tells_of_the_person(core):
             told.append(core)
-        else:
-            asked.append(body)
-    if not told:
+        elif not (_ONLY_PERSONAL_DATA.fullmatch(core) and core not in meant):
+            asked.append(body)  # a clause only giving masked personal data (我的手机号是[手机号]) is never searched:
+            # its [手机号] met every clause that once held a phone number (review 376 #1)
+    if not told and len(asked) == len([c for c in _CLAUSES.findall((text or "").strip()) if c.strip()]):
         return TurnParts("", (text or "").strip())
     question = "".join(asked).strip().lstrip("，,。；; ")
     return TurnParts("，".join(told), question)
+
+
+# a clause that only labels masked personal data: 我的手机号是[手机号], 邮箱 [邮箱], 电话：[手机号] (not 我的手机号[手机号]换了)
+_ONLY_PERSONAL_DATA = re.compile(rf"(?:我的?)?[\u4e00-\u9fffA-Za-z]{{0,8}}?(?:是|为|[：:])?\s*(?:{PLACEHOLDERS.pattern})"
+                                 rf"(?:\s*[和、/]?\s*(?:{PLACEHOLDERS.pattern}))*")
 
 
 def _core(clause: str) -> str:

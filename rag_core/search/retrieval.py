@@ -24,6 +24,7 @@ from ..documents.catalog import Catalog, Readable, office_day, readable_set, vis
 from ..documents.prepare import index_text
 from ..errors import VectorServerDown
 from ..settings import Settings
+from ..text.pii import PLACEHOLDERS
 from ..text.thesaurus import Thesaurus, with_policy_wording
 from ..text.tokenizer import dictionary_nouns, foreign_nouns, is_word, tagged
 from ..text.vocabulary import is_benefit, names, subjects_named
@@ -319,7 +320,7 @@ class HybridRetriever:
         idf_mass = sum(weights.values())
         candidates: list[Candidate] = []
         for cid in pool:
-            chunk_text = index_text(chunks[cid])
+            chunk_text = PLACEHOLDERS.sub(" ", index_text(chunks[cid]))  # [手机号] names no 手机号 (review 376 #1)
             chunk_tokens = set(self.keywords.tokens_of(cid))
             matched = [w for w in terms if names(w, chunk_text, expansion.phrases)]
             known_missing, benefit_missing = missing_terms(terms, chunk_text, expansion.phrases, doc_freq, matched)

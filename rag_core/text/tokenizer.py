@@ -163,8 +163,12 @@ def is_stopword(word: str) -> bool:
 
 
 def tokenize(text: str) -> list[str]:
-    """Search-mode jieba tokens, lower-cased, without stopwords and punctuation."""
+    """Search-mode jieba tokens, lower-cased, without stopwords and punctuation, and without masked personal data: a
+    question's [手机号] matched every clause that once held a phone number, as 手机/手机号 (review 376 #1)."""
+    from .pii import PLACEHOLDERS  # imported here: pii's patterns are not needed to load the tokenizer
+
     tok = jieba_tokenizer()
+    text = PLACEHOLDERS.sub(" ", text)
     with _lock:  # jieba's Tokenizer is not documented as thread-safe
         words = tok.lcut_for_search(text.lower(), HMM=True)
     return [w for w in (w.strip() for w in words) if w and _KEEP.search(w) and not is_stopword(w)]

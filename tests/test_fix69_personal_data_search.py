@@ -1,0 +1,36 @@
+"""Review 376 #1: a phone number in a question made an unrelated document that once held one the top source.
+
+Masking turns both into [手机号]; the question's 手机号 then matched the clause's placeholder as a keyword, and the
+question's own clause of personal data was searched. A clause that only gives masked personal data is not searched,
+and a clause's placeholder names none of the question's words.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fakes import fake_assistant_with_samples
+
+from rag_core.conversations.statements import split_turn
+
+BUS = ("班车管理办法\n\n第一条 班车线路\n\n公司每个工作日提供上下班班车，早上8点从地铁站发车。"
+       "报名请拨打 13912345678 或发邮件到 bus@corp.cn。\n\n第二条 乘车规则\n\n乘车须刷工牌。\n").encode()
+
+
+@pytest.mark.parametrize(("typed", "searched"), [
+    ("我的手机号是[手机号]，邮箱 [邮箱]，打车费能报吗？", "打车费能报吗？"),
+    ("我的身份证号[身份证号]，社保怎么交？", "社保怎么交？"),
+    ("我的手机号[手机号]换了，要去哪里改？", "我的手机号[手机号]换了，要去哪里改？"),  # the number is what it asks about
+    ("年假有几天？", "年假有几天？"),
+])
+def test_a_clause_of_personal_data_alone_is_not_searched(typed, searched):
+    assert split_turn(typed).question == searched
+
+
+def test_a_masked_number_matches_no_clause_that_held_one(tmp_path):
+    a = fake_assistant_with_samples(tmp_path / "d")
+    assert a.ingest_bytes(BUS, "班车管理办法.txt").ok
+    trace = a.ask("我的手机号是13812345678，邮箱 li@corp.cn，打车费能报吗？", user="u1", remember=False)
+    assert trace.search.query == "打车费能报吗？"
+    assert all(h.chunk.doc_id != "班车管理办法" for h in trace.search.hits)
+    found = a.search("报名电话 [手机号]")  # even asked for, a placeholder is no keyword
+    assert all("手机号" not in h.scores.why for h in found.hits)
