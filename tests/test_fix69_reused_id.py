@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from fakes import fake_assistant
 
 import rag_core.documents.catalog as catalog_module
@@ -103,3 +104,45 @@ def test_a_deleted_audience_an_older_version_wrote_is_read_and_kept(tmp_path):
     history = a.catalog.deletions("penguin")
     assert [aud for _, aud in history] == [("managers",), ("all",)] and history[0][0] == "" and history[1][0]
     assert a.catalog.deleted_audience("penguin") == ("all",)
+
+
+def _weak_question_from_managers(tmp_path):
+    a = fake_assistant(tmp_path / "s")
+    assert a.ingest_bytes("# 休假制度\n\n第一条 员工年假 5 天。\n".encode(), "leave.md", actor=ADMIN).ok
+    travel = "# 经理差旅细则\n\n第八条 经理级出差住宿每晚上限 1288 元，可报销头等舱。\n\n第九条 经理级招待费每月上限 8866 元。\n"
+    assert a.ingest_bytes(travel.encode(), "mgr_travel.md", audience=["managers"], actor=ADMIN).ok
+    turn = a.ask("经理级招待费是否含酒水", user="boss", actor=BOSS)
+    assert turn.outcome == "weak"
+    return a
+
+
+def _hr_sees(a) -> bool:
+    listed = any("酒水" in str(g) for g in a.knowledge_gaps(actor=HR, include_weak=True))
+    return listed or "酒水" in a.export_insights("gaps", "csv", include_weak=True, actor=HR).decode("utf-8-sig")
+
+
+def test_the_gaps_page_judges_a_weak_answer_by_the_document_that_stood(tmp_path, monkeypatch):
+    """Review 378 #1: 知识缺口 judged by the document under the id now, so the reused id showed HR the question."""
+    a = _weak_question_from_managers(tmp_path)
+    monkeypatch.setattr(catalog_module, "_utc_now", lambda: datetime.now(UTC) + timedelta(seconds=2))
+    a.delete_document("mgr_travel", actor=ADMIN)
+    assert a.ingest_bytes("# 差旅须知\n\n第一条 出差前请提交申请。\n".encode(), "mgr_travel.md", actor=ADMIN).ok
+    assert not _hr_sees(a)
+    a.delete_document("mgr_travel", actor=ADMIN)
+    assert not _hr_sees(a)
+
+
+def test_a_delete_from_before_the_history_is_not_overtaken_by_a_dated_one(tmp_path):
+    """Review 378 #2: an older data dir's plain audience ('managers') came first, yet the dated 'all' was taken."""
+    a = _reused(tmp_path, pytest.MonkeyPatch())
+    a.catalog.set_meta("deleted_audience:penguin", "managers")  # as the older version left it
+    a.delete_document("penguin", actor=ADMIN)  # the one for everyone, deleted under this version
+    assert a.usage(actor=HR)["questions"] == 0
+
+
+def test_a_damaged_history_hides_what_it_can_no_longer_tell(tmp_path, monkeypatch):
+    """Review 378 #6: a cut value read as 'never deleted' and showed HR the managers' questions."""
+    a = _reused(tmp_path, monkeypatch)
+    a.catalog.set_meta("deleted_audience:penguin", '[["2026-12-0')
+    assert a.usage(actor=HR)["questions"] == 0
+    assert a.catalog.deleted_audience("penguin") == ()

@@ -176,3 +176,14 @@ def test_recent_rows_outside_the_top_are_not_read_back(store):
     for question in _unit(rng, 10):
         store.query(question, 10)
     assert reads == []
+
+
+def test_a_query_that_reads_nothing_back_keeps_the_rows_packed(store):
+    """Review 378 #5: every query dropped an empty set, which threw the packed rows away."""
+    rng = np.random.default_rng(6)
+    store.upsert([_chunk(f"fresh{i}@v1#0") for i in range(40)], _unit(rng, 40))
+    store.query(_unit(rng, 1)[0], 10)
+    packed = store.recent._pack()
+    for question in _unit(rng, 5):
+        store.query(question, 10)
+    assert store.recent._pack() is packed

@@ -23,10 +23,11 @@ class Closable(Protocol):
 
 class Register(Protocol):
     """What a producer gets: `register(handle)` names what to close to stop it; `gave_up()` says the caller stopped
-    waiting (a request that failed then is not tried again: review 363 #7)."""
+    waiting and `left()` how long it still waits (a request is not tried again past it: reviews 363 #7, 378 #3)."""
 
     def __call__(self, handle: Closable) -> None: ...
     def gave_up(self) -> bool: ...
+    def left(self) -> float: ...
 
 
 class DeadlinePassed(Exception):
@@ -87,6 +88,10 @@ def within(seconds: float | Deadline, produce: Callable[[Register], Iterable[T]]
 
         def gave_up(self) -> bool:
             return stopped.is_set()
+
+        def left(self) -> float:
+            """Seconds until the caller stops waiting (as the deadline stands now: a stream renews it)."""
+            return deadline.ends_at - time.monotonic()
 
     register = Registry()
 

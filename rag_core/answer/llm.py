@@ -8,7 +8,6 @@ UI can show it as-is.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -18,19 +17,13 @@ from ..text.pii import redact_text
 from .cut_number import number_in_progress, without_cut_number
 from .deadline import Deadline, DeadlinePassed, Register, within
 from .llm_reply import redact_url, text_of
+from .llm_retry import retry_pause, waited
 from .prompt import NOT_IN_POLICY  # noqa: F401  (re-exported: the refusal line has one owner, prompt.py)
 
 if TYPE_CHECKING:
     import openai
 
     from ..settings import Settings
-
-
-def _transient(exc: Exception) -> bool:
-    """A failure another try may not meet: no connection (or no reply in time), or a status the SDK retried."""
-    openai, status = _sdk(), getattr(exc, "status_code", None) or 0
-    return isinstance(exc, openai.APIConnectionError) or (
-        isinstance(exc, openai.APIStatusError) and (status in RETRIED_STATUS or status >= 500))
 
 
 def _sdk():
@@ -41,7 +34,6 @@ def _sdk():
 
 
 _MAX_DETAIL_CHARS = 200
-RETRY_PAUSE_S, RETRIED_STATUS = 0.5, frozenset({408, 409, 429})  # the SDK's first backoff; with every 5xx, what it retried
 _KEY_PIECE = 6  # a run this long of a server's text that is part of the key is taken for the key
 # The most an answer may run to: a policy answer quotes a few clauses (a few hundred characters), so 1024
 # tokens leave room for a long one while a model that repeats itself stops within seconds, not at its context.
@@ -146,10 +138,10 @@ class OpenAICompatibleClient:
                 return stack, stack.enter_context(self._create(prompt, options))
             except Exception as exc:
                 stack.close()
-                if attempt >= self.retries or register.gave_up() or not _transient(exc):
+                pause = None if attempt >= self.retries or register.gave_up() else retry_pause(exc)
+                if pause is None or not waited(pause, register):  # no request nobody waits for (378 #3)
                     raise
             attempt += 1
-            time.sleep(RETRY_PAUSE_S)
 
     def _deadline(self, max_tokens: int | None, deadline_s: float | None) -> float:
         """The call's wall-clock limit: `deadline_s`, else `SHORT_CALL_S` for a short reply, else the timeout; never

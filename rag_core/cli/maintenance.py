@@ -67,7 +67,7 @@ def restore(args: argparse.Namespace, _assistant=None) -> int:
         say(f"已从 {args.source} 恢复到 {report.path}：{report.documents} 份文档、{report.chunks} 块、{report.memories} 条记忆")
         if report.previous and report.left_out:  # the only copy of what the backup lacks is in the old one
             say(f"原来的数据目录已改名保留为 {report.previous}：备份里没有的 {'、'.join(report.left_out)} 只在那里，"
-                "请先运行 python -m rag_core doctor 查看修复办法，不要删除它")
+                f"请先运行 python -m rag_core --data-dir {report.previous} doctor 查看修复办法，不要删除它")
         elif report.previous:
             say(f"原来的数据目录已改名保留为 {report.previous}，确认无误后可以删除")
         if report.sessions_ended:

@@ -26,8 +26,8 @@ def history(text: str | None) -> list[tuple[str, tuple[str, ...]]]:
     try:
         pairs = json.loads(text) if text.startswith("[") else [["", text]]
         return [(str(at), tuple(a for a in str(audience).split(",") if a)) for at, audience in pairs]
-    except (ValueError, TypeError):  # not this module's: nothing is known of it
-        return []
+    except (ValueError, TypeError):  # damaged: one delete of unknown time and readers, never "not deleted" (378 #6)
+        return [("", ())]
 
 
 def last_audience(text: str | None) -> tuple[str, ...] | None:

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from ..documents.catalog import office_today, visible_to
 from ..documents.standing import standing_versions
 from ..errors import StoreDamaged
-from ..insights.audiences import audiences_now, cited_then, readable_by
+from ..insights.audiences import cited_audiences, cited_then, readable_by
 from ..insights.days import day_window, parse_day
 from ..insights.export import FORMATS, for_people, to_csv, to_xlsx
 from ..insights.records import InsightError
@@ -55,15 +55,9 @@ class UsageActions(QuestionLog):
         or by a managers' standard answer); one never answered counts, one whose standard answer is gone too."""
         if actor.readable is None:
             return rows
-        day, cache, judged, reused = office_today(self._settings.timezone), {}, {}, {}
-        readable = []
-        for row in rows:
-            same, gone = cited_then(self.catalog, row["cited_docs"], row["asked_at"], reused)
-            if (same, gone) not in judged:  # a document deleted since, its id now another's: as it was deleted
-                audiences = [*audiences_now(self.catalog, same, cache, day=day), *gone]
-                judged[same, gone] = readable_by(audiences, actor.readable)
-            if judged[same, gone]:
-                readable.append(row)
+        day, cache = office_today(self._settings.timezone), {}
+        readable = [row for row in rows if readable_by(
+            cited_audiences(self.catalog, row["cited_docs"], row["asked_at"], cache, day), actor.readable)]
         served = {row["standard_id"] for row in readable if row.get("standard_id")}
         hidden = self._hidden_standard(served, actor) if served else set()
         return [row for row in readable if row.get("standard_id") not in hidden]

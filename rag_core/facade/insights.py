@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 from ..conversations.records import trace_from_dict
 from ..documents.catalog import office_today, visible_to
 from ..errors import PermissionDenied, StoreDamaged
-from ..insights.audiences import UNKNOWN, audiences_now, chunk_ids, readable_by, revealed
+from ..insights.audiences import UNKNOWN, audiences_now, chunk_ids, cited_audiences, readable_by, revealed
 from ..insights.days import day_window
 from ..insights.gaps import group_gaps
 from ..insights.log import unfold_kinds
@@ -155,11 +155,13 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions, QuestionL
         # after a model change: a bounded share of the earlier questions embedded again per read, the rest said
         _, left = refresh_gap_vectors(self.insight_log, self.embedder.model_id, self.embedder.embed_queries)
         self._say_regrouping(left)
+        cache: dict[str, dict] = {}
         items, vectors = self.insight_log.gap_items(  # a 👎 the reader may not see neither listed nor a mark
             self.embedder.model_id, start, end, include_weak=include_weak, include_tests=include_tests,
             readable=lambda item: self._gap_readable(actor, item),
-            cited_readable=lambda docs: actor.readable is None or readable_by(
-                audiences_now(self.catalog, docs, day=office_today(self._settings.timezone)), actor.readable))
+            cited_readable=lambda docs, asked_at: actor.readable is None or readable_by(  # as 使用情况 judges
+                cited_audiences(self.catalog, docs, asked_at, cache, office_today(self._settings.timezone)),
+                actor.readable))
         if not items:
             return []
         for item in items:  # the question stays (it is the asker's); a clause the reader may not read goes

@@ -182,9 +182,8 @@ class MaintenanceActions(FacadeCore):
             raise
 
     def _open_vectors(self):
-        """Chroma for this store; an embedded one that fails to open is a cache: set aside, rebuilt.
-
-        The data dir's open lock is held (`_holding_data_dir`), or taken here for this assistant's lifetime."""
+        """Chroma for this store; an embedded one that fails to open is a cache: set aside, rebuilt. The data dir's
+        open lock is held (`_holding_data_dir`), or taken here for this assistant's lifetime."""
         from ..search.vector_store import ChromaVectorStore
 
         s = self._settings
@@ -301,9 +300,10 @@ def _trail_problem(audit: Path) -> str | None:
 def _summary(report: BackupReport) -> str:
     links = [n for n in report.notices if LINK_LEFT_OUT in n]
     unchecked = [n for n in report.notices if n.startswith(NO_SUMS)]  # restore of an older backup
-    damaged = [n for n in report.notices  # a server's vectors: no damage
-               if not n.startswith(VECTORS_ELSEWHERE) and n not in links and n not in unchecked]
-    left_out = f"；{len(damaged)} 个损坏的缓存未放进备份" if damaged else ""
+    damaged = [n for n in report.notices if not n.startswith(VECTORS_ELSEWHERE) and n not in links + unchecked  # a
+               and not any(name in n for name in report.left_out)]  # server's vectors: no damage; stores named (378 #7)
+    left_out = (f"；{len(damaged)} 个损坏的缓存未放进备份" if damaged else "") + (
+        f"；损坏的 {'、'.join(report.left_out)} 未放进备份" if report.left_out else "")
     left_out += "；较早版本的备份，数据库以外的文件未能核对" if unchecked else ""
     left_out += f"；{len(links)} 个符号链接未放进备份" if links else ""
     return f"{report.documents} 份文档、{report.chunks} 块、{report.memories} 条记忆，共 {len(report.files)} 个文件{left_out}"

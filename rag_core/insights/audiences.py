@@ -124,10 +124,21 @@ def _deleted_then(catalog: Any, doc_id: str, asked_at: str, cache: dict[str, Any
     if doc_id not in cache:
         cache[doc_id] = (catalog.deletions(doc_id), reused_since(catalog, doc_id))
     deletions, since = cache[doc_id]
-    for at, audience in deletions:
-        if at and asked_at <= at:
-            return audience or UNKNOWN
+    for index, (at, audience) in enumerate(deletions):
+        if at and asked_at <= at:  # the first dated delete may also be preceded by undated ones, of unknown times
+            earlier = [aud for t, aud in deletions[:index] if not t] if not any(t for t, _ in deletions[:index]) else []
+            candidates = {aud or UNKNOWN for aud in (audience, *earlier)}
+            return candidates.pop() if len(candidates) == 1 else UNKNOWN  # 378 #2: not the dated one alone
     untimed = [audience for at, audience in deletions if not at]
     if untimed and since is not None and asked_at < since:
         return (untimed[0] or UNKNOWN) if len(deletions) == 1 else UNKNOWN
     return None
+
+
+def cited_audiences(catalog: Any, cited: Iterable[str], asked_at: str, cache: dict[str, dict], day: str) -> list:
+    """The audiences a logged question's answer came from: of the documents still under their ids as in effect on
+    `day` (`audiences_now`), and of those deleted since as they were (`cited_then`). One rule for 使用情况 and 知识缺口
+    (review 378 #1: the gaps page judged by the document under the id now). `cache` is kept between rows."""
+    same, gone = cited_then(catalog, cited, asked_at, cache.setdefault("then", {}))
+    return [*audiences_now(catalog, same, cache.setdefault("now", {}), day=day), *gone]
+

@@ -250,7 +250,7 @@ class InsightLog(ConversationRows):
     def gap_items(
         self, model: str, since: str = "", until: str = "\uffff", include_weak: bool = False, *,
         include_tests: bool = False, readable: Callable[[GapItem], bool] = lambda _item: True,
-        cited_readable: Callable[[list[str]], bool] = lambda _docs: True,
+        cited_readable: Callable[[list[str], str], bool] = lambda _docs, _at: True,
     ) -> tuple[list[GapItem], list[np.ndarray]]:
         """People's unanswered questions and 👎 answers in the window (and weak-evidence answers when asked; eval
         and test traffic too with `include_tests`), each with its vector (of `model` only). Each asked turn is one item: a 👎 of a turn listed here marks that turn's kind (`ALSO_DISLIKED`) and is
@@ -265,7 +265,7 @@ class InsightLog(ConversationRows):
             (*outcomes, model, since, until),
         )
         asked = [row[:9] for row in asked  # a weak answer listed only for who may read what it cited (review 367)
-                 if row[2] != WEAK_OUTCOME or cited_readable(json.loads(row[9] or "[]"))]
+                 if row[2] != WEAK_OUTCOME or cited_readable(json.loads(row[9] or "[]"), row[1])]
         disliked = self.read(  # a 👎 row keeps its id and audiences: the facade shows it only to who may read them
             f"SELECT question, created_at, '{DISLIKED}', user_id, nearest, id, audiences, vector FROM feedback"
             " WHERE rating < 0 AND model = ? AND vector IS NOT NULL AND created_at >= ? AND created_at < ?"

@@ -49,9 +49,9 @@ class RecentWrites:
 
     def drop(self, ids: Iterable[str]) -> None:
         with self._lock:
-            for cid in ids:
-                self._rows.pop(cid, None)
-            self._packed = None
+            removed = [cid for cid in ids if self._rows.pop(cid, None) is not None]
+            if removed:  # nothing removed keeps the packed rows (378 #5: every query restacked them)
+                self._packed = None
 
     def by_partition(self, ids: Iterable[str]) -> dict[tuple[str, ...], list[str]]:
         """The given ids this buffer holds, grouped by the partition they were written to."""

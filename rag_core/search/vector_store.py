@@ -357,7 +357,8 @@ class ChromaVectorStore:
             if (col := self._partitions.get(audience)) is not None:
                 held |= set(col.get(ids=ids, include=[])["ids"])
         gone = set(unseen) - held
-        self.recent.drop(gone)
+        if gone:
+            self.recent.drop(gone)
         return gone
 
     @through_server()
