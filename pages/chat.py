@@ -335,8 +335,9 @@ def record_rating(conversation: str, turn: int) -> None:
 
 FEEDBACK_COMMENT_CHARS = 500  # the engine's bound on a comment (a longer one is refused)
 # the boxes' own bound, far above the engine's: at max_chars Streamlit's browser box drops a longer paste whole, with no
-# word; below this one a long text arrives and the engine's Chinese error says how long it is and what to do
-PASTE_BOUND = 10
+# word; below this one a long text arrives and the engine's Chinese error says how long it is and what to do. 10× (5,000
+# characters) still lost a pasted e-mail of 6,600 (review 376 #2): 200× takes any paste a person makes
+PASTE_BOUND = 200
 
 
 def stored_rating(assistant: Assistant, conversation: str, turn: int) -> int | None:

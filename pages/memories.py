@@ -34,7 +34,7 @@ REMEMBER_RESULTS = {
 }
 MANUAL_KINDS = ["profile", "preference", "episode"]  # interactions are written by the assistant itself
 MAX_MEMORY_CHARS = 1000  # the memory store's own limit, said before the engine would refuse
-SEARCH_PASTE_BOUND = 10  # the search box holds this many times what the engine searches (its error says why)
+SEARCH_PASTE_BOUND = 200  # the search box holds this many times what the engine searches (its error says why)
 
 
 def kind_label(kind: str) -> str:

@@ -38,7 +38,7 @@ def add_entry(assistant: Assistant) -> None:
     except RagError:
         advice = ""  # the answer is added; only the advice is missing
     tail = f"。{escape_md(advice)}" if advice else ""
-    announce("standard_answers", f"已添加标准答复 {escape_md(entry.id)}{tail}")
+    announce("standard_answers", f"已添加标准答复：“{escape_md(entry.question)}”{tail}")  # not its id (review 376 #5)
 
 
 def add_section(assistant: Assistant, audiences: list[str]) -> None:

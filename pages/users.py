@@ -18,6 +18,7 @@ from ui.timefmt import local_time, parse_time
 ROLES = list(ROLE_NAMES)
 FORM_ROUND_KEY = "users_add_round"  # part of the form's key: a new round after a save starts with empty boxes
 DISABLE_PENDING_KEY = "users_disable_pending"
+NO_EXTRA = "无（只读面向全体员工的制度）"  # the empty box said Streamlit's English "Choose options" (review 376 #4)
 
 
 def account_state(account: Account, now: datetime | None = None) -> str:
@@ -57,7 +58,7 @@ def add_form(assistant: Assistant) -> None:
         left, right = st.columns(2)
         name = left.text_input("用户名")
         role = right.selectbox("角色", ROLES, format_func=ROLE_NAMES.__getitem__)
-        audiences = left.multiselect("额外可读受众", [a for a in AUDIENCE_LABELS if a != "all"],
+        audiences = left.multiselect("额外可读受众", [a for a in AUDIENCE_LABELS if a != "all"], placeholder=NO_EXTRA,
                                      format_func=AUDIENCE_LABELS.__getitem__, select_all=False)
         email = right.text_input("邮箱（可选，单点登录用）")
         first = left.text_input("初始密码", type="password", help="至少 8 个字符")
@@ -132,7 +133,7 @@ def role_form(assistant: Assistant, current: Account) -> None:
     offered = [a for a in AUDIENCE_LABELS if a != "all"]
     offered += [a for a in current.audiences if a not in offered]
     role = st.selectbox("新角色", ROLES, index=ROLES.index(current.role), format_func=ROLE_NAMES.__getitem__)
-    extra = st.multiselect("额外可读受众", offered, default=list(current.audiences),
+    extra = st.multiselect("额外可读受众", offered, default=list(current.audiences), placeholder=NO_EXTRA,
                            format_func=lambda a: AUDIENCE_LABELS.get(a, a), select_all=False)
     changed = role != current.role or set(extra) != set(current.audiences)
     own = changed and current.name == actor().user
