@@ -66,7 +66,7 @@ def test_memory_deletions_and_refusals_are_audited(assistant):
     refused = one_new_row(assistant, lambda: assistant.delete_memories([theirs], actor=EMPLOYEE))
     assert (refused.actor, refused.action, refused.outcome) == ("zhang", "refused", "refused")
     deleted = one_new_row(assistant, lambda: assistant.delete_memories([mine], actor=EMPLOYEE))
-    assert (deleted.action, deleted.target, deleted.outcome) == ("memory.delete", mine, "ok")
+    assert (deleted.action, deleted.target, deleted.outcome) == ("memory.delete", f"zhang 的记忆 {mine}", "ok")
 
 
 def test_the_trail_is_append_only(assistant):

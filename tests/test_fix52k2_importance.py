@@ -16,7 +16,7 @@ def test_a_text_importance_is_stored_and_audited(tmp_path) -> None:
     a.update_memory_importance(mid, "0.3")
     assert a.memory.get(mid).importance == pytest.approx(0.3)
     rows = [e for e in a.audit_entries(actor=ADMIN) if e.action == "memory.importance"]
-    assert [(r.target, r.outcome, r.detail) for r in rows] == [(mid, "ok", "0.30")]
+    assert [(r.target, r.outcome, r.detail) for r in rows] == [(f"local 的记忆 {mid}", "ok", "0.30")]
 
 
 @pytest.mark.parametrize("bad", ["很重要", None, "1.5"])

@@ -37,7 +37,7 @@ def test_an_edit_is_masked_before_it_is_stored(assistant) -> None:
     assert kept[mid] == stored and "杭州" in stored and "13812345678" not in stored
     assert "13812345678" not in str(assistant.memory.history("zhang", mid))
     edit = next(e for e in assistant.audit_entries(actor=ADMIN) if e.action == "memory.edit")
-    assert (edit.actor, edit.target, edit.outcome) == ("zhang", mid, "ok")
+    assert (edit.actor, edit.target, edit.outcome) == ("zhang", f"zhang 的记忆 {mid}", "ok")
 
 
 def test_an_edited_memory_is_recalled_by_its_new_words(assistant) -> None:

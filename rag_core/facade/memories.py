@@ -65,6 +65,11 @@ def memory_writes() -> Iterator[None]:
         raise MemoryStoreError(memory_problem(exc)) from exc
 
 
+def _whose(owners: dict[str, str]) -> str:
+    """An audit row's target for memories: whose they are, then their ids (review 376 #6: ids alone told no one)."""
+    return f"{'、'.join(sorted(set(owners.values())))} 的记忆 {'、'.join(owners)}"[:300]
+
+
 def memory_unreadable(failure: Exception) -> str:
     """The trace's line when the memory store cannot be read or written: what failed and what the answer lacks,
     in Chinese (an SQLite error is said by `memory_problem`, never in its own English)."""
@@ -294,11 +299,11 @@ class MemoryActions(KnownNames):
         except (TypeError, ValueError):
             raise InputError(f"重要度须是 0 到 1 之间的数字（例如 0.3），收到：{importance!r}。请改后重试") from None
         actor = self._check_ids(actor, [memory_id], "memory.importance")
-        if memory_id not in self._owners([memory_id]):
+        if memory_id not in (owners := self._owners([memory_id])):
             raise MemoryStoreError(f"找不到记忆：{memory_id}")
         with memory_writes():
             self.memory.update_importance(memory_id, value)  # the store refuses a value outside 0–1 (or NaN)
-        self._audit(actor, "memory.importance", memory_id, "ok", f"{value:.2f}")
+        self._audit(actor, "memory.importance", _whose(owners), "ok", f"{value:.2f}")
 
     def update_memory_text(self, memory_id: str, text: str, *, shown: str | None = None,
                            actor: Principal | None = None) -> str:
@@ -316,17 +321,17 @@ class MemoryActions(KnownNames):
             stored = self.memory.update_text(memory_id, text, now=_utcnow(), user_id=owner, shown=shown)
         gone = f"，替换 {len(stored.replaced)} 条重复或冲突的记忆" if stored.replaced else ""
         gone += f"，{len(stored.contradicted)} 条冲突的记忆说得更多而保留" if stored.contradicted else ""
-        self._audit(actor, "memory.edit", memory_id, "ok", f"{len(stored)} 字{gone}")
+        self._audit(actor, "memory.edit", _whose(owners), "ok", f"{len(stored)} 字{gone}")
         return stored
 
     def delete_memories(self, memory_ids: Sequence[str], *, actor: Principal | None = None) -> int:
         """Delete memories by id; returns how many were deleted (one audit row)."""
         ids = list(memory_ids)
         actor = self._check_ids(actor, ids, "memory.delete")
-        owner = None if allowed(actor, "memories.all") else actor.user
+        owner, owners = None if allowed(actor, "memories.all") else actor.user, self._owners(ids)
         with memory_writes():
             count = self.memory.delete(ids, now=_utcnow(), user_id=owner)
-        self._audit(actor, "memory.delete", "、".join(ids)[:300], "ok" if count else "failed",
+        self._audit(actor, "memory.delete", _whose(owners) if owners else "、".join(ids)[:300], "ok" if count else "failed",
                     f"{count} 条{forget_in_turns(self, ids)}")
         return count
 

@@ -202,7 +202,8 @@ class HybridRetriever:
         result.hits = [self._hit(chunks[c.chunk_id], c, j, rank, model) for rank, (c, j) in enumerate(chosen, 1)]
         result.near_misses = [self._hit(chunks[c.chunk_id], c, j, None, model) for c, j in missed]
         result.threshold = model.question_threshold_for(result.store_chunks)
-        for d in visible.short_documents(top_k):
+        shown = {h.chunk.doc_id for h in (*result.hits, *result.near_misses)}  # not every short one (review 376 #3)
+        for d in (d for d in visible.short_documents(top_k) if d.doc_id in shown):
             result.warnings.append(f"《{d.title}》只有 {d.chunk_count} 段，检索时几乎总是整篇返回；文档较短时这是正常的")
         result.timings_ms["decision_ms"] = _ms(t)
         result.timings_ms["total_ms"] = _ms(t0)
