@@ -6,7 +6,7 @@ can still rank it below records it beats by cosine (seen once in CI at stop 68: 
 of tests/test_vector_writes.py's 40, a one-chunk upload after a search). A policy
 uploaded a minute ago must be found for the first question about it, so the store keeps
 the last `CAPACITY` vectors it wrote and scores them exactly at every query: 1,024 × 384
-floats, one matrix product kept packed between writes (0.3 ms a query); after a long
+floats, one matrix product kept packed between writes (0.16 ms a query); after a long
 ingest only its last rows stay. Deletes and resets drop rows. A row the approximate search did not return
 is checked against Chroma before it is merged, and dropped when another process deleted it
 (review 373 #2: a document the CLI deleted kept half of the 30 vector slots).
@@ -22,7 +22,7 @@ import numpy as np
 
 from .vector_records import VectorMatch
 
-CAPACITY = 1024  # rows: 0.3 ms a query at 1,024, 3 ms at 4,096 (a 6 MB matrix outgrows the cache; measured)
+CAPACITY = 1024  # rows: 0.16 ms a query at 1,024, 0.45 ms at 4,096 (bench/recent_writes_cost.py, load 0.9)
 
 
 class RecentWrites:
