@@ -91,7 +91,7 @@ class RecentWrites:
 
     def _pack(self) -> tuple[list[str], np.ndarray, np.ndarray, list[tuple[str, ...]]]:
         """The rows as one matrix (ids, unit vectors, partition codes, partitions), rebuilt only after a change:
-        stacking 4,096 vectors at every query cost 8 ms, measured, against ~1 ms for the product itself."""
+        stacking 4,096 vectors at every query cost 3.7 ms at load 0.9 (8 ms at load 2), 8× the packed query."""
         with self._lock:
             if self._packed is None:
                 partitions = list(dict.fromkeys(aud for aud, _ in self._rows.values()))
