@@ -162,3 +162,12 @@ def test_asking_in_another_persons_conversation_is_refused_with_a_row(tmp_path):
     with pytest.raises(ConversationError):
         a.ask("那病假呢", user="eve", actor=Principal("eve", "employee"), conversation="c-bob")
     assert [(e.actor, e.action) for e in a.audit_entries(actor=ADMIN) if "c-bob" in e.target] == [("eve", "refused")]
+
+
+def test_an_administrators_deletion_of_several_peoples_memories_says_whose_each_is(assistant):
+    """Review 379 #4: 'li、zhang 的记忆 id1、id2' did not say which memory was whose."""
+    mine, _ = assistant.remember("zhang", "我在上海办公室上班", actor=EMPLOYEE)
+    theirs, _ = assistant.remember("li", "我负责薪酬核算", actor=HR)
+    row = one_new_row(assistant, lambda: assistant.delete_memories([mine, theirs], actor=ADMIN))
+    assert row.target == f"li 的记忆 {theirs}；zhang 的记忆 {mine}"
+

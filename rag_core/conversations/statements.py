@@ -197,8 +197,11 @@ def _split(text: str, meant: frozenset[str] = frozenset()) -> TurnParts:
     return TurnParts("，".join(told), question)
 
 
-# a clause that only labels masked personal data: 我的手机号是[手机号], 邮箱 [邮箱], 电话：[手机号] (not 我的手机号[手机号]换了)
-_ONLY_PERSONAL_DATA = re.compile(rf"(?:我的?)?[\u4e00-\u9fffA-Za-z]{{0,8}}?(?:是|为|[：:])?\s*(?:{PLACEHOLDERS.pattern})"
+# a clause that only says what a piece of the person's data is: 我的手机号是[手机号], 邮箱 [邮箱], 电话：[手机号]. Only
+# these labels and a copula: a verb makes it a request about that data (发到[邮箱], 改为[手机号], 换了), searched (379)
+_DATA_LABEL = (r"(?:手机号?码?|手机|电话(?:号码?)?|联系电话|联系方式|座机(?:号码?)?|邮箱(?:地址)?|电子邮[件箱](?:地址)?|"
+               r"身份证(?:号码?)?|银行卡(?:号码?)?|工资卡(?:号码?)?|卡号|微信(?:号)?|QQ(?:号)?|(?:家庭)?住址|地址|护照(?:号码?)?)")
+_ONLY_PERSONAL_DATA = re.compile(rf"(?:我的?)?{_DATA_LABEL}?(?:是|为|[：:])?\s*(?:{PLACEHOLDERS.pattern})"
                                  rf"(?:\s*[和、/]?\s*(?:{PLACEHOLDERS.pattern}))*")
 
 

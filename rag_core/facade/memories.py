@@ -67,7 +67,10 @@ def memory_writes() -> Iterator[None]:
 
 def _whose(owners: dict[str, str]) -> str:
     """An audit row's target for memories: whose they are, then their ids (review 376 #6: ids alone told no one)."""
-    return f"{'、'.join(sorted(set(owners.values())))} 的记忆 {'、'.join(owners)}"[:300]
+    by_owner: dict[str, list[str]] = {}
+    for memory_id, owner in owners.items():
+        by_owner.setdefault(owner, []).append(memory_id)
+    return "；".join(f"{owner} 的记忆 {'、'.join(ids)}" for owner, ids in sorted(by_owner.items()))[:300]  # 379 #4
 
 
 def memory_unreadable(failure: Exception) -> str:
