@@ -19,6 +19,7 @@ from .answer.prompt import build_prompt
 from .conversations.statements import split_turn
 from .conversations.store import ForeignConversation
 from .documents.catalog import Catalog
+from .documents.search_words import remake_placeholder_words
 from .errors import PermissionDenied, VectorServerDown
 from .evaluation.metrics import CATEGORY_LABELS, METRIC_LABELS  # noqa: F401 - the pages and `eval` say them alike
 from .facade.access import allowed
@@ -125,6 +126,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         self.second = self._open_second(settings, embedder, second_embedder)
         caches = [self.embedder, self.sentences, *((self.second.embedder, self.second.index) if self.second else ())]
         self.store_notices += [cache.damaged for cache in caches if cache.damaged]  # met damaged at start: rebuilt
+        remake_placeholder_words(self.catalog)  # once: words kept from before masked data stopped being words
         self.keywords = KeywordIndex(self.catalog)
         self.centroid = CorpusCentroid(self.catalog, self.vectors, self.embedder.model_id, self.embedder.dim)
         self.thesaurus = self._load_thesaurus()  # HR's file never stops a start: what is wrong is one notice

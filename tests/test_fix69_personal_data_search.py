@@ -38,3 +38,36 @@ def test_a_masked_number_matches_no_clause_that_held_one(tmp_path):
     assert all(h.chunk.doc_id != "班车管理办法" for h in trace.search.hits)
     found = a.search("报名电话 [手机号]")  # even asked for, a placeholder is no keyword
     assert all("手机号" not in h.scores.why for h in found.hits)
+
+
+def test_an_older_data_dirs_placeholder_words_are_made_again_once(tmp_path):
+    """Review 379 #3: words are made at upload; a data dir indexed before kept [手机号]'s 手机/手机号 as search words."""
+    import json
+
+    from rag_core.documents.search_words import REMADE
+
+    a = fake_assistant_with_samples(tmp_path / "d")
+    assert a.ingest_bytes(BUS, "班车管理办法.txt").ok
+    bus = [c for c in a.catalog.chunks_of("班车管理办法") if "[手机号]" in c.text]
+    with a.catalog.transaction() as db:  # as an older version stored them
+        db.executemany("UPDATE chunks SET tokens=? WHERE chunk_id=?",
+                       [(json.dumps(["报名", "手机", "手机号", "邮箱"], ensure_ascii=False), c.chunk_id) for c in bus])
+        db.execute("DELETE FROM meta WHERE key=?", (REMADE,))
+    a.release_data_dir()
+    b = fake_assistant_with_samples(tmp_path / "d")
+    kept = dict(b.catalog.token_rows())
+    assert bus and all("手机号" not in kept[c.chunk_id] and "手机" not in kept[c.chunk_id] for c in bus)
+    assert all(h.chunk.doc_id != "班车管理办法" for h in b.search("手机号换了怎么改？").hits)
+    generation = b.catalog.generation()
+    b.release_data_dir()
+    assert fake_assistant_with_samples(tmp_path / "d").catalog.generation() == generation  # once only
+
+
+def test_a_new_store_is_only_marked(tmp_path):
+    from rag_core.documents.catalog import Catalog
+    from rag_core.documents.search_words import REMADE, remake_placeholder_words
+    from rag_core.settings import Settings
+
+    catalog = Catalog(Settings(data_dir=tmp_path).path("catalog.sqlite3"))
+    assert remake_placeholder_words(catalog) == 0
+    assert catalog.get_meta(REMADE) == "1" and catalog.generation() == 0  # the samples still come to a new store
