@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import StoreUnavailable
 from ..insights.log import STORE_VERSION as INSIGHTS_VERSION
 from ..search.vector_store import LAYOUT
-from ..storage.backup_check import MANIFEST
+from ..storage.backup_check import MANIFEST, is_backup
 from ..storage.health import CATALOG
 from ..storage.sqlite_access import connect_ro
 from ..storage.store_check import StoreCheck
@@ -37,14 +37,14 @@ STORE_VERSIONS = {CATALOG: 0, INSIGHTS_FILE: INSIGHTS_VERSION}
 def refuse_backup(data_dir: Path) -> None:
     """Raise `StoreUnavailable` (nothing written) when the data dir is a backup (`backup.json` in it): opened, its
     catalog was rewritten, and restore then refused it as changed, with nothing to override (review 371 #1)."""
-    if (Path(data_dir) / MANIFEST).is_file():
+    if is_backup(data_dir):
         raise StoreUnavailable(f"{data_dir} 是一份备份（里面有 {MANIFEST}），不能直接当数据目录打开：打开会改动它，以后就不能再用它"
                                "恢复。请用 restore 把它恢复到数据目录后再打开；没有改动任何文件")
 
 
 def backup_check(data_dir: Path) -> StoreCheck | None:
     """Doctor's line for a backup named as the data dir (review 375 #7: every line said 正常), or None."""
-    if (Path(data_dir) / MANIFEST).is_file():
+    if is_backup(data_dir):
         return StoreCheck(MANIFEST, "backup", "这个目录是一份备份，不是数据目录（检查没有改动它）",
                           "请用 restore 把它恢复到数据目录，再检查那个数据目录")
     return None

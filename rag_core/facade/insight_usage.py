@@ -49,13 +49,14 @@ class UsageActions(QuestionLog):
         rows = self._readable_rows(self.insight_log.question_rows(start, end, include_tests=include_tests), actor)
         return {"recording": self.recording_questions(), "questions": len(rows)}
 
-    def _readable_rows(self, rows: list[dict[str, Any]], actor: Principal) -> list[dict[str, Any]]:
+    def _readable_rows(self, rows: list[dict[str, Any]], actor: Principal,
+                       cache: dict[str, dict] | None = None) -> list[dict[str, Any]]:
         """The logged questions whose cited documents, and standard answer, the actor may read now (review 333: HR's
         totals and daily bars rose with questions answered only from a managers' policy HR cannot see; review 336:
         or by a managers' standard answer); one never answered counts, one whose standard answer is gone too."""
         if actor.readable is None:
             return rows
-        day, cache = office_today(self._settings.timezone), {}
+        day, cache = office_today(self._settings.timezone), {} if cache is None else cache
         readable = [row for row in rows if readable_by(
             cited_audiences(self.catalog, row["cited_docs"], row["asked_at"], cache, day), actor.readable)]
         served = {row["standard_id"] for row in readable if row.get("standard_id")}
@@ -89,8 +90,9 @@ class UsageActions(QuestionLog):
         start, end = day_window(since, until, zone)  # refuses what the gaps refuse, before anything is read
         standing = standing_versions(self.catalog.live_versions(), office_today(self._settings.timezone))
         docs = [(d.doc_id, d.title) for d in standing if visible_to(d.audience, actor.readable)]  # not replaced ones
-        rows = self._readable_rows(self.insight_log.question_rows(start, end, include_tests=include_tests), actor)
-        reused: dict[str, Any] = {}  # a deleted document's citations are not credited to its id's new one
+        cache: dict[str, dict] = {}  # each cited document's deletes read once, for who may read and for the credit
+        rows = self._readable_rows(self.insight_log.question_rows(start, end, include_tests=include_tests), actor, cache)
+        reused = cache.setdefault("then", {})  # a deleted document's citations are not credited to its id's new one
         rows = [{**row, "cited_docs": list(cited_then(self.catalog, row["cited_docs"], row["asked_at"], reused)[0])}
                 for row in rows]
         report = usage_report(rows, dict(docs).items(), self._clock(), zone, since=parse_day(since, "开始"),

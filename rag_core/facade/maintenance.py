@@ -23,7 +23,7 @@ from ..search.disk_full import disk_full
 from ..settings import SAVED_FILE, Settings
 from ..storage.account_files import AUDIT, damaged_line, no_accounts
 from ..storage.backup import LINK_LEFT_OUT, VECTORS_ELSEWHERE, BackupReport, backup_data_dir, restore_data_dir
-from ..storage.backup_check import MANIFEST, NO_SUMS
+from ..storage.backup_check import NO_SUMS, is_backup
 from ..storage.disk_space import full_line, out_of_space
 from ..storage.empty_stores import cut_state, truncated
 from ..storage.health import CATALOG, CHROMA_DIR, StoreCheck, doctor, set_aside_chroma, sqlite_problem
@@ -272,8 +272,8 @@ def _acting_on(data_dir: Path, actor: Principal | None) -> Principal:
 def _audit_row(data_dir: Path, actor: Principal, action: str, target: str, outcome: str, detail: str = "") -> None:
     """One row in `data_dir`'s audit trail, as `AccountActions._audit` writes it, for the class-level actions. Only in a
     data dir (one with a catalog or a trail: a mistyped path gets no new file); never raising."""
-    if not ((data_dir / CATALOG).is_file() or (data_dir / AUDIT).is_file()) or newer_than_known(data_dir) or (
-            data_dir / MANIFEST).is_file():  # a backup: a row in it broke its digests, so restore refused it (375 #1)
+    if not ((data_dir / CATALOG).is_file() or (data_dir / AUDIT).is_file()) or newer_than_known(data_dir) or \
+            is_backup(data_dir):  # a backup: a row in it broke its digests, so restore refused it (375 #1)
         return  # not a data dir, one a newer version wrote, or a backup: nothing is written into it
     if (data_dir / AUDIT).exists() and (problem := _trail_problem(data_dir / AUDIT)):
         # written into, a cut or damaged trail read as healthy and the next start no longer said it was lost

@@ -31,6 +31,11 @@ NO_SUMS = "这份备份由较早的版本生成，清单里没有各文件的大
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
+def is_backup(folder: Path) -> bool:
+    """A backup, not a data dir: its manifest is in it. Opened or written into, it would no longer restore (371, 375)."""
+    return (Path(folder) / MANIFEST).is_file()
+
+
 def _skipped(relative: PurePosixPath | Path) -> bool:
     """SQLite side files (the online backup includes them), caches set aside, hidden files."""
     return relative.name.endswith(_SKIP_SUFFIXES) or any(".damaged-" in p or p.startswith(".") for p in relative.parts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .backup_check import MANIFEST
+from .backup_check import MANIFEST, is_backup
 from .health import CHROMA_DIR
 from .set_aside import aside_stamp
 
@@ -23,7 +23,7 @@ def not_a_data_dir(data_dir: Path) -> str:
     (review 371 #4). A data dir holds a store (`*.sqlite3`) or the vector index, even with its catalog damaged."""
     if not data_dir.is_dir() or not any(data_dir.iterdir()):
         return ""
-    if (data_dir / MANIFEST).is_file():
+    if is_backup(data_dir):
         return f"是一份备份（里面有 {MANIFEST}），不是数据目录"
     if any(data_dir.glob("*.sqlite3")) or (data_dir / CHROMA_DIR).is_dir():
         return ""
