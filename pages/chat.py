@@ -569,8 +569,9 @@ def render_current_actions(assistant: Assistant, current: Any) -> None:
         # the engine writes the stored name; the desktop default reads 本机用户 (see person_name)
         return text.replace(f"- 用户：{current.user}\n", f"- 用户：{person_name(current.user)}\n", 1)
 
+    # "ignore": a click needs no rerun, and a rerun while the file is built replaced its deferred id (CI, stop 69)
     st.download_button("导出本对话（Markdown）", data=markdown, file_name=f"对话-{current.id}.md", mime="text/markdown",
-                       icon=":material/download:", key="export_markdown", width="stretch")
+                       icon=":material/download:", key="export_markdown", width="stretch", on_click="ignore")
 
 
 # -- the page ------------------------------------------------------------------------

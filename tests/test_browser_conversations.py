@@ -101,6 +101,8 @@ def test_three_turns_refresh_export_and_a_statement(server: str, context: object
         except sync_api.TimeoutError:
             if attempt == 2:
                 raise
+            # the button stays disabled while its file request is pending (up to Streamlit's 180 s): start afresh
+            tab.reload(wait_until="domcontentloaded")
     markdown = saved.read_text(encoding="utf-8")
     assert "那一线城市呢？" in markdown and "一类城市500元" in markdown and "03_travel_expense.md" in markdown
 
