@@ -15,10 +15,11 @@ from collections.abc import Iterator
 from ..errors import IngestError
 from .docx_bounds import TooMany, count_archive, count_elements, xml_limit_reason
 from .docx_bounds import W as _W
+from .docx_embedded import Embedded
 from .docx_hidden import drop_hidden, margins_with_text, vanish_styles
+from .docx_numbering import Numbering
 from .docx_styles import ParagraphStyle, StyleTable
 from .formats import MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, Line, TableCounter, _paragraph_lines
-from .formats import format_number as _format_number
 from .formats import zh_number as zh_number  # where tests and callers have read it
 from .tables import Grid, plain_rows
 from .zip_checks import check_zip as check_zip  # its former home: spreadsheet_format and callers read it here
@@ -54,83 +55,6 @@ def check_paragraphs(archive: zipfile.ZipFile | None, name: str, part: bytes | N
     except (etree.XMLSyntaxError, zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
         if reason := xml_limit_reason(exc):
             raise IngestError(name, f"Word 文档{reason}") from None
-
-
-class _Numbering:
-    """Render Word auto-numbering labels (e.g. "第八条"), which are not part of the paragraph text."""
-
-    def __init__(self, document: object) -> None:
-        from docx.oxml.ns import qn
-
-        self._qn = qn
-        self._levels: dict[str, dict[int, tuple[int, str, str, str]]] = {}
-        self._num_to_abstract: dict[str, str] = {}
-        self._counters: dict[str, dict[int, int]] = {}
-        self._restarts: dict[tuple[str, int], int] = {}  # (numId, level) → its w:startOverride, applied at first use
-        try:
-            root = document.part.numbering_part.element  # type: ignore[attr-defined]
-        except Exception:  # no numbering part: nothing to render
-            return
-        for abstract in root.findall(qn("w:abstractNum")):
-            levels = {}
-            for lvl in abstract.findall(qn("w:lvl")):
-                start = lvl.find(qn("w:start"))
-                fmt = lvl.find(qn("w:numFmt"))
-                text = lvl.find(qn("w:lvlText"))
-                suff = lvl.find(qn("w:suff"))
-                levels[int(lvl.get(qn("w:ilvl"), "0"))] = (
-                    int(start.get(qn("w:val"), "1")) if start is not None else 1,
-                    fmt.get(qn("w:val"), "decimal") if fmt is not None else "decimal",
-                    text.get(qn("w:val"), "") if text is not None else "",
-                    suff.get(qn("w:val"), "tab") if suff is not None else "tab",
-                )
-            self._levels[abstract.get(qn("w:abstractNumId"), "")] = levels
-        for num in root.findall(qn("w:num")):
-            ref, num_id = num.find(qn("w:abstractNumId")), num.get(qn("w:numId"), "")
-            if ref is not None:
-                self._num_to_abstract[num_id] = ref.get(qn("w:val"), "")
-            for over in num.findall(qn("w:lvlOverride")):  # a list restarted ("重新开始编号") shares the abstract list
-                if (start := over.find(qn("w:startOverride"))) is not None:
-                    self._restarts[(num_id, int(over.get(qn("w:ilvl"), "0")))] = int(start.get(qn("w:val"), "1"))
-
-    def _num_pr(self, p: object, style: ParagraphStyle) -> tuple[str, int] | None:
-        qn = self._qn
-        for ppr in (p.find(qn("w:pPr")), style.ppr):  # type: ignore[attr-defined]
-            num_pr = ppr.find(qn("w:numPr")) if ppr is not None else None
-            if num_pr is not None:
-                num_id = num_pr.find(qn("w:numId"))
-                ilvl = num_pr.find(qn("w:ilvl"))
-                if num_id is None:
-                    return None
-                return num_id.get(qn("w:val"), "0"), int(ilvl.get(qn("w:val"), "0")) if ilvl is not None else 0
-        return None
-
-    def label(self, p: object, style: ParagraphStyle) -> str:
-        """The rendered label of w:p `p` plus its separator, or "" when not numbered or not renderable."""
-        found = self._num_pr(p, style)
-        if not found or found[0] == "0":
-            return ""
-        abstract = self._num_to_abstract.get(found[0], "")
-        levels = self._levels.get(abstract)
-        ilvl = found[1]
-        if not levels or ilvl not in levels:
-            return ""
-        counters = self._counters.setdefault(abstract, {})
-        if (restart := self._restarts.pop(found, None)) is not None:
-            counters[ilvl] = restart - 1
-        counters[ilvl] = counters.get(ilvl, levels[ilvl][0] - 1) + 1
-        for deeper in [k for k in counters if k > ilvl]:
-            del counters[deeper]
-        text = levels[ilvl][2]
-        for match in set(re.findall(r"%([1-9])", text)):
-            k = int(match) - 1
-            rendered = _format_number(counters.get(k, levels.get(k, (1,))[0]), levels.get(k, (1, "decimal"))[1])
-            if rendered is None:
-                return ""
-            text = text.replace(f"%{match}", rendered)
-        if not text.strip():
-            return ""
-        return text + ("" if levels[ilvl][3] == "nothing" else " ")
 
 
 def _docx_level(p: object, style: ParagraphStyle) -> int | None:
@@ -215,6 +139,9 @@ def _paragraph_text(element: object) -> str:
 _MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 _NOT_SHOWN = frozenset({_MC_FALLBACK, _W + "del", _W + "moveFrom"})  # a Fallback repeats its mc:Choice
 _NOTE_REFS = {_W + "footnoteReference": "footnote", _W + "endnoteReference": "endnote"}
+# A picture in the text (DrawingML, or VML in older files): its words, if any, cannot be read (review 381)
+_PICTURES = frozenset({"{http://schemas.openxmlformats.org/drawingml/2006/picture}pic",
+                       "{urn:schemas-microsoft-com:vml}imagedata"})
 
 
 class Extras:
@@ -229,7 +156,7 @@ class Extras:
         from lxml import etree
 
         self.notes: dict[tuple[str, str], object] = {}
-        self.boxes = self.read_notes = 0
+        self.boxes = self.read_notes = self.pictures = 0
         self.seen: set[tuple[str, str]] = set()
         self.styles = vanish_styles(document)
         self.hidden = drop_hidden(document.element.body, self.styles)  # type: ignore[attr-defined]
@@ -256,6 +183,7 @@ class Extras:
             element = stack.pop()
             if element.tag in _NOT_SHOWN:
                 continue
+            self.pictures += element.tag in _PICTURES
             if element.tag == _W + "p":
                 out.append(_paragraph_text(element))
                 self.boxes += bool(out[-1].strip())
@@ -273,16 +201,22 @@ class Extras:
         said += [f"脚注/尾注 {self.read_notes} 条"] if self.read_notes else []
         out = [f"已读取{'和'.join(said)}，放在引用它们的段落之后"] if said else []
         out += [f"Word 中设为隐藏的文字（共 {self.hidden} 字）未编入索引"] if self.hidden else []
+        out += [f"文档中有 {self.pictures} 张图片，图片里的文字没有编入索引：如果图片里是制度内容（如截图、扫描件），"
+                "请把图片另外上传（会识别其中的文字），或改为文字"] if self.pictures else []
         return out + ([f"页眉、页脚中的文字（{self.margins} 处）未编入索引"] if self.margins else [])
 
 
-def _docx_blocks(element: object, parent: object) -> Iterator[object]:
-    """Body (or cell) paragraphs and tables in order, looking inside content controls and custom-XML wrappers."""
+def _docx_blocks(element: object, parent: object, embedded: bool = False) -> Iterator[object]:
+    """Body (or cell) paragraphs and tables in order, looking inside content controls and custom-XML wrappers;
+    with `embedded`, also each w:altChunk element (a whole part the body embeds, read by `docx_embedded`)."""
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
-    for child in _unwrapped(element, (_W + "p", _W + "tbl")):
-        yield Paragraph(child, parent) if child.tag == _W + "p" else Table(child, parent)  # type: ignore[attr-defined]
+    for child in _unwrapped(element, (_W + "p", _W + "tbl", _W + "altChunk") if embedded else (_W + "p", _W + "tbl")):
+        if child.tag == _W + "altChunk":  # type: ignore[attr-defined]
+            yield child
+        else:
+            yield Paragraph(child, parent) if child.tag == _W + "p" else Table(child, parent)  # type: ignore[attr-defined]
 
 
 def _cell_text(tc: object, table: object, tables: TableCounter, name: str, extras: Extras | None = None) -> str:
@@ -362,6 +296,7 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
     the core-properties title. What was read from text boxes and notes is said in `notes` (the upload report)."""
     import docx
     from docx.table import Table
+    from docx.text.paragraph import Paragraph
 
     with check_zip(data, name) as archive:
         check_paragraphs(archive, name)  # every part, before python-docx builds an object per element
@@ -371,13 +306,17 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
         reason = xml_limit_reason(exc)  # too deep or too long is not a damaged file
         raise IngestError(name, f"Word 文档{reason}" if reason else "文件已损坏或不是有效的 Word 文档（.docx）") from exc
     counter = tables if tables is not None else TableCounter()
-    numbering = _Numbering(document)
+    numbering = Numbering(document)
     styles = StyleTable(document)  # once: python-docx's paragraph.style scans every style at each read
     extras = Extras(document, name)
+    embedded = Embedded(document, name, counter)
     lines: list[Line] = []
-    for block in _docx_blocks(document.element.body, document._body):
+    for block in _docx_blocks(document.element.body, document._body, embedded=True):
         if isinstance(block, Table):
             lines += counter.lines(docx_grid(block, counter, name, extras))
+            continue
+        if not isinstance(block, Paragraph):
+            lines += embedded.lines(block)
             continue
         p = block._p  # type: ignore[attr-defined]
         style = styles.of(p)
@@ -390,6 +329,6 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
         lines += _paragraph_lines(label + text if text.strip() else text, _docx_level(p, style))
         lines += [x for extra in extras.texts(p) for x in _paragraph_lines(extra, plain=True)]
     if notes is not None:
-        notes += extras.said()
+        notes += extras.said() + embedded.said()
     title = (document.core_properties.title or "").strip()
     return lines, title

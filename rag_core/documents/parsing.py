@@ -28,6 +28,7 @@ from .pdf_format import pdf_lines
 from .reading import attach_captions, describe, image_lines
 from .safe_read import read_regular_file
 from .spreadsheet_format import csv_lines, xlsx_lines
+from .titles import named_in_text
 
 _log = logging.getLogger(__name__)
 
@@ -357,7 +358,7 @@ def parse_bytes(data: bytes, filename: str, *, max_bytes: int) -> ParsedDocument
             title = _squash(meta_title) or _first_heading(lines, 1)
         elif ext == ".docx":
             lines, meta_title = docx_lines(data, name, tables, reading.notes)
-            title = _squash(meta_title) or _first_heading(lines, 0) or _first_heading(lines, 1)
+            title = named_in_text(_squash(meta_title), lines) or _first_heading(lines, 0) or _first_heading(lines, 1)
         elif ext == ".xlsx":
             lines, meta_title = xlsx_lines(data, name, reading, tables)
             title = _squash(meta_title)
@@ -366,7 +367,7 @@ def parse_bytes(data: bytes, filename: str, *, max_bytes: int) -> ParsedDocument
             lines, title = csv_lines(normalize_text(text), tables), ""
         elif ext == ".pdf":
             lines, meta_title = pdf_lines(data, name, reading, tables)
-            title = _squash(meta_title) or _first_line(lines)
+            title = named_in_text(_squash(meta_title), lines) or _first_line(lines)
         else:
             lines = image_lines(data, name, reading)
             title = _first_line(lines)

@@ -1,0 +1,20 @@
+"""Whether a file's metadata title names the policy, or a tool's default left it there."""
+
+from __future__ import annotations
+
+import re
+
+from .formats import Line
+
+_TWO_HAN = re.compile(r"[\u4e00-\u9fff]{2}")
+
+
+def named_in_text(title: str, lines: list[Line]) -> str:
+    """The metadata title if the text bears it out, else "": a scanner app's or Word's default name
+    (CamScanner 01-05-2024 10.20, 文档1) shares no two Chinese characters with a Chinese policy, whose own
+    heading then names it (review 381). A text without Chinese keeps any title."""
+    text = "".join(line.text for line in lines[:200])
+    if not title or not re.search(r"[\u4e00-\u9fff]", text):
+        return title
+    pairs = {title[i : i + 2] for i in range(len(title) - 1) if _TWO_HAN.fullmatch(title[i : i + 2])}
+    return title if any(pair in text for pair in pairs) else ""

@@ -1,0 +1,148 @@
+"""Review 381: what real Word and PDF files carry that the reader missed.
+
+Word numbers articles through the chapters when the list says so (w:lvlRestart), reads a list kept
+in a list style (w:numStyleLink), reads a body embedded as an HTML part (w:altChunk), and says when
+pictures were not read; a tool's default metadata title does not replace the policy's heading.
+"""
+
+from __future__ import annotations
+
+import io
+
+import docx
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.opc.packuri import PackURI
+from docx.opc.part import Part
+from docx.oxml import parse_xml
+from docx.oxml.ns import nsdecls
+from fixtures_files import make_pdf
+
+from rag_core.documents.parsing import parse_bytes
+
+W = nsdecls("w")
+LIMIT = 10 * 1024 * 1024
+
+
+def _parse(d: docx.Document, name: str = "制度.docx"):
+    out = io.BytesIO()
+    d.save(out)
+    return parse_bytes(out.getvalue(), name, max_bytes=LIMIT)
+
+
+def _level(ilvl: int, text: str, restart: str = "") -> str:
+    return (f'<w:lvl w:ilvl="{ilvl}"><w:start w:val="1"/><w:numFmt w:val="chineseCounting"/>{restart}'
+            f'<w:lvlText w:val="{text}"/><w:suff w:val="space"/></w:lvl>')
+
+
+def _list_document(levels: str, *, style_link: bool = False) -> docx.Document:
+    d = docx.Document()
+    numbering = d.part.numbering_part.element
+    for element in list(numbering):
+        numbering.remove(element)
+    if style_link:  # the levels live in the list style's own list; the list used only links to it
+        numbering.append(parse_xml(f'<w:abstractNum {W} w:abstractNumId="3"><w:styleLink w:val="章条"/>'
+                                   f'{levels}</w:abstractNum>'))
+        numbering.append(parse_xml(f'<w:abstractNum {W} w:abstractNumId="4"><w:numStyleLink w:val="章条"/>'
+                                   '</w:abstractNum>'))
+        numbering.append(parse_xml(f'<w:num {W} w:numId="5"><w:abstractNumId w:val="4"/></w:num>'))
+    else:
+        numbering.append(parse_xml(f'<w:abstractNum {W} w:abstractNumId="3">{levels}</w:abstractNum>'))
+        numbering.append(parse_xml(f'<w:num {W} w:numId="5"><w:abstractNumId w:val="3"/></w:num>'))
+    d.add_heading("员工奖惩制度", 0)
+    return d
+
+
+def _item(d: docx.Document, text: str, ilvl: int) -> None:
+    p = d.add_paragraph(text)
+    p._p.get_or_add_pPr().append(
+        parse_xml(f'<w:numPr {W}><w:ilvl w:val="{ilvl}"/><w:numId w:val="5"/></w:numPr>'))
+
+
+def _chapters(d: docx.Document) -> str:
+    for text, ilvl in [("总则", 0), ("为规范员工行为，制定本制度。", 1), ("本制度适用于全体员工。", 1),
+                       ("奖励", 0), ("年度优秀员工奖励五千元。", 1), ("处分", 0), ("旷工一天扣发当日工资。", 1)]:
+        _item(d, text, ilvl)
+    return _parse(d).text
+
+
+def test_articles_that_never_restart_count_through_the_chapters() -> None:
+    text = _chapters(_list_document(_level(0, "第%1章") + _level(1, "第%2条", '<w:lvlRestart w:val="0"/>')))
+    assert "第三条 年度优秀员工奖励五千元" in text and "第四条 旷工一天" in text, text
+
+
+def test_articles_restart_at_each_chapter_by_default() -> None:
+    text = _chapters(_list_document(_level(0, "第%1章") + _level(1, "第%2条")))
+    assert "第一条 年度优秀员工奖励五千元" in text and "第一条 旷工一天" in text, text
+
+
+def test_a_level_restarts_only_after_the_levels_its_restart_names() -> None:
+    # articles restart at a chapter (level 1) but run on through its sections (level 2)
+    d = _list_document(_level(0, "第%1章") + _level(1, "第%2节") + _level(2, "第%3条", '<w:lvlRestart w:val="1"/>'))
+    for text, ilvl in [("总则", 0), ("目的", 1), ("为规范员工行为。", 2), ("范围", 1), ("适用于全体员工。", 2),
+                       ("奖励", 0), ("年度奖", 1), ("年度优秀员工奖励五千元。", 2)]:
+        _item(d, text, ilvl)
+    text = _parse(d).text
+    assert "第二条 适用于全体员工" in text and "第一条 年度优秀员工奖励五千元" in text, text
+
+
+def test_a_list_kept_in_a_list_style_keeps_its_labels() -> None:
+    d = _list_document(_level(0, "第%1章") + _level(1, "第%2条"), style_link=True)
+    text = _chapters(d)
+    assert "第二章 奖励" in text and "第一条 年度优秀员工奖励五千元" in text, text
+
+
+def _with_embedded(kind: str, blob: bytes, name: str) -> docx.Document:
+    d = docx.Document()
+    d.add_paragraph("关于印发《差旅管理办法》的通知")
+    part = Part(PackURI(f"/word/{name}"), kind, blob, d.part.package)
+    rid = d.part.relate_to(part, RT.A_F_CHUNK)
+    body = d.element.body
+    body.insert(len(body) - 1, parse_xml(f'<w:altChunk {nsdecls("w", "r")} r:id="{rid}"/>'))
+    return d
+
+
+POLICY_HTML = ("<html><head><meta charset='utf-8'></head><body><h1>差旅管理办法</h1>"
+               "<p>第一条 一线城市住宿标准每晚六百元。</p><p>第二条 出差补贴每天一百元。</p></body></html>")
+
+
+def test_a_body_embedded_as_an_html_part_is_read_and_said() -> None:
+    parsed = _parse(_with_embedded("text/html", POLICY_HTML.encode(), "policy.html"))
+    assert "一线城市住宿标准每晚六百元" in parsed.text and "出差补贴每天一百元" in parsed.text
+    assert any("嵌入" in note for note in parsed.reading.notes), parsed.reading.notes
+
+
+def test_a_body_embedded_as_a_web_archive_is_read() -> None:
+    mht = ("MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=\"b\"\r\n\r\n--b\r\n"
+           "Content-Type: text/html; charset=\"utf-8\"\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+           f"{POLICY_HTML}\r\n--b--\r\n").encode()
+    parsed = _parse(_with_embedded("message/rfc822", mht, "policy.mht"))
+    assert "一线城市住宿标准每晚六百元" in parsed.text
+
+
+def test_an_embedded_part_of_another_kind_is_named_as_not_read() -> None:
+    parsed = _parse(_with_embedded("application/rtf", b"{\\rtf1 abc}", "policy.rtf"))
+    assert any("嵌入的其他格式内容未能读取" in note for note in parsed.reading.notes), parsed.reading.notes
+
+
+def test_pictures_in_the_text_are_said_as_not_read() -> None:
+    from PIL import Image
+
+    image = io.BytesIO()
+    Image.new("RGB", (40, 20), "white").save(image, format="PNG")
+    d = docx.Document()
+    d.add_heading("请假规定", 1)
+    d.add_paragraph("以下为请假天数表：")
+    d.add_picture(io.BytesIO(image.getvalue()))
+    notes = _parse(d).reading.notes
+    assert any("1 张图片" in note for note in notes), notes
+    d = docx.Document()
+    d.add_paragraph("第一条 病假须提供医院证明。")
+    assert not any("图片" in note for note in _parse(d).reading.notes)
+
+
+def test_a_tools_default_title_gives_way_to_the_policys_heading() -> None:
+    page = ["员工请假管理规定", "第一条 病假须提供医院证明。", "第二条 事假每年不超过十天。"]
+    for title in ("CamScanner 01-05-2024 10.20", "Microsoft Word - 文档1.docx"):
+        assert parse_bytes(make_pdf([page], title=title), "请假.pdf", max_bytes=LIMIT).title == "员工请假管理规定"
+    kept = parse_bytes(make_pdf([page], title="请假管理规定（2024 修订）"), "请假.pdf", max_bytes=LIMIT)
+    assert kept.title == "请假管理规定（2024 修订）"
