@@ -412,7 +412,8 @@ def main() -> None:
     defaults = type(settings)()
     names = editable(settings)
     st.title("设置")
-    st.caption("修改立即对所有页面生效，无需重启，重启后仍然有效；修改分块参数会先询问，再重新索引。")
+    st.caption("修改立即对本应用的所有页面生效，无需重启，重启后仍然有效；修改分块参数会先询问，再重新索引。"
+               "同一数据目录上另外运行的副本（多副本部署）要重启后才用新设置。")
     if flash := st.session_state.pop(FLASH_KEY, None):
         st.success(flash)
     if failed := st.session_state.pop(FAILED_KEY, None):

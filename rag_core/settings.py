@@ -251,6 +251,11 @@ def _address_problems(settings: Settings) -> list[str]:
     if url and not _url_readable(url):
         problems.append(f"大模型地址 LLM_BASE_URL {_shown_address(url)!r} 无法识别：须是 http:// 或 https:// 开头的完整地址，"
                         "端口须是 1 到 65535 的数字")
+    # a key goes in an HTTP header: one character outside printable ASCII (…, a full-width letter) and no request is
+    # ever sent, while the failure read as a bad reply from LLM_BASE_URL (review 380 #3)
+    if (bad := next((i for i, char in enumerate(settings.llm_api_key) if not "!" <= char <= "~"), None)) is not None:
+        problems.append(f"大模型密钥 LLM_API_KEY 的第 {bad + 1} 个字符无法放进请求（空格、全角字符、省略号等）："
+                        "请从服务商处重新复制完整的密钥")
     # a host name or an IP ([::1] for IPv6): a port, a path or a scheme chromadb reads wrongly or refuses in English
     host = settings.chroma_host  # 向量库.公司.cn and [fe80::1%eth0] are read (review 362)
     if re.search(r"[/\s]", host) or ":" in host and not re.fullmatch(r"\[[^\]\s]+\]", host):

@@ -21,6 +21,7 @@ from ui.inert import escape_md
 from ui.login import (
     JUST_LOGGED_IN,
     LEFT_ON,
+    LOGOUT_ERROR,
     SHOWN_PAGE,
     clear_session_cookie,
     logout,
@@ -111,6 +112,8 @@ def render_chrome(page_path: str | None = None) -> Assistant:
             st.markdown(f"**{escape_md(principal.user)}** · {escape_md(ROLE_NAMES.get(principal.role, principal.role))}")
             st.page_link("pages/account.py", label="我的账户", icon=":material/account_circle:")
             st.button("退出登录", icon=":material/logout:", on_click=logout, args=(assistant, principal))
+            if error := st.session_state.pop(LOGOUT_ERROR, None):
+                st.error(escape_md(error))
         else:
             st.markdown("**本机管理员** · 桌面模式")
             st.caption("还没有账户：本机使用者即管理员，无需登录。要让同事一起使用，请先按使用说明建立第一个管理员账户。")

@@ -174,8 +174,15 @@ def _set_cookie(value: str, max_age: int) -> None:
     st.html(script, unsafe_allow_javascript=True)
 
 
+LOGOUT_ERROR = "_logout_error"  # shown in the sidebar: the session is still open (review 380 #4)
+
+
 def logout(assistant: Assistant, principal: Principal) -> None:
-    assistant.logout(st.session_state.get(TOKEN_KEY), actor=principal)
+    try:
+        assistant.logout(st.session_state.get(TOKEN_KEY), actor=principal)
+    except RagError as exc:  # accounts.sqlite3 busy or not writable: still logged in, and told so
+        st.session_state[LOGOUT_ERROR] = f"没有退出登录：{exc}"
+        return
     left_on = st.session_state.get(SHOWN_PAGE)
     forget_login()
     st.session_state[LEFT_ON] = left_on

@@ -17,6 +17,7 @@ from contextlib import AbstractContextManager
 
 from ..errors import AccountError
 from ..types import Account
+from .names import invisible_char
 
 MAX_EMAIL = 254  # the longest address mail servers carry (RFC 5321 path limit)
 EMAIL_PATTERN = re.compile(r"^[^@\s<>()\[\]{}\\,;:\"`*|!#$%^&=?/~]+@[\w-]+(?:\.[\w-]+)+$")  # no markdown, no spaces
@@ -28,6 +29,9 @@ def check_email(email: str) -> str:
     Why: the address is shown on the 用户管理 page and matched at sign-on; a huge or markdown value is no address.
     """
     email = unicodedata.normalize("NFKC", email or "").strip()  # ｗａｎｇ@… typed in full-width: the provider sends wang@…
+    if (char := invisible_char(email)) is not None:  # pasted in, it reads as another account's address (review 380)
+        raise AccountError(f"邮箱里有看不见的字符（U+{ord(char):04X}，如零宽字符或软连字符），会让它看起来和别的地址一样，"
+                           "单点登录也对不上：请删去后重新输入")
     if email and (len(email) > MAX_EMAIL or not EMAIL_PATTERN.match(email)):
         # the example is no address itself: an error line is masked, and a real one would read 形如 [邮箱]
         raise AccountError(f"邮箱格式不正确：请填写形如 名字@公司域名 的完整地址（@ 后面是公司的网址，例如 example.com；"

@@ -80,7 +80,7 @@ def _scripts(name: str) -> set[str]:
     return {_script(char) for char in unicodedata.normalize("NFKC", name) if char.isalpha()}
 
 
-def _invisible(name: str) -> str | None:
+def invisible_char(name: str) -> str | None:
     """The first character of `name` drawn as nothing (format characters, the Hangul and other fillers), or None."""
     for char in name + unicodedata.normalize("NFKC", name):
         if (unicodedata.category(char) == "Cf" or char in _INVISIBLE_LETTERS
@@ -123,7 +123,7 @@ def check_name(name: str) -> str:
     Latin beside letters beyond Latin Extended-A (ꜱystem, ɑdmin). Only new names: existing accounts still log in.
     """
     name = (name or "").strip()
-    if (char := _invisible(name)) is not None:
+    if (char := invisible_char(name)) is not None:
         raise AccountError(f"用户名里有看不见的字符（U+{ord(char):04X}，如零宽字符或韩文填充符），会让名字看起来和别人的一样："
                            "请删去后重新输入")
     if not NAME_PATTERN.match(name):

@@ -30,7 +30,7 @@ from ..documents.audience_names import audience_label, audience_names
 from ..errors import AccountError, StoreBusy, StoreDamaged
 from ..insights.days import checked_instant, day_window
 from ..storage.account_files import ACCOUNTS, AUDIT
-from ..storage.sqlite_access import is_busy
+from ..storage.sqlite_access import access_problem, is_busy
 from ..text.pii import redact_text
 from ..types import ROLE_NAMES, Account, AuditEntry, Principal
 from .access import allowed
@@ -43,15 +43,16 @@ ACCOUNTS_BUSY = f"{ACCOUNTS} 正被另一个进程占用，请稍后再试"
 
 @contextmanager
 def accounts_busy() -> Iterator[None]:
-    """"database is locked" from the account store becomes `StoreBusy` with one Chinese line: the pages and the
-    CLI show `RagError`s as that line, where an `OperationalError` reached people as an English traceback.
-    Only busy: any other SQLite error is no busy file and stays what it is."""
+    """"database is locked" becomes `StoreBusy`, a file that cannot be written `StoreDamaged` (review 380 #1), each
+    with one Chinese line where an `OperationalError` was an English traceback; other SQLite errors stay as they are."""
     try:
         yield
     except sqlite3.OperationalError as exc:
-        if not is_busy(exc):
-            raise
-        raise StoreBusy(ACCOUNTS_BUSY) from exc
+        if is_busy(exc):
+            raise StoreBusy(ACCOUNTS_BUSY) from exc
+        if problem := access_problem(exc):
+            raise StoreDamaged(f"{ACCOUNTS} {problem}") from exc
+        raise
 
 
 def _whole(value: object, name: str) -> int | None:
@@ -135,7 +136,7 @@ class AccountActions(FacadeCore):
             with accounts_busy():
                 result = self.accounts.authenticate(name, password)
                 token = self.accounts.open_session(result.account.name) if result.ok else ""  # type: ignore[union-attr]
-        except StoreBusy as exc:
+        except StoreDamaged as exc:  # busy, or not writable
             who = result.account.principal if result and result.account else self._login_actor(typed)
             self._audit(who, "login", who.user, "failed", str(exc))
             raise
