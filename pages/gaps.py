@@ -114,21 +114,35 @@ def empty_state(assistant: Assistant, since: Any, until: Any, tests: bool) -> No
 
 
 def synonym_form(assistant: Assistant, group: Any, number: int) -> None:
-    """添加同义词: the word employees use → the words the policy uses (HR's own thesaurus)."""
-    with st.form(key=f"gap_synonym_{number}", clear_on_submit=True):
+    """添加同义词: the word employees use → the words the policy uses (HR's own thesaurus).
+
+    Added, the form is emptied; refused, it keeps what HR typed (review 382 #5: clear_on_submit emptied it)."""
+    with st.form(key=f"gap_synonym_{number}"):
         st.markdown("**添加同义词**：员工的说法在制度里叫什么？之后搜索员工的说法时也会找制度用语。")
         left, right = st.columns(2)
-        word = left.text_input("员工的说法（口语词）", key=f"gap_word_{number}", placeholder="例如：加班餐费")
-        terms = right.text_input("制度里的说法（制度用语，可写几个，用空格或顿号隔开）", key=f"gap_terms_{number}",
-                                 placeholder="例如：加班餐补")
-        if st.form_submit_button("添加同义词", icon=":material/translate:"):
-            try:
-                line = assistant.add_thesaurus_entry(word, terms, actor=actor())
-            except RagError as exc:
-                st.error(escape_md(exc))
-            else:
-                st.success(escape_md(line))
-                try_again(assistant, group.representative)
+        left.text_input("员工的说法（口语词）", key=f"gap_word_{number}", placeholder="例如：加班餐费")
+        right.text_input("制度里的说法（制度用语，可写几个，用空格或顿号隔开）", key=f"gap_terms_{number}",
+                         placeholder="例如：加班餐补")
+        st.form_submit_button("添加同义词", icon=":material/translate:", on_click=add_synonym,
+                              args=(assistant, group, number))
+    if error := st.session_state.pop(f"gap_synonym_error_{group_key(group)}", None):
+        st.error(escape_md(error))
+    if done := st.session_state.pop(f"gap_synonym_done_{group_key(group)}", None):
+        st.success(escape_md(done))
+        try_again(assistant, group.representative)
+
+
+def add_synonym(assistant: Assistant, group: Any, number: int) -> None:
+    """添加同义词 callback: runs before the page is drawn again, so it may empty the form's fields."""
+    word, terms = f"gap_word_{number}", f"gap_terms_{number}"
+    try:
+        line = assistant.add_thesaurus_entry(st.session_state.get(word) or "", st.session_state.get(terms) or "",
+                                             actor=actor())
+    except RagError as exc:
+        st.session_state[f"gap_synonym_error_{group_key(group)}"] = str(exc)
+        return
+    st.session_state[word] = st.session_state[terms] = ""
+    st.session_state[f"gap_synonym_done_{group_key(group)}"] = line
 
 
 def try_again(assistant: Assistant, question: str) -> None:

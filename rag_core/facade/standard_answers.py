@@ -88,11 +88,12 @@ class StandardAnswerActions(StandardReview):
         # the answer rests on its 依据 and on what its own text names or quotes (`standard_versions.quoting`)
         self._refuse_narrower_basis(labels, [*(c for c in clauses if c.strip()), answer], sources, actor,
                                     unreadable=False)
-        refuse_duplicate(self._judged_store(), redact_text(question), labels, variants=[redact_text(v) for v in variants])
-        return self.standard_store.add(
-            redact_text(question), redact_text(answer), author=actor.user, created_at=_stamp(),
-            clauses=[redact_text(c) for c in clauses], variants=[redact_text(v) for v in variants], audience=labels,
-            sources=sources,
+        store = self._judged_store()
+        masked, masked_variants = redact_text(question), [redact_text(v) for v in variants]
+        return store.add(
+            masked, redact_text(answer), author=actor.user, created_at=_stamp(),
+            clauses=[redact_text(c) for c in clauses], variants=masked_variants, audience=labels, sources=sources,
+            check=lambda: refuse_duplicate(store, masked, labels, variants=masked_variants),
         )
 
     def unanchored_clauses(self, clauses: Sequence[str], *, actor: Principal | None = None) -> list[str]:

@@ -1,11 +1,9 @@
 """Standard answers (标准答复): HR's authoritative answer to a recurring question.
 
-The entries live in SQLite (the source of truth, with hit counts); each wording
-(the standard question and any variants, e.g. the wordings of a gap group) is a
-vector in its own Chroma collection, always given our own embeddings like the
-policy chunks. A question is answered with an entry when `matching.is_match`
-holds for one of its wordings; the collection is rebuilt from SQLite when the
-embedding model changes or the two disagree.
+The entries live in SQLite (the source of truth, with hit counts); each wording (the standard question and any
+variants, e.g. the wordings of a gap group) is a vector in its own Chroma collection, always given our own embeddings
+like the policy chunks. A question is answered with an entry when `matching.is_match` holds for one of its wordings;
+the collection is rebuilt from SQLite when the embedding model changes or the two disagree.
 """
 
 from __future__ import annotations
@@ -168,9 +166,6 @@ class StandardAnswers:
         collection.upsert(ids=[f"{entry.id}:{i}" for i in range(len(texts))], embeddings=self._embed(texts),
                           metadatas=[{"answer_id": entry.id, "wording": t} for t in texts])
 
-    def _index(self, entry: StandardAnswer) -> None:
-        self._write(lambda col: self._upsert(col, entry))
-
     def _write(self, change: Callable, *, again: bool = True) -> None:
         """`change` applied to the wordings' collection; a Chroma server that cannot be reached is one Chinese
         line (VectorServerDown), and the collection is opened again at the next use. Another Chroma error (its
@@ -199,17 +194,21 @@ class StandardAnswers:
 
     # -- entries -----------------------------------------------------------
     def add(self, question: str, answer: str, *, author: str, created_at: str, clauses: Sequence[str] = (),
-            variants: Sequence[str] = (), audience: Sequence[str] = ("all",), sources: Sequence[str] = ()) -> StandardAnswer:
+            variants: Sequence[str] = (), audience: Sequence[str] = ("all",), sources: Sequence[str] = (),
+            check: Callable[[], None] | None = None) -> StandardAnswer:
         """Store and index one entry (the facade checks the typed fields before masking; they are checked again).
-        `sources`: ids of the documents it was written from (a gap's nearest clause), held for review on delete."""
+        `sources`: ids of the documents it was written from (a gap's nearest clause), held for review on delete.
+        `check` raises to refuse (a duplicate), under one lock with the insert (review 382 #3: two at once both stored)."""
         question, answer, clauses, variants = standard_fields(question, answer, clauses, variants)
         entry = StandardAnswer(
             id=_fresh_id(), question=question, answer=answer, clauses=clauses,
             variants=list(dict.fromkeys(v for v in variants if v != question)),
             audience=tuple(audience) or ("all",), author=author, created_at=created_at,
         )
-        self._index(entry)  # first: a failed embedding leaves no row without vectors
         with self._lock:
+            if check is not None:
+                check()
+            self._write(lambda col: self._upsert(col, entry))  # first: a failed embedding leaves no row without vectors
             self._db.execute(
                 "INSERT INTO standard_answers (id, question, answer, clauses, variants, audience, author, created_at)"
                 " VALUES (?,?,?,?,?,?,?,?)",

@@ -5,6 +5,7 @@ and refused for readers wider than it, `narrower_basis`)."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
@@ -99,8 +100,9 @@ def readable_to_all(doc_audience: Sequence[str], answer_audience: Sequence[str])
 
 
 def flat(text: str) -> str:
-    """Text without whitespace: a re-upload that re-wraps a line keeps every clause."""
-    return _SPACE.sub("", text)
+    """Text without whitespace, in one character width (NFKC): a re-upload that re-wraps a line keeps every clause,
+    and ８０元 in a policy is the 80元 an answer quotes (review 382 #2: a changed ８０ kept 80元 served)."""
+    return _SPACE.sub("", unicodedata.normalize("NFKC", text))
 
 
 def policy_text(chunks: Iterable[Chunk]) -> str:

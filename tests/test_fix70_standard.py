@@ -1,0 +1,63 @@
+"""Review 382: standard answers judged in one character width, added once however many HR users click at once."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from fakes import fake_assistant_with_samples
+
+from rag_core.errors import RagError
+from rag_core.types import Principal
+
+ADMIN, HR_MANAGERS = Principal("boss", "admin"), Principal("hr2", "hr", ("managers",))
+NIGHT = "# 夜班补贴办法\n\n### 第一条 适用范围\n本办法适用于全体员工。\n\n### 第二条 补贴标准\n夜班补贴每晚发放８０元，随次月工资发放。\n"
+BONUS = "# 管理者年终奖金发放办法\n\n### 第二条 发放时间\n管理者年终奖于次年3月15日随工资发放，金额为3个月基本工资。\n"
+
+
+@pytest.fixture()
+def assistant(tmp_path):
+    return fake_assistant_with_samples(tmp_path / "store")
+
+
+def test_an_answer_quoting_a_full_width_figure_is_held_when_the_figure_changes(assistant) -> None:
+    doc = assistant.ingest_bytes(NIGHT.encode(), "夜班补贴办法.md", actor=ADMIN)
+    entry = assistant.add_standard_answer("夜班补贴多少钱", "夜班补贴每晚发放80元，随次月工资发放。", actor=HR_MANAGERS)
+    assert entry.id not in assistant.standard_answer_holds(actor=HR_MANAGERS)
+    assistant.ingest_bytes(NIGHT.replace("８０元", "５０元").encode(), "夜班补贴办法.md", doc_id=doc.doc_id, actor=ADMIN)
+    assert entry.id in assistant.standard_answer_holds(actor=HR_MANAGERS)
+
+
+@pytest.mark.parametrize("copied", ["管理者年终奖于次年3月15日随工资发放", "管理者年终奖于次年３月１５日随工资发放"])
+def test_a_managers_only_sentence_is_refused_for_everyone_in_either_width(assistant, copied: str) -> None:
+    assistant.ingest_bytes(BONUS.encode(), "管理者年终奖金发放办法.md", audience=["managers"], actor=ADMIN)
+    with pytest.raises(RagError, match="看不到"):
+        assistant.add_standard_answer("管理者年终奖什么时候发", copied, actor=HR_MANAGERS)
+
+
+def _add_at_once(assistant, question: str) -> list[str]:
+    """Two HR sessions clicking 添加 at the same moment: the ids stored or the refusals said."""
+    start, results = threading.Barrier(2), []
+
+    def add(who: str) -> None:
+        start.wait()
+        try:
+            results.append(assistant.add_standard_answer(question, f"每天1小时（{who}）", actor=HR_MANAGERS).id)
+        except RagError as exc:
+            results.append(str(exc))
+
+    threads = [threading.Thread(target=add, args=(who,)) for who in ("甲", "乙")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_two_hr_users_adding_the_same_answer_at_once_store_it_once(assistant) -> None:
+    question = "哺乳期每天有几小时哺乳时间？"
+    for attempt in range(4):
+        results = _add_at_once(assistant, question)
+        stored = [e for e in assistant.standard_answers(actor=HR_MANAGERS) if e.question == question]
+        assert len(stored) == 1, (attempt, results)
+        assert sum("已有同一问题" in r for r in results) == (1 if attempt == 0 else 2), results
