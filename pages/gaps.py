@@ -53,7 +53,8 @@ def main() -> None:
     follow_groups(groups)
     for number, group in enumerate(groups):
         kinds = escape_md("，".join(f"{KINDS.get(k, k)} {n}" for k, n in group.kinds.items()))
-        with st.expander(f"{group.count} 次 · {escape_md(group.representative)}", expanded=number == 0):
+        done = " · 已有标准答复" if group.answered_by else ""
+        with st.expander(f"{group.count} 次 · {escape_md(group.representative)}{done}", expanded=number == 0):
             st.caption(f"首次 {local_time(group.first_seen)} · 最近 {local_time(group.last_seen)} · {kinds}")
             st.markdown("**问法举例**")
             for question in group.questions:
@@ -67,7 +68,9 @@ def main() -> None:
             if group.users:
                 st.caption("提问人（仅管理员可见）：" + escape_md("、".join(person_name(u) for u in group.users)))
             synonym_form(assistant, group, number)
-            standard_form(assistant, group, number, audiences)
+            if not group.answered_by:
+                standard_form(assistant, group, number, audiences)
+            standard_outcome(group)
     built_on_click("导出 Excel", lambda: assistant.export_insights(  # built on the click, not at every click (364)
         "gaps", "xlsx", since=since, until=until, include_tests=tests, include_weak=weak, actor=actor()),
         f"knowledge_gaps_{since}_{until}.xlsx", key="gaps_export")
@@ -176,10 +179,17 @@ def standard_form(assistant: Assistant, group: Any, number: int, audiences: list
                        select_all=False)
         st.form_submit_button("设为标准答复", icon=":material/verified:", on_click=add_standard,
                               args=(assistant, group, number))
+
+
+def standard_outcome(group: Any) -> None:
+    """What 设为标准答复 said, and a group a standard answer now serves: no second form (review 382 #4)."""
     if error := st.session_state.pop(f"gap_standard_error_{group_key(group)}", None):
         st.error(escape_md(error))
     if done := st.session_state.pop(f"gap_standard_done_{group_key(group)}", None):
         st.success(done)
+    elif group.answered_by:  # answered from here or the 标准答复 page
+        st.success(f"已有标准答复（编号 {escape_md(group.answered_by['id'])}：{escape_md(group.answered_by['question'])}），"
+                   "同样的问题现在直接用它回答；要修改请到“标准答复”页。", icon=":material/verified:")
 
 
 def add_standard(assistant: Assistant, group: Any, number: int) -> None:

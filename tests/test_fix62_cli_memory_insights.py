@@ -79,7 +79,7 @@ def test_an_export_without_rows_has_its_header_row_and_says_so(weak_gap, tmp_pat
     out = tmp_path / "gaps.csv"
     result = invoke(capsys, "insights-export", "gaps", "--format", "csv", "--out", str(out))  # no --weak: no gap
     assert result.exit_code == 0, result.stderr
-    assert _rows(out) == [["代表问题", "次数", "首次出现", "最近出现", "不同问法", "类型", "最接近的条款"]]
+    assert _rows(out) == [["代表问题", "次数", "首次出现", "最近出现", "不同问法", "类型", "最接近的条款", "已有标准答复"]]
     assert "没有数据，只写了表头" in result.stdout
     feedback = tmp_path / "feedback.xlsx"
     result = invoke(capsys, "insights-export", "feedback", "--rating", "down", "--unread", "--doc-id", "01_attendance_leave",

@@ -61,3 +61,24 @@ def test_two_hr_users_adding_the_same_answer_at_once_store_it_once(assistant) ->
         stored = [e for e in assistant.standard_answers(actor=HR_MANAGERS) if e.question == question]
         assert len(stored) == 1, (attempt, results)
         assert sum("已有同一问题" in r for r in results) == (1 if attempt == 0 else 2), results
+
+
+
+def answered_gap(tmp_path):
+    """A gap asked twice by an employee, then answered by HR from 知识缺口: (assistant, question, entry)."""
+    a = fake_assistant_with_samples(tmp_path / "store")
+    hr, employee = Principal("li", "hr"), Principal("zhang", "employee")
+    question = "公司有没有健身房？"
+    for conversation in ("c1", "c2"):
+        a.ask(question, user="zhang", actor=employee, conversation=conversation)
+    group = next(g for g in a.knowledge_gaps(actor=hr) if g.representative == question)
+    assert group.answered_by == {}
+    entry = a.standard_answer_from_gap(group, "公司没有自建健身房，可用每年500元健康补贴办理健身卡。", actor=hr)
+    assert a.ask(question, user="zhang", actor=employee, conversation="c3").outcome == "standard"
+    return a, question, entry
+
+
+def test_a_gap_answered_with_a_standard_answer_is_marked_so(tmp_path) -> None:
+    a, question, entry = answered_gap(tmp_path)
+    group = next(g for g in a.knowledge_gaps(actor=Principal("li", "hr")) if g.representative == question)
+    assert group.answered_by == {"id": entry.id, "question": question}

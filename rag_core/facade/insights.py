@@ -170,7 +170,24 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions, QuestionL
         import numpy as np
 
         groups = group_gaps(items, np.vstack(vectors), with_users=actor.role == "admin")
+        self._mark_answered(groups, {item.text: vector for item, vector in zip(items, vectors, strict=True)}, actor)
         return [unfold_kinds(g) for g in groups]  # a turn rated 👎 counted once, its 👎 a mark
+
+    def _mark_answered(self, groups: list[GapGroup], vectors: dict[str, Any], actor: Principal) -> None:
+        """The standard answer the reader may read that is now served for a group's question, on the group: HR
+        answered it from this page and it stayed listed as open, its form too (review 382 #4)."""
+        try:
+            with feature_store(STANDARD_FILE):
+                store = self.standard_store
+                if not store.count():
+                    return
+                for group in groups:
+                    match = store.match(group.representative, vectors[group.representative],
+                                        lambda audience: visible_to(audience, actor.readable))
+                    if match is not None:
+                        group.answered_by = {"id": match.entry.id, "question": match.entry.question}
+        except StoreDamaged:
+            return  # said where the standard answers are used; the gaps are listed as they are
 
     @uses_store(INSIGHTS_FILE)
     def regrouping_gap_questions(self, *, actor: Principal | None = None) -> int:

@@ -111,7 +111,7 @@ _COMMON = {"id": "编号", "created_at": "时间", "user": "用户", "question":
            "unread": "未读", "representative": "代表问题", "count": "次数", "first_seen": "首次出现",
            "last_seen": "最近出现", "kinds": "类型", "nearest": "最接近的条款", "users": "提问人", "doc_id": "文档编号",
            "title": "文档", "cited_30d": "近30天引用", "cited_90d": "近90天引用", "cited_total": "保留期内引用",
-           "cited_window": "所选时间内引用", "day": "日期"}
+           "cited_window": "所选时间内引用", "day": "日期", "answered_by": "已有标准答复"}
 HEADERS = {"知识缺口": {**_COMMON, "questions": "不同问法"}, "每日提问": {**_COMMON, "questions": "提问数"}}
 LOCAL_USER = "local"  # the desktop default's stored name, shown as 本机用户 like the pages do
 

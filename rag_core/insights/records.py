@@ -61,6 +61,7 @@ class GapGroup:
     kinds: dict[str, int]
     nearest: dict[str, Any] = field(default_factory=dict)
     users: list[str] = field(default_factory=list)  # filled only for administrators
+    answered_by: dict[str, str] = field(default_factory=dict)  # the standard answer now served for it: id, question
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

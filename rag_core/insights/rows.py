@@ -185,6 +185,8 @@ def gap_row(group: GapGroup) -> dict[str, Any]:
     row = group.to_dict()
     near = row.pop("nearest") or {}
     row["nearest"] = f"{near.get('title', '')} {near.get('section', '')}".strip()
+    answered = row.pop("answered_by") or {}
+    row["answered_by"] = f"{answered['id']}：{answered['question']}" if answered else ""
     if not row["users"]:
         row.pop("users")
     return row
