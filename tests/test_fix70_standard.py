@@ -82,3 +82,20 @@ def test_a_gap_answered_with_a_standard_answer_is_marked_so(tmp_path) -> None:
     a, question, entry = answered_gap(tmp_path)
     group = next(g for g in a.knowledge_gaps(actor=Principal("li", "hr")) if g.representative == question)
     assert group.answered_by == {"id": entry.id, "question": question}
+
+
+@pytest.mark.parametrize("standard, asked", [("公积金缴纳比例是多少", "公积金缴纳基数是多少"),
+                                             ("出差住宿标准是多少", "出差交通标准是多少")])
+def test_one_thing_put_for_another_is_another_question(standard: str, asked: str) -> None:
+    from rag_core.insights.matching import agreement, wording
+
+    assert agreement(wording(standard), wording(asked)) == 0.0
+
+
+@pytest.mark.parametrize("standard, asked", [("病假工资怎么发放？", "病假的工资是怎么算的？"),
+                                             ("当年未休完的年假可以顺延到什么时候？", "今年没休完的年假能顺延到什么时候？"),
+                                             ("病假工资怎么发放？", "请病假期间工资怎么发？")])
+def test_a_rewording_that_changes_one_verb_or_time_word_still_agrees(standard: str, asked: str) -> None:
+    from rag_core.insights.matching import STANDARD_AGREEMENT, agreement, wording
+
+    assert agreement(wording(standard), wording(asked)) >= STANDARD_AGREEMENT

@@ -203,16 +203,28 @@ def asks_otherwise(a: Wording, b: Wording) -> bool:
 def agreement(a: Wording, b: Wording) -> float:
     """Both ways: the smaller share of one side's words the other names. 0 when they ask otherwise
     (`asks_otherwise`), or each side says what the other does not where that is a swap, not a rewording:
-    a term the thesaurus knows on both sides (辞职/辞退, 离职/入职), or, in a question of `SHORT` words, an act or
-    thing on both sides (申请调休/取消调休)."""
+    a term the thesaurus knows on both sides (辞职/辞退, 离职/入职), in a question of `SHORT` words an act or thing
+    on both sides (申请调休/取消调休), or, in any question, one thing put for another and nothing else changed
+    (公积金缴纳比例/基数, 出差住宿/交通标准: review 382 #1; `_one_thing_for_another`)."""
     if asks_otherwise(a, b):
         return 0.0
     missing = [[t for t in own.tokens if not _named(t, own, other)] for own, other in ((a, b), (b, a))]
     if all(missing) and (all(any(t in w.phrases for t in m) for w, m in zip((a, b), missing))
                          or (min(len(a.tokens), len(b.tokens)) <= SHORT
-                             and all(_acts_or_things(w.text) & set(m) for w, m in zip((a, b), missing)))):
+                             and all(_acts_or_things(w.text) & set(m) for w, m in zip((a, b), missing)))
+                         or _one_thing_for_another(a, b, missing)):
         return 0.0
     return min(coverage(a, b), coverage(b, a))
+
+
+def _one_thing_for_another(a: Wording, b: Wording, missing: list[list[str]]) -> bool:
+    """Each side leaves out one word of the other, both nouns with no character in common: the thing asked about was
+    swapped (比例 for 基数). A rewording changes a verb (发放/算), a time word (当年/今年) or adds one (期间)."""
+    if any(len(m) != 1 for m in missing):
+        return False
+    (left,), (right,) = missing
+    nouns = [{word for word, tag in tagged(w.text) if tag.startswith("n")} for w in (a, b)]
+    return left in nouns[0] and right in nouns[1] and not set(left) & set(right)
 
 
 def _acts_or_things(text: str) -> set[str]:
