@@ -6,7 +6,9 @@ different questions that `matching.is_match` passes (e5 cosine and word agreemen
 authoritative answer to the other: a false capture. Read once, in stop 70 (its captures are in docs/insights.md):
 no longer held out.
 
-Run: HF_HUB_OFFLINE=1 .venv/bin/python bench/standard_pairs.py [--list]  (about 20 s)
+A second set by another helper (`standard_pairs_blind2.jsonl`) was run once in stop 70 and not read: `--second`.
+
+Run: HF_HUB_OFFLINE=1 .venv/bin/python bench/standard_pairs.py [--second] [--list]  (about 20 s)
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from rag_core.insights.matching import agreement, is_match, wording  # noqa: E40
 from rag_core.search.embedding import load_embedder  # noqa: E402
 
 PAIRS = ROOT / "tests/data/standard_pairs_blind.jsonl"
+SECOND = ROOT / "tests/data/standard_pairs_blind2.jsonl"
 
 
 def main() -> None:
-    pairs = [json.loads(line) for line in PAIRS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    source = SECOND if "--second" in sys.argv else PAIRS
+    pairs = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
     embedder = load_embedder("e5")
     left = np.asarray(embedder.embed_queries([p["a"] for p in pairs]))
     right = np.asarray(embedder.embed_queries([p["b"] for p in pairs]))
@@ -38,7 +42,7 @@ def main() -> None:
     for same, label in ((False, "different questions captured (goal 0)"), (True, "same question matched")):
         kind = [m for p, m in zip(pairs, matched, strict=True) if p["same"] is same]
         rows.append([label, f"{sum(kind)}/{len(kind)}"])
-    print(table(["pairs written blind", "count"], rows))
+    print(table([f"pairs written blind ({source.name})", "count"], rows))
     if "--list" in sys.argv:
         for p, c, m in zip(pairs, cosines, matched, strict=True):
             if m != p["same"]:

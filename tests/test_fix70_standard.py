@@ -64,7 +64,7 @@ def test_two_hr_users_adding_the_same_answer_at_once_store_it_once(assistant) ->
 
 
 
-def answered_gap(tmp_path):
+def answered_gap(tmp_path, audience: list[str] | None = None):
     """A gap asked twice by an employee, then answered by HR from 知识缺口: (assistant, question, entry)."""
     a = fake_assistant_with_samples(tmp_path / "store")
     hr, employee = Principal("li", "hr"), Principal("zhang", "employee")
@@ -73,8 +73,10 @@ def answered_gap(tmp_path):
         a.ask(question, user="zhang", actor=employee, conversation=conversation)
     group = next(g for g in a.knowledge_gaps(actor=hr) if g.representative == question)
     assert group.answered_by == {}
-    entry = a.standard_answer_from_gap(group, "公司没有自建健身房，可用每年500元健康补贴办理健身卡。", actor=hr)
-    assert a.ask(question, user="zhang", actor=employee, conversation="c3").outcome == "standard"
+    entry = a.standard_answer_from_gap(group, "公司没有自建健身房，可用每年500元健康补贴办理健身卡。", actor=hr,
+                                       audience=audience)
+    served = a.ask(question, user="zhang", actor=employee, conversation="c3").outcome == "standard"
+    assert served == (audience is None)
     return a, question, entry
 
 
@@ -99,3 +101,34 @@ def test_a_rewording_that_changes_one_verb_or_time_word_still_agrees(standard: s
     from rag_core.insights.matching import STANDARD_AGREEMENT, agreement, wording
 
     assert agreement(wording(standard), wording(asked)) >= STANDARD_AGREEMENT
+
+
+def test_a_gap_answered_for_hr_alone_stays_open(tmp_path) -> None:
+    a, question, _ = answered_gap(tmp_path, audience=["hr"])  # the employees who asked are still not answered
+    group = next(g for g in a.knowledge_gaps(actor=Principal("li", "hr")) if g.representative == question)
+    assert group.answered_by == {}
+
+
+def test_adding_a_standard_answer_holds_no_reader_while_it_embeds(assistant) -> None:
+    store = assistant.standard_store
+    embedding, release, embed = threading.Event(), threading.Event(), store._embed
+
+    def slow_embed(texts):
+        embedding.set()
+        release.wait(30)
+        return embed(texts)
+
+    store._embed = slow_embed
+    adding = threading.Thread(target=assistant.add_standard_answer, args=("年假有几天？", "5天"),
+                              kwargs={"actor": HR_MANAGERS})
+    adding.start()
+    try:
+        assert embedding.wait(30)
+        reading = threading.Thread(target=store.list)
+        reading.start()
+        reading.join(20)  # a deadlock bound, not a timing claim: the reader ends while the embedding still waits
+        assert not reading.is_alive()
+    finally:
+        release.set()
+        adding.join(30)
+    assert [e.question for e in assistant.standard_answers(actor=HR_MANAGERS)] == ["年假有几天？"]

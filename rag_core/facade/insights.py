@@ -174,8 +174,9 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions, QuestionL
         return [unfold_kinds(g) for g in groups]  # a turn rated 👎 counted once, its 👎 a mark
 
     def _mark_answered(self, groups: list[GapGroup], vectors: dict[str, Any], actor: Principal) -> None:
-        """The standard answer the reader may read that is now served for a group's question, on the group: HR
-        answered it from this page and it stayed listed as open, its form too (review 382 #4)."""
+        """The standard answer now served to everyone for a group's question, on the group: HR answered it from this
+        page and it stayed listed as open, its form too (review 382 #4). Only one for all staff: one for HR or
+        managers alone leaves the employees who asked unanswered (review 383 #1)."""
         try:
             with feature_store(STANDARD_FILE):
                 store = self.standard_store
@@ -183,7 +184,7 @@ class InsightActions(StandardAnswerActions, OwnFeedback, UsageActions, QuestionL
                     return
                 for group in groups:
                     match = store.match(group.representative, vectors[group.representative],
-                                        lambda audience: visible_to(audience, actor.readable))
+                                        lambda audience: "all" in audience and visible_to(audience, actor.readable))
                     if match is not None:
                         group.answered_by = {"id": match.entry.id, "question": match.entry.question}
         except StoreDamaged:

@@ -161,10 +161,10 @@ class StandardAnswers:
         for entry in entries:
             self._upsert(self._collection, entry)
 
-    def _upsert(self, collection, entry: StandardAnswer) -> None:
+    def _upsert(self, collection, entry: StandardAnswer, vectors: np.ndarray | None = None) -> None:
         texts = _wordings(entry)
-        collection.upsert(ids=[f"{entry.id}:{i}" for i in range(len(texts))], embeddings=self._embed(texts),
-                          metadatas=[{"answer_id": entry.id, "wording": t} for t in texts])
+        collection.upsert(ids=[f"{entry.id}:{i}" for i in range(len(texts))], metadatas=[{"answer_id": entry.id,
+                          "wording": t} for t in texts], embeddings=self._embed(texts) if vectors is None else vectors)
 
     def _write(self, change: Callable, *, again: bool = True) -> None:
         """`change` applied to the wordings' collection; a Chroma server that cannot be reached is one Chinese
@@ -205,10 +205,11 @@ class StandardAnswers:
             variants=list(dict.fromkeys(v for v in variants if v != question)),
             audience=tuple(audience) or ("all",), author=author, created_at=created_at,
         )
+        vectors = self._embed(_wordings(entry))  # outside the lock: questions read the store meanwhile (review 383)
         with self._lock:
             if check is not None:
                 check()
-            self._write(lambda col: self._upsert(col, entry))  # first: a failed embedding leaves no row without vectors
+            self._write(lambda col: self._upsert(col, entry, vectors))  # first: no row is left without vectors
             self._db.execute(
                 "INSERT INTO standard_answers (id, question, answer, clauses, variants, audience, author, created_at)"
                 " VALUES (?,?,?,?,?,?,?,?)",
@@ -395,5 +396,5 @@ def _wordings(entry: StandardAnswer) -> list[str]:
 
 
 def _expected(entries: list[StandardAnswer]) -> set[tuple[str, str]]:
-    """The (id, wording) pairs the collection holds for `entries`: what a restore of other entries changes."""
+    """The (id, wording) pairs the collection holds for `entries` (what a restore of other entries changes)."""
     return {(f"{e.id}:{i}", text) for e in entries for i, text in enumerate(_wordings(e))}
