@@ -80,3 +80,20 @@ def test_an_api_key_no_request_can_carry_is_refused_at_start(tmp_path, key: str)
     assert key not in str(refused.value)  # never quoted
     Settings(data_dir=tmp_path, llm_api_key="sk-live-4f9a_c2e1.X~", llm_model_id="m").validate()
     assert issubclass(SettingsError, RagError)
+
+
+def test_a_sign_on_refused_by_a_busy_account_file_is_audited_as_failed(tmp_path) -> None:
+    a = fake_assistant(tmp_path / "store")
+    boss = a.add_user("boss", "admin", "Str0ng!pass")
+    a.add_user("wangwei", "employee", "Str0ng!pass", actor=boss.principal)
+    a.set_user_email("wangwei", "wang@corp.cn", actor=boss.principal)
+    other = sqlite3.connect(tmp_path / "store" / "accounts.sqlite3", timeout=0)  # another process writing
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(StoreDamaged):
+            a.login_by_email("wang@corp.cn", verified=True)
+    finally:
+        other.rollback()
+        other.close()
+    rows = [e for e in a.audit_entries(actor=boss.principal) if e.action == "login" and e.target == "wangwei"]
+    assert rows and all(e.outcome == "failed" for e in rows), rows

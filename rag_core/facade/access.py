@@ -15,6 +15,7 @@ from ..accounts.names import is_reserved
 from ..documents.audience_names import audience_label
 from ..errors import PermissionDenied, StoreDamaged
 from ..types import ROLE_NAMES, ROLES, Principal
+from .accounts_busy import accounts_busy
 
 SYSTEM = Principal(user="system", role="admin")  # first-start indexing of the bundled samples (`facade.samples`)
 
@@ -103,8 +104,6 @@ def as_it_stands(accounts: Callable[[], Any], actor: Principal, *, local_admin_p
     """
     if local_admin_process or actor is SYSTEM or _ISSUED.get(id(actor)) is actor:
         return actor
-    from .accounts import accounts_busy  # here: that module imports this one
-
     try:
         with accounts_busy():
             account = accounts().get(actor.user)

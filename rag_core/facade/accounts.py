@@ -17,8 +17,7 @@ the action has happened; the line goes to the store notices (and `doctor`).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from datetime import date
 from zoneinfo import ZoneInfo
 
@@ -29,32 +28,15 @@ from ..accounts.store import OWN_LOCKED, LoginResult
 from ..documents.audience_names import audience_label, audience_names
 from ..errors import AccountError, StoreBusy, StoreDamaged
 from ..insights.days import checked_instant, day_window
-from ..storage.account_files import ACCOUNTS, AUDIT
-from ..storage.sqlite_access import access_problem, is_busy
+from ..storage.account_files import AUDIT
 from ..text.pii import redact_text
 from ..types import ROLE_NAMES, Account, AuditEntry, Principal
 from .access import allowed
+from .accounts_busy import ACCOUNTS_BUSY, accounts_busy  # noqa: F401 - ACCOUNTS_BUSY: its former home
 from .core import ANONYMOUS, FacadeCore, damage_named  # noqa: F401 - ANONYMOUS: its former home
 from .upload_input import label_refusal
 
 OWN_PASSWORD = "password.change"  # the audit action of a person changing their own password
-ACCOUNTS_BUSY = f"{ACCOUNTS} 正被另一个进程占用，请稍后再试"
-
-
-@contextmanager
-def accounts_busy() -> Iterator[None]:
-    """"database is locked" becomes `StoreBusy`, a file that cannot be written `StoreDamaged` (review 380 #1), each
-    with one Chinese line where an `OperationalError` was an English traceback; other SQLite errors stay as they are."""
-    try:
-        yield
-    except sqlite3.OperationalError as exc:
-        if is_busy(exc):
-            raise StoreBusy(ACCOUNTS_BUSY) from exc
-        if problem := access_problem(exc):
-            raise StoreDamaged(f"{ACCOUNTS} {problem}") from exc
-        raise
-
-
 def _whole(value: object, name: str) -> int | None:
     """A count or position given by a library caller, as an int; a Chinese error for text that is not a number."""
     if value is None:
@@ -203,8 +185,14 @@ class AccountActions(FacadeCore):
             refused = LoginResult("disabled", account)
             self._audit(account.principal, "login", account.name, "failed", f"单点登录：{refused.audit_detail}")
             raise AccountError(refused.message)
+        try:  # opened first: a busy or read-only file refuses the sign-on, audited as failed (review 383 #4)
+            with accounts_busy():
+                token = self.accounts.open_session(account.name)
+        except StoreDamaged as exc:
+            self._audit(account.principal, "login", account.name, "failed", f"单点登录：{exc}")
+            raise
         self._audit(account.principal, "login", account.name, "ok", "单点登录")
-        return self.accounts.open_session(account.name)
+        return token
 
     def session_principal(self, token: str | None) -> Principal | None:
         """The person a session token stands for, or None (forged, expired, ended, disabled). Only read: audiences an
