@@ -121,7 +121,7 @@ def test_a_body_embedded_as_a_web_archive_is_read() -> None:
 
 def test_an_embedded_part_of_another_kind_is_named_as_not_read() -> None:
     parsed = _parse(_with_embedded("application/rtf", b"{\\rtf1 abc}", "policy.rtf"))
-    assert any("嵌入的其他格式内容未能读取" in note for note in parsed.reading.notes), parsed.reading.notes
+    assert any("嵌入的内容未能读取" in note for note in parsed.reading.notes), parsed.reading.notes
 
 
 def test_pictures_in_the_text_are_said_as_not_read() -> None:
@@ -146,3 +146,40 @@ def test_a_tools_default_title_gives_way_to_the_policys_heading() -> None:
         assert parse_bytes(make_pdf([page], title=title), "请假.pdf", max_bytes=LIMIT).title == "员工请假管理规定"
     kept = parse_bytes(make_pdf([page], title="请假管理规定（2024 修订）"), "请假.pdf", max_bytes=LIMIT)
     assert kept.title == "请假管理规定（2024 修订）"
+
+
+WORD_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+
+
+def _word_bytes(text: str) -> bytes:
+    inner = docx.Document()
+    inner.add_paragraph(text)
+    out = io.BytesIO()
+    inner.save(out)
+    return out.getvalue()
+
+
+def test_a_word_file_merged_in_whole_is_read_not_refused() -> None:
+    # the OpenXML SDK's merge: the embedded .docx typed as a main document part (review 383 #3)
+    parsed = _parse(_with_embedded(WORD_MAIN, _word_bytes("第一条 一线城市住宿标准每晚六百元。"), "afchunk1.dat"))
+    assert "关于印发《差旅管理办法》的通知" in parsed.text and "一线城市住宿标准每晚六百元" in parsed.text
+    damaged = _parse(_with_embedded(WORD_MAIN, b"PK\x03\x04 not a package", "afchunk2.dat"))
+    assert "关于印发" in damaged.text
+    assert any("嵌入的内容未能读取" in note for note in damaged.reading.notes), damaged.reading.notes
+
+
+def test_an_embedded_part_in_a_table_cell_is_named_as_not_read() -> None:
+    d = _with_embedded("text/html", POLICY_HTML.encode(), "policy.html")
+    body = d.element.body
+    chunk = next(e for e in body if e.tag.endswith("}altChunk"))
+    body.remove(chunk)
+    table = d.add_table(rows=1, cols=1)
+    table.cell(0, 0)._tc.append(chunk)
+    parsed = _parse(d)
+    assert any("1 段嵌入的内容未能读取" in note for note in parsed.reading.notes), parsed.reading.notes
+
+
+def test_a_default_title_sharing_one_word_with_the_text_still_gives_way() -> None:
+    page = ["员工请假管理规定", "第一条 本文档所称请假，指员工经批准暂停工作。", "第二条 请假申请须附扫描件。"]
+    for title in ("扫描全能王 2024-01-05 10.20", "文档1"):
+        assert parse_bytes(make_pdf([page], title=title), "请假.pdf", max_bytes=LIMIT).title == "员工请假管理规定"

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from ..errors import IngestError
 from .docx_bounds import TooMany, count_archive, count_elements, xml_limit_reason
 from .docx_bounds import W as _W
-from .docx_embedded import Embedded
+from .docx_embedded import Embedded, word_parts_as_files
 from .docx_hidden import drop_hidden, margins_with_text, vanish_styles
 from .docx_numbering import Numbering
 from .docx_styles import ParagraphStyle, StyleTable
@@ -291,7 +291,7 @@ def docx_grid(table: object, tables: TableCounter | None = None, name: str = "",
 
 
 def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
-               notes: list[str] | None = None) -> tuple[list[Line], str]:
+               notes: list[str] | None = None, *, inside: bool = False) -> tuple[list[Line], str]:
     """Paragraphs and tables in body order, a paragraph's text boxes and notes after it; returns the lines and
     the core-properties title. What was read from text boxes and notes is said in `notes` (the upload report)."""
     import docx
@@ -301,7 +301,7 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
     with check_zip(data, name) as archive:
         check_paragraphs(archive, name)  # every part, before python-docx builds an object per element
     try:
-        document = docx.Document(io.BytesIO(data))
+        document = docx.Document(io.BytesIO(word_parts_as_files(data)))
     except Exception as exc:
         reason = xml_limit_reason(exc)  # too deep or too long is not a damaged file
         raise IngestError(name, f"Word 文档{reason}" if reason else "文件已损坏或不是有效的 Word 文档（.docx）") from exc
@@ -309,7 +309,8 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
     numbering = Numbering(document)
     styles = StyleTable(document)  # once: python-docx's paragraph.style scans every style at each read
     extras = Extras(document, name)
-    embedded = Embedded(document, name, counter)
+    embedded = Embedded(document, name, counter,  # a Word file embedded whole is read, one level deep
+                        None if inside else (lambda blob: docx_lines(blob, name, counter, inside=True)[0]))
     lines: list[Line] = []
     for block in _docx_blocks(document.element.body, document._body, embedded=True):
         if isinstance(block, Table):
@@ -329,6 +330,7 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
         lines += _paragraph_lines(label + text if text.strip() else text, _docx_level(p, style))
         lines += [x for extra in extras.texts(p) for x in _paragraph_lines(extra, plain=True)]
     if notes is not None:
+        embedded.count_left(document.element.body)
         notes += extras.said() + embedded.said()
     title = (document.core_properties.title or "").strip()
     return lines, title
