@@ -97,3 +97,12 @@ def test_a_sign_on_refused_by_a_busy_account_file_is_audited_as_failed(tmp_path)
         other.close()
     rows = [e for e in a.audit_entries(actor=boss.principal) if e.action == "login" and e.target == "wangwei"]
     assert rows and all(e.outcome == "failed" for e in rows), rows
+
+
+def test_an_address_stored_before_the_rule_with_an_invisible_character_still_signs_on(tmp_path) -> None:
+    a = fake_assistant(tmp_path / "store")
+    boss = a.add_user("boss", "admin", "Str0ng!pass")
+    a.add_user("wangwei", "employee", "Str0ng!pass", actor=boss.principal)
+    with sqlite3.connect(tmp_path / "store" / "accounts.sqlite3") as db:  # as an older version stored it
+        db.execute("UPDATE users SET email = ? WHERE name = 'wangwei'", ("wang\u200b@corp.cn",))
+    assert a.session_principal(a.login_by_email("wang@corp.cn", verified=True)).user == "wangwei"

@@ -42,7 +42,9 @@ def check_email(email: str) -> str:
 def _folded(email: str) -> str:
     """An address as one account per address compares it: NFKC, every script's capitals as small letters (Ä is ä).
     lower(), not casefold(): casefold also makes straße strasse, a different mailbox, and this is the sign-on allow-list."""
-    return unicodedata.normalize("NFKC", email).strip().lower()
+    folded = unicodedata.normalize("NFKC", email).strip().lower()
+    # an address stored before invisible characters were refused (wang\u200b@…) still signs on (review 383 #8)
+    return "".join(char for char in folded if unicodedata.category(char) != "Cf")
 
 
 def taken(holders: list[str], email: str) -> AccountError:
