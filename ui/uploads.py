@@ -74,13 +74,23 @@ def estimate_uploads(
     ])
 
 
+def same_name_twice(name: str) -> str:
+    """Why the second of two files of one name in a batch is not imported: it would replace the first at once."""
+    return (f"本批中已有同名文件“{name}”，这一份没有导入：同名的两份文件会被当作同一文档的两个版本，后一份会立即替换前一份。"
+            "如果它是新版本，请在这批导入后单独上传")
+
+
 def within_batch(estimates: Sequence[Any]) -> list[Any]:
     """A file whose different name maps onto the doc id of an earlier file in the batch will be refused as an
-    id clash once that one is imported (考勤制度.md then 考勤制度.txt): say so, and count none of its chunks."""
+    id clash once that one is imported (考勤制度.md then 考勤制度.txt); one of the same name is not imported
+    (`ingest_uploads`: picked from two folders, it replaced the first unseen, review 384 #1). Say so, and count
+    none of its chunks."""
     first: dict[str, str] = {}  # doc id -> the (shown) name of the batch's first file with it
     out = []
     for e in estimates:
-        if e.ok and e.doc_id in first and first[e.doc_id] != e.filename:
+        if e.ok and e.doc_id in first and first[e.doc_id] == e.filename:
+            e = replace(e, chunk_count=0, seconds=0.0, needs_confirmation=False, error=same_name_twice(e.filename))
+        elif e.ok and e.doc_id in first:
             e = replace(e, chunk_count=0, seconds=0.0, needs_confirmation=False,
                         error=f"与本批中的“{first[e.doc_id]}”对应同一个文档ID {e.doc_id}，导入时会被拒绝；"
                               "如果它是那份文档的新版本，请在这批导入后单独上传并确认")
@@ -152,8 +162,16 @@ def ingest_uploads(
     """
     reports: list[IngestReport] = []
     total = max(1, len(files))
+    names: set[str] = set()
     for i, (name, data) in enumerate(files):
         shown = assistant.shown_name(name)  # personal data in a file name is never shown (the bar, a refusal)
+        if name in names:  # the same name twice: a second version replacing the first unseen (`within_batch`)
+            reports.append(report := IngestReport(filename=shown, status="refused", audience=tuple(audience),
+                                                  error=f"{shown}：{same_name_twice(shown)}"))
+            if on_report is not None:
+                on_report(report)
+            continue
+        names.add(name)
 
         def step(label: str, fraction: float, i: int = i, shown: str = shown) -> None:
             if progress is not None:

@@ -367,7 +367,7 @@ def parse_bytes(data: bytes, filename: str, *, max_bytes: int) -> ParsedDocument
             lines, title = csv_lines(normalize_text(text), tables), ""
         elif ext == ".pdf":
             lines, meta_title = pdf_lines(data, name, reading, tables)
-            title = named_in_text(_squash(meta_title), lines) or _first_line(lines)
+            title = named_in_text(_squash(meta_title), lines, machine_made=True) or _first_line(lines)
         else:
             lines = image_lines(data, name, reading)
             title = _first_line(lines)

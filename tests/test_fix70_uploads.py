@@ -1,0 +1,24 @@
+"""Review 384 #1: two files of one name in one upload (picked from two folders) — the second is not imported, and
+the report says why; the first stays searchable."""
+
+from __future__ import annotations
+
+from fakes import fake_assistant
+
+from ui.uploads import estimate_uploads, ingest_uploads
+
+FIRST = "# 报销制度\n\n第一条 住宿每晚不超过500元。\n".encode()
+SECOND = "# 报销制度\n\n第一条 出差补贴每天100元。\n".encode()
+
+
+def test_the_second_file_of_one_name_is_not_imported_and_says_why(tmp_path) -> None:
+    a = fake_assistant(tmp_path / "store")
+    files = [("报销制度.md", FIRST), ("报销制度.md", SECOND)]
+    estimates = estimate_uploads(a, files)
+    assert estimates[0].ok and estimates[0].chunk_count > 0
+    assert estimates[1].chunk_count == 0 and "同名文件" in estimates[1].error
+    reports = ingest_uploads(a, files)
+    assert [r.status for r in reports][0] != "refused" and reports[0].version == 1
+    assert reports[1].status == "refused" and "同名文件" in reports[1].error
+    assert [d.version for d in a.list_documents()] == [1]
+    assert any("500元" in h.chunk.text for h in a.search("住宿每晚不超过多少").hits)
