@@ -22,3 +22,14 @@ def test_the_second_file_of_one_name_is_not_imported_and_says_why(tmp_path) -> N
     assert reports[1].status == "refused" and "同名文件" in reports[1].error
     assert [d.version for d in a.list_documents()] == [1]
     assert any("500元" in h.chunk.text for h in a.search("住宿每晚不超过多少").hits)
+
+
+def test_a_long_clause_changed_near_its_end_shows_the_change() -> None:
+    from rag_core.facade.history import compare
+
+    head = "出差须事先填写出差申请单，经部门负责人审批后方可出行；" * 6
+    _, _, _, diff = compare([head + "住宿费每人每晚不超过500元，凭正规发票报销。"],
+                            [head + "住宿费每人每晚不超过300元，凭正规发票报销。"])
+    assert len(diff) == 2 and diff[0] != diff[1], diff
+    assert "500元" in diff[0] and "300元" in diff[1] and diff[0].startswith("- …")
+    assert all(len(line) <= 2 + 1 + 120 + 1 for line in diff)

@@ -85,14 +85,33 @@ def compare(old: list[str], new: list[str]) -> tuple[int, int, int, list[str]]:
     old_lines = [line.strip() for t in old for line in t.splitlines() if line.strip()]
     new_lines = [line.strip() for t in new for line in t.splitlines() if line.strip()]
     diff: list[str] = []
+    hunks: list[tuple[list[str], list[str]]] = []
     for line in difflib.unified_diff(old_lines, new_lines, lineterm="", n=0):
-        if line.startswith(("---", "+++", "@@")):
+        if line.startswith(("---", "+++")):
             continue
-        diff.append(line[0] + " " + line[1:][:120])
+        if line.startswith("@@"):
+            hunks.append(([], []))
+        else:
+            hunks[-1][line[0] == "+"].append(line[1:])
+    for gone, came in hunks:
+        for sign, lines, others in (("-", gone, came), ("+", came, gone)):
+            for i, text in enumerate(lines):
+                diff.append(f"{sign} {_around_change(text, others[i] if i < len(others) else '')}")
         if len(diff) >= DIFF_LINES:
-            diff.append("…")
+            diff = diff[:DIFF_LINES] + ["…"]
             break
     return added, removed, unchanged, diff
+
+
+def _around_change(text: str, other: str, width: int = 120) -> str:
+    """A changed line in at most `width` characters: the part where it first differs from the line it replaced (or
+    by which it was replaced), a cut marked "…". A long clause changed near its end read the same on both sides when
+    both were cut at 120 (review 384 #4)."""
+    if len(text) <= width:
+        return text
+    start = next((i for i, (a, b) in enumerate(zip(text, other, strict=False)) if a != b), min(len(text), len(other)))
+    start = max(0, min(start - width // 3, len(text) - width))
+    return ("…" if start else "") + text[start : start + width] + ("…" if start + width < len(text) else "")
 
 
 def _shown_status(info: DocumentInfo, in_effect: int | None, answering: set[int], today: str) -> str:
