@@ -106,7 +106,8 @@ def search_section(assistant: Assistant) -> None:
             st.error(f"检索失败：{escape_md(exc)}")
     last = owned_by_actor(st.session_state.get(SEARCH_KEY), 2)
     if last is not None and (len(last) < 4 or last[3] != assistant.library_generation(actor=actor())):
-        st.info("文档库在这次检索之后有了变化（上传、删除或调整了可见范围），上次的结果已经过时，请重新检索。",
+        st.info("文档库、设置或标准答复在这次检索之后有了变化（例如上传、删除、调整了可见范围或检索条数），上次的结果已经过时，"
+                "请重新检索。",
                 icon=":material/update:")
         last = None
     if last is None:

@@ -132,3 +132,14 @@ def test_adding_a_standard_answer_holds_no_reader_while_it_embeds(assistant) -> 
         release.set()
         adding.join(30)
     assert [e.question for e in assistant.standard_answers(actor=HR_MANAGERS)] == ["年假有几天？"]
+
+
+def test_the_retrieval_test_token_moves_with_the_settings_and_the_standard_answers(assistant) -> None:
+    admin = Principal("local", "admin")
+    before = assistant.library_generation(actor=admin)
+    assert assistant.library_generation(actor=admin) == before
+    assistant.update_settings(top_k=1, actor=admin)
+    after_settings = assistant.library_generation(actor=admin)
+    assert after_settings != before
+    assistant.add_standard_answer("出差住宿标准是多少？", "一线城市每晚500元。", actor=admin)
+    assert assistant.library_generation(actor=admin) != after_settings

@@ -13,8 +13,10 @@ from collections.abc import Sequence
 from ..documents.catalog import office_today, versions_in_effect, visible_to
 from ..documents.standing import effect_by_day, scheduled
 from ..documents.taking_effect import taking_effect
+from ..errors import StoreDamaged
 from ..types import Chunk, DocumentInfo, Principal
 from .core import FacadeCore
+from .stores import STANDARD_FILE, feature_store
 
 
 class VersionViews(FacadeCore):
@@ -25,14 +27,25 @@ class VersionViews(FacadeCore):
         return visible_to(audience, actor.readable)
 
     def library_generation(self, *, actor: Principal | None = None) -> str:
-        """A token every upload, delete or audience change the actor can see moves: a page keeps it beside a search
+        """A token every upload, delete or audience change the actor can see moves, and a change to the settings or the
+        standard answers the actor is served: a page keeps it beside a search
         result it shows again, and knows the result is out of date when it moved (review 373 #1: 检索测试 showed a
         deleted clause). A change the actor may not read moves nothing (review 375 #6: the catalog's own counter
         told HR that a managers-only policy had just been uploaded, and dropped a result still current)."""
         actor = self._acting(actor, "ask")
         seen = [(v.doc_id, v.version, v.audience, v.effective_date or "") for v in self.catalog.live_versions()
                 if self._readable_by(actor, v.audience)]
-        return hashlib.sha256(repr(seen).encode("utf-8")).hexdigest()
+        # what else a search's result or the answer chat gives turns on (review 384 #3): the settings in force (取前
+        # 1 块 beside 命中 2 块), and the standard answers the actor is served (chat now answers with one)
+        try:
+            with feature_store(STANDARD_FILE):
+                store = self.standard_store
+                held = set(store.holds())
+                answers = [(e.id, e.question, tuple(e.variants), e.id in held) for e in store.list()
+                           if visible_to(e.audience, actor.readable)]
+        except StoreDamaged:
+            answers = ["damaged"]
+        return hashlib.sha256(repr((seen, repr(self._settings), answers)).encode("utf-8")).hexdigest()
 
     def waiting_versions(self, *, actor: Principal | None = None) -> dict[str, DocumentInfo]:
         """For each document with a version in effect, the next version the actor may read that is scheduled to
