@@ -88,11 +88,16 @@ def scores_chart(hits: list[Hit], misses: list[Hit]) -> alt.LayerChart | None:
 
 
 def search_section(assistant: Assistant) -> None:
-    role = current_role()
+    labels = assistant.preview_audiences(actor=actor())
     with st.form("retrieval_form"):
         question = st.text_input("问题", placeholder="例如：打车费能报吗？", key="rt_question")
+        # HR checks what employees are told: the same search, read as one audience (review 384 #6)
+        role = st.selectbox("按谁的身份检索", [current_role(), *labels], key="rt_role",
+                            format_func=lambda label: "我自己（和我在问答页看到的一样）" if label is None
+                            else f"{ROLE_LABELS.get(label, label)}能看到的资料")
         personal = st.checkbox("加上我记住的个人信息（和问答页一样）", value=True, key="rt_personal")
-        st.caption("输入员工会怎么问，就怎么写；用当前登录的身份检索，能看到的资料和问答页完全一样（每个问题单独检索，不接上一个问题）。")
+        st.caption("输入员工会怎么问，就怎么写；默认用当前登录的身份检索，能看到的资料和问答页完全一样（每个问题单独检索，"
+                   "不接上一个问题）。选一个身份，就只看这个身份能看到的资料（例如“员工”：普通员工在问答页会看到的）。")
         submitted = st.form_submit_button("检索", type="primary", icon=":material/search:")
     if submitted and not question.strip():
         st.warning("请先输入要检索的问题。")
@@ -112,8 +117,9 @@ def search_section(assistant: Assistant) -> None:
         last = None
     if last is None:
         st.session_state.pop(SEARCH_KEY, None)
-    st.info(threshold_text(assistant, last[1].result if last else None), icon=":material/rule:")
-    if not last:
+    if not last:  # the rule in words; its numbers one click away (review 384 #7: percentages and scores up front)
+        st.caption("检索后这里列出问答页会引用的资料，以及相近但没有采用的条款和原因。")
+        technical_details("tech_rt_rule", lambda: st.markdown(threshold_text(assistant)))
         return
     asked_role, found = last[:2]
     result = found.result
@@ -134,12 +140,12 @@ def search_section(assistant: Assistant) -> None:
         with st.expander(f"用到的个人记忆（{len(found.memories)} 条）", icon=":material/psychology:"):
             st.dataframe(memories_plain_frame(found.memories), hide_index=True, width="stretch")
     hit_count_badge(result.hit_count)
-    chart = scores_chart(result.hits, result.near_misses)
-    if chart is not None:
-        st.altair_chart(chart, width="stretch")
     render_hits_and_misses(result, "rt")
 
     def numbers() -> None:
+        st.markdown(threshold_text(assistant, result))
+        if (chart := scores_chart(result.hits, result.near_misses)) is not None:
+            st.altair_chart(chart, width="stretch")
         render_score_tables(result)
         st.markdown("**各阶段耗时**")
         st.dataframe(timings_frame(result.timings_ms, found.timings_ms), hide_index=True, width="stretch")

@@ -25,7 +25,7 @@ from .evaluation.metrics import CATEGORY_LABELS, METRIC_LABELS  # noqa: F401 - t
 from .facade.access import allowed
 from .facade.accounts import AccountActions
 from .facade.asker import AskerActions
-from .facade.audience_preview import checked_preview
+from .facade.audience_preview import checked_preview, preview_labels
 from .facade.conversations import ConversationActions
 from .facade.data_format import mark_format, model_changed, refuse_backup, refuse_newer
 from .facade.documents import SAMPLES_DIR, DocumentActions, Progress
@@ -254,6 +254,11 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
             low, high, _ = LIMITS["top_k"]
             raise InputError(f"检索条数 top_k 须是 {low:g} 到 {high:g} 之间的整数，请改后重试（不填则用设置里的 {self._settings.top_k}）")
         return self.retriever.search(question, self._settings, reader=actor.reading(role), top_k=top_k, mode=mode)
+
+    def preview_audiences(self, *, actor: Principal | None = None) -> list[str]:
+        """The audience labels `actor` may search as (`role=`): 检索测试 lets HR see what employees are told."""
+        actor = self._acting(actor, "retrieval.test")
+        return preview_labels(self.catalog, actor.readable)
 
     def search_as_chat(self, question: str, *, role: str | None = None, actor: Principal | None = None,
                        with_memories: bool = True, top_k: int | None = None, mode: str = "hybrid") -> PersonalSearch:

@@ -40,7 +40,10 @@ def test_the_page_states_the_threshold_of_the_search_it_ran(tmp_path, monkeypatc
     result = at.session_state["retrieval_chat_search"][1].result
     model = assistant.decision
     assert result.store_chunks < model.small_store and result.threshold != model.question_threshold
-    shown = " ".join(i.value for i in at.info)
+    assert not any("门槛" in i.value for i in at.info)  # numbers one click away (review 384 #7), not up front
+    at.session_state["tech_rt"] = True  # open 技术细节
+    at.run()
+    shown = " ".join(m.value for m in at.markdown)
     assert f"**{result.threshold:.0%}**（这次检索用的门槛）" in shown
     assert f"**{model.question_threshold:.0%}**" not in shown.split("不到")[0]
 
