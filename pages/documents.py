@@ -242,6 +242,20 @@ def version_history(assistant: Assistant, doc: DocumentInfo) -> None:
         if change.diff:
             st.markdown(f"**v{change.version} 相对上一版的改动**（- 删去，+ 新增）")
             st.code("\n".join(change.diff), language="diff", wrap_lines=True)
+    whole_version(assistant, doc, [c.version for c in changes if c.known])
+
+
+def whole_version(assistant: Assistant, doc: DocumentInfo, kept: list[int]) -> None:
+    """One recorded version read whole (a retired one too: review 384 #5); to restore it, upload its file again."""
+    if not kept:
+        return
+    with st.expander("查看某一版的全文", icon=":material/article:"):
+        version = st.selectbox("版本", kept, format_func=lambda v: f"v{v}", key=f"whole_{doc.doc_id}")
+        texts = assistant.version_text(doc.doc_id, version, actor=actor()) or []
+        st.caption(f"v{version} 共 {len(texts)} 段（相邻两段可能有少量重叠的文字）。要恢复这一版，请重新上传它的原文件，"
+                   "会生成一个新版本。")
+        for number, text in enumerate(texts, 1):
+            st.text(f"【第 {number} 段】\n{text}")
 
 
 def delete_question(doc: DocumentInfo, live: list[DocumentInfo], shown: list[Chunk],

@@ -220,3 +220,12 @@ class HistoryActions(FacadeCore):
             out.append(change)
             previous = texts
         return list(reversed(out))
+
+    def version_text(self, doc_id: str, version: int, *, actor: Principal | None = None) -> list[str] | None:
+        """The text of one recorded version the actor may read, chunk by chunk (overlaps kept), or None when none was
+        kept: 版本历史 shows a retired version whole, as the upload help promised (review 384 #5)."""
+        actor = self._acting(actor, "documents.manage")
+        if not any(v.version == version for v in self.document_versions(doc_id, actor=actor)):
+            return None  # a version the actor may not read reads as one never kept
+        with _history_store():
+            return self.version_texts.texts(doc_id, version)
