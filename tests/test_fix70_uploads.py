@@ -12,7 +12,7 @@ SECOND = "# 报销制度\n\n第一条 出差补贴每天100元。\n".encode()
 
 
 def test_the_second_file_of_one_name_is_not_imported_and_says_why(tmp_path) -> None:
-    a = fake_assistant(tmp_path / "store")
+    a = fake_assistant(tmp_path / "store", ingest_seconds_per_chunk=0.62)  # no model timed for the estimate
     files = [("报销制度.md", FIRST), ("报销制度.md", SECOND)]
     estimates = estimate_uploads(a, files)
     assert estimates[0].ok and estimates[0].chunk_count > 0
@@ -22,6 +22,8 @@ def test_the_second_file_of_one_name_is_not_imported_and_says_why(tmp_path) -> N
     assert reports[1].status == "refused" and "同名文件" in reports[1].error
     assert [d.version for d in a.list_documents()] == [1]
     assert any("500元" in h.chunk.text for h in a.search("住宿每晚不超过多少").hits)
+    twice = estimate_uploads(a, [("差旅.md", SECOND), ("差旅.md", SECOND)])  # the same file picked twice
+    assert all(e.ok and not e.error for e in twice)
 
 
 def test_a_long_clause_changed_near_its_end_shows_the_change() -> None:

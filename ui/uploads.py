@@ -71,7 +71,7 @@ def estimate_uploads(
             redact_disabled=tuple(redact_disabled), actor=actor(),
         )
         for name, data in files
-    ])
+    ], [data for _, data in files])
 
 
 def same_name_twice(name: str) -> str:
@@ -80,22 +80,25 @@ def same_name_twice(name: str) -> str:
             "如果它是新版本，请在这批导入后单独上传")
 
 
-def within_batch(estimates: Sequence[Any]) -> list[Any]:
+def within_batch(estimates: Sequence[Any], contents: Sequence[bytes] = ()) -> list[Any]:
     """A file whose different name maps onto the doc id of an earlier file in the batch will be refused as an
-    id clash once that one is imported (考勤制度.md then 考勤制度.txt); one of the same name is not imported
-    (`ingest_uploads`: picked from two folders, it replaced the first unseen, review 384 #1). Say so, and count
-    none of its chunks."""
-    first: dict[str, str] = {}  # doc id -> the (shown) name of the batch's first file with it
+    id clash once that one is imported (考勤制度.md then 考勤制度.txt); one of the same name and other bytes is not
+    imported (`ingest_uploads`: picked from two folders, it replaced the first unseen, review 384 #1). Say so, and
+    count none of its chunks. The same file picked twice (`contents` equal) is left as it is: it changes nothing."""
+    first: dict[str, tuple[str, bytes | None]] = {}  # doc id -> the (shown) name and bytes of the batch's first file
     out = []
-    for e in estimates:
-        if e.ok and e.doc_id in first and first[e.doc_id] == e.filename:
-            e = replace(e, chunk_count=0, seconds=0.0, needs_confirmation=False, error=same_name_twice(e.filename))
-        elif e.ok and e.doc_id in first:
+    for i, e in enumerate(estimates):
+        data = contents[i] if i < len(contents) else None
+        earlier = first.get(e.doc_id) if e.ok else None
+        if earlier is None:
+            if e.ok:
+                first[e.doc_id] = (e.filename, data)
+        elif earlier[0] != e.filename:
             e = replace(e, chunk_count=0, seconds=0.0, needs_confirmation=False,
-                        error=f"与本批中的“{first[e.doc_id]}”对应同一个文档ID {e.doc_id}，导入时会被拒绝；"
+                        error=f"与本批中的“{earlier[0]}”对应同一个文档ID {e.doc_id}，导入时会被拒绝；"
                               "如果它是那份文档的新版本，请在这批导入后单独上传并确认")
-        elif e.ok:
-            first.setdefault(e.doc_id, e.filename)
+        elif earlier[1] != data or data is None:
+            e = replace(e, chunk_count=0, seconds=0.0, needs_confirmation=False, error=same_name_twice(e.filename))
         out.append(e)
     return out
 
@@ -162,16 +165,16 @@ def ingest_uploads(
     """
     reports: list[IngestReport] = []
     total = max(1, len(files))
-    names: set[str] = set()
+    names: dict[str, bytes] = {}
     for i, (name, data) in enumerate(files):
         shown = assistant.shown_name(name)  # personal data in a file name is never shown (the bar, a refusal)
-        if name in names:  # the same name twice: a second version replacing the first unseen (`within_batch`)
+        if names.get(name, data) != data:  # one name, other bytes: a second version replacing the first unseen
             reports.append(report := IngestReport(filename=shown, status="refused", audience=tuple(audience),
                                                   error=f"{shown}：{same_name_twice(shown)}"))
             if on_report is not None:
                 on_report(report)
             continue
-        names.add(name)
+        names.setdefault(name, data)
 
         def step(label: str, fraction: float, i: int = i, shown: str = shown) -> None:
             if progress is not None:
