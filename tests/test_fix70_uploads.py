@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from fakes import fake_assistant
 
+import ui.uploads
 from ui.uploads import estimate_uploads, ingest_uploads
 
 FIRST = "# 报销制度\n\n第一条 住宿每晚不超过500元。\n".encode()
 SECOND = "# 报销制度\n\n第一条 出差补贴每天100元。\n".encode()
 
 
-def test_the_second_file_of_one_name_is_not_imported_and_says_why(tmp_path) -> None:
+def test_the_second_file_of_one_name_is_not_imported_and_says_why(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(ui.uploads, "actor", lambda: None)  # the library's caller, not the app's login
     a = fake_assistant(tmp_path / "store", ingest_seconds_per_chunk=0.62)  # no model timed for the estimate
     files = [("报销制度.md", FIRST), ("报销制度.md", SECOND)]
     estimates = estimate_uploads(a, files)
