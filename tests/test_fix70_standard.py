@@ -143,3 +143,31 @@ def test_the_retrieval_test_token_moves_with_the_settings_and_the_standard_answe
     assert after_settings != before
     assistant.add_standard_answer("出差住宿标准是多少？", "一线城市每晚500元。", actor=admin)
     assert assistant.library_generation(actor=admin) != after_settings
+
+
+def test_two_replicas_adding_the_same_answer_at_once_store_it_once(tmp_path) -> None:
+    """Two processes on one data dir (two assistants, two connections): while one is between its check and its
+    insert, the other's add waits for it and is refused as a duplicate (review 383 #6)."""
+    from fakes import fake_assistant
+
+    fake_assistant_with_samples(tmp_path / "store")
+    first, second = fake_assistant(tmp_path / "store"), fake_assistant(tmp_path / "store")
+    store, question = first.standard_store, "哺乳期每天有几小时哺乳时间？"
+    checked, upsert = threading.Event(), store._upsert
+
+    def slow_upsert(*args, **kwargs):  # the first replica has checked and not yet inserted
+        checked.set()
+        threading.Event().wait(1.0)
+        return upsert(*args, **kwargs)
+
+    store._upsert = slow_upsert
+    results: list[str] = []
+    adding = threading.Thread(target=lambda: results.append(
+        first.add_standard_answer(question, "每天1小时（甲）", actor=HR_MANAGERS).id))
+    adding.start()
+    assert checked.wait(30)
+    with pytest.raises(RagError, match="已有同一问题"):
+        second.add_standard_answer(question, "每天1小时（乙）", actor=HR_MANAGERS)
+    adding.join(30)
+    assert len(results) == 1
+    assert [e.question for e in second.standard_answers(actor=HR_MANAGERS)].count(question) == 1

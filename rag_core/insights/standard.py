@@ -22,11 +22,11 @@ from ..documents.catalog import visible_to
 from ..errors import RagError, VectorServerDown
 from ..search.chroma_server import server_lost
 from ..storage.new_store import create_store
-from ..text.inputs import MAX_QUESTION_CHARS, checked, is_blank
 from ..text.shown import shown
 from .matching import STANDARD_AGREEMENT, STANDARD_COSINE
 from .records import StandardAnswer, StandardMatch
 from .standard_checked import BasisCheck
+from .standard_fields import MAX_CHARS, MAX_CLAUSE_CHARS, MAX_LINES, StandardAnswerError, standard_fields  # noqa: F401
 from .standard_holds import Hold, HoldTable, hold_of
 from .standard_pending import PendingHolds
 from .standard_search import StandardIndexUnreadable, nearest_match
@@ -52,10 +52,6 @@ CREATE TABLE IF NOT EXISTS standard_sources (
     PRIMARY KEY (answer_id, doc_id)
 );
 """
-MAX_CHARS = 4000  # the answer
-MAX_CLAUSE_CHARS = 1000
-MAX_LINES = 20  # clauses, and variants: each variant is embedded (300 took 80 s with the real model)
-
 
 
 def _fresh_id() -> str:
@@ -65,35 +61,6 @@ def _fresh_id() -> str:
         candidate = uuid.uuid4().hex[:10]
         if shown(candidate) == candidate:  # masked by today's masker: unchanged
             return candidate
-
-class StandardAnswerError(RagError):
-    """A standard answer was refused (empty, too long, unknown id); nothing was stored."""
-
-
-# a bare title followed at once by more of a longer document's name (考勤 in 考勤与休假管理制度第五条, 休假管理制度 in
-# 休假管理制度补充规定): the run of name characters up to a document word, not 有关/相关 规定 or a conjunction
-def _lines(texts: Sequence[str], what: str, max_chars: int) -> list[str]:
-    """The non-blank lines of a list field (the page splits a text area by line), each checked; at most MAX_LINES.
-    One text is its lines, never its characters (a clause given as a string was stored as one clause per character)."""
-    if isinstance(texts, str):
-        texts = texts.splitlines()
-    kept = [checked(t, what=what, max_chars=max_chars) for t in texts if not (isinstance(t, str) and is_blank(t))]
-    if len(kept) > MAX_LINES:
-        raise StandardAnswerError(f"{what}最多 {MAX_LINES} 条，现在有 {len(kept)} 条，请删去一些后再添加")
-    return kept
-
-
-def standard_fields(question: object, answer: object, clauses: Sequence[str] = (),
-                    variants: Sequence[str] = ()) -> tuple[str, str, list[str], list[str]]:
-    """The fields HR typed, checked like every typed text (`checked`: no invisible or garbled text) and bounded,
-    before they are masked and embedded; a Chinese `RagError` saying which one and why otherwise."""
-    question = checked(question, what="问题", max_chars=MAX_QUESTION_CHARS)
-    answer = checked(answer, what="标准答复", max_chars=MAX_CHARS)
-    for text, what in ((question, "问题"), (answer, "标准答复")):
-        if not any(ch.isalnum() for ch in text):  # ？？？ matched nothing anyone asks, and said nothing (review 201)
-            raise StandardAnswerError(f"{what}里没有文字或数字，请写清楚")
-    return (question, answer, _lines(clauses, "依据的条款", MAX_CLAUSE_CHARS),
-            _lines(variants, "其他问法", MAX_QUESTION_CHARS))
 
 
 class StandardAnswers:
@@ -198,7 +165,8 @@ class StandardAnswers:
             check: Callable[[], None] | None = None) -> StandardAnswer:
         """Store and index one entry (the facade checks the typed fields before masking; they are checked again).
         `sources`: ids of the documents it was written from (a gap's nearest clause), held for review on delete.
-        `check` raises to refuse (a duplicate), under one lock with the insert (review 382 #3: two at once both stored)."""
+        `check` raises to refuse (a duplicate), in one write transaction with the insert, so two adds at once, in
+        two sessions or two processes, never both store one answer (reviews 382 #3, 383 #6)."""
         question, answer, clauses, variants = standard_fields(question, answer, clauses, variants)
         entry = StandardAnswer(
             id=_fresh_id(), question=question, answer=answer, clauses=clauses,
@@ -207,9 +175,14 @@ class StandardAnswers:
         )
         vectors = self._embed(_wordings(entry))  # outside the lock: questions read the store meanwhile (review 383)
         with self._lock:
-            if check is not None:
-                check()
-            self._write(lambda col: self._upsert(col, entry, vectors))  # first: no row is left without vectors
+            self._db.execute("BEGIN IMMEDIATE")  # another process's add waits here, then its check sees this row
+            try:
+                if check is not None:
+                    check()
+                self._write(lambda col: self._upsert(col, entry, vectors))  # first: no row is left without vectors
+            except BaseException:
+                self._db.rollback()
+                raise
             self._db.execute(
                 "INSERT INTO standard_answers (id, question, answer, clauses, variants, audience, author, created_at)"
                 " VALUES (?,?,?,?,?,?,?,?)",
