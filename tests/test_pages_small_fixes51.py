@@ -30,7 +30,9 @@ def test_a_standard_answer_by_the_desktop_user_names_them_as_pages_do(tmp_path, 
 
 def test_the_retrieval_test_page_draws_its_threshold_bold_not_as_asterisks(tmp_path, monkeypatch) -> None:
     at = open_page(fake_assistant(tmp_path / "store"), tmp_path, monkeypatch, "pages/retrieval_test.py")
-    rule = next(i.value for i in at.info if "把握低于" in i.value)
+    at.session_state["tech_rt_rule"] = True  # the rule's numbers sit under 技术细节 (review 384 #7)
+    at.run()
+    rule = next(m.value for m in at.markdown if "把握低于" in m.value)
     html = MarkdownIt("commonmark").render(rule)
     assert "**" not in html and "<strong>" in html, html
     assert "左侧边栏" not in " ".join(c.value for c in at.caption)
