@@ -106,3 +106,14 @@ def test_an_address_stored_before_the_rule_with_an_invisible_character_still_sig
     with sqlite3.connect(tmp_path / "store" / "accounts.sqlite3") as db:  # as an older version stored it
         db.execute("UPDATE users SET email = ? WHERE name = 'wangwei'", ("wang\u200b@corp.cn",))
     assert a.session_principal(a.login_by_email("wang@corp.cn", verified=True)).user == "wangwei"
+
+
+def test_the_exact_owner_of_an_address_signs_on_beside_an_older_look_alike(tmp_path) -> None:
+    a = fake_assistant(tmp_path / "store")
+    boss = a.add_user("boss", "admin", "Str0ng!pass")
+    for name in ("wangwei", "wangwu"):
+        a.add_user(name, "employee", "Str0ng!pass", actor=boss.principal)
+    a.set_user_email("wangwei", "wang@corp.cn", actor=boss.principal)
+    with sqlite3.connect(tmp_path / "store" / "accounts.sqlite3") as db:  # an older store's look-alike
+        db.execute("UPDATE users SET email = ? WHERE name = 'wangwu'", ("wang\u00ad@corp.cn",))
+    assert a.session_principal(a.login_by_email("wang@corp.cn", verified=True)).user == "wangwei"

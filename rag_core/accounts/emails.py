@@ -42,9 +42,13 @@ def check_email(email: str) -> str:
 def _folded(email: str) -> str:
     """An address as one account per address compares it: NFKC, every script's capitals as small letters (Ä is ä).
     lower(), not casefold(): casefold also makes straße strasse, a different mailbox, and this is the sign-on allow-list."""
-    folded = unicodedata.normalize("NFKC", email).strip().lower()
-    # an address stored before invisible characters were refused (wang\u200b@…) still signs on (review 383 #8)
-    return "".join(char for char in folded if unicodedata.category(char) != "Cf")
+    return unicodedata.normalize("NFKC", email).strip().lower()
+
+
+def _seen(email: str) -> str:
+    """`_folded` without the characters drawn as nothing: an address stored before they were refused (wang\u200b@…)
+    still signs on (review 383 #8), when no address matches exactly (`_holders`)."""
+    return "".join(char for char in _folded(email) if unicodedata.category(char) != "Cf")
 
 
 def taken(holders: list[str], email: str) -> AccountError:
@@ -68,10 +72,10 @@ class EmailColumn:
     def _holders(self, email: str, but: str | None = None) -> list[str]:
         """Compared in Python (`_folded`): SQLite's lower() folds ASCII only, so Ärger@… and ärger@… were two accounts.
         A store from before still opens (no new column, no migration): such a pair now opens neither (`by_email`)."""
-        wanted = _folded(email)
         rows = self._db.execute(
             "SELECT name, email FROM users WHERE email != '' AND name IS NOT ? ORDER BY name", (but,)).fetchall()
-        return [name for name, held in rows if _folded(held) == wanted]
+        exact = [name for name, held in rows if _folded(held) == _folded(email)]  # its owner first (review 387 #4)
+        return exact or [name for name, held in rows if _seen(held) == _seen(email)]
 
     def by_email(self, email: str) -> Account | None:
         holders = self.names_with_email(email)
