@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 
 import docx
+import pytest
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.packuri import PackURI
 from docx.opc.part import Part
@@ -183,3 +184,36 @@ def test_a_default_title_sharing_one_word_with_the_text_still_gives_way() -> Non
     page = ["员工请假管理规定", "第一条 本文档所称请假，指员工经批准暂停工作。", "第二条 请假申请须附扫描件。"]
     for title in ("扫描全能王 2024-01-05 10.20", "文档1"):
         assert parse_bytes(make_pdf([page], title=title), "请假.pdf", max_bytes=LIMIT).title == "员工请假管理规定"
+
+
+def _merged(outer_text: str, blob: bytes, kind: str = WORD_MAIN, times: int = 1) -> bytes:
+    d = docx.Document()
+    d.add_paragraph(outer_text)
+    rid = d.part.relate_to(Part(PackURI("/word/afchunk1.dat"), kind, blob, d.part.package), RT.A_F_CHUNK)
+    for _ in range(times):
+        d.element.body.insert(len(d.element.body) - 1, parse_xml(f'<w:altChunk {nsdecls("w", "r")} r:id="{rid}"/>'))
+    out = io.BytesIO()
+    d.save(out)
+    return out.getvalue()
+
+
+def test_a_word_file_merged_inside_a_merged_one_is_said_as_not_read() -> None:
+    inner = _merged("第二条 出差补贴每天一百元。", _word_bytes("第三条 住宿标准每晚六百元。"))
+    parsed = parse_bytes(_merged("关于印发《差旅管理办法》的通知", inner), "差旅.docx", max_bytes=LIMIT)
+    assert "出差补贴每天一百元" in parsed.text and "六百元" not in parsed.text
+    assert any("1 段嵌入的内容未能读取" in note for note in parsed.reading.notes), parsed.reading.notes
+
+
+def test_one_embedded_part_referenced_many_times_is_read_once_within_the_paragraph_bound() -> None:
+    from rag_core.documents.docx_format import DOCX_MAX_PARAGRAPHS
+    from rag_core.errors import IngestError
+
+    many = docx.Document()
+    for i in range(DOCX_MAX_PARAGRAPHS // 40 + 1):
+        many.add_paragraph(f"第{i}条 规定。")
+    out = io.BytesIO()
+    many.save(out)
+    with pytest.raises(IngestError, match="嵌入的内容超过"):
+        parse_bytes(_merged("通知", out.getvalue(), times=40), "合并.docx", max_bytes=LIMIT)
+    twice = parse_bytes(_merged("通知", _word_bytes("第一条 住宿标准每晚六百元。"), times=2), "两次.docx", max_bytes=LIMIT)
+    assert twice.text.count("六百元") == 2  # shown where Word shows it, read once

@@ -291,7 +291,7 @@ def docx_grid(table: object, tables: TableCounter | None = None, name: str = "",
 
 
 def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
-               notes: list[str] | None = None, *, inside: bool = False) -> tuple[list[Line], str]:
+               notes: list[str] | None = None, *, outer: Embedded | None = None) -> tuple[list[Line], str]:
     """Paragraphs and tables in body order, a paragraph's text boxes and notes after it; returns the lines and
     the core-properties title. What was read from text boxes and notes is said in `notes` (the upload report)."""
     import docx
@@ -309,8 +309,11 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
     numbering = Numbering(document)
     styles = StyleTable(document)  # once: python-docx's paragraph.style scans every style at each read
     extras = Extras(document, name)
-    embedded = Embedded(document, name, counter,  # a Word file embedded whole is read, one level deep
-                        None if inside else (lambda blob: docx_lines(blob, name, counter, inside=True)[0]))
+    def inner(blob: bytes, reader: Embedded) -> list[Line]:  # a Word file embedded whole: read one level deep
+        return docx_lines(blob, name, counter, outer=reader)[0]
+
+    embedded = Embedded(document, name, counter, None if outer else inner,
+                        outer.max_lines - outer.lines_given if outer else DOCX_MAX_PARAGRAPHS)
     lines: list[Line] = []
     for block in _docx_blocks(document.element.body, document._body, embedded=True):
         if isinstance(block, Table):
@@ -329,8 +332,10 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
         label = numbering.label(p, style)  # numbered empty paragraphs still advance the counter
         lines += _paragraph_lines(label + text if text.strip() else text, _docx_level(p, style))
         lines += [x for extra in extras.texts(p) for x in _paragraph_lines(extra, plain=True)]
+    embedded.count_left(document.element.body)
+    if outer is not None:  # what a part inside it embeds is said with the outer document's (review 387 #1)
+        outer.unread += embedded.unread
     if notes is not None:
-        embedded.count_left(document.element.body)
         notes += extras.said() + embedded.said()
     title = (document.core_properties.title or "").strip()
     return lines, title
