@@ -217,3 +217,21 @@ def test_one_embedded_part_referenced_many_times_is_read_once_within_the_paragra
         parse_bytes(_merged("通知", out.getvalue(), times=40), "合并.docx", max_bytes=LIMIT)
     twice = parse_bytes(_merged("通知", _word_bytes("第一条 住宿标准每晚六百元。"), times=2), "两次.docx", max_bytes=LIMIT)
     assert twice.text.count("六百元") == 2  # shown where Word shows it, read once
+
+
+def test_a_merged_word_part_typed_by_its_extension_or_named_in_other_case_is_read() -> None:
+    import re as regex
+    import zipfile
+
+    data = _merged("关于印发《差旅管理办法》的通知", _word_bytes("第一条 一线城市住宿标准每晚六百元。"))
+    for change in (
+        lambda t: regex.sub(r'<Override PartName="/word/afchunk1.dat"[^>]*/>', "", t).replace(
+            "<Default ", f'<Default Extension="dat" ContentType="{WORD_MAIN}"/><Default ', 1),
+        lambda t: t.replace('PartName="/word/afchunk1.dat"', 'PartName="/WORD/AFCHUNK1.DAT"'),
+    ):
+        source, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+        with zipfile.ZipFile(out, "w") as copy:
+            for info in source.infolist():
+                raw = source.read(info)
+                copy.writestr(info, change(raw.decode()).encode() if info.filename == "[Content_Types].xml" else raw)
+        assert "六百元" in parse_bytes(out.getvalue(), "差旅.docx", max_bytes=LIMIT).text
