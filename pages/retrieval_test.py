@@ -123,7 +123,7 @@ def search_section(assistant: Assistant) -> None:
         return
     asked_role, found = last[:2]
     result = found.result
-    st.markdown(f"**问题：** {escape_md(found.question)}　**身份：** {ROLE_LABELS.get(asked_role, asked_role) if asked_role else '当前登录身份'}")
+    st.markdown(f"**问题：** {escape_md(found.question)}　**身份：** {escape_md(ROLE_LABELS.get(asked_role, asked_role)) if asked_role else '当前登录身份'}")
     if found.chatter:
         st.info("这句话只是在和助手寒暄（例如“谢谢”“好的”）：问答页会简短回复，不检索制度，也不记住什么。",
                 icon=":material/chat:")

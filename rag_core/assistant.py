@@ -256,9 +256,12 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         return self.retriever.search(question, self._settings, reader=actor.reading(role), top_k=top_k, mode=mode)
 
     def preview_audiences(self, *, actor: Principal | None = None) -> list[str]:
-        """The audience labels `actor` may search as (`role=`): 检索测试 lets HR see what employees are told."""
+        """The audience labels `actor` may search as (`role=`) and see all of: 检索测试 lets HR see what employees are
+        told. A label beyond the actor's reach (managers, for HR) would show only what the actor reads, as if
+        managers were told no more (review 387 #2): not offered."""
         actor = self._acting(actor, "retrieval.test")
-        return preview_labels(self.catalog, actor.readable)
+        reach = None if actor.readable is None else set(actor.readable)
+        return [label for label in preview_labels(self.catalog, actor.readable) if reach is None or label in reach]
 
     def search_as_chat(self, question: str, *, role: str | None = None, actor: Principal | None = None,
                        with_memories: bool = True, top_k: int | None = None, mode: str = "hybrid") -> PersonalSearch:

@@ -31,3 +31,11 @@ def test_hr_searches_as_employees_and_does_not_see_its_own_clause(tmp_path, monk
     assert role == "all" and not any("子女教育" in h.chunk.title for h in found.result.hits)
     assert any("员工" in m.value for m in at.markdown if "身份" in m.value)
 
+
+
+def test_hr_is_offered_only_the_audiences_it_may_read_whole(tmp_path) -> None:
+    a = fake_assistant(tmp_path / "store")
+    assert a.ingest_bytes(HR_ONLY.encode(), "管理者差旅补充规定.md", audience=["managers"]).ok
+    assert "managers" not in a.preview_audiences(actor=Principal("li", "hr"))  # it would show only HR's reading
+    assert "managers" in a.preview_audiences(actor=Principal("li", "hr", ("managers",)))
+    assert "managers" in a.preview_audiences(actor=Principal("wang", "admin"))

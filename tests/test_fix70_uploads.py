@@ -37,3 +37,17 @@ def test_a_long_clause_changed_near_its_end_shows_the_change() -> None:
     assert len(diff) == 2 and diff[0] != diff[1], diff
     assert "500元" in diff[0] and "300元" in diff[1] and diff[0].startswith("- …")
     assert all(len(line) <= 2 + 1 + 120 + 1 for line in diff)
+
+
+def test_a_refused_first_copy_leaves_the_name_to_the_second_and_a_copy_picked_twice_counts_once(
+        tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(ui.uploads, "actor", lambda: None)
+    a = fake_assistant(tmp_path / "store", ingest_seconds_per_chunk=0.62)
+    files = [("报销制度.md", b""), ("报销制度.md", FIRST)]  # an empty placeholder first (review 387 #3)
+    estimates = estimate_uploads(a, files)
+    assert not estimates[0].ok and estimates[1].ok and not estimates[1].error
+    reports = ingest_uploads(a, files)
+    assert reports[0].status == "refused" and reports[1].ok
+    once = estimate_uploads(a, [("差旅.md", SECOND)])
+    twice = estimate_uploads(a, [("差旅.md", SECOND), ("差旅.md", SECOND)])
+    assert sum(e.chunk_count for e in twice) == once[0].chunk_count  # review 387 #10

@@ -99,6 +99,8 @@ def within_batch(estimates: Sequence[Any], contents: Sequence[bytes] = ()) -> li
                               "如果它是那份文档的新版本，请在这批导入后单独上传并确认")
         elif earlier[1] != data or data is None:
             e = replace(e, chunk_count=0, seconds=0.0, needs_confirmation=False, error=same_name_twice(e.filename))
+        else:  # the same file picked twice: imported once, counted once (review 387 #10)
+            e = replace(e, chunk_count=0, seconds=0.0, needs_confirmation=False, ocr_pages=0)
         out.append(e)
     return out
 
@@ -174,7 +176,6 @@ def ingest_uploads(
             if on_report is not None:
                 on_report(report)
             continue
-        names.setdefault(name, data)
 
         def step(label: str, fraction: float, i: int = i, shown: str = shown) -> None:
             if progress is not None:
@@ -195,6 +196,8 @@ def ingest_uploads(
         except Exception:  # the facade should not raise, but one file must never stop the batch
             LOG.exception("unexpected error importing %s", shown)
             report = IngestReport(filename=shown, status="refused", audience=tuple(audience), error=f"{shown}：{UNEXPECTED}")
+        if report.status != "refused":  # a refused first copy leaves the name free, as the estimate said (387 #3)
+            names.setdefault(name, data)
         reports.append(report)
         if on_report is not None:
             on_report(report)
