@@ -12,8 +12,9 @@ def test_same_clashing_name_twice_in_one_batch(facade):  # noqa: F811
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     yes = [b for b in at.button if b.label.startswith("是新版本")]
-    assert len(yes) == 1  # the second of one name is not imported, and said so (review 384 #1)
-    yes[0].click().run()  # the first file's own bytes
+    assert len(yes) == 2
+    yes[1].click().run()  # the second file's own bytes, not the first's
     assert not at.exception, [e.value for e in at.exception]
     texts = [c.text for c in facade.document_chunks("员工手册_v2")]
-    assert texts and all("甲" in t for t in texts)
+    assert texts and all("乙" in t for t in texts)
+    assert len([b for b in at.button if b.label.startswith("是新版本")]) == 1  # the first is still asked
