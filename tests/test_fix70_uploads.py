@@ -51,3 +51,14 @@ def test_a_refused_first_copy_leaves_the_name_to_the_second_and_a_copy_picked_tw
     once = estimate_uploads(a, [("差旅.md", SECOND)])
     twice = estimate_uploads(a, [("差旅.md", SECOND), ("差旅.md", SECOND)])
     assert sum(e.chunk_count for e in twice) == once[0].chunk_count  # review 387 #10
+
+
+def test_a_renumbered_long_clause_with_an_article_added_beside_it_shows_both_changes() -> None:
+    from rag_core.facade.history import compare
+
+    body = "出差须事先填写出差申请单，经部门负责人审批后方可出行；" * 6
+    _, _, _, diff = compare([f"第二条 {body}住宿费每人每晚不超过500元，凭正规发票报销。"],
+                            ["第二条 差旅费用按本办法报销。", f"第三条 {body}住宿费每人每晚不超过300元，凭正规发票报销。"])
+    gone = next(line for line in diff if line.startswith("- "))
+    came = next(line for line in diff if line.startswith("+ 第三条"))
+    assert "500元" in gone and "300元" in came and "第二条" in gone, diff

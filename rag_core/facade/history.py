@@ -95,23 +95,44 @@ def compare(old: list[str], new: list[str]) -> tuple[int, int, int, list[str]]:
             hunks[-1][line[0] == "+"].append(line[1:])
     for gone, came in hunks:
         for sign, lines, others in (("-", gone, came), ("+", came, gone)):
-            for i, text in enumerate(lines):
-                diff.append(f"{sign} {_around_change(text, others[i] if i < len(others) else '')}")
+            for text in lines:  # beside the line it most resembles: an article added next to it shifts positions
+                if len(diff) >= DIFF_LINES:
+                    break
+                other = max(others[:DIFF_LINES], default="",
+                            key=lambda o: difflib.SequenceMatcher(None, text, o).quick_ratio())
+                diff.append(f"{sign} {_around_change(text, other)}")
         if len(diff) >= DIFF_LINES:
-            diff = diff[:DIFF_LINES] + ["…"]
+            diff.append("…")
             break
     return added, removed, unchanged, diff
 
 
-def _around_change(text: str, other: str, width: int = 120) -> str:
-    """A changed line in at most `width` characters: the part where it first differs from the line it replaced (or
-    by which it was replaced), a cut marked "…". A long clause changed near its end read the same on both sides when
-    both were cut at 120 (review 384 #4)."""
+def _around_change(text: str, other: str, width: int = 120, margin: int = 15) -> str:
+    """A changed line in about `width` characters: each run where it differs from the line it replaced (or by which
+    it was replaced), with a little on each side, the cuts marked "…". A long clause changed near its end read the
+    same on both sides when both were cut at 120 (review 384 #4), and a renumbered one (第二条→第三条) shows its
+    new number and its changed amount both (387 #5)."""
     if len(text) <= width:
         return text
-    start = next((i for i, (a, b) in enumerate(zip(text, other, strict=False)) if a != b), min(len(text), len(other)))
-    start = max(0, min(start - width // 3, len(text) - width))
-    return ("…" if start else "") + text[start : start + width] + ("…" if start + width < len(text) else "")
+    runs: list[list[int]] = []
+    for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, text, other, autojunk=False).get_opcodes():
+        if tag != "equal":
+            low, high = max(0, i1 - margin), min(len(text), max(i2, i1 + 1) + margin)
+            if runs and low <= runs[-1][1]:
+                runs[-1][1] = high
+            else:
+                runs.append([low, high])
+    if not runs:
+        runs = [[0, width]]
+    pieces, room = [], width
+    for low, high in runs:
+        if room <= 0:
+            break
+        high = min(high, low + room)
+        pieces.append(("…" if low > 0 and not pieces else "") + text[low:high])
+        room -= high - low
+    shown = "…".join(pieces)
+    return shown + ("…" if runs[-1][1] < len(text) or room <= 0 else "")
 
 
 def _shown_status(info: DocumentInfo, in_effect: int | None, answering: set[int], today: str) -> str:
