@@ -235,3 +235,13 @@ def test_a_merged_word_part_typed_by_its_extension_or_named_in_other_case_is_rea
                 raw = source.read(info)
                 copy.writestr(info, change(raw.decode()).encode() if info.filename == "[Content_Types].xml" else raw)
         assert "六百元" in parse_bytes(out.getvalue(), "差旅.docx", max_bytes=LIMIT).text
+
+
+def test_titles_that_name_the_policy_are_kept() -> None:
+    page = ["本手册适用于公司全体员工。", "第一条 员工每年享有带薪年假。"]
+    kept = parse_bytes(make_pdf([page], title="深圳华信科技有限公司员工手册"), "scan_0001.pdf", max_bytes=LIMIT)
+    assert kept.title == "深圳华信科技有限公司员工手册"
+    d = docx.Document()
+    d.core_properties.title = "HR手册"
+    d.add_paragraph("本手册适用于公司全体员工。")
+    assert _parse(d, "handbook_v3.docx").title == "HR手册"
