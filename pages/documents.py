@@ -249,7 +249,11 @@ def whole_version(assistant: Assistant, doc: DocumentInfo, kept: list[int]) -> N
     """One recorded version read whole (a retired one too: review 384 #5); to restore it, upload its file again."""
     if not kept:
         return
-    with st.expander("查看某一版的全文", icon=":material/article:"):
+    # built only while open (review 387 #8: every rerun of the page sent the newest version's whole text)
+    with st.expander("查看某一版的全文", icon=":material/article:", key=f"whole_open_{doc.doc_id}",
+                     on_change="rerun") as panel:
+        if not panel.open:
+            return
         version = st.selectbox("版本", kept, format_func=lambda v: f"v{v}", key=f"whole_{doc.doc_id}")
         texts = assistant.version_text(doc.doc_id, version, actor=actor()) or []
         st.caption(f"v{version} 共 {len(texts)} 段（相邻两段可能有少量重叠的文字）。要恢复这一版，请重新上传它的原文件，"
