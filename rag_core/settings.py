@@ -249,7 +249,8 @@ def _address_problems(settings: Settings) -> list[str]:
     """A server address the client libraries would refuse in English at start (review 357: 8o80, 127.0.0.1:8000)."""
     url, problems = settings.llm_base_url, []
     if url and not _url_readable(url):
-        problems.append(f"大模型地址 LLM_BASE_URL {_shown_address(url)!r} 无法识别：须是 http:// 或 https:// 开头的完整地址，"
+        problems.append(f"大模型地址 {env_source('llm_base_url')[0] or 'LLM_BASE_URL'} {_shown_address(url)!r} 无法识别："
+                        "须是 http:// 或 https:// 开头的完整地址，"
                         "端口须是 1 到 65535 的数字")
     # a key goes in an HTTP header: one character outside printable ASCII (…, a full-width letter) and no request is
     # ever sent, while the failure read as a bad reply from LLM_BASE_URL (review 380 #3)

@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from rag_core import MEMORY_KIND_NAMES, AnswerNotes, AskTrace, Hit, MemoryHit, SearchResult
-from rag_core.types import ACKNOWLEDGED, OFFLINE_ANSWERER, STANDARD, STRONG_EVIDENCE, WEAK_EVIDENCE
+from rag_core.types import ACKNOWLEDGED, STANDARD, STRONG_EVIDENCE, WEAK_EVIDENCE
 from ui.chunk_text import records_frame, render_chunk_text  # noqa: F401 (records_frame: re-exported)
 from ui.inert import escape_md, escape_quoted_lines, inert_markdown
 from ui.tables import WRAP_ROWS
@@ -55,9 +55,6 @@ STAGE_LABELS: dict[str, str] = {
     "answer": "生成回答",
     "write_back": "写回记忆",
 }
-
-
-ANSWERER_LABELS = {OFFLINE_ANSWERER: "离线抽取式（摘录原文）"}
 
 
 def anchor_id(prefix: str, index: int) -> str:
@@ -398,7 +395,7 @@ def render_trace_numbers(trace: AskTrace, at: str | None = None) -> None:
         st.markdown("**记忆得分**")
         frame = memories_frame(trace.memories, at).drop(columns=["id"])
         st.dataframe(frame, hide_index=True, width="stretch")
-    answerer = ANSWERER_LABELS.get(trace.answerer, trace.answerer)
+    answerer = AnswerNotes.answerer_of(trace)
     st.markdown(f"**完整提示词（{trace.prompt_tokens} / {trace.token_budget} token）**")
     st.caption(f"回答方式：{escape_md(answerer)}；提示词共 {trace.prompt_tokens} token，预算 {trace.token_budget} token。")
     if trace.prompt:

@@ -15,8 +15,21 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..text.shown import without_tail
-from ..types import ACKNOWLEDGED, ANSWERED, OUTCOMES, REFUSED, STANDARD, WEAK, WEAK_EVIDENCE, AskTrace, SourceRef
+from ..types import (
+    ACKNOWLEDGED,
+    ANSWERED,
+    OFFLINE_ANSWERER,
+    OUTCOMES,
+    REFUSED,
+    STANDARD,
+    WEAK,
+    WEAK_EVIDENCE,
+    AskTrace,
+    SourceRef,
+)
 from .citations import citation_spans, cited_numbers
+
+OFFLINE_WORDS = "离线抽取式（摘录原文）"
 
 
 def trace_outcome(trace: AskTrace) -> str:
@@ -48,6 +61,13 @@ class AnswerNotes:
     )
 
     outcome_of = staticmethod(trace_outcome)  # for the pages, which import only the engine's public names
+
+    @staticmethod
+    def answerer_of(trace: AskTrace) -> str:
+        """Who answered, in words (回答方式): 离线抽取式（摘录原文）, also after a model failed; a model by its name. The
+        command line printed the engine's own word, extractive (review 388 #2)."""
+        name = trace.answerer
+        return OFFLINE_WORDS + name[len(OFFLINE_ANSWERER):] if name.startswith(OFFLINE_ANSWERER) else name
 
     @classmethod
     def of(cls, trace: AskTrace, outcome: str | None = None) -> AnswerNotes:

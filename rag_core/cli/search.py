@@ -87,6 +87,9 @@ def search(args: argparse.Namespace, assistant) -> int:
 
 def ask(args: argparse.Namespace, assistant) -> int:
     """A full answer: search, memories, guarded prompt, answer, write-back."""
+    settings = assistant.settings
+    if not settings.llm_configured and (settings.llm_base_url or settings.llm_model_id):
+        say(f"注意：{assistant.llm_status}", err=True)  # a model half set up answers offline: said (review 388 #1)
     trace = assistant.ask(args.question, user=args.user, role=args.role, conversation=args.conversation)
     if args.json:
         print_json(trace.to_dict())
@@ -97,7 +100,7 @@ def ask(args: argparse.Namespace, assistant) -> int:
         say(notes.marked(trace.answer))
         for line in notes.lines():
             say(line)
-        say(f"（命中 {trace.hit_count} 块，回答方式：{trace.answerer}）")
+        say(f"（命中 {trace.hit_count} 块，回答方式：{AnswerNotes.answerer_of(trace)}）")
         for warning in trace.search.warnings:  # what the chat page shows above the trace: a turn not kept, …
             say(noted(warning), err=True)
     # only a question that fell through to 制度里没有写这一条: HR's standard answer or a statement answered it

@@ -21,6 +21,9 @@ class ModelStatus(FacadeCore):
         """One line for the sidebar: which model answers (and that it is paused after a call ran out its time:
         `answer.llm_pause`), or the offline answerer."""
         if self.llm is None:
+            if not self.settings.llm_api_key and (self.settings.llm_base_url or self.settings.llm_model_id):
+                # a local llama.cpp server needs no key, and the client needs one (review 388 #1)
+                return "离线抽取式回答（已设置大模型地址或模型，但没有设置 LLM_API_KEY；本地服务不校验密钥时可填任意值，如 local）"
             return "离线抽取式回答（未配置大模型）"
         paused = self._paused_for()
         return f"大模型：{self.llm.name}（无回应，暂停调用约 {max(1, round(paused))} 秒，先用离线回答）" if paused else \

@@ -24,7 +24,7 @@ from typing import Protocol
 import numpy as np
 
 from ..errors import SettingsError
-from ..settings import bundled_embedder
+from ..settings import bundled_embedder, env_source
 from ..storage.cache_damage import fresh_in_memory, is_damage, open_cache
 
 _log = logging.getLogger(__name__)
@@ -347,7 +347,7 @@ def load_embedder(name: str, threads: int | None = None, state_dir: Path | None 
         return SentenceTransformerEmbedder(key)
     except (OSError, ValueError) as exc:  # no such folder here: its loader's English is about reaching huggingface.co
         raise SettingsError(f"向量模型 {key[:60]!r} 不是内置的 e5 / use，本机也没有这个 sentence-transformers 模型文件夹"
-                            "（助手不联网下载模型）。请检查 EMBEDDING_MODEL，或改回 e5") from exc
+                            f"（助手不联网下载模型）。请检查 {env_source('embedding_model')[0] or 'EMBEDDING_MODEL'}，或改回 e5") from exc
 
 
 def load_second_embedder(name: str, main: str, state_dir: Path | None = None) -> Embedder | None:

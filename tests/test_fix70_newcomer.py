@@ -1,0 +1,48 @@
+"""Review 388 (a newcomer's first hour): a model half set up says what is missing; who answered is said in words on
+the command line as on the page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_support import invoke
+from fakes import fake_assistant_with_samples
+
+from rag_core import AnswerNotes
+
+
+def _use(monkeypatch, facade) -> None:
+    import rag_core.cli
+
+    monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: facade)
+
+
+@pytest.mark.parametrize("setting", [{"llm_base_url": "http://127.0.0.1:8080/v1"}, {"llm_model_id": "qwen2.5-7b"}])
+def test_a_model_without_a_key_is_said_in_the_status_and_by_ask(tmp_path: Path, capsys, monkeypatch, setting) -> None:
+    a = fake_assistant_with_samples(tmp_path / "store", **setting)
+    assert "LLM_API_KEY" in a.llm_status and "未配置大模型" not in a.llm_status
+    _use(monkeypatch, a)
+    result = invoke(capsys, "ask", "年假有几天？")
+    assert "LLM_API_KEY" in result.stderr
+    assert "回答方式：离线抽取式（摘录原文）" in result.stdout and "extractive" not in result.stdout
+
+
+def test_nothing_set_is_said_as_nothing_set(tmp_path: Path) -> None:
+    assert fake_assistant_with_samples(tmp_path / "store").llm_status == "离线抽取式回答（未配置大模型）"
+
+
+def test_who_answered_after_a_model_failed_is_said_in_words(tmp_path: Path) -> None:
+    trace = fake_assistant_with_samples(tmp_path / "store").ask("年假有几天？")
+    trace.answerer = "extractive（大模型不可用：超时）"
+    assert AnswerNotes.answerer_of(trace) == "离线抽取式（摘录原文）（大模型不可用：超时）"
+
+
+def test_a_bad_address_is_refused_naming_the_variable_that_was_set(tmp_path: Path, monkeypatch) -> None:
+    from rag_core.errors import SettingsError
+    from rag_core.settings import Settings
+
+    monkeypatch.delenv("LLM_BASE_URL", raising=False)
+    monkeypatch.setenv("RAG_LLM_BASE_URL", "localhost:8080")
+    with pytest.raises(SettingsError, match="RAG_LLM_BASE_URL"):
+        Settings.from_env(data_dir=tmp_path, env_file=None)
