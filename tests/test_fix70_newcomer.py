@@ -46,3 +46,25 @@ def test_a_bad_address_is_refused_naming_the_variable_that_was_set(tmp_path: Pat
     monkeypatch.setenv("RAG_LLM_BASE_URL", "localhost:8080")
     with pytest.raises(SettingsError, match="RAG_LLM_BASE_URL"):
         Settings.from_env(data_dir=tmp_path, env_file=None)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["ask", "--help"], ["search", "--help"], ["doctor", "--help"]])
+def test_the_command_line_help_is_framed_in_chinese(capsys, argv) -> None:
+    from rag_core.cli import main
+
+    with pytest.raises(SystemExit):
+        main(argv)
+    shown = capsys.readouterr().out
+    assert shown.startswith("用法：") and "显示本帮助" in shown
+    assert not any(word in shown for word in ("usage:", "positional arguments", "options:", "show this help"))
+
+
+def test_ask_explains_its_options_and_a_bad_number_is_said_in_chinese(capsys) -> None:
+    from rag_core.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["ask", "--help"])
+    assert "用到谁的记忆" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["search", "年假", "--top-k", "abc"])
+    assert "不是整数" in capsys.readouterr().err

@@ -34,13 +34,30 @@ _USAGE_ERRORS = (
     (re.compile(r"invalid choice: (\S+) \(choose from (.+)\)"), r"没有 \1 这个命令，可选：\2"),
     (re.compile(r"unrecognized arguments: (.+)"), r"不认识的参数：\1"),
     (re.compile(r"argument (\S+): expected one argument"), r"参数 \1 后面需要一个值"),
+    (re.compile(r"argument (\S+): invalid int value: (.+)"), r"参数 \1 的值 \2 不是整数"),
+    (re.compile(r"argument (\S+): invalid float value: (.+)"), r"参数 \1 的值 \2 不是数字"),
     (re.compile(r"argument (\S+): invalid (\w+) value: (.+)"), r"参数 \1 的值 \3 不是有效的 \2"),
     (re.compile(r"argument (\S+): (.*[\u4e00-\u9fff].*)", re.S), r"参数 \1：\2"),  # an argument type's own Chinese refusal
 )
 
 
+class _ChineseHelp(argparse.HelpFormatter):
+    """--help's framing in Chinese (用法, 位置参数, 选项), as everything else the CLI says (review 388 #3)."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):  # type: ignore[no-untyped-def]
+        return super().add_usage(usage, actions, groups, "用法：" if prefix is None else prefix)
+
+
 class ChineseArgumentParser(argparse.ArgumentParser):
-    """Usage errors in one Chinese line and exit status 2, as every other refusal of the CLI is in Chinese."""
+    """Usage errors in one Chinese line and exit status 2, as every other refusal of the CLI is in Chinese; the help
+    framed in Chinese too (sub-commands inherit the class, the formatter and the titles)."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        kwargs.setdefault("formatter_class", _ChineseHelp)
+        kwargs.setdefault("add_help", False)
+        super().__init__(*args, **kwargs)
+        self._positionals.title, self._optionals.title = "位置参数", "选项"
+        self.add_argument("-h", "--help", action="help", help="显示本帮助后退出")
 
     def error(self, message: str):  # type: ignore[override]
         for pattern, said in _USAGE_ERRORS:
