@@ -8,6 +8,7 @@ the collection is rebuilt from SQLite when the embedding model changes or the tw
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -176,22 +177,23 @@ class StandardAnswers:
         vectors = self._embed(_wordings(entry))  # outside the lock: questions read the store meanwhile (review 383)
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")  # another process's add waits here, then its check sees this row
-            try:
+            try:  # every step to the commit: a failed one (a busy file) leaves no transaction open (review 389 #1)
                 if check is not None:
                     check()
                 self._write(lambda col: self._upsert(col, entry, vectors))  # first: no row is left without vectors
+                self._db.execute(
+                    "INSERT INTO standard_answers (id, question, answer, clauses, variants, audience, author,"
+                    " created_at) VALUES (?,?,?,?,?,?,?,?)",
+                    (entry.id, question, answer, json.dumps(entry.clauses, ensure_ascii=False),
+                     json.dumps(entry.variants, ensure_ascii=False), ",".join(entry.audience), author, created_at),
+                )
+                self._db.executemany("INSERT OR IGNORE INTO standard_sources (answer_id, doc_id) VALUES (?,?)",
+                                     [(entry.id, d) for d in dict.fromkeys(sources) if d])
+                self._db.commit()
             except BaseException:
-                self._db.rollback()
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.rollback()
                 raise
-            self._db.execute(
-                "INSERT INTO standard_answers (id, question, answer, clauses, variants, audience, author, created_at)"
-                " VALUES (?,?,?,?,?,?,?,?)",
-                (entry.id, question, answer, json.dumps(entry.clauses, ensure_ascii=False),
-                 json.dumps(entry.variants, ensure_ascii=False), ",".join(entry.audience), author, created_at),
-            )
-            self._db.executemany("INSERT OR IGNORE INTO standard_sources (answer_id, doc_id) VALUES (?,?)",
-                                 [(entry.id, d) for d in dict.fromkeys(sources) if d])
-            self._db.commit()
         return entry
 
     def list(self) -> list[StandardAnswer]:
