@@ -62,3 +62,21 @@ def test_a_renumbered_long_clause_with_an_article_added_beside_it_shows_both_cha
     gone = next(line for line in diff if line.startswith("- "))
     came = next(line for line in diff if line.startswith("+ 第三条"))
     assert "500元" in gone and "300元" in came and "第二条" in gone, diff
+
+
+def test_the_diff_of_long_repetitive_lines_grows_with_their_length_not_its_square() -> None:
+    import time
+
+    from rag_core.facade.history import compare
+
+    def cpu(n: int) -> float:
+        old = "第1档：" + "|".join(f"{(i * 7) % 10}0" for i in range(n))
+        new = "第1档：" + "|".join(f"{(i * 3) % 10}0" for i in range(n))
+        best = float("inf")
+        for _ in range(3):
+            started = time.process_time()
+            compare([old], [new])
+            best = min(best, time.process_time() - started)
+        return best
+
+    assert cpu(600) / max(cpu(150), 1e-4) < 8  # 4× the characters: the square would be 16× (review 389 #2)
