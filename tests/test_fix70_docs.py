@@ -245,3 +245,26 @@ def test_titles_that_name_the_policy_are_kept() -> None:
     d.core_properties.title = "HR手册"
     d.add_paragraph("本手册适用于公司全体员工。")
     assert _parse(d, "handbook_v3.docx").title == "HR手册"
+
+
+def test_a_part_with_a_table_referenced_twice_gives_two_tables() -> None:
+    table = ("<html><head><meta charset='utf-8'></head><body><p>表1 差旅住宿标准</p><table><tr><th>城市</th>"
+             "<th>标准</th></tr><tr><td>一线城市</td><td>每晚六百元</td></tr><tr><td>其他城市</td><td>每晚四百元</td>"
+             "</tr></table></body></html>")
+    parsed = parse_bytes(_merged("第一章 总则", table.encode(), kind="text/html", times=2), "差旅.docx", max_bytes=LIMIT)
+    tables = [s.text for s in parsed.sections if s.table]
+    assert len(tables) == 2 and all(t.startswith("表1 差旅住宿标准") for t in tables), tables
+    assert any("2 个表格（4 行）" in note for note in parsed.reading.notes), parsed.reading.notes
+
+
+def test_a_nested_unread_part_and_one_in_a_cell_are_both_said() -> None:
+    d = docx.Document()
+    d.add_paragraph("关于印发《差旅管理办法》的通知")
+    inner = _merged("第二条 出差补贴每天一百元。", _word_bytes("第三条 住宿标准每晚六百元。"))
+    rid = d.part.relate_to(Part(PackURI("/word/afchunk1.dat"), WORD_MAIN, inner, d.part.package), RT.A_F_CHUNK)
+    d.element.body.insert(len(d.element.body) - 1, parse_xml(f'<w:altChunk {nsdecls("w", "r")} r:id="{rid}"/>'))
+    cell_part = Part(PackURI("/word/cell.html"), "text/html", "<p>第四条 报销须附发票。</p>".encode(), d.part.package)
+    cell_rid = d.part.relate_to(cell_part, RT.A_F_CHUNK)
+    d.add_table(rows=1, cols=1).cell(0, 0)._tc.append(parse_xml(f'<w:altChunk {nsdecls("w", "r")} r:id="{cell_rid}"/>'))
+    notes = _parse(d).reading.notes
+    assert any("2 段嵌入的内容未能读取" in note for note in notes), notes

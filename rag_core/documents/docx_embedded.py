@@ -73,33 +73,38 @@ def word_parts_as_files(data: bytes) -> bytes:
 class Embedded:
     """Reads the embedded parts of one document; counts what it could not read for the upload notes.
 
-    A part referenced many times is read once, and the lines every embedded part gives count against one bound
-    (`max_lines`, the document's paragraph bound): 60 references to one 2,000-paragraph part gave 240,000 lines in
-    20 s (review 387 #7). A Word part embedded in a Word part is counted as not read, and said (387 #1)."""
+    The lines every embedded part gives count against one bound (`max_lines`, the document's paragraph bound),
+    checked before a part read already is read again: 60 references to one 2,000-paragraph part gave 240,000 lines
+    in 20 s (review 387 #7). Read again, not reused: its tables are numbered anew (389 #3). A Word part embedded in a
+    Word part is counted as not read, and said (387 #1), apart from this document's own (`nested_unread`, 389 #6)."""
 
     def __init__(self, document: object, name: str, tables: TableCounter,
                  read_word: Callable[[bytes, Embedded], list[Line]] | None = None, max_lines: int = 100_000) -> None:
         self._parts = document.part.related_parts  # type: ignore[attr-defined]
         self._name, self._tables, self._read_word = name, tables, read_word  # None: a part inside a part, unread
-        self.read = self.unread = self.lines_given = 0
+        self.read = self.unread = self.nested_unread = self.lines_given = 0
         self.max_lines = max_lines
-        self._seen: dict[str, list[Line] | None] = {}
+        self._sizes: dict[str, int] = {}  # lines a part gave when read: over the bound, it is not read again
 
     def lines(self, alt_chunk: object) -> list[Line]:
         part = self._parts.get(alt_chunk.get(_R_ID, ""))  # type: ignore[attr-defined]
         key = str(getattr(part, "partname", id(part)))
-        if key not in self._seen:
-            self._seen[key] = self._read(part)
-        found = self._seen[key]
+        if self.lines_given + self._sizes.get(key, 0) > self.max_lines:
+            self._over()
+        found = self._read(part)
+        self._sizes[key] = len(found or [])
         if found is None:
             self.unread += 1
             return []
         self.read += 1
         self.lines_given += len(found)
         if self.lines_given > self.max_lines:
-            raise IngestError(self._name, f"Word 文档嵌入的内容超过 {self.max_lines:,} 段的上限（疑似异常文件），"
-                                          "请在 Word 中另存为普通文档或拆分后再上传")
+            self._over()
         return found
+
+    def _over(self) -> None:
+        raise IngestError(self._name, f"Word 文档嵌入的内容超过 {self.max_lines:,} 段的上限（疑似异常文件），"
+                                      "请在 Word 中另存为普通文档或拆分后再上传")
 
     def _read(self, part: object) -> list[Line] | None:
         kind = (getattr(part, "content_type", "") or "").lower()
@@ -135,5 +140,6 @@ class Embedded:
 
     def said(self) -> list[str]:
         out = [f"已读取 Word 文档中嵌入的 {self.read} 段内容（网页、文本或 Word 文档）"] if self.read else []
-        return out + ([f"Word 文档中有 {self.unread} 段嵌入的内容未能读取（格式不支持或在表格里），请在 Word 中另存为普通文档后再上传"]
-                      if self.unread else [])
+        unread = self.unread + self.nested_unread
+        return out + ([f"Word 文档中有 {unread} 段嵌入的内容未能读取（格式不支持或在表格里），请在 Word 中另存为普通文档后再上传"]
+                      if unread else [])

@@ -334,7 +334,7 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
         lines += [x for extra in extras.texts(p) for x in _paragraph_lines(extra, plain=True)]
     embedded.count_left(document.element.body)
     if outer is not None:  # what a part inside it embeds is said with the outer document's (review 387 #1)
-        outer.unread += embedded.unread
+        outer.nested_unread += embedded.unread + embedded.nested_unread
     if notes is not None:
         notes += extras.said() + embedded.said()
     title = (document.core_properties.title or "").strip()
