@@ -18,13 +18,16 @@ def _use(monkeypatch, facade) -> None:
     monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: facade)
 
 
-@pytest.mark.parametrize("setting", [{"llm_base_url": "http://127.0.0.1:8080/v1"}, {"llm_model_id": "qwen2.5-7b"}])
-def test_a_model_without_a_key_is_said_in_the_status_and_by_ask(tmp_path: Path, capsys, monkeypatch, setting) -> None:
+@pytest.mark.parametrize("setting, missing", [({"llm_base_url": "http://127.0.0.1:8080/v1"}, "LLM_API_KEY"),
+                                              ({"llm_model_id": "qwen2.5-7b"}, "LLM_API_KEY"),
+                                              ({"llm_api_key": "sk-test-1234"}, "LLM_MODEL_ID")])
+def test_a_model_half_set_up_is_said_in_the_status_and_by_ask(tmp_path: Path, capsys, monkeypatch, setting,
+                                                              missing) -> None:
     a = fake_assistant_with_samples(tmp_path / "store", **setting)
-    assert "LLM_API_KEY" in a.llm_status and "未配置大模型" not in a.llm_status
+    assert missing in a.llm_status and "未配置大模型" not in a.llm_status
     _use(monkeypatch, a)
     result = invoke(capsys, "ask", "年假有几天？")
-    assert "LLM_API_KEY" in result.stderr
+    assert missing in result.stderr
     assert "回答方式：离线抽取式（摘录原文）" in result.stdout and "extractive" not in result.stdout
 
 

@@ -88,7 +88,7 @@ def search(args: argparse.Namespace, assistant) -> int:
 def ask(args: argparse.Namespace, assistant) -> int:
     """A full answer: search, memories, guarded prompt, answer, write-back."""
     settings = assistant.settings
-    if not settings.llm_configured and (settings.llm_base_url or settings.llm_model_id):
+    if not settings.llm_configured and (settings.llm_base_url or settings.llm_model_id or settings.llm_api_key):
         say(f"注意：{assistant.llm_status}", err=True)  # a model half set up answers offline: said (review 388 #1)
     trace = assistant.ask(args.question, user=args.user, role=args.role, conversation=args.conversation)
     if args.json:

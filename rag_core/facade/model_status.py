@@ -21,9 +21,13 @@ class ModelStatus(FacadeCore):
         """One line for the sidebar: which model answers (and that it is paused after a call ran out its time:
         `answer.llm_pause`), or the offline answerer."""
         if self.llm is None:
-            if not self.settings.llm_api_key and (self.settings.llm_base_url or self.settings.llm_model_id):
-                # a local llama.cpp server needs no key, and the client needs one (review 388 #1)
-                return "离线抽取式回答（已设置大模型地址或模型，但没有设置 LLM_API_KEY；本地服务不校验密钥时可填任意值，如 local）"
+            settings = self.settings
+            if settings.llm_base_url or settings.llm_model_id or settings.llm_api_key:  # half set up: say what is
+                missing = [name for name, value in (("LLM_API_KEY", settings.llm_api_key),  # missing (388 #1, 389 #5)
+                                                    ("LLM_MODEL_ID", settings.llm_model_id)) if not value]
+                if missing:
+                    key = "；本地服务不校验密钥时 LLM_API_KEY 可填任意值，如 local" if "LLM_API_KEY" in missing else ""
+                    return f"离线抽取式回答（大模型没有配置完整：缺少 {'、'.join(missing)}{key}）"
             return "离线抽取式回答（未配置大模型）"
         paused = self._paused_for()
         return f"大模型：{self.llm.name}（无回应，暂停调用约 {max(1, round(paused))} 秒，先用离线回答）" if paused else \
