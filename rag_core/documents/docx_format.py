@@ -309,6 +309,7 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
     numbering = Numbering(document)
     styles = StyleTable(document)  # once: python-docx's paragraph.style scans every style at each read
     extras = Extras(document, name)
+
     def inner(blob: bytes, reader: Embedded) -> list[Line]:  # a Word file embedded whole: read one level deep
         return docx_lines(blob, name, counter, outer=reader)[0]
 
