@@ -16,6 +16,14 @@ class IngestError(RagError):
         super().__init__(f"{filename}: {reason}")
 
 
+class OverBound(IngestError):
+    """A file refused for passing a safety bound (size, count, nesting, compression ratio).
+
+    Not damage: a part of a file that passes a bound refuses the whole file, where a damaged
+    part may be skipped and named as not read.
+    """
+
+
 class DocumentIdConflict(IngestError):
     """A different file name maps onto an existing document's id; refused unless the id is given."""
 

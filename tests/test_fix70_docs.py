@@ -268,3 +268,22 @@ def test_a_nested_unread_part_and_one_in_a_cell_are_both_said() -> None:
     d.add_table(rows=1, cols=1).cell(0, 0)._tc.append(parse_xml(f'<w:altChunk {nsdecls("w", "r")} r:id="{cell_rid}"/>'))
     notes = _parse(d).reading.notes
     assert any("2 段嵌入的内容未能读取" in note for note in notes), notes
+
+
+def test_a_merged_word_part_that_is_a_zip_bomb_refuses_the_whole_file() -> None:
+    # a bound passed inside a merged part is a bound, not damage: the file is refused, not read in part
+    import zipfile
+
+    from rag_core.documents.zip_checks import DOCX_MAX_MEMBERS
+    from rag_core.errors import IngestError, OverBound
+
+    source, out = zipfile.ZipFile(io.BytesIO(_word_bytes("第一条 住宿标准每晚六百元。"))), io.BytesIO()
+    with zipfile.ZipFile(out, "w") as bomb:
+        for info in source.infolist():
+            bomb.writestr(info, source.read(info))
+        for i in range(DOCX_MAX_MEMBERS):
+            bomb.writestr(f"customXml/item{i}.xml", "")
+    with pytest.raises(OverBound, match="文件数"):
+        parse_bytes(_merged("通知", out.getvalue()), "合并.docx", max_bytes=LIMIT)
+    damaged = parse_bytes(_merged("通知", b"PK\x03\x04 broken"), "坏.docx", max_bytes=LIMIT)
+    assert "通知" in damaged.text and not isinstance(damaged, IngestError)

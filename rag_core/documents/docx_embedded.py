@@ -15,7 +15,7 @@ import posixpath
 import zipfile
 from collections.abc import Callable
 
-from ..errors import IngestError
+from ..errors import IngestError, OverBound
 from .decoding import decode_text
 from .formats import Line, TableCounter, _paragraph_lines
 from .html_format import html_lines
@@ -103,7 +103,7 @@ class Embedded:
         return found
 
     def _over(self) -> None:
-        raise IngestError(self._name, f"Word 文档嵌入的内容超过 {self.max_lines:,} 段的上限（疑似异常文件），"
+        raise OverBound(self._name, f"Word 文档嵌入的内容超过 {self.max_lines:,} 段的上限（疑似异常文件），"
                                       "请在 Word 中另存为普通文档或拆分后再上传")
 
     def _read(self, part: object) -> list[Line] | None:
@@ -116,9 +116,9 @@ class Embedded:
         if kind == WORD_FILE and self._read_word is not None:
             try:
                 return self._read_word(blob, self)
-            except IngestError as refused:  # damaged: said as not read, the rest of the file stands
-                if "上限" in str(refused):
-                    raise
+            except OverBound:
+                raise
+            except IngestError:  # damaged: said as not read, the rest of the file stands
                 return None
         if kind == "text/plain":
             return [x for line in decode_text(blob, self._name)[0].splitlines() for x in _paragraph_lines(line)]

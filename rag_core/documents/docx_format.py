@@ -12,7 +12,7 @@ import re
 import zipfile
 from collections.abc import Iterator
 
-from ..errors import IngestError
+from ..errors import IngestError, OverBound
 from .docx_bounds import TooMany, count_archive, count_elements, xml_limit_reason
 from .docx_bounds import W as _W
 from .docx_embedded import Embedded, word_parts_as_files
@@ -49,12 +49,12 @@ def check_paragraphs(archive: zipfile.ZipFile | None, name: str, part: bytes | N
             count_archive(archive, DOCX_MAX_PARAGRAPHS, DOCX_MAX_PARTS, DOCX_MAX_ELEMENTS)  # type: ignore[arg-type]
     except TooMany as over:
         what = {"paragraphs": "段落", "parts": "段落、文字块和表格", "elements": "内容元素"}[over.kind]
-        raise IngestError(
+        raise OverBound(
             name, f"Word 文档的{what}超过 {over.limit:,} 个的上限（疑似异常文件），请删除多余内容或拆分后再上传"
         ) from None
     except (etree.XMLSyntaxError, zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
         if reason := xml_limit_reason(exc):
-            raise IngestError(name, f"Word 文档{reason}") from None
+            raise OverBound(name, f"Word 文档{reason}") from None
 
 
 def _docx_level(p: object, style: ParagraphStyle) -> int | None:
@@ -169,7 +169,7 @@ class Extras:
                 root = parse_xml(rel.target_part.blob)
             except etree.XMLSyntaxError as exc:
                 if reason := xml_limit_reason(exc):
-                    raise IngestError(name, f"Word 文档{reason}") from None
+                    raise OverBound(name, f"Word 文档{reason}") from None
                 continue  # a malformed notes part is skipped
             self.hidden += drop_hidden(root, self.styles)
             self.notes.update(((kind, n.get(_W + "id", "")), n) for n in root.iterchildren(_W + kind))
@@ -236,7 +236,7 @@ def _cell_text(tc: object, table: object, tables: TableCounter, name: str, extra
 
 
 def _too_big(name: str, reason: str) -> IngestError:
-    return IngestError(name, f"Word 文档中的表格{reason}，疑似异常文件，已拒绝；请删除多余内容或拆分后再上传")
+    return OverBound(name, f"Word 文档中的表格{reason}，疑似异常文件，已拒绝；请删除多余内容或拆分后再上传")
 
 
 def docx_grid(table: object, tables: TableCounter | None = None, name: str = "", extras: Extras | None = None) -> Grid:
@@ -304,7 +304,9 @@ def docx_lines(data: bytes, name: str, tables: TableCounter | None = None,
         document = docx.Document(io.BytesIO(word_parts_as_files(data)))
     except Exception as exc:
         reason = xml_limit_reason(exc)  # too deep or too long is not a damaged file
-        raise IngestError(name, f"Word 文档{reason}" if reason else "文件已损坏或不是有效的 Word 文档（.docx）") from exc
+        if reason:
+            raise OverBound(name, f"Word 文档{reason}") from exc
+        raise IngestError(name, "文件已损坏或不是有效的 Word 文档（.docx）") from exc
     counter = tables if tables is not None else TableCounter()
     numbering = Numbering(document)
     styles = StyleTable(document)  # once: python-docx's paragraph.style scans every style at each read

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import zipfile
 
-from ..errors import IngestError
+from ..errors import IngestError, OverBound
 
 MB = 1024 * 1024
 DOCX_MAX_UNCOMPRESSED = 200 * MB  # sum of member sizes declared in the zip directory
@@ -34,16 +34,16 @@ def check_zip(data: bytes, name: str, main_part: str = "word/document.xml") -> z
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
         raise IngestError(name, f"文件已损坏或不是有效的 {kind}") from exc
     if len(infos) > DOCX_MAX_MEMBERS:
-        raise IngestError(name, f"压缩包内文件数 {len(infos)} 过多，疑似压缩炸弹，已拒绝")
+        raise OverBound(name, f"压缩包内文件数 {len(infos)} 过多，疑似压缩炸弹，已拒绝")
     total = sum(info.file_size for info in infos)
     if total > DOCX_MAX_UNCOMPRESSED:
-        raise IngestError(
+        raise OverBound(
             name, f"解压后大小 {total / MB:.0f} MB 超过上限 {DOCX_MAX_UNCOMPRESSED // MB} MB，疑似压缩炸弹，已拒绝"
         )
     for info in infos:
         if info.file_size > MB and info.file_size > DOCX_MAX_RATIO * max(info.compress_size, 1):
             ratio = info.file_size // max(info.compress_size, 1)
-            raise IngestError(name, f"压缩比异常（{ratio}:1，上限 {DOCX_MAX_RATIO}:1），疑似压缩炸弹，已拒绝")
+            raise OverBound(name, f"压缩比异常（{ratio}:1，上限 {DOCX_MAX_RATIO}:1），疑似压缩炸弹，已拒绝")
     if main_part not in archive.namelist():
         raise IngestError(name, f"文件已损坏或不是有效的 {kind}，缺少 {main_part}")
     return archive
