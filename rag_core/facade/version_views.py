@@ -40,9 +40,8 @@ class VersionViews(FacadeCore):
         try:
             with feature_store(STANDARD_FILE):
                 store = self.standard_store
-                held = set(store.holds())
-                answers = [(e.id, e.question, tuple(e.variants), e.id in held) for e in store.list()
-                           if visible_to(e.audience, actor.readable)]
+                held, readable = set(store.holds()), store.readable_ids(actor.readable)  # the store's own filter
+                answers = [(e.id, e.question, tuple(e.variants), e.id in held) for e in store.list() if e.id in readable]
         except StoreDamaged:
             answers = ["damaged"]
         return hashlib.sha256(repr((seen, repr(self._settings), answers)).encode("utf-8")).hexdigest()
