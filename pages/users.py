@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 import pandas as pd
@@ -67,6 +69,7 @@ def add_form(assistant: Assistant) -> None:
             if first != second:
                 st.error("两次输入的密码不一致")
                 return
+            desktop = not assistant.team_mode
             try:
                 account = assistant.add_user(name, role, first, audiences, email, actor=actor())
             except RagError as exc:  # refused, or accounts.sqlite3 busy: one Chinese line
@@ -74,7 +77,20 @@ def add_form(assistant: Assistant) -> None:
             else:
                 st.session_state[FORM_ROUND_KEY] = st.session_state.get(FORM_ROUND_KEY, 0) + 1
                 announce("users", f"已新建账户：{escape_md(account.name)}")
+                if desktop and assistant.team_mode:  # the next run is the login form: say it there (review 391 #5)
+                    announce("login", f"已新建账户：{escape_md(account.name)}（{ROLE_NAMES.get(account.role, account.role)}）。"
+                                      "从现在起本助手需要登录，请用这个账户登录。")
                 st.rerun()
+
+
+@contextmanager
+def said_here() -> Iterator[None]:
+    """A refusal (or a busy accounts.sqlite3) said as one Chinese line where its action is: one try around the row
+    stopped the rest of it being drawn, so a refused password reset hid 修改邮箱 (review 391 #4)."""
+    try:
+        yield
+    except RagError as exc:
+        st.error(escape_md(exc))
 
 
 def change_form(assistant: Assistant, accounts: list[Account]) -> None:
@@ -85,7 +101,7 @@ def change_form(assistant: Assistant, accounts: list[Account]) -> None:
     name = st.selectbox("账户", names)
     current = next(a for a in accounts if a.name == name)
     col1, col2, col3, col4 = st.columns(4)
-    try:
+    with said_here():
         if current.disabled:
             if col1.button("启用", icon=":material/check:"):
                 assistant.set_user_disabled(name, False, actor=actor())
@@ -104,26 +120,24 @@ def change_form(assistant: Assistant, accounts: list[Account]) -> None:
         elif col1.button("停用", icon=":material/block:"):
             st.session_state[DISABLE_PENDING_KEY] = name
             st.rerun()
-        with col2.popover("修改角色"):
-            role_form(assistant, current)
-        # a form per account, emptied when sent: the boxes kept the last password typed, and one click on the next
-        # account chosen gave it that password too (the typed password also stayed in the session)
-        with col3.popover("重置密码"), st.form(f"users_reset_{name}", clear_on_submit=True, border=False):
-            own = name == actor().user
-            st.caption(f"为账户“{escape_md(name)}”设置新密码：" + ("这是您自己的账户：当前登录保留，您在其他地方的登录会退出。"
-                                                            if own else "该账户原有的登录会退出。"))
-            first = st.text_input("新密码", type="password", key=f"users_reset_1_{name}")
-            second = st.text_input("再输入一次", type="password", key=f"users_reset_2_{name}")
-            if st.form_submit_button("重置并解除锁定"):
-                if first != second:
-                    st.error("两次输入的密码不一致")
-                else:  # one's own: this browser's session is kept (as 我的账户 keeps it), never ended mid-page
-                    assistant.reset_user_password(name, first, actor=actor(), keep_token=st.session_state.get(TOKEN_KEY))
-                    st.success("密码已重置，锁定已解除" + ("；当前登录保留，其他登录已退出" if own else "，原有会话已结束"))
-        with col4.popover("修改邮箱"):
-            email_field(assistant, current)
-    except RagError as exc:  # refused, or accounts.sqlite3 busy: one Chinese line
-        st.error(escape_md(exc))
+    with col2.popover("修改角色"), said_here():
+        role_form(assistant, current)
+    # a form per account, emptied when sent: the boxes kept the last password typed, and one click on the next
+    # account chosen gave it that password too (the typed password also stayed in the session)
+    with col3.popover("重置密码"), said_here(), st.form(f"users_reset_{name}", clear_on_submit=True, border=False):
+        own = name == actor().user
+        st.caption(f"为账户“{escape_md(name)}”设置新密码：" + ("这是您自己的账户：当前登录保留，您在其他地方的登录会退出。"
+                                                        if own else "该账户原有的登录会退出。"))
+        first = st.text_input("新密码", type="password", key=f"users_reset_1_{name}")
+        second = st.text_input("再输入一次", type="password", key=f"users_reset_2_{name}")
+        if st.form_submit_button("重置并解除锁定"):
+            if first != second:
+                st.error("两次输入的密码不一致")
+            else:  # one's own: this browser's session is kept (as 我的账户 keeps it), never ended mid-page
+                assistant.reset_user_password(name, first, actor=actor(), keep_token=st.session_state.get(TOKEN_KEY))
+                st.success("密码已重置，锁定已解除" + ("；当前登录保留，其他登录已退出" if own else "，原有会话已结束"))
+    with col4.popover("修改邮箱"), said_here():
+        email_field(assistant, current)
 
 
 def role_form(assistant: Assistant, current: Account) -> None:
@@ -132,9 +146,13 @@ def role_form(assistant: Assistant, current: Account) -> None:
     is offered too, so the account keeps it."""
     offered = [a for a in AUDIENCE_LABELS if a != "all"]
     offered += [a for a in current.audiences if a not in offered]
-    role = st.selectbox("新角色", ROLES, index=ROLES.index(current.role), format_func=ROLE_NAMES.__getitem__)
+    # keyed per account (review 391 #1): unkeyed, a role chosen for one account stayed chosen for the next account of
+    # the same role, and one click on 保存角色 gave it that role
+    role = st.selectbox("新角色", ROLES, index=ROLES.index(current.role), format_func=ROLE_NAMES.__getitem__,
+                        key=f"users_role_{current.name}")
     extra = st.multiselect("额外可读受众", offered, default=list(current.audiences), placeholder=NO_EXTRA,
-                           format_func=lambda a: AUDIENCE_LABELS.get(a, a), select_all=False)
+                           format_func=lambda a: AUDIENCE_LABELS.get(a, a), select_all=False,
+                           key=f"users_extra_{current.name}")
     changed = role != current.role or set(extra) != set(current.audiences)
     own = changed and current.name == actor().user
     if not changed:

@@ -50,7 +50,7 @@ def test_a_full_disk_after_the_switch_reports_the_live_version(tmp_path, monkeyp
     assert report.status == "indexed" and report.version == 2, report
     assert versions(a) == [(1, "retired"), (2, "current")]  # the old version is retired all the same
     assert found_versions(a) == {2}
-    assert uploads(a)[0] == ("ok", "年假制度 v2 已索引")  # the audit says what is live
+    assert uploads(a)[0] == ("ok", "年假制度 v2 已索引；受众 全体员工")  # the audit says what is live
     if step is None:  # the keyword index rebuilt itself from the catalog: nothing left undone
         assert not any("收尾" in w for w in report.warnings), report.warnings
     else:

@@ -16,6 +16,7 @@ import streamlit as st
 
 from rag_core import Assistant, Principal, RagError
 from ui.inert import escape_md
+from ui.notices import notice_key, show_notice
 from ui.state import (
     CONVERSATION_PARAM,
     LOCAL_ADMIN,
@@ -36,7 +37,8 @@ _SSO_ERROR = "_sso_error"
 # all a logout keeps of the browser session: the single sign-on attempt and its error (an ended session does not
 # sign the identity provider's person in again unasked) and the store notices already shown (about the store,
 # not a person); everything else is the person's
-_KEPT_AT_LOGOUT = frozenset({_SSO_TRIED, _SSO_ERROR, STORE_NOTICES_KEY})
+# and the login form's own message (the first account made on the desktop default: review 391 #5)
+_KEPT_AT_LOGOUT = frozenset({_SSO_TRIED, _SSO_ERROR, STORE_NOTICES_KEY, notice_key("login")})
 
 
 def resolve_principal(assistant: Assistant) -> Principal | None:
@@ -92,6 +94,7 @@ def forget_login() -> None:
 def render_login_form(assistant: Assistant) -> None:
     """The Chinese login page; on success the session and the cookie are set and the page reruns."""
     st.title("登录 · HR 制度助手")
+    show_notice("login")  # the first account was just made on the desktop default
     st.caption("本助手已开启账户：请用管理员为你开通的账户登录。忘记密码请联系管理员重置。")
     with st.form("login", clear_on_submit=False):
         name = st.text_input("用户名", autocomplete="username")

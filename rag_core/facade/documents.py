@@ -43,7 +43,7 @@ from .reindex import Reindexing
 from .replaced import REPLACED_DIR, replaced_dir, said_replaced
 from .samples import SAMPLE_PACK, SAMPLES_DIR, SYSTEM, SampleSeeding  # noqa: F401 (their old home)
 from .server_files import ServerFiles
-from .upload_input import audience_of, displayable_name, readers_change  # noqa: F401 (displayable_name: its old home)
+from .upload_input import audience_of, displayable_name, readers_change, upload_detail  # noqa: F401 (displayable_name: its old home)
 from .version_views import VersionViews
 
 Progress = Callable[[str, float], None]
@@ -53,7 +53,6 @@ AFTER_WRITE_FAILED = ("新版本已生效，但导入后的核对（依据它的
 _log = logging.getLogger(__name__)
 
 
-UPLOAD_OUTCOMES = {"indexed": "已索引", "unchanged": "内容未变，未重新索引"}  # the audit trail is read in Chinese
 
 
 
@@ -105,12 +104,8 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
                 self._audit(actor, "document.upload", shown, "failed", "导入被中断，未写入任何内容")
             raise
         report.warnings.extend(self._after_write(lambda: self._same_content(report, actor)))  # stored all the same
-        outcome = "ok" if report.ok else "failed"
-        done = UPLOAD_OUTCOMES.get(report.status, report.status)
-        detail = f"{report.doc_id} v{report.version} {done}" if report.ok else report.error
-        if redact_disabled:
-            detail += f"；关闭脱敏：{'、'.join(redact_disabled)}"
-        self._audit(actor, "document.upload", shown, outcome, detail)
+        detail = upload_detail(report, self.catalog.versions(report.doc_id) if report.ok else [], redact_disabled)
+        self._audit(actor, "document.upload", shown, "ok" if report.ok else "failed", detail)
         return report
 
     def estimate_ingest(

@@ -83,6 +83,25 @@ def readers_change(audience: Sequence[str] | None, given: tuple[str, ...], live:
     return readers, [w for old in compared for w in audience_change(readers, old, later, asking=asking)]
 
 
+UPLOAD_OUTCOMES = {"indexed": "已索引", "unchanged": "内容未变，未重新索引"}  # the audit trail is read in Chinese
+
+
+def upload_detail(report: IngestReport, versions: Sequence[DocumentInfo], redact_disabled: Sequence[str]) -> str:
+    """The audit trail's line for an upload: the version written and who reads it, and the readers of the version
+    before it when they differ (review 391 #2: a managers-only policy opened to all staff read as a routine upload)."""
+    if not report.ok:
+        return report.error
+    detail = f"{report.doc_id} v{report.version} {UPLOAD_OUTCOMES.get(report.status, report.status)}"
+    before = max((v for v in versions if v.version < report.version and v.status != "pending"),
+                 key=lambda v: v.version, default=None)
+    readers = audience_names(report.audience)
+    if report.status == "indexed" and before is not None and set(before.audience) != set(report.audience):
+        detail += f"；受众 {audience_names(before.audience)}（v{before.version}）→ {readers}"
+    else:
+        detail += f"；受众 {readers}"
+    return detail + (f"；关闭脱敏：{'、'.join(redact_disabled)}" if redact_disabled else "")
+
+
 def bad_label(labels: Sequence[str]) -> str:
     """The first of `labels` no account may hold ("" when none), by the accounts' own rule (`accounts.store`):
     stored, "managers, finance" became two labels (the catalog joins labels with commas) and "finance team" one

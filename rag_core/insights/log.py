@@ -242,11 +242,6 @@ class InsightLog(ConversationRows):
             out.append(item)
         return out
 
-    def test_question_count(self, since: str = "", until: str = "\uffff") -> int:
-        """How many eval and test questions the window holds (what the people-only figures leave out)."""
-        return int(self.read("SELECT COUNT(*) FROM questions WHERE asked_at >= ? AND asked_at < ? AND traffic != ?",
-                              (since, until, PERSON))[0][0])
-
     def gap_items(
         self, model: str, since: str = "", until: str = "\uffff", include_weak: bool = False, *,
         include_tests: bool = False, readable: Callable[[GapItem], bool] = lambda _item: True,

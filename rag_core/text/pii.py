@@ -62,7 +62,7 @@ _CJK = "\u4e00-\u9fff"
 # E-mail: an ASCII or Chinese local part, ASCII or IDN domain (CJK labels, a few CJK TLDs, xn--); a label is
 # ASCII or CJK, never both ("0.com一.aa" is an address followed by text, not the domain com一).
 _EMAIL_RE = re.compile(
-    rf"(?<![A-Za-z0-9_.%+\-{_CJK}])(?P<local>[A-Za-z0-9_.%+\-{_CJK}]+)@"
+    rf"(?<![A-Za-z0-9_.%+\-{_CJK}])(?P<local>[A-Za-z0-9_.%+\-'{_CJK}]+)@"
     rf"(?:(?:[A-Za-z0-9\-]+|[0-9\-]*[{_CJK}][0-9\-{_CJK}]*)[.。｡])+(?:xn--[A-Za-z0-9-]+|[A-Za-z]{{2,}}|中国|中國|公司|网络|網絡|集团|香港|台湾|台灣)"
 )
 # Where a Chinese local part starts: after one of these or a word for a person (联系人张三@…), else its last three
@@ -190,7 +190,7 @@ _whole: _Decide = re.Match.span  # the match as it stands
 def _email(match: re.Match[str]) -> Span | None:
     """An ASCII local part is the trailing ASCII run; a Chinese one starts after a label word."""
     local, start = match.group("local"), match.start()
-    ascii_tail = re.search(r"[A-Za-z0-9_.%+-]+$", local)
+    ascii_tail = re.search(r"[A-Za-z0-9_.%+-]+(?:'[A-Za-z0-9_.%+-]+)*$", local)  # mary.o'neil@ (review 391 #6)
     if ascii_tail:
         return start + ascii_tail.start(), match.end()
     cut = max([i + 1 for i, ch in enumerate(local) if ch in _LOCAL_START_AFTER]
