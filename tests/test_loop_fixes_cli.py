@@ -53,8 +53,11 @@ def test_a_data_dir_that_is_a_file_is_named(capsys, monkeypatch, tmp_path):
 
 
 @pytest.mark.parametrize("window", [("--until", "9999-12-31"), ("--since", "0001-01-01")])
-def test_a_date_out_of_range_is_refused_in_chinese(run, window):
-    _refused(run("gaps", *window), "1900", "9998")
+def test_a_date_out_of_range_is_refused_in_chinese(capsys, window):
+    with pytest.raises(SystemExit) as exit_info:  # a usage error since review 392 #7: exit 2, as audit's
+        cli.main(["gaps", *window])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and err.startswith("错误：") and "1900" in err and "9998" in err, err
 
 
 def test_the_facade_refuses_a_date_out_of_range(tmp_path):

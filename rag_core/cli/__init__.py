@@ -38,7 +38,13 @@ _USAGE_ERRORS = (
     (re.compile(r"argument (\S+): invalid float value: (.+)"), r"参数 \1 的值 \2 不是数字"),
     (re.compile(r"argument (\S+): invalid (\w+) value: (.+)"), r"参数 \1 的值 \3 不是有效的 \2"),
     (re.compile(r"argument (\S+): (.*[\u4e00-\u9fff].*)", re.S), r"参数 \1：\2"),  # an argument type's own Chinese refusal
+    (re.compile(r"ambiguous option: (\S+) could match (.+)"), r"选项 \1 不完整，可能是：\2"),
+    (re.compile(r"argument (\S+): ignored explicit argument (.+)"), r"选项 \1 不带值（请去掉 =\2）"),
+    (re.compile(r"argument (\S+): not allowed with argument (\S+)"), r"参数 \1 不能和 \2 同时使用"),
+    (re.compile(r"argument (\S+): expected at least one argument"), r"参数 \1 后面至少需要一个值"),
+    (re.compile(r"one of the arguments (.+) is required"), r"需要以下参数之一：\1"),
 )
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 class _ChineseHelp(argparse.HelpFormatter):
@@ -64,6 +70,8 @@ class ChineseArgumentParser(argparse.ArgumentParser):
             if pattern.fullmatch(message):
                 message = pattern.sub(said, message)
                 break
+        else:  # a message of argparse's none of the above knows: no English shown (review 392 #3)
+            message = message if _CJK.search(message) else "命令行参数有误"
         self.exit(2, f"错误：{message}。用 {self.prog} --help 查看用法\n")
 
 

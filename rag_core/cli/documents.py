@@ -22,21 +22,21 @@ Outcome = TypeVar("Outcome", IngestReport, IngestEstimate)
 def register(commands) -> None:
     """Add the document commands to the main parser."""
     ingest_parser = commands.add_parser("ingest", help="导入制度文件（同名文件生成新版本）")
-    ingest_parser.add_argument("files", nargs="+")
+    ingest_parser.add_argument("files", nargs="+", metavar="文件", help="要导入的制度文件，可以一次给多个")
     ingest_parser.add_argument("--audience", action="append", default=None, help="可见范围，可重复：all（全体员工）、hr（HR）、managers（管理者）或部门标签（默认：新文档 all，新版本沿用它取代的版本的可见范围）")
-    ingest_parser.add_argument("--doc-id", default=None)
+    ingest_parser.add_argument("--doc-id", default=None, metavar="文档ID", help="作为哪份文档的新版本导入（默认按文件名判断）")
     ingest_parser.add_argument("--effective-date", default=None, help="生效日期 YYYY-MM-DD")
     ingest_parser.add_argument("--estimate", action="store_true", help="只估算块数和导入时间，不写入任何内容")
-    ingest_parser.add_argument("--json", action="store_true")
+    ingest_parser.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
     ingest_parser.set_defaults(handler=ingest)
 
     docs_parser = commands.add_parser("docs", help="文档列表与删除")
     docs_commands = docs_parser.add_subparsers(dest="docs_command", required=True)
     list_parser = docs_commands.add_parser("list", help="列出当前生效的文档")
-    list_parser.add_argument("--json", action="store_true")
+    list_parser.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
     list_parser.set_defaults(handler=list_documents)
     delete_parser = docs_commands.add_parser("delete", help="删除文档的全部版本")
-    delete_parser.add_argument("doc_id")
+    delete_parser.add_argument("doc_id", metavar="文档ID", help="要删除的文档（docs list 列出的 ID）")
     delete_parser.set_defaults(handler=delete_document)
 
 

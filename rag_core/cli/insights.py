@@ -14,58 +14,72 @@ from datetime import tzinfo
 from pathlib import Path
 
 from ..documents.catalog import local_day
+from ..errors import RagError
+from ..insights.days import parse_day
 from ..memory.created import office_zone
 from .beside_app import beside_app
 from .out_file import checked_destination, write_replacing
 from .output import field, print_json, say
 
 
+def _day_arg(name: str):
+    """--since/--until checked as argparse reads them, by the engine's own rule: a bad date exits 2 with its
+    sentence, as `audit` does (it exited 1 from here: review 392 #7)."""
+    def check(text: str) -> str:
+        try:
+            parse_day(text, name)
+        except RagError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return text
+    return check
+
+
 def register(commands) -> None:
     """Add `gaps`, `faq`, `usage` and `insights-export` to the main parser."""
     gaps = commands.add_parser("gaps", help="知识缺口：没有命中、制度里没有写、被点踩的问题，按意思分组")
-    gaps.add_argument("--since", default=None, help="开始日期 YYYY-MM-DD")
-    gaps.add_argument("--until", default=None, help="结束日期 YYYY-MM-DD（含当天）")
+    gaps.add_argument("--since", type=_day_arg("开始"), default=None, help="开始日期 YYYY-MM-DD")
+    gaps.add_argument("--until", type=_day_arg("结束"), default=None, help="结束日期 YYYY-MM-DD（含当天）")
     gaps.add_argument("--weak", action="store_true", help="也列出依据较弱的回答")
     gaps.add_argument("--include-tests", action="store_true", help="也算上评测和检索测试的提问（默认只算员工的提问）")
-    gaps.add_argument("--json", action="store_true")
+    gaps.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
     gaps.set_defaults(handler=show_gaps)
 
     faq = commands.add_parser("faq", help="标准答复：添加、列出、删除、复核后恢复使用")
     sub = faq.add_subparsers(dest="faq_command", required=True)
     add = sub.add_parser("add", help="为一个问题添加标准答复")
-    add.add_argument("question")
-    add.add_argument("--answer", required=True)
+    add.add_argument("question", metavar="问题", help="员工会怎么问（标准问法）")
+    add.add_argument("--answer", required=True, metavar="答复", help="标准答复的正文")
     add.add_argument("--clause", action="append", default=[], help="依据的条款（可多次）")
     add.add_argument("--variant", action="append", default=[], help="同一问题的其他问法（可多次）")
     add.add_argument("--audience", action="append", default=None, metavar="LABEL",
                      help="谁问时用这条答复：受众标签，可重复（不写时为 all，即全员；写了空标签会被拒绝）")
-    add.add_argument("--json", action="store_true")
+    add.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
     add.set_defaults(handler=add_faq)
     lst = sub.add_parser("list", help="列出标准答复及命中次数")
-    lst.add_argument("--json", action="store_true")
+    lst.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
     lst.set_defaults(handler=list_faq)
     delete = sub.add_parser("delete", help="删除一条标准答复")
-    delete.add_argument("id", metavar="ID")
+    delete.add_argument("id", metavar="ID", help="要删除的标准答复（faq list 列出的 ID）")
     delete.set_defaults(handler=delete_faq)
     release = sub.add_parser("release", help="复核无误，恢复使用一条暂停（待复核）的标准答复")
-    release.add_argument("id", metavar="ID")
+    release.add_argument("id", metavar="ID", help="核对过、可以恢复使用的标准答复（faq list 里标【待复核】的 ID）")
     release.set_defaults(handler=release_faq)
 
     usage = commands.add_parser("usage", help="使用情况：各文档被引用次数、从未被引用的文档、每日提问数")
-    usage.add_argument("--since", default=None, help="开始日期 YYYY-MM-DD")
-    usage.add_argument("--until", default=None, help="结束日期 YYYY-MM-DD（含当天）")
+    usage.add_argument("--since", type=_day_arg("开始"), default=None, help="开始日期 YYYY-MM-DD")
+    usage.add_argument("--until", type=_day_arg("结束"), default=None, help="结束日期 YYYY-MM-DD（含当天）")
     usage.add_argument("--include-tests", action="store_true", help="也算上评测和检索测试的提问（默认只算员工的提问）")
-    usage.add_argument("--json", action="store_true")
+    usage.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
     usage.set_defaults(handler=show_usage)
 
     export = commands.add_parser("insights-export", help="导出知识缺口、反馈或使用情况（CSV 或 Excel）")
-    export.add_argument("kind", choices=("gaps", "feedback", "usage"))
+    export.add_argument("kind", choices=("gaps", "feedback", "usage"), help="导出哪一种：gaps 知识缺口，feedback 反馈，usage 使用情况")
     export.add_argument("--format", choices=("csv", "xlsx"), default=None,
                         help="csv 或 xlsx（默认按 --out 的扩展名，其他扩展名用 xlsx）")
     export.add_argument("--out", required=True, help="输出文件路径（须在数据目录之外）")
     export.add_argument("--force", action="store_true", help="文件已存在时替换它（默认不覆盖，报错退出）")
-    export.add_argument("--since", default=None, help="开始日期 YYYY-MM-DD（使用情况导出三张表，CSV 中每张表以【表名】开头）")
-    export.add_argument("--until", default=None, help="结束日期 YYYY-MM-DD（含当天）")
+    export.add_argument("--since", type=_day_arg("开始"), default=None, help="开始日期 YYYY-MM-DD（使用情况导出三张表，CSV 中每张表以【表名】开头）")
+    export.add_argument("--until", type=_day_arg("结束"), default=None, help="结束日期 YYYY-MM-DD（含当天）")
     export.add_argument("--include-tests", action="store_true", help="也算上评测和检索测试的提问（默认只算员工的提问）")
     export.add_argument("--weak", action="store_true", help="知识缺口：也导出依据较弱的回答（同 gaps --weak）")
     export.add_argument("--rating", choices=tuple(RATINGS), default=None, help="反馈：只导出 up（👍）或 down（👎）")
@@ -134,11 +148,11 @@ def list_faq(args: argparse.Namespace, assistant) -> int:
         return 0
     if not entries:
         say("还没有标准答复。")
-    zone = _office_zone(assistant)
+    zone, names = _office_zone(assistant), assistant.audit_actor_names()  # local → 本机用户, as the page says
     for e in entries:
         mark = "【待复核】" if e.id in holds else ""
         say(f"{mark}{field(e.id)}  命中 {e.hits} 次  受众 {field(assistant.audience_names(tuple(e.audience)))}  {field(e.question)}  —— "
-            f"{field(e.author)} {local_day(e.created_at, zone)}")
+            f"{field(names.get(e.author, e.author))} {local_day(e.created_at, zone)}")
         if e.id in holds:
             say(f"    {field(holds[e.id])}（恢复：faq release {field(e.id)}）")
     return 0

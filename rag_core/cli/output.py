@@ -51,17 +51,22 @@ def _clean(obj: Any) -> Any:
 
 
 def print_json(obj: Any) -> None:
-    text = json.dumps(_clean(obj), ensure_ascii=False, indent=2)
-    sys.stdout.buffer.write((text + "\n").encode("utf-8"))
-    sys.stdout.flush()
+    _write(sys.stdout, json.dumps(_clean(obj), ensure_ascii=False, indent=2))
 
 
 def say(text: str, err: bool = False) -> None:
     """Print a line; an error line is masked, since it may echo what was typed (没有文档 张伟13812345678)."""
     if err:
         text = redact_text(text)
-    stream = sys.stderr if err else sys.stdout
-    stream.buffer.write((printable(text) + "\n").encode("utf-8"))
+    _write(sys.stderr if err else sys.stdout, printable(text))
+
+
+def _write(stream: Any, line: str) -> None:
+    """One line to `stream`; none at all (a service or cron job started with it closed, `>&-`) takes nothing: the
+    command still does its work instead of ending in a traceback (review 392 #5)."""
+    if stream is None or getattr(stream, "closed", False):
+        return
+    stream.buffer.write((line + "\n").encode("utf-8"))
     stream.flush()
 
 

@@ -40,7 +40,7 @@ def register(commands) -> None:
 
     check_parser = commands.add_parser("check", help="检查每个块能否被向量检索找到（找不到的自动重写）")
     check_parser.add_argument("--no-repair", action="store_true", help="只检查，不重写")
-    check_parser.add_argument("--json", action="store_true")
+    check_parser.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
     check_parser.set_defaults(handler=check)
 
 

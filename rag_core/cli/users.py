@@ -28,34 +28,37 @@ def register(commands) -> None:
     sub = users.add_subparsers(dest="users_command", required=True)
 
     add = sub.add_parser("add", help="新建账户（密码从标准输入读取两次）")
-    add.add_argument("name")
+    add.add_argument("name", metavar="用户名", help="新账户的登录名")
     add.add_argument("--role", choices=ROLES, required=True, help="employee=员工，hr=HR，admin=管理员")
     add.add_argument("--audience", action="append", default=[], metavar="LABEL", help="额外可读的受众标签，可重复")
     add.add_argument("--email", default="", help="单点登录时用来对应账户的邮箱")
     add.set_defaults(handler=add_user)
 
     lst = sub.add_parser("list", help="列出账户（不含密码哈希）")
-    lst.add_argument("--json", action="store_true")
+    lst.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
     lst.set_defaults(handler=list_users)
 
     for name, text, disabled in (("disable", "停用账户（立即结束其会话）", True), ("enable", "重新启用账户", False)):
         cmd = sub.add_parser(name, help=text)
-        cmd.add_argument("name")
+        cmd.add_argument("name", metavar="用户名", help="哪个账户")
         cmd.set_defaults(handler=set_disabled, disabled=disabled)
 
     reset = sub.add_parser("reset-password", help="重置密码并解除锁定（密码从标准输入读取两次）")
-    reset.add_argument("name")
+    reset.add_argument("name", metavar="用户名", help="给哪个账户设新密码（新密码从标准输入读两次）")
     reset.set_defaults(handler=reset_password)
 
     email = sub.add_parser("set-email", help="设置、修改或清除单点登录邮箱（该账户的会话随即结束）")
-    email.add_argument("name")
+    email.add_argument("name", metavar="用户名", help="哪个账户")
     email.add_argument("address", nargs="?", default=None, help="新的邮箱；清除请用 --clear")
     email.add_argument("--clear", action="store_true", help="清除邮箱（之后不能再用单点登录进入这个账户）")
     email.set_defaults(handler=set_email)
 
 
 def read_new_password() -> str:
-    """Twice from stdin (hidden on a terminal); the two must match."""
+    """Twice from stdin (hidden on a terminal); the two must match. No stdin at all (a service, `<&-`) is one
+    Chinese line, not a traceback (review 392 #1)."""
+    if sys.stdin is None or sys.stdin.closed:
+        raise AccountError("没有可以读取密码的标准输入：请在终端里运行，或用管道输入两行相同的新密码")
     if sys.stdin.isatty():
         first, second = getpass.getpass("新密码："), getpass.getpass("再输入一次：")
     else:

@@ -14,7 +14,7 @@ import errno
 import os
 import stat
 
-from ..errors import IngestError
+from ..errors import IngestError, os_reason
 
 MB = 1024 * 1024
 
@@ -51,7 +51,7 @@ def read_regular_file(path: str | os.PathLike[str], *, max_bytes: int, name: str
             raise _symlink(name) from None
         if isinstance(exc, IsADirectoryError):
             raise IngestError(name, "不是普通文件：这是一个目录，只能导入普通文件") from None
-        raise IngestError(name, f"无法读取文件（{exc.strerror or type(exc).__name__}）") from None
+        raise IngestError(name, f"无法读取文件：{os_reason(exc, advice=True)}") from None  # not the OS's English
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
@@ -67,7 +67,7 @@ def read_regular_file(path: str | os.PathLike[str], *, max_bytes: int, name: str
                 chunks.append(block)
                 left -= len(block)
         except OSError as exc:
-            raise IngestError(name, f"无法读取文件（{exc.strerror or type(exc).__name__}）") from None
+            raise IngestError(name, f"无法读取文件：{os_reason(exc, advice=True)}") from None  # not the OS's English
     data = b"".join(chunks)
     if len(data) > max_bytes:
         raise _too_big(name, len(data), max_bytes)

@@ -83,6 +83,10 @@ _NOT_A_MANIFEST = "不是有效的备份清单（已损坏或被改动）"
 def _manifest_text(source: Path) -> str:
     """The manifest's text, refused when it is far larger than any `backup` writes (read whole, it could fill memory)."""
     manifest_path = source / MANIFEST
+    if not source.exists():  # a typo is no broken backup (review 392 #10)
+        raise StoreDamaged(f"备份目录 {source} 不存在：请检查路径")
+    if not source.is_dir():
+        raise StoreDamaged(f"{source} 是一个文件，不是备份目录：{_FROM_BACKUP}")
     if not manifest_path.is_file() or manifest_path.is_symlink():
         raise StoreDamaged(f"{source} 不是完整的备份（没有 {MANIFEST}）：{_FROM_BACKUP}")
     try:

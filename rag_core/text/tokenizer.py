@@ -40,7 +40,23 @@ def jieba_tokenizer():
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    return _build(jieba.Tokenizer(), jieba.dt)
+    tok = jieba.Tokenizer()
+    tok.tmp_dir = _own_cache_dir()
+    return _build(tok, jieba.dt)
+
+
+def _own_cache_dir() -> str | None:
+    """A temp folder of this OS user's own for jieba's dictionary cache: in the shared one, another user's 0600
+    jieba.cache made jieba print an English traceback and rebuild the dictionary at every start (review 392 #4).
+    None (jieba's default) when it cannot be made."""
+    who = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+    path = os.path.join(tempfile.gettempdir(), f"hr-assistant-jieba-{who}")
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        mine = not hasattr(os, "getuid") or os.stat(path).st_uid == os.getuid()  # not one another user planted
+    except OSError:
+        return None
+    return path if mine and os.access(path, os.W_OK) else None
 
 
 def _build(tok, default):
