@@ -293,6 +293,18 @@ def _situation(subject: str) -> str:
     return "".join(sorted(words, key=subject.index))
 
 
+def _kind_swapped(subject: str, rest: str) -> str:
+    """`subject` with each noun that a noun of `rest` is another of replaced by it. Two nouns ending in one head
+    character with different modifiers (婚假/产假, 餐费/车费) name two things of one kind: a question naming the
+    second asks about it, never both (review 393 #1: 婚假有几天 then 产假需要什么材料 searched 婚假产假需要什么材料
+    and was refused as not about 产假). Morphemes, not a list of kinds."""
+    for mine in subject_words(rest):
+        for theirs in subject_words(subject):
+            if min(len(mine), len(theirs)) >= 2 and mine[-1] == theirs[-1] and mine not in theirs and theirs not in mine:
+                subject = subject.replace(theirs, mine, 1)
+    return subject
+
+
 def rule_rewrite(question: str, previous: str | None) -> Rewrite:
     """The standalone form of `question` after `previous` (the last search question), by rules."""
     raw = question.strip()
@@ -322,6 +334,7 @@ def rule_rewrite(question: str, previous: str | None) -> Rewrite:
             filler = subject if subject not in rest else ""
             return Rewrite(rest[:at] + filler + tail + mark, reason)
     tentative = reason not in CERTAIN
+    subject = _kind_swapped(subject, rest)
     if subject and subject in rest:
         return Rewrite(rest + mark, reason, tentative)
     return Rewrite(subject + rest + mark, reason, tentative)

@@ -32,7 +32,7 @@ from ..types import MemoryHit, Principal, SearchResult
 from .access import allowed, require_owner
 from .memory_outcomes import Forgotten, Purged
 from .owner_names import KnownNames
-from .purge_race import forget_in_turns
+from .purge_race import edited_in_turns, forget_in_turns
 from .stores import Sweep
 
 
@@ -324,6 +324,7 @@ class MemoryActions(KnownNames):
             stored = self.memory.update_text(memory_id, text, now=_utcnow(), user_id=owner, shown=shown)
         gone = f"，替换 {len(stored.replaced)} 条重复或冲突的记忆" if stored.replaced else ""
         gone += f"，{len(stored.contradicted)} 条冲突的记忆说得更多而保留" if stored.contradicted else ""
+        gone += edited_in_turns(self, memory_id, owners[memory_id]) if shown != stored else ""
         self._audit(actor, "memory.edit", _whose(owners), "ok", f"{len(stored)} 字{gone}")
         return stored
 

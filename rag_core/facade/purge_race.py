@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import MemoryStoreError, RagError
-from ..insights.rows import forgotten_turn, purged_turn
+from ..insights.rows import MEMORIES_EDITED, forgotten_turn, purged_turn
 
 
 def memories_gone(open_memory: Callable[[], Any], record: dict[str, Any], user: str) -> bool:
@@ -80,3 +80,13 @@ def forget_in_turns(assistant: Any, memory_ids: Sequence[str]) -> str:
     except (RagError, sqlite3.Error):
         return "；对话记录读写出错，其中用到的记忆未能删除"
     return f"；{turns} 轮对话里的记忆一并删除" if turns else ""
+
+
+def edited_in_turns(assistant: Any, memory_id: str, user: str) -> str:
+    """An edited memory's earlier text taken out of the stored turns that quoted it, as a delete takes it (review
+    390 #3: a detail edited out stayed in 使用的记忆, the stored prompt and the export); the audit's note on it."""
+    try:
+        turns = assistant.conversations.rewrite_turns(user, forgotten_turn([memory_id], MEMORIES_EDITED))
+    except (RagError, sqlite3.Error):
+        return "；对话记录读写出错，之前的对话里仍是修改前的内容"
+    return f"；{turns} 轮对话里修改前的内容一并删除" if turns else ""

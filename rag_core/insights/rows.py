@@ -137,13 +137,15 @@ def purged_turn(trace: dict[str, Any], answer: str) -> tuple[dict[str, Any], str
 
 
 MEMORIES_DELETED = "（这一轮用到的记忆已被删除，完整提示词不再保留）"
+MEMORIES_EDITED = "（这一轮用到的记忆之后被修改，修改前的内容和完整提示词不再保留）"
 
 
-def forgotten_turn(memory_ids: Collection[str]) -> Callable[[dict[str, Any], str], tuple[dict[str, Any], str] | None]:
+def forgotten_turn(memory_ids: Collection[str], note: str = MEMORIES_DELETED
+                   ) -> Callable[[dict[str, Any], str], tuple[dict[str, Any], str] | None]:
     """`purged_turn` for some memories only (deleted or forgotten by id): a stored turn that used any of them keeps
     the others in its list of memories used, and loses the search with memories and the prompt that quoted them;
     None for a turn that used none. What a statement turn remembered stays listed (undo reads it; the turn's own
-    words say the fact anyway)."""
+    words say the fact anyway). `note`: what the prompt reads instead (an edit's: its earlier text is gone too)."""
     gone = set(memory_ids)
 
     def change(trace: dict[str, Any], answer: str) -> tuple[dict[str, Any], str] | None:
@@ -153,7 +155,7 @@ def forgotten_turn(memory_ids: Collection[str]) -> Callable[[dict[str, Any], str
         if trace.get("memory_search"):
             without_memory_search(trace, str(trace.get("search_question") or trace.get("question") or ""))
         trace["memories"] = [m for m in used if m.get("id") not in gone]
-        trace["memory_search"], trace["prompt"] = "", MEMORIES_DELETED
+        trace["memory_search"], trace["prompt"] = "", note
         return trace, answer
 
     return change

@@ -1,0 +1,54 @@
+"""Review 390 (memories): a move told with a question, or in everyday words, replaces the city it contradicts; an
+edit takes the memory's earlier text out of the turns that quoted it, as a delete does."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fakes import fake_assistant, fake_assistant_with_samples
+
+from rag_core import Principal
+
+ZHANG = Principal("zhang", "employee")
+
+
+def _cities(a) -> list[str]:
+    return [m.content for m in a.list_memories("zhang", actor=ZHANG) if "杭州" in m.content or "上海" in m.content]
+
+
+def test_a_move_told_with_a_question_replaces_the_city(tmp_path) -> None:
+    a = fake_assistant_with_samples(tmp_path / "s")
+    a.ask("我常驻杭州", user="zhang", actor=ZHANG, conversation="c1")
+    trace = a.ask("我现在调到上海了，出差住宿标准是多少？", user="zhang", actor=ZHANG, conversation="c1")
+    assert "杭州" not in trace.search_question
+    kept = _cities(a)
+    assert any("上海" in k for k in kept) and not any("杭州" in k for k in kept), kept
+
+
+@pytest.mark.parametrize("move", ["我去上海工作了", "我的工作地点改成上海了", "我到上海上班了", "我搬去上海住了"])
+def test_everyday_wordings_of_a_move_replace_the_city(tmp_path, move) -> None:
+    a = fake_assistant(tmp_path / "s")
+    a.ask("我常驻杭州", user="zhang", actor=ZHANG, conversation="c1")
+    a.ask(move, user="zhang", actor=ZHANG, conversation="c1")
+    kept = _cities(a)
+    assert any("上海" in k for k in kept) and not any("杭州" in k for k in kept), kept
+
+
+def test_an_errand_in_a_city_is_no_move(tmp_path) -> None:
+    a = fake_assistant(tmp_path / "s")
+    a.ask("我常驻杭州", user="zhang", actor=ZHANG, conversation="c1")
+    a.ask("我去上海出差了", user="zhang", actor=ZHANG, conversation="c1")
+    assert any("杭州" in k for k in _cities(a)), _cities(a)
+
+
+def test_an_edit_takes_the_earlier_text_out_of_the_turns_that_quoted_it(tmp_path) -> None:
+    a = fake_assistant_with_samples(tmp_path / "s")
+    memory_id, _ = a.remember("zhang", "我常驻杭州，我有抑郁症", actor=ZHANG)
+    trace = a.ask("我出差补贴怎么算？", user="zhang", actor=ZHANG, conversation="c1")
+    assert any("抑郁" in m.content for m in trace.memories)
+    a.update_memory_text(memory_id, "我常驻杭州", actor=ZHANG)
+    _conversation, traces = a.open_conversation("c1", actor=ZHANG)
+    assert not any("抑郁" in m.content for t in traces for m in t.memories)
+    assert not any("抑郁" in (t.prompt or "") for t in traces)
+    assert "抑郁" not in json.dumps(a.export_history("zhang", actor=ZHANG), ensure_ascii=False)
