@@ -15,7 +15,6 @@ from pathlib import Path
 
 from ..documents.catalog import local_day
 from ..errors import RagError
-from ..insights.days import parse_day
 from ..memory.created import office_zone
 from .beside_app import beside_app
 from .out_file import checked_destination, write_replacing
@@ -26,8 +25,10 @@ def _day_arg(name: str):
     """--since/--until checked as argparse reads them, by the engine's own rule: a bad date exits 2 with its
     sentence, as `audit` does (it exited 1 from here: review 392 #7)."""
     def check(text: str) -> str:
+        from ..assistant import Assistant  # here: the facade's imports stay out of --help
+
         try:
-            parse_day(text, name)
+            Assistant.checked_day(text, name)
         except RagError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
         return text

@@ -76,6 +76,12 @@ class UsageActions(QuestionLog):
         except StoreDamaged:
             return ids
 
+    @staticmethod
+    def checked_day(value: str | None, name: str) -> date | None:
+        """A date filter (`name`: 开始 / 结束) as every insight action reads it, or its Chinese refusal: the CLI checks
+        --since/--until with it as it parses them (review 392 #7)."""
+        return parse_day(value, name)
+
     @uses_store(INSIGHTS_FILE)
     def usage(self, *, since: str | date | None = None, until: str | date | None = None,
               include_tests: bool = False, actor: Principal | None = None) -> dict[str, Any]:
