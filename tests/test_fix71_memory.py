@@ -52,3 +52,11 @@ def test_an_edit_takes_the_earlier_text_out_of_the_turns_that_quoted_it(tmp_path
     assert not any("抑郁" in m.content for t in traces for m in t.memories)
     assert not any("抑郁" in (t.prompt or "") for t in traces)
     assert "抑郁" not in json.dumps(a.export_history("zhang", actor=ZHANG), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("pasted", ["![截图](http://evil.example/a.png)", "http://evil.example/a", "www.evil.example"])
+def test_a_pasted_picture_or_address_is_no_memory(tmp_path, pasted) -> None:
+    a = fake_assistant(tmp_path / "s")
+    a.ask(f"我常驻北京 {pasted}", user="zhang", actor=ZHANG, conversation="c1")
+    kept = [m.content for m in a.list_memories("zhang", actor=ZHANG)]
+    assert kept == ["用户常驻北京"], kept

@@ -18,6 +18,7 @@ from ..text.asking import asks, opens_with_asker, third_person
 from ..text.completion import CompletionLLM, complete
 from ..text.discourse import WISH_AFTER_SPACE, asks_or_knows, tells_of_the_person
 from ..text.instructions import addressed_to_assistant
+from ..text.markdown import without_links
 from ..text.pii import PLACEHOLDERS, redact_text
 from ..text.tokenizer import tagged
 from .content import LATER as _LATER
@@ -136,7 +137,7 @@ def rule_facts(text: str) -> list[Fact]:
     seen: set[str] = set()
     told: list[str] = []  # clauses about the person no pattern took: kept as said, in the third person
     telling = False  # the last clause spoke of the person without asking
-    for clause in _CLAUSE_SPLIT.split(WISH_AFTER_SPACE.sub("，", text or "")):
+    for clause in _CLAUSE_SPLIT.split(WISH_AFTER_SPACE.sub("，", without_links(text or ""))):
         clause = clause.strip()
         if not clause or len(clause) > 60:
             continue

@@ -20,6 +20,17 @@ _INERT_SPECIAL = re.compile(r"([\\\[\]()!<>$~:&])")  # links, images, HTML, LaTe
 _LINE_START = re.compile(r"(?m)^(\s*(?:(?:[-*+]|\d+[.)])\s+)*)([#>=]|-(?=[-\s]*$))")
 
 
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
+_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
+_BARE_URL = re.compile(r"(?i)\b(?:https?://|www\.)[^\s，。；！？、]+")
+
+
+def without_links(text: str) -> str:
+    """`text` without pictures and addresses (a link keeps its words): a pasted screenshot or URL says nothing about
+    the person who pasted it, and was kept as a memory recalled into every prompt (review 390 #4)."""
+    return _BARE_URL.sub("", _LINK.sub(r"\1", _IMAGE.sub("", text)))
+
+
 def _break_autolinks(text: str) -> str:
     return _AUTOLINK_START.sub(WORD_JOINER, text)
 
