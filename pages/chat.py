@@ -26,6 +26,7 @@ from ui.state import (
     WAITING_LIMIT,
     actor,
     answering,
+    conversations_answering,
     current_role,
     current_user,
     forget_waiting,
@@ -605,6 +606,14 @@ def render_answering(user: str, conversation: str | None, in_flight: bool = True
 
 
 @st.fragment(run_every=2)
+def watch_unlisted(user: str, unlisted: tuple[str, ...]) -> None:
+    """Every 2 s: a conversation left while its first answer was written is stored, and listed, only when that ends;
+    then the whole page runs again and lists it (review 393 #2: it looked lost until another click)."""
+    if not conversations_answering(user) & set(unlisted):
+        st.rerun()
+
+
+@st.fragment(run_every=2)
 def watch_answering(user: str, conversation: str | None) -> None:
     """Every 2 s: once the ask has ended, the whole page runs again and draws the stored turn."""
     if conversation and not answering(user, conversation):
@@ -728,6 +737,9 @@ def main() -> None:
         conversations, kept = [], False
     current, traces, gone = load_current(assistant) if kept else (None, [], None)
     render_sidebar(assistant, conversations, current)
+    listed = {c.id for c in conversations} | {current_conversation()}
+    if unlisted := tuple(sorted(conversations_answering(current_user()) - listed)):
+        watch_unlisted(current_user(), unlisted)
     # the turns drawn are the recent ones read (`load_current`): their ratings and kept reasons come with them
     ratings = {t.turn: t.rating for t in current.turns} if current is not None else {}
     answered_at = {t.turn: t.created_at for t in current.turns} if current is not None else {}

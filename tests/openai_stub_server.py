@@ -50,6 +50,7 @@ class _State:
     lock: threading.Lock = field(default_factory=threading.Lock)
     release: threading.Event = field(default_factory=threading.Event)
     failed: bool = False  # mode "fail_once": the first request got its 502
+    piece_delay_s: float = 0.0  # a model writing slowly: this long before each streamed piece
 
 
 def _split(text: str, size: int) -> list[str]:
@@ -189,6 +190,7 @@ class _Handler(BaseHTTPRequestHandler):
 
         chunk({"role": "assistant", "content": ""})
         for piece in _split(reply, state.chunk_chars):
+            time.sleep(state.piece_delay_s)
             chunk({"content": piece})
         chunk({}, finish="stop")
         self.wfile.write(b"data: [DONE]\n\n")
@@ -225,6 +227,14 @@ class OpenAIStubServer:
     @reply.setter
     def reply(self, value: str | Callable[[dict[str, Any]], str]) -> None:
         self._state.reply = value
+
+    @property
+    def piece_delay_s(self) -> float:
+        return self._state.piece_delay_s
+
+    @piece_delay_s.setter
+    def piece_delay_s(self, value: float) -> None:
+        self._state.piece_delay_s = value
 
     @property
     def mode(self) -> Mode:

@@ -235,6 +235,12 @@ def _listed(key: tuple[str, str], question: str) -> Callable[[], None]:
     return done
 
 
+def conversations_answering(user: str) -> set[str]:
+    """The conversations `user` has an answer being written in right now (in any tab)."""
+    with _ANSWERING_LOCK:
+        return {conversation for (who, conversation), asks in _ANSWERING.items() if who == user and asks}
+
+
 def answering(user: str, conversation: str) -> list[str]:
     """The questions `user` is being answered in `conversation` right now (in any tab), oldest first."""
     with _ANSWERING_LOCK:
