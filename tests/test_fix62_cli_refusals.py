@@ -59,7 +59,7 @@ def test_ctrl_c_while_the_store_opens_is_the_same_line(tmp_path: Path, capsys, m
         raise KeyboardInterrupt  # the models load for a few seconds: the likeliest moment to press it
 
     monkeypatch.setattr(rag_core.cli, "open_assistant", ctrl_c)
-    result = _run_caught(capsys, "--data-dir", str(tmp_path / "store"), "docs", "list")
+    result = _run_caught(capsys, "--data-dir", str(tmp_path), "docs", "list")  # one that exists: a reading command
     assert result.exit_code == 130 and "已取消" in result.stderr
 
 

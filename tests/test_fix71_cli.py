@@ -108,3 +108,19 @@ def test_jiebas_cache_is_kept_in_a_folder_of_this_users_own(tmp_path, monkeypatc
         other = os.path.join(str(tmp_path), f"hr-assistant-jieba-{os.getuid()}")
         os.makedirs(other)
         assert tokenizer._own_cache_dir() is None
+
+
+def test_resetting_the_password_of_no_account_says_so_before_asking_for_one(fake_store, monkeypatch, capsys) -> None:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("short\nother\n"))  # two passwords that would be refused
+    result = invoke(capsys, "users", "reset-password", "zhangsan")
+    assert result.exit_code == 1 and "找不到用户" in result.stderr and "不一致" not in result.stderr, result.stderr
+
+
+def test_a_reading_command_on_a_mistyped_data_dir_creates_nothing(tmp_path, capsys) -> None:
+    typo = tmp_path / "stor"
+    for argv in (["users", "list"], ["docs", "list"], ["audit"], ["memory", "list", "--user", "li"]):
+        result = invoke(capsys, "--data-dir", str(typo), *argv)
+        assert result.exit_code == 1 and "不存在" in result.stderr, (argv, result)
+    assert not typo.exists()

@@ -94,7 +94,7 @@ def register(commands) -> None:
                        help="只看某类操作：审计日志页上的名称或代码，例如 上传文档、document.delete、refused")
     audit.add_argument("--limit", type=_row_limit, default=None, help=f"最多列出多少条（1–{MAX_LIMIT}，默认全部）")
     audit.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
-    audit.set_defaults(handler=show_audit)
+    audit.set_defaults(handler=show_audit, reads_only=True)
 
 
 def show_audit(args: argparse.Namespace, assistant) -> int:

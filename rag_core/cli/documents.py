@@ -34,7 +34,7 @@ def register(commands) -> None:
     docs_commands = docs_parser.add_subparsers(dest="docs_command", required=True)
     list_parser = docs_commands.add_parser("list", help="列出当前生效的文档")
     list_parser.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
-    list_parser.set_defaults(handler=list_documents)
+    list_parser.set_defaults(handler=list_documents, reads_only=True)
     delete_parser = docs_commands.add_parser("delete", help="删除文档的全部版本")
     delete_parser.add_argument("doc_id", metavar="文档ID", help="要删除的文档（docs list 列出的 ID）")
     delete_parser.set_defaults(handler=delete_document)

@@ -43,7 +43,7 @@ def register(commands) -> None:
     gaps.add_argument("--weak", action="store_true", help="也列出依据较弱的回答")
     gaps.add_argument("--include-tests", action="store_true", help="也算上评测和检索测试的提问（默认只算员工的提问）")
     gaps.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
-    gaps.set_defaults(handler=show_gaps)
+    gaps.set_defaults(handler=show_gaps, reads_only=True)
 
     faq = commands.add_parser("faq", help="标准答复：添加、列出、删除、复核后恢复使用")
     sub = faq.add_subparsers(dest="faq_command", required=True)
@@ -58,7 +58,7 @@ def register(commands) -> None:
     add.set_defaults(handler=add_faq)
     lst = sub.add_parser("list", help="列出标准答复及命中次数")
     lst.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
-    lst.set_defaults(handler=list_faq)
+    lst.set_defaults(handler=list_faq, reads_only=True)
     delete = sub.add_parser("delete", help="删除一条标准答复")
     delete.add_argument("id", metavar="ID", help="要删除的标准答复（faq list 列出的 ID）")
     delete.set_defaults(handler=delete_faq)
@@ -71,7 +71,7 @@ def register(commands) -> None:
     usage.add_argument("--until", type=_day_arg("结束"), default=None, help="结束日期 YYYY-MM-DD（含当天）")
     usage.add_argument("--include-tests", action="store_true", help="也算上评测和检索测试的提问（默认只算员工的提问）")
     usage.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
-    usage.set_defaults(handler=show_usage)
+    usage.set_defaults(handler=show_usage, reads_only=True)
 
     export = commands.add_parser("insights-export", help="导出知识缺口、反馈或使用情况（CSV 或 Excel）")
     export.add_argument("kind", choices=("gaps", "feedback", "usage"), help="导出哪一种：gaps 知识缺口，feedback 反馈，usage 使用情况")

@@ -64,14 +64,14 @@ def register(commands) -> None:
     search.add_argument("query", metavar="问题", help="用哪句话去找相关的记忆")
     search.add_argument("--user", required=True, metavar="用户", help="找谁的记忆")
     search.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
-    search.set_defaults(handler=_guarded(search_memories))
+    search.set_defaults(handler=_guarded(search_memories), reads_only=True)
 
     lst = sub.add_parser("list", help="列出用户的全部记忆")
     lst.add_argument("--user", required=True, metavar="用户", help="列出谁的记忆")
     lst.add_argument("--query", default=None, help="按与该问题的相关度排序")
     lst.add_argument("--kind", choices=KINDS, default=None, help="只列某一种（默认全部）")
     lst.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
-    lst.set_defaults(handler=_guarded(list_memories))
+    lst.set_defaults(handler=_guarded(list_memories), reads_only=True)
 
     delete = sub.add_parser("delete", help="删除记忆（软删除，保留期后彻底清除）")
     delete.add_argument("ids", nargs="+", metavar="ID", help="要删除的记忆编号（memory list 列出的），可以多个")

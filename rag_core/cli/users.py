@@ -36,7 +36,7 @@ def register(commands) -> None:
 
     lst = sub.add_parser("list", help="列出账户（不含密码哈希）")
     lst.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
-    lst.set_defaults(handler=list_users)
+    lst.set_defaults(handler=list_users, reads_only=True)
 
     for name, text, disabled in (("disable", "停用账户（立即结束其会话）", True), ("enable", "重新启用账户", False)):
         cmd = sub.add_parser(name, help=text)
@@ -115,6 +115,8 @@ def set_disabled(args: argparse.Namespace, assistant) -> int:
 
 
 def reset_password(args: argparse.Namespace, assistant) -> int:
+    if assistant.user_named(args.name) is None:  # said before a password is asked for (review 392 #9)
+        raise AccountError(f"找不到用户：{args.name}")
     account = assistant.reset_user_password(args.name, read_new_password())
     say(f"已重置 {field(account.name)} 的密码，锁定已解除，原有会话已结束")
     return 0

@@ -214,6 +214,13 @@ class AccountActions(FacadeCore):
         with accounts_busy():
             return self.accounts.list()  # audiences stored as typed read as their labels (`AccountStore` label)
 
+    def user_named(self, name: str, *, actor: Principal | None = None) -> Account | None:
+        """The account `name` means (Alice for a typed alice), or None: asked before a new password is read."""
+        self._acting(actor, "users")
+        with accounts_busy():
+            stored = self.accounts.resolve(name)
+            return self.accounts.get(stored) if stored else None
+
     def add_user(self, name: str, role: str, password: str, audiences: Sequence[str] = (), email: str = "", *,
                  actor: Principal | None = None) -> Account:
         """Create an account (the first one turns on team mode)."""
