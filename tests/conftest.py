@@ -284,6 +284,8 @@ def _roomy_tmpfs() -> bool:
 
 
 def pytest_configure(config):
+    if "not slow" in (config.option.markexpr or ""):  # the fast tier: property tests draw fewer examples (budget.py)
+        os.environ["HR_TESTS_TIER"] = "fast"
     if (config.option.basetemp is None and not hasattr(config, "workerinput")
             and os.environ.get("HR_TESTS_TMPFS", "1") != "0" and _roomy_tmpfs()):
         config.option.basetemp = config.stash[_TMPFS_BASE] = tempfile.mkdtemp(prefix="hr-tests-", dir=TMPFS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,7 +92,7 @@ def test_rejoin_inverts_chunking_within_a_section():
 _alphabet = st.sampled_from(list("制度员工年假加班出差报销发票住宿元天ABC123") + list("。！？；，") + ["\n", "\n\n", " "])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(_alphabet, min_size=1, max_size=600).map("".join), st.integers(40, 300), st.integers(0, 120))
 def test_property_rejoin_and_bounds(text, size, overlap):
     overlap = min(overlap, size - 1)

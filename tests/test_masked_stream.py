@@ -8,6 +8,7 @@ shown at any moment is a prefix of the masked whole, and at the end it is the ma
 from __future__ import annotations
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_pii_variants import FORMS, survives
@@ -33,7 +34,7 @@ def shown_over_time(text: str, cuts: list[int]) -> tuple[list[str], str]:
     return moments, "".join(screen)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(index=st.integers(0, len(ANSWERS) - 1), cuts=st.lists(st.integers(0, 400), max_size=60))
 def test_what_is_shown_is_always_a_prefix_of_the_masked_answer(index: int, cuts: list[int]) -> None:
     text, raw = ANSWERS[index], FORMS[index][2]

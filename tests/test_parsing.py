@@ -8,6 +8,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from budget import examples
 from fixtures_files import (
     IMAGE_ONLY,
     add_article_numbering,
@@ -96,7 +97,7 @@ def test_safe_filename_refuses_unusable_names(raw: str) -> None:
     assert "文件名无效" in info.value.reason and info.value.filename
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=400))
 def test_safe_filename_property(raw: str) -> None:
     try:
@@ -543,7 +544,7 @@ ALPHABET = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.text(alphabet=ALPHABET, max_size=300), ext=st.sampled_from([".txt", ".md"]))
 @example(text="b倖", ext=".txt")  # valid UTF-8 that also reads as two common hanzi in UTF-16 (拥肖)
 def test_text_is_preserved_in_order(text: str, ext: str) -> None:
@@ -557,7 +558,7 @@ def test_text_is_preserved_in_order(text: str, ext: str) -> None:
     assert all(s.text.strip() for s in doc.sections)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.binary(max_size=2000), ext=st.sampled_from(SUPPORTED_EXTENSIONS))
 def test_arbitrary_bytes_only_raise_ingest_error(data: bytes, ext: str) -> None:
     try:
@@ -566,7 +567,7 @@ def test_arbitrary_bytes_only_raise_ingest_error(data: bytes, ext: str) -> None:
         assert CJK.search(err.reason)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.binary(min_size=1, max_size=400))
 def test_corrupted_pdf_and_docx_only_raise_ingest_error(tail: bytes) -> None:
     for data, name in (

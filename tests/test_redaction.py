@@ -12,6 +12,7 @@ from collections import Counter
 from datetime import date
 
 import pytest
+from budget import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -386,7 +387,7 @@ def test_unknown_disabled_category_is_rejected() -> None:
 # ---------------------------------------------------------------- properties
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(fillers=st.lists(cjk, min_size=1, max_size=8), pieces=st.lists(segments, max_size=7))
 def test_generated_document_is_masked_exactly(fillers: list[str], pieces: list[tuple[str | None, str]]) -> None:
     raw_parts, expected_parts = [fillers[0]], [fillers[0]]
@@ -400,7 +401,7 @@ def test_generated_document_is_masked_exactly(fillers: list[str], pieces: list[t
     assert leftover_secrets(re.sub(r"[ -]", "", result.text)) == []
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(fuzz_text)
 def test_redact_is_idempotent(text: str) -> None:
     once = redact(text)
@@ -409,7 +410,7 @@ def test_redact_is_idempotent(text: str) -> None:
     assert twice.total == 0
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(fuzz_text)
 def test_no_valid_card_or_id_run_survives(text: str) -> None:
     assert leftover_secrets(redact(text).text) == []
