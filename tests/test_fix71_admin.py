@@ -53,3 +53,15 @@ def test_an_address_with_an_apostrophe_is_masked_whole_in_the_audit_trail(tmp_pa
         pass
     details = [r.detail for r in a.audit_entries(actor=boss) if r.outcome == "failed"]
     assert details and not any("o'" in d or "@" in d for d in details), details
+
+
+def test_a_version_scheduled_for_later_is_no_ones_before_in_the_audit_line(tmp_path) -> None:
+    # review 394 #4: the line compared with a scheduled version, which readers never had
+    a, boss, _ = _team(tmp_path)
+    text = "# 经理津贴办法\n\n第一条 部门经理每月享受管理津贴2000元。\n"
+    first = a.ingest_bytes(text.encode(), "jintie.md", audience=["managers"], actor=boss)
+    a.ingest_bytes((text + "第二条 补充。\n").encode(), "jintie.md", audience=["all"], doc_id=first.doc_id,
+                   effective_date="2099-01-01", actor=boss)
+    a.ingest_bytes((text + "第三条 再补充。\n").encode(), "jintie.md", audience=["all"], doc_id=first.doc_id, actor=boss)
+    last = [r.detail for r in a.audit_entries(actor=boss) if r.action == "document.upload"][0]  # newest first
+    assert "v3" in last and "管理者（v1）→ 全体员工" in last, last

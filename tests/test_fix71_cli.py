@@ -124,3 +124,19 @@ def test_a_reading_command_on_a_mistyped_data_dir_creates_nothing(tmp_path, caps
         result = invoke(capsys, "--data-dir", str(typo), *argv)
         assert result.exit_code == 1 and "不存在" in result.stderr, (argv, result)
     assert not typo.exists()
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["nosuch"], "命令 没有"), (["memory", "nosuch"], "命令 没有"), (["restore"], "缺少参数：备份目录"),
+])
+def test_usage_errors_name_arguments_in_chinese(argv, said, monkeypatch, capsys) -> None:
+    monkeypatch.setattr(rag_core.cli, "open_assistant", lambda args: pytest.fail("opened the store"))
+    err = _usage_error(capsys, *argv)
+    assert said in err and "command" not in err and "source" not in err, err
+
+
+def test_option_values_are_named_in_chinese_in_help(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["ingest", "--help"])
+    shown = capsys.readouterr().out
+    assert "--doc-id 文档ID" in shown and "DOC_ID" not in shown, shown

@@ -60,3 +60,25 @@ def test_a_pasted_picture_or_address_is_no_memory(tmp_path, pasted) -> None:
     a.ask(f"我常驻北京 {pasted}", user="zhang", actor=ZHANG, conversation="c1")
     kept = [m.content for m in a.list_memories("zhang", actor=ZHANG)]
     assert kept == ["用户常驻北京"], kept
+
+
+@pytest.mark.parametrize("trip", ["我明天去北京", "我今天到北京，明天回来", "我到上海住酒店了", "我去北京工作一周"])
+def test_a_trip_keeps_the_home_city(tmp_path, trip) -> None:
+    # review 394 #1: the everyday wordings of a move took a trip for one
+    a = fake_assistant(tmp_path / "s")
+    a.ask("我常驻杭州", user="zhang", actor=ZHANG, conversation="c1")
+    a.ask(trip, user="zhang", actor=ZHANG, conversation="c1")
+    assert "用户常驻杭州" in _cities(a), _cities(a)
+
+
+@pytest.mark.parametrize(("typed", "kept"), [
+    ("我常驻北京 http://a.example/x,我是研发部的", "研发部"),  # an address ends at its own characters (review 394 #5)
+    ("我常驻北京（见 http://a.example/x）", "用户常驻北京"),
+    ("我常驻北京 [主页](http://a.example/(1))", "用户常驻北京"),
+])
+def test_what_stands_around_an_address_is_read_as_said(tmp_path, typed, kept) -> None:
+    a = fake_assistant(tmp_path / "s")
+    a.ask(typed, user="zhang", actor=ZHANG, conversation="c1")
+    memories = [m.content for m in a.list_memories("zhang", actor=ZHANG)]
+    assert any(kept in m for m in memories), memories
+    assert not any(piece in m for m in memories for piece in ("（见", ")", "http")), memories

@@ -45,6 +45,13 @@ _USAGE_ERRORS = (
     (re.compile(r"one of the arguments (.+) is required"), r"需要以下参数之一：\1"),
 )
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+# what an option's value is, by the option's name (dest), for --help and errors
+_VALUE_NAMES = {
+    "data_dir": "目录", "log_file": "文件", "audience": "受众", "role": "受众", "effective_date": "日期", "since": "日期",
+    "until": "日期", "created_at": "时间", "top_k": "条数", "limit": "条数", "user": "用户", "conversation": "对话",
+    "importance": "重要度", "query": "问题", "email": "邮箱", "action": "操作", "clause": "条款", "variant": "问法",
+    "out": "文件", "doc_id": "文档ID",
+}
 
 
 class _ChineseHelp(argparse.HelpFormatter):
@@ -65,6 +72,13 @@ class ChineseArgumentParser(argparse.ArgumentParser):
         self._positionals.title, self._optionals.title = "位置参数", "选项"
         self.add_argument("-h", "--help", action="help", help="显示本帮助后退出")
 
+    def add_argument(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        """An option's value named in Chinese in --help and in errors (--doc-id 文档ID, not DOC_ID: review 394 #7)."""
+        action = super().add_argument(*args, **kwargs)
+        if action.option_strings and action.nargs != 0 and action.metavar is None and action.choices is None:
+            action.metavar = _VALUE_NAMES.get(action.dest, "值")
+        return action
+
     def error(self, message: str):  # type: ignore[override]
         for pattern, said in _USAGE_ERRORS:
             if pattern.fullmatch(message):
@@ -80,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = ChineseArgumentParser(prog="python -m rag_core", description="人事制度问答助手（命令行）。命令行以本机管理员身份执行，不需要登录；见 SECURITY.md。")
     parser.add_argument("--data-dir", default=None, type=data_dir_arg, help="数据目录（默认 RAG_DATA_DIR，否则 data/store）")
     parser.add_argument("--log-file", default=None, help="把程序内部日志（英文，供排查问题）追加写入这个文件；默认不显示也不保存")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="命令")
     documents.register(commands)
     search.register(commands)
     memory.register(commands)

@@ -31,7 +31,7 @@ def register(commands) -> None:
     ingest_parser.set_defaults(handler=ingest)
 
     docs_parser = commands.add_parser("docs", help="文档列表与删除")
-    docs_commands = docs_parser.add_subparsers(dest="docs_command", required=True)
+    docs_commands = docs_parser.add_subparsers(dest="docs_command", required=True, metavar="命令")
     list_parser = docs_commands.add_parser("list", help="列出当前生效的文档")
     list_parser.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
     list_parser.set_defaults(handler=list_documents, reads_only=True)

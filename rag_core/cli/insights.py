@@ -46,7 +46,7 @@ def register(commands) -> None:
     gaps.set_defaults(handler=show_gaps, reads_only=True)
 
     faq = commands.add_parser("faq", help="标准答复：添加、列出、删除、复核后恢复使用")
-    sub = faq.add_subparsers(dest="faq_command", required=True)
+    sub = faq.add_subparsers(dest="faq_command", required=True, metavar="命令")
     add = sub.add_parser("add", help="为一个问题添加标准答复")
     add.add_argument("question", metavar="问题", help="员工会怎么问（标准问法）")
     add.add_argument("--answer", required=True, metavar="答复", help="标准答复的正文")
@@ -74,7 +74,7 @@ def register(commands) -> None:
     usage.set_defaults(handler=show_usage, reads_only=True)
 
     export = commands.add_parser("insights-export", help="导出知识缺口、反馈或使用情况（CSV 或 Excel）")
-    export.add_argument("kind", choices=("gaps", "feedback", "usage"), help="导出哪一种：gaps 知识缺口，feedback 反馈，usage 使用情况")
+    export.add_argument("kind", choices=("gaps", "feedback", "usage"), metavar="类型", help="导出哪一种：gaps 知识缺口，feedback 反馈，usage 使用情况")
     export.add_argument("--format", choices=("csv", "xlsx"), default=None,
                         help="csv 或 xlsx（默认按 --out 的扩展名，其他扩展名用 xlsx）")
     export.add_argument("--out", required=True, help="输出文件路径（须在数据目录之外）")

@@ -20,11 +20,11 @@ from .output import print_json, say
 def register(commands) -> None:
     """Add the maintenance commands to the main parser."""
     backup_parser = commands.add_parser("backup", help="备份整个数据目录（应用运行时也可以）")
-    backup_parser.add_argument("dest", help="新的（或空的）备份目录")
+    backup_parser.add_argument("dest", metavar="备份目录", help="新的（或空的）备份目录")
     backup_parser.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
     backup_parser.set_defaults(handler=backup, without_store=True)
     restore_parser = commands.add_parser("restore", help="用备份替换数据目录（先停止应用；原目录改名保留）")
-    restore_parser.add_argument("source", help="backup 生成的备份目录")
+    restore_parser.add_argument("source", metavar="备份目录", help="backup 生成的备份目录")
     restore_parser.add_argument("--allow-no-accounts", action="store_true",
                                 help="备份里没有账户而当前有时也恢复（恢复后不再需要登录，任何人都以本机管理员身份操作）")
     restore_parser.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")

@@ -49,7 +49,7 @@ def _keep(text: str) -> int:
 def register(commands) -> None:
     """Add the `memory` command and its sub-commands to the main parser."""
     mem = commands.add_parser("memory", help="用户长期记忆：添加、检索、列出、删除、遗忘、清除")
-    sub = mem.add_subparsers(dest="memory_command", required=True)
+    sub = mem.add_subparsers(dest="memory_command", required=True, metavar="命令")
 
     add = sub.add_parser("add", help="添加一条记忆（近义重复会强化已有记忆，矛盾会替换旧记忆）")
     add.add_argument("text", metavar="内容", help="要记住的一句话，例如 我常驻杭州")

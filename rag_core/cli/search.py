@@ -17,7 +17,7 @@ ROLE_HELP = "只看这个受众能看到的文档（预览，例如 all 即全�
 def register(commands) -> None:
     """Add the search commands to the main parser."""
     search_parser = commands.add_parser("search", help="检索")
-    search_parser.add_argument("question", help="要检索的问题，员工怎么问就怎么写")
+    search_parser.add_argument("question", metavar="问题", help="要检索的问题，员工怎么问就怎么写")
     search_parser.add_argument("--role", default=None, help=ROLE_HELP)
     search_parser.add_argument("--top-k", type=int, default=None, help="取前几块（默认用设置里的检索条数）")
     search_parser.add_argument("--mode", choices=MODES, default="hybrid", help="检索方式：混合（默认）、只用向量或只用关键词")
@@ -25,7 +25,7 @@ def register(commands) -> None:
     search_parser.set_defaults(handler=search)
 
     ask_parser = commands.add_parser("ask", help="问答")
-    ask_parser.add_argument("question", help="要问的问题")
+    ask_parser.add_argument("question", metavar="问题", help="要问的问题")
     ask_parser.add_argument("--role", default=None, help=ROLE_HELP)
     ask_parser.add_argument("--user", default="default", help="以哪位用户的身份提问（用到谁的记忆、记在谁的对话里），默认 default")
     ask_parser.add_argument("--conversation", default=None, help="接着这个对话问（任意编号，第一次使用时新建）")
@@ -33,7 +33,7 @@ def register(commands) -> None:
     ask_parser.set_defaults(handler=ask)
 
     eval_parser = commands.add_parser("eval", help="在评测集上量检索指标")
-    eval_parser.add_argument("file", help="评测集文件（JSONL，每行一个问题和应命中的条款）")
+    eval_parser.add_argument("file", metavar="评测集文件", help="评测集文件（JSONL，每行一个问题和应命中的条款）")
     eval_parser.add_argument("--mode", choices=MODES, default="hybrid", help="检索方式：混合（默认）、只用向量或只用关键词")
     eval_parser.add_argument("--json", action="store_true", help="以 JSON 输出指标")
     eval_parser.set_defaults(handler=evaluate)

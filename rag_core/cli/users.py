@@ -25,7 +25,7 @@ def register(commands) -> None:
     users = commands.add_parser(
         "users", help="账户管理（第一个账户建立后，网页必须登录）", description=f"账户管理。{LOCAL_NOTE}"
     )
-    sub = users.add_subparsers(dest="users_command", required=True)
+    sub = users.add_subparsers(dest="users_command", required=True, metavar="命令")
 
     add = sub.add_parser("add", help="新建账户（密码从标准输入读取两次）")
     add.add_argument("name", metavar="用户名", help="新账户的登录名")
@@ -49,7 +49,7 @@ def register(commands) -> None:
 
     email = sub.add_parser("set-email", help="设置、修改或清除单点登录邮箱（该账户的会话随即结束）")
     email.add_argument("name", metavar="用户名", help="哪个账户")
-    email.add_argument("address", nargs="?", default=None, help="新的邮箱；清除请用 --clear")
+    email.add_argument("address", nargs="?", default=None, metavar="邮箱", help="新的邮箱；清除请用 --clear")
     email.add_argument("--clear", action="store_true", help="清除邮箱（之后不能再用单点登录进入这个账户）")
     email.set_defaults(handler=set_email)
 

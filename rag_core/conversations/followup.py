@@ -293,16 +293,17 @@ def _situation(subject: str) -> str:
     return "".join(sorted(words, key=subject.index))
 
 
-def _kind_swapped(subject: str, rest: str) -> str:
-    """`subject` with each noun that a noun of `rest` is another of replaced by it. Two nouns ending in one head
-    character with different modifiers (婚假/产假, 餐费/车费) name two things of one kind: a question naming the
-    second asks about it, never both (review 393 #1: 婚假有几天 then 产假需要什么材料 searched 婚假产假需要什么材料
-    and was refused as not about 产假). Morphemes, not a list of kinds."""
+def another_of_the_kind(subject: str, rest: str) -> tuple[str, str] | None:
+    """(the last turn's noun, the question's) when the question names another thing of the kind the last one asked
+    about: two nouns ending in one head character with different modifiers (婚假/产假, 餐费/车费). Such a question
+    carries its own subject: glued, 婚假有几天 then 产假需要什么材料 searched 婚假产假需要什么材料 and was refused
+    as not about 产假 (review 393 #1); swapped in, 加班费怎么算 then 加班餐费怎么报 searched 餐费算加班餐费怎么报
+    (review 394 #6). Morphemes, not a list of kinds."""
     for mine in subject_words(rest):
         for theirs in subject_words(subject):
             if min(len(mine), len(theirs)) >= 2 and mine[-1] == theirs[-1] and mine not in theirs and theirs not in mine:
-                subject = subject.replace(theirs, mine, 1)
-    return subject
+                return theirs, mine
+    return None
 
 
 def rule_rewrite(question: str, previous: str | None) -> Rewrite:
@@ -334,7 +335,8 @@ def rule_rewrite(question: str, previous: str | None) -> Rewrite:
             filler = subject if subject not in rest else ""
             return Rewrite(rest[:at] + filler + tail + mark, reason)
     tentative = reason not in CERTAIN
-    subject = _kind_swapped(subject, rest)
+    if tentative and (kinds := another_of_the_kind(subject, rest)):
+        return Rewrite(raw, "", decision=f"问题自己点名了“{kinds[1]}”（上文问的是同类的“{kinds[0]}”），是新问题，不结合上文")
     if subject and subject in rest:
         return Rewrite(rest + mark, reason, tentative)
     return Rewrite(subject + rest + mark, reason, tentative)

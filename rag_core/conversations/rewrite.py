@@ -175,9 +175,6 @@ def llm_rewrite(
     except Exception:  # a failing model must not cost the answer
         return on_failure
     cleaned = clean_reply(reply, question)
-    if cleaned is not None and _bare(cleaned) == _bare(question) and on_failure.tentative and content_words(
-            question, SUBJECT_TAGS):  # a question with a noun of its own, handed back whole: it stands alone
-        return Rewrite(question.strip(), "", decision="大模型判断这个问题本身完整，不结合上文")  # review 393 #1
     if cleaned is None or _bare(cleaned) in _bare(question):
         return on_failure  # nonsense, or the fragment handed back (一类城市呢？ for 那一类城市呢？)
     if not keeps_own_words(question, [cleaned]):

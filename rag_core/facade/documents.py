@@ -104,7 +104,8 @@ class DocumentActions(SampleSeeding, ServerFiles, Reindexing, DocumentDeletion, 
                 self._audit(actor, "document.upload", shown, "failed", "导入被中断，未写入任何内容")
             raise
         report.warnings.extend(self._after_write(lambda: self._same_content(report, actor)))  # stored all the same
-        detail = upload_detail(report, self.catalog.versions(report.doc_id) if report.ok else [], redact_disabled)
+        detail = upload_detail(report, self.catalog.versions(report.doc_id) if report.ok else [], redact_disabled,
+                               office_today(self._settings.timezone))
         self._audit(actor, "document.upload", shown, "ok" if report.ok else "failed", detail)
         return report
 

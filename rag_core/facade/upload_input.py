@@ -86,13 +86,16 @@ def readers_change(audience: Sequence[str] | None, given: tuple[str, ...], live:
 UPLOAD_OUTCOMES = {"indexed": "已索引", "unchanged": "内容未变，未重新索引"}  # the audit trail is read in Chinese
 
 
-def upload_detail(report: IngestReport, versions: Sequence[DocumentInfo], redact_disabled: Sequence[str]) -> str:
+def upload_detail(report: IngestReport, versions: Sequence[DocumentInfo], redact_disabled: Sequence[str],
+                  today: str) -> str:
     """The audit trail's line for an upload: the version written and who reads it, and the readers of the version
-    before it when they differ (review 391 #2: a managers-only policy opened to all staff read as a routine upload)."""
+    before it when they differ (review 391 #2: a managers-only policy opened to all staff read as a routine upload).
+    A version scheduled for a later day is no one's before: its readers never had it (review 394 #4)."""
     if not report.ok:
         return report.error
     detail = f"{report.doc_id} v{report.version} {UPLOAD_OUTCOMES.get(report.status, report.status)}"
-    before = max((v for v in versions if v.version < report.version and v.status != "pending"),
+    before = max((v for v in versions if v.version < report.version and v.status != "pending"
+                  and (v.effective_date or "") <= today),
                  key=lambda v: v.version, default=None)
     readers = audience_names(report.audience)
     if report.status == "indexed" and before is not None and set(before.audience) != set(report.audience):

@@ -211,8 +211,13 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
                    rf"(?=[，,。；;\s]|$|了|办公|工作|上班|分公司|办事处|常驻|长期)(?<!了)(?<!部)(?<!组)(?<!中心)(?<!团队)"),
         # everyday wordings of where one is now (在上海上班, 搬到上海了, 住在上海, 回上海了, 我在上海): these verbs take
         # any place (在公司上班, 回老家, 住在宿舍), so the value must be a place name (`_PLACE_ONLY`)
-        re.compile(rf"(?:在|住在|搬到了?|搬去了?|搬回了?|回到?了?|去了?|到了?|来了?)\s*(?P<v>(?!在)[{_CJK}]{{2,4}}?)(?:市)?"
-                   rf"(?=工作|上班|办公|定居|生活|住|分公司|办事处|了?(?:$|[，,。；;\s]))"),
+        re.compile(rf"(?:在|住在|搬到了?|搬去了?|搬回了?|回到?了?)\s*(?P<v>(?!在)[{_CJK}]{{2,4}}?)(?:市)?"
+                   rf"(?=工作|上班|办公|定居|生活|分公司|办事处|了?(?:$|[，,。；;\s]))"),
+        # going to a place is a move only for work or living there, said as done (我去上海工作了, 我到上海上班了), and
+        # moving house only with 搬 (我搬去上海住了): a trip (我明天去北京, 我到上海住酒店了) keeps the home city
+        re.compile(rf"(?:去了?|到了?|来了?)\s*(?P<v>(?!在)[{_CJK}]{{2,4}}?)(?:市)?"
+                   rf"(?=(?:工作|上班|办公|定居|生活)了?(?:$|[，,。；;\s]))"),
+        re.compile(rf"搬(?:到|去|回)了?\s*(?P<v>[{_CJK}]{{2,4}}?)(?:市)?(?=住了?(?:$|[，,。；;\s]))"),
     ],
     "manager": [
         re.compile(rf"(?:直属主管|直属领导|直属上级|主管|领导|上级|上司|经理|老板|leader)(?:是|为|换成了?|变成了?|改成了?)\s*(?P<v>[{_CJK}A-Za-z]{{2,4}}?)(?=[，,。；;\s]|$|了)"),
@@ -226,7 +231,7 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
 _NOT_A_VALUE = re.compile(r"^(?:的|我们|这个|那个|这里|那里|哪|什么|(?:本|贵|该|此)(?:公司|司|集团|单位|部门|部|中心|团队|组|市|地|处))")
 # the patterns whose verb takes any place: their city must be a known city (`text.places`), one jieba tags a place
 # name (ns), or one said with 市
-_PLACE_ONLY = frozenset({_SLOT_PATTERNS["city"][-1]})
+_PLACE_ONLY = frozenset(_SLOT_PATTERNS["city"][-3:])
 
 
 def _place(m: re.Match[str], value: str) -> str | None:

@@ -21,14 +21,19 @@ _LINE_START = re.compile(r"(?m)^(\s*(?:(?:[-*+]|\d+[.)])\s+)*)([#>=]|-(?=[-\s]*$
 
 
 _IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
-_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
-_BARE_URL = re.compile(r"(?i)\b(?:https?://|www\.)[^\s，。；！？、]+")
+_LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)")  # one level of brackets in the address
+# an address's own characters only (ASCII; no comma, no bracket): 见 http://x.cn/a,我在研发部 keeps 我在研发部 (review 394 #5)
+_BARE_URL = re.compile(r"(?i)\b(?:https?://|www\.)[A-Za-z0-9\-._~:/?#@$&'*+=%]+")
+
+
+_AROUND_GONE = re.compile(r"[（(][^（）()\0\n]{0,4}\0[^（）()\0\n]{0,2}[）)]")
 
 
 def without_links(text: str) -> str:
     """`text` without pictures and addresses (a link keeps its words): a pasted screenshot or URL says nothing about
     the person who pasted it, and was kept as a memory recalled into every prompt (review 390 #4)."""
-    return _BARE_URL.sub("", _LINK.sub(r"\1", _IMAGE.sub("", text)))
+    gone = _BARE_URL.sub("\0", _LINK.sub(r"\1", _IMAGE.sub("\0", text)))
+    return _AROUND_GONE.sub("", gone).replace("\0", "")  # （见 http://…） goes whole, not as （见 ）
 
 
 def _break_autolinks(text: str) -> str:
