@@ -31,6 +31,7 @@ THESAURUS_KEY = "settings_thesaurus_text"  # the word list editor's text (keyed:
 THESAURUS_BASE_KEY = "settings_thesaurus_drawn"  # the file's text the editor was filled from
 THESAURUS_RELOAD_KEY = "settings_thesaurus_reload"  # saved: fill the editor from the file again
 THESAURUS_FLASH_KEY = "settings_thesaurus_flash"  # 已保存…, said after the rerun that reloads the editor
+THESAURUS_CONFIRM_KEY = "settings_thesaurus_confirm"  # (text, words it removes): a save that deletes, asked first
 CHUNK_KEYS = ("chunk_size", "chunk_overlap")
 # fitted threshold, store size below which…, …the small store's own one, the one this person's questions meet now
 Fitted = tuple[float, int, float | None, float]
@@ -274,8 +275,10 @@ def confirm_rechunk(assistant: Assistant) -> None:
         n_docs = len(assistant.list_documents(actor=actor()))
         note = st.session_state.get(PENDING_NOTE_KEY)
         st.warning(
-            f"修改块大小或重叠需要把全部 {n_docs} 份文档重新切分并重新索引，期间检索结果可能不完整。要现在进行吗？\n\n"
-            + "，".join(f"{FIELDS[k][0]}：{getattr(assistant.settings, k)} → {v}" for k, v in changes.items())
+            f"修改{FIELDS['chunk_size'][0]}或{FIELDS['chunk_overlap'][0]}需要把全部 {n_docs} 份文档重新切分并重新索引，"
+            "期间检索结果可能不完整。要现在进行吗？\n\n"
+            + "，".join(f"{FIELDS[k][0]}：{shown_number(getattr(assistant.settings, k))} → {shown_number(v)}"
+                       for k, v in changes.items())
             + (f"\n\n注意：{note}" if note else "")
         )
         yes, no = st.columns(2)
@@ -381,6 +384,10 @@ def saved_section(assistant: Assistant) -> None:
         st.rerun()
 
 
+def _days(value: float, at_zero: str) -> str:
+    return f"{at_zero}（0）" if not value else f"{value:g} 天"
+
+
 def info_section(assistant: Assistant) -> None:
     s = assistant.settings
     st.subheader("运行环境")
@@ -392,6 +399,11 @@ def info_section(assistant: Assistant) -> None:
         ("嵌入模型", s.embedding_model),
         ("第二排序模型", assistant.second_model_status),
         ("向量库", f"向量库服务器 {s.chroma_host}:{s.chroma_port}" if s.chroma_host else "本机（内嵌）"),
+        # what 知识缺口 and 使用情况 point to, and the zone every time is shown in (review 395 #6)
+        ("时区（页面上的时间都按它显示）", s.timezone),
+        ("提问记录保留天数", _days(s.question_retention_days, "不记录提问")),
+        ("对话保留天数", _days(s.conversation_retention_days, "一直保留")),
+        ("删除的记忆彻底清除前保留天数", _days(s.memory_retention_days, "删除即清除")),
     ]
     st.dataframe(pd.DataFrame(rows, columns=["项目", "值"]), hide_index=True, width="stretch")
     st.caption("大模型、嵌入模型和向量库由管理员在配置文件里设置，修改后需要重启助手。"
@@ -401,8 +413,42 @@ def info_section(assistant: Assistant) -> None:
         st.caption(f"数据保存在：{escape_md(s.data_dir)}。配置文件中的名称：")
         st.dataframe(pd.DataFrame(
             [("大模型接口密钥", "LLM_API_KEY"), ("大模型接口地址", "LLM_BASE_URL"), ("大模型名称", "LLM_MODEL_ID"),
-             ("嵌入模型", "EMBEDDING_MODEL"), ("第二排序模型", "RAG_SECOND_EMBEDDING_MODEL"), ("向量库服务器", "CHROMA_HOST")]
+             ("嵌入模型", "EMBEDDING_MODEL"), ("第二排序模型", "RAG_SECOND_EMBEDDING_MODEL"), ("向量库服务器", "CHROMA_HOST"),
+             ("时区", "RAG_TIMEZONE"), ("提问记录保留天数", "RAG_QUESTION_RETENTION_DAYS"),
+             ("对话保留天数", "RAG_CONVERSATION_RETENTION_DAYS"), ("删除的记忆彻底清除前保留天数", "RAG_MEMORY_RETENTION_DAYS")]
             + [(FIELDS[k][0], Settings.env_var(k)) for k in FIELDS], columns=["设置", "技术名称"]), hide_index=True, width="stretch")
+
+
+RESTORE_KEY = "settings_restore_over_env"  # 恢复默认值 asked first: it would write over values .env sets
+
+
+def restore_defaults(assistant: Assistant, settings: Any, defaults: dict[str, Any], from_env: dict[str, Any]) -> None:
+    """The built-in defaults saved on this page. Values .env sets are named and asked about first: saved, they win at
+    every start and an edit of .env no longer counts (review 395 #3); 清除本页保存的修改 goes back to .env instead."""
+    over = {k: v for k, v in from_env.items() if k in defaults and differs(v, defaults[k])}
+    if st.button("恢复默认值", icon=":material/restart_alt:"):
+        if over:
+            st.session_state[RESTORE_KEY] = True
+        else:
+            go_back(assistant, settings, defaults)
+    if st.session_state.get(RESTORE_KEY):
+        named = "，".join(f"{FIELDS[k][0]}（.env 里 {Settings.env_var(k)} = {shown_number(v)}）" for k, v in over.items())
+        st.warning(f"恢复默认值会把设置改成程序的实测默认值并保存在本页，以后每次启动都以它为准，覆盖 .env 里的：{named}。"
+                   "只想撤销本页保存的修改、回到 .env 的值，请用“清除本页保存的修改”。", icon=":material/warning:")
+        sure, cancel = st.columns(2)
+        if sure.button("仍然恢复默认值", key="settings_restore_sure"):
+            st.session_state.pop(RESTORE_KEY, None)
+            go_back(assistant, settings, defaults)
+        if cancel.button("取消", key="settings_restore_cancel"):
+            st.session_state.pop(RESTORE_KEY, None)
+            st.rerun()
+
+
+def go_back(assistant: Assistant, settings: Any, defaults: dict[str, Any]) -> None:
+    changes = changed_values(settings, defaults)
+    if changes:  # a clear still asked about is withdrawn, as by 应用; with nothing to change it still stands
+        st.session_state.pop(CLEAR_KEY, None)
+    apply_changes(assistant, changes)
 
 
 def main() -> None:
@@ -447,23 +493,21 @@ def main() -> None:
             if not switches[name] and base[name] is None and wanted.get(name) is None:
                 st.info(f"{FIELDS[name][0]}的数字没有改，仍使用实测拟合值；要自己定门槛，请改动数字后再点“应用”。")
         apply_form(assistant, base, wanted)
-    table = pd.DataFrame(
+    from_env, saved = assistant.env_settings, assistant.saved_settings
+    table = pd.DataFrame(  # cells as text: one float turned every count into 5.0 (review 395 #11)
         [
             {
                 "设置": FIELDS[k][0],
-                "当前值": "实测拟合值" if getattr(settings, k) is None else getattr(settings, k),
-                "实测默认值": "实测拟合值" if getattr(defaults, k) is None else getattr(defaults, k),
+                "当前值": shown_number(getattr(settings, k)),
+                "来自": "本页保存" if k in saved else f".env（{Settings.env_var(k)}）" if k in from_env else "默认值",
+                "实测默认值": shown_number(getattr(defaults, k)),
             }
             for k in names
         ]
-    ).astype(str)
+    )
     with st.expander("当前值与实测默认值", expanded=False):
         st.dataframe(table, hide_index=True, width="stretch")
-    if st.button("恢复默认值", icon=":material/restart_alt:"):
-        changes = changed_values(settings, {k: getattr(defaults, k) for k in names})
-        if changes:  # a clear still asked about is withdrawn, as by 应用; with nothing to change it still stands
-            st.session_state.pop(CLEAR_KEY, None)
-        apply_changes(assistant, changes)
+    restore_defaults(assistant, settings, {k: getattr(defaults, k) for k in names}, from_env)
     st.divider()
     thesaurus_section(assistant)
     st.divider()
@@ -479,7 +523,7 @@ def thesaurus_section(assistant: Assistant) -> None:
     changed since, with the typed text kept and the file as it is now shown beside it."""
     st.subheader("词表（口语词 → 制度用语）")
     st.caption(
-        f"内置 {len(assistant.thesaurus.entries) - len(assistant.thesaurus.custom)} 条通用人事用语；"
+        f"内置 {assistant.thesaurus.shipped_count} 条通用人事用语；"
         "员工常用、制度里却写成别的说法的词，可以在这里补充（每行：口语词、Tab 或空格、制度用语，多个用空格分开）。"
         "与内置同名的口语词以这里为准，保存后立即用于检索。"
     )
@@ -493,6 +537,24 @@ def thesaurus_section(assistant: Assistant) -> None:
     with st.form("thesaurus"):
         text = st.text_area("自定义词表", key=THESAURUS_KEY, height=180, label_visibility="collapsed")
         saved = st.form_submit_button("保存词表")
+    # a save that removes entries asks first, naming them (review 395 #1: an emptied editor deleted every entry)
+    if saved and (gone := assistant.thesaurus_removals(text, drawn=st.session_state[THESAURUS_BASE_KEY], actor=actor())):
+        st.session_state[THESAURUS_CONFIRM_KEY] = (text, gone)
+        saved = False
+    if pending := st.session_state.get(THESAURUS_CONFIRM_KEY):
+        if pending[0] != text:  # the editor changed since: the question is about another text
+            st.session_state.pop(THESAURUS_CONFIRM_KEY, None)
+        else:
+            names = "、".join(escape_md(w) for w in pending[1][:20]) + (" 等" if len(pending[1]) > 20 else "")
+            st.warning(f"这次保存会删除 {len(pending[1])} 条自定义词条：{names}。删除后检索不再用它们；"
+                       "原词表文件会原样另存一份。确定吗？", icon=":material/warning:")
+            sure, cancel = st.columns(2)
+            if cancel.button("取消", key="thesaurus_remove_cancel"):
+                st.session_state.pop(THESAURUS_CONFIRM_KEY, None)
+                st.rerun()
+            saved = sure.button("确认删除并保存", type="primary", key="thesaurus_remove_sure")
+            if saved:
+                st.session_state.pop(THESAURUS_CONFIRM_KEY, None)
     if saved:
         try:
             count = assistant.save_custom_thesaurus(text, actor=actor(), drawn=st.session_state[THESAURUS_BASE_KEY])

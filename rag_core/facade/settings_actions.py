@@ -61,6 +61,14 @@ class SettingsActions(FacadeCore):
         return needs_reindex
 
     @property
+    def env_settings(self) -> dict[str, object]:
+        """The knobs .env (or the environment) sets away from the built-in defaults: the page says where a value
+        comes from, and that 恢复默认值 would write over it (review 395 #3)."""
+        defaults = Settings()
+        return {name: getattr(self._env_settings, name) for name in LIMITS
+                if getattr(self._env_settings, name, None) != getattr(defaults, name, None)}
+
+    @property
     def saved_settings(self) -> dict[str, object]:
         """The knobs the settings page changed, which override .env at every start (`<data dir>/settings.json`)."""
         return {name: getattr(self._settings, name) for name in sorted(self._saved)}
@@ -68,7 +76,7 @@ class SettingsActions(FacadeCore):
     def forget_saved_settings(self, *, actor: Principal | None = None) -> bool:
         """Back to .env and the defaults: the page's saved changes are removed; True when chunking changed."""
         actor = self._acting(actor, "settings")
-        forgotten = sorted(self._saved)
+        forgotten, was = sorted(self._saved), self._settings
         try:  # a file the start could not use whole is kept aside, not deleted
             with saving(self._settings.data_dir):  # as a save: the file and what is in force change together
                 kept = saved_file.forget_changes(self._env_settings)
@@ -78,14 +86,24 @@ class SettingsActions(FacadeCore):
         except SettingsError as exc:
             self._audit(actor, "settings.change", ", ".join(forgotten), "failed", str(exc))
             raise
-        self._audit(actor, "settings.change", ", ".join(forgotten), "ok", "清除设置页保存的修改，改回 .env 和默认值" + (f"；{self.settings_notice}" if kept else ""))
+        back = change_detail(was, {k: getattr(self._env_settings, k) for k in forgotten}, "")  # review 395 #5
+        self._audit(actor, "settings.change", ", ".join(forgotten), "ok", "清除设置页保存的修改，改回 .env 和默认值"
+                    + (f"：{back}" if back else "") + (f"；{self.settings_notice}" if kept else ""))
         return needs_reindex
 
 
 def change_detail(old: Settings, changes: dict[str, Any], kept: str) -> str:
     """The audit row of a settings change: each knob's old → new value (a secret masked), and where the old file went."""
-    shown = {k: ("***", "***") if "key" in k or "secret" in k else (getattr(old, k, ""), v) for k, v in changes.items()}
+    shown = {k: ("***", "***") if "key" in k or "secret" in k else (_said(getattr(old, k, "")), _said(v))
+             for k, v in changes.items()}
     return "；".join(f"{k}: {was} → {now}" for k, (was, now) in shown.items()) + (f"；{kept_notice(kept)}" if kept else "")
+
+
+def _said(value: Any) -> str:
+    """A knob's value as the settings page says it: none is 实测拟合值 (Python's None was shown), 30.0 is 30."""
+    if value is None:
+        return "实测拟合值"
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def kept_notice(kept: str) -> str:

@@ -29,7 +29,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from ..documents.write_lock import held_if_writable
-from ..errors import SettingsError, ThesaurusChanged, os_reason
+from ..errors import RagError, SettingsError, ThesaurusChanged, os_reason
 from ..storage.health import StoreCheck
 from ..storage.set_aside import aside_stamp
 from ..text.inputs import INVISIBLE
@@ -75,6 +75,17 @@ def changed_heads(drawn: str, current: str) -> list[str]:
     """The colloquial words whose entry differs between two editor texts (added, changed or removed)."""
     before, after = parse_lines(drawn)[0], parse_lines(current)[0]
     return sorted(h for h in before.keys() | after.keys() if before.get(h) != after.get(h))
+
+
+def entry_changes(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]) -> str:
+    """What a save did to HR's entries, for the audit trail: 新增 / 修改 (old → new) / 删除, each named (review 395 #4:
+    every save read "N 条", and a list deleted could not be rebuilt from the trail)."""
+    added = [f"{h} → {' '.join(after[h])}" for h in after if h not in before]
+    changed = [f"{h}：{' '.join(before[h])} → {' '.join(after[h])}" for h in after if h in before and before[h] != after[h]]
+    removed = [f"{h} → {' '.join(before[h])}" for h in before if h not in after]
+    parts = [f"{label} {len(items)} 条：{'；'.join(items[:20])}{' 等' if len(items) > 20 else ''}"
+             for label, items in (("新增", added), ("修改", changed), ("删除", removed)) if items]
+    return "；".join(parts) or "没有改动"
 
 
 def _saving(data_dir: Path):
@@ -171,14 +182,29 @@ class ThesaurusActions(FacadeCore):
                     raise ThesaurusChanged(
                         f"本页打开后，词表已在别处被修改{named}（可能是另一位同事，或“知识缺口”页的“添加同义词”），"
                         "为免覆盖那次修改，这次没有保存", now)
-                self._store_custom_thesaurus(entries, hr_comments(masked))
+                before = dict(self.thesaurus.custom)  # as `_custom_now` just read the file
+                # a save that removes entries keeps the old file aside (review 395 #1: an emptied editor deleted all)
+                self._store_custom_thesaurus(entries, hr_comments(masked), keep_old=bool(before.keys() - entries.keys()))
         except Exception as exc:
             self._audit(actor, "thesaurus.change", "自定义词表", "failed", str(exc))
             raise
         if dropped := invisible_count(str(text)):  # said beside the save's count (the settings page shows it)
             self.thesaurus_notice = "；".join(filter(None, [self.thesaurus_notice, f"保存时{DROPPED.format(dropped)}"]))
-        self._audit(actor, "thesaurus.change", "自定义词表", "ok", f"{len(entries)} 条")
+        self._audit(actor, "thesaurus.change", "自定义词表", "ok", f"{len(entries)} 条；{entry_changes(before, entries)}")
         return len(entries)
+
+    def thesaurus_removals(self, text: str, *, drawn: str | None = None, actor: Principal | None = None) -> list[str]:
+        """The colloquial words a save of `text` would remove from the entries the editor was drawn with (`drawn`;
+        else the file as it is now): the page asks before such a save (review 395 #1). An entry added elsewhere since
+        is the save's own refusal (`ThesaurusChanged`); [] for a text that would be refused anyway."""
+        self._acting(actor, "settings")
+        try:
+            _within_size(str(text))
+            entries = parse_entries(masked_lines(text), "自定义词表")
+            before = parse_lines(drawn)[0] if drawn is not None else self._custom_now()[0]
+        except RagError:
+            return []
+        return [head for head in before if head not in entries]
 
     def add_thesaurus_entry(self, word: str, terms: str | Sequence[str], *, actor: Principal | None = None) -> str:
         """HR's one step from a knowledge gap: `word` (口语词) also searches for `terms` (制度用语).
@@ -221,7 +247,8 @@ class ThesaurusActions(FacadeCore):
             line += f"已{DROPPED.format(dropped)}。"
         return line + (f"原词表文件已原样另存为 {kept}。" if kept else "")
 
-    def _store_custom_thesaurus(self, entries: dict[str, tuple[str, ...]], comments: tuple[str, ...]) -> str:
+    def _store_custom_thesaurus(self, entries: dict[str, tuple[str, ...]], comments: tuple[str, ...],
+                                keep_old: bool = False) -> str:
         """Write HR's entries and comment lines atomically and search with them at once; returns the name the
         old file was kept under when it was not what this writes back ("" when it was, or there was none).
 
@@ -231,7 +258,7 @@ class ThesaurusActions(FacadeCore):
         tmp, kept = path.with_name(THESAURUS_TMP), None
         try:
             tmp.write_bytes(custom_text(entries, comments).encode("utf-8"))
-            if path.exists() and not read_custom(path).clean:
+            if path.exists() and (keep_old or not read_custom(path).clean):
                 kept = path.with_name(f"thesaurus.original-{aside_stamp()}.tsv")
                 shutil.copyfile(path, kept)
             os.replace(tmp, path)

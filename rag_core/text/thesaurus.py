@@ -209,6 +209,7 @@ class Thesaurus:
 
     def __init__(self, entries: dict[str, tuple[str, ...]], custom: dict[str, tuple[str, ...]] | None = None):
         self.custom = dict(custom or {})
+        self.shipped_count = len(entries)  # the shipped table's own, HR's entries of the same words aside
         self.entries = {**entries, **self.custom}
         self._expanded = _Expanded(self.entries)
 

@@ -1,0 +1,43 @@
+"""Review 395 (settings), the engine side: a 词表 save says in the audit trail what it added, changed and removed,
+keeps the old file when it removes entries, and moves `library_generation`; 清除本页保存的修改 says old → new; a
+fitted threshold reads 实测拟合值, not None; the knobs .env sets are known to the page."""
+
+from __future__ import annotations
+
+from fakes import BigramEmbedder, fake_assistant
+
+from rag_core.assistant import Assistant
+from rag_core.facade.access import LOCAL_ADMIN
+from rag_core.settings import Settings
+
+
+def _rows(a, action: str) -> list[str]:
+    return [r.detail for r in a.audit_entries(actor=LOCAL_ADMIN) if r.action == action and r.outcome == "ok"]
+
+
+def test_a_thesaurus_save_names_its_changes_and_keeps_the_file_it_empties(tmp_path) -> None:
+    a = fake_assistant(tmp_path / "store")
+    a.save_custom_thesaurus("神兽金\t子女教育补贴\n打的\t出租车", actor=LOCAL_ADMIN)
+    generation = a.library_generation(actor=LOCAL_ADMIN)
+    assert a.thesaurus_removals("神兽金\t年终奖", actor=LOCAL_ADMIN) == ["打的"]
+    a.save_custom_thesaurus("神兽金\t年终奖", actor=LOCAL_ADMIN)
+    assert a.library_generation(actor=LOCAL_ADMIN) != generation  # a synonym changes what a search finds
+    last = _rows(a, "thesaurus.change")[0]
+    assert "修改 1 条：神兽金：子女教育补贴 → 年终奖" in last and "删除 1 条：打的 → 出租车" in last, last
+    assert list((tmp_path / "store").glob("thesaurus.original-*")), "the file an entry was removed from is kept"
+    a.save_custom_thesaurus("", actor=LOCAL_ADMIN)
+    assert "删除 1 条：神兽金 → 年终奖" in _rows(a, "thesaurus.change")[0]
+
+
+def test_clearing_the_pages_changes_says_old_and_new_and_none_reads_as_fitted(tmp_path) -> None:
+    a = fake_assistant(tmp_path / "store")  # .env's threshold here: 0.1
+    a.update_settings(top_k=9, answer_threshold=None, actor=LOCAL_ADMIN)
+    assert "answer_threshold: 0.1 → 实测拟合值" in _rows(a, "settings.change")[0]
+    a.forget_saved_settings(actor=LOCAL_ADMIN)
+    last = _rows(a, "settings.change")[0]
+    assert "top_k: 9 → 5" in last and "answer_threshold: 实测拟合值 → 0.1" in last and "None" not in last, last
+
+
+def test_the_knobs_env_sets_are_known(tmp_path) -> None:
+    a = Assistant(Settings(data_dir=tmp_path / "store", top_k=8), embedder=BigramEmbedder())
+    assert a.env_settings == {"top_k": 8}
