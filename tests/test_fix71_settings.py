@@ -41,3 +41,16 @@ def test_clearing_the_pages_changes_says_old_and_new_and_none_reads_as_fitted(tm
 def test_the_knobs_env_sets_are_known(tmp_path) -> None:
     a = Assistant(Settings(data_dir=tmp_path / "store", top_k=8), embedder=BigramEmbedder())
     assert a.env_settings == {"top_k": 8}
+
+
+def test_a_settings_file_that_is_a_folder_is_said_as_one(tmp_path) -> None:
+    import pytest
+
+    from rag_core.errors import SettingsError
+
+    (tmp_path / "store" / "settings.json").mkdir(parents=True)
+    a = fake_assistant(tmp_path / "store")
+    assert any("文件夹" in line for line in a.store_notices), a.store_notices
+    for act in (lambda: a.update_settings(top_k=7, actor=LOCAL_ADMIN), lambda: a.forget_saved_settings(actor=LOCAL_ADMIN)):
+        with pytest.raises(SettingsError, match="文件夹"):
+            act()

@@ -18,6 +18,8 @@ from typing import Any
 from ..errors import SettingsError, explain_json_error
 from ..settings import ASIDE_STAMP, LIMITS, SAVED_FILE, Settings
 
+FOLDER = "是一个文件夹，不是设置页写的文件"
+MOVE_IT = f"把数据目录里名为 {SAVED_FILE} 的文件夹移走或改名"
 _KEPT_NAME = "settings.original-<时间>.json"  # where a save keeps a file it cannot write back whole
 _SAVE_FORM: dict[str, Any] = {"ensure_ascii": False, "indent": 1}  # json.dumps as a save writes: any other form is a hand edit
 _SAVED_MAX_BYTES, _NAMED = 100_000, 5  # a settings.json larger is refused whole; a notice names this many settings
@@ -57,6 +59,8 @@ def with_saved_changes(settings: Settings, *, now: bool = False) -> tuple[Settin
     if not path.exists():
         _KNOWN.setdefault(path.resolve(), "")
         return settings, "", frozenset()
+    if path.is_dir():  # no save can fix this one (review 395 #8): said as what it is
+        return settings, f"{SAVED_FILE}（设置页保存的修改）{FOLDER}，这次已按 .env 和默认值启动；{MOVE_IT}后重启", frozenset()
     data: bytes | None = None
     with contextlib.suppress(OSError), path.open("rb") as file:
         data = file.read(_SAVED_MAX_BYTES + 1)  # a larger file is refused whole, never read whole (review 336)
@@ -114,6 +118,8 @@ def save_changes(settings: Settings, names: Iterable[str], base: Settings | None
     next start's knobs; now a failure raises SettingsError with it in place (a moved one is put back). `base`: what
     the start applied the file over (.env and defaults; `settings` when not given)."""
     path = settings.path(SAVED_FILE)
+    if path.is_dir():
+        raise SettingsError(f"设置没有保存：数据目录里的 {SAVED_FILE} {FOLDER}，原来的设置没有改动；请{MOVE_IT}后再保存")
     data = json.dumps({k: getattr(settings, k) for k in LIMITS if k in set(names)}, **_SAVE_FORM).encode()
     partial, kept, old = path.with_name(path.name + ".tmp"), None, False
     try:
@@ -141,6 +147,8 @@ def forget_changes(base: Settings) -> str:
     """Remove settings.json, back to `base` (.env and defaults); one a save would keep aside (`_worth_keeping`) is
     moved aside instead of deleted, since it may hold the only copy of a value to fix. The copy's name, or ""."""
     path, kept = base.path(SAVED_FILE), None
+    if path.is_dir():
+        raise SettingsError(f"设置页保存的修改没有清除：数据目录里的 {SAVED_FILE} {FOLDER}；请{MOVE_IT}后重启助手")
     try:
         if _worth_keeping(base) is not False:
             path.replace(kept := _kept_path(path))  # moved whole: a clear needs no disk space, nor to read the file
