@@ -82,3 +82,17 @@ def test_what_stands_around_an_address_is_read_as_said(tmp_path, typed, kept) ->
     memories = [m.content for m in a.list_memories("zhang", actor=ZHANG)]
     assert any(kept in m for m in memories), memories
     assert not any(piece in m for m in memories for piece in ("（见", ")", "http")), memories
+
+
+def test_a_memory_edited_while_a_turn_was_answered_leaves_that_turn_too(tmp_path) -> None:
+    # review 394 #3: the check made when a turn is stored looked for deleted memories only
+    from rag_core.facade.purge_race import as_left
+
+    a = fake_assistant(tmp_path / "s")
+    memory_id, _ = a.remember("zhang", "我常驻杭州", actor=ZHANG)
+    record = {"memories": [{"id": memory_id, "content": "用户常驻杭州，用户有抑郁症"}], "prompt": "…用户有抑郁症…",
+              "memory_search": ""}
+    left = as_left(lambda: a.memory, record, "答复", "zhang")
+    assert left is not None and "抑郁" not in json.dumps(left, ensure_ascii=False)
+    current = a.list_memories("zhang", actor=ZHANG)[0].content
+    assert as_left(lambda: a.memory, {"memories": [{"id": memory_id, "content": current}]}, "答复", "zhang") is None

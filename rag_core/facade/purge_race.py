@@ -50,6 +50,20 @@ def deleted_used(open_memory: Callable[[], Any], record: dict[str, Any], user: s
     return [mid for mid, row in rows.items() if row is None or row.deleted_by_person]
 
 
+def edited_used(open_memory: Callable[[], Any], record: dict[str, Any], user: str) -> list[str]:
+    """The memories the turn used whose text was edited while it was answered (`edited_in_turns` rewrote only the
+    turns stored by then: review 394 #3); a damaged store names none."""
+    used = {m.get("id"): m.get("content") for m in record.get("memories") or [] if isinstance(m, dict) and m.get("id")}
+    if not used:
+        return []
+    try:
+        memory = open_memory()
+        rows = {mid: memory.get(mid, user_id=user or None) for mid in used}
+    except (MemoryStoreError, sqlite3.Error):
+        return []
+    return [mid for mid, row in rows.items() if row is not None and not row.deleted_by_person and row.content != used[mid]]
+
+
 def as_left(open_memory: Callable[[], Any], record: dict[str, Any], answer: str,
             user: str) -> tuple[dict[str, Any], str] | None:
     """The turn (record, answer) as a purge (`purged_turn`) or a delete by id (`forgotten_turn`) since it recalled
@@ -58,12 +72,15 @@ def as_left(open_memory: Callable[[], Any], record: dict[str, Any], answer: str,
         return purged_turn(record, answer)
     if ids := deleted_used(open_memory, record, user):
         return forgotten_turn(ids)(record, answer)
+    if ids := edited_used(open_memory, record, user):
+        return forgotten_turn(ids, MEMORIES_EDITED)(record, answer)
     return None
 
 
 def landed(open_memory: Callable[[], Any], record: dict[str, Any], user: str) -> bool:
     """Whether a purge or a delete by id landed since the turn recalled its memories (`as_left` would change it)."""
-    return memories_gone(open_memory, record, user) or bool(deleted_used(open_memory, record, user))
+    return (memories_gone(open_memory, record, user) or bool(deleted_used(open_memory, record, user))
+            or bool(edited_used(open_memory, record, user)))
 
 
 def forget_in_turns(assistant: Any, memory_ids: Sequence[str]) -> str:
