@@ -253,6 +253,7 @@ class Assistant(AskerActions, AccountActions, HistoryActions, DocumentActions, M
         if top_k is not None and (type(top_k) is not int or out_of_limits("top_k", top_k)):
             low, high, _ = LIMITS["top_k"]
             raise InputError(f"检索条数 top_k 须是 {low:g} 到 {high:g} 之间的整数，请改后重试（不填则用设置里的 {self._settings.top_k}）")
+        self.thesaurus_in_force()  # another replica's 词表 save included
         return self.retriever.search(question, self._settings, reader=actor.reading(role), top_k=top_k, mode=mode)
 
     def preview_audiences(self, *, actor: Principal | None = None) -> list[str]:

@@ -54,3 +54,17 @@ def test_a_settings_file_that_is_a_folder_is_said_as_one(tmp_path) -> None:
     for act in (lambda: a.update_settings(top_k=7, actor=LOCAL_ADMIN), lambda: a.forget_saved_settings(actor=LOCAL_ADMIN)):
         with pytest.raises(SettingsError, match="文件夹"):
             act()
+
+
+def test_another_replicas_thesaurus_save_is_searched_with_at_the_next_question(tmp_path) -> None:
+    from fakes import fake_assistant_with_samples
+
+    a = fake_assistant_with_samples(tmp_path / "store")
+    doc = "# 员工子女教育补贴办法\n\n## 第一条 补贴标准\n\n每名子女每月可领取子女教育补贴 1837 元，随当月工资发放。\n"
+    assert a.ingest_bytes(doc.encode(), "子女教育补贴.md").ok
+    b = fake_assistant(tmp_path / "store")  # the second replica
+    question = "神兽金每月多少钱"
+    before = len(b.search(question, actor=LOCAL_ADMIN).hits)
+    a.save_custom_thesaurus("神兽金\t子女教育补贴", actor=LOCAL_ADMIN)
+    assert len(b.search(question, actor=LOCAL_ADMIN).hits) > before == 0
+    assert "神兽金" in b.thesaurus.custom

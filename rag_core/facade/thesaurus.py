@@ -133,8 +133,27 @@ class ThesaurusActions(FacadeCore):
     thesaurus_comments: tuple[str, ...] = ()  # HR's '#' lines in the file, written back by every save
     store_notices: list[str]
 
+    _thesaurus_stamp: tuple[int, int] | None = None  # the file's (mtime, size) when this process last read it
+
+    def _file_stamp(self) -> tuple[int, int] | None:
+        try:
+            info = self._settings.path(THESAURUS_FILE).stat()
+        except OSError:
+            return None
+        return info.st_mtime_ns, info.st_size
+
+    def thesaurus_in_force(self) -> Thesaurus:
+        """The table searched with, HR's entries as the file holds them now: another replica's save is used from the
+        next question on (review 395 #7: only this replica's 设置 page read the file again). One stat a search; the
+        file is read again only when it changed."""
+        if (stamp := self._file_stamp()) != self._thesaurus_stamp:
+            self._thesaurus_stamp = stamp
+            self._custom_now()
+        return self.thesaurus
+
     def _load_thesaurus(self) -> Thesaurus:
         """The shipped table plus HR's file (whatever of it parses); a problem becomes one notice, never an error."""
+        self._thesaurus_stamp = self._file_stamp()
         found = read_custom(self._settings.path(THESAURUS_FILE), redact_text)
         self.thesaurus_comments = found.comments
         if found.problem:
