@@ -83,6 +83,7 @@ def test_a_new_conversation_id_never_reads_as_personal_data(tmp_path, monkeypatc
 def store(monkeypatch, tmp_path) -> Path:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(cli, "open_assistant", lambda args: fake_assistant(Path(args.data_dir)))
+    (tmp_path / "store").mkdir()  # a reading command on a data dir that does not exist is refused (review 392 #6)
     return tmp_path / "store"
 
 

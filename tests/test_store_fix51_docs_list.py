@@ -15,6 +15,7 @@ import rag_core.cli as cli
 @pytest.fixture()
 def store(monkeypatch, tmp_path) -> Path:
     monkeypatch.setattr(cli, "open_assistant", lambda args: fake_assistant(Path(args.data_dir)))
+    (tmp_path / "store").mkdir()  # a reading command on a data dir that does not exist is refused (review 392 #6)
     return tmp_path / "store"
 
 
