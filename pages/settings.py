@@ -425,7 +425,9 @@ RESTORE_KEY = "settings_restore_over_env"  # 恢复默认值 asked first: it wou
 def restore_defaults(assistant: Assistant, settings: Any, defaults: dict[str, Any], from_env: dict[str, Any]) -> None:
     """The built-in defaults saved on this page. Values .env sets are named and asked about first: saved, they win at
     every start and an edit of .env no longer counts (review 395 #3); 清除本页保存的修改 goes back to .env instead."""
-    over = {k: v for k, v in from_env.items() if k in defaults and differs(v, defaults[k])}
+    # only what the restore would change (review 396 #6: it warned when the page had saved the defaults already)
+    over = {k: v for k, v in from_env.items()
+            if k in defaults and differs(v, defaults[k]) and differs(getattr(settings, k), defaults[k])}
     if st.button("恢复默认值", icon=":material/restart_alt:"):
         if over:
             st.session_state[RESTORE_KEY] = True
@@ -541,14 +543,16 @@ def thesaurus_section(assistant: Assistant) -> None:
     if saved and (gone := assistant.thesaurus_removals(text, drawn=st.session_state[THESAURUS_BASE_KEY], actor=actor())):
         st.session_state[THESAURUS_CONFIRM_KEY] = (text, gone)
         saved = False
+    question = st.empty()  # cleared when the save it asked about is refused (review 396 #4)
     if pending := st.session_state.get(THESAURUS_CONFIRM_KEY):
         if pending[0] != text:  # the editor changed since: the question is about another text
             st.session_state.pop(THESAURUS_CONFIRM_KEY, None)
         else:
             names = "、".join(escape_md(w) for w in pending[1][:20]) + (" 等" if len(pending[1]) > 20 else "")
-            st.warning(f"这次保存会删除 {len(pending[1])} 条自定义词条：{names}。删除后检索不再用它们；"
-                       "原词表文件会原样另存一份。确定吗？", icon=":material/warning:")
-            sure, cancel = st.columns(2)
+            asking = question.container()
+            asking.warning(f"这次保存会删除 {len(pending[1])} 条自定义词条：{names}。删除后检索不再用它们；"
+                           "原词表文件会原样另存一份。确定吗？", icon=":material/warning:")
+            sure, cancel = asking.columns(2)
             if cancel.button("取消", key="thesaurus_remove_cancel"):
                 st.session_state.pop(THESAURUS_CONFIRM_KEY, None)
                 st.rerun()
@@ -559,11 +563,15 @@ def thesaurus_section(assistant: Assistant) -> None:
         try:
             count = assistant.save_custom_thesaurus(text, actor=actor(), drawn=st.session_state[THESAURUS_BASE_KEY])
         except ThesaurusChanged as exc:
+            st.session_state.pop(THESAURUS_CONFIRM_KEY, None)  # its question named what the file held then (396 #4)
+            question.empty()
             st.session_state[THESAURUS_BASE_KEY] = exc.current  # a second 保存词表 replaces it, knowingly
             st.error(f"没有保存：{escape_md(exc)}。你改的内容还在上面的框里；现在保存的词表如下，请把其中要保留的词条"
                      "合进框里后再点“保存词表”（再次保存会用框里的内容替换现在的词表）。")
             st.code(exc.current, language=None)
         except RagError as exc:
+            st.session_state.pop(THESAURUS_CONFIRM_KEY, None)
+            question.empty()
             st.error(f"没有保存：{escape_md(exc)}")
         else:
             st.session_state[THESAURUS_FLASH_KEY] = f"已保存 {count} 条自定义词条，检索立即使用。"

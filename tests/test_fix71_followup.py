@@ -36,3 +36,9 @@ def test_a_model_handing_a_follow_up_back_unchanged_leaves_it_to_the_rules() -> 
     with OpenAIStubServer(reply="工资照发吗") as echo:
         client = OpenAICompatibleClient(api_key="k-1234567890", model="stub-model", base_url=echo.base_url)
         assert llm_rewrite(client, "工资照发吗", [("病假要什么证明？", "…")], fallback.reason, fallback) is fallback
+
+
+def test_a_question_that_says_it_goes_on_is_not_taken_as_a_new_one() -> None:
+    # review 396 #1: 那交通费要发票吗 after 出差住宿费怎么报销 keeps 出差 (and reaches a configured model)
+    rewrite = rule_rewrite("那交通费要发票吗", "出差住宿费怎么报销")
+    assert rewrite.rewritten and "出差" in rewrite.question

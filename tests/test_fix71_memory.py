@@ -96,3 +96,20 @@ def test_a_memory_edited_while_a_turn_was_answered_leaves_that_turn_too(tmp_path
     assert left is not None and "抑郁" not in json.dumps(left, ensure_ascii=False)
     current = a.list_memories("zhang", actor=ZHANG)[0].content
     assert as_left(lambda: a.memory, {"memories": [{"id": memory_id, "content": current}]}, "答复", "zhang") is None
+
+
+@pytest.mark.parametrize("not_now", ["我明天去北京工作", "我下周去北京上班", "我以前在北京工作"])
+def test_a_plan_or_a_past_job_keeps_the_home_city(tmp_path, not_now) -> None:
+    # review 396 #3
+    a = fake_assistant(tmp_path / "s")
+    a.ask("我常驻杭州", user="zhang", actor=ZHANG, conversation="c1")
+    a.ask(not_now, user="zhang", actor=ZHANG, conversation="c1")
+    assert "用户常驻杭州" in _cities(a), _cities(a)
+
+
+@pytest.mark.parametrize("pasted", ["我常驻北京 http://x.cn/路径/图片", "我常驻北京http://x.cn/a", "我常驻北京，见www.evil.example"])
+def test_an_address_glued_to_chinese_or_with_a_chinese_path_goes_whole(tmp_path, pasted) -> None:
+    # review 396 #2
+    a = fake_assistant(tmp_path / "s")
+    a.ask(pasted, user="zhang", actor=ZHANG, conversation="c1")
+    assert [m.content for m in a.list_memories("zhang", actor=ZHANG)] == ["用户常驻北京"]

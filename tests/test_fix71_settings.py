@@ -24,7 +24,7 @@ def test_a_thesaurus_save_names_its_changes_and_keeps_the_file_it_empties(tmp_pa
     assert a.library_generation(actor=LOCAL_ADMIN) != generation  # a synonym changes what a search finds
     last = _rows(a, "thesaurus.change")[0]
     assert "修改 1 条：神兽金：子女教育补贴 → 年终奖" in last and "删除 1 条：打的 → 出租车" in last, last
-    assert list((tmp_path / "store").glob("thesaurus.original-*")), "the file an entry was removed from is kept"
+    assert list((tmp_path / "store").glob("thesaurus.before-removal-*")), "the file an entry was removed from is kept"
     a.save_custom_thesaurus("", actor=LOCAL_ADMIN)
     assert "删除 1 条：神兽金 → 年终奖" in _rows(a, "thesaurus.change")[0]
 
@@ -68,3 +68,14 @@ def test_another_replicas_thesaurus_save_is_searched_with_at_the_next_question(t
     a.save_custom_thesaurus("神兽金\t子女教育补贴", actor=LOCAL_ADMIN)
     assert len(b.search(question, actor=LOCAL_ADMIN).hits) > before == 0
     assert "神兽金" in b.thesaurus.custom
+
+
+def test_copies_of_saves_that_removed_entries_do_not_pile_up(tmp_path) -> None:
+    from rag_core.facade.thesaurus import REMOVAL_COPIES_KEPT
+
+    a = fake_assistant(tmp_path / "store")
+    for i in range(REMOVAL_COPIES_KEPT + 3):
+        a.save_custom_thesaurus(f"口语词{i}\t制度用语{i}", actor=LOCAL_ADMIN)  # each save removes the last one's entry
+    copies = sorted((tmp_path / "store").glob("thesaurus.before-removal-*"))
+    assert len(copies) == REMOVAL_COPIES_KEPT
+    assert f"口语词{REMOVAL_COPIES_KEPT + 1}" in copies[-1].read_text(encoding="utf-8")  # the newest kept

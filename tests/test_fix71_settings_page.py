@@ -30,7 +30,7 @@ def test_emptying_the_thesaurus_asks_first(tmp_path, monkeypatch) -> None:
     assert any("会删除 2 条" in str(w.value) for w in at.warning)
     _button(at, "确认删除并保存").click().run()
     assert not at.exception and a.thesaurus.custom == {}
-    assert list((tmp_path / "store").glob("thesaurus.original-*"))
+    assert list((tmp_path / "store").glob("thesaurus.before-removal-*"))
 
 
 def test_restoring_defaults_over_env_values_asks_first_and_the_table_says_where_values_come_from(
@@ -50,3 +50,18 @@ def test_restoring_defaults_over_env_values_asks_first_and_the_table_says_where_
     assert a.settings.top_k == 8 and not (tmp_path / "store" / "settings.json").exists()
     info = next(f for f in frames if "项目" in f.columns)
     assert {"时区（页面上的时间都按它显示）", "提问记录保留天数"} <= set(info["项目"])
+
+
+def test_a_removal_question_goes_when_its_save_is_refused(tmp_path, monkeypatch) -> None:
+    # review 396 #4: the question stayed beside the refusal, naming what the file held before
+    a = fake_assistant(tmp_path / "store")
+    a.save_custom_thesaurus("神兽金\t子女教育补贴\n打的\t出租车", actor=LOCAL_ADMIN)
+    serve_desktop(a, tmp_path, monkeypatch)
+    at = open_desktop_page("pages/settings.py")
+    at.text_area[0].set_value("神兽金\t子女教育补贴")
+    _button(at, "保存词表").click().run()
+    a.add_thesaurus_entry("饭卡", "餐补", actor=LOCAL_ADMIN)  # the gap page, meanwhile
+    _button(at, "确认删除并保存").click().run()
+    assert any("已在别处被修改" in str(e.value) for e in at.error)
+    assert not any("确定吗" in str(w.value) for w in at.warning)
+    assert not any(b.label == "确认删除并保存" for b in at.button)

@@ -52,7 +52,7 @@ def register(commands) -> None:
     add.add_argument("--answer", required=True, metavar="答复", help="标准答复的正文")
     add.add_argument("--clause", action="append", default=[], help="依据的条款（可多次）")
     add.add_argument("--variant", action="append", default=[], help="同一问题的其他问法（可多次）")
-    add.add_argument("--audience", action="append", default=None, metavar="LABEL",
+    add.add_argument("--audience", action="append", default=None, metavar="受众",
                      help="谁问时用这条答复：受众标签，可重复（不写时为 all，即全员；写了空标签会被拒绝）")
     add.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
     add.set_defaults(handler=add_faq)
@@ -60,10 +60,10 @@ def register(commands) -> None:
     lst.add_argument("--json", action="store_true", help="以 JSON 输出（供程序读取）")
     lst.set_defaults(handler=list_faq, reads_only=True)
     delete = sub.add_parser("delete", help="删除一条标准答复")
-    delete.add_argument("id", metavar="ID", help="要删除的标准答复（faq list 列出的 ID）")
+    delete.add_argument("id", metavar="编号", help="要删除的标准答复（faq list 列出的 ID）")
     delete.set_defaults(handler=delete_faq)
     release = sub.add_parser("release", help="复核无误，恢复使用一条暂停（待复核）的标准答复")
-    release.add_argument("id", metavar="ID", help="核对过、可以恢复使用的标准答复（faq list 里标【待复核】的 ID）")
+    release.add_argument("id", metavar="编号", help="核对过、可以恢复使用的标准答复（faq list 里标【待复核】的 ID）")
     release.set_defaults(handler=release_faq)
 
     usage = commands.add_parser("usage", help="使用情况：各文档被引用次数、从未被引用的文档、每日提问数")

@@ -74,12 +74,12 @@ def register(commands) -> None:
     lst.set_defaults(handler=_guarded(list_memories), reads_only=True)
 
     delete = sub.add_parser("delete", help="删除记忆（软删除，保留期后彻底清除）")
-    delete.add_argument("ids", nargs="+", metavar="ID", help="要删除的记忆编号（memory list 列出的），可以多个")
+    delete.add_argument("ids", nargs="+", metavar="编号", help="要删除的记忆编号（memory list 列出的），可以多个")
     delete.add_argument("--user", default=None, help="以该用户身份删除：别人的记忆编号会被拒绝")
     delete.set_defaults(handler=_guarded(delete_memories))
 
     imp = sub.add_parser("set-importance", help="修改一条记忆的重要性")
-    imp.add_argument("id", metavar="ID", help="记忆编号（memory list 列出的）")
+    imp.add_argument("id", metavar="编号", help="记忆编号（memory list 列出的）")
     imp.add_argument("importance", type=_importance, metavar="重要度", help="0 到 1 之间的数字，例如 0.8")
     imp.add_argument("--user", default=None, help="以该用户身份修改：别人的记忆编号会被拒绝")
     imp.set_defaults(handler=_guarded(set_importance))

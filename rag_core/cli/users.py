@@ -30,7 +30,7 @@ def register(commands) -> None:
     add = sub.add_parser("add", help="新建账户（密码从标准输入读取两次）")
     add.add_argument("name", metavar="用户名", help="新账户的登录名")
     add.add_argument("--role", choices=ROLES, required=True, help="employee=员工，hr=HR，admin=管理员")
-    add.add_argument("--audience", action="append", default=[], metavar="LABEL", help="额外可读的受众标签，可重复")
+    add.add_argument("--audience", action="append", default=[], metavar="受众", help="额外可读的受众标签，可重复")
     add.add_argument("--email", default="", help="单点登录时用来对应账户的邮箱")
     add.set_defaults(handler=add_user)
 

@@ -335,7 +335,8 @@ def rule_rewrite(question: str, previous: str | None) -> Rewrite:
             filler = subject if subject not in rest else ""
             return Rewrite(rest[:at] + filler + tail + mark, reason)
     tentative = reason not in CERTAIN
-    if tentative and (kinds := another_of_the_kind(subject, rest)):
+    # (one led by 那/还有 says itself that it goes on: 那交通费要发票吗 after 出差住宿费 keeps 出差, review 396 #1)
+    if reason == SHORT and (kinds := another_of_the_kind(subject, rest)):
         return Rewrite(raw, "", decision=f"问题自己点名了“{kinds[1]}”（上文问的是同类的“{kinds[0]}”），是新问题，不结合上文")
     if subject and subject in rest:
         return Rewrite(rest + mark, reason, tentative)

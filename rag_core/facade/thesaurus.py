@@ -58,6 +58,7 @@ THESAURUS_LOCK = ".thesaurus.write-lock"  # one save at a time across replicas (
 THESAURUS_TMP = ".thesaurus.tsv.tmp"  # the new file, written whole before it replaces the old one
 FIX = "在设置页的“词表”里改好并保存（原文件会先原样另存一份），或改好文件后重启"
 MOVE_FOLDER = "把数据目录里名为 thesaurus.tsv 的文件夹移走或改名"
+REMOVAL_COPY, REMOVAL_COPIES_KEPT = "thesaurus.before-removal-", 10  # what a save that removed entries keeps
 DROPPED = "删去了 {} 个看不见的字符（常见于从 Word、Excel 或网页复制；提问里同样不算）"
 # why a save could not write, in Chinese (an OSError's strerror is English); the rest: its number
 def masked_lines(text: str) -> str:
@@ -277,9 +278,15 @@ class ThesaurusActions(FacadeCore):
         tmp, kept = path.with_name(THESAURUS_TMP), None
         try:
             tmp.write_bytes(custom_text(entries, comments).encode("utf-8"))
-            if path.exists() and (keep_old or not read_custom(path).clean):
+            if path.exists() and not read_custom(path).clean:  # a hand edit: its only copy, never pruned
                 kept = path.with_name(f"thesaurus.original-{aside_stamp()}.tsv")
                 shutil.copyfile(path, kept)
+            elif path.exists() and keep_old:  # entries removed: the last few such copies (review 396 #7)
+                kept = path.with_name(f"{REMOVAL_COPY}{aside_stamp()}.tsv")
+                shutil.copyfile(path, kept)
+                for old in sorted(path.parent.glob(f"{REMOVAL_COPY}*.tsv"))[:-REMOVAL_COPIES_KEPT]:
+                    with suppress(OSError):
+                        old.unlink()
             os.replace(tmp, path)
         except OSError as exc:
             for leftover in (tmp, kept):

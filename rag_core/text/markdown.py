@@ -23,7 +23,9 @@ _LINE_START = re.compile(r"(?m)^(\s*(?:(?:[-*+]|\d+[.)])\s+)*)([#>=]|-(?=[-\s]*$
 _IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
 _LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)")  # one level of brackets in the address
 # an address's own characters only (ASCII; no comma, no bracket): 见 http://x.cn/a,我在研发部 keeps 我在研发部 (review 394 #5)
-_BARE_URL = re.compile(r"(?i)\b(?:https?://|www\.)[A-Za-z0-9\-._~:/?#@$&'*+=%]+")
+# (its path may be Chinese after a slash; it may follow Chinese text without a space: review 396 #2)
+_BARE_URL = re.compile(r"(?i)(?<![A-Za-z0-9])(?:https?://|www\.)[A-Za-z0-9\-._~:/?#@$&'*+=%]+"
+                       r"(?:(?<=/)[^\s，。；！？、,;（）()<>\[\]]*)?")
 
 
 _AROUND_GONE = re.compile(r"[（(][^（）()\0\n]{0,4}\0[^（）()\0\n]{0,2}[）)]")
