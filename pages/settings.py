@@ -433,6 +433,8 @@ def restore_defaults(assistant: Assistant, settings: Any, defaults: dict[str, An
             st.session_state[RESTORE_KEY] = True
         else:
             go_back(assistant, settings, defaults)
+    if st.session_state.get(RESTORE_KEY) and not over:  # 应用 made it moot meanwhile (review 397 #8)
+        st.session_state.pop(RESTORE_KEY, None)
     if st.session_state.get(RESTORE_KEY):
         named = "，".join(f"{FIELDS[k][0]}（.env 里 {Settings.env_var(k)} = {shown_number(v)}）" for k, v in over.items())
         st.warning(f"恢复默认值会把设置改成程序的实测默认值并保存在本页，以后每次启动都以它为准，覆盖 .env 里的：{named}。"

@@ -42,3 +42,8 @@ def test_a_question_that_says_it_goes_on_is_not_taken_as_a_new_one() -> None:
     # review 396 #1: 那交通费要发票吗 after 出差住宿费怎么报销 keeps 出差 (and reaches a configured model)
     rewrite = rule_rewrite("那交通费要发票吗", "出差住宿费怎么报销")
     assert rewrite.rewritten and "出差" in rewrite.question
+
+
+def test_a_question_that_goes_on_takes_the_other_thing_in_the_last_ones_place() -> None:
+    # review 397 #1: 那产假… after 婚假 was glued into 婚假产假… and refused
+    assert rule_rewrite("那产假需要什么材料", "婚假有几天").question == "产假需要什么材料"

@@ -113,3 +113,24 @@ def test_an_address_glued_to_chinese_or_with_a_chinese_path_goes_whole(tmp_path,
     a = fake_assistant(tmp_path / "s")
     a.ask(pasted, user="zhang", actor=ZHANG, conversation="c1")
     assert [m.content for m in a.list_memories("zhang", actor=ZHANG)] == ["用户常驻北京"]
+
+
+@pytest.mark.parametrize(("said", "home_kept"), [
+    ("我已经到上海上班", False), ("我毕业以后在上海工作", False), ("我现在住在上海", False),
+    ("我现在常驻上海，出差住宿标准是多少？", False), ("我搬到上海了，出差住宿标准是多少？", False),
+    ("我以前一直在北京工作", True), ("我原来常驻北京", True), ("我下个月调到上海", True),
+])
+def test_now_and_not_now(tmp_path, said, home_kept) -> None:
+    # review 397 #2-#4: moves said now replace the city; a past or a plan, in any of the city wordings, does not
+    a = fake_assistant(tmp_path / "s")
+    a.ask("我常驻杭州", user="zhang", actor=ZHANG, conversation="c1")
+    a.ask(said, user="zhang", actor=ZHANG, conversation="c1")
+    assert ("用户常驻杭州" in _cities(a)) == home_kept, _cities(a)
+
+
+@pytest.mark.parametrize("pasted", ["我常驻北京 http://例子.中国/a", "我常驻北京《http://x.cn》", "我常驻北京【见 www.x.cn】"])
+def test_a_chinese_host_or_an_address_in_book_brackets_goes_whole(tmp_path, pasted) -> None:
+    # review 397 #7
+    a = fake_assistant(tmp_path / "s")
+    a.ask(pasted, user="zhang", actor=ZHANG, conversation="c1")
+    assert [m.content for m in a.list_memories("zhang", actor=ZHANG)] == ["用户常驻北京"]

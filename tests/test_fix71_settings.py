@@ -79,3 +79,15 @@ def test_copies_of_saves_that_removed_entries_do_not_pile_up(tmp_path) -> None:
     copies = sorted((tmp_path / "store").glob("thesaurus.before-removal-*"))
     assert len(copies) == REMOVAL_COPIES_KEPT
     assert f"口语词{REMOVAL_COPIES_KEPT + 1}" in copies[-1].read_text(encoding="utf-8")  # the newest kept
+
+
+def test_every_removed_entry_is_named_in_the_trail_and_another_replicas_save_moves_the_generation(tmp_path) -> None:
+    # review 397 #5 and #6
+    a = fake_assistant(tmp_path / "store")
+    a.save_custom_thesaurus("\n".join(f"口语词{i}\t制度用语{i}" for i in range(30)), actor=LOCAL_ADMIN)
+    b = fake_assistant(tmp_path / "store")
+    generation = b.library_generation(actor=LOCAL_ADMIN)
+    a.save_custom_thesaurus("", actor=LOCAL_ADMIN)
+    removed = _rows(a, "thesaurus.change")[0]
+    assert all(f"口语词{i} → 制度用语{i}" in removed for i in range(30)), removed
+    assert b.library_generation(actor=LOCAL_ADMIN) != generation

@@ -335,9 +335,12 @@ def rule_rewrite(question: str, previous: str | None) -> Rewrite:
             filler = subject if subject not in rest else ""
             return Rewrite(rest[:at] + filler + tail + mark, reason)
     tentative = reason not in CERTAIN
-    # (one led by 那/还有 says itself that it goes on: 那交通费要发票吗 after 出差住宿费 keeps 出差, review 396 #1)
-    if reason == SHORT and (kinds := another_of_the_kind(subject, rest)):
+    kinds = another_of_the_kind(subject, rest) if tentative else None
+    if kinds and reason == SHORT:
         return Rewrite(raw, "", decision=f"问题自己点名了“{kinds[1]}”（上文问的是同类的“{kinds[0]}”），是新问题，不结合上文")
+    if kinds:  # one that says it goes on (那…): the other thing in the last one's place, the situation kept
+        subject = subject.replace(kinds[0], kinds[1], 1)  # 那交通费要发票吗 after 出差住宿费 keeps 出差 (396 #1);
+        # 那产假需要什么材料 after 婚假有几天 is then the question itself (397 #1)
     if subject and subject in rest:
         return Rewrite(rest + mark, reason, tentative)
     return Rewrite(subject + rest + mark, reason, tentative)

@@ -84,7 +84,8 @@ def entry_changes(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str
     added = [f"{h} → {' '.join(after[h])}" for h in after if h not in before]
     changed = [f"{h}：{' '.join(before[h])} → {' '.join(after[h])}" for h in after if h in before and before[h] != after[h]]
     removed = [f"{h} → {' '.join(before[h])}" for h in before if h not in after]
-    parts = [f"{label} {len(items)} 条：{'；'.join(items[:20])}{' 等' if len(items) > 20 else ''}"
+    # every one named, the file's size bounds the row: an entry in no copy left is still in the trail (review 397 #5)
+    parts = [f"{label} {len(items)} 条：{'；'.join(items)}"
              for label, items in (("新增", added), ("修改", changed), ("删除", removed)) if items]
     return "；".join(parts) or "没有改动"
 

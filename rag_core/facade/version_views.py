@@ -44,7 +44,8 @@ class VersionViews(FacadeCore):
                 answers = [(e.id, e.question, tuple(e.variants), e.id in held) for e in store.list() if e.id in readable]
         except StoreDamaged:
             answers = ["damaged"]
-        words = sorted(self.thesaurus.custom.items())  # a synonym saved changes what a search finds (review 395 #2)
+        # a synonym saved changes what a search finds (review 395 #2), another replica's too (397 #6)
+        words = sorted(self.thesaurus_in_force().custom.items())
         return hashlib.sha256(repr((seen, repr(self._settings), answers, words)).encode("utf-8")).hexdigest()
 
     def waiting_versions(self, *, actor: Principal | None = None) -> dict[str, DocumentInfo]:

@@ -193,9 +193,9 @@ _TITLE = (r"(?:副|总|代理|高级|资深|首席)*(?:经理|主管|总监|组�
           rf"[{_CJK}]{{0,3}}师|leader|Leader|HRBP|BP)")
 # units of a side post, beside the job (党支部, 团委, 工会小组, 篮球俱乐部, 摄影协会): never the person's department
 _SIDE_UNIT = re.compile(r"支部|总支|党小组|党委|团委|工会|俱乐部|协会|社团|学生会|委员会|兴趣小组")
-# a time before the verb that is not now (我以前在北京工作, 我明天去北京工作): no move (review 396 #3)
-_NOT_NOW = "".join(f"(?<!{w})" for w in ("以前", "之前", "原来", "曾经", "过去", "明天", "后天", "下周", "下个月",
-                                          "下月", "明年", "将来", "以后", "打算", "准备", "计划", "想"))
+# a time or a wish before the verb that is not now (我以前一直在北京工作, 我原来常驻北京, 我下个月调到上海, 我想在上海
+#工作): no city or department of the person's now (reviews 396 #3, 397 #3); 以后 is not among them (毕业以后在上海工作)
+_NOT_NOW_BEFORE = re.compile(r"以前|之前|原来|曾经|过去|明天|后天|下周|下个?月|明年|将来|打算|准备|计划|想")
 _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
     "department": [
         re.compile(rf"(?:调到了?|调去了?|调至|转到了?|转岗到了?|调岗到了?|加入了?)\s*(?P<v>{_UNIT})"),
@@ -214,12 +214,12 @@ _SLOT_PATTERNS: dict[str, list[re.Pattern[str]]] = {
                    rf"(?=[，,。；;\s]|$|了|办公|工作|上班|分公司|办事处|常驻|长期)(?<!了)(?<!部)(?<!组)(?<!中心)(?<!团队)"),
         # everyday wordings of where one is now (在上海上班, 搬到上海了, 住在上海, 回上海了, 我在上海): these verbs take
         # any place (在公司上班, 回老家, 住在宿舍), so the value must be a place name (`_PLACE_ONLY`)
-        re.compile(rf"{_NOT_NOW}(?:在|住在|搬到了?|搬去了?|搬回了?|回到?了?)\s*(?P<v>(?!在)[{_CJK}]{{2,4}}?)(?:市)?"
+        re.compile(rf"(?:(?<![现正实存所好自])在|住在|搬到了?|搬去了?|搬回了?|回到?了?)\s*(?P<v>(?!在)[{_CJK}]{{2,4}}?)(?:市)?"
                    rf"(?=工作|上班|办公|定居|生活|分公司|办事处|了?(?:$|[，,。；;\s]))"),
         # going to a place is a move only for work or living there, said as done (我去上海工作了, 我到上海上班了), and
         # moving house only with 搬 (我搬去上海住了): a trip (我明天去北京, 我到上海住酒店了) keeps the home city
-        re.compile(rf"{_NOT_NOW}(?:去了?|到了?|来了?)\s*(?P<v>(?!在)[{_CJK}]{{2,4}}?)(?:市)?"
-                   rf"(?=(?:工作|上班|办公|定居|生活)了(?:$|[，,。；;\s]))"),
+        re.compile(rf"(?:去了?|到了?|来了?)\s*(?P<v>(?!在)[{_CJK}]{{2,4}}?)(?:市)?"
+                   rf"(?=(?:工作|上班|办公|定居|生活)了?(?:$|[，,。；;\s]))"),
         re.compile(rf"搬(?:到|去|回)了?\s*(?P<v>[{_CJK}]{{2,4}}?)(?:市)?(?=住了?(?:$|[，,。；;\s]))"),
     ],
     "manager": [
@@ -371,6 +371,8 @@ def _slots(content: str) -> tuple[tuple[str, str], ...]:
                 value = value[:-1]
             before = clause[: m.start()]
             if slot in found or _NOT_A_VALUE.match(value) or _OTHERS.search(before) or _NEGATED_BEFORE.search(before):
+                continue
+            if slot in ("city", "department") and _NOT_NOW_BEFORE.search(before):
                 continue
             if slot == "city" and not (value := _place(m, value)):
                 continue

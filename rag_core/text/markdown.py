@@ -24,11 +24,12 @@ _IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
 _LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)")  # one level of brackets in the address
 # an address's own characters only (ASCII; no comma, no bracket): 见 http://x.cn/a,我在研发部 keeps 我在研发部 (review 394 #5)
 # (its path may be Chinese after a slash; it may follow Chinese text without a space: review 396 #2)
-_BARE_URL = re.compile(r"(?i)(?<![A-Za-z0-9])(?:https?://|www\.)[A-Za-z0-9\-._~:/?#@$&'*+=%]+"
-                       r"(?:(?<=/)[^\s，。；！？、,;（）()<>\[\]]*)?")
+_STOPS = "\\s，。；！？、,;（）()<>\\[\\]《》【】\"'“”"
+_BARE_URL = re.compile(rf"(?i)(?<![A-Za-z0-9])(?:https?://[^{_STOPS}]+|www\.[A-Za-z0-9\-._~:/?#@$&'*+=%]+"
+                       rf"(?:(?<=[/?=&])[^{_STOPS}]*)?)")  # (a Chinese host, path or query: reviews 396 #2, 397 #7)
 
 
-_AROUND_GONE = re.compile(r"[（(][^（）()\0\n]{0,4}\0[^（）()\0\n]{0,2}[）)]")
+_AROUND_GONE = re.compile(r"[（(《【][^（）()《》【】\0\n]{0,4}\0[^（）()《》【】\0\n]{0,2}[）)》】]")
 
 
 def without_links(text: str) -> str:
