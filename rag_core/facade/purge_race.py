@@ -4,7 +4,7 @@
 (`ConversationStore.rewrite_turns` with `insights.rows.purged_turn`). A turn whose answer was still streaming
 is written after that: it quoted memories no longer stored. `memories_gone` tells such a turn, so it is kept as
 the purge would have left it. A delete or forget by id (or an undo) of a memory the turn used, landing while it is
-answered, is caught the same way (`deleted_used`): `as_left` keeps the turn as either would have left it.
+answered, is caught the same way (`changed_used`, as is an edit): `as_left` keeps the turn as either would have left it.
 
 A delete or forget by id (`forget_in_turns`) takes those memories out of the person's stored turns the same way.
 """
@@ -34,34 +34,23 @@ def memories_gone(open_memory: Callable[[], Any], record: dict[str, Any], user: 
         return False
 
 
-def deleted_used(open_memory: Callable[[], Any], record: dict[str, Any], user: str) -> list[str]:
-    """The memories the turn (its record) used that are no longer active, unless superseded by a later telling: a
-    delete, forget or undo by id that landed while the turn was answered (`forget_in_turns` rewrote only the turns
-    stored by then). A row gone altogether (a retention sweep after the delete) is deleted too. `open_memory` as in
-    `memories_gone`: a damaged store names none (a later delete rewrites the turn)."""
-    named = [m.get("id") for m in record.get("memories") or [] if isinstance(m, dict) and m.get("id")]
-    if not named:
-        return []
-    try:
-        memory = open_memory()
-        rows = {mid: memory.get(mid, user_id=user or None) for mid in dict.fromkeys(named)}
-    except (MemoryStoreError, sqlite3.Error):
-        return []
-    return [mid for mid, row in rows.items() if row is None or row.deleted_by_person]
-
-
-def edited_used(open_memory: Callable[[], Any], record: dict[str, Any], user: str) -> list[str]:
-    """The memories the turn used whose text was edited while it was answered (`edited_in_turns` rewrote only the
-    turns stored by then: review 394 #3); a damaged store names none."""
+def changed_used(open_memory: Callable[[], Any], record: dict[str, Any], user: str) -> tuple[list[str], list[str]]:
+    """The memories the turn (its record) used that changed while it was answered, read from the store once:
+    (deleted, edited). Deleted: no longer active — a delete, forget or undo by id (`forget_in_turns` rewrote only the
+    turns stored by then), or a row gone altogether (a retention sweep after the delete). Edited: active, with another
+    text than the turn quoted (`edited_in_turns` likewise, review 394 #3). `open_memory` as in `memories_gone`: a
+    damaged store names none (a later delete or edit rewrites the turn)."""
     used = {m.get("id"): m.get("content") for m in record.get("memories") or [] if isinstance(m, dict) and m.get("id")}
     if not used:
-        return []
+        return [], []
     try:
         memory = open_memory()
         rows = {mid: memory.get(mid, user_id=user or None) for mid in used}
     except (MemoryStoreError, sqlite3.Error):
-        return []
-    return [mid for mid, row in rows.items() if row is not None and not row.deleted_by_person and row.content != used[mid]]
+        return [], []
+    deleted = [mid for mid, row in rows.items() if row is None or row.deleted_by_person]
+    edited = [mid for mid, row in rows.items() if mid not in deleted and used[mid] is not None and row.content != used[mid]]
+    return deleted, edited
 
 
 def as_left(open_memory: Callable[[], Any], record: dict[str, Any], answer: str,
@@ -70,17 +59,17 @@ def as_left(open_memory: Callable[[], Any], record: dict[str, Any], answer: str,
     its memories would have left it; None when neither landed."""
     if memories_gone(open_memory, record, user):
         return purged_turn(record, answer)
-    if ids := deleted_used(open_memory, record, user):
-        return forgotten_turn(ids)(record, answer)
-    if ids := edited_used(open_memory, record, user):
-        return forgotten_turn(ids, MEMORIES_EDITED)(record, answer)
+    deleted, edited = changed_used(open_memory, record, user)
+    if deleted:
+        return forgotten_turn(deleted)(record, answer)
+    if edited:
+        return forgotten_turn(edited, MEMORIES_EDITED)(record, answer)
     return None
 
 
 def landed(open_memory: Callable[[], Any], record: dict[str, Any], user: str) -> bool:
-    """Whether a purge or a delete by id landed since the turn recalled its memories (`as_left` would change it)."""
-    return (memories_gone(open_memory, record, user) or bool(deleted_used(open_memory, record, user))
-            or bool(edited_used(open_memory, record, user)))
+    """Whether a purge, a delete by id or an edit landed since the turn recalled its memories (`as_left` would change it)."""
+    return memories_gone(open_memory, record, user) or any(changed_used(open_memory, record, user))
 
 
 def forget_in_turns(assistant: Any, memory_ids: Sequence[str]) -> str:
