@@ -27,6 +27,7 @@ NOTE_KEY = "settings_flash_note"  # a warning shown with the flash: the change r
 DRAWN_KEY = "settings_form_drawn_with"  # (values, fitted thresholds) the form's widgets were last drawn with
 FAILED_KEY = "settings_reindex_failed"  # what the last re-cut could not cut, shown as an error under the flash
 SUBMIT_KEY = "settings_form_submitting"  # set by 应用's callback, before the run that handles it
+shown_number = Assistant.shown_setting  # one wording with the audit trail: 实测拟合值, 30 not 30.0
 THESAURUS_KEY = "settings_thesaurus_text"  # the word list editor's text (keyed: a change on disk never resets it)
 THESAURUS_BASE_KEY = "settings_thesaurus_drawn"  # the file's text the editor was filled from
 THESAURUS_RELOAD_KEY = "settings_thesaurus_reload"  # saved: fill the editor from the file again
@@ -184,13 +185,6 @@ def fitted_switch(name: str, current: Any) -> bool:
 
 def describe(changes: dict[str, Any]) -> str:
     return "，".join(f"{FIELDS[k][0]} = {shown_number(v)}" for k, v in changes.items())
-
-
-def shown_number(value: Any) -> str:
-    """A knob's value as a person reads it: the fitted threshold by name, a float without 17 digits."""
-    if value is None:
-        return "实测拟合值"
-    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def kept_copy(assistant: Assistant) -> str:

@@ -59,6 +59,14 @@ def _within(value: Any, low: float, high: float) -> bool:
     return _finite_number(value) and low <= value <= high  # int against float bound: exact, never overflows
 
 
+def shown_number(value: Any) -> str:
+    """A knob's value as a person reads it (the settings page, the audit trail): the fitted threshold (None) by name,
+    a float without 17 digits (30.0 → 30)."""
+    if value is None:
+        return "实测拟合值"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def out_of_limits(name: str, value: Any) -> str:
     """The Chinese refusal for `value` of knob `name` outside `LIMITS` ("" when it is inside)."""
     low, high, label = LIMITS[name]

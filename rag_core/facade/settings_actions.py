@@ -10,7 +10,7 @@ from contextlib import suppress
 from typing import Any
 
 from ..errors import SettingsError
-from ..settings import LIMITS, SAVED_FILE, Settings
+from ..settings import LIMITS, SAVED_FILE, Settings, shown_number
 from ..storage import saved_settings as saved_file  # settings.json: the settings page's changes
 from ..types import Principal
 from .core import FacadeCore
@@ -60,6 +60,8 @@ class SettingsActions(FacadeCore):
             self._memory.top_k = new.memory_top_k
         return needs_reindex
 
+    shown_setting = staticmethod(shown_number)  # a knob's value as the settings page and the audit trail say it
+
     @property
     def env_settings(self) -> dict[str, object]:
         """The knobs .env (or the environment) sets away from the built-in defaults: the page says where a value
@@ -94,16 +96,9 @@ class SettingsActions(FacadeCore):
 
 def change_detail(old: Settings, changes: dict[str, Any], kept: str) -> str:
     """The audit row of a settings change: each knob's old → new value (a secret masked), and where the old file went."""
-    shown = {k: ("***", "***") if "key" in k or "secret" in k else (_said(getattr(old, k, "")), _said(v))
+    shown = {k: ("***", "***") if "key" in k or "secret" in k else (shown_number(getattr(old, k, "")), shown_number(v))
              for k, v in changes.items()}
     return "；".join(f"{k}: {was} → {now}" for k, (was, now) in shown.items()) + (f"；{kept_notice(kept)}" if kept else "")
-
-
-def _said(value: Any) -> str:
-    """A knob's value as the settings page says it: none is 实测拟合值 (Python's None was shown), 30.0 is 30."""
-    if value is None:
-        return "实测拟合值"
-    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def kept_notice(kept: str) -> str:
