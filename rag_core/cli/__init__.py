@@ -155,9 +155,11 @@ def _logs_off_the_terminal(path: str | None) -> Iterator[None]:
 def refuse_a_missing_data_dir(named: str | None) -> None:
     """A command that only reads, on a data dir named that does not exist: a typo (/srv/hr/stor) made a new empty
     store there and answered 还没有账户：桌面模式 with exit 0 (review 392 #6). The default one is left to open."""
-    path = os.path.abspath(os.path.expanduser(named or " ").strip() or " ")
+    if not named or not named.strip():
+        return
+    path = os.path.abspath(os.path.expanduser(named.strip()))
     # (a path through a file is left to the open, which names that file)
-    if named and named.strip() and not os.path.lexists(path) and os.path.isdir(os.path.dirname(path)):
+    if not os.path.lexists(path) and os.path.isdir(os.path.dirname(path)):
         raise RagError(f"数据目录 {named} 不存在：请检查 --data-dir 或 RAG_DATA_DIR 的路径（只读的命令不会新建数据目录）")
 
 
