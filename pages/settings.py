@@ -427,7 +427,7 @@ def restore_defaults(assistant: Assistant, settings: Any, defaults: dict[str, An
             st.session_state[RESTORE_KEY] = True
         else:
             go_back(assistant, settings, defaults)
-    if st.session_state.get(RESTORE_KEY) and not over:  # 应用 made it moot meanwhile (review 397 #8)
+    if not over:  # nothing to ask about, or 应用 made the question moot meanwhile (review 397 #8)
         st.session_state.pop(RESTORE_KEY, None)
     if st.session_state.get(RESTORE_KEY):
         named = "，".join(f"{FIELDS[k][0]}（.env 里 {Settings.env_var(k)} = {shown_number(v)}）" for k, v in over.items())
@@ -553,21 +553,17 @@ def thesaurus_section(assistant: Assistant) -> None:
                 st.session_state.pop(THESAURUS_CONFIRM_KEY, None)
                 st.rerun()
             saved = sure.button("确认删除并保存", type="primary", key="thesaurus_remove_sure")
-            if saved:
-                st.session_state.pop(THESAURUS_CONFIRM_KEY, None)
-    if saved:
+    if saved:  # the question is answered: saved, or refused below and gone with it (review 396 #4)
+        st.session_state.pop(THESAURUS_CONFIRM_KEY, None)
+        question.empty()
         try:
             count = assistant.save_custom_thesaurus(text, actor=actor(), drawn=st.session_state[THESAURUS_BASE_KEY])
         except ThesaurusChanged as exc:
-            st.session_state.pop(THESAURUS_CONFIRM_KEY, None)  # its question named what the file held then (396 #4)
-            question.empty()
             st.session_state[THESAURUS_BASE_KEY] = exc.current  # a second 保存词表 replaces it, knowingly
             st.error(f"没有保存：{escape_md(exc)}。你改的内容还在上面的框里；现在保存的词表如下，请把其中要保留的词条"
                      "合进框里后再点“保存词表”（再次保存会用框里的内容替换现在的词表）。")
             st.code(exc.current, language=None)
         except RagError as exc:
-            st.session_state.pop(THESAURUS_CONFIRM_KEY, None)
-            question.empty()
             st.error(f"没有保存：{escape_md(exc)}")
         else:
             st.session_state[THESAURUS_FLASH_KEY] = f"已保存 {count} 条自定义词条，检索立即使用。"
