@@ -19,11 +19,16 @@ def _button(at, label: str):
     return next(b for b in at.button if b.label == label)
 
 
-def test_emptying_the_thesaurus_asks_first(tmp_path, monkeypatch) -> None:
+def _two_entries_on_the_page(tmp_path, monkeypatch):
+    """A 词表 of two entries, and the settings page open on it."""
     a = fake_assistant(tmp_path / "store")
     a.save_custom_thesaurus("神兽金\t子女教育补贴\n打的\t出租车", actor=LOCAL_ADMIN)
     serve_desktop(a, tmp_path, monkeypatch)
-    at = open_desktop_page("pages/settings.py")
+    return a, open_desktop_page("pages/settings.py")
+
+
+def test_emptying_the_thesaurus_asks_first(tmp_path, monkeypatch) -> None:
+    a, at = _two_entries_on_the_page(tmp_path, monkeypatch)
     at.text_area[0].set_value("")
     _button(at, "保存词表").click().run()
     assert len(a.thesaurus.custom) == 2, "nothing is removed before the person confirms"
@@ -54,10 +59,7 @@ def test_restoring_defaults_over_env_values_asks_first_and_the_table_says_where_
 
 def test_a_removal_question_goes_when_its_save_is_refused(tmp_path, monkeypatch) -> None:
     # review 396 #4: the question stayed beside the refusal, naming what the file held before
-    a = fake_assistant(tmp_path / "store")
-    a.save_custom_thesaurus("神兽金\t子女教育补贴\n打的\t出租车", actor=LOCAL_ADMIN)
-    serve_desktop(a, tmp_path, monkeypatch)
-    at = open_desktop_page("pages/settings.py")
+    a, at = _two_entries_on_the_page(tmp_path, monkeypatch)
     at.text_area[0].set_value("神兽金\t子女教育补贴")
     _button(at, "保存词表").click().run()
     a.add_thesaurus_entry("饭卡", "餐补", actor=LOCAL_ADMIN)  # the gap page, meanwhile
