@@ -737,7 +737,9 @@ def main() -> None:
         conversations, kept = [], False
     current, traces, gone = load_current(assistant) if kept else (None, [], None)
     render_sidebar(assistant, conversations, current)
-    listed = {c.id for c in conversations} | {current_conversation()}
+    # only one this tab has left: the one it is in, or put in an address the browser has not sent back yet, is
+    # watched by its own page run (watch_answering); two watchers reran the page twice as its answer ended
+    listed = {c.id for c in conversations} | {current_conversation(), st.session_state.get(ADDRESS_SENT_KEY)}
     if unlisted := tuple(sorted(conversations_answering(current_user()) - listed)):
         watch_unlisted(current_user(), unlisted)
     # the turns drawn are the recent ones read (`load_current`): their ratings and kept reasons come with them
